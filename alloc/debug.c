@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Debug checks and fatal reports: page poisoning, the bad-page report, and
+ * the die-on-internal-error helper.
+ */
+#include "internal.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void pp_die_at(const char *file, const char *func, int line,
+	       const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "pagepool: %s:%s@%d: ", file, func, line);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	abort();
+}
+
+const char *pp_page_state_name(unsigned int state)
+{
+	switch (state) {
+	case PP_PAGE_NONE:
+		return "none";
+	case PP_PAGE_BUDDY:
+		return "buddy";
+	case PP_PAGE_PCP:
+		return "pcp";
+	case PP_PAGE_INUSE:
+		return "in-use";
+	default:
+		return "corrupt";
+	}
+}
+
+/* The bad_page() report: what the page looks like, who found it, why. */
+void pp_bad_page(const struct pp_pool *pool, const struct pp_page *page,
+		 const char *call, const char *reason)
+{
+	fprintf(stderr,
+		"pagepool: BUG: Bad page state in %s: pfn 0x%lx refcount %d "
+		"order %u state %s flags 0x%x\n"
+		"pagepool: bad because: %s\n",
+		call, (unsigned long)(page - pool->mem_map),
+		__atomic_load_n(&page->refcount, __ATOMIC_RELAXED),
+		page->order, pp_page_state_name(page->state), page->flags,
+		reason);
+	fflush(stderr);
+	abort();
+}
+
+void pp_bad_pointer(const struct pp_pool *pool, const void *page,
+		    const char *call)
+{
+	fprintf(stderr,
+		"pagepool: BUG: %s: %p is not a page descriptor of pool %p "
+		"(descriptors %p..%p)\n",
+		call, page, (const void *)pool, (const void *)pool->mem_map,
+		(const void *)(pool->mem_map + pool->nr_pages));
+	fflush(stderr);
+	abort();
+}
+
+void pp_poison_pages(struct pp_pool *pool, struct pp_page *page,
+		     unsigned int order)
+{
+	memset(pool->arena + ((unsigned long)(page - pool->mem_map)
+			      << PP_PAGE_SHIFT),
+	       PP_POISON_BYTE, PP_PAGE_SIZE << order);
+	for (unsigned long i = 0; i < (1UL << order); i++)
+		page[i].flags |= PP_PG_POISONED;
+}
+
+/*
+ * Verify the poison of pages freed in debug mode.  A byte that changed
+ * means someone wrote to the page after freeing it.
+ */
+void pp_check_poison(const struct pp_pool *pool, struct pp_page *page,
+		     unsigned int order, const char *call)
+{
+	for (unsigned long i = 0; i < (1UL << order); i++) {
+		const unsigned char *p;
+		char reason[128];
+
+		if (!(page[i].flags & PP_PG_POISONED))
+			continue;
+		page[i].flags &= (uint16_t)~PP_PG_POISONED;
+		p = (const unsigned char *)pool->arena +
+		    ((unsigned long)(page + i - pool->mem_map)
+		     << PP_PAGE_SHIFT);
+		for (unsigned long off = 0; off < PP_PAGE_SIZE; off++) {
+			if (p[off] == PP_POISON_BYTE)
+				continue;
+			snprintf(reason, sizeof(reason),
+				 "poison overwritten at offset 0x%lx "
+				 "(0x%02x, expected 0x%02x): use after free",
+				 off, p[off], PP_POISON_BYTE);
+			pp_bad_page(pool, page + i, call, reason);
+		}
+	}
+}

@@ -1,0 +1,228 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * libpagepool internals: the zone, its per-CPU lists, counters and the
+ * helpers shared by the allocation and free paths.
+ *
+ * Locking, in the order it may nest:
+ *   pcp->lock   one per CPU, only ever taken with trylock on the hot paths
+ *               (a drain spins on it), stands in for IRQ-off + pcp->lock;
+ *   pool->lock  the zone lock, a mutex, guards free_area[] and nr_free.
+ * Nothing takes a pcp lock while holding the zone lock.
+ */
+#ifndef PP_ALLOC_INTERNAL_H
+#define PP_ALLOC_INTERNAL_H
+
+#include <config.h>
+
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdint.h>
+
+#include <pagepool/pagepool.h>
+
+#define likely(x)	__builtin_expect(!!(x), 1)
+#define unlikely(x)	__builtin_expect(!!(x), 0)
+
+#define PP_CACHELINE	64
+
+/* free_unref_page_list() retakes the lock every SWAP_CLUSTER_MAX pages. */
+#define PP_SWAP_CLUSTER_MAX	32
+
+/* Byte written over freed pages in debug mode (PAGE_POISON is 0xaa). */
+#define PP_POISON_BYTE	0xaa
+
+/* pp_page.flags */
+#define PP_PG_POISONED	0x0001u	/* freed with debug on: poison to verify */
+
+enum pp_wmark { PP_WMARK_MIN, PP_WMARK_LOW, PP_WMARK_HIGH, PP_NR_WMARK };
+
+/* Allocation flags derived from gfp (ALLOC_* in mm/internal.h). */
+#define PP_ALLOC_WMARK_MASK	0x03u	/* index into pool->wmark[] */
+#define PP_ALLOC_NO_WATERMARKS	0x04u
+#define PP_ALLOC_HARDER		0x08u
+#define PP_ALLOC_HIGH		0x10u
+
+struct pp_pcp {
+	atomic_int lock;		/* 0 free, 1 held */
+	atomic_uint count;		/* pages on @list; written under lock */
+	unsigned int high;
+	unsigned int batch;
+	unsigned int cpu;
+	struct pp_list_head list;	/* hot end at the head */
+	/* Counters of events on this CPU (under @lock, or atomic adds). */
+	_Atomic uint64_t events[PP_NR_VM_EVENTS];
+} __attribute__((aligned(PP_CACHELINE)));
+
+struct pp_free_area {
+	struct pp_list_head free_list;
+	unsigned long nr_free;		/* blocks of this order */
+};
+
+struct pp_pool {
+	/* Read-mostly: layout and configuration. */
+	char *arena;
+	size_t arena_bytes;
+	struct pp_page *mem_map;
+	size_t map_bytes;
+	unsigned long nr_pages;
+	unsigned long wmark[PP_NR_WMARK];
+	unsigned int nr_cpus;
+	bool debug;
+	struct pp_pcp *pcp;		/* nr_cpus entries */
+
+	/* The zone: buddy lists under the zone lock. */
+	pthread_mutex_t lock __attribute__((aligned(PP_CACHELINE)));
+	/* Pages in the buddy lists; read without the lock by watermarks. */
+	atomic_ulong nr_free;
+	struct pp_free_area free_area[PP_NR_ORDERS];
+};
+
+/*
+ * Allocation context of one call (struct alloc_context).  Counters for the
+ * call itself are deferred here and added while a pcp lock is held, so the
+ * common path costs plain stores, not atomic read-modify-writes.
+ */
+struct pp_alloc_ctx {
+	pp_gfp_t gfp;
+	unsigned int order;
+	unsigned int alloc_flags;
+	unsigned int nr_pending;
+	enum pp_vm_event pending[4];
+};
+
+/* --- fatal reports (debug.c) ------------------------------------------ */
+
+__attribute__((noreturn, cold, format(printf, 4, 5)))
+void pp_die_at(const char *file, const char *func, int line,
+	       const char *fmt, ...);
+#define pp_die(...)	pp_die_at(__FILE__, __func__, __LINE__, __VA_ARGS__)
+
+__attribute__((noreturn, cold))
+void pp_bad_page(const struct pp_pool *pool, const struct pp_page *page,
+		 const char *call, const char *reason);
+
+__attribute__((noreturn, cold))
+void pp_bad_pointer(const struct pp_pool *pool, const void *page,
+		    const char *call);
+
+void pp_poison_pages(struct pp_pool *pool, struct pp_page *page,
+		     unsigned int order);
+void pp_check_poison(const struct pp_pool *pool, struct pp_page *page,
+		     unsigned int order, const char *call);
+
+const char *pp_page_state_name(unsigned int state);
+
+/* --- locks ------------------------------------------------------------- */
+
+static inline void pp_zone_lock(struct pp_pool *pool)
+{
+	int err = pthread_mutex_lock(&pool->lock);
+
+	if (unlikely(err))
+		pp_die("pthread_mutex_lock: error %d", err);
+}
+
+static inline void pp_zone_unlock(struct pp_pool *pool)
+{
+	int err = pthread_mutex_unlock(&pool->lock);
+
+	if (unlikely(err))
+		pp_die("pthread_mutex_unlock: error %d", err);
+}
+
+static inline bool pp_pcp_trylock(struct pp_pcp *pcp)
+{
+	/* Test first so a held lock costs a shared read, not a line steal. */
+	if (atomic_load_explicit(&pcp->lock, memory_order_relaxed))
+		return false;
+	return !atomic_exchange_explicit(&pcp->lock, 1, memory_order_acquire);
+}
+
+static inline void pp_pcp_unlock(struct pp_pcp *pcp)
+{
+	atomic_store_explicit(&pcp->lock, 0, memory_order_release);
+}
+
+void pp_pcp_lock_slow(struct pp_pcp *pcp);
+
+/* The pcp list of the CPU this thread runs on (rseq-backed in glibc). */
+static inline struct pp_pcp *pp_this_pcp(struct pp_pool *pool)
+{
+	int cpu = sched_getcpu();
+
+	if (unlikely(cpu < 0 || (unsigned int)cpu >= pool->nr_cpus))
+		cpu = cpu < 0 ? 0 : (int)((unsigned int)cpu % pool->nr_cpus);
+	return &pool->pcp[cpu];
+}
+
+/* --- counters ---------------------------------------------------------- */
+
+/* Caller holds @pcp->lock: a plain add, no locked instruction. */
+static inline void pp_count_locked(struct pp_pcp *pcp, enum pp_vm_event ev,
+				   uint64_t n)
+{
+	uint64_t v = atomic_load_explicit(&pcp->events[ev],
+					  memory_order_relaxed);
+
+	atomic_store_explicit(&pcp->events[ev], v + n, memory_order_relaxed);
+}
+
+/* No pcp lock held: an atomic add to this CPU's counters (slow paths). */
+static inline void pp_count(struct pp_pool *pool, enum pp_vm_event ev,
+			    uint64_t n)
+{
+	atomic_fetch_add_explicit(&pp_this_pcp(pool)->events[ev], n,
+				  memory_order_relaxed);
+}
+
+static inline void pp_ctx_defer(struct pp_alloc_ctx *ac, enum pp_vm_event ev)
+{
+	ac->pending[ac->nr_pending++] = ev;
+}
+
+static inline void pp_ctx_flush_locked(struct pp_pcp *pcp,
+				       struct pp_alloc_ctx *ac)
+{
+	for (unsigned int i = 0; i < ac->nr_pending; i++)
+		pp_count_locked(pcp, ac->pending[i], 1);
+	ac->nr_pending = 0;
+}
+
+static inline void pp_ctx_flush(struct pp_pool *pool, struct pp_alloc_ctx *ac)
+{
+	for (unsigned int i = 0; i < ac->nr_pending; i++)
+		pp_count(pool, ac->pending[i], 1);
+	ac->nr_pending = 0;
+}
+
+/* --- zone (zone.c) ------------------------------------------------------ */
+
+static inline unsigned long pp_pfn(const struct pp_pool *pool,
+				   const struct pp_page *page)
+{
+	return (unsigned long)(page - pool->mem_map);
+}
+
+static inline unsigned long pp_zone_free(const struct pp_pool *pool)
+{
+	return atomic_load_explicit(&pool->nr_free, memory_order_relaxed);
+}
+
+struct pp_page *pp_rmqueue_smallest(struct pp_pool *pool, unsigned int order,
+				    const char *call);
+void pp_free_one_page_locked(struct pp_pool *pool, struct pp_page *page,
+			     unsigned int order);
+unsigned int pp_rmqueue_bulk(struct pp_pool *pool, struct pp_pcp *pcp,
+			     unsigned int count);
+void pp_free_pcppages_bulk(struct pp_pool *pool, struct pp_pcp *pcp,
+			   unsigned int count);
+void pp_drain_all_pages(struct pp_pool *pool);
+unsigned long pp_pcp_pages(const struct pp_pool *pool);
+
+/* --- free side (free.c) ------------------------------------------------- */
+
+void pp_free_pages_prepare(struct pp_pool *pool, struct pp_page *page,
+			   unsigned int order, const char *call);
+
+#endif /* PP_ALLOC_INTERNAL_H */

@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: MIT */
+/* Counters: per-CPU event counts summed on read, and the zone's state. */
+#include "internal.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+static const char *const pp_vm_event_names[PP_NR_VM_EVENTS] = {
+	[PP_PGALLOC]			= "pgalloc",
+	[PP_PGFREE]			= "pgfree",
+	[PP_ALLOC_SINGLE_CALLS]		= "alloc_single_calls",
+	[PP_ALLOC_BULK_LIST_CALLS]	= "alloc_bulk_list_calls",
+	[PP_ALLOC_BULK_ARRAY_CALLS]	= "alloc_bulk_array_calls",
+	[PP_BULK_FALLBACK_ONE_PAGE]	= "bulk_fallback_one_page",
+	[PP_BULK_FALLBACK_WATERMARK]	= "bulk_fallback_watermark",
+	[PP_BULK_FALLBACK_TRYLOCK]	= "bulk_fallback_trylock",
+	[PP_BULK_FALLBACK_EMPTY]	= "bulk_fallback_empty",
+	[PP_BULK_PARTIAL]		= "bulk_partial",
+	[PP_PCP_REFILL]			= "pcp_refill",
+	[PP_PCP_REFILL_PAGES]		= "pcp_refill_pages",
+	[PP_PCP_DRAIN]			= "pcp_drain",
+	[PP_PCP_DRAIN_PAGES]		= "pcp_drain_pages",
+	[PP_PCP_TRYLOCK_FAIL]		= "pcp_trylock_fail",
+	[PP_ZONE_LOCK]			= "zone_lock",
+	[PP_ALLOC_SLOWPATH]		= "alloc_slowpath",
+	[PP_DRAIN_ALL]			= "drain_all",
+	[PP_ALLOC_FAIL]			= "alloc_fail",
+};
+
+const char *pp_vm_event_name(enum pp_vm_event item)
+{
+	if ((unsigned int)item >= PP_NR_VM_EVENTS)
+		return "unknown";
+	return pp_vm_event_names[item];
+}
+
+void pp_pool_vmstat(struct pp_pool *pool, struct pp_vmstat *st)
+{
+	memset(st, 0, sizeof(*st));
+	for (unsigned int cpu = 0; cpu < pool->nr_cpus; cpu++)
+		for (unsigned int i = 0; i < PP_NR_VM_EVENTS; i++)
+			st->events[i] += atomic_load_explicit(
+				&pool->pcp[cpu].events[i],
+				memory_order_relaxed);
+	st->nr_pages = pool->nr_pages;
+	pp_zone_lock(pool);
+	st->nr_free = pp_zone_free(pool);
+	for (unsigned int o = 0; o < PP_NR_ORDERS; o++)
+		st->free_area[o] = pool->free_area[o].nr_free;
+	pp_zone_unlock(pool);
+	st->nr_pcp = pp_pcp_pages(pool);
+	st->wmark_min = pool->wmark[PP_WMARK_MIN];
+	st->wmark_low = pool->wmark[PP_WMARK_LOW];
+	st->wmark_high = pool->wmark[PP_WMARK_HIGH];
+	st->pcp_batch = pool->pcp[0].batch;
+	st->pcp_high = pool->pcp[0].high;
+	st->nr_cpus = pool->nr_cpus;
+}
+
+void pp_vmstat_print(FILE *out, const struct pp_vmstat *st)
+{
+	fprintf(out, "nr_pages %lu\nnr_free_pages %lu\nnr_pcp_pages %lu\n",
+		st->nr_pages, st->nr_free, st->nr_pcp);
+	fprintf(out, "free_area");
+	for (unsigned int o = 0; o < PP_NR_ORDERS; o++)
+		fprintf(out, " %lu", st->free_area[o]);
+	fprintf(out, "\nwmark_min %lu\nwmark_low %lu\nwmark_high %lu\n",
+		st->wmark_min, st->wmark_low, st->wmark_high);
+	fprintf(out, "pcp_batch %u\npcp_high %u\nnr_cpus %u\n",
+		st->pcp_batch, st->pcp_high, st->nr_cpus);
+	for (unsigned int i = 0; i < PP_NR_VM_EVENTS; i++)
+		fprintf(out, "%s %" PRIu64 "\n", pp_vm_event_names[i],
+			st->events[i]);
+}
+
+const char *pp_version(void)
+{
+	return PACKAGE_VERSION;
+}

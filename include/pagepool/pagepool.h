@@ -1,0 +1,415 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * libpagepool: a user-space zone that behaves like the Linux kernel's
+ * order-0 page allocator.
+ *
+ * One pool is one zone over one mmap'd arena of 4 KiB pages.  Every page has
+ * a descriptor (struct pp_page, the struct page analogue) in an array
+ * parallel to the arena: pfn = index, address = arena + pfn * PP_PAGE_SIZE.
+ * Free pages live in buddy free lists (orders 0..PP_MAX_ORDER) under one
+ * zone lock, and in per-CPU page lists (pcp) with batch/high, each guarded by
+ * a lock that is only ever taken with trylock, as kernels since 2022 do.
+ *
+ * The three allocation APIs keep the kernel's contracts:
+ *   pp_alloc_page()            alloc_page(): the full single-page path
+ *   pp_alloc_pages_bulk_list() alloc_pages_bulk_list() (5.13 .. 6.13)
+ *   pp_alloc_pages_bulk_array() alloc_pages_bulk_array() / alloc_pages_bulk()
+ *
+ * Thread safety: every function taking a pool may be called concurrently
+ * from any number of threads, except pp_pool_destroy(), which must not race
+ * with any other call on the same pool.
+ */
+#ifndef PAGEPOOL_PAGEPOOL_H
+#define PAGEPOOL_PAGEPOOL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define PP_PAGE_SHIFT	12
+#define PP_PAGE_SIZE	(1UL << PP_PAGE_SHIFT)
+/* Largest buddy order: blocks of 2^10 pages (4 MiB), as MAX_ORDER 11 gave. */
+#define PP_MAX_ORDER	10
+#define PP_NR_ORDERS	(PP_MAX_ORDER + 1)
+
+/* Allocation flags (gfp_t analogue). */
+typedef unsigned int pp_gfp_t;
+
+/* May wait; in user space there is nothing to reclaim, so it never sleeps. */
+#define PP_GFP_KERNEL	0x01u
+/* Cannot wait; may dip below the min watermark (ALLOC_HIGH | ALLOC_HARDER). */
+#define PP_GFP_ATOMIC	0x02u
+/* Ignore watermarks entirely (__GFP_MEMALLOC / ALLOC_NO_WATERMARKS). */
+#define PP_GFP_MEMALLOC	0x04u
+/* Zero the page(s) before returning them (__GFP_ZERO). */
+#define PP_GFP_ZERO	0x08u
+#define PP_GFP_MASK	0x0fu
+
+/* Doubly linked list threaded through page descriptors (list_head). */
+struct pp_list_head {
+	struct pp_list_head *next, *prev;
+};
+
+#define PP_LIST_HEAD_INIT(name) { &(name), &(name) }
+
+/*
+ * struct pp_page - page descriptor, one per arena page.
+ *
+ * While the caller owns a page (refcount > 0), @lru, @private and @index are
+ * the caller's to use, exactly like page->lru, page->private and page->index.
+ * The other fields belong to the allocator; read them only for diagnostics.
+ * The descriptor is one cache line, so descriptors of pages owned by
+ * different threads never share a line.
+ */
+struct pp_page {
+	struct pp_list_head lru;
+	unsigned long private;
+	unsigned long index;
+	int refcount;		/* atomic; 0 while free */
+	uint8_t order;		/* order of the block this page heads */
+	uint8_t state;		/* enum pp_page_state */
+	uint16_t flags;		/* PP_PG_* (allocator-internal) */
+	uint32_t pcp_cpu;	/* pcp list the page sits on while PP_PAGE_PCP */
+	unsigned char reserved[64 - 2 * sizeof(void *) - 2 * sizeof(unsigned long)
+			       - 2 * sizeof(int) - 4];
+} __attribute__((aligned(64)));
+
+/* What a descriptor is at the moment (allocator-owned @state). */
+enum pp_page_state {
+	PP_PAGE_NONE = 0,	/* tail of a buddy block, or never touched */
+	PP_PAGE_BUDDY,		/* head of a free block on a buddy list */
+	PP_PAGE_PCP,		/* free, on a per-CPU list */
+	PP_PAGE_INUSE,		/* allocated: head of an order-@order block */
+};
+
+static inline void pp_list_init(struct pp_list_head *list)
+{
+	list->next = list;
+	list->prev = list;
+}
+
+static inline bool pp_list_empty(const struct pp_list_head *list)
+{
+	return list->next == list;
+}
+
+static inline void pp_list_add(struct pp_list_head *entry,
+			       struct pp_list_head *head)
+{
+	entry->next = head->next;
+	entry->prev = head;
+	head->next->prev = entry;
+	head->next = entry;
+}
+
+static inline void pp_list_add_tail(struct pp_list_head *entry,
+				    struct pp_list_head *head)
+{
+	entry->prev = head->prev;
+	entry->next = head;
+	head->prev->next = entry;
+	head->prev = entry;
+}
+
+static inline void pp_list_del(struct pp_list_head *entry)
+{
+	entry->prev->next = entry->next;
+	entry->next->prev = entry->prev;
+	entry->next = entry;
+	entry->prev = entry;
+}
+
+static inline struct pp_page *pp_lru_to_page(struct pp_list_head *lru)
+{
+	return (struct pp_page *)((char *)lru - offsetof(struct pp_page, lru));
+}
+
+/**
+ * pp_list_pop_page() - unlink and return the first page of @list
+ * @list: a list of pages linked through pp_page.lru
+ *
+ * Return: the page, or NULL when the list is empty.
+ */
+static inline struct pp_page *pp_list_pop_page(struct pp_list_head *list)
+{
+	struct pp_list_head *first = list->next;
+
+	if (first == list)
+		return NULL;
+	pp_list_del(first);
+	return pp_lru_to_page(first);
+}
+
+/* Watermark fields left at this value are computed the kernel's way. */
+#define PP_WMARK_AUTO	(~0UL)
+
+/*
+ * struct pp_pool_config - how to build a pool.  Start from
+ * pp_pool_config_init() and change what you need.
+ */
+struct pp_pool_config {
+	unsigned long nr_pages;	/* arena size in 4 KiB pages (default 65536) */
+	unsigned int pcp_batch;	/* pages moved per refill/drain (default 63) */
+	unsigned int pcp_high;	/* drain when a pcp list reaches this (6*batch) */
+	unsigned int nr_cpus;	/* per-CPU lists; 0: the configured CPUs */
+	/*
+	 * Watermarks in pages.  PP_WMARK_AUTO: min from the kernel's
+	 * min_free_kbytes rule (sqrt(16 * KiB), 128 KiB..256 MiB), low and
+	 * high at min + delta and min + 2 * delta, delta = max(min / 4,
+	 * 0.1 % of the zone).  A set min with AUTO low/high derives them.
+	 */
+	unsigned long wmark_min, wmark_low, wmark_high;
+	/*
+	 * Debug checks: poison freed pages and verify the poison on
+	 * allocation, check free-list and page-state consistency.  Defaults
+	 * to on in --enable-debug builds; the PAGEPOOL_DEBUG environment
+	 * variable (0 or 1) overrides the default.
+	 */
+	bool debug;
+};
+
+struct pp_pool;
+
+/**
+ * pp_pool_config_init() - fill @cfg with the defaults
+ * @cfg: configuration to initialise
+ *
+ * Thread safety: touches only @cfg.
+ */
+void pp_pool_config_init(struct pp_pool_config *cfg);
+
+/**
+ * pp_pool_create() - map an arena and build a zone over it
+ * @cfg: configuration; NULL means the defaults
+ *
+ * Maps the arena and the descriptor array (lazily backed by the kernel),
+ * puts every page in the buddy lists as the largest aligned blocks that fit,
+ * and sets up one pcp list per CPU.
+ *
+ * Return: the pool, or NULL with errno set: EINVAL for a configuration that
+ * cannot work (no pages, batch 0 or above high, watermarks out of order or
+ * above the pool size), ENOMEM when the mappings fail.
+ */
+struct pp_pool *pp_pool_create(const struct pp_pool_config *cfg);
+
+/**
+ * pp_pool_destroy() - check that every page is back and unmap the pool
+ * @pool: the pool; NULL is a no-op returning 0
+ *
+ * Drains every pcp list into the buddy lists, then counts the free pages.
+ * If any page is still allocated it prints how many, and the first few pfns,
+ * to stderr and returns -EBUSY without freeing anything: the caller may put
+ * the pages and call it again.
+ *
+ * Thread safety: no other call on @pool may run concurrently.
+ *
+ * Return: 0, or -EBUSY when pages are still out.
+ */
+int pp_pool_destroy(struct pp_pool *pool);
+
+/**
+ * pp_pool_drain() - return every pcp list's pages to the buddy allocator
+ * @pool: the pool
+ *
+ * The drain_all_pages() analogue.  Each pcp lock is taken in turn; a bulk
+ * call that meets a drain in progress falls back to one page.
+ *
+ * Thread safety: may run concurrently with allocations and frees.
+ */
+void pp_pool_drain(struct pp_pool *pool);
+
+/**
+ * pp_alloc_pages() - allocate a block of 2^@order pages
+ * @pool: the pool
+ * @gfp: PP_GFP_* flags
+ * @order: 0..PP_MAX_ORDER
+ *
+ * The __alloc_pages() path in full on every call: prepare the allocation
+ * context, check the zone's low watermark, then take order-0 pages from this
+ * CPU's pcp list (refilled from the buddy lists with rmqueue_bulk(batch)
+ * under the zone lock when empty) and larger orders from the buddy lists.
+ * Below the low watermark it retries against min (lower still for
+ * PP_GFP_ATOMIC; none for PP_GFP_MEMALLOC), draining all pcp lists once
+ * before failing, as direct reclaim would.
+ *
+ * Thread safety: any thread, concurrently.
+ *
+ * Return: the head page with refcount 1, or NULL when no page could be had
+ * (or @order is out of range).
+ */
+struct pp_page *pp_alloc_pages(struct pp_pool *pool, pp_gfp_t gfp,
+			       unsigned int order);
+
+/**
+ * pp_alloc_page() - allocate one page: pp_alloc_pages(@pool, @gfp, 0)
+ */
+struct pp_page *pp_alloc_page(struct pp_pool *pool, pp_gfp_t gfp);
+
+/**
+ * pp_alloc_pages_bulk_array() - fill the NULL entries of an array with pages
+ * @pool: the pool
+ * @gfp: PP_GFP_* flags
+ * @nr_pages: number of entries of @page_array to consider
+ * @page_array: array of page pointers; non-NULL entries are left untouched
+ *
+ * Only NULL elements are populated, and @nr_pages is the maximum number of
+ * pages the array will hold (5.13 semantics, with the 5.13.1 fix for a full
+ * array).  The leading populated entries are skipped first.  Exactly one
+ * missing page, or a zone below its low watermark + @nr_pages, goes to the
+ * single-page path.  Otherwise this CPU's pcp lock is taken once (trylock:
+ * on failure, one page through the single-page path) and the loop fills the
+ * remaining holes, refilling the pcp list from the buddy lists as needed.
+ * When pages run out the call returns what it has; if it allocated nothing
+ * at all it tries the single-page path for one page.
+ *
+ * Thread safety: any thread, concurrently; @page_array is the caller's.
+ *
+ * Return: the number of leading entries of @page_array that are populated
+ * on return, pre-populated ones included: entries [0, ret) are all non-NULL
+ * and ret == @nr_pages means the array is full (a full array on entry
+ * returns @nr_pages, never 0).  Populated entries after the first remaining
+ * hole are not counted, as in the kernel.  0 if @nr_pages is 0 or no page
+ * could be had for the first hole.
+ */
+unsigned long pp_alloc_pages_bulk_array(struct pp_pool *pool, pp_gfp_t gfp,
+					unsigned long nr_pages,
+					struct pp_page **page_array);
+
+/**
+ * pp_alloc_pages_bulk_list() - allocate up to @nr_pages pages onto a list
+ * @pool: the pool
+ * @gfp: PP_GFP_* flags
+ * @nr_pages: number of pages wanted
+ * @list: an initialised list; pages are added at its head through
+ *        pp_page.lru, existing entries are kept
+ *
+ * Same core, fallbacks and locking as pp_alloc_pages_bulk_array().
+ *
+ * Thread safety: any thread, concurrently; @list is the caller's.
+ *
+ * Return: the number of pages added to @list by this call; fewer than
+ * @nr_pages when the pool ran short (a partial fill is success), 0 when no
+ * page could be had.
+ */
+unsigned long pp_alloc_pages_bulk_list(struct pp_pool *pool, pp_gfp_t gfp,
+				       unsigned long nr_pages,
+				       struct pp_list_head *list);
+
+/**
+ * pp_get_page() - take another reference on an allocated page
+ */
+void pp_get_page(struct pp_pool *pool, struct pp_page *page);
+
+/**
+ * pp_put_page() - drop a reference; the last one frees the block
+ * @pool: the pool the page came from
+ * @page: a page with refcount > 0 (the head page for order > 0)
+ *
+ * An order-0 page goes to this CPU's pcp list; when the list reaches high,
+ * batch pages go back to the buddy lists under the zone lock, merging
+ * buddies (free_pcppages_bulk()).  If the pcp trylock fails, or the block is
+ * larger than one page, it goes straight to the buddy lists.
+ *
+ * A put that would take the refcount below zero, or of a pointer that is
+ * not one of @pool's descriptors, is reported as a bad page and aborts.
+ *
+ * Thread safety: any thread, concurrently; frees may come from a different
+ * thread and CPU than the allocation.
+ */
+void pp_put_page(struct pp_pool *pool, struct pp_page *page);
+
+/**
+ * pp_release_pages() - drop one reference on each of @nr pages
+ * @pool: the pool
+ * @pages: array of pages; NULL entries are skipped, the array is not changed
+ * @nr: number of entries
+ *
+ * The release_pages() / free_unref_page_list() analogue: pages whose last
+ * reference goes are collected and freed to this CPU's pcp list taking the
+ * pcp lock once per 32 pages instead of once per page.
+ *
+ * Thread safety: any thread, concurrently.
+ */
+void pp_release_pages(struct pp_pool *pool, struct pp_page **pages,
+		      unsigned long nr);
+
+/* Page <-> pfn <-> address conversions.  Misuse is reported in debug mode. */
+unsigned long pp_page_to_pfn(const struct pp_pool *pool,
+			     const struct pp_page *page);
+struct pp_page *pp_pfn_to_page(const struct pp_pool *pool, unsigned long pfn);
+void *pp_page_address(const struct pp_pool *pool, const struct pp_page *page);
+/* Any address inside the arena maps to its page; NULL outside it. */
+struct pp_page *pp_virt_to_page(const struct pp_pool *pool, const void *addr);
+
+/* Reference count of a page (page_ref_count()). */
+int pp_page_count(const struct pp_page *page);
+
+/*
+ * Event counters (vm_event_item analogue).  Kept per CPU, summed when read.
+ */
+enum pp_vm_event {
+	PP_PGALLOC,			/* pages allocated (all paths) */
+	PP_PGFREE,			/* pages freed */
+	PP_ALLOC_SINGLE_CALLS,		/* pp_alloc_page()/pp_alloc_pages() */
+	PP_ALLOC_BULK_LIST_CALLS,	/* pp_alloc_pages_bulk_list() */
+	PP_ALLOC_BULK_ARRAY_CALLS,	/* pp_alloc_pages_bulk_array() */
+	PP_BULK_FALLBACK_ONE_PAGE,	/* exactly one page needed */
+	PP_BULK_FALLBACK_WATERMARK,	/* zone below low + nr_pages */
+	PP_BULK_FALLBACK_TRYLOCK,	/* pcp trylock failed */
+	PP_BULK_FALLBACK_EMPTY,		/* pcp and buddy empty, nothing yet */
+	PP_BULK_PARTIAL,		/* bulk call returned short */
+	PP_PCP_REFILL,			/* rmqueue_bulk() calls */
+	PP_PCP_REFILL_PAGES,		/* pages moved buddy -> pcp */
+	PP_PCP_DRAIN,			/* free_pcppages_bulk() calls */
+	PP_PCP_DRAIN_PAGES,		/* pages moved pcp -> buddy */
+	PP_PCP_TRYLOCK_FAIL,		/* single path or free skipped the pcp */
+	PP_ZONE_LOCK,			/* zone lock acquisitions */
+	PP_ALLOC_SLOWPATH,		/* single path retried below low */
+	PP_DRAIN_ALL,			/* pcp lists drained to satisfy a
+					 * failing allocation or a drain */
+	PP_ALLOC_FAIL,			/* allocations that returned NULL */
+	PP_NR_VM_EVENTS
+};
+
+/* A snapshot of a pool's counters and free-page state. */
+struct pp_vmstat {
+	uint64_t events[PP_NR_VM_EVENTS];
+	unsigned long nr_pages;		/* pages in the arena */
+	unsigned long nr_free;		/* pages in the buddy lists */
+	unsigned long nr_pcp;		/* pages on pcp lists */
+	unsigned long free_area[PP_NR_ORDERS];	/* free blocks per order */
+	unsigned long wmark_min, wmark_low, wmark_high;
+	unsigned int pcp_batch, pcp_high, nr_cpus;
+};
+
+/**
+ * pp_pool_vmstat() - read the pool's counters
+ * @pool: the pool
+ * @st: filled with a snapshot
+ *
+ * Event counters are summed over CPUs with relaxed loads: exact when the
+ * pool is quiet, a close snapshot while other threads allocate.
+ * nr_free and free_area are read under the zone lock; nr_pcp is a sum of
+ * per-CPU counts.
+ */
+void pp_pool_vmstat(struct pp_pool *pool, struct pp_vmstat *st);
+
+/* Name of a counter, as printed by pp_vmstat_print() ("pgalloc", ...). */
+const char *pp_vm_event_name(enum pp_vm_event item);
+
+/* Print every counter as "name value" lines (the /proc/vmstat shape). */
+void pp_vmstat_print(FILE *out, const struct pp_vmstat *st);
+
+/* Library version string ("0.1.0"). */
+const char *pp_version(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PAGEPOOL_PAGEPOOL_H */
