@@ -1,0 +1,49 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# setup.sh: install the Debian packages this project needs (only those
+# missing), then build it out of tree in ./build (or $BUILD_DIR).
+#
+#   scripts/setup.sh [configure options...]
+#
+# Runs apt-get as root, through sudo otherwise.  Set PP_SKIP_APT=1 to skip
+# the package step (e.g. on a machine you manage yourself).
+set -eu
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+build=${BUILD_DIR:-$top/build}
+
+# Build tools, the test suite's helpers (python3 checks JSON output).
+PACKAGES="build-essential autoconf automake libtool pkg-config python3"
+
+missing=
+for p in $PACKAGES; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
+		missing="$missing $p"
+done
+
+if [ -n "$missing" ] && [ "${PP_SKIP_APT:-0}" != 1 ]; then
+	if [ "$(id -u)" -eq 0 ]; then
+		sudo=
+	elif command -v sudo >/dev/null 2>&1; then
+		sudo=sudo
+	else
+		echo "setup.sh: missing packages:$missing; run as root or install sudo" >&2
+		exit 1
+	fi
+	echo "setup.sh: installing$missing" >&2
+	export DEBIAN_FRONTEND=noninteractive
+	$sudo apt-get update -qq
+	# shellcheck disable=SC2086
+	$sudo apt-get install -y -qq --no-install-recommends $missing >/dev/null
+fi
+
+cd "$top"
+[ -x configure ] && [ configure -nt configure.ac ] || ./autogen.sh
+mkdir -p "$build"
+cd "$build"
+if [ ! -f config.status ] || [ $# -gt 0 ]; then
+	"$top/configure" -q "$@"
+fi
+make -j"$(nproc)" >/dev/null
+echo "setup.sh: built in $build" >&2
