@@ -45,7 +45,7 @@ static inline void pp_prep_new_page(struct pp_pool *pool, struct pp_page *page,
 	if (unlikely(pool->debug))
 		pp_check_poison(pool, page, order, call);
 	page->order = (uint8_t)order;
-	page->state = PP_PAGE_INUSE;
+	pp_set_page_state(page, PP_PAGE_INUSE);
 	__atomic_store_n(&page->refcount, 1, __ATOMIC_RELAXED);
 	if (unlikely(gfp & PP_GFP_ZERO))
 		memset(pool->arena + (pp_pfn(pool, page) << PP_PAGE_SHIFT), 0,
@@ -68,7 +68,8 @@ static inline struct pp_page *pp_rmqueue_pcplist(struct pp_pool *pool,
 	}
 	page = pp_lru_to_page(pcp->list.next);
 	if (unlikely(pool->debug) &&
-	    (page->state != PP_PAGE_PCP || page->lru.next->prev != &page->lru))
+	    (pp_page_state(page) != PP_PAGE_PCP ||
+	     page->lru.next->prev != &page->lru))
 		pp_bad_page(pool, page, call,
 			    "free list corruption: page on a pcp list is not "
 			    "a free pcp page");

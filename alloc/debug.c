@@ -49,8 +49,8 @@ void pp_bad_page(const struct pp_pool *pool, const struct pp_page *page,
 		"pagepool: bad because: %s\n",
 		call, (unsigned long)(page - pool->mem_map),
 		__atomic_load_n(&page->refcount, __ATOMIC_RELAXED),
-		page->order, pp_page_state_name(page->state), page->flags,
-		reason);
+		page->order, pp_page_state_name(pp_page_state(page)),
+		page->flags, reason);
 	fflush(stderr);
 	abort();
 }

@@ -23,12 +23,12 @@ void pp_free_pages_prepare(struct pp_pool *pool, struct pp_page *page,
 			   unsigned int order, const char *call)
 {
 	if (unlikely(pool->debug)) {
-		if (page->state != PP_PAGE_INUSE)
+		if (pp_page_state(page) != PP_PAGE_INUSE)
 			pp_bad_page(pool, page, call,
 				    "freeing a page that is not allocated");
 		pp_poison_pages(pool, page, order);
 	}
-	page->state = PP_PAGE_NONE;
+	pp_set_page_state(page, PP_PAGE_NONE);
 }
 
 /* free_one_page(): straight to the buddy lists under the zone lock. */
@@ -52,7 +52,7 @@ static inline void pp_free_unref_page_commit(struct pp_pool *pool,
 {
 	unsigned int count;
 
-	page->state = PP_PAGE_PCP;
+	pp_set_page_state(page, PP_PAGE_PCP);
 	page->pcp_cpu = pcp->cpu;
 	pp_list_add(&page->lru, &pcp->list);
 	count = atomic_load_explicit(&pcp->count, memory_order_relaxed) + 1;

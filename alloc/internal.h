@@ -204,6 +204,21 @@ static inline unsigned long pp_pfn(const struct pp_pool *pool,
 	return (unsigned long)(page - pool->mem_map);
 }
 
+/*
+ * A descriptor's state is written under whichever lock owns the page at the
+ * time (zone, pcp, or none for an allocated page), and read by buddy merging
+ * under the zone lock for any neighbour: relaxed atomics keep that defined.
+ */
+static inline unsigned int pp_page_state(const struct pp_page *page)
+{
+	return __atomic_load_n(&page->state, __ATOMIC_RELAXED);
+}
+
+static inline void pp_set_page_state(struct pp_page *page, unsigned int state)
+{
+	__atomic_store_n(&page->state, (uint8_t)state, __ATOMIC_RELAXED);
+}
+
 static inline unsigned long pp_zone_free(const struct pp_pool *pool)
 {
 	return atomic_load_explicit(&pool->nr_free, memory_order_relaxed);

@@ -338,7 +338,11 @@ void pp_put_page(struct pp_pool *pool, struct pp_page *page);
 void pp_release_pages(struct pp_pool *pool, struct pp_page **pages,
 		      unsigned long nr);
 
-/* Page <-> pfn <-> address conversions.  Misuse is reported in debug mode. */
+/*
+ * Page <-> pfn <-> address conversions.  pp_pfn_to_page() returns NULL for a
+ * pfn outside the pool.  A descriptor pointer that is not the pool's is
+ * reported (and aborts) in debug mode.
+ */
 unsigned long pp_page_to_pfn(const struct pp_pool *pool,
 			     const struct pp_page *page);
 struct pp_page *pp_pfn_to_page(const struct pp_pool *pool, unsigned long pfn);
