@@ -89,10 +89,13 @@ static struct pp_page *pp_rmqueue_buddy(struct pp_pool *pool,
 
 	pp_zone_lock(pool);
 	page = pp_rmqueue_smallest(pool, order, "rmqueue_buddy");
-	if (page)
+	if (page) {
 		atomic_store_explicit(&pool->nr_free,
 				      pp_zone_free(pool) - (1UL << order),
 				      memory_order_relaxed);
+		pp_trace(mm_page_alloc_zone_locked, pp_pfn(pool, page), order,
+			 PP_MIGRATE_UNMOVABLE, 0);
+	}
 	pp_zone_unlock(pool);
 	pp_count(pool, PP_ZONE_LOCK, 1);
 	return page;
@@ -200,6 +203,8 @@ static struct pp_page *pp_alloc_pages_impl(struct pp_pool *pool,
 		page = pp_alloc_pages_slowpath(pool, ac, call);
 	if (unlikely(ac->nr_pending))
 		pp_ctx_flush(pool, ac);
+	pp_trace(mm_page_alloc, page ? pp_pfn(pool, page) : ~0UL, ac->order,
+		 (unsigned long)ac->gfp, PP_MIGRATE_UNMOVABLE);
 	return page;
 }
 
@@ -240,7 +245,8 @@ static unsigned long pp_alloc_pages_bulk_impl(struct pp_pool *pool,
 					      const char *call)
 {
 	struct pp_alloc_ctx ac = { .gfp = gfp & PP_GFP_MASK, .order = 0 };
-	unsigned long nr_populated = 0, nr_account = 0;
+	unsigned long nr_populated = 0, nr_account = 0, nr_leading;
+	enum pp_trace_fallback fallback = PP_TRACE_FALLBACK_NONE;
 	struct pp_page *page;
 	struct pp_pcp *pcp;
 
@@ -263,6 +269,7 @@ static unsigned long pp_alloc_pages_bulk_impl(struct pp_pool *pool,
 	/* One page: the single-page path does it (and traces it). */
 	if (nr_pages - nr_populated == 1) {
 		pp_ctx_defer(&ac, PP_BULK_FALLBACK_ONE_PAGE);
+		fallback = PP_TRACE_FALLBACK_ONE_PAGE;
 		goto failed;
 	}
 
@@ -270,6 +277,7 @@ static unsigned long pp_alloc_pages_bulk_impl(struct pp_pool *pool,
 	if (!pp_zone_watermark_ok(pool, 0,
 				  pool->wmark[PP_WMARK_LOW] + nr_pages, 0)) {
 		pp_ctx_defer(&ac, PP_BULK_FALLBACK_WATERMARK);
+		fallback = PP_TRACE_FALLBACK_WATERMARK;
 		goto failed;
 	}
 
@@ -277,10 +285,12 @@ static unsigned long pp_alloc_pages_bulk_impl(struct pp_pool *pool,
 	/* A drain or another thread on this CPU holds it: one page instead. */
 	if (unlikely(!pp_pcp_trylock(pcp))) {
 		pp_ctx_defer(&ac, PP_BULK_FALLBACK_TRYLOCK);
+		fallback = PP_TRACE_FALLBACK_TRYLOCK;
 		goto failed;
 	}
 
 	/* Attempt the batch allocation with the pcp lock held once. */
+	nr_leading = nr_populated;
 	while (nr_populated < nr_pages) {
 		/* Skip existing pages. */
 		if (page_array && page_array[nr_populated]) {
@@ -294,6 +304,7 @@ static unsigned long pp_alloc_pages_bulk_impl(struct pp_pool *pool,
 				pp_ctx_flush_locked(pcp, &ac);
 				pp_pcp_unlock(pcp);
 				pp_ctx_defer(&ac, PP_BULK_FALLBACK_EMPTY);
+				fallback = PP_TRACE_FALLBACK_EMPTY;
 				goto failed;
 			}
 			break;
@@ -312,9 +323,12 @@ static unsigned long pp_alloc_pages_bulk_impl(struct pp_pool *pool,
 		pp_ctx_defer(&ac, PP_BULK_PARTIAL);
 	pp_ctx_flush_locked(pcp, &ac);
 	pp_pcp_unlock(pcp);
+	pp_trace(mm_page_alloc_bulk, nr_pages, nr_leading, nr_account,
+		 page_array != NULL, fallback);
 	return page_list ? nr_account : nr_populated;
 
 failed:
+	nr_leading = nr_populated;
 	page = pp_alloc_pages_impl(pool, &ac, call);
 	if (page) {
 		if (page_list)
@@ -324,10 +338,14 @@ failed:
 		nr_populated++;
 		nr_account++;
 	}
+	pp_trace(mm_page_alloc_bulk, nr_pages, nr_leading, nr_account,
+		 page_array != NULL, fallback);
 	return page_list ? nr_account : nr_populated;
 
 out_flush:
 	pp_ctx_flush(pool, &ac);
+	pp_trace(mm_page_alloc_bulk, nr_pages, nr_populated, 0UL,
+		 page_array != NULL, fallback);
 	return page_list ? 0 : nr_populated;
 }
 

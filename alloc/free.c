@@ -29,6 +29,7 @@ void pp_free_pages_prepare(struct pp_pool *pool, struct pp_page *page,
 		pp_poison_pages(pool, page, order);
 	}
 	pp_set_page_state(page, PP_PAGE_NONE);
+	pp_trace(mm_page_free, pp_pfn(pool, page), order);
 }
 
 /* free_one_page(): straight to the buddy lists under the zone lock. */
@@ -147,6 +148,7 @@ void pp_release_pages(struct pp_pool *pool, struct pp_page **pages,
 			continue;
 		}
 		pp_free_pages_prepare(pool, page, 0, "pp_release_pages");
+		pp_trace(mm_page_free_batched, pp_pfn(pool, page));
 		pp_list_add_tail(&page->lru, &list);
 	}
 

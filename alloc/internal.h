@@ -21,6 +21,8 @@
 
 #include <pagepool/pagepool.h>
 
+#include "trace.h"
+
 #define likely(x)	__builtin_expect(!!(x), 1)
 #define unlikely(x)	__builtin_expect(!!(x), 0)
 

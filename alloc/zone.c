@@ -323,6 +323,8 @@ unsigned int pp_rmqueue_bulk(struct pp_pool *pool, struct pp_pcp *pcp,
 			break;
 		pp_set_page_state(page, PP_PAGE_PCP);
 		page->pcp_cpu = pcp->cpu;
+		pp_trace(mm_page_alloc_zone_locked, pp_pfn(pool, page), 0,
+			 PP_MIGRATE_UNMOVABLE, 1);
 		/* Physical order, so the list hands out ascending pfns. */
 		pp_list_add_tail(&page->lru, &pcp->list);
 	}
@@ -361,6 +363,8 @@ void pp_free_pcppages_bulk(struct pp_pool *pool, struct pp_pcp *pcp,
 				    "is not a free pcp page");
 		pp_list_del(&page->lru);
 		pp_set_page_state(page, PP_PAGE_NONE);
+		pp_trace(mm_page_pcpu_drain, pp_pfn(pool, page), 0,
+			 PP_MIGRATE_UNMOVABLE);
 		pp_free_one_page_locked(pool, page, 0);
 		n++;
 	}

@@ -13,8 +13,10 @@ set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$top/build}
 
-# Build tools, the test suite's helpers (python3 checks JSON output).
-PACKAGES="build-essential autoconf automake libtool pkg-config python3"
+# Build tools; LTTng (tracepoints, rpcsim --trace, the trace test) and
+# babeltrace2 (rpcsim-analyze); python3 checks JSON output in tests.
+PACKAGES="build-essential autoconf automake libtool pkg-config python3
+	liblttng-ust-dev liblttng-ctl-dev lttng-tools babeltrace2 libbabeltrace2-dev"
 
 missing=
 for p in $PACKAGES; do
