@@ -20,32 +20,29 @@
 #include <lttng/tracepoint.h>
 #include <stdint.h>
 
+#include "rpcsim_tp_types.h"
+
+/* run_start: the run's configuration (struct rpcsim_tp_run). */
 LTTNG_UST_TRACEPOINT_EVENT(rpcsim, run_start,
-	LTTNG_UST_TP_ARGS(const char *, mode_name, unsigned int, mode,
-			  unsigned int, run, unsigned int, threads,
-			  unsigned int, slots, uint64_t, io_size,
-			  uint64_t, max_payload, uint64_t, pool_pages,
-			  uint64_t, file_pages, unsigned int, pcp_batch,
-			  unsigned int, pcp_high, const char *, completion,
-			  unsigned int, read_weight, unsigned int, write_weight,
-			  uint64_t, seed, const char *, version),
+	LTTNG_UST_TP_ARGS(const struct rpcsim_tp_run *, r),
 	LTTNG_UST_TP_FIELDS(
-		lttng_ust_field_string(mode_name, mode_name)
-		lttng_ust_field_integer(unsigned int, mode, mode)
-		lttng_ust_field_integer(unsigned int, run, run)
-		lttng_ust_field_integer(unsigned int, threads, threads)
-		lttng_ust_field_integer(unsigned int, slots, slots)
-		lttng_ust_field_integer(uint64_t, io_size, io_size)
-		lttng_ust_field_integer(uint64_t, max_payload, max_payload)
-		lttng_ust_field_integer(uint64_t, pool_pages, pool_pages)
-		lttng_ust_field_integer(uint64_t, file_pages, file_pages)
-		lttng_ust_field_integer(unsigned int, pcp_batch, pcp_batch)
-		lttng_ust_field_integer(unsigned int, pcp_high, pcp_high)
-		lttng_ust_field_string(completion, completion)
-		lttng_ust_field_integer(unsigned int, read_weight, read_weight)
-		lttng_ust_field_integer(unsigned int, write_weight, write_weight)
-		lttng_ust_field_integer(uint64_t, seed, seed)
-		lttng_ust_field_string(version, version)
+		lttng_ust_field_string(mode_name, r->mode_name)
+		lttng_ust_field_integer(unsigned int, mode, r->mode)
+		lttng_ust_field_integer(unsigned int, run, r->run)
+		lttng_ust_field_integer(unsigned int, threads, r->threads)
+		lttng_ust_field_integer(unsigned int, slots, r->slots)
+		lttng_ust_field_integer(uint64_t, io_size, r->io_size)
+		lttng_ust_field_integer(uint64_t, max_payload, r->max_payload)
+		lttng_ust_field_integer(uint64_t, pool_pages, r->pool_pages)
+		lttng_ust_field_integer(uint64_t, file_pages, r->file_pages)
+		lttng_ust_field_integer(unsigned int, pcp_batch, r->pcp_batch)
+		lttng_ust_field_integer(unsigned int, pcp_high, r->pcp_high)
+		lttng_ust_field_string(completion, r->completion)
+		lttng_ust_field_integer(unsigned int, read_weight, r->read_weight)
+		lttng_ust_field_integer(unsigned int, write_weight,
+					r->write_weight)
+		lttng_ust_field_integer(uint64_t, seed, r->seed)
+		lttng_ust_field_string(version, r->version)
 	)
 )
 

@@ -1,0 +1,207 @@
+/* SPDX-License-Identifier: MIT */
+#include "trace_session.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <lttng/lttng.h>
+
+#define TRACE_CHANNEL	"rpcsim"
+
+static void trace_err(char *err, size_t errlen, const char *what, int ret)
+{
+	snprintf(err, errlen, "%s: %s", what,
+		 lttng_strerror(ret < 0 ? ret : -ret));
+}
+
+static int trace_enable(struct lttng_handle *h, const char *pattern,
+			char *err, size_t errlen)
+{
+	struct lttng_event *ev = lttng_event_create();
+	int ret;
+
+	if (!ev) {
+		snprintf(err, errlen, "lttng_event_create: out of memory");
+		return -1;
+	}
+	ev->type = LTTNG_EVENT_TRACEPOINT;
+	ev->loglevel_type = LTTNG_EVENT_LOGLEVEL_ALL;
+	snprintf(ev->name, sizeof(ev->name), "%s", pattern);
+	ret = lttng_enable_event(h, ev, TRACE_CHANNEL);
+	lttng_event_destroy(ev);
+	if (ret < 0) {
+		char what[128];
+
+		snprintf(what, sizeof(what), "enabling %s", pattern);
+		trace_err(err, errlen, what, ret);
+		return -1;
+	}
+	return 0;
+}
+
+/* Make @dir absolute (lttng wants a URL) and create it if needed. */
+static int trace_prepare_dir(struct trace_session *ts, const char *dir,
+			     char *err, size_t errlen)
+{
+	char cwd[PATH_MAX], stamp[64];
+	time_t now = time(NULL);
+	struct tm tm;
+
+	if (!dir) {
+		localtime_r(&now, &tm);
+		strftime(stamp, sizeof(stamp), "rpcsim-trace-%Y%m%d-%H%M%S",
+			 &tm);
+		dir = stamp;
+	}
+	if (dir[0] == '/') {
+		snprintf(ts->dir, sizeof(ts->dir), "%s", dir);
+	} else {
+		if (!getcwd(cwd, sizeof(cwd))) {
+			snprintf(err, errlen, "getcwd: %s", strerror(errno));
+			return -1;
+		}
+		if ((size_t)snprintf(ts->dir, sizeof(ts->dir), "%s/%s", cwd,
+				     dir) >= sizeof(ts->dir)) {
+			snprintf(err, errlen, "trace folder name too long");
+			return -1;
+		}
+	}
+	if (mkdir(ts->dir, 0755) && errno != EEXIST) {
+		snprintf(err, errlen, "cannot create %s: %s", ts->dir,
+			 strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+int trace_session_start(struct trace_session *ts,
+			const struct trace_session_config *cfg,
+			char *err, size_t errlen)
+{
+	struct lttng_domain dom;
+	struct lttng_handle *h = NULL;
+	struct lttng_channel *chan = NULL;
+	struct lttng_event_context ctx;
+	char url[4200];
+	int ret;
+
+	memset(ts, 0, sizeof(*ts));
+	if (!lttng_session_daemon_alive()) {
+		snprintf(err, errlen,
+			 "no LTTng session daemon answers: start one with "
+			 "'lttng-sessiond --daemonize --no-kernel' "
+			 "(as root, or as this user)");
+		return -1;
+	}
+	if (trace_prepare_dir(ts, cfg->dir, err, errlen))
+		return -1;
+	snprintf(ts->name, sizeof(ts->name), "rpcsim-%ld-%ld", (long)getpid(),
+		 (long)time(NULL));
+	snprintf(url, sizeof(url), "file://%s", ts->dir);
+	ret = lttng_create_session(ts->name, url);
+	if (ret < 0) {
+		trace_err(err, errlen, "creating the session", ret);
+		return -1;
+	}
+
+	memset(&dom, 0, sizeof(dom));
+	dom.type = LTTNG_DOMAIN_UST;
+	dom.buf_type = LTTNG_BUFFER_PER_UID;
+	h = lttng_create_handle(ts->name, &dom);
+	chan = lttng_channel_create(&dom);
+	if (!h || !chan) {
+		snprintf(err, errlen, "lttng handle/channel: out of memory");
+		goto fail;
+	}
+	snprintf(chan->name, sizeof(chan->name), "%s", TRACE_CHANNEL);
+	chan->attr.overwrite = 0;	/* discard mode: losses are counted */
+	if (cfg->subbuf_size)
+		chan->attr.subbuf_size = cfg->subbuf_size;
+	if (cfg->num_subbuf)
+		chan->attr.num_subbuf = cfg->num_subbuf;
+	ret = lttng_enable_channel(h, chan);
+	if (ret < 0) {
+		trace_err(err, errlen, "enabling the channel", ret);
+		goto fail;
+	}
+	if (trace_enable(h, "rpcsim:*", err, errlen))
+		goto fail;
+	if (cfg->all_events && trace_enable(h, "pagepool:*", err, errlen))
+		goto fail;
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.ctx = LTTNG_EVENT_CONTEXT_VTID;
+	ret = lttng_add_context(h, &ctx, NULL, TRACE_CHANNEL);
+	if (ret < 0) {
+		trace_err(err, errlen, "adding the vtid context", ret);
+		goto fail;
+	}
+	ret = lttng_start_tracing(ts->name);
+	if (ret < 0) {
+		trace_err(err, errlen, "starting the session", ret);
+		goto fail;
+	}
+	ts->started = true;
+	lttng_channel_destroy(chan);
+	lttng_destroy_handle(h);
+	return 0;
+
+fail:
+	if (chan)
+		lttng_channel_destroy(chan);
+	if (h)
+		lttng_destroy_handle(h);
+	lttng_destroy_session(ts->name);
+	ts->name[0] = '\0';
+	return -1;
+}
+
+int trace_session_stop(struct trace_session *ts, char *err, size_t errlen)
+{
+	struct lttng_channel *chans = NULL;
+	struct lttng_domain dom;
+	struct lttng_handle *h;
+	int ret, n, status = 0;
+
+	if (!ts->name[0])
+		return 0;
+	if (ts->started) {
+		/* Waits until the consumer has written everything out. */
+		ret = lttng_stop_tracing(ts->name);
+		if (ret < 0) {
+			trace_err(err, errlen, "stopping the session", ret);
+			status = -1;
+		}
+	}
+	memset(&dom, 0, sizeof(dom));
+	dom.type = LTTNG_DOMAIN_UST;
+	dom.buf_type = LTTNG_BUFFER_PER_UID;
+	h = lttng_create_handle(ts->name, &dom);
+	if (h) {
+		n = lttng_list_channels(h, &chans);
+		for (int i = 0; i < n; i++) {
+			uint64_t d = 0, l = 0;
+
+			if (!lttng_channel_get_discarded_event_count(&chans[i],
+								     &d))
+				ts->discarded_events += d;
+			if (!lttng_channel_get_lost_packet_count(&chans[i], &l))
+				ts->lost_packets += l;
+		}
+		free(chans);
+		lttng_destroy_handle(h);
+	}
+	ret = lttng_destroy_session(ts->name);
+	if (ret < 0 && !status) {
+		trace_err(err, errlen, "destroying the session", ret);
+		status = -1;
+	}
+	ts->name[0] = '\0';
+	ts->started = false;
+	return status;
+}

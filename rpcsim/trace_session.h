@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * rpcsim --trace: record the run itself through liblttng-ctl.  A session is
+ * created writing to a folder, the rpcsim events (and optionally the
+ * pagepool ones) are enabled on a channel of their own with the vtid
+ * context, tracing starts, and at the end it stops, counts what the tracer
+ * discarded and destroys the session, whatever happened in between.
+ */
+#ifndef RPCSIM_TRACE_SESSION_H
+#define RPCSIM_TRACE_SESSION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct trace_session_config {
+	const char *dir;		/* output folder; NULL: a new one */
+	bool all_events;		/* also enable pagepool:* */
+	uint64_t subbuf_size;		/* bytes per sub-buffer, power of 2 */
+	uint64_t num_subbuf;		/* sub-buffers per CPU, power of 2 */
+};
+
+struct trace_session {
+	char name[64];
+	char dir[4096];			/* absolute output folder */
+	bool started;
+	uint64_t discarded_events;
+	uint64_t lost_packets;
+};
+
+/*
+ * Create and start the session.  On failure returns -1 and leaves a
+ * one-line reason in @err (with how to start a session daemon when none
+ * answers); nothing is left behind.
+ */
+int trace_session_start(struct trace_session *ts,
+			const struct trace_session_config *cfg,
+			char *err, size_t errlen);
+
+/*
+ * Stop (waiting for the data to be flushed), read the discarded-event and
+ * lost-packet counts, destroy.  Safe to call on a session that failed to
+ * start.  Returns -1 with @err set if a step failed (the session is still
+ * destroyed when it can be).
+ */
+int trace_session_stop(struct trace_session *ts, char *err, size_t errlen);
+
+#endif /* RPCSIM_TRACE_SESSION_H */
