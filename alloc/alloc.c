@@ -273,8 +273,13 @@ static unsigned long pp_alloc_pages_bulk_impl(struct pp_pool *pool,
 		goto failed;
 	}
 
-	/* The zone must stay above low + nr_pages (full nr_pages, as 5.13). */
-	if (!pp_zone_watermark_ok(pool, 0,
+	/*
+	 * The zone must stay above low + nr_pages (full nr_pages, as 5.13).
+	 * The kernel's nr_pages is an int; ours is unsigned long, so a
+	 * request larger than the pool must not wrap the sum.
+	 */
+	if (nr_pages > pool->nr_pages ||
+	    !pp_zone_watermark_ok(pool, 0,
 				  pool->wmark[PP_WMARK_LOW] + nr_pages, 0)) {
 		pp_ctx_defer(&ac, PP_BULK_FALLBACK_WATERMARK);
 		fallback = PP_TRACE_FALLBACK_WATERMARK;

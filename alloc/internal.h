@@ -52,8 +52,15 @@ struct pp_pcp {
 	unsigned int batch;
 	unsigned int cpu;
 	struct pp_list_head list;	/* hot end at the head */
-	/* Counters of events on this CPU (under @lock, or atomic adds). */
+	/*
+	 * Counters of events on this CPU.  @events is written only by the
+	 * holder of @lock, with plain stores; @events_unlocked takes atomic
+	 * adds from paths that hold no pcp lock.  They are kept apart
+	 * because a plain store by the holder would undo a concurrent
+	 * atomic add to the same word.  Readers sum both.
+	 */
 	_Atomic uint64_t events[PP_NR_VM_EVENTS];
+	_Atomic uint64_t events_unlocked[PP_NR_VM_EVENTS];
 } __attribute__((aligned(PP_CACHELINE)));
 
 struct pp_free_area {
@@ -174,7 +181,7 @@ static inline void pp_count_locked(struct pp_pcp *pcp, enum pp_vm_event ev,
 static inline void pp_count(struct pp_pool *pool, enum pp_vm_event ev,
 			    uint64_t n)
 {
-	atomic_fetch_add_explicit(&pp_this_pcp(pool)->events[ev], n,
+	atomic_fetch_add_explicit(&pp_this_pcp(pool)->events_unlocked[ev], n,
 				  memory_order_relaxed);
 }
 

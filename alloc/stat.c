@@ -39,9 +39,12 @@ void pp_pool_vmstat(struct pp_pool *pool, struct pp_vmstat *st)
 	memset(st, 0, sizeof(*st));
 	for (unsigned int cpu = 0; cpu < pool->nr_cpus; cpu++)
 		for (unsigned int i = 0; i < PP_NR_VM_EVENTS; i++)
-			st->events[i] += atomic_load_explicit(
-				&pool->pcp[cpu].events[i],
-				memory_order_relaxed);
+			st->events[i] +=
+				atomic_load_explicit(&pool->pcp[cpu].events[i],
+						     memory_order_relaxed) +
+				atomic_load_explicit(
+					&pool->pcp[cpu].events_unlocked[i],
+					memory_order_relaxed);
 	st->nr_pages = pool->nr_pages;
 	pp_zone_lock(pool);
 	st->nr_free = pp_zone_free(pool);

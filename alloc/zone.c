@@ -35,13 +35,6 @@ void pp_pool_config_init(struct pp_pool_config *cfg)
 		cfg->debug = env[0] == '1';
 }
 
-/*
- * Watermarks the way init_per_zone_wmark_min() and
- * __setup_per_zone_wmarks() derive them for a single zone:
- * min_free_kbytes = sqrt(16 * zone KiB) clamped to 128 KiB..256 MiB, then
- * low/high one and two deltas above min.  A pool of a few hundred pages
- * would lose a third of itself to min, so min is capped at 1/8 of the pool.
- */
 static unsigned long pp_int_sqrt(unsigned long x)
 {
 	unsigned long r = 0, bit = 1UL << (sizeof(x) * 8 - 2);
@@ -60,10 +53,18 @@ static unsigned long pp_int_sqrt(unsigned long x)
 	return r;
 }
 
-static int pp_setup_wmarks(struct pp_pool *pool,
-			   const struct pp_pool_config *cfg)
+/*
+ * Watermarks the way init_per_zone_wmark_min() and
+ * __setup_per_zone_wmarks() derive them for a single zone:
+ * min_free_kbytes = sqrt(16 * zone KiB) clamped to 128 KiB..256 MiB, then
+ * low/high one and two deltas above min.  A pool of a few hundred pages
+ * would lose a third of itself to min, so min is capped at 1/8 of the pool.
+ */
+int pp_pool_config_wmarks(const struct pp_pool_config *cfg,
+			  unsigned long *min_out, unsigned long *low_out,
+			  unsigned long *high_out)
 {
-	unsigned long n = pool->nr_pages, min, delta;
+	unsigned long n = cfg->nr_pages, min, low, high, delta;
 
 	if (cfg->wmark_min == PP_WMARK_AUTO) {
 		unsigned long kib = pp_int_sqrt(16 * n * (PP_PAGE_SIZE / 1024));
@@ -81,14 +82,13 @@ static int pp_setup_wmarks(struct pp_pool *pool,
 	delta = min / 4;
 	if (delta < n / 1000)
 		delta = n / 1000;	/* watermark_scale_factor 10 */
-	pool->wmark[PP_WMARK_MIN] = min;
-	pool->wmark[PP_WMARK_LOW] = cfg->wmark_low == PP_WMARK_AUTO ?
-				    min + delta : cfg->wmark_low;
-	pool->wmark[PP_WMARK_HIGH] = cfg->wmark_high == PP_WMARK_AUTO ?
-				     min + 2 * delta : cfg->wmark_high;
-	if (pool->wmark[PP_WMARK_LOW] < min ||
-	    pool->wmark[PP_WMARK_HIGH] < pool->wmark[PP_WMARK_LOW] ||
-	    pool->wmark[PP_WMARK_HIGH] > n)
+	low = cfg->wmark_low == PP_WMARK_AUTO ? min + delta : cfg->wmark_low;
+	high = cfg->wmark_high == PP_WMARK_AUTO ? min + 2 * delta :
+						   cfg->wmark_high;
+	*min_out = min;
+	*low_out = low;
+	*high_out = high;
+	if (low < min || high < low || high > n)
 		return -EINVAL;
 	return 0;
 }
@@ -144,7 +144,9 @@ struct pp_pool *pp_pool_create(const struct pp_pool_config *cfg)
 	memset(pool, 0, sizeof(*pool));
 	pool->nr_pages = cfg->nr_pages;
 	pool->debug = cfg->debug;
-	if (pp_setup_wmarks(pool, cfg)) {
+	if (pp_pool_config_wmarks(cfg, &pool->wmark[PP_WMARK_MIN],
+				  &pool->wmark[PP_WMARK_LOW],
+				  &pool->wmark[PP_WMARK_HIGH])) {
 		free(pool);
 		errno = EINVAL;
 		return NULL;

@@ -176,6 +176,20 @@ struct pp_pool_config {
 struct pp_pool;
 
 /**
+ * pp_pool_config_wmarks() - the watermarks a pool built from @cfg would get
+ * @cfg: configuration (nr_pages and the wmark_* fields are used)
+ * @min, @low, @high: filled in pages
+ *
+ * Lets a program size a pool (the pages it needs + min) before creating it.
+ *
+ * Return: 0, or -EINVAL when the watermarks would be out of order or above
+ * the pool size (pp_pool_create() would fail).
+ */
+int pp_pool_config_wmarks(const struct pp_pool_config *cfg,
+			  unsigned long *min, unsigned long *low,
+			  unsigned long *high);
+
+/**
  * pp_pool_config_init() - fill @cfg with the defaults
  * @cfg: configuration to initialise
  *
@@ -269,12 +283,14 @@ struct pp_page *pp_alloc_page(struct pp_pool *pool, pp_gfp_t gfp);
  *
  * Thread safety: any thread, concurrently; @page_array is the caller's.
  *
- * Return: the number of leading entries of @page_array that are populated
- * on return, pre-populated ones included: entries [0, ret) are all non-NULL
- * and ret == @nr_pages means the array is full (a full array on entry
- * returns @nr_pages, never 0).  Populated entries after the first remaining
- * hole are not counted, as in the kernel.  0 if @nr_pages is 0 or no page
- * could be had for the first hole.
+ * Return: n such that entries [0, n) of @page_array are all populated on
+ * return, pre-populated ones included; n == @nr_pages means the array is
+ * full, and an array full on entry returns @nr_pages (never 0).  As in the
+ * kernel, n is the index where the call stopped, not a census: after a
+ * partial fill it is the first hole left, and after a single-page fallback
+ * it is the filled slot + 1 even when populated entries follow, so an
+ * array can be full while n < @nr_pages (calling again returns @nr_pages).
+ * 0 if @nr_pages is 0 or no page could be had for a hole at index 0.
  */
 unsigned long pp_alloc_pages_bulk_array(struct pp_pool *pool, pp_gfp_t gfp,
 					unsigned long nr_pages,

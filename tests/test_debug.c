@@ -1,0 +1,418 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Debug checks, as death tests: each misuse runs in a forked child whose
+ * stderr is captured; the child must die of SIGABRT with a report naming
+ * the call, the pfn (or the bad pointer) and the page state.  A control
+ * child runs a correct sequence with the checks on and must exit cleanly.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <pagepool/pagepool.h>
+
+#include "capture.h"
+#include "pp_test.h"
+#include "tap.h"
+
+#define NR_PAGES	512
+
+struct scenario {
+	struct pp_pool *pool;
+	struct pp_pool *other;
+	struct pp_page *page;
+	unsigned long pfn;
+	const void *ptr;
+};
+
+static struct pp_pool *debug_pool(bool debug)
+{
+	struct pp_pool_config cfg;
+	struct pp_pool *pool;
+
+	pp_pool_config_init(&cfg);
+	cfg.nr_pages = NR_PAGES;
+	cfg.pcp_batch = 8;
+	cfg.pcp_high = 48;
+	cfg.nr_cpus = 1;
+	cfg.wmark_min = 0;
+	cfg.wmark_low = 0;
+	cfg.wmark_high = 0;
+	cfg.debug = debug;
+	pool = pp_pool_create(&cfg);
+	if (!pool)
+		bail_out("pp_pool_create: %s", strerror(errno));
+	return pool;
+}
+
+/* --- what the children do ------------------------------------------------ */
+
+static void child_double_put(void *arg)
+{
+	struct scenario *s = arg;
+
+	pp_put_page(s->pool, s->page);
+	pp_put_page(s->pool, s->page);
+}
+
+static void child_double_release(void *arg)
+{
+	struct scenario *s = arg;
+	struct pp_page *arr[2] = { s->page, NULL };
+
+	pp_release_pages(s->pool, arr, 2);
+	pp_release_pages(s->pool, arr, 2);
+}
+
+static void child_get_freed(void *arg)
+{
+	struct scenario *s = arg;
+
+	pp_put_page(s->pool, s->page);
+	pp_get_page(s->pool, s->page);
+}
+
+/* Write to a freed page, then allocate until it comes back. */
+static void child_use_after_free(void *arg)
+{
+	struct scenario *s = arg;
+	unsigned char *addr = pp_page_address(s->pool, s->page);
+
+	pp_put_page(s->pool, s->page);
+	addr[0x123] = 0x11;
+	for (int i = 0; i < NR_PAGES; i++)
+		if (pp_alloc_page(s->pool, PP_GFP_KERNEL) == s->page)
+			break;
+}
+
+static void child_use_after_free_bulk(void *arg)
+{
+	struct scenario *s = arg;
+	unsigned char *addr = pp_page_address(s->pool, s->page);
+	struct pp_page *arr[16];
+
+	pp_put_page(s->pool, s->page);
+	addr[PP_PAGE_SIZE - 1] = 0;
+	for (int i = 0; i < NR_PAGES / 16; i++) {
+		memset(arr, 0, sizeof(arr));
+		pp_alloc_pages_bulk_array(s->pool, PP_GFP_KERNEL, 16, arr);
+	}
+}
+
+/* The freed page merges into a block; an order-9 allocation checks it. */
+static void child_use_after_free_block(void *arg)
+{
+	struct scenario *s = arg;
+	unsigned char *addr = pp_page_address(s->pool, s->page);
+
+	pp_put_page(s->pool, s->page);
+	pp_pool_drain(s->pool);
+	addr[0x40] = 0x77;
+	pp_alloc_pages(s->pool, PP_GFP_KERNEL, 9);
+}
+
+static void child_put_foreign(void *arg)
+{
+	struct scenario *s = arg;
+
+	pp_put_page(s->pool, (struct pp_page *)s->ptr);
+}
+
+static void child_get_foreign(void *arg)
+{
+	struct scenario *s = arg;
+
+	pp_get_page(s->pool, (struct pp_page *)s->ptr);
+}
+
+/* Correct use of every API with the checks on: must not abort. */
+static void child_clean(void *arg)
+{
+	struct scenario *s = arg;
+	struct pp_list_head list = PP_LIST_HEAD_INIT(list);
+	struct pp_page *arr[40] = { NULL }, *big;
+	unsigned long n;
+
+	pp_put_page(s->pool, s->page);
+	for (int round = 0; round < 20; round++) {
+		n = pp_alloc_pages_bulk_array(s->pool, PP_GFP_KERNEL, 40, arr);
+		for (unsigned long i = 0; i < n; i++)
+			memset(pp_page_address(s->pool, arr[i]), round,
+			       PP_PAGE_SIZE);
+		pp_alloc_pages_bulk_list(s->pool, PP_GFP_KERNEL, 30, &list);
+		big = pp_alloc_pages(s->pool, PP_GFP_ZERO, 3);
+		pp_get_page(s->pool, arr[0]);
+		pp_release_pages(s->pool, arr, n);
+		pp_put_page(s->pool, arr[0]);
+		memset(arr, 0, sizeof(arr));
+		put_list(s->pool, &list);
+		if (big)
+			pp_put_page(s->pool, big);
+		if (round % 5 == 0)
+			pp_pool_drain(s->pool);
+	}
+	if (pp_pool_destroy(s->pool) != 0)
+		_exit(3);
+}
+
+/*
+ * PAGEPOOL_DEBUG decides for a pool built from pp_pool_config_init()
+ * (one pcp list, so the freed page is the next one handed out).
+ */
+static void child_env_debug(void *arg)
+{
+	const char *value = arg;
+	struct pp_pool_config cfg;
+	struct pp_pool *pool;
+	struct pp_page *page;
+	unsigned char *addr;
+
+	setenv("PAGEPOOL_DEBUG", value, 1);
+	pp_pool_config_init(&cfg);
+	cfg.nr_cpus = 1;
+	pool = pp_pool_create(&cfg);
+	if (!pool)
+		_exit(4);
+	page = pp_alloc_page(pool, PP_GFP_KERNEL);
+	addr = pp_page_address(pool, page);
+	pp_put_page(pool, page);
+	addr[7] = 0x01;
+	for (int i = 0; i < 1024; i++)
+		if (pp_alloc_page(pool, PP_GFP_KERNEL) == page)
+			break;
+}
+
+/* --- the parent side ------------------------------------------------------ */
+
+static bool has_all(const char *out, const char *const *needles)
+{
+	for (; *needles; needles++)
+		if (!strstr(out, *needles))
+			return false;
+	return true;
+}
+
+/*
+ * Run @fn in a child against a fresh pool with one allocated page and
+ * check that it aborts with every string of @needles ("%pfn" is replaced
+ * by the page's pfn, "%ptr" by @s->ptr) in its report.  Two checks.
+ */
+static void expect_death(const char *what, void (*fn)(void *),
+			 struct scenario *s, const char *const *tmpl)
+{
+	struct child_result res;
+	char pfn[32], ptr[32], how[32], needle_buf[8][64];
+	const char *needles[9];
+	unsigned int n = 0;
+
+	snprintf(pfn, sizeof(pfn), "pfn 0x%lx", s->pfn);
+	snprintf(ptr, sizeof(ptr), "%p", s->ptr);
+	for (; tmpl[n] && n < 8; n++) {
+		if (!strcmp(tmpl[n], "%pfn"))
+			snprintf(needle_buf[n], sizeof(needle_buf[n]), "%s",
+				 pfn);
+		else if (!strcmp(tmpl[n], "%ptr"))
+			snprintf(needle_buf[n], sizeof(needle_buf[n]), "%s",
+				 ptr);
+		else
+			snprintf(needle_buf[n], sizeof(needle_buf[n]), "%s",
+				 tmpl[n]);
+		needles[n] = needle_buf[n];
+	}
+	needles[n] = NULL;
+
+	if (!run_in_child(fn, s, 10, &res))
+		bail_out("fork: %s", strerror(errno));
+	ok(child_aborted(&res), "%s - aborts (%s)", what,
+	   child_how(&res, how, sizeof(how)));
+	ok(has_all(res.output, needles), "%s - report names %s%s%s%s%s%s",
+	   what, needles[0] ? needles[0] : "",
+	   needles[1] ? ", " : "", needles[1] ? needles[1] : "",
+	   needles[2] ? ", " : "", needles[2] ? needles[2] : "",
+	   needles[3] ? ", ..." : "");
+	if (!has_all(res.output, needles))
+		diag_text("child stderr: ", res.output);
+}
+
+static void setup(struct scenario *s, bool debug)
+{
+	memset(s, 0, sizeof(*s));
+	s->pool = debug_pool(debug);
+	s->page = pp_alloc_page(s->pool, PP_GFP_KERNEL);
+	if (!s->page)
+		bail_out("pp_alloc_page failed");
+	s->pfn = pp_page_to_pfn(s->pool, s->page);
+}
+
+static void teardown(struct scenario *s)
+{
+	/* The child's misuse happened in its own copy of the pool. */
+	pp_put_page(s->pool, s->page);
+	if (s->other)
+		pp_pool_destroy(s->other);
+	if (pp_pool_destroy(s->pool) != 0)
+		diag("pool of a death test not empty in the parent");
+}
+
+static void test_double_free(void)
+{
+	static const char *const put[] = {
+		"Bad page state in pp_put_page", "%pfn", "state pcp",
+		"double free", NULL };
+	static const char *const put_block[] = {
+		"Bad page state in pp_put_page", "%pfn", "state buddy",
+		"double free", NULL };
+	static const char *const release[] = {
+		"Bad page state in pp_release_pages", "%pfn", "state pcp",
+		"double free", NULL };
+	static const char *const get[] = {
+		"Bad page state in pp_get_page", "%pfn", "state pcp",
+		"use after free", NULL };
+	struct scenario s;
+
+	setup(&s, true);
+	expect_death("pp_put_page - double free (debug)", child_double_put,
+		     &s, put);
+	teardown(&s);
+
+	/* The refcount underflow check does not depend on debug mode. */
+	setup(&s, false);
+	expect_death("pp_put_page - double free (no debug)", child_double_put,
+		     &s, put);
+	teardown(&s);
+
+	setup(&s, true);
+	pp_put_page(s.pool, s.page);
+	s.page = pp_alloc_pages(s.pool, PP_GFP_KERNEL, 2);
+	s.pfn = pp_page_to_pfn(s.pool, s.page);
+	expect_death("pp_put_page - double free of an order-2 block",
+		     child_double_put, &s, put_block);
+	teardown(&s);
+
+	setup(&s, true);
+	expect_death("pp_release_pages - double free", child_double_release,
+		     &s, release);
+	teardown(&s);
+
+	setup(&s, false);
+	expect_death("pp_get_page - get of a freed page", child_get_freed, &s,
+		     get);
+	teardown(&s);
+}
+
+static void test_poison(void)
+{
+	static const char *const single[] = {
+		"Bad page state in pp_alloc_page", "%pfn", "state pcp",
+		"poison overwritten", "offset 0x123", NULL };
+	static const char *const bulk[] = {
+		"Bad page state in pp_alloc_pages_bulk_array", "%pfn",
+		"poison overwritten", "offset 0xfff", NULL };
+	static const char *const block[] = {
+		"Bad page state in pp_alloc_pages", "%pfn",
+		"poison overwritten", "offset 0x40", NULL };
+	struct scenario s;
+
+	setup(&s, true);
+	expect_death("pp_alloc_page - write after free", child_use_after_free,
+		     &s, single);
+	teardown(&s);
+
+	setup(&s, true);
+	expect_death("alloc_pages_bulk_array - write after free",
+		     child_use_after_free_bulk, &s, bulk);
+	teardown(&s);
+
+	/* Not the block's head: the report names the page written to. */
+	setup(&s, true);
+	{
+		struct pp_page *first = s.page;
+
+		s.page = pp_alloc_page(s.pool, PP_GFP_KERNEL);
+		s.pfn = pp_page_to_pfn(s.pool, s.page);
+		pp_put_page(s.pool, first);
+	}
+	expect_death("pp_alloc_pages - write after free inside an order-9 "
+		     "block", child_use_after_free_block, &s, block);
+	teardown(&s);
+}
+
+static void test_bad_pointer(void)
+{
+	static const char *const put[] = {
+		"pp_put_page", "%ptr", "not a page descriptor", NULL };
+	static const char *const get[] = {
+		"pp_get_page", "%ptr", "not a page descriptor", NULL };
+	struct pp_page fake;
+	struct scenario s;
+
+	memset(&fake, 0, sizeof(fake));
+	fake.refcount = 1;
+
+	setup(&s, true);
+	s.ptr = &fake;
+	expect_death("pp_put_page - a descriptor not from the pool",
+		     child_put_foreign, &s, put);
+	teardown(&s);
+
+	setup(&s, true);
+	s.ptr = (const char *)s.page + 8;
+	expect_death("pp_put_page - a pointer inside a descriptor",
+		     child_put_foreign, &s, put);
+	teardown(&s);
+
+	setup(&s, true);
+	s.other = debug_pool(true);
+	s.ptr = pp_pfn_to_page(s.other, 0);
+	expect_death("pp_get_page - another pool's descriptor",
+		     child_get_foreign, &s, get);
+	teardown(&s);
+}
+
+static void test_clean_run(void)
+{
+	struct child_result res;
+	struct scenario s;
+	char how[32];
+
+	setup(&s, true);
+	if (!run_in_child(child_clean, &s, 10, &res))
+		bail_out("fork: %s", strerror(errno));
+	ok(child_exited_ok(&res) && res.output[0] == '\0',
+	   "debug - correct use of every API passes the checks (%s)",
+	   child_how(&res, how, sizeof(how)));
+	if (res.output[0])
+		diag_text("child stderr: ", res.output);
+	teardown(&s);
+}
+
+static void test_env(void)
+{
+	static char on[] = "1", off[] = "0";
+	struct child_result res;
+	char how[32];
+
+	if (!run_in_child(child_env_debug, on, 10, &res))
+		bail_out("fork: %s", strerror(errno));
+	ok(child_aborted(&res) && strstr(res.output, "poison overwritten"),
+	   "PAGEPOOL_DEBUG=1 - a default pool checks poison (%s)",
+	   child_how(&res, how, sizeof(how)));
+	if (!run_in_child(child_env_debug, off, 10, &res))
+		bail_out("fork: %s", strerror(errno));
+	ok(child_exited_ok(&res),
+	   "PAGEPOOL_DEBUG=0 - a default pool does not (%s)",
+	   child_how(&res, how, sizeof(how)));
+}
+
+int main(void)
+{
+	plan_tests(2 * 5 + 2 * 3 + 2 * 3 + 1 + 2);
+	test_double_free();
+	test_poison();
+	test_bad_pointer();
+	test_clean_run();
+	test_env();
+	return exit_status();
+}

@@ -1,0 +1,226 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Helpers shared by the libpagepool unit tests: pools with a chosen
+ * geometry, counter deltas, list walking and a pfn ownership map.
+ * Everything is static inline so each test takes only what it uses.
+ */
+#ifndef PP_TESTS_PP_TEST_H
+#define PP_TESTS_PP_TEST_H
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <pagepool/pagepool.h>
+
+#include "tap.h"
+
+/*
+ * A pool of @nr_pages pages with @nr_cpus pcp lists of @batch/@high and
+ * all watermarks at 0, so only a really empty zone fails an allocation.
+ * The debug default (PAGEPOOL_DEBUG) is left alone: the whole suite can
+ * run with the debug checks on.
+ */
+static inline struct pp_pool *test_pool_create(unsigned long nr_pages,
+					       unsigned int batch,
+					       unsigned int high,
+					       unsigned int nr_cpus)
+{
+	struct pp_pool_config cfg;
+	struct pp_pool *pool;
+
+	pp_pool_config_init(&cfg);
+	cfg.nr_pages = nr_pages;
+	cfg.pcp_batch = batch;
+	cfg.pcp_high = high;
+	cfg.nr_cpus = nr_cpus;
+	cfg.wmark_min = 0;
+	cfg.wmark_low = 0;
+	cfg.wmark_high = 0;
+	pool = pp_pool_create(&cfg);
+	if (!pool)
+		bail_out("pp_pool_create(%lu pages, batch %u, high %u): %s",
+			 nr_pages, batch, high, strerror(errno));
+	return pool;
+}
+
+/* Change of counter @ev between two snapshots. */
+static inline uint64_t vm_delta(const struct pp_vmstat *before,
+				const struct pp_vmstat *after,
+				enum pp_vm_event ev)
+{
+	return after->events[ev] - before->events[ev];
+}
+
+static inline uint64_t vm_event(struct pp_pool *pool, enum pp_vm_event ev)
+{
+	struct pp_vmstat st;
+
+	pp_pool_vmstat(pool, &st);
+	return st.events[ev];
+}
+
+static inline bool free_area_equal(const struct pp_vmstat *a,
+				   const struct pp_vmstat *b)
+{
+	for (unsigned int o = 0; o < PP_NR_ORDERS; o++)
+		if (a->free_area[o] != b->free_area[o])
+			return false;
+	return true;
+}
+
+static inline unsigned long list_length(struct pp_list_head *list)
+{
+	unsigned long n = 0;
+
+	for (struct pp_list_head *p = list->next; p != list; p = p->next)
+		n++;
+	return n;
+}
+
+static inline bool list_contains(struct pp_list_head *list,
+				 struct pp_page *page)
+{
+	for (struct pp_list_head *p = list->next; p != list; p = p->next)
+		if (pp_lru_to_page(p) == page)
+			return true;
+	return false;
+}
+
+/* Put every page of @list (unlinking them first). Returns how many. */
+static inline unsigned long put_list(struct pp_pool *pool,
+				     struct pp_list_head *list)
+{
+	struct pp_page *page;
+	unsigned long n = 0;
+
+	while ((page = pp_list_pop_page(list))) {
+		pp_put_page(pool, page);
+		n++;
+	}
+	return n;
+}
+
+/* Put the non-NULL entries of @pages and clear them. */
+static inline void put_array(struct pp_pool *pool, struct pp_page **pages,
+			     unsigned long nr)
+{
+	for (unsigned long i = 0; i < nr; i++) {
+		if (pages[i])
+			pp_put_page(pool, pages[i]);
+		pages[i] = NULL;
+	}
+}
+
+/*
+ * One byte per pfn: which pages a test holds.  owner_claim() fails if the
+ * page is already held (handed out twice), owner_release() if it is not.
+ */
+struct owner_map {
+	struct pp_pool *pool;
+	unsigned long nr_pages;
+	unsigned char *held;
+};
+
+static inline void owner_init(struct owner_map *map, struct pp_pool *pool)
+{
+	struct pp_vmstat st;
+
+	pp_pool_vmstat(pool, &st);
+	map->pool = pool;
+	map->nr_pages = st.nr_pages;
+	map->held = calloc(st.nr_pages, 1);
+	if (!map->held)
+		bail_out("calloc(%lu): out of memory", st.nr_pages);
+}
+
+static inline void owner_fini(struct owner_map *map)
+{
+	free(map->held);
+	map->held = NULL;
+}
+
+static inline bool owner_claim(struct owner_map *map, struct pp_page *page,
+			       unsigned int order)
+{
+	unsigned long pfn = pp_page_to_pfn(map->pool, page);
+	bool ok = true;
+
+	if (pfn + (1UL << order) > map->nr_pages)
+		return false;
+	for (unsigned long i = 0; i < (1UL << order); i++) {
+		if (map->held[pfn + i])
+			ok = false;
+		map->held[pfn + i] = 1;
+	}
+	return ok;
+}
+
+static inline bool owner_release(struct owner_map *map, struct pp_page *page,
+				 unsigned int order)
+{
+	unsigned long pfn = pp_page_to_pfn(map->pool, page);
+	bool ok = true;
+
+	if (pfn + (1UL << order) > map->nr_pages)
+		return false;
+	for (unsigned long i = 0; i < (1UL << order); i++) {
+		if (!map->held[pfn + i])
+			ok = false;
+		map->held[pfn + i] = 0;
+	}
+	return ok;
+}
+
+static inline unsigned long owner_count(const struct owner_map *map)
+{
+	unsigned long n = 0;
+
+	for (unsigned long pfn = 0; pfn < map->nr_pages; pfn++)
+		n += map->held[pfn];
+	return n;
+}
+
+/* Are the @nr non-NULL pages of @pages pairwise distinct? */
+static inline bool pages_distinct(struct pp_pool *pool,
+				  struct pp_page **pages, unsigned long nr)
+{
+	struct owner_map map;
+	bool ok = true;
+
+	owner_init(&map, pool);
+	for (unsigned long i = 0; i < nr; i++)
+		if (pages[i] && !owner_claim(&map, pages[i], 0))
+			ok = false;
+	owner_fini(&map);
+	return ok;
+}
+
+/* xorshift64*: a small seeded generator, the same sequence everywhere. */
+static inline uint64_t test_rand(uint64_t *state)
+{
+	uint64_t x = *state;
+
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	*state = x;
+	return x * 0x2545f4914f6cdd1dULL;
+}
+
+/* Seed from PP_TEST_SEED when set (to replay a failure), else @def. */
+static inline uint64_t test_seed(uint64_t def)
+{
+	const char *env = getenv("PP_TEST_SEED");
+	uint64_t seed = def;
+
+	if (env && *env)
+		seed = strtoull(env, NULL, 0);
+	diag("seed %llu (set PP_TEST_SEED to replay)",
+	     (unsigned long long)seed);
+	return seed ? seed : 1;
+}
+
+#endif /* PP_TESTS_PP_TEST_H */
