@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * rpcsim's configuration: the command line, checked, plus the sizes derived
+ * from it the way the kernel derives them.
+ */
+#ifndef RPCSIM_OPTIONS_H
+#define RPCSIM_OPTIONS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+enum rpcsim_mode {
+	RPCSIM_SINGLE,
+	RPCSIM_LIST,
+	RPCSIM_ARRAY,
+	RPCSIM_NR_MODES
+};
+
+enum rpcsim_completion {
+	RPCSIM_COMPLETION_INLINE,
+	RPCSIM_COMPLETION_THREAD,
+};
+
+struct rpcsim_config {
+	const char *alloc;		/* as given: single, list, array, all */
+	bool mode[RPCSIM_NR_MODES];	/* modes to run */
+	unsigned int threads;
+	double duration_s;		/* 0: no time limit */
+	uint64_t requests;		/* 0: no request limit */
+	unsigned int read_weight, write_weight;
+	uint64_t io_size;
+	uint64_t max_payload;
+	uint64_t pool_size;
+	uint64_t file_size;
+	unsigned int pcp_batch, pcp_high;
+	enum rpcsim_completion completion;
+	unsigned int queue_depth;	/* completion thread backlog */
+	uint64_t seed;
+	unsigned int repeat;
+	uint64_t warmup;		/* untimed requests per thread */
+	unsigned int retry_wait_us;
+	bool json, quiet;
+	bool progress;			/* stderr is a terminal, not --quiet */
+	/*
+	 * Test hook, RPCSIM_LEAK_PAGES=N in the environment: keep N page-cache
+	 * pages at exit, so the leak check can be seen to work.
+	 */
+	unsigned long leak_pages;
+
+	/* Derived. */
+	unsigned long sv_max_mesg;	/* bytes */
+	unsigned long pages;		/* rq_pages[] slots svc_alloc_arg fills */
+	unsigned long pool_pages, file_pages, io_pages;
+	unsigned long min_pool_pages;	/* smallest pool that cannot deadlock */
+	unsigned long min_pool_wmark;	/* its min watermark */
+	bool debug_checks;		/* libpagepool debug checks on */
+	bool asan;			/* built with --enable-asan */
+};
+
+/*
+ * Parse and check the command line into @cfg.  Bad input prints one line
+ * naming the option, the value and what is accepted, and exits 2; --help
+ * and --version print and exit 0.
+ */
+void rpcsim_parse_options(int argc, char **argv, struct rpcsim_config *cfg);
+
+/* "Single page", "Bulk list", "Bulk array" (the seed's labels). */
+const char *rpcsim_mode_label(enum rpcsim_mode mode);
+/* "single", "list", "array" (the --alloc names). */
+const char *rpcsim_mode_name(enum rpcsim_mode mode);
+
+#endif /* RPCSIM_OPTIONS_H */

@@ -1,0 +1,510 @@
+/* SPDX-License-Identifier: MIT */
+/* Text and JSON reports (see report.h). */
+#include <config.h>
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <pagepool/pagepool.h>
+
+#include "json.h"
+#include "report.h"
+#include "util.h"
+
+static const double pcts[] = { 50, 90, 99, 99.9 };
+static const char *const pct_names[] = { "p50", "p90", "p99", "p99.9" };
+
+/* Everything one mode did over its runs, and how its runs spread. */
+struct mode_summary {
+	unsigned int runs;
+	struct hist hist;
+	struct svc_stats total;
+	uint64_t events[PP_NR_VM_EVENTS];
+	uint64_t completions;
+	double elapsed_s;
+	/* Over the runs' mean latencies, in us. */
+	double avg_us, stddev_us, min_us, max_us, trimmed_us;
+};
+
+static double ns_to_us(double ns)
+{
+	return ns / 1000.0;
+}
+
+static double run_mean_us(const struct svc_result *res)
+{
+	return ns_to_us(hist_mean(&res->hist));
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * Across runs: mean and sample stddev of the run means (the kunit
+ * benchmark's "avg X uS, stddev Y uS"), and min-max(mean) with the mean
+ * trimmed the way `stats --trim-outliers` trims: with three runs or more,
+ * exactly one lowest and one highest are dropped; min and max are not.
+ */
+static void summary_build(struct mode_summary *ms, const struct svc_result *r,
+			  unsigned int n)
+{
+	double *means = xcalloc(n, sizeof(*means)), sum = 0, sq = 0, tsum = 0;
+	unsigned int first = 0, last = n;
+
+	memset(ms, 0, sizeof(*ms));
+	hist_init(&ms->hist);
+	ms->runs = n;
+	for (unsigned int i = 0; i < n; i++) {
+		const struct svc_stats *s = &r[i].total;
+
+		hist_merge(&ms->hist, &r[i].hist);
+		ms->total.calls += s->calls;
+		ms->total.pages += s->pages;
+		ms->total.no_progress += s->no_progress;
+		ms->total.waits += s->waits;
+		ms->total.wait_ns += s->wait_ns;
+		ms->total.requests += s->requests;
+		ms->total.reads += s->reads;
+		ms->total.writes += s->writes;
+		ms->total.bytes_read += s->bytes_read;
+		ms->total.bytes_written += s->bytes_written;
+		ms->total.digest += s->digest;
+		for (unsigned int e = 0; e < PP_NR_VM_EVENTS; e++)
+			ms->events[e] += r[i].events[e];
+		ms->completions += r[i].completions;
+		ms->elapsed_s += r[i].elapsed_s;
+		means[i] = run_mean_us(&r[i]);
+		sum += means[i];
+	}
+	ms->avg_us = n ? sum / n : 0;
+	for (unsigned int i = 0; i < n; i++)
+		sq += (means[i] - ms->avg_us) * (means[i] - ms->avg_us);
+	ms->stddev_us = n > 1 ? sqrt(sq / (n - 1)) : 0;
+	qsort(means, n, sizeof(*means), cmp_double);
+	ms->min_us = n ? means[0] : 0;
+	ms->max_us = n ? means[n - 1] : 0;
+	if (n >= 3) {
+		first = 1;
+		last = n - 1;
+	}
+	for (unsigned int i = first; i < last; i++)
+		tsum += means[i];
+	ms->trimmed_us = last > first ? tsum / (last - first) : 0;
+	free(means);
+}
+
+static const char *build_name(const struct rpcsim_config *cfg)
+{
+	return cfg->asan ? "AddressSanitizer + UBSan" : "plain";
+}
+
+void report_config(FILE *out, const struct report *rep)
+{
+	const struct rpcsim_config *cfg = rep->cfg;
+	char a[32], b[32], c[32];
+	bool first = true;
+
+	fprintf(out, "rpcsim %s (libpagepool %s), %s build, allocator "
+		"debug checks %s\n", PACKAGE_VERSION, pp_version(),
+		build_name(cfg), cfg->debug_checks ? "on" : "off");
+	fprintf(out, "  alloc:      ");
+	for (int m = 0; m < RPCSIM_NR_MODES; m++) {
+		if (!cfg->mode[m])
+			continue;
+		fprintf(out, "%s%s", first ? "" : ", ", rpcsim_mode_name(m));
+		first = false;
+	}
+	fprintf(out, "; retry wait %u us; %u run%s per mode\n",
+		cfg->retry_wait_us, cfg->repeat, cfg->repeat > 1 ? "s" : "");
+	fprintf(out, "  server:     %u threads, rq_pages %lu + 1 slots "
+		"(max payload %s, sv_max_mesg %lu pages), completion %s",
+		cfg->threads, cfg->pages,
+		fmt_size(a, sizeof(a), cfg->max_payload),
+		cfg->sv_max_mesg / PP_PAGE_SIZE,
+		cfg->completion == RPCSIM_COMPLETION_THREAD ? "thread" :
+		"inline");
+	if (cfg->completion == RPCSIM_COMPLETION_THREAD)
+		fprintf(out, " (queue depth %u)", cfg->queue_depth);
+	fputc('\n', out);
+	fprintf(out, "  workload:   NFSv3 over TCP, read:%u,write:%u of %s, "
+		"seed %" PRIu64 "; page cache %s (%lu pages)\n",
+		cfg->read_weight, cfg->write_weight,
+		fmt_size(a, sizeof(a), cfg->io_size), cfg->seed,
+		fmt_size(b, sizeof(b), cfg->file_size), cfg->file_pages);
+	fprintf(out, "  length:     ");
+	if (cfg->duration_s > 0)
+		fprintf(out, "%g s", cfg->duration_s);
+	if (cfg->duration_s > 0 && cfg->requests)
+		fprintf(out, " or ");
+	if (cfg->requests)
+		fprintf(out, "%s requests",
+			fmt_thousands(a, sizeof(a), cfg->requests));
+	fprintf(out, " per run%s", cfg->duration_s > 0 && cfg->requests ?
+		", whichever comes first" : "");
+	if (cfg->warmup)
+		fprintf(out, ", after %" PRIu64 " untimed requests per thread",
+			cfg->warmup);
+	fprintf(out, "; every call timed (clock_gettime ~%" PRIu64 " ns)\n",
+		rep->clock_ns);
+	fprintf(out, "  pool:       %s (%s pages; at least %s needed), pcp "
+		"batch %u high %u\n", fmt_size(a, sizeof(a), cfg->pool_size),
+		fmt_thousands(b, sizeof(b), cfg->pool_pages),
+		fmt_thousands(c, sizeof(c), cfg->min_pool_pages),
+		cfg->pcp_batch, cfg->pcp_high);
+	fputc('\n', out);
+}
+
+/* "%-12s%7.3f": the seed's alignment; wider numbers keep one space. */
+static void seed_line(FILE *out, enum rpcsim_mode mode, double us,
+		      uint64_t calls, int width)
+{
+	char label[16], n[32];
+
+	snprintf(label, sizeof(label), "%s:", rpcsim_mode_label(mode));
+	fprintf(out, "%-12s%*.3f us per call over %s calls\n", label, width,
+		us, fmt_thousands(n, sizeof(n), calls));
+}
+
+static int seed_width(double us)
+{
+	char buf[64];
+	int len = snprintf(buf, sizeof(buf), "%.3f", us) + 1;
+
+	return len > 7 ? len : 7;
+}
+
+void report_run(FILE *out, const struct report *rep,
+		const struct svc_result *res)
+{
+	char calls[32], rate[32];
+	double us = run_mean_us(res);
+
+	fprintf(out, "  [run %u/%u] %s: %.3f us per call over %s calls, "
+		"stddev %.3f us, p99 %.3f us, %s requests/s\n", res->run,
+		rep->cfg->repeat, rpcsim_mode_label(res->mode), us,
+		fmt_thousands(calls, sizeof(calls), res->total.calls),
+		ns_to_us(hist_stddev(&res->hist)),
+		ns_to_us((double)hist_percentile(&res->hist, 99)),
+		fmt_thousands(rate, sizeof(rate), res->elapsed_s > 0 ?
+			      (uint64_t)((double)res->total.requests /
+					 res->elapsed_s) : 0));
+}
+
+/* "name value" pairs of the listed counters, as /proc/vmstat spells them. */
+static void print_events(FILE *out, const char *title, const uint64_t *ev,
+			 const enum pp_vm_event *list, unsigned int n)
+{
+	fprintf(out, "  %-11s", title);
+	for (unsigned int i = 0; i < n; i++)
+		fprintf(out, "%s%s %" PRIu64, i ? ", " : "",
+			pp_vm_event_name(list[i]), ev[list[i]]);
+	fputc('\n', out);
+}
+
+void report_mode(FILE *out, const struct report *rep, enum rpcsim_mode mode)
+{
+	static const enum pp_vm_event calls_ev[] = {
+		PP_PGALLOC, PP_PGFREE, PP_ALLOC_SINGLE_CALLS,
+		PP_ALLOC_BULK_LIST_CALLS, PP_ALLOC_BULK_ARRAY_CALLS,
+	};
+	static const enum pp_vm_event pcp_ev[] = {
+		PP_PCP_REFILL, PP_PCP_REFILL_PAGES, PP_PCP_DRAIN,
+		PP_PCP_DRAIN_PAGES, PP_ZONE_LOCK, PP_PCP_TRYLOCK_FAIL,
+	};
+	static const enum pp_vm_event fallback_ev[] = {
+		PP_BULK_FALLBACK_ONE_PAGE, PP_BULK_FALLBACK_WATERMARK,
+		PP_BULK_FALLBACK_TRYLOCK, PP_BULK_FALLBACK_EMPTY,
+		PP_BULK_PARTIAL,
+	};
+	static const enum pp_vm_event slow_ev[] = {
+		PP_ALLOC_SLOWPATH, PP_DRAIN_ALL, PP_ALLOC_FAIL,
+	};
+	const struct rpcsim_config *cfg = rep->cfg;
+	struct mode_summary ms;
+	const struct hist *h = &ms.hist;
+	double mean, ppc, rps;
+	char a[32], b[32];
+
+	summary_build(&ms, rep->results[mode], rep->runs_done[mode]);
+	mean = ns_to_us(hist_mean(h));
+	seed_line(out, mode, mean, ms.total.calls, seed_width(mean));
+	if (cfg->quiet)
+		return;
+
+	ppc = ms.total.calls ? (double)ms.total.pages / ms.total.calls : 0;
+	rps = ms.elapsed_s > 0 ? (double)ms.total.requests / ms.elapsed_s : 0;
+	fprintf(out, "  latency:   stddev %.3f us; ", ns_to_us(hist_stddev(h)));
+	for (unsigned int i = 0; i < ARRAY_SIZE(pcts); i++)
+		fprintf(out, "%s %.3f, ", pct_names[i],
+			ns_to_us((double)hist_percentile(h, pcts[i])));
+	fprintf(out, "max %.3f us\n", ns_to_us((double)h->max));
+	fprintf(out, "  refill:    %.2f pages per call (%s pages); %s "
+		"requests/s (%" PRIu64 " READ, %" PRIu64 " WRITE) in %.3f s\n",
+		ppc, fmt_thousands(a, sizeof(a), ms.total.pages),
+		fmt_thousands(b, sizeof(b), (uint64_t)rps), ms.total.reads,
+		ms.total.writes, ms.elapsed_s);
+	fprintf(out, "  retries:   %" PRIu64 " no-progress calls, %" PRIu64
+		" waits (%.3f s waiting)\n", ms.total.no_progress,
+		ms.total.waits, (double)ms.total.wait_ns / 1e9);
+	print_events(out, "pool:", ms.events, calls_ev, ARRAY_SIZE(calls_ev));
+	print_events(out, "pcp:", ms.events, pcp_ev, ARRAY_SIZE(pcp_ev));
+	print_events(out, "fallbacks:", ms.events, fallback_ev,
+		     ARRAY_SIZE(fallback_ev));
+	print_events(out, "slow path:", ms.events, slow_ev,
+		     ARRAY_SIZE(slow_ev));
+	if (ms.runs > 1)
+		fprintf(out, "  runs:      avg %.3f us, stddev %.3f us over %u "
+			"runs; min-max(mean) %.3f-%.3f(%.3f) us%s\n",
+			ms.avg_us, ms.stddev_us, ms.runs, ms.min_us,
+			ms.max_us, ms.trimmed_us,
+			ms.runs >= 3 ? ", highest and lowest run trimmed" :
+			"");
+	fprintf(out, "SUMMARY alloc=%s runs=%u threads=%u calls=%" PRIu64
+		" mean_us=%.3f stddev_us=%.3f p50_us=%.3f p90_us=%.3f "
+		"p99_us=%.3f p99.9_us=%.3f max_us=%.3f pages_per_call=%.2f "
+		"requests_per_s=%.0f no_progress=%" PRIu64 " waits=%" PRIu64
+		" requests=%" PRIu64 " reads=%" PRIu64 " writes=%" PRIu64
+		" digest=0x%016" PRIx64 "\n\n", rpcsim_mode_name(mode),
+		ms.runs, cfg->threads,
+		ms.total.calls, mean, ns_to_us(hist_stddev(h)),
+		ns_to_us((double)hist_percentile(h, 50)),
+		ns_to_us((double)hist_percentile(h, 90)),
+		ns_to_us((double)hist_percentile(h, 99)),
+		ns_to_us((double)hist_percentile(h, 99.9)),
+		ns_to_us((double)h->max), ppc, rps, ms.total.no_progress,
+		ms.total.waits, ms.total.requests, ms.total.reads,
+		ms.total.writes, ms.total.digest);
+}
+
+/*
+ * The seed's table, last: one line per mode run, pooled over its runs,
+ * preceded by the ratios of the means (slower mode / faster-listed mode).
+ */
+void report_table(FILE *out, const struct report *rep)
+{
+	double us[RPCSIM_NR_MODES] = { 0 };
+	uint64_t calls[RPCSIM_NR_MODES] = { 0 };
+	bool first = true;
+	int width = 7;
+
+	for (int m = 0; m < RPCSIM_NR_MODES; m++) {
+		struct hist h;
+
+		if (!rep->runs_done[m])
+			continue;
+		hist_init(&h);
+		for (unsigned int r = 0; r < rep->runs_done[m]; r++)
+			hist_merge(&h, &rep->results[m][r].hist);
+		us[m] = ns_to_us(hist_mean(&h));
+		calls[m] = h.count;
+		if (seed_width(us[m]) > width)
+			width = seed_width(us[m]);
+	}
+	for (int m = 0; m < RPCSIM_NR_MODES; m++) {
+		for (int n = m + 1; n < RPCSIM_NR_MODES; n++) {
+			if (!rep->runs_done[m] || !rep->runs_done[n] ||
+			    us[n] <= 0)
+				continue;
+			fprintf(out, "%s%s/%s %.2fx", first ? "ratios: " : ", ",
+				rpcsim_mode_name(m), rpcsim_mode_name(n),
+				us[m] / us[n]);
+			first = false;
+		}
+	}
+	if (!first)
+		fputc('\n', out);
+	for (int m = 0; m < RPCSIM_NR_MODES; m++)
+		if (rep->runs_done[m])
+			seed_line(out, m, us[m], calls[m], width);
+}
+
+/* --- JSON --------------------------------------------------------------- */
+
+static void json_percentiles(struct json *j, const struct hist *h)
+{
+	json_object_begin(j, "percentiles_us");
+	for (unsigned int i = 0; i < ARRAY_SIZE(pcts); i++)
+		json_double(j, pct_names[i],
+			    ns_to_us((double)hist_percentile(h, pcts[i])));
+	json_object_end(j);
+}
+
+static void json_latency(struct json *j, const struct hist *h)
+{
+	json_u64(j, "calls", h->count);
+	json_double(j, "mean_us", ns_to_us(hist_mean(h)));
+	json_double(j, "stddev_us", ns_to_us(hist_stddev(h)));
+	json_double(j, "min_us", ns_to_us(h->count ? (double)h->min : 0));
+	json_double(j, "max_us", ns_to_us((double)h->max));
+	json_percentiles(j, h);
+}
+
+static void json_stats(struct json *j, const struct svc_stats *s,
+		       double elapsed_s)
+{
+	char digest[24];
+
+	json_u64(j, "pages", s->pages);
+	json_double(j, "pages_per_call",
+		    s->calls ? (double)s->pages / (double)s->calls : 0);
+	json_u64(j, "requests", s->requests);
+	json_u64(j, "reads", s->reads);
+	json_u64(j, "writes", s->writes);
+	json_u64(j, "bytes_read", s->bytes_read);
+	json_u64(j, "bytes_written", s->bytes_written);
+	json_double(j, "requests_per_s", elapsed_s > 0 ?
+		    (double)s->requests / elapsed_s : 0);
+	json_u64(j, "no_progress", s->no_progress);
+	json_u64(j, "waits", s->waits);
+	json_double(j, "wait_s", (double)s->wait_ns / 1e9);
+	snprintf(digest, sizeof(digest), "0x%016" PRIx64, s->digest);
+	json_string(j, "digest", digest);
+}
+
+static void json_events(struct json *j, const char *key, const uint64_t *ev)
+{
+	json_object_begin(j, key);
+	for (unsigned int e = 0; e < PP_NR_VM_EVENTS; e++)
+		json_u64(j, pp_vm_event_name(e), ev[e]);
+	json_object_end(j);
+}
+
+static void json_run(struct json *j, const struct rpcsim_config *cfg,
+		     const struct svc_result *r)
+{
+	const struct pp_vmstat *st = &r->exit;
+
+	json_object_begin(j, NULL);
+	json_u64(j, "run", r->run);
+	json_double(j, "elapsed_s", r->elapsed_s);
+	json_latency(j, &r->hist);
+	json_stats(j, &r->total, r->elapsed_s);
+	json_u64(j, "completions", r->completions);
+	json_array_begin(j, "threads");
+	for (unsigned int t = 0; t < cfg->threads; t++) {
+		const struct svc_stats *s = &r->threads[t];
+
+		json_object_begin(j, NULL);
+		json_u64(j, "calls", s->calls);
+		json_u64(j, "pages", s->pages);
+		json_u64(j, "requests", s->requests);
+		json_u64(j, "no_progress", s->no_progress);
+		json_u64(j, "waits", s->waits);
+		json_object_end(j);
+	}
+	json_array_end(j);
+	json_events(j, "counters", r->events);
+	json_object_begin(j, "pool_at_exit");
+	json_u64(j, "nr_pages", st->nr_pages);
+	json_u64(j, "nr_free", st->nr_free);
+	json_u64(j, "nr_pcp", st->nr_pcp);
+	json_u64(j, "pgalloc", st->events[PP_PGALLOC]);
+	json_u64(j, "pgfree", st->events[PP_PGFREE]);
+	json_u64(j, "leaked", st->nr_pages - st->nr_free - st->nr_pcp);
+	json_bool(j, "counters_consistent", r->counters_consistent);
+	json_object_end(j);
+	json_object_begin(j, "accounting");
+	json_u64(j, "pages_allocated", r->acct.allocated);
+	json_u64(j, "pages_released", r->acct.released);
+	json_u64(j, "cache_gets", r->acct.cache_gets);
+	json_u64(j, "cache_puts", r->acct.cache_puts);
+	json_object_end(j);
+	json_object_end(j);
+}
+
+static void json_config(struct json *j, const struct report *rep)
+{
+	const struct rpcsim_config *cfg = rep->cfg;
+
+	json_object_begin(j, "config");
+	json_string(j, "alloc", cfg->alloc);
+	json_u64(j, "threads", cfg->threads);
+	if (cfg->duration_s > 0)
+		json_double(j, "duration_s", cfg->duration_s);
+	else
+		json_null(j, "duration_s");
+	if (cfg->requests)
+		json_u64(j, "requests", cfg->requests);
+	else
+		json_null(j, "requests");
+	json_object_begin(j, "mix");
+	json_u64(j, "read", cfg->read_weight);
+	json_u64(j, "write", cfg->write_weight);
+	json_object_end(j);
+	json_u64(j, "io_size", cfg->io_size);
+	json_u64(j, "max_payload", cfg->max_payload);
+	json_u64(j, "sv_max_mesg", cfg->sv_max_mesg);
+	json_u64(j, "rq_pages", cfg->pages);
+	json_u64(j, "pool_size", cfg->pool_size);
+	json_u64(j, "pool_pages", cfg->pool_pages);
+	json_u64(j, "min_pool_pages", cfg->min_pool_pages);
+	json_u64(j, "file_size", cfg->file_size);
+	json_u64(j, "file_pages", cfg->file_pages);
+	json_u64(j, "pcp_batch", cfg->pcp_batch);
+	json_u64(j, "pcp_high", cfg->pcp_high);
+	json_string(j, "completion",
+		    cfg->completion == RPCSIM_COMPLETION_THREAD ? "thread" :
+		    "inline");
+	json_u64(j, "queue_depth", cfg->queue_depth);
+	json_u64(j, "retry_wait_us", cfg->retry_wait_us);
+	json_u64(j, "seed", cfg->seed);
+	json_u64(j, "repeat", cfg->repeat);
+	json_u64(j, "warmup", cfg->warmup);
+	json_bool(j, "asan", cfg->asan);
+	json_bool(j, "debug_checks", cfg->debug_checks);
+	json_u64(j, "clock_ns", rep->clock_ns);
+	json_object_end(j);
+}
+
+void report_json(FILE *out, const struct report *rep)
+{
+	const struct rpcsim_config *cfg = rep->cfg;
+	struct json j;
+
+	json_init(&j, out);
+	json_object_begin(&j, NULL);
+	json_string(&j, "program", "rpcsim");
+	json_string(&j, "version", PACKAGE_VERSION);
+	json_string(&j, "libpagepool", pp_version());
+	json_config(&j, rep);
+	json_array_begin(&j, "modes");
+	for (int m = 0; m < RPCSIM_NR_MODES; m++) {
+		struct mode_summary ms;
+
+		if (!rep->runs_done[m])
+			continue;
+		summary_build(&ms, rep->results[m], rep->runs_done[m]);
+		json_object_begin(&j, NULL);
+		json_string(&j, "mode", rpcsim_mode_name(m));
+		json_string(&j, "label", rpcsim_mode_label(m));
+		json_u64(&j, "runs", ms.runs);
+		json_double(&j, "elapsed_s", ms.elapsed_s);
+		json_latency(&j, &ms.hist);
+		json_stats(&j, &ms.total, ms.elapsed_s);
+		json_u64(&j, "completions", ms.completions);
+		json_events(&j, "counters", ms.events);
+		json_object_begin(&j, "across_runs");
+		json_u64(&j, "n", ms.runs);
+		json_double(&j, "avg_us", ms.avg_us);
+		json_double(&j, "stddev_us", ms.stddev_us);
+		json_double(&j, "min_us", ms.min_us);
+		json_double(&j, "max_us", ms.max_us);
+		json_double(&j, "trimmed_mean_us", ms.trimmed_us);
+		json_u64(&j, "trimmed", ms.runs >= 3 ? 2 : 0);
+		json_object_end(&j);
+		json_array_begin(&j, "per_run");
+		for (unsigned int r = 0; r < rep->runs_done[m]; r++)
+			json_run(&j, cfg, &rep->results[m][r]);
+		json_array_end(&j);
+		json_object_end(&j);
+	}
+	json_array_end(&j);
+	json_object_end(&j);
+	json_finish(&j);
+}

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Reporting: the configuration, the seed-shaped per-call line of each mode
+ * with its details and one greppable SUMMARY line, statistics across
+ * repeated runs, the --alloc=all table, and the --json document.
+ */
+#ifndef RPCSIM_REPORT_H
+#define RPCSIM_REPORT_H
+
+#include <stdio.h>
+
+#include "options.h"
+#include "svc.h"
+
+/* results[mode] is an array of cfg->repeat runs, or NULL if not run. */
+struct report {
+	const struct rpcsim_config *cfg;
+	struct svc_result *results[RPCSIM_NR_MODES];
+	unsigned int runs_done[RPCSIM_NR_MODES];
+	uint64_t clock_ns;	/* cost of one clock_gettime() */
+};
+
+void report_config(FILE *out, const struct report *rep);
+/* One run's line, printed as it finishes when --repeat > 1. */
+void report_run(FILE *out, const struct report *rep, const struct svc_result *res);
+/* The block of one mode over all of its runs so far. */
+void report_mode(FILE *out, const struct report *rep, enum rpcsim_mode mode);
+/* The ratios of the modes' means, then the seed's three-line table. */
+void report_table(FILE *out, const struct report *rep);
+void report_json(FILE *out, const struct report *rep);
+
+#endif /* RPCSIM_REPORT_H */

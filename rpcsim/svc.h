@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * One run of one allocation mode: a fresh pool, the page cache, N server
+ * threads looping svc_alloc_arg() / receive / process / send, and the
+ * completion thread; then everything goes back and the pool must be whole.
+ */
+#ifndef RPCSIM_SVC_H
+#define RPCSIM_SVC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <pagepool/pagepool.h>
+
+#include "hist.h"
+#include "options.h"
+
+/* What one server thread did in the timed part of a run. */
+struct svc_stats {
+	uint64_t calls;		/* svc_alloc_arg() calls, all timed */
+	uint64_t pages;		/* holes they refilled */
+	uint64_t no_progress;	/* allocator calls that gave nothing */
+	uint64_t waits;		/* retry waits taken */
+	uint64_t wait_ns;	/* time spent in them */
+	uint64_t requests, reads, writes;
+	uint64_t bytes_read, bytes_written;
+	uint64_t digest;	/* sum of workload_digest() of its requests */
+};
+
+/*
+ * rpcsim's own books over the whole run (warm-up, page cache and teardown
+ * included): pages it took from the allocator and dropped its reference
+ * to, and page-cache references taken and dropped by READ splices.  Both
+ * pairs must be equal at exit; they do not depend on the pool's counters.
+ */
+struct svc_acct {
+	uint64_t allocated, released;
+	uint64_t cache_gets, cache_puts;
+};
+
+struct svc_result {
+	enum rpcsim_mode mode;
+	unsigned int run;		/* 1-based */
+	double elapsed_s;		/* start to the last thread's stop */
+	struct hist hist;		/* latency of every call, ns */
+	struct svc_stats total;
+	struct svc_stats *threads;	/* cfg->threads entries */
+	uint64_t completions;		/* replies the completion thread freed */
+	struct svc_acct acct;
+	bool counters_consistent;	/* pool's pgalloc == pgfree at exit */
+	uint64_t events[PP_NR_VM_EVENTS]; /* pool counters over the run */
+	struct pp_vmstat start;		/* pool at the start of timing */
+	struct pp_vmstat exit;		/* pool once everything went back */
+};
+
+/*
+ * Run @mode once.  Fills @res (free it with svc_result_free()).
+ * Return: 0, or -1 after printing the cause (no pool, pages leaked).
+ */
+int svc_run(const struct rpcsim_config *cfg, enum rpcsim_mode mode,
+	    unsigned int run, struct svc_result *res);
+void svc_result_free(struct svc_result *res);
+
+#endif /* RPCSIM_SVC_H */

@@ -1,0 +1,120 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# rpcsim's command line: --help lists every option with its default,
+# --version, and bad input: each case exits 2 with one line on stderr that
+# names the option and the value, and nothing on stdout.
+
+# Option lists in variables are split into words on purpose.
+# shellcheck disable=SC2086
+# shellcheck source=tests/rpcsim/common.sh
+. "$top_srcdir/tests/rpcsim/common.sh"
+
+# option|value-taking: every long option rpcsim has.
+options="alloc:1 threads:1 duration:1 requests:1 mix:1 io-size:1
+max-payload:1 pool-size:1 file-size:1 pcp-batch:1 pcp-high:1 completion:1
+queue-depth:1 seed:1 repeat:1 warmup:1 retry-wait:1 json:0 quiet:0 help:0
+version:0"
+
+# ARGS<TAB>TEXT the one line must contain
+bad_inputs=$(cat <<'TABLE'
+--bogus	--bogus
+--bogus=1	--bogus
+-x	-x
+--alloc=foo	--alloc=foo
+--alloc=	--alloc=
+--threads=0	--threads=0
+--threads=-1	--threads=-1
+--threads=abc	--threads=abc
+--threads=4097	--threads=4097
+--threads= 2	--threads=
+--requests=0	--requests=0
+--repeat=0	--repeat=0
+--duration=0	--duration=0
+--duration=-1	--duration=-1
+--duration=abc	--duration=abc
+--duration=nan	--duration=nan
+--io-size=12q	--io-size=12q
+--io-size=0	--io-size=0
+--io-size=-5	--io-size=-5
+--io-size=2m	--io-size=2m
+--max-payload=0	--max-payload=0
+--pool-size=99999999999999999999	--pool-size=99999999999999999999
+--pool-size=17179869184g	--pool-size=17179869184g
+--pool-size=5000	--pool-size=5000
+--pool-size=1m	at least
+--file-size=64k	--file-size=64k
+--file-size=65g	--file-size=65g
+--file-size=2g	at least
+--mix=read:0,write:0	--mix=read:0,write:0
+--mix=read:0	--mix=read:0
+--mix=foo:1	--mix=foo:1
+--mix=read:1,read:2	--mix=read:1,read:2
+--mix=read:-1,write:1	--mix=read:-1,write:1
+--mix=read	--mix=read
+--completion=foo	--completion=foo
+--pcp-batch=0	--pcp-batch=0
+--pcp-high=10	--pcp-high=10
+--queue-depth=0	--queue-depth=0
+--seed=-5	--seed=-5
+--seed=18446744073709551616	--seed=18446744073709551616
+--warmup=x	--warmup=x
+--retry-wait=-1	--retry-wait=-1
+--threads	--threads
+--json=1	--json
+stray	stray
+TABLE
+)
+
+nr_options=$(echo $options | wc -w)
+nr_bad=$(printf '%s\n' "$bad_inputs" | wc -l)
+plan_tests $((4 + nr_options + 2 * nr_bad))
+
+run --help
+ran_ok "--help exits 0"
+help=$(cat "$OUT")
+test -z "$(cat "$ERR")"
+ok $? "--help writes nothing to stderr"
+
+# Split --help into one entry per option, then check each.
+for o in $options; do
+	name=${o%:*}
+	takes=${o#*:}
+	entry=$(printf '%s\n' "$help" | awk -v opt="--$name" '
+		/^ +(-[a-zA-Z], )?--[a-z]/ {
+			on = index($0, opt "=") || index($0, opt " ") ||
+			     $0 ~ (opt "$")
+		}
+		/^[A-Z]/ { on = 0 }
+		on')
+	if [ -z "$entry" ]; then
+		fail "--help lists --$name"
+	elif [ "$takes" = 1 ] && ! printf '%s' "$entry" | grep -q default; then
+		fail "--help lists --$name with its default"
+		diag "$entry"
+	elif [ "$takes" = 1 ]; then
+		pass "--help lists --$name with its default"
+	else
+		pass "--help lists --$name"
+	fi
+done
+
+run --version
+ran_ok "--version exits 0"
+grep -Eq '^rpcsim [0-9.]+ \(libpagepool [0-9.]+\)$' "$OUT"
+ok $? "--version names rpcsim's and the library's versions"
+
+while IFS='	' read -r args text; do
+	run $args </dev/null
+	[ "$status" -eq 2 ] && [ ! -s "$OUT" ]
+	ok $? "bad input '$args' exits 2, prints nothing on stdout" ||
+		diag "exit $status"
+	[ "$(wc -l <"$ERR")" -eq 1 ] && grep -qF -- "$text" "$ERR" &&
+		grep -q '^rpcsim: ' "$ERR"
+	ok $? "bad input '$args' explained in one line naming '$text'" ||
+		diag "$(cat "$ERR")"
+done <<EOF_TABLE
+$bad_inputs
+EOF_TABLE
+
+exit_status

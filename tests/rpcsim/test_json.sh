@@ -1,0 +1,135 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# --json is one valid JSON document (no NaN or Infinity) whose numbers
+# agree: calls are the sum over threads and equal the requests, pages per
+# call is pages / calls, percentiles are ordered, every page allocated was
+# freed at exit, and --repeat gives one entry per run.
+#
+# libpagepool's per-CPU event counters can currently lose updates when
+# threads race on one CPU's counters, so pgalloc == pgfree is only
+# checked where nothing races; elsewhere rpcsim's own books and the pool's
+# page state are.
+
+# Option lists in variables are split into words on purpose.
+# shellcheck disable=SC2086
+# shellcheck source=tests/rpcsim/common.sh
+. "$top_srcdir/tests/rpcsim/common.sh"
+
+plan_tests 8
+
+if ! have_python; then
+	skip 8 "python3 not found"
+	exit_status
+	exit $?
+fi
+
+# check_json EXPECTED_REQUESTS EXPECTED_RUNS [exact-counters]: check $OUT.
+check_json()
+{
+	python3 - "$OUT" "$@" <<'PY'
+import json, sys
+
+path, requests, runs = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+exact = len(sys.argv) > 4
+
+def no_constants(name):
+    raise ValueError("non-JSON number " + name)
+
+with open(path) as f:
+    doc = json.load(f, parse_constant=no_constants)
+errors = []
+
+def check(cond, what):
+    if not cond:
+        errors.append(what)
+
+def latency(o, where):
+    p = o["percentiles_us"]
+    check(o["min_us"] <= p["p50"] <= p["p90"] <= p["p99"] <= p["p99.9"]
+          <= o["max_us"], where + ": percentiles out of order")
+    check(o["min_us"] <= o["mean_us"] <= o["max_us"],
+          where + ": mean outside min..max")
+    check(o["stddev_us"] >= 0, where + ": negative stddev")
+
+cfg = doc["config"]
+check(doc["program"] == "rpcsim", "program")
+check(cfg["rq_pages"] == (cfg["sv_max_mesg"] + 8192) // 4096, "rq_pages")
+for m in doc["modes"]:
+    name = m["mode"]
+    check(m["runs"] == runs and len(m["per_run"]) == runs,
+          name + ": run count")
+    check(m["calls"] == sum(r["calls"] for r in m["per_run"]),
+          name + ": calls != sum over runs")
+    check(m["requests"] == requests * runs, name + ": requests")
+    latency(m, name)
+    a = m["across_runs"]
+    check(a["min_us"] <= a["trimmed_mean_us"] <= a["max_us"],
+          name + ": trimmed mean outside min..max")
+    for r in m["per_run"]:
+        w = "%s run %d" % (name, r["run"])
+        t = r["threads"]
+        check(len(t) == cfg["threads"], w + ": thread count")
+        check(r["calls"] == sum(x["calls"] for x in t),
+              w + ": calls != sum over threads")
+        check(r["pages"] == sum(x["pages"] for x in t),
+              w + ": pages != sum over threads")
+        check(r["calls"] == requests and r["requests"] == requests,
+              w + ": calls/requests != --requests")
+        check(r["reads"] + r["writes"] == r["requests"], w + ": mix")
+        check(abs(r["pages_per_call"] - r["pages"] / r["calls"]) < 1e-6,
+              w + ": pages_per_call")
+        latency(r, w)
+        e = r["pool_at_exit"]
+        check(e["leaked"] == 0 and e["nr_free"] + e["nr_pcp"] ==
+              e["nr_pages"], w + ": pages missing at exit")
+        acc = r["accounting"]
+        check(acc["pages_allocated"] - acc["pages_released"] == 0,
+              w + ": pages allocated - pages released != 0")
+        check(acc["cache_gets"] == acc["cache_puts"],
+              w + ": page-cache references")
+        if exact:
+            check(e["pgalloc"] - e["pgfree"] == 0 and
+                  e["counters_consistent"],
+                  w + ": pool pgalloc - pgfree != 0")
+            check(e["pgalloc"] == acc["pages_allocated"],
+                  w + ": pool pgalloc != pages rpcsim allocated")
+            check(r["counters"]["pgalloc"] == r["pages"],
+                  w + ": pool pgalloc in the run != pages refilled")
+for e in errors:
+    print(e)
+sys.exit(1 if errors else 0)
+PY
+}
+
+run --alloc=all --requests=600 --threads=3 --file-size=2m --json
+ran_ok "--json --alloc=all runs"
+check_json 600 1 >"$tmpdir/why" 2>&1
+ok $? "--json --alloc=all: valid, calls = sum over threads, nothing leaked" ||
+	diag "$(cat "$tmpdir/why")"
+
+run --alloc=array --repeat=3 --requests=200 --threads=2 --file-size=2m --json
+ran_ok "--json --repeat=3 runs"
+check_json 200 3 >"$tmpdir/why" 2>&1
+ok $? "--json --repeat=3: three runs, across-run statistics consistent" ||
+	diag "$(cat "$tmpdir/why")"
+
+# One thread, inline release: nothing races, so the pool's own counters
+# must agree exactly with rpcsim's books (pgalloc - pgfree == 0).
+run --alloc=all --requests=300 --threads=1 --completion=inline \
+	--file-size=2m --json
+ran_ok "--json single-threaded runs"
+check_json 300 1 exact >"$tmpdir/why" 2>&1
+ok $? "--json single-threaded: pool pgalloc - pgfree == 0 at exit" ||
+	diag "$(cat "$tmpdir/why")"
+[ ! -s "$ERR" ]
+ok $? "--json single-threaded: nothing on stderr" || diag "$(cat "$ERR")"
+
+# The document stays valid with odd settings (1-byte I/O, tiny payload).
+run --alloc=list --requests=50 --io-size=1 --max-payload=1 --mix=read:1 \
+	--file-size=4k --json
+[ "$status" -eq 0 ] && check_json 50 1 >"$tmpdir/why" 2>&1
+ok $? "--json with 1-byte I/O and a 1-byte max payload" ||
+	diag "exit $status: $(cat "$ERR" "$tmpdir/why" 2>/dev/null)"
+
+exit_status
