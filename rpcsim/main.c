@@ -11,14 +11,25 @@
  */
 #include <config.h>
 
+#include <errno.h>
+#include <limits.h>
+#include <spawn.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "options.h"
 #include "report.h"
 #include "svc.h"
 #include "util.h"
+#ifdef HAVE_LTTNG_UST
+#include "trace_session.h"
+#endif
+
+extern char **environ;
 
 #define CLOCK_BATCHES	20
 #define CLOCK_SAMPLES	1000
@@ -51,13 +62,78 @@ static void free_results(struct report *rep)
 	}
 }
 
+#ifdef HAVE_LTTNG_UST
+/* 8 sub-buffers per CPU, each a power of two. */
+static void trace_buffer_split(uint64_t bytes, uint64_t *subbuf,
+			       uint64_t *num)
+{
+	uint64_t sb = 4096;
+
+	while (sb * 2 <= bytes / 8)
+		sb *= 2;
+	*subbuf = sb;
+	*num = 8;
+}
+
+/*
+ * rpcsim-analyze: next to this rpcsim when installed, in ../analyze/ in a
+ * build tree (behind libtool's wrapper, .libs/..), else on $PATH.
+ */
+static void run_analyzer(const char *dir)
+{
+	static const char *const rel[] = {
+		"rpcsim-analyze", "../analyze/rpcsim-analyze",
+		"../../analyze/rpcsim-analyze",
+	};
+	char self[PATH_MAX], path[PATH_MAX + 64], *slash;
+	char *argv[] = { "rpcsim-analyze", (char *)dir, NULL };
+	const char *prog = NULL;
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	int status, err;
+	pid_t pid;
+
+	if (n > 0) {
+		self[n] = '\0';
+		slash = strrchr(self, '/');
+		if (slash)
+			*slash = '\0';
+		for (size_t i = 0; i < ARRAY_SIZE(rel) && !prog; i++) {
+			snprintf(path, sizeof(path), "%s/%s", self, rel[i]);
+			if (!access(path, X_OK))
+				prog = path;
+		}
+	}
+	fflush(stdout);
+	if (prog)
+		err = posix_spawn(&pid, prog, NULL, NULL, argv, environ);
+	else
+		err = posix_spawnp(&pid, "rpcsim-analyze", NULL, NULL, argv,
+				   environ);
+	if (err) {
+		fprintf(stderr, "rpcsim: cannot run rpcsim-analyze: %s; the "
+			"trace is in %s\n", strerror(err), dir);
+		return;
+	}
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (!WIFEXITED(status) || WEXITSTATUS(status))
+		fprintf(stderr, "rpcsim: rpcsim-analyze %s failed\n", dir);
+}
+#endif
+
 int main(int argc, char **argv)
 {
 	struct rpcsim_config cfg;
 	struct report rep = { .cfg = &cfg };
 	unsigned int nr_modes = 0;
+	int status = 0;
+#ifdef HAVE_LTTNG_UST
+	struct trace_session ts = { .name = "" };
+	char err[512];
+#endif
 
 	rpcsim_parse_options(argc, argv, &cfg);
+	rpcsim_catch_signals();
 	rep.clock_ns = clock_cost_ns();
 	for (int m = 0; m < RPCSIM_NR_MODES; m++) {
 		if (!cfg.mode[m])
@@ -65,13 +141,35 @@ int main(int argc, char **argv)
 		rep.results[m] = xcalloc(cfg.repeat, sizeof(struct svc_result));
 		nr_modes++;
 	}
-	if (!cfg.json && !cfg.quiet)
+#ifdef HAVE_LTTNG_UST
+	if (cfg.trace) {
+		struct trace_session_config tc = {
+			.dir = cfg.trace_dir,
+			.all_events = cfg.trace_all,
+		};
+
+		trace_buffer_split(cfg.trace_buffer, &tc.subbuf_size,
+				   &tc.num_subbuf);
+		if (trace_session_start(&ts, &tc, err, sizeof(err))) {
+			fprintf(stderr, "rpcsim: --trace: %s\n", err);
+			free_results(&rep);
+			return 1;
+		}
+		rep.trace_dir = ts.dir;
+	}
+#endif
+	if (!cfg.json && !cfg.quiet) {
 		report_config(stdout, &rep);
+		if (rep.trace_dir)
+			printf("  trace:      %s (%s events)\n", rep.trace_dir,
+			       cfg.trace_all ? "rpcsim and pagepool" :
+			       "rpcsim");
+	}
 	fflush(stdout);
 
 	/* Runs interleave the modes, so drift hits every mode alike. */
-	for (unsigned int r = 1; r <= cfg.repeat; r++) {
-		for (int m = 0; m < RPCSIM_NR_MODES; m++) {
+	for (unsigned int r = 1; r <= cfg.repeat && !status; r++) {
+		for (int m = 0; m < RPCSIM_NR_MODES && !status; m++) {
 			struct svc_result *res;
 
 			if (!cfg.mode[m])
@@ -79,10 +177,12 @@ int main(int argc, char **argv)
 			res = &rep.results[m][r - 1];
 			if (svc_run(&cfg, m, r, res)) {
 				svc_result_free(res);
-				free_results(&rep);
-				return 1;
+				status = 1;
+				break;
 			}
 			rep.runs_done[m]++;
+			if (rpcsim_interrupted)
+				status = 130;
 			if (cfg.json)
 				continue;
 			/* Quiet with several modes: the table says it all. */
@@ -94,6 +194,21 @@ int main(int argc, char **argv)
 		}
 	}
 
+#ifdef HAVE_LTTNG_UST
+	if (cfg.trace) {
+		if (trace_session_stop(&ts, err, sizeof(err))) {
+			fprintf(stderr, "rpcsim: --trace: %s\n", err);
+			if (!status)
+				status = 1;
+		}
+		rep.trace_discarded = ts.discarded_events;
+		rep.trace_lost = ts.lost_packets;
+	}
+#endif
+	if (status == 1) {
+		free_results(&rep);
+		return 1;
+	}
 	if (cfg.json) {
 		report_json(stdout, &rep);
 	} else {
@@ -107,10 +222,28 @@ int main(int argc, char **argv)
 		if (nr_modes > 1)
 			report_table(stdout, &rep);
 	}
+#ifdef HAVE_LTTNG_UST
+	if (cfg.trace) {
+		if (rep.trace_discarded || rep.trace_lost)
+			fprintf(stderr, "rpcsim: warning: the tracer discarded "
+				"%llu events and lost %llu packets; the trace "
+				"has fewer calls than rpcsim measured (a "
+				"larger --trace-buffer helps)\n",
+				(unsigned long long)rep.trace_discarded,
+				(unsigned long long)rep.trace_lost);
+		if (!cfg.json) {
+			printf("\nTrace %s, as rpcsim-analyze reads it:\n",
+			       rep.trace_dir);
+			run_analyzer(rep.trace_dir);
+		}
+	}
+#endif
 	free_results(&rep);
 	if (fflush(stdout) || ferror(stdout)) {
 		perror("rpcsim: writing the report");
 		return 1;
 	}
-	return 0;
+	if (status == 130)
+		fprintf(stderr, "rpcsim: interrupted\n");
+	return status;
 }

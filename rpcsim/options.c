@@ -41,6 +41,9 @@
 #define MAX_QUEUE_DEPTH		65536U
 #define MAX_WARMUP		1000000000ULL
 #define MAX_RETRY_WAIT_US	10000000U
+#define DEFAULT_TRACE_BUFFER	(16ULL << 20)
+#define MIN_TRACE_BUFFER	(64ULL << 10)
+#define MAX_TRACE_BUFFER	(1ULL << 30)
 #define MAX_MIX_WEIGHT		1000000U
 
 enum {
@@ -56,6 +59,9 @@ enum {
 	OPT_SEED,
 	OPT_WARMUP,
 	OPT_RETRY_WAIT,
+	OPT_TRACE,
+	OPT_TRACE_EVENTS,
+	OPT_TRACE_BUFFER,
 };
 
 static const struct option long_options[] = {
@@ -76,6 +82,9 @@ static const struct option long_options[] = {
 	{ "repeat",		required_argument,	NULL, 'r' },
 	{ "warmup",		required_argument,	NULL, OPT_WARMUP },
 	{ "retry-wait",		required_argument,	NULL, OPT_RETRY_WAIT },
+	{ "trace",		optional_argument,	NULL, OPT_TRACE },
+	{ "trace-events",	required_argument,	NULL, OPT_TRACE_EVENTS },
+	{ "trace-buffer",	required_argument,	NULL, OPT_TRACE_BUFFER },
 	{ "json",		no_argument,		NULL, 'j' },
 	{ "quiet",		no_argument,		NULL, 'q' },
 	{ "help",		no_argument,		NULL, 'h' },
@@ -376,6 +385,18 @@ static void print_help(void)
 "                          (default: %u, the kernel's for a 1 GiB zone)\n"
 "      --pcp-high=N        pcp list length that triggers a drain,\n"
 "                          batch..%u (default: 6 x batch, %u)\n"
+"Tracing (LTTng; a session daemon must be running):\n"
+"      --trace[=DIR]       record the run in an LTTng session of its own\n"
+"                          writing to DIR (default: a new folder\n"
+"                          rpcsim-trace-YYYYMMDD-HHMMSS), then print\n"
+"                          rpcsim-analyze's figures for the trace beside\n"
+"                          rpcsim's own\n"
+"      --trace-events=SET  rpcsim: the rpcsim:* events; all: also the\n"
+"                          allocator's pagepool:* events, about 70 per\n"
+"                          call (default: rpcsim)\n"
+"      --trace-buffer=SIZE ring buffer per CPU, in 8 sub-buffers, 64k..1g;\n"
+"                          too small and the tracer discards events,\n"
+"                          which is reported (default: 16m)\n"
 "Output:\n"
 "  -j, --json              one JSON document on stdout instead of text\n"
 "  -q, --quiet             only the per-call line of each mode (and the\n"
@@ -464,11 +485,13 @@ static void config_defaults(struct rpcsim_config *cfg)
 	cfg->seed = DEFAULT_SEED;
 	cfg->repeat = 1;
 	cfg->retry_wait_us = DEFAULT_RETRY_WAIT_US;
+	cfg->trace_buffer = DEFAULT_TRACE_BUFFER;
 }
 
 void rpcsim_parse_options(int argc, char **argv, struct rpcsim_config *cfg)
 {
 	const char *io_arg = NULL, *file_arg = NULL, *pool_arg = NULL;
+	const char *trace_events_arg = NULL, *trace_buffer_arg = NULL;
 	bool have_duration = false, have_high = false, have_depth = false;
 	struct pp_pool_config pc;
 	const char *env;
@@ -581,6 +604,29 @@ void rpcsim_parse_options(int argc, char **argv, struct rpcsim_config *cfg)
 			cfg->retry_wait_us = (unsigned int)opt_count(opt,
 						optarg, 0, MAX_RETRY_WAIT_US);
 			break;
+		case OPT_TRACE:
+			cfg->trace = true;
+			if (optarg && !*optarg)
+				usage_error("--trace=: expected a folder name "
+					    "(or --trace alone)");
+			cfg->trace_dir = optarg;
+			break;
+		case OPT_TRACE_EVENTS:
+			if (!strcmp(optarg, "rpcsim"))
+				cfg->trace_all = false;
+			else if (!strcmp(optarg, "all"))
+				cfg->trace_all = true;
+			else
+				usage_error("--trace-events=%s: expected "
+					    "rpcsim or all", optarg);
+			trace_events_arg = optarg;
+			break;
+		case OPT_TRACE_BUFFER:
+			cfg->trace_buffer = opt_size(opt, optarg, MIN_TRACE_BUFFER,
+						     MAX_TRACE_BUFFER,
+						     "a size from 64k to 1g");
+			trace_buffer_arg = optarg;
+			break;
 		case 'j':
 			cfg->json = true;
 			break;
@@ -604,6 +650,18 @@ void rpcsim_parse_options(int argc, char **argv, struct rpcsim_config *cfg)
 	if (optind < argc)
 		usage_error("unexpected argument '%s': rpcsim takes options "
 			    "only; see rpcsim --help", argv[optind]);
+
+	if (!cfg->trace && trace_events_arg)
+		usage_error("--trace-events=%s: only with --trace",
+			    trace_events_arg);
+	if (!cfg->trace && trace_buffer_arg)
+		usage_error("--trace-buffer=%s: only with --trace",
+			    trace_buffer_arg);
+#ifndef HAVE_LTTNG_UST
+	if (cfg->trace)
+		usage_error("--trace: this rpcsim was built without LTTng-UST "
+			    "(./configure --disable-lttng-ust)");
+#endif
 
 	/* Length: whichever comes first; the default only without either. */
 	if (!have_duration && !cfg->requests)

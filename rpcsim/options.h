@@ -40,6 +40,11 @@ struct rpcsim_config {
 	uint64_t warmup;		/* untimed requests per thread */
 	unsigned int retry_wait_us;
 	bool json, quiet;
+	/* --trace: record the run with LTTng (rpcsim --trace[=DIR]). */
+	bool trace;
+	const char *trace_dir;		/* NULL: a new timestamped folder */
+	bool trace_all;			/* --trace-events=all: + pagepool:* */
+	uint64_t trace_buffer;		/* ring buffer bytes per CPU */
 	bool progress;			/* stderr is a terminal, not --quiet */
 	/*
 	 * Test hook, RPCSIM_LEAK_PAGES=N in the environment: keep N page-cache

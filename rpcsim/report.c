@@ -505,6 +505,14 @@ void report_json(FILE *out, const struct report *rep)
 		json_object_end(&j);
 	}
 	json_array_end(&j);
+	if (rep->trace_dir) {
+		json_object_begin(&j, "trace");
+		json_string(&j, "dir", rep->trace_dir);
+		json_string(&j, "events", cfg->trace_all ? "all" : "rpcsim");
+		json_u64(&j, "discarded_events", rep->trace_discarded);
+		json_u64(&j, "lost_packets", rep->trace_lost);
+		json_object_end(&j);
+	}
 	json_object_end(&j);
 	json_finish(&j);
 }

@@ -18,6 +18,9 @@ struct report {
 	struct svc_result *results[RPCSIM_NR_MODES];
 	unsigned int runs_done[RPCSIM_NR_MODES];
 	uint64_t clock_ns;	/* cost of one clock_gettime() */
+	/* --trace: where the trace went and what the tracer lost. */
+	const char *trace_dir;
+	uint64_t trace_discarded, trace_lost;
 };
 
 void report_config(FILE *out, const struct report *rep);

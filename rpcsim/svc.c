@@ -21,6 +21,7 @@
 #include <pagepool/pagepool.h>
 
 #include "svc.h"
+#include "trace.h"
 #include "util.h"
 #include "workload.h"
 
@@ -149,6 +150,7 @@ static void pages_read(struct pp_pool *pool, struct pp_page **pv, size_t off,
 
 struct svc_alloc_stats {
 	unsigned long allocated;
+	unsigned int alloc_calls;	/* calls into the allocator */
 	uint64_t no_progress;
 	uint64_t waits;
 	uint64_t wait_ns;
@@ -192,8 +194,10 @@ static void svc_alloc_arg_single(struct svc_rqst *rqstp,
 			struct pp_page *p = pp_alloc_page(serv->pool,
 							  PP_GFP_KERNEL);
 
+			as->alloc_calls++;
 			if (unlikely(!p)) {
 				as->no_progress++;
+				rpcsim_trace(svc_alloc_arg_err, 1, 0);
 				svc_retry_wait(serv->cfg, as);
 				continue;
 			}
@@ -223,9 +227,12 @@ retry:
 			needed++;
 	if (!needed)
 		return;
+	as->alloc_calls++;
 	if (!pp_alloc_pages_bulk_list(serv->pool, PP_GFP_KERNEL, needed,
-				      &list))
+				      &list)) {
 		as->no_progress++;
+		rpcsim_trace(svc_alloc_arg_err, (unsigned int)needed, 0);
+	}
 	for (i = 0; i < pages; i++) {
 		struct pp_page *p;
 
@@ -255,9 +262,12 @@ static void svc_alloc_arg_array(struct svc_rqst *rqstp,
 	for (filled = 0; filled < pages; filled = ret) {
 		ret = pp_alloc_pages_bulk_array(serv->pool, PP_GFP_KERNEL,
 						pages, rqstp->rq_pages);
+		as->alloc_calls++;
 		if (ret > filled)
 			continue;	/* made progress, don't sleep yet */
 		as->no_progress++;
+		rpcsim_trace(svc_alloc_arg_err, (unsigned int)pages,
+			     (unsigned int)ret);
 		svc_retry_wait(serv->cfg, as);
 	}
 }
@@ -314,6 +324,8 @@ static void svc_recv(struct svc_rqst *rqstp, const struct nfs_request *req)
 	i = (unsigned long)DIV_ROUND_UP(record, PP_PAGE_SIZE);
 	if (i >= serv->cfg->pages)
 		rpcsim_die("request of %zu bytes overflows rq_pages", record);
+	rpcsim_trace(request, req->op == NFS_WRITE, (uint64_t)req->count,
+		     (unsigned int)i);
 	rqstp->arg_len = record;
 	rqstp->rq_respages = i;
 	rqstp->rq_next_page = i + 1;
@@ -444,6 +456,9 @@ static void svc_handle(struct svc_rqst *rqstp, uint64_t seq, bool timed)
 	struct nfs_request req;
 	uint64_t t0, t1;
 
+	/* The events sit outside [t0, t1]: latency_ns excludes their cost. */
+	rpcsim_trace(svc_alloc_arg_entry, (unsigned int)serv->cfg->pages,
+		     (unsigned int)rqstp->holes, (unsigned int)serv->mode);
 	t0 = now_ns();
 	svc_alloc_arg(rqstp, &as);
 	t1 = now_ns();
@@ -453,6 +468,8 @@ static void svc_handle(struct svc_rqst *rqstp, uint64_t seq, bool timed)
 	else if (as.allocated != rqstp->holes)
 		rpcsim_die("svc_alloc_arg filled %lu slots, %lu were empty",
 			   as.allocated, rqstp->holes);
+	rpcsim_trace(svc_alloc_arg_exit, (unsigned int)as.allocated,
+		     as.alloc_calls, (unsigned int)as.no_progress, t1 - t0);
 	rqstp->acct.allocated += as.allocated;
 
 	workload_request(&serv->wl, seq, &req);
@@ -737,6 +754,8 @@ static void svc_progress(struct svc_serv *serv, uint64_t start, uint64_t now,
 }
 
 /* Main thread: wait for the threads, stopping them at the deadline. */
+#define INTERRUPT_POLL_NS	(NSEC_PER_SEC / 10)
+
 static void svc_wait(struct svc_serv *serv, uint64_t start, unsigned int run)
 {
 	const struct rpcsim_config *cfg = serv->cfg;
@@ -752,6 +771,9 @@ static void svc_wait(struct svc_serv *serv, uint64_t start, unsigned int run)
 
 		if (cfg->progress && tick < wake)
 			wake = tick;
+		/* Signals cannot wake a condition wait: look ten times a s. */
+		if (!stopped && now_ns() + INTERRUPT_POLL_NS < wake)
+			wake = now_ns() + INTERRUPT_POLL_NS;
 		if (wake == UINT64_MAX) {
 			PTHREAD_CHECK(pthread_cond_wait(&serv->done_cond,
 							&serv->done_lock));
@@ -769,7 +791,7 @@ static void svc_wait(struct svc_serv *serv, uint64_t start, unsigned int run)
 					   strerror(err));
 		}
 		now = now_ns();
-		if (!stopped && now >= deadline) {
+		if (!stopped && (now >= deadline || rpcsim_interrupted)) {
 			atomic_store_explicit(&serv->stop, true,
 					      memory_order_relaxed);
 			stopped = true;
@@ -877,6 +899,33 @@ static int svc_teardown(struct svc_serv *serv, struct svc_result *res)
 	return ret;
 }
 
+/* run_start: the configuration, so a trace describes itself. */
+static void svc_trace_run_start(const struct rpcsim_config *cfg,
+				enum rpcsim_mode mode, unsigned int run)
+{
+	struct rpcsim_tp_run r = {
+		.mode_name = rpcsim_mode_name(mode),
+		.mode = (unsigned int)mode,
+		.run = run,
+		.threads = cfg->threads,
+		.slots = (unsigned int)cfg->pages,
+		.io_size = cfg->io_size,
+		.max_payload = cfg->max_payload,
+		.pool_pages = cfg->pool_pages,
+		.file_pages = cfg->file_pages,
+		.pcp_batch = cfg->pcp_batch,
+		.pcp_high = cfg->pcp_high,
+		.completion = cfg->completion == RPCSIM_COMPLETION_THREAD ?
+			      "thread" : "inline",
+		.read_weight = cfg->read_weight,
+		.write_weight = cfg->write_weight,
+		.seed = cfg->seed,
+		.version = PACKAGE_VERSION,
+	};
+
+	rpcsim_trace(run_start, &r);
+}
+
 int svc_run(const struct rpcsim_config *cfg, enum rpcsim_mode mode,
 	    unsigned int run, struct svc_result *res)
 {
@@ -938,6 +987,7 @@ int svc_run(const struct rpcsim_config *cfg, enum rpcsim_mode mode,
 	if (serv->compl)
 		released = svc_completion_drain(serv->compl);
 	pp_pool_vmstat(serv->pool, &res->start);
+	svc_trace_run_start(cfg, mode, run);
 	start = now_ns();
 	svc_barrier_wait(&serv->go);
 
@@ -957,6 +1007,9 @@ int svc_run(const struct rpcsim_config *cfg, enum rpcsim_mode mode,
 				   released;
 		svc_completion_stop(serv, serv->compl);
 	}
+	rpcsim_trace(run_end, (unsigned int)mode, run, res->total.calls,
+		     res->total.pages, res->hist.sum, res->total.requests,
+		     res->total.no_progress);
 	pp_pool_vmstat(serv->pool, &end);
 	res->elapsed_s = (double)(last - start) / 1e9;
 	for (unsigned int i = 0; i < PP_NR_VM_EVENTS; i++)

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* rpcsim helpers (see util.h). */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -59,4 +60,22 @@ char *fmt_size(char *buf, size_t len, uint64_t bytes)
 	}
 	snprintf(buf, len, "%" PRIu64 " %s", bytes, units[u]);
 	return buf;
+}
+
+volatile sig_atomic_t rpcsim_interrupted;
+
+static void rpcsim_on_signal(int sig)
+{
+	rpcsim_interrupted = sig;
+}
+
+void rpcsim_catch_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = rpcsim_on_signal;
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGINT, &sa, NULL) || sigaction(SIGTERM, &sa, NULL))
+		rpcsim_die("sigaction: %s", strerror(errno));
 }

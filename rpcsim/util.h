@@ -7,6 +7,7 @@
 #define RPCSIM_UTIL_H
 
 #include <pthread.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -32,6 +33,14 @@ void rpcsim_die_at(const char *file, const char *func, int line,
 		if (err_)						\
 			rpcsim_die("%s: %s", #call, strerror(err_));	\
 	} while (0)
+
+/*
+ * Set by SIGINT/SIGTERM: the run in progress stops as if its time were up,
+ * pages go back and are checked, a trace session is destroyed, and rpcsim
+ * exits 130.
+ */
+extern volatile sig_atomic_t rpcsim_interrupted;
+void rpcsim_catch_signals(void);
 
 /* calloc() that dies on failure (only used at setup, never in the loop). */
 void *xcalloc(size_t nmemb, size_t size);

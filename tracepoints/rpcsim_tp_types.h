@@ -16,7 +16,7 @@ enum rpcsim_tp_mode {
 struct rpcsim_tp_run {
 	const char *mode_name;		/* "single", "list", "array" */
 	unsigned int mode;		/* enum rpcsim_tp_mode */
-	unsigned int run;		/* 0-based, for --repeat */
+	unsigned int run;		/* 1-based, for --repeat */
 	unsigned int threads;
 	unsigned int slots;		/* rq_pages entries per thread */
 	uint64_t io_size;
