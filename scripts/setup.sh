@@ -14,9 +14,11 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$top/build}
 
 # Build tools; LTTng (tracepoints, rpcsim --trace, the trace test) and
-# babeltrace2 (rpcsim-analyze); python3 checks JSON output in tests.
+# babeltrace2 (rpcsim-analyze); jemalloc (second page backend, pagebench);
+# python3 checks JSON output in tests.
 PACKAGES="build-essential autoconf automake libtool pkg-config python3
-	liblttng-ust-dev liblttng-ctl-dev lttng-tools babeltrace2 libbabeltrace2-dev"
+	liblttng-ust-dev liblttng-ctl-dev lttng-tools babeltrace2 libbabeltrace2-dev
+	libjemalloc-dev"
 
 missing=
 for p in $PACKAGES; do
