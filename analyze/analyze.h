@@ -1,0 +1,229 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * rpcsim-analyze: shared types.
+ *
+ * The reader (reader.c) runs a babeltrace2 graph over the CTF traces found
+ * by find_traces() (traces.c) and folds every event into struct analysis:
+ * one struct group per (mode, run) of rpcsim, holding the latency
+ * statistics of both methods (latency_ns field, entry/exit timestamps).
+ * report.c prints the groups as text or JSON.
+ */
+#ifndef RPCSIM_ANALYZE_H
+#define RPCSIM_ANALYZE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/*
+ * Log-linear histogram, fio style: values below 2^HIST_BITS have a bucket
+ * each; above, every power of two is split into 2^HIST_BITS buckets, so a
+ * bucket is at most 1/64 of its value wide and a percentile read at the
+ * bucket's middle is off by less than 1 %.
+ */
+#define HIST_BITS	6
+#define HIST_SUB	(1u << HIST_BITS)
+#define HIST_BUCKETS	((64 - HIST_BITS + 1) * HIST_SUB)
+
+struct hist {
+	uint64_t count[HIST_BUCKETS];
+};
+
+static inline unsigned int hist_index(uint64_t v)
+{
+	unsigned int msb;
+
+	if (v < HIST_SUB)
+		return (unsigned int)v;
+	msb = 63 - (unsigned int)__builtin_clzll(v);
+	return (msb - HIST_BITS + 1) * HIST_SUB +
+	       (unsigned int)((v >> (msb - HIST_BITS)) & (HIST_SUB - 1));
+}
+
+static inline void hist_add(struct hist *h, uint64_t v)
+{
+	h->count[hist_index(v)]++;
+}
+
+/* Middle of bucket i, the value a percentile falling in it is given. */
+uint64_t hist_bucket_mid(unsigned int i);
+/* Nearest-rank percentile p (0 < p <= 100) of n values; 0 if n is 0. */
+uint64_t hist_percentile(const struct hist *h, uint64_t n, double p);
+void hist_merge(struct hist *dst, const struct hist *src);
+
+/*
+ * Latency statistics in ns.  Sums are exact (128-bit sum of squares), so
+ * the mean is exact and merging groups is an addition.
+ */
+struct lat_stats {
+	uint64_t n;
+	uint64_t sum;
+	unsigned __int128 sumsq;
+	uint64_t min;
+	uint64_t max;
+	struct hist *hist;
+};
+
+static inline void lat_add(struct lat_stats *s, uint64_t v)
+{
+	s->n++;
+	s->sum += v;
+	s->sumsq += (unsigned __int128)v * v;
+	if (v < s->min)
+		s->min = v;
+	if (v > s->max)
+		s->max = v;
+	hist_add(s->hist, v);
+}
+
+int lat_init(struct lat_stats *s);
+void lat_free(struct lat_stats *s);
+void lat_merge(struct lat_stats *dst, const struct lat_stats *src);
+double lat_mean(const struct lat_stats *s);
+/* Sample standard deviation (n - 1), 0 below two values. */
+double lat_stddev(const struct lat_stats *s);
+
+/*
+ * Per-call difference d = (exit timestamp - entry timestamp) - latency_ns,
+ * which may be negative: positive and negative parts are kept apart.
+ */
+struct diff_stats {
+	uint64_t n;
+	__int128 sum;
+	int64_t min;
+	int64_t max;
+	uint64_t n_neg;
+	struct hist *pos;	/* d >= 0 */
+	struct hist *neg;	/* -d for d < 0 */
+};
+
+int diff_init(struct diff_stats *s);
+void diff_free(struct diff_stats *s);
+void diff_add(struct diff_stats *s, int64_t d);
+void diff_merge(struct diff_stats *dst, const struct diff_stats *src);
+double diff_mean(const struct diff_stats *s);
+/* Nearest-rank percentile, bucket resolution (< 1 %). */
+int64_t diff_percentile(const struct diff_stats *s, double p);
+
+/* Most "pagepool" event names the reader tells apart. */
+#define PP_EVENTS_MAX	32
+
+#define MODE_UNKNOWN	UINT32_MAX
+#define RUN_UNKNOWN	(-1)
+
+struct run_config {
+	char *mode_name;
+	uint64_t threads;
+	uint64_t slots;
+	uint64_t io_size;
+	uint64_t max_payload;
+	uint64_t pool_pages;
+	uint64_t file_pages;
+	uint64_t pcp_batch;
+	uint64_t pcp_high;
+	char *completion;
+	uint64_t read_weight;
+	uint64_t write_weight;
+	uint64_t seed;
+	char *version;
+};
+
+struct run_totals {
+	uint64_t calls;
+	uint64_t pages;
+	uint64_t latency_sum_ns;
+	uint64_t requests;
+	uint64_t no_progress;
+};
+
+/* One run of one mode (or everything of a mode seen outside any run). */
+struct group {
+	uint32_t mode;
+	int64_t run;			/* RUN_UNKNOWN: outside any run_start */
+	unsigned int nr_starts;		/* run_start events seen */
+	unsigned int nr_ends;		/* run_end events seen */
+	struct run_config cfg;		/* from the (first) run_start */
+	struct run_totals end;		/* sum of the run_end events */
+
+	struct lat_stats field;		/* method (a): latency_ns */
+	struct lat_stats stamps;	/* method (b): timestamps, paired */
+	struct diff_stats diff;		/* (b) - (a), per paired call */
+
+	uint64_t entries;
+	uint64_t allocated;		/* sums over exit events */
+	uint64_t alloc_calls;
+	uint64_t retries;
+	uint64_t errs;			/* svc_alloc_arg_err events */
+	uint64_t requests;		/* request events */
+	uint64_t pp[PP_EVENTS_MAX];	/* pagepool events, by pp name index */
+
+	uint64_t entry_twice;		/* entry while one was open */
+	uint64_t exit_no_entry;
+	uint64_t entry_no_exit;		/* still open at the end */
+	uint64_t across_discard;	/* open when events were discarded */
+	uint64_t no_vtid;		/* entry/exit without vtid */
+	uint64_t no_stamp;		/* entry/exit without timestamp */
+};
+
+struct analysis {
+	/* inputs */
+	char **traces;			/* directories holding "metadata" */
+	unsigned int nr_traces;
+
+	struct group **groups;
+	unsigned int nr_groups;
+	unsigned int cap_groups;
+
+	char *pp_names[PP_EVENTS_MAX];	/* "mm_page_alloc_bulk", ... */
+	unsigned int nr_pp;
+
+	uint64_t events;		/* all event messages */
+	uint64_t rpcsim_events;
+	uint64_t pagepool_events;
+	uint64_t pp_outside;		/* pagepool events outside any run */
+	uint64_t pp_overflow;		/* pagepool names past PP_EVENTS_MAX */
+	uint64_t bad_schema;		/* rpcsim events whose fields differ */
+	uint64_t discarded_events;
+	uint64_t discarded_events_msgs;
+	uint64_t discarded_events_unknown; /* messages without a count */
+	uint64_t discarded_packets;
+	uint64_t discarded_packets_msgs;
+	uint64_t discarded_packets_unknown;
+	uint64_t run_start_twice;	/* run_start for a (mode, run) seen */
+	bool have_vtid;			/* any entry/exit had vtid */
+};
+
+/* traces.c */
+/*
+ * find_traces() - collect the directories holding a CTF "metadata" file
+ * below each path, recursively.  Returns 0, or 1 after printing why on
+ * stderr (path missing, unreadable, no trace found).
+ */
+int find_traces(struct analysis *a, char *const *paths, unsigned int n);
+/* Refuse a metadata file babeltrace2 2.0.4 would hang on.  0 or 1. */
+int check_metadata(const char *dir);
+
+/* reader.c */
+struct reader_options {
+	int bt_log_level;		/* bt_logging_level for components */
+};
+/* Read every trace of a into it.  0, or 1 after printing the cause. */
+int read_traces(struct analysis *a, const struct reader_options *o);
+struct group *group_get(struct analysis *a, uint32_t mode, int64_t run);
+void analysis_free(struct analysis *a);
+
+/* report.c */
+struct report_options {
+	bool json;
+	uint64_t tp_cost_ns;		/* --tracepoint-cost */
+};
+/* Print the analysis; returns the number of warnings. */
+unsigned int report(struct analysis *a, const struct report_options *o,
+		    FILE *out);
+
+/* util */
+void *xcalloc(size_t n, size_t size);
+char *xstrdup(const char *s);
+const char *fmt_count(char *buf, size_t len, uint64_t v);
+
+#endif /* RPCSIM_ANALYZE_H */

@@ -1,0 +1,187 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# bench-analyze.sh: how fast rpcsim-analyze reads a trace, against
+# babeltrace2 --output-format=dummy on the same trace (the decoding
+# floor: the same source.ctf.fs -> muxer graph, no work per event).
+# rpcsim-analyze must be at least 80 % as fast: time(bt2) / time(ours)
+# >= 0.80.  Not part of "make check".
+#
+# It records a trace of tracegen (tests/tracegen, built by "make check"
+# or "make -C tests tracegen") with a blocking channel, so that nothing
+# is discarded, then times each reader REPEAT times, alternating, after
+# one untimed run each (page cache warm), and compares the medians.
+#
+# Run from the build tree:  sh $srcdir/analyze/bench-analyze.sh [OPTION]...
+
+set -u
+
+events=1000000
+repeat=5
+trace=
+keep=no
+builddir=.
+min_ratio=0.80
+
+usage()
+{
+	cat <<EOF
+Usage: bench-analyze.sh [OPTION]...
+Time rpcsim-analyze against babeltrace2 --output-format=dummy on one trace.
+
+  --events=N      events to record, about (default $events)
+  --repeat=N      timed runs of each reader; the median is compared
+                  (default $repeat)
+  --trace=DIR     time this existing trace instead of recording one
+  --keep          keep the recorded trace (printed path)
+  --builddir=DIR  build tree holding analyze/rpcsim-analyze and
+                  tests/tracegen (default: the current directory)
+  --min-ratio=R   exit 1 if time(babeltrace2) / time(rpcsim-analyze) < R
+                  (default $min_ratio)
+  -h, --help      this help
+EOF
+}
+
+for arg in "$@"; do
+	case $arg in
+	--events=*) events=${arg#*=} ;;
+	--repeat=*) repeat=${arg#*=} ;;
+	--trace=*) trace=${arg#*=} ;;
+	--keep) keep=yes ;;
+	--builddir=*) builddir=${arg#*=} ;;
+	--min-ratio=*) min_ratio=${arg#*=} ;;
+	-h|--help) usage; exit 0 ;;
+	*)
+		echo "bench-analyze.sh: unknown option '$arg': see --help" >&2
+		exit 2
+		;;
+	esac
+done
+case $events in
+''|*[!0-9]*) echo "bench-analyze.sh: invalid --events '$events': accepted a positive integer" >&2; exit 2 ;;
+esac
+case $repeat in
+''|*[!0-9]*|0) echo "bench-analyze.sh: invalid --repeat '$repeat': accepted a positive integer" >&2; exit 2 ;;
+esac
+
+srcdir=$(cd "$(dirname "$0")/.." && pwd)
+analyze=$builddir/analyze/rpcsim-analyze
+tracegen=$builddir/tests/tracegen
+[ -x "$analyze" ] || {
+	echo "bench-analyze.sh: $analyze not built (run make, or give --builddir)" >&2
+	exit 1
+}
+command -v babeltrace2 >/dev/null 2>&1 || {
+	echo "bench-analyze.sh: babeltrace2 missing: apt-get install babeltrace2" >&2
+	exit 1
+}
+
+. "$srcdir/tests/analyze/lttng-lib.sh"
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/bench-analyze.XXXXXX") || exit 1
+cleanup()
+{
+	lttng_cleanup
+	if [ "$keep" = yes ] && [ -d "$tmp/trace" ]; then
+		echo "bench-analyze.sh: trace kept in $tmp/trace"
+		rm -rf "$tmp/times"
+	else
+		rm -rf "$tmp"
+	fi
+}
+trap cleanup EXIT
+trap 'exit 1' HUP INT TERM
+
+if [ -z "$trace" ]; then
+	[ -x "$tracegen" ] || {
+		echo "bench-analyze.sh: $tracegen not built: make -C $builddir/tests tracegen" >&2
+		exit 1
+	}
+	if why=$(lttng_missing); then
+		echo "bench-analyze.sh: LTTng tools $why" >&2
+		exit 1
+	fi
+	lttng_sessiond_up >"$tmp/sessiond.msg" 2>&1 || {
+		echo "bench-analyze.sh: $(cat "$tmp/sessiond.msg")" >&2
+		exit 1
+	}
+	# only tracegen's events, under a name of its own (lttng-lib.sh)
+	lttng_procname_link "$(cd "$(dirname "$tracegen")" && pwd)/$(basename "$tracegen")" "$tmp" ||
+		exit 1
+	tg=$lttng_procname_path
+	# Per call: entry, exit, mm_page_alloc_bulk, 2 mm_page_alloc_zone_locked;
+	# an svc_alloc_arg_err every 100 calls.  Two threads.
+	calls=$((events / 10))
+	gen()
+	{
+		LTTNG_UST_ALLOW_BLOCKING=1 timeout 600 "$tg" --threads=2 \
+			--calls="$calls" --no-spin --pagepool --err-every=100 \
+			>/dev/null
+	}
+	echo "bench-analyze.sh: recording about $events events of tracegen..."
+	lttng_record bench "$tmp/trace" \
+		"--subbuf-size=4M --num-subbuf=8 --blocking-timeout=inf" \
+		"rpcsim:*,pagepool:*" vtid -- gen || {
+		echo "bench-analyze.sh: recording failed" >&2
+		exit 1
+	}
+	trace=$tmp/trace
+fi
+
+now()
+{
+	date +%s.%N
+}
+
+# timed NAME CMD...: append the wall time of CMD to $tmp/times/NAME
+mkdir -p "$tmp/times"
+timed()
+{
+	t_name=$1
+	shift
+	t0=$(now)
+	"$@" >/dev/null 2>"$tmp/times/$t_name.err" || {
+		echo "bench-analyze.sh: '$*' failed:" >&2
+		cat "$tmp/times/$t_name.err" >&2
+		exit 1
+	}
+	t1=$(now)
+	echo "$t0 $t1" | awk '{ printf "%.4f\n", $2 - $1 }' >>"$tmp/times/$t_name"
+}
+
+median()
+{
+	sort -n "$1" | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else printf "%.4f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+# warm-up, and the event count
+"$analyze" --json "$trace" >"$tmp/warm.json" 2>"$tmp/warm.err" || {
+	echo "bench-analyze.sh: rpcsim-analyze failed:" >&2
+	cat "$tmp/warm.err" >&2
+	exit 1
+}
+babeltrace2 --output-format=dummy "$trace" >/dev/null 2>&1
+nevents=$(sed -n 's/^  "events": \([0-9]*\),$/\1/p' "$tmp/warm.json")
+ndiscarded=$(sed -n 's/^  "discarded_events": \([0-9]*\),$/\1/p' "$tmp/warm.json")
+size=$(du -sk "$trace" | awk '{ printf "%.1f MiB", $1 / 1024 }')
+
+i=0
+while [ $i -lt "$repeat" ]; do
+	timed bt2 babeltrace2 --output-format=dummy "$trace"
+	timed ours "$analyze" "$trace"
+	i=$((i + 1))
+done
+
+bt=$(median "$tmp/times/bt2")
+ours=$(median "$tmp/times/ours")
+ratio=$(echo "$bt $ours" | awk '{ printf "%.3f", $1 / $2 }')
+echo "trace: $trace ($size, $nevents events, $ndiscarded discarded)"
+echo "babeltrace2 --output-format=dummy: median $bt s of $repeat: $(tr '\n' ' ' <"$tmp/times/bt2")"
+echo "rpcsim-analyze:                    median $ours s of $repeat: $(tr '\n' ' ' <"$tmp/times/ours")"
+echo "$nevents $bt $ours $ratio" | awk '{ printf "events/s: babeltrace2 %.0f, rpcsim-analyze %.0f\n", $1 / $2, $1 / $3 }'
+if echo "$ratio $min_ratio" | awk '{ exit !($1 >= $2) }'; then
+	echo "ratio time(babeltrace2)/time(rpcsim-analyze) = $ratio >= $min_ratio: PASS"
+else
+	echo "ratio time(babeltrace2)/time(rpcsim-analyze) = $ratio < $min_ratio: FAIL"
+	exit 1
+fi

@@ -1,0 +1,1010 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Read the CTF traces with libbabeltrace2 and fold the events into
+ * struct analysis.
+ *
+ * Graph: one source.ctf.fs component per trace directory ("src0",
+ * "src1", ...: a failing component names its directory) -> one
+ * filter.utils.muxer -> a simple sink.  The muxer is needed: with per-UID
+ * buffers a stream holds one CPU's events, a thread that migrates spreads
+ * over several streams, and pairing a thread's entry with its exit needs
+ * the events in time order.
+ *
+ * Per event, the work is kept small: the event class is looked up in a
+ * pointer-keyed cache that holds what the class is (entry, exit, ...) and
+ * the index of each payload member, so there is no name lookup or strcmp()
+ * per event; fields are read by index.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <babeltrace2/babeltrace.h>
+
+#include "analyze.h"
+
+enum ev_kind {
+	EV_OTHER,		/* not ours: counted only */
+	EV_RPCSIM_OTHER,	/* an rpcsim event this tool does not know */
+	EV_BAD,			/* ours, but a required field is missing */
+	EV_RUN_START,
+	EV_RUN_END,
+	EV_ENTRY,
+	EV_EXIT,
+	EV_ERR,
+	EV_REQUEST,
+	EV_PAGEPOOL,
+};
+
+/* payload members, by kind */
+enum {
+	/* run_start */
+	M_RS_MODE_NAME, M_RS_MODE, M_RS_RUN, M_RS_THREADS, M_RS_SLOTS,
+	M_RS_IO_SIZE, M_RS_MAX_PAYLOAD, M_RS_POOL_PAGES, M_RS_FILE_PAGES,
+	M_RS_PCP_BATCH, M_RS_PCP_HIGH, M_RS_COMPLETION, M_RS_READ_WEIGHT,
+	M_RS_WRITE_WEIGHT, M_RS_SEED, M_RS_VERSION,
+	M_MAX = 16,
+};
+enum { M_RE_MODE, M_RE_RUN, M_RE_CALLS, M_RE_PAGES, M_RE_LATENCY_SUM,
+       M_RE_REQUESTS, M_RE_NO_PROGRESS };
+enum { M_EN_MODE };
+enum { M_EX_LATENCY, M_EX_ALLOCATED, M_EX_ALLOC_CALLS, M_EX_RETRIES };
+
+enum member_type { MT_INT, MT_STR };
+
+struct member_spec {
+	const char *name;
+	enum member_type type;
+	bool required;
+};
+
+static const struct member_spec run_start_spec[] = {
+	[M_RS_MODE_NAME] = { "mode_name", MT_STR, false },
+	[M_RS_MODE] = { "mode", MT_INT, true },
+	[M_RS_RUN] = { "run", MT_INT, true },
+	[M_RS_THREADS] = { "threads", MT_INT, false },
+	[M_RS_SLOTS] = { "slots", MT_INT, false },
+	[M_RS_IO_SIZE] = { "io_size", MT_INT, false },
+	[M_RS_MAX_PAYLOAD] = { "max_payload", MT_INT, false },
+	[M_RS_POOL_PAGES] = { "pool_pages", MT_INT, false },
+	[M_RS_FILE_PAGES] = { "file_pages", MT_INT, false },
+	[M_RS_PCP_BATCH] = { "pcp_batch", MT_INT, false },
+	[M_RS_PCP_HIGH] = { "pcp_high", MT_INT, false },
+	[M_RS_COMPLETION] = { "completion", MT_STR, false },
+	[M_RS_READ_WEIGHT] = { "read_weight", MT_INT, false },
+	[M_RS_WRITE_WEIGHT] = { "write_weight", MT_INT, false },
+	[M_RS_SEED] = { "seed", MT_INT, false },
+	[M_RS_VERSION] = { "version", MT_STR, false },
+	{ NULL, MT_INT, false }
+};
+
+static const struct member_spec run_end_spec[] = {
+	[M_RE_MODE] = { "mode", MT_INT, true },
+	[M_RE_RUN] = { "run", MT_INT, true },
+	[M_RE_CALLS] = { "calls", MT_INT, true },
+	[M_RE_PAGES] = { "pages", MT_INT, false },
+	[M_RE_LATENCY_SUM] = { "latency_sum_ns", MT_INT, true },
+	[M_RE_REQUESTS] = { "requests", MT_INT, false },
+	[M_RE_NO_PROGRESS] = { "no_progress", MT_INT, false },
+	{ NULL, MT_INT, false }
+};
+
+static const struct member_spec entry_spec[] = {
+	[M_EN_MODE] = { "mode", MT_INT, true },
+	{ NULL, MT_INT, false }
+};
+
+static const struct member_spec exit_spec[] = {
+	[M_EX_LATENCY] = { "latency_ns", MT_INT, true },
+	[M_EX_ALLOCATED] = { "allocated", MT_INT, false },
+	[M_EX_ALLOC_CALLS] = { "alloc_calls", MT_INT, false },
+	[M_EX_RETRIES] = { "retries", MT_INT, false },
+	{ NULL, MT_INT, false }
+};
+
+struct member {
+	int16_t idx;		/* -1: absent */
+	bool sgn;
+};
+
+struct ev_info {
+	const bt_event_class *ec;
+	enum ev_kind kind;
+	unsigned int pp;	/* EV_PAGEPOOL: index in a->pp_names */
+	bool clock;		/* stream class has a default clock */
+	struct member vtid;	/* in the common context */
+	struct member m[M_MAX];
+};
+
+/* (trace, vtid) -> the open svc_alloc_arg call of that thread */
+struct thread_slot {
+	const bt_trace *trace;	/* NULL: free slot */
+	int64_t vtid;
+	bool open;
+	bool lost;		/* open when events were discarded */
+	int64_t ts;		/* entry timestamp, ns from origin */
+	struct group *g;
+};
+
+struct reader {
+	struct analysis *a;
+	struct ev_info *evc;	/* open addressing on the class pointer */
+	unsigned int evc_size;	/* power of two */
+	unsigned int evc_used;
+	struct ev_info *last;
+
+	struct thread_slot *threads;
+	unsigned int thr_size;	/* power of two */
+	unsigned int thr_used;
+
+	struct group *cur;	/* run between run_start and run_end */
+	struct group *last_entry; /* group of the latest entry */
+	bool oom;
+};
+
+static void oom_exit(void)
+{
+	fprintf(stderr, "rpcsim-analyze: out of memory\n");
+	exit(1);
+}
+
+/* groups */
+
+static void group_free(struct group *g)
+{
+	lat_free(&g->field);
+	lat_free(&g->stamps);
+	diff_free(&g->diff);
+	free(g->cfg.mode_name);
+	free(g->cfg.completion);
+	free(g->cfg.version);
+	free(g);
+}
+
+struct group *group_get(struct analysis *a, uint32_t mode, int64_t run)
+{
+	struct group *g;
+	unsigned int i;
+
+	for (i = 0; i < a->nr_groups; i++)
+		if (a->groups[i]->mode == mode && a->groups[i]->run == run)
+			return a->groups[i];
+	if (a->nr_groups == a->cap_groups) {
+		unsigned int cap = a->cap_groups ? 2 * a->cap_groups : 8;
+		struct group **p = realloc(a->groups, cap * sizeof(*p));
+
+		if (!p)
+			oom_exit();
+		a->groups = p;
+		a->cap_groups = cap;
+	}
+	g = xcalloc(1, sizeof(*g));
+	g->mode = mode;
+	g->run = run;
+	if (lat_init(&g->field) || lat_init(&g->stamps) || diff_init(&g->diff))
+		oom_exit();
+	a->groups[a->nr_groups++] = g;
+	return g;
+}
+
+void analysis_free(struct analysis *a)
+{
+	unsigned int i;
+
+	for (i = 0; i < a->nr_groups; i++)
+		group_free(a->groups[i]);
+	free(a->groups);
+	for (i = 0; i < a->nr_traces; i++)
+		free(a->traces[i]);
+	free(a->traces);
+	for (i = 0; i < a->nr_pp; i++)
+		free(a->pp_names[i]);
+	memset(a, 0, sizeof(*a));
+}
+
+/* event class cache */
+
+static struct member find_member(const bt_field_class *st, const char *name,
+				 enum member_type type)
+{
+	struct member m = { .idx = -1 };
+	uint64_t i, n;
+
+	if (!st || bt_field_class_get_type(st) != BT_FIELD_CLASS_TYPE_STRUCTURE)
+		return m;
+	n = bt_field_class_structure_get_member_count(st);
+	for (i = 0; i < n && i < INT16_MAX; i++) {
+		const bt_field_class_structure_member *mb =
+			bt_field_class_structure_borrow_member_by_index_const(st, i);
+		bt_field_class_type t;
+
+		if (strcmp(bt_field_class_structure_member_get_name(mb), name))
+			continue;
+		t = bt_field_class_get_type(
+			bt_field_class_structure_member_borrow_field_class_const(mb));
+		if (type == MT_INT &&
+		    bt_field_class_type_is(t, BT_FIELD_CLASS_TYPE_INTEGER)) {
+			m.idx = (int16_t)i;
+			m.sgn = bt_field_class_type_is(t,
+				BT_FIELD_CLASS_TYPE_SIGNED_INTEGER);
+		} else if (type == MT_STR && t == BT_FIELD_CLASS_TYPE_STRING) {
+			m.idx = (int16_t)i;
+		}
+		break;
+	}
+	return m;
+}
+
+static bool bind_members(struct ev_info *e, const bt_field_class *payload,
+			 const struct member_spec *spec)
+{
+	bool ok = true;
+	unsigned int i;
+
+	for (i = 0; spec[i].name; i++) {
+		e->m[i] = find_member(payload, spec[i].name, spec[i].type);
+		if (e->m[i].idx < 0 && spec[i].required)
+			ok = false;
+	}
+	return ok;
+}
+
+static unsigned int pp_index(struct reader *r, const char *name)
+{
+	struct analysis *a = r->a;
+	unsigned int i;
+
+	for (i = 0; i < a->nr_pp; i++)
+		if (!strcmp(a->pp_names[i], name))
+			return i;
+	if (a->nr_pp == PP_EVENTS_MAX)
+		return PP_EVENTS_MAX;
+	a->pp_names[a->nr_pp] = xstrdup(name);
+	return a->nr_pp++;
+}
+
+static void classify(struct reader *r, struct ev_info *e,
+		     const bt_event_class *ec)
+{
+	const bt_stream_class *sc = bt_event_class_borrow_stream_class_const(ec);
+	const bt_field_class *payload =
+		bt_event_class_borrow_payload_field_class_const(ec);
+	const char *name = bt_event_class_get_name(ec);
+	const struct member_spec *spec = NULL;
+	unsigned int i;
+
+	e->ec = ec;
+	e->kind = EV_OTHER;
+	for (i = 0; i < M_MAX; i++)
+		e->m[i].idx = -1;
+	e->clock = bt_stream_class_borrow_default_clock_class_const(sc) != NULL;
+	e->vtid = find_member(
+		bt_stream_class_borrow_event_common_context_field_class_const(sc),
+		"vtid", MT_INT);
+	if (!name)
+		return;
+	if (!strncmp(name, "pagepool:", 9)) {
+		e->kind = EV_PAGEPOOL;
+		e->pp = pp_index(r, name + 9);
+		return;
+	}
+	if (strncmp(name, "rpcsim:", 7))
+		return;
+	name += 7;
+	e->kind = EV_RPCSIM_OTHER;
+	if (!strcmp(name, "run_start")) {
+		e->kind = EV_RUN_START;
+		spec = run_start_spec;
+	} else if (!strcmp(name, "run_end")) {
+		e->kind = EV_RUN_END;
+		spec = run_end_spec;
+	} else if (!strcmp(name, "svc_alloc_arg_entry")) {
+		e->kind = EV_ENTRY;
+		spec = entry_spec;
+	} else if (!strcmp(name, "svc_alloc_arg_exit")) {
+		e->kind = EV_EXIT;
+		spec = exit_spec;
+	} else if (!strcmp(name, "svc_alloc_arg_err")) {
+		e->kind = EV_ERR;
+	} else if (!strcmp(name, "request")) {
+		e->kind = EV_REQUEST;
+	}
+	if (spec && !bind_members(e, payload, spec))
+		e->kind = EV_BAD;
+}
+
+static inline unsigned int mix_hash(uint64_t x, unsigned int mask)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	return (unsigned int)x & mask;
+}
+
+static inline unsigned int ptr_hash(const void *p, unsigned int mask)
+{
+	return mix_hash((uint64_t)(uintptr_t)p, mask);
+}
+
+static void evc_grow(struct reader *r)
+{
+	struct ev_info *old = r->evc;
+	unsigned int old_size = r->evc_size, i;
+
+	r->evc_size = old_size ? 2 * old_size : 64;
+	r->evc = xcalloc(r->evc_size, sizeof(*r->evc));
+	for (i = 0; i < old_size; i++) {
+		unsigned int j;
+
+		if (!old[i].ec)
+			continue;
+		j = ptr_hash(old[i].ec, r->evc_size - 1);
+		while (r->evc[j].ec)
+			j = (j + 1) & (r->evc_size - 1);
+		r->evc[j] = old[i];
+	}
+	free(old);
+	r->last = NULL;
+}
+
+static struct ev_info *evc_lookup(struct reader *r, const bt_event_class *ec)
+{
+	unsigned int j;
+
+	if (r->last && r->last->ec == ec)
+		return r->last;
+	if (2 * (r->evc_used + 1) > r->evc_size)
+		evc_grow(r);
+	j = ptr_hash(ec, r->evc_size - 1);
+	while (r->evc[j].ec && r->evc[j].ec != ec)
+		j = (j + 1) & (r->evc_size - 1);
+	if (!r->evc[j].ec) {
+		classify(r, &r->evc[j], ec);
+		r->evc_used++;
+	}
+	r->last = &r->evc[j];
+	return r->last;
+}
+
+/* threads */
+
+static inline unsigned int thr_hash(const bt_trace *trace, int64_t vtid,
+				    unsigned int mask)
+{
+	return mix_hash((uint64_t)(uintptr_t)trace ^
+			(uint64_t)vtid * 0x9e3779b97f4a7c15ULL, mask);
+}
+
+static void thr_grow(struct reader *r)
+{
+	struct thread_slot *old = r->threads;
+	unsigned int old_size = r->thr_size, i;
+
+	r->thr_size = old_size ? 2 * old_size : 256;
+	r->threads = xcalloc(r->thr_size, sizeof(*r->threads));
+	for (i = 0; i < old_size; i++) {
+		unsigned int j;
+
+		if (!old[i].trace)
+			continue;
+		j = thr_hash(old[i].trace, old[i].vtid, r->thr_size - 1);
+		while (r->threads[j].trace)
+			j = (j + 1) & (r->thr_size - 1);
+		r->threads[j] = old[i];
+	}
+	free(old);
+}
+
+static struct thread_slot *thr_lookup(struct reader *r, const bt_trace *trace,
+				      int64_t vtid)
+{
+	unsigned int j;
+
+	if (2 * (r->thr_used + 1) > r->thr_size)
+		thr_grow(r);
+	j = thr_hash(trace, vtid, r->thr_size - 1);
+	while (r->threads[j].trace &&
+	       (r->threads[j].trace != trace || r->threads[j].vtid != vtid))
+		j = (j + 1) & (r->thr_size - 1);
+	if (!r->threads[j].trace) {
+		r->threads[j].trace = trace;
+		r->threads[j].vtid = vtid;
+		r->thr_used++;
+	}
+	return &r->threads[j];
+}
+
+/* field access */
+
+static inline uint64_t get_int(const bt_field *st, struct member m)
+{
+	const bt_field *f;
+
+	if (m.idx < 0)
+		return 0;
+	f = bt_field_structure_borrow_member_field_by_index_const(st,
+							(uint64_t)m.idx);
+	if (m.sgn)
+		return (uint64_t)bt_field_integer_signed_get_value(f);
+	return bt_field_integer_unsigned_get_value(f);
+}
+
+static char *get_str(const bt_field *st, struct member m)
+{
+	if (m.idx < 0)
+		return NULL;
+	return xstrdup(bt_field_string_get_value(
+		bt_field_structure_borrow_member_field_by_index_const(st,
+							(uint64_t)m.idx)));
+}
+
+/* The thread of an event: false when the class has no vtid context. */
+static inline bool event_thread(const bt_event *ev, const struct ev_info *e,
+				int64_t *vtid)
+{
+	if (e->vtid.idx < 0)
+		return false;
+	*vtid = (int64_t)get_int(bt_event_borrow_common_context_field_const(ev),
+				 e->vtid);
+	return true;
+}
+
+static inline bool event_ts(const bt_message *msg, const struct ev_info *e,
+			    int64_t *ns)
+{
+	if (!e->clock)
+		return false;
+	return bt_clock_snapshot_get_ns_from_origin(
+		bt_message_event_borrow_default_clock_snapshot_const(msg),
+		ns) == BT_CLOCK_SNAPSHOT_GET_NS_FROM_ORIGIN_STATUS_OK;
+}
+
+/* Where events that carry no mode of their own are counted. */
+static inline struct group *context_group(struct reader *r)
+{
+	return r->cur ? r->cur : r->last_entry;
+}
+
+static void on_run_start(struct reader *r, const struct ev_info *e,
+			 const bt_field *p)
+{
+	uint32_t mode = (uint32_t)get_int(p, e->m[M_RS_MODE]);
+	int64_t run = (int64_t)(uint32_t)get_int(p, e->m[M_RS_RUN]);
+	struct group *g = group_get(r->a, mode, run);
+	struct run_config *c = &g->cfg;
+
+	if (g->nr_starts++) {
+		r->a->run_start_twice++;
+	} else {
+		c->mode_name = get_str(p, e->m[M_RS_MODE_NAME]);
+		c->threads = get_int(p, e->m[M_RS_THREADS]);
+		c->slots = get_int(p, e->m[M_RS_SLOTS]);
+		c->io_size = get_int(p, e->m[M_RS_IO_SIZE]);
+		c->max_payload = get_int(p, e->m[M_RS_MAX_PAYLOAD]);
+		c->pool_pages = get_int(p, e->m[M_RS_POOL_PAGES]);
+		c->file_pages = get_int(p, e->m[M_RS_FILE_PAGES]);
+		c->pcp_batch = get_int(p, e->m[M_RS_PCP_BATCH]);
+		c->pcp_high = get_int(p, e->m[M_RS_PCP_HIGH]);
+		c->completion = get_str(p, e->m[M_RS_COMPLETION]);
+		c->read_weight = get_int(p, e->m[M_RS_READ_WEIGHT]);
+		c->write_weight = get_int(p, e->m[M_RS_WRITE_WEIGHT]);
+		c->seed = get_int(p, e->m[M_RS_SEED]);
+		c->version = get_str(p, e->m[M_RS_VERSION]);
+	}
+	r->cur = g;
+}
+
+static void on_run_end(struct reader *r, const struct ev_info *e,
+		       const bt_field *p)
+{
+	uint32_t mode = (uint32_t)get_int(p, e->m[M_RE_MODE]);
+	int64_t run = (int64_t)(uint32_t)get_int(p, e->m[M_RE_RUN]);
+	struct group *g = group_get(r->a, mode, run);
+
+	g->nr_ends++;
+	g->end.calls += get_int(p, e->m[M_RE_CALLS]);
+	g->end.pages += get_int(p, e->m[M_RE_PAGES]);
+	g->end.latency_sum_ns += get_int(p, e->m[M_RE_LATENCY_SUM]);
+	g->end.requests += get_int(p, e->m[M_RE_REQUESTS]);
+	g->end.no_progress += get_int(p, e->m[M_RE_NO_PROGRESS]);
+	if (r->cur == g)
+		r->cur = NULL;
+}
+
+static void on_call_entry(struct reader *r, const bt_message *msg,
+			  const bt_event *ev, const struct ev_info *e)
+{
+	uint32_t mode = (uint32_t)get_int(
+		bt_event_borrow_payload_field_const(ev), e->m[M_EN_MODE]);
+	struct group *g;
+	struct thread_slot *t;
+	int64_t vtid, ts;
+
+	if (r->cur && r->cur->mode == mode)
+		g = r->cur;
+	else
+		g = group_get(r->a, mode, RUN_UNKNOWN);
+	g->entries++;
+	r->last_entry = g;
+	if (!event_thread(ev, e, &vtid)) {
+		g->no_vtid++;
+		return;
+	}
+	r->a->have_vtid = true;
+	if (!event_ts(msg, e, &ts)) {
+		g->no_stamp++;
+		return;
+	}
+	t = thr_lookup(r, bt_stream_borrow_trace_const(
+				  bt_event_borrow_stream_const(ev)), vtid);
+	if (t->open)
+		t->g->entry_twice++;	/* that call's exit was lost */
+	t->open = true;
+	t->lost = false;
+	t->ts = ts;
+	t->g = g;
+}
+
+static void on_call_exit(struct reader *r, const bt_message *msg,
+			 const bt_event *ev, const struct ev_info *e)
+{
+	const bt_field *p = bt_event_borrow_payload_field_const(ev);
+	uint64_t lat = get_int(p, e->m[M_EX_LATENCY]);
+	struct thread_slot *t = NULL;
+	struct group *g = NULL;
+	int64_t vtid, ts = 0;
+	bool have_ts;
+
+	if (event_thread(ev, e, &vtid)) {
+		r->a->have_vtid = true;
+		t = thr_lookup(r, bt_stream_borrow_trace_const(
+				       bt_event_borrow_stream_const(ev)), vtid);
+	}
+	have_ts = event_ts(msg, e, &ts);
+	if (t && t->open) {
+		g = t->g;
+		t->open = false;
+		if (have_ts) {
+			int64_t dt = ts - t->ts;
+
+			if (dt < 0)	/* cannot happen in a muxed trace */
+				dt = 0;
+			lat_add(&g->stamps, (uint64_t)dt);
+			diff_add(&g->diff, dt - (int64_t)lat);
+		} else {
+			g->no_stamp++;
+		}
+	} else if (t && t->lost) {
+		/* its entry was open when events were discarded */
+		g = t->g;
+		t->lost = false;
+	} else {
+		g = context_group(r);
+		if (!g)
+			g = group_get(r->a, MODE_UNKNOWN, RUN_UNKNOWN);
+		if (t)
+			g->exit_no_entry++;
+		else
+			g->no_vtid++;
+	}
+	lat_add(&g->field, lat);
+	g->allocated += get_int(p, e->m[M_EX_ALLOCATED]);
+	g->alloc_calls += get_int(p, e->m[M_EX_ALLOC_CALLS]);
+	g->retries += get_int(p, e->m[M_EX_RETRIES]);
+}
+
+static void on_err(struct reader *r, const bt_event *ev,
+		   const struct ev_info *e)
+{
+	struct group *g = NULL;
+	int64_t vtid;
+
+	if (event_thread(ev, e, &vtid)) {
+		struct thread_slot *t = thr_lookup(r,
+			bt_stream_borrow_trace_const(
+				bt_event_borrow_stream_const(ev)), vtid);
+
+		if (t->open)
+			g = t->g;
+	}
+	if (!g)
+		g = context_group(r);
+	if (!g)
+		g = group_get(r->a, MODE_UNKNOWN, RUN_UNKNOWN);
+	g->errs++;
+}
+
+static void on_event(struct reader *r, const bt_message *msg)
+{
+	const bt_event *ev = bt_message_event_borrow_event_const(msg);
+	const struct ev_info *e = evc_lookup(r, bt_event_borrow_class_const(ev));
+	struct analysis *a = r->a;
+	struct group *g;
+
+	a->events++;
+	switch (e->kind) {
+	case EV_OTHER:
+		return;
+	case EV_PAGEPOOL:
+		a->pagepool_events++;
+		g = context_group(r);
+		if (!g)
+			a->pp_outside++;
+		else if (e->pp < PP_EVENTS_MAX)
+			g->pp[e->pp]++;
+		else
+			a->pp_overflow++;
+		return;
+	default:
+		break;
+	}
+	a->rpcsim_events++;
+	switch (e->kind) {
+	case EV_ENTRY:
+		on_call_entry(r, msg, ev, e);
+		break;
+	case EV_EXIT:
+		on_call_exit(r, msg, ev, e);
+		break;
+	case EV_ERR:
+		on_err(r, ev, e);
+		break;
+	case EV_REQUEST:
+		g = context_group(r);
+		if (g)
+			g->requests++;
+		break;
+	case EV_RUN_START:
+		on_run_start(r, e, bt_event_borrow_payload_field_const(ev));
+		break;
+	case EV_RUN_END:
+		on_run_end(r, e, bt_event_borrow_payload_field_const(ev));
+		break;
+	case EV_BAD:
+		a->bad_schema++;
+		break;
+	default:
+		break;
+	}
+}
+
+/*
+ * Events were discarded (the message comes at the start of the gap): a
+ * call open now may have lost its exit, and the next exit of its thread
+ * may belong to a later call whose entry was lost, so the open calls are
+ * not timed by timestamps.  They are counted apart, and their exits (if
+ * any) still count for latency_ns.
+ */
+static void on_discard(struct reader *r)
+{
+	unsigned int i;
+
+	for (i = 0; i < r->thr_size; i++) {
+		struct thread_slot *t = &r->threads[i];
+
+		if (t->trace && t->open) {
+			t->open = false;
+			t->lost = true;
+			t->g->across_discard++;
+		}
+	}
+}
+
+static void on_message(struct reader *r, const bt_message *msg)
+{
+	struct analysis *a = r->a;
+	uint64_t n;
+
+	switch (bt_message_get_type(msg)) {
+	case BT_MESSAGE_TYPE_EVENT:
+		on_event(r, msg);
+		break;
+	case BT_MESSAGE_TYPE_DISCARDED_EVENTS:
+		a->discarded_events_msgs++;
+		if (bt_message_discarded_events_get_count(msg, &n) ==
+		    BT_PROPERTY_AVAILABILITY_AVAILABLE)
+			a->discarded_events += n;
+		else
+			a->discarded_events_unknown++;
+		on_discard(r);
+		break;
+	case BT_MESSAGE_TYPE_DISCARDED_PACKETS:
+		a->discarded_packets_msgs++;
+		if (bt_message_discarded_packets_get_count(msg, &n) ==
+		    BT_PROPERTY_AVAILABILITY_AVAILABLE)
+			a->discarded_packets += n;
+		else
+			a->discarded_packets_unknown++;
+		on_discard(r);
+		break;
+	default:
+		break;
+	}
+}
+
+static bt_graph_simple_sink_component_consume_func_status
+consume(bt_message_iterator *it, void *data)
+{
+	struct reader *r = data;
+	bt_message_array_const msgs;
+	uint64_t count, i;
+
+	switch (bt_message_iterator_next(it, &msgs, &count)) {
+	case BT_MESSAGE_ITERATOR_NEXT_STATUS_OK:
+		break;
+	case BT_MESSAGE_ITERATOR_NEXT_STATUS_END:
+		return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_END;
+	case BT_MESSAGE_ITERATOR_NEXT_STATUS_AGAIN:
+		return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_AGAIN;
+	case BT_MESSAGE_ITERATOR_NEXT_STATUS_MEMORY_ERROR:
+		return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_MEMORY_ERROR;
+	default:
+		return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_ERROR;
+	}
+	for (i = 0; i < count; i++) {
+		on_message(r, msgs[i]);
+		bt_message_put_ref(msgs[i]);
+	}
+	return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_OK;
+}
+
+/* errors */
+
+/*
+ * Copy a babeltrace2 cause message without its "xxx-addr=0x..., "
+ * members, which only make sense in a debugger.
+ */
+static void clean_cause(char *dst, size_t len, const char *src)
+{
+	size_t o = 0;
+
+	while (*src && o + 1 < len) {
+		const char *at = strstr(src, "-addr=0x");
+		const char *tok, *end;
+		size_t n;
+
+		if (!at) {
+			n = strlen(src);
+			if (n > len - o - 1)
+				n = len - o - 1;
+			memcpy(dst + o, src, n);
+			o += n;
+			break;
+		}
+		/* the member's name starts after ' ' or '(' or '[' */
+		tok = at;
+		while (tok > src && tok[-1] != ' ' && tok[-1] != '(' &&
+		       tok[-1] != '[')
+			tok--;
+		end = at + 8;
+		while (*end && *end != ',' && *end != ' ' && *end != ')' &&
+		       *end != ']')
+			end++;
+		if (end[0] == ',' && end[1] == ' ')
+			end += 2;
+		n = (size_t)(tok - src);
+		if (n > len - o - 1)
+			n = len - o - 1;
+		memcpy(dst + o, src, n);
+		o += n;
+		src = end;
+	}
+	dst[o] = '\0';
+	while (o && (dst[o - 1] == ' ' || dst[o - 1] == ',' ||
+		     dst[o - 1] == ':'))
+		dst[--o] = '\0';
+}
+
+/*
+ * Print the error babeltrace2 left on this thread as one line:
+ *   rpcsim-analyze: PATH: WHAT: ROOT CAUSE [(FILE)]
+ * PATH is the trace directory of the source component that failed (the
+ * causes name the component, "srcN"), ROOT CAUSE the oldest cause, which
+ * says what was wrong, and FILE the stream file a later cause names when
+ * the root one does not.  With verbose, every cause follows.
+ */
+static void print_bt_error(const struct analysis *a, const char *path,
+			   const char *what, bool verbose)
+{
+	const bt_error *err = bt_current_thread_take_error();
+	const char *root = NULL, *file = NULL;
+	size_t file_len = 0;
+	char msg[512];
+	uint64_t i, n;
+
+	n = err ? bt_error_get_cause_count(err) : 0;
+	for (i = 0; i < n; i++) {
+		const bt_error_cause *c = bt_error_borrow_cause_by_index(err, i);
+		bt_error_cause_actor_type t = bt_error_cause_get_actor_type(c);
+		const char *m = bt_error_cause_get_message(c);
+		const char *comp = NULL, *q;
+		unsigned int idx;
+
+		if (t == BT_ERROR_CAUSE_ACTOR_TYPE_COMPONENT)
+			comp = bt_error_cause_component_actor_get_component_name(c);
+		else if (t == BT_ERROR_CAUSE_ACTOR_TYPE_MESSAGE_ITERATOR)
+			comp = bt_error_cause_message_iterator_actor_get_component_name(c);
+		if (!path && comp && sscanf(comp, "src%u", &idx) == 1 &&
+		    idx < a->nr_traces)
+			path = a->traces[idx];
+		if (!root)
+			root = m;
+		/* the first quoted absolute path: `/...` or '/...' */
+		q = m ? strpbrk(m, "`'") : NULL;
+		if (!file && q && q[1] == '/') {
+			const char *e = strchr(q + 1, q[0] == '`' ? '`' : '\'');
+
+			if (e) {
+				file = q + 1;
+				file_len = (size_t)(e - file);
+			}
+		}
+	}
+	clean_cause(msg, sizeof(msg), root ? root : "unknown error");
+	fprintf(stderr, "rpcsim-analyze: %s: %s: %s", path ? path : "trace",
+		what, msg);
+	if (file && !strstr(msg, "/") && !(path && strlen(path) == file_len &&
+					   !strncmp(path, file, file_len)))
+		fprintf(stderr, " (%.*s)", (int)file_len, file);
+	if (!verbose)
+		fprintf(stderr, " (-v tells more)");
+	fputc('\n', stderr);
+	if (verbose)
+		for (i = 0; i < n; i++) {
+			const bt_error_cause *c =
+				bt_error_borrow_cause_by_index(err, i);
+
+			fprintf(stderr, "  caused by [%s] (%s:%" PRIu64 "): %s\n",
+				bt_error_cause_get_module_name(c),
+				bt_error_cause_get_file_name(c),
+				bt_error_cause_get_line_number(c),
+				bt_error_cause_get_message(c));
+		}
+	if (err)
+		bt_error_release(err);
+}
+
+static int find_plugin(const char *name, const bt_plugin **plugin)
+{
+	bt_plugin_find_status st;
+
+	st = bt_plugin_find(name, BT_TRUE, BT_TRUE, BT_TRUE, BT_TRUE,
+			    BT_FALSE, plugin);
+	if (st == BT_PLUGIN_FIND_STATUS_OK)
+		return 0;
+	bt_current_thread_clear_error();
+	fprintf(stderr, "rpcsim-analyze: babeltrace2 plugin '%s' %s: apt-get install libbabeltrace2-0\n",
+		name, st == BT_PLUGIN_FIND_STATUS_NOT_FOUND ? "not found" :
+		"cannot be loaded");
+	return 1;
+}
+
+static bool verbose_errors(const struct reader_options *o)
+{
+	return o->bt_log_level < BT_LOGGING_LEVEL_NONE;
+}
+
+int read_traces(struct analysis *a, const struct reader_options *o)
+{
+	const bt_plugin *ctf = NULL, *utils = NULL;
+	const bt_component_class_source *src_cls;
+	const bt_component_class_filter *mux_cls;
+	const bt_component_filter *mux;
+	const bt_component_sink *sink;
+	struct reader r = { .a = a };
+	bt_graph *graph = NULL;
+	uint64_t mux_port = 0;
+	int ret = 1;
+	unsigned int i;
+
+	if (find_plugin("ctf", &ctf) || find_plugin("utils", &utils))
+		goto out;
+	src_cls = bt_plugin_borrow_source_component_class_by_name_const(ctf,
+									"fs");
+	mux_cls = bt_plugin_borrow_filter_component_class_by_name_const(utils,
+									"muxer");
+	if (!src_cls || !mux_cls) {
+		fprintf(stderr, "rpcsim-analyze: babeltrace2 component class source.ctf.fs or filter.utils.muxer missing\n");
+		goto out;
+	}
+	graph = bt_graph_create(0);
+	if (!graph)
+		oom_exit();
+	if (bt_graph_add_filter_component(graph, mux_cls, "mux", NULL,
+					  o->bt_log_level, &mux) !=
+	    BT_GRAPH_ADD_COMPONENT_STATUS_OK) {
+		print_bt_error(a, NULL, "cannot create the muxer",
+			       verbose_errors(o));
+		goto out;
+	}
+	if (bt_graph_add_simple_sink_component(graph, "sink", NULL, consume,
+					       NULL, &r, &sink) !=
+	    BT_GRAPH_ADD_COMPONENT_STATUS_OK) {
+		print_bt_error(a, NULL, "cannot create the sink",
+			       verbose_errors(o));
+		goto out;
+	}
+
+	for (i = 0; i < a->nr_traces; i++) {
+		const bt_component_source *src;
+		bt_value *params, *inputs;
+		bt_graph_add_component_status st;
+		char name[32];
+		uint64_t p, np;
+
+		if (check_metadata(a->traces[i]))
+			goto out;
+		params = bt_value_map_create();
+		if (!params ||
+		    bt_value_map_insert_empty_array_entry(params, "inputs",
+							  &inputs) ||
+		    bt_value_array_append_string_element(inputs, a->traces[i]))
+			oom_exit();
+		snprintf(name, sizeof(name), "src%u", i);
+		st = bt_graph_add_source_component(graph, src_cls, name,
+						   params, o->bt_log_level,
+						   &src);
+		bt_value_put_ref(params);
+		if (st != BT_GRAPH_ADD_COMPONENT_STATUS_OK) {
+			print_bt_error(a, a->traces[i], "cannot open trace",
+				       verbose_errors(o));
+			goto out;
+		}
+		np = bt_component_source_get_output_port_count(src);
+		for (p = 0; p < np; p++) {
+			if (bt_graph_connect_ports(graph,
+				bt_component_source_borrow_output_port_by_index_const(src, p),
+				bt_component_filter_borrow_input_port_by_index_const(mux, mux_port),
+				NULL) != BT_GRAPH_CONNECT_PORTS_STATUS_OK) {
+				print_bt_error(a, a->traces[i],
+					       "cannot connect the trace's streams",
+					       verbose_errors(o));
+				goto out;
+			}
+			mux_port++;
+		}
+	}
+	if (bt_graph_connect_ports(graph,
+		bt_component_filter_borrow_output_port_by_index_const(mux, 0),
+		bt_component_sink_borrow_input_port_by_index_const(sink, 0),
+		NULL) != BT_GRAPH_CONNECT_PORTS_STATUS_OK) {
+		print_bt_error(a, NULL, "cannot connect the muxer",
+			       verbose_errors(o));
+		goto out;
+	}
+
+	for (;;) {
+		bt_graph_run_status st = bt_graph_run(graph);
+
+		if (st == BT_GRAPH_RUN_STATUS_OK)
+			break;
+		if (st == BT_GRAPH_RUN_STATUS_AGAIN) {
+			struct timespec ts = { 0, 1000000 };
+
+			nanosleep(&ts, NULL);
+			continue;
+		}
+		print_bt_error(a, a->nr_traces == 1 ? a->traces[0] : NULL,
+			       st == BT_GRAPH_RUN_STATUS_MEMORY_ERROR ?
+			       "out of memory reading trace" :
+			       "cannot read trace", verbose_errors(o));
+		goto out;
+	}
+
+	/* calls still open at the end of the trace lost their exit */
+	for (i = 0; i < r.thr_size; i++)
+		if (r.threads[i].trace && r.threads[i].open)
+			r.threads[i].g->entry_no_exit++;
+	ret = 0;
+out:
+	bt_graph_put_ref(graph);
+	bt_plugin_put_ref(ctf);
+	bt_plugin_put_ref(utils);
+	free(r.evc);
+	free(r.threads);
+	return ret;
+}

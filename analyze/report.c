@@ -1,0 +1,645 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Report: one block per mode (runs of a mode merged), with one line per
+ * run when there were several, as text or as one JSON document.
+ *
+ * The first line of a block has the seed's shape and is the greppable
+ * result:
+ *   Bulk array:   4.590 us per call over 517,442 calls
+ * ("%-12s%7.3f": the label with its colon padded to 12 columns, which is
+ * what reproduces the seed's spacing for all three labels).  Its mean and
+ * count come from the latency_ns field of svc_alloc_arg_exit (method a),
+ * the number rpcsim measured around the call.
+ *
+ * Method (b), exit timestamp - entry timestamp of the same thread, also
+ * counts the part of the two tracepoints that lies between the two
+ * timestamps (plus the clock reads rpcsim makes), so per call
+ *   d = (b) - (a)
+ * is expected to be positive and about one tracepoint's cost.  The check,
+ * on the calls that have both numbers:
+ *   - median(d) < -50 ns: warning.  The timestamps do not bracket the
+ *     measured region, or the clocks differ: (a) or (b) is wrong.  50 ns
+ *     allows for clock granularity only.
+ *   - median(d) > 2 * T (T = --tracepoint-cost, default 300 ns, the cost
+ *     of one enabled tracepoint measured on this project's VM): warning;
+ *     the typical call is slower than the tracing explains.
+ *   - mean(d) > 2 * T (or < -50 ns) while the median is within: warning
+ *     too, as the means disagree by more than tracing explains, with the
+ *     share of calls with d > 10 * T printed: then a few calls carry the
+ *     difference, typically a thread preempted between a tracepoint and
+ *     rpcsim's clock read (tracegen's spin loop, whose latency_ns is a
+ *     fixed number, shows it on a loaded machine).
+ * The median is used for the typical call because one preemption of a
+ * few ms weighs more in the mean than a million calls' tracing cost; a
+ * relative tolerance (say 50 % of the mean) would hide a real 1 us error
+ * in a 4 us call and flag nothing useful, so none is used.
+ */
+#include "config.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze.h"
+#include "json.h"
+
+#define DIFF_NEG_SLACK_NS	50
+
+static const double pcts[] = { 50, 90, 99, 99.9 };
+static const char *const pct_names[] = { "p50", "p90", "p99", "p99.9" };
+static const char *const pct_keys[] = { "p50_ns", "p90_ns", "p99_ns",
+					 "p99_9_ns" };
+#define NR_PCTS	(sizeof(pcts) / sizeof(pcts[0]))
+
+struct warnings {
+	char **msg;
+	unsigned int n, cap;
+};
+
+static void warn(struct warnings *w, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void warn(struct warnings *w, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0) {
+		fprintf(stderr, "rpcsim-analyze: out of memory\n");
+		exit(1);
+	}
+	va_end(ap);
+	if (w->n == w->cap) {
+		unsigned int cap = w->cap ? 2 * w->cap : 16;
+		char **p = realloc(w->msg, cap * sizeof(*p));
+
+		if (!p) {
+			fprintf(stderr, "rpcsim-analyze: out of memory\n");
+			exit(1);
+		}
+		w->msg = p;
+		w->cap = cap;
+	}
+	w->msg[w->n++] = s;
+}
+
+static const char *mode_label(uint32_t mode, char *buf, size_t len)
+{
+	static const char *const labels[] = { "Single page", "Bulk list",
+					      "Bulk array" };
+
+	if (mode < 3)
+		return labels[mode];
+	if (mode == MODE_UNKNOWN)
+		return "Unknown mode";
+	snprintf(buf, len, "Mode %" PRIu32, mode);
+	return buf;
+}
+
+static int group_cmp(const void *x, const void *y)
+{
+	const struct group *a = *(struct group *const *)x;
+	const struct group *b = *(struct group *const *)y;
+
+	if (a->mode != b->mode)
+		return a->mode < b->mode ? -1 : 1;
+	if (a->run != b->run)
+		return a->run < b->run ? -1 : 1;	/* RUN_UNKNOWN first */
+	return 0;
+}
+
+static void group_merge(struct group *dst, const struct group *src,
+			unsigned int nr_pp)
+{
+	unsigned int i;
+
+	dst->nr_starts += src->nr_starts;
+	dst->nr_ends += src->nr_ends;
+	dst->end.calls += src->end.calls;
+	dst->end.pages += src->end.pages;
+	dst->end.latency_sum_ns += src->end.latency_sum_ns;
+	dst->end.requests += src->end.requests;
+	dst->end.no_progress += src->end.no_progress;
+	lat_merge(&dst->field, &src->field);
+	lat_merge(&dst->stamps, &src->stamps);
+	diff_merge(&dst->diff, &src->diff);
+	dst->entries += src->entries;
+	dst->allocated += src->allocated;
+	dst->alloc_calls += src->alloc_calls;
+	dst->retries += src->retries;
+	dst->errs += src->errs;
+	dst->requests += src->requests;
+	for (i = 0; i < nr_pp; i++)
+		dst->pp[i] += src->pp[i];
+	dst->entry_twice += src->entry_twice;
+	dst->exit_no_entry += src->exit_no_entry;
+	dst->entry_no_exit += src->entry_no_exit;
+	dst->across_discard += src->across_discard;
+	dst->no_vtid += src->no_vtid;
+	dst->no_stamp += src->no_stamp;
+}
+
+static uint64_t lat_pct(const struct lat_stats *s, double p)
+{
+	uint64_t v = hist_percentile(s->hist, s->n, p);
+
+	if (v < s->min)
+		v = s->min;
+	if (v > s->max)
+		v = s->max;
+	return v;
+}
+
+static double per_call(uint64_t count, uint64_t calls)
+{
+	return calls ? (double)count / (double)calls : 0.0;
+}
+
+static double us(double ns)
+{
+	return ns / 1000.0;
+}
+
+/* checks */
+
+struct diff_verdict {
+	bool checked;
+	bool ok;
+	int64_t median;
+	double mean;
+	uint64_t tail;		/* calls with d > 10 T */
+};
+
+static uint64_t diff_count_above(const struct diff_stats *d, int64_t limit)
+{
+	uint64_t n = 0;
+	unsigned int i;
+
+	if (limit < 0)
+		limit = 0;
+	for (i = 0; i < HIST_BUCKETS; i++)
+		if (d->pos->count[i] && hist_bucket_mid(i) > (uint64_t)limit)
+			n += d->pos->count[i];
+	return n;
+}
+
+static struct diff_verdict diff_check(const struct group *g, uint64_t tp_cost)
+{
+	struct diff_verdict v = { 0 };
+	int64_t hi = 2 * (int64_t)tp_cost;
+
+	if (!g->diff.n)
+		return v;
+	v.checked = true;
+	v.median = diff_percentile(&g->diff, 50);
+	v.mean = diff_mean(&g->diff);
+	v.tail = diff_count_above(&g->diff, 10 * (int64_t)tp_cost);
+	v.ok = v.median >= -DIFF_NEG_SLACK_NS && v.median <= hi &&
+	       v.mean >= -DIFF_NEG_SLACK_NS && v.mean <= (double)hi;
+	return v;
+}
+
+static void group_warnings(struct warnings *w, const struct analysis *a,
+			   const struct group *g, const char *who,
+			   bool is_mode, uint64_t tp_cost)
+{
+	char c1[32], c2[32];
+	uint64_t calls = g->field.n;
+	uint64_t discards = a->discarded_events + a->discarded_packets +
+			    a->discarded_events_unknown +
+			    a->discarded_packets_unknown;
+
+	if (is_mode) {
+		struct diff_verdict v = diff_check(g, tp_cost);
+
+		if (v.checked && !v.ok) {
+			if (v.median < -DIFF_NEG_SLACK_NS ||
+			    v.mean < -DIFF_NEG_SLACK_NS)
+				warn(w, "%s: timestamps give shorter calls than latency_ns (median %+.3f us, mean %+.3f us per call): the entry/exit events do not bracket the measured region, or the clocks differ",
+				     who, us((double)v.median), us(v.mean));
+			else if (v.median > 2 * (int64_t)tp_cost)
+				warn(w, "%s: timestamps - latency_ns is %+.3f us per call (median; mean %+.3f us), more than two tracepoints (2 x %.3f us) explain",
+				     who, us((double)v.median), us(v.mean),
+				     us((double)tp_cost));
+			else
+				warn(w, "%s: mean timestamps - latency_ns is %+.3f us per call, more than two tracepoints (2 x %.3f us) explain; the median call differs by %+.3f us and %s calls (%.3f%%) by more than %.3f us (a thread preempted between a tracepoint and rpcsim's clock read?)",
+				     who, us(v.mean), us((double)tp_cost),
+				     us((double)v.median),
+				     fmt_count(c1, sizeof(c1), v.tail),
+				     100.0 * per_call(v.tail, g->diff.n),
+				     us(10.0 * (double)tp_cost));
+		}
+		if (g->entry_twice || g->exit_no_entry || g->entry_no_exit ||
+		    g->across_discard)
+			warn(w, "%s: unmatched svc_alloc_arg events: %" PRIu64 " entries without exit, %" PRIu64 " exits without entry, %" PRIu64 " entries twice in a row on one thread, %" PRIu64 " calls open across a discard (not timed by timestamps)%s",
+			     who, g->entry_no_exit, g->exit_no_entry,
+			     g->entry_twice, g->across_discard,
+			     discards ? "; events were discarded" : "");
+	}
+	if (g->nr_starts && !g->nr_ends)
+		warn(w, "%s: no run_end: the run did not finish inside the trace%s",
+		     who, discards ? ", or its run_end event was discarded" : "");
+	if (g->nr_ends && g->end.calls != calls)
+		warn(w, "%s: the trace has %s calls, rpcsim's run_end counted %s%s",
+		     who, fmt_count(c1, sizeof(c1), calls),
+		     fmt_count(c2, sizeof(c2), g->end.calls),
+		     discards ? ": events were discarded" :
+		     g->nr_ends < g->nr_starts ? ": some runs did not end" :
+		     ": no discard was recorded; was the session started late or stopped early?");
+	else if (g->nr_ends && g->end.latency_sum_ns != g->field.sum)
+		warn(w, "%s: latency_ns sums to %" PRIu64 " ns in the trace but to %" PRIu64 " ns in run_end for the same number of calls",
+		     who, g->field.sum, g->end.latency_sum_ns);
+	if (g->entries && !calls)
+		warn(w, "%s: %s svc_alloc_arg entries but no exit",
+		     who, fmt_count(c1, sizeof(c1), g->entries));
+}
+
+/* text */
+
+static void text_lat(FILE *out, const char *title, const struct lat_stats *s)
+{
+	unsigned int i;
+
+	fprintf(out, "  %-12s mean %.3f us, stddev %.3f us, min %.3f",
+		title, us(lat_mean(s)), us(lat_stddev(s)), us((double)s->min));
+	for (i = 0; i < NR_PCTS; i++)
+		fprintf(out, ", %s %.3f", pct_names[i],
+			us((double)lat_pct(s, pcts[i])));
+	fprintf(out, ", max %.3f us\n", us((double)s->max));
+}
+
+/* The seed's line: "Bulk array:   4.590 us per call over 517,442 calls" */
+static const char *summary_line(char *buf, size_t len, const char *label,
+				const struct group *g)
+{
+	char lab[64], cnt[32];
+
+	snprintf(lab, sizeof(lab), "%s:", label);
+	snprintf(buf, len, "%-12s%7.3f us per call over %s calls", lab,
+		 us(lat_mean(&g->field)), fmt_count(cnt, sizeof(cnt), g->field.n));
+	return buf;
+}
+
+static void text_group(FILE *out, const struct analysis *a,
+		       const struct group *g, uint64_t tp_cost)
+{
+	char c1[32], c2[32];
+	unsigned int i;
+
+	if (g->field.n)
+		text_lat(out, "latency_ns:", &g->field);
+	if (g->stamps.n) {
+		struct diff_verdict v = diff_check(g, tp_cost);
+
+		text_lat(out, "timestamps:", &g->stamps);
+		fprintf(out, "  %-12s %+.3f us mean, %+.3f us median, min %+.3f, max %+.3f us over %s paired calls (%s: expected %+.3f..%+.3f us)\n",
+			"ts - field:", us(v.mean), us((double)v.median),
+			us((double)g->diff.min), us((double)g->diff.max),
+			fmt_count(c1, sizeof(c1), g->diff.n),
+			v.ok ? "ok" : "WARNING",
+			-us(DIFF_NEG_SLACK_NS), us(2.0 * (double)tp_cost));
+	} else if (!a->have_vtid && g->field.n) {
+		fprintf(out, "  %-12s skipped: no vtid context in the trace\n",
+			"timestamps:");
+	}
+	if (g->nr_ends)
+		fprintf(out, "  %-12s %.3f us per call over %s calls (in-process)%s\n",
+			"run_end:",
+			us(per_call(g->end.latency_sum_ns, g->end.calls)),
+			fmt_count(c1, sizeof(c1), g->end.calls),
+			g->end.calls == g->field.n ? "" :
+			"  CALLS DIFFER FROM THE TRACE");
+	fprintf(out, "  %-12s %.2f pages allocated, %.3f allocator calls, %.4f no-progress retries (%s svc_alloc_arg_err",
+		"per call:", per_call(g->allocated, g->field.n),
+		per_call(g->alloc_calls, g->field.n),
+		per_call(g->errs, g->field.n),
+		fmt_count(c1, sizeof(c1), g->errs));
+	if (g->nr_ends)
+		fprintf(out, ", run_end no_progress %s",
+			fmt_count(c2, sizeof(c2), g->end.no_progress));
+	fprintf(out, ")\n");
+	if (g->entry_twice || g->exit_no_entry || g->entry_no_exit ||
+	    g->across_discard)
+		fprintf(out, "  %-12s %" PRIu64 " entries without exit, %" PRIu64 " exits without entry, %" PRIu64 " entries twice in a row, %" PRIu64 " calls open across a discard (not timed)\n",
+			"unmatched:", g->entry_no_exit, g->exit_no_entry,
+			g->entry_twice, g->across_discard);
+	for (i = 0; i < a->nr_pp; i++)
+		if (g->pp[i])
+			break;
+	if (i < a->nr_pp) {
+		fprintf(out, "  %-12s", "pagepool:");
+		for (i = 0; i < a->nr_pp; i++)
+			if (g->pp[i])
+				fprintf(out, " %s %.3f", a->pp_names[i],
+					per_call(g->pp[i], g->field.n));
+		fprintf(out, " per call\n");
+	}
+}
+
+static void text_run_line(FILE *out, const struct group *g)
+{
+	char c1[32], c2[32], title[32];
+
+	if (g->run == RUN_UNKNOWN)
+		snprintf(title, sizeof(title), "no run:");
+	else
+		snprintf(title, sizeof(title), "run %" PRId64 ":", g->run);
+	fprintf(out, "  %-12s", title);
+	fprintf(out, " %.3f us per call over %s calls", us(lat_mean(&g->field)),
+		fmt_count(c1, sizeof(c1), g->field.n));
+	if (g->stamps.n)
+		fprintf(out, ", timestamps %.3f us", us(lat_mean(&g->stamps)));
+	if (g->nr_ends)
+		fprintf(out, "; run_end %.3f us over %s calls",
+			us(per_call(g->end.latency_sum_ns, g->end.calls)),
+			fmt_count(c2, sizeof(c2), g->end.calls));
+	if (g->nr_starts)
+		fprintf(out, " (threads %" PRIu64 ", slots %" PRIu64 ", io_size %" PRIu64 ", completion %s, pcp %" PRIu64 "/%" PRIu64 ", seed %" PRIu64 ")",
+			g->cfg.threads, g->cfg.slots, g->cfg.io_size,
+			g->cfg.completion ? g->cfg.completion : "?",
+			g->cfg.pcp_batch, g->cfg.pcp_high, g->cfg.seed);
+	fputc('\n', out);
+}
+
+/* JSON */
+
+static void json_lat(struct json *j, const char *key, const struct lat_stats *s)
+{
+	unsigned int i;
+
+	if (!s->n) {
+		json_null(j, key);
+		return;
+	}
+	json_object_begin(j, key);
+	json_uint(j, "count", s->n);
+	json_double(j, "mean_ns", lat_mean(s), 3);
+	json_double(j, "stddev_ns", lat_stddev(s), 3);
+	json_uint(j, "min_ns", s->min);
+	for (i = 0; i < NR_PCTS; i++)
+		json_uint(j, pct_keys[i], lat_pct(s, pcts[i]));
+	json_uint(j, "max_ns", s->max);
+	json_uint(j, "sum_ns", s->sum);
+	json_object_end(j);
+}
+
+static void json_group(struct json *j, const struct analysis *a,
+		       const struct group *g, uint64_t tp_cost, bool is_mode)
+{
+	unsigned int i;
+	char lab[64];
+
+	if (is_mode) {
+		const char *label = mode_label(g->mode, lab, sizeof(lab));
+		char line[160];
+
+		if (g->mode == MODE_UNKNOWN)
+			json_null(j, "mode");
+		else
+			json_uint(j, "mode", g->mode);
+		json_string(j, "label", label);
+		json_string(j, "summary",
+			    summary_line(line, sizeof(line), label, g));
+	} else {
+		if (g->run == RUN_UNKNOWN)
+			json_null(j, "run");
+		else
+			json_int(j, "run", g->run);
+	}
+	json_uint(j, "calls", g->field.n);
+	json_double(j, "mean_us", us(lat_mean(&g->field)), 3);
+	json_lat(j, "latency_ns", &g->field);
+	json_lat(j, "timestamps", &g->stamps);
+	if (g->diff.n) {
+		struct diff_verdict v = diff_check(g, tp_cost);
+
+		json_object_begin(j, "difference");
+		json_uint(j, "count", g->diff.n);
+		json_double(j, "mean_ns", v.mean, 3);
+		json_int(j, "median_ns", v.median);
+		json_int(j, "min_ns", g->diff.min);
+		json_int(j, "max_ns", g->diff.max);
+		json_uint(j, "negative", g->diff.n_neg);
+		json_int(j, "expected_min_ns", -DIFF_NEG_SLACK_NS);
+		json_uint(j, "expected_max_ns", 2 * tp_cost);
+		json_bool(j, "ok", v.ok);
+		json_object_end(j);
+	} else {
+		json_null(j, "difference");
+	}
+	if (g->nr_ends) {
+		json_object_begin(j, "run_end");
+		json_uint(j, "events", g->nr_ends);
+		json_uint(j, "calls", g->end.calls);
+		json_uint(j, "latency_sum_ns", g->end.latency_sum_ns);
+		json_double(j, "mean_ns",
+			    per_call(g->end.latency_sum_ns, g->end.calls), 3);
+		json_uint(j, "pages", g->end.pages);
+		json_uint(j, "requests", g->end.requests);
+		json_uint(j, "no_progress", g->end.no_progress);
+		json_bool(j, "calls_match", g->end.calls == g->field.n);
+		json_object_end(j);
+	} else {
+		json_null(j, "run_end");
+	}
+	json_double(j, "pages_per_call", per_call(g->allocated, g->field.n), 4);
+	json_double(j, "alloc_calls_per_call",
+		    per_call(g->alloc_calls, g->field.n), 4);
+	json_uint(j, "svc_alloc_arg_err", g->errs);
+	json_double(j, "svc_alloc_arg_err_per_call",
+		    per_call(g->errs, g->field.n), 6);
+	json_uint(j, "retries", g->retries);
+	json_uint(j, "requests", g->requests);
+	json_object_begin(j, "pagepool_per_call");
+	for (i = 0; i < a->nr_pp; i++)
+		if (g->pp[i])
+			json_double(j, a->pp_names[i],
+				    per_call(g->pp[i], g->field.n), 6);
+	json_object_end(j);
+	json_object_begin(j, "pairing");
+	json_uint(j, "entries", g->entries);
+	json_uint(j, "paired", g->stamps.n);
+	json_uint(j, "entry_no_exit", g->entry_no_exit);
+	json_uint(j, "exit_no_entry", g->exit_no_entry);
+	json_uint(j, "entry_twice", g->entry_twice);
+	json_uint(j, "across_discard", g->across_discard);
+	json_uint(j, "no_vtid", g->no_vtid);
+	json_uint(j, "no_timestamp", g->no_stamp);
+	json_object_end(j);
+	if (!is_mode) {
+		const struct run_config *c = &g->cfg;
+
+		if (!g->nr_starts) {
+			json_null(j, "config");
+			return;
+		}
+		json_object_begin(j, "config");
+		json_string(j, "mode_name", c->mode_name);
+		json_uint(j, "threads", c->threads);
+		json_uint(j, "slots", c->slots);
+		json_uint(j, "io_size", c->io_size);
+		json_uint(j, "max_payload", c->max_payload);
+		json_uint(j, "pool_pages", c->pool_pages);
+		json_uint(j, "file_pages", c->file_pages);
+		json_uint(j, "pcp_batch", c->pcp_batch);
+		json_uint(j, "pcp_high", c->pcp_high);
+		json_string(j, "completion", c->completion);
+		json_uint(j, "read_weight", c->read_weight);
+		json_uint(j, "write_weight", c->write_weight);
+		json_uint(j, "seed", c->seed);
+		json_string(j, "version", c->version);
+		json_object_end(j);
+	}
+}
+
+static void global_warnings(struct warnings *w, const struct analysis *a)
+{
+	char c1[32];
+
+	if (a->discarded_events || a->discarded_events_unknown)
+		warn(w, "the tracer discarded %s events%s (%" PRIu64 " discard records): call counts and pairing are incomplete; record with bigger sub-buffers (lttng enable-channel --subbuf-size/--num-subbuf) or a blocking channel",
+		     fmt_count(c1, sizeof(c1), a->discarded_events),
+		     a->discarded_events_unknown ? " or more (some counts unknown)" : "",
+		     a->discarded_events_msgs);
+	if (a->discarded_packets || a->discarded_packets_unknown)
+		warn(w, "%s packets were lost%s (%" PRIu64 " records): call counts and pairing are incomplete",
+		     fmt_count(c1, sizeof(c1), a->discarded_packets),
+		     a->discarded_packets_unknown ? " or more (some counts unknown)" : "",
+		     a->discarded_packets_msgs);
+	if (!a->have_vtid)
+		warn(w, "no vtid context in the trace: latency from timestamps skipped (record with: lttng add-context -u -t vtid)");
+	if (a->bad_schema)
+		warn(w, "%s rpcsim events lack fields this tool reads (another rpcsim version?): ignored",
+		     fmt_count(c1, sizeof(c1), a->bad_schema));
+	if (a->run_start_twice)
+		warn(w, "%" PRIu64 " run_start events repeat a (mode, run) already seen: those runs are merged",
+		     a->run_start_twice);
+	if (a->pp_overflow)
+		warn(w, "more than %d pagepool event names: %" PRIu64 " events not broken down",
+		     PP_EVENTS_MAX, a->pp_overflow);
+}
+
+unsigned int report(struct analysis *a, const struct report_options *o,
+		    FILE *out)
+{
+	struct warnings w = { 0 };
+	struct json j;
+	unsigned int i, k, nw;
+	char c1[32], c2[32], c3[32], c4[32], c5[32], c6[32];
+	char lab[64], who[96];
+
+	qsort(a->groups, a->nr_groups, sizeof(*a->groups), group_cmp);
+	global_warnings(&w, a);
+
+	if (o->json) {
+		json_init(&j, out);
+		json_object_begin(&j, NULL);
+		json_string(&j, "tool", "rpcsim-analyze");
+		json_array_begin(&j, "traces");
+		for (i = 0; i < a->nr_traces; i++)
+			json_string(&j, NULL, a->traces[i]);
+		json_array_end(&j);
+		json_uint(&j, "events", a->events);
+		json_uint(&j, "rpcsim_events", a->rpcsim_events);
+		json_uint(&j, "pagepool_events", a->pagepool_events);
+		json_uint(&j, "discarded_events", a->discarded_events);
+		json_uint(&j, "discarded_events_records",
+			  a->discarded_events_msgs);
+		json_uint(&j, "discarded_events_unknown_count",
+			  a->discarded_events_unknown);
+		json_uint(&j, "discarded_packets", a->discarded_packets);
+		json_uint(&j, "discarded_packets_records",
+			  a->discarded_packets_msgs);
+		json_uint(&j, "discarded_packets_unknown_count",
+			  a->discarded_packets_unknown);
+		json_bool(&j, "vtid", a->have_vtid);
+		json_uint(&j, "tracepoint_cost_ns", o->tp_cost_ns);
+		json_array_begin(&j, "modes");
+	} else {
+		fprintf(out, "%s trace%s, %s events (%s rpcsim, %s pagepool), discarded: %s events, %s packets\n",
+			fmt_count(c1, sizeof(c1), a->nr_traces),
+			a->nr_traces == 1 ? "" : "s",
+			fmt_count(c2, sizeof(c2), a->events),
+			fmt_count(c3, sizeof(c3), a->rpcsim_events),
+			fmt_count(c4, sizeof(c4), a->pagepool_events),
+			fmt_count(c5, sizeof(c5), a->discarded_events),
+			fmt_count(c6, sizeof(c6), a->discarded_packets));
+	}
+
+	for (i = 0; i < a->nr_groups; i = k) {
+		struct group *m = xcalloc(1, sizeof(*m));
+		const char *label;
+
+		if (lat_init(&m->field) || lat_init(&m->stamps) ||
+		    diff_init(&m->diff)) {
+			fprintf(stderr, "rpcsim-analyze: out of memory\n");
+			exit(1);
+		}
+		m->mode = a->groups[i]->mode;
+		m->run = RUN_UNKNOWN;
+		for (k = i; k < a->nr_groups && a->groups[k]->mode == m->mode;
+		     k++)
+			group_merge(m, a->groups[k], a->nr_pp);
+		label = mode_label(m->mode, lab, sizeof(lab));
+		group_warnings(&w, a, m, label, true, o->tp_cost_ns);
+		for (unsigned int r = i; r < k && k - i > 1; r++) {
+			const struct group *g = a->groups[r];
+
+			if (g->run == RUN_UNKNOWN)
+				snprintf(who, sizeof(who), "%s outside runs",
+					 label);
+			else
+				snprintf(who, sizeof(who), "%s run %" PRId64,
+					 label, g->run);
+			group_warnings(&w, a, g, who, false, o->tp_cost_ns);
+		}
+
+		if (o->json) {
+			json_object_begin(&j, NULL);
+			json_group(&j, a, m, o->tp_cost_ns, true);
+			json_array_begin(&j, "runs");
+			for (unsigned int r = i; r < k; r++) {
+				json_object_begin(&j, NULL);
+				json_group(&j, a, a->groups[r], o->tp_cost_ns,
+					   false);
+				json_object_end(&j);
+			}
+			json_array_end(&j);
+			json_object_end(&j);
+		} else {
+			char line[160];
+
+			fprintf(out, "%s\n",
+				summary_line(line, sizeof(line), label, m));
+			text_group(out, a, m, o->tp_cost_ns);
+			if (k - i > 1 || a->groups[i]->nr_starts)
+				for (unsigned int r = i; r < k; r++)
+					text_run_line(out, a->groups[r]);
+		}
+		lat_free(&m->field);
+		lat_free(&m->stamps);
+		diff_free(&m->diff);
+		free(m);
+	}
+
+	if (o->json) {
+		json_array_end(&j);
+		json_array_begin(&j, "warnings");
+		for (i = 0; i < w.n; i++)
+			json_string(&j, NULL, w.msg[i]);
+		json_array_end(&j);
+		json_object_end(&j);
+		json_finish(&j);
+	}
+	fflush(out);
+	for (i = 0; i < w.n; i++) {
+		fprintf(stderr, "rpcsim-analyze: warning: %s\n", w.msg[i]);
+		free(w.msg[i]);
+	}
+	free(w.msg);
+	nw = w.n;
+	return nw;
+}

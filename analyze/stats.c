@@ -1,0 +1,198 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Latency accumulators: exact sums, log-linear histograms, percentiles.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#include "analyze.h"
+
+uint64_t hist_bucket_mid(unsigned int i)
+{
+	unsigned int g, sub;
+	uint64_t lo, width;
+
+	if (i < 2 * HIST_SUB)		/* one value per bucket */
+		return i;
+	g = i / HIST_SUB;
+	sub = i % HIST_SUB;
+	lo = (uint64_t)(HIST_SUB + sub) << (g - 1);
+	width = (uint64_t)1 << (g - 1);
+	return lo + (width - 1) / 2;
+}
+
+/*
+ * Nearest rank: the smallest value with at least ceil(p/100 * n) values at
+ * or below it.
+ */
+static unsigned int hist_rank_bucket(const struct hist *h, uint64_t rank)
+{
+	uint64_t seen = 0;
+	unsigned int i;
+
+	for (i = 0; i < HIST_BUCKETS; i++) {
+		seen += h->count[i];
+		if (seen >= rank)
+			return i;
+	}
+	return HIST_BUCKETS - 1;
+}
+
+static uint64_t rank_of(uint64_t n, double p)
+{
+	double r = ceil(p / 100.0 * (double)n);
+
+	if (r < 1)
+		return 1;
+	if (r > (double)n)
+		return n;
+	return (uint64_t)r;
+}
+
+uint64_t hist_percentile(const struct hist *h, uint64_t n, double p)
+{
+	if (!n)
+		return 0;
+	return hist_bucket_mid(hist_rank_bucket(h, rank_of(n, p)));
+}
+
+void hist_merge(struct hist *dst, const struct hist *src)
+{
+	unsigned int i;
+
+	for (i = 0; i < HIST_BUCKETS; i++)
+		dst->count[i] += src->count[i];
+}
+
+int lat_init(struct lat_stats *s)
+{
+	s->n = 0;
+	s->sum = 0;
+	s->sumsq = 0;
+	s->min = UINT64_MAX;
+	s->max = 0;
+	s->hist = calloc(1, sizeof(*s->hist));
+	return s->hist ? 0 : -1;
+}
+
+void lat_free(struct lat_stats *s)
+{
+	free(s->hist);
+	s->hist = NULL;
+}
+
+void lat_merge(struct lat_stats *dst, const struct lat_stats *src)
+{
+	dst->n += src->n;
+	dst->sum += src->sum;
+	dst->sumsq += src->sumsq;
+	if (src->min < dst->min)
+		dst->min = src->min;
+	if (src->max > dst->max)
+		dst->max = src->max;
+	hist_merge(dst->hist, src->hist);
+}
+
+double lat_mean(const struct lat_stats *s)
+{
+	return s->n ? (double)s->sum / (double)s->n : 0.0;
+}
+
+/*
+ * var = (n * sumsq - sum^2) / (n * (n - 1)).  The numerator is computed
+ * exactly in 128 bits (it cannot go negative: Cauchy-Schwarz), so no
+ * cancellation is lost to floating point; it overflows only past ~2^128,
+ * i.e. never for ns latencies of realistic traces.
+ */
+double lat_stddev(const struct lat_stats *s)
+{
+	unsigned __int128 num;
+	long double var;
+
+	if (s->n < 2)
+		return 0.0;
+	num = (unsigned __int128)s->n * s->sumsq -
+	      (unsigned __int128)s->sum * s->sum;
+	var = (long double)num / ((long double)s->n * (long double)(s->n - 1));
+	return sqrt((double)var);
+}
+
+int diff_init(struct diff_stats *s)
+{
+	s->n = 0;
+	s->sum = 0;
+	s->min = INT64_MAX;
+	s->max = INT64_MIN;
+	s->n_neg = 0;
+	s->pos = calloc(1, sizeof(*s->pos));
+	s->neg = calloc(1, sizeof(*s->neg));
+	return s->pos && s->neg ? 0 : -1;
+}
+
+void diff_free(struct diff_stats *s)
+{
+	free(s->pos);
+	free(s->neg);
+	s->pos = s->neg = NULL;
+}
+
+void diff_add(struct diff_stats *s, int64_t d)
+{
+	s->n++;
+	s->sum += d;
+	if (d < s->min)
+		s->min = d;
+	if (d > s->max)
+		s->max = d;
+	if (d >= 0) {
+		hist_add(s->pos, (uint64_t)d);
+	} else {
+		s->n_neg++;
+		hist_add(s->neg, -(uint64_t)d);
+	}
+}
+
+void diff_merge(struct diff_stats *dst, const struct diff_stats *src)
+{
+	dst->n += src->n;
+	dst->sum += src->sum;
+	dst->n_neg += src->n_neg;
+	if (src->min < dst->min)
+		dst->min = src->min;
+	if (src->max > dst->max)
+		dst->max = src->max;
+	hist_merge(dst->pos, src->pos);
+	hist_merge(dst->neg, src->neg);
+}
+
+double diff_mean(const struct diff_stats *s)
+{
+	return s->n ? (double)s->sum / (double)s->n : 0.0;
+}
+
+int64_t diff_percentile(const struct diff_stats *s, double p)
+{
+	uint64_t rank;
+	unsigned int i;
+	int64_t v;
+
+	if (!s->n)
+		return 0;
+	rank = rank_of(s->n, p);
+	if (rank <= s->n_neg) {
+		/* the rank-th smallest is the (n_neg - rank + 1)-th largest -d */
+		i = hist_rank_bucket(s->neg, s->n_neg - rank + 1);
+		v = -(int64_t)hist_bucket_mid(i);
+	} else {
+		i = hist_rank_bucket(s->pos, rank - s->n_neg);
+		v = (int64_t)hist_bucket_mid(i);
+	}
+	/* exact at the ends */
+	if (v < s->min)
+		v = s->min;
+	if (v > s->max)
+		v = s->max;
+	return v;
+}

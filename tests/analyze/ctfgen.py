@@ -1,0 +1,149 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""ctfgen: write a small CTF 1.8 trace with rpcsim's event schema, from a
+script on stdin, so that rpcsim-analyze can be tested on exact timestamps
+without LTTng.
+
+    ctfgen.py [--no-vtid] OUTDIR < script
+
+Script lines (# starts a comment):
+
+    TS EVENT [FIELD=VALUE]...   an event at TS ns; EVENT is run_start,
+                                run_end, entry, exit, err, request or
+                                alloc_bulk (pagepool:mm_page_alloc_bulk);
+                                vtid=N sets the thread (default 1)
+    packet [discarded=N]        start a new packet; N is the tracer's
+                                cumulative count of discarded events
+
+Missing fields are 0 ("" for strings).  OUTDIR/metadata and
+OUTDIR/stream_0 are written.
+"""
+import struct
+import sys
+
+EVENTS = [
+    # (script name, CTF name, [(field, type)]); type: u32, u64, str
+    ("run_start", "rpcsim:run_start", [
+        ("mode_name", "str"), ("mode", "u32"), ("run", "u32"),
+        ("threads", "u32"), ("slots", "u32"), ("io_size", "u64"),
+        ("max_payload", "u64"), ("pool_pages", "u64"),
+        ("file_pages", "u64"), ("pcp_batch", "u32"), ("pcp_high", "u32"),
+        ("completion", "str"), ("read_weight", "u32"),
+        ("write_weight", "u32"), ("seed", "u64"), ("version", "str")]),
+    ("run_end", "rpcsim:run_end", [
+        ("mode", "u32"), ("run", "u32"), ("calls", "u64"), ("pages", "u64"),
+        ("latency_sum_ns", "u64"), ("requests", "u64"),
+        ("no_progress", "u64")]),
+    ("entry", "rpcsim:svc_alloc_arg_entry", [
+        ("slots", "u32"), ("holes", "u32"), ("mode", "u32")]),
+    ("exit", "rpcsim:svc_alloc_arg_exit", [
+        ("allocated", "u32"), ("alloc_calls", "u32"), ("retries", "u32"),
+        ("latency_ns", "u64")]),
+    ("err", "rpcsim:svc_alloc_arg_err", [
+        ("requested", "u32"), ("allocated", "u32")]),
+    ("request", "rpcsim:request", [
+        ("op", "u32"), ("bytes", "u64"), ("request_pages", "u32")]),
+    ("alloc_bulk", "pagepool:mm_page_alloc_bulk", [
+        ("requested", "u64"), ("populated", "u64"), ("allocated", "u64"),
+        ("variant", "u32"), ("fallback", "u32")]),
+]
+
+TYPES = {"u32": "uint32_t", "u64": "uint64_t", "str": "string"}
+
+
+def metadata(vtid):
+    m = ["/* CTF 1.8 */",
+         "typealias integer { size = 32; align = 8; signed = false; } := uint32_t;",
+         "typealias integer { size = 32; align = 8; signed = true; } := int32_t;",
+         "typealias integer { size = 64; align = 8; signed = false; } := uint64_t;",
+         "trace {",
+         "  major = 1; minor = 8; byte_order = le;",
+         "  packet.header := struct { uint32_t magic; uint32_t stream_id; };",
+         "};",
+         "clock { name = \"monotonic\";"
+         " uuid = \"6d0d1a5a-2b46-4c43-8c5a-9d8e4f0b1c2d\";"
+         " freq = 1000000000; offset = 0; };",
+         "typealias integer { size = 64; align = 8; signed = false;"
+         " map = clock.monotonic.value; } := uint64_clock_t;",
+         "stream {",
+         "  id = 0;",
+         "  event.header := struct { uint32_t id; uint64_clock_t timestamp; };",
+         "  packet.context := struct { uint64_clock_t timestamp_begin;"
+         " uint64_clock_t timestamp_end; uint64_t content_size;"
+         " uint64_t packet_size; uint64_t events_discarded; };"]
+    if vtid:
+        m.append("  event.context := struct { int32_t vtid; };")
+    m.append("};")
+    for i, (_, name, fields) in enumerate(EVENTS):
+        # "_" + name, as LTTng writes them: readers strip it, and it
+        # keeps "variant" from being the TSDL keyword
+        decl = " ".join("%s _%s;" % (TYPES[t], f) for f, t in fields)
+        m.append("event { name = \"%s\"; id = %d; stream_id = 0;"
+                 " fields := struct { %s }; };" % (name, i, decl))
+    return "\n".join(m) + "\n"
+
+
+def encode(ev_id, ts, fields, values, vtid):
+    out = struct.pack("<IQ", ev_id, ts)
+    if vtid:
+        out += struct.pack("<i", int(values.pop("vtid", 1)))
+    else:
+        values.pop("vtid", None)
+    for f, t in fields:
+        v = values.pop(f, None)
+        if t == "str":
+            out += (v or "").encode() + b"\0"
+        else:
+            out += struct.pack("<I" if t == "u32" else "<Q", int(v or 0))
+    if values:
+        sys.exit("ctfgen: unknown fields %s" % ", ".join(values))
+    return out
+
+
+def packet(events, discarded):
+    body = b"".join(e for _, e in events)
+    ts0 = events[0][0] if events else 0
+    ts1 = events[-1][0] if events else 0
+    size = (8 + 40 + len(body)) * 8
+    return (struct.pack("<II", 0xC1FC1FC1, 0) +
+            struct.pack("<QQQQQ", ts0, ts1, size, size, discarded) + body)
+
+
+def main():
+    args = sys.argv[1:]
+    vtid = True
+    if args and args[0] == "--no-vtid":
+        vtid = False
+        args = args[1:]
+    if len(args) != 1:
+        sys.exit("usage: ctfgen.py [--no-vtid] OUTDIR < script")
+    out = args[0]
+    by_name = {n: (i, f) for i, (n, _, f) in enumerate(EVENTS)}
+    packets, cur, discarded = [], [], 0
+    for line in sys.stdin:
+        words = line.split("#")[0].split()
+        if not words:
+            continue
+        if words[0] == "packet":
+            packets.append(packet(cur, discarded))
+            cur = []
+            for w in words[1:]:
+                k, v = w.split("=", 1)
+                if k != "discarded":
+                    sys.exit("ctfgen: unknown packet field " + k)
+                discarded = int(v)
+            continue
+        ts, name = int(words[0]), words[1]
+        values = dict(w.split("=", 1) for w in words[2:])
+        ev_id, fields = by_name[name]
+        cur.append((ts, encode(ev_id, ts, fields, values, vtid)))
+    packets.append(packet(cur, discarded))
+    with open(out + "/metadata", "w") as f:
+        f.write(metadata(vtid))
+    with open(out + "/stream_0", "wb") as f:
+        for p in packets:
+            f.write(p)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,145 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# rpcsim-analyze's command line and its errors on paths that hold no
+# usable trace; no LTTng needed.  Bad usage: exit status 2 and one line
+# naming the option, the value and what is accepted.  A missing,
+# unreadable or broken trace: exit status 1 and a message naming it.
+
+srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
+builddir=${top_builddir:-.}
+. "$srcdir/tests/analyze/tap-lib.sh"
+
+ANALYZE=${ANALYZE:-$builddir/analyze/rpcsim-analyze}
+[ -x "$ANALYZE" ] ||
+	tap_skip_all "rpcsim-analyze not built (configure found no libbabeltrace2)"
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/test-analyze-cli.XXXXXX") || exit 1
+trap 'chmod -R u+rwx "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
+trap 'exit 1' HUP INT TERM
+
+# run ARGS...: $out, $err, $rc
+run()
+{
+	timeout 30 "$ANALYZE" "$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	err=$(cat "$tmp/err")
+}
+
+err_has()
+{
+	for w in "$@"; do
+		case $err in
+		*"$w"*) ;;
+		*)
+			tap_diag "no '$w' in: $err"
+			return 1
+			;;
+		esac
+	done
+}
+
+# status N WORDS...: exit status N and WORDS on stderr
+status()
+{
+	[ "$rc" -eq "$1" ] || {
+		tap_diag "exit status $rc, not $1: $err"
+		return 1
+	}
+	shift
+	err_has "$@"
+}
+
+# usage DESCRIPTION WORDS -- ARGS...: exit 2, one line with WORDS
+usage()
+{
+	u_desc=$1
+	shift
+	u_words=
+	while [ "$1" != -- ]; do
+		u_words="$u_words $1"
+		shift
+	done
+	shift
+	run "$@"
+	# shellcheck disable=SC2086
+	tap_check "$u_desc: exit status 2, one line" \
+		sh -c "[ $rc -eq 2 ] && [ \$(wc -l <'$tmp/err') -eq 1 ]"
+	# shellcheck disable=SC2086
+	tap_check "$u_desc: names${u_words}" err_has $u_words
+}
+
+usage "no TRACE" TRACE accepted --
+usage "unknown long option" "'--bogus'" --help -- --bogus "$tmp"
+usage "unknown short option" "'-x'" --help -- -x "$tmp"
+usage "bad --tracepoint-cost" --tracepoint-cost "'abc'" accepted -- \
+	--tracepoint-cost=abc "$tmp"
+usage "negative --tracepoint-cost" --tracepoint-cost "'-5'" accepted -- \
+	--tracepoint-cost=-5 "$tmp"
+usage "too large --tracepoint-cost" --tracepoint-cost 1000000 -- \
+	-c 99999999 "$tmp"
+usage "--tracepoint-cost without value" --tracepoint-cost -- \
+	"$tmp" --tracepoint-cost
+
+run --help
+tap_check "--help: exit status 0, nothing on stderr" \
+	sh -c "[ $rc -eq 0 ] && [ ! -s '$tmp/err' ]"
+tap_check "--help lists every option, with the default" \
+	sh -c "for o in --json --tracepoint-cost --verbose --help --version 'default 300'; do grep -q -e \"\$o\" '$tmp/out' || exit 1; done"
+run --version
+tap_check "--version: exit status 0" sh -c "[ $rc -eq 0 ] && grep -q rpcsim-analyze '$tmp/out'"
+
+# runtime errors: exit 1, the path named
+run "$tmp/no/such/dir"
+tap_check "missing path: exit status 1" sh -c "[ $rc -eq 1 ]"
+tap_check "missing path: named, one line" \
+	sh -c "grep -q '$tmp/no/such/dir: No such file' '$tmp/err' && [ \$(wc -l <'$tmp/err') -eq 1 ]"
+
+mkdir -p "$tmp/empty/a/b"
+run "$tmp/empty"
+tap_check "no trace below a directory: exit status 1" sh -c "[ $rc -eq 1 ]"
+tap_check "no trace below a directory: says so" err_has "$tmp/empty" "no CTF trace"
+
+: >"$tmp/file"
+run "$tmp/file"
+tap_check "a file, not a directory: exit status 1, says so" \
+	status 1 "$tmp/file" "not a directory"
+
+mkdir -p "$tmp/text/ust/uid/0/64-bit"
+echo 'this is not TSDL {' >"$tmp/text/ust/uid/0/64-bit/metadata"
+run "$tmp/text"
+tap_check "garbage metadata: exit status 1" sh -c "[ $rc -eq 1 ]"
+tap_check "garbage metadata: names the trace directory" \
+	err_has "$tmp/text/ust/uid/0/64-bit"
+
+# A packetized metadata file whose first packet claims 4096 bytes but is
+# cut at 100: babeltrace2 2.0.4 would spin forever on it.
+mkdir -p "$tmp/cut/ust/uid/0/64-bit"
+{
+	printf '\127\035\321\165'		# magic 0x75d11d57, little endian
+	printf '0123456789abcdef'		# uuid
+	printf '\000\000\000\000'		# checksum
+	printf '\000\200\000\000'		# content_size 32768 bits
+	printf '\000\200\000\000'		# packet_size 32768 bits
+	printf '\000\000\000\001\010'		# schemes, version 1.8
+	printf '/* CTF 1.8 */ %63s' ' '
+} >"$tmp/cut/ust/uid/0/64-bit/metadata"
+run "$tmp/cut"
+tap_check "cut metadata packet: exit status 1, no hang" sh -c "[ $rc -eq 1 ]"
+tap_check "cut metadata packet: says it is cut" err_has "$tmp/cut/ust/uid/0/64-bit" "is cut"
+
+run "$tmp/empty" "$tmp/no/such"
+tap_check "several paths, all bad: exit status 1, one line each" \
+	sh -c "[ $rc -eq 1 ] && [ \$(wc -l <'$tmp/err') -eq 2 ]"
+
+if [ "$(id -u)" -eq 0 ]; then
+	tap_skip "unreadable directory: root reads everything"
+else
+	mkdir -p "$tmp/locked/inner"
+	chmod 000 "$tmp/locked"
+	run "$tmp/locked"
+	tap_check "unreadable directory: exit status 1, named" \
+		status 1 "$tmp/locked"
+fi
+
+tap_done

@@ -1,0 +1,261 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# rpcsim-analyze on small hand-made CTF traces (tests/analyze/ctfgen.py),
+# where every timestamp is known: exact results of both latency methods,
+# the check between them, pairing across threads and discards, events
+# outside runs, unknown modes.  Needs python3, not LTTng.
+
+srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
+builddir=${top_builddir:-.}
+. "$srcdir/tests/analyze/tap-lib.sh"
+
+ANALYZE=${ANALYZE:-$builddir/analyze/rpcsim-analyze}
+CTFGEN=$srcdir/tests/analyze/ctfgen.py
+[ -x "$ANALYZE" ] ||
+	tap_skip_all "rpcsim-analyze not built (configure found no libbabeltrace2)"
+command -v python3 >/dev/null 2>&1 ||
+	tap_skip_all "python3 missing (it writes the traces and checks the JSON)"
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/test-analyze-ctf.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 1' HUP INT TERM
+
+# trace NAME [--no-vtid] < script: $tmp/NAME/trace, then analyze it as
+# text ($tmp/NAME.{out,err,rc}) and JSON ($tmp/NAME.json, .jerr, .jrc)
+trace()
+{
+	t_name=$1
+	shift
+	mkdir -p "$tmp/$t_name/trace"
+	python3 "$CTFGEN" "$@" "$tmp/$t_name/trace" || return 1
+	timeout 30 "$ANALYZE" "$tmp/$t_name" >"$tmp/$t_name.out" \
+		2>"$tmp/$t_name.err"
+	echo $? >"$tmp/$t_name.rc"
+	timeout 30 "$ANALYZE" --json "$tmp/$t_name" >"$tmp/$t_name.json" \
+		2>"$tmp/$t_name.jerr"
+	echo $? >"$tmp/$t_name.jrc"
+}
+
+rc_is()
+{
+	[ "$(cat "$tmp/$1.rc")" = "$2" ] && [ "$(cat "$tmp/$1.jrc")" = "$2" ]
+}
+
+# j NAME EXPR: EXPR is true of the JSON document d (mode(n): its mode n).
+# The document must parse, with no NaN or Infinity.
+j()
+{
+	python3 - "$tmp/$1.json" "$2" <<'EOF' 2>"$tmp/j.err"
+import json, sys
+def no_constant(c):
+    raise ValueError("non-finite number " + c)
+d = json.load(open(sys.argv[1]), parse_constant=no_constant)
+def mode(n):
+    return [m for m in d["modes"] if m["mode"] == n][0]
+sys.exit(0 if eval(sys.argv[2]) else 1)
+EOF
+	j_rc=$?
+	[ "$j_rc" -eq 0 ] || tap_diag "false: $2" "$(cat "$tmp/j.err")"
+	return "$j_rc"
+}
+
+has_line()
+{
+	grep -qxF "$2" "$tmp/$1.out" || {
+		tap_diag "no line '$2' in:" "$(cat "$tmp/$1.out")"
+		return 1
+	}
+}
+
+err_has()
+{
+	grep -q "$2" "$tmp/$1.err" || {
+		tap_diag "no '$2' in:" "$(cat "$tmp/$1.err")"
+		return 1
+	}
+}
+
+err_lacks()
+{
+	! grep -q "$2" "$tmp/$1.err" || {
+		tap_diag "'$2' in:" "$(cat "$tmp/$1.err")"
+		return 1
+	}
+}
+
+###########################################################################
+# exact: two threads interleaved, a discard between two packets
+trace exact <<'EOF'
+1000 run_start mode=2 run=0 mode_name=array threads=2
+2000 entry vtid=10 mode=2
+2100 entry vtid=11 mode=2
+2200 alloc_bulk vtid=10 requested=3 allocated=3 variant=1
+4300 exit vtid=10 latency_ns=2000 allocated=3 alloc_calls=1
+4500 exit vtid=11 latency_ns=2200 allocated=2 alloc_calls=1
+packet discarded=7
+5000 entry vtid=10 mode=2
+5100 entry vtid=11 mode=2
+6000 err vtid=11 requested=3
+9000 exit vtid=11 latency_ns=3700 allocated=3 alloc_calls=2 retries=1
+9500 exit vtid=10 latency_ns=4000 allocated=3 alloc_calls=1
+10000 run_end mode=2 run=0 calls=4 latency_sum_ns=11900 pages=11 no_progress=1
+EOF
+tap_check "exact: exit status 0" rc_is exact 0
+tap_check "exact: the seed's line" \
+	has_line exact "Bulk array:   2.975 us per call over 4 calls"
+tap_check "exact: latency_ns statistics" \
+	j exact '(lambda s: (s["count"], s["sum_ns"], s["mean_ns"], s["min_ns"], s["max_ns"]) == (4, 11900, 2975.0, 2000, 4000))(mode(2)["latency_ns"])'
+tap_check "exact: sample stddev of latency_ns" \
+	j exact 'mode(2)["latency_ns"]["stddev_ns"] == 1021.029'
+# entry/exit distances: 2300, 2400, 3900, 4500
+tap_check "exact: timestamp latencies paired per thread" \
+	j exact '(lambda s: (s["count"], s["sum_ns"], s["min_ns"], s["max_ns"]) == (4, 13100, 2300, 4500))(mode(2)["timestamps"])'
+# differences 300, 200, 200, 500
+tap_check "exact: timestamps - latency_ns" \
+	j exact '(lambda x: (x["mean_ns"], x["median_ns"], x["min_ns"], x["max_ns"], x["negative"], x["ok"]) == (300.0, 200, 200, 500, 0, True))(mode(2)["difference"])'
+tap_check "exact: run_end agrees" \
+	j exact 'mode(2)["run_end"]["calls_match"] and mode(2)["run_end"]["mean_ns"] == 2975.0'
+tap_check "exact: per-call figures" \
+	j exact '(mode(2)["pages_per_call"], mode(2)["alloc_calls_per_call"], mode(2)["svc_alloc_arg_err"], mode(2)["retries"], mode(2)["pagepool_per_call"]) == (2.75, 1.25, 1, 1, {"mm_page_alloc_bulk": 0.25})'
+tap_check "exact: the run's configuration" \
+	j exact 'mode(2)["runs"][0]["run"] == 0 and mode(2)["runs"][0]["config"]["mode_name"] == "array" and mode(2)["runs"][0]["config"]["threads"] == 2'
+tap_check "exact: discarded events counted" \
+	j exact 'd["discarded_events"] == 7 and d["discarded_events_records"] == 1'
+tap_check "exact: discard warning" err_has exact 'discarded 7 events'
+tap_check "exact: no other warning" \
+	sh -c "[ \$(wc -l <'$tmp/exact.err') -eq 1 ]"
+
+###########################################################################
+# methods disagree
+trace negative <<'EOF'
+1000 entry mode=0
+2000 exit latency_ns=3000
+3000 entry mode=0
+4000 exit latency_ns=3000
+EOF
+tap_check "negative: exit status 0" rc_is negative 0
+tap_check "negative: timestamps shorter than latency_ns flagged" \
+	err_has negative 'Single page: timestamps give shorter calls'
+tap_check "negative: flagged in JSON" \
+	j negative 'not mode(0)["difference"]["ok"] and mode(0)["difference"]["negative"] == 2 and any("shorter" in w for w in d["warnings"])'
+
+trace slow <<'EOF'
+0 entry mode=1
+5000 exit latency_ns=3000
+10000 entry mode=1
+15000 exit latency_ns=3000
+EOF
+tap_check "slow: 2 us per call between the methods flagged" \
+	err_has slow 'Bulk list: timestamps - latency_ns is +2.000 us per call (median'
+timeout 30 "$ANALYZE" --tracepoint-cost=1000 "$tmp/slow" >"$tmp/slow1.out" \
+	2>"$tmp/slow1.err"
+tap_check "slow: accepted with --tracepoint-cost=1000" err_lacks slow1 'latency_ns is'
+
+{
+	i=0
+	while [ $i -lt 99 ]; do
+		echo "$((i * 10000)) entry mode=2"
+		echo "$((i * 10000 + 3100)) exit latency_ns=3000"
+		i=$((i + 1))
+	done
+	echo "1000000 entry mode=2"
+	echo "1103000 exit latency_ns=3000"
+} >"$tmp/tail.script"
+trace tail <"$tmp/tail.script"
+tap_check "tail: one preempted call in 100 moves the mean: flagged with the median" \
+	err_has tail 'Bulk array: mean timestamps - latency_ns is +1.099 us.*median call differs by +0.100 us and 1 calls'
+
+###########################################################################
+# pairing
+trace discard <<'EOF'
+500 run_start mode=2 run=0
+1000 entry vtid=10 mode=2
+packet discarded=5
+3000 exit vtid=10 latency_ns=1500
+4000 entry vtid=10 mode=2
+6000 exit vtid=10 latency_ns=1500
+7000 run_end mode=2 run=0 calls=3 latency_sum_ns=4500
+EOF
+tap_check "discard: a call open across a discard is not timed, its exit counts" \
+	j discard 'mode(2)["calls"] == 2 and mode(2)["pairing"]["across_discard"] == 1 and mode(2)["pairing"]["paired"] == 1 and mode(2)["pairing"]["exit_no_entry"] == 0 and mode(2)["timestamps"]["sum_ns"] == 2000'
+tap_check "discard: count differing from run_end blamed on the discard" \
+	err_has discard 'counted 3: events were discarded'
+
+trace unmatched <<'EOF'
+1000 run_start mode=0 run=3
+2000 entry vtid=1 mode=0
+3000 entry vtid=1 mode=0
+4000 exit vtid=1 latency_ns=500
+5000 exit vtid=1 latency_ns=600
+6000 entry vtid=2 mode=0
+7000 run_end mode=0 run=3 calls=3 latency_sum_ns=1600
+EOF
+tap_check "unmatched: entry twice, exit without entry, entry without exit" \
+	j unmatched '(lambda p: (p["entry_twice"], p["exit_no_entry"], p["entry_no_exit"], p["paired"]) == (1, 1, 1, 1))(mode(0)["pairing"])'
+tap_check "unmatched: reported" \
+	err_has unmatched 'Single page: unmatched svc_alloc_arg events: 1 entries without exit, 1 exits without entry, 1 entries twice'
+tap_check "unmatched: run_end differing without discard: says so" \
+	err_has unmatched 'Single page run 3\|Single page: the trace has 2 calls, rpcsim.s run_end counted 3: no discard'
+
+trace novtid --no-vtid <<'EOF'
+1000 entry mode=2
+3000 exit latency_ns=1500
+EOF
+tap_check "no vtid: calls counted, timestamps skipped and said so" \
+	j novtid 'mode(2)["calls"] == 1 and mode(2)["timestamps"] is None and not d["vtid"]'
+tap_check "no vtid: warning" err_has novtid 'no vtid context'
+
+###########################################################################
+# modes and runs
+trace modes <<'EOF'
+100 entry vtid=5 mode=7
+200 exit vtid=5 latency_ns=50
+300 exit vtid=6 latency_ns=70
+1000 run_start mode=1 run=0
+1100 entry vtid=5 mode=1
+1200 exit vtid=5 latency_ns=40
+1300 run_end mode=1 run=0 calls=1 latency_sum_ns=40
+2000 run_start mode=1 run=1
+2100 entry vtid=5 mode=1
+2400 exit vtid=5 latency_ns=240
+2500 run_end mode=1 run=1 calls=1 latency_sum_ns=240
+EOF
+tap_check "modes: exit status 0" rc_is modes 0
+tap_check "modes: an unknown mode number is labelled with it" \
+	has_line modes "Mode 7:       0.060 us per call over 2 calls"
+tap_check "modes: runs merged per mode, one line per run" \
+	sh -c "grep -qxF 'Bulk list:    0.140 us per call over 2 calls' '$tmp/modes.out' && grep -q '^  run 0: *0.040 us' '$tmp/modes.out' && grep -q '^  run 1: *0.240 us' '$tmp/modes.out'"
+tap_check "modes: modes in order, runs listed" \
+	j modes '[m["mode"] for m in d["modes"]] == [1, 7] and [r["run"] for r in mode(1)["runs"]] == [0, 1] and mode(7)["runs"][0]["run"] is None'
+
+trace orphan <<'EOF'
+300 exit vtid=6 latency_ns=70
+EOF
+tap_check "orphan: an exit outside any run and entry: Unknown mode" \
+	j orphan 'd["modes"][0]["mode"] is None and d["modes"][0]["label"] == "Unknown mode" and d["modes"][0]["calls"] == 1'
+
+###########################################################################
+# no rpcsim event
+trace none <<'EOF'
+100 alloc_bulk requested=1
+EOF
+tap_check "no rpcsim event: exit status 1" rc_is none 1
+tap_check "no rpcsim event: says so" err_has none 'no rpcsim event among 1 events'
+
+trace empty </dev/null
+tap_check "no event at all: exit status 1, says so" \
+	sh -c "[ \$(cat '$tmp/empty.rc') = 1 ] && grep -q 'no rpcsim event among 0 events' '$tmp/empty.err'"
+
+###########################################################################
+# two traces below one directory, same thread ids: paired per trace
+mkdir -p "$tmp/two/a" "$tmp/two/b"
+printf '1000 entry vtid=1 mode=2\n3000 exit vtid=1 latency_ns=1000\n' |
+	python3 "$CTFGEN" "$tmp/two/a"
+printf '2000 entry vtid=1 mode=2\n6000 exit vtid=1 latency_ns=3000\n' |
+	python3 "$CTFGEN" "$tmp/two/b"
+timeout 30 "$ANALYZE" --json "$tmp/two" >"$tmp/two.json" 2>"$tmp/two.err"
+tap_check "two traces: both found, calls paired within each trace" \
+	j two 'len(d["traces"]) == 2 and mode(2)["calls"] == 2 and mode(2)["timestamps"]["sum_ns"] == 6000 and mode(2)["pairing"]["entry_twice"] == 0'
+
+tap_done

@@ -1,0 +1,365 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# rpcsim-analyze on traces recorded by a real LTTng session daemon.
+# tracegen emits a known sequence of rpcsim/pagepool events; the analysis
+# must find exactly those calls and latencies.  Then truncated and
+# corrupted copies of a trace must give exit status 1 and a message, fast.
+#
+# A session daemon that answers is reused; otherwise one is started and
+# stopped again by its pid (tests/analyze/lttng-lib.sh).  Skipped when the
+# LTTng tools are missing.
+
+srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
+builddir=${top_builddir:-.}
+. "$srcdir/tests/analyze/tap-lib.sh"
+. "$srcdir/tests/analyze/lttng-lib.sh"
+
+ANALYZE=${ANALYZE:-$builddir/analyze/rpcsim-analyze}
+TRACEGEN=${TRACEGEN:-$builddir/tests/tracegen}
+
+[ -x "$ANALYZE" ] ||
+	tap_skip_all "rpcsim-analyze not built (configure found no libbabeltrace2)"
+[ -x "$TRACEGEN" ] ||
+	tap_skip_all "tracegen not built (configured with --disable-lttng-ust)"
+if why=$(lttng_missing); then
+	tap_skip_all "LTTng tools $why"
+fi
+command -v python3 >/dev/null 2>&1 ||
+	tap_skip_all "python3 missing (it checks the JSON)"
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/test-analyze.XXXXXX") || exit 1
+trap 'lttng_cleanup; rm -rf "$tmp"' EXIT
+trap 'exit 1' HUP INT TERM
+
+if ! lttng_sessiond_up >"$tmp/sessiond.msg" 2>&1; then
+	tap_not_ok "a session daemon: $(cat "$tmp/sessiond.msg")"
+	tap_done
+fi
+# tracegen runs as "tgPID" and only that name is recorded: other tests
+# tracing at the same time do not mix their events in
+lttng_procname_link "$(cd "$(dirname "$TRACEGEN")" && pwd)/$(basename "$TRACEGEN")" "$tmp" ||
+	exit 1
+TG=$lttng_procname_path
+
+if [ -n "$lttng_started_pid" ]; then
+	tap_diag "started lttng-sessiond, pid $lttng_started_pid"
+else
+	tap_diag "using the lttng-sessiond already running"
+fi
+
+# analyze NAME ARGS...: $tmp/NAME.{out,err,rc}
+analyze()
+{
+	an_name=$1
+	shift
+	timeout 60 "$ANALYZE" "$@" >"$tmp/$an_name.out" 2>"$tmp/$an_name.err"
+	echo $? >"$tmp/$an_name.rc"
+}
+
+rc_is()
+{
+	[ "$(cat "$tmp/$1.rc")" = "$2" ]
+}
+
+# jget FILE EXPR: evaluate EXPR with d = the document, mode(n) = its mode n
+jget()
+{
+	python3 - "$1" "$2" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+def mode(n):
+    return [m for m in d["modes"] if m["mode"] == n][0]
+print(eval(sys.argv[2]))
+EOF
+}
+
+# jtrue FILE EXPR: EXPR is true
+jtrue()
+{
+	[ "$(jget "$1" "$2" 2>"$tmp/jget.err")" = True ] || {
+		tap_diag "false: $2" "$(cat "$tmp/jget.err")"
+		return 1
+	}
+}
+
+json_parses()
+{
+	python3 -c 'import json, sys; json.load(sys.stdin)' <"$1"
+}
+
+line_in()
+{
+	grep -qxF "$2" "$tmp/$1.out" || {
+		tap_diag "no line '$2' in:" "$(cat "$tmp/$1.out")"
+		return 1
+	}
+}
+
+err_has()
+{
+	grep -q "$2" "$tmp/$1.err"
+}
+
+no_sanitizer_report()
+{
+	! grep -q 'AddressSanitizer\|LeakSanitizer\|runtime error:' "$tmp/$1.err"
+}
+
+###########################################################################
+# t1: two modes, two runs each, two threads; vtid; pagepool events
+
+t1_gen()
+{
+	timeout 120 "$TG" --modes=0,2 --runs=2 --threads=2 --calls=300 \
+		--latency=3000 --step=100 --err-every=50 --pagepool \
+		>"$tmp/t1.gen"
+}
+tap_check "record t1 (tracegen: 2 modes x 2 runs x 2 threads x 300 calls)" \
+	lttng_record t1 "$tmp/t1" "--subbuf-size=1M --num-subbuf=4" \
+	"rpcsim:*,pagepool:*" vtid -- t1_gen
+
+analyze t1 "$tmp/t1"
+analyze t1j --json "$tmp/t1"
+tap_check "t1: exit status 0" rc_is t1 0
+# latency_ns = 3000 + (i % 5) * 100 over 300 calls per thread: mean 3200
+tap_check "t1: seed line for Single page" \
+	line_in t1 "Single page:  3.200 us per call over 1,200 calls"
+tap_check "t1: seed line for Bulk array" \
+	line_in t1 "Bulk array:   3.200 us per call over 1,200 calls"
+tap_check "t1: --json exit status 0" rc_is t1j 0
+tap_check "t1: --json parses" json_parses "$tmp/t1j.out"
+tap_check "t1: every call found (1,200 per mode)" \
+	jtrue "$tmp/t1j.out" 'mode(0)["calls"] == 1200 and mode(2)["calls"] == 1200'
+expected_sum=$(awk '/mode=2/ { sub("latency_sum_ns=", "", $5); s += $5 } END { print s }' "$tmp/t1.gen")
+tap_check "t1: mean of latency_ns exact (sum $expected_sum ns)" \
+	jtrue "$tmp/t1j.out" "mode(2)['latency_ns']['sum_ns'] == $expected_sum and mode(2)['latency_ns']['mean_ns'] == 3200.0"
+tap_check "t1: min/max of latency_ns" \
+	jtrue "$tmp/t1j.out" 'mode(0)["latency_ns"]["min_ns"] == 3000 and mode(0)["latency_ns"]["max_ns"] == 3400'
+tap_check "t1: percentiles within 1 %" \
+	jtrue "$tmp/t1j.out" 'abs(mode(2)["latency_ns"]["p50_ns"] - 3200) <= 32 and mode(2)["latency_ns"]["p99_ns"] == 3400'
+tap_check "t1: every call paired by vtid" \
+	jtrue "$tmp/t1j.out" 'all(m["timestamps"]["count"] == 1200 for m in d["modes"])'
+tap_check "t1: timestamp latency >= latency_ns, per call" \
+	jtrue "$tmp/t1j.out" 'all(m["difference"]["min_ns"] >= 0 and m["timestamps"]["mean_ns"] >= m["latency_ns"]["mean_ns"] for m in d["modes"])'
+tap_check "t1: run_end agrees with the trace" \
+	jtrue "$tmp/t1j.out" 'all(m["run_end"]["calls_match"] and m["run_end"]["mean_ns"] == m["latency_ns"]["mean_ns"] for m in d["modes"])'
+tap_check "t1: svc_alloc_arg_err counted (24 per mode)" \
+	jtrue "$tmp/t1j.out" 'all(m["svc_alloc_arg_err"] == 24 and m["retries"] == 24 for m in d["modes"])'
+tap_check "t1: pages and allocator calls per call" \
+	jtrue "$tmp/t1j.out" 'all(m["pages_per_call"] == 3.0 and m["alloc_calls_per_call"] == 1.02 for m in d["modes"])'
+tap_check "t1: pagepool events per call" \
+	jtrue "$tmp/t1j.out" 'all(m["pagepool_per_call"] == {"mm_page_alloc_bulk": 1.0, "mm_page_alloc_zone_locked": 2.0} for m in d["modes"])'
+tap_check "t1: two runs per mode, 600 calls each, with their configuration" \
+	jtrue "$tmp/t1j.out" 'all([(r["run"], r["calls"], r["config"]["threads"]) for r in m["runs"]] == [(0, 600, 2), (1, 600, 2)] for m in d["modes"])'
+tap_check "t1: nothing unmatched, nothing discarded" \
+	jtrue "$tmp/t1j.out" 'd["discarded_events"] == 0 and all(m["pairing"]["entry_no_exit"] + m["pairing"]["exit_no_entry"] + m["pairing"]["entry_twice"] == 0 for m in d["modes"])'
+tap_check "t1: no warning about counts, pairing or discards" \
+	sh -c "! grep -q 'discard\|unmatched\|run_end\|vtid' '$tmp/t1.err'"
+if err_has t1 'timestamps'; then
+	tap_diag "t1 warned about the methods (a loaded machine?):" "$(cat "$tmp/t1.err")"
+fi
+
+analyze t1d "$tmp/t1" "$tmp/t1/ust" "$tmp/t1/"
+tap_check "t1: a trace given twice is read once" \
+	line_in t1d "Bulk array:   3.200 us per call over 1,200 calls"
+
+###########################################################################
+# t2: no vtid context
+
+# a mode_name with a quote, a backslash, a tab, a control character, UTF-8
+# and a byte that is not UTF-8, for the JSON escaping
+t2_gen()
+{
+	timeout 120 "$TG" --calls=200 --latency=1000 \
+		--mode-name="$(printf 'q"b\\s\ttab\001\303\251\377')" >/dev/null
+}
+tap_check "record t2 (no vtid context)" \
+	lttng_record t2 "$tmp/t2" "--subbuf-size=1M --num-subbuf=4" \
+	"rpcsim:*" none -- t2_gen
+analyze t2 "$tmp/t2"
+analyze t2j --json "$tmp/t2"
+tap_check "t2: exit status 0, calls found" \
+	line_in t2 "Bulk array:   1.200 us per call over 200 calls"
+tap_check "t2: says vtid is missing" err_has t2 'no vtid context'
+tap_check "t2: timestamp method skipped" \
+	jtrue "$tmp/t2j.out" 'not d["vtid"] and mode(2)["timestamps"] is None'
+tap_check "t2: strings from the trace escaped in JSON" \
+	jtrue "$tmp/t2j.out" 'mode(2)["runs"][0]["config"]["mode_name"] == "q\"b\\s\ttab\x01\u00e9\ufffd"'
+
+###########################################################################
+# t3: discarded events (2 x 4 KiB sub-buffers, no spin)
+
+t3_gen()
+{
+	timeout 120 "$TG" --threads=2 --calls=50000 --no-spin >/dev/null
+}
+tap_check "record t3 (tiny sub-buffers)" \
+	lttng_record t3 "$tmp/t3" "--subbuf-size=4096 --num-subbuf=2" \
+	"rpcsim:*" vtid -- t3_gen
+t3_stop=$lttng_stop_output
+analyze t3 "$tmp/t3"
+analyze t3j --json "$tmp/t3"
+timeout 60 babeltrace2 "$tmp/t3" >/dev/null 2>"$tmp/t3.bt"
+bt_discarded=$(grep -o 'discarded [0-9]* events\?' "$tmp/t3.bt" |
+	awk '{ s += $2 } END { print s + 0 }')
+bt_maybe=$(grep -c 'may have discarded' "$tmp/t3.bt")
+tap_diag "t3: babeltrace2 reports $bt_discarded discarded events ($bt_maybe unknown counts); lttng stop said: $t3_stop"
+tap_check "t3: exit status 0, --json parses" \
+	sh -c "[ \"\$(cat '$tmp/t3.rc')\" = 0 ] && python3 -c 'import json, sys; json.load(sys.stdin)' <'$tmp/t3j.out'"
+tap_check "t3: same discarded count as babeltrace2 ($bt_discarded)" \
+	jtrue "$tmp/t3j.out" "d['discarded_events'] == $bt_discarded and d['discarded_events_unknown_count'] == $bt_maybe"
+if [ "$bt_discarded" -gt 0 ] || [ "$bt_maybe" -gt 0 ]; then
+	tap_check "t3: discard warning" err_has t3 'discarded'
+	# run_end itself may have been discarded
+	t3_end=$(jget "$tmp/t3j.out" 'None if mode(2)["run_end"] is None else mode(2)["run_end"]["calls_match"]')
+	case $t3_end in
+	None)
+		tap_check "t3: run_end lost: said so" err_has t3 'no run_end'
+		;;
+	True)
+		tap_check "t3: counts agree with run_end: no mismatch flagged" \
+			sh -c "! grep -q 'run_end counted' '$tmp/t3.err'"
+		;;
+	*)
+		tap_check "t3: call count differing from run_end flagged" \
+			err_has t3 'run_end counted'
+		;;
+	esac
+else
+	tap_check "t3: no discard, no discard warning" \
+		sh -c "! grep -q discarded '$tmp/t3.err'"
+	tap_skip "t3: the tracer kept up with 4 KiB sub-buffers: no discard to flag"
+fi
+lttng_n=$(echo "$t3_stop" | sed -n 's/.*Warning: \([0-9]*\) events were discarded.*/\1/p')
+if [ -n "$lttng_n" ]; then
+	tap_check "t3: same discarded count as lttng stop ($lttng_n)" \
+		jtrue "$tmp/t3j.out" "d['discarded_events'] == $lttng_n"
+else
+	tap_check "t3: lttng stop reported no discard, nor does the trace" \
+		jtrue "$tmp/t3j.out" "d['discarded_events'] == 0"
+fi
+
+###########################################################################
+# t4: unmatched entry/exit events
+
+t4_gen()
+{
+	timeout 120 "$TG" --modes=1 --calls=1000 --latency=1000 \
+		--step=0 --drop-exit-every=100 >/dev/null &&
+	timeout 120 "$TG" --modes=2 --calls=1000 --latency=1000 \
+		--step=0 --drop-entry-every=100 >/dev/null
+}
+tap_check "record t4 (exits, then entries, left out)" \
+	lttng_record t4 "$tmp/t4" "--subbuf-size=1M --num-subbuf=4" \
+	"rpcsim:*" vtid -- t4_gen
+analyze t4 "$tmp/t4"
+analyze t4j --json "$tmp/t4"
+tap_check "t4: exit status 0" rc_is t4 0
+tap_check "t4: lost exits: 9 entries twice in a row, 1 never closed" \
+	jtrue "$tmp/t4j.out" 'mode(1)["calls"] == 990 and mode(1)["pairing"]["entry_twice"] == 9 and mode(1)["pairing"]["entry_no_exit"] == 1 and mode(1)["pairing"]["exit_no_entry"] == 0'
+tap_check "t4: lost entries: 10 exits without entry" \
+	jtrue "$tmp/t4j.out" 'mode(2)["calls"] == 1000 and mode(2)["pairing"]["exit_no_entry"] == 10 and mode(2)["pairing"]["paired"] == 990'
+tap_check "t4: unmatched events reported" err_has t4 'Bulk list: unmatched'
+tap_check "t4: call count differing from run_end flagged" \
+	err_has t4 'Bulk list.*990 calls, rpcsim.s run_end counted 1,000'
+
+###########################################################################
+# t5: no rpcsim event
+
+t5_gen()
+{
+	timeout 120 "$TG" --calls=100 --pagepool >/dev/null
+}
+tap_check "record t5 (pagepool events only)" \
+	lttng_record t5 "$tmp/t5" "--subbuf-size=1M --num-subbuf=4" \
+	"pagepool:*" vtid -- t5_gen
+analyze t5 "$tmp/t5"
+tap_check "t5: no rpcsim event: exit status 1 and says so" \
+	sh -c "[ \"\$(cat '$tmp/t5.rc')\" = 1 ] && grep -q 'no rpcsim event' '$tmp/t5.err'"
+
+###########################################################################
+# t6: truncated and corrupted copies of t1
+
+broken_asan_options=
+
+# the largest stream file of a trace copy
+stream_of()
+{
+	find "$1" -type f -name 'c0_*' ! -path '*/index/*' -exec ls -S {} + |
+		head -n 1
+}
+
+# broken NAME DESCRIPTION: the copy $tmp/NAME must fail cleanly
+broken()
+{
+	if [ -n "$broken_asan_options" ]; then
+		(ASAN_OPTIONS=$broken_asan_options
+		 export ASAN_OPTIONS
+		 analyze "$1" "$tmp/$1")
+	else
+		analyze "$1" "$tmp/$1"
+	fi
+	tap_check "$2: exit status 1" rc_is "$1" 1
+	tap_check "$2: one message naming the trace, no sanitizer report" \
+		sh -c "grep -q '$tmp/$1' '$tmp/$1.err' && ! grep -q 'AddressSanitizer\|LeakSanitizer\|runtime error:' '$tmp/$1.err'"
+	if ! rc_is "$1" 1; then
+		tap_diag "$(cat "$tmp/$1.err")"
+	fi
+}
+
+cp -r "$tmp/t1" "$tmp/cut"
+f=$(stream_of "$tmp/cut")
+truncate -s $(($(stat -c %s "$f") / 2 + 13)) "$f"
+broken cut "stream file cut in the middle"
+
+cp -r "$tmp/t1" "$tmp/cutnoidx"
+rm -rf "$tmp"/cutnoidx/ust/uid/*/*/index
+f=$(stream_of "$tmp/cutnoidx")
+truncate -s $(($(stat -c %s "$f") / 2 + 13)) "$f"
+broken cutnoidx "stream file cut, no index files"
+
+cp -r "$tmp/t1" "$tmp/magic"
+f=$(stream_of "$tmp/magic")
+printf '\000\000\000\000' | dd of="$f" bs=1 seek=0 conv=notrunc 2>/dev/null
+broken magic "packet header magic overwritten"
+
+cp -r "$tmp/t1" "$tmp/events"
+f=$(stream_of "$tmp/events")
+python3 - "$f" <<'EOF'
+import sys
+with open(sys.argv[1], "r+b") as f:
+    f.seek(512)
+    f.write(b"\xff" * 64)
+EOF
+broken events "event headers overwritten"
+
+cp -r "$tmp/t1" "$tmp/meta"
+f=$(find "$tmp/meta" -name metadata | head -n 1)
+python3 - "$f" <<'EOF'
+import sys
+with open(sys.argv[1], "r+b") as f:
+    data = bytearray(f.read())
+    i = data.find(b"struct {")
+    data[i:i + 8] = b"strXct {"
+    f.seek(0)
+    f.write(data)
+EOF
+# libbabeltrace2 2.0.4's ctf plugin leaks 208 bytes when the TSDL does not
+# parse (babeltrace2 itself does too, under valgrind); only there,
+# LeakSanitizer is off so that the ASan build checks the rest.
+broken_asan_options=detect_leaks=0
+broken meta "metadata text corrupted"
+broken_asan_options=
+
+cp -r "$tmp/t1" "$tmp/metamagic"
+f=$(find "$tmp/metamagic" -name metadata | head -n 1)
+printf '\000\000\000\000' | dd of="$f" bs=1 seek=0 conv=notrunc 2>/dev/null
+broken metamagic "metadata packet header overwritten"
+
+cp -r "$tmp/t1" "$tmp/metacut"
+f=$(find "$tmp/metacut" -name metadata | head -n 1)
+truncate -s 3000 "$f"
+broken metacut "metadata cut"
+
+tap_done
