@@ -76,7 +76,7 @@ command -v babeltrace2 >/dev/null 2>&1 || {
 	exit 1
 }
 
-. "$srcdir/tests/analyze/lttng-lib.sh"
+. "$srcdir/tests/utils/lttng.sh"
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/bench-analyze.XXXXXX") || exit 1
 cleanup()

@@ -20,11 +20,18 @@ static void trace_err(char *err, size_t errlen, const char *what, int ret)
 		 lttng_strerror(ret < 0 ? ret : -ret));
 }
 
+/*
+ * A session records every instrumented process of the user; the filter
+ * keeps this rpcsim's events only, so concurrent runs stay apart.
+ */
 static int trace_enable(struct lttng_handle *h, const char *pattern,
 			char *err, size_t errlen)
 {
 	struct lttng_event *ev = lttng_event_create();
+	char filter[64];
 	int ret;
+
+	snprintf(filter, sizeof(filter), "$ctx.vpid == %ld", (long)getpid());
 
 	if (!ev) {
 		snprintf(err, errlen, "lttng_event_create: out of memory");
@@ -33,7 +40,7 @@ static int trace_enable(struct lttng_handle *h, const char *pattern,
 	ev->type = LTTNG_EVENT_TRACEPOINT;
 	ev->loglevel_type = LTTNG_EVENT_LOGLEVEL_ALL;
 	snprintf(ev->name, sizeof(ev->name), "%s", pattern);
-	ret = lttng_enable_event(h, ev, TRACE_CHANNEL);
+	ret = lttng_enable_event_with_filter(h, ev, TRACE_CHANNEL, filter);
 	lttng_event_destroy(ev);
 	if (ret < 0) {
 		char what[128];

@@ -7,13 +7,13 @@
 # corrupted copies of a trace must give exit status 1 and a message, fast.
 #
 # A session daemon that answers is reused; otherwise one is started and
-# stopped again by its pid (tests/analyze/lttng-lib.sh).  Skipped when the
+# stopped again by its pid (tests/utils/lttng.sh).  Skipped when the
 # LTTng tools are missing.
 
 srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
 builddir=${top_builddir:-.}
 . "$srcdir/tests/analyze/tap-lib.sh"
-. "$srcdir/tests/analyze/lttng-lib.sh"
+. "$srcdir/tests/utils/lttng.sh"
 
 ANALYZE=${ANALYZE:-$builddir/analyze/rpcsim-analyze}
 TRACEGEN=${TRACEGEN:-$builddir/tests/tracegen}

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# LTTng helpers for the analyze tests and analyze/bench-analyze.sh
+# LTTng helpers for the LTTng tests and analyze/bench-analyze.sh
 # (sourced; POSIX sh).
 #
 #   lttng_missing               print the missing LTTng tools; true if any

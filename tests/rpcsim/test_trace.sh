@@ -1,0 +1,182 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# rpcsim with a real LTTng session: rpcsim --trace for each mode, checked
+# against rpcsim-analyze (same calls when nothing was discarded, means
+# within 1 %, field and timestamp latencies agreeing, JSON that parses, no
+# session left behind); the plain lttng create/enable-event/start/stop
+# workflow on the providers; a truncated and a corrupted rpcsim trace;
+# and --trace with no session daemon.  A daemon that answers is reused;
+# otherwise one is started and stopped by its pid (tests/utils/lttng.sh).
+# Skipped, not passed, without LTTng.
+
+. "${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/rpcsim/common.sh"
+# shellcheck source=tests/utils/lttng.sh
+. "$top_srcdir/tests/utils/lttng.sh"
+
+ANALYZE=$top_builddir/analyze/rpcsim-analyze
+
+if lttng_missing >"$tmpdir/why"; then
+	echo "1..0 # SKIP $(cat "$tmpdir/why")"
+	exit 0
+fi
+if ! "$RPCSIM" --help | grep -q -- '--trace\[=DIR\]'; then
+	echo "1..0 # SKIP rpcsim built without LTTng-UST"
+	exit 0
+fi
+if [ ! -x "$ANALYZE" ] || ! have_python; then
+	echo "1..0 # SKIP rpcsim-analyze or python3 missing"
+	exit 0
+fi
+
+plan_tests 31
+trap 'lttng_cleanup; rm -rf "$tmpdir"' EXIT
+lttng_sessiond_up >"$tmpdir/why" || bail_out "$(cat "$tmpdir/why")"
+
+# compare RPCSIM_JSON ANALYZE_JSON MODE: prints what differs, fails if any.
+compare()
+{
+	python3 - "$1" "$2" "$3" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+a = json.load(open(sys.argv[2]))
+name = sys.argv[3]
+rm = [m for m in r["modes"] if m["mode"] == name][0]
+labels = {"single": "Single page", "list": "Bulk list", "array": "Bulk array"}
+am = [m for m in a["modes"] if m["label"] == labels[name]]
+bad = []
+if len(am) != 1:
+    print("rpcsim-analyze found %d %s modes" % (len(am), name))
+    sys.exit(1)
+am = am[0]
+discarded = r["trace"]["discarded_events"] + r["trace"]["lost_packets"]
+if discarded == 0 and am["calls"] != rm["calls"]:
+    bad.append("calls %d in the trace, %d measured" % (am["calls"], rm["calls"]))
+mean_r = rm["mean_us"] * 1000.0
+mean_a = am["latency_ns"]["mean_ns"]
+if abs(mean_a - mean_r) > 0.01 * mean_r:
+    bad.append("mean %.1f ns in the trace, %.1f ns measured" % (mean_a, mean_r))
+if not am["difference"]["ok"]:
+    bad.append("field and timestamp latencies disagree: %s" % am["difference"])
+if am["difference"]["count"] == 0:
+    bad.append("no entry/exit pair was timed")
+if am["run_end"]["calls"] != rm["calls"]:
+    bad.append("run_end says %d calls" % am["run_end"]["calls"])
+print("; ".join(bad) if bad else
+      "%d calls, mean %.1f ns (rpcsim %.1f), ts - field %+.1f ns"
+      % (am["calls"], mean_a, mean_r, am["difference"]["mean_ns"]))
+sys.exit(1 if bad else 0)
+PY
+}
+
+# 1. rpcsim --trace, one mode at a time.
+for mode in single list array; do
+	dir=$tmpdir/trace-$mode
+	run --alloc=$mode --requests=3000 --threads=2 --trace="$dir" --json
+	ran_ok "rpcsim --alloc=$mode --trace: runs"
+	cp "$OUT" "$tmpdir/rpcsim-$mode.json"
+	python3 -c 'import json,sys; d=json.load(sys.stdin); assert d["trace"]["dir"]' \
+		<"$OUT" 2>/dev/null
+	ok $? "rpcsim --alloc=$mode --trace --json: valid JSON naming the trace"
+	timeout 120 "$ANALYZE" --json "$dir" >"$tmpdir/analyze-$mode.json" 2>"$ERR"
+	st=$?
+	python3 -c 'import json,sys; json.load(sys.stdin)' \
+		<"$tmpdir/analyze-$mode.json" 2>/dev/null
+	ok $(( st || $? )) "rpcsim-analyze --json on the $mode trace: exit 0, valid JSON" ||
+		diag "exit $st: $(head -c 1000 "$ERR")"
+	res=$(compare "$tmpdir/rpcsim-$mode.json" "$tmpdir/analyze-$mode.json" $mode)
+	ok $? "$mode: trace and rpcsim agree ($res)"
+done
+
+# 2. Text mode prints the analysis after rpcsim's own figures.
+run --alloc=all --requests=1500 --trace="$tmpdir/trace-all" --quiet
+ran_ok "rpcsim --alloc=all --trace: runs"
+grep -q '^Trace .*, as rpcsim-analyze reads it:$' "$OUT"
+ok $? "rpcsim --trace prints the trace's analysis"
+n=$(grep -c -E '^(Single page|Bulk list|Bulk array): +[0-9.]+ us per call over 1,500 calls$' "$OUT")
+[ "$n" -eq 6 ]
+ok $? "three modes, each in rpcsim's table and in the trace's analysis ($n of 6)"
+lttng_cmd list 2>/dev/null | grep -q 'rpcsim-[0-9]*-[0-9]*'
+[ $? -ne 0 ]
+ok $? "no rpcsim session is left behind"
+
+# 3. Every pagepool event shows up with --trace-events=all.
+run --requests=300 --trace="$tmpdir/trace-pp" --trace-events=all --quiet
+ran_ok "rpcsim --trace-events=all: runs"
+babeltrace2 "$tmpdir/trace-pp" 2>/dev/null | sed -n 's/.* \(pagepool:[a-z_]*\): .*/\1/p' |
+	sort -u >"$tmpdir/pp-events"
+for ev in mm_page_alloc_bulk mm_page_alloc_zone_locked mm_page_free \
+	  mm_page_free_batched mm_page_pcpu_drain; do
+	grep -qx "pagepool:$ev" "$tmpdir/pp-events"
+	ok $? "--trace-events=all records pagepool:$ev"
+done
+
+# 4. The plain workflow, by hand: create, enable-event, vtid, start, run,
+#    stop, destroy, then babeltrace2.  Other instrumented processes may
+#    run meanwhile, so look for this run's own seed.
+seed=$$$(date +%N | cut -c1-4)
+s=manual-$$-$(date +%s%N)
+lttng_sessions="$lttng_sessions $s"
+{ lttng_cmd create "$s" --output="$tmpdir/manual" &&
+  lttng_cmd enable-event -u -s "$s" 'rpcsim:*' &&
+  lttng_cmd add-context -u -s "$s" -t vtid &&
+  lttng_cmd start "$s"; } >/dev/null 2>&1
+ok $? "lttng create; enable-event -u 'rpcsim:*'; add-context -u -t vtid; start"
+run --alloc=list --requests=200 --seed="$seed" --quiet
+ran_ok "rpcsim runs under the manual session"
+{ lttng_cmd stop "$s" && lttng_cmd destroy "$s"; } >/dev/null 2>&1
+ok $? "lttng stop; destroy"
+babeltrace2 "$tmpdir/manual" >"$tmpdir/manual.txt" 2>/dev/null
+grep -q "rpcsim:run_start: .*vtid = .*mode_name = \"list\".* seed = $seed," "$tmpdir/manual.txt"
+ok $? "babeltrace2 prints this run's run_start with its configuration"
+n=$(grep -c 'rpcsim:svc_alloc_arg_exit: .*latency_ns = ' "$tmpdir/manual.txt")
+[ "$n" -ge 200 ]
+ok $? "babeltrace2 prints the svc_alloc_arg_exit events ($n)"
+
+# 5. A truncated and a corrupted rpcsim trace: exit 1 and a message.
+cp -r "$tmpdir/trace-array" "$tmpdir/cut"
+stream=$(find "$tmpdir/cut" -type f -name 'rpcsim_*' ! -name '*.idx' -size +8k | head -n 1)
+if [ -n "$stream" ]; then
+	size=$(stat -c %s "$stream")
+	truncate -s $((size / 2 + 3)) "$stream"
+	rm -rf "$(dirname "$stream")/index"
+	timeout 60 "$ANALYZE" "$tmpdir/cut" >/dev/null 2>"$ERR"
+	st=$?
+	[ $st -eq 1 ] && [ -s "$ERR" ]
+	ok $? "truncated rpcsim trace: exit 1 with a message (exit $st: $(head -n 1 "$ERR"))"
+else
+	skip 1 "no stream file over 8 KiB in the trace"
+fi
+cp -r "$tmpdir/trace-array" "$tmpdir/bad"
+stream=$(find "$tmpdir/bad" -type f -name 'rpcsim_*' ! -name '*.idx' -size +8k | head -n 1)
+if [ -n "$stream" ]; then
+	# The first packet's header magic (0xc1fc1fc1) becomes zeros.
+	printf '\000\000\000\000' | dd of="$stream" bs=1 seek=0 conv=notrunc 2>/dev/null
+	timeout 60 "$ANALYZE" "$tmpdir/bad" >/dev/null 2>"$ERR"
+	st=$?
+	[ $st -eq 1 ] && [ -s "$ERR" ]
+	ok $? "rpcsim trace with a corrupted packet header: exit 1 with a message (exit $st: $(head -n 1 "$ERR"))"
+else
+	skip 1 "no stream file over 8 KiB in the trace"
+fi
+
+# 6. No session daemon: as an unprivileged user with an empty LTTNG_HOME,
+#    nothing answers; rpcsim says so and how to start one, exit 1.
+if [ "$(id -u)" -eq 0 ] && command -v runuser >/dev/null 2>&1 &&
+   runuser -u nobody -- test -x "$RPCSIM" 2>/dev/null; then
+	home=$tmpdir/nobody-home
+	mkdir -p "$home" && chmod 777 "$home" "$tmpdir"
+	timeout 60 runuser -u nobody -- env LTTNG_HOME="$home" \
+		LTTNG_UST_REGISTER_TIMEOUT=0 "$RPCSIM" --requests=10 \
+		--trace="$home/t" >/dev/null 2>"$ERR"
+	st=$?
+	[ $st -eq 1 ] && grep -q 'no LTTng session daemon answers: start one with' "$ERR"
+	ok $? "--trace without a session daemon: exit 1 and how to start one (exit $st)"
+	[ ! -e "$home/t" ]
+	ok $? "--trace without a session daemon leaves no folder behind"
+else
+	skip 2 "needs root, runuser and a build tree the nobody user can run"
+fi
+
+exit_status
+exit $?
