@@ -15,10 +15,10 @@ build=${BUILD_DIR:-$top/build}
 
 # Build tools; LTTng (tracepoints, rpcsim --trace, the trace test) and
 # babeltrace2 (rpcsim-analyze); jemalloc (second page backend, pagebench);
-# python3 checks JSON output in tests.
+# json-c (rpcsim-compare); gnuplot (--plot); python3 checks JSON in tests.
 PACKAGES="build-essential autoconf automake libtool pkg-config python3
 	liblttng-ust-dev liblttng-ctl-dev lttng-tools babeltrace2 libbabeltrace2-dev
-	libjemalloc-dev"
+	libjemalloc-dev libjson-c-dev gnuplot-nox"
 
 missing=
 for p in $PACKAGES; do
