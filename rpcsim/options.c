@@ -327,6 +327,26 @@ static unsigned int online_cpus(void)
 	return n > 0 ? (unsigned int)(n > MAX_THREADS ? MAX_THREADS : n) : 1;
 }
 
+#ifdef HAVE_LTTNG_UST
+#define TRACING_HELP \
+	"Tracing (LTTng; a session daemon must be running):\n" \
+	"      --trace[=DIR]       record the run in an LTTng session of its own\n" \
+	"                          writing to DIR (default: a new folder\n" \
+	"                          rpcsim-trace-YYYYMMDD-HHMMSS), then print\n" \
+	"                          rpcsim-analyze's figures for the trace beside\n" \
+	"                          rpcsim's own\n" \
+	"      --trace-events=SET  rpcsim: the rpcsim:* events; all: also the\n" \
+	"                          allocator's pagepool:* events, about 70 per\n" \
+	"                          call (default: rpcsim)\n" \
+	"      --trace-buffer=SIZE ring buffer per CPU, in 8 sub-buffers, 64k..1g;\n" \
+	"                          too small and the tracer discards events,\n" \
+	"                          which is reported (default: 16m)\n"
+#else
+#define TRACING_HELP \
+	"Tracing: not built in (this rpcsim was configured with\n" \
+	"--disable-lttng-ust): --trace is refused\n"
+#endif
+
 static void print_help(void)
 {
 	unsigned int cpus = online_cpus();
@@ -385,18 +405,7 @@ static void print_help(void)
 "                          (default: %u, the kernel's for a 1 GiB zone)\n"
 "      --pcp-high=N        pcp list length that triggers a drain,\n"
 "                          batch..%u (default: 6 x batch, %u)\n"
-"Tracing (LTTng; a session daemon must be running):\n"
-"      --trace[=DIR]       record the run in an LTTng session of its own\n"
-"                          writing to DIR (default: a new folder\n"
-"                          rpcsim-trace-YYYYMMDD-HHMMSS), then print\n"
-"                          rpcsim-analyze's figures for the trace beside\n"
-"                          rpcsim's own\n"
-"      --trace-events=SET  rpcsim: the rpcsim:* events; all: also the\n"
-"                          allocator's pagepool:* events, about 70 per\n"
-"                          call (default: rpcsim)\n"
-"      --trace-buffer=SIZE ring buffer per CPU, in 8 sub-buffers, 64k..1g;\n"
-"                          too small and the tracer discards events,\n"
-"                          which is reported (default: 16m)\n"
+TRACING_HELP
 "Output:\n"
 "  -j, --json              one JSON document on stdout instead of text\n"
 "  -q, --quiet             only the per-call line of each mode (and the\n"
@@ -637,8 +646,14 @@ void rpcsim_parse_options(int argc, char **argv, struct rpcsim_config *cfg)
 			print_help();
 			exit(0);
 		case 'V':
-			printf("rpcsim %s (libpagepool %s)\n", PACKAGE_VERSION,
-			       pp_version());
+			printf("rpcsim %s (libpagepool %s, %s)\n",
+			       PACKAGE_VERSION, pp_version(),
+#ifdef HAVE_LTTNG_UST
+			       "LTTng-UST tracepoints"
+#else
+			       "no tracepoints"
+#endif
+			       );
 			exit(0);
 		case ':':
 			usage_error("option '%s' needs a value; see "
