@@ -12,8 +12,9 @@
  * pages (lowered for ALLOC_HIGH/HARDER callers) after taking 2^order?
  * Pages on pcp lists do not count, as in the kernel.
  */
-static bool pp_zone_watermark_ok(struct pp_pool *pool, unsigned int order,
-				 unsigned long mark, unsigned int alloc_flags)
+static inline bool pp_zone_watermark_ok(struct pp_pool *pool,
+					unsigned int order, unsigned long mark,
+					unsigned int alloc_flags)
 {
 	long free_pages = (long)pp_zone_free(pool) - ((1L << order) - 1);
 	long min = (long)mark;
@@ -106,8 +107,9 @@ static struct pp_page *pp_rmqueue_buddy(struct pp_pool *pool,
  * fails (a drain, or another thread on this CPU), or for larger orders, from
  * the buddy lists directly.
  */
-static struct pp_page *pp_rmqueue(struct pp_pool *pool,
-				  struct pp_alloc_ctx *ac, const char *call)
+static inline __attribute__((always_inline))
+struct pp_page *pp_rmqueue(struct pp_pool *pool, struct pp_alloc_ctx *ac,
+			   const char *call)
 {
 	struct pp_page *page;
 
@@ -137,9 +139,10 @@ static struct pp_page *pp_rmqueue(struct pp_pool *pool,
 }
 
 /* get_page_from_freelist(): the watermark check, then rmqueue(). */
-static struct pp_page *pp_get_page_from_freelist(struct pp_pool *pool,
-						 struct pp_alloc_ctx *ac,
-						 const char *call)
+static inline __attribute__((always_inline))
+struct pp_page *pp_get_page_from_freelist(struct pp_pool *pool,
+					  struct pp_alloc_ctx *ac,
+					  const char *call)
 {
 	if (!(ac->alloc_flags & PP_ALLOC_NO_WATERMARKS)) {
 		unsigned long mark =
@@ -158,7 +161,8 @@ static struct pp_page *pp_get_page_from_freelist(struct pp_pool *pool,
  * that fails while pcp lists hold pages, drain them all and retry once, as
  * direct reclaim's drain_all_pages() does.
  */
-static struct pp_page *pp_alloc_pages_slowpath(struct pp_pool *pool,
+static __attribute__((noinline))
+struct pp_page *pp_alloc_pages_slowpath(struct pp_pool *pool,
 					       struct pp_alloc_ctx *ac,
 					       const char *call)
 {
@@ -190,9 +194,9 @@ static struct pp_page *pp_alloc_pages_slowpath(struct pp_pool *pool,
  * watermark, slow path otherwise.  Counters deferred in @ac are added under
  * the pcp lock when the path takes one, atomically otherwise.
  */
-static struct pp_page *pp_alloc_pages_impl(struct pp_pool *pool,
-					   struct pp_alloc_ctx *ac,
-					   const char *call)
+static inline __attribute__((always_inline))
+struct pp_page *pp_alloc_pages_impl(struct pp_pool *pool,
+				    struct pp_alloc_ctx *ac, const char *call)
 {
 	struct pp_page *page;
 
@@ -222,12 +226,226 @@ struct pp_page *pp_alloc_pages(struct pp_pool *pool, pp_gfp_t gfp,
 	return pp_alloc_pages_impl(pool, &ac, "pp_alloc_pages");
 }
 
-struct pp_page *pp_alloc_page(struct pp_pool *pool, pp_gfp_t gfp)
+static __attribute__((noinline))
+struct pp_page *pp_alloc_page_slow(struct pp_pool *pool, pp_gfp_t gfp)
 {
 	struct pp_alloc_ctx ac = { .gfp = gfp, .order = 0 };
 
 	pp_ctx_defer(&ac, PP_ALLOC_SINGLE_CALLS);
 	return pp_alloc_pages_impl(pool, &ac, "pp_alloc_page");
+}
+
+/* The end of pp_alloc_page()'s fast path when GFP_ZERO or tracing ask. */
+static __attribute__((noinline))
+struct pp_page *pp_alloc_page_finish(struct pp_pool *pool,
+				     struct pp_page *page, pp_gfp_t gfp)
+{
+	if (gfp & PP_GFP_ZERO)
+		memset(pool->arena + (pp_pfn(pool, page) << PP_PAGE_SHIFT), 0,
+		       PP_PAGE_SIZE);
+	pp_trace(mm_page_alloc, pp_pfn(pool, page), 0U,
+		 (unsigned long)(gfp & PP_GFP_MASK), PP_MIGRATE_UNMOVABLE);
+	return page;
+}
+
+/*
+ * The common case of pp_alloc_page(), straight-line: the zone above its
+ * low watermark (what pp_zone_watermark_ok() says for order 0 and no
+ * ALLOC_* flags), this CPU's pcp lock taken at the first try, a page on
+ * its list, debug checks off.  The same steps, counters and tracepoint as
+ * the general path, without its context bookkeeping; anything else goes
+ * to pp_alloc_page_slow(), which starts over.  Every call out of here is a
+ * tail call, so the compiler saves no registers on the way in.
+ */
+struct pp_page *pp_alloc_page(struct pp_pool *pool, pp_gfp_t gfp)
+{
+	struct pp_list_head *first;
+	struct pp_page *page;
+	struct pp_pcp *pcp;
+
+	if (unlikely(pool->debug ||
+		     pp_zone_free(pool) <= pool->wmark[PP_WMARK_LOW]))
+		return pp_alloc_page_slow(pool, gfp);
+	pcp = pp_this_pcp(pool);
+	if (unlikely(!pp_pcp_trylock(pcp)))
+		return pp_alloc_page_slow(pool, gfp);
+	first = pcp->list.next;
+	if (unlikely(first == &pcp->list)) {
+		pp_pcp_unlock(pcp);
+		return pp_alloc_page_slow(pool, gfp);
+	}
+	pp_list_del(first);
+	atomic_store_explicit(&pcp->count,
+			      atomic_load_explicit(&pcp->count,
+						   memory_order_relaxed) - 1,
+			      memory_order_relaxed);
+	page = pp_lru_to_page(first);
+	page->order = 0;
+	pp_set_page_state(page, PP_PAGE_INUSE);
+	__atomic_store_n(&page->refcount, 1, __ATOMIC_RELAXED);
+	pp_count_locked(pcp, PP_PGALLOC, 1);
+	pp_count_locked(pcp, PP_ALLOC_SINGLE_CALLS, 1);
+	pp_pcp_unlock(pcp);
+	if (unlikely((gfp & PP_GFP_ZERO) || pp_trace_enabled(mm_page_alloc)))
+		return pp_alloc_page_finish(pool, page, gfp);
+	return page;
+}
+
+/* The single-page path as the bulk core's fallback: not inlined there. */
+static __attribute__((noinline))
+struct pp_page *pp_alloc_pages_fallback(struct pp_pool *pool,
+					struct pp_alloc_ctx *ac,
+					const char *call)
+{
+	return pp_alloc_pages_impl(pool, ac, call);
+}
+
+/*
+ * The pages the bulk loop takes leave the pcp list as one run: the loop
+ * walks the list from its hot end and unlinks the run once, instead of
+ * writing the list head and the next page back for every page
+ * (list_del() per page), which made each step wait on the previous one's
+ * stores.  pcp->count is settled once per run too; readers of it only
+ * ever take a racy snapshot.  @pcp->lock held.
+ */
+static inline void pp_pcp_unlink_run(struct pp_pcp *pcp,
+				     struct pp_list_head *next,
+				     unsigned int taken)
+{
+	pcp->list.next = next;
+	next->prev = &pcp->list;
+	atomic_store_explicit(&pcp->count,
+			      atomic_load_explicit(&pcp->count,
+						   memory_order_relaxed) - taken,
+			      memory_order_relaxed);
+}
+
+/* What the bulk loop did. */
+struct pp_bulk_fill {
+	unsigned long nr_populated;	/* index reached in the array */
+	unsigned long nr_account;	/* pages allocated */
+	bool dry;			/* stopped: pcp and buddy empty */
+};
+
+/*
+ * The loop of __alloc_pages_bulk() over this CPU's pcp list, @pcp->lock
+ * held: fill the NULL entries of @page_array from @f->nr_populated on, or
+ * add pages to @page_list, refilling the list from the buddy lists
+ * (rmqueue_bulk()) when it runs out; stop when the zone has nothing left.
+ *
+ * Always inlined into specialised copies: @to_list, @checks (debug checks
+ * and GFP_ZERO) and @per_page_stats are constants in each, so the common
+ * copies carry no per-page test of them.  Pages added to a list are linked
+ * as one run too and spliced at the head at the end, in the order
+ * pp_list_add() per page would leave them.
+ */
+static inline __attribute__((always_inline))
+void pp_bulk_fill_pcp(struct pp_pool *pool, struct pp_pcp *pcp, pp_gfp_t gfp,
+		      unsigned long nr_pages, struct pp_list_head *page_list,
+		      struct pp_page **page_array, struct pp_bulk_fill *f,
+		      const char *call, const bool to_list, const bool checks,
+		      const bool per_page_stats)
+{
+	struct pp_list_head *head = &pcp->list, *next = head->next;
+	struct pp_list_head *run = to_list ? page_list->next : NULL;
+	unsigned long nr_populated = f->nr_populated, nr_account = 0;
+	unsigned int taken = 0;
+
+	while (nr_populated < nr_pages) {
+		struct pp_page *page;
+
+		/* Skip existing pages. */
+		if (!to_list && page_array[nr_populated]) {
+			nr_populated++;
+			continue;
+		}
+		/* __rmqueue_pcplist(): the list ran out, refill it. */
+		if (unlikely(next == head)) {
+			pp_pcp_unlink_run(pcp, head, taken);
+			taken = 0;
+			if (!pp_rmqueue_bulk(pool, pcp, pcp->batch)) {
+				f->dry = true;
+				break;
+			}
+			next = head->next;
+		}
+		page = pp_lru_to_page(next);
+		if (checks && unlikely(pool->debug) &&
+		    (pp_page_state(page) != PP_PAGE_PCP ||
+		     next->next->prev != next))
+			pp_bad_page(pool, page, call,
+				    "free list corruption: page on a pcp list "
+				    "is not a free pcp page");
+		next = next->next;
+		taken++;
+		/* Per-page statistics, inside the loop, as 5.13 did. */
+		if (per_page_stats)
+			pp_count_locked(pcp, PP_PGALLOC, 1);
+		/* prep_new_page() */
+		if (checks)
+			pp_prep_new_page(pool, page, 0, gfp, call);
+		else {
+			page->order = 0;
+			pp_set_page_state(page, PP_PAGE_INUSE);
+			__atomic_store_n(&page->refcount, 1, __ATOMIC_RELAXED);
+		}
+		if (to_list) {
+			page->lru.next = run;
+			run->prev = &page->lru;
+			run = &page->lru;
+		} else {
+			page_array[nr_populated] = page;
+			/* The old links stay in page->lru; clear in debug. */
+			if (checks && unlikely(pool->debug))
+				pp_list_init(&page->lru);
+		}
+		nr_populated++;
+		nr_account++;
+	}
+	if (taken)
+		pp_pcp_unlink_run(pcp, next, taken);
+	if (to_list) {
+		page_list->next = run;
+		run->prev = page_list;
+	}
+	if (!per_page_stats && nr_account)
+		pp_count_locked(pcp, PP_PGALLOC, nr_account);
+	f->nr_populated = nr_populated;
+	f->nr_account = nr_account;
+}
+
+/* The copies of the loop: list or array, with or without checks. */
+static __attribute__((noinline))
+void pp_bulk_fill_pcp_checked(struct pp_pool *pool, struct pp_pcp *pcp,
+			      pp_gfp_t gfp, unsigned long nr_pages,
+			      struct pp_list_head *page_list,
+			      struct pp_page **page_array,
+			      struct pp_bulk_fill *f, const char *call)
+{
+	if (page_list)
+		pp_bulk_fill_pcp(pool, pcp, gfp, nr_pages, page_list, NULL, f,
+				 call, true, true, true);
+	else
+		pp_bulk_fill_pcp(pool, pcp, gfp, nr_pages, NULL, page_array,
+				 f, call, false, true, true);
+}
+
+static inline void pp_bulk_fill_buddy(struct pp_pool *pool,
+				      struct pp_pcp *pcp, pp_gfp_t gfp,
+				      unsigned long nr_pages,
+				      struct pp_list_head *page_list,
+				      struct pp_page **page_array,
+				      struct pp_bulk_fill *f, const char *call)
+{
+	if (unlikely(pool->debug || (gfp & PP_GFP_ZERO)))
+		pp_bulk_fill_pcp_checked(pool, pcp, gfp, nr_pages, page_list,
+					 page_array, f, call);
+	else if (page_list)
+		pp_bulk_fill_pcp(pool, pcp, gfp, nr_pages, page_list, NULL, f,
+				 call, true, false, true);
+	else
+		pp_bulk_fill_pcp(pool, pcp, gfp, nr_pages, NULL, page_array,
+				 f, call, false, false, true);
 }
 
 /*
@@ -245,8 +463,9 @@ static unsigned long pp_alloc_pages_bulk_impl(struct pp_pool *pool,
 					      const char *call)
 {
 	struct pp_alloc_ctx ac = { .gfp = gfp & PP_GFP_MASK, .order = 0 };
-	unsigned long nr_populated = 0, nr_account = 0, nr_leading;
 	enum pp_trace_fallback fallback = PP_TRACE_FALLBACK_NONE;
+	struct pp_bulk_fill f = { 0 };
+	unsigned long nr_populated = 0, nr_account = 0, nr_leading;
 	struct pp_page *page;
 	struct pp_pcp *pcp;
 
@@ -296,33 +515,18 @@ static unsigned long pp_alloc_pages_bulk_impl(struct pp_pool *pool,
 
 	/* Attempt the batch allocation with the pcp lock held once. */
 	nr_leading = nr_populated;
-	while (nr_populated < nr_pages) {
-		/* Skip existing pages. */
-		if (page_array && page_array[nr_populated]) {
-			nr_populated++;
-			continue;
-		}
-		page = pp_rmqueue_pcplist(pool, pcp, call);
-		if (unlikely(!page)) {
-			/* Try and get at least one page. */
-			if (!nr_account) {
-				pp_ctx_flush_locked(pcp, &ac);
-				pp_pcp_unlock(pcp);
-				pp_ctx_defer(&ac, PP_BULK_FALLBACK_EMPTY);
-				fallback = PP_TRACE_FALLBACK_EMPTY;
-				goto failed;
-			}
-			break;
-		}
-		/* Per-page statistics, inside the loop, as 5.13 did. */
-		pp_count_locked(pcp, PP_PGALLOC, 1);
-		pp_prep_new_page(pool, page, 0, ac.gfp, call);
-		if (page_list)
-			pp_list_add(&page->lru, page_list);
-		else
-			page_array[nr_populated] = page;
-		nr_populated++;
-		nr_account++;
+	f.nr_populated = nr_populated;
+	pp_bulk_fill_buddy(pool, pcp, ac.gfp, nr_pages, page_list, page_array,
+			   &f, call);
+	nr_populated = f.nr_populated;
+	nr_account = f.nr_account;
+	/* Nothing anywhere: try and get at least one page. */
+	if (unlikely(f.dry && !nr_account)) {
+		pp_ctx_flush_locked(pcp, &ac);
+		pp_pcp_unlock(pcp);
+		pp_ctx_defer(&ac, PP_BULK_FALLBACK_EMPTY);
+		fallback = PP_TRACE_FALLBACK_EMPTY;
+		goto failed;
 	}
 	if (nr_populated < nr_pages)
 		pp_ctx_defer(&ac, PP_BULK_PARTIAL);
@@ -334,7 +538,7 @@ static unsigned long pp_alloc_pages_bulk_impl(struct pp_pool *pool,
 
 failed:
 	nr_leading = nr_populated;
-	page = pp_alloc_pages_impl(pool, &ac, call);
+	page = pp_alloc_pages_fallback(pool, &ac, call);
 	if (page) {
 		if (page_list)
 			pp_list_add(&page->lru, page_list);

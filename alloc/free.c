@@ -19,8 +19,10 @@ static inline bool pp_page_in_pool(const struct pp_pool *pool,
  * free_pages_prepare(): the block's last reference is gone.  In debug mode,
  * check it was allocated and poison it.
  */
-void pp_free_pages_prepare(struct pp_pool *pool, struct pp_page *page,
-			   unsigned int order, const char *call)
+static inline void pp_free_pages_prepare_inline(struct pp_pool *pool,
+						struct pp_page *page,
+						unsigned int order,
+						const char *call)
 {
 	if (unlikely(pool->debug)) {
 		if (pp_page_state(page) != PP_PAGE_INUSE)
@@ -30,6 +32,12 @@ void pp_free_pages_prepare(struct pp_pool *pool, struct pp_page *page,
 	}
 	pp_set_page_state(page, PP_PAGE_NONE);
 	pp_trace(mm_page_free, pp_pfn(pool, page), order);
+}
+
+void pp_free_pages_prepare(struct pp_pool *pool, struct pp_page *page,
+			   unsigned int order, const char *call)
+{
+	pp_free_pages_prepare_inline(pool, page, order, call);
 }
 
 /* free_one_page(): straight to the buddy lists under the zone lock. */
@@ -63,6 +71,73 @@ static inline void pp_free_unref_page_commit(struct pp_pool *pool,
 		pp_free_pcppages_bulk(pool, pcp, pcp->batch);
 }
 
+/*
+ * A run of @nr pages linked from the old first page of @pcp's list up to
+ * @run (the last page added) becomes the list's hot end: the list head is
+ * written once per run, not once per page, and the count and PGFREE
+ * settled once.  @pcp->lock held.
+ */
+static inline void pp_pcp_splice_run(struct pp_pcp *pcp,
+				     struct pp_list_head *run,
+				     unsigned int nr)
+{
+	pcp->list.next = run;
+	run->prev = &pcp->list;
+	atomic_store_explicit(&pcp->count,
+			      atomic_load_explicit(&pcp->count,
+						   memory_order_relaxed) + nr,
+			      memory_order_relaxed);
+	pp_count_locked(pcp, PP_PGFREE, nr);
+}
+
+/*
+ * The same for @nr pages at once (free_unref_page_list()'s commit loop):
+ * they go to the hot end in the order a page-by-page commit would leave
+ * them (the last one first), linked as one run, so the list head is
+ * written once per run instead of once per page.  A run stops where the
+ * list reaches high, which drains a batch exactly as a page-by-page commit
+ * would.  @traced: mm_page_free_batched was enabled when the caller
+ * looked.  @pcp->lock held.
+ */
+static inline void pp_free_unref_pages_commit(struct pp_pool *pool,
+					      struct pp_pcp *pcp,
+					      struct pp_page **pages,
+					      unsigned int nr, bool traced)
+{
+	unsigned int count = atomic_load_explicit(&pcp->count,
+						  memory_order_relaxed);
+	unsigned int cpu = pcp->cpu, i = 0;
+
+	while (i < nr) {
+		struct pp_list_head *run = pcp->list.next;
+		unsigned int k = nr - i;
+		unsigned int room = count < pcp->high ? pcp->high - count : 1;
+
+		if (k > room)
+			k = room;
+		for (unsigned int j = i; j < i + k; j++) {
+			struct pp_page *page = pages[j];
+
+			if (unlikely(traced))
+				pp_do_trace(mm_page_free_batched,
+					    pp_pfn(pool, page));
+			pp_set_page_state(page, PP_PAGE_PCP);
+			page->pcp_cpu = cpu;
+			page->lru.next = run;
+			run->prev = &page->lru;
+			run = &page->lru;
+		}
+		pp_pcp_splice_run(pcp, run, k);
+		count += k;
+		i += k;
+		if (count >= pcp->high) {
+			pp_free_pcppages_bulk(pool, pcp, pcp->batch);
+			count = atomic_load_explicit(&pcp->count,
+						     memory_order_relaxed);
+		}
+	}
+}
+
 /* __free_pages() once the refcount is zero. */
 static void pp_free_pages(struct pp_pool *pool, struct pp_page *page,
 			  const char *call)
@@ -70,7 +145,7 @@ static void pp_free_pages(struct pp_pool *pool, struct pp_page *page,
 	unsigned int order = page->order;
 	struct pp_pcp *pcp;
 
-	pp_free_pages_prepare(pool, page, order, call);
+	pp_free_pages_prepare_inline(pool, page, order, call);
 	if (likely(order == 0)) {
 		pcp = pp_this_pcp(pool);
 		if (likely(pp_pcp_trylock(pcp))) {
@@ -86,6 +161,14 @@ static void pp_free_pages(struct pp_pool *pool, struct pp_page *page,
 /*
  * Drop one reference.  Returns true when it was the last one.  An underflow
  * is always caught: the old value is at hand, so the check is free.
+ *
+ * The last reference takes no atomic read-modify-write: if the count is 1
+ * the caller holds the only reference, and nobody may take one without
+ * holding one (pp_get_page()'s contract), so the count cannot change under
+ * us.  page_pool does the same for its last reference
+ * (page_pool_unref_netmem()).  It saves a locked instruction per page on
+ * every free; a racy double put of a page with one reference is then not
+ * always caught (a sequential one still is).
  */
 static inline bool pp_put_page_testzero(struct pp_pool *pool,
 					struct pp_page *page, const char *call)
@@ -94,6 +177,10 @@ static inline bool pp_put_page_testzero(struct pp_pool *pool,
 
 	if (unlikely(pool->debug) && !pp_page_in_pool(pool, page))
 		pp_bad_pointer(pool, page, call);
+	if (likely(__atomic_load_n(&page->refcount, __ATOMIC_ACQUIRE) == 1)) {
+		__atomic_store_n(&page->refcount, 0, __ATOMIC_RELAXED);
+		return true;
+	}
 	old = __atomic_fetch_sub(&page->refcount, 1, __ATOMIC_ACQ_REL);
 	if (unlikely(old <= 0)) {
 		__atomic_fetch_add(&page->refcount, 1, __ATOMIC_RELAXED);
@@ -118,27 +205,112 @@ void pp_get_page(struct pp_pool *pool, struct pp_page *page)
 	}
 }
 
-void pp_put_page(struct pp_pool *pool, struct pp_page *page)
+/* pp_put_page() for everything its fast path does not handle. */
+static __attribute__((noinline))
+void pp_put_page_slow(struct pp_pool *pool, struct pp_page *page)
 {
 	if (pp_put_page_testzero(pool, page, "pp_put_page"))
 		pp_free_pages(pool, page, "pp_put_page");
 }
 
-/*
- * release_pages() + free_unref_page_list(): drop a reference on each page,
- * gather the ones that reach zero on a private list, then free them to this
- * CPU's pcp list retaking its lock every PP_SWAP_CLUSTER_MAX pages.
- */
-void pp_release_pages(struct pp_pool *pool, struct pp_page **pages,
-		      unsigned long nr)
+/* The fast path's page reached high: drain a batch, then unlock. */
+static __attribute__((noinline))
+void pp_pcp_drain_unlock(struct pp_pool *pool, struct pp_pcp *pcp)
 {
-	struct pp_list_head list = PP_LIST_HEAD_INIT(list);
-	struct pp_pcp *pcp = NULL;
-	struct pp_page *page;
-	unsigned int batch_count = 0;
+	pp_free_pcppages_bulk(pool, pcp, pcp->batch);
+	pp_pcp_unlock(pcp);
+}
+
+/*
+ * The common case, straight-line: the last reference of an order-0 page,
+ * debug checks and the mm_page_free tracepoint off, this CPU's pcp lock
+ * taken at the first try.  The same steps and counters as pp_free_pages();
+ * the page's state goes from in-use straight to pcp (nothing reads the
+ * transient "none" in between).  Every call out of here is a tail call,
+ * so the compiler saves no registers on the way in.
+ */
+void pp_put_page(struct pp_pool *pool, struct pp_page *page)
+{
+	struct pp_pcp *pcp;
+	unsigned int count;
+
+	if (unlikely(pool->debug || page->order ||
+		     __atomic_load_n(&page->refcount, __ATOMIC_ACQUIRE) != 1 ||
+		     pp_trace_enabled(mm_page_free)))
+		return pp_put_page_slow(pool, page);
+	pcp = pp_this_pcp(pool);
+	if (unlikely(!pp_pcp_trylock(pcp)))
+		return pp_put_page_slow(pool, page);
+	/* The only reference is ours: see pp_put_page_testzero(). */
+	__atomic_store_n(&page->refcount, 0, __ATOMIC_RELAXED);
+	pp_set_page_state(page, PP_PAGE_PCP);
+	page->pcp_cpu = pcp->cpu;
+	pp_list_add(&page->lru, &pcp->list);
+	count = atomic_load_explicit(&pcp->count, memory_order_relaxed) + 1;
+	atomic_store_explicit(&pcp->count, count, memory_order_relaxed);
+	pp_count_locked(pcp, PP_PGFREE, 1);
+	if (unlikely(count >= pcp->high))
+		return pp_pcp_drain_unlock(pool, pcp);
+	pp_pcp_unlock(pcp);
+}
+
+/* The pcp trylock failed: @nr prepared pages straight to the buddy lists. */
+static void pp_free_pages_batch_buddy(struct pp_pool *pool,
+				      struct pp_page **pages, unsigned int nr,
+				      bool traced)
+{
+	pp_zone_lock(pool);
+	for (unsigned int i = 0; i < nr; i++) {
+		if (traced)
+			pp_do_trace(mm_page_free_batched,
+				    pp_pfn(pool, pages[i]));
+		pp_free_one_page_locked(pool, pages[i], 0);
+	}
+	pp_zone_unlock(pool);
+	pp_count(pool, PP_ZONE_LOCK, 1);
+	pp_count(pool, PP_PGFREE, nr);
+}
+
+/*
+ * Free @nr prepared order-0 pages to this CPU's pcp list under one hold of
+ * its lock; if the trylock fails, straight to the buddy lists.
+ */
+static void pp_free_unref_page_batch(struct pp_pool *pool,
+				     struct pp_page **pages, unsigned int nr)
+{
+	struct pp_pcp *pcp = pp_this_pcp(pool);
+	bool traced = pp_trace_enabled(mm_page_free_batched);
+
+	if (likely(pp_pcp_trylock(pcp))) {
+		pp_free_unref_pages_commit(pool, pcp, pages, nr, traced);
+		pp_pcp_unlock(pcp);
+		return;
+	}
+	pp_count(pool, PP_PCP_TRYLOCK_FAIL, 1);
+	pp_free_pages_batch_buddy(pool, pages, nr, traced);
+}
+
+/* pp_release_pages() found this CPU's pcp lock held: to the buddy lists. */
+static __attribute__((noinline))
+void pp_free_page_skip_pcp(struct pp_pool *pool, struct pp_page *page)
+{
+	pp_set_page_state(page, PP_PAGE_NONE);
+	pp_count(pool, PP_PCP_TRYLOCK_FAIL, 1);
+	pp_free_pages_batch_buddy(pool, &page, 1,
+				  pp_trace_enabled(mm_page_free_batched));
+}
+
+/* pp_release_pages() with debug checks on: every check, page by page. */
+static __attribute__((noinline))
+void pp_release_pages_checked(struct pp_pool *pool, struct pp_page **pages,
+			      unsigned long nr)
+{
+	struct pp_page *batch[PP_SWAP_CLUSTER_MAX];
+	unsigned int n = 0;
 
 	for (unsigned long i = 0; i < nr; i++) {
-		page = pages[i];
+		struct pp_page *page = pages[i];
+
 		if (!page)
 			continue;
 		if (!pp_put_page_testzero(pool, page, "pp_release_pages"))
@@ -147,31 +319,105 @@ void pp_release_pages(struct pp_pool *pool, struct pp_page **pages,
 			pp_free_pages(pool, page, "pp_release_pages");
 			continue;
 		}
-		pp_free_pages_prepare(pool, page, 0, "pp_release_pages");
-		pp_trace(mm_page_free_batched, pp_pfn(pool, page));
-		pp_list_add_tail(&page->lru, &list);
+		pp_free_pages_prepare_inline(pool, page, 0,
+					     "pp_release_pages");
+		batch[n++] = page;
+		if (n == PP_SWAP_CLUSTER_MAX) {
+			pp_free_unref_page_batch(pool, batch, n);
+			n = 0;
+		}
 	}
+	if (n)
+		pp_free_unref_page_batch(pool, batch, n);
+}
 
-	while ((page = pp_list_pop_page(&list))) {
+/*
+ * release_pages() + free_unref_page_list(): drop a reference on each page;
+ * the order-0 pages whose last reference went are freed to this CPU's pcp
+ * list under one hold of its lock per PP_SWAP_CLUSTER_MAX pages (the
+ * kernel's lock batch).
+ *
+ * Without debug checks this is one pass: each page goes from its last put
+ * straight onto a run that is spliced at the hot end of the pcp list when
+ * the lock is dropped, or when the list reaches high and drains a batch
+ * (as a page-by-page commit would).  Whether mm_page_free and
+ * mm_page_free_batched are enabled is read once per call: a session
+ * enabled in the middle of a call sees that call's later pages freed
+ * untraced, as if it had been enabled a moment later.  Both events still
+ * fire for every page, each page's mm_page_free right before its
+ * mm_page_free_batched.
+ */
+void pp_release_pages(struct pp_pool *pool, struct pp_page **pages,
+		      unsigned long nr)
+{
+	struct pp_list_head *run = NULL;
+	struct pp_pcp *pcp = NULL;
+	unsigned int count = 0, in_run = 0, held = 0;
+	bool traced;
+
+	if (unlikely(pool->debug))
+		return pp_release_pages_checked(pool, pages, nr);
+	traced = pp_trace_enabled(mm_page_free) ||
+		 pp_trace_enabled(mm_page_free_batched);
+	for (unsigned long i = 0; i < nr; i++) {
+		struct pp_page *page = pages[i];
+
+		if (!page)
+			continue;
+		if (!pp_put_page_testzero(pool, page, "pp_release_pages"))
+			continue;
+		if (unlikely(page->order)) {
+			pp_free_pages(pool, page, "pp_release_pages");
+			continue;
+		}
+		/* free_pages_prepare(), debug checks off */
+		if (unlikely(traced))
+			pp_trace(mm_page_free, pp_pfn(pool, page), 0U);
 		if (!pcp) {
 			pcp = pp_this_pcp(pool);
 			if (unlikely(!pp_pcp_trylock(pcp))) {
 				pcp = NULL;
-				pp_count(pool, PP_PCP_TRYLOCK_FAIL, 1);
-				pp_free_one_page(pool, page, 0);
+				pp_free_page_skip_pcp(pool, page);
 				continue;
 			}
+			count = atomic_load_explicit(&pcp->count,
+						     memory_order_relaxed);
+			run = pcp->list.next;
+			in_run = 0;
+			held = 0;
 		}
-		pp_free_unref_page_commit(pool, pcp, page);
-		/* Bound the lock hold time, as SWAP_CLUSTER_MAX does. */
-		if (++batch_count == PP_SWAP_CLUSTER_MAX) {
-			pp_pcp_unlock(pcp);
-			pcp = NULL;
-			batch_count = 0;
+		/* free_unref_page_commit(), onto the run */
+		if (unlikely(traced))
+			pp_trace(mm_page_free_batched, pp_pfn(pool, page));
+		pp_set_page_state(page, PP_PAGE_PCP);
+		page->pcp_cpu = pcp->cpu;
+		page->lru.next = run;
+		run->prev = &page->lru;
+		run = &page->lru;
+		in_run++;
+		count++;
+		if (unlikely(count >= pcp->high) ||
+		    ++held == PP_SWAP_CLUSTER_MAX) {
+			pp_pcp_splice_run(pcp, run, in_run);
+			in_run = 0;
+			if (count >= pcp->high) {
+				pp_free_pcppages_bulk(pool, pcp, pcp->batch);
+				count = atomic_load_explicit(&pcp->count,
+							memory_order_relaxed);
+				run = pcp->list.next;
+			}
+			/* Bound the lock hold time, as SWAP_CLUSTER_MAX does. */
+			if (held == PP_SWAP_CLUSTER_MAX) {
+				pp_pcp_unlock(pcp);
+				pcp = NULL;
+			}
 		}
 	}
-	if (pcp)
+	if (pcp) {
+		if (in_run)
+			pp_pcp_splice_run(pcp, run, in_run);
 		pp_pcp_unlock(pcp);
+	}
 }
 
 unsigned long pp_page_to_pfn(const struct pp_pool *pool,

@@ -318,6 +318,15 @@ unsigned long pp_alloc_pages_bulk_list(struct pp_pool *pool, pp_gfp_t gfp,
 
 /**
  * pp_get_page() - take another reference on an allocated page
+ * @pool: the pool the page came from
+ * @page: a page the caller holds a reference to, or knows to be held by
+ *        someone until this call returns (get_page()'s rule)
+ *
+ * A get of a free page is reported as a bad page and aborts.
+ *
+ * Thread safety: any thread, concurrently.  The last put of a page takes
+ * no atomic read-modify-write (nobody else can hold a reference then), so
+ * a get by a thread that holds none, racing with that put, is lost.
  */
 void pp_get_page(struct pp_pool *pool, struct pp_page *page);
 
