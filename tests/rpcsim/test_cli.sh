@@ -101,8 +101,8 @@ done
 
 run --version
 ran_ok "--version exits 0"
-grep -Eq '^rpcsim [0-9.]+ \(libpagepool [0-9.]+\)$' "$OUT"
-ok $? "--version names rpcsim's and the library's versions"
+grep -Eq '^rpcsim [0-9.]+ \(libpagepool [0-9.]+, (LTTng-UST tracepoints|no tracepoints)\)$' "$OUT"
+ok $? "--version names rpcsim's and the library's versions and the tracing build"
 
 while IFS='	' read -r args text; do
 	run $args </dev/null
