@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * rpcsim-compare: shared types.
+ *
+ * load.c reads each file (rpcsim --json or rpcsim-analyze --json, through
+ * json-c) into a struct doc: for every mode, for every metric, one value
+ * per run.  A run is a sample; output.c reduces the samples of a cell to
+ * their mean and population standard deviation, and prints one lkp-style
+ * table per metric, a row per mode, as text or JSON.
+ */
+#ifndef RPCSIM_COMPARE_H
+#define RPCSIM_COMPARE_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+enum doc_kind {
+	DOC_RPCSIM,		/* rpcsim --json */
+	DOC_ANALYZE,		/* rpcsim-analyze --json */
+};
+
+/* The values of one metric of one mode of one file: one per run. */
+struct series {
+	double *v;
+	unsigned int n, cap;
+};
+
+struct mode_data {
+	char *name;		/* "single", "list", "array": matched by this */
+	char *label;		/* "Single page", ... */
+	unsigned int runs;	/* runs that gave samples */
+	struct series *series;	/* indexed by metric id */
+	unsigned int nr_series;
+};
+
+/* One configuration setting, flattened: "mix.read" = "1". */
+struct setting {
+	char *key;
+	char *value;
+};
+
+struct doc {
+	const char *path;	/* as given; "-" is stdin */
+	char *name;		/* column title: base name without .json */
+	enum doc_kind kind;
+	char *desc;		/* one line: program, build, modes, runs */
+	struct setting *settings;
+	unsigned int nr_settings;
+	struct mode_data *modes;
+	unsigned int nr_modes;
+};
+
+/* load.c */
+/*
+ * doc_load() - read and check @path into @d.  Returns 0, or -1 after
+ * printing on stderr why the file cannot be compared (unreadable, not
+ * JSON, neither kind of document, a field missing or of the wrong type).
+ */
+int doc_load(struct doc *d, const char *path);
+void doc_free(struct doc *d);
+const char *doc_kind_name(enum doc_kind kind);
+
+/* Metric registry: ids in the order tables are printed. */
+void metrics_init(void);
+void metrics_free(void);
+unsigned int metrics_count(void);
+const char *metric_name(unsigned int id);
+
+/* output.c */
+struct output_options {
+	bool json;
+	bool all;		/* --all: also metrics zero in every file */
+	char **only;		/* --metrics prefixes, NULL-terminated */
+};
+
+/* Cell statistics over a series. */
+struct cell {
+	unsigned int n;
+	double mean;
+	double stddev;		/* population: divides by n, as lkp */
+	double rel_pct;		/* 100 * stddev / |mean|; 0 when mean is 0 */
+};
+
+enum noise {
+	NOISE_NONE,		/* a change bigger than the noise */
+	NOISE_WITHIN,		/* |new - base| <= stddev(base) + stddev(new) */
+	NOISE_UNKNOWN,		/* fewer than 2 runs on a side */
+};
+
+struct cell cell_of(const struct series *s);
+enum noise noise_of(const struct cell *base, const struct cell *new);
+/* True when metric @id passes --metrics (or there is no filter). */
+bool metric_selected(const struct output_options *o, unsigned int id);
+/* Print the comparison; returns 0, or -1 on a write error. */
+int output(FILE *out, struct doc *docs, unsigned int nr_docs,
+	   const struct output_options *o);
+
+/* util */
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n, size_t size);
+char *xstrdup(const char *s);
+
+#endif /* RPCSIM_COMPARE_H */

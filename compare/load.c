@@ -1,0 +1,854 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Reading rpcsim's and rpcsim-analyze's --json documents with json-c.
+ *
+ * Every run of a mode is one sample of each metric:
+ *   rpcsim --json          modes[].per_run[]: the run's mean_us,
+ *                          percentiles_us, requests_per_s, pages_per_call,
+ *                          no_progress and waits, and its allocator
+ *                          counters, divided by the run's calls;
+ *   rpcsim-analyze --json  modes[].runs[] (one per rpcsim run found in
+ *                          the trace): latency_ns, timestamps,
+ *                          pages_per_call, alloc_calls_per_call,
+ *                          svc_alloc_arg_err_per_call and
+ *                          pagepool_per_call.
+ * Runs without a call give no sample.  Modes are matched across files by
+ * their --alloc name (single, list, array).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "compare.h"
+
+/* No rpcsim or rpcsim-analyze document comes near this. */
+#define MAX_FILE_SIZE	(256u << 20)
+
+/* --- metric registry ---------------------------------------------------- */
+
+/*
+ * Fixed metrics first, in table order; counters and trace events follow
+ * as the files name them.
+ */
+static const char *const fixed_metrics[] = {
+	"latency_us.mean",
+	"latency_us.p50",
+	"latency_us.p90",
+	"latency_us.p99",
+	"latency_us.p99.9",
+	"timestamps_us.mean",
+	"requests_per_s",
+	"pages_per_call",
+	"alloc_calls_per_call",
+	"no_progress_per_call",
+	"waits_per_call",
+};
+
+enum {
+	M_MEAN,
+	M_P50,
+	M_P90,
+	M_P99,
+	M_P999,
+	M_STAMPS,
+	M_RPS,
+	M_PAGES,
+	M_ALLOC_CALLS,
+	M_NO_PROGRESS,
+	M_WAITS,
+};
+
+static struct {
+	char **name;
+	unsigned int n, cap;
+} metrics;
+
+void metrics_init(void)
+{
+	for (size_t i = 0; i < sizeof(fixed_metrics) / sizeof(*fixed_metrics);
+	     i++) {
+		if (metrics.n == metrics.cap) {
+			metrics.cap = metrics.cap ? 2 * metrics.cap : 64;
+			metrics.name = xrealloc(metrics.name, metrics.cap,
+						sizeof(*metrics.name));
+		}
+		metrics.name[metrics.n++] = xstrdup(fixed_metrics[i]);
+	}
+}
+
+void metrics_free(void)
+{
+	for (unsigned int i = 0; i < metrics.n; i++)
+		free(metrics.name[i]);
+	free(metrics.name);
+	metrics.name = NULL;
+	metrics.n = metrics.cap = 0;
+}
+
+unsigned int metrics_count(void)
+{
+	return metrics.n;
+}
+
+const char *metric_name(unsigned int id)
+{
+	return metrics.name[id];
+}
+
+/* The id of "PREFIX.KEY_per_call", registered on first use. */
+static unsigned int metric_counter(const char *prefix, const char *key)
+{
+	char *name;
+
+	if (asprintf(&name, "%s.%s_per_call", prefix, key) < 0) {
+		fprintf(stderr, "rpcsim-compare: out of memory\n");
+		exit(1);
+	}
+	for (unsigned int i = 0; i < metrics.n; i++) {
+		if (!strcmp(metrics.name[i], name)) {
+			free(name);
+			return i;
+		}
+	}
+	if (metrics.n == metrics.cap) {
+		metrics.cap = metrics.cap ? 2 * metrics.cap : 64;
+		metrics.name = xrealloc(metrics.name, metrics.cap,
+					sizeof(*metrics.name));
+	}
+	metrics.name[metrics.n] = name;
+	return metrics.n++;
+}
+
+/* --- errors --------------------------------------------------------------- */
+
+/* Why @d cannot be compared: "rpcsim-compare: PATH: ...". */
+__attribute__((format(printf, 2, 3)))
+static int doc_error(const struct doc *d, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "rpcsim-compare: %s: ",
+		strcmp(d->path, "-") ? d->path : "(stdin)");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return -1;
+}
+
+/* --- reading -------------------------------------------------------------- */
+
+/* The whole file, NUL-terminated, in *buf (free it); 0 or -1. */
+static int read_file(struct doc *d, char **buf, size_t *len)
+{
+	FILE *f = strcmp(d->path, "-") ? fopen(d->path, "r") : stdin;
+	size_t cap = 65536, n = 0;
+	char *p;
+
+	if (!f)
+		return doc_error(d, "cannot open: %s", strerror(errno));
+	p = xcalloc(1, cap);
+	for (;;) {
+		size_t got = fread(p + n, 1, cap - n - 1, f);
+
+		n += got;
+		if (got == 0)
+			break;
+		if (n + 1 == cap) {
+			if (cap >= MAX_FILE_SIZE) {
+				free(p);
+				if (f != stdin)
+					fclose(f);
+				return doc_error(d, "larger than %u MiB: not "
+						 "an rpcsim or rpcsim-analyze "
+						 "document",
+						 MAX_FILE_SIZE >> 20);
+			}
+			cap *= 2;
+			p = xrealloc(p, cap, 1);
+		}
+	}
+	if (ferror(f)) {
+		int err = errno;
+
+		free(p);
+		if (f != stdin)
+			fclose(f);
+		return doc_error(d, "cannot read: %s", strerror(err));
+	}
+	if (f != stdin)
+		fclose(f);
+	p[n] = '\0';
+	*buf = p;
+	*len = n;
+	return 0;
+}
+
+/* Line and column of byte @off of @buf, for parse errors. */
+static void position(const char *buf, size_t off, unsigned int *line,
+		     unsigned int *col)
+{
+	*line = 1;
+	*col = 1;
+	for (size_t i = 0; i < off && buf[i]; i++) {
+		if (buf[i] == '\n') {
+			(*line)++;
+			*col = 1;
+		} else {
+			(*col)++;
+		}
+	}
+}
+
+static json_object *parse(struct doc *d, const char *buf, size_t len)
+{
+	struct json_tokener *tok = json_tokener_new();
+	enum json_tokener_error err;
+	unsigned int line, col;
+	json_object *root;
+	size_t end;
+
+	if (!tok) {
+		fprintf(stderr, "rpcsim-compare: out of memory\n");
+		exit(1);
+	}
+	if (strlen(buf) != len) {
+		json_tokener_free(tok);
+		doc_error(d, "not JSON: a NUL byte at offset %zu",
+			  strlen(buf));
+		return NULL;
+	}
+	json_tokener_set_flags(tok, JSON_TOKENER_STRICT);
+	/* The terminating NUL ends a top-level number as well. */
+	root = json_tokener_parse_ex(tok, buf, (int)len + 1);
+	err = json_tokener_get_error(tok);
+	end = json_tokener_get_parse_end(tok);
+	json_tokener_free(tok);
+	if (root && err == json_tokener_success)
+		return root;
+	json_object_put(root);
+	if (strspn(buf, " \t\r\n") == len)
+		doc_error(d, "empty: expected the output of rpcsim --json or "
+			  "rpcsim-analyze --json");
+	else if (err == json_tokener_continue || end >= len)
+		doc_error(d, "not JSON: the document ends early (truncated?)");
+	else {
+		position(buf, end, &line, &col);
+		doc_error(d, "not JSON: %s at line %u, column %u",
+			  json_tokener_error_desc(err), line, col);
+	}
+	return NULL;
+}
+
+/* --- typed access, with the path of the member in messages --------------- */
+
+struct ctx {
+	struct doc *d;
+	char where[160];	/* "modes[1].per_run[0]" */
+};
+
+/* Append ".key" to the path in messages; returns what ctx_pop() takes. */
+static size_t ctx_push(struct ctx *c, const char *suffix)
+{
+	size_t len = strlen(c->where);
+
+	snprintf(c->where + len, sizeof(c->where) - len, "%s", suffix);
+	return len;
+}
+
+static void ctx_pop(struct ctx *c, size_t len)
+{
+	c->where[len] = '\0';
+}
+
+static json_object *member(json_object *o, const char *key)
+{
+	json_object *v = NULL;
+
+	if (!json_object_is_type(o, json_type_object) ||
+	    !json_object_object_get_ex(o, key, &v))
+		return NULL;
+	return v;
+}
+
+static bool is_number(json_object *v)
+{
+	return json_object_is_type(v, json_type_double) ||
+	       json_object_is_type(v, json_type_int);
+}
+
+static int get_number(struct ctx *c, json_object *o, const char *key,
+		      double *out)
+{
+	json_object *v = member(o, key);
+
+	if (!v)
+		return doc_error(c->d, "%s: no member \"%s\"", c->where, key);
+	if (!is_number(v))
+		return doc_error(c->d, "%s.%s: not a number", c->where, key);
+	*out = json_object_get_double(v);
+	if (!isfinite(*out))
+		return doc_error(c->d, "%s.%s: not a finite number", c->where,
+				 key);
+	return 0;
+}
+
+/* A member that may be absent or null: 1 if it is a number. */
+static int get_number_opt(struct ctx *c, json_object *o, const char *key,
+			  double *out)
+{
+	json_object *v = member(o, key);
+
+	if (!v || json_object_is_type(v, json_type_null))
+		return 0;
+	if (get_number(c, o, key, out))
+		return -1;
+	return 1;
+}
+
+static json_object *get_array(struct ctx *c, json_object *o, const char *key)
+{
+	json_object *v = member(o, key);
+
+	if (!v || !json_object_is_type(v, json_type_array)) {
+		doc_error(c->d, "%s: no array \"%s\"", c->where, key);
+		return NULL;
+	}
+	return v;
+}
+
+static const char *get_string(json_object *o, const char *key)
+{
+	json_object *v = member(o, key);
+
+	return v && json_object_is_type(v, json_type_string) ?
+	       json_object_get_string(v) : NULL;
+}
+
+/* --- samples -------------------------------------------------------------- */
+
+static void series_add(struct mode_data *m, unsigned int id, double v)
+{
+	struct series *s;
+
+	if (id >= m->nr_series) {
+		unsigned int n = metrics_count();
+
+		m->series = xrealloc(m->series, n, sizeof(*m->series));
+		memset(m->series + m->nr_series, 0,
+		       (n - m->nr_series) * sizeof(*m->series));
+		m->nr_series = n;
+	}
+	s = &m->series[id];
+	if (s->n == s->cap) {
+		s->cap = s->cap ? 2 * s->cap : 8;
+		s->v = xrealloc(s->v, s->cap, sizeof(*s->v));
+	}
+	s->v[s->n++] = v;
+}
+
+static struct mode_data *mode_get(struct doc *d, const char *name,
+				  const char *label)
+{
+	struct mode_data *m;
+
+	for (unsigned int i = 0; i < d->nr_modes; i++)
+		if (!strcmp(d->modes[i].name, name))
+			return &d->modes[i];
+	d->modes = xrealloc(d->modes, d->nr_modes + 1, sizeof(*d->modes));
+	m = &d->modes[d->nr_modes++];
+	memset(m, 0, sizeof(*m));
+	m->name = xstrdup(name);
+	m->label = xstrdup(label ? label : name);
+	return m;
+}
+
+static void setting_add(struct doc *d, const char *key, const char *value)
+{
+	d->settings = xrealloc(d->settings, d->nr_settings + 1,
+			       sizeof(*d->settings));
+	d->settings[d->nr_settings].key = xstrdup(key);
+	d->settings[d->nr_settings].value = xstrdup(value);
+	d->nr_settings++;
+}
+
+static void setting_remove(struct doc *d, const char *key)
+{
+	for (unsigned int i = 0; i < d->nr_settings; i++) {
+		if (strcmp(d->settings[i].key, key))
+			continue;
+		free(d->settings[i].key);
+		free(d->settings[i].value);
+		memmove(&d->settings[i], &d->settings[i + 1],
+			(d->nr_settings - i - 1) * sizeof(*d->settings));
+		d->nr_settings--;
+		return;
+	}
+}
+
+/* Every scalar below @o as "prefix.key" = value, in document order. */
+static void settings_flatten(struct doc *d, json_object *o,
+			     const char *prefix)
+{
+	json_object_object_foreach(o, key, v) {
+		char name[128];
+
+		snprintf(name, sizeof(name), "%s%s%s", prefix,
+			 *prefix ? "." : "", key);
+		if (json_object_is_type(v, json_type_object))
+			settings_flatten(d, v, name);
+		else if (json_object_is_type(v, json_type_string))
+			setting_add(d, name, json_object_get_string(v));
+		else if (!json_object_is_type(v, json_type_array))
+			setting_add(d, name, json_object_to_json_string_ext(
+					v, JSON_C_TO_STRING_PLAIN));
+	}
+}
+
+/* --- rpcsim --json --------------------------------------------------------- */
+
+static const char *const rpcsim_pcts[] = { "p50", "p90", "p99", "p99.9" };
+
+static int rpcsim_run(struct ctx *c, struct mode_data *m, json_object *run)
+{
+	double calls, v, no_progress, waits;
+	json_object *pct, *counters;
+	double alloc_calls = 0;
+	bool have_alloc_calls = false;
+	size_t wlen;
+
+	if (get_number(c, run, "calls", &calls))
+		return -1;
+	if (calls <= 0)
+		return 0;
+	if (get_number(c, run, "mean_us", &v))
+		return -1;
+	series_add(m, M_MEAN, v);
+	pct = member(run, "percentiles_us");
+	if (!pct || !json_object_is_type(pct, json_type_object))
+		return doc_error(c->d, "%s: no object \"percentiles_us\"",
+				 c->where);
+	wlen = ctx_push(c, ".percentiles_us");
+	for (unsigned int i = 0; i < 4; i++) {
+		if (get_number(c, pct, rpcsim_pcts[i], &v))
+			return -1;
+		series_add(m, M_P50 + i, v);
+	}
+	ctx_pop(c, wlen);
+	if (get_number(c, run, "requests_per_s", &v))
+		return -1;
+	series_add(m, M_RPS, v);
+	if (get_number(c, run, "pages_per_call", &v))
+		return -1;
+	series_add(m, M_PAGES, v);
+	if (get_number(c, run, "no_progress", &no_progress))
+		return -1;
+	series_add(m, M_NO_PROGRESS, no_progress / calls);
+	if (get_number(c, run, "waits", &waits))
+		return -1;
+	series_add(m, M_WAITS, waits / calls);
+
+	counters = member(run, "counters");
+	if (!counters || !json_object_is_type(counters, json_type_object))
+		return doc_error(c->d, "%s: no object \"counters\"", c->where);
+	json_object_object_foreach(counters, key, val) {
+		if (!is_number(val) || !isfinite(json_object_get_double(val)))
+			return doc_error(c->d, "%s.counters.%s: not a finite "
+					 "number", c->where, key);
+		v = json_object_get_double(val);
+		series_add(m, metric_counter("vmstat", key), v / calls);
+		/* Allocator API calls per svc_alloc_arg() call. */
+		if (!strcmp(key, "alloc_single_calls") ||
+		    !strcmp(key, "alloc_bulk_list_calls") ||
+		    !strcmp(key, "alloc_bulk_array_calls")) {
+			alloc_calls += v;
+			have_alloc_calls = true;
+		}
+	}
+	if (have_alloc_calls)
+		series_add(m, M_ALLOC_CALLS, alloc_calls / calls);
+	m->runs++;
+	return 0;
+}
+
+/* "rpcsim 0.1.0, plain build, 2 threads, 5 runs per mode of 5 s" */
+static void rpcsim_describe(struct ctx *c, json_object *root, json_object *cfg)
+{
+	const char *ver = get_string(root, "version");
+	json_object *asan = member(cfg, "asan");
+	json_object *dbg = member(cfg, "debug_checks");
+	double threads, repeat, dur, req;
+	size_t len;
+	FILE *f = open_memstream(&c->d->desc, &len);
+
+	if (!f) {
+		fprintf(stderr, "rpcsim-compare: out of memory\n");
+		exit(1);
+	}
+	fprintf(f, "rpcsim %s, %s build", ver ? ver : "?",
+		asan && json_object_get_boolean(asan) ?
+		"AddressSanitizer + UBSan" : "plain");
+	if (dbg && json_object_get_boolean(dbg))
+		fprintf(f, " with debug checks");
+	if (get_number_opt(c, cfg, "threads", &threads) == 1)
+		fprintf(f, ", %.0f thread%s", threads, threads == 1 ? "" : "s");
+	if (get_number_opt(c, cfg, "repeat", &repeat) == 1)
+		fprintf(f, ", %.0f run%s per mode", repeat,
+			repeat == 1 ? "" : "s");
+	if (get_number_opt(c, cfg, "duration_s", &dur) == 1)
+		fprintf(f, " of %g s", dur);
+	else if (get_number_opt(c, cfg, "requests", &req) == 1)
+		fprintf(f, " of %.0f requests", req);
+	fclose(f);
+}
+
+static int load_rpcsim(struct ctx *c, json_object *root)
+{
+	static const char *const derived[] = {
+		/* follow from other settings, or are measurements */
+		"clock_ns", "sv_max_mesg", "rq_pages", "pool_pages",
+		"min_pool_pages", "file_pages",
+	};
+	struct doc *d = c->d;
+	json_object *modes, *cfg = member(root, "config");
+	const char *ver = get_string(root, "version");
+
+	if (ver)
+		setting_add(d, "version", ver);
+	if (cfg && json_object_is_type(cfg, json_type_object))
+		settings_flatten(d, cfg, "");
+	for (size_t k = 0; k < sizeof(derived) / sizeof(*derived); k++)
+		setting_remove(d, derived[k]);
+
+	snprintf(c->where, sizeof(c->where), "(top level)");
+	modes = get_array(c, root, "modes");
+	if (!modes)
+		return -1;
+	for (size_t i = 0; i < json_object_array_length(modes); i++) {
+		json_object *mo = json_object_array_get_idx(modes, i), *runs;
+		const char *name = get_string(mo, "mode");
+		struct mode_data *m;
+
+		snprintf(c->where, sizeof(c->where), "modes[%zu]", i);
+		if (!name)
+			return doc_error(d, "%s: no string \"mode\"", c->where);
+		m = mode_get(d, name, get_string(mo, "label"));
+		runs = get_array(c, mo, "per_run");
+		if (!runs)
+			return -1;
+		for (size_t r = 0; r < json_object_array_length(runs); r++) {
+			snprintf(c->where, sizeof(c->where),
+				 "modes[%zu].per_run[%zu]", i, r);
+			if (rpcsim_run(c, m, json_object_array_get_idx(runs,
+								       r)))
+				return -1;
+		}
+	}
+
+	rpcsim_describe(c, root, cfg);
+	return 0;
+}
+
+/* --- rpcsim-analyze --json ------------------------------------------------ */
+
+static const char *const analyze_pcts[] = { "p50_ns", "p90_ns", "p99_ns",
+					    "p99_9_ns" };
+
+/* "Bulk array" -> "array", as rpcsim --alloc names the modes. */
+static const char *analyze_mode_name(json_object *mo)
+{
+	static const char *const labels[][2] = {
+		{ "Single page", "single" },
+		{ "Bulk list", "list" },
+		{ "Bulk array", "array" },
+	};
+	json_object *runs = member(mo, "runs");
+	const char *label = get_string(mo, "label");
+
+	for (size_t r = 0; runs && json_object_is_type(runs, json_type_array)
+			   && r < json_object_array_length(runs); r++) {
+		json_object *cfg = member(json_object_array_get_idx(runs, r),
+					  "config");
+		const char *name = get_string(cfg, "mode_name");
+
+		if (name && *name)
+			return name;
+	}
+	for (size_t i = 0; label && i < 3; i++)
+		if (!strcmp(label, labels[i][0]))
+			return labels[i][1];
+	return label;
+}
+
+static int analyze_group(struct ctx *c, struct mode_data *m, json_object *g,
+			 char **pp, unsigned int nr_pp)
+{
+	json_object *lat, *stamps, *ppc;
+	double calls, v;
+	size_t wlen;
+
+	if (get_number(c, g, "calls", &calls))
+		return -1;
+	if (calls <= 0)
+		return 0;
+	lat = member(g, "latency_ns");
+	if (!lat || !json_object_is_type(lat, json_type_object))
+		return doc_error(c->d, "%s: no object \"latency_ns\"",
+				 c->where);
+	wlen = ctx_push(c, ".latency_ns");
+	if (get_number(c, lat, "mean_ns", &v))
+		return -1;
+	series_add(m, M_MEAN, v / 1000.0);
+	for (unsigned int i = 0; i < 4; i++) {
+		if (get_number(c, lat, analyze_pcts[i], &v))
+			return -1;
+		series_add(m, M_P50 + i, v / 1000.0);
+	}
+	ctx_pop(c, wlen);
+	stamps = member(g, "timestamps");
+	if (stamps && json_object_is_type(stamps, json_type_object)) {
+		wlen = ctx_push(c, ".timestamps");
+		if (get_number(c, stamps, "mean_ns", &v))
+			return -1;
+		series_add(m, M_STAMPS, v / 1000.0);
+		ctx_pop(c, wlen);
+	}
+	if (get_number(c, g, "pages_per_call", &v))
+		return -1;
+	series_add(m, M_PAGES, v);
+	if (get_number(c, g, "alloc_calls_per_call", &v))
+		return -1;
+	series_add(m, M_ALLOC_CALLS, v);
+	if (get_number(c, g, "svc_alloc_arg_err_per_call", &v))
+		return -1;
+	series_add(m, M_NO_PROGRESS, v);
+
+	/* Only events seen are listed: the others of the trace are 0. */
+	ppc = member(g, "pagepool_per_call");
+	if (ppc && !json_object_is_type(ppc, json_type_object))
+		return doc_error(c->d, "%s.pagepool_per_call: not an object",
+				 c->where);
+	for (unsigned int i = 0; i < nr_pp; i++) {
+		json_object *e = member(ppc, pp[i]);
+
+		v = 0;
+		if (e) {
+			if (!is_number(e) ||
+			    !isfinite(json_object_get_double(e)))
+				return doc_error(c->d, "%s.pagepool_per_call."
+						 "%s: not a finite number",
+						 c->where, pp[i]);
+			v = json_object_get_double(e);
+		}
+		series_add(m, metric_counter("trace", pp[i]), v);
+	}
+	m->runs++;
+	return 0;
+}
+
+/* The pagepool event names any group of the document lists. */
+static unsigned int analyze_pp_names(json_object *modes, char ***out)
+{
+	char **names = NULL;
+	unsigned int n = 0;
+
+	for (size_t i = 0; i < json_object_array_length(modes); i++) {
+		json_object *mo = json_object_array_get_idx(modes, i);
+		json_object *runs = member(mo, "runs");
+		size_t nr = runs && json_object_is_type(runs, json_type_array) ?
+			    json_object_array_length(runs) : 0;
+
+		for (size_t r = 0; r <= nr; r++) {
+			json_object *g = r < nr ?
+				json_object_array_get_idx(runs, r) : mo;
+			json_object *ppc = member(g, "pagepool_per_call");
+			unsigned int k;
+
+			if (!ppc || !json_object_is_type(ppc,
+							 json_type_object))
+				continue;
+			json_object_object_foreach(ppc, key, val) {
+				(void)val;
+				for (k = 0; k < n; k++)
+					if (!strcmp(names[k], key))
+						break;
+				if (k < n)
+					continue;
+				names = xrealloc(names, n + 1, sizeof(*names));
+				names[n++] = xstrdup(key);
+			}
+		}
+	}
+	*out = names;
+	return n;
+}
+
+static int load_analyze(struct ctx *c, json_object *root)
+{
+	struct doc *d = c->d;
+	json_object *modes, *traces;
+	unsigned int nr_pp;
+	char **pp;
+	double events = 0;
+	int ret = 0;
+	bool have_cfg = false;
+
+	snprintf(c->where, sizeof(c->where), "(top level)");
+	modes = get_array(c, root, "modes");
+	if (!modes)
+		return -1;
+	nr_pp = analyze_pp_names(modes, &pp);
+	for (size_t i = 0; i < json_object_array_length(modes) && !ret; i++) {
+		json_object *mo = json_object_array_get_idx(modes, i), *runs;
+		const char *name = analyze_mode_name(mo);
+		struct mode_data *m;
+		size_t nr, used = 0;
+
+		snprintf(c->where, sizeof(c->where), "modes[%zu]", i);
+		if (!name) {
+			ret = doc_error(d, "%s: no string \"label\"", c->where);
+			break;
+		}
+		m = mode_get(d, name, get_string(mo, "label"));
+		runs = member(mo, "runs");
+		nr = runs && json_object_is_type(runs, json_type_array) ?
+		     json_object_array_length(runs) : 0;
+		/* rpcsim's runs; events outside any run only if none. */
+		for (size_t r = 0; r < nr && !ret; r++) {
+			json_object *g = json_object_array_get_idx(runs, r);
+			json_object *cfg = member(g, "config");
+			json_object *run = member(g, "run");
+
+			if (!run || json_object_is_type(run, json_type_null))
+				continue;
+			snprintf(c->where, sizeof(c->where),
+				 "modes[%zu].runs[%zu]", i, r);
+			ret = analyze_group(c, m, g, pp, nr_pp);
+			used++;
+			if (!have_cfg && cfg &&
+			    json_object_is_type(cfg, json_type_object)) {
+				settings_flatten(d, cfg, "");
+				have_cfg = true;
+			}
+		}
+		if (!used && !ret)
+			ret = analyze_group(c, m, mo, pp, nr_pp);
+	}
+	for (unsigned int i = 0; i < nr_pp; i++)
+		free(pp[i]);
+	free(pp);
+	if (ret)
+		return ret;
+	/* mode_name is the row, not a setting. */
+	setting_remove(d, "mode_name");
+	traces = member(root, "traces");
+	get_number_opt(c, root, "events", &events);
+	if (asprintf(&d->desc, "rpcsim-analyze of %zu trace%s, %.0f events",
+		     traces && json_object_is_type(traces, json_type_array) ?
+		     json_object_array_length(traces) : 0,
+		     traces && json_object_is_type(traces, json_type_array) &&
+		     json_object_array_length(traces) == 1 ? "" : "s",
+		     events) < 0) {
+		fprintf(stderr, "rpcsim-compare: out of memory\n");
+		exit(1);
+	}
+	return 0;
+}
+
+/* --- documents ------------------------------------------------------------- */
+
+const char *doc_kind_name(enum doc_kind kind)
+{
+	return kind == DOC_RPCSIM ? "rpcsim" : "rpcsim-analyze";
+}
+
+/* "results/plain.json" -> "plain" */
+static char *column_name(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	size_t len;
+	char *name;
+
+	if (!strcmp(path, "-"))
+		return xstrdup("stdin");
+	base = base && base[1] ? base + 1 : path;
+	name = xstrdup(base);
+	len = strlen(name);
+	if (len > 5 && !strcmp(name + len - 5, ".json"))
+		name[len - 5] = '\0';
+	return name;
+}
+
+int doc_load(struct doc *d, const char *path)
+{
+	struct ctx c = { .d = d };
+	const char *program, *tool;
+	json_object *root;
+	char *buf = NULL;
+	size_t len = 0;
+	int ret;
+
+	memset(d, 0, sizeof(*d));
+	d->path = path;
+	d->name = column_name(path);
+	if (read_file(d, &buf, &len))
+		return -1;
+	root = parse(d, buf, len);
+	free(buf);
+	if (!root)
+		return -1;
+	program = get_string(root, "program");
+	tool = get_string(root, "tool");
+	if (program && !strcmp(program, "rpcsim")) {
+		d->kind = DOC_RPCSIM;
+		ret = load_rpcsim(&c, root);
+	} else if (tool && !strcmp(tool, "rpcsim-analyze")) {
+		d->kind = DOC_ANALYZE;
+		ret = load_analyze(&c, root);
+	} else {
+		ret = doc_error(d, "neither rpcsim --json nor rpcsim-analyze "
+				"--json output (expected a top-level "
+				"\"program\": \"rpcsim\" or \"tool\": "
+				"\"rpcsim-analyze\"%s%s%s)",
+				program ? "; this is from " : "",
+				program ? program : "",
+				program ? ", not compared by rpcsim-compare" :
+				"");
+	}
+	json_object_put(root);
+	if (ret)
+		return ret;
+	for (unsigned int i = 0; i < d->nr_modes; i++)
+		if (d->modes[i].runs)
+			return 0;
+	return doc_error(d, "no mode with any call to compare");
+	return 0;
+}
+
+void doc_free(struct doc *d)
+{
+	for (unsigned int i = 0; i < d->nr_modes; i++) {
+		struct mode_data *m = &d->modes[i];
+
+		for (unsigned int k = 0; k < m->nr_series; k++)
+			free(m->series[k].v);
+		free(m->series);
+		free(m->name);
+		free(m->label);
+	}
+	free(d->modes);
+	for (unsigned int i = 0; i < d->nr_settings; i++) {
+		free(d->settings[i].key);
+		free(d->settings[i].value);
+	}
+	free(d->settings);
+	free(d->name);
+	free(d->desc);
+	memset(d, 0, sizeof(*d));
+}

@@ -1,0 +1,639 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The comparison, in the shape of lkp-tests' tables (seed 003): one table
+ * per metric, one row per mode, the base file's column first:
+ *
+ *            plain                        asan
+ *   ---------------- ----------------------------
+ *            %stddev    %change          %stddev
+ *                \          |                 \
+ *        0.282 ±  3%    +412.5%        1.445 ±  5%  array/latency_us.mean
+ *
+ * A cell is the mean of the file's runs and, when above 2 %, their
+ * population standard deviation relative to that mean (lkp's "± N%").
+ * Each new column carries %change = 100 * (new - base) / base and a mark:
+ * '~' when the change is within the noise (|new - base| <= stddev(base) +
+ * stddev(new)), '?' when the noise is unknown (fewer than 2 runs on a
+ * side).
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "compare.h"
+
+#define BASE_W		16	/* value (10) + " ±NNN%" (6) */
+#define CHANGE_W	10
+#define VALUE_W		10
+
+struct cell cell_of(const struct series *s)
+{
+	struct cell c = { 0 };
+	double sum = 0, sq = 0;
+
+	if (!s || !s->n)
+		return c;
+	for (unsigned int i = 0; i < s->n; i++)
+		sum += s->v[i];
+	c.n = s->n;
+	c.mean = sum / s->n;
+	for (unsigned int i = 0; i < s->n; i++)
+		sq += (s->v[i] - c.mean) * (s->v[i] - c.mean);
+	c.stddev = sqrt(sq / s->n);
+	c.rel_pct = c.mean != 0 ? 100.0 * c.stddev / fabs(c.mean) : 0;
+	return c;
+}
+
+enum noise noise_of(const struct cell *base, const struct cell *new)
+{
+	if (base->n < 2 || new->n < 2)
+		return NOISE_UNKNOWN;
+	if (fabs(new->mean - base->mean) <= base->stddev + new->stddev)
+		return NOISE_WITHIN;
+	return NOISE_NONE;
+}
+
+bool metric_selected(const struct output_options *o, unsigned int id)
+{
+	const char *name = metric_name(id);
+
+	if (!o->only)
+		return true;
+	for (char **p = o->only; *p; p++)
+		if (!strncmp(name, *p, strlen(*p)))
+			return true;
+	return false;
+}
+
+/* --- what to print --------------------------------------------------------- */
+
+struct plan {
+	struct doc *docs;
+	unsigned int nr_docs;
+	const char **modes;	/* union of the files' modes, in row order */
+	unsigned int nr_modes;
+	char **titles;		/* column titles */
+};
+
+static const struct series *series_of(const struct doc *d, const char *mode,
+				      unsigned int id)
+{
+	for (unsigned int i = 0; i < d->nr_modes; i++) {
+		const struct mode_data *m = &d->modes[i];
+
+		if (strcmp(m->name, mode))
+			continue;
+		return id < m->nr_series && m->series[id].n ?
+		       &m->series[id] : NULL;
+	}
+	return NULL;
+}
+
+static void plan_modes(struct plan *p)
+{
+	static const char *const order[] = { "single", "list", "array" };
+	unsigned int cap = 3;
+
+	for (unsigned int i = 0; i < p->nr_docs; i++)
+		cap += p->docs[i].nr_modes;
+	p->modes = xcalloc(cap, sizeof(*p->modes));
+	for (unsigned int k = 0; k < 3; k++) {
+		for (unsigned int i = 0; i < p->nr_docs; i++) {
+			bool found = false;
+
+			for (unsigned int m = 0; m < p->docs[i].nr_modes; m++)
+				if (!strcmp(p->docs[i].modes[m].name,
+					    order[k]))
+					found = true;
+			if (found) {
+				p->modes[p->nr_modes++] = order[k];
+				break;
+			}
+		}
+	}
+	for (unsigned int i = 0; i < p->nr_docs; i++) {
+		for (unsigned int m = 0; m < p->docs[i].nr_modes; m++) {
+			const char *name = p->docs[i].modes[m].name;
+			unsigned int k;
+
+			for (k = 0; k < p->nr_modes; k++)
+				if (!strcmp(p->modes[k], name))
+					break;
+			if (k == p->nr_modes)
+				p->modes[p->nr_modes++] = name;
+		}
+	}
+}
+
+/* Column titles: the files' names, or base/new/new2... if two are alike. */
+static void plan_titles(struct plan *p)
+{
+	bool clash = false;
+
+	p->titles = xcalloc(p->nr_docs, sizeof(*p->titles));
+	for (unsigned int i = 0; i < p->nr_docs; i++)
+		for (unsigned int k = 0; k < i; k++)
+			if (!strcmp(p->docs[i].name, p->docs[k].name))
+				clash = true;
+	for (unsigned int i = 0; i < p->nr_docs; i++) {
+		char buf[32];
+
+		if (!clash)
+			p->titles[i] = xstrdup(p->docs[i].name);
+		else if (i == 0)
+			p->titles[i] = xstrdup("base");
+		else if (i == 1)
+			p->titles[i] = xstrdup("new");
+		else {
+			snprintf(buf, sizeof(buf), "new%u", i);
+			p->titles[i] = xstrdup(buf);
+		}
+	}
+}
+
+/* Some file has a sample of metric @id; *all_zero: every sample is 0. */
+static bool metric_present(const struct plan *p, unsigned int id,
+			   bool *all_zero)
+{
+	bool present = false;
+
+	*all_zero = true;
+	for (unsigned int i = 0; i < p->nr_docs; i++) {
+		for (unsigned int m = 0; m < p->nr_modes; m++) {
+			const struct series *s = series_of(&p->docs[i],
+							   p->modes[m], id);
+
+			for (unsigned int k = 0; s && k < s->n; k++) {
+				present = true;
+				if (s->v[k] != 0)
+					*all_zero = false;
+			}
+		}
+	}
+	return present;
+}
+
+/* --- text ------------------------------------------------------------------ */
+
+/*
+ * Decimals for the values of one table: four significant digits for its
+ * largest mean, so that the decimal points of its rows line up.
+ */
+static int table_decimals(const struct plan *p, unsigned int id)
+{
+	double max = 0;
+	int dec;
+
+	for (unsigned int i = 0; i < p->nr_docs; i++) {
+		for (unsigned int m = 0; m < p->nr_modes; m++) {
+			struct cell c = cell_of(series_of(&p->docs[i],
+							  p->modes[m], id));
+
+			if (c.n && fabs(c.mean) > max)
+				max = fabs(c.mean);
+		}
+	}
+	if (max == 0 || max >= 1000)
+		return 0;
+	dec = 3 - (int)floor(log10(max));
+	return dec < 0 ? 0 : dec > 8 ? 8 : dec;
+}
+
+/* A value in at most VALUE_W columns. */
+static void fmt_value(char *buf, size_t len, double v, int decimals)
+{
+	int n = snprintf(buf, len, "%.*f", decimals, v);
+
+	if (n > VALUE_W)
+		snprintf(buf, len, "%.4g", v);
+}
+
+/* " ±NN%" (6 columns, 7 bytes) when above 2 %, else 6 blanks. */
+static void fmt_stddev(char *buf, size_t len, const struct cell *c)
+{
+	if (c->n >= 2 && c->rel_pct > 2)
+		snprintf(buf, len, " \u00b1%3.0f%%", c->rel_pct);
+	else
+		snprintf(buf, len, "      ");
+}
+
+static void fmt_change(char *buf, size_t len, const struct cell *b,
+		       const struct cell *n)
+{
+	double change;
+
+	if (!b->n || !n->n) {
+		snprintf(buf, len, " ");
+		return;
+	}
+	if (b->mean == 0) {
+		snprintf(buf, len, n->mean == 0 ? "0.0%%" : "n/a");
+		return;
+	}
+	change = 100.0 * (n->mean - b->mean) / fabs(b->mean);
+	if (fabs(change) < 0.05)
+		snprintf(buf, len, "0.0%%");
+	else
+		snprintf(buf, len, "%+.1f%%", change);
+}
+
+static char noise_mark(enum noise n)
+{
+	return n == NOISE_WITHIN ? '~' : n == NOISE_UNKNOWN ? '?' : ' ';
+}
+
+/* @s cut or padded to @w columns (titles are ASCII file names). */
+static void put_col(FILE *out, const char *s, int w)
+{
+	fprintf(out, "%-*.*s", w, w, s);
+}
+
+static void text_header(FILE *out, const struct plan *p)
+{
+	int new_w = CHANGE_W + 2 + VALUE_W + 6;
+
+	put_col(out, p->titles[0], BASE_W);
+	for (unsigned int i = 1; i < p->nr_docs; i++) {
+		fputc(' ', out);
+		if (i + 1 < p->nr_docs)
+			put_col(out, p->titles[i], new_w);
+		else
+			fprintf(out, "%.*s", new_w, p->titles[i]);
+	}
+	fputc('\n', out);
+	fprintf(out, "%.*s", BASE_W, "--------------------------------");
+	for (unsigned int i = 1; i < p->nr_docs; i++)
+		fprintf(out, " %.*s", new_w,
+			"--------------------------------");
+	fputc('\n', out);
+	fprintf(out, "%*s", BASE_W, "%stddev");
+	for (unsigned int i = 1; i < p->nr_docs; i++)
+		fprintf(out, " %*s  %*s", CHANGE_W, "%change", VALUE_W + 6,
+			"%stddev");
+	fputc('\n', out);
+	/* Under the middle of each heading, lkp's "\\  |  \\" line. */
+	fprintf(out, "%*s", BASE_W - 3, "\\");
+	for (unsigned int i = 1; i < p->nr_docs; i++)
+		fprintf(out, "   %*s%*s", CHANGE_W - 2, "|", 2 + VALUE_W + 6 - 3 + 3,
+			"\\");
+	fputc('\n', out);
+}
+
+static void text_row(FILE *out, const struct plan *p, const char *mode,
+		     unsigned int id, int dec)
+{
+	struct cell base = cell_of(series_of(&p->docs[0], mode, id));
+	char v[64], sd[16];
+
+	if (base.n) {
+		fmt_value(v, sizeof(v), base.mean, dec);
+		fmt_stddev(sd, sizeof(sd), &base);
+	} else {
+		snprintf(v, sizeof(v), "-");
+		snprintf(sd, sizeof(sd), "      ");
+	}
+	fprintf(out, "%*s%s", VALUE_W, v, sd);
+	for (unsigned int i = 1; i < p->nr_docs; i++) {
+		struct cell c = cell_of(series_of(&p->docs[i], mode, id));
+		char ch[32];
+		char mark = ' ';
+
+		fmt_change(ch, sizeof(ch), &base, &c);
+		if (base.n && c.n)
+			mark = noise_mark(noise_of(&base, &c));
+		if (c.n) {
+			fmt_value(v, sizeof(v), c.mean, dec);
+			fmt_stddev(sd, sizeof(sd), &c);
+		} else {
+			snprintf(v, sizeof(v), "-");
+			snprintf(sd, sizeof(sd), "      ");
+		}
+		fprintf(out, " %*s %c%*s%s", CHANGE_W, ch, mark, VALUE_W, v,
+			sd);
+	}
+	fprintf(out, "  %s/%s\n", mode, metric_name(id));
+}
+
+static void text_settings_diff(FILE *out, const struct doc *base,
+			       const struct doc *d)
+{
+	bool first = true;
+
+	for (unsigned int i = 0; i < d->nr_settings; i++) {
+		const struct setting *s = &d->settings[i];
+		const char *old = NULL;
+
+		for (unsigned int k = 0; k < base->nr_settings; k++)
+			if (!strcmp(base->settings[k].key, s->key))
+				old = base->settings[k].value;
+		if (!old && base->kind != d->kind)
+			continue;	/* the other kind does not record it */
+		if (old && !strcmp(old, s->value))
+			continue;
+		fprintf(out, "%s%s %s -> %s", first ?
+			"      differs from base: " : ", ", s->key,
+			old ? old : "(none)", s->value);
+		first = false;
+	}
+	/* Settings only the base has, when both are of one kind. */
+	for (unsigned int k = 0; base->kind == d->kind &&
+	     k < base->nr_settings; k++) {
+		const struct setting *s = &base->settings[k];
+		bool found = false;
+
+		for (unsigned int i = 0; i < d->nr_settings; i++)
+			if (!strcmp(d->settings[i].key, s->key))
+				found = true;
+		if (found)
+			continue;
+		fprintf(out, "%s%s %s -> (none)", first ?
+			"      differs from base: " : ", ", s->key, s->value);
+		first = false;
+	}
+	if (first)
+		fprintf(out, "      same settings as base");
+	fputc('\n', out);
+}
+
+static void text_files(FILE *out, const struct plan *p)
+{
+	for (unsigned int i = 0; i < p->nr_docs; i++) {
+		const struct doc *d = &p->docs[i];
+
+		fprintf(out, "%-6s%s%s%s%s\n", i ? "new:" : "base:",
+			strcmp(d->path, "-") ? d->path : "(stdin)",
+			strcmp(p->titles[i], d->name) ? " (column \"" : "",
+			strcmp(p->titles[i], d->name) ? p->titles[i] : "",
+			strcmp(p->titles[i], d->name) ? "\")" : "");
+		fprintf(out, "      %s\n", d->desc);
+		if (i)
+			text_settings_diff(out, &p->docs[0], d);
+	}
+	fputc('\n', out);
+}
+
+static void text_legend(FILE *out, const struct plan *p, const bool *zero,
+			const struct output_options *o)
+{
+	bool first = true;
+
+	fprintf(out,
+"Each cell is the mean over a file's runs (one sample per run), with the\n"
+"runs' population standard deviation relative to that mean (\u00b1 N%%) when\n"
+"above 2 %%.  %%change = 100 * (new - base) / base.  Marks after %%change:\n"
+"  ~  within the noise: |new - base| <= stddev(base) + stddev(new)\n"
+"  ?  noise unknown: fewer than 2 runs on a side\n"
+"  -  (as a value) the file has no such number\n"
+"Latencies are per svc_alloc_arg() call, in us; *_per_call rows divide a\n"
+"run's totals by its calls (vmstat.*: libpagepool's counters; trace.*:\n"
+"pagepool events in the trace).\n");
+	for (unsigned int id = 0; id < metrics_count(); id++) {
+		if (!zero[id])
+			continue;
+		fprintf(out, "%s%s", first ? "Zero in every file (--all shows "
+			"them): " : ", ", metric_name(id));
+		first = false;
+	}
+	if (!first)
+		fputc('\n', out);
+	(void)p;
+	(void)o;
+}
+
+static void text_output(FILE *out, const struct plan *p,
+			const struct output_options *o)
+{
+	unsigned int n = metrics_count();
+	bool *zero = xcalloc(n ? n : 1, sizeof(*zero));
+
+	text_files(out, p);
+	for (unsigned int id = 0; id < n; id++) {
+		bool all_zero;
+		int dec;
+
+		if (!metric_selected(o, id) ||
+		    !metric_present(p, id, &all_zero))
+			continue;
+		if (all_zero && !o->all) {
+			zero[id] = true;
+			continue;
+		}
+		dec = table_decimals(p, id);
+		text_header(out, p);
+		for (unsigned int m = 0; m < p->nr_modes; m++)
+			text_row(out, p, p->modes[m], id, dec);
+		fputc('\n', out);
+	}
+	text_legend(out, p, zero, o);
+	free(zero);
+}
+
+/* --- JSON ------------------------------------------------------------------ */
+
+static json_object *jnum(double v)
+{
+	char buf[64];
+
+	if (!isfinite(v))
+		return NULL;
+	snprintf(buf, sizeof(buf), "%.6g", v);
+	return json_object_new_double_s(v, buf);
+}
+
+static void jadd(json_object *o, const char *key, json_object *v)
+{
+	json_object_object_add(o, key, v);
+}
+
+static json_object *jcell(const struct cell *c, const struct series *s)
+{
+	json_object *o, *v;
+
+	if (!c->n)
+		return NULL;
+	o = json_object_new_object();
+	jadd(o, "runs", json_object_new_int64(c->n));
+	jadd(o, "mean", jnum(c->mean));
+	jadd(o, "stddev", jnum(c->stddev));
+	jadd(o, "rel_stddev_pct", jnum(c->rel_pct));
+	v = json_object_new_array();
+	for (unsigned int i = 0; i < s->n; i++)
+		json_object_array_add(v, jnum(s->v[i]));
+	jadd(o, "values", v);
+	return o;
+}
+
+static json_object *jfile(const struct plan *p, unsigned int i)
+{
+	const struct doc *d = &p->docs[i], *base = &p->docs[0];
+	json_object *o = json_object_new_object(), *set, *diff, *modes;
+
+	jadd(o, "path", json_object_new_string(d->path));
+	jadd(o, "column", json_object_new_string(p->titles[i]));
+	jadd(o, "role", json_object_new_string(i ? "new" : "base"));
+	jadd(o, "kind", json_object_new_string(doc_kind_name(d->kind)));
+	jadd(o, "description", json_object_new_string(d->desc));
+	modes = json_object_new_array();
+	for (unsigned int m = 0; m < d->nr_modes; m++) {
+		json_object *mo = json_object_new_object();
+
+		jadd(mo, "mode", json_object_new_string(d->modes[m].name));
+		jadd(mo, "label", json_object_new_string(d->modes[m].label));
+		jadd(mo, "runs", json_object_new_int64(d->modes[m].runs));
+		json_object_array_add(modes, mo);
+	}
+	jadd(o, "modes", modes);
+	set = json_object_new_object();
+	for (unsigned int k = 0; k < d->nr_settings; k++)
+		jadd(set, d->settings[k].key,
+		     json_object_new_string(d->settings[k].value));
+	jadd(o, "settings", set);
+	if (!i)
+		return o;
+	diff = json_object_new_array();
+	for (unsigned int k = 0; k < d->nr_settings; k++) {
+		const char *old = NULL;
+		json_object *e;
+
+		for (unsigned int b = 0; b < base->nr_settings; b++)
+			if (!strcmp(base->settings[b].key, d->settings[k].key))
+				old = base->settings[b].value;
+		if ((!old && base->kind != d->kind) ||
+		    (old && !strcmp(old, d->settings[k].value)))
+			continue;
+		e = json_object_new_object();
+		jadd(e, "setting", json_object_new_string(d->settings[k].key));
+		jadd(e, "base", old ? json_object_new_string(old) : NULL);
+		jadd(e, "new", json_object_new_string(d->settings[k].value));
+		json_object_array_add(diff, e);
+	}
+	for (unsigned int b = 0; base->kind == d->kind &&
+	     b < base->nr_settings; b++) {
+		bool found = false;
+		json_object *e;
+
+		for (unsigned int k = 0; k < d->nr_settings; k++)
+			if (!strcmp(d->settings[k].key, base->settings[b].key))
+				found = true;
+		if (found)
+			continue;
+		e = json_object_new_object();
+		jadd(e, "setting", json_object_new_string(base->settings[b].key));
+		jadd(e, "base", json_object_new_string(base->settings[b].value));
+		jadd(e, "new", NULL);
+		json_object_array_add(diff, e);
+	}
+	jadd(o, "differs_from_base", diff);
+	return o;
+}
+
+static json_object *jrow(const struct plan *p, const char *mode,
+			 unsigned int id)
+{
+	const struct series *bs = series_of(&p->docs[0], mode, id);
+	struct cell base = cell_of(bs);
+	json_object *row = json_object_new_object(), *news;
+
+	jadd(row, "mode", json_object_new_string(mode));
+	jadd(row, "base", jcell(&base, bs));
+	news = json_object_new_array();
+	for (unsigned int i = 1; i < p->nr_docs; i++) {
+		const struct series *s = series_of(&p->docs[i], mode, id);
+		struct cell c = cell_of(s);
+		json_object *o = jcell(&c, s);
+		enum noise n;
+
+		if (!o) {
+			json_object_array_add(news, NULL);
+			continue;
+		}
+		if (!base.n) {
+			jadd(o, "change_pct", NULL);
+			jadd(o, "noise", NULL);
+			json_object_array_add(news, o);
+			continue;
+		}
+		if (base.mean != 0)
+			jadd(o, "change_pct", jnum(100.0 * (c.mean - base.mean) /
+						   fabs(base.mean)));
+		else
+			jadd(o, "change_pct", c.mean == 0 ? jnum(0) : NULL);
+		n = noise_of(&base, &c);
+		jadd(o, "noise", json_object_new_string(
+			     n == NOISE_WITHIN ? "within" :
+			     n == NOISE_UNKNOWN ? "unknown" : "beyond"));
+		json_object_array_add(news, o);
+	}
+	jadd(row, "new", news);
+	return row;
+}
+
+static int json_output(FILE *out, const struct plan *p,
+		       const struct output_options *o)
+{
+	json_object *root = json_object_new_object(), *files, *metrics, *zero;
+
+	jadd(root, "program", json_object_new_string("rpcsim-compare"));
+	jadd(root, "version", json_object_new_string(PACKAGE_VERSION));
+	jadd(root, "stddev", json_object_new_string(
+		     "population standard deviation of the runs' values"));
+	jadd(root, "noise", json_object_new_string(
+		     "within: |new - base| <= stddev(base) + stddev(new); "
+		     "unknown: fewer than 2 runs on a side; beyond: "
+		     "otherwise"));
+	files = json_object_new_array();
+	for (unsigned int i = 0; i < p->nr_docs; i++)
+		json_object_array_add(files, jfile(p, i));
+	jadd(root, "files", files);
+	metrics = json_object_new_array();
+	zero = json_object_new_array();
+	for (unsigned int id = 0; id < metrics_count(); id++) {
+		json_object *m, *rows;
+		bool all_zero;
+
+		if (!metric_selected(o, id) ||
+		    !metric_present(p, id, &all_zero))
+			continue;
+		if (all_zero && !o->all) {
+			json_object_array_add(zero, json_object_new_string(
+						      metric_name(id)));
+			continue;
+		}
+		m = json_object_new_object();
+		jadd(m, "metric", json_object_new_string(metric_name(id)));
+		rows = json_object_new_array();
+		for (unsigned int k = 0; k < p->nr_modes; k++)
+			json_object_array_add(rows, jrow(p, p->modes[k], id));
+		jadd(m, "rows", rows);
+		json_object_array_add(metrics, m);
+	}
+	jadd(root, "metrics", metrics);
+	jadd(root, "zero_in_every_file", zero);
+	fprintf(out, "%s\n", json_object_to_json_string_ext(root,
+		JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
+		JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(root);
+	return 0;
+}
+
+int output(FILE *out, struct doc *docs, unsigned int nr_docs,
+	   const struct output_options *o)
+{
+	struct plan p = { .docs = docs, .nr_docs = nr_docs };
+
+	plan_modes(&p);
+	plan_titles(&p);
+	if (o->json)
+		json_output(out, &p, o);
+	else
+		text_output(out, &p, o);
+	for (unsigned int i = 0; i < nr_docs; i++)
+		free(p.titles[i]);
+	free(p.titles);
+	free(p.modes);
+	return fflush(out) || ferror(out) ? -1 : 0;
+}

@@ -1,0 +1,268 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * rpcsim-compare: before/after tables of rpcsim and rpcsim-analyze results
+ * in the shape kernel developers paste into email (lkp-tests' compare,
+ * seed 003), from their --json documents, read with json-c.
+ *
+ * Exit status: 0 tables printed; 1 a file unreadable, not JSON, of neither
+ * kind or lacking a field; 2 bad usage.
+ */
+#include "config.h"
+
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "compare.h"
+
+void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+
+	if (!p) {
+		fprintf(stderr, "rpcsim-compare: out of memory\n");
+		exit(1);
+	}
+	return p;
+}
+
+void *xrealloc(void *p, size_t n, size_t size)
+{
+	void *q = reallocarray(p, n ? n : 1, size ? size : 1);
+
+	if (!q) {
+		fprintf(stderr, "rpcsim-compare: out of memory\n");
+		exit(1);
+	}
+	return q;
+}
+
+char *xstrdup(const char *s)
+{
+	char *p = strdup(s);
+
+	if (!p) {
+		fprintf(stderr, "rpcsim-compare: out of memory\n");
+		exit(1);
+	}
+	return p;
+}
+
+static void usage(void)
+{
+	printf(
+"Usage: rpcsim-compare [OPTION]... BASE.json NEW.json [NEW.json]...\n"
+"Compare the results of rpcsim --json or rpcsim-analyze --json runs the way\n"
+"kernel developers post them (lkp-tests' before/after tables): one table\n"
+"per metric, one row per mode (single, list, array, matched by name), the\n"
+"base file's column, then for each new file its %%change and its value.\n"
+"\n"
+"Options:\n"
+"  -m, --metrics=LIST  only the metrics whose names start with one of the\n"
+"                      comma-separated prefixes of LIST, e.g.\n"
+"                      latency_us,requests_per_s (default: every metric)\n"
+"  -a, --all           also print the metrics that are 0 in every file\n"
+"                      (default: named in one line after the tables)\n"
+"  -j, --json          one JSON document instead of the tables\n"
+"  -h, --help          print this help and exit\n"
+"  -V, --version       print the version and exit\n"
+"\n"
+"A file is read whole; '-' is standard input.  Each run of a mode is one\n"
+"sample: rpcsim's modes[].per_run[] (its --repeat=N runs), rpcsim-analyze's\n"
+"modes[].runs[] (one per rpcsim run in the trace).  A cell is the mean of\n"
+"the samples and, when above 2 %%, their population standard deviation\n"
+"relative to the mean, as '\u00b1 N%%'.  %%change = 100 * (new - base) / base.\n"
+"Noise: a change is marked\n"
+"  ~  within the noise when |new - base| <= stddev(base) + stddev(new),\n"
+"  ?  unknown when a side has fewer than 2 runs (no spread to judge by).\n"
+"\n"
+"Metrics: latency_us.mean and .p50/.p90/.p99/.p99.9 (per svc_alloc_arg()\n"
+"call, in us), timestamps_us.mean (rpcsim-analyze: from the entry/exit\n"
+"timestamps), requests_per_s (rpcsim), pages_per_call,\n"
+"alloc_calls_per_call, no_progress_per_call, waits_per_call (rpcsim),\n"
+"vmstat.<counter>_per_call (rpcsim: libpagepool's counters divided by the\n"
+"run's calls) and trace.<event>_per_call (rpcsim-analyze: pagepool events\n"
+"per call).  Files of both kinds may be mixed: metrics one file lacks are\n"
+"shown as '-'.  Settings that differ from the base file are listed above\n"
+"the tables.\n"
+"\n"
+"Exit status: 0 tables printed; 1 a file missing, unreadable, not JSON, of\n"
+"neither kind or lacking a field; 2 bad usage.\n");
+}
+
+__attribute__((noreturn, format(printf, 1, 2)))
+static void bad_usage(const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout);
+	fputs("rpcsim-compare: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(2);
+}
+
+/* "a,b" -> { "a", "b", NULL }; exits 2 on an empty item. */
+static char **split_metrics(const char *arg)
+{
+	size_t n = 1, k = 0;
+	char **list, *copy, *p, *save = NULL;
+
+	for (const char *s = arg; *s; s++)
+		n += *s == ',';
+	if (!*arg || arg[0] == ',' || arg[strlen(arg) - 1] == ',' ||
+	    strstr(arg, ",,"))
+		bad_usage("--metrics=%s: expected a comma-separated list of "
+			  "metric names or prefixes, e.g. "
+			  "latency_us,requests_per_s", arg);
+	list = xcalloc(n + 1, sizeof(*list));
+	copy = xstrdup(arg);
+	for (p = strtok_r(copy, ",", &save); p; p = strtok_r(NULL, ",", &save))
+		list[k++] = xstrdup(p);
+	free(copy);
+	return list;
+}
+
+static void free_list(char **list)
+{
+	for (char **p = list; p && *p; p++)
+		free(*p);
+	free(list);
+}
+
+/* Each --metrics prefix must name something these files have. */
+static int check_metrics(const char *arg, char **only, struct doc *docs,
+			 unsigned int nr_docs)
+{
+	for (char **p = only; *p; p++) {
+		bool found = false;
+		char *names = NULL;
+		size_t len = 0;
+		FILE *f;
+
+		for (unsigned int id = 0; id < metrics_count() && !found; id++)
+			if (!strncmp(metric_name(id), *p, strlen(*p)))
+				for (unsigned int i = 0; i < nr_docs; i++)
+					for (unsigned int m = 0;
+					     m < docs[i].nr_modes; m++)
+						if (id < docs[i].modes[m].nr_series &&
+						    docs[i].modes[m].series[id].n)
+							found = true;
+		if (found)
+			continue;
+		f = open_memstream(&names, &len);
+		if (!f) {
+			fprintf(stderr, "rpcsim-compare: out of memory\n");
+			exit(1);
+		}
+		for (unsigned int id = 0, first = 1; id < metrics_count();
+		     id++) {
+			bool here = false;
+
+			for (unsigned int i = 0; i < nr_docs; i++)
+				for (unsigned int m = 0; m < docs[i].nr_modes;
+				     m++)
+					if (id < docs[i].modes[m].nr_series &&
+					    docs[i].modes[m].series[id].n)
+						here = true;
+			if (!here)
+				continue;
+			fprintf(f, "%s%s", first ? "" : ", ", metric_name(id));
+			first = 0;
+		}
+		fclose(f);
+		fprintf(stderr, "rpcsim-compare: --metrics=%s: no metric of "
+			"these files starts with '%s'; accepted: %s\n", arg,
+			*p, names);
+		free(names);
+		return -1;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "metrics", required_argument, NULL, 'm' },
+		{ "all", no_argument, NULL, 'a' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct output_options o = { 0 };
+	const char *metrics_arg = NULL;
+	unsigned int nr_docs, stdin_uses = 0;
+	struct doc *docs;
+	int c, ret = 0;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":m:ajhV", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'm':
+			free_list(o.only);
+			o.only = split_metrics(optarg);
+			metrics_arg = optarg;
+			break;
+		case 'a':
+			o.all = true;
+			break;
+		case 'j':
+			o.json = true;
+			break;
+		case 'h':
+			free_list(o.only);
+			usage();
+			return 0;
+		case 'V':
+			free_list(o.only);
+			printf("rpcsim-compare (%s) %s, json-c %s\n",
+			       PACKAGE_NAME, PACKAGE_VERSION, json_c_version());
+			return 0;
+		case ':':
+			bad_usage("option '%s' needs a value: a comma-separated "
+				  "list of metric names or prefixes",
+				  argv[optind - 1]);
+		default:
+			if (optopt)
+				bad_usage("unknown option '-%c': see "
+					  "rpcsim-compare --help", optopt);
+			bad_usage("unknown option '%s': see rpcsim-compare "
+				  "--help", argv[optind - 1]);
+		}
+	}
+	if (argc - optind < 2)
+		bad_usage("%s: expected BASE.json NEW.json [NEW.json]... (at "
+			  "least two files; see rpcsim-compare --help)",
+			  argc - optind ? "one file given" : "no file given");
+	nr_docs = (unsigned int)(argc - optind);
+	for (int i = optind; i < argc; i++)
+		stdin_uses += !strcmp(argv[i], "-");
+	if (stdin_uses > 1)
+		bad_usage("'-' given %u times: standard input can be read only "
+			  "once", stdin_uses);
+
+	metrics_init();
+	docs = xcalloc(nr_docs, sizeof(*docs));
+	for (unsigned int i = 0; i < nr_docs && !ret; i++)
+		if (doc_load(&docs[i], argv[optind + i]))
+			ret = 1;
+	if (!ret && o.only &&
+	    check_metrics(metrics_arg, o.only, docs, nr_docs))
+		ret = 2;
+	if (!ret && output(stdout, docs, nr_docs, &o)) {
+		perror("rpcsim-compare: writing the tables");
+		ret = 1;
+	}
+	for (unsigned int i = 0; i < nr_docs; i++)
+		doc_free(&docs[i]);
+	free(docs);
+	free_list(o.only);
+	metrics_free();
+	return ret;
+}
