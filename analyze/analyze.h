@@ -220,6 +220,9 @@ struct report_options {
 /* Print the analysis; returns the number of warnings. */
 unsigned int report(struct analysis *a, const struct report_options *o,
 		    FILE *out);
+struct plot;
+/* --plot: each mode's latency_ns histogram and pages per call into @p. */
+int report_plot(struct analysis *a, struct plot *p);
 
 /* util */
 void *xcalloc(size_t n, size_t size);

@@ -44,6 +44,7 @@
 
 #include "analyze.h"
 #include "json.h"
+#include "../rpcsim/plot.h"
 
 #define DIFF_NEG_SLACK_NS	50
 
@@ -642,4 +643,61 @@ unsigned int report(struct analysis *a, const struct report_options *o,
 	free(w.msg);
 	nw = w.n;
 	return nw;
+}
+
+/*
+ * Each mode, its runs merged, as rpcsim --plot draws it: latency_ns (what
+ * rpcsim measured around the call), bucket by bucket, and pages per call.
+ * Returns 0, or -1 when out of memory.
+ */
+int report_plot(struct analysis *a, struct plot *p)
+{
+	unsigned int i, k;
+	int ret = 0;
+
+	qsort(a->groups, a->nr_groups, sizeof(*a->groups), group_cmp);
+	for (i = 0; i < a->nr_groups && !ret; i = k) {
+		struct group *m = xcalloc(1, sizeof(*m));
+		struct plot_series *s;
+		char lab[64];
+
+		if (lat_init(&m->field) || lat_init(&m->stamps) ||
+		    diff_init(&m->diff)) {
+			fprintf(stderr, "rpcsim-analyze: out of memory\n");
+			exit(1);
+		}
+		m->mode = a->groups[i]->mode;
+		for (k = i; k < a->nr_groups && a->groups[k]->mode == m->mode;
+		     k++)
+			group_merge(m, a->groups[k], a->nr_pp);
+		if (m->field.n) {
+			s = plot_add_series(p, mode_label(m->mode, lab,
+							  sizeof(lab)),
+					    lat_mean(&m->field), m->field.n,
+					    per_call(m->allocated, m->field.n));
+			if (!s)
+				ret = -1;
+			for (unsigned int b = 0; s && b < HIST_BUCKETS; b++) {
+				uint64_t v = hist_bucket_mid(b);
+
+				if (!m->field.hist->count[b])
+					continue;
+				/* the bucket's middle, within min..max */
+				if (v < m->field.min)
+					v = m->field.min;
+				if (v > m->field.max)
+					v = m->field.max;
+				if (plot_series_add(s, v,
+						    m->field.hist->count[b])) {
+					ret = -1;
+					break;
+				}
+			}
+		}
+		lat_free(&m->field);
+		lat_free(&m->stamps);
+		diff_free(&m->diff);
+		free(m);
+	}
+	return ret;
 }

@@ -15,12 +15,14 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <babeltrace2/babeltrace.h>
 
 #include "analyze.h"
+#include "../rpcsim/plot.h"
 
 #define TP_COST_DEFAULT_NS	300
 #define TP_COST_MAX_NS		1000000	/* also in the message for ':' */
@@ -80,6 +82,10 @@ static void usage(FILE *f)
 "                           accepted 0..%d); see the check below\n"
 "  -v, --verbose            babeltrace2's warnings, and every cause of an\n"
 "                           error (default: off)\n"
+"      --plot=FILE          draw each mode's per-call latency_ns (histogram,\n"
+"                           CDF and tail, log x axis) and pages refilled\n"
+"                           per call into FILE, an .svg or .png, with\n"
+"                           gnuplot (default: no plot)\n"
 "  -h, --help               print this help and exit\n"
 "  -V, --version            print the version and exit\n"
 "\n"
@@ -98,8 +104,12 @@ static void usage(FILE *f)
 "positive.  Warned about: median(d) or mean(d) below -0.050 us (the events\n"
 "do not bracket what rpcsim timed), or above 2 x the tracepoint cost.\n"
 "\n"
+"Environment: RPCSIM_GNUPLOT=PATH, the gnuplot --plot runs (default:\n"
+"gnuplot in PATH).\n"
+"\n"
 "Exit status: 0 results printed; 1 a trace missing, unreadable or\n"
-"corrupted, or without any rpcsim event; 2 bad usage.\n",
+"corrupted, or without any rpcsim event, or the plot not drawn (no\n"
+"gnuplot, or it failed); 2 bad usage.\n",
 		TP_COST_DEFAULT_NS, TP_COST_MAX_NS);
 }
 
@@ -127,12 +137,35 @@ static uint64_t parse_ns(const char *opt, const char *arg, uint64_t max)
 	return v;
 }
 
+/* --plot: the modes of @a into @path; 0, or 1 after saying why not. */
+static int write_plot(struct analysis *a, const char *path,
+		      const char *gnuplot, char **traces, int nr)
+{
+	char title[PATH_MAX + 128], err[1024];
+	struct plot *p;
+	int ret = 1;
+
+	snprintf(title, sizeof(title), "rpcsim-analyze %s%s: svc_alloc_arg() "
+		 "per call (latency_ns)", traces[0], nr > 1 ? " ..." : "");
+	p = plot_new(title);
+	if (!p || report_plot(a, p))
+		fprintf(stderr, "rpcsim-analyze: --plot=%s: out of memory\n",
+			path);
+	else if (plot_write(p, path, gnuplot, err, sizeof(err)))
+		fprintf(stderr, "rpcsim-analyze: --plot=%s: %s\n", path, err);
+	else
+		ret = 0;
+	plot_free(p);
+	return ret;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, 'j' },
 		{ "tracepoint-cost", required_argument, NULL, 'c' },
 		{ "verbose", no_argument, NULL, 'v' },
+		{ "plot", required_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
@@ -140,6 +173,8 @@ int main(int argc, char **argv)
 	struct report_options ro = { .tp_cost_ns = TP_COST_DEFAULT_NS };
 	struct reader_options rd = { .bt_log_level = BT_LOGGING_LEVEL_NONE };
 	struct analysis a = { 0 };
+	const char *plot_path = NULL;
+	char gnuplot[PATH_MAX], why[512];
 	int c, ret;
 
 	opterr = 0;
@@ -155,6 +190,14 @@ int main(int argc, char **argv)
 		case 'v':
 			rd.bt_log_level = BT_LOGGING_LEVEL_WARNING;
 			break;
+		case 'p':
+			if (plot_check_path(optarg, why, sizeof(why))) {
+				fprintf(stderr, "rpcsim-analyze: --plot=%s: "
+					"%s\n", optarg, why);
+				return 2;
+			}
+			plot_path = optarg;
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -165,7 +208,10 @@ int main(int argc, char **argv)
 			       bt_version_get_patch());
 			return 0;
 		case ':':
-			/* only --tracepoint-cost takes a value */
+			if (optopt == 'p')
+				bad_usage("option '%s' needs a value: a file "
+					  "name ending in .svg or .png",
+					  argv[optind - 1]);
 			bad_usage("option '%s' needs a value: accepted an integer 0..1000000 (ns)",
 				  argv[optind - 1]);
 			break;
@@ -181,6 +227,13 @@ int main(int argc, char **argv)
 	}
 	if (optind >= argc)
 		bad_usage("%s", "missing TRACE: accepted one or more trace directories (see --help)");
+	if (plot_path && (plot_find_gnuplot(gnuplot, sizeof(gnuplot), why,
+					    sizeof(why)) ||
+			  plot_check_dest(plot_path, why, sizeof(why)))) {
+		fprintf(stderr, "rpcsim-analyze: --plot=%s: %s\n", plot_path,
+			why);
+		return 1;
+	}
 
 	if (find_traces(&a, argv + optind, (unsigned int)(argc - optind))) {
 		analysis_free(&a);
@@ -204,6 +257,9 @@ int main(int argc, char **argv)
 	if (ret)
 		fprintf(stderr, "rpcsim-analyze: writing the report: %s\n",
 			strerror(errno));
+	if (plot_path && write_plot(&a, plot_path, gnuplot, argv + optind,
+				    argc - optind))
+		ret = 1;
 	analysis_free(&a);
 	return ret;
 }

@@ -49,8 +49,7 @@ double hist_stddev(const struct hist *h)
 	return sqrt(h->m2 / (double)(h->count - 1));
 }
 
-/* Midpoint of bucket @idx, the value fio reports for it. */
-static uint64_t hist_bucket_value(unsigned int idx)
+uint64_t hist_bucket_value(unsigned int idx)
 {
 	unsigned int shift;
 	uint64_t mant;

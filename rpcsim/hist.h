@@ -43,6 +43,8 @@ double hist_stddev(const struct hist *h);
  * exact min and max.  0 for an empty histogram.
  */
 uint64_t hist_percentile(const struct hist *h, double pct);
+/* The value reported for bucket @idx: its midpoint (fio's choice). */
+uint64_t hist_bucket_value(unsigned int idx);
 
 static inline unsigned int hist_index(uint64_t v)
 {

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "options.h"
+#include "plot.h"
 #include "report.h"
 #include "svc.h"
 #include "util.h"
@@ -127,12 +128,20 @@ int main(int argc, char **argv)
 	struct report rep = { .cfg = &cfg };
 	unsigned int nr_modes = 0;
 	int status = 0;
+	char gnuplot[PATH_MAX], why[512];
 #ifdef HAVE_LTTNG_UST
 	struct trace_session ts = { .name = "" };
 	char err[512];
 #endif
 
 	rpcsim_parse_options(argc, argv, &cfg);
+	/* Before the runs: a missing gnuplot should not cost a benchmark. */
+	if (cfg.plot && (plot_find_gnuplot(gnuplot, sizeof(gnuplot), why,
+					   sizeof(why)) ||
+			 plot_check_dest(cfg.plot, why, sizeof(why)))) {
+		fprintf(stderr, "rpcsim: --plot=%s: %s\n", cfg.plot, why);
+		return 1;
+	}
 	rpcsim_catch_signals();
 	rep.clock_ns = clock_cost_ns();
 	for (int m = 0; m < RPCSIM_NR_MODES; m++) {
@@ -221,6 +230,16 @@ int main(int argc, char **argv)
 		}
 		if (nr_modes > 1)
 			report_table(stdout, &rep);
+	}
+	if (cfg.plot) {
+		fflush(stdout);
+		if (report_plot(&rep, gnuplot)) {
+			if (!status)
+				status = 1;
+		} else if (!cfg.json && !cfg.quiet) {
+			printf("\nPlot: %s (per-call latency and pages refilled "
+			       "per call of each mode)\n", cfg.plot);
+		}
 	}
 #ifdef HAVE_LTTNG_UST
 	if (cfg.trace) {

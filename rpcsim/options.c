@@ -18,6 +18,7 @@
 #include <pagepool/pagepool.h>
 
 #include "options.h"
+#include "plot.h"
 #include "util.h"
 
 #define DEFAULT_DURATION_S	5.0
@@ -62,6 +63,7 @@ enum {
 	OPT_TRACE,
 	OPT_TRACE_EVENTS,
 	OPT_TRACE_BUFFER,
+	OPT_PLOT,
 };
 
 static const struct option long_options[] = {
@@ -86,6 +88,7 @@ static const struct option long_options[] = {
 	{ "trace-events",	required_argument,	NULL, OPT_TRACE_EVENTS },
 	{ "trace-buffer",	required_argument,	NULL, OPT_TRACE_BUFFER },
 	{ "json",		no_argument,		NULL, 'j' },
+	{ "plot",		required_argument,	NULL, OPT_PLOT },
 	{ "quiet",		no_argument,		NULL, 'q' },
 	{ "help",		no_argument,		NULL, 'h' },
 	{ "version",		no_argument,		NULL, 'V' },
@@ -408,6 +411,10 @@ static void print_help(void)
 TRACING_HELP
 "Output:\n"
 "  -j, --json              one JSON document on stdout instead of text\n"
+"      --plot=FILE         draw each mode's per-call latency (histogram,\n"
+"                          CDF and tail, log x axis) and pages refilled\n"
+"                          per call into FILE, an .svg or .png, with\n"
+"                          gnuplot (default: no plot)\n"
 "  -q, --quiet             only the per-call line of each mode (and the\n"
 "                          table with --alloc=all); no progress line\n"
 "  -h, --help              this help\n"
@@ -422,7 +429,9 @@ TRACING_HELP
 "  PAGEPOOL_DEBUG=1       the allocator's debug checks: poisoned free pages\n"
 "                         catch any write after a put\n"
 "  RPCSIM_LEAK_PAGES=N    (tests) keep N page-cache pages at exit, to see\n"
-"                         the leak check report them and exit 1\n",
+"                         the leak check report them and exit 1\n"
+"  RPCSIM_GNUPLOT=PATH    the gnuplot --plot runs (default: gnuplot in\n"
+"                         PATH)\n",
 	       DEFAULT_RETRY_WAIT_US, MAX_THREADS, cpus, 2 * cpus,
 	       DEFAULT_SEED, DEFAULT_DURATION_S, DEFAULT_DURATION_S,
 	       MAX_REPEAT, MAX_PCP_BATCH, DEFAULT_PCP_BATCH, MAX_PCP_HIGH,
@@ -639,6 +648,14 @@ void rpcsim_parse_options(int argc, char **argv, struct rpcsim_config *cfg)
 		case 'j':
 			cfg->json = true;
 			break;
+		case OPT_PLOT: {
+			char why[160];
+
+			if (plot_check_path(optarg, why, sizeof(why)))
+				usage_error("--plot=%s: %s", optarg, why);
+			cfg->plot = optarg;
+			break;
+		}
 		case 'q':
 			cfg->quiet = true;
 			break;

@@ -40,6 +40,7 @@ struct rpcsim_config {
 	uint64_t warmup;		/* untimed requests per thread */
 	unsigned int retry_wait_us;
 	bool json, quiet;
+	const char *plot;		/* --plot=FILE (.svg or .png), or NULL */
 	/* --trace: record the run with LTTng (rpcsim --trace[=DIR]). */
 	bool trace;
 	const char *trace_dir;		/* NULL: a new timestamped folder */

@@ -10,6 +10,7 @@
 #include <pagepool/pagepool.h>
 
 #include "json.h"
+#include "plot.h"
 #include "report.h"
 #include "util.h"
 
@@ -515,4 +516,52 @@ void report_json(FILE *out, const struct report *rep)
 	}
 	json_object_end(&j);
 	json_finish(&j);
+}
+
+/* --- plot ---------------------------------------------------------------- */
+
+int report_plot(const struct report *rep, const char *gnuplot)
+{
+	const struct rpcsim_config *cfg = rep->cfg;
+	char title[256], io[32], err[1024];
+	struct plot *p;
+	int ret = -1;
+
+	snprintf(title, sizeof(title), "rpcsim %s, %s build: svc_alloc_arg() "
+		 "per call, %u threads, %s read:%u,write:%u, %u run%s per mode",
+		 PACKAGE_VERSION, build_name(cfg), cfg->threads,
+		 fmt_size(io, sizeof(io), cfg->io_size), cfg->read_weight,
+		 cfg->write_weight, cfg->repeat, cfg->repeat > 1 ? "s" : "");
+	p = plot_new(title);
+	if (!p)
+		goto oom;
+	for (int m = 0; m < RPCSIM_NR_MODES; m++) {
+		struct plot_series *s;
+		struct mode_summary ms;
+
+		if (!rep->runs_done[m])
+			continue;
+		summary_build(&ms, rep->results[m], rep->runs_done[m]);
+		s = plot_add_series(p, rpcsim_mode_label(m),
+				    hist_mean(&ms.hist), ms.hist.count,
+				    ms.total.calls ? (double)ms.total.pages /
+				    (double)ms.total.calls : 0);
+		if (!s)
+			goto oom;
+		for (unsigned int i = 0; i < HIST_NR; i++)
+			if (ms.hist.buckets[i] &&
+			    plot_series_add(s, hist_bucket_value(i),
+					    ms.hist.buckets[i]))
+				goto oom;
+	}
+	if (plot_write(p, cfg->plot, gnuplot, err, sizeof(err)))
+		fprintf(stderr, "rpcsim: --plot=%s: %s\n", cfg->plot, err);
+	else
+		ret = 0;
+	plot_free(p);
+	return ret;
+oom:
+	fprintf(stderr, "rpcsim: --plot=%s: out of memory\n", cfg->plot);
+	plot_free(p);
+	return -1;
 }

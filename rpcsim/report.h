@@ -31,5 +31,11 @@ void report_mode(FILE *out, const struct report *rep, enum rpcsim_mode mode);
 /* The ratios of the modes' means, then the seed's three-line table. */
 void report_table(FILE *out, const struct report *rep);
 void report_json(FILE *out, const struct report *rep);
+/*
+ * --plot: every mode's latency histogram (all its runs) and pages per call
+ * drawn into cfg->plot with the gnuplot at @gnuplot.  Returns 0, or -1
+ * after printing the cause on stderr.
+ */
+int report_plot(const struct report *rep, const char *gnuplot);
 
 #endif /* RPCSIM_REPORT_H */

@@ -1,0 +1,781 @@
+/* SPDX-License-Identifier: MIT */
+/* Latency plots with gnuplot (see plot.h). */
+#include <config.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <math.h>
+#include <spawn.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "plot.h"
+
+extern char **environ;
+
+#define BINS_PER_DECADE	20
+#define NR_COLORS	6
+
+/* Single page red, bulk list blue, bulk array green, then others. */
+static const unsigned int colors[NR_COLORS] = {
+	0xd62728, 0x1f77b4, 0x2ca02c, 0x9467bd, 0xff7f0e, 0x8c564b,
+};
+
+struct bucket {
+	uint64_t value;		/* ns */
+	uint64_t count;
+};
+
+struct plot_series {
+	char *label;
+	double mean_ns;
+	uint64_t calls;
+	double pages_per_call;
+	struct bucket *b;
+	size_t n, cap;
+	uint64_t total;		/* sum of the counts */
+};
+
+struct plot {
+	char *title;
+	struct plot_series **s;
+	unsigned int n;
+};
+
+enum plot_format {
+	PLOT_SVG,
+	PLOT_PNG,
+};
+
+static void set_err(char *err, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void set_err(char *err, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, len, fmt, ap);
+	va_end(ap);
+}
+
+static int format_of(const char *path)
+{
+	size_t len = strlen(path);
+
+	if (len > 4 && !strcasecmp(path + len - 4, ".svg"))
+		return PLOT_SVG;
+	if (len > 4 && !strcasecmp(path + len - 4, ".png"))
+		return PLOT_PNG;
+	return -1;
+}
+
+int plot_check_path(const char *path, char *err, size_t errlen)
+{
+	const char *base = strrchr(path, '/');
+
+	base = base ? base + 1 : path;
+	if (format_of(path) < 0 || strlen(base) <= 4) {
+		set_err(err, errlen, "expected a file name ending in .svg or "
+			".png (the picture's type)");
+		return -1;
+	}
+	return 0;
+}
+
+/* @name in a directory of $PATH, as execvp() would find it. */
+static int search_path(const char *name, char *buf, size_t len)
+{
+	const char *path = getenv("PATH");
+	const char *p = path && *path ? path : "/usr/local/bin:/usr/bin:/bin";
+
+	while (*p) {
+		size_t dl = strcspn(p, ":");
+
+		if ((int)snprintf(buf, len, "%.*s%s%s", (int)dl, dl ? p : ".",
+				  "/", name) < (int)len &&
+		    !access(buf, X_OK)) {
+			struct stat st;
+
+			if (!stat(buf, &st) && S_ISREG(st.st_mode))
+				return 0;
+		}
+		p += dl;
+		if (*p == ':')
+			p++;
+	}
+	return -1;
+}
+
+int plot_check_dest(const char *path, char *err, size_t errlen)
+{
+	const char *slash = strrchr(path, '/');
+	char dir[PATH_MAX];
+	struct stat st;
+
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else if (slash == path)
+		snprintf(dir, sizeof(dir), "/");
+	else
+		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
+	if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
+		set_err(err, errlen, "no directory %s to write the plot in",
+			dir);
+		return -1;
+	}
+	if (access(dir, W_OK)) {
+		set_err(err, errlen, "cannot write in %s: %s", dir,
+			strerror(errno));
+		return -1;
+	}
+	if (!stat(path, &st) && S_ISDIR(st.st_mode)) {
+		set_err(err, errlen, "%s is a directory", path);
+		return -1;
+	}
+	return 0;
+}
+
+int plot_find_gnuplot(char *buf, size_t len, char *err, size_t errlen)
+{
+	const char *env = getenv(PLOT_GNUPLOT_ENV);
+	struct stat st;
+
+	if (env && *env) {
+		if (strchr(env, '/')) {
+			if (!access(env, X_OK) && !stat(env, &st) &&
+			    S_ISREG(st.st_mode) &&
+			    (size_t)snprintf(buf, len, "%s", env) < len)
+				return 0;
+		} else if (!search_path(env, buf, len)) {
+			return 0;
+		}
+		set_err(err, errlen, "gnuplot not found: %s=%s is not an "
+			"executable file; install gnuplot (apt-get install "
+			"gnuplot-nox) and unset %s, or leave out the plot",
+			PLOT_GNUPLOT_ENV, env, PLOT_GNUPLOT_ENV);
+		return -1;
+	}
+	if (!search_path("gnuplot", buf, len))
+		return 0;
+	set_err(err, errlen, "gnuplot not found in PATH; the plots are drawn "
+		"with gnuplot: apt-get install gnuplot-nox (or set %s to its "
+		"path), or leave out the plot", PLOT_GNUPLOT_ENV);
+	return -1;
+}
+
+struct plot *plot_new(const char *title)
+{
+	struct plot *p = calloc(1, sizeof(*p));
+
+	if (!p)
+		return NULL;
+	p->title = strdup(title ? title : "");
+	if (!p->title) {
+		free(p);
+		return NULL;
+	}
+	return p;
+}
+
+void plot_free(struct plot *p)
+{
+	if (!p)
+		return;
+	for (unsigned int i = 0; i < p->n; i++) {
+		free(p->s[i]->label);
+		free(p->s[i]->b);
+		free(p->s[i]);
+	}
+	free(p->s);
+	free(p->title);
+	free(p);
+}
+
+struct plot_series *plot_add_series(struct plot *p, const char *label,
+				    double mean_ns, uint64_t calls,
+				    double pages_per_call)
+{
+	struct plot_series *s, **arr;
+
+	arr = realloc(p->s, (p->n + 1) * sizeof(*arr));
+	if (!arr)
+		return NULL;
+	p->s = arr;
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return NULL;
+	s->label = strdup(label);
+	if (!s->label) {
+		free(s);
+		return NULL;
+	}
+	s->mean_ns = mean_ns;
+	s->calls = calls;
+	s->pages_per_call = pages_per_call;
+	p->s[p->n++] = s;
+	return s;
+}
+
+int plot_series_add(struct plot_series *s, uint64_t value_ns, uint64_t count)
+{
+	if (!count)
+		return 0;
+	if (s->n == s->cap) {
+		size_t cap = s->cap ? 2 * s->cap : 256;
+		struct bucket *b = realloc(s->b, cap * sizeof(*b));
+
+		if (!b)
+			return -ENOMEM;
+		s->b = b;
+		s->cap = cap;
+	}
+	s->b[s->n].value = value_ns;
+	s->b[s->n].count = count;
+	s->n++;
+	s->total += count;
+	return 0;
+}
+
+static int bucket_cmp(const void *x, const void *y)
+{
+	const struct bucket *a = x, *b = y;
+
+	return (a->value > b->value) - (a->value < b->value);
+}
+
+/* Log bin of a value in ns: 20 per decade, from 1 ns. */
+static int bin_of(uint64_t v)
+{
+	return v ? (int)floor(log10((double)v) * BINS_PER_DECADE + 1e-9) : 0;
+}
+
+static double bin_lo_us(int bin)
+{
+	return pow(10.0, (double)bin / BINS_PER_DECADE) / 1000.0;
+}
+
+/* --- the temporary directory ------------------------------------------- */
+
+struct workdir {
+	char dir[PATH_MAX];
+	unsigned int nr_series;
+	const char *out;	/* "out.svg" or "out.png" */
+};
+
+static void wd_path(const struct workdir *w, char *buf, size_t len,
+		    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+static void wd_path(const struct workdir *w, char *buf, size_t len,
+		    const char *fmt, ...)
+{
+	va_list ap;
+	int n = snprintf(buf, len, "%s/", w->dir);
+
+	va_start(ap, fmt);
+	vsnprintf(buf + n, len - (size_t)n, fmt, ap);
+	va_end(ap);
+}
+
+static void wd_remove(const struct workdir *w)
+{
+	static const char *const fixed[] = { "bars.dat", "plot.gp",
+					     "gnuplot.err", "out.svg",
+					     "out.png" };
+	char path[PATH_MAX + 32];
+
+	for (unsigned int i = 0; i < w->nr_series; i++) {
+		wd_path(w, path, sizeof(path), "h%u.dat", i);
+		unlink(path);
+		wd_path(w, path, sizeof(path), "c%u.dat", i);
+		unlink(path);
+	}
+	for (size_t i = 0; i < sizeof(fixed) / sizeof(*fixed); i++) {
+		wd_path(w, path, sizeof(path), "%s", fixed[i]);
+		unlink(path);
+	}
+	rmdir(w->dir);
+}
+
+static FILE *wd_open(const struct workdir *w, const char *name, char *err,
+		     size_t errlen)
+{
+	char path[PATH_MAX + 32];
+	FILE *f;
+
+	wd_path(w, path, sizeof(path), "%s", name);
+	f = fopen(path, "w");
+	if (!f)
+		set_err(err, errlen, "cannot write %s: %s", path,
+			strerror(errno));
+	return f;
+}
+
+static int wd_close(FILE *f, const char *name, char *err, size_t errlen)
+{
+	if (ferror(f) | fclose(f)) {
+		set_err(err, errlen, "writing the plot's %s: %s", name,
+			strerror(errno ? errno : EIO));
+		return -1;
+	}
+	return 0;
+}
+
+/* --- data files ---------------------------------------------------------- */
+
+/*
+ * hN.dat: "x_us share_pct" steps of the log-binned histogram over bins
+ * [lo, hi], closed at zero on both sides.
+ */
+static int write_hist(const struct workdir *w, unsigned int i,
+		      const struct plot_series *s, int lo, int hi, char *err,
+		      size_t errlen)
+{
+	int nbins = hi - lo + 1;
+	uint64_t *count = calloc((size_t)nbins, sizeof(*count));
+	char name[32];
+	FILE *f;
+
+	if (!count) {
+		set_err(err, errlen, "out of memory");
+		return -1;
+	}
+	for (size_t k = 0; k < s->n; k++)
+		count[bin_of(s->b[k].value) - lo] += s->b[k].count;
+	snprintf(name, sizeof(name), "h%u.dat", i);
+	f = wd_open(w, name, err, errlen);
+	if (!f) {
+		free(count);
+		return -1;
+	}
+	fprintf(f, "# latency bin lower edge (us), share of calls (%%)\n");
+	fprintf(f, "%.6g 0\n", bin_lo_us(lo));
+	for (int b = 0; b < nbins; b++)
+		fprintf(f, "%.6g %.6g\n", bin_lo_us(lo + b),
+			100.0 * (double)count[b] / (double)s->total);
+	fprintf(f, "%.6g 0\n", bin_lo_us(hi + 1));
+	free(count);
+	return wd_close(f, name, err, errlen);
+}
+
+/*
+ * cN.dat: "x_us cdf_pct tail_pct" at every bucket: calls at or below x,
+ * and above x ('?' where none are, which a log axis cannot show).
+ */
+static int write_cdf(const struct workdir *w, unsigned int i,
+		     const struct plot_series *s, bool *has_tail, char *err,
+		     size_t errlen)
+{
+	uint64_t seen = 0;
+	char name[32];
+	FILE *f;
+
+	snprintf(name, sizeof(name), "c%u.dat", i);
+	f = wd_open(w, name, err, errlen);
+	if (!f)
+		return -1;
+	fprintf(f, "# latency (us), calls at or below (%%), calls above (%%)\n");
+	fprintf(f, "%.6g 0 ?\n", (double)s->b[0].value / 1000.0);
+	for (size_t k = 0; k < s->n; k++) {
+		uint64_t above;
+
+		seen += s->b[k].count;
+		above = s->total - seen;
+		fprintf(f, "%.6g %.6g ", (double)s->b[k].value / 1000.0,
+			100.0 * (double)seen / (double)s->total);
+		if (above) {
+			fprintf(f, "%.6g\n",
+				100.0 * (double)above / (double)s->total);
+			*has_tail = true;
+		} else {
+			fprintf(f, "?\n");
+		}
+	}
+	return wd_close(f, name, err, errlen);
+}
+
+/* A string in gnuplot's single quotes: ' doubled, control chars blanked. */
+static void gp_string(FILE *f, const char *s)
+{
+	fputc('\'', f);
+	for (; *s; s++) {
+		if (*s == '\'')
+			fputs("''", f);
+		else if ((unsigned char)*s < 0x20)
+			fputc(' ', f);
+		else
+			fputc(*s, f);
+	}
+	fputc('\'', f);
+}
+
+/* "Bulk array: 0.325 us per call over 212,498 calls", the seed's words. */
+static void series_title(FILE *f, const struct plot_series *s)
+{
+	char digits[32], calls[48], t[512];
+	int n = snprintf(digits, sizeof(digits), "%" PRIu64, s->calls);
+	size_t o = 0;
+
+	for (int i = 0; i < n; i++) {
+		if (i && (n - i) % 3 == 0)
+			calls[o++] = ',';
+		calls[o++] = digits[i];
+	}
+	calls[o] = '\0';
+	snprintf(t, sizeof(t), "%s: %.3f us per call over %s calls", s->label,
+		 s->mean_ns / 1000.0, calls);
+	fprintf(f, "title ");
+	gp_string(f, t);
+}
+
+static void color(FILE *f, unsigned int i)
+{
+	fprintf(f, "lc rgb '#%06x'", colors[i % NR_COLORS]);
+}
+
+static int write_script(const struct workdir *w, const struct plot *p,
+			enum plot_format fmt, bool has_tail, char *err,
+			size_t errlen)
+{
+	char path[PATH_MAX + 32];
+	FILE *f = wd_open(w, "plot.gp", err, errlen);
+	unsigned int i;
+	bool first;
+
+	if (!f)
+		return -1;
+	if (fmt == PLOT_SVG) {
+		fprintf(f, "set terminal svg size 1200,860 dynamic noenhanced "
+			"font 'Sans,11' background rgb 'white'\n");
+	} else {
+		fprintf(f, "if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {\n"
+			"\tset terminal pngcairo size 1200,860 noenhanced "
+			"font 'Sans,10' background rgb 'white'\n"
+			"} else {\n"
+			"\tset terminal png size 1200,860 noenhanced "
+			"background rgb 'white'\n}\n");
+	}
+	wd_path(w, path, sizeof(path), "%s", w->out);
+	fprintf(f, "set output ");
+	gp_string(f, path);
+	fprintf(f, "\nset datafile missing '?'\n");
+	fprintf(f, "set multiplot layout 2,2 title ");
+	gp_string(f, p->title);
+	fprintf(f, " font ',13'\n");
+	fprintf(f, "set grid\nset border 3\nset tics nomirror\n"
+		"set logscale x 10\nset format x '%%g'\n"
+		"set xlabel 'svc_alloc_arg() latency per call (us)'\n");
+
+	/* 1: distribution, means dashed. */
+	/* Headroom above the bins keeps the key off the data. */
+	fprintf(f, "set title 'Latency distribution (dashed: mean)'\n"
+		"set ylabel 'calls (%% per bin, %d bins per decade)'\n"
+		"set yrange [0:*]\nset offsets 0, 0, graph %.2f, 0\n"
+		"set key top right\n", BINS_PER_DECADE,
+		0.12 + 0.07 * p->n);
+	for (i = 0; i < p->n; i++) {
+		if (!p->s[i]->total)
+			continue;
+		fprintf(f, "set arrow %u from %.6g, graph 0 to %.6g, graph "
+			"%.2f nohead dt 2 lw 1.5 ", i + 1,
+			p->s[i]->mean_ns / 1000.0, p->s[i]->mean_ns / 1000.0,
+			0.95 - 0.07 * p->n);
+		color(f, i);
+		fprintf(f, " front\n");
+	}
+	fprintf(f, "plot ");
+	for (i = 0, first = true; i < p->n; i++) {
+		if (!p->s[i]->total)
+			continue;
+		wd_path(w, path, sizeof(path), "h%u.dat", i);
+		fprintf(f, "%s", first ? "" : ", \\\n     ");
+		first = false;
+		gp_string(f, path);
+		fprintf(f, " using 1:2 with steps lw 2 ");
+		color(f, i);
+		fputc(' ', f);
+		series_title(f, p->s[i]);
+	}
+	fprintf(f, "\nunset arrow\nset offsets 0, 0, 0, 0\n");
+
+	/* 2: CDF. */
+	fprintf(f, "set title 'Cumulative distribution'\n"
+		"set ylabel 'calls at or below x (%%)'\n"
+		"set yrange [0:100]\nset key bottom right\nplot ");
+	for (i = 0, first = true; i < p->n; i++) {
+		if (!p->s[i]->total)
+			continue;
+		wd_path(w, path, sizeof(path), "c%u.dat", i);
+		fprintf(f, "%s", first ? "" : ", \\\n     ");
+		first = false;
+		gp_string(f, path);
+		fprintf(f, " using 1:2 with steps lw 2 ");
+		color(f, i);
+		fprintf(f, " title ");
+		gp_string(f, p->s[i]->label);
+	}
+	fputc('\n', f);
+
+	/* 3: tail, log-log, with the p99 and p99.9 levels. */
+	fprintf(f, "set title 'Tail: calls slower than x (p99 at 1 %%, "
+		"p99.9 at 0.1 %%)'\n"
+		"set ylabel 'calls slower than x (%%)'\n"
+		"set logscale y 10\nset yrange [*:100]\nset format y '%%g'\n"
+		"set key top right\n"
+		"set arrow 1 from graph 0, first 1 to graph 1, first 1 nohead "
+		"dt 3 lc rgb 'gray40'\n"
+		"set arrow 2 from graph 0, first 0.1 to graph 1, first 0.1 "
+		"nohead dt 3 lc rgb 'gray40'\n"
+		"set label 1 'p99' at graph 0.01, first 1 offset 0,0.5\n"
+		"set label 2 'p99.9' at graph 0.01, first 0.1 offset 0,0.5\n");
+	if (has_tail) {
+		fprintf(f, "plot ");
+		for (i = 0, first = true; i < p->n; i++) {
+			if (!p->s[i]->total || p->s[i]->n < 2)
+				continue;
+			wd_path(w, path, sizeof(path), "c%u.dat", i);
+			fprintf(f, "%s", first ? "" : ", \\\n     ");
+			gp_string(f, path);
+			fprintf(f, " using 1:3 with steps lw 2 ");
+			color(f, i);
+			fprintf(f, " title ");
+			gp_string(f, p->s[i]->label);
+			first = false;
+		}
+		fputc('\n', f);
+	} else {
+		/* Every call in one bucket: nothing slower to draw. */
+		fprintf(f, "set label 3 'no tail: every call took the same "
+			"time' at graph 0.5, graph 0.5 center\n"
+			"set xrange [0.1:10]\nset yrange [0.01:100]\n"
+			"plot 1e9 notitle\nset autoscale x\n");
+	}
+	fprintf(f, "unset arrow\nunset label\nunset logscale\n"
+		"set format y '%%g'\n");
+
+	/* 4: pages refilled per call. */
+	fprintf(f, "set title 'Pages refilled per call (label: mean latency "
+		"per page refilled)'\n"
+		"set xlabel ''\nset ylabel 'pages per svc_alloc_arg() call'\n"
+		"set format x '%%g'\nset xrange [-0.6:%u.6]\nset yrange [0:*]\n"
+		"set xtics scale 0\nset grid noxtics\n"
+		"set offsets 0, 0, graph 0.2, 0\n"
+		"set style fill solid 0.75 border -1\nset boxwidth 0.6\n",
+		p->n ? p->n - 1 : 0);
+	wd_path(w, path, sizeof(path), "bars.dat");
+	fprintf(f, "plot ");
+	gp_string(f, path);
+	fprintf(f, " using 0:2:3:xtic(1) with boxes lc rgb variable "
+		"notitle, \\\n     ");
+	gp_string(f, path);
+	fprintf(f, " using 0:2:(sprintf(\"%%.2f pages\\n%%.1f ns per page\", "
+		"$2, $4)) with labels offset 0,1.6 notitle\n");
+	fprintf(f, "unset multiplot\nset output\n");
+	return wd_close(f, "plot.gp", err, errlen);
+}
+
+static int write_bars(const struct workdir *w, const struct plot *p,
+		      char *err, size_t errlen)
+{
+	FILE *f = wd_open(w, "bars.dat", err, errlen);
+
+	if (!f)
+		return -1;
+	fprintf(f, "# mode, pages refilled per call, color, ns per page\n");
+	for (unsigned int i = 0; i < p->n; i++) {
+		double ppc = p->s[i]->pages_per_call;
+
+		fprintf(f, "\"");
+		for (const char *c = p->s[i]->label; *c; c++)
+			fputc(*c == '"' || (unsigned char)*c < 0x20 ? ' ' : *c,
+			      f);
+		fprintf(f, "\" %.6g %u %.6g\n", ppc, colors[i % NR_COLORS],
+			ppc > 0 ? p->s[i]->mean_ns / ppc : 0);
+	}
+	return wd_close(f, "bars.dat", err, errlen);
+}
+
+/* --- running gnuplot ------------------------------------------------------ */
+
+/* The last non-empty line of gnuplot's messages: its error. */
+static void gnuplot_message(const struct workdir *w, char *buf, size_t len)
+{
+	char path[PATH_MAX + 32], line[512];
+	FILE *f;
+
+	buf[0] = '\0';
+	wd_path(w, path, sizeof(path), "gnuplot.err");
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (line[strspn(line, " \t^")])
+			snprintf(buf, len, "%s", line + strspn(line, " \t"));
+	}
+	fclose(f);
+}
+
+static int run_gnuplot(const struct workdir *w, const char *gnuplot,
+		       char *err, size_t errlen)
+{
+	char script[PATH_MAX + 32], errfile[PATH_MAX + 32], msg[512];
+	char *argv[] = { (char *)"gnuplot", script, NULL };
+	posix_spawn_file_actions_t fa;
+	int status, rc;
+	pid_t pid;
+
+	wd_path(w, script, sizeof(script), "plot.gp");
+	wd_path(w, errfile, sizeof(errfile), "gnuplot.err");
+	if (posix_spawn_file_actions_init(&fa)) {
+		set_err(err, errlen, "out of memory");
+		return -1;
+	}
+	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+	posix_spawn_file_actions_addopen(&fa, 1, errfile,
+					 O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	posix_spawn_file_actions_adddup2(&fa, 1, 2);
+	fflush(NULL);
+	rc = posix_spawn(&pid, gnuplot, &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	if (rc) {
+		set_err(err, errlen, "cannot run %s: %s", gnuplot,
+			strerror(rc));
+		return -1;
+	}
+	while (waitpid(pid, &status, 0) < 0) {
+		if (errno != EINTR) {
+			set_err(err, errlen, "waiting for gnuplot: %s",
+				strerror(errno));
+			return -1;
+		}
+	}
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		return 0;
+	gnuplot_message(w, msg, sizeof(msg));
+	if (WIFEXITED(status))
+		set_err(err, errlen, "%s failed (exit status %d)%s%s", gnuplot,
+			WEXITSTATUS(status), *msg ? ": " : "", msg);
+	else
+		set_err(err, errlen, "%s was killed by signal %d", gnuplot,
+			WTERMSIG(status));
+	return -1;
+}
+
+/* Copy the finished picture to @dest; @dest is only created on success. */
+static int copy_out(const struct workdir *w, const char *dest, char *err,
+		    size_t errlen)
+{
+	char src[PATH_MAX + 32], buf[65536];
+	int in, out;
+	ssize_t n;
+	off_t total = 0;
+
+	wd_path(w, src, sizeof(src), "%s", w->out);
+	in = open(src, O_RDONLY);
+	if (in < 0) {
+		set_err(err, errlen, "gnuplot wrote no picture");
+		return -1;
+	}
+	out = open(dest, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+	if (out < 0) {
+		set_err(err, errlen, "cannot write %s: %s", dest,
+			strerror(errno));
+		close(in);
+		return -1;
+	}
+	while ((n = read(in, buf, sizeof(buf))) > 0) {
+		for (ssize_t o = 0; o < n;) {
+			ssize_t k = write(out, buf + o, (size_t)(n - o));
+
+			if (k < 0 && errno == EINTR)
+				continue;
+			if (k < 0) {
+				set_err(err, errlen, "writing %s: %s", dest,
+					strerror(errno));
+				close(in);
+				close(out);
+				unlink(dest);
+				return -1;
+			}
+			o += k;
+		}
+		total += n;
+	}
+	close(in);
+	if (n < 0 || close(out)) {
+		set_err(err, errlen, "writing %s: %s", dest, strerror(errno));
+		unlink(dest);
+		return -1;
+	}
+	if (!total) {
+		set_err(err, errlen, "gnuplot wrote an empty picture");
+		unlink(dest);
+		return -1;
+	}
+	return 0;
+}
+
+int plot_write(struct plot *p, const char *path, const char *gnuplot,
+	       char *err, size_t errlen)
+{
+	struct workdir w = { .nr_series = p->n };
+	const char *tmp = getenv("TMPDIR");
+	int fmt = format_of(path), lo = INT_MAX, hi = INT_MIN, ret = -1;
+	bool has_tail = false, any = false;
+
+	if (fmt < 0) {
+		set_err(err, errlen, "%s: expected a file name ending in .svg "
+			"or .png", path);
+		return -1;
+	}
+	for (unsigned int i = 0; i < p->n; i++) {
+		struct plot_series *s = p->s[i];
+
+		if (!s->total)
+			continue;
+		any = true;
+		qsort(s->b, s->n, sizeof(*s->b), bucket_cmp);
+		if (bin_of(s->b[0].value) < lo)
+			lo = bin_of(s->b[0].value);
+		if (bin_of(s->b[s->n - 1].value) > hi)
+			hi = bin_of(s->b[s->n - 1].value);
+	}
+	if (!any) {
+		set_err(err, errlen, "no call to plot");
+		return -1;
+	}
+	w.out = fmt == PLOT_SVG ? "out.svg" : "out.png";
+	snprintf(w.dir, sizeof(w.dir), "%s/rpcsim-plot.XXXXXX",
+		 tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(w.dir)) {
+		set_err(err, errlen, "cannot create a temporary directory "
+			"%s: %s", w.dir, strerror(errno));
+		return -1;
+	}
+	for (unsigned int i = 0; i < p->n; i++) {
+		if (!p->s[i]->total)
+			continue;
+		if (write_hist(&w, i, p->s[i], lo, hi, err, errlen) ||
+		    write_cdf(&w, i, p->s[i], &has_tail, err, errlen))
+			goto out;
+	}
+	if (write_bars(&w, p, err, errlen) ||
+	    write_script(&w, p, (enum plot_format)fmt, has_tail, err, errlen) ||
+	    run_gnuplot(&w, gnuplot, err, errlen) ||
+	    copy_out(&w, path, err, errlen))
+		goto out;
+	ret = 0;
+out:
+	wd_remove(&w);
+	return ret;
+}

@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Plots of svc_alloc_arg() latency with gnuplot, shared by rpcsim --plot
+ * and rpcsim-analyze --plot.  One figure, four panels, every mode on each:
+ *
+ *   - the distribution of per-call latency: share of calls per bin, 20
+ *     bins per decade, log x axis, with each mode's mean as a dashed line;
+ *   - its CDF (share of calls at or below x);
+ *   - its tail (share of calls slower than x, log-log): p99 and p99.9;
+ *   - pages refilled per call (bars), the work each call did.
+ *
+ * The caller feeds each mode's histogram as (value, count) pairs, which
+ * keeps this module free of either program's histogram layout.  The data
+ * and a gnuplot script go to a temporary directory, gnuplot draws into it,
+ * and only a complete picture is copied to the destination.  The output
+ * type follows the file name: .svg (svg terminal) or .png (pngcairo, or
+ * png where gnuplot lacks cairo).
+ *
+ * Not thread-safe; meant for the end of a program.
+ */
+#ifndef RPCSIM_PLOT_H
+#define RPCSIM_PLOT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct plot;
+struct plot_series;
+
+/* What was named RPCSIM_GNUPLOT overrides the search of $PATH. */
+#define PLOT_GNUPLOT_ENV	"RPCSIM_GNUPLOT"
+
+/*
+ * plot_check_path() - is @path a file name plot_write() can draw into?
+ * Returns 0, or -1 with @err saying what is accepted (a name ending in
+ * .svg or .png): a usage error.
+ */
+int plot_check_path(const char *path, char *err, size_t errlen);
+
+/*
+ * plot_check_dest() - can @path be written: its directory exists and is
+ * writable, and it is not a directory itself?  0, or -1 with @err saying
+ * why not.  Checked before a benchmark, so that its results get drawn.
+ */
+int plot_check_dest(const char *path, char *err, size_t errlen);
+
+/*
+ * plot_find_gnuplot() - the gnuplot to run: $RPCSIM_GNUPLOT when set (a
+ * path, or a name looked up in $PATH), else "gnuplot" in $PATH.  Fills
+ * @buf with its path.  Returns 0, or -1 with @err saying what is missing
+ * and how to install it.
+ */
+int plot_find_gnuplot(char *buf, size_t len, char *err, size_t errlen);
+
+/* A figure titled @title (one line). Returns NULL when out of memory. */
+struct plot *plot_new(const char *title);
+void plot_free(struct plot *p);
+
+/*
+ * plot_add_series() - one mode: @label ("Bulk array"), its mean latency in
+ * ns, its number of calls and pages refilled per call, shown in the key
+ * and the bars.  Returns NULL when out of memory.
+ */
+struct plot_series *plot_add_series(struct plot *p, const char *label,
+				    double mean_ns, uint64_t calls,
+				    double pages_per_call);
+
+/*
+ * plot_series_add() - @count calls took about @value_ns each (one bucket
+ * of the caller's histogram, in any order).  Returns 0 or -ENOMEM.
+ */
+int plot_series_add(struct plot_series *s, uint64_t value_ns, uint64_t count);
+
+/*
+ * plot_write() - draw the figure into @path with the gnuplot at @gnuplot.
+ * Returns 0, or -1 with @err holding the cause (no temporary directory,
+ * gnuplot failing with its message, @path not writable).  @path is only
+ * written once gnuplot has drawn a complete picture.
+ */
+int plot_write(struct plot *p, const char *path, const char *gnuplot,
+	       char *err, size_t errlen);
+
+#endif /* RPCSIM_PLOT_H */
