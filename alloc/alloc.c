@@ -5,6 +5,7 @@
  */
 #include "internal.h"
 
+#include <errno.h>
 #include <string.h>
 
 /*
@@ -12,9 +13,10 @@
  * pages (lowered for ALLOC_HIGH/HARDER callers) after taking 2^order?
  * Pages on pcp lists do not count, as in the kernel.
  */
-static inline bool pp_zone_watermark_ok(struct pp_pool *pool,
-					unsigned int order, unsigned long mark,
-					unsigned int alloc_flags)
+static inline bool pp_zone_watermark_ok_inline(struct pp_pool *pool,
+					       unsigned int order,
+					       unsigned long mark,
+					       unsigned int alloc_flags)
 {
 	long free_pages = (long)pp_zone_free(pool) - ((1L << order) - 1);
 	long min = (long)mark;
@@ -51,6 +53,14 @@ static inline void pp_prep_new_page(struct pp_pool *pool, struct pp_page *page,
 	if (unlikely(gfp & PP_GFP_ZERO))
 		memset(pool->arena + (pp_pfn(pool, page) << PP_PAGE_SHIFT), 0,
 		       PP_PAGE_SIZE << order);
+}
+
+/* prep_new_page() for the other backends. */
+void pp_prep_new_page_checked(struct pp_pool *pool, struct pp_page *page,
+			      unsigned int order, pp_gfp_t gfp,
+			      const char *call)
+{
+	pp_prep_new_page(pool, page, order, gfp, call);
 }
 
 /*
@@ -148,7 +158,7 @@ struct pp_page *pp_get_page_from_freelist(struct pp_pool *pool,
 		unsigned long mark =
 			pool->wmark[ac->alloc_flags & PP_ALLOC_WMARK_MASK];
 
-		if (!pp_zone_watermark_ok(pool, ac->order, mark,
+		if (!pp_zone_watermark_ok_inline(pool, ac->order, mark,
 					  ac->alloc_flags))
 			return NULL;
 	}
@@ -201,10 +211,14 @@ struct pp_page *pp_alloc_pages_impl(struct pp_pool *pool,
 	struct pp_page *page;
 
 	ac->gfp &= PP_GFP_MASK;
-	ac->alloc_flags = PP_WMARK_LOW;
-	page = pp_get_page_from_freelist(pool, ac, call);
-	if (unlikely(!page))
-		page = pp_alloc_pages_slowpath(pool, ac, call);
+	if (unlikely(pool->ops)) {
+		page = pool->ops->alloc_pages(pool, ac, call);
+	} else {
+		ac->alloc_flags = PP_WMARK_LOW;
+		page = pp_get_page_from_freelist(pool, ac, call);
+		if (unlikely(!page))
+			page = pp_alloc_pages_slowpath(pool, ac, call);
+	}
 	if (unlikely(ac->nr_pending))
 		pp_ctx_flush(pool, ac);
 	pp_trace(mm_page_alloc, page ? pp_pfn(pool, page) : ~0UL, ac->order,
@@ -252,10 +266,11 @@ struct pp_page *pp_alloc_page_finish(struct pp_pool *pool,
  * The common case of pp_alloc_page(), straight-line: the zone above its
  * low watermark (what pp_zone_watermark_ok() says for order 0 and no
  * ALLOC_* flags), this CPU's pcp lock taken at the first try, a page on
- * its list, debug checks off.  The same steps, counters and tracepoint as
- * the general path, without its context bookkeeping; anything else goes
- * to pp_alloc_page_slow(), which starts over.  Every call out of here is a
- * tail call, so the compiler saves no registers on the way in.
+ * its list, debug checks off, buddy backend.  The same steps, counters and
+ * tracepoint as the general path, without its context bookkeeping;
+ * anything else goes to pp_alloc_page_slow(), which starts over.  Every
+ * call out of here is a tail call, so the compiler saves no registers on
+ * the way in.
  */
 struct pp_page *pp_alloc_page(struct pp_pool *pool, pp_gfp_t gfp)
 {
@@ -263,7 +278,7 @@ struct pp_page *pp_alloc_page(struct pp_pool *pool, pp_gfp_t gfp)
 	struct pp_page *page;
 	struct pp_pcp *pcp;
 
-	if (unlikely(pool->debug ||
+	if (unlikely(pool->debug || pool->ops ||
 		     pp_zone_free(pool) <= pool->wmark[PP_WMARK_LOW]))
 		return pp_alloc_page_slow(pool, gfp);
 	pcp = pp_this_pcp(pool);
@@ -320,30 +335,24 @@ static inline void pp_pcp_unlink_run(struct pp_pcp *pcp,
 			      memory_order_relaxed);
 }
 
-/* What the bulk loop did. */
-struct pp_bulk_fill {
-	unsigned long nr_populated;	/* index reached in the array */
-	unsigned long nr_account;	/* pages allocated */
-	bool dry;			/* stopped: pcp and buddy empty */
-};
-
 /*
  * The loop of __alloc_pages_bulk() over this CPU's pcp list, @pcp->lock
- * held: fill the NULL entries of @page_array from @f->nr_populated on, or
- * add pages to @page_list, refilling the list from the buddy lists
- * (rmqueue_bulk()) when it runs out; stop when the zone has nothing left.
+ * held: fill the NULL entries of @page_array from @f->nr_populated on (or
+ * every entry, @fill_all), or add pages to @page_list, refilling the list
+ * from the buddy lists (rmqueue_bulk()) when it runs out; stop when the
+ * zone has nothing left, or (@stop) at the first populated entry.
  *
- * Always inlined into specialised copies: @to_list, @checks (debug checks
- * and GFP_ZERO) and @per_page_stats are constants in each, so the common
- * copies carry no per-page test of them.  Pages added to a list are linked
- * as one run too and spliced at the head at the end, in the order
- * pp_list_add() per page would leave them.
+ * Always inlined into specialised copies: the flags are constants in each,
+ * so the common copies carry no per-page test of them.  Pages added to a
+ * list are linked as one run too and spliced at the head at the end, in
+ * the order pp_list_add() per page would leave them.
  */
 static inline __attribute__((always_inline))
 void pp_bulk_fill_pcp(struct pp_pool *pool, struct pp_pcp *pcp, pp_gfp_t gfp,
 		      unsigned long nr_pages, struct pp_list_head *page_list,
 		      struct pp_page **page_array, struct pp_bulk_fill *f,
 		      const char *call, const bool to_list, const bool checks,
+		      const bool fill_all, const bool stop,
 		      const bool per_page_stats)
 {
 	struct pp_list_head *head = &pcp->list, *next = head->next;
@@ -354,9 +363,13 @@ void pp_bulk_fill_pcp(struct pp_pool *pool, struct pp_pcp *pcp, pp_gfp_t gfp,
 	while (nr_populated < nr_pages) {
 		struct pp_page *page;
 
-		/* Skip existing pages. */
-		if (!to_list && page_array[nr_populated]) {
+		/* Skip existing pages (v5: stop at the first one). */
+		if (!to_list && !fill_all && page_array[nr_populated]) {
 			nr_populated++;
+			if (stop) {
+				f->stopped = true;
+				break;
+			}
 			continue;
 		}
 		/* __rmqueue_pcplist(): the list ran out, refill it. */
@@ -382,9 +395,9 @@ void pp_bulk_fill_pcp(struct pp_pool *pool, struct pp_pcp *pcp, pp_gfp_t gfp,
 		if (per_page_stats)
 			pp_count_locked(pcp, PP_PGALLOC, 1);
 		/* prep_new_page() */
-		if (checks)
+		if (checks) {
 			pp_prep_new_page(pool, page, 0, gfp, call);
-		else {
+		} else {
 			page->order = 0;
 			pp_set_page_state(page, PP_PAGE_INUSE);
 			__atomic_store_n(&page->refcount, 1, __ATOMIC_RELAXED);
@@ -408,62 +421,66 @@ void pp_bulk_fill_pcp(struct pp_pool *pool, struct pp_pcp *pcp, pp_gfp_t gfp,
 		page_list->next = run;
 		run->prev = page_list;
 	}
+	/* 5.14: once, after the loop. */
 	if (!per_page_stats && nr_account)
 		pp_count_locked(pcp, PP_PGALLOC, nr_account);
 	f->nr_populated = nr_populated;
 	f->nr_account = nr_account;
 }
 
-/* The copies of the loop: list or array, with or without checks. */
+/* With debug checks or GFP_ZERO: one copy, the flags tested per page. */
 static __attribute__((noinline))
 void pp_bulk_fill_pcp_checked(struct pp_pool *pool, struct pp_pcp *pcp,
 			      pp_gfp_t gfp, unsigned long nr_pages,
 			      struct pp_list_head *page_list,
 			      struct pp_page **page_array,
-			      struct pp_bulk_fill *f, const char *call)
+			      struct pp_bulk_fill *f, const char *call,
+			      bool fill_all, bool stop, bool per_page_stats)
 {
 	if (page_list)
 		pp_bulk_fill_pcp(pool, pcp, gfp, nr_pages, page_list, NULL, f,
-				 call, true, true, true);
+				 call, true, true, false, false,
+				 per_page_stats);
 	else
 		pp_bulk_fill_pcp(pool, pcp, gfp, nr_pages, NULL, page_array,
-				 f, call, false, true, true);
-}
-
-static inline void pp_bulk_fill_buddy(struct pp_pool *pool,
-				      struct pp_pcp *pcp, pp_gfp_t gfp,
-				      unsigned long nr_pages,
-				      struct pp_list_head *page_list,
-				      struct pp_page **page_array,
-				      struct pp_bulk_fill *f, const char *call)
-{
-	if (unlikely(pool->debug || (gfp & PP_GFP_ZERO)))
-		pp_bulk_fill_pcp_checked(pool, pcp, gfp, nr_pages, page_list,
-					 page_array, f, call);
-	else if (page_list)
-		pp_bulk_fill_pcp(pool, pcp, gfp, nr_pages, page_list, NULL, f,
-				 call, true, false, true);
-	else
-		pp_bulk_fill_pcp(pool, pcp, gfp, nr_pages, NULL, page_array,
-				 f, call, false, false, true);
+				 f, call, false, true, fill_all, stop,
+				 per_page_stats);
 }
 
 /*
- * __alloc_pages_bulk(): the core of both bulk APIs, with the merged 5.13
- * semantics plus the later fixes the issue tracker calls for (a full array
- * returns nr_pages; the one-page fallback counts only pages allocated by
- * this call; a failed pcp trylock falls back to one page).
+ * The variants of the bulk API (enum pp_bulk_variant) as constants: each
+ * variant gets its own copies of the core, so comparing them compares
+ * what each contract does, not the cost of telling them apart.
  */
-static unsigned long pp_alloc_pages_bulk_impl(struct pp_pool *pool,
-					      pp_gfp_t gfp,
-					      unsigned long nr_pages,
-					      struct pp_list_head *page_list,
-					      struct pp_page **page_array,
-					      enum pp_vm_event call_event,
-					      const char *call)
+#define V_FILL_ALL(v)		((v) == PP_BULK_PURE_OUTPUT)
+#define V_STOP(v)		((v) == PP_BULK_STOP_AT_POPULATED)
+#define V_SINGLE_FALLBACK(v)	((v) != PP_BULK_NO_SINGLE_FALLBACK)
+#define V_PER_PAGE_STATS(v)	((v) != PP_BULK_BATCHED_STATS && \
+				 (v) != PP_BULK_PURE_OUTPUT)
+
+/*
+ * __alloc_pages_bulk(): the core of both bulk APIs.  With PP_BULK_MERGED,
+ * the merged 5.13 semantics plus the later fixes the issue tracker calls
+ * for (a full array returns nr_pages; the one-page fallback counts only
+ * pages allocated by this call; a failed pcp trylock falls back to one
+ * page); the other variants change what enum pp_bulk_variant says.  The
+ * front end (skipping, fallbacks, counting, tracing) is the same for
+ * every backend; the loop is the buddy allocator's pcp walk, or the
+ * backend's.
+ */
+static inline __attribute__((always_inline))
+unsigned long pp_alloc_pages_bulk_core(struct pp_pool *pool, pp_gfp_t gfp,
+				       unsigned long nr_pages,
+				       struct pp_list_head *page_list,
+				       struct pp_page **page_array,
+				       enum pp_vm_event call_event,
+				       const char *call,
+				       const enum pp_bulk_variant v)
 {
 	struct pp_alloc_ctx ac = { .gfp = gfp & PP_GFP_MASK, .order = 0 };
 	enum pp_trace_fallback fallback = PP_TRACE_FALLBACK_NONE;
+	const bool fill_all = page_array && V_FILL_ALL(v);
+	const bool stop = page_array && V_STOP(v);
 	struct pp_bulk_fill f = { 0 };
 	unsigned long nr_populated = 0, nr_account = 0, nr_leading;
 	struct pp_page *page;
@@ -475,9 +492,10 @@ static unsigned long pp_alloc_pages_bulk_impl(struct pp_pool *pool,
 
 	/*
 	 * Skip populated array elements to determine if any pages need to
-	 * be allocated before taking the pcp lock.
+	 * be allocated before taking the pcp lock.  (Pure output: none
+	 * are; whatever the array holds gets overwritten.)
 	 */
-	while (page_array && nr_populated < nr_pages &&
+	while (page_array && !fill_all && nr_populated < nr_pages &&
 	       page_array[nr_populated])
 		nr_populated++;
 
@@ -486,7 +504,7 @@ static unsigned long pp_alloc_pages_bulk_impl(struct pp_pool *pool,
 		goto out_flush;
 
 	/* One page: the single-page path does it (and traces it). */
-	if (nr_pages - nr_populated == 1) {
+	if (V_SINGLE_FALLBACK(v) && nr_pages - nr_populated == 1) {
 		pp_ctx_defer(&ac, PP_BULK_FALLBACK_ONE_PAGE);
 		fallback = PP_TRACE_FALLBACK_ONE_PAGE;
 		goto failed;
@@ -495,11 +513,14 @@ static unsigned long pp_alloc_pages_bulk_impl(struct pp_pool *pool,
 	/*
 	 * The zone must stay above low + nr_pages (full nr_pages, as 5.13).
 	 * The kernel's nr_pages is an int; ours is unsigned long, so a
-	 * request larger than the pool must not wrap the sum.
+	 * request larger than the pool must not wrap the sum.  A zone
+	 * policy: the jemalloc backend manages its own pages.
 	 */
-	if (nr_pages > pool->nr_pages ||
-	    !pp_zone_watermark_ok(pool, 0,
-				  pool->wmark[PP_WMARK_LOW] + nr_pages, 0)) {
+	if (!pool->ops &&
+	    (nr_pages > pool->nr_pages ||
+	     !pp_zone_watermark_ok_inline(pool, 0,
+					  pool->wmark[PP_WMARK_LOW] + nr_pages,
+					  0))) {
 		pp_ctx_defer(&ac, PP_BULK_FALLBACK_WATERMARK);
 		fallback = PP_TRACE_FALLBACK_WATERMARK;
 		goto failed;
@@ -516,8 +537,22 @@ static unsigned long pp_alloc_pages_bulk_impl(struct pp_pool *pool,
 	/* Attempt the batch allocation with the pcp lock held once. */
 	nr_leading = nr_populated;
 	f.nr_populated = nr_populated;
-	pp_bulk_fill_buddy(pool, pcp, ac.gfp, nr_pages, page_list, page_array,
-			   &f, call);
+	if (unlikely(pool->ops))
+		pool->ops->bulk_fill(pool, pcp, ac.gfp, nr_pages, page_list,
+				     page_array, &f, call, fill_all, stop,
+				     V_PER_PAGE_STATS(v));
+	else if (unlikely(pool->debug || (ac.gfp & PP_GFP_ZERO)))
+		pp_bulk_fill_pcp_checked(pool, pcp, ac.gfp, nr_pages,
+					 page_list, page_array, &f, call,
+					 fill_all, stop, V_PER_PAGE_STATS(v));
+	else if (page_list)
+		pp_bulk_fill_pcp(pool, pcp, ac.gfp, nr_pages, page_list, NULL,
+				 &f, call, true, false, false, false,
+				 V_PER_PAGE_STATS(v));
+	else
+		pp_bulk_fill_pcp(pool, pcp, ac.gfp, nr_pages, NULL, page_array,
+				 &f, call, false, false, fill_all, stop,
+				 V_PER_PAGE_STATS(v));
 	nr_populated = f.nr_populated;
 	nr_account = f.nr_account;
 	/* Nothing anywhere: try and get at least one page. */
@@ -528,7 +563,7 @@ static unsigned long pp_alloc_pages_bulk_impl(struct pp_pool *pool,
 		fallback = PP_TRACE_FALLBACK_EMPTY;
 		goto failed;
 	}
-	if (nr_populated < nr_pages)
+	if (f.dry)
 		pp_ctx_defer(&ac, PP_BULK_PARTIAL);
 	pp_ctx_flush_locked(pcp, &ac);
 	pp_pcp_unlock(pcp);
@@ -558,6 +593,41 @@ out_flush:
 	return page_list ? 0 : nr_populated;
 }
 
+/* One copy of the core per variant; the variant is read once per call. */
+static inline __attribute__((always_inline))
+unsigned long pp_alloc_pages_bulk_impl(struct pp_pool *pool, pp_gfp_t gfp,
+				       unsigned long nr_pages,
+				       struct pp_list_head *page_list,
+				       struct pp_page **page_array,
+				       enum pp_vm_event call_event,
+				       const char *call)
+{
+	switch (atomic_load_explicit(&pool->bulk_variant,
+				     memory_order_relaxed)) {
+	case PP_BULK_STOP_AT_POPULATED:
+		return pp_alloc_pages_bulk_core(pool, gfp, nr_pages, page_list,
+						page_array, call_event, call,
+						PP_BULK_STOP_AT_POPULATED);
+	case PP_BULK_BATCHED_STATS:
+		return pp_alloc_pages_bulk_core(pool, gfp, nr_pages, page_list,
+						page_array, call_event, call,
+						PP_BULK_BATCHED_STATS);
+	case PP_BULK_NO_SINGLE_FALLBACK:
+		return pp_alloc_pages_bulk_core(pool, gfp, nr_pages, page_list,
+						page_array, call_event, call,
+						PP_BULK_NO_SINGLE_FALLBACK);
+	case PP_BULK_PURE_OUTPUT:
+		return pp_alloc_pages_bulk_core(pool, gfp, nr_pages, page_list,
+						page_array, call_event, call,
+						PP_BULK_PURE_OUTPUT);
+	case PP_BULK_MERGED:
+	default:
+		return pp_alloc_pages_bulk_core(pool, gfp, nr_pages, page_list,
+						page_array, call_event, call,
+						PP_BULK_MERGED);
+	}
+}
+
 unsigned long pp_alloc_pages_bulk_array(struct pp_pool *pool, pp_gfp_t gfp,
 					unsigned long nr_pages,
 					struct pp_page **page_array)
@@ -574,4 +644,20 @@ unsigned long pp_alloc_pages_bulk_list(struct pp_pool *pool, pp_gfp_t gfp,
 	return pp_alloc_pages_bulk_impl(pool, gfp, nr_pages, list, NULL,
 					PP_ALLOC_BULK_LIST_CALLS,
 					"pp_alloc_pages_bulk_list");
+}
+
+int pp_pool_set_bulk_variant(struct pp_pool *pool,
+			     enum pp_bulk_variant variant)
+{
+	if ((unsigned int)variant >= PP_NR_BULK_VARIANTS)
+		return -EINVAL;
+	atomic_store_explicit(&pool->bulk_variant, (unsigned int)variant,
+			      memory_order_relaxed);
+	return 0;
+}
+
+enum pp_bulk_variant pp_pool_bulk_variant(const struct pp_pool *pool)
+{
+	return (enum pp_bulk_variant)atomic_load_explicit(
+		&((struct pp_pool *)pool)->bulk_variant, memory_order_relaxed);
 }

@@ -34,6 +34,8 @@ const char *pp_page_state_name(unsigned int state)
 		return "pcp";
 	case PP_PAGE_INUSE:
 		return "in-use";
+	case PP_PAGE_BACKEND:
+		return "backend";
 	default:
 		return "corrupt";
 	}

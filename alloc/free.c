@@ -30,7 +30,8 @@ static inline void pp_free_pages_prepare_inline(struct pp_pool *pool,
 				    "freeing a page that is not allocated");
 		pp_poison_pages(pool, page, order);
 	}
-	pp_set_page_state(page, PP_PAGE_NONE);
+	/* Back to the allocator: the buddy lists, or another backend. */
+	pp_set_page_state(page, pool->ops ? PP_PAGE_BACKEND : PP_PAGE_NONE);
 	pp_trace(mm_page_free, pp_pfn(pool, page), order);
 }
 
@@ -146,6 +147,18 @@ static void pp_free_pages(struct pp_pool *pool, struct pp_page *page,
 	struct pp_pcp *pcp;
 
 	pp_free_pages_prepare_inline(pool, page, order, call);
+	if (unlikely(pool->ops)) {
+		/* The backend's per-CPU state is guarded by the pcp lock. */
+		pcp = pp_this_pcp(pool);
+		if (likely(pp_pcp_trylock(pcp))) {
+			pool->ops->free_pages(pool, pcp, page, order);
+			pp_pcp_unlock(pcp);
+			return;
+		}
+		pp_count(pool, PP_PCP_TRYLOCK_FAIL, 1);
+		pool->ops->free_pages(pool, NULL, page, order);
+		return;
+	}
 	if (likely(order == 0)) {
 		pcp = pp_this_pcp(pool);
 		if (likely(pp_pcp_trylock(pcp))) {
@@ -234,7 +247,7 @@ void pp_put_page(struct pp_pool *pool, struct pp_page *page)
 	struct pp_pcp *pcp;
 	unsigned int count;
 
-	if (unlikely(pool->debug || page->order ||
+	if (unlikely(pool->debug || pool->ops || page->order ||
 		     __atomic_load_n(&page->refcount, __ATOMIC_ACQUIRE) != 1 ||
 		     pp_trace_enabled(mm_page_free)))
 		return pp_put_page_slow(pool, page);
@@ -280,14 +293,25 @@ static void pp_free_unref_page_batch(struct pp_pool *pool,
 {
 	struct pp_pcp *pcp = pp_this_pcp(pool);
 	bool traced = pp_trace_enabled(mm_page_free_batched);
+	bool locked = pp_pcp_trylock(pcp);
 
-	if (likely(pp_pcp_trylock(pcp))) {
+	if (unlikely(!locked))
+		pp_count(pool, PP_PCP_TRYLOCK_FAIL, 1);
+	if (unlikely(pool->ops)) {
+		for (unsigned int i = 0; i < nr; i++) {
+			if (traced)
+				pp_do_trace(mm_page_free_batched,
+					    pp_pfn(pool, pages[i]));
+			pool->ops->free_pages(pool, locked ? pcp : NULL,
+					      pages[i], 0);
+		}
+	} else if (likely(locked)) {
 		pp_free_unref_pages_commit(pool, pcp, pages, nr, traced);
-		pp_pcp_unlock(pcp);
-		return;
+	} else {
+		pp_free_pages_batch_buddy(pool, pages, nr, traced);
 	}
-	pp_count(pool, PP_PCP_TRYLOCK_FAIL, 1);
-	pp_free_pages_batch_buddy(pool, pages, nr, traced);
+	if (likely(locked))
+		pp_pcp_unlock(pcp);
 }
 
 /* pp_release_pages() found this CPU's pcp lock held: to the buddy lists. */
@@ -300,7 +324,10 @@ void pp_free_page_skip_pcp(struct pp_pool *pool, struct pp_page *page)
 				  pp_trace_enabled(mm_page_free_batched));
 }
 
-/* pp_release_pages() with debug checks on: every check, page by page. */
+/*
+ * pp_release_pages() with debug checks on, or another backend: every check,
+ * page by page, then the pages in batches of PP_SWAP_CLUSTER_MAX.
+ */
 static __attribute__((noinline))
 void pp_release_pages_checked(struct pp_pool *pool, struct pp_page **pages,
 			      unsigned long nr)
@@ -355,7 +382,7 @@ void pp_release_pages(struct pp_pool *pool, struct pp_page **pages,
 	unsigned int count = 0, in_run = 0, held = 0;
 	bool traced;
 
-	if (unlikely(pool->debug))
+	if (unlikely(pool->debug || pool->ops))
 		return pp_release_pages_checked(pool, pages, nr);
 	traced = pp_trace_enabled(mm_page_free) ||
 		 pp_trace_enabled(mm_page_free_batched);

@@ -74,6 +74,8 @@ struct pp_free_area {
 	unsigned long nr_free;		/* blocks of this order */
 };
 
+struct pp_backend_ops;
+
 struct pp_pool {
 	/* Read-mostly: layout and configuration. */
 	char *arena;
@@ -84,7 +86,18 @@ struct pp_pool {
 	unsigned long wmark[PP_NR_WMARK];
 	unsigned int nr_cpus;
 	bool debug;
+	uint8_t backend_id;		/* enum pp_backend */
+	_Atomic unsigned int bulk_variant;	/* enum pp_bulk_variant */
+	/*
+	 * NULL for the buddy backend, whose paths are the inline ones here:
+	 * each entry point tests this once and, for another backend, calls
+	 * through the table.
+	 */
+	const struct pp_backend_ops *ops;
+	void *backend;			/* the backend's private state */
 	struct pp_pcp *pcp;		/* nr_cpus entries */
+	char *map_base;			/* the arena's mapping, before alignment */
+	size_t map_len;
 
 	/* The zone: buddy lists under the zone lock. */
 	pthread_mutex_t lock __attribute__((aligned(PP_CACHELINE)));
@@ -104,6 +117,58 @@ struct pp_alloc_ctx {
 	unsigned int alloc_flags;
 	unsigned int nr_pending;
 	enum pp_vm_event pending[4];
+};
+
+/* What the bulk loop did. */
+struct pp_bulk_fill {
+	unsigned long nr_populated;	/* index reached in the array */
+	unsigned long nr_account;	/* pages allocated */
+	bool dry;			/* stopped: no page to be had */
+	bool stopped;			/* stopped at a populated entry */
+};
+
+/*
+ * What a backend other than buddy provides (jemalloc.c).  The API entry
+ * points keep the parts of the contracts every backend shares (counting the
+ * call, the bulk variants' front end, fallbacks, references, debug checks,
+ * tracepoints) and call these for the allocator's own work.
+ */
+struct pp_backend_ops {
+	/*
+	 * The single-page path: a block of 2^@ac->order pages, prepared
+	 * (refcount 1, in use, checked and zeroed as @ac->gfp asks), PGALLOC
+	 * and the deferred counters of @ac counted; NULL on failure (counted
+	 * as alloc_fail).
+	 */
+	struct pp_page *(*alloc_pages)(struct pp_pool *pool,
+				       struct pp_alloc_ctx *ac,
+				       const char *call);
+	/*
+	 * The bulk loop, @pcp->lock held: fill the NULL entries of
+	 * @page_array from @f->nr_populated on (all of [@f->nr_populated,
+	 * @nr_pages) if @fill_all), or add pages to @page_list, up to
+	 * @nr_pages; stop at the first populated entry past a hole if
+	 * @stop_at_populated.  Counts PGALLOC per page or once.
+	 */
+	void (*bulk_fill)(struct pp_pool *pool, struct pp_pcp *pcp,
+			  pp_gfp_t gfp, unsigned long nr_pages,
+			  struct pp_list_head *page_list,
+			  struct pp_page **page_array, struct pp_bulk_fill *f,
+			  const char *call, bool fill_all,
+			  bool stop_at_populated, bool per_page_stats);
+	/*
+	 * A block whose last reference went, prepared (state back to the
+	 * backend's): give it back, counting PGFREE.  @pcp: this CPU's pcp,
+	 * locked by the caller, or NULL.
+	 */
+	void (*free_pages)(struct pp_pool *pool, struct pp_pcp *pcp,
+			   struct pp_page *page, unsigned int order);
+	/* pp_pool_drain(): give cached pages back to the zone. */
+	void (*drain)(struct pp_pool *pool);
+	/* Pages held, not handed out (vmstat's nr_backend). */
+	unsigned long (*nr_held)(struct pp_pool *pool, uint64_t allocated);
+	/* pp_pool_destroy(), no page out: tear down, give everything back. */
+	int (*destroy)(struct pp_pool *pool);
 };
 
 /* --- fatal reports (debug.c) ------------------------------------------ */
@@ -270,9 +335,24 @@ void pp_free_pcppages_bulk(struct pp_pool *pool, struct pp_pcp *pcp,
 void pp_drain_all_pages(struct pp_pool *pool);
 unsigned long pp_pcp_pages(const struct pp_pool *pool);
 
+void pp_zone_free_range(struct pp_pool *pool, unsigned long pfn,
+			unsigned long nr);
+long pp_zone_alloc_range(struct pp_pool *pool, unsigned long nr,
+			 unsigned long align);
+
 /* --- free side (free.c) ------------------------------------------------- */
 
 void pp_free_pages_prepare(struct pp_pool *pool, struct pp_page *page,
 			   unsigned int order, const char *call);
+
+/* --- allocation side (alloc.c), shared with the backends ----------------- */
+
+void pp_prep_new_page_checked(struct pp_pool *pool, struct pp_page *page,
+			      unsigned int order, pp_gfp_t gfp,
+			      const char *call);
+
+/* --- the jemalloc backend (jemalloc.c) ----------------------------------- */
+
+int pp_je_create(struct pp_pool *pool, const struct pp_pool_config *cfg);
 
 #endif /* PP_ALLOC_INTERNAL_H */

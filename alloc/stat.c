@@ -25,6 +25,10 @@ static const char *const pp_vm_event_names[PP_NR_VM_EVENTS] = {
 	[PP_ALLOC_SLOWPATH]		= "alloc_slowpath",
 	[PP_DRAIN_ALL]			= "drain_all",
 	[PP_ALLOC_FAIL]			= "alloc_fail",
+	[PP_BACKEND_GROW]		= "backend_grow",
+	[PP_BACKEND_GROW_PAGES]		= "backend_grow_pages",
+	[PP_BACKEND_SHRINK]		= "backend_shrink",
+	[PP_BACKEND_SHRINK_PAGES]	= "backend_shrink_pages",
 };
 
 const char *pp_vm_event_name(enum pp_vm_event item)
@@ -52,6 +56,13 @@ void pp_pool_vmstat(struct pp_pool *pool, struct pp_vmstat *st)
 		st->free_area[o] = pool->free_area[o].nr_free;
 	pp_zone_unlock(pool);
 	st->nr_pcp = pp_pcp_pages(pool);
+	if (pool->ops) {
+		uint64_t out = st->events[PP_PGALLOC] - st->events[PP_PGFREE];
+
+		st->nr_backend = pool->ops->nr_held(pool, out);
+	}
+	st->backend = (enum pp_backend)pool->backend_id;
+	st->bulk_variant = pp_pool_bulk_variant(pool);
 	st->wmark_min = pool->wmark[PP_WMARK_MIN];
 	st->wmark_low = pool->wmark[PP_WMARK_LOW];
 	st->wmark_high = pool->wmark[PP_WMARK_HIGH];
@@ -62,8 +73,12 @@ void pp_pool_vmstat(struct pp_pool *pool, struct pp_vmstat *st)
 
 void pp_vmstat_print(FILE *out, const struct pp_vmstat *st)
 {
-	fprintf(out, "nr_pages %lu\nnr_free_pages %lu\nnr_pcp_pages %lu\n",
-		st->nr_pages, st->nr_free, st->nr_pcp);
+	fprintf(out, "backend %s\nbulk_variant %s\n",
+		pp_backend_name(st->backend),
+		pp_bulk_variant_name(st->bulk_variant));
+	fprintf(out, "nr_pages %lu\nnr_free_pages %lu\nnr_pcp_pages %lu\n"
+		"nr_backend_pages %lu\n", st->nr_pages, st->nr_free,
+		st->nr_pcp, st->nr_backend);
 	fprintf(out, "free_area");
 	for (unsigned int o = 0; o < PP_NR_ORDERS; o++)
 		fprintf(out, " %lu", st->free_area[o]);

@@ -33,6 +33,11 @@ void pp_pool_config_init(struct pp_pool_config *cfg)
 	cfg->debug = PP_CONFIG_DEBUG_DEFAULT;
 	if (env && (env[0] == '0' || env[0] == '1') && env[1] == '\0')
 		cfg->debug = env[0] == '1';
+	cfg->backend = PP_BACKEND_BUDDY;
+	cfg->bulk_variant = PP_BULK_MERGED;
+	cfg->je_tcache = true;
+	cfg->je_tcache_slots = 0;
+	cfg->je_batch_alloc = true;
 }
 
 static unsigned long pp_int_sqrt(unsigned long x)
@@ -101,6 +106,31 @@ static void *pp_map(size_t bytes)
 	return p == MAP_FAILED ? NULL : p;
 }
 
+/* The largest block's size: the arena is aligned to it. */
+#define PP_MAX_BLOCK_BYTES	(PP_PAGE_SIZE << PP_MAX_ORDER)
+
+/*
+ * The arena, aligned to the largest block, so that a block of order n is
+ * aligned to 2^n pages in address as well as in pfn (jemalloc asks for
+ * 2 MiB-aligned metadata blocks).  The slack around it is mapped but never
+ * touched.
+ */
+static bool pp_map_arena(struct pp_pool *pool)
+{
+	uintptr_t base;
+
+	if (pool->arena_bytes > SIZE_MAX - PP_MAX_BLOCK_BYTES)
+		return false;
+	pool->map_len = pool->arena_bytes + PP_MAX_BLOCK_BYTES - PP_PAGE_SIZE;
+	pool->map_base = pp_map(pool->map_len);
+	if (!pool->map_base)
+		return false;
+	base = ((uintptr_t)pool->map_base + PP_MAX_BLOCK_BYTES - 1) &
+	       ~(uintptr_t)(PP_MAX_BLOCK_BYTES - 1);
+	pool->arena = (char *)base;
+	return true;
+}
+
 static void pp_add_to_free_list(struct pp_pool *pool, struct pp_page *page,
 				unsigned int order, bool tail)
 {
@@ -121,6 +151,19 @@ static void pp_del_from_free_list(struct pp_pool *pool, struct pp_page *page,
 	pool->free_area[order].nr_free--;
 }
 
+/* Unmap and free a pool whose pages are all back (or never used). */
+static void pp_pool_unmap(struct pp_pool *pool)
+{
+	int err = pthread_mutex_destroy(&pool->lock);
+
+	if (err)
+		pp_die("pthread_mutex_destroy: error %d", err);
+	munmap(pool->map_base, pool->map_len);
+	munmap(pool->mem_map, pool->map_bytes);
+	free(pool->pcp);
+	free(pool);
+}
+
 struct pp_pool *pp_pool_create(const struct pp_pool_config *cfg)
 {
 	struct pp_pool_config defaults;
@@ -133,7 +176,9 @@ struct pp_pool *pp_pool_create(const struct pp_pool_config *cfg)
 		cfg = &defaults;
 	}
 	if (cfg->nr_pages == 0 || cfg->nr_pages > (SIZE_MAX >> PP_PAGE_SHIFT) ||
-	    cfg->pcp_batch == 0 || cfg->pcp_high < cfg->pcp_batch) {
+	    cfg->pcp_batch == 0 || cfg->pcp_high < cfg->pcp_batch ||
+	    (unsigned int)cfg->backend >= PP_NR_BACKENDS ||
+	    (unsigned int)cfg->bulk_variant >= PP_NR_BULK_VARIANTS) {
 		errno = EINVAL;
 		return NULL;
 	}
@@ -144,6 +189,8 @@ struct pp_pool *pp_pool_create(const struct pp_pool_config *cfg)
 	memset(pool, 0, sizeof(*pool));
 	pool->nr_pages = cfg->nr_pages;
 	pool->debug = cfg->debug;
+	atomic_init(&pool->bulk_variant, (unsigned int)cfg->bulk_variant);
+	pool->backend_id = (uint8_t)cfg->backend;
 	if (pp_pool_config_wmarks(cfg, &pool->wmark[PP_WMARK_MIN],
 				  &pool->wmark[PP_WMARK_LOW],
 				  &pool->wmark[PP_WMARK_HIGH])) {
@@ -160,7 +207,8 @@ struct pp_pool *pp_pool_create(const struct pp_pool_config *cfg)
 
 	pool->arena_bytes = pool->nr_pages << PP_PAGE_SHIFT;
 	pool->map_bytes = pool->nr_pages * sizeof(struct pp_page);
-	pool->arena = pp_map(pool->arena_bytes);
+	if (!pp_map_arena(pool))
+		pool->arena = NULL;
 	pool->mem_map = pp_map(pool->map_bytes);
 	if (posix_memalign((void **)&pool->pcp, PP_CACHELINE,
 			   pool->nr_cpus * sizeof(*pool->pcp)))
@@ -200,11 +248,20 @@ struct pp_pool *pp_pool_create(const struct pp_pool_config *cfg)
 		pfn += 1UL << order;
 	}
 	atomic_store(&pool->nr_free, pool->nr_pages);
+
+	if (cfg->backend == PP_BACKEND_JEMALLOC) {
+		err = pp_je_create(pool, cfg);
+		if (err) {
+			pp_pool_unmap(pool);
+			errno = -err;
+			return NULL;
+		}
+	}
 	return pool;
 
 nomem:
 	if (pool->arena)
-		munmap(pool->arena, pool->arena_bytes);
+		munmap(pool->map_base, pool->map_len);
 	if (pool->mem_map)
 		munmap(pool->mem_map, pool->map_bytes);
 	free(pool->pcp);
@@ -213,36 +270,60 @@ nomem:
 	return NULL;
 }
 
+/*
+ * The leak report: how many pages are out, and the first few pfns in
+ * @state.
+ */
+static void pp_report_leak(const struct pp_pool *pool, unsigned long out,
+			   const char *what, unsigned int state)
+{
+	unsigned long shown = 0;
+
+	fprintf(stderr, "pagepool: destroy: %lu of %lu pages still %s "
+		"(first pfns:", out, pool->nr_pages, what);
+	for (unsigned long pfn = 0; pfn < pool->nr_pages &&
+	     shown < PP_LEAK_PFNS_SHOWN; pfn++) {
+		if (pp_page_state(&pool->mem_map[pfn]) == state) {
+			fprintf(stderr, " 0x%lx", pfn);
+			shown++;
+		}
+	}
+	fprintf(stderr, "%s)\n", out > shown ? " ..." : "");
+}
+
 int pp_pool_destroy(struct pp_pool *pool)
 {
-	unsigned long nr_free, out, shown = 0;
-	int err;
+	unsigned long nr_free;
 
 	if (!pool)
 		return 0;
+	if (pool->ops) {
+		unsigned long out = 0;
+
+		/* Nothing may be out before the backend goes. */
+		for (unsigned long pfn = 0; pfn < pool->nr_pages; pfn++)
+			out += pp_page_state(&pool->mem_map[pfn]) ==
+			       PP_PAGE_INUSE;
+		if (out) {
+			pp_report_leak(pool, out, "in use", PP_PAGE_INUSE);
+			return -EBUSY;
+		}
+		if (pool->ops->destroy(pool))
+			return -EBUSY;
+		pool->ops = NULL;
+	}
 	pp_drain_all_pages(pool);
 	nr_free = pp_zone_free(pool);
 	if (nr_free != pool->nr_pages) {
-		out = pool->nr_pages - nr_free;
-		fprintf(stderr, "pagepool: destroy: %lu of %lu pages still in "
-			"use (first pfns:", out, pool->nr_pages);
-		for (unsigned long pfn = 0; pfn < pool->nr_pages &&
-		     shown < PP_LEAK_PFNS_SHOWN; pfn++) {
-			if (pp_page_state(&pool->mem_map[pfn]) == PP_PAGE_INUSE) {
-				fprintf(stderr, " 0x%lx", pfn);
-				shown++;
-			}
-		}
-		fprintf(stderr, "%s)\n", out > shown ? " ..." : "");
+		if (pool->backend_id == PP_BACKEND_BUDDY)
+			pp_report_leak(pool, pool->nr_pages - nr_free,
+				       "in use", PP_PAGE_INUSE);
+		else
+			pp_report_leak(pool, pool->nr_pages - nr_free,
+				       "held by the backend", PP_PAGE_BACKEND);
 		return -EBUSY;
 	}
-	err = pthread_mutex_destroy(&pool->lock);
-	if (err)
-		pp_die("pthread_mutex_destroy: error %d", err);
-	munmap(pool->arena, pool->arena_bytes);
-	munmap(pool->mem_map, pool->map_bytes);
-	free(pool->pcp);
-	free(pool);
+	pp_pool_unmap(pool);
 	return 0;
 }
 
@@ -412,7 +493,194 @@ void pp_drain_all_pages(struct pp_pool *pool)
 void pp_pool_drain(struct pp_pool *pool)
 {
 	pp_count(pool, PP_DRAIN_ALL, 1);
+	if (unlikely(pool->ops))
+		pool->ops->drain(pool);
 	pp_drain_all_pages(pool);
+}
+
+/*
+ * Give pfns [@pfn, @pfn + @nr) to the buddy lists as the largest aligned
+ * blocks they hold; each merges with its free buddies.  The pages' states
+ * must be "none".  Zone lock held.
+ */
+static void pp_free_range_locked(struct pp_pool *pool, unsigned long pfn,
+				 unsigned long nr)
+{
+	while (nr) {
+		unsigned int o = PP_MAX_ORDER;
+
+		while ((pfn & ((1UL << o) - 1)) || (1UL << o) > nr)
+			o--;
+		pp_free_one_page_locked(pool, &pool->mem_map[pfn], o);
+		pfn += 1UL << o;
+		nr -= 1UL << o;
+	}
+}
+
+/*
+ * alloc_contig_range() for a run longer than the largest block: @nblocks
+ * free order-PP_MAX_ORDER blocks side by side, found by a walk over the
+ * zone.  Zone lock held.  Returns the first pfn, or -ENOMEM.
+ */
+static long pp_take_contig_locked(struct pp_pool *pool, unsigned long nblocks)
+{
+	unsigned long step = 1UL << PP_MAX_ORDER;
+
+	for (unsigned long pfn = 0; pfn + nblocks * step <= pool->nr_pages;
+	     pfn += step) {
+		unsigned long i;
+
+		for (i = 0; i < nblocks; i++) {
+			const struct pp_page *p =
+				&pool->mem_map[pfn + i * step];
+
+			if (pp_page_state(p) != PP_PAGE_BUDDY ||
+			    p->order != PP_MAX_ORDER)
+				break;
+		}
+		if (i < nblocks) {
+			pfn += i * step;	/* skip what cannot start one */
+			continue;
+		}
+		for (i = 0; i < nblocks; i++)
+			pp_del_from_free_list(pool,
+					      &pool->mem_map[pfn + i * step],
+					      PP_MAX_ORDER);
+		return (long)pfn;
+	}
+	return -ENOMEM;
+}
+
+/*
+ * Take @nr contiguous pages aligned to @align pages (a power of two up to
+ * the largest block) from the buddy lists for a backend allocator, as
+ * alloc_pages_exact() does: the smallest block that holds them, the tail
+ * given back; runs longer than the largest block come from free largest
+ * blocks side by side.  No watermark applies: the backend decides how much
+ * it keeps.  The pages leave as PP_PAGE_BACKEND.
+ *
+ * Return: the first pfn, or -ENOMEM (-EINVAL for a bad @align).
+ */
+long pp_zone_alloc_range(struct pp_pool *pool, unsigned long nr,
+			 unsigned long align)
+{
+	unsigned int order = 0;
+	unsigned long span;
+	long pfn;
+
+	if (!nr || !align || (align & (align - 1)) ||
+	    align > (1UL << PP_MAX_ORDER))
+		return -EINVAL;
+	while ((1UL << order) < nr || (1UL << order) < align) {
+		if (order == PP_MAX_ORDER)
+			break;
+		order++;
+	}
+	pp_zone_lock(pool);
+	if ((1UL << order) >= nr) {
+		struct pp_page *page = pp_rmqueue_smallest(pool, order,
+							   "extent_alloc");
+
+		pfn = page ? (long)pp_pfn(pool, page) : -ENOMEM;
+		span = 1UL << order;
+	} else {
+		span = (nr + (1UL << PP_MAX_ORDER) - 1) >> PP_MAX_ORDER;
+		pfn = pp_take_contig_locked(pool, span);
+		span <<= PP_MAX_ORDER;
+	}
+	if (pfn >= 0) {
+		atomic_store_explicit(&pool->nr_free, pp_zone_free(pool) - span,
+				      memory_order_relaxed);
+		pp_trace(mm_page_alloc_zone_locked, (unsigned long)pfn, order,
+			 PP_MIGRATE_UNMOVABLE, 0);
+		if (span > nr)
+			pp_free_range_locked(pool, (unsigned long)pfn + nr,
+					     span - nr);
+	}
+	pp_zone_unlock(pool);
+	pp_count(pool, PP_ZONE_LOCK, 1);
+	if (pfn < 0)
+		return pfn;
+	for (unsigned long i = 0; i < nr; i++) {
+		struct pp_page *page = &pool->mem_map[pfn + i];
+
+		if (unlikely(pool->debug))
+			pp_check_poison(pool, page, 0, "extent_alloc");
+		page->order = 0;
+		pp_set_page_state(page, PP_PAGE_BACKEND);
+	}
+	return pfn;
+}
+
+/*
+ * Give back pfns [@pfn, @pfn + @nr) a backend took with
+ * pp_zone_alloc_range(), in any split or merge of what it took.
+ */
+void pp_zone_free_range(struct pp_pool *pool, unsigned long pfn,
+			unsigned long nr)
+{
+	for (unsigned long i = 0; i < nr; i++) {
+		struct pp_page *page = &pool->mem_map[pfn + i];
+
+		if (unlikely(pool->debug) &&
+		    pp_page_state(page) != PP_PAGE_BACKEND)
+			pp_bad_page(pool, page, "extent_dalloc",
+				    "the backend gave back a page it did not "
+				    "hold");
+		pp_set_page_state(page, PP_PAGE_NONE);
+	}
+	pp_zone_lock(pool);
+	pp_free_range_locked(pool, pfn, nr);
+	pp_zone_unlock(pool);
+	pp_count(pool, PP_ZONE_LOCK, 1);
+}
+
+enum pp_backend pp_pool_backend(const struct pp_pool *pool)
+{
+	return (enum pp_backend)pool->backend_id;
+}
+
+static const char *const pp_backend_names[PP_NR_BACKENDS] = {
+	[PP_BACKEND_BUDDY]	= "buddy",
+	[PP_BACKEND_JEMALLOC]	= "jemalloc",
+};
+
+static const char *const pp_variant_names[PP_NR_BULK_VARIANTS] = {
+	[PP_BULK_MERGED]		= "merged",
+	[PP_BULK_STOP_AT_POPULATED]	= "stop-at-first-populated",
+	[PP_BULK_BATCHED_STATS]		= "batched-stats",
+	[PP_BULK_NO_SINGLE_FALLBACK]	= "no-single-fallback",
+	[PP_BULK_PURE_OUTPUT]		= "pure-output",
+};
+
+const char *pp_backend_name(enum pp_backend backend)
+{
+	if ((unsigned int)backend >= PP_NR_BACKENDS)
+		return "unknown";
+	return pp_backend_names[backend];
+}
+
+int pp_backend_from_name(const char *name)
+{
+	for (unsigned int i = 0; name && i < PP_NR_BACKENDS; i++)
+		if (!strcmp(name, pp_backend_names[i]))
+			return (int)i;
+	return -EINVAL;
+}
+
+const char *pp_bulk_variant_name(enum pp_bulk_variant variant)
+{
+	if ((unsigned int)variant >= PP_NR_BULK_VARIANTS)
+		return "unknown";
+	return pp_variant_names[variant];
+}
+
+int pp_bulk_variant_from_name(const char *name)
+{
+	for (unsigned int i = 0; name && i < PP_NR_BULK_VARIANTS; i++)
+		if (!strcmp(name, pp_variant_names[i]))
+			return (int)i;
+	return -EINVAL;
 }
 
 unsigned long pp_pcp_pages(const struct pp_pool *pool)

@@ -15,6 +15,12 @@
  *   pp_alloc_pages_bulk_list() alloc_pages_bulk_list() (5.13 .. 6.13)
  *   pp_alloc_pages_bulk_array() alloc_pages_bulk_array() / alloc_pages_bulk()
  *
+ * Behind the same three APIs, a pool can put jemalloc instead of the buddy
+ * allocator (pp_pool_config.backend): its pages still come from the pool's
+ * arena, so descriptors, pfns and conversions work the same.  And the bulk
+ * API's contract can be switched to an earlier or proposed kernel version
+ * (enum pp_bulk_variant), to see what each contract costs a consumer.
+ *
  * Thread safety: every function taking a pool may be called concurrently
  * from any number of threads, except pp_pool_destroy(), which must not race
  * with any other call on the same pool.
@@ -85,6 +91,7 @@ enum pp_page_state {
 	PP_PAGE_BUDDY,		/* head of a free block on a buddy list */
 	PP_PAGE_PCP,		/* free, on a per-CPU list */
 	PP_PAGE_INUSE,		/* allocated: head of an order-@order block */
+	PP_PAGE_BACKEND,	/* held by the jemalloc backend, not handed out */
 };
 
 static inline void pp_list_init(struct pp_list_head *list)
@@ -149,6 +156,63 @@ static inline struct pp_page *pp_list_pop_page(struct pp_list_head *list)
 #define PP_WMARK_AUTO	(~0UL)
 
 /*
+ * enum pp_backend - the allocator behind the three APIs.
+ *
+ * PP_BACKEND_BUDDY: the kernel's design, emulated: buddy lists under a zone
+ * lock, per-CPU page lists in front.
+ *
+ * PP_BACKEND_JEMALLOC: a jemalloc 5.3 arena of its own (arenas.create) whose
+ * extent hooks take blocks of pages from the pool's buddy allocator and give
+ * them back.  A single page is mallocx(4096), the bulk calls use the
+ * experimental.batch_alloc mallctl, the last put is sdallocx().  The API
+ * contracts (NULL slots only, return values, fallbacks to the single path
+ * on one page, a failed trylock or an empty pool) are the same; the zone's
+ * watermarks and pcp lists are the buddy backend's and play no part.
+ * jemalloc keeps pages it is not using (its caches, metadata, extents it
+ * retains) counted as nr_backend in struct pp_vmstat.
+ */
+enum pp_backend {
+	PP_BACKEND_BUDDY,
+	PP_BACKEND_JEMALLOC,
+	PP_NR_BACKENDS
+};
+
+/*
+ * enum pp_bulk_variant - the contract of the bulk API, after the kernel's
+ * history (reference/kernel-notes.md sections 1.3 to 1.6).
+ *
+ * PP_BULK_MERGED: what 5.13 merged, with its later fixes (a full array
+ * returns nr_pages; the one-page fallback counts only this call's pages; a
+ * failed pcp trylock falls back to one page).  Only NULL entries are
+ * filled, holes anywhere; exactly one missing page goes to the single-page
+ * path; statistics are counted per page inside the loop.  The default.
+ *
+ * PP_BULK_STOP_AT_POPULATED: the v5 series Chuck Lever measured: the array
+ * loop stops at the first populated entry after the leading ones and
+ * returns the index past it, so a caller with several holes loops.
+ *
+ * PP_BULK_BATCHED_STATS: as merged, but PGALLOC is counted once after the
+ * loop (5.14).
+ *
+ * PP_BULK_NO_SINGLE_FALLBACK: as merged, but one missing page still takes
+ * the bulk path (the other fallbacks stay).
+ *
+ * PP_BULK_PURE_OUTPUT: the 2025 proposal: the array is output only; entries
+ * [0, nr_pages) are overwritten with new pages whatever they held, and the
+ * return value is the number stored.  nr_pages == 1 goes to the single
+ * path; statistics are batched (it builds on 5.14+).  Lists behave as in
+ * the merged variant with batched statistics.
+ */
+enum pp_bulk_variant {
+	PP_BULK_MERGED,
+	PP_BULK_STOP_AT_POPULATED,
+	PP_BULK_BATCHED_STATS,
+	PP_BULK_NO_SINGLE_FALLBACK,
+	PP_BULK_PURE_OUTPUT,
+	PP_NR_BULK_VARIANTS
+};
+
+/*
  * struct pp_pool_config - how to build a pool.  Start from
  * pp_pool_config_init() and change what you need.
  */
@@ -171,6 +235,26 @@ struct pp_pool_config {
 	 * variable (0 or 1) overrides the default.
 	 */
 	bool debug;
+	/* The allocator behind the APIs (default PP_BACKEND_BUDDY). */
+	enum pp_backend backend;
+	/* The bulk API's contract (default PP_BULK_MERGED). */
+	enum pp_bulk_variant bulk_variant;
+	/*
+	 * jemalloc backend only.  @je_tcache: pages go through a jemalloc
+	 * thread cache of their own per CPU (an explicit tcache, used under
+	 * that CPU's pcp lock), as mallocx() would through the thread's;
+	 * false: MALLOCX_TCACHE_NONE, every call reaches the arena (default
+	 * true).  @je_tcache_slots: 0 accepts whatever jemalloc started with;
+	 * otherwise the number of 4 KiB slots each thread cache must have,
+	 * and pp_pool_create() fails with EINVAL if jemalloc started with
+	 * another (it sizes its caches once, at process start, from
+	 * MALLOC_CONF: see pp_jemalloc_tcache_slots()).  @je_batch_alloc:
+	 * the bulk calls use experimental.batch_alloc (default true); false:
+	 * one mallocx() per page.
+	 */
+	bool je_tcache;
+	unsigned int je_tcache_slots;
+	bool je_batch_alloc;
 };
 
 struct pp_pool;
@@ -218,11 +302,15 @@ struct pp_pool *pp_pool_create(const struct pp_pool_config *cfg);
  * Drains every pcp list into the buddy lists, then counts the free pages.
  * If any page is still allocated it prints how many, and the first few pfns,
  * to stderr and returns -EBUSY without freeing anything: the caller may put
- * the pages and call it again.
+ * the pages and call it again.  With the jemalloc backend it looks for
+ * allocated pages first, then destroys the jemalloc arena and its thread
+ * caches (arena.<i>.destroy gives every extent back through the hooks) and
+ * checks that the buddy allocator holds every page again.
  *
  * Thread safety: no other call on @pool may run concurrently.
  *
- * Return: 0, or -EBUSY when pages are still out.
+ * Return: 0, or -EBUSY when pages are still out (or, with jemalloc, when
+ * the arena did not give every page back, which is reported).
  */
 int pp_pool_destroy(struct pp_pool *pool);
 
@@ -231,11 +319,95 @@ int pp_pool_destroy(struct pp_pool *pool);
  * @pool: the pool
  *
  * The drain_all_pages() analogue.  Each pcp lock is taken in turn; a bulk
- * call that meets a drain in progress falls back to one page.
+ * call that meets a drain in progress falls back to one page.  With the
+ * jemalloc backend: flush each CPU's thread cache (under its pcp lock) and
+ * purge the arena, so the extents jemalloc is not using go back to the
+ * buddy allocator.
  *
  * Thread safety: may run concurrently with allocations and frees.
  */
 void pp_pool_drain(struct pp_pool *pool);
+
+/**
+ * pp_pool_set_bulk_variant() - switch the bulk API's contract at run time
+ * @pool: the pool
+ * @variant: one of enum pp_bulk_variant
+ *
+ * Calls already running finish under the variant they started with.
+ *
+ * Thread safety: any thread, concurrently with any call.
+ *
+ * Return: 0, or -EINVAL for a value outside enum pp_bulk_variant.
+ */
+int pp_pool_set_bulk_variant(struct pp_pool *pool,
+			     enum pp_bulk_variant variant);
+
+/**
+ * pp_pool_bulk_variant() - the bulk variant @pool runs now
+ * @pool: the pool
+ *
+ * Return: the variant.
+ */
+enum pp_bulk_variant pp_pool_bulk_variant(const struct pp_pool *pool);
+
+/**
+ * pp_pool_backend() - the allocator behind @pool
+ * @pool: the pool
+ *
+ * Return: the backend it was created with.
+ */
+enum pp_backend pp_pool_backend(const struct pp_pool *pool);
+
+/**
+ * pp_backend_name() - "buddy" or "jemalloc"
+ * @backend: a backend
+ *
+ * Return: the name, or "unknown" for a value outside enum pp_backend.
+ */
+const char *pp_backend_name(enum pp_backend backend);
+
+/**
+ * pp_backend_from_name() - the backend called @name
+ * @name: "buddy" or "jemalloc"
+ *
+ * Return: the backend, or -EINVAL for any other string.
+ */
+int pp_backend_from_name(const char *name);
+
+/**
+ * pp_bulk_variant_name() - the name of a bulk variant
+ * @variant: a variant
+ *
+ * Return: "merged", "stop-at-first-populated", "batched-stats",
+ * "no-single-fallback" or "pure-output"; "unknown" outside the enum.
+ */
+const char *pp_bulk_variant_name(enum pp_bulk_variant variant);
+
+/**
+ * pp_bulk_variant_from_name() - the variant called @name
+ * @name: a name pp_bulk_variant_name() returns
+ *
+ * Return: the variant, or -EINVAL for any other string.
+ */
+int pp_bulk_variant_from_name(const char *name);
+
+/**
+ * pp_jemalloc_tcache_slots() - slots jemalloc's thread caches have for 4 KiB
+ *
+ * jemalloc 5.3 sizes each thread-cache bin once, at process start, from its
+ * options (MALLOC_CONF's tcache_nslots_small_min and _max,
+ * lg_tcache_nslots_mul): an even count between min and max, from the number
+ * of regions per slab, which is 1 for the 4 KiB class.  With the defaults
+ * (min 20) that is 20 pages, so a bulk of more than 20 pages freed at once
+ * overflows into the arena.  MALLOC_CONF=tcache_nslots_small_min:N,
+ * tcache_nslots_small_max:N (N even) before the process starts gives N.
+ *
+ * Thread safety: any thread.
+ *
+ * Return: the slot count, 0 if the thread cache is off (opt.tcache false,
+ * or 4 KiB above opt.tcache_max), or -errno if jemalloc cannot be asked.
+ */
+long pp_jemalloc_tcache_slots(void);
 
 /**
  * pp_alloc_pages() - allocate a block of 2^@order pages
@@ -291,6 +463,12 @@ struct pp_page *pp_alloc_page(struct pp_pool *pool, pp_gfp_t gfp);
  * it is the filled slot + 1 even when populated entries follow, so an
  * array can be full while n < @nr_pages (calling again returns @nr_pages).
  * 0 if @nr_pages is 0 or no page could be had for a hole at index 0.
+ *
+ * That is the default contract (PP_BULK_MERGED).  The pool's bulk variant
+ * (pp_pool_set_bulk_variant()) can make the loop stop at the first
+ * populated entry after a hole, keep one missing page on the bulk path, or
+ * treat the array as output only (n new pages stored at [0, n), whatever
+ * the entries held): see enum pp_bulk_variant.
  */
 unsigned long pp_alloc_pages_bulk_array(struct pp_pool *pool, pp_gfp_t gfp,
 					unsigned long nr_pages,
@@ -304,7 +482,8 @@ unsigned long pp_alloc_pages_bulk_array(struct pp_pool *pool, pp_gfp_t gfp,
  * @list: an initialised list; pages are added at its head through
  *        pp_page.lru, existing entries are kept
  *
- * Same core, fallbacks and locking as pp_alloc_pages_bulk_array().
+ * Same core, fallbacks, locking and variants as
+ * pp_alloc_pages_bulk_array().
  *
  * Thread safety: any thread, concurrently; @list is the caller's.
  *
@@ -402,6 +581,10 @@ enum pp_vm_event {
 	PP_DRAIN_ALL,			/* pcp lists drained to satisfy a
 					 * failing allocation or a drain */
 	PP_ALLOC_FAIL,			/* allocations that returned NULL */
+	PP_BACKEND_GROW,		/* jemalloc took a block from the zone */
+	PP_BACKEND_GROW_PAGES,		/* pages in those blocks */
+	PP_BACKEND_SHRINK,		/* jemalloc gave a range back */
+	PP_BACKEND_SHRINK_PAGES,	/* pages in those ranges */
 	PP_NR_VM_EVENTS
 };
 
@@ -411,9 +594,19 @@ struct pp_vmstat {
 	unsigned long nr_pages;		/* pages in the arena */
 	unsigned long nr_free;		/* pages in the buddy lists */
 	unsigned long nr_pcp;		/* pages on pcp lists */
+	/*
+	 * Pages the backend allocator holds but has not handed out: with
+	 * jemalloc, the pages it took from the zone (backend_grow_pages -
+	 * backend_shrink_pages) minus those allocated (pgalloc - pgfree):
+	 * its caches, retained extents and metadata.  0 with the buddy
+	 * backend.  Pages out = nr_pages - nr_free - nr_pcp - nr_backend.
+	 */
+	unsigned long nr_backend;
 	unsigned long free_area[PP_NR_ORDERS];	/* free blocks per order */
 	unsigned long wmark_min, wmark_low, wmark_high;
 	unsigned int pcp_batch, pcp_high, nr_cpus;
+	enum pp_backend backend;
+	enum pp_bulk_variant bulk_variant;
 };
 
 /**
