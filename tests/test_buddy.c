@@ -3,7 +3,8 @@
  * The buddy lists: the initial shape of the free_area for several pool
  * sizes, a seeded random workload over every API after which all pages
  * come back and merge into the initial shape, and pp_pool_destroy()
- * refusing a pool with pages still out.
+ * refusing a pool with pages still out.  Buddy backend only
+ * (PP_TEST_BACKEND=jemalloc skips it).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -439,6 +440,11 @@ int main(void)
 	uint64_t seed = test_seed(20260130);
 
 	plan_tests(6 + 2 * 8 + 5);
+	if (!test_backend_is_buddy()) {
+		skip(6 + 2 * 8 + 5, "buddy backend only: %s",
+		     "the buddy lists");
+		return exit_status();
+	}
 	test_initial_shape();
 	run_workload(1024, seed, 20000);
 	run_workload(1000, seed + 1, 20000);

@@ -16,6 +16,9 @@
  * The library reads the CPU from glibc's rseq area and calls
  * sched_getcpu() only when rseq is not registered, so the test runs itself
  * again with rseq turned off (GLIBC_TUNABLES=glibc.pthread.rseq=0).
+ *
+ * These scenarios shape the buddy and pcp lists by hand: buddy backend
+ * only (PP_TEST_BACKEND=jemalloc skips them).
  */
 #define _GNU_SOURCE
 #include <sched.h>
@@ -494,6 +497,10 @@ int main(int argc, char **argv)
 	reexec_without_rseq(argv);
 	plan_tests(42);
 
+	if (!test_backend_is_buddy()) {
+		skip(42, "buddy backend only: %s", "shapes the zone by hand");
+		return exit_status();
+	}
 	if (!test_interposition()) {
 		/* A library that no longer calls sched_getcpu() through the
 		 * dynamic symbol: the scenarios cannot be set up. */

@@ -3,6 +3,8 @@
  * Configuration: pp_pool_config_init() defaults and the PAGEPOOL_DEBUG
  * override, pp_pool_create() rejecting configurations that cannot work,
  * the watermarks derived the kernel's way, and the small reporting API.
+ * Buddy backend pools (the jemalloc backend's configuration is checked in
+ * test_jemalloc.c); PP_TEST_BACKEND=jemalloc skips it.
  */
 #include <config.h>
 
@@ -35,6 +37,12 @@ static void test_defaults(void)
 	ok(cfg.debug == !!PP_CONFIG_DEBUG_DEFAULT,
 	   "pp_pool_config_init - debug follows the build default (%d)",
 	   cfg.debug);
+	ok(cfg.backend == PP_BACKEND_BUDDY &&
+	   cfg.bulk_variant == PP_BULK_MERGED && cfg.je_tcache &&
+	   cfg.je_tcache_slots == 0 && cfg.je_batch_alloc,
+	   "pp_pool_config_init - buddy backend, merged bulk contract; "
+	   "jemalloc knobs: thread cache on, its slots as started, "
+	   "batch_alloc on");
 }
 
 static void test_env(void)
@@ -68,6 +76,7 @@ struct bad_case {
 	unsigned long nr_pages;
 	unsigned int batch, high;
 	unsigned long min, low, high_wm;
+	int backend;		/* 0: buddy */
 };
 
 #define AUTO PP_WMARK_AUTO
@@ -83,6 +92,7 @@ static void test_invalid(void)
 		{ "high watermark above nr_pages", 64, 8, 48, 0, 0, 65 },
 		{ "all watermarks above nr_pages", 64, 8, 48, 100, 100, 100 },
 		{ "min alone above nr_pages", 64, 8, 48, 100, AUTO, AUTO },
+		{ "backend out of range", 1024, 8, 48, AUTO, AUTO, AUTO, 7 },
 	};
 
 	for (unsigned int i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -98,6 +108,7 @@ static void test_invalid(void)
 		cfg.wmark_min = c->min;
 		cfg.wmark_low = c->low;
 		cfg.wmark_high = c->high_wm;
+		cfg.backend = (enum pp_backend)c->backend;
 		errno = 0;
 		pool = pp_pool_create(&cfg);
 		err = errno;
@@ -280,8 +291,12 @@ static void test_reporting(void)
 		fclose(out);
 	}
 	ok(buf && strstr(buf, "nr_pages 64\n") && strstr(buf, "pgalloc 3\n") &&
-	   strstr(buf, "pgfree 0\n") && strstr(buf, "pcp_refill 1\n"),
-	   "pp_vmstat_print - name value lines");
+	   strstr(buf, "pgfree 0\n") && strstr(buf, "pcp_refill 1\n") &&
+	   strstr(buf, "backend buddy\n") &&
+	   strstr(buf, "bulk_variant merged\n") &&
+	   strstr(buf, "nr_backend_pages 0\n") &&
+	   strstr(buf, "backend_grow_pages 0\n"),
+	   "pp_vmstat_print - name value lines, backend and bulk variant");
 	free(buf);
 	for (int i = 0; i < 3; i++)
 		pp_put_page(pool, pages[i]);
@@ -290,7 +305,11 @@ static void test_reporting(void)
 
 int main(void)
 {
-	plan_tests(33);
+	plan_tests(35);
+	if (!test_backend_is_buddy()) {
+		skip(35, "buddy backend only: %s", "the buddy pool's config");
+		return exit_status();
+	}
 	test_defaults();
 	test_env();
 	test_invalid();

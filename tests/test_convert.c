@@ -2,6 +2,7 @@
 /*
  * Conversions between descriptors, pfns and addresses: pfn = index,
  * address = arena + pfn * 4096, and NULL for anything outside the pool.
+ * The same on both backends.
  */
 #include <stdalign.h>
 #include <stdint.h>
@@ -87,12 +88,13 @@ static void test_allocated(struct pp_pool *pool)
 
 static void test_out_of_range(struct pp_pool *pool)
 {
+	unsigned long nr = test_pool_pages(NR_PAGES);
 	char *base = pp_page_address(pool, pp_pfn_to_page(pool, 0));
-	char *last = pp_page_address(pool, pp_pfn_to_page(pool, NR_PAGES - 1));
+	char *last = pp_page_address(pool, pp_pfn_to_page(pool, nr - 1));
 	int local;
 
-	ok(pp_pfn_to_page(pool, NR_PAGES) == NULL &&
-	   pp_pfn_to_page(pool, NR_PAGES + 1) == NULL &&
+	ok(pp_pfn_to_page(pool, nr) == NULL &&
+	   pp_pfn_to_page(pool, nr + 1) == NULL &&
 	   pp_pfn_to_page(pool, ~0UL) == NULL,
 	   "pp_pfn_to_page - pfn >= nr_pages returns NULL");
 	ok(pp_virt_to_page(pool, last + PP_PAGE_SIZE) == NULL,

@@ -4,6 +4,7 @@
  * high, hot-end reuse, order > 0 bypassing the list, pp_pool_drain(), the
  * slow path draining every list before failing, and the counters adding up.
  * One pcp list (nr_cpus 1) unless a test pins itself to two CPUs.
+ * Buddy backend only (PP_TEST_BACKEND=jemalloc skips it).
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -404,6 +405,10 @@ static void test_other_cpu(void)
 int main(void)
 {
 	plan_tests(38);
+	if (!test_backend_is_buddy()) {
+		skip(38, "buddy backend only: %s", "the per-CPU lists");
+		return exit_status();
+	}
 	test_refill();
 	test_high_drain();
 	test_release_drain();

@@ -3,6 +3,8 @@
  * pp_alloc_page() / pp_alloc_pages(): blocks of every order, aligned and
  * accounted; out-of-range orders; the watermark ladder of GFP_KERNEL,
  * GFP_ATOMIC and GFP_MEMALLOC; GFP_ZERO on every allocation path.
+ * Runs on both backends; where blocks come from and go back to, the
+ * fragmentation case and the watermark ladder are the buddy allocator's.
  */
 #include <string.h>
 
@@ -28,7 +30,7 @@ static void test_orders(void)
 	struct pp_page *blocks[PP_NR_ORDERS];
 	struct pp_vmstat init, a, b;
 	struct owner_map map;
-	unsigned long bad_free = 0, disjoint = 0;
+	unsigned long bad_free = 0, bad_buddy = 0, disjoint = 0;
 	unsigned int o;
 
 	pp_pool_vmstat(pool, &init);
@@ -42,6 +44,7 @@ static void test_orders(void)
 		pp_pool_vmstat(pool, &b);
 		if (!blocks[o]) {
 			ok(0, "pp_alloc_pages - order %u block", o);
+			skip(1, "no order-%u block", o);
 			continue;
 		}
 		pfn = pp_page_to_pfn(pool, blocks[o]);
@@ -52,12 +55,14 @@ static void test_orders(void)
 		ok((pfn & ((1UL << o) - 1)) == 0 &&
 		   pp_page_count(blocks[o]) == 1 &&
 		   vm_delta(&a, &b, PP_PGALLOC) == (1UL << o) &&
-		   vm_delta(&a, &b, PP_ALLOC_SINGLE_CALLS) == 1 &&
-		   (o == 0 || (a.nr_free - b.nr_free == (1UL << o) &&
-			       a.nr_pcp == b.nr_pcp)),
+		   vm_delta(&a, &b, PP_ALLOC_SINGLE_CALLS) == 1,
 		   "pp_alloc_pages - order %u: pfn 0x%lx aligned to %lu, "
 		   "pgalloc +%llu", o, pfn, 1UL << o,
 		   (unsigned long long)vm_delta(&a, &b, PP_PGALLOC));
+		ok_buddy(o == 0 || (a.nr_free - b.nr_free == (1UL << o) &&
+				    a.nr_pcp == b.nr_pcp),
+			 "pp_alloc_pages - order %u from the buddy lists, "
+			 "not a pcp list", o);
 	}
 	ok(disjoint == PP_NR_ORDERS,
 	   "pp_alloc_pages - blocks of all orders disjoint (%lu)", disjoint);
@@ -79,17 +84,19 @@ static void test_orders(void)
 		pp_pool_vmstat(pool, &a);
 		pp_put_page(pool, blocks[o]);
 		pp_pool_vmstat(pool, &b);
-		bad_free += b.nr_free - a.nr_free != (1UL << o) ||
-			    b.nr_pcp != a.nr_pcp ||
-			    vm_delta(&a, &b, PP_PGFREE) != (1UL << o);
+		bad_free += vm_delta(&a, &b, PP_PGFREE) != (1UL << o);
+		bad_buddy += b.nr_free - a.nr_free != (1UL << o) ||
+			     b.nr_pcp != a.nr_pcp;
 	}
-	ok(bad_free == 0, "pp_put_page - order > 0 blocks go straight back "
-	   "to the buddy lists, pgfree +2^order (%lu bad)", bad_free);
+	ok(bad_free == 0, "pp_put_page - order > 0 blocks freed, pgfree "
+	   "+2^order (%lu bad)", bad_free);
+	ok_buddy(bad_buddy == 0, "pp_put_page - order > 0 blocks go straight "
+		 "back to the buddy lists (%lu bad)", bad_buddy);
 	if (blocks[0])
 		pp_put_page(pool, blocks[0]);
 	pp_pool_drain(pool);
 	pp_pool_vmstat(pool, &b);
-	ok(b.nr_free == 4096 && free_area_equal(&init, &b),
+	ok_buddy(b.nr_free == 4096 && free_area_equal(&init, &b),
 	   "pp_alloc_pages - blocks merge back into %lu order-10 blocks "
 	   "(%lu)", init.free_area[PP_MAX_ORDER],
 	   b.free_area[PP_MAX_ORDER]);
@@ -99,10 +106,16 @@ static void test_orders(void)
 /* Free pages but no block of the order: the allocation fails. */
 static void test_fragmented(void)
 {
-	struct pp_pool *pool = test_pool_create(4096, 8, 48, 1);
+	struct pp_pool *pool;
 	struct pp_page *halves[8], *page;
 	struct pp_vmstat a, b;
 	unsigned int got = 0;
+
+	if (!test_backend_is_buddy()) {
+		skip(4, "buddy backend only: fragmenting the buddy lists");
+		return;
+	}
+	pool = test_pool_create(4096, 8, 48, 1);
 
 	for (int i = 0; i < 8; i++) {
 		halves[i] = pp_alloc_pages(pool, PP_GFP_KERNEL, 9);
@@ -149,6 +162,10 @@ static void test_watermarks(void)
 	struct pp_vmstat a, b;
 	unsigned int n = 0, kernel, atomic, memalloc;
 
+	if (!test_backend_is_buddy()) {
+		skip(8, "buddy backend only: the zone's watermark ladder");
+		return;
+	}
 	pp_pool_config_init(&cfg);
 	cfg.nr_pages = 64;
 	cfg.pcp_batch = 1;
@@ -274,7 +291,7 @@ static void test_call_counters(void)
 
 int main(void)
 {
-	plan_tests(37);
+	plan_tests(49);
 	test_orders();
 	test_fragmented();
 	test_watermarks();

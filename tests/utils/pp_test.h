@@ -18,8 +18,78 @@
 #include "tap.h"
 
 /*
+ * The backend the suite runs on: PP_TEST_BACKEND=buddy (the default) or
+ * jemalloc.  tests/unit.am runs the API tests once per backend (the
+ * tests/jemalloc/ wrappers set it); checks of the buddy allocator's
+ * internals (pcp refills, buddy shapes, zone fallbacks) use ok_buddy() and
+ * are skipped, saying so, on jemalloc.
+ */
+static inline enum pp_backend test_backend(void)
+{
+	const char *env = getenv("PP_TEST_BACKEND");
+	int b;
+
+	if (!env || !*env)
+		return PP_BACKEND_BUDDY;
+	b = pp_backend_from_name(env);
+	if (b < 0)
+		bail_out("PP_TEST_BACKEND=%s: expected buddy or jemalloc", env);
+	return (enum pp_backend)b;
+}
+
+static inline bool test_backend_is_buddy(void)
+{
+	return test_backend() == PP_BACKEND_BUDDY;
+}
+
+/* A check of the buddy allocator's internals: skipped on other backends. */
+#define ok_buddy(cond, ...)						\
+	do {								\
+		if (test_backend_is_buddy())				\
+			ok(cond, __VA_ARGS__);				\
+		else							\
+			skip(1, "buddy backend only: " __VA_ARGS__);	\
+	} while (0)
+
+/*
+ * Pages the jemalloc backend needs besides a test's own: its arena's first
+ * metadata block and its first extent, 2 MiB each.
+ */
+#define TEST_JE_EXTRA_PAGES	1024UL
+
+/* pp_pool_config_init() with the suite's backend. */
+static inline void test_config_init(struct pp_pool_config *cfg)
+{
+	pp_pool_config_init(cfg);
+	cfg->backend = test_backend();
+}
+
+/* Pages a test of @nr_pages pages should ask for on the suite's backend. */
+static inline unsigned long test_pool_pages(unsigned long nr_pages)
+{
+	return test_backend_is_buddy() ? nr_pages :
+	       nr_pages + TEST_JE_EXTRA_PAGES;
+}
+
+/*
+ * Nothing out, as far as the counters tell: every page allocated was
+ * freed, and the pages are in the buddy lists (buddy: all of them, pcp
+ * lists empty, so drain first) or held by the backend for reuse.
+ * pp_pool_destroy() then checks the page states themselves.
+ */
+static inline bool test_all_back(const struct pp_vmstat *st)
+{
+	if (st->events[PP_PGALLOC] != st->events[PP_PGFREE])
+		return false;
+	if (st->backend == PP_BACKEND_BUDDY)
+		return st->nr_free == st->nr_pages && st->nr_pcp == 0;
+	return st->nr_free + st->nr_pcp + st->nr_backend == st->nr_pages;
+}
+
+/*
  * A pool of @nr_pages pages with @nr_cpus pcp lists of @batch/@high and
- * all watermarks at 0, so only a really empty zone fails an allocation.
+ * all watermarks at 0, so only a really empty zone fails an allocation,
+ * on the suite's backend (jemalloc gets TEST_JE_EXTRA_PAGES more).
  * The debug default (PAGEPOOL_DEBUG) is left alone: the whole suite can
  * run with the debug checks on.
  */
@@ -31,8 +101,8 @@ static inline struct pp_pool *test_pool_create(unsigned long nr_pages,
 	struct pp_pool_config cfg;
 	struct pp_pool *pool;
 
-	pp_pool_config_init(&cfg);
-	cfg.nr_pages = nr_pages;
+	test_config_init(&cfg);
+	cfg.nr_pages = test_pool_pages(nr_pages);
 	cfg.pcp_batch = batch;
 	cfg.pcp_high = high;
 	cfg.nr_cpus = nr_cpus;
@@ -41,8 +111,9 @@ static inline struct pp_pool *test_pool_create(unsigned long nr_pages,
 	cfg.wmark_high = 0;
 	pool = pp_pool_create(&cfg);
 	if (!pool)
-		bail_out("pp_pool_create(%lu pages, batch %u, high %u): %s",
-			 nr_pages, batch, high, strerror(errno));
+		bail_out("pp_pool_create(%lu pages, batch %u, high %u, %s): %s",
+			 cfg.nr_pages, batch, high, pp_backend_name(cfg.backend),
+			 strerror(errno));
 	return pool;
 }
 

@@ -1,0 +1,339 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The jemalloc backend's own checks (the API contracts run in the shared
+ * tests, tests/jemalloc/*.sh): every page jemalloc hands out is a page of
+ * the pool's arena with a working descriptor; the extent hooks take their
+ * memory from the buddy allocator and give it back (vmstat and the
+ * backend_* counters agree); the knobs (thread cache on/off, its slot
+ * count, batch_alloc on/off); pp_pool_destroy() refusing while a page is
+ * out and then destroying the arena with every page back; a pool too small
+ * for jemalloc's first metadata block; and the process's malloc() staying
+ * glibc's (or ASan's), so a page freed to the pool never comes out of
+ * malloc().
+ *
+ * "slots" as the first argument: print pp_jemalloc_tcache_slots() and
+ * exit (run by the test under another MALLOC_CONF).
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <spawn.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <pagepool/pagepool.h>
+
+#include "capture.h"
+#include "pp_test.h"
+#include "tap.h"
+
+#define NR_PAGES	4096
+
+extern char **environ;
+
+static struct pp_pool *je_pool(unsigned long nr_pages, bool tcache,
+			       bool batch)
+{
+	struct pp_pool_config cfg;
+	struct pp_pool *pool;
+
+	pp_pool_config_init(&cfg);
+	cfg.backend = PP_BACKEND_JEMALLOC;
+	cfg.nr_pages = nr_pages;
+	cfg.nr_cpus = 1;
+	cfg.je_tcache = tcache;
+	cfg.je_batch_alloc = batch;
+	pool = pp_pool_create(&cfg);
+	if (!pool)
+		bail_out("pp_pool_create(jemalloc, %lu pages): %s", nr_pages,
+			 strerror(errno));
+	return pool;
+}
+
+static bool in_arena(struct pp_pool *pool, struct pp_page *page)
+{
+	char *base = pp_page_address(pool, pp_pfn_to_page(pool, 0));
+	char *addr = pp_page_address(pool, page);
+
+	return addr >= base && addr < base + NR_PAGES * PP_PAGE_SIZE &&
+	       pp_virt_to_page(pool, addr + 123) == page;
+}
+
+static void test_pages(void)
+{
+	struct pp_pool *pool = je_pool(NR_PAGES, true, true);
+	struct pp_list_head list = PP_LIST_HEAD_INIT(list);
+	struct pp_page *arr[100] = { NULL }, *single, *big, *p;
+	struct pp_vmstat st;
+	unsigned long n, nl, bad = 0;
+
+	ok(pp_pool_backend(pool) == PP_BACKEND_JEMALLOC &&
+	   !strcmp(pp_backend_name(pp_pool_backend(pool)), "jemalloc") &&
+	   pp_backend_from_name("buddy") == PP_BACKEND_BUDDY &&
+	   pp_backend_from_name("tcmalloc") == -EINVAL,
+	   "jemalloc - the pool reports its backend, names round-trip");
+	single = pp_alloc_page(pool, PP_GFP_KERNEL);
+	n = pp_alloc_pages_bulk_array(pool, PP_GFP_KERNEL, 100, arr);
+	nl = pp_alloc_pages_bulk_list(pool, PP_GFP_KERNEL, 50, &list);
+	big = pp_alloc_pages(pool, PP_GFP_KERNEL, 4);
+	for (unsigned long i = 0; i < n; i++)
+		bad += !in_arena(pool, arr[i]) ||
+		       arr[i]->state != PP_PAGE_INUSE ||
+		       pp_page_count(arr[i]) != 1;
+	for (struct pp_list_head *l = list.next; l != &list; l = l->next)
+		bad += !in_arena(pool, pp_lru_to_page(l));
+	ok(single && in_arena(pool, single) && n == 100 && nl == 50 &&
+	   bad == 0,
+	   "jemalloc - single, array and list pages are the arena's, "
+	   "allocated, refcount 1 (%lu bad)", bad);
+	ok(big && in_arena(pool, big) &&
+	   pp_page_to_pfn(pool, big) % 16 == 0 && big->order == 4,
+	   "jemalloc - an order-4 block is aligned to 16 pages (pfn 0x%lx)",
+	   big ? pp_page_to_pfn(pool, big) : 0UL);
+
+	pp_pool_vmstat(pool, &st);
+	ok(st.events[PP_BACKEND_GROW] > 0 &&
+	   st.events[PP_BACKEND_GROW_PAGES] -
+	   st.events[PP_BACKEND_SHRINK_PAGES] == NR_PAGES - st.nr_free &&
+	   st.nr_free + st.nr_backend + (st.events[PP_PGALLOC] -
+	   st.events[PP_PGFREE]) == NR_PAGES && st.nr_pcp == 0,
+	   "jemalloc - the hooks took %llu pages from the buddy allocator; "
+	   "free + held + out = all (%lu + %lu + %llu)",
+	   (unsigned long long)st.events[PP_BACKEND_GROW_PAGES], st.nr_free,
+	   st.nr_backend, (unsigned long long)(st.events[PP_PGALLOC] -
+					      st.events[PP_PGFREE]));
+
+	pp_put_page(pool, single);
+	ok(single->state == PP_PAGE_BACKEND && pp_page_count(single) == 0,
+	   "jemalloc - a freed page goes back to jemalloc (state backend)");
+	p = pp_alloc_page(pool, PP_GFP_KERNEL);
+	ok(p == single,
+	   "jemalloc - the thread cache hands the freed page out next");
+	pp_put_page(pool, p);
+	pp_release_pages(pool, arr, n);
+	put_list(pool, &list);
+	pp_put_page(pool, big);
+
+	pp_pool_vmstat(pool, &st);
+	n = st.nr_backend;
+	pp_pool_drain(pool);
+	pp_pool_vmstat(pool, &st);
+	ok(st.nr_backend < n && st.events[PP_BACKEND_SHRINK] > 0 &&
+	   test_all_back(&st),
+	   "pp_pool_drain - jemalloc's caches and dirty extents go back to "
+	   "the buddy allocator (held %lu -> %lu)", n, st.nr_backend);
+	ok(pp_pool_destroy(pool) == 0, "pp_pool_destroy - returns 0");
+}
+
+static int leaked_destroy(void *arg)
+{
+	return pp_pool_destroy(arg);
+}
+
+static void test_destroy(void)
+{
+	struct pp_pool *pool = je_pool(NR_PAGES, true, true);
+	struct pp_page *page = pp_alloc_page(pool, PP_GFP_KERNEL);
+	char buf[512], pfn[32];
+	int ret;
+
+	ret = capture_stderr(leaked_destroy, pool, buf, sizeof(buf));
+	snprintf(pfn, sizeof(pfn), "0x%lx", pp_page_to_pfn(pool, page));
+	ok(ret == -EBUSY && strstr(buf, "1 of 4096 pages still in use") &&
+	   strstr(buf, pfn),
+	   "pp_pool_destroy - a page out: -EBUSY, the arena kept, the pfn "
+	   "named");
+	if (!strstr(buf, pfn))
+		diag_text("stderr: ", buf);
+	pp_put_page(pool, page);
+	ok(pp_pool_destroy(pool) == 0,
+	   "pp_pool_destroy - after the put: arena destroyed, every page "
+	   "back in the buddy allocator");
+}
+
+static void test_too_small(void)
+{
+	struct pp_pool_config cfg;
+	struct pp_pool *pool;
+
+	pp_pool_config_init(&cfg);
+	cfg.backend = PP_BACKEND_JEMALLOC;
+	cfg.nr_pages = 256;
+	errno = 0;
+	pool = pp_pool_create(&cfg);
+	ok(pool == NULL && errno == ENOMEM,
+	   "pp_pool_create - 1 MiB cannot hold jemalloc's first 2 MiB "
+	   "metadata block: NULL, ENOMEM (%s)", strerror(errno));
+	if (pool)
+		pp_pool_destroy(pool);
+}
+
+/* Allocate and free bulks of 64 on @pool; pages stay the arena's. */
+static bool churn(struct pp_pool *pool)
+{
+	struct pp_page *arr[64];
+	struct pp_list_head list = PP_LIST_HEAD_INIT(list);
+	bool good = true;
+
+	for (int round = 0; round < 50; round++) {
+		unsigned long n;
+
+		memset(arr, 0, sizeof(arr));
+		n = pp_alloc_pages_bulk_array(pool, PP_GFP_KERNEL, 64, arr);
+		good &= n == 64 && pages_distinct(pool, arr, 64);
+		for (unsigned long i = 0; i < n; i++)
+			good &= in_arena(pool, arr[i]);
+		pp_release_pages(pool, arr, n);
+		good &= pp_alloc_pages_bulk_list(pool, PP_GFP_KERNEL, 64,
+						 &list) == 64;
+		put_list(pool, &list);
+	}
+	return good;
+}
+
+static void test_knobs(void)
+{
+	struct pp_pool_config cfg;
+	struct pp_pool *pool;
+	long slots = pp_jemalloc_tcache_slots();
+	struct pp_vmstat st;
+
+	diag("jemalloc thread cache: %ld slots for 4 KiB", slots);
+	pool = je_pool(NR_PAGES, false, true);
+	ok(churn(pool), "je_tcache off - bulks of 64 allocated and freed");
+	pp_pool_vmstat(pool, &st);
+	ok(test_all_back(&st) && pp_pool_destroy(pool) == 0,
+	   "je_tcache off - every page back, destroyed");
+
+	pool = je_pool(NR_PAGES, true, false);
+	ok(churn(pool), "je_batch_alloc off - bulks of 64, one mallocx() "
+	   "per page");
+	ok(pp_pool_destroy(pool) == 0,
+	   "je_batch_alloc off - every page back, destroyed");
+
+	pp_pool_config_init(&cfg);
+	cfg.backend = PP_BACKEND_JEMALLOC;
+	cfg.nr_pages = NR_PAGES;
+	cfg.je_tcache_slots = (unsigned int)slots;
+	pool = pp_pool_create(&cfg);
+	ok(slots > 0 && pool != NULL,
+	   "je_tcache_slots - the count jemalloc started with is accepted "
+	   "(%ld)", slots);
+	if (pool)
+		pp_pool_destroy(pool);
+	cfg.je_tcache_slots = (unsigned int)slots + 2;
+	errno = 0;
+	pool = pp_pool_create(&cfg);
+	ok(pool == NULL && errno == EINVAL,
+	   "je_tcache_slots - another count: NULL, EINVAL (jemalloc sizes its "
+	   "caches at start)");
+	if (pool)
+		pp_pool_destroy(pool);
+}
+
+/* pp_jemalloc_tcache_slots() of a child started with @conf. */
+static long slots_under(const char *conf)
+{
+	char *argv[] = { "test_jemalloc", "slots", NULL };
+	char env_conf[128], path[64];
+	int fd[2], status;
+	char out[32] = "";
+	pid_t pid;
+	posix_spawn_file_actions_t fa;
+	ssize_t n;
+
+	snprintf(env_conf, sizeof(env_conf), "%s", conf);
+	snprintf(path, sizeof(path), "/proc/%d/exe", (int)getpid());
+	if (pipe(fd))
+		return -1;
+	setenv("MALLOC_CONF", env_conf, 1);
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, fd[1], STDOUT_FILENO);
+	posix_spawn_file_actions_addclose(&fa, fd[0]);
+	if (posix_spawn(&pid, path, &fa, NULL, argv, environ))
+		pid = -1;
+	posix_spawn_file_actions_destroy(&fa);
+	unsetenv("MALLOC_CONF");
+	close(fd[1]);
+	n = read(fd[0], out, sizeof(out) - 1);
+	close(fd[0]);
+	if (pid < 0 || waitpid(pid, &status, 0) < 0 || n <= 0)
+		return -1;
+	return strtol(out, NULL, 10);
+}
+
+static void test_tcache_slots(void)
+{
+	long def = slots_under("");
+	long n64 = slots_under("tcache_nslots_small_min:64,"
+			       "tcache_nslots_small_max:64");
+	long odd = slots_under("tcache_nslots_small_min:33,"
+			       "tcache_nslots_small_max:300");
+	long off = slots_under("tcache:false");
+
+	ok(def == 20, "pp_jemalloc_tcache_slots - 20 slots for 4 KiB by "
+	   "default (one region per slab, nslots_small_min 20) (%ld)", def);
+	ok(n64 == 64 && odd == 34 && off == 0,
+	   "pp_jemalloc_tcache_slots - follows MALLOC_CONF: min=max=64 -> "
+	   "64, min 33 -> 34, tcache:false -> 0 (%ld, %ld, %ld)", n64, odd,
+	   off);
+}
+
+/*
+ * libpagepool needs libjemalloc.so, which also exports malloc(): it comes
+ * after libc in this program's search order (a dependency of libpagepool,
+ * not of the program), so malloc() is glibc's and jemalloc serves only
+ * the calls made to it by name.  A page freed to the pool cannot come out
+ * of malloc().
+ */
+static bool from_jemalloc(const char *sym)
+{
+	void *addr = dlsym(RTLD_DEFAULT, sym);
+	Dl_info info;
+
+	return !addr || !dladdr(addr, &info) || !info.dli_fname ||
+	       strstr(info.dli_fname, "jemalloc");
+}
+
+static void test_malloc_untouched(void)
+{
+	struct pp_pool *pool = je_pool(NR_PAGES, true, true);
+	struct pp_page *arr[64] = { NULL };
+	void *bufs[256];
+	unsigned long n, inside = 0;
+
+	/* glibc's, or AddressSanitizer's in an ASan build: not jemalloc's. */
+	ok(!from_jemalloc("malloc") && !from_jemalloc("free") &&
+	   !from_jemalloc("aligned_alloc"),
+	   "malloc - not jemalloc's, with jemalloc loaded for the backend");
+	n = pp_alloc_pages_bulk_array(pool, PP_GFP_KERNEL, 64, arr);
+	pp_release_pages(pool, arr, n);
+	for (int i = 0; i < 256; i++) {
+		bufs[i] = malloc(PP_PAGE_SIZE);
+		inside += bufs[i] && pp_virt_to_page(pool, bufs[i]) != NULL;
+	}
+	for (int i = 0; i < 256; i++)
+		free(bufs[i]);
+	ok(n == 64 && inside == 0,
+	   "malloc - never returns a page of the pool (%lu of 256)", inside);
+	ok(pp_pool_destroy(pool) == 0, "pp_pool_destroy - returns 0");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc > 1 && !strcmp(argv[1], "slots")) {
+		printf("%ld\n", pp_jemalloc_tcache_slots());
+		return 0;
+	}
+	plan_tests(22);
+	test_pages();
+	test_destroy();
+	test_too_small();
+	test_knobs();
+	test_tcache_slots();
+	test_malloc_untouched();
+	return exit_status();
+}
