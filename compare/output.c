@@ -203,13 +203,18 @@ static int table_decimals(const struct plan *p, unsigned int id)
 	return dec < 0 ? 0 : dec > 8 ? 8 : dec;
 }
 
-/* A value in at most VALUE_W columns. */
+/* A value in at most VALUE_W - 1 columns: one blank after the mark. */
 static void fmt_value(char *buf, size_t len, double v, int decimals)
 {
-	int n = snprintf(buf, len, "%.*f", decimals, v);
+	int n;
 
-	if (n > VALUE_W)
-		snprintf(buf, len, "%.4g", v);
+	if (v == 0) {
+		snprintf(buf, len, "0");
+		return;
+	}
+	n = snprintf(buf, len, "%.*f", decimals, v);
+	if (n > VALUE_W - 1)
+		snprintf(buf, len, "%.3g", v);
 }
 
 /* " ±NN%" (6 columns, 7 bytes) when above 2 %, else 6 blanks. */
@@ -234,8 +239,9 @@ static void fmt_change(char *buf, size_t len, const struct cell *b,
 		snprintf(buf, len, n->mean == 0 ? "0.0%%" : "n/a");
 		return;
 	}
+	/* "+0.0%" or "-0.0%" for a change too small to show: its sign. */
 	change = 100.0 * (n->mean - b->mean) / fabs(b->mean);
-	if (fabs(change) < 0.05)
+	if (n->mean == b->mean)
 		snprintf(buf, len, "0.0%%");
 	else
 		snprintf(buf, len, "%+.1f%%", change);
@@ -355,7 +361,9 @@ static void text_settings_diff(FILE *out, const struct doc *base,
 		first = false;
 	}
 	if (first)
-		fprintf(out, "      same settings as base");
+		fprintf(out, "      same settings as base%s",
+			base->kind != d->kind ?
+			" (of those both programs record)" : "");
 	fputc('\n', out);
 }
 

@@ -1,0 +1,372 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# rpcsim-compare on committed fixtures, real outputs of this project:
+#   plain.json    rpcsim --alloc=all --repeat=3 --requests=4000 --json
+#   asan.json     the same from an --enable-asan build
+#   one-run.json  rpcsim --alloc=all --requests=4000 --pcp-batch=31 --json
+#   trace.json    rpcsim-analyze --json of rpcsim --alloc=all --repeat=2
+#                 --requests=2000 --trace --trace-events=all
+# The tables must equal the golden files in expected/ byte for byte; every
+# number of --json is recomputed here from the fixtures (mean, population
+# stddev, %change, noise); the noise marks of the text agree with it, and
+# hand-set run values put marks on both sides of the noise boundary.
+# Broken or foreign files exit 1, bad usage exits 2, each with one line.
+
+# shellcheck source=tests/utils/tap.sh
+. "$top_srcdir/tests/utils/tap.sh"
+
+COMPARE=${COMPARE:-$top_builddir/compare/rpcsim-compare}
+fixtures=$top_srcdir/tests/compare/fixtures
+expected=$top_srcdir/tests/compare/expected
+
+[ -x "$COMPARE" ] || bail_out "$COMPARE not built"
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/test-compare.XXXXXX") ||
+	bail_out "mktemp failed"
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 1' HUP INT TERM
+OUT=$tmp/out
+ERR=$tmp/err
+
+# run [ARGS...]: rpcsim-compare in the fixtures' folder (so that file
+# names print as in the golden files); $status, $OUT, $ERR.
+run()
+{
+	(cd "$fixtures" && timeout 60 "$COMPARE" "$@") >"$OUT" 2>"$ERR"
+	status=$?
+}
+
+# golden NAME ARGS...: the tables equal expected/NAME.txt.
+golden()
+{
+	g_name=$1
+	shift
+	run "$@"
+	[ "$status" -eq 0 ] && [ ! -s "$ERR" ]
+	ok $? "$g_name: exits 0, nothing on stderr" ||
+		diag "exit $status: $(head -c 1000 "$ERR")"
+	diff -u "$expected/$g_name.txt" "$OUT" >"$tmp/diff"
+	ok $? "$g_name: the tables equal expected/$g_name.txt" ||
+		diag "$(head -n 40 "$tmp/diff")"
+}
+
+# fails STATUS TEXT ARGS...: exit STATUS, nothing on stdout, one line on
+# stderr starting with "rpcsim-compare: " and containing TEXT.
+fails()
+{
+	f_status=$1
+	f_text=$2
+	shift 2
+	run "$@"
+	[ "$status" -eq "$f_status" ] && [ ! -s "$OUT" ] &&
+		[ "$(wc -l <"$ERR")" -eq 1 ] &&
+		grep -q '^rpcsim-compare: ' "$ERR" &&
+		grep -qF -- "$f_text" "$ERR"
+	ok $? "'$*' exits $f_status with one line naming '$f_text'" ||
+		diag "exit $status: $(cat "$ERR")"
+}
+
+have_python()
+{
+	command -v python3 >/dev/null 2>&1
+}
+
+plan_tests 39
+
+# --- the tables ----------------------------------------------------------
+golden plain-asan plain.json asan.json
+golden three plain.json asan.json one-run.json
+golden mixed trace.json plain.json
+golden selected --metrics=latency_us.p99,vmstat.bulk_fallback --all \
+	plain.json asan.json
+
+run -m latency_us.mean plain.json asan.json
+[ "$status" -eq 0 ] && [ "$(grep -c '/latency_us' "$OUT")" -eq 3 ] &&
+	! grep -q 'requests_per_s' "$OUT"
+ok $? "--metrics keeps only the tables asked for"
+
+run plain.json asan.json
+grep -q '^Zero in every file (--all shows them): .*vmstat.alloc_fail_per_call' \
+	"$OUT" && ! grep -q '/vmstat.alloc_fail_per_call' "$OUT"
+ok $? "metrics that are 0 everywhere are named, not tabled, without --all"
+
+(cd "$fixtures" && timeout 60 "$COMPARE" plain.json - <asan.json) \
+	>"$OUT" 2>"$ERR"
+status=$?
+[ "$status" -eq 0 ] && grep -q '^new:  (stdin)$' "$OUT" &&
+	grep -q '+134.9% .*single/latency_us.mean$' "$OUT"
+ok $? "'-' reads a file from standard input"
+
+# --- the numbers, recomputed -----------------------------------------------
+# check_json: every cell of $OUT (rpcsim-compare --json of the files named
+# in it) against the fixtures' per-run values; the text output in $1 has
+# the same noise marks.
+check_json()
+{
+	python3 - "$OUT" "$fixtures" "$1" <<'PY'
+import json, math, os, sys
+
+out, fixtures, text = sys.argv[1], sys.argv[2], sys.argv[3]
+doc = json.load(open(out))
+errors = []
+
+def samples(path, mode, metric):
+    d = json.load(open(os.path.join(fixtures, path)))
+    if d.get("program") == "rpcsim":
+        m = [x for x in d["modes"] if x["mode"] == mode]
+        if not m:
+            return []
+        vals = []
+        for r in m[0]["per_run"]:
+            if r["calls"] <= 0:
+                continue
+            if metric == "latency_us.mean":
+                vals.append(r["mean_us"])
+            elif metric.startswith("latency_us.p"):
+                vals.append(r["percentiles_us"][metric[len("latency_us."):]])
+            elif metric == "requests_per_s":
+                vals.append(r["requests_per_s"])
+            elif metric == "pages_per_call":
+                vals.append(r["pages_per_call"])
+            elif metric == "no_progress_per_call":
+                vals.append(r["no_progress"] / r["calls"])
+            elif metric == "waits_per_call":
+                vals.append(r["waits"] / r["calls"])
+            elif metric == "alloc_calls_per_call":
+                c = r["counters"]
+                vals.append((c["alloc_single_calls"] + c["alloc_bulk_list_calls"]
+                             + c["alloc_bulk_array_calls"]) / r["calls"])
+            elif metric.startswith("vmstat."):
+                key = metric[len("vmstat."):-len("_per_call")]
+                vals.append(r["counters"][key] / r["calls"])
+            else:
+                return []
+        return vals
+    labels = {"Single page": "single", "Bulk list": "list",
+              "Bulk array": "array"}
+    m = [x for x in d["modes"] if labels.get(x["label"]) == mode]
+    if not m:
+        return []
+    vals = []
+    for g in m[0]["runs"]:
+        if g["run"] is None or g["calls"] <= 0:
+            continue
+        if metric == "latency_us.mean":
+            vals.append(g["latency_ns"]["mean_ns"] / 1000)
+        elif metric.startswith("latency_us.p"):
+            k = metric[len("latency_us."):].replace(".", "_") + "_ns"
+            vals.append(g["latency_ns"][k] / 1000)
+        elif metric == "timestamps_us.mean":
+            vals.append(g["timestamps"]["mean_ns"] / 1000)
+        elif metric == "pages_per_call":
+            vals.append(g["pages_per_call"])
+        elif metric == "alloc_calls_per_call":
+            vals.append(g["alloc_calls_per_call"])
+        elif metric == "no_progress_per_call":
+            vals.append(g["svc_alloc_arg_err_per_call"])
+        elif metric.startswith("trace."):
+            key = metric[len("trace."):-len("_per_call")]
+            vals.append(g["pagepool_per_call"].get(key, 0))
+        else:
+            return []
+    return vals
+
+def stats(v):
+    mean = sum(v) / len(v)
+    sd = math.sqrt(sum((x - mean) ** 2 for x in v) / len(v))
+    return mean, sd
+
+def close(a, b):
+    return abs(a - b) <= 1e-4 * max(1.0, abs(a), abs(b))
+
+marks = {}
+for line in open(text, encoding="utf-8"):
+    if "/" in line and line.rstrip().split()[-1].count("/") == 1:
+        row = line.rstrip().split()[-1]
+        marks[row] = line
+
+paths = [f["path"] for f in doc["files"]]
+cells = 0
+for metric in doc["metrics"]:
+    name = metric["metric"]
+    for row in metric["rows"]:
+        mode = row["mode"]
+        base = samples(paths[0], mode, name)
+        if bool(base) != (row["base"] is not None):
+            errors.append("%s/%s: base presence" % (mode, name))
+            continue
+        if base:
+            bm, bsd = stats(base)
+            if not (close(row["base"]["mean"], bm) and
+                    close(row["base"]["stddev"], bsd)):
+                errors.append("%s/%s: base %r vs %r %r" %
+                              (mode, name, row["base"], bm, bsd))
+        for i, cell in enumerate(row["new"]):
+            new = samples(paths[i + 1], mode, name)
+            if bool(new) != (cell is not None):
+                errors.append("%s/%s: new %d presence" % (mode, name, i))
+                continue
+            if not new:
+                continue
+            cells += 1
+            nm, nsd = stats(new)
+            if not (close(cell["mean"], nm) and close(cell["stddev"], nsd)):
+                errors.append("%s/%s new %d: %r vs %r %r" %
+                              (mode, name, i, cell, nm, nsd))
+            if not base:
+                continue
+            if bm != 0 and not close(cell["change_pct"],
+                                     100 * (nm - bm) / abs(bm)):
+                errors.append("%s/%s new %d: change %r" %
+                              (mode, name, i, cell["change_pct"]))
+            if len(base) < 2 or len(new) < 2:
+                want = "unknown"
+            elif abs(nm - bm) <= bsd + nsd:
+                want = "within"
+            else:
+                want = "beyond"
+            if cell["noise"] != want:
+                errors.append("%s/%s new %d: noise %s, expected %s" %
+                              (mode, name, i, cell["noise"], want))
+            line = marks.get("%s/%s" % (mode, name))
+            if line is None:
+                errors.append("%s/%s: no text row" % (mode, name))
+                continue
+            # columns: base 16, then per new file " " + %change (10) +
+            # " " + mark + value (10) + " ±NN%" (6)
+            got = line[16 + i * 29 + 12]
+            mark = {"within": "~", "unknown": "?", "beyond": " "}[want]
+            if got != mark:
+                errors.append("%s/%s new %d: mark %r, expected %r" %
+                              (mode, name, i, got, mark))
+if cells < 30:
+    errors.append("only %d cells checked" % cells)
+for e in errors[:20]:
+    print(e)
+sys.exit(1 if errors else 0)
+PY
+}
+
+if have_python; then
+	run plain.json asan.json one-run.json
+	cp "$OUT" "$tmp/three.txt"
+	run --json plain.json asan.json one-run.json
+	[ "$status" -eq 0 ] && python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$OUT"
+	ok $? "--json is one valid JSON document"
+	check_json "$tmp/three.txt" >"$tmp/py" 2>&1
+	ok $? "--json: every mean, stddev, %change and noise verdict recomputed from the fixtures" ||
+		diag "$(cat "$tmp/py")"
+	run plain.json trace.json
+	cp "$OUT" "$tmp/mixed.txt"
+	run --json plain.json trace.json
+	check_json "$tmp/mixed.txt" >"$tmp/py" 2>&1
+	ok $? "--json of rpcsim vs rpcsim-analyze documents recomputed" ||
+		diag "$(cat "$tmp/py")"
+else
+	skip 3 "python3 not found"
+fi
+
+# --- the noise marks, on hand-set run values -------------------------------
+# array: base 1.0, 1.2 (mean 1.1, stddev 0.1); list: base 1.0, 3.0 (2, 1).
+#   far:     array 1.3, 1.4  +22.7% beyond;  list 3.0, 3.0  +50.0% ~ (on the
+#            boundary: |3 - 2| = 1 + 0)
+#   near:    array 1.15, 1.25 +9.1% ~;       list 4.0, 4.0  +100.0% beyond
+#   lone:    array 1.0        -9.1% ?;       list 2.0        0.0% ?
+#   tight:   array 2.0, 2.02 +82.7% beyond, spread 0.5 %: no ± shown;
+#            list 2.0, 2.02 +0.5% ~
+if have_python; then
+	python3 - "$fixtures/plain.json" "$tmp" <<'PY'
+import json, sys
+src, tmp = sys.argv[1], sys.argv[2]
+sets = {
+    "base":  {"array": [1.0, 1.2], "list": [1.0, 3.0]},
+    "far":   {"array": [1.3, 1.4], "list": [3.0, 3.0]},
+    "near":  {"array": [1.15, 1.25], "list": [4.0, 4.0]},
+    "lone":  {"array": [1.0], "list": [2.0]},
+    "tight": {"array": [2.0, 2.02], "list": [2.0, 2.02]},
+}
+for name, modes in sets.items():
+    d = json.load(open(src))
+    d["modes"] = [m for m in d["modes"] if m["mode"] in modes]
+    for m in d["modes"]:
+        vals = modes[m["mode"]]
+        m["per_run"] = m["per_run"][:len(vals)]
+        for r, v in zip(m["per_run"], vals):
+            r["mean_us"] = v
+    json.dump(d, open("%s/%s.json" % (tmp, name), "w"))
+PY
+	(cd "$tmp" && timeout 60 "$COMPARE" -m latency_us.mean base.json \
+		far.json near.json lone.json tight.json) >"$OUT" 2>"$ERR"
+	status=$?
+	[ "$status" -eq 0 ]
+	ok $? "hand-set runs: exit 0" || diag "$(cat "$ERR")"
+	want="     1.100 ±  9%     +22.7%       1.350 ±  4%      +9.1% ~     1.200 ±  4%      -9.1% ?     1.000           +82.7%       2.010        array/latency_us.mean"
+	grep -qxF -- "$want" "$OUT"
+	ok $? "array: beyond the noise unmarked, within it '~', one run '?', a spread of 2 % or less not shown" ||
+		diag "$(grep array/ "$OUT")"
+	want="     2.000 ± 50%     +50.0% ~     3.000          +100.0%       4.000             0.0% ?     2.000            +0.5% ~     2.010        list/latency_us.mean"
+	grep -qxF -- "$want" "$OUT"
+	ok $? "list: a change equal to the summed stddevs is within the noise" ||
+		diag "$(grep list/ "$OUT")"
+else
+	skip 3 "python3 not found"
+fi
+
+# --- broken input: exit 1 ------------------------------------------------------
+printf '{"program": "rpcsim", "modes": [' >"$tmp/truncated.json"
+printf 'not json\n' >"$tmp/garbage.json"
+: >"$tmp/empty.json"
+printf '{"program": "pagebench", "results": []}\n' >"$tmp/foreign.json"
+printf '[1, 2, 3]\n' >"$tmp/array.json"
+printf '{"program": "rpcsim", "modes": [{"mode": "array", "per_run": [{"calls": 5}]}]}\n' \
+	>"$tmp/member.json"
+sed 's/"mean_us": [0-9.e+-]*/"mean_us": NaN/' "$fixtures/plain.json" \
+	>"$tmp/nan.json"
+printf '{"program": "rpcsim", "modes": []}\n' >"$tmp/nomode.json"
+fails 1 "missing.json: cannot open" plain.json "$tmp/missing.json"
+fails 1 "truncated.json: not JSON" plain.json "$tmp/truncated.json"
+fails 1 "garbage.json: not JSON" plain.json "$tmp/garbage.json"
+fails 1 "empty.json: empty" plain.json "$tmp/empty.json"
+fails 1 "foreign.json: neither rpcsim --json nor rpcsim-analyze --json" \
+	plain.json "$tmp/foreign.json"
+fails 1 "array.json: neither rpcsim --json nor rpcsim-analyze --json" \
+	"$tmp/array.json" plain.json
+fails 1 'member.json: modes[0].per_run[0]: no member "mean_us"' \
+	plain.json "$tmp/member.json"
+fails 1 "nan.json: modes[0].per_run[0].mean_us: not a finite number" \
+	"$tmp/nan.json" plain.json
+fails 1 "nomode.json: no mode with any call" plain.json "$tmp/nomode.json"
+fails 1 "cannot read" plain.json "$tmp"
+
+# --- bad usage: exit 2 -------------------------------------------------------------
+fails 2 "no file given"
+fails 2 "one file given" plain.json
+fails 2 "unknown option '--bogus'" --bogus plain.json asan.json
+fails 2 "unknown option '-x'" -x plain.json asan.json
+fails 2 "--metrics=: expected a comma-separated list" --metrics= plain.json asan.json
+fails 2 "--metrics=latency_us,,pages: expected" --metrics=latency_us,,pages \
+	plain.json asan.json
+fails 2 "--metrics=nosuch: no metric of these files starts with 'nosuch'; accepted: latency_us.mean" \
+	--metrics=nosuch plain.json asan.json
+fails 2 "option '--metrics' needs a value" plain.json asan.json --metrics
+fails 2 "'-' given 2 times" - -
+
+# --- help and version ---------------------------------------------------------------
+run --help
+[ "$status" -eq 0 ] && [ ! -s "$ERR" ]
+ok $? "--help exits 0, nothing on stderr"
+missing=
+for o in metrics all json help version; do
+	grep -q -- "--$o" "$OUT" || missing="$missing --$o"
+done
+grep -q -- '--metrics=LIST .*' "$OUT" && grep -q 'default: every metric' "$OUT" &&
+	[ -z "$missing" ]
+ok $? "--help lists every option, --metrics with its default" ||
+	diag "missing:$missing"
+run --version
+[ "$status" -eq 0 ] && grep -Eq '^rpcsim-compare \(pagepool\) [0-9.]+, json-c [0-9.]+$' "$OUT"
+ok $? "--version names the version and json-c's"
+
+exit_status
+exit $?

@@ -1,0 +1,213 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# rpcsim --plot and rpcsim-analyze --plot: with gnuplot, a non-empty
+# picture of the type the name asks for (PNG signature and size, SVG with
+# every mode's seed-shaped line in its key), temporary files removed;
+# without gnuplot (RPCSIM_GNUPLOT naming nothing), exit 1 with a message
+# before any run; gnuplot failing or drawing nothing: exit 1, its message,
+# no file; a name of another type: exit 2.  rpcsim-analyze reads a small
+# hand-made CTF trace (tests/analyze/ctfgen.py), so no LTTng is needed.
+
+# shellcheck source=tests/utils/tap.sh
+. "$top_srcdir/tests/utils/tap.sh"
+
+RPCSIM=${RPCSIM:-$top_builddir/rpcsim/rpcsim}
+ANALYZE=${ANALYZE:-$top_builddir/analyze/rpcsim-analyze}
+CTFGEN=$top_srcdir/tests/analyze/ctfgen.py
+
+[ -x "$RPCSIM" ] || bail_out "$RPCSIM not built"
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/test-plot.XXXXXX") || bail_out "mktemp failed"
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 1' HUP INT TERM
+OUT=$tmp/out
+ERR=$tmp/err
+# The plot module's own temporary directories go here, to see them go.
+mkdir "$tmp/t"
+
+# run PROGRAM ARGS...: $status, $OUT, $ERR, with TMPDIR=$tmp/t.
+run()
+{
+	TMPDIR=$tmp/t timeout 120 "$@" >"$OUT" 2>"$ERR"
+	status=$?
+}
+
+# one_line STATUS TEXT: the last run exited STATUS with one stderr line
+# containing TEXT.
+one_line()
+{
+	[ "$status" -eq "$1" ] && [ "$(wc -l <"$ERR")" -eq 1 ] &&
+		grep -qF -- "$2" "$ERR"
+}
+
+have_analyze()
+{
+	[ -x "$ANALYZE" ] && command -v python3 >/dev/null 2>&1
+}
+
+plan_tests 24
+
+# Stand-ins for gnuplot: one failing with a message, one drawing nothing.
+printf '#!/bin/sh\necho "\\"plot.gp\\" line 3: boom" >&2\nexit 1\n' \
+	>"$tmp/bad-gnuplot"
+printf '#!/bin/sh\nexit 0\n' >"$tmp/lazy-gnuplot"
+chmod +x "$tmp/bad-gnuplot" "$tmp/lazy-gnuplot"
+
+# --- usage: the type comes from the name ---------------------------------------
+run "$RPCSIM" --plot="$tmp/latency.pdf" -n 10
+one_line 2 "--plot=$tmp/latency.pdf: expected a file name ending in .svg or .png" &&
+	[ ! -s "$OUT" ]
+ok $? "rpcsim --plot=x.pdf exits 2 naming the option and what is accepted" ||
+	diag "exit $status: $(cat "$ERR")"
+run "$RPCSIM" --plot=.svg -n 10
+one_line 2 "--plot=.svg: expected a file name"
+ok $? "rpcsim --plot=.svg (no name) exits 2" || diag "exit $status: $(cat "$ERR")"
+if [ -x "$ANALYZE" ]; then
+	run "$ANALYZE" --plot="$tmp/latency.jpg" "$tmp"
+	one_line 2 "--plot=$tmp/latency.jpg: expected a file name ending in .svg or .png"
+	ok $? "rpcsim-analyze --plot=x.jpg exits 2" || diag "exit $status: $(cat "$ERR")"
+else
+	skip 1 "rpcsim-analyze not built"
+fi
+
+# --- no gnuplot: exit 1 before running -------------------------------------------
+run env RPCSIM_GNUPLOT="$tmp/nowhere/gnuplot" "$RPCSIM" -n 10 \
+	--plot="$tmp/none.png"
+one_line 1 "gnuplot not found: RPCSIM_GNUPLOT=$tmp/nowhere/gnuplot" &&
+	grep -q 'apt-get install gnuplot' "$ERR" && [ ! -s "$OUT" ] &&
+	[ ! -e "$tmp/none.png" ]
+ok $? "rpcsim without gnuplot exits 1 with how to get it, before any run" ||
+	diag "exit $status: $(cat "$ERR") $(head -c 300 "$OUT")"
+run env RPCSIM_GNUPLOT=no-such-gnuplot-anywhere "$RPCSIM" -n 10 \
+	--plot="$tmp/none.svg"
+one_line 1 "gnuplot not found" && [ ! -s "$OUT" ]
+ok $? "a gnuplot name not in PATH: exit 1" || diag "exit $status: $(cat "$ERR")"
+if [ -x "$ANALYZE" ]; then
+	run env RPCSIM_GNUPLOT="$tmp/nowhere/gnuplot" "$ANALYZE" \
+		--plot="$tmp/none.png" "$tmp"
+	one_line 1 "gnuplot not found" && [ ! -s "$OUT" ]
+	ok $? "rpcsim-analyze without gnuplot exits 1 before reading the trace" ||
+		diag "exit $status: $(cat "$ERR")"
+else
+	skip 1 "rpcsim-analyze not built"
+fi
+run env RPCSIM_GNUPLOT="$tmp/lazy-gnuplot" "$RPCSIM" -n 10 \
+	--plot="$tmp/no/such/dir/x.png"
+one_line 1 "no directory $tmp/no/such/dir" && [ ! -s "$OUT" ]
+ok $? "a plot in a missing directory: exit 1 before any run" ||
+	diag "exit $status: $(cat "$ERR")"
+
+# --- gnuplot failing ---------------------------------------------------------------
+run env RPCSIM_GNUPLOT="$tmp/bad-gnuplot" "$RPCSIM" -n 200 -q \
+	--plot="$tmp/bad.svg"
+one_line 1 "failed (exit status 1): \"plot.gp\" line 3: boom" &&
+	[ ! -e "$tmp/bad.svg" ] && grep -q '^Bulk array: ' "$OUT"
+ok $? "gnuplot failing: exit 1 with its message, results printed, no file" ||
+	diag "exit $status: $(cat "$ERR")"
+run env RPCSIM_GNUPLOT="$tmp/lazy-gnuplot" "$RPCSIM" -n 200 -q \
+	--plot="$tmp/lazy.png"
+one_line 1 "gnuplot wrote no picture" && [ ! -e "$tmp/lazy.png" ]
+ok $? "gnuplot drawing nothing: exit 1, no file" ||
+	diag "exit $status: $(cat "$ERR")"
+[ -z "$(ls -A "$tmp/t")" ]
+ok $? "no temporary file is left behind by failures" || diag "$(ls -A "$tmp/t")"
+
+# --- with gnuplot ----------------------------------------------------------------------
+if ! command -v gnuplot >/dev/null 2>&1; then
+	skip 14 "gnuplot not installed (apt-get install gnuplot-nox)"
+	exit_status
+	exit $?
+fi
+
+# png_size FILE: "WIDTHxHEIGHT" from a PNG's IHDR, or nothing.
+png_size()
+{
+	[ "$(head -c 8 "$1" | od -An -c | tr -d ' \n')" = '211PNG\r\n032\n' ] ||
+		return 1
+	w=$(od -An -tu1 -j16 -N4 "$1" | awk '{ print $1*16777216 + $2*65536 + $3*256 + $4 }')
+	h=$(od -An -tu1 -j20 -N4 "$1" | awk '{ print $1*16777216 + $2*65536 + $3*256 + $4 }')
+	echo "${w}x$h"
+}
+
+run "$RPCSIM" --alloc=all --requests=3000 --plot="$tmp/rpcsim.png"
+[ "$status" -eq 0 ] && [ ! -s "$ERR" ]
+ok $? "rpcsim --alloc=all --plot=FILE.png exits 0" ||
+	diag "exit $status: $(cat "$ERR")"
+[ -s "$tmp/rpcsim.png" ]
+ok $? "the PNG is not empty"
+[ "$(png_size "$tmp/rpcsim.png")" = 1200x860 ]
+ok $? "it is a PNG of 1200x860 pixels" ||
+	diag "$(head -c 16 "$tmp/rpcsim.png" | od -c | head -n 2)"
+grep -qxF "Plot: $tmp/rpcsim.png (per-call latency and pages refilled per call of each mode)" \
+	"$OUT" && grep -q '^Bulk list: ' "$OUT"
+ok $? "the report names the plot after the results"
+
+run "$RPCSIM" --alloc=all --requests=3000 -q --plot="$tmp/rpcsim.SVG"
+[ "$status" -eq 0 ] && [ -s "$tmp/rpcsim.SVG" ]
+ok $? "rpcsim --plot=FILE.SVG (any case) exits 0 with a file" ||
+	diag "exit $status: $(cat "$ERR")"
+head -n 1 "$tmp/rpcsim.SVG" | grep -q '^<?xml' && grep -q '<svg' "$tmp/rpcsim.SVG"
+ok $? "it is an SVG document"
+n=0
+for mode in "Single page" "Bulk list" "Bulk array"; do
+	grep -Eq "$mode: [0-9]+\.[0-9]{3} us per call over [0-9,]+ calls" \
+		"$tmp/rpcsim.SVG" && n=$((n + 1))
+done
+[ "$n" -eq 3 ]
+ok $? "its key has the seed's per-call line of all three modes"
+grep -q 'Pages refilled per call' "$tmp/rpcsim.SVG" &&
+	grep -q 'Cumulative distribution' "$tmp/rpcsim.SVG" &&
+	grep -q 'Latency distribution' "$tmp/rpcsim.SVG"
+ok $? "it has the histogram, the CDF and the pages-per-call panels"
+! grep -q '^Plot:' "$OUT"
+ok $? "--quiet does not name the plot"
+
+run "$RPCSIM" --requests=500 --json --plot="$tmp/json.svg"
+[ "$status" -eq 0 ] && [ -s "$tmp/json.svg" ] &&
+	{ ! command -v python3 >/dev/null 2>&1 ||
+	  python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$OUT"; }
+ok $? "--json --plot: a plot, and stdout stays one JSON document" ||
+	diag "exit $status: $(cat "$ERR")"
+
+[ -z "$(ls -A "$tmp/t")" ]
+ok $? "no temporary file is left behind" || diag "$(ls -A "$tmp/t")"
+
+if have_analyze; then
+	mkdir -p "$tmp/trace/ust"
+	python3 "$CTFGEN" "$tmp/trace/ust" <<'EOF'
+1000 run_start mode=0 run=1 mode_name=single threads=1
+2000 entry vtid=10 mode=0
+2900 exit vtid=10 latency_ns=800 allocated=65 alloc_calls=65
+3000 entry vtid=10 mode=0
+3200 exit vtid=10 latency_ns=150 allocated=1 alloc_calls=1
+3300 entry vtid=10 mode=0
+6300 exit vtid=10 latency_ns=2900 allocated=65 alloc_calls=65
+7000 run_end mode=0 run=1 calls=3 latency_sum_ns=3850 pages=131
+8000 run_start mode=2 run=1 mode_name=array threads=1
+9000 entry vtid=10 mode=2
+9300 exit vtid=10 latency_ns=250 allocated=65 alloc_calls=1
+9400 entry vtid=10 mode=2
+9500 exit vtid=10 latency_ns=90 allocated=1 alloc_calls=1
+9600 entry vtid=10 mode=2
+9900 exit vtid=10 latency_ns=280 allocated=65 alloc_calls=1
+10000 run_end mode=2 run=1 calls=3 latency_sum_ns=620 pages=131
+EOF
+	run "$ANALYZE" --plot="$tmp/analyze.png" "$tmp/trace"
+	[ "$status" -eq 0 ] && grep -q '^Bulk array: ' "$OUT"
+	ok $? "rpcsim-analyze --plot=FILE.png exits 0 with its report" ||
+		diag "exit $status: $(cat "$ERR")"
+	[ "$(png_size "$tmp/analyze.png")" = 1200x860 ]
+	ok $? "rpcsim-analyze drew a 1200x860 PNG"
+	run "$ANALYZE" --plot="$tmp/analyze.svg" "$tmp/trace"
+	[ "$status" -eq 0 ] &&
+		grep -q 'Single page: 1.283 us per call over 3 calls' "$tmp/analyze.svg" &&
+		grep -q 'Bulk array: 0.207 us per call over 3 calls' "$tmp/analyze.svg"
+	ok $? "rpcsim-analyze's SVG has each mode's mean from the trace" ||
+		diag "exit $status: $(cat "$ERR")"
+else
+	skip 3 "rpcsim-analyze not built or python3 missing"
+fi
+
+exit_status
+exit $?
