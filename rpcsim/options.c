@@ -64,6 +64,11 @@ enum {
 	OPT_TRACE_EVENTS,
 	OPT_TRACE_BUFFER,
 	OPT_PLOT,
+	OPT_BACKEND,
+	OPT_BULK_VARIANT,
+	OPT_JE_TCACHE,
+	OPT_JE_TCACHE_SLOTS,
+	OPT_JE_BATCH,
 };
 
 static const struct option long_options[] = {
@@ -89,6 +94,12 @@ static const struct option long_options[] = {
 	{ "trace-buffer",	required_argument,	NULL, OPT_TRACE_BUFFER },
 	{ "json",		no_argument,		NULL, 'j' },
 	{ "plot",		required_argument,	NULL, OPT_PLOT },
+	{ "backend",		required_argument,	NULL, OPT_BACKEND },
+	{ "bulk-variant",	required_argument,	NULL, OPT_BULK_VARIANT },
+	{ "je-tcache",		required_argument,	NULL, OPT_JE_TCACHE },
+	{ "je-tcache-slots",	required_argument,	NULL,
+	  OPT_JE_TCACHE_SLOTS },
+	{ "je-batch",		required_argument,	NULL, OPT_JE_BATCH },
 	{ "quiet",		no_argument,		NULL, 'q' },
 	{ "help",		no_argument,		NULL, 'h' },
 	{ "version",		no_argument,		NULL, 'V' },
@@ -408,6 +419,38 @@ static void print_help(void)
 "                          (default: %u, the kernel's for a 1 GiB zone)\n"
 "      --pcp-high=N        pcp list length that triggers a drain,\n"
 "                          batch..%u (default: 6 x batch, %u)\n"
+"Allocator (what the same svc_alloc_arg() runs against):\n"
+"      --backend=NAME      buddy: the kernel's design, emulated (buddy\n"
+"                          lists + pcp lists); jemalloc: a jemalloc 5.3\n"
+"                          arena whose extents come from the pool, single\n"
+"                          page = mallocx(), bulk = batch_alloc, free =\n"
+"                          sdallocx() (default: buddy)\n"
+"      --bulk-variant=NAME the bulk API's contract, after the kernel's\n"
+"                          history (default: merged):\n"
+"                          merged: 5.13 as merged, with its fixes: NULL\n"
+"                            slots only, one missing page -> single path,\n"
+"                            statistics per page\n"
+"                          stop-at-first-populated: the v5 series Chuck\n"
+"                            Lever measured: stops at the first populated\n"
+"                            slot after a hole, svc_alloc_arg() loops\n"
+"                          batched-stats: merged, statistics counted once\n"
+"                            per call (5.14)\n"
+"                          no-single-fallback: merged, but one missing\n"
+"                            page stays on the bulk path\n"
+"                          pure-output: the 2025 proposal: the array is\n"
+"                            output only; svc_alloc_arg() moves the pages\n"
+"                            it holds to the front and asks for the rest\n"
+"      --je-tcache=on|off  jemalloc: a thread cache per CPU in front of\n"
+"                          the arena (off: every call reaches the arena)\n"
+"                          (default: on)\n"
+"      --je-tcache-slots=N jemalloc: 4 KiB pages each thread cache holds,\n"
+"                          even, 2..65534; jemalloc reads it at start, so\n"
+"                          rpcsim restarts itself with MALLOC_CONF set\n"
+"                          (default: as jemalloc starts, 20)\n"
+"      --je-batch=on|off   jemalloc: bulk calls through batch_alloc, which\n"
+"                          takes 4 KiB pages from fresh slabs, never the\n"
+"                          thread cache; off: one mallocx() per page\n"
+"                          (default: on)\n"
 TRACING_HELP
 "Output:\n"
 "  -j, --json              one JSON document on stdout instead of text\n"
@@ -436,6 +479,45 @@ TRACING_HELP
 	       DEFAULT_SEED, DEFAULT_DURATION_S, DEFAULT_DURATION_S,
 	       MAX_REPEAT, MAX_PCP_BATCH, DEFAULT_PCP_BATCH, MAX_PCP_HIGH,
 	       6 * DEFAULT_PCP_BATCH);
+}
+
+/*
+ * jemalloc sizes its thread caches once, when it starts, from MALLOC_CONF:
+ * for --je-tcache-slots=N that jemalloc did not start with, run this
+ * rpcsim again with N added to MALLOC_CONF (once: RPCSIM_JE_RESTARTED
+ * says it was done).  Then record the count the caches really have.
+ */
+static void je_tcache_setup(struct rpcsim_config *cfg, uint64_t slots,
+			    char **argv)
+{
+	char conf[1024];
+	const char *old = getenv("MALLOC_CONF");
+	long have = pp_jemalloc_tcache_slots();
+
+	if (slots && cfg->je_tcache && have != (long)slots) {
+		if (getenv("RPCSIM_JE_RESTARTED")) {
+			fprintf(stderr, "rpcsim: --je-tcache-slots=%llu: "
+				"jemalloc started with %ld slots for 4 KiB "
+				"even with MALLOC_CONF=%s\n",
+				(unsigned long long)slots, have,
+				old ? old : "");
+			exit(1);
+		}
+		snprintf(conf, sizeof(conf), "%s%stcache_nslots_small_min:%llu,"
+			 "tcache_nslots_small_max:%llu", old ? old : "",
+			 old && *old ? "," : "", (unsigned long long)slots,
+			 (unsigned long long)slots);
+		if (setenv("MALLOC_CONF", conf, 1) ||
+		    setenv("RPCSIM_JE_RESTARTED", "1", 1))
+			rpcsim_die("setenv: %s", strerror(errno));
+		fflush(NULL);
+		execv("/proc/self/exe", argv);
+		fprintf(stderr, "rpcsim: --je-tcache-slots=%llu: cannot run "
+			"again with MALLOC_CONF=%s: %s\n",
+			(unsigned long long)slots, conf, strerror(errno));
+		exit(1);
+	}
+	cfg->je_tcache_slots = cfg->je_tcache ? have : 0;
 }
 
 /* The min watermark libpagepool gives a pool of @nr_pages. */
@@ -470,6 +552,20 @@ static void compute_min_pool(struct rpcsim_config *cfg)
 
 	if (cfg->completion == RPCSIM_COMPLETION_THREAD)
 		demand += cfg->queue_depth;	/* one reply head each */
+	/*
+	 * jemalloc keeps pages of its own out of the pool: its first
+	 * metadata block (512 pages), about 150 bytes of metadata per page
+	 * it hands out (demand / 16 is more), retained extents it grows by
+	 * up to 1024 pages at a time (two of them), and what its thread
+	 * caches hold.
+	 */
+	cfg->backend_pages = 0;
+	if (cfg->backend == PP_BACKEND_JEMALLOC)
+		cfg->backend_pages = 512 + demand / 16 + 2048 +
+				     online_cpus() *
+				     (unsigned long)(cfg->je_tcache_slots > 0 ?
+						     cfg->je_tcache_slots : 0);
+	demand += cfg->backend_pages;
 	lo = demand;
 	hi = demand + demand / 7 + 64;
 	while (hi - pool_wmark_min(cfg, hi) < demand)
@@ -503,6 +599,10 @@ static void config_defaults(struct rpcsim_config *cfg)
 	cfg->seed = DEFAULT_SEED;
 	cfg->repeat = 1;
 	cfg->retry_wait_us = DEFAULT_RETRY_WAIT_US;
+	cfg->backend = PP_BACKEND_BUDDY;
+	cfg->bulk_variant = PP_BULK_MERGED;
+	cfg->je_tcache = true;
+	cfg->je_batch = true;
 	cfg->trace_buffer = DEFAULT_TRACE_BUFFER;
 }
 
@@ -510,6 +610,8 @@ void rpcsim_parse_options(int argc, char **argv, struct rpcsim_config *cfg)
 {
 	const char *io_arg = NULL, *file_arg = NULL, *pool_arg = NULL;
 	const char *trace_events_arg = NULL, *trace_buffer_arg = NULL;
+	const char *je_name = NULL, *je_val = NULL, *je_slots_arg = NULL;
+	uint64_t je_slots = 0;
 	bool have_duration = false, have_high = false, have_depth = false;
 	struct pp_pool_config pc;
 	const char *env;
@@ -648,6 +750,52 @@ void rpcsim_parse_options(int argc, char **argv, struct rpcsim_config *cfg)
 		case 'j':
 			cfg->json = true;
 			break;
+		case OPT_BACKEND: {
+			int b = pp_backend_from_name(optarg);
+
+			if (b < 0)
+				usage_error("--backend=%s: expected buddy or "
+					    "jemalloc", optarg);
+			cfg->backend = (enum pp_backend)b;
+			break;
+		}
+		case OPT_BULK_VARIANT: {
+			int v = pp_bulk_variant_from_name(optarg);
+
+			if (v < 0)
+				usage_error("--bulk-variant=%s: expected merged, "
+					    "stop-at-first-populated, "
+					    "batched-stats, no-single-fallback "
+					    "or pure-output", optarg);
+			cfg->bulk_variant = (enum pp_bulk_variant)v;
+			break;
+		}
+		case OPT_JE_TCACHE:
+		case OPT_JE_BATCH: {
+			bool on = !strcmp(optarg, "on");
+
+			if (!on && strcmp(optarg, "off"))
+				usage_error("--%s=%s: expected on or off",
+					    option_name(opt), optarg);
+			if (opt == OPT_JE_TCACHE)
+				cfg->je_tcache = on;
+			else
+				cfg->je_batch = on;
+			je_name = option_name(opt);
+			je_val = optarg;
+			break;
+		}
+		case OPT_JE_TCACHE_SLOTS:
+			je_slots = opt_count(opt, optarg, 2, 65534);
+			if (je_slots % 2)
+				usage_error("--je-tcache-slots=%s: expected an "
+					    "even integer from 2 to 65534 "
+					    "(jemalloc's cache bins hold an "
+					    "even count)", optarg);
+			je_slots_arg = optarg;
+			je_name = option_name(opt);
+			je_val = optarg;
+			break;
 		case OPT_PLOT: {
 			char why[160];
 
@@ -695,6 +843,15 @@ void rpcsim_parse_options(int argc, char **argv, struct rpcsim_config *cfg)
 			    "(./configure --disable-lttng-ust)");
 #endif
 
+	if (cfg->backend != PP_BACKEND_JEMALLOC && je_name)
+		usage_error("--%s=%s: only with --backend=jemalloc", je_name,
+			    je_val);
+	if (je_slots_arg && !cfg->je_tcache)
+		usage_error("--je-tcache-slots=%s: only with --je-tcache=on",
+			    je_slots_arg);
+	if (cfg->backend == PP_BACKEND_JEMALLOC)
+		je_tcache_setup(cfg, je_slots, argv);
+
 	/* Length: whichever comes first; the default only without either. */
 	if (!have_duration && !cfg->requests)
 		cfg->duration_s = DEFAULT_DURATION_S;
@@ -736,13 +893,16 @@ void rpcsim_parse_options(int argc, char **argv, struct rpcsim_config *cfg)
 	if (cfg->pool_pages < cfg->min_pool_pages)
 		usage_error("--pool-size=%s: too small for %u threads x %lu "
 			    "rq_pages + %u queued reply pages + %lu page-cache "
-			    "pages + a %lu-page min watermark; expected at "
-			    "least %luk (%lu pages)",
+			    "pages + a %lu-page min watermark%s%.0lu%s; "
+			    "expected at least %luk (%lu pages)",
 			    pool_arg ? pool_arg : "1g", cfg->threads,
 			    cfg->pages,
 			    cfg->completion == RPCSIM_COMPLETION_THREAD ?
 			    cfg->queue_depth : 0,
 			    cfg->file_pages, cfg->min_pool_wmark,
+			    cfg->backend_pages ? " + " : "",
+			    cfg->backend_pages,
+			    cfg->backend_pages ? " pages for jemalloc" : "",
 			    cfg->min_pool_pages * (PP_PAGE_SIZE / 1024),
 			    cfg->min_pool_pages);
 

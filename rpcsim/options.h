@@ -9,6 +9,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <pagepool/pagepool.h>
+
 enum rpcsim_mode {
 	RPCSIM_SINGLE,
 	RPCSIM_LIST,
@@ -33,6 +35,12 @@ struct rpcsim_config {
 	uint64_t pool_size;
 	uint64_t file_size;
 	unsigned int pcp_batch, pcp_high;
+	/* The allocator behind the APIs and the bulk API's contract. */
+	enum pp_backend backend;
+	enum pp_bulk_variant bulk_variant;
+	bool je_tcache;			/* jemalloc: per-CPU thread caches */
+	long je_tcache_slots;		/* jemalloc: 4 KiB slots each has */
+	bool je_batch;			/* jemalloc: bulk via batch_alloc */
 	enum rpcsim_completion completion;
 	unsigned int queue_depth;	/* completion thread backlog */
 	uint64_t seed;
@@ -58,6 +66,7 @@ struct rpcsim_config {
 	unsigned long pages;		/* rq_pages[] slots svc_alloc_arg fills */
 	unsigned long pool_pages, file_pages, io_pages;
 	unsigned long min_pool_pages;	/* smallest pool that cannot deadlock */
+	unsigned long backend_pages;	/* of which the backend's headroom */
 	unsigned long min_pool_wmark;	/* its min watermark */
 	bool debug_checks;		/* libpagepool debug checks on */
 	bool asan;			/* built with --enable-asan */

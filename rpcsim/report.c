@@ -66,6 +66,7 @@ static void summary_build(struct mode_summary *ms, const struct svc_result *r,
 
 		hist_merge(&ms->hist, &r[i].hist);
 		ms->total.calls += s->calls;
+		ms->total.alloc_calls += s->alloc_calls;
 		ms->total.pages += s->pages;
 		ms->total.no_progress += s->no_progress;
 		ms->total.waits += s->waits;
@@ -158,6 +159,23 @@ void report_config(FILE *out, const struct report *rep)
 		fmt_thousands(b, sizeof(b), cfg->pool_pages),
 		fmt_thousands(c, sizeof(c), cfg->min_pool_pages),
 		cfg->pcp_batch, cfg->pcp_high);
+	if (cfg->backend == PP_BACKEND_JEMALLOC) {
+		fprintf(out, "  allocator:  jemalloc arena over the pool (pcp "
+			"lists unused); ");
+		if (cfg->je_tcache)
+			fprintf(out, "thread cache per CPU, %ld slots for "
+				"4 KiB", cfg->je_tcache_slots);
+		else
+			fprintf(out, "no thread cache");
+		fprintf(out, "; bulk through %s; %s pages of the minimum are "
+			"for jemalloc\n", cfg->je_batch ? "batch_alloc" :
+			"one mallocx() per page",
+			fmt_thousands(a, sizeof(a), cfg->backend_pages));
+	} else {
+		fprintf(out, "  allocator:  buddy (zone lists + pcp lists)\n");
+	}
+	fprintf(out, "  bulk API:   %s contract\n",
+		pp_bulk_variant_name(cfg->bulk_variant));
 	fputc('\n', out);
 }
 
@@ -226,10 +244,14 @@ void report_mode(FILE *out, const struct report *rep, enum rpcsim_mode mode)
 	static const enum pp_vm_event slow_ev[] = {
 		PP_ALLOC_SLOWPATH, PP_DRAIN_ALL, PP_ALLOC_FAIL,
 	};
+	static const enum pp_vm_event backend_ev[] = {
+		PP_BACKEND_GROW, PP_BACKEND_GROW_PAGES, PP_BACKEND_SHRINK,
+		PP_BACKEND_SHRINK_PAGES,
+	};
 	const struct rpcsim_config *cfg = rep->cfg;
 	struct mode_summary ms;
 	const struct hist *h = &ms.hist;
-	double mean, ppc, rps;
+	double mean, ppc, acpc, rps;
 	char a[32], b[32];
 
 	summary_build(&ms, rep->results[mode], rep->runs_done[mode]);
@@ -239,15 +261,18 @@ void report_mode(FILE *out, const struct report *rep, enum rpcsim_mode mode)
 		return;
 
 	ppc = ms.total.calls ? (double)ms.total.pages / ms.total.calls : 0;
+	acpc = ms.total.calls ? (double)ms.total.alloc_calls /
+				(double)ms.total.calls : 0;
 	rps = ms.elapsed_s > 0 ? (double)ms.total.requests / ms.elapsed_s : 0;
 	fprintf(out, "  latency:   stddev %.3f us; ", ns_to_us(hist_stddev(h)));
 	for (unsigned int i = 0; i < ARRAY_SIZE(pcts); i++)
 		fprintf(out, "%s %.3f, ", pct_names[i],
 			ns_to_us((double)hist_percentile(h, pcts[i])));
 	fprintf(out, "max %.3f us\n", ns_to_us((double)h->max));
-	fprintf(out, "  refill:    %.2f pages per call (%s pages); %s "
-		"requests/s (%" PRIu64 " READ, %" PRIu64 " WRITE) in %.3f s\n",
-		ppc, fmt_thousands(a, sizeof(a), ms.total.pages),
+	fprintf(out, "  refill:    %.2f pages per call (%.2f allocator "
+		"calls, %s pages); %s requests/s (%" PRIu64 " READ, %" PRIu64
+		" WRITE) in %.3f s\n", ppc, acpc,
+		fmt_thousands(a, sizeof(a), ms.total.pages),
 		fmt_thousands(b, sizeof(b), (uint64_t)rps), ms.total.reads,
 		ms.total.writes, ms.elapsed_s);
 	fprintf(out, "  retries:   %" PRIu64 " no-progress calls, %" PRIu64
@@ -259,6 +284,9 @@ void report_mode(FILE *out, const struct report *rep, enum rpcsim_mode mode)
 		     ARRAY_SIZE(fallback_ev));
 	print_events(out, "slow path:", ms.events, slow_ev,
 		     ARRAY_SIZE(slow_ev));
+	if (cfg->backend != PP_BACKEND_BUDDY)
+		print_events(out, "backend:", ms.events, backend_ev,
+			     ARRAY_SIZE(backend_ev));
 	if (ms.runs > 1)
 		fprintf(out, "  runs:      avg %.3f us, stddev %.3f us over %u "
 			"runs; min-max(mean) %.3f-%.3f(%.3f) us%s\n",
@@ -266,19 +294,22 @@ void report_mode(FILE *out, const struct report *rep, enum rpcsim_mode mode)
 			ms.max_us, ms.trimmed_us,
 			ms.runs >= 3 ? ", highest and lowest run trimmed" :
 			"");
-	fprintf(out, "SUMMARY alloc=%s runs=%u threads=%u calls=%" PRIu64
+	fprintf(out, "SUMMARY alloc=%s backend=%s bulk_variant=%s runs=%u "
+		"threads=%u calls=%" PRIu64
 		" mean_us=%.3f stddev_us=%.3f p50_us=%.3f p90_us=%.3f "
 		"p99_us=%.3f p99.9_us=%.3f max_us=%.3f pages_per_call=%.2f "
+		"alloc_calls_per_call=%.2f "
 		"requests_per_s=%.0f no_progress=%" PRIu64 " waits=%" PRIu64
 		" requests=%" PRIu64 " reads=%" PRIu64 " writes=%" PRIu64
 		" digest=0x%016" PRIx64 "\n\n", rpcsim_mode_name(mode),
-		ms.runs, cfg->threads,
+		pp_backend_name(cfg->backend),
+		pp_bulk_variant_name(cfg->bulk_variant), ms.runs, cfg->threads,
 		ms.total.calls, mean, ns_to_us(hist_stddev(h)),
 		ns_to_us((double)hist_percentile(h, 50)),
 		ns_to_us((double)hist_percentile(h, 90)),
 		ns_to_us((double)hist_percentile(h, 99)),
 		ns_to_us((double)hist_percentile(h, 99.9)),
-		ns_to_us((double)h->max), ppc, rps, ms.total.no_progress,
+		ns_to_us((double)h->max), ppc, acpc, rps, ms.total.no_progress,
 		ms.total.waits, ms.total.requests, ms.total.reads,
 		ms.total.writes, ms.total.digest);
 }
@@ -361,6 +392,9 @@ static void json_stats(struct json *j, const struct svc_stats *s,
 	json_u64(j, "bytes_written", s->bytes_written);
 	json_double(j, "requests_per_s", elapsed_s > 0 ?
 		    (double)s->requests / elapsed_s : 0);
+	json_u64(j, "alloc_calls", s->alloc_calls);
+	json_double(j, "alloc_calls_per_call",
+		    s->calls ? (double)s->alloc_calls / (double)s->calls : 0);
 	json_u64(j, "no_progress", s->no_progress);
 	json_u64(j, "waits", s->waits);
 	json_double(j, "wait_s", (double)s->wait_ns / 1e9);
@@ -405,9 +439,11 @@ static void json_run(struct json *j, const struct rpcsim_config *cfg,
 	json_u64(j, "nr_pages", st->nr_pages);
 	json_u64(j, "nr_free", st->nr_free);
 	json_u64(j, "nr_pcp", st->nr_pcp);
+	json_u64(j, "nr_backend", st->nr_backend);
 	json_u64(j, "pgalloc", st->events[PP_PGALLOC]);
 	json_u64(j, "pgfree", st->events[PP_PGFREE]);
-	json_u64(j, "leaked", st->nr_pages - st->nr_free - st->nr_pcp);
+	json_u64(j, "leaked", st->nr_pages - st->nr_free - st->nr_pcp -
+		 st->nr_backend);
 	json_bool(j, "counters_consistent", r->counters_consistent);
 	json_object_end(j);
 	json_object_begin(j, "accounting");
@@ -449,6 +485,20 @@ static void json_config(struct json *j, const struct report *rep)
 	json_u64(j, "file_pages", cfg->file_pages);
 	json_u64(j, "pcp_batch", cfg->pcp_batch);
 	json_u64(j, "pcp_high", cfg->pcp_high);
+	json_string(j, "backend", pp_backend_name(cfg->backend));
+	json_string(j, "bulk_variant",
+		    pp_bulk_variant_name(cfg->bulk_variant));
+	if (cfg->backend == PP_BACKEND_JEMALLOC) {
+		json_object_begin(j, "jemalloc");
+		json_bool(j, "tcache", cfg->je_tcache);
+		json_u64(j, "tcache_slots", cfg->je_tcache ?
+			 (uint64_t)cfg->je_tcache_slots : 0);
+		json_bool(j, "batch_alloc", cfg->je_batch);
+		json_u64(j, "headroom_pages", cfg->backend_pages);
+		json_object_end(j);
+	} else {
+		json_null(j, "jemalloc");
+	}
 	json_string(j, "completion",
 		    cfg->completion == RPCSIM_COMPLETION_THREAD ? "thread" :
 		    "inline");

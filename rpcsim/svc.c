@@ -253,12 +253,61 @@ retry:
  * allocation" (5.15): the return value counts the leading populated slots;
  * wait only when a call made no progress (svc_alloc_arg_err fires there).
  */
+/*
+ * The consumer of the 2025 proposal (--bulk-variant=pure-output), where
+ * the array is output only: its alloc_pages_bulk_refill() moves the pages
+ * still in rq_pages to the front, then asks for the rest into the slots
+ * after them; a short return means try again, nothing means wait.  The
+ * order of rq_pages does not matter here: every slot is a blank page for
+ * the next receive (the reply slots were emptied by svc_send()).
+ */
+static void svc_alloc_arg_refill(struct svc_rqst *rqstp,
+				 struct svc_alloc_stats *as)
+{
+	struct svc_serv *serv = rqstp->serv;
+	struct pp_page **rq = rqstp->rq_pages;
+	unsigned long pages = serv->cfg->pages, held, ret, i;
+
+	for (;;) {
+		for (held = 0, i = 0; i < pages; i++) {
+			if (!rq[i])
+				continue;
+			if (i != held) {
+				rq[held] = rq[i];
+				rq[i] = NULL;
+			}
+			held++;
+		}
+		if (held == pages)
+			return;
+		ret = pp_alloc_pages_bulk_array(serv->pool, PP_GFP_KERNEL,
+						pages - held, rq + held);
+		as->alloc_calls++;
+		if (ret)
+			continue;	/* made progress, don't sleep yet */
+		as->no_progress++;
+		rpcsim_trace(svc_alloc_arg_err, (unsigned int)(pages - held),
+			     0U);
+		svc_retry_wait(serv->cfg, as);
+	}
+}
+
+/*
+ * The merged contract's consumer, as above; also the one for the v5
+ * contract (stop-at-first-populated), which returns at the first populated
+ * slot after a hole: each call makes progress, so the loop simply calls
+ * again, once per run of holes.
+ */
 static void svc_alloc_arg_array(struct svc_rqst *rqstp,
 				struct svc_alloc_stats *as)
 {
 	struct svc_serv *serv = rqstp->serv;
 	unsigned long pages = serv->cfg->pages, filled, ret;
 
+	if (serv->cfg->bulk_variant == PP_BULK_PURE_OUTPUT) {
+		svc_alloc_arg_refill(rqstp, as);
+		return;
+	}
 	for (filled = 0; filled < pages; filled = ret) {
 		ret = pp_alloc_pages_bulk_array(serv->pool, PP_GFP_KERNEL,
 						pages, rqstp->rq_pages);
@@ -481,6 +530,7 @@ static void svc_handle(struct svc_rqst *rqstp, uint64_t seq, bool timed)
 		return;
 	hist_add(&rqstp->hist, t1 - t0);
 	rqstp->st.calls++;
+	rqstp->st.alloc_calls += as.alloc_calls;
 	rqstp->st.pages += as.allocated;
 	rqstp->st.no_progress += as.no_progress;
 	rqstp->st.waits += as.waits;
@@ -811,6 +861,7 @@ static void svc_wait(struct svc_serv *serv, uint64_t start, unsigned int run)
 static void svc_stats_add(struct svc_stats *dst, const struct svc_stats *src)
 {
 	dst->calls += src->calls;
+	dst->alloc_calls += src->alloc_calls;
 	dst->pages += src->pages;
 	dst->no_progress += src->no_progress;
 	dst->waits += src->waits;
@@ -832,10 +883,15 @@ static struct pp_pool *svc_pool_create(const struct rpcsim_config *cfg)
 	pc.nr_pages = cfg->pool_pages;
 	pc.pcp_batch = cfg->pcp_batch;
 	pc.pcp_high = cfg->pcp_high;
+	pc.backend = cfg->backend;
+	pc.bulk_variant = cfg->bulk_variant;
+	pc.je_tcache = cfg->je_tcache;
+	pc.je_batch_alloc = cfg->je_batch;
 	pool = pp_pool_create(&pc);
 	if (!pool)
-		fprintf(stderr, "rpcsim: cannot create a pool of %lu pages: "
-			"%s\n", cfg->pool_pages, strerror(errno));
+		fprintf(stderr, "rpcsim: cannot create a %s pool of %lu pages: "
+			"%s\n", pp_backend_name(cfg->backend),
+			cfg->pool_pages, strerror(errno));
 	return pool;
 }
 
@@ -845,7 +901,10 @@ static struct pp_pool *volatile svc_leaked_pool;
 /*
  * Everything back; the pool must be whole.  The verdict comes from page
  * state (free + pcp pages == all pages, and pp_pool_destroy() agreeing),
- * not from the pool's event counters, which are statistics.
+ * not from the pool's event counters, which are statistics.  With the
+ * jemalloc backend the pages jemalloc keeps for reuse (nr_backend) are
+ * not out; pp_pool_destroy() then checks that no page is in use, destroys
+ * the jemalloc arena and checks that every page came back.
  * Returns -1 on a leak.
  */
 static int svc_teardown(struct svc_serv *serv, struct svc_result *res)
@@ -863,7 +922,7 @@ static int svc_teardown(struct svc_serv *serv, struct svc_result *res)
 	svc_cache_release(serv);
 	*a = serv->acct;
 	pp_pool_vmstat(serv->pool, st);
-	out = st->nr_pages - st->nr_free - st->nr_pcp;
+	out = st->nr_pages - st->nr_free - st->nr_pcp - st->nr_backend;
 	res->counters_consistent = st->events[PP_PGALLOC] ==
 				   st->events[PP_PGFREE];
 	if (out) {

@@ -18,6 +18,7 @@
 /* What one server thread did in the timed part of a run. */
 struct svc_stats {
 	uint64_t calls;		/* svc_alloc_arg() calls, all timed */
+	uint64_t alloc_calls;	/* allocator calls they made */
 	uint64_t pages;		/* holes they refilled */
 	uint64_t no_progress;	/* allocator calls that gave nothing */
 	uint64_t waits;		/* retry waits taken */

@@ -1,0 +1,159 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# rpcsim --backend and --bulk-variant (and the jemalloc knobs): --help
+# lists them with their defaults; bad values exit 2 with one line naming
+# the option and the value; every backend x variant runs the same
+# workload, says which it ran in the configuration block, on the SUMMARY
+# line and in --json, and gives every page back; the v5 contract makes
+# svc_alloc_arg() call the allocator more than once; --je-tcache-slots
+# restarts rpcsim under a MALLOC_CONF that gives the caches that size.
+
+# Option lists in variables are split into words on purpose.
+# shellcheck disable=SC2086
+# shellcheck source=tests/rpcsim/common.sh
+. "$top_srcdir/tests/rpcsim/common.sh"
+
+small="--file-size=2m --threads=2 --requests=300"
+variants="merged stop-at-first-populated batched-stats no-single-fallback
+pure-output"
+options="backend bulk-variant je-tcache je-tcache-slots je-batch"
+
+# ARGS<TAB>TEXT the one line must contain
+bad_inputs=$(cat <<'TABLE'
+--backend=foo	--backend=foo
+--backend=	--backend=
+--backend=Buddy	--backend=Buddy
+--bulk-variant=v5	--bulk-variant=v5
+--bulk-variant=	--bulk-variant=
+--je-tcache=off	--je-tcache=off: only with --backend=jemalloc
+--je-batch=off	--je-batch=off: only with --backend=jemalloc
+--je-tcache-slots=64	--je-tcache-slots=64: only with --backend=jemalloc
+--backend=jemalloc --je-tcache=maybe	--je-tcache=maybe
+--backend=jemalloc --je-batch=1	--je-batch=1
+--backend=jemalloc --je-tcache-slots=33	--je-tcache-slots=33
+--backend=jemalloc --je-tcache-slots=0	--je-tcache-slots=0
+--backend=jemalloc --je-tcache-slots=65536	--je-tcache-slots=65536
+--backend=jemalloc --je-tcache-slots=x	--je-tcache-slots=x
+--backend=jemalloc --je-tcache=off --je-tcache-slots=64	--je-tcache-slots=64: only with --je-tcache=on
+--backend=jemalloc --pool-size=8m	pages for jemalloc
+TABLE
+)
+
+nr_options=$(echo $options | wc -w)
+nr_bad=$(printf '%s\n' "$bad_inputs" | wc -l)
+nr_variants=$(echo $variants | wc -w)
+plan_tests $((nr_options + 2 * nr_bad + 2 * 2 * nr_variants + 4 + 3))
+
+run --help
+help=$(cat "$OUT")
+for name in $options; do
+	entry=$(printf '%s\n' "$help" | awk -v opt="--$name" '
+		/^ +(-[a-zA-Z], )?--[a-z]/ {
+			on = index($0, opt "=") || index($0, opt " ") ||
+			     $0 ~ (opt "$")
+		}
+		/^[A-Z]/ { on = 0 }
+		on')
+	printf '%s' "$entry" | grep -q default
+	ok $? "--help lists --$name with its default" || diag "$entry"
+done
+
+while IFS='	' read -r args text; do
+	run $args $small </dev/null
+	[ "$status" -eq 2 ] && [ ! -s "$OUT" ]
+	ok $? "bad input '$args' exits 2, prints nothing on stdout" ||
+		diag "exit $status"
+	[ "$(wc -l <"$ERR")" -eq 1 ] && grep -qF -- "$text" "$ERR" &&
+		grep -q '^rpcsim: ' "$ERR"
+	ok $? "bad input '$args' explained in one line naming '$text'" ||
+		diag "$(cat "$ERR")"
+done <<EOF_TABLE
+$bad_inputs
+EOF_TABLE
+
+# Every backend x variant: the same array workload, reported as such.
+for backend in buddy jemalloc; do
+	for v in $variants; do
+		run --backend=$backend --bulk-variant=$v --alloc=array $small
+		[ "$status" -eq 0 ] && [ ! -s "$ERR" ] &&
+			[ "$(summary calls)" = 300 ]
+		ok $? "--backend=$backend --bulk-variant=$v runs, nothing leaked" ||
+			diag "exit $status: $(head -c 1000 "$ERR")"
+		grep -q "^SUMMARY alloc=array backend=$backend bulk_variant=$v " "$OUT" &&
+			grep -q "^  bulk API:   $v contract" "$OUT" &&
+			grep -q "^  allocator:  $backend" "$OUT"
+		ok $? "--backend=$backend --bulk-variant=$v: configuration block and SUMMARY say so" ||
+			diag "$(grep -E '^(SUMMARY|  allocator|  bulk API)' "$OUT")"
+	done
+done
+
+# The v5 contract stops at the populated slot after the holes: a second
+# call finds the array full.  The merged one needs a single call.  One
+# thread, inline release: no pcp trylock fails, which would add calls.
+alone="--file-size=2m --threads=1 --completion=inline --requests=300"
+run --bulk-variant=merged --alloc=array $alone
+merged_calls=$(summary alloc_calls_per_call)
+run --bulk-variant=stop-at-first-populated --alloc=array $alone
+stop_calls=$(summary alloc_calls_per_call)
+awk -v m="$merged_calls" -v s="$stop_calls" 'BEGIN { exit !(m < 1.05 && s >= 1.9) }'
+ok $? "stop-at-first-populated: about 2 allocator calls per svc_alloc_arg, merged 1 ($stop_calls, $merged_calls)"
+
+# The knobs are reported.
+run --backend=jemalloc --je-tcache=off --je-batch=off --alloc=array $small
+[ "$status" -eq 0 ] && grep -q "^  allocator:  jemalloc .*no thread cache; bulk through one mallocx() per page" "$OUT"
+ok $? "--je-tcache=off --je-batch=off: run and reported" ||
+	diag "exit $status: $(grep allocator "$OUT") $(head -c 500 "$ERR")"
+
+# jemalloc sizes its thread caches at start: rpcsim restarts itself.
+run --backend=jemalloc --je-tcache-slots=64 --alloc=single $small
+[ "$status" -eq 0 ] && grep -q "thread cache per CPU, 64 slots for 4 KiB" "$OUT" &&
+	[ "$(grep -c '^rpcsim ' "$OUT")" -eq 1 ]
+ok $? "--je-tcache-slots=64: restarted with MALLOC_CONF, caches of 64 slots, one report" ||
+	diag "exit $status: $(grep allocator "$OUT") $(head -c 500 "$ERR")"
+run_env MALLOC_CONF=tcache_nslots_small_min:32,tcache_nslots_small_max:32 \
+	--backend=jemalloc --alloc=single $small
+[ "$status" -eq 0 ] && grep -q "thread cache per CPU, 32 slots for 4 KiB" "$OUT"
+ok $? "MALLOC_CONF in the environment: the slot count it gives is reported" ||
+	diag "exit $status: $(grep allocator "$OUT")"
+
+# --json carries the backend, the variant and the jemalloc knobs.
+if have_python; then
+	for args in "--backend=buddy --bulk-variant=pure-output" \
+		    "--backend=jemalloc --bulk-variant=no-single-fallback --je-tcache=off"; do
+		run $args --alloc=all $small --json
+		python3 - "$OUT" "$args" <<'PY'
+import json, sys
+
+doc = json.load(open(sys.argv[1]))
+cfg = doc["config"]
+args = dict(a[2:].split("=") for a in sys.argv[2].split())
+assert cfg["backend"] == args["backend"], cfg["backend"]
+assert cfg["bulk_variant"] == args["bulk-variant"], cfg["bulk_variant"]
+if args["backend"] == "jemalloc":
+    je = cfg["jemalloc"]
+    assert je["tcache"] is False and je["tcache_slots"] == 0, je
+    assert je["batch_alloc"] is True and je["headroom_pages"] > 0, je
+else:
+    assert cfg["jemalloc"] is None
+for m in doc["modes"]:
+    assert m["alloc_calls"] >= m["calls"] > 0, m["mode"]
+    for r in m["per_run"]:
+        e = r["pool_at_exit"]
+        assert e["leaked"] == 0, e
+        assert e["nr_free"] + e["nr_pcp"] + e["nr_backend"] == e["nr_pages"], e
+        assert (e["nr_backend"] > 0) == (args["backend"] == "jemalloc"), e
+PY
+		ok $? "--json $args: config names backend, variant, knobs; nothing leaked"
+	done
+else
+	skip 2 "python3 not found"
+fi
+
+# A leak is still caught with jemalloc in front.
+run_env RPCSIM_LEAK_PAGES=3 --backend=jemalloc --alloc=array $small
+[ "$status" -eq 1 ] && grep -q "leak" "$ERR"
+ok $? "--backend=jemalloc: pages kept by rpcsim are reported, exit 1" ||
+	diag "exit $status: $(head -c 500 "$ERR")"
+
+exit_status
