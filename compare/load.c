@@ -5,8 +5,10 @@
  * Every run of a mode is one sample of each metric:
  *   rpcsim --json          modes[].per_run[]: the run's mean_us,
  *                          percentiles_us, requests_per_s, pages_per_call,
- *                          no_progress and waits, and its allocator
- *                          counters, divided by the run's calls;
+ *                          alloc_calls_per_call (older rpcsim: the sum of
+ *                          the three API call counters), no_progress and
+ *                          waits, and its allocator counters, divided by
+ *                          the run's calls;
  *   rpcsim-analyze --json  modes[].runs[] (one per rpcsim run found in
  *                          the trace): latency_ns, timestamps,
  *                          pages_per_call, alloc_calls_per_call,
@@ -471,8 +473,18 @@ static int rpcsim_run(struct ctx *c, struct mode_data *m, json_object *run)
 			have_alloc_calls = true;
 		}
 	}
-	if (have_alloc_calls)
-		series_add(m, M_ALLOC_CALLS, alloc_calls / calls);
+	/* rpcsim's own count (retries included) when it gives one. */
+	switch (get_number_opt(c, run, "alloc_calls_per_call", &v)) {
+	case 1:
+		series_add(m, M_ALLOC_CALLS, v);
+		break;
+	case 0:
+		if (have_alloc_calls)
+			series_add(m, M_ALLOC_CALLS, alloc_calls / calls);
+		break;
+	default:
+		return -1;
+	}
 	m->runs++;
 	return 0;
 }
