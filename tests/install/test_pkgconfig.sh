@@ -1,0 +1,119 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# The installed library, as an outside program sees it: install the
+# library, its header, pagepool.pc and the man pages into a staging
+# directory (make install DESTDIR=...), build tests/install/pp-outside.c
+# with nothing but `pkg-config --cflags --libs pagepool` (the staging
+# directory given as pkg-config's sysroot), run it against the installed
+# libpagepool.so, link it again against libpagepool.a with
+# `pkg-config --static --libs` (Libs.private and Requires.private must
+# name what the archive needs), and uninstall without leaving a file.
+
+# shellcheck source=tests/utils/tap.sh
+. "$top_srcdir/tests/utils/tap.sh"
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/test-pkgconfig.XXXXXX") ||
+	bail_out "mktemp failed"
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 1' HUP INT TERM
+dest=$tmp/dest
+CC=${CC:-cc}
+
+plan_tests 11
+
+if ! command -v pkg-config >/dev/null 2>&1; then
+	skip 11 "pkg-config not found"
+	exit_status
+	exit $?
+fi
+
+# An AddressSanitizer build's library needs programs built the same way.
+san=
+if grep -q '^#define PP_CONFIG_ASAN 1' "$top_builddir/config.h"; then
+	san="-fsanitize=address,undefined"
+fi
+
+# A make of its own: not the jobserver of the make running the tests.
+submake()
+{
+	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s "$@"
+}
+
+ok_install=0
+for dir in alloc include man; do
+	submake -C "$top_builddir/$dir" install DESTDIR="$dest" \
+		>>"$tmp/install.log" 2>&1 || ok_install=1
+done
+ok $ok_install "make install DESTDIR=... of the library, header, pagepool.pc and man pages" ||
+	diag "$(tail -n 20 "$tmp/install.log")"
+
+pc=$(find "$dest" -name pagepool.pc | head -n 1)
+[ -n "$pc" ]
+ok $? "pagepool.pc is installed" || { exit_status; exit $?; }
+pcdir=$(dirname "$pc")
+
+# pc ARGS...: pkg-config on the staged tree only.
+pc()
+{
+	PKG_CONFIG_PATH=$pcdir PKG_CONFIG_SYSROOT_DIR=$dest pkg-config "$@"
+}
+
+version=$(sed -n 's/^#define PACKAGE_VERSION "\(.*\)"$/\1/p' "$top_builddir/config.h")
+[ "$(pc --modversion pagepool)" = "$version" ]
+ok $? "pkg-config --modversion pagepool is $version" ||
+	diag "$(pc --modversion pagepool 2>&1)"
+
+cflags=$(pc --cflags pagepool) && libs=$(pc --libs pagepool)
+ok $? "pkg-config --cflags --libs pagepool: $cflags $libs"
+
+libdir=$(printf '%s\n' "$libs" | sed -n 's/.*-L\([^ ]*\).*/\1/p')
+# shellcheck disable=SC2086
+$CC -Wall -Wextra -Werror $san $cflags -o "$tmp/pp-outside" \
+	"$top_srcdir/tests/install/pp-outside.c" $libs >"$tmp/cc.log" 2>&1
+ok $? "pp-outside.c builds with the installed header and library alone (-Wall -Wextra -Werror)" ||
+	diag "$(head -n 20 "$tmp/cc.log")"
+
+LD_LIBRARY_PATH=$libdir timeout 60 "$tmp/pp-outside" >"$tmp/run.out" 2>&1
+ok $? "pp-outside runs against the installed library" ||
+	diag "$(cat "$tmp/run.out")"
+grep -qx "pp-outside: libpagepool $version, 64 pages allocated and freed: ok" \
+	"$tmp/run.out"
+ok $? "it reports the installed version and its checks" ||
+	diag "$(cat "$tmp/run.out")"
+LD_LIBRARY_PATH=$libdir ldd "$tmp/pp-outside" 2>/dev/null |
+	grep -q "libpagepool.so.* => $libdir/"
+ok $? "the library it loaded is the installed one" ||
+	diag "$(LD_LIBRARY_PATH=$libdir ldd "$tmp/pp-outside" 2>&1)"
+
+if [ -f "$libdir/libpagepool.a" ]; then
+	static_libs=$(pc --static --libs pagepool | sed 's/-lpagepool//')
+	# shellcheck disable=SC2086
+	$CC $san $cflags -o "$tmp/pp-outside-static" \
+		"$top_srcdir/tests/install/pp-outside.c" "$libdir/libpagepool.a" \
+		$static_libs >"$tmp/cc-static.log" 2>&1 &&
+		timeout 60 "$tmp/pp-outside-static" >"$tmp/static.out" 2>&1
+	ok $? "linked with libpagepool.a and pkg-config --static --libs ($static_libs), it runs" ||
+		diag "$(head -n 20 "$tmp/cc-static.log") $(cat "$tmp/static.out" 2>/dev/null)"
+else
+	skip 1 "no static library (configured with --disable-static)"
+fi
+
+missing=
+for page in man1/rpcsim.1 man1/rpcsim-analyze.1 man1/rpcsim-compare.1 \
+	    man1/pagebench.1 man3/pagepool.3; do
+	[ -n "$(find "$dest" -path "*/man/$page")" ] || missing="$missing $page"
+done
+[ -z "$missing" ]
+ok $? "make install put every man page in place" || diag "missing:$missing"
+
+for dir in alloc include man; do
+	submake -C "$top_builddir/$dir" uninstall DESTDIR="$dest" \
+		>>"$tmp/install.log" 2>&1
+done
+left=$(find "$dest" -type f)
+[ -z "$left" ]
+ok $? "make uninstall removes every file it installed" || diag "$left"
+
+exit_status
+exit $?
