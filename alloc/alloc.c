@@ -71,24 +71,21 @@ static inline struct pp_page *pp_rmqueue_pcplist(struct pp_pool *pool,
 						 struct pp_pcp *pcp,
 						 const char *call)
 {
+	unsigned int count = pp_pcp_count(pcp);
 	struct pp_page *page;
 
-	if (unlikely(pp_list_empty(&pcp->list))) {
-		if (!pp_rmqueue_bulk(pool, pcp, pcp->batch))
+	if (unlikely(!count)) {
+		count = pp_rmqueue_bulk(pool, pcp, pcp->batch);
+		if (!count)
 			return NULL;
 	}
-	page = pp_lru_to_page(pcp->list.next);
+	page = pp_pcp_pop(pcp);
 	if (unlikely(pool->debug) &&
-	    (pp_page_state(page) != PP_PAGE_PCP ||
-	     page->lru.next->prev != &page->lru))
+	    (pp_page_state(page) != PP_PAGE_PCP || page->pcp_cpu != pcp->cpu))
 		pp_bad_page(pool, page, call,
 			    "free list corruption: page on a pcp list is not "
 			    "a free pcp page");
-	pp_list_del(&page->lru);
-	atomic_store_explicit(&pcp->count,
-			      atomic_load_explicit(&pcp->count,
-						   memory_order_relaxed) - 1,
-			      memory_order_relaxed);
+	pp_pcp_set_count(pcp, count - 1);
 	return page;
 }
 
@@ -274,9 +271,9 @@ struct pp_page *pp_alloc_page_finish(struct pp_pool *pool,
  */
 struct pp_page *pp_alloc_page(struct pp_pool *pool, pp_gfp_t gfp)
 {
-	struct pp_list_head *first;
 	struct pp_page *page;
 	struct pp_pcp *pcp;
+	unsigned int count;
 
 	if (unlikely(pool->debug || pool->ops ||
 		     pp_zone_free(pool) <= pool->wmark[PP_WMARK_LOW]))
@@ -284,17 +281,13 @@ struct pp_page *pp_alloc_page(struct pp_pool *pool, pp_gfp_t gfp)
 	pcp = pp_this_pcp(pool);
 	if (unlikely(!pp_pcp_trylock(pcp)))
 		return pp_alloc_page_slow(pool, gfp);
-	first = pcp->list.next;
-	if (unlikely(first == &pcp->list)) {
+	count = pp_pcp_count(pcp);
+	if (unlikely(!count)) {
 		pp_pcp_unlock(pcp);
 		return pp_alloc_page_slow(pool, gfp);
 	}
-	pp_list_del(first);
-	atomic_store_explicit(&pcp->count,
-			      atomic_load_explicit(&pcp->count,
-						   memory_order_relaxed) - 1,
-			      memory_order_relaxed);
-	page = pp_lru_to_page(first);
+	page = pp_pcp_pop(pcp);
+	pp_pcp_set_count(pcp, count - 1);
 	page->order = 0;
 	pp_set_page_state(page, PP_PAGE_INUSE);
 	__atomic_store_n(&page->refcount, 1, __ATOMIC_RELAXED);
@@ -316,26 +309,6 @@ struct pp_page *pp_alloc_pages_fallback(struct pp_pool *pool,
 }
 
 /*
- * The pages the bulk loop takes leave the pcp list as one run: the loop
- * walks the list from its hot end and unlinks the run once, instead of
- * writing the list head and the next page back for every page
- * (list_del() per page), which made each step wait on the previous one's
- * stores.  pcp->count is settled once per run too; readers of it only
- * ever take a racy snapshot.  @pcp->lock held.
- */
-static inline void pp_pcp_unlink_run(struct pp_pcp *pcp,
-				     struct pp_list_head *next,
-				     unsigned int taken)
-{
-	pcp->list.next = next;
-	next->prev = &pcp->list;
-	atomic_store_explicit(&pcp->count,
-			      atomic_load_explicit(&pcp->count,
-						   memory_order_relaxed) - taken,
-			      memory_order_relaxed);
-}
-
-/*
  * The loop of __alloc_pages_bulk() over this CPU's pcp list, @pcp->lock
  * held: fill the NULL entries of @page_array from @f->nr_populated on (or
  * every entry, @fill_all), or add pages to @page_list, refilling the list
@@ -344,8 +317,8 @@ static inline void pp_pcp_unlink_run(struct pp_pcp *pcp,
  *
  * Always inlined into specialised copies: the flags are constants in each,
  * so the common copies carry no per-page test of them.  Pages added to a
- * list are linked as one run too and spliced at the head at the end, in
- * the order pp_list_add() per page would leave them.
+ * list are linked as one run and spliced at its head at the end, in the
+ * order pp_list_add() per page would leave them.
  */
 static inline __attribute__((always_inline))
 void pp_bulk_fill_pcp(struct pp_pool *pool, struct pp_pcp *pcp, pp_gfp_t gfp,
@@ -355,10 +328,15 @@ void pp_bulk_fill_pcp(struct pp_pool *pool, struct pp_pcp *pcp, pp_gfp_t gfp,
 		      const bool fill_all, const bool stop,
 		      const bool per_page_stats)
 {
-	struct pp_list_head *head = &pcp->list, *next = head->next;
 	struct pp_list_head *run = to_list ? page_list->next : NULL;
 	unsigned long nr_populated = f->nr_populated, nr_account = 0;
-	unsigned int taken = 0;
+	unsigned int avail = pp_pcp_count(pcp);
+	/*
+	 * The ring's top in a register: the descriptor stores below would
+	 * otherwise make the compiler reload and store it every page.
+	 */
+	struct pp_page **ring = pcp->ring;
+	unsigned int top = pcp->top, mask = pcp->mask;
 
 	while (nr_populated < nr_pages) {
 		struct pp_page *page;
@@ -373,24 +351,24 @@ void pp_bulk_fill_pcp(struct pp_pool *pool, struct pp_pcp *pcp, pp_gfp_t gfp,
 			continue;
 		}
 		/* __rmqueue_pcplist(): the list ran out, refill it. */
-		if (unlikely(next == head)) {
-			pp_pcp_unlink_run(pcp, head, taken);
-			taken = 0;
-			if (!pp_rmqueue_bulk(pool, pcp, pcp->batch)) {
+		if (unlikely(!avail)) {
+			pcp->top = top;
+			pp_pcp_set_count(pcp, 0);
+			avail = pp_rmqueue_bulk(pool, pcp, pcp->batch);
+			top = pcp->top;
+			if (!avail) {
 				f->dry = true;
 				break;
 			}
-			next = head->next;
 		}
-		page = pp_lru_to_page(next);
+		page = ring[--top & mask];
+		avail--;
 		if (checks && unlikely(pool->debug) &&
 		    (pp_page_state(page) != PP_PAGE_PCP ||
-		     next->next->prev != next))
+		     page->pcp_cpu != pcp->cpu))
 			pp_bad_page(pool, page, call,
 				    "free list corruption: page on a pcp list "
 				    "is not a free pcp page");
-		next = next->next;
-		taken++;
 		/* Per-page statistics, inside the loop, as 5.13 did. */
 		if (per_page_stats)
 			pp_count_locked(pcp, PP_PGALLOC, 1);
@@ -403,20 +381,19 @@ void pp_bulk_fill_pcp(struct pp_pool *pool, struct pp_pcp *pcp, pp_gfp_t gfp,
 			__atomic_store_n(&page->refcount, 1, __ATOMIC_RELAXED);
 		}
 		if (to_list) {
+			/* Linked as one run, spliced at the head below. */
 			page->lru.next = run;
 			run->prev = &page->lru;
 			run = &page->lru;
 		} else {
 			page_array[nr_populated] = page;
-			/* The old links stay in page->lru; clear in debug. */
-			if (checks && unlikely(pool->debug))
-				pp_list_init(&page->lru);
 		}
 		nr_populated++;
 		nr_account++;
 	}
-	if (taken)
-		pp_pcp_unlink_run(pcp, next, taken);
+	/* pcp->count settled once: readers only take racy snapshots. */
+	pcp->top = top;
+	pp_pcp_set_count(pcp, avail);
 	if (to_list) {
 		page_list->next = run;
 		run->prev = page_list;

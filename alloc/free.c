@@ -60,57 +60,32 @@ static inline void pp_free_unref_page_commit(struct pp_pool *pool,
 					     struct pp_pcp *pcp,
 					     struct pp_page *page)
 {
-	unsigned int count;
+	unsigned int count = pp_pcp_count(pcp) + 1;
 
 	pp_set_page_state(page, PP_PAGE_PCP);
 	page->pcp_cpu = pcp->cpu;
-	pp_list_add(&page->lru, &pcp->list);
-	count = atomic_load_explicit(&pcp->count, memory_order_relaxed) + 1;
-	atomic_store_explicit(&pcp->count, count, memory_order_relaxed);
+	pp_pcp_push(pcp, page);
+	pp_pcp_set_count(pcp, count);
 	pp_count_locked(pcp, PP_PGFREE, 1);
 	if (unlikely(count >= pcp->high))
 		pp_free_pcppages_bulk(pool, pcp, pcp->batch);
 }
 
 /*
- * A run of @nr pages linked from the old first page of @pcp's list up to
- * @run (the last page added) becomes the list's hot end: the list head is
- * written once per run, not once per page, and the count and PGFREE
- * settled once.  @pcp->lock held.
- */
-static inline void pp_pcp_splice_run(struct pp_pcp *pcp,
-				     struct pp_list_head *run,
-				     unsigned int nr)
-{
-	pcp->list.next = run;
-	run->prev = &pcp->list;
-	atomic_store_explicit(&pcp->count,
-			      atomic_load_explicit(&pcp->count,
-						   memory_order_relaxed) + nr,
-			      memory_order_relaxed);
-	pp_count_locked(pcp, PP_PGFREE, nr);
-}
-
-/*
- * The same for @nr pages at once (free_unref_page_list()'s commit loop):
- * they go to the hot end in the order a page-by-page commit would leave
- * them (the last one first), linked as one run, so the list head is
- * written once per run instead of once per page.  A run stops where the
- * list reaches high, which drains a batch exactly as a page-by-page commit
- * would.  @traced: mm_page_free_batched was enabled when the caller
- * looked.  @pcp->lock held.
+ * The same for @nr pages at once (free_unref_page_list()'s commit loop),
+ * with the count and PGFREE settled once per stretch: a stretch stops
+ * where the list reaches high, which drains a batch exactly as a
+ * page-by-page commit would.  @traced: mm_page_free_batched was enabled
+ * when the caller looked.  @pcp->lock held.
  */
 static inline void pp_free_unref_pages_commit(struct pp_pool *pool,
 					      struct pp_pcp *pcp,
 					      struct pp_page **pages,
 					      unsigned int nr, bool traced)
 {
-	unsigned int count = atomic_load_explicit(&pcp->count,
-						  memory_order_relaxed);
-	unsigned int cpu = pcp->cpu, i = 0;
+	unsigned int count = pp_pcp_count(pcp), cpu = pcp->cpu, i = 0;
 
 	while (i < nr) {
-		struct pp_list_head *run = pcp->list.next;
 		unsigned int k = nr - i;
 		unsigned int room = count < pcp->high ? pcp->high - count : 1;
 
@@ -124,17 +99,15 @@ static inline void pp_free_unref_pages_commit(struct pp_pool *pool,
 					    pp_pfn(pool, page));
 			pp_set_page_state(page, PP_PAGE_PCP);
 			page->pcp_cpu = cpu;
-			page->lru.next = run;
-			run->prev = &page->lru;
-			run = &page->lru;
+			pp_pcp_push(pcp, page);
 		}
-		pp_pcp_splice_run(pcp, run, k);
 		count += k;
 		i += k;
+		pp_pcp_set_count(pcp, count);
+		pp_count_locked(pcp, PP_PGFREE, k);
 		if (count >= pcp->high) {
 			pp_free_pcppages_bulk(pool, pcp, pcp->batch);
-			count = atomic_load_explicit(&pcp->count,
-						     memory_order_relaxed);
+			count = pp_pcp_count(pcp);
 		}
 	}
 }
@@ -258,9 +231,9 @@ void pp_put_page(struct pp_pool *pool, struct pp_page *page)
 	__atomic_store_n(&page->refcount, 0, __ATOMIC_RELAXED);
 	pp_set_page_state(page, PP_PAGE_PCP);
 	page->pcp_cpu = pcp->cpu;
-	pp_list_add(&page->lru, &pcp->list);
-	count = atomic_load_explicit(&pcp->count, memory_order_relaxed) + 1;
-	atomic_store_explicit(&pcp->count, count, memory_order_relaxed);
+	pp_pcp_push(pcp, page);
+	count = pp_pcp_count(pcp) + 1;
+	pp_pcp_set_count(pcp, count);
 	pp_count_locked(pcp, PP_PGFREE, 1);
 	if (unlikely(count >= pcp->high))
 		return pp_pcp_drain_unlock(pool, pcp);
@@ -358,91 +331,115 @@ void pp_release_pages_checked(struct pp_pool *pool, struct pp_page **pages,
 		pp_free_unref_page_batch(pool, batch, n);
 }
 
+/* A put that is not of a page's only reference: the atomic path. */
+static __attribute__((noinline))
+bool pp_put_page_testzero_shared(struct pp_pool *pool, struct pp_page *page)
+{
+	return pp_put_page_testzero(pool, page, "pp_release_pages");
+}
+
 /*
  * release_pages() + free_unref_page_list(): drop a reference on each page;
  * the order-0 pages whose last reference went are freed to this CPU's pcp
  * list under one hold of its lock per PP_SWAP_CLUSTER_MAX pages (the
  * kernel's lock batch).
  *
- * Without debug checks this is one pass: each page goes from its last put
- * straight onto a run that is spliced at the hot end of the pcp list when
- * the lock is dropped, or when the list reaches high and drains a batch
- * (as a page-by-page commit would).  Whether mm_page_free and
- * mm_page_free_batched are enabled is read once per call: a session
- * enabled in the middle of a call sees that call's later pages freed
- * untraced, as if it had been enabled a moment later.  Both events still
- * fire for every page, each page's mm_page_free right before its
- * mm_page_free_batched.
+ * The common case (no debug checks, buddy backend, the free tracepoints
+ * off) is one pass: each page goes from its last put straight to the hot
+ * end of the pcp list; the count and PGFREE are settled when the lock is
+ * let go (every PP_SWAP_CLUSTER_MAX pages) or when the list reaches high,
+ * which drains a batch exactly where a page-by-page commit would.  One
+ * counter per page: the stretch ends at whichever limit comes first.
+ * Anything else goes to pp_release_pages_checked(), page by page.
  */
+/*
+ * Pages this hold of @pcp->lock may still free before a check: up to the
+ * lock batch (@held went already) and up to where the list reaches high.
+ * @pcp->lock held.
+ */
+static inline unsigned int pp_stretch(const struct pp_pcp *pcp,
+				      unsigned int held)
+{
+	unsigned int count = pp_pcp_count(pcp);
+	unsigned int limit = PP_SWAP_CLUSTER_MAX - held;
+
+	if (count >= pcp->high)
+		return 1;
+	if (pcp->high - count < limit)
+		limit = pcp->high - count;
+	return limit;
+}
+
 void pp_release_pages(struct pp_pool *pool, struct pp_page **pages,
 		      unsigned long nr)
 {
-	struct pp_list_head *run = NULL;
 	struct pp_pcp *pcp = NULL;
-	unsigned int count = 0, in_run = 0, held = 0;
-	bool traced;
+	struct pp_page **ring = NULL;
+	unsigned int n = 0, limit = 0, held = 0, top = 0, mask = 0, cpu = 0;
 
-	if (unlikely(pool->debug || pool->ops))
+	if (unlikely(pool->debug || pool->ops ||
+		     pp_trace_enabled(mm_page_free) ||
+		     pp_trace_enabled(mm_page_free_batched)))
 		return pp_release_pages_checked(pool, pages, nr);
-	traced = pp_trace_enabled(mm_page_free) ||
-		 pp_trace_enabled(mm_page_free_batched);
 	for (unsigned long i = 0; i < nr; i++) {
 		struct pp_page *page = pages[i];
 
 		if (!page)
 			continue;
-		if (!pp_put_page_testzero(pool, page, "pp_release_pages"))
+		/* The only reference is ours: see pp_put_page_testzero(). */
+		if (likely(__atomic_load_n(&page->refcount,
+					   __ATOMIC_ACQUIRE) == 1))
+			__atomic_store_n(&page->refcount, 0,
+					 __ATOMIC_RELAXED);
+		else if (!pp_put_page_testzero_shared(pool, page))
 			continue;
 		if (unlikely(page->order)) {
 			pp_free_pages(pool, page, "pp_release_pages");
 			continue;
 		}
-		/* free_pages_prepare(), debug checks off */
-		if (unlikely(traced))
-			pp_trace(mm_page_free, pp_pfn(pool, page), 0U);
-		if (!pcp) {
+		if (unlikely(!pcp)) {
 			pcp = pp_this_pcp(pool);
 			if (unlikely(!pp_pcp_trylock(pcp))) {
 				pcp = NULL;
 				pp_free_page_skip_pcp(pool, page);
 				continue;
 			}
-			count = atomic_load_explicit(&pcp->count,
-						     memory_order_relaxed);
-			run = pcp->list.next;
-			in_run = 0;
 			held = 0;
+			limit = pp_stretch(pcp, held);
+			/* In registers: see pp_bulk_fill_pcp(). */
+			ring = pcp->ring;
+			top = pcp->top;
+			mask = pcp->mask;
+			cpu = pcp->cpu;
 		}
-		/* free_unref_page_commit(), onto the run */
-		if (unlikely(traced))
-			pp_trace(mm_page_free_batched, pp_pfn(pool, page));
+		/* free_unref_page_commit(), count and PGFREE settled below */
 		pp_set_page_state(page, PP_PAGE_PCP);
-		page->pcp_cpu = pcp->cpu;
-		page->lru.next = run;
-		run->prev = &page->lru;
-		run = &page->lru;
-		in_run++;
-		count++;
-		if (unlikely(count >= pcp->high) ||
-		    ++held == PP_SWAP_CLUSTER_MAX) {
-			pp_pcp_splice_run(pcp, run, in_run);
-			in_run = 0;
-			if (count >= pcp->high) {
-				pp_free_pcppages_bulk(pool, pcp, pcp->batch);
-				count = atomic_load_explicit(&pcp->count,
-							memory_order_relaxed);
-				run = pcp->list.next;
-			}
-			/* Bound the lock hold time, as SWAP_CLUSTER_MAX does. */
-			if (held == PP_SWAP_CLUSTER_MAX) {
-				pp_pcp_unlock(pcp);
-				pcp = NULL;
-			}
+		page->pcp_cpu = cpu;
+		ring[top++ & mask] = page;
+		if (likely(++n < limit))
+			continue;
+		/* At high: drain a batch.  At the lock batch: let go. */
+		pcp->top = top;
+		pp_pcp_set_count(pcp, pp_pcp_count(pcp) + n);
+		pp_count_locked(pcp, PP_PGFREE, n);
+		held += n;
+		n = 0;
+		if (pp_pcp_count(pcp) >= pcp->high)
+			pp_free_pcppages_bulk(pool, pcp, pcp->batch);
+		/* Bound the lock hold time, as SWAP_CLUSTER_MAX does. */
+		if (held == PP_SWAP_CLUSTER_MAX) {
+			pp_pcp_unlock(pcp);
+			pcp = NULL;
+			continue;
 		}
+		limit = pp_stretch(pcp, held);
 	}
 	if (pcp) {
-		if (in_run)
-			pp_pcp_splice_run(pcp, run, in_run);
+		if (n) {
+			pcp->top = top;
+			pp_pcp_set_count(pcp, pp_pcp_count(pcp) + n);
+			pp_count_locked(pcp, PP_PGFREE, n);
+		}
 		pp_pcp_unlock(pcp);
 	}
 }

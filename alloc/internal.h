@@ -51,13 +51,26 @@ enum pp_wmark { PP_WMARK_MIN, PP_WMARK_LOW, PP_WMARK_HIGH, PP_NR_WMARK };
 #define PP_ALLOC_HARDER		0x08u
 #define PP_ALLOC_HIGH		0x10u
 
+/*
+ * A per-CPU page list.  The kernel threads its pcp lists through
+ * page->lru; here the list is a ring of page pointers with the same two
+ * ends: pages are freed to and allocated from the hot end (@top), drained
+ * to the buddy lists from the cold end (@top - @count), refilled by batch
+ * when empty.  Taking n pages is then n independent loads, not a walk of
+ * n dependent ones (one L1 load latency per page, about 4 cycles here,
+ * which alone held the bulk loop at twice the cost of moving pointers).
+ * The ring holds every page the list can: count never exceeds high (a
+ * free that reaches high drains a batch at once) nor the pool.
+ */
 struct pp_pcp {
 	atomic_int lock;		/* 0 free, 1 held */
-	atomic_uint count;		/* pages on @list; written under lock */
+	atomic_uint count;		/* pages on the list; written under lock */
 	unsigned int high;
 	unsigned int batch;
 	unsigned int cpu;
-	struct pp_list_head list;	/* hot end at the head */
+	unsigned int mask;		/* ring slots - 1 (a power of two) */
+	unsigned int top;		/* slot past the hot end, modulo mask */
+	struct pp_page **ring;
 	/*
 	 * Counters of events on this CPU.  @events is written only by the
 	 * holder of @lock, with plain stores; @events_unlocked takes atomic
@@ -96,6 +109,8 @@ struct pp_pool {
 	const struct pp_backend_ops *ops;
 	void *backend;			/* the backend's private state */
 	struct pp_pcp *pcp;		/* nr_cpus entries */
+	struct pp_page **rings;		/* their rings, one mapping */
+	size_t rings_bytes;
 	char *map_base;			/* the arena's mapping, before alignment */
 	size_t map_len;
 
@@ -225,6 +240,31 @@ static inline void pp_pcp_unlock(struct pp_pcp *pcp)
 }
 
 void pp_pcp_lock_slow(struct pp_pcp *pcp);
+
+/* --- the pcp ring, @pcp->lock held --------------------------------------- */
+
+static inline unsigned int pp_pcp_count(const struct pp_pcp *pcp)
+{
+	return atomic_load_explicit(&pcp->count, memory_order_relaxed);
+}
+
+/* The count is read racily by vmstat: one store, not a read-modify-write. */
+static inline void pp_pcp_set_count(struct pp_pcp *pcp, unsigned int count)
+{
+	atomic_store_explicit(&pcp->count, count, memory_order_relaxed);
+}
+
+/* Onto the hot end; the caller counts. */
+static inline void pp_pcp_push(struct pp_pcp *pcp, struct pp_page *page)
+{
+	pcp->ring[pcp->top++ & pcp->mask] = page;
+}
+
+/* Off the hot end; the caller counts and knows the list is not empty. */
+static inline struct pp_page *pp_pcp_pop(struct pp_pcp *pcp)
+{
+	return pcp->ring[--pcp->top & pcp->mask];
+}
 
 /*
  * The CPU this thread runs on.  glibc 2.35+ registers an rseq area per

@@ -160,8 +160,21 @@ static void pp_pool_unmap(struct pp_pool *pool)
 		pp_die("pthread_mutex_destroy: error %d", err);
 	munmap(pool->map_base, pool->map_len);
 	munmap(pool->mem_map, pool->map_bytes);
+	munmap(pool->rings, pool->rings_bytes);
 	free(pool->pcp);
 	free(pool);
+}
+
+/* Ring slots for a pcp list: all it can hold, as a power of two. */
+static unsigned int pp_ring_slots(const struct pp_pool_config *cfg)
+{
+	unsigned long need = cfg->pcp_high < cfg->nr_pages ? cfg->pcp_high :
+			     cfg->nr_pages;
+	unsigned int slots = 1;
+
+	while (slots < need)
+		slots <<= 1;
+	return slots;
 }
 
 struct pp_pool *pp_pool_create(const struct pp_pool_config *cfg)
@@ -169,6 +182,7 @@ struct pp_pool *pp_pool_create(const struct pp_pool_config *cfg)
 	struct pp_pool_config defaults;
 	struct pp_pool *pool;
 	unsigned long pfn;
+	unsigned int slots;
 	int err;
 
 	if (!cfg) {
@@ -213,7 +227,10 @@ struct pp_pool *pp_pool_create(const struct pp_pool_config *cfg)
 	if (posix_memalign((void **)&pool->pcp, PP_CACHELINE,
 			   pool->nr_cpus * sizeof(*pool->pcp)))
 		pool->pcp = NULL;
-	if (!pool->arena || !pool->mem_map || !pool->pcp)
+	slots = pp_ring_slots(cfg);
+	pool->rings_bytes = (size_t)pool->nr_cpus * slots * sizeof(void *);
+	pool->rings = pp_map(pool->rings_bytes);
+	if (!pool->arena || !pool->mem_map || !pool->pcp || !pool->rings)
 		goto nomem;
 
 	err = pthread_mutex_init(&pool->lock, NULL);
@@ -227,7 +244,8 @@ struct pp_pool *pp_pool_create(const struct pp_pool_config *cfg)
 		pcp->batch = cfg->pcp_batch;
 		pcp->high = cfg->pcp_high;
 		pcp->cpu = cpu;
-		pp_list_init(&pcp->list);
+		pcp->mask = slots - 1;
+		pcp->ring = pool->rings + (size_t)cpu * slots;
 	}
 
 	/*
@@ -264,6 +282,8 @@ nomem:
 		munmap(pool->map_base, pool->map_len);
 	if (pool->mem_map)
 		munmap(pool->mem_map, pool->map_bytes);
+	if (pool->rings)
+		munmap(pool->rings, pool->rings_bytes);
 	free(pool->pcp);
 	free(pool);
 	errno = ENOMEM;
@@ -389,14 +409,18 @@ void pp_free_one_page_locked(struct pp_pool *pool, struct pp_page *page,
 }
 
 /*
- * rmqueue_bulk(): refill @pcp with up to @count order-0 pages, taking the
- * zone lock once.  @pcp->lock held.  Returns the number of pages added.
+ * rmqueue_bulk(): refill an empty @pcp with up to @count order-0 pages,
+ * taking the zone lock once.  @pcp->lock held.  Returns the number of
+ * pages added.
  */
 unsigned int pp_rmqueue_bulk(struct pp_pool *pool, struct pp_pcp *pcp,
 			     unsigned int count)
 {
-	unsigned int i;
+	unsigned int base = pcp->top, i;
 
+	if (pool->debug && pp_pcp_count(pcp))
+		pp_die("rmqueue_bulk: pcp list %u not empty (%u pages)",
+		       pcp->cpu, pp_pcp_count(pcp));
 	pp_zone_lock(pool);
 	for (i = 0; i < count; i++) {
 		struct pp_page *page = pp_rmqueue_smallest(pool, 0,
@@ -408,17 +432,24 @@ unsigned int pp_rmqueue_bulk(struct pp_pool *pool, struct pp_pcp *pcp,
 		page->pcp_cpu = pcp->cpu;
 		pp_trace(mm_page_alloc_zone_locked, pp_pfn(pool, page), 0,
 			 PP_MIGRATE_UNMOVABLE, 1);
-		/* Physical order, so the list hands out ascending pfns. */
-		pp_list_add_tail(&page->lru, &pcp->list);
+		pcp->ring[(base + i) & pcp->mask] = page;
 	}
 	atomic_store_explicit(&pool->nr_free, pp_zone_free(pool) - i,
 			      memory_order_relaxed);
 	pp_zone_unlock(pool);
 
-	atomic_store_explicit(&pcp->count,
-			      atomic_load_explicit(&pcp->count,
-						   memory_order_relaxed) + i,
-			      memory_order_relaxed);
+	/*
+	 * Physical order, as list_add_tail() leaves it: the first page taken
+	 * at the hot end, so the list hands out ascending pfns.
+	 */
+	for (unsigned int a = base, b = base + i - 1; i && a < b; a++, b--) {
+		struct pp_page *t = pcp->ring[a & pcp->mask];
+
+		pcp->ring[a & pcp->mask] = pcp->ring[b & pcp->mask];
+		pcp->ring[b & pcp->mask] = t;
+	}
+	pcp->top = base + i;
+	pp_pcp_set_count(pcp, i);
 	pp_count_locked(pcp, PP_ZONE_LOCK, 1);
 	pp_count_locked(pcp, PP_PCP_REFILL, 1);
 	pp_count_locked(pcp, PP_PCP_REFILL_PAGES, i);
@@ -432,31 +463,29 @@ unsigned int pp_rmqueue_bulk(struct pp_pool *pool, struct pp_pcp *pcp,
 void pp_free_pcppages_bulk(struct pp_pool *pool, struct pp_pcp *pcp,
 			   unsigned int count)
 {
-	unsigned int n = 0;
+	unsigned int left = pp_pcp_count(pcp), n = 0;
 
 	pp_zone_lock(pool);
-	while (n < count && !pp_list_empty(&pcp->list)) {
-		struct pp_page *page = pp_lru_to_page(pcp->list.prev);
+	while (n < count && left) {
+		struct pp_page *page = pcp->ring[(pcp->top - left) &
+						 pcp->mask];
 
 		if (pool->debug &&
 		    (pp_page_state(page) != PP_PAGE_PCP ||
-		     page->lru.next->prev != &page->lru))
+		     page->pcp_cpu != pcp->cpu))
 			pp_bad_page(pool, page, "free_pcppages_bulk",
 				    "free list corruption: page on a pcp list "
 				    "is not a free pcp page");
-		pp_list_del(&page->lru);
 		pp_set_page_state(page, PP_PAGE_NONE);
 		pp_trace(mm_page_pcpu_drain, pp_pfn(pool, page), 0,
 			 PP_MIGRATE_UNMOVABLE);
 		pp_free_one_page_locked(pool, page, 0);
+		left--;
 		n++;
 	}
 	pp_zone_unlock(pool);
 
-	atomic_store_explicit(&pcp->count,
-			      atomic_load_explicit(&pcp->count,
-						   memory_order_relaxed) - n,
-			      memory_order_relaxed);
+	pp_pcp_set_count(pcp, left);
 	pp_count_locked(pcp, PP_ZONE_LOCK, 1);
 	pp_count_locked(pcp, PP_PCP_DRAIN, 1);
 	pp_count_locked(pcp, PP_PCP_DRAIN_PAGES, n);
