@@ -260,16 +260,17 @@ struct pp_page *pp_alloc_page_finish(struct pp_pool *pool,
 }
 
 /*
- * The common case of pp_alloc_page(), straight-line: the zone above its
- * low watermark (what pp_zone_watermark_ok() says for order 0 and no
+ * The common case of the single-page path, straight-line: the zone above
+ * its low watermark (what pp_zone_watermark_ok() says for order 0 and no
  * ALLOC_* flags), this CPU's pcp lock taken at the first try, a page on
- * its list, debug checks off, buddy backend.  The same steps, counters and
- * tracepoint as the general path, without its context bookkeeping;
- * anything else goes to pp_alloc_page_slow(), which starts over.  Every
- * call out of here is a tail call, so the compiler saves no registers on
- * the way in.
+ * its list, debug checks off, buddy backend.  The same steps and counters
+ * as the general path: PGALLOC, and the call's own counters (@ac's
+ * deferred ones, or alloc_single_calls without @ac), under the pcp lock.
+ * Returns NULL, having changed nothing, when any of that does not hold.
  */
-struct pp_page *pp_alloc_page(struct pp_pool *pool, pp_gfp_t gfp)
+static inline __attribute__((always_inline))
+struct pp_page *pp_alloc_page_fast(struct pp_pool *pool,
+				   struct pp_alloc_ctx *ac)
 {
 	struct pp_page *page;
 	struct pp_pcp *pcp;
@@ -277,14 +278,14 @@ struct pp_page *pp_alloc_page(struct pp_pool *pool, pp_gfp_t gfp)
 
 	if (unlikely(pool->debug || pool->ops ||
 		     pp_zone_free(pool) <= pool->wmark[PP_WMARK_LOW]))
-		return pp_alloc_page_slow(pool, gfp);
+		return NULL;
 	pcp = pp_this_pcp(pool);
 	if (unlikely(!pp_pcp_trylock(pcp)))
-		return pp_alloc_page_slow(pool, gfp);
+		return NULL;
 	count = pp_pcp_count(pcp);
 	if (unlikely(!count)) {
 		pp_pcp_unlock(pcp);
-		return pp_alloc_page_slow(pool, gfp);
+		return NULL;
 	}
 	page = pp_pcp_pop(pcp);
 	pp_pcp_set_count(pcp, count - 1);
@@ -292,20 +293,46 @@ struct pp_page *pp_alloc_page(struct pp_pool *pool, pp_gfp_t gfp)
 	pp_set_page_state(page, PP_PAGE_INUSE);
 	__atomic_store_n(&page->refcount, 1, __ATOMIC_RELAXED);
 	pp_count_locked(pcp, PP_PGALLOC, 1);
-	pp_count_locked(pcp, PP_ALLOC_SINGLE_CALLS, 1);
+	if (ac)
+		pp_ctx_flush_locked(pcp, ac);
+	else
+		pp_count_locked(pcp, PP_ALLOC_SINGLE_CALLS, 1);
 	pp_pcp_unlock(pcp);
+	return page;
+}
+
+/*
+ * pp_alloc_page(): the fast path, the rest to pp_alloc_page_slow(), which
+ * starts over.  Every call out of here is a tail call, so the compiler
+ * saves no registers on the way in.
+ */
+struct pp_page *pp_alloc_page(struct pp_pool *pool, pp_gfp_t gfp)
+{
+	struct pp_page *page = pp_alloc_page_fast(pool, NULL);
+
+	if (unlikely(!page))
+		return pp_alloc_page_slow(pool, gfp);
 	if (unlikely((gfp & PP_GFP_ZERO) || pp_trace_enabled(mm_page_alloc)))
 		return pp_alloc_page_finish(pool, page, gfp);
 	return page;
 }
 
-/* The single-page path as the bulk core's fallback: not inlined there. */
+/*
+ * The single-page path as the bulk core's fallback (one missing page, a
+ * failed trylock, a low zone, nothing in the loop): the fast path first,
+ * as pp_alloc_page() would take it, else the general one.  Not inlined
+ * into the bulk core.
+ */
 static __attribute__((noinline))
 struct pp_page *pp_alloc_pages_fallback(struct pp_pool *pool,
 					struct pp_alloc_ctx *ac,
 					const char *call)
 {
-	return pp_alloc_pages_impl(pool, ac, call);
+	struct pp_page *page = pp_alloc_page_fast(pool, ac);
+
+	if (unlikely(!page))
+		return pp_alloc_pages_impl(pool, ac, call);
+	return pp_alloc_page_finish(pool, page, ac->gfp);
 }
 
 /*
