@@ -659,7 +659,7 @@ int report_plot(struct analysis *a, struct plot *p)
 	for (i = 0; i < a->nr_groups && !ret; i = k) {
 		struct group *m = xcalloc(1, sizeof(*m));
 		struct plot_series *s;
-		char lab[64];
+		char lab[64], key[128], cnt[32];
 
 		if (lat_init(&m->field) || lat_init(&m->stamps) ||
 		    diff_init(&m->diff)) {
@@ -671,9 +671,13 @@ int report_plot(struct analysis *a, struct plot *p)
 		     k++)
 			group_merge(m, a->groups[k], a->nr_pp);
 		if (m->field.n) {
-			s = plot_add_series(p, mode_label(m->mode, lab,
-							  sizeof(lab)),
-					    lat_mean(&m->field), m->field.n,
+			const char *label = mode_label(m->mode, lab,
+						       sizeof(lab));
+
+			snprintf(key, sizeof(key), "%s: %.3f us per call over "
+				 "%s calls", label, us(lat_mean(&m->field)),
+				 fmt_count(cnt, sizeof(cnt), m->field.n));
+			s = plot_add_series(p, label, key, lat_mean(&m->field),
 					    per_call(m->allocated, m->field.n));
 			if (!s)
 				ret = -1;

@@ -36,9 +36,9 @@ struct bucket {
 };
 
 struct plot_series {
-	char *label;
+	char *label;		/* "Bulk array" */
+	char *key;		/* its line in the histogram's key */
 	double mean_ns;
-	uint64_t calls;
 	double pages_per_call;
 	struct bucket *b;
 	size_t n, cap;
@@ -193,6 +193,7 @@ void plot_free(struct plot *p)
 		return;
 	for (unsigned int i = 0; i < p->n; i++) {
 		free(p->s[i]->label);
+		free(p->s[i]->key);
 		free(p->s[i]->b);
 		free(p->s[i]);
 	}
@@ -202,7 +203,7 @@ void plot_free(struct plot *p)
 }
 
 struct plot_series *plot_add_series(struct plot *p, const char *label,
-				    double mean_ns, uint64_t calls,
+				    const char *key, double mean_ns,
 				    double pages_per_call)
 {
 	struct plot_series *s, **arr;
@@ -215,12 +216,14 @@ struct plot_series *plot_add_series(struct plot *p, const char *label,
 	if (!s)
 		return NULL;
 	s->label = strdup(label);
-	if (!s->label) {
+	s->key = strdup(key);
+	if (!s->label || !s->key) {
+		free(s->label);
+		free(s->key);
 		free(s);
 		return NULL;
 	}
 	s->mean_ns = mean_ns;
-	s->calls = calls;
 	s->pages_per_call = pages_per_call;
 	p->s[p->n++] = s;
 	return s;
@@ -418,28 +421,38 @@ static void gp_string(FILE *f, const char *s)
 	fputc('\'', f);
 }
 
-/* "Bulk array: 0.325 us per call over 212,498 calls", the seed's words. */
-static void series_title(FILE *f, const struct plot_series *s)
-{
-	char digits[32], calls[48], t[512];
-	int n = snprintf(digits, sizeof(digits), "%" PRIu64, s->calls);
-	size_t o = 0;
-
-	for (int i = 0; i < n; i++) {
-		if (i && (n - i) % 3 == 0)
-			calls[o++] = ',';
-		calls[o++] = digits[i];
-	}
-	calls[o] = '\0';
-	snprintf(t, sizeof(t), "%s: %.3f us per call over %s calls", s->label,
-		 s->mean_ns / 1000.0, calls);
-	fprintf(f, "title ");
-	gp_string(f, t);
-}
-
 static void color(FILE *f, unsigned int i)
 {
 	fprintf(f, "lc rgb '#%06x'", colors[i % NR_COLORS]);
+}
+
+/*
+ * "plot" and one line per series with calls: data file @kind<i>.dat,
+ * columns @using, the series' color, titled with its key or its label.
+ * @min_buckets 2 leaves out a series whose calls all fell in one bucket
+ * (it has no tail).
+ */
+static void plot_lines(FILE *f, const struct workdir *w, const struct plot *p,
+		       char kind, const char *using, size_t min_buckets,
+		       bool key)
+{
+	char path[PATH_MAX + 32];
+	bool first = true;
+
+	fprintf(f, "plot ");
+	for (unsigned int i = 0; i < p->n; i++) {
+		if (!p->s[i]->total || p->s[i]->n < min_buckets)
+			continue;
+		wd_path(w, path, sizeof(path), "%c%u.dat", kind, i);
+		fprintf(f, "%s", first ? "" : ", \\\n     ");
+		first = false;
+		gp_string(f, path);
+		fprintf(f, " using %s with steps lw 2 ", using);
+		color(f, i);
+		fprintf(f, " title ");
+		gp_string(f, key ? p->s[i]->key : p->s[i]->label);
+	}
+	fputc('\n', f);
 }
 
 static int write_script(const struct workdir *w, const struct plot *p,
@@ -449,7 +462,6 @@ static int write_script(const struct workdir *w, const struct plot *p,
 	char path[PATH_MAX + 32];
 	FILE *f = wd_open(w, "plot.gp", err, errlen);
 	unsigned int i;
-	bool first;
 
 	if (!f)
 		return -1;
@@ -492,38 +504,14 @@ static int write_script(const struct workdir *w, const struct plot *p,
 		color(f, i);
 		fprintf(f, " front\n");
 	}
-	fprintf(f, "plot ");
-	for (i = 0, first = true; i < p->n; i++) {
-		if (!p->s[i]->total)
-			continue;
-		wd_path(w, path, sizeof(path), "h%u.dat", i);
-		fprintf(f, "%s", first ? "" : ", \\\n     ");
-		first = false;
-		gp_string(f, path);
-		fprintf(f, " using 1:2 with steps lw 2 ");
-		color(f, i);
-		fputc(' ', f);
-		series_title(f, p->s[i]);
-	}
-	fprintf(f, "\nunset arrow\nset offsets 0, 0, 0, 0\n");
+	plot_lines(f, w, p, 'h', "1:2", 1, true);
+	fprintf(f, "unset arrow\nset offsets 0, 0, 0, 0\n");
 
 	/* 2: CDF. */
 	fprintf(f, "set title 'Cumulative distribution'\n"
 		"set ylabel 'calls at or below x (%%)'\n"
-		"set yrange [0:100]\nset key bottom right\nplot ");
-	for (i = 0, first = true; i < p->n; i++) {
-		if (!p->s[i]->total)
-			continue;
-		wd_path(w, path, sizeof(path), "c%u.dat", i);
-		fprintf(f, "%s", first ? "" : ", \\\n     ");
-		first = false;
-		gp_string(f, path);
-		fprintf(f, " using 1:2 with steps lw 2 ");
-		color(f, i);
-		fprintf(f, " title ");
-		gp_string(f, p->s[i]->label);
-	}
-	fputc('\n', f);
+		"set yrange [0:100]\nset key bottom right\n");
+	plot_lines(f, w, p, 'c', "1:2", 1, false);
 
 	/* 3: tail, log-log, with the p99 and p99.9 levels. */
 	fprintf(f, "set title 'Tail: calls slower than x (p99 at 1 %%, "
@@ -538,20 +526,7 @@ static int write_script(const struct workdir *w, const struct plot *p,
 		"set label 1 'p99' at graph 0.01, first 1 offset 0,0.5\n"
 		"set label 2 'p99.9' at graph 0.01, first 0.1 offset 0,0.5\n");
 	if (has_tail) {
-		fprintf(f, "plot ");
-		for (i = 0, first = true; i < p->n; i++) {
-			if (!p->s[i]->total || p->s[i]->n < 2)
-				continue;
-			wd_path(w, path, sizeof(path), "c%u.dat", i);
-			fprintf(f, "%s", first ? "" : ", \\\n     ");
-			gp_string(f, path);
-			fprintf(f, " using 1:3 with steps lw 2 ");
-			color(f, i);
-			fprintf(f, " title ");
-			gp_string(f, p->s[i]->label);
-			first = false;
-		}
-		fputc('\n', f);
+		plot_lines(f, w, p, 'c', "1:3", 2, false);
 	} else {
 		/* Every call in one bucket: nothing slower to draw. */
 		fprintf(f, "set label 3 'no tail: every call took the same "

@@ -57,12 +57,13 @@ struct plot *plot_new(const char *title);
 void plot_free(struct plot *p);
 
 /*
- * plot_add_series() - one mode: @label ("Bulk array"), its mean latency in
- * ns, its number of calls and pages refilled per call, shown in the key
- * and the bars.  Returns NULL when out of memory.
+ * plot_add_series() - one mode: @label ("Bulk array"), @key (its line in
+ * the histogram's key: the program's per-call line, "Bulk array: 0.325 us
+ * per call over 212,498 calls"), its mean latency in ns (a dashed line)
+ * and pages refilled per call (a bar).  Returns NULL when out of memory.
  */
 struct plot_series *plot_add_series(struct plot *p, const char *label,
-				    double mean_ns, uint64_t calls,
+				    const char *key, double mean_ns,
 				    double pages_per_call);
 
 /*

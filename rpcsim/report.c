@@ -573,7 +573,7 @@ void report_json(FILE *out, const struct report *rep)
 int report_plot(const struct report *rep, const char *gnuplot)
 {
 	const struct rpcsim_config *cfg = rep->cfg;
-	char title[256], io[32], err[1024];
+	char title[256], io[32], err[1024], key[128], calls[32];
 	struct plot *p;
 	int ret = -1;
 
@@ -592,8 +592,12 @@ int report_plot(const struct report *rep, const char *gnuplot)
 		if (!rep->runs_done[m])
 			continue;
 		summary_build(&ms, rep->results[m], rep->runs_done[m]);
-		s = plot_add_series(p, rpcsim_mode_label(m),
-				    hist_mean(&ms.hist), ms.hist.count,
+		snprintf(key, sizeof(key), "%s: %.3f us per call over %s "
+			 "calls", rpcsim_mode_label(m),
+			 ns_to_us(hist_mean(&ms.hist)),
+			 fmt_thousands(calls, sizeof(calls), ms.hist.count));
+		s = plot_add_series(p, rpcsim_mode_label(m), key,
+				    hist_mean(&ms.hist),
 				    ms.total.calls ? (double)ms.total.pages /
 				    (double)ms.total.calls : 0);
 		if (!s)
