@@ -324,47 +324,68 @@ static void text_row(FILE *out, const struct plan *p, const char *mode,
 	fprintf(out, "  %s/%s\n", mode, metric_name(id));
 }
 
-static void text_settings_diff(FILE *out, const struct doc *base,
-			       const struct doc *d)
+/* A setting that differs from the base file's; NULL: the file lacks it. */
+struct setting_diff {
+	const char *key, *base, *new;
+};
+
+static const char *setting_of(const struct doc *d, const char *key)
 {
-	bool first = true;
+	for (unsigned int i = 0; i < d->nr_settings; i++)
+		if (!strcmp(d->settings[i].key, key))
+			return d->settings[i].value;
+	return NULL;
+}
+
+/*
+ * The settings of @d that differ from @base's, in @d's order, then those
+ * only @base has.  Between files of different kinds only the settings
+ * both record are compared.  Returns how many went into @out, which has
+ * room for d->nr_settings + base->nr_settings.
+ */
+static unsigned int settings_diff(const struct doc *base, const struct doc *d,
+				  struct setting_diff *out)
+{
+	bool same_kind = base->kind == d->kind;
+	unsigned int n = 0;
 
 	for (unsigned int i = 0; i < d->nr_settings; i++) {
 		const struct setting *s = &d->settings[i];
-		const char *old = NULL;
+		const char *old = setting_of(base, s->key);
 
-		for (unsigned int k = 0; k < base->nr_settings; k++)
-			if (!strcmp(base->settings[k].key, s->key))
-				old = base->settings[k].value;
-		if (!old && base->kind != d->kind)
-			continue;	/* the other kind does not record it */
-		if (old && !strcmp(old, s->value))
+		if ((!old && !same_kind) || (old && !strcmp(old, s->value)))
 			continue;
-		fprintf(out, "%s%s %s -> %s", first ?
-			"      differs from base: " : ", ", s->key,
-			old ? old : "(none)", s->value);
-		first = false;
+		out[n++] = (struct setting_diff){ s->key, old, s->value };
 	}
-	/* Settings only the base has, when both are of one kind. */
-	for (unsigned int k = 0; base->kind == d->kind &&
-	     k < base->nr_settings; k++) {
-		const struct setting *s = &base->settings[k];
-		bool found = false;
+	for (unsigned int i = 0; same_kind && i < base->nr_settings; i++) {
+		const struct setting *s = &base->settings[i];
 
-		for (unsigned int i = 0; i < d->nr_settings; i++)
-			if (!strcmp(d->settings[i].key, s->key))
-				found = true;
-		if (found)
-			continue;
-		fprintf(out, "%s%s %s -> (none)", first ?
-			"      differs from base: " : ", ", s->key, s->value);
-		first = false;
+		if (!setting_of(d, s->key))
+			out[n++] = (struct setting_diff){ s->key, s->value,
+							  NULL };
 	}
-	if (first)
+	return n;
+}
+
+static void text_settings_diff(FILE *out, const struct doc *base,
+			       const struct doc *d)
+{
+	struct setting_diff *diff = xcalloc(d->nr_settings +
+					    base->nr_settings + 1,
+					    sizeof(*diff));
+	unsigned int n = settings_diff(base, d, diff);
+
+	for (unsigned int i = 0; i < n; i++)
+		fprintf(out, "%s%s %s -> %s", i ? ", " :
+			"      differs from base: ", diff[i].key,
+			diff[i].base ? diff[i].base : "(none)",
+			diff[i].new ? diff[i].new : "(none)");
+	if (!n)
 		fprintf(out, "      same settings as base%s",
 			base->kind != d->kind ?
 			" (of those both programs record)" : "");
 	fputc('\n', out);
+	free(diff);
 }
 
 static void text_files(FILE *out, const struct plan *p)
@@ -384,8 +405,7 @@ static void text_files(FILE *out, const struct plan *p)
 	fputc('\n', out);
 }
 
-static void text_legend(FILE *out, const struct plan *p, const bool *zero,
-			const struct output_options *o)
+static void text_legend(FILE *out, const bool *zero)
 {
 	bool first = true;
 
@@ -408,8 +428,6 @@ static void text_legend(FILE *out, const struct plan *p, const bool *zero,
 	}
 	if (!first)
 		fputc('\n', out);
-	(void)p;
-	(void)o;
 }
 
 static void text_output(FILE *out, const struct plan *p,
@@ -436,7 +454,7 @@ static void text_output(FILE *out, const struct plan *p,
 			text_row(out, p, p->modes[m], id, dec);
 		fputc('\n', out);
 	}
-	text_legend(out, p, zero, o);
+	text_legend(out, zero);
 	free(zero);
 }
 
@@ -479,6 +497,8 @@ static json_object *jfile(const struct plan *p, unsigned int i)
 {
 	const struct doc *d = &p->docs[i], *base = &p->docs[0];
 	json_object *o = json_object_new_object(), *set, *diff, *modes;
+	struct setting_diff *diffs;
+	unsigned int n;
 
 	jadd(o, "path", json_object_new_string(d->path));
 	jadd(o, "column", json_object_new_string(p->titles[i]));
@@ -502,39 +522,21 @@ static json_object *jfile(const struct plan *p, unsigned int i)
 	jadd(o, "settings", set);
 	if (!i)
 		return o;
+	diffs = xcalloc(d->nr_settings + base->nr_settings + 1,
+			sizeof(*diffs));
+	n = settings_diff(base, d, diffs);
 	diff = json_object_new_array();
-	for (unsigned int k = 0; k < d->nr_settings; k++) {
-		const char *old = NULL;
-		json_object *e;
+	for (unsigned int k = 0; k < n; k++) {
+		json_object *e = json_object_new_object();
 
-		for (unsigned int b = 0; b < base->nr_settings; b++)
-			if (!strcmp(base->settings[b].key, d->settings[k].key))
-				old = base->settings[b].value;
-		if ((!old && base->kind != d->kind) ||
-		    (old && !strcmp(old, d->settings[k].value)))
-			continue;
-		e = json_object_new_object();
-		jadd(e, "setting", json_object_new_string(d->settings[k].key));
-		jadd(e, "base", old ? json_object_new_string(old) : NULL);
-		jadd(e, "new", json_object_new_string(d->settings[k].value));
+		jadd(e, "setting", json_object_new_string(diffs[k].key));
+		jadd(e, "base", diffs[k].base ?
+		     json_object_new_string(diffs[k].base) : NULL);
+		jadd(e, "new", diffs[k].new ?
+		     json_object_new_string(diffs[k].new) : NULL);
 		json_object_array_add(diff, e);
 	}
-	for (unsigned int b = 0; base->kind == d->kind &&
-	     b < base->nr_settings; b++) {
-		bool found = false;
-		json_object *e;
-
-		for (unsigned int k = 0; k < d->nr_settings; k++)
-			if (!strcmp(d->settings[k].key, base->settings[b].key))
-				found = true;
-		if (found)
-			continue;
-		e = json_object_new_object();
-		jadd(e, "setting", json_object_new_string(base->settings[b].key));
-		jadd(e, "base", json_object_new_string(base->settings[b].value));
-		jadd(e, "new", NULL);
-		json_object_array_add(diff, e);
-	}
+	free(diffs);
 	jadd(o, "differs_from_base", diff);
 	return o;
 }
