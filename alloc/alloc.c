@@ -96,7 +96,8 @@ static struct pp_page *pp_rmqueue_buddy(struct pp_pool *pool,
 	struct pp_page *page;
 
 	pp_zone_lock(pool);
-	page = pp_rmqueue_smallest(pool, order, "rmqueue_buddy");
+	page = pp_fault_buddy_short(pool, 1UL << order) ? NULL :
+	       pp_rmqueue_smallest(pool, order, "rmqueue_buddy");
 	if (page) {
 		atomic_store_explicit(&pool->nr_free,
 				      pp_zone_free(pool) - (1UL << order),
@@ -280,7 +281,7 @@ struct pp_page *pp_alloc_page_fast(struct pp_pool *pool,
 		     pp_zone_free(pool) <= pool->wmark[PP_WMARK_LOW]))
 		return NULL;
 	pcp = pp_this_pcp(pool);
-	if (unlikely(!pp_pcp_trylock(pcp)))
+	if (unlikely(!pp_pcp_trylock_fast(pcp)))
 		return NULL;
 	count = pp_pcp_count(pcp);
 	if (unlikely(!count)) {

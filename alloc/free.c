@@ -225,7 +225,7 @@ void pp_put_page(struct pp_pool *pool, struct pp_page *page)
 		     pp_trace_enabled(mm_page_free)))
 		return pp_put_page_slow(pool, page);
 	pcp = pp_this_pcp(pool);
-	if (unlikely(!pp_pcp_trylock(pcp)))
+	if (unlikely(!pp_pcp_trylock_fast(pcp)))
 		return pp_put_page_slow(pool, page);
 	/* The only reference is ours: see pp_put_page_testzero(). */
 	__atomic_store_n(&page->refcount, 0, __ATOMIC_RELAXED);

@@ -64,6 +64,7 @@ enum pp_wmark { PP_WMARK_MIN, PP_WMARK_LOW, PP_WMARK_HIGH, PP_NR_WMARK };
  */
 struct pp_pcp {
 	atomic_int lock;		/* 0 free, 1 held */
+	unsigned int fault_trylock;	/* PAGEPOOL_FAULT trylock=, percent */
 	atomic_uint count;		/* pages on the list; written under lock */
 	unsigned int high;
 	unsigned int batch;
@@ -89,6 +90,16 @@ struct pp_free_area {
 
 struct pp_backend_ops;
 
+/* What PAGEPOOL_FAULT asks for (fault.c). */
+struct pp_fault {
+	unsigned int trylock_fail;	/* percent of hot-path trylocks */
+	unsigned long buddy_reserve;	/* buddy "empty" below this many */
+	bool mmap_fail;			/* the arena mapping fails */
+};
+
+int pp_fault_parse(const char *spec, struct pp_fault *f);
+bool pp_fault_trylock_hit(unsigned int percent);
+
 struct pp_pool {
 	/* Read-mostly: layout and configuration. */
 	char *arena;
@@ -113,6 +124,8 @@ struct pp_pool {
 	size_t rings_bytes;
 	char *map_base;			/* the arena's mapping, before alignment */
 	size_t map_len;
+	/* PAGEPOOL_FAULT buddy-empty=: pages the buddy lists pretend not to have */
+	unsigned long fault_buddy_reserve;
 
 	/* The zone: buddy lists under the zone lock. */
 	pthread_mutex_t lock __attribute__((aligned(PP_CACHELINE)));
@@ -226,7 +239,7 @@ static inline void pp_zone_unlock(struct pp_pool *pool)
 		pp_die("pthread_mutex_unlock: error %d", err);
 }
 
-static inline bool pp_pcp_trylock(struct pp_pcp *pcp)
+static inline bool pp_pcp_trylock_raw(struct pp_pcp *pcp)
 {
 	/* Test first so a held lock costs a shared read, not a line steal. */
 	if (atomic_load_explicit(&pcp->lock, memory_order_relaxed))
@@ -234,9 +247,31 @@ static inline bool pp_pcp_trylock(struct pp_pcp *pcp)
 	return !atomic_exchange_explicit(&pcp->lock, 1, memory_order_acquire);
 }
 
+/*
+ * The hot paths' trylock.  With PAGEPOOL_FAULT=trylock=P it also fails P %
+ * of the time (the field shares the lock's cache line: one extra test).
+ */
+static inline bool pp_pcp_trylock(struct pp_pcp *pcp)
+{
+	if (unlikely(pcp->fault_trylock) &&
+	    pp_fault_trylock_hit(pcp->fault_trylock))
+		return false;
+	return pp_pcp_trylock_raw(pcp);
+}
+
 static inline void pp_pcp_unlock(struct pp_pcp *pcp)
 {
 	atomic_store_explicit(&pcp->lock, 0, memory_order_release);
+}
+
+/*
+ * For the straight-line fast paths, whose only calls are tail calls: with
+ * fault injection on it fails, so the general path (pp_pcp_trylock())
+ * decides, and no call into the fault code is compiled in here.
+ */
+static inline bool pp_pcp_trylock_fast(struct pp_pcp *pcp)
+{
+	return likely(!pcp->fault_trylock) && pp_pcp_trylock_raw(pcp);
 }
 
 void pp_pcp_lock_slow(struct pp_pcp *pcp);
@@ -366,6 +401,18 @@ static inline unsigned long pp_zone_free(const struct pp_pool *pool)
 
 struct pp_page *pp_rmqueue_smallest(struct pp_pool *pool, unsigned int order,
 				    const char *call);
+
+/*
+ * PAGEPOOL_FAULT buddy-empty=N: would taking @nr pages leave fewer than N
+ * in the buddy lists?  Then the buddy allocator reports itself empty.
+ * Zone lock held.
+ */
+static inline bool pp_fault_buddy_short(const struct pp_pool *pool,
+					unsigned long nr)
+{
+	return unlikely(pool->fault_buddy_reserve) &&
+	       pp_zone_free(pool) < pool->fault_buddy_reserve + nr;
+}
 void pp_free_one_page_locked(struct pp_pool *pool, struct pp_page *page,
 			     unsigned int order);
 unsigned int pp_rmqueue_bulk(struct pp_pool *pool, struct pp_pcp *pcp,

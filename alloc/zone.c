@@ -180,6 +180,7 @@ static unsigned int pp_ring_slots(const struct pp_pool_config *cfg)
 struct pp_pool *pp_pool_create(const struct pp_pool_config *cfg)
 {
 	struct pp_pool_config defaults;
+	struct pp_fault fault;
 	struct pp_pool *pool;
 	unsigned long pfn;
 	unsigned int slots;
@@ -201,6 +202,12 @@ struct pp_pool *pp_pool_create(const struct pp_pool_config *cfg)
 		return NULL;
 	}
 	memset(pool, 0, sizeof(*pool));
+	if (pp_fault_parse(getenv("PAGEPOOL_FAULT"), &fault)) {
+		free(pool);
+		errno = EINVAL;
+		return NULL;
+	}
+	pool->fault_buddy_reserve = fault.buddy_reserve;
 	pool->nr_pages = cfg->nr_pages;
 	pool->debug = cfg->debug;
 	atomic_init(&pool->bulk_variant, (unsigned int)cfg->bulk_variant);
@@ -221,7 +228,7 @@ struct pp_pool *pp_pool_create(const struct pp_pool_config *cfg)
 
 	pool->arena_bytes = pool->nr_pages << PP_PAGE_SHIFT;
 	pool->map_bytes = pool->nr_pages * sizeof(struct pp_page);
-	if (!pp_map_arena(pool))
+	if (fault.mmap_fail || !pp_map_arena(pool))
 		pool->arena = NULL;
 	pool->mem_map = pp_map(pool->map_bytes);
 	if (posix_memalign((void **)&pool->pcp, PP_CACHELINE,
@@ -242,6 +249,7 @@ struct pp_pool *pp_pool_create(const struct pp_pool_config *cfg)
 		struct pp_pcp *pcp = &pool->pcp[cpu];
 
 		pcp->batch = cfg->pcp_batch;
+		pcp->fault_trylock = fault.trylock_fail;
 		pcp->high = cfg->pcp_high;
 		pcp->cpu = cpu;
 		pcp->mask = slots - 1;
@@ -422,6 +430,14 @@ unsigned int pp_rmqueue_bulk(struct pp_pool *pool, struct pp_pcp *pcp,
 		pp_die("rmqueue_bulk: pcp list %u not empty (%u pages)",
 		       pcp->cpu, pp_pcp_count(pcp));
 	pp_zone_lock(pool);
+	if (unlikely(pool->fault_buddy_reserve)) {
+		unsigned long avail = pp_zone_free(pool);
+
+		avail = avail > pool->fault_buddy_reserve ?
+			avail - pool->fault_buddy_reserve : 0;
+		if (count > avail)
+			count = (unsigned int)avail;
+	}
 	for (i = 0; i < count; i++) {
 		struct pp_page *page = pp_rmqueue_smallest(pool, 0,
 							   "rmqueue_bulk");
@@ -498,7 +514,7 @@ void pp_free_pcppages_bulk(struct pp_pool *pool, struct pp_pcp *pcp,
  */
 void pp_pcp_lock_slow(struct pp_pcp *pcp)
 {
-	while (!pp_pcp_trylock(pcp))
+	while (!pp_pcp_trylock_raw(pcp))
 		sched_yield();
 }
 
@@ -606,7 +622,10 @@ long pp_zone_alloc_range(struct pp_pool *pool, unsigned long nr,
 		order++;
 	}
 	pp_zone_lock(pool);
-	if ((1UL << order) >= nr) {
+	if (pp_fault_buddy_short(pool, nr)) {
+		pfn = -ENOMEM;
+		span = 0;
+	} else if ((1UL << order) >= nr) {
 		struct pp_page *page = pp_rmqueue_smallest(pool, order,
 							   "extent_alloc");
 

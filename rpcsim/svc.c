@@ -99,6 +99,14 @@ struct svc_serv {
 	struct svc_rqst **rqsts;
 	pthread_barrier_t ready, go;
 	atomic_bool stop;
+	/*
+	 * The stall detector (svc_wait()): server threads in a retry wait,
+	 * waits and requests done so far.  When every thread keeps waiting
+	 * and nothing can free a page, @stuck makes them give up.
+	 */
+	atomic_uint waiting;
+	_Atomic uint64_t waits, handled;
+	atomic_bool stuck;
 	_Atomic uint64_t next_seq;
 	uint64_t limit;			/* requests; UINT64_MAX: no limit */
 	pthread_mutex_t done_lock;
@@ -161,11 +169,15 @@ struct svc_alloc_stats {
  * threads (and the completion thread, which frees) time to return pages.
  * The only wait in rpcsim's loop.
  */
-static void svc_retry_wait(const struct rpcsim_config *cfg,
-			   struct svc_alloc_stats *as)
+static bool svc_retry_wait(struct svc_serv *serv, struct svc_alloc_stats *as)
 {
+	const struct rpcsim_config *cfg = serv->cfg;
 	uint64_t t0 = now_ns();
 
+	if (atomic_load_explicit(&serv->stuck, memory_order_relaxed))
+		return false;
+	atomic_fetch_add_explicit(&serv->waiting, 1, memory_order_relaxed);
+	atomic_fetch_add_explicit(&serv->waits, 1, memory_order_relaxed);
 	if (!cfg->retry_wait_us) {
 		sched_yield();
 	} else {
@@ -177,8 +189,10 @@ static void svc_retry_wait(const struct rpcsim_config *cfg,
 		while (nanosleep(&ts, &ts) && errno == EINTR)
 			;
 	}
+	atomic_fetch_sub_explicit(&serv->waiting, 1, memory_order_relaxed);
 	as->waits++;
 	as->wait_ns += now_ns() - t0;
+	return true;
 }
 
 /* Before 5.13: alloc_page() for each hole, waiting after each failure. */
@@ -198,7 +212,8 @@ static void svc_alloc_arg_single(struct svc_rqst *rqstp,
 			if (unlikely(!p)) {
 				as->no_progress++;
 				rpcsim_trace(svc_alloc_arg_err, 1, 0);
-				svc_retry_wait(serv->cfg, as);
+				if (!svc_retry_wait(serv, as))
+					return;
 				continue;
 			}
 			rq[i] = p;
@@ -240,7 +255,8 @@ retry:
 			continue;
 		p = pp_list_pop_page(&list);
 		if (unlikely(!p)) {
-			svc_retry_wait(serv->cfg, as);
+			if (!svc_retry_wait(serv, as))
+				return;
 			goto retry;
 		}
 		rq[i] = p;
@@ -248,11 +264,6 @@ retry:
 	}
 }
 
-/*
- * 5.13's array version with NeilBrown's "don't pause on incomplete
- * allocation" (5.15): the return value counts the leading populated slots;
- * wait only when a call made no progress (svc_alloc_arg_err fires there).
- */
 /*
  * The consumer of the 2025 proposal (--bulk-variant=pure-output), where
  * the array is output only: its alloc_pages_bulk_refill() moves the pages
@@ -288,12 +299,16 @@ static void svc_alloc_arg_refill(struct svc_rqst *rqstp,
 		as->no_progress++;
 		rpcsim_trace(svc_alloc_arg_err, (unsigned int)(pages - held),
 			     0U);
-		svc_retry_wait(serv->cfg, as);
+		if (!svc_retry_wait(serv, as))
+			return;
 	}
 }
 
 /*
- * The merged contract's consumer, as above; also the one for the v5
+ * 5.13's array version with NeilBrown's "don't pause on incomplete
+ * allocation" (5.15): the return value counts the leading populated slots;
+ * wait only when a call made no progress (svc_alloc_arg_err fires there).
+ * The merged contract's consumer; also the one for the v5
  * contract (stop-at-first-populated), which returns at the first populated
  * slot after a hole: each call makes progress, so the loop simply calls
  * again, once per run of holes.
@@ -317,7 +332,8 @@ static void svc_alloc_arg_array(struct svc_rqst *rqstp,
 		as->no_progress++;
 		rpcsim_trace(svc_alloc_arg_err, (unsigned int)pages,
 			     (unsigned int)ret);
-		svc_retry_wait(serv->cfg, as);
+		if (!svc_retry_wait(serv, as))
+			return;
 	}
 }
 
@@ -512,6 +528,19 @@ static void svc_handle(struct svc_rqst *rqstp, uint64_t seq, bool timed)
 	svc_alloc_arg(rqstp, &as);
 	t1 = now_ns();
 
+	if (unlikely(atomic_load_explicit(&serv->stuck,
+					  memory_order_relaxed))) {
+		/* Given up (svc_wait()): book what came, serve nothing. */
+		unsigned long held = 0;
+
+		for (unsigned long i = 0; i < serv->cfg->pages; i++)
+			held += rqstp->rq_pages[i] != NULL;
+		rqstp->acct.allocated += held - (serv->cfg->pages -
+						 rqstp->holes);
+		rqstp->holes = serv->cfg->pages - held;
+		return;
+	}
+	atomic_fetch_add_explicit(&serv->handled, 1, memory_order_relaxed);
 	if (serv->mode == RPCSIM_ARRAY)
 		as.allocated = rqstp->holes;
 	else if (as.allocated != rqstp->holes)
@@ -805,12 +834,59 @@ static void svc_progress(struct svc_serv *serv, uint64_t start, uint64_t now,
 
 /* Main thread: wait for the threads, stopping them at the deadline. */
 #define INTERRUPT_POLL_NS	(NSEC_PER_SEC / 10)
+#define STALL_NS		(2 * NSEC_PER_SEC)
+
+struct svc_stall {
+	uint64_t since;			/* last time something moved */
+	uint64_t handled, waits;	/* the counters then */
+};
+
+static bool svc_queue_empty(struct svc_serv *serv)
+{
+	struct svc_completion *c = serv->compl;
+	bool empty;
+
+	if (!c)
+		return true;
+	PTHREAD_CHECK(pthread_mutex_lock(&c->lock));
+	empty = c->head == c->tail;
+	PTHREAD_CHECK(pthread_mutex_unlock(&c->lock));
+	return empty;
+}
+
+/*
+ * A stall: for STALL_NS no svc_alloc_arg() call completed while threads
+ * kept retrying, and no reply was ever queued for the completion thread to
+ * free.  Every page is then held by a server thread waiting for more, or
+ * by the page cache: nothing can give one back, the pool is too small
+ * (PAGEPOOL_FAULT=buddy-empty can make it so).  The kernel would hang
+ * there; rpcsim gives up and says why.
+ */
+static bool svc_stalled(struct svc_serv *serv, uint64_t now,
+			struct svc_stall *st)
+{
+	uint64_t handled = atomic_load_explicit(&serv->handled,
+						memory_order_relaxed);
+	uint64_t waits = atomic_load_explicit(&serv->waits,
+					      memory_order_relaxed);
+
+	if (handled != st->handled || !svc_queue_empty(serv) ||
+	    !atomic_load_explicit(&serv->waiting, memory_order_relaxed)) {
+		st->since = now;
+		st->handled = handled;
+		st->waits = waits;
+		return false;
+	}
+	return now - st->since >= STALL_NS &&
+	       waits - st->waits >= serv->cfg->threads;
+}
 
 static void svc_wait(struct svc_serv *serv, uint64_t start, unsigned int run)
 {
 	const struct rpcsim_config *cfg = serv->cfg;
 	uint64_t deadline = UINT64_MAX, tick = start + NSEC_PER_SEC;
 	uint64_t last_calls = 0, last_ns = start;
+	struct svc_stall stall = { .since = start };
 	bool stopped = false;
 
 	if (cfg->duration_s > 0)
@@ -841,7 +917,12 @@ static void svc_wait(struct svc_serv *serv, uint64_t start, unsigned int run)
 					   strerror(err));
 		}
 		now = now_ns();
-		if (!stopped && (now >= deadline || rpcsim_interrupted)) {
+		if (!stopped && svc_stalled(serv, now, &stall))
+			atomic_store_explicit(&serv->stuck, true,
+					      memory_order_relaxed);
+		if (!stopped && (now >= deadline || rpcsim_interrupted ||
+				 atomic_load_explicit(&serv->stuck,
+						      memory_order_relaxed))) {
 			atomic_store_explicit(&serv->stop, true,
 					      memory_order_relaxed);
 			stopped = true;
@@ -1033,6 +1114,10 @@ int svc_run(const struct rpcsim_config *cfg, enum rpcsim_mode mode,
 					   cfg->threads + 1));
 	PTHREAD_CHECK(pthread_barrier_init(&serv->go, NULL, cfg->threads + 1));
 	atomic_init(&serv->stop, false);
+	atomic_init(&serv->stuck, false);
+	atomic_init(&serv->waiting, 0);
+	atomic_init(&serv->waits, 0);
+	atomic_init(&serv->handled, 0);
 	atomic_init(&serv->next_seq, 0);
 
 	if (cfg->completion == RPCSIM_COMPLETION_THREAD)
@@ -1079,6 +1164,16 @@ int svc_run(const struct rpcsim_config *cfg, enum rpcsim_mode mode,
 	PTHREAD_CHECK(pthread_cond_destroy(&serv->done_cond));
 	PTHREAD_CHECK(pthread_mutex_destroy(&serv->done_lock));
 	ret = svc_teardown(serv, res);
+	if (atomic_load_explicit(&serv->stuck, memory_order_relaxed)) {
+		fprintf(stderr, "rpcsim: %s run %u stalled: every server thread "
+			"waited for pages for %llu s with nothing left to free "
+			"them; the pool is too small for this run (the minimum "
+			"is %lu pages, and PAGEPOOL_FAULT=buddy-empty takes "
+			"pages away)\n", rpcsim_mode_label(mode), run,
+			(unsigned long long)(STALL_NS / NSEC_PER_SEC),
+			cfg->min_pool_pages);
+		ret = -1;
+	}
 	free(serv);
 	return ret;
 }

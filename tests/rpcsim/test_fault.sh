@@ -1,0 +1,89 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# rpcsim under libpagepool's fault injection (PAGEPOOL_FAULT): a pool that
+# cannot be mapped is a clear runtime error; failing pcp trylocks send the
+# bulk calls to their one-page fallback and rpcsim keeps making progress,
+# counting the extra calls and waits; a buddy allocator that keeps pages
+# back still serves a pool with room to spare, and one that keeps too many
+# makes every thread wait: rpcsim says the run stalled and exits 1 instead
+# of hanging.  Every run that ends checks that every page came back.
+
+. "${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/rpcsim/common.sh"
+
+if ! have_python; then
+	echo "1..0 # SKIP python3 missing"
+	exit 0
+fi
+plan_tests 14
+
+# json KEY...: python expression over the first mode of $OUT's document.
+json()
+{
+	python3 -c 'import json, sys
+m = json.load(open(sys.argv[1]))["modes"][0]
+print(eval(sys.argv[2]))' "$OUT" "$1"
+}
+
+run_env PAGEPOOL_FAULT=mmap --requests=10
+[ "$status" -eq 1 ] && grep -q 'cannot create a .*pool of .*Cannot allocate memory' "$ERR"
+ok $? "PAGEPOOL_FAULT=mmap: exit 1, the pool cannot be created (exit $status)"
+[ "$(wc -l <"$ERR")" -eq 1 ]
+ok $? "  in one line"
+
+run_env PAGEPOOL_FAULT=trylock=200 --requests=10
+[ "$status" -eq 1 ] && grep -q "PAGEPOOL_FAULT='trylock=200': expected" "$ERR"
+ok $? "a bad PAGEPOOL_FAULT: exit 1 and what it accepts (exit $status)"
+
+# Half the trylocks fail: list mode gets one page back whenever its bulk
+# call falls back, runs dry and waits (Chuck Lever's list loop); it still
+# serves every request.
+run_env PAGEPOOL_FAULT=trylock=50 --alloc=list --requests=2000 \
+	--retry-wait=10 --json
+ran_ok "trylock=50, list: every request served"
+[ "$(json 'm["calls"]')" -eq 2000 ] &&
+[ "$(json 'm["counters"]["bulk_fallback_trylock"]')" -gt 0 ] &&
+[ "$(json 'm["waits"]')" -gt 0 ]
+ok $? "trylock=50, list: fallbacks ($(json 'm["counters"]["bulk_fallback_trylock"]')) and waits ($(json 'm["waits"]')) counted"
+
+run_env PAGEPOOL_FAULT=trylock=50 --alloc=array --requests=2000 --json
+ran_ok "trylock=50, array: every request served"
+python3 -c 'import json, sys
+m = json.load(open(sys.argv[1]))["modes"][0]
+sys.exit(not (m["calls"] == 2000 and m["alloc_calls_per_call"] > 1.0 and
+              m["counters"]["bulk_fallback_trylock"] > 0))' "$OUT"
+ok $? "trylock=50, array: more than one allocator call per svc_alloc_arg ($(json 'm["alloc_calls_per_call"]'))"
+
+run_env PAGEPOOL_FAULT=trylock=100 --alloc=single --requests=500 --json
+ran_ok "trylock=100, single: every page from the buddy lists, every request served"
+[ "$(json 'm["counters"]["pcp_refill"]')" -eq 0 ]
+ok $? "trylock=100, single: no pcp list was ever used"
+
+# Buddy keeps 1000 pages back from a pool 2000 pages above the minimum.
+run --threads=2 --requests=10 --json
+min=$(python3 -c 'import json, sys
+print(json.load(open(sys.argv[1]))["config"]["min_pool_pages"])' "$OUT" 2>/dev/null)
+if [ -n "$min" ]; then
+	run_env PAGEPOOL_FAULT=buddy-empty=1000 --threads=2 \
+		--pool-size=$(( (min + 2000) * 4 ))k --requests=2000
+	ran_ok "buddy-empty=1000 with 2000 pages to spare: every request served"
+	pass "  (minimum pool $min pages)"
+
+	# And with the buddy allocator keeping back all but ~100 pages
+	# beyond the page cache: no thread can fill its rq_pages.
+	start=$(date +%s)
+	run_env PAGEPOOL_FAULT=buddy-empty=$((min - 16384 - 100)) --threads=2 \
+		--pool-size=$((min * 4))k --requests=2000 --retry-wait=100
+	took=$(( $(date +%s) - start ))
+	[ "$status" -eq 1 ] && grep -q 'stalled: every server thread waited for pages' "$ERR"
+	ok $? "pool too small: rpcsim reports the stall and exits 1 (exit $status after ${took} s)"
+	! grep -q 'leak' "$ERR"
+	ok $? "  and every page still comes back"
+	[ "$took" -lt 30 ]
+	ok $? "  within seconds, not a hang"
+else
+	skip 5 "no min_pool_pages in rpcsim's JSON configuration"
+fi
+
+exit_status
+exit $?

@@ -1,0 +1,202 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Fault injection (PAGEPOOL_FAULT): each switch makes a rare path common,
+ * and the path does what the contracts say.  Buddy backend only: the
+ * fallbacks checked here are the buddy allocator's.
+ */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "pp_test.h"
+
+#define NR_PAGES	512
+
+static struct pp_pool *fault_pool(const char *spec)
+{
+	struct pp_pool *pool;
+
+	if (setenv("PAGEPOOL_FAULT", spec, 1))
+		bail_out("setenv: %s", strerror(errno));
+	pool = test_pool_create(NR_PAGES, 8, 32, 1);
+	unsetenv("PAGEPOOL_FAULT");
+	return pool;
+}
+
+static void test_create_faults(void)
+{
+	struct pp_pool_config cfg;
+	struct pp_pool *pool;
+	static const char *const bad[] = {
+		"bogus", "trylock=", "trylock=101", "trylock=-1", "mmap,",
+		"buddy-empty=x", "trylock=5,,mmap",
+	};
+
+	test_config_init(&cfg);
+	cfg.nr_pages = NR_PAGES;
+	setenv("PAGEPOOL_FAULT", "mmap", 1);
+	errno = 0;
+	pool = pp_pool_create(&cfg);
+	ok(!pool && errno == ENOMEM,
+	   "PAGEPOOL_FAULT=mmap - pp_pool_create fails with ENOMEM (%s)",
+	   strerror(errno));
+	if (pool)
+		pp_pool_destroy(pool);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		setenv("PAGEPOOL_FAULT", bad[i], 1);
+		errno = 0;
+		pool = pp_pool_create(&cfg);
+		ok(!pool && errno == EINVAL,
+		   "PAGEPOOL_FAULT='%s' - refused with EINVAL", bad[i]);
+		if (pool)
+			pp_pool_destroy(pool);
+	}
+	setenv("PAGEPOOL_FAULT", "", 1);
+	pool = pp_pool_create(&cfg);
+	ok(pool != NULL, "PAGEPOOL_FAULT='' - no fault, the pool is created");
+	ok(pool && pp_pool_destroy(pool) == 0, "  and destroyed");
+	unsetenv("PAGEPOOL_FAULT");
+}
+
+/* Every hot-path trylock fails: every path still gets its pages. */
+static void test_trylock_always(void)
+{
+	struct pp_pool *pool = fault_pool("trylock=100");
+	struct pp_list_head list = PP_LIST_HEAD_INIT(list);
+	struct pp_page *arr[16] = { NULL }, *page;
+	struct pp_vmstat a, b;
+	unsigned long ret;
+
+	pp_pool_vmstat(pool, &a);
+	page = pp_alloc_page(pool, PP_GFP_KERNEL);
+	pp_pool_vmstat(pool, &b);
+	ok(page && vm_delta(&a, &b, PP_PCP_TRYLOCK_FAIL) == 1 &&
+	   vm_delta(&a, &b, PP_PCP_REFILL) == 0 && b.nr_pcp == 0,
+	   "trylock=100 - pp_alloc_page takes its page from the buddy lists");
+
+	pp_pool_vmstat(pool, &a);
+	ret = pp_alloc_pages_bulk_array(pool, PP_GFP_KERNEL, 16, arr);
+	pp_pool_vmstat(pool, &b);
+	ok(ret == 1 && arr[0] && !arr[1] &&
+	   vm_delta(&a, &b, PP_BULK_FALLBACK_TRYLOCK) == 1 &&
+	   vm_delta(&a, &b, PP_PGALLOC) == 1,
+	   "trylock=100 - bulk array falls back to one page (%lu)", ret);
+
+	pp_pool_vmstat(pool, &a);
+	ret = pp_alloc_pages_bulk_list(pool, PP_GFP_KERNEL, 16, &list);
+	pp_pool_vmstat(pool, &b);
+	ok(ret == 1 && list_length(&list) == 1 &&
+	   vm_delta(&a, &b, PP_BULK_FALLBACK_TRYLOCK) == 1,
+	   "trylock=100 - bulk list falls back to one page (%lu)", ret);
+
+	/* The callers' loop: call until full, one page at a time. */
+	while (ret < 16 && pp_alloc_pages_bulk_array(pool, PP_GFP_KERNEL, 16,
+						     arr) > ret)
+		ret++;
+	ok(ret == 16, "trylock=100 - a caller looping still fills the array");
+
+	pp_pool_vmstat(pool, &a);
+	pp_put_page(pool, page);
+	put_list(pool, &list);
+	put_array(pool, arr, 16);
+	pp_pool_vmstat(pool, &b);
+	ok(b.nr_pcp == 0 && b.nr_free == NR_PAGES &&
+	   vm_delta(&a, &b, PP_PCP_TRYLOCK_FAIL) >= 1,
+	   "trylock=100 - frees go straight to the buddy lists");
+	ok(test_all_back(&b), "trylock=100 - every page is back");
+	ok(pp_pool_destroy(pool) == 0, "trylock=100 - destroy finds no leak");
+}
+
+/* Half the trylocks fail: a random workload keeps its invariants. */
+static void test_trylock_half(void)
+{
+	struct pp_pool *pool = fault_pool("trylock=50");
+	struct pp_page *arr[64] = { NULL };
+	struct pp_vmstat st;
+	unsigned int seed = 1;
+	bool filled = true;
+
+	for (int round = 0; round < 2000; round++) {
+		unsigned long ret = 0;
+
+		for (int i = 0; i < 64; i++)
+			if (rand_r(&seed) % 3 == 0 && arr[i]) {
+				pp_put_page(pool, arr[i]);
+				arr[i] = NULL;
+			}
+		for (int tries = 0; tries < 1000 && ret < 64; tries++)
+			ret = pp_alloc_pages_bulk_array(pool, PP_GFP_KERNEL,
+							64, arr);
+		if (ret != 64)
+			filled = false;
+	}
+	ok(filled, "trylock=50 - every array filled by looping");
+	pp_pool_vmstat(pool, &st);
+	ok(st.events[PP_BULK_FALLBACK_TRYLOCK] > 0 &&
+	   st.events[PP_PCP_TRYLOCK_FAIL] > 0,
+	   "trylock=50 - both fallbacks happened (bulk %llu, other %llu)",
+	   (unsigned long long)st.events[PP_BULK_FALLBACK_TRYLOCK],
+	   (unsigned long long)st.events[PP_PCP_TRYLOCK_FAIL]);
+	put_array(pool, arr, 64);
+	pp_pool_drain(pool);
+	pp_pool_vmstat(pool, &st);
+	ok(test_all_back(&st), "trylock=50 - every page is back");
+	ok(pp_pool_destroy(pool) == 0, "trylock=50 - destroy finds no leak");
+}
+
+/* The buddy allocator says it is empty with 100 pages left. */
+static void test_buddy_empty(void)
+{
+	struct pp_pool *pool = fault_pool("buddy-empty=100");
+	struct pp_list_head list = PP_LIST_HEAD_INIT(list);
+	struct pp_page *arr[64] = { NULL }, *page;
+	struct pp_vmstat a, b;
+	unsigned long got = 0, ret;
+
+	while ((page = pp_alloc_page(pool, PP_GFP_KERNEL))) {
+		pp_list_add(&page->lru, &list);
+		got++;
+	}
+	pp_pool_vmstat(pool, &b);
+	ok(got == NR_PAGES - 100 && b.nr_free == 100 &&
+	   b.events[PP_ALLOC_FAIL] == 1,
+	   "buddy-empty=100 - single pages run out with 100 left (%lu "
+	   "allocated, %lu free)", got, b.nr_free);
+
+	/* Give 10 back to the pcp list: a bulk call takes them, then stops. */
+	for (int i = 0; i < 10; i++)
+		pp_put_page(pool, pp_list_pop_page(&list));
+	pp_pool_vmstat(pool, &a);
+	ret = pp_alloc_pages_bulk_array(pool, PP_GFP_MEMALLOC, 64, arr);
+	pp_pool_vmstat(pool, &b);
+	ok(a.nr_pcp == 10 && ret == 10 &&
+	   vm_delta(&a, &b, PP_BULK_PARTIAL) == 1,
+	   "buddy-empty=100 - a bulk call returns the 10 pcp pages, partial "
+	   "(%lu)", ret);
+	ret = pp_alloc_pages_bulk_array(pool, PP_GFP_MEMALLOC, 64, arr);
+	pp_pool_vmstat(pool, &a);
+	ok(ret == 10 && vm_delta(&b, &a, PP_BULK_FALLBACK_EMPTY) == 1 &&
+	   vm_delta(&b, &a, PP_ALLOC_FAIL) == 1,
+	   "buddy-empty=100 - then nothing: the one-page fallback fails too "
+	   "(%lu)", ret);
+
+	put_array(pool, arr, 64);
+	put_list(pool, &list);
+	pp_pool_drain(pool);
+	pp_pool_vmstat(pool, &b);
+	ok(test_all_back(&b), "buddy-empty=100 - every page is back");
+	ok(pp_pool_destroy(pool) == 0, "buddy-empty=100 - destroy finds no leak");
+}
+
+int main(void)
+{
+	plan_tests(10 + 7 + 4 + 5);
+	if (!test_backend_is_buddy()) {
+		skip(26, "fault injection is checked on the buddy backend");
+		return exit_status();
+	}
+	test_create_faults();
+	test_trylock_always();
+	test_trylock_half();
+	test_buddy_empty();
+	return exit_status();
+}
