@@ -1061,6 +1061,8 @@ static void svc_trace_run_start(const struct rpcsim_config *cfg,
 		.write_weight = cfg->write_weight,
 		.seed = cfg->seed,
 		.version = PACKAGE_VERSION,
+		.backend = pp_backend_name(cfg->backend),
+		.bulk_variant = pp_bulk_variant_name(cfg->bulk_variant),
 	};
 
 	rpcsim_trace(run_start, &r);

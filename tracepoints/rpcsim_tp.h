@@ -43,6 +43,8 @@ LTTNG_UST_TRACEPOINT_EVENT(rpcsim, run_start,
 					r->write_weight)
 		lttng_ust_field_integer(uint64_t, seed, r->seed)
 		lttng_ust_field_string(version, r->version)
+		lttng_ust_field_string(backend, r->backend)
+		lttng_ust_field_string(bulk_variant, r->bulk_variant)
 	)
 )
 

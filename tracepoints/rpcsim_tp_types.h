@@ -30,6 +30,8 @@ struct rpcsim_tp_run {
 	unsigned int write_weight;
 	uint64_t seed;
 	const char *version;
+	const char *backend;		/* "buddy" or "jemalloc" */
+	const char *bulk_variant;	/* "merged", ... (pagepool.h) */
 };
 
 #endif /* RPCSIM_TP_TYPES_H */
