@@ -310,6 +310,8 @@ int main(int argc, char **argv)
 					.completion = "inline",
 					.read_weight = 1, .write_weight = 1,
 					.seed = 1, .version = "tracegen",
+					.backend = "buddy",
+					.bulk_variant = "merged",
 				};
 
 				lttng_ust_tracepoint(rpcsim, run_start, &rs);
