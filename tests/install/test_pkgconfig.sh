@@ -28,10 +28,12 @@ if ! command -v pkg-config >/dev/null 2>&1; then
 	exit $?
 fi
 
-# An AddressSanitizer build's library needs programs built the same way.
+# A sanitizer build's library needs programs built the same way.
 san=
 if grep -q '^#define PP_CONFIG_ASAN 1' "$top_builddir/config.h"; then
 	san="-fsanitize=address,undefined"
+elif grep -q '^#define PP_CONFIG_TSAN 1' "$top_builddir/config.h"; then
+	san="-fsanitize=thread"
 fi
 
 # A make of its own: not the jobserver of the make running the tests.
