@@ -190,6 +190,7 @@ struct analysis {
 	uint64_t discarded_packets_msgs;
 	uint64_t discarded_packets_unknown;
 	uint64_t run_start_twice;	/* run_start for a (mode, run) seen */
+	char *read_error;		/* libbabeltrace2 stopped a stream early */
 	bool have_vtid;			/* any entry/exit had vtid */
 };
 
@@ -202,10 +203,19 @@ struct analysis {
 int find_traces(struct analysis *a, char *const *paths, unsigned int n);
 /* Refuse a metadata file babeltrace2 2.0.4 would hang on.  0 or 1. */
 int check_metadata(const char *dir);
+/* Bytes of the files other than "metadata" in the trace directories. */
+uint64_t stream_bytes(const struct analysis *a);
 
 /* reader.c */
 struct reader_options {
 	int bt_log_level;		/* bt_logging_level for components */
+	/*
+	 * Seconds libbabeltrace2 may take to index the stream files (the
+	 * creation of the source components) before SIGALRM ends the
+	 * process, plus one per 16 MiB of stream files; 0: no watchdog.
+	 * Only for a process of its own (analyze_isolate's child).
+	 */
+	unsigned int index_watchdog_s;
 };
 /* Read every trace of a into it.  0, or 1 after printing the cause. */
 int read_traces(struct analysis *a, const struct reader_options *o);
@@ -223,6 +233,19 @@ unsigned int report(struct analysis *a, const struct report_options *o,
 struct plot;
 /* --plot: each mode's latency_ns histogram and pages per call into @p. */
 int report_plot(struct analysis *a, struct plot *p);
+
+/*
+ * rpcsim-analyze.c: the whole program (options, reading, report) as a
+ * function, so the trace fuzzer (fuzz/trace.c) runs it in process.
+ * Returns the exit status: 0, 1 runtime error, 2 bad usage (a bad option
+ * still exits the process).
+ */
+int rpcsim_analyze_main(int argc, char **argv);
+/*
+ * Read and report in a child process, so that a crash of libbabeltrace2
+ * on a corrupted trace is an error message (default true).
+ */
+extern bool analyze_isolate;
 
 /* util */
 void *xcalloc(size_t n, size_t size);

@@ -19,9 +19,11 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <babeltrace2/babeltrace.h>
 
@@ -203,6 +205,7 @@ void analysis_free(struct analysis *a)
 	free(a->traces);
 	for (i = 0; i < a->nr_pp; i++)
 		free(a->pp_names[i]);
+	free(a->read_error);
 	memset(a, 0, sizeof(*a));
 }
 
@@ -458,9 +461,17 @@ static inline bool event_ts(const bt_message *msg, const struct ev_info *e,
 {
 	if (!e->clock)
 		return false;
-	return bt_clock_snapshot_get_ns_from_origin(
+	if (bt_clock_snapshot_get_ns_from_origin(
 		bt_message_event_borrow_default_clock_snapshot_const(msg),
-		ns) == BT_CLOCK_SNAPSHOT_GET_NS_FROM_ORIGIN_STATUS_OK;
+		ns) == BT_CLOCK_SNAPSHOT_GET_NS_FROM_ORIGIN_STATUS_OK)
+		return true;
+	/*
+	 * Out of int64_t range (a corrupted clock offset): counted as an
+	 * event without a timestamp.  The call also left an error on the
+	 * thread, which would make libbabeltrace2's next call abort.
+	 */
+	bt_current_thread_clear_error();
+	return false;
 }
 
 /* Where events that carry no mode of their own are counted. */
@@ -929,6 +940,20 @@ int read_traces(struct analysis *a, const struct reader_options *o)
 		goto out;
 	}
 
+	/*
+	 * babeltrace2 2.0.4 indexes every stream file when its source
+	 * component is created and loops forever on a packet that claims
+	 * to be 0 bits long; where the packet size lies depends on the
+	 * metadata, so rather than decode CTF here, a watchdog bounds the
+	 * indexing: it reads each packet's header once, so its time grows
+	 * with the size of the files, and the allowance (index_watchdog_s
+	 * plus one second per 16 MiB) is far above what it takes.
+	 */
+	if (o->index_watchdog_s) {
+		uint64_t s = o->index_watchdog_s + (stream_bytes(a) >> 24);
+
+		alarm(s > UINT_MAX ? UINT_MAX : (unsigned int)s);
+	}
 	for (i = 0; i < a->nr_traces; i++) {
 		const bt_component_source *src;
 		bt_value *params, *inputs;
@@ -968,6 +993,8 @@ int read_traces(struct analysis *a, const struct reader_options *o)
 			mux_port++;
 		}
 	}
+	if (o->index_watchdog_s)
+		alarm(0);
 	if (bt_graph_connect_ports(graph,
 		bt_component_filter_borrow_output_port_by_index_const(mux, 0),
 		bt_component_sink_borrow_input_port_by_index_const(sink, 0),
@@ -995,12 +1022,37 @@ int read_traces(struct analysis *a, const struct reader_options *o)
 		goto out;
 	}
 
+	/*
+	 * libbabeltrace2 2.0.4 ends a stream it cannot decode any further
+	 * (an event cut at the end of the last packet, say) as if it were
+	 * complete, and leaves the error on the thread (the babeltrace2
+	 * command exits 0 too).  Take it, so nothing stale trips its next
+	 * call, and have the report say the trace was read only in part.
+	 */
+	{
+		const bt_error *err = bt_current_thread_take_error();
+
+		if (err) {
+			const char *m = bt_error_get_cause_count(err) ?
+				bt_error_cause_get_message(
+					bt_error_borrow_cause_by_index(err, 0)) :
+				NULL;
+			char msg[512];
+
+			clean_cause(msg, sizeof(msg), m ? m : "unknown error");
+			a->read_error = xstrdup(msg);
+			bt_error_release(err);
+		}
+	}
+
 	/* calls still open at the end of the trace lost their exit */
 	for (i = 0; i < r.thr_size; i++)
 		if (r.threads[i].trace && r.threads[i].open)
 			r.threads[i].g->entry_no_exit++;
 	ret = 0;
 out:
+	if (o->index_watchdog_s)
+		alarm(0);
 	bt_graph_put_ref(graph);
 	bt_plugin_put_ref(ctf);
 	bt_plugin_put_ref(utils);

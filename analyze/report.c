@@ -521,6 +521,9 @@ static void global_warnings(struct warnings *w, const struct analysis *a)
 	if (a->pp_overflow)
 		warn(w, "more than %d pagepool event names: %" PRIu64 " events not broken down",
 		     PP_EVENTS_MAX, a->pp_overflow);
+	if (a->read_error)
+		warn(w, "libbabeltrace2 stopped reading a stream early (%s): the trace is cut or corrupted, and only what it could read is reported",
+		     a->read_error);
 }
 
 unsigned int report(struct analysis *a, const struct report_options *o,

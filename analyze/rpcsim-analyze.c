@@ -16,8 +16,12 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <babeltrace2/babeltrace.h>
 
@@ -159,7 +163,180 @@ static int write_plot(struct analysis *a, const char *path,
 	return ret;
 }
 
-int main(int argc, char **argv)
+/* What the command line asked for, once parsed. */
+struct run {
+	char **traces;
+	int nr;
+	struct report_options ro;
+	struct reader_options rd;
+	const char *plot_path;
+	const char *gnuplot;
+};
+
+/* Read the traces, print the report (and the plot): the exit status. */
+static int run(const struct run *r)
+{
+	struct analysis a = { 0 };
+	int ret;
+
+	if (find_traces(&a, r->traces, (unsigned int)r->nr)) {
+		analysis_free(&a);
+		return 1;
+	}
+	if (read_traces(&a, &r->rd)) {
+		analysis_free(&a);
+		return 1;
+	}
+	if (!a.rpcsim_events) {
+		char cnt[32];
+
+		fprintf(stderr, "rpcsim-analyze: %s%s: no rpcsim event among %s events (record with: lttng enable-event -u 'rpcsim:*')\n",
+			r->traces[0], r->nr > 1 ? " ..." : "",
+			fmt_count(cnt, sizeof(cnt), a.events));
+		analysis_free(&a);
+		return 1;
+	}
+	report(&a, &r->ro, stdout);
+	ret = ferror(stdout) || fflush(stdout) ? 1 : 0;
+	if (ret)
+		fprintf(stderr, "rpcsim-analyze: writing the report: %s\n",
+			strerror(errno));
+	if (r->plot_path && write_plot(&a, r->plot_path, r->gnuplot,
+				       r->traces, r->nr))
+		ret = 1;
+	analysis_free(&a);
+	return ret;
+}
+
+/*
+ * libbabeltrace2 2.0.4 aborts on some corrupted traces instead of
+ * returning an error: assertions in its CTF decoder (for one, a packet
+ * whose packet_size and content_size fields disagree in sign once read
+ * as signed 64-bit values: msg-iter.c set_current_packet_content_sizes()),
+ * which no check of ours can foresee without decoding CTF itself.  Bad
+ * input must never crash the tool, so the reading and the report run in
+ * a child process: its stdout is ours, its stderr comes through a pipe
+ * and is passed on unchanged when it exits, and a child killed by a
+ * signal becomes a one-line error (exit status 1), its own last words
+ * shown only with -v.  The fuzzer (fuzz/trace.c) turns this off to run
+ * the reading in its own process.
+ */
+bool analyze_isolate = true;
+
+/*
+ * The indexing watchdog's base allowance (struct reader_options): 10 s,
+ * or RPCSIM_ANALYZE_INDEX_SECONDS (1..86400; the tests shorten it).
+ */
+static unsigned int index_watchdog_seconds(void)
+{
+	const char *env = getenv("RPCSIM_ANALYZE_INDEX_SECONDS");
+	unsigned long v;
+	char *end;
+
+	if (!env || !*env)
+		return 10;
+	errno = 0;
+	v = strtoul(env, &end, 10);
+	if (errno || *end || v < 1 || v > 86400)
+		return 10;
+	return (unsigned int)v;
+}
+
+/* ASan builds: the child checks for leaks as exit() would have. */
+void __lsan_do_leak_check(void) __attribute__((weak));
+
+static int run_isolated(const struct run *r)
+{
+	bool verbose = r->rd.bt_log_level < BT_LOGGING_LEVEL_NONE;
+	size_t len = 0, cap = 0;
+	char *buf = NULL;
+	int pfd[2], status, ret;
+	pid_t pid;
+
+	fflush(NULL);
+	if (pipe(pfd)) {
+		fprintf(stderr, "rpcsim-analyze: pipe: %s\n", strerror(errno));
+		return 1;
+	}
+	pid = fork();
+	if (pid < 0) {
+		fprintf(stderr, "rpcsim-analyze: fork: %s\n", strerror(errno));
+		close(pfd[0]);
+		close(pfd[1]);
+		return 1;
+	}
+	if (pid == 0) {
+		struct run rc = *r;
+
+		/* these end the child, whatever handlers we inherited */
+		signal(SIGABRT, SIG_DFL);
+		signal(SIGALRM, SIG_DFL);
+		rc.rd.index_watchdog_s = index_watchdog_seconds();
+		close(pfd[0]);
+		if (dup2(pfd[1], STDERR_FILENO) < 0)
+			_exit(1);
+		close(pfd[1]);
+		ret = run(&rc);
+		fflush(NULL);
+		if (__lsan_do_leak_check)
+			__lsan_do_leak_check();
+		/* no atexit handlers: they are the parent's */
+		_exit(ret);
+	}
+	close(pfd[1]);
+	for (;;) {
+		ssize_t n;
+
+		if (len == cap) {
+			char *p = realloc(buf, cap ? 2 * cap : 4096);
+
+			if (!p) {
+				/* keep reading, or the child blocks */
+				char sink[512];
+
+				n = read(pfd[0], sink, sizeof(sink));
+				if (n > 0 || (n < 0 && errno == EINTR))
+					continue;
+				break;
+			}
+			buf = p;
+			cap = cap ? 2 * cap : 4096;
+		}
+		n = read(pfd[0], buf + len, cap - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		len += (size_t)n;
+	}
+	close(pfd[0]);
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR) {
+			fprintf(stderr, "rpcsim-analyze: waitpid: %s\n",
+				strerror(errno));
+			free(buf);
+			return 1;
+		}
+	if (WIFEXITED(status) || verbose)
+		fwrite(buf ? buf : "", 1, len, stderr);
+	if (WIFEXITED(status)) {
+		ret = WEXITSTATUS(status);
+	} else if (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM) {
+		fprintf(stderr, "rpcsim-analyze: %s%s: cannot read trace: libbabeltrace2 was still indexing its stream files when the watchdog stopped it (a packet of size 0?): the trace is corrupted\n",
+			r->traces[0], r->nr > 1 ? " ..." : "");
+		ret = 1;
+	} else {
+		fprintf(stderr, "rpcsim-analyze: %s%s: cannot read trace: libbabeltrace2 crashed on it (%s): the trace is corrupted%s\n",
+			r->traces[0], r->nr > 1 ? " ..." : "",
+			WIFSIGNALED(status) ? strsignal(WTERMSIG(status)) :
+			"stopped", verbose ? "" : " (-v tells more)");
+		ret = 1;
+	}
+	free(buf);
+	return ret;
+}
+
+int rpcsim_analyze_main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, 'j' },
@@ -172,12 +349,13 @@ int main(int argc, char **argv)
 	};
 	struct report_options ro = { .tp_cost_ns = TP_COST_DEFAULT_NS };
 	struct reader_options rd = { .bt_log_level = BT_LOGGING_LEVEL_NONE };
-	struct analysis a = { 0 };
 	const char *plot_path = NULL;
 	char gnuplot[PATH_MAX], why[512];
-	int c, ret;
+	struct run r;
+	int c;
 
 	opterr = 0;
+	optind = 0;	/* a second call parses its own argv from the start */
 	while ((c = getopt_long(argc, argv, ":jc:vhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
@@ -235,31 +413,11 @@ int main(int argc, char **argv)
 		return 1;
 	}
 
-	if (find_traces(&a, argv + optind, (unsigned int)(argc - optind))) {
-		analysis_free(&a);
-		return 1;
-	}
-	if (read_traces(&a, &rd)) {
-		analysis_free(&a);
-		return 1;
-	}
-	if (!a.rpcsim_events) {
-		char cnt[32];
-
-		fprintf(stderr, "rpcsim-analyze: %s%s: no rpcsim event among %s events (record with: lttng enable-event -u 'rpcsim:*')\n",
-			argv[optind], argc - optind > 1 ? " ..." : "",
-			fmt_count(cnt, sizeof(cnt), a.events));
-		analysis_free(&a);
-		return 1;
-	}
-	report(&a, &ro, stdout);
-	ret = ferror(stdout) || fflush(stdout) ? 1 : 0;
-	if (ret)
-		fprintf(stderr, "rpcsim-analyze: writing the report: %s\n",
-			strerror(errno));
-	if (plot_path && write_plot(&a, plot_path, gnuplot, argv + optind,
-				    argc - optind))
-		ret = 1;
-	analysis_free(&a);
-	return ret;
+	r.traces = argv + optind;
+	r.nr = argc - optind;
+	r.ro = ro;
+	r.rd = rd;
+	r.plot_path = plot_path;
+	r.gnuplot = gnuplot;
+	return analyze_isolate ? run_isolated(&r) : run(&r);
 }

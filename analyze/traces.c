@@ -284,3 +284,29 @@ out:
 	free(path);
 	return ret;
 }
+
+uint64_t stream_bytes(const struct analysis *a)
+{
+	uint64_t sum = 0;
+
+	for (unsigned int i = 0; i < a->nr_traces; i++) {
+		DIR *d = opendir(a->traces[i]);
+		struct dirent *de;
+
+		if (!d)
+			continue;
+		while ((de = readdir(d))) {
+			struct stat st;
+			char *p;
+
+			if (!strcmp(de->d_name, "metadata"))
+				continue;
+			p = path_join(a->traces[i], de->d_name);
+			if (!stat(p, &st) && S_ISREG(st.st_mode))
+				sum += (uint64_t)st.st_size;
+			free(p);
+		}
+		closedir(d);
+	}
+	return sum;
+}
