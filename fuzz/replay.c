@@ -1,0 +1,224 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Replay fuzz inputs through a target's LLVMFuzzerTestOneInput(), built
+ * with the project's compiler and flags, so the committed corpus and the
+ * regression inputs of every crash found run in make check of every build
+ * (plain, ASan, TSan).  TAP on stdout, one check per input:
+ *
+ *   fuzz-replay-pool [FILE|DIR]...
+ *
+ * With no argument (as make check runs it) it reads
+ * $top_srcdir/fuzz/corpus/TARGET and $top_srcdir/fuzz/regressions/TARGET,
+ * TARGET being the one it was built with (-DFUZZ_TARGET), or the
+ * directories $FUZZ_REPLAY_DIRS names (space separated, relative to
+ * $top_srcdir/fuzz).  A directory means every regular file in it, in name
+ * order (but for *.md notes); a default directory that does not exist
+ * is skipped.  Each input runs in a child process, so a crash (a failed
+ * check aborts) or, in ASan builds, a leak fails that input's check and
+ * the others still run; the child's report precedes its "not ok" line.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "fuzz.h"
+
+#ifndef FUZZ_TARGET
+#define FUZZ_TARGET "pool"
+#endif
+
+struct inputs {
+	char **path;
+	size_t nr, cap;
+};
+
+static void add(struct inputs *in, const char *path)
+{
+	if (in->nr == in->cap) {
+		size_t cap = in->cap ? 2 * in->cap : 64;
+		char **p = realloc(in->path, cap * sizeof(*p));
+
+		if (!p) {
+			fprintf(stderr, "fuzz-replay: out of memory\n");
+			exit(1);
+		}
+		in->path = p;
+		in->cap = cap;
+	}
+	in->path[in->nr] = strdup(path);
+	if (!in->path[in->nr]) {
+		fprintf(stderr, "fuzz-replay: out of memory\n");
+		exit(1);
+	}
+	in->nr++;
+}
+
+static int cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* FILE, or every regular file of DIR in name order. */
+static int collect(struct inputs *in, const char *path, bool may_be_missing)
+{
+	size_t first = in->nr;
+	struct dirent *de;
+	struct stat st;
+	DIR *d;
+
+	if (stat(path, &st)) {
+		if (may_be_missing && errno == ENOENT)
+			return 0;
+		printf("Bail out! %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		add(in, path);
+		return 0;
+	}
+	d = opendir(path);
+	if (!d) {
+		printf("Bail out! %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	while ((de = readdir(d))) {
+		char buf[4096];
+
+		size_t len = strlen(de->d_name);
+
+		/* hidden files and notes (README.md) are not inputs */
+		if (de->d_name[0] == '.' ||
+		    (len > 3 && !strcmp(de->d_name + len - 3, ".md")))
+			continue;
+		snprintf(buf, sizeof(buf), "%s/%s", path, de->d_name);
+		if (!stat(buf, &st) && S_ISREG(st.st_mode))
+			add(in, buf);
+	}
+	closedir(d);
+	qsort(in->path + first, in->nr - first, sizeof(*in->path), cmp);
+	return 0;
+}
+
+static unsigned char *slurp(const char *path, size_t *len)
+{
+	unsigned char *buf = NULL;
+	size_t cap = 0, n = 0;
+	FILE *f = fopen(path, "rb");
+
+	if (!f)
+		return NULL;
+	for (;;) {
+		size_t got;
+
+		if (n == cap) {
+			unsigned char *p;
+
+			cap = cap ? 2 * cap : 4096;
+			p = realloc(buf, cap);
+			if (!p) {
+				free(buf);
+				fclose(f);
+				return NULL;
+			}
+			buf = p;
+		}
+		got = fread(buf + n, 1, cap - n, f);
+		n += got;
+		if (got == 0)
+			break;
+	}
+	fclose(f);
+	*len = n;
+	return buf;
+}
+
+int main(int argc, char **argv)
+{
+	struct inputs in = { 0 };
+	int failed = 0, status;
+	pid_t pid;
+
+	LLVMFuzzerInitialize(&argc, &argv);
+	if (argc > 1) {
+		for (int i = 1; i < argc; i++)
+			if (collect(&in, argv[i], false))
+				return 1;
+	} else {
+		const char *top = getenv("top_srcdir");
+		const char *dirs = getenv("FUZZ_REPLAY_DIRS");
+		char *copy, *tok, *save = NULL;
+
+		if (!top) {
+			printf("Bail out! give inputs, or set top_srcdir\n");
+			return 1;
+		}
+		copy = strdup(dirs ? dirs : "corpus/" FUZZ_TARGET
+				     " regressions/" FUZZ_TARGET);
+		if (!copy)
+			return 1;
+		for (tok = strtok_r(copy, " ", &save); tok;
+		     tok = strtok_r(NULL, " ", &save)) {
+			char buf[4096];
+
+			snprintf(buf, sizeof(buf), "%s/fuzz/%s", top, tok);
+			if (collect(&in, buf, !dirs)) {
+				free(copy);
+				return 1;
+			}
+		}
+		free(copy);
+	}
+	printf("1..%zu\n", in.nr);
+	for (size_t i = 0; i < in.nr; i++) {
+		size_t len = 0;
+		unsigned char *data = slurp(in.path[i], &len);
+
+		if (!data) {
+			printf("not ok %zu - %s: %s\n", i + 1, in.path[i],
+			       strerror(errno));
+			failed = 1;
+			free(in.path[i]);
+			continue;
+		}
+		fflush(stdout);
+		fflush(stderr);
+		pid = fork();
+		if (pid < 0) {
+			printf("Bail out! fork: %s\n", strerror(errno));
+			return 1;
+		}
+		if (pid == 0) {
+			LLVMFuzzerTestOneInput(data ? data :
+					       (const unsigned char *)"", len);
+			fflush(NULL);
+			exit(0);	/* ASan builds look for leaks here */
+		}
+		while (waitpid(pid, &status, 0) < 0)
+			if (errno != EINTR) {
+				printf("Bail out! waitpid: %s\n",
+				       strerror(errno));
+				return 1;
+			}
+		if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+			printf("ok %zu - %s\n", i + 1, in.path[i]);
+		} else {
+			printf("not ok %zu - %s: %s %d (its report: in this log)\n",
+			       i + 1, in.path[i], WIFSIGNALED(status) ?
+			       "killed by signal" : "exit status",
+			       WIFSIGNALED(status) ? WTERMSIG(status) :
+			       WEXITSTATUS(status));
+			failed = 1;
+		}
+		free(data);
+		free(in.path[i]);
+	}
+	free(in.path);
+	return failed;
+}

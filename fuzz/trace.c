@@ -1,0 +1,473 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * trace: libFuzzer target for rpcsim-analyze's trace reading.
+ *
+ * The base is a small real trace (fuzz/trace-base: LTTng-UST recording of
+ * tests/analyze's tracegen, two modes, a few dozen events, packet padding
+ * trimmed by trim-trace.py).  An input replaces part of it:
+ *
+ *   byte 0, bits 0-2  what the rest of the input is:
+ *                     0 the metadata file (packetized or not), base stream
+ *                     1 the stream file, base metadata
+ *                     2 a 16-bit length, that many bytes of metadata file,
+ *                       then the stream file
+ *                     3 TSDL text, written as a plain-text metadata file
+ *                     4 TSDL text, cut into well-formed metadata packets
+ *                       (magic, the base's uuid, sizes), base stream
+ *   bit 3             --json
+ *   bit 4             -v (every cause of an error)
+ *   bit 5             a second stream file, a copy of the first
+ *   bit 6             no stream file at all
+ *   bit 7             give the parent directory (the trace is found below)
+ *
+ * The trace is written to a temporary directory and rpcsim-analyze runs,
+ * stdout to /dev/null, stderr caught: first in a child process, then in
+ * this one (rpcsim_analyze_main(), reading in process, where the fuzzer
+ * sees the coverage), or, if libbabeltrace2 aborted in the child on one
+ * of its own assertions or looped (CHILD_SECONDS), as the real tool runs
+ * (reading in a child of its own with a watchdog, analyze_isolate).
+ * Checks: it returns, within libFuzzer's -timeout (a hang is a crash);
+ * with status 0 (results) or 1 (an unreadable trace), never 2 or
+ * anything else, the same in the child and here; on 1 it said why, on
+ * one line naming the program (with -v, the causes follow it), and a
+ * crash or loop of libbabeltrace2 is reported as one; on 0 whatever it
+ * printed on stderr are its warnings; no sanitizer report.
+ * Leaks are looked for in the replay of make check (see below).
+ *
+ * FUZZ_TRACE_VERBOSE=1 shows rpcsim-analyze's stderr for each input;
+ * FUZZ_TRACE_DIR=DIR writes the trace to DIR/trace and leaves it there
+ * (run the real rpcsim-analyze on it).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <babeltrace2/babeltrace.h>
+
+#include "../analyze/analyze.h"
+#include "fuzz.h"
+
+#ifndef FUZZ_SRCDIR
+#define FUZZ_SRCDIR "."
+#endif
+
+#define TSDL_MAGIC		0x75d11d57u
+#define TSDL_HEADER_SIZE	37
+#define TSDL_PACKET_TEXT	4000	/* text bytes per packet (mode 4) */
+#define STDERR_MAX		65536
+/*
+ * A child reading in process that has not finished in this time is taken
+ * as a libbabeltrace2 loop; the tool's own watchdog on indexing is set to
+ * 1 s (RPCSIM_ANALYZE_INDEX_SECONDS) so it reports one in time: both well
+ * below make fuzz's -timeout=10.
+ */
+#define CHILD_SECONDS		2
+
+struct blob {
+	unsigned char *p;
+	size_t n;
+};
+
+static struct blob base_meta, base_stream;
+static char tmpdir[PATH_MAX], tracedir[PATH_MAX];
+static bool verbose;
+
+/*
+ * LeakSanitizer: libbabeltrace2 2.0.4's ctf plugin loses small blocks when
+ * it fails to build a trace from metadata it cannot parse (source.ctf.fs
+ * initialisation, inside bt_graph_add_source_component(): "Cannot create
+ * trace for ...").  That is the library's, not ours, and no code of ours
+ * runs below that call, so naming it hides nothing of ours.  (The
+ * analyze tests turn leak detection off for broken traces for the same
+ * reason.)
+ */
+const char *__lsan_default_suppressions(void);
+const char *__lsan_default_suppressions(void)
+{
+	return "leak:bt_graph_add_source_component\n";
+}
+
+/*
+ * libbabeltrace2 and its plugins have no frame pointers: the fast unwinder
+ * stops inside them and the suppression above would not see its frame.
+ */
+const char *__asan_default_options(void);
+const char *__asan_default_options(void)
+{
+	return "fast_unwind_on_malloc=0";
+}
+
+/* Sanitizer reports go here while our stderr is redirected (replay). */
+void __sanitizer_set_report_fd(void *fd) __attribute__((weak));
+
+static void die(const char *what)
+{
+	fprintf(stderr, "trace fuzzer: %s: %s\n", what, strerror(errno));
+	exit(1);
+}
+
+static struct blob slurp(const char *dir, const char *name)
+{
+	char path[PATH_MAX];
+	struct blob b = { 0 };
+	struct stat st;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	fd = open(path, O_RDONLY);
+	if (fd < 0 || fstat(fd, &st))
+		die(path);
+	b.n = (size_t)st.st_size;
+	b.p = malloc(b.n ? b.n : 1);
+	if (!b.p || read(fd, b.p, b.n) != (ssize_t)b.n)
+		die(path);
+	close(fd);
+	return b;
+}
+
+static pid_t owner;
+
+static void cleanup(void)
+{
+	static const char *const names[] = { "metadata", "stream", "stream2" };
+
+	if (getpid() != owner)
+		return;
+
+	for (unsigned int i = 0; i < 3; i++) {
+		char path[PATH_MAX];
+
+		snprintf(path, sizeof(path), "%s/%s", tracedir, names[i]);
+		unlink(path);
+	}
+	rmdir(tracedir);
+	rmdir(tmpdir);
+	free(base_meta.p);
+	free(base_stream.p);
+}
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	const char *base = getenv("FUZZ_TRACE_BASE");
+	char dflt[PATH_MAX];
+	int fd;
+
+	(void)argc;
+	(void)argv;
+	if (!base) {
+		const char *top = getenv("top_srcdir");
+
+		if (top)
+			snprintf(dflt, sizeof(dflt), "%s/fuzz/trace-base", top);
+		else
+			snprintf(dflt, sizeof(dflt), "%s/trace-base",
+				 FUZZ_SRCDIR);
+		base = dflt;
+	}
+	base_meta = slurp(base, "metadata");
+	base_stream = slurp(base, "stream");
+	if (getenv("FUZZ_TRACE_DIR")) {
+		/* keep the (last) trace written, to run rpcsim-analyze on */
+		snprintf(tmpdir, sizeof(tmpdir), "%s", getenv("FUZZ_TRACE_DIR"));
+		if (mkdir(tmpdir, 0700) && errno != EEXIST)
+			die(tmpdir);
+	} else {
+		snprintf(tmpdir, sizeof(tmpdir), "%s/fuzz-trace.XXXXXX",
+			 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+		if (!mkdtemp(tmpdir))
+			die(tmpdir);
+		owner = getpid();
+		atexit(cleanup);
+	}
+	snprintf(tracedir, sizeof(tracedir), "%s/trace", tmpdir);
+	if (mkdir(tracedir, 0700) && errno != EEXIST)
+		die(tracedir);
+	setenv("RPCSIM_ANALYZE_INDEX_SECONDS", "1", 0);
+	verbose = getenv("FUZZ_TRACE_VERBOSE") &&
+		  *getenv("FUZZ_TRACE_VERBOSE") == '1';
+	/* sanitizer reports are not for the stderr caught below */
+	if (__sanitizer_set_report_fd && (fd = dup(2)) >= 0)
+		__sanitizer_set_report_fd((void *)(intptr_t)fd);
+	return 0;
+}
+
+static void put_file(const char *name, const void *p, size_t n)
+{
+	char path[PATH_MAX];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", tracedir, name);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	if (fd < 0 || (n && write(fd, p, n) != (ssize_t)n) || close(fd))
+		die(path);
+}
+
+static void drop_file(const char *name)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/%s", tracedir, name);
+	unlink(path);
+}
+
+static void put_le32(unsigned char *p, uint32_t v)
+{
+	p[0] = (unsigned char)v;
+	p[1] = (unsigned char)(v >> 8);
+	p[2] = (unsigned char)(v >> 16);
+	p[3] = (unsigned char)(v >> 24);
+}
+
+/* TSDL text as well-formed metadata packets with the base's uuid. */
+static struct blob packetize(const unsigned char *text, size_t n)
+{
+	size_t nr = n ? (n + TSDL_PACKET_TEXT - 1) / TSDL_PACKET_TEXT : 1;
+	struct blob b;
+	size_t off = 0;
+
+	b.p = malloc(nr * (TSDL_HEADER_SIZE + TSDL_PACKET_TEXT));
+	b.n = 0;
+	if (!b.p)
+		die("malloc");
+	for (size_t i = 0; i < nr; i++) {
+		size_t len = n - off < TSDL_PACKET_TEXT ? n - off :
+			     TSDL_PACKET_TEXT;
+		unsigned char *h = b.p + b.n;
+		uint32_t bits = (uint32_t)((TSDL_HEADER_SIZE + len) * 8);
+
+		memset(h, 0, TSDL_HEADER_SIZE);
+		put_le32(h, TSDL_MAGIC);
+		if (base_meta.n >= 20)
+			memcpy(h + 4, base_meta.p + 4, 16);	/* uuid */
+		put_le32(h + 24, bits);		/* content_size */
+		put_le32(h + 28, bits);		/* packet_size */
+		h[35] = 1;			/* major */
+		h[36] = 8;			/* minor */
+		memcpy(h + TSDL_HEADER_SIZE, text + off, len);
+		b.n += TSDL_HEADER_SIZE + len;
+		off += len;
+	}
+	return b;
+}
+
+/* What was written to @fd since the last call, into @buf; @fd emptied. */
+static void take_output(int fd, char *buf)
+{
+	ssize_t n = -1;
+
+	if (lseek(fd, 0, SEEK_SET) == 0)
+		n = read(fd, buf, STDERR_MAX);
+	buf[n > 0 ? n : 0] = '\0';
+	if (ftruncate(fd, 0) || lseek(fd, 0, SEEK_SET))
+		die("emptying the stderr file");
+}
+
+/*
+ * The captured stderr, as the contract wants it.  Without -v: every line
+ * is "rpcsim-analyze: ...", warnings only on success, exactly one line on
+ * failure.  With -v, babeltrace2's own log lines and the causes of an
+ * error come too, so only the program's own error line is looked for.
+ */
+static const char *check_stderr(const char *err, int ret, bool verb)
+{
+	const char *p = err;
+	unsigned int lines = 0, own = 0;
+
+	if (ret == 1 && !*err)
+		return "exit status 1 without a message";
+	for (; *p; lines++) {
+		const char *nl = strchr(p, '\n');
+		bool mine = !strncmp(p, "rpcsim-analyze: ", 16);
+		bool warning = !strncmp(p, "rpcsim-analyze: warning: ", 25);
+
+		if (!nl)
+			return "stderr does not end with a newline";
+		if (!verb && !mine)
+			return "a stderr line without 'rpcsim-analyze: '";
+		if (!verb && ret == 0 && !warning)
+			return "exit status 0 with a message that is not a "
+			       "warning";
+		own += mine && !warning;
+		p = nl + 1;
+	}
+	if (ret == 1 && !verb && lines != 1)
+		return "exit status 1 with more than one line";
+	if (ret == 1 && !own)
+		return "exit status 1 without an 'rpcsim-analyze: ' line";
+	return NULL;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct fz_input in = { data, size };
+	uint8_t flags = fz_u8(&in);
+	struct blob meta = base_meta, stream = base_stream, owned = { 0 };
+	char *argv[8], cost[32];
+	static char err[STDERR_MAX + 1], child_err[STDERR_MAX + 1];
+	int argc = 0, ret = 0, fd, out, saved1, saved2, status;
+	const bt_error *stale = NULL;
+	bool crashed, bt_assert;
+	const char *bad;
+	pid_t pid;
+
+	if (!base_meta.p)
+		LLVMFuzzerInitialize(NULL, NULL);
+	switch (flags & 7) {
+	case 0:
+		meta.p = (unsigned char *)in.p;
+		meta.n = in.left;
+		break;
+	case 1:
+		stream.p = (unsigned char *)in.p;
+		stream.n = in.left;
+		break;
+	case 2: {
+		size_t len = fz_u16(&in);
+
+		if (len > in.left)
+			len = in.left;
+		meta.p = (unsigned char *)in.p;
+		meta.n = len;
+		stream.p = (unsigned char *)in.p + len;
+		stream.n = in.left - len;
+		break;
+	}
+	case 3:
+		meta.p = (unsigned char *)in.p;
+		meta.n = in.left;
+		break;
+	default:
+		owned = packetize(in.p, in.left);
+		meta = owned;
+		break;
+	}
+	put_file("metadata", meta.p, meta.n);
+	if (flags & 0x40) {
+		drop_file("stream");
+	} else {
+		put_file("stream", stream.p, stream.n);
+	}
+	if (flags & 0x20)
+		put_file("stream2", stream.p, stream.n);
+	else
+		drop_file("stream2");
+	free(owned.p);
+
+	argv[argc++] = "rpcsim-analyze";
+	if (flags & 0x08)
+		argv[argc++] = "--json";
+	if (flags & 0x10)
+		argv[argc++] = "-v";
+	snprintf(cost, sizeof(cost), "--tracepoint-cost=%u",
+		 (unsigned int)(flags >> 3) * 100);
+	argv[argc++] = cost;
+	argv[argc++] = flags & 0x80 ? tmpdir : tracedir;
+	argv[argc] = NULL;
+
+	/* stdout to /dev/null, stderr into memory */
+	fflush(NULL);
+	out = open("/dev/null", O_WRONLY);
+	fd = memfd_create("rpcsim-analyze-stderr", 0);
+	saved1 = dup(1);
+	saved2 = dup(2);
+	if (out < 0 || fd < 0 || saved1 < 0 || saved2 < 0 ||
+	    dup2(out, 1) < 0 || dup2(fd, 2) < 0)
+		die("redirecting stdout and stderr");
+	close(out);
+
+	/*
+	 * First in a child, reading in process as the fuzzer does below:
+	 * libbabeltrace2 may abort on the input (an assertion of its own),
+	 * which would stop the fuzzer.  If it did, run what the tool runs,
+	 * the reading in a child of its own, and check that the tool turns
+	 * the crash into one line and exit status 1.  Otherwise, run the
+	 * reading here, where the fuzzer sees its coverage.
+	 */
+	pid = fork();
+	if (pid < 0)
+		die("fork");
+	if (pid == 0) {
+		/* die by the signal, not in libFuzzer's or ASan's handlers */
+		static const int sigs[] = { SIGABRT, SIGSEGV, SIGBUS, SIGILL,
+					    SIGFPE, SIGALRM };
+
+		for (unsigned int i = 0; i < sizeof(sigs) / sizeof(*sigs); i++)
+			signal(sigs[i], SIG_DFL);
+		alarm(CHILD_SECONDS);	/* a hang ends as SIGALRM */
+		analyze_isolate = false;
+		ret = rpcsim_analyze_main(argc, argv);
+		fflush(NULL);
+		_exit(ret);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			die("waitpid");
+	take_output(fd, child_err);
+	crashed = WIFSIGNALED(status);
+	/* libbabeltrace2's assertions, and its loops (our alarm) */
+	bt_assert = crashed && ((WTERMSIG(status) == SIGABRT &&
+				 strstr(child_err, ": Assertion `") &&
+				 strstr(child_err, "` failed.")) ||
+				WTERMSIG(status) == SIGALRM);
+	if (!crashed || bt_assert) {
+		analyze_isolate = bt_assert;
+		ret = rpcsim_analyze_main(argc, argv);
+		analyze_isolate = true;
+		/*
+		 * An error left on the thread makes libbabeltrace2's next
+		 * API call abort (a precondition): the tool must take or
+		 * clear every error it causes.
+		 */
+		stale = bt_current_thread_take_error();
+		if (stale)
+			bt_error_release(stale);
+	}
+	fflush(NULL);
+	clearerr(stdout);
+	take_output(fd, err);
+	dup2(saved1, 1);
+	dup2(saved2, 2);
+	close(saved1);
+	close(saved2);
+	close(fd);
+
+	if (verbose)
+		fprintf(stderr, "trace: mode %u flags 0x%02x: exit %d%s\n%s",
+			flags & 7, flags, ret,
+			bt_assert ? " (libbabeltrace2 aborted in the child)" :
+			"", err);
+	if (stale)
+		fz_fail("trace", 0, "rpcsim-analyze left a libbabeltrace2 error "
+			"on the thread (exit status %d)", ret);
+	if (crashed && !bt_assert) {
+		fprintf(stderr, "rpcsim-analyze said:\n%s", child_err);
+		fz_fail("trace", 0, "rpcsim-analyze crashed (signal %d)",
+			WTERMSIG(status));
+	}
+	if (ret != 0 && ret != 1)
+		bad = "exit status neither 0 nor 1";
+	else if (!crashed && ret != WEXITSTATUS(status))
+		bad = "the same input gave another exit status in a child";
+	else if (bt_assert && (ret != 1 || !strstr(err, ": cannot read trace: "
+						    "libbabeltrace2 ")))
+		bad = "a libbabeltrace2 crash or hang not reported as such";
+	else
+		bad = check_stderr(err, ret, flags & 0x10);
+	if (bad) {
+		fprintf(stderr, "rpcsim-analyze said:\n%s", err);
+		fz_fail("trace", 0, "%s (exit status %d)", bad, ret);
+	}
+	return 0;
+}
