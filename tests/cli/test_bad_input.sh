@@ -1,0 +1,222 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# Bad input for every command-line tool, from one table: each case must
+# exit with the status the table gives, 2 (bad usage) or 1 (runtime
+# error: a file or trace that cannot be read, an output that cannot be
+# written), with exactly one line on stderr naming the tool, and no crash
+# (no signal, no timeout) and no sanitizer report.  A tool that is not
+# built is skipped by name.
+#
+# Table lines: STATUS TOOL ARGS...; ARGS are shell words (eval'd, so
+# $tmp and $fix work), with three markers of the harness's own:
+#   @full       stdout goes to /dev/full (the write must fail)
+#   @needs=WORD only if TOOL --help mentions WORD, else skipped
+#   @py         only if python3 is there (the trace is made with it)
+
+: "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
+: "${top_builddir:=$top_srcdir}"
+# shellcheck source=tests/utils/tap.sh
+. "$top_srcdir/tests/utils/tap.sh"
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/test-bad-input.XXXXXX") ||
+	bail_out "mktemp failed"
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 1' HUP INT TERM
+fix=$top_srcdir/tests/compare/fixtures
+
+tool_path()
+{
+	case $1 in
+	rpcsim) echo "$top_builddir/rpcsim/rpcsim" ;;
+	rpcsim-analyze) echo "$top_builddir/analyze/rpcsim-analyze" ;;
+	pagebench) echo "$top_builddir/pagebench/pagebench" ;;
+	rpcsim-compare) echo "$top_builddir/compare/rpcsim-compare" ;;
+	*) echo "/nonexistent/$1" ;;
+	esac
+}
+
+have_python()
+{
+	command -v python3 >/dev/null 2>&1
+}
+
+# --- inputs ------------------------------------------------------------------
+mkdir "$tmp/empty" "$tmp/garbage" "$tmp/cutmeta" "$tmp/btcrash" \
+	"$tmp/bthang" "$tmp/clean" "$tmp/nonrpcsim"
+echo "this is not a trace" >"$tmp/file"
+echo "this is not metadata" >"$tmp/garbage/metadata"
+printf '\001\002\003' >"$tmp/garbage/stream"
+# fuzz/trace-base's packetized metadata cut in its second packet (the
+# case babeltrace2 2.0.4 would loop forever on), with its stream
+base=$top_srcdir/fuzz/trace-base
+head -c 5000 "$base/metadata" >"$tmp/cutmeta/metadata"
+cp "$base/stream" "$tmp/cutmeta/stream"
+# the fuzzer's input that made libbabeltrace2 abort (fuzz/trace.c mode 1,
+# flag 0x20: the input after its first byte is the stream, twice)
+reg=$top_srcdir/fuzz/regressions/trace/babeltrace2-assert-packet-size-sign
+cp "$base/metadata" "$tmp/btcrash/metadata"
+tail -c +2 "$reg" >"$tmp/btcrash/stream"
+cp "$tmp/btcrash/stream" "$tmp/btcrash/stream2"
+# and the one it looped on (a packet of size 0), which rpcsim-analyze's
+# watchdog stops: 1 s here instead of 10
+reg=$top_srcdir/fuzz/regressions/trace/babeltrace2-hang-zero-packet-size
+cp "$base/metadata" "$tmp/bthang/metadata"
+tail -c +2 "$reg" >"$tmp/bthang/stream"
+cp "$tmp/bthang/stream" "$tmp/bthang/stream2"
+RPCSIM_ANALYZE_INDEX_SECONDS=1
+export RPCSIM_ANALYZE_INDEX_SECONDS
+if have_python; then
+	# a trace rpcsim-analyze reads without a warning, and one without
+	# any rpcsim event
+	python3 "$top_srcdir/tests/analyze/ctfgen.py" "$tmp/clean" <<'EOF'
+1000 run_start mode=2 run=0 mode_name=array threads=1
+2000 entry vtid=10 mode=2
+2300 exit vtid=10 latency_ns=200 allocated=3 alloc_calls=1
+3000 run_end mode=2 run=0 calls=1 latency_sum_ns=200 pages=3
+EOF
+	python3 "$top_srcdir/tests/analyze/ctfgen.py" "$tmp/nonrpcsim" <<'EOF'
+1000 alloc_bulk vtid=10 requested=3 allocated=3 variant=1
+EOF
+fi
+printf 'not JSON at all\n' >"$tmp/nope.json"
+printf '{}\n' >"$tmp/empty.json"
+head -c 100 "$fix/plain.json" >"$tmp/cut.json"
+
+# --- the table ---------------------------------------------------------------
+cat >"$tmp/table" <<'EOF'
+2 rpcsim --bogus
+2 rpcsim extra-argument
+2 rpcsim --threads=0
+2 rpcsim --threads=abc
+2 rpcsim --threads=4097
+2 rpcsim --alloc=foo
+2 rpcsim --alloc=
+2 rpcsim --io-size=1x
+2 rpcsim --io-size=0
+2 rpcsim --max-payload=65m
+2 rpcsim --mix=read:0,write:0
+2 rpcsim --mix=read:1,write
+2 rpcsim --duration=-1
+2 rpcsim --duration=abc
+2 rpcsim --requests=-5
+2 rpcsim --repeat=0
+2 rpcsim --warmup=x
+2 rpcsim --seed=
+2 rpcsim --pool-size=4k
+2 rpcsim --pool-size=4097
+2 rpcsim --pcp-batch=0
+2 rpcsim --pcp-batch=8 --pcp-high=1
+2 rpcsim --file-size=1
+2 rpcsim --completion=elsewhere
+2 rpcsim --queue-depth=0
+2 rpcsim --retry-wait=-1
+2 rpcsim --backend=foo
+2 rpcsim --bulk-variant=foo
+2 rpcsim --je-tcache=on
+2 rpcsim --plot=picture.txt
+2 rpcsim @needs=--trace-buffer --trace-buffer=1
+2 rpcsim @needs=--trace-events --trace-events=some
+1 rpcsim --plot=/nonexistent/dir/x.svg
+1 rpcsim @needs=--trace[ --trace=/proc/no/such/dir --requests=10
+1 rpcsim @full --requests=20 --threads=1 --pool-size=64m --file-size=1m --quiet
+2 rpcsim-analyze
+2 rpcsim-analyze --bogus "$tmp/empty"
+2 rpcsim-analyze -x "$tmp/empty"
+2 rpcsim-analyze -c
+2 rpcsim-analyze --tracepoint-cost=abc "$tmp/empty"
+2 rpcsim-analyze --tracepoint-cost=-5 "$tmp/empty"
+2 rpcsim-analyze --tracepoint-cost=99999999 "$tmp/empty"
+2 rpcsim-analyze --plot=picture.txt "$tmp/empty"
+1 rpcsim-analyze /nonexistent/trace
+1 rpcsim-analyze "$tmp/file"
+1 rpcsim-analyze "$tmp/empty"
+1 rpcsim-analyze "$tmp/garbage"
+1 rpcsim-analyze "$tmp/cutmeta"
+1 rpcsim-analyze "$tmp/btcrash"
+1 rpcsim-analyze --json "$tmp/btcrash"
+1 rpcsim-analyze "$tmp/bthang"
+1 rpcsim-analyze --plot=/nonexistent/dir/x.svg "$tmp/empty"
+1 rpcsim-analyze @py "$tmp/nonrpcsim"
+1 rpcsim-analyze @py @full "$tmp/clean"
+1 rpcsim-analyze @py @full --json "$tmp/clean"
+2 pagebench --bogus
+2 pagebench extra-argument
+2 pagebench --bulk=0
+2 pagebench --bulk=129
+2 pagebench --bulk=abc
+2 pagebench --allocators=foo
+2 pagebench --api=foo
+2 pagebench --variant=foo
+2 pagebench --runs=0
+2 pagebench --run-ms=0
+2 pagebench --free=foo
+2 pagebench --je-tcache=maybe
+2 pagebench --pin=x
+1 pagebench @full --smoke
+2 rpcsim-compare
+2 rpcsim-compare --bogus a.json b.json
+2 rpcsim-compare "$fix/plain.json"
+2 rpcsim-compare -m
+2 rpcsim-compare --metrics= "$fix/plain.json" "$fix/plain.json"
+1 rpcsim-compare /nonexistent/a.json /nonexistent/b.json
+1 rpcsim-compare "$fix/plain.json" /nonexistent/b.json
+1 rpcsim-compare "$tmp/nope.json" "$fix/plain.json"
+1 rpcsim-compare "$tmp/empty.json" "$fix/plain.json"
+1 rpcsim-compare "$tmp/cut.json" "$fix/plain.json"
+1 rpcsim-compare "$tmp/empty" "$fix/plain.json"
+1 rpcsim-compare @full "$fix/plain.json" "$fix/plain.json"
+EOF
+
+plan_tests "$(wc -l <"$tmp/table")"
+
+while read -r want tool args; do
+	path=$(tool_path "$tool")
+	out=/dev/null
+	need=
+	py=
+	rest=
+	for a in $args; do
+		case $a in
+		@full) out=/dev/full ;;
+		@needs=*) need=${a#@needs=} ;;
+		@py) py=1 ;;
+		*) rest="$rest $a" ;;
+		esac
+	done
+	desc="$tool$rest"
+	[ "$out" = /dev/full ] && desc="$desc >/dev/full"
+	if [ ! -x "$path" ]; then
+		skip 1 "$tool not built: $desc"
+		continue
+	fi
+	if [ -n "$need" ] && ! "$path" --help 2>/dev/null | grep -qF -- "$need"; then
+		skip 1 "$tool has no $need here: $desc"
+		continue
+	fi
+	if [ -n "$py" ] && ! have_python; then
+		skip 1 "python3 missing (it makes the trace): $desc"
+		continue
+	fi
+	eval "set -- $rest"
+	timeout 60 "$path" "$@" </dev/null >"$out" 2>"$tmp/err"
+	st=$?
+	lines=$(wc -l <"$tmp/err")
+	why=
+	if [ "$st" -ge 124 ]; then
+		why="exit status $st (a signal or a timeout)"
+	elif [ "$st" -ne "$want" ]; then
+		why="exit status $st, not $want"
+	elif [ "$lines" -ne 1 ]; then
+		why="$lines lines on stderr, not 1"
+	elif ! grep -q "^$tool: " "$tmp/err"; then
+		why="the message does not start with '$tool: '"
+	elif grep -q 'Sanitizer\|runtime error:' "$tmp/err"; then
+		why="a sanitizer report"
+	fi
+	[ -z "$why" ]
+	ok $? "$desc: exit $want, one line" ||
+		diag "$why:" "$(head -c 1500 "$tmp/err")"
+done <"$tmp/table"
+
+exit_status
