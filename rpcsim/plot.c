@@ -455,9 +455,20 @@ static void plot_lines(FILE *f, const struct workdir *w, const struct plot *p,
 	fputc('\n', f);
 }
 
+/*
+ * What the data spans: the body of the distributions (the smallest value
+ * to the largest p99.99, the x range of the histogram and the CDF, so that
+ * one outlier of milliseconds does not squeeze them into a corner) and
+ * whether any series has a tail to draw (calls in more than one bucket).
+ */
+struct extent {
+	double lo_us, hi_us;
+	bool has_tail;
+};
+
 static int write_script(const struct workdir *w, const struct plot *p,
-			enum plot_format fmt, bool has_tail, char *err,
-			size_t errlen)
+			enum plot_format fmt, const struct extent *x,
+			char *err, size_t errlen)
 {
 	char path[PATH_MAX + 32];
 	FILE *f = wd_open(w, "plot.gp", err, errlen);
@@ -487,9 +498,13 @@ static int write_script(const struct workdir *w, const struct plot *p,
 		"set logscale x 10\nset format x '%%g'\n"
 		"set xlabel 'svc_alloc_arg() latency per call (us)'\n");
 
+	/* From the decade below the smallest value: a labelled tic there. */
+	fprintf(f, "set xrange [%.6g:%.6g]\n",
+		pow(10.0, floor(log10(x->lo_us))), x->hi_us);
+
 	/* 1: distribution, means dashed. */
 	/* Headroom above the bins keeps the key off the data. */
-	fprintf(f, "set title 'Latency distribution (dashed: mean)'\n"
+	fprintf(f, "set title 'Latency distribution (dashed: mean; x to p99.99)'\n"
 		"set ylabel 'calls (%% per bin, %d bins per decade)'\n"
 		"set yrange [0:*]\nset offsets 0, 0, graph %.2f, 0\n"
 		"set key top right\n", BINS_PER_DECADE,
@@ -508,13 +523,13 @@ static int write_script(const struct workdir *w, const struct plot *p,
 	fprintf(f, "unset arrow\nset offsets 0, 0, 0, 0\n");
 
 	/* 2: CDF. */
-	fprintf(f, "set title 'Cumulative distribution'\n"
+	fprintf(f, "set title 'Cumulative distribution (x to p99.99)'\n"
 		"set ylabel 'calls at or below x (%%)'\n"
 		"set yrange [0:100]\nset key bottom right\n");
 	plot_lines(f, w, p, 'c', "1:2", 1, false);
 
-	/* 3: tail, log-log, with the p99 and p99.9 levels. */
-	fprintf(f, "set title 'Tail: calls slower than x (p99 at 1 %%, "
+	/* 3: tail, log-log, every call, with the p99 and p99.9 levels. */
+	fprintf(f, "set autoscale x\nset title 'Tail: calls slower than x (p99 at 1 %%, "
 		"p99.9 at 0.1 %%)'\n"
 		"set ylabel 'calls slower than x (%%)'\n"
 		"set logscale y 10\nset yrange [*:100]\nset format y '%%g'\n"
@@ -525,7 +540,7 @@ static int write_script(const struct workdir *w, const struct plot *p,
 		"nohead dt 3 lc rgb 'gray40'\n"
 		"set label 1 'p99' at graph 0.01, first 1 offset 0,0.5\n"
 		"set label 2 'p99.9' at graph 0.01, first 0.1 offset 0,0.5\n");
-	if (has_tail) {
+	if (x->has_tail) {
 		plot_lines(f, w, p, 'c', "1:3", 2, false);
 	} else {
 		/* Every call in one bucket: nothing slower to draw. */
@@ -700,13 +715,37 @@ static int copy_out(const struct workdir *w, const char *dest, char *err,
 	return 0;
 }
 
+/* Widen @x to the body of @s (sorted): its smallest value to its p99.99. */
+static void body_extent(const struct plot_series *s, struct extent *x)
+{
+	uint64_t rank = (uint64_t)ceil(0.9999 * (double)s->total), seen = 0;
+	double lo = (double)s->b[0].value / 1000.0, hi = lo;
+
+	for (size_t k = 0; k < s->n; k++) {
+		seen += s->b[k].count;
+		hi = (double)s->b[k].value / 1000.0;
+		if (seen >= rank)
+			break;
+	}
+	/* A margin on either side; a decade when all is one value. */
+	if (hi <= lo) {
+		lo /= 3;
+		hi *= 3;
+	}
+	if (lo / 1.25 < x->lo_us)
+		x->lo_us = lo / 1.25;
+	if (hi * 1.5 > x->hi_us)
+		x->hi_us = hi * 1.5;
+}
+
 int plot_write(struct plot *p, const char *path, const char *gnuplot,
 	       char *err, size_t errlen)
 {
 	struct workdir w = { .nr_series = p->n };
 	const char *tmp = getenv("TMPDIR");
 	int fmt = format_of(path), lo = INT_MAX, hi = INT_MIN, ret = -1;
-	bool has_tail = false, any = false;
+	struct extent x = { .lo_us = INFINITY, .hi_us = 0 };
+	bool any = false;
 
 	if (fmt < 0) {
 		set_err(err, errlen, "%s: expected a file name ending in .svg "
@@ -720,6 +759,7 @@ int plot_write(struct plot *p, const char *path, const char *gnuplot,
 			continue;
 		any = true;
 		qsort(s->b, s->n, sizeof(*s->b), bucket_cmp);
+		body_extent(s, &x);
 		if (bin_of(s->b[0].value) < lo)
 			lo = bin_of(s->b[0].value);
 		if (bin_of(s->b[s->n - 1].value) > hi)
@@ -741,11 +781,11 @@ int plot_write(struct plot *p, const char *path, const char *gnuplot,
 		if (!p->s[i]->total)
 			continue;
 		if (write_hist(&w, i, p->s[i], lo, hi, err, errlen) ||
-		    write_cdf(&w, i, p->s[i], &has_tail, err, errlen))
+		    write_cdf(&w, i, p->s[i], &x.has_tail, err, errlen))
 			goto out;
 	}
 	if (write_bars(&w, p, err, errlen) ||
-	    write_script(&w, p, (enum plot_format)fmt, has_tail, err, errlen) ||
+	    write_script(&w, p, (enum plot_format)fmt, &x, err, errlen) ||
 	    run_gnuplot(&w, gnuplot, err, errlen) ||
 	    copy_out(&w, path, err, errlen))
 		goto out;
