@@ -5,8 +5,10 @@
  *
  *   - the distribution of per-call latency: share of calls per bin, 20
  *     bins per decade, log x axis, with each mode's mean as a dashed line;
- *   - its CDF (share of calls at or below x);
- *   - its tail (share of calls slower than x, log-log): p99 and p99.9;
+ *   - its CDF (share of calls at or below x); these two span the body,
+ *     up to 1.5 x the largest p99.99;
+ *   - its tail (share of calls slower than x, log-log, every call): p99
+ *     and p99.9;
  *   - pages refilled per call (bars), the work each call did.
  *
  * The caller feeds each mode's histogram as (value, count) pairs, which
