@@ -7,6 +7,9 @@
 #   one-run.json  rpcsim --alloc=all --requests=4000 --pcp-batch=31 --json
 #   trace.json    rpcsim-analyze --json of rpcsim --alloc=all --repeat=2
 #                 --requests=2000 --trace --trace-events=all
+#   jemalloc.json rpcsim --backend=jemalloc --alloc=all --repeat=3
+#                 --requests=4000 --json, from a later rpcsim (its own
+#                 alloc_calls_per_call, backend settings)
 # The tables must equal the golden files in expected/ byte for byte; every
 # number of --json is recomputed here from the fixtures (mean, population
 # stddev, %change, noise); the noise marks of the text agree with it, and
@@ -72,7 +75,7 @@ have_python()
 	command -v python3 >/dev/null 2>&1
 }
 
-plan_tests 39
+plan_tests 42
 
 # --- the tables ----------------------------------------------------------
 golden plain-asan plain.json asan.json
@@ -80,6 +83,8 @@ golden three plain.json asan.json one-run.json
 golden mixed trace.json plain.json
 golden selected --metrics=latency_us.p99,vmstat.bulk_fallback --all \
 	plain.json asan.json
+golden backends --metrics=latency_us.mean,alloc_calls,vmstat.zone_lock \
+	plain.json jemalloc.json
 
 run -m latency_us.mean plain.json asan.json
 [ "$status" -eq 0 ] && [ "$(grep -c '/latency_us' "$OUT")" -eq 3 ] &&
@@ -133,6 +138,8 @@ def samples(path, mode, metric):
                 vals.append(r["no_progress"] / r["calls"])
             elif metric == "waits_per_call":
                 vals.append(r["waits"] / r["calls"])
+            elif metric == "alloc_calls_per_call" and "alloc_calls_per_call" in r:
+                vals.append(r["alloc_calls_per_call"])
             elif metric == "alloc_calls_per_call":
                 c = r["counters"]
                 vals.append((c["alloc_single_calls"] + c["alloc_bulk_list_calls"]
@@ -263,8 +270,14 @@ if have_python; then
 	check_json "$tmp/mixed.txt" >"$tmp/py" 2>&1
 	ok $? "--json of rpcsim vs rpcsim-analyze documents recomputed" ||
 		diag "$(cat "$tmp/py")"
+	run plain.json jemalloc.json
+	cp "$OUT" "$tmp/backends.txt"
+	run --json plain.json jemalloc.json
+	check_json "$tmp/backends.txt" >"$tmp/py" 2>&1
+	ok $? "--json of two rpcsim versions (old and new fields) recomputed" ||
+		diag "$(cat "$tmp/py")"
 else
-	skip 3 "python3 not found"
+	skip 4 "python3 not found"
 fi
 
 # --- the noise marks, on hand-set run values -------------------------------
