@@ -578,7 +578,7 @@ static void run_round(unsigned int index, unsigned int nr_threads,
 	double end;
 	bool same_shape = true;
 	int err;
-	char desc[200];
+	char desc[256];
 
 	round_config(&r, &rng);
 	r.pool = pp_pool_create(&r.cfg);
@@ -594,11 +594,15 @@ static void run_round(unsigned int index, unsigned int nr_threads,
 	if (!r.owner || !r.refs)
 		bail_out("out of memory");
 	snprintf(desc, sizeof(desc), "round %u: %lu pages, batch %u high %u, "
-		 "%u cpus, %s, debug %s, %s, %u threads", index, r.nr_pages,
-		 r.cfg.pcp_batch, r.cfg.pcp_high, r.cfg.nr_cpus,
+		 "%u cpus, %s, debug %s, %s%s%s, %s, %u threads", index,
+		 r.nr_pages, r.cfg.pcp_batch, r.cfg.pcp_high, r.cfg.nr_cpus,
 		 r.cfg.wmark_min ? "kernel watermarks" : "watermarks 0",
 		 r.cfg.debug ? "on" : "off", pp_backend_name(r.cfg.backend),
-		 nr_threads);
+		 r.cfg.backend != PP_BACKEND_JEMALLOC ? "" :
+		 r.cfg.je_batch_alloc ? " (batch_alloc" : " (mallocx per page",
+		 r.cfg.backend != PP_BACKEND_JEMALLOC ? "" :
+		 r.cfg.je_tcache ? ", tcache)" : ", no tcache)",
+		 pp_bulk_variant_name(r.cfg.bulk_variant), nr_threads);
 	pp_pool_vmstat(r.pool, &initial);
 	for (unsigned int i = 0; i < nr_threads; i++) {
 		err = pthread_mutex_init(&r.box[i].lock, NULL);
