@@ -355,7 +355,10 @@ static void svc_alloc_arg(struct svc_rqst *rqstp, struct svc_alloc_stats *as)
 	}
 	/* The rest of svc_alloc_arg(): sentinel and receive buffer head. */
 	rqstp->rq_pages[serv->cfg->pages] = NULL;
-	rqstp->arg_head = pp_page_address(serv->pool, rqstp->rq_pages[0]);
+	/* Given up on a stall (svc_wait()): slot 0 may still be a hole. */
+	rqstp->arg_head = rqstp->rq_pages[0] ?
+			  pp_page_address(serv->pool, rqstp->rq_pages[0]) :
+			  NULL;
 }
 
 /* --- receive, process, send ---------------------------------------------- */
