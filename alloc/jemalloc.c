@@ -209,9 +209,10 @@ static size_t pp_je_batch(struct pp_je *je, void **ptrs, size_t n, int flags)
 	size_t filled = 0, len = sizeof(filled);
 
 	if (!je->batch) {
-		while (filled < n && (ptrs[filled] = mallocx(PP_PAGE_SIZE,
-							     flags)))
-			filled++;
+		/* A failed mallocx() must not write its NULL over an entry. */
+		for (void *p; filled < n &&
+		     (p = mallocx(PP_PAGE_SIZE, flags)); filled++)
+			ptrs[filled] = p;
 		return filled;
 	}
 	if (mallctlbymib(je->batch_mib, je->batch_miblen, &filled, &len, &pk,

@@ -328,10 +328,11 @@ int pp_pool_destroy(struct pp_pool *pool)
 	if (pool->ops) {
 		unsigned long out = 0;
 
-		/* Nothing may be out before the backend goes. */
+		/* Nothing may be out before the backend goes: count pages. */
 		for (unsigned long pfn = 0; pfn < pool->nr_pages; pfn++)
-			out += pp_page_state(&pool->mem_map[pfn]) ==
-			       PP_PAGE_INUSE;
+			if (pp_page_state(&pool->mem_map[pfn]) ==
+			    PP_PAGE_INUSE)
+				out += 1UL << pool->mem_map[pfn].order;
 		if (out) {
 			pp_report_leak(pool, out, "in use", PP_PAGE_INUSE);
 			return -EBUSY;
