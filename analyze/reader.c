@@ -560,6 +560,20 @@ static void on_call_entry(struct reader *r, const bt_message *msg,
 	t->g = g;
 }
 
+/*
+ * a - b, held within [-INT64_MAX, INT64_MAX]: a corrupted trace can carry
+ * any timestamp and any latency_ns, and the difference must neither
+ * overflow nor be INT64_MIN, whose negation (diff_add()) would.
+ */
+static inline int64_t sub_sat(int64_t a, int64_t b)
+{
+	int64_t d;
+
+	if (__builtin_sub_overflow(a, b, &d))
+		return b < 0 ? INT64_MAX : -INT64_MAX;
+	return d < -INT64_MAX ? -INT64_MAX : d;
+}
+
 static void on_call_exit(struct reader *r, const bt_message *msg,
 			 const bt_event *ev, const struct ev_info *e)
 {
@@ -580,12 +594,13 @@ static void on_call_exit(struct reader *r, const bt_message *msg,
 		g = t->g;
 		t->open = false;
 		if (have_ts) {
-			int64_t dt = ts - t->ts;
+			int64_t dt = sub_sat(ts, t->ts);
 
 			if (dt < 0)	/* cannot happen in a muxed trace */
 				dt = 0;
 			lat_add(&g->stamps, (uint64_t)dt);
-			diff_add(&g->diff, dt - (int64_t)lat);
+			diff_add(&g->diff, sub_sat(dt, lat > INT64_MAX ?
+						   INT64_MAX : (int64_t)lat));
 		} else {
 			g->no_stamp++;
 		}
