@@ -27,8 +27,8 @@ Compare rpcsim built with tracepoints (no session) and without them.
   --duration=S     seconds per mode per run (default $duration)
   --alloc=MODE     rpcsim --alloc value (default $alloc)
   --builddir=DIR   the traced build tree (default: the current directory)
-  --untraced=DIR   a tree configured with --disable-lttng-ust; built in
-                   DIR/../build-notrace when not given
+  --untraced=DIR   a tree configured with --disable-lttng-ust; configured
+                   and built in BUILDDIR/bench/notrace when not given
   -h, --help       this help
 EOF
 }
@@ -61,7 +61,7 @@ traced=$builddir/rpcsim/rpcsim
 }
 srcdir=$(sed -n "s/^abs_top_srcdir = //p" "$builddir/Makefile")
 if [ -z "$untraced" ]; then
-	untraced=$builddir/../build-notrace
+	untraced=$builddir/bench/notrace
 	if [ ! -f "$untraced/config.status" ]; then
 		mkdir -p "$untraced" &&
 		(cd "$untraced" && "$srcdir/configure" -q --disable-lttng-ust) ||
