@@ -362,18 +362,18 @@ static void json_percentiles(struct json *j, const struct hist *h)
 {
 	json_object_begin(j, "percentiles_us");
 	for (unsigned int i = 0; i < ARRAY_SIZE(pcts); i++)
-		json_double(j, pct_names[i],
+		json_number(j, pct_names[i],
 			    ns_to_us((double)hist_percentile(h, pcts[i])));
 	json_object_end(j);
 }
 
 static void json_latency(struct json *j, const struct hist *h)
 {
-	json_u64(j, "calls", h->count);
-	json_double(j, "mean_us", ns_to_us(hist_mean(h)));
-	json_double(j, "stddev_us", ns_to_us(hist_stddev(h)));
-	json_double(j, "min_us", ns_to_us(h->count ? (double)h->min : 0));
-	json_double(j, "max_us", ns_to_us((double)h->max));
+	json_uint(j, "calls", h->count);
+	json_number(j, "mean_us", ns_to_us(hist_mean(h)));
+	json_number(j, "stddev_us", ns_to_us(hist_stddev(h)));
+	json_number(j, "min_us", ns_to_us(h->count ? (double)h->min : 0));
+	json_number(j, "max_us", ns_to_us((double)h->max));
 	json_percentiles(j, h);
 }
 
@@ -382,22 +382,22 @@ static void json_stats(struct json *j, const struct svc_stats *s,
 {
 	char digest[24];
 
-	json_u64(j, "pages", s->pages);
-	json_double(j, "pages_per_call",
+	json_uint(j, "pages", s->pages);
+	json_number(j, "pages_per_call",
 		    s->calls ? (double)s->pages / (double)s->calls : 0);
-	json_u64(j, "requests", s->requests);
-	json_u64(j, "reads", s->reads);
-	json_u64(j, "writes", s->writes);
-	json_u64(j, "bytes_read", s->bytes_read);
-	json_u64(j, "bytes_written", s->bytes_written);
-	json_double(j, "requests_per_s", elapsed_s > 0 ?
+	json_uint(j, "requests", s->requests);
+	json_uint(j, "reads", s->reads);
+	json_uint(j, "writes", s->writes);
+	json_uint(j, "bytes_read", s->bytes_read);
+	json_uint(j, "bytes_written", s->bytes_written);
+	json_number(j, "requests_per_s", elapsed_s > 0 ?
 		    (double)s->requests / elapsed_s : 0);
-	json_u64(j, "alloc_calls", s->alloc_calls);
-	json_double(j, "alloc_calls_per_call",
+	json_uint(j, "alloc_calls", s->alloc_calls);
+	json_number(j, "alloc_calls_per_call",
 		    s->calls ? (double)s->alloc_calls / (double)s->calls : 0);
-	json_u64(j, "no_progress", s->no_progress);
-	json_u64(j, "waits", s->waits);
-	json_double(j, "wait_s", (double)s->wait_ns / 1e9);
+	json_uint(j, "no_progress", s->no_progress);
+	json_uint(j, "waits", s->waits);
+	json_number(j, "wait_s", (double)s->wait_ns / 1e9);
 	snprintf(digest, sizeof(digest), "0x%016" PRIx64, s->digest);
 	json_string(j, "digest", digest);
 }
@@ -406,7 +406,7 @@ static void json_events(struct json *j, const char *key, const uint64_t *ev)
 {
 	json_object_begin(j, key);
 	for (unsigned int e = 0; e < PP_NR_VM_EVENTS; e++)
-		json_u64(j, pp_vm_event_name(e), ev[e]);
+		json_uint(j, pp_vm_event_name(e), ev[e]);
 	json_object_end(j);
 }
 
@@ -416,41 +416,41 @@ static void json_run(struct json *j, const struct rpcsim_config *cfg,
 	const struct pp_vmstat *st = &r->exit;
 
 	json_object_begin(j, NULL);
-	json_u64(j, "run", r->run);
-	json_double(j, "elapsed_s", r->elapsed_s);
+	json_uint(j, "run", r->run);
+	json_number(j, "elapsed_s", r->elapsed_s);
 	json_latency(j, &r->hist);
 	json_stats(j, &r->total, r->elapsed_s);
-	json_u64(j, "completions", r->completions);
+	json_uint(j, "completions", r->completions);
 	json_array_begin(j, "threads");
 	for (unsigned int t = 0; t < cfg->threads; t++) {
 		const struct svc_stats *s = &r->threads[t];
 
 		json_object_begin(j, NULL);
-		json_u64(j, "calls", s->calls);
-		json_u64(j, "pages", s->pages);
-		json_u64(j, "requests", s->requests);
-		json_u64(j, "no_progress", s->no_progress);
-		json_u64(j, "waits", s->waits);
+		json_uint(j, "calls", s->calls);
+		json_uint(j, "pages", s->pages);
+		json_uint(j, "requests", s->requests);
+		json_uint(j, "no_progress", s->no_progress);
+		json_uint(j, "waits", s->waits);
 		json_object_end(j);
 	}
 	json_array_end(j);
 	json_events(j, "counters", r->events);
 	json_object_begin(j, "pool_at_exit");
-	json_u64(j, "nr_pages", st->nr_pages);
-	json_u64(j, "nr_free", st->nr_free);
-	json_u64(j, "nr_pcp", st->nr_pcp);
-	json_u64(j, "nr_backend", st->nr_backend);
-	json_u64(j, "pgalloc", st->events[PP_PGALLOC]);
-	json_u64(j, "pgfree", st->events[PP_PGFREE]);
-	json_u64(j, "leaked", st->nr_pages - st->nr_free - st->nr_pcp -
+	json_uint(j, "nr_pages", st->nr_pages);
+	json_uint(j, "nr_free", st->nr_free);
+	json_uint(j, "nr_pcp", st->nr_pcp);
+	json_uint(j, "nr_backend", st->nr_backend);
+	json_uint(j, "pgalloc", st->events[PP_PGALLOC]);
+	json_uint(j, "pgfree", st->events[PP_PGFREE]);
+	json_uint(j, "leaked", st->nr_pages - st->nr_free - st->nr_pcp -
 		 st->nr_backend);
 	json_bool(j, "counters_consistent", r->counters_consistent);
 	json_object_end(j);
 	json_object_begin(j, "accounting");
-	json_u64(j, "pages_allocated", r->acct.allocated);
-	json_u64(j, "pages_released", r->acct.released);
-	json_u64(j, "cache_gets", r->acct.cache_gets);
-	json_u64(j, "cache_puts", r->acct.cache_puts);
+	json_uint(j, "pages_allocated", r->acct.allocated);
+	json_uint(j, "pages_released", r->acct.released);
+	json_uint(j, "cache_gets", r->acct.cache_gets);
+	json_uint(j, "cache_puts", r->acct.cache_puts);
 	json_object_end(j);
 	json_object_end(j);
 }
@@ -461,40 +461,40 @@ static void json_config(struct json *j, const struct report *rep)
 
 	json_object_begin(j, "config");
 	json_string(j, "alloc", cfg->alloc);
-	json_u64(j, "threads", cfg->threads);
+	json_uint(j, "threads", cfg->threads);
 	if (cfg->duration_s > 0)
-		json_double(j, "duration_s", cfg->duration_s);
+		json_number(j, "duration_s", cfg->duration_s);
 	else
 		json_null(j, "duration_s");
 	if (cfg->requests)
-		json_u64(j, "requests", cfg->requests);
+		json_uint(j, "requests", cfg->requests);
 	else
 		json_null(j, "requests");
 	json_object_begin(j, "mix");
-	json_u64(j, "read", cfg->read_weight);
-	json_u64(j, "write", cfg->write_weight);
+	json_uint(j, "read", cfg->read_weight);
+	json_uint(j, "write", cfg->write_weight);
 	json_object_end(j);
-	json_u64(j, "io_size", cfg->io_size);
-	json_u64(j, "max_payload", cfg->max_payload);
-	json_u64(j, "sv_max_mesg", cfg->sv_max_mesg);
-	json_u64(j, "rq_pages", cfg->pages);
-	json_u64(j, "pool_size", cfg->pool_size);
-	json_u64(j, "pool_pages", cfg->pool_pages);
-	json_u64(j, "min_pool_pages", cfg->min_pool_pages);
-	json_u64(j, "file_size", cfg->file_size);
-	json_u64(j, "file_pages", cfg->file_pages);
-	json_u64(j, "pcp_batch", cfg->pcp_batch);
-	json_u64(j, "pcp_high", cfg->pcp_high);
+	json_uint(j, "io_size", cfg->io_size);
+	json_uint(j, "max_payload", cfg->max_payload);
+	json_uint(j, "sv_max_mesg", cfg->sv_max_mesg);
+	json_uint(j, "rq_pages", cfg->pages);
+	json_uint(j, "pool_size", cfg->pool_size);
+	json_uint(j, "pool_pages", cfg->pool_pages);
+	json_uint(j, "min_pool_pages", cfg->min_pool_pages);
+	json_uint(j, "file_size", cfg->file_size);
+	json_uint(j, "file_pages", cfg->file_pages);
+	json_uint(j, "pcp_batch", cfg->pcp_batch);
+	json_uint(j, "pcp_high", cfg->pcp_high);
 	json_string(j, "backend", pp_backend_name(cfg->backend));
 	json_string(j, "bulk_variant",
 		    pp_bulk_variant_name(cfg->bulk_variant));
 	if (cfg->backend == PP_BACKEND_JEMALLOC) {
 		json_object_begin(j, "jemalloc");
 		json_bool(j, "tcache", cfg->je_tcache);
-		json_u64(j, "tcache_slots", cfg->je_tcache ?
+		json_uint(j, "tcache_slots", cfg->je_tcache ?
 			 (uint64_t)cfg->je_tcache_slots : 0);
 		json_bool(j, "batch_alloc", cfg->je_batch);
-		json_u64(j, "headroom_pages", cfg->backend_pages);
+		json_uint(j, "headroom_pages", cfg->backend_pages);
 		json_object_end(j);
 	} else {
 		json_null(j, "jemalloc");
@@ -502,14 +502,14 @@ static void json_config(struct json *j, const struct report *rep)
 	json_string(j, "completion",
 		    cfg->completion == RPCSIM_COMPLETION_THREAD ? "thread" :
 		    "inline");
-	json_u64(j, "queue_depth", cfg->queue_depth);
-	json_u64(j, "retry_wait_us", cfg->retry_wait_us);
-	json_u64(j, "seed", cfg->seed);
-	json_u64(j, "repeat", cfg->repeat);
-	json_u64(j, "warmup", cfg->warmup);
+	json_uint(j, "queue_depth", cfg->queue_depth);
+	json_uint(j, "retry_wait_us", cfg->retry_wait_us);
+	json_uint(j, "seed", cfg->seed);
+	json_uint(j, "repeat", cfg->repeat);
+	json_uint(j, "warmup", cfg->warmup);
 	json_bool(j, "asan", cfg->asan);
 	json_bool(j, "debug_checks", cfg->debug_checks);
-	json_u64(j, "clock_ns", rep->clock_ns);
+	json_uint(j, "clock_ns", rep->clock_ns);
 	json_object_end(j);
 }
 
@@ -534,20 +534,20 @@ void report_json(FILE *out, const struct report *rep)
 		json_object_begin(&j, NULL);
 		json_string(&j, "mode", rpcsim_mode_name(m));
 		json_string(&j, "label", rpcsim_mode_label(m));
-		json_u64(&j, "runs", ms.runs);
-		json_double(&j, "elapsed_s", ms.elapsed_s);
+		json_uint(&j, "runs", ms.runs);
+		json_number(&j, "elapsed_s", ms.elapsed_s);
 		json_latency(&j, &ms.hist);
 		json_stats(&j, &ms.total, ms.elapsed_s);
-		json_u64(&j, "completions", ms.completions);
+		json_uint(&j, "completions", ms.completions);
 		json_events(&j, "counters", ms.events);
 		json_object_begin(&j, "across_runs");
-		json_u64(&j, "n", ms.runs);
-		json_double(&j, "avg_us", ms.avg_us);
-		json_double(&j, "stddev_us", ms.stddev_us);
-		json_double(&j, "min_us", ms.min_us);
-		json_double(&j, "max_us", ms.max_us);
-		json_double(&j, "trimmed_mean_us", ms.trimmed_us);
-		json_u64(&j, "trimmed", ms.runs >= 3 ? 2 : 0);
+		json_uint(&j, "n", ms.runs);
+		json_number(&j, "avg_us", ms.avg_us);
+		json_number(&j, "stddev_us", ms.stddev_us);
+		json_number(&j, "min_us", ms.min_us);
+		json_number(&j, "max_us", ms.max_us);
+		json_number(&j, "trimmed_mean_us", ms.trimmed_us);
+		json_uint(&j, "trimmed", ms.runs >= 3 ? 2 : 0);
 		json_object_end(&j);
 		json_array_begin(&j, "per_run");
 		for (unsigned int r = 0; r < rep->runs_done[m]; r++)
@@ -560,8 +560,8 @@ void report_json(FILE *out, const struct report *rep)
 		json_object_begin(&j, "trace");
 		json_string(&j, "dir", rep->trace_dir);
 		json_string(&j, "events", cfg->trace_all ? "all" : "rpcsim");
-		json_u64(&j, "discarded_events", rep->trace_discarded);
-		json_u64(&j, "lost_packets", rep->trace_lost);
+		json_uint(&j, "discarded_events", rep->trace_discarded);
+		json_uint(&j, "lost_packets", rep->trace_lost);
 		json_object_end(&j);
 	}
 	json_object_end(&j);

@@ -180,6 +180,18 @@ void json_double(struct json *j, const char *key, double v, int decimals)
 	fprintf(j->f, "%.*f", decimals, v);
 }
 
+void json_number(struct json *j, const char *key, double v)
+{
+	json_value_prefix(j, key);
+	if (!isfinite(v)) {
+		fputs("null", j->f);
+		return;
+	}
+	if (v == 0)
+		v = 0;	/* no "-0" */
+	fprintf(j->f, "%.10g", v);
+}
+
 void json_bool(struct json *j, const char *key, bool v)
 {
 	json_value_prefix(j, key);
