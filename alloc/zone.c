@@ -140,7 +140,9 @@ static void pp_add_to_free_list(struct pp_pool *pool, struct pp_page *page,
 		pp_list_add_tail(&page->lru, &pool->free_area[order].free_list);
 	else
 		pp_list_add(&page->lru, &pool->free_area[order].free_list);
-	pool->free_area[order].nr_free++;
+	/* Read without the lock by the order > 0 watermark check. */
+	__atomic_store_n(&pool->free_area[order].nr_free,
+			 pool->free_area[order].nr_free + 1, __ATOMIC_RELAXED);
 }
 
 static void pp_del_from_free_list(struct pp_pool *pool, struct pp_page *page,
@@ -148,7 +150,8 @@ static void pp_del_from_free_list(struct pp_pool *pool, struct pp_page *page,
 {
 	pp_list_del(&page->lru);
 	pp_set_page_state(page, PP_PAGE_NONE);
-	pool->free_area[order].nr_free--;
+	__atomic_store_n(&pool->free_area[order].nr_free,
+			 pool->free_area[order].nr_free - 1, __ATOMIC_RELAXED);
 }
 
 /* Unmap and free a pool whose pages are all back (or never used). */
