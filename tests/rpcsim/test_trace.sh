@@ -63,8 +63,11 @@ mean_r = rm["mean_us"] * 1000.0
 mean_a = am["latency_ns"]["mean_ns"]
 if abs(mean_a - mean_r) > 0.01 * mean_r:
     bad.append("mean %.1f ns in the trace, %.1f ns measured" % (mean_a, mean_r))
-if not am["difference"]["ok"]:
-    bad.append("field and timestamp latencies disagree: %s" % am["difference"])
+# The typical call: a preempted call or two can move the mean of the
+# differences on a loaded machine, not their median.
+d = am["difference"]
+if not d["expected_min_ns"] <= d["median_ns"] <= d["expected_max_ns"]:
+    bad.append("field and timestamp latencies disagree: %s" % d)
 if am["difference"]["count"] == 0:
     bad.append("no entry/exit pair was timed")
 if am["run_end"]["calls"] != rm["calls"]:
