@@ -212,6 +212,14 @@ static void fmt_value(char *buf, size_t len, double v, int decimals)
 		snprintf(buf, len, "0");
 		return;
 	}
+	/*
+	 * A value far below the table's largest would keep one digit or
+	 * none at the table's decimals: three significant digits instead.
+	 */
+	if (fabs(v) < pow(10.0, 1 - decimals)) {
+		snprintf(buf, len, "%.3g", v);
+		return;
+	}
 	n = snprintf(buf, len, "%.*f", decimals, v);
 	if (n > VALUE_W - 1)
 		snprintf(buf, len, "%.3g", v);
