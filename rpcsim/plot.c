@@ -727,13 +727,16 @@ static void body_extent(const struct plot_series *s, struct extent *x)
 		if (seen >= rank)
 			break;
 	}
-	/* A margin on either side; a decade when all is one value. */
+	/*
+	 * A margin on the right (the range starts at the decade below lo,
+	 * margin enough on the left); a decade when all is one value.
+	 */
 	if (hi <= lo) {
 		lo /= 3;
 		hi *= 3;
 	}
-	if (lo / 1.25 < x->lo_us)
-		x->lo_us = lo / 1.25;
+	if (lo < x->lo_us)
+		x->lo_us = lo;
 	if (hi * 1.5 > x->hi_us)
 		x->hi_us = hi * 1.5;
 }
