@@ -55,3 +55,25 @@ have_python()
 {
 	command -v python3 >/dev/null 2>&1
 }
+
+# check_bad_inputs TABLE [ARG]...: each line of TABLE is "ARGS<tab>TEXT";
+# rpcsim ARGS [ARG]... must exit 2 with nothing on stdout and one line on
+# stderr, starting "rpcsim: " and naming TEXT.  Two checks per line.
+check_bad_inputs()
+{
+	cbi_table=$1
+	shift
+	while IFS='	' read -r args text; do
+		# shellcheck disable=SC2086 # ARGS are several words
+		run $args "$@" </dev/null
+		[ "$status" -eq 2 ] && [ ! -s "$OUT" ]
+		ok $? "bad input '$args' exits 2, prints nothing on stdout" ||
+			diag "exit $status"
+		[ "$(wc -l <"$ERR")" -eq 1 ] && grep -qF -- "$text" "$ERR" &&
+			grep -q '^rpcsim: ' "$ERR"
+		ok $? "bad input '$args' explained in one line naming '$text'" ||
+			diag "$(cat "$ERR")"
+	done <<EOF_TABLE
+$cbi_table
+EOF_TABLE
+}

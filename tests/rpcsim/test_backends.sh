@@ -59,18 +59,7 @@ for name in $options; do
 	ok $? "--help lists --$name with its default" || diag "$entry"
 done
 
-while IFS='	' read -r args text; do
-	run $args $small </dev/null
-	[ "$status" -eq 2 ] && [ ! -s "$OUT" ]
-	ok $? "bad input '$args' exits 2, prints nothing on stdout" ||
-		diag "exit $status"
-	[ "$(wc -l <"$ERR")" -eq 1 ] && grep -qF -- "$text" "$ERR" &&
-		grep -q '^rpcsim: ' "$ERR"
-	ok $? "bad input '$args' explained in one line naming '$text'" ||
-		diag "$(cat "$ERR")"
-done <<EOF_TABLE
-$bad_inputs
-EOF_TABLE
+check_bad_inputs "$bad_inputs" $small
 
 # Every backend x variant: the same array workload, reported as such.
 for backend in buddy jemalloc; do

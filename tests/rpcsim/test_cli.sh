@@ -104,17 +104,6 @@ ran_ok "--version exits 0"
 grep -Eq '^rpcsim [0-9.]+ \(libpagepool [0-9.]+, (LTTng-UST tracepoints|no tracepoints)\)$' "$OUT"
 ok $? "--version names rpcsim's and the library's versions and the tracing build"
 
-while IFS='	' read -r args text; do
-	run $args </dev/null
-	[ "$status" -eq 2 ] && [ ! -s "$OUT" ]
-	ok $? "bad input '$args' exits 2, prints nothing on stdout" ||
-		diag "exit $status"
-	[ "$(wc -l <"$ERR")" -eq 1 ] && grep -qF -- "$text" "$ERR" &&
-		grep -q '^rpcsim: ' "$ERR"
-	ok $? "bad input '$args' explained in one line naming '$text'" ||
-		diag "$(cat "$ERR")"
-done <<EOF_TABLE
-$bad_inputs
-EOF_TABLE
+check_bad_inputs "$bad_inputs"
 
 exit_status
