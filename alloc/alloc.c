@@ -85,7 +85,6 @@ static inline struct pp_page *pp_rmqueue_pcplist(struct pp_pool *pool,
 		pp_bad_page(pool, page, call,
 			    "free list corruption: page on a pcp list is not "
 			    "a free pcp page");
-	pp_pcp_set_count(pcp, count - 1);
 	return page;
 }
 
@@ -111,6 +110,42 @@ static struct pp_page *pp_rmqueue_buddy(struct pp_pool *pool,
 }
 
 /*
+ * __rmqueue_pcplist() on an rseq list: pop a page, refilling the list from
+ * the buddy lists when it is empty.  NULL when the list is busy (stopped
+ * by a drain: pcp_trylock_fail, as a failed trylock) or nothing is left.
+ */
+static __attribute__((noinline))
+struct pp_page *pp_rseq_rmqueue(struct pp_pool *pool, struct pp_alloc_ctx *ac,
+				const char *call)
+{
+	enum pp_pcp_miss miss;
+	struct pp_page *page;
+	unsigned int cpu = 0;
+
+	if (pp_rseq_fault(pool)) {
+		pp_count(pool, PP_PCP_TRYLOCK_FAIL, 1);
+		return NULL;
+	}
+	while (!(page = pp_rseq_alloc_one(pool, &cpu, &miss))) {
+		if (miss == PP_PCP_BUSY) {
+			pp_count(pool, PP_PCP_TRYLOCK_FAIL, 1);
+			return NULL;
+		}
+		if (!pp_rseq_refill(pool, call))
+			return NULL;
+	}
+	if (unlikely(pool->debug) &&
+	    (pp_page_state(page) != PP_PAGE_PCP || page->pcp_cpu != cpu))
+		pp_bad_page(pool, page, call,
+			    "free list corruption: page on a pcp list is not "
+			    "a free pcp page");
+	pp_prep_new_page(pool, page, 0, ac->gfp, call);
+	pp_rseq_count(pool, PP_PGALLOC, 1);
+	pp_ctx_flush_rseq(pool, ac);
+	return page;
+}
+
+/*
  * rmqueue(): order-0 pages come from this CPU's pcp list; if its trylock
  * fails (a drain, or another thread on this CPU), or for larger orders, from
  * the buddy lists directly.
@@ -121,7 +156,11 @@ struct pp_page *pp_rmqueue(struct pp_pool *pool, struct pp_alloc_ctx *ac,
 {
 	struct pp_page *page;
 
-	if (likely(ac->order == 0)) {
+	if (likely(ac->order == 0) && pool->pcp_rseq) {
+		page = pp_rseq_rmqueue(pool, ac, call);
+		if (likely(page))
+			return page;
+	} else if (likely(ac->order == 0)) {
 		struct pp_pcp *pcp = pp_this_pcp(pool);
 
 		if (likely(pp_pcp_trylock(pcp))) {
@@ -263,8 +302,8 @@ struct pp_page *pp_alloc_page_finish(struct pp_pool *pool,
 /*
  * The common case of the single-page path, straight-line: the zone above
  * its low watermark (what pp_zone_watermark_ok() says for order 0 and no
- * ALLOC_* flags), this CPU's pcp lock taken at the first try, a page on
- * its list, debug checks off, buddy backend.  The same steps and counters
+ * ALLOC_* flags), this CPU's pcp list to be had (rseq: not stopped; lock:
+ * taken at the first try), a page on it, debug checks off, buddy backend.  The same steps and counters
  * as the general path: PGALLOC, and the call's own counters (@ac's
  * deferred ones, or alloc_single_calls without @ac), under the pcp lock.
  * Returns NULL, having changed nothing, when any of that does not hold.
@@ -280,6 +319,32 @@ struct pp_page *pp_alloc_page_fast(struct pp_pool *pool,
 	if (unlikely(pool->debug || pool->ops ||
 		     pp_zone_free(pool) <= pool->wmark[PP_WMARK_LOW]))
 		return NULL;
+	if (pool->pcp_rseq) {
+		enum pp_pcp_miss miss;
+		unsigned int cpu;
+
+		if (unlikely(pool->pcp[0].fault_trylock))
+			return NULL;
+		page = pp_rseq_alloc_one(pool, &cpu, &miss);
+		if (unlikely(!page))
+			return NULL;
+		page->order = 0;
+		pp_set_page_state(page, PP_PAGE_INUSE);
+		__atomic_store_n(&page->refcount, 1, __ATOMIC_RELAXED);
+#ifdef PP_RSEQ_PCP
+		{
+			struct rseq *rs = pp_rseq_area();
+
+			pp_rseq_count_at(pool, rs, cpu, PP_PGALLOC, 1);
+			if (ac)
+				pp_ctx_flush_rseq_at(pool, rs, cpu, ac);
+			else
+				pp_rseq_count_at(pool, rs, cpu,
+						 PP_ALLOC_SINGLE_CALLS, 1);
+		}
+#endif
+		return page;
+	}
 	pcp = pp_this_pcp(pool);
 	if (unlikely(!pp_pcp_trylock_fast(pcp)))
 		return NULL;
@@ -289,7 +354,6 @@ struct pp_page *pp_alloc_page_fast(struct pp_pool *pool,
 		return NULL;
 	}
 	page = pp_pcp_pop(pcp);
-	pp_pcp_set_count(pcp, count - 1);
 	page->order = 0;
 	pp_set_page_state(page, PP_PAGE_INUSE);
 	__atomic_store_n(&page->refcount, 1, __ATOMIC_RELAXED);
@@ -364,7 +428,7 @@ void pp_bulk_fill_pcp(struct pp_pool *pool, struct pp_pcp *pcp, pp_gfp_t gfp,
 	 * otherwise make the compiler reload and store it every page.
 	 */
 	struct pp_page **ring = pcp->ring;
-	unsigned int top = pcp->top, mask = pcp->mask;
+	unsigned int top = pp_pcp_top(pcp), mask = pcp->mask;
 
 	while (nr_populated < nr_pages) {
 		struct pp_page *page;
@@ -380,10 +444,9 @@ void pp_bulk_fill_pcp(struct pp_pool *pool, struct pp_pcp *pcp, pp_gfp_t gfp,
 		}
 		/* __rmqueue_pcplist(): the list ran out, refill it. */
 		if (unlikely(!avail)) {
-			pcp->top = top;
-			pp_pcp_set_count(pcp, 0);
+			pp_pcp_set(pcp, top, 0);
 			avail = pp_rmqueue_bulk(pool, pcp, pcp->batch);
-			top = pcp->top;
+			top = pp_pcp_top(pcp);
 			if (!avail) {
 				f->dry = true;
 				break;
@@ -420,8 +483,7 @@ void pp_bulk_fill_pcp(struct pp_pool *pool, struct pp_pcp *pcp, pp_gfp_t gfp,
 		nr_account++;
 	}
 	/* pcp->count settled once: readers only take racy snapshots. */
-	pcp->top = top;
-	pp_pcp_set_count(pcp, avail);
+	pp_pcp_set(pcp, top, avail);
 	if (to_list) {
 		page_list->next = run;
 		run->prev = page_list;
@@ -449,6 +511,176 @@ void pp_bulk_fill_pcp_checked(struct pp_pool *pool, struct pp_pcp *pcp,
 	else
 		pp_bulk_fill_pcp(pool, pcp, gfp, nr_pages, NULL, page_array,
 				 f, call, false, true, fill_all, stop,
+				 per_page_stats);
+}
+
+/* Pages a bulk list call takes per section (on the stack). */
+#define PP_RSEQ_LIST_CHUNK	64U
+
+/*
+ * Up to @n pages off this CPU's rseq list into @dst: the number taken (0:
+ * the list is empty; *@cpu_out is the list's CPU), or -1 when the list is
+ * busy (stopped by a drain, or no list for this CPU).  @clear: @dst is
+ * the caller's array, all NULL on entry; an aborted section may have
+ * written pages there that stayed on the list, so they are cleared
+ * before the section runs again.
+ */
+static inline long pp_rseq_pop_bulk(struct pp_pool *pool,
+				    struct pp_page **dst, unsigned long n,
+				    bool clear, unsigned int *cpu_out)
+{
+#ifdef PP_RSEQ_PCP
+	struct rseq *rs = pp_rseq_area();
+
+	for (;;) {
+		int cpu = pp_rseq_cpu(rs);
+		long k;
+
+		if (unlikely((unsigned int)cpu >= pool->nr_cpus))
+			return -1;
+		k = pp_rseq_pop_n(rs, &pool->pcp[cpu], cpu, dst, n);
+		if (likely(k >= 0)) {
+			*cpu_out = (unsigned int)cpu;
+			return k;
+		}
+		if (k == PP_RSEQ_STOPPED)
+			return -1;
+		pp_count(pool, PP_PCP_RESTART_BULK_ALLOC, 1);
+		if (clear)
+			memset(dst, 0, n * sizeof(*dst));
+	}
+#else
+	return -1;
+#endif
+}
+
+/*
+ * The bulk loop over an rseq list: pp_bulk_fill_pcp()'s work, one section
+ * per run of holes (array) or per PP_RSEQ_LIST_CHUNK pages (list), then
+ * prep_new_page() on the pages taken, outside the section (they are the
+ * caller's once it commits).  Refills from the buddy lists when the list
+ * is empty.  Returns false, having taken nothing, when the list was busy
+ * at the first section: the caller falls back as after a failed trylock.
+ */
+static inline __attribute__((always_inline))
+bool pp_bulk_fill_rseq(struct pp_pool *pool, pp_gfp_t gfp,
+		       unsigned long nr_pages, struct pp_list_head *page_list,
+		       struct pp_page **page_array, struct pp_bulk_fill *f,
+		       const char *call, const bool to_list, const bool checks,
+		       const bool fill_all, const bool stop,
+		       const bool per_page_stats)
+{
+	struct pp_page *buf[PP_RSEQ_LIST_CHUNK];
+	struct pp_list_head *run = to_list ? page_list->next : NULL;
+	unsigned long nr_populated = f->nr_populated, nr_account = 0;
+	bool first = true;
+
+	while (nr_populated < nr_pages) {
+		struct pp_page **dst;
+		unsigned long want;
+		unsigned int cpu = 0;
+		long k;
+
+		/* Skip existing pages (v5: stop at the first one). */
+		if (!to_list && !fill_all && page_array[nr_populated]) {
+			nr_populated++;
+			if (stop) {
+				f->stopped = true;
+				break;
+			}
+			continue;
+		}
+		if (to_list) {
+			dst = buf;
+			want = nr_pages - nr_populated;
+			if (want > PP_RSEQ_LIST_CHUNK)
+				want = PP_RSEQ_LIST_CHUNK;
+		} else {
+			unsigned long end = nr_populated + 1;
+
+			if (fill_all)
+				end = nr_pages;
+			else
+				while (end < nr_pages && !page_array[end])
+					end++;
+			dst = page_array + nr_populated;
+			want = end - nr_populated;
+		}
+		k = pp_rseq_pop_bulk(pool, dst, want, !to_list, &cpu);
+		if (unlikely(k < 0)) {
+			if (first)
+				return false;
+			f->dry = true;
+			break;
+		}
+		first = false;
+		/* __rmqueue_pcplist(): the list ran out, refill it. */
+		if (unlikely(!k)) {
+			if (!pp_rseq_refill(pool, call)) {
+				f->dry = true;
+				break;
+			}
+			continue;
+		}
+		for (long j = 0; j < k; j++) {
+			struct pp_page *page = dst[j];
+
+			if (checks && unlikely(pool->debug) &&
+			    (pp_page_state(page) != PP_PAGE_PCP ||
+			     page->pcp_cpu != cpu))
+				pp_bad_page(pool, page, call,
+					    "free list corruption: page on a "
+					    "pcp list is not a free pcp page");
+			/* Per-page statistics, as 5.13 did. */
+#ifdef PP_RSEQ_PCP
+			if (per_page_stats)
+				pp_rseq_count_at(pool, pp_rseq_area(), cpu,
+						 PP_PGALLOC, 1);
+#endif
+			if (checks) {
+				pp_prep_new_page(pool, page, 0, gfp, call);
+			} else {
+				page->order = 0;
+				pp_set_page_state(page, PP_PAGE_INUSE);
+				__atomic_store_n(&page->refcount, 1,
+						 __ATOMIC_RELAXED);
+			}
+			if (to_list) {
+				page->lru.next = run;
+				run->prev = &page->lru;
+				run = &page->lru;
+			}
+		}
+		nr_populated += (unsigned long)k;
+		nr_account += (unsigned long)k;
+	}
+	if (to_list) {
+		page_list->next = run;
+		run->prev = page_list;
+	}
+	/* 5.14: once, after the loop. */
+	if (!per_page_stats && nr_account)
+		pp_rseq_count(pool, PP_PGALLOC, nr_account);
+	f->nr_populated = nr_populated;
+	f->nr_account = nr_account;
+	return true;
+}
+
+/* With debug checks or GFP_ZERO: one copy, the flags tested per page. */
+static __attribute__((noinline))
+bool pp_bulk_fill_rseq_checked(struct pp_pool *pool, pp_gfp_t gfp,
+			       unsigned long nr_pages,
+			       struct pp_list_head *page_list,
+			       struct pp_page **page_array,
+			       struct pp_bulk_fill *f, const char *call,
+			       bool fill_all, bool stop, bool per_page_stats)
+{
+	if (page_list)
+		return pp_bulk_fill_rseq(pool, gfp, nr_pages, page_list, NULL,
+					 f, call, true, true, false, false,
+					 per_page_stats);
+	return pp_bulk_fill_rseq(pool, gfp, nr_pages, NULL, page_array, f,
+				 call, false, true, fill_all, stop,
 				 per_page_stats);
 }
 
@@ -531,6 +763,50 @@ unsigned long pp_alloc_pages_bulk_core(struct pp_pool *pool, pp_gfp_t gfp,
 		goto failed;
 	}
 
+	nr_leading = nr_populated;
+	f.nr_populated = nr_populated;
+	if (pool->pcp_rseq) {
+		bool ok;
+
+		/* The list taken away by a drain: one page instead. */
+		if (unlikely(pp_rseq_fault(pool)))
+			ok = false;
+		else if (unlikely(pool->debug || (ac.gfp & PP_GFP_ZERO)))
+			ok = pp_bulk_fill_rseq_checked(pool, ac.gfp, nr_pages,
+						       page_list, page_array,
+						       &f, call, fill_all, stop,
+						       V_PER_PAGE_STATS(v));
+		else if (page_list)
+			ok = pp_bulk_fill_rseq(pool, ac.gfp, nr_pages,
+					       page_list, NULL, &f, call, true,
+					       false, false, false,
+					       V_PER_PAGE_STATS(v));
+		else
+			ok = pp_bulk_fill_rseq(pool, ac.gfp, nr_pages, NULL,
+					       page_array, &f, call, false,
+					       false, fill_all, stop,
+					       V_PER_PAGE_STATS(v));
+		if (unlikely(!ok)) {
+			pp_ctx_defer(&ac, PP_BULK_FALLBACK_TRYLOCK);
+			fallback = PP_TRACE_FALLBACK_TRYLOCK;
+			goto failed;
+		}
+		nr_populated = f.nr_populated;
+		nr_account = f.nr_account;
+		if (unlikely(f.dry && !nr_account)) {
+			pp_ctx_flush_rseq(pool, &ac);
+			pp_ctx_defer(&ac, PP_BULK_FALLBACK_EMPTY);
+			fallback = PP_TRACE_FALLBACK_EMPTY;
+			goto failed;
+		}
+		if (f.dry)
+			pp_ctx_defer(&ac, PP_BULK_PARTIAL);
+		pp_ctx_flush_rseq(pool, &ac);
+		pp_trace(mm_page_alloc_bulk, nr_pages, nr_leading, nr_account,
+			 page_array != NULL, fallback);
+		return page_list ? nr_account : nr_populated;
+	}
+
 	pcp = pp_this_pcp(pool);
 	/* A drain or another thread on this CPU holds it: one page instead. */
 	if (unlikely(!pp_pcp_trylock(pcp))) {
@@ -540,8 +816,6 @@ unsigned long pp_alloc_pages_bulk_core(struct pp_pool *pool, pp_gfp_t gfp,
 	}
 
 	/* Attempt the batch allocation with the pcp lock held once. */
-	nr_leading = nr_populated;
-	f.nr_populated = nr_populated;
 	if (unlikely(pool->ops))
 		pool->ops->bulk_fill(pool, pcp, ac.gfp, nr_pages, page_list,
 				     page_array, &f, call, fill_all, stop,

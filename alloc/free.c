@@ -60,12 +60,11 @@ static inline void pp_free_unref_page_commit(struct pp_pool *pool,
 					     struct pp_pcp *pcp,
 					     struct pp_page *page)
 {
-	unsigned int count = pp_pcp_count(pcp) + 1;
+	unsigned int count;
 
 	pp_set_page_state(page, PP_PAGE_PCP);
 	page->pcp_cpu = pcp->cpu;
-	pp_pcp_push(pcp, page);
-	pp_pcp_set_count(pcp, count);
+	count = pp_pcp_push(pcp, page);
 	pp_count_locked(pcp, PP_PGFREE, 1);
 	if (unlikely(count >= pcp->high))
 		pp_free_pcppages_bulk(pool, pcp, pcp->batch);
@@ -99,17 +98,37 @@ static inline void pp_free_unref_pages_commit(struct pp_pool *pool,
 					    pp_pfn(pool, page));
 			pp_set_page_state(page, PP_PAGE_PCP);
 			page->pcp_cpu = cpu;
-			pp_pcp_push(pcp, page);
+			count = pp_pcp_push(pcp, page);
 		}
-		count += k;
 		i += k;
-		pp_pcp_set_count(pcp, count);
 		pp_count_locked(pcp, PP_PGFREE, k);
 		if (count >= pcp->high) {
 			pp_free_pcppages_bulk(pool, pcp, pcp->batch);
 			count = pp_pcp_count(pcp);
 		}
 	}
+}
+
+/*
+ * free_unref_page() onto an rseq list: push, and drain a batch at high.
+ * False when the list is busy (stopped by a drain, no list for this CPU,
+ * or an injected trylock failure): the caller frees to the buddy lists.
+ */
+static bool pp_rseq_free_unref_page(struct pp_pool *pool, struct pp_page *page)
+{
+	long count;
+
+	if (pp_rseq_fault(pool))
+		return false;
+	/* Every ring slot in use (a refill overshot high): drain first. */
+	while ((count = pp_rseq_free_one(pool, page)) < 0)
+		pp_rseq_drain_high(pool);
+	if (!count)
+		return false;
+	pp_rseq_count(pool, PP_PGFREE, 1);
+	if ((unsigned long)count >= pp_rseq_high(pool))
+		pp_rseq_drain_high(pool);
+	return true;
 }
 
 /* __free_pages() once the refcount is zero. */
@@ -132,7 +151,11 @@ static void pp_free_pages(struct pp_pool *pool, struct pp_page *page,
 		pool->ops->free_pages(pool, NULL, page, order);
 		return;
 	}
-	if (likely(order == 0)) {
+	if (likely(order == 0) && pool->pcp_rseq) {
+		if (likely(pp_rseq_free_unref_page(pool, page)))
+			return;
+		pp_count(pool, PP_PCP_TRYLOCK_FAIL, 1);
+	} else if (likely(order == 0)) {
 		pcp = pp_this_pcp(pool);
 		if (likely(pp_pcp_trylock(pcp))) {
 			pp_free_unref_page_commit(pool, pcp, page);
@@ -199,6 +222,20 @@ void pp_put_page_slow(struct pp_pool *pool, struct pp_page *page)
 		pp_free_pages(pool, page, "pp_put_page");
 }
 
+/*
+ * pp_put_page()'s rseq list was full or busy; the page's last reference
+ * is gone already.  Onto a list after a drain, or to the buddy lists.
+ */
+static __attribute__((noinline))
+void pp_put_page_rseq_miss(struct pp_pool *pool, struct pp_page *page)
+{
+	if (pp_rseq_free_unref_page(pool, page))
+		return;
+	pp_set_page_state(page, PP_PAGE_NONE);
+	pp_count(pool, PP_PCP_TRYLOCK_FAIL, 1);
+	pp_free_one_page(pool, page, 0);
+}
+
 /* The fast path's page reached high: drain a batch, then unlock. */
 static __attribute__((noinline))
 void pp_pcp_drain_unlock(struct pp_pool *pool, struct pp_pcp *pcp)
@@ -224,6 +261,21 @@ void pp_put_page(struct pp_pool *pool, struct pp_page *page)
 		     __atomic_load_n(&page->refcount, __ATOMIC_ACQUIRE) != 1 ||
 		     pp_trace_enabled(mm_page_free)))
 		return pp_put_page_slow(pool, page);
+	if (pool->pcp_rseq) {
+		long n;
+
+		if (unlikely(pool->pcp[0].fault_trylock))
+			return pp_put_page_slow(pool, page);
+		/* The only reference is ours: see pp_put_page_testzero(). */
+		__atomic_store_n(&page->refcount, 0, __ATOMIC_RELAXED);
+		n = pp_rseq_free_one(pool, page);
+		if (unlikely(n <= 0))
+			return pp_put_page_rseq_miss(pool, page);
+		pp_rseq_count(pool, PP_PGFREE, 1);
+		if (unlikely((unsigned long)n >= pp_rseq_high(pool)))
+			return pp_rseq_drain_high(pool);
+		return;
+	}
 	pcp = pp_this_pcp(pool);
 	if (unlikely(!pp_pcp_trylock_fast(pcp)))
 		return pp_put_page_slow(pool, page);
@@ -231,9 +283,7 @@ void pp_put_page(struct pp_pool *pool, struct pp_page *page)
 	__atomic_store_n(&page->refcount, 0, __ATOMIC_RELAXED);
 	pp_set_page_state(page, PP_PAGE_PCP);
 	page->pcp_cpu = pcp->cpu;
-	pp_pcp_push(pcp, page);
-	count = pp_pcp_count(pcp) + 1;
-	pp_pcp_set_count(pcp, count);
+	count = pp_pcp_push(pcp, page);
 	pp_count_locked(pcp, PP_PGFREE, 1);
 	if (unlikely(count >= pcp->high))
 		return pp_pcp_drain_unlock(pool, pcp);
@@ -258,15 +308,82 @@ static void pp_free_pages_batch_buddy(struct pp_pool *pool,
 }
 
 /*
+ * @nr order-0 pages whose last reference went onto this CPU's rseq list
+ * (pp_rseq_free_batch()); those that find it busy go to the buddy lists.
+ */
+static void pp_rseq_release_batch(struct pp_pool *pool, struct pp_page **pages,
+				  unsigned int nr)
+{
+	unsigned int done = pp_rseq_fault(pool) ? 0 :
+			    pp_rseq_free_batch(pool, pages, nr);
+
+	if (likely(done == nr))
+		return;
+	for (unsigned int i = done; i < nr; i++)
+		pp_set_page_state(pages[i], PP_PAGE_NONE);
+	pp_count(pool, PP_PCP_TRYLOCK_FAIL, 1);
+	pp_free_pages_batch_buddy(pool, pages + done, nr - done, false);
+}
+
+/*
+ * pp_release_pages() on rseq lists, no checks to make: the pages whose
+ * last reference goes are collected by PP_SWAP_CLUSTER_MAX and given back
+ * a section per batch (or per stretch below high).
+ */
+static __attribute__((noinline))
+void pp_release_pages_rseq(struct pp_pool *pool, struct pp_page **pages,
+			   unsigned long nr)
+{
+	struct pp_page *batch[PP_SWAP_CLUSTER_MAX];
+	unsigned int n = 0;
+
+	for (unsigned long i = 0; i < nr; i++) {
+		struct pp_page *page = pages[i];
+
+		if (!page)
+			continue;
+		/* The only reference is ours: see pp_put_page_testzero(). */
+		if (likely(__atomic_load_n(&page->refcount,
+					   __ATOMIC_ACQUIRE) == 1))
+			__atomic_store_n(&page->refcount, 0,
+					 __ATOMIC_RELAXED);
+		else if (!pp_put_page_testzero(pool, page,
+					       "pp_release_pages"))
+			continue;
+		if (unlikely(page->order)) {
+			pp_free_pages(pool, page, "pp_release_pages");
+			continue;
+		}
+		batch[n++] = page;
+		if (n == PP_SWAP_CLUSTER_MAX) {
+			pp_rseq_release_batch(pool, batch, n);
+			n = 0;
+		}
+	}
+	if (n)
+		pp_rseq_release_batch(pool, batch, n);
+}
+
+/*
  * Free @nr prepared order-0 pages to this CPU's pcp list under one hold of
  * its lock; if the trylock fails, straight to the buddy lists.
  */
 static void pp_free_unref_page_batch(struct pp_pool *pool,
 				     struct pp_page **pages, unsigned int nr)
 {
-	struct pp_pcp *pcp = pp_this_pcp(pool);
+	struct pp_pcp *pcp;
 	bool traced = pp_trace_enabled(mm_page_free_batched);
-	bool locked = pp_pcp_trylock(pcp);
+	bool locked;
+
+	if (pool->pcp_rseq) {
+		if (traced)
+			for (unsigned int i = 0; i < nr; i++)
+				pp_do_trace(mm_page_free_batched,
+					    pp_pfn(pool, pages[i]));
+		return pp_rseq_release_batch(pool, pages, nr);
+	}
+	pcp = pp_this_pcp(pool);
+	locked = pp_pcp_trylock(pcp);
 
 	if (unlikely(!locked))
 		pp_count(pool, PP_PCP_TRYLOCK_FAIL, 1);
@@ -381,6 +498,8 @@ void pp_release_pages(struct pp_pool *pool, struct pp_page **pages,
 		     pp_trace_enabled(mm_page_free) ||
 		     pp_trace_enabled(mm_page_free_batched)))
 		return pp_release_pages_checked(pool, pages, nr);
+	if (pool->pcp_rseq)
+		return pp_release_pages_rseq(pool, pages, nr);
 	for (unsigned long i = 0; i < nr; i++) {
 		struct pp_page *page = pages[i];
 
@@ -408,7 +527,7 @@ void pp_release_pages(struct pp_pool *pool, struct pp_page **pages,
 			limit = pp_stretch(pcp, held);
 			/* In registers: see pp_bulk_fill_pcp(). */
 			ring = pcp->ring;
-			top = pcp->top;
+			top = pp_pcp_top(pcp);
 			mask = pcp->mask;
 			cpu = pcp->cpu;
 		}
@@ -419,8 +538,7 @@ void pp_release_pages(struct pp_pool *pool, struct pp_page **pages,
 		if (likely(++n < limit))
 			continue;
 		/* At high: drain a batch.  At the lock batch: let go. */
-		pcp->top = top;
-		pp_pcp_set_count(pcp, pp_pcp_count(pcp) + n);
+		pp_pcp_set(pcp, top, pp_pcp_count(pcp) + n);
 		pp_count_locked(pcp, PP_PGFREE, n);
 		held += n;
 		n = 0;
@@ -436,8 +554,7 @@ void pp_release_pages(struct pp_pool *pool, struct pp_page **pages,
 	}
 	if (pcp) {
 		if (n) {
-			pcp->top = top;
-			pp_pcp_set_count(pcp, pp_pcp_count(pcp) + n);
+			pp_pcp_set(pcp, top, pp_pcp_count(pcp) + n);
 			pp_count_locked(pcp, PP_PGFREE, n);
 		}
 		pp_pcp_unlock(pcp);

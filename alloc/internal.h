@@ -3,11 +3,20 @@
  * libpagepool internals: the zone, its per-CPU lists, counters and the
  * helpers shared by the allocation and free paths.
  *
+ * Who may touch a pcp list (enum pp_pcp_impl; pcp.c has the long story):
+ *   rseq   only restartable sequences of the CPU the list belongs to
+ *          (rseq.h), or a remote drain that has stopped the list and
+ *          aborted that CPU's sections with membarrier();
+ *   lock   the holder of pcp->lock, only ever taken with trylock on the
+ *          hot paths (a drain spins on it), standing in for IRQ-off +
+ *          pcp->lock.
+ *
  * Locking, in the order it may nest:
- *   pcp->lock   one per CPU, only ever taken with trylock on the hot paths
- *               (a drain spins on it), stands in for IRQ-off + pcp->lock;
+ *   pcp->lock   lock implementation: the list; rseq: serialises remote
+ *               drains of the list;
  *   pool->lock  the zone lock, a mutex, guards free_area[] and nr_free.
- * Nothing takes a pcp lock while holding the zone lock.
+ * Nothing takes a pcp lock while holding the zone lock.  rseq sections
+ * take no lock and may run while the zone lock is held.
  */
 #ifndef PP_ALLOC_INTERNAL_H
 #define PP_ALLOC_INTERNAL_H
@@ -28,6 +37,16 @@
 #include <pagepool/pagepool.h>
 
 #include "trace.h"
+
+/*
+ * rseq pcp lists: x86_64 (the sections are written in its assembly), a
+ * glibc that registers rseq (2.35+, <sys/rseq.h> with __rseq_offset), and
+ * not ThreadSanitizer, which cannot see the stores made in assembly and
+ * would report every list access as a race.
+ */
+#if defined(__x86_64__) && defined(PP_HAVE_RSEQ) && !defined(PP_CONFIG_TSAN)
+#define PP_RSEQ_PCP	1
+#endif
 
 #define likely(x)	__builtin_expect(!!(x), 1)
 #define unlikely(x)	__builtin_expect(!!(x), 0)
@@ -54,30 +73,35 @@ enum pp_wmark { PP_WMARK_MIN, PP_WMARK_LOW, PP_WMARK_HIGH, PP_NR_WMARK };
 /*
  * A per-CPU page list.  The kernel threads its pcp lists through
  * page->lru; here the list is a ring of page pointers with the same two
- * ends: pages are freed to and allocated from the hot end (@top), drained
- * to the buddy lists from the cold end (@top - @count), refilled by batch
- * when empty.  Taking n pages is then n independent loads, not a walk of
- * n dependent ones (one L1 load latency per page, about 4 cycles here,
- * which alone held the bulk loop at twice the cost of moving pointers).
- * The ring holds every page the list can: count never exceeds high (a
- * free that reaches high drains a batch at once) nor the pool.
+ * ends: pages are freed to and allocated from the hot end (top - 1),
+ * drained to the buddy lists from the cold end (top - count), refilled by
+ * batch when empty.  Taking n pages is then n independent loads, not a
+ * walk of n dependent ones (one L1 load latency per page, about 4 cycles
+ * here, which alone held the bulk loop at twice the cost of moving
+ * pointers).  The ring has a power-of-two number of slots, at least high
+ * (or the pool's pages, if fewer); count never exceeds it.
+ *
+ * @state packs both ends in one word, (top << 32) | count, so that one
+ * store commits any change of the list: an rseq section's commit (rseq.h).
+ * top wraps modulo 2^32; the slot of index i is ring[i & mask].
  */
 struct pp_pcp {
 	atomic_int lock;		/* 0 free, 1 held */
 	unsigned int fault_trylock;	/* PAGEPOOL_FAULT trylock=, percent */
-	atomic_uint count;		/* pages on the list; written under lock */
+	_Atomic uint64_t state;		/* (top << 32) | count */
+	atomic_uint stopped;		/* rseq: a remote drain owns the list */
 	unsigned int high;
 	unsigned int batch;
 	unsigned int cpu;
 	unsigned int mask;		/* ring slots - 1 (a power of two) */
-	unsigned int top;		/* slot past the hot end, modulo mask */
 	struct pp_page **ring;
 	/*
 	 * Counters of events on this CPU.  @events is written only by the
-	 * holder of @lock, with plain stores; @events_unlocked takes atomic
-	 * adds from paths that hold no pcp lock.  They are kept apart
-	 * because a plain store by the holder would undo a concurrent
-	 * atomic add to the same word.  Readers sum both.
+	 * list's owner: with plain stores by the holder of @lock, or by
+	 * rseq sections of this CPU (one add instruction each).
+	 * @events_unlocked takes atomic adds from anyone else.  They are
+	 * kept apart because a plain store by the owner would undo a
+	 * concurrent atomic add to the same word.  Readers sum both.
 	 */
 	_Atomic uint64_t events[PP_NR_VM_EVENTS];
 	_Atomic uint64_t events_unlocked[PP_NR_VM_EVENTS];
@@ -110,6 +134,7 @@ struct pp_pool {
 	unsigned long wmark[PP_NR_WMARK];
 	unsigned int nr_cpus;
 	bool debug;
+	bool pcp_rseq;			/* PP_PCP_RSEQ, else PP_PCP_LOCK */
 	uint8_t backend_id;		/* enum pp_backend */
 	_Atomic unsigned int bulk_variant;	/* enum pp_bulk_variant */
 	/*
@@ -276,29 +301,53 @@ static inline bool pp_pcp_trylock_fast(struct pp_pcp *pcp)
 
 void pp_pcp_lock_slow(struct pp_pcp *pcp);
 
-/* --- the pcp ring, @pcp->lock held --------------------------------------- */
+/* --- the pcp ring ----------------------------------------------------- */
 
+static inline uint64_t pp_pcp_state(const struct pp_pcp *pcp)
+{
+	return atomic_load_explicit(&((struct pp_pcp *)pcp)->state,
+				    memory_order_relaxed);
+}
+
+/* Pages on the list: exact for its owner, a snapshot for anyone else. */
 static inline unsigned int pp_pcp_count(const struct pp_pcp *pcp)
 {
-	return atomic_load_explicit(&pcp->count, memory_order_relaxed);
+	return (uint32_t)pp_pcp_state(pcp);
 }
 
-/* The count is read racily by vmstat: one store, not a read-modify-write. */
-static inline void pp_pcp_set_count(struct pp_pcp *pcp, unsigned int count)
+static inline unsigned int pp_pcp_top(const struct pp_pcp *pcp)
 {
-	atomic_store_explicit(&pcp->count, count, memory_order_relaxed);
+	return (uint32_t)(pp_pcp_state(pcp) >> 32);
 }
 
-/* Onto the hot end; the caller counts. */
-static inline void pp_pcp_push(struct pp_pcp *pcp, struct pp_page *page)
+/* The list's owner sets both ends at once (one store: racy readers). */
+static inline void pp_pcp_set(struct pp_pcp *pcp, unsigned int top,
+			      unsigned int count)
 {
-	pcp->ring[pcp->top++ & pcp->mask] = page;
+	atomic_store_explicit(&pcp->state, ((uint64_t)top << 32) | count,
+			      memory_order_relaxed);
 }
 
-/* Off the hot end; the caller counts and knows the list is not empty. */
+/* Onto the hot end; returns the new count.  The owner counts PGFREE. */
+static inline unsigned int pp_pcp_push(struct pp_pcp *pcp,
+				       struct pp_page *page)
+{
+	uint64_t st = pp_pcp_state(pcp);
+	unsigned int top = (uint32_t)(st >> 32);
+
+	pcp->ring[top & pcp->mask] = page;
+	pp_pcp_set(pcp, top + 1, (uint32_t)st + 1);
+	return (uint32_t)st + 1;
+}
+
+/* Off the hot end; the caller knows the list is not empty. */
 static inline struct pp_page *pp_pcp_pop(struct pp_pcp *pcp)
 {
-	return pcp->ring[--pcp->top & pcp->mask];
+	uint64_t st = pp_pcp_state(pcp);
+	unsigned int top = (uint32_t)(st >> 32) - 1;
+
+	pp_pcp_set(pcp, top, (uint32_t)st - 1);
+	return pcp->ring[top & pcp->mask];
 }
 
 /*
@@ -351,6 +400,22 @@ static inline void pp_count(struct pp_pool *pool, enum pp_vm_event ev,
 				  memory_order_relaxed);
 }
 
+/*
+ * A count by the list's owner from a path that may also run remotely (a
+ * drain): a plain add under the lock implementation's lock, an atomic one
+ * to the unlocked counters when rseq sections of that CPU may be adding
+ * to @events at the same time.
+ */
+static inline void pp_count_owner(struct pp_pool *pool, struct pp_pcp *pcp,
+				  enum pp_vm_event ev, uint64_t n)
+{
+	if (pool->pcp_rseq)
+		atomic_fetch_add_explicit(&pcp->events_unlocked[ev], n,
+					  memory_order_relaxed);
+	else
+		pp_count_locked(pcp, ev, n);
+}
+
 static inline void pp_ctx_defer(struct pp_alloc_ctx *ac, enum pp_vm_event ev)
 {
 	ac->pending[ac->nr_pending++] = ev;
@@ -369,6 +434,178 @@ static inline void pp_ctx_flush(struct pp_pool *pool, struct pp_alloc_ctx *ac)
 	for (unsigned int i = 0; i < ac->nr_pending; i++)
 		pp_count(pool, ac->pending[i], 1);
 	ac->nr_pending = 0;
+}
+
+/* --- rseq pcp lists (rseq.h, pcp.c) ------------------------------------- */
+
+/* What a list operation found instead of doing its work. */
+enum pp_pcp_miss {
+	PP_PCP_EMPTY = 1,	/* nothing on the list */
+	PP_PCP_BUSY,		/* stopped by a drain, no list, fault injected */
+};
+
+#ifdef PP_RSEQ_PCP
+#include "rseq.h"
+
+void pp_rseq_count_slow(struct pp_pool *pool, enum pp_vm_event ev, uint64_t n);
+
+/*
+ * Add @n to counter @ev of @cpu, which the caller just worked on, in an
+ * rseq section (a this_cpu_add()); if the thread has moved since, to the
+ * counter of the CPU it is on now.
+ */
+static inline void pp_rseq_count_at(struct pp_pool *pool, struct rseq *rs,
+				    unsigned int cpu, enum pp_vm_event ev,
+				    uint64_t n)
+{
+	if (likely(!pp_rseq_add(rs, (int)cpu,
+				(uint64_t *)&pool->pcp[cpu].events[ev], n)))
+		return;
+	pp_rseq_count_slow(pool, ev, n);
+}
+
+/* The same for the CPU this thread runs on. */
+static inline void pp_rseq_count(struct pp_pool *pool, enum pp_vm_event ev,
+				 uint64_t n)
+{
+	struct rseq *rs = pp_rseq_area();
+	int cpu = pp_rseq_cpu(rs);
+
+	if (unlikely((unsigned int)cpu >= pool->nr_cpus))
+		return pp_count(pool, ev, n);
+	pp_rseq_count_at(pool, rs, (unsigned int)cpu, ev, n);
+}
+
+/*
+ * Take one page off this CPU's list.  Returns it, with *@cpu_out the list
+ * it came from, or NULL with *@miss saying why.
+ */
+static inline struct pp_page *pp_rseq_alloc_one(struct pp_pool *pool,
+						unsigned int *cpu_out,
+						enum pp_pcp_miss *miss)
+{
+	struct rseq *rs = pp_rseq_area();
+
+	for (;;) {
+		int cpu = pp_rseq_cpu(rs);
+		long r;
+
+		if (unlikely((unsigned int)cpu >= pool->nr_cpus)) {
+			*miss = PP_PCP_BUSY;
+			return NULL;
+		}
+		r = pp_rseq_pop1(rs, &pool->pcp[cpu], cpu);
+		if (likely(r > 0)) {
+			*cpu_out = (unsigned int)cpu;
+			return (struct pp_page *)r;
+		}
+		if (r == 0) {
+			*miss = PP_PCP_EMPTY;
+			return NULL;
+		}
+		if (r == PP_RSEQ_STOPPED) {
+			*miss = PP_PCP_BUSY;
+			return NULL;
+		}
+		pp_count(pool, PP_PCP_RESTART_ALLOC, 1);
+	}
+}
+
+/*
+ * Give one page (refcount 0, the caller's) back to this CPU's list.
+ * Returns the list's new count, 0 if the list was busy (the caller frees
+ * to the buddy lists), or -1 if it was full (drain, then try again).
+ */
+static inline long pp_rseq_free_one(struct pp_pool *pool, struct pp_page *page)
+{
+	struct rseq *rs = pp_rseq_area();
+
+	for (;;) {
+		int cpu = pp_rseq_cpu(rs);
+		long r;
+
+		if (unlikely((unsigned int)cpu >= pool->nr_cpus))
+			return 0;
+		r = pp_rseq_push1(rs, &pool->pcp[cpu], cpu, page);
+		if (likely(r > 0))
+			return r;
+		if (r == PP_RSEQ_STOPPED)
+			return 0;
+		if (r == PP_RSEQ_FULL)
+			return -1;
+		pp_count(pool, PP_PCP_RESTART_FREE, 1);
+	}
+}
+
+/* The high mark of this CPU's list (the same on every list). */
+static inline unsigned int pp_rseq_high(const struct pp_pool *pool)
+{
+	return pool->pcp[0].high;
+}
+#else
+static inline void pp_rseq_count(struct pp_pool *pool, enum pp_vm_event ev,
+				 uint64_t n)
+{
+	pp_count(pool, ev, n);
+}
+
+static inline struct pp_page *pp_rseq_alloc_one(struct pp_pool *pool,
+						unsigned int *cpu_out,
+						enum pp_pcp_miss *miss)
+{
+	*miss = PP_PCP_BUSY;
+	return NULL;
+}
+
+static inline long pp_rseq_free_one(struct pp_pool *pool, struct pp_page *page)
+{
+	return 0;
+}
+
+static inline unsigned int pp_rseq_high(const struct pp_pool *pool)
+{
+	return pool->pcp[0].high;
+}
+#endif
+
+static inline void pp_ctx_flush_rseq(struct pp_pool *pool,
+				     struct pp_alloc_ctx *ac)
+{
+	for (unsigned int i = 0; i < ac->nr_pending; i++)
+		pp_rseq_count(pool, ac->pending[i], 1);
+	ac->nr_pending = 0;
+}
+
+#ifdef PP_RSEQ_PCP
+/* pp_ctx_flush_rseq() on the counters of @cpu (see pp_rseq_count_at()). */
+static inline void pp_ctx_flush_rseq_at(struct pp_pool *pool,
+					struct rseq *rs, unsigned int cpu,
+					struct pp_alloc_ctx *ac)
+{
+	for (unsigned int i = 0; i < ac->nr_pending; i++)
+		pp_rseq_count_at(pool, rs, cpu, ac->pending[i], 1);
+	ac->nr_pending = 0;
+}
+#endif
+
+/* pcp.c: the slow paths and remote access of the rseq lists. */
+unsigned int pp_rseq_refill(struct pp_pool *pool, const char *call);
+void pp_rseq_drain_high(struct pp_pool *pool);
+unsigned int pp_rseq_free_batch(struct pp_pool *pool, struct pp_page **pages,
+				unsigned int nr);
+void pp_pcp_stop(struct pp_pool *pool, struct pp_pcp *pcp);
+void pp_pcp_restart(struct pp_pool *pool, struct pp_pcp *pcp);
+int pp_pcp_setup(struct pp_pool *pool, const struct pp_pool_config *cfg);
+
+/*
+ * PAGEPOOL_FAULT trylock=P on rseq lists: P % of the operations find the
+ * list busy, as a failed trylock would.
+ */
+static inline bool pp_rseq_fault(const struct pp_pool *pool)
+{
+	unsigned int p = pool->pcp[0].fault_trylock;
+
+	return unlikely(p) && pp_fault_trylock_hit(p);
 }
 
 /* --- zone (zone.c) ------------------------------------------------------ */

@@ -29,6 +29,12 @@ static const char *const pp_vm_event_names[PP_NR_VM_EVENTS] = {
 	[PP_BACKEND_GROW_PAGES]		= "backend_grow_pages",
 	[PP_BACKEND_SHRINK]		= "backend_shrink",
 	[PP_BACKEND_SHRINK_PAGES]	= "backend_shrink_pages",
+	[PP_PCP_RESTART_ALLOC]		= "pcp_restart_alloc",
+	[PP_PCP_RESTART_FREE]		= "pcp_restart_free",
+	[PP_PCP_RESTART_BULK_ALLOC]	= "pcp_restart_bulk_alloc",
+	[PP_PCP_RESTART_BULK_FREE]	= "pcp_restart_bulk_free",
+	[PP_PCP_RESTART_DRAIN]		= "pcp_restart_drain",
+	[PP_PCP_RESTART_COUNT]		= "pcp_restart_count",
 };
 
 const char *pp_vm_event_name(enum pp_vm_event item)
@@ -63,6 +69,7 @@ void pp_pool_vmstat(struct pp_pool *pool, struct pp_vmstat *st)
 	}
 	st->backend = (enum pp_backend)pool->backend_id;
 	st->bulk_variant = pp_pool_bulk_variant(pool);
+	st->pcp_impl = pp_pool_pcp_impl(pool);
 	st->wmark_min = pool->wmark[PP_WMARK_MIN];
 	st->wmark_low = pool->wmark[PP_WMARK_LOW];
 	st->wmark_high = pool->wmark[PP_WMARK_HIGH];
@@ -73,9 +80,10 @@ void pp_pool_vmstat(struct pp_pool *pool, struct pp_vmstat *st)
 
 void pp_vmstat_print(FILE *out, const struct pp_vmstat *st)
 {
-	fprintf(out, "backend %s\nbulk_variant %s\n",
+	fprintf(out, "backend %s\nbulk_variant %s\npcp_impl %s\n",
 		pp_backend_name(st->backend),
-		pp_bulk_variant_name(st->bulk_variant));
+		pp_bulk_variant_name(st->bulk_variant),
+		pp_pcp_impl_name(st->pcp_impl));
 	fprintf(out, "nr_pages %lu\nnr_free_pages %lu\nnr_pcp_pages %lu\n"
 		"nr_backend_pages %lu\n", st->nr_pages, st->nr_free,
 		st->nr_pcp, st->nr_backend);

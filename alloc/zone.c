@@ -38,6 +38,15 @@ void pp_pool_config_init(struct pp_pool_config *cfg)
 	cfg->je_tcache = true;
 	cfg->je_tcache_slots = 0;
 	cfg->je_batch_alloc = true;
+	/* A value it cannot read makes pp_pool_create() fail, saying so. */
+	env = getenv("PAGEPOOL_PCP");
+	cfg->pcp_impl = PP_PCP_AUTO;
+	if (env) {
+		int impl = pp_pcp_impl_from_name(env);
+
+		cfg->pcp_impl = impl < 0 ? PP_NR_PCP_IMPLS :
+					   (enum pp_pcp_impl)impl;
+	}
 }
 
 static unsigned long pp_int_sqrt(unsigned long x)
@@ -243,6 +252,11 @@ struct pp_pool *pp_pool_create(const struct pp_pool_config *cfg)
 	if (!pool->arena || !pool->mem_map || !pool->pcp || !pool->rings)
 		goto nomem;
 
+	err = pp_pcp_setup(pool, cfg);
+	if (err) {
+		errno = -err;
+		goto fail_unmap;
+	}
 	err = pthread_mutex_init(&pool->lock, NULL);
 	if (err)
 		pp_die("pthread_mutex_init: error %d", err);
@@ -289,6 +303,8 @@ struct pp_pool *pp_pool_create(const struct pp_pool_config *cfg)
 	return pool;
 
 nomem:
+	errno = ENOMEM;
+fail_unmap:
 	if (pool->arena)
 		munmap(pool->map_base, pool->map_len);
 	if (pool->mem_map)
@@ -297,7 +313,6 @@ nomem:
 		munmap(pool->rings, pool->rings_bytes);
 	free(pool->pcp);
 	free(pool);
-	errno = ENOMEM;
 	return NULL;
 }
 
@@ -428,7 +443,7 @@ void pp_free_one_page_locked(struct pp_pool *pool, struct pp_page *page,
 unsigned int pp_rmqueue_bulk(struct pp_pool *pool, struct pp_pcp *pcp,
 			     unsigned int count)
 {
-	unsigned int base = pcp->top, i;
+	unsigned int base = pp_pcp_top(pcp), i;
 
 	if (pool->debug && pp_pcp_count(pcp))
 		pp_die("rmqueue_bulk: pcp list %u not empty (%u pages)",
@@ -468,8 +483,7 @@ unsigned int pp_rmqueue_bulk(struct pp_pool *pool, struct pp_pcp *pcp,
 		pcp->ring[a & pcp->mask] = pcp->ring[b & pcp->mask];
 		pcp->ring[b & pcp->mask] = t;
 	}
-	pcp->top = base + i;
-	pp_pcp_set_count(pcp, i);
+	pp_pcp_set(pcp, base + i, i);
 	pp_count_locked(pcp, PP_ZONE_LOCK, 1);
 	pp_count_locked(pcp, PP_PCP_REFILL, 1);
 	pp_count_locked(pcp, PP_PCP_REFILL_PAGES, i);
@@ -483,12 +497,11 @@ unsigned int pp_rmqueue_bulk(struct pp_pool *pool, struct pp_pcp *pcp,
 void pp_free_pcppages_bulk(struct pp_pool *pool, struct pp_pcp *pcp,
 			   unsigned int count)
 {
-	unsigned int left = pp_pcp_count(pcp), n = 0;
+	unsigned int left = pp_pcp_count(pcp), top = pp_pcp_top(pcp), n = 0;
 
 	pp_zone_lock(pool);
 	while (n < count && left) {
-		struct pp_page *page = pcp->ring[(pcp->top - left) &
-						 pcp->mask];
+		struct pp_page *page = pcp->ring[(top - left) & pcp->mask];
 
 		if (pool->debug &&
 		    (pp_page_state(page) != PP_PAGE_PCP ||
@@ -505,10 +518,10 @@ void pp_free_pcppages_bulk(struct pp_pool *pool, struct pp_pcp *pcp,
 	}
 	pp_zone_unlock(pool);
 
-	pp_pcp_set_count(pcp, left);
-	pp_count_locked(pcp, PP_ZONE_LOCK, 1);
-	pp_count_locked(pcp, PP_PCP_DRAIN, 1);
-	pp_count_locked(pcp, PP_PCP_DRAIN_PAGES, n);
+	pp_pcp_set(pcp, top, left);
+	pp_count_owner(pool, pcp, PP_ZONE_LOCK, 1);
+	pp_count_owner(pool, pcp, PP_PCP_DRAIN, 1);
+	pp_count_owner(pool, pcp, PP_PCP_DRAIN_PAGES, n);
 }
 
 /*
@@ -522,20 +535,22 @@ void pp_pcp_lock_slow(struct pp_pcp *pcp)
 		sched_yield();
 }
 
-/* drain_all_pages(): empty every pcp list into the buddy lists. */
+/*
+ * drain_all_pages(): empty every pcp list into the buddy lists, each taken
+ * from its CPU first (pp_pcp_stop(): its lock, or, with rseq, stopped and
+ * that CPU's sections aborted).
+ */
 void pp_drain_all_pages(struct pp_pool *pool)
 {
 	for (unsigned int cpu = 0; cpu < pool->nr_cpus; cpu++) {
 		struct pp_pcp *pcp = &pool->pcp[cpu];
 
-		if (!atomic_load_explicit(&pcp->count, memory_order_relaxed))
+		if (!pp_pcp_count(pcp))
 			continue;
-		pp_pcp_lock_slow(pcp);
-		if (atomic_load_explicit(&pcp->count, memory_order_relaxed))
-			pp_free_pcppages_bulk(pool, pcp,
-					      atomic_load_explicit(&pcp->count,
-						memory_order_relaxed));
-		pp_pcp_unlock(pcp);
+		pp_pcp_stop(pool, pcp);
+		if (pp_pcp_count(pcp))
+			pp_free_pcppages_bulk(pool, pcp, pp_pcp_count(pcp));
+		pp_pcp_restart(pool, pcp);
 	}
 }
 
@@ -740,7 +755,6 @@ unsigned long pp_pcp_pages(const struct pp_pool *pool)
 	unsigned long n = 0;
 
 	for (unsigned int cpu = 0; cpu < pool->nr_cpus; cpu++)
-		n += atomic_load_explicit(&pool->pcp[cpu].count,
-					  memory_order_relaxed);
+		n += pp_pcp_count(&pool->pcp[cpu]);
 	return n;
 }

@@ -7,8 +7,10 @@
  * a descriptor (struct pp_page, the struct page analogue) in an array
  * parallel to the arena: pfn = index, address = arena + pfn * PP_PAGE_SIZE.
  * Free pages live in buddy free lists (orders 0..PP_MAX_ORDER) under one
- * zone lock, and in per-CPU page lists (pcp) with batch/high, each guarded by
- * a lock that is only ever taken with trylock, as kernels since 2022 do.
+ * zone lock, and in per-CPU page lists (pcp) with batch/high.  A thread
+ * works on its CPU's list inside restartable sequences (rseq(2)), the
+ * user-space analogue of the kernel's preempt-off/IRQ-off sections, or
+ * under a per-list lock taken with trylock (enum pp_pcp_impl).
  *
  * The three allocation APIs keep the kernel's contracts:
  *   pp_alloc_page()            alloc_page(): the full single-page path
@@ -213,6 +215,44 @@ enum pp_bulk_variant {
 };
 
 /*
+ * enum pp_pcp_impl - how a thread owns its CPU's pcp list while it works
+ * on it.
+ *
+ * PP_PCP_RSEQ: restartable sequences (rseq(2), x86_64 with glibc 2.35+
+ * registering each thread's rseq area, and membarrier's
+ * PRIVATE_EXPEDITED_RSEQ command, Linux 5.10+).  Each list operation is
+ * one critical section that the kernel aborts and restarts if the thread
+ * is preempted, migrated or signalled, so a preempted thread never holds
+ * a list, as in the kernel, where pcp lists are used with preemption off.
+ * List i serves CPU i only: a thread on a CPU without a list (i >=
+ * nr_cpus) bypasses the pcp lists, as a failed trylock does.  A remote
+ * drain (pp_pool_drain(), the slow path) marks the list stopped, aborts
+ * any section running on that CPU with membarrier(), and drains it; a
+ * local operation that meets a stopped list takes the fallback a failed
+ * trylock takes.
+ *
+ * PP_PCP_LOCK: a spin lock per list, only ever taken with trylock on the
+ * allocation and free paths (kernels since 2022); a thread preempted
+ * while it holds the list makes the others on that CPU fail their
+ * trylock.  CPU c uses list c % nr_cpus.  The ThreadSanitizer build and
+ * machines without rseq use it; so does the jemalloc backend, whose
+ * per-CPU thread caches are jemalloc code that cannot be restarted.
+ *
+ * PP_PCP_AUTO: rseq where this build, the kernel and glibc support it and
+ * every CPU has a list (nr_cpus 0 or at least the configured CPUs); lock
+ * otherwise.  A pool that asked for rseq (AUTO on an rseq-capable build,
+ * or RSEQ) and cannot have it prints a one-line notice, once per process,
+ * and uses the lock.  The PAGEPOOL_PCP environment variable (auto, rseq or
+ * lock), read by pp_pool_config_init(), sets the default.
+ */
+enum pp_pcp_impl {
+	PP_PCP_AUTO,
+	PP_PCP_RSEQ,
+	PP_PCP_LOCK,
+	PP_NR_PCP_IMPLS
+};
+
+/*
  * struct pp_pool_config - how to build a pool.  Start from
  * pp_pool_config_init() and change what you need.
  */
@@ -255,6 +295,12 @@ struct pp_pool_config {
 	bool je_tcache;
 	unsigned int je_tcache_slots;
 	bool je_batch_alloc;
+	/*
+	 * How the pcp lists are owned (default PP_PCP_AUTO, or what
+	 * PAGEPOOL_PCP says; pp_pool_create() fails with EINVAL for a
+	 * PAGEPOOL_PCP it cannot read).  pp_pool_pcp_impl() says which ran.
+	 */
+	enum pp_pcp_impl pcp_impl;
 };
 
 struct pp_pool;
@@ -318,8 +364,11 @@ int pp_pool_destroy(struct pp_pool *pool);
  * pp_pool_drain() - return every pcp list's pages to the buddy allocator
  * @pool: the pool
  *
- * The drain_all_pages() analogue.  Each pcp lock is taken in turn; a bulk
- * call that meets a drain in progress falls back to one page.  With the
+ * The drain_all_pages() analogue.  Each pcp list is taken from its CPU
+ * in turn (its lock; with rseq, marked stopped and that CPU's critical
+ * sections aborted with membarrier()); a bulk call that meets a drain in
+ * progress falls back to one page, a single page or a free goes to the
+ * buddy lists.  With the
  * jemalloc backend: flush each CPU's thread cache (under its pcp lock) and
  * purge the arena, so the extents jemalloc is not using go back to the
  * buddy allocator.
@@ -392,6 +441,43 @@ const char *pp_bulk_variant_name(enum pp_bulk_variant variant);
 int pp_bulk_variant_from_name(const char *name);
 
 /**
+ * pp_pool_pcp_impl() - how @pool's pcp lists are owned
+ * @pool: the pool
+ *
+ * Return: PP_PCP_RSEQ or PP_PCP_LOCK (never PP_PCP_AUTO).
+ */
+enum pp_pcp_impl pp_pool_pcp_impl(const struct pp_pool *pool);
+
+/**
+ * pp_pcp_impl_name() - "auto", "rseq" or "lock"
+ * @impl: a value of enum pp_pcp_impl
+ *
+ * Return: the name, or "unknown" outside the enum.
+ */
+const char *pp_pcp_impl_name(enum pp_pcp_impl impl);
+
+/**
+ * pp_pcp_impl_from_name() - the pcp implementation called @name
+ * @name: "auto", "rseq" or "lock"
+ *
+ * Return: the value, or -EINVAL for any other string.
+ */
+int pp_pcp_impl_from_name(const char *name);
+
+/**
+ * pp_pcp_rseq_supported() - could a pool use PP_PCP_RSEQ here?
+ * @why: if not NULL, set to a short reason when the answer is no
+ *
+ * Checks this build (x86_64, not ThreadSanitizer), glibc's rseq
+ * registration for the calling thread (off with
+ * GLIBC_TUNABLES=glibc.pthread.rseq=0) and the kernel's membarrier
+ * support.
+ *
+ * Return: true when rseq pcp lists can be used.
+ */
+bool pp_pcp_rseq_supported(const char **why);
+
+/**
  * pp_jemalloc_tcache_slots() - slots jemalloc's thread caches have for 4 KiB
  *
  * jemalloc 5.3 sizes each thread-cache bin once, at process start, from its
@@ -447,9 +533,12 @@ struct pp_page *pp_alloc_page(struct pp_pool *pool, pp_gfp_t gfp);
  * pages the array will hold (5.13 semantics, with the 5.13.1 fix for a full
  * array).  The leading populated entries are skipped first.  Exactly one
  * missing page, or a zone below its low watermark + @nr_pages, goes to the
- * single-page path.  Otherwise this CPU's pcp lock is taken once (trylock:
- * on failure, one page through the single-page path) and the loop fills the
- * remaining holes, refilling the pcp list from the buddy lists as needed.
+ * single-page path.  Otherwise the loop fills the remaining holes from this
+ * CPU's pcp list, refilling it from the buddy lists as needed: with the
+ * lock implementation under one hold of the pcp lock (trylock: on failure,
+ * one page through the single-page path), with rseq one critical section
+ * per run of holes (a list stopped by a drain: one page through the
+ * single-page path).
  * When pages run out the call returns what it has; if it allocated nothing
  * at all it tries the single-page path for one page.
  *
@@ -516,8 +605,9 @@ void pp_get_page(struct pp_pool *pool, struct pp_page *page);
  *
  * An order-0 page goes to this CPU's pcp list; when the list reaches high,
  * batch pages go back to the buddy lists under the zone lock, merging
- * buddies (free_pcppages_bulk()).  If the pcp trylock fails, or the block is
- * larger than one page, it goes straight to the buddy lists.
+ * buddies (free_pcppages_bulk()).  If the pcp list cannot be had (trylock
+ * failed, or stopped by a drain), or the block is larger than one page, it
+ * goes straight to the buddy lists.
  *
  * A put that would take the refcount below zero, or of a pointer that is
  * not one of @pool's descriptors, is reported as a bad page and aborts.
@@ -534,8 +624,9 @@ void pp_put_page(struct pp_pool *pool, struct pp_page *page);
  * @nr: number of entries
  *
  * The release_pages() / free_unref_page_list() analogue: pages whose last
- * reference goes are collected and freed to this CPU's pcp list taking the
- * pcp lock once per 32 pages instead of once per page.
+ * reference goes are collected and freed to this CPU's pcp list once per 32
+ * pages (one hold of the pcp lock, or one rseq critical section) instead
+ * of once per page.
  *
  * Thread safety: any thread, concurrently.
  */
@@ -585,6 +676,20 @@ enum pp_vm_event {
 	PP_BACKEND_GROW_PAGES,		/* pages in those blocks */
 	PP_BACKEND_SHRINK,		/* jemalloc gave a range back */
 	PP_BACKEND_SHRINK_PAGES,	/* pages in those ranges */
+	/*
+	 * rseq pcp lists: critical sections that did not commit and ran
+	 * again (aborted by the kernel on preemption, migration or a
+	 * signal, or begun on a CPU the thread had just left), per
+	 * operation: take one page, give one back, take up to n, give n
+	 * back (a release batch or a refill being published), take a batch
+	 * from the cold end for a drain, add to a counter.
+	 */
+	PP_PCP_RESTART_ALLOC,
+	PP_PCP_RESTART_FREE,
+	PP_PCP_RESTART_BULK_ALLOC,
+	PP_PCP_RESTART_BULK_FREE,
+	PP_PCP_RESTART_DRAIN,
+	PP_PCP_RESTART_COUNT,
 	PP_NR_VM_EVENTS
 };
 
@@ -607,6 +712,7 @@ struct pp_vmstat {
 	unsigned int pcp_batch, pcp_high, nr_cpus;
 	enum pp_backend backend;
 	enum pp_bulk_variant bulk_variant;
+	enum pp_pcp_impl pcp_impl;	/* PP_PCP_RSEQ or PP_PCP_LOCK */
 };
 
 /**

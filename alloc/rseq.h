@@ -1,0 +1,410 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Restartable sequences over a per-CPU page list: the primitives.
+ *
+ * In the kernel a task works on its CPU's pcp list with preemption (and,
+ * before 2022, interrupts) off, so nothing else on that CPU can see the
+ * list half changed and the task cannot move to another CPU in between.
+ * User space cannot turn preemption off, but rseq(2) gives the same
+ * guarantee the other way round: a critical section is a short run of
+ * instructions that ends with one store (the commit); if the thread is
+ * preempted, migrated or signalled before that store, the kernel moves it
+ * to the section's abort handler instead of letting it resume, and the
+ * section runs again from the start.  A thread therefore never holds a
+ * list while it is not running, which is what the lock implementation
+ * cannot promise.
+ *
+ * Every section here has the same frame:
+ *
+ *   - store the address of its descriptor (struct rseq_cs: start, length,
+ *     abort address) in the thread's rseq area, which glibc 2.35+
+ *     registers for every thread;
+ *   - start: check that the thread still runs on the CPU whose list it
+ *     picked (the C caller read rseq->cpu_id) and that no remote drain has
+ *     stopped the list;
+ *   - read the list's packed state word, (top << 32) | count, compute;
+ *     stores to places nobody else can see yet (the caller's array, ring
+ *     slots past the hot end, descriptors of pages the caller owns);
+ *   - commit: one 64-bit store of the new state word.
+ *
+ * The abort handler (preceded by the signature glibc registered,
+ * RSEQ_SIG) and the exits for a moved thread or a stopped list return a
+ * negative code; the C wrappers (pcp.h) start over.  Nothing a section
+ * wrote before its commit matters if it is aborted: ring slots past the
+ * hot end are free, a page taken into the caller's array or a page given
+ * back is still the caller's to clear or retry.
+ *
+ * The state word packs top in the high half so that adding or taking k
+ * pages at the hot end is one add of k * (2^32 + 1): count (the low half)
+ * never crosses zero or the ring size, and top wraps modulo 2^32 in the
+ * high half, which the ring index (top & mask) does not mind.
+ *
+ * x86_64 only; the other architectures build the lock implementation.
+ * Written from the rseq(2) manual page and the kernel's uapi header.
+ */
+#ifndef PP_ALLOC_RSEQ_H
+#define PP_ALLOC_RSEQ_H
+
+#if defined(PP_RSEQ_PCP)
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/rseq.h>
+
+/* The codes a section returns instead of a result. */
+#define PP_RSEQ_STOPPED	(-1L)	/* a remote drain owns the list */
+#define PP_RSEQ_ABORTED	(-2L)	/* the kernel aborted the section */
+#define PP_RSEQ_MOVED	(-3L)	/* not on the CPU the caller picked */
+#define PP_RSEQ_FULL	(-4L)	/* no free ring slot */
+
+/* Adding one page at the hot end: top + 1, count + 1. */
+#define PP_PCP_ONE	0x100000001ULL
+
+static inline struct rseq *pp_rseq_area(void)
+{
+	return (struct rseq *)((char *)__builtin_thread_pointer() +
+			       __rseq_offset);
+}
+
+/* The CPU the kernel last saw this thread on; negative if unregistered. */
+static inline int pp_rseq_cpu(const struct rseq *rs)
+{
+	return (int)__atomic_load_n(&rs->cpu_id, __ATOMIC_RELAXED);
+}
+
+/*
+ * The descriptor of the section between labels 1 (start) and 2 (just past
+ * the commit), with its abort handler at label 4; written into a data
+ * section of its own, 32-byte aligned as struct rseq_cs must be.
+ */
+#define PP_RSEQ_CS_DESCRIPTOR						\
+	".pushsection __rseq_cs, \"aw\"\n\t"				\
+	".balign 32\n\t"						\
+	"3:\n\t"							\
+	".long 0x0, 0x0\n\t"						\
+	".quad 1f, (2f - 1f), 4f\n\t"					\
+	".popsection\n\t"
+
+/* Point the thread's rseq area at the descriptor; @tmp is scratch. */
+#define PP_RSEQ_ENTER(tmp, rs)						\
+	"leaq 3b(%%rip), " tmp "\n\t"					\
+	"movq " tmp ", %c[rs_cs](" rs ")\n\t"
+
+/*
+ * Out of line: the abort handler, after the signature (encoded as the
+ * operand of a ud1, so a disassembler keeps its footing), and the exits
+ * for a moved thread and a stopped list.  All set @ret and leave through
+ * label 5, the end of the asm.
+ */
+#define PP_RSEQ_EXITS(ret)						\
+	".pushsection __rseq_failure, \"ax\"\n\t"			\
+	".byte 0x0f, 0xb9, 0x3d\n\t"					\
+	".long 0x53053053\n\t"						\
+	"4:\n\t"							\
+	"movq $-2, " ret "\n\t"						\
+	"jmp 5f\n\t"							\
+	"6:\n\t"							\
+	"movq $-3, " ret "\n\t"						\
+	"jmp 5f\n\t"							\
+	"7:\n\t"							\
+	"movq $-1, " ret "\n\t"						\
+	"jmp 5f\n\t"							\
+	"8:\n\t"							\
+	"movq $-4, " ret "\n\t"						\
+	"jmp 5f\n\t"							\
+	".popsection\n\t"
+
+/* Start of a list section: right CPU, list not stopped. */
+#define PP_RSEQ_CHECK_LIST						\
+	"1:\n\t"							\
+	"cmpl %[cpu], %c[rs_cpu](%[rs])\n\t"				\
+	"jne 6f\n\t"							\
+	"cmpl $0, %c[stopped](%[pcp])\n\t"				\
+	"jne 7f\n\t"
+
+#define PP_RSEQ_COMMON_OPERANDS						\
+	[rs] "r" (rs), [cpu] "r" (cpu),					\
+	[rs_cs] "i" (offsetof(struct rseq, rseq_cs)),			\
+	[rs_cpu] "i" (offsetof(struct rseq, cpu_id))
+
+#define PP_RSEQ_LIST_OPERANDS						\
+	[pcp] "r" (pcp),						\
+	[state] "i" (offsetof(struct pp_pcp, state)),			\
+	[stopped] "i" (offsetof(struct pp_pcp, stopped)),		\
+	[mask] "i" (offsetof(struct pp_pcp, mask)),			\
+	[ringp] "i" (offsetof(struct pp_pcp, ring))
+
+/*
+ * Take the page at the hot end.  Returns the page (as a positive long),
+ * 0 when the list is empty, or a PP_RSEQ_* code.
+ */
+static inline long pp_rseq_pop1(struct rseq *rs, struct pp_pcp *pcp, int cpu)
+{
+	uint64_t st, tmp, top, ring;
+	long ret;
+
+	__asm__ __volatile__(
+		PP_RSEQ_CS_DESCRIPTOR
+		PP_RSEQ_ENTER("%[tmp]", "%[rs]")
+		PP_RSEQ_CHECK_LIST
+		"movq %c[state](%[pcp]), %[st]\n\t"
+		"xorl %k[ret], %k[ret]\n\t"
+		"testl %k[st], %k[st]\n\t"
+		"jz 2f\n\t"
+		"movq %[st], %[top]\n\t"
+		"shrq $32, %[top]\n\t"
+		"decl %k[top]\n\t"
+		"andl %c[mask](%[pcp]), %k[top]\n\t"
+		"movq %c[ringp](%[pcp]), %[ring]\n\t"
+		"movq (%[ring], %[top], 8), %[ret]\n\t"
+		"movabsq $0x100000001, %[tmp]\n\t"
+		"subq %[tmp], %[st]\n\t"
+		"movq %[st], %c[state](%[pcp])\n\t"	/* commit */
+		"2:\n\t"
+		PP_RSEQ_EXITS("%[ret]")
+		"5:\n\t"
+		: [ret] "=&r" (ret), [st] "=&r" (st), [tmp] "=&r" (tmp),
+		  [top] "=&r" (top), [ring] "=&r" (ring)
+		: PP_RSEQ_COMMON_OPERANDS, PP_RSEQ_LIST_OPERANDS
+		: "memory", "cc");
+	return ret;
+}
+
+/*
+ * Give @page back at the hot end, marking it a free pcp page of this CPU
+ * (@page is the caller's until the commit).  Returns the list's new
+ * count, or a PP_RSEQ_* code (PP_RSEQ_FULL: every ring slot in use).
+ */
+static inline long pp_rseq_push1(struct rseq *rs, struct pp_pcp *pcp, int cpu,
+				 struct pp_page *page)
+{
+	uint64_t st, tmp, top, ring;
+	long ret;
+
+	__asm__ __volatile__(
+		PP_RSEQ_CS_DESCRIPTOR
+		PP_RSEQ_ENTER("%[tmp]", "%[rs]")
+		PP_RSEQ_CHECK_LIST
+		"movq %c[state](%[pcp]), %[st]\n\t"
+		"movl %k[st], %k[ret]\n\t"
+		"cmpl %c[mask](%[pcp]), %k[ret]\n\t"
+		"ja 8f\n\t"
+		"movq %[st], %[top]\n\t"
+		"shrq $32, %[top]\n\t"
+		"andl %c[mask](%[pcp]), %k[top]\n\t"
+		"movq %c[ringp](%[pcp]), %[ring]\n\t"
+		"movq %[page], (%[ring], %[top], 8)\n\t"
+		"movl %[cpu], %c[pg_cpu](%[page])\n\t"
+		"movb %[pcp_state], %c[pg_state](%[page])\n\t"
+		"incl %k[ret]\n\t"
+		"movabsq $0x100000001, %[tmp]\n\t"
+		"addq %[tmp], %[st]\n\t"
+		"movq %[st], %c[state](%[pcp])\n\t"	/* commit */
+		"2:\n\t"
+		PP_RSEQ_EXITS("%[ret]")
+		"5:\n\t"
+		: [ret] "=&r" (ret), [st] "=&r" (st), [tmp] "=&r" (tmp),
+		  [top] "=&r" (top), [ring] "=&r" (ring)
+		: PP_RSEQ_COMMON_OPERANDS, PP_RSEQ_LIST_OPERANDS,
+		  [page] "r" (page),
+		  [pg_cpu] "i" (offsetof(struct pp_page, pcp_cpu)),
+		  [pg_state] "i" (offsetof(struct pp_page, state)),
+		  [pcp_state] "i" (PP_PAGE_PCP)
+		: "memory", "cc");
+	return ret;
+}
+
+/*
+ * Take up to @n pages from the hot end into @dst[0..k), hottest first.
+ * Returns k (0: the list is empty) or a PP_RSEQ_* code; after a code,
+ * @dst[0..@n) may hold pages that are still on the list.
+ */
+static inline long pp_rseq_pop_n(struct rseq *rs, struct pp_pcp *pcp, int cpu,
+				 struct pp_page **dst, unsigned long n)
+{
+	uint64_t st, top, ring, j, idx;
+	long k;
+
+	__asm__ __volatile__(
+		PP_RSEQ_CS_DESCRIPTOR
+		PP_RSEQ_ENTER("%[idx]", "%[rs]")
+		PP_RSEQ_CHECK_LIST
+		"movq %c[state](%[pcp]), %[st]\n\t"
+		"movl %k[st], %k[k]\n\t"
+		"cmpq %[n], %[k]\n\t"
+		"cmovaq %[n], %[k]\n\t"
+		"testq %[k], %[k]\n\t"
+		"jz 2f\n\t"
+		"movq %[st], %[top]\n\t"
+		"shrq $32, %[top]\n\t"
+		"movq %c[ringp](%[pcp]), %[ring]\n\t"
+		"xorl %k[j], %k[j]\n\t"
+		"9:\n\t"
+		"decl %k[top]\n\t"
+		"movl %k[top], %k[idx]\n\t"
+		"andl %c[mask](%[pcp]), %k[idx]\n\t"
+		"movq (%[ring], %[idx], 8), %[idx]\n\t"
+		"movq %[idx], (%[dst], %[j], 8)\n\t"
+		"incq %[j]\n\t"
+		"cmpq %[k], %[j]\n\t"
+		"jb 9b\n\t"
+		"movq %[k], %[idx]\n\t"
+		"shlq $32, %[idx]\n\t"
+		"addq %[k], %[idx]\n\t"
+		"subq %[idx], %[st]\n\t"
+		"movq %[st], %c[state](%[pcp])\n\t"	/* commit */
+		"2:\n\t"
+		PP_RSEQ_EXITS("%[k]")
+		"5:\n\t"
+		: [k] "=&r" (k), [st] "=&r" (st), [top] "=&r" (top),
+		  [ring] "=&r" (ring), [j] "=&r" (j), [idx] "=&r" (idx)
+		: PP_RSEQ_COMMON_OPERANDS, PP_RSEQ_LIST_OPERANDS,
+		  [dst] "r" (dst), [n] "rm" (n)
+		: "memory", "cc");
+	return k;
+}
+
+/*
+ * Give back up to @n pages from @src at the hot end, while the list
+ * stays at or below @limit pages; each is marked a free pcp page of this
+ * CPU.  Returns k, the number given back (0 when the list already holds
+ * @limit or more), or a PP_RSEQ_* code; *@state_out is the state word
+ * after the commit.  @limit must not exceed the ring's slots.
+ */
+static inline long pp_rseq_push_n(struct rseq *rs, struct pp_pcp *pcp, int cpu,
+				  struct pp_page *const *src, unsigned long n,
+				  unsigned int limit, uint64_t *state_out)
+{
+	uint64_t st, top, ring, j, idx, page;
+	long k;
+
+	__asm__ __volatile__(
+		PP_RSEQ_CS_DESCRIPTOR
+		PP_RSEQ_ENTER("%[idx]", "%[rs]")
+		PP_RSEQ_CHECK_LIST
+		"movq %c[state](%[pcp]), %[st]\n\t"
+		"xorl %k[k], %k[k]\n\t"
+		"movl %[limit], %k[idx]\n\t"
+		"subl %k[st], %k[idx]\n\t"
+		"jbe 2f\n\t"
+		"movl %k[idx], %k[k]\n\t"
+		"cmpq %[n], %[k]\n\t"
+		"cmovaq %[n], %[k]\n\t"
+		"movq %[st], %[top]\n\t"
+		"shrq $32, %[top]\n\t"
+		"movq %c[ringp](%[pcp]), %[ring]\n\t"
+		"xorl %k[j], %k[j]\n\t"
+		"9:\n\t"
+		"movq (%[src], %[j], 8), %[page]\n\t"
+		"movl %k[top], %k[idx]\n\t"
+		"andl %c[mask](%[pcp]), %k[idx]\n\t"
+		"movq %[page], (%[ring], %[idx], 8)\n\t"
+		"movl %[cpu], %c[pg_cpu](%[page])\n\t"
+		"movb %[pcp_state], %c[pg_state](%[page])\n\t"
+		"incl %k[top]\n\t"
+		"incq %[j]\n\t"
+		"cmpq %[k], %[j]\n\t"
+		"jb 9b\n\t"
+		"movq %[k], %[idx]\n\t"
+		"shlq $32, %[idx]\n\t"
+		"addq %[k], %[idx]\n\t"
+		"addq %[idx], %[st]\n\t"
+		"movq %[st], %c[state](%[pcp])\n\t"	/* commit */
+		"2:\n\t"
+		PP_RSEQ_EXITS("%[k]")
+		"5:\n\t"
+		: [k] "=&r" (k), [st] "=&r" (st), [top] "=&r" (top),
+		  [ring] "=&r" (ring), [j] "=&r" (j), [idx] "=&r" (idx),
+		  [page] "=&r" (page)
+		: PP_RSEQ_COMMON_OPERANDS, PP_RSEQ_LIST_OPERANDS,
+		  [src] "r" (src), [n] "rm" (n), [limit] "rm" (limit),
+		  [pg_cpu] "i" (offsetof(struct pp_page, pcp_cpu)),
+		  [pg_state] "i" (offsetof(struct pp_page, state)),
+		  [pcp_state] "i" (PP_PAGE_PCP)
+		: "memory", "cc");
+	*state_out = st;
+	return k;
+}
+
+/*
+ * Take up to @n pages from the cold end into @dst[0..k), coldest first,
+ * if the list holds at least @min pages.  Returns k (0: fewer than @min,
+ * or empty) or a PP_RSEQ_* code.
+ */
+static inline long pp_rseq_pop_cold(struct rseq *rs, struct pp_pcp *pcp,
+				    int cpu, struct pp_page **dst,
+				    unsigned long n, unsigned int min)
+{
+	uint64_t st, top, ring, j, idx;
+	long k;
+
+	__asm__ __volatile__(
+		PP_RSEQ_CS_DESCRIPTOR
+		PP_RSEQ_ENTER("%[idx]", "%[rs]")
+		PP_RSEQ_CHECK_LIST
+		"movq %c[state](%[pcp]), %[st]\n\t"
+		"xorl %k[k], %k[k]\n\t"
+		"cmpl %[min], %k[st]\n\t"
+		"jb 2f\n\t"
+		"movl %k[st], %k[k]\n\t"
+		"cmpq %[n], %[k]\n\t"
+		"cmovaq %[n], %[k]\n\t"
+		"testq %[k], %[k]\n\t"
+		"jz 2f\n\t"
+		"movq %[st], %[top]\n\t"
+		"shrq $32, %[top]\n\t"
+		"subl %k[st], %k[top]\n\t"	/* the cold end */
+		"movq %c[ringp](%[pcp]), %[ring]\n\t"
+		"xorl %k[j], %k[j]\n\t"
+		"9:\n\t"
+		"movl %k[top], %k[idx]\n\t"
+		"andl %c[mask](%[pcp]), %k[idx]\n\t"
+		"movq (%[ring], %[idx], 8), %[idx]\n\t"
+		"movq %[idx], (%[dst], %[j], 8)\n\t"
+		"incl %k[top]\n\t"
+		"incq %[j]\n\t"
+		"cmpq %[k], %[j]\n\t"
+		"jb 9b\n\t"
+		"subq %[k], %[st]\n\t"
+		"movq %[st], %c[state](%[pcp])\n\t"	/* commit */
+		"2:\n\t"
+		PP_RSEQ_EXITS("%[k]")
+		"5:\n\t"
+		: [k] "=&r" (k), [st] "=&r" (st), [top] "=&r" (top),
+		  [ring] "=&r" (ring), [j] "=&r" (j), [idx] "=&r" (idx)
+		: PP_RSEQ_COMMON_OPERANDS, PP_RSEQ_LIST_OPERANDS,
+		  [dst] "r" (dst), [n] "rm" (n), [min] "rm" (min)
+		: "memory", "cc");
+	return k;
+}
+
+/*
+ * Add @n to the 64-bit counter at @ctr, which belongs to @cpu: the commit
+ * is the add itself, one instruction, so it happens once or not at all.
+ * Returns 0, or PP_RSEQ_ABORTED / PP_RSEQ_MOVED.
+ */
+static inline long pp_rseq_add(struct rseq *rs, int cpu, uint64_t *ctr,
+			       uint64_t n)
+{
+	uint64_t tmp;
+	long ret;
+
+	__asm__ __volatile__(
+		PP_RSEQ_CS_DESCRIPTOR
+		"xorl %k[ret], %k[ret]\n\t"
+		PP_RSEQ_ENTER("%[tmp]", "%[rs]")
+		"1:\n\t"
+		"cmpl %[cpu], %c[rs_cpu](%[rs])\n\t"
+		"jne 6f\n\t"
+		"addq %[n], (%[ctr])\n\t"		/* commit */
+		"2:\n\t"
+		PP_RSEQ_EXITS("%[ret]")
+		"5:\n\t"
+		: [ret] "=&r" (ret), [tmp] "=&r" (tmp)
+		: PP_RSEQ_COMMON_OPERANDS, [ctr] "r" (ctr), [n] "r" (n)
+		: "memory", "cc");
+	return ret;
+}
+
+#endif /* PP_RSEQ_PCP */
+#endif /* PP_ALLOC_RSEQ_H */
