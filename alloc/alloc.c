@@ -573,6 +573,16 @@ bool pp_bulk_fill_rseq(struct pp_pool *pool, pp_gfp_t gfp,
 	struct pp_page *buf[PP_RSEQ_LIST_CHUNK];
 	struct pp_list_head *run = to_list ? page_list->next : NULL;
 	unsigned long nr_populated = f->nr_populated, nr_account = 0;
+	/*
+	 * Per-page PGALLOC.  In 5.13 each page's count is a this_cpu_add()
+	 * inside the loop, which already runs with interrupts off; here the
+	 * pages are counted one by one into this tally (a memory add per
+	 * page: volatile, so the compiler cannot fold the adds into one, the
+	 * lock implementation's per-page cost), and the tally goes to this
+	 * CPU's counter in one section at the end.  A section per page would
+	 * add the cost of entering it, which the kernel does not pay.
+	 */
+	volatile uint64_t tally = 0;
 	bool first = true;
 
 	while (nr_populated < nr_pages) {
@@ -631,12 +641,12 @@ bool pp_bulk_fill_rseq(struct pp_pool *pool, pp_gfp_t gfp,
 				pp_bad_page(pool, page, call,
 					    "free list corruption: page on a "
 					    "pcp list is not a free pcp page");
-			/* Per-page statistics, as 5.13 did. */
-#ifdef PP_RSEQ_PCP
+			/*
+			 * Per-page statistics, as 5.13 did: one counter
+			 * update per page (see the tally below).
+			 */
 			if (per_page_stats)
-				pp_rseq_count_at(pool, pp_rseq_area(), cpu,
-						 PP_PGALLOC, 1);
-#endif
+				tally = tally + 1;
 			if (checks) {
 				pp_prep_new_page(pool, page, 0, gfp, call);
 			} else {
@@ -658,9 +668,10 @@ bool pp_bulk_fill_rseq(struct pp_pool *pool, pp_gfp_t gfp,
 		page_list->next = run;
 		run->prev = page_list;
 	}
-	/* 5.14: once, after the loop. */
-	if (!per_page_stats && nr_account)
-		pp_rseq_count(pool, PP_PGALLOC, nr_account);
+	/* 5.14: once, after the loop (5.13: the per-page tally). */
+	if (nr_account)
+		pp_rseq_count(pool, PP_PGALLOC,
+			      per_page_stats ? tally : nr_account);
 	f->nr_populated = nr_populated;
 	f->nr_account = nr_account;
 	return true;

@@ -148,14 +148,45 @@ static void pp_rseq_notice(const char *why)
 			"using the lock implementation\n", why);
 }
 
-int pp_pcp_setup(struct pp_pool *pool, const struct pp_pool_config *cfg)
+enum pp_pcp_impl pp_pool_config_pcp_impl(const struct pp_pool_config *cfg,
+					 const char **why)
 {
 	enum pp_pcp_impl impl = cfg->pcp_impl;
-	const char *why = "";
-	long conf;
+	unsigned long nr_cpus = cfg->nr_cpus;
+	const char *reason = NULL;
+	long conf = sysconf(_SC_NPROCESSORS_CONF);
+
+	if (why)
+		*why = NULL;
+	if ((unsigned int)impl >= PP_NR_PCP_IMPLS)
+		return PP_NR_PCP_IMPLS;
+	/* jemalloc's per-CPU thread caches are not restartable code. */
+	if (impl == PP_PCP_LOCK || cfg->backend != PP_BACKEND_BUDDY)
+		return PP_PCP_LOCK;
+#ifndef PP_RSEQ_PCP
+	/* The build's default: no notice for what the build cannot do. */
+	if (impl == PP_PCP_AUTO)
+		return PP_PCP_LOCK;
+#endif
+	if (!nr_cpus)
+		nr_cpus = conf > 0 ? (unsigned long)conf : 1;
+	if (impl == PP_PCP_AUTO && conf > 0 && nr_cpus < (unsigned long)conf)
+		return PP_PCP_LOCK;
+	if (!pp_pcp_rseq_supported(&reason)) {
+		if (why)
+			*why = reason;
+		return PP_PCP_LOCK;
+	}
+	return PP_PCP_RSEQ;
+}
+
+int pp_pcp_setup(struct pp_pool *pool, const struct pp_pool_config *cfg)
+{
+	const char *why;
+	enum pp_pcp_impl impl = pp_pool_config_pcp_impl(cfg, &why);
 
 	pool->pcp_rseq = false;
-	if ((unsigned int)impl >= PP_NR_PCP_IMPLS) {
+	if (impl == PP_NR_PCP_IMPLS) {
 		const char *env = getenv("PAGEPOOL_PCP");
 
 		if (env)
@@ -163,24 +194,9 @@ int pp_pcp_setup(struct pp_pool *pool, const struct pp_pool_config *cfg)
 				"auto, rseq or lock\n", env);
 		return -EINVAL;
 	}
-	/* jemalloc's per-CPU thread caches are not restartable code. */
-	if (impl == PP_PCP_LOCK || cfg->backend != PP_BACKEND_BUDDY)
-		return 0;
-#ifndef PP_RSEQ_PCP
-	/* The build's default: no notice for what the build cannot do. */
-	if (impl == PP_PCP_AUTO)
-		return 0;
-#endif
-	if (impl == PP_PCP_AUTO) {
-		conf = sysconf(_SC_NPROCESSORS_CONF);
-		if (conf > 0 && pool->nr_cpus < (unsigned long)conf)
-			return 0;
-	}
-	if (!pp_pcp_rseq_supported(&why)) {
+	if (why)
 		pp_rseq_notice(why);
-		return 0;
-	}
-	pool->pcp_rseq = true;
+	pool->pcp_rseq = impl == PP_PCP_RSEQ;
 	return 0;
 }
 

@@ -239,6 +239,7 @@ static inline long pp_rseq_pop_n(struct rseq *rs, struct pp_pcp *pcp, int cpu,
 		"shrq $32, %[top]\n\t"
 		"movq %c[ringp](%[pcp]), %[ring]\n\t"
 		"xorl %k[j], %k[j]\n\t"
+		".p2align 4\n\t"
 		"9:\n\t"
 		"decl %k[top]\n\t"
 		"movl %k[top], %k[idx]\n\t"
@@ -294,6 +295,7 @@ static inline long pp_rseq_push_n(struct rseq *rs, struct pp_pcp *pcp, int cpu,
 		"shrq $32, %[top]\n\t"
 		"movq %c[ringp](%[pcp]), %[ring]\n\t"
 		"xorl %k[j], %k[j]\n\t"
+		".p2align 4\n\t"
 		"9:\n\t"
 		"movq (%[src], %[j], 8), %[page]\n\t"
 		"movl %k[top], %k[idx]\n\t"
@@ -356,6 +358,7 @@ static inline long pp_rseq_pop_cold(struct rseq *rs, struct pp_pcp *pcp,
 		"subl %k[st], %k[top]\n\t"	/* the cold end */
 		"movq %c[ringp](%[pcp]), %[ring]\n\t"
 		"xorl %k[j], %k[j]\n\t"
+		".p2align 4\n\t"
 		"9:\n\t"
 		"movl %k[top], %k[idx]\n\t"
 		"andl %c[mask](%[pcp]), %k[idx]\n\t"

@@ -471,6 +471,9 @@ TRACING_HELP
 "Environment:\n"
 "  PAGEPOOL_DEBUG=1       the allocator's debug checks: poisoned free pages\n"
 "                         catch any write after a put\n"
+"  PAGEPOOL_PCP=IMPL      how threads own their CPU's pcp list: rseq\n"
+"                         (restartable sequences), lock (spin trylock) or\n"
+"                         auto (rseq where it can run; the default)\n"
 "  RPCSIM_LEAK_PAGES=N    (tests) keep N page-cache pages at exit, to see\n"
 "                         the leak check report them and exit 1\n"
 "  RPCSIM_GNUPLOT=PATH    the gnuplot --plot runs (default: gnuplot in\n"
@@ -518,6 +521,24 @@ static void je_tcache_setup(struct rpcsim_config *cfg, uint64_t slots,
 		exit(1);
 	}
 	cfg->je_tcache_slots = cfg->je_tcache ? have : 0;
+}
+
+/*
+ * The pcp implementation the pools will run (PAGEPOOL_PCP, the build, the
+ * kernel and glibc decide): printed in the header and the JSON.
+ */
+static void pcp_impl_resolve(struct rpcsim_config *cfg)
+{
+	struct pp_pool_config pc;
+
+	pp_pool_config_init(&pc);
+	pc.backend = cfg->backend;
+	cfg->pcp_impl = pp_pool_config_pcp_impl(&pc, &cfg->pcp_why);
+	if (cfg->pcp_impl == PP_NR_PCP_IMPLS) {
+		fprintf(stderr, "rpcsim: PAGEPOOL_PCP=%s: expected auto, rseq "
+			"or lock\n", getenv("PAGEPOOL_PCP"));
+		exit(2);
+	}
 }
 
 /* The min watermark libpagepool gives a pool of @nr_pages. */
@@ -884,6 +905,7 @@ void rpcsim_parse_options(int argc, char **argv, struct rpcsim_config *cfg)
 			   PP_PAGE_SIZE;
 	cfg->pages = (cfg->sv_max_mesg + 2 * PP_PAGE_SIZE) / PP_PAGE_SIZE;
 	cfg->pool_pages = (unsigned long)(cfg->pool_size / PP_PAGE_SIZE);
+	pcp_impl_resolve(cfg);
 	cfg->file_pages = (unsigned long)DIV_ROUND_UP(cfg->file_size,
 						      PP_PAGE_SIZE);
 	cfg->io_pages = (unsigned long)DIV_ROUND_UP(cfg->io_size,

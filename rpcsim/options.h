@@ -41,6 +41,9 @@ struct rpcsim_config {
 	bool je_tcache;			/* jemalloc: per-CPU thread caches */
 	long je_tcache_slots;		/* jemalloc: 4 KiB slots each has */
 	bool je_batch;			/* jemalloc: bulk via batch_alloc */
+	/* How the pools' pcp lists are owned: rseq or lock (what ran). */
+	enum pp_pcp_impl pcp_impl;
+	const char *pcp_why;		/* why not rseq, when it was wanted */
 	enum rpcsim_completion completion;
 	unsigned int queue_depth;	/* completion thread backlog */
 	uint64_t seed;

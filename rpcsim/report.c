@@ -174,6 +174,14 @@ void report_config(FILE *out, const struct report *rep)
 	} else {
 		fprintf(out, "  allocator:  buddy (zone lists + pcp lists)\n");
 	}
+	if (cfg->backend == PP_BACKEND_BUDDY)
+		fprintf(out, "  pcp lists:  %s%s%s%s\n",
+			pp_pcp_impl_name(cfg->pcp_impl),
+			cfg->pcp_impl == PP_PCP_RSEQ ?
+			" (restartable sequences: a preempted thread holds no "
+			"list)" : " (spin trylock per list)",
+			cfg->pcp_why ? "; rseq unavailable: " : "",
+			cfg->pcp_why ? cfg->pcp_why : "");
 	fprintf(out, "  bulk API:   %s contract\n",
 		pp_bulk_variant_name(cfg->bulk_variant));
 	fputc('\n', out);
@@ -488,6 +496,7 @@ static void json_config(struct json *j, const struct report *rep)
 	json_string(j, "backend", pp_backend_name(cfg->backend));
 	json_string(j, "bulk_variant",
 		    pp_bulk_variant_name(cfg->bulk_variant));
+	json_string(j, "pcp_impl", pp_pcp_impl_name(cfg->pcp_impl));
 	if (cfg->backend == PP_BACKEND_JEMALLOC) {
 		json_object_begin(j, "jemalloc");
 		json_bool(j, "tcache", cfg->je_tcache);

@@ -449,6 +449,22 @@ int pp_bulk_variant_from_name(const char *name);
 enum pp_pcp_impl pp_pool_pcp_impl(const struct pp_pool *pool);
 
 /**
+ * pp_pool_config_pcp_impl() - the pcp implementation a pool built from
+ * @cfg would run
+ * @cfg: configuration (pcp_impl, backend and nr_cpus are used)
+ * @why: if not NULL, set to why rseq cannot be had when @cfg wants it
+ *       (the reason pp_pool_create()'s notice gives), NULL otherwise
+ *
+ * Lets a program say which implementation it will measure before it
+ * creates pools.
+ *
+ * Return: PP_PCP_RSEQ or PP_PCP_LOCK; PP_NR_PCP_IMPLS when @cfg's
+ * pcp_impl is not a value of the enum (pp_pool_create() would fail).
+ */
+enum pp_pcp_impl pp_pool_config_pcp_impl(const struct pp_pool_config *cfg,
+					 const char **why);
+
+/**
  * pp_pcp_impl_name() - "auto", "rseq" or "lock"
  * @impl: a value of enum pp_pcp_impl
  *
