@@ -111,19 +111,27 @@ elif [ -z "$duration" ]; then
 	duration=2
 fi
 if [ -n "$duration" ]; then
-	echo "$duration" | grep -Eq '^([0-9]+\.?[0-9]*|\.[0-9]+)$' &&
-		awk -v d="$duration" 'BEGIN { exit !(d > 0 && d <= 1000000) }' ||
+	if ! echo "$duration" | grep -Eq '^([0-9]+\.?[0-9]*|\.[0-9]+)$' ||
+		! awk -v d="$duration" 'BEGIN { exit !(d > 0 && d <= 1000000) }'
+	then
 		bad "--duration=$duration" \
 			"a number of seconds above 0 and at most 1000000 (decimals allowed)"
+	fi
 fi
+
+# dir_of BUILD: the tree of the plain or the asan build.
+dir_of()
+{
+	case $1 in plain) echo "$plain" ;; asan) echo "$asan" ;; esac
+}
 
 # The builds that exist; say how to make a missing one.
 builds=
 for b in plain asan; do
-	eval dir=\$$b
+	dir=$(dir_of "$b")
 	if [ -x "$dir/rpcsim/rpcsim" ]; then
 		dir=$(cd "$dir" && pwd) || exit 1
-		eval $b=\$dir
+		case $b in plain) plain=$dir ;; asan) asan=$dir ;; esac
 		builds="$builds $b"
 		continue
 	fi
@@ -155,7 +163,7 @@ i=1
 while [ "$i" -le "$repeat" ]; do
 	for t in $(echo "$threads" | tr , ' '); do
 		for b in $builds; do
-			eval dir=\$$b
+			dir=$(dir_of "$b")
 			[ -t 2 ] && printf '%s: run %d of %d, %s build, %d threads\r' \
 				"$me" "$i" "$repeat" "$b" "$t" >&2
 			f=$out/$b-t$t-r$i
@@ -176,6 +184,8 @@ done
 [ -t 2 ] && echo >&2
 cut -d' ' -f1-3 /proc/loadavg >"$out/load-end"
 
+# $builds is one word per build, split on purpose.
+# shellcheck disable=SC2086
 python3 - "$out" "$threads" "$repeat" "$plain" "$asan" "$length" $builds <<'PY'
 import json, statistics, sys
 
