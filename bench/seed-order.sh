@@ -42,9 +42,10 @@ retry waits, and whether the targets hold.
   --repeat=N       runs of each mode per build and thread count, 1..1000;
                    each run is one rpcsim process (default: $repeat)
   --duration=S     seconds per mode per run, passed to rpcsim (default: 2,
-                   so the defaults take about 2 minutes: 3 runs x 3 thread
-                   counts x 2 builds x 3 modes x 2 s, plus start-up; none
-                   when only --requests is given)
+                   so the defaults take 2 to 2.5 minutes: 3 runs x 3
+                   thread counts x 2 builds x 3 modes x 2 s = 108 s, plus
+                   each process's start-up; none when only --requests is
+                   given)
   --requests=N     requests per mode per run, passed to rpcsim
                    (default: no limit)
   -h, --help       this help
