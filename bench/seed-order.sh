@@ -1,0 +1,336 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# seed-order.sh: does the seed's order (single page slower than bulk list,
+# bulk list slower than bulk array) hold, in the plain and the ASan build,
+# at several thread counts, and are the pcp trylock failures, the bulk
+# trylock fallbacks and the retry waits as rare as they should be?  Runs
+# rpcsim --alloc=all --json in both builds, alternating run by run so
+# that a machine's drift hits both, and prints one table.  The targets
+# are reported, not enforced: a benchmark, not a test ("make bench").
+#
+#   sh bench/seed-order.sh [OPTION]...
+
+set -u
+
+me=seed-order.sh
+top=$(cd "$(dirname "$0")/.." && pwd) || exit 1
+plain=${PP_PLAIN_BUILD:-$top/build}
+asan=${PP_ASAN_BUILD:-$top/build-asan}
+threads=1,2,8
+repeat=3
+duration=
+requests=
+
+usage()
+{
+	cat <<EOF
+Usage: $me [OPTION]...
+Run rpcsim --alloc=all in the plain and the AddressSanitizer build at each
+thread count, the builds alternating run by run, and print one table: per
+build, thread count and mode, the mean and median svc_alloc_arg() latency,
+pcp trylock failures and bulk trylock fallbacks per 1,000 allocator calls,
+retry waits, and whether the targets hold.
+
+  --plain=DIR      the plain build tree (default: \$PP_PLAIN_BUILD, else
+                   build/ at the top of the source tree)
+  --asan=DIR       the --enable-asan build tree (default: \$PP_ASAN_BUILD,
+                   else build-asan/ at the top); when it is missing, only
+                   the plain build runs (and the other way round)
+  --threads=LIST   rpcsim --threads values, comma-separated, each 1..4096
+                   (default: $threads)
+  --repeat=N       runs of each mode per build and thread count, 1..1000;
+                   each run is one rpcsim process (default: $repeat)
+  --duration=S     seconds per mode per run, passed to rpcsim (default: 2,
+                   so the defaults take 2 to 2.5 minutes: 3 runs x 3
+                   thread counts x 2 builds x 3 modes x 2 s = 108 s, plus
+                   each process's start-up; none when only --requests is
+                   given)
+  --requests=N     requests per mode per run, passed to rpcsim
+                   (default: no limit)
+  -h, --help       this help
+
+Targets, per build, thread count and mode: pcp trylock failures and bulk
+trylock fallbacks below 0.1 per 1,000 allocator calls, no retry waits;
+per build and thread count: single > list > array by mean and by median.
+Exit status: 0 the runs completed (whether or not the targets hold),
+1 runtime failure (rpcsim failed, no build found), 2 bad command line.
+EOF
+}
+
+# bad OPTION=VALUE WHAT: the one-line usage error.
+bad()
+{
+	echo "$me: $1: expected $2" >&2
+	exit 2
+}
+
+# count VALUE MAX: VALUE is an integer from 1 to MAX.
+count()
+{
+	case $1 in ''|0*|*[!0-9]*) return 1 ;; esac
+	[ ${#1} -le ${#2} ] && [ "$1" -le "$2" ]
+}
+
+for arg in "$@"; do
+	case $arg in
+	--plain=*) plain=${arg#*=} ;;
+	--asan=*) asan=${arg#*=} ;;
+	--threads=*) threads=${arg#*=} ;;
+	--repeat=*) repeat=${arg#*=} ;;
+	--duration=*) duration=${arg#*=} ;;
+	--requests=*) requests=${arg#*=} ;;
+	-h|--help) usage; exit 0 ;;
+	--plain|--asan|--threads|--repeat|--duration|--requests)
+		echo "$me: $arg: expected $arg=VALUE; see --help" >&2
+		exit 2
+		;;
+	-*) echo "$me: unknown option '$arg'; see --help" >&2; exit 2 ;;
+	*) echo "$me: unexpected argument '$arg'; see --help" >&2; exit 2 ;;
+	esac
+done
+
+[ -n "$plain" ] || bad "--plain=" "a build directory"
+[ -n "$asan" ] || bad "--asan=" "a build directory"
+case ,$threads, in *,,*)
+	bad "--threads=$threads" "thread counts 1..4096 separated by commas" ;;
+esac
+seen=,
+for t in $(echo "$threads" | tr , ' '); do
+	count "$t" 4096 ||
+		bad "--threads=$threads" "thread counts 1..4096 separated by commas"
+	case $seen in *,$t,*)
+		bad "--threads=$threads" "each thread count once" ;;
+	esac
+	seen=$seen$t,
+done
+count "$repeat" 1000 || bad "--repeat=$repeat" "an integer from 1 to 1000"
+if [ -n "$requests" ]; then
+	count "$requests" 1000000000000000 ||
+		bad "--requests=$requests" "an integer from 1 to 1000000000000000"
+elif [ -z "$duration" ]; then
+	duration=2
+fi
+if [ -n "$duration" ]; then
+	if ! echo "$duration" | grep -Eq '^([0-9]+\.?[0-9]*|\.[0-9]+)$' ||
+		! awk -v d="$duration" 'BEGIN { exit !(d > 0 && d <= 1000000) }'
+	then
+		bad "--duration=$duration" \
+			"a number of seconds above 0 and at most 1000000 (decimals allowed)"
+	fi
+fi
+
+# dir_of BUILD: the tree of the plain or the asan build.
+dir_of()
+{
+	case $1 in plain) echo "$plain" ;; asan) echo "$asan" ;; esac
+}
+
+# The builds that exist; say how to make a missing one.
+builds=
+for b in plain asan; do
+	dir=$(dir_of "$b")
+	if [ -x "$dir/rpcsim/rpcsim" ]; then
+		dir=$(cd "$dir" && pwd) || exit 1
+		case $b in plain) plain=$dir ;; asan) asan=$dir ;; esac
+		builds="$builds $b"
+		continue
+	fi
+	case $b in
+	plain) how="BUILD_DIR=$dir $top/scripts/setup.sh" ;;
+	asan) how="BUILD_DIR=$dir $top/scripts/setup.sh --enable-asan" ;;
+	esac
+	echo "$me: no $b build in $dir (rpcsim/rpcsim not built); make it with: $how" >&2
+done
+if [ -z "$builds" ]; then
+	echo "$me: neither build found; nothing to run" >&2
+	exit 1
+fi
+[ "$builds" = " plain asan" ] ||
+	echo "$me: running the$builds build only" >&2
+
+out=$(mktemp -d "${TMPDIR:-/tmp}/seed-order.XXXXXX") || exit 1
+trap 'rm -rf "$out"' EXIT
+trap 'exit 1' HUP INT TERM
+
+length=
+[ -n "$duration" ] && length="--duration=$duration"
+[ -n "$requests" ] && length="$length --requests=$requests"
+cut -d' ' -f1-3 /proc/loadavg >"$out/load-start"
+
+# Round by round, each thread count in each build in turn: any drift of
+# the machine during the whole run hits every cell alike.
+i=1
+while [ "$i" -le "$repeat" ]; do
+	for t in $(echo "$threads" | tr , ' '); do
+		for b in $builds; do
+			dir=$(dir_of "$b")
+			[ -t 2 ] && printf '%s: run %d of %d, %s build, %d threads\r' \
+				"$me" "$i" "$repeat" "$b" "$t" >&2
+			f=$out/$b-t$t-r$i
+			# $length is two options or one, split on purpose.
+			# shellcheck disable=SC2086
+			if ! "$dir/rpcsim/rpcsim" --alloc=all --repeat=1 \
+				--threads="$t" $length --json \
+				>"$f.json" 2>"$f.err"; then
+				[ -t 2 ] && echo >&2
+				echo "$me: $dir/rpcsim/rpcsim --alloc=all --repeat=1 --threads=$t $length --json failed:" >&2
+				cat "$f.err" >&2
+				exit 1
+			fi
+		done
+	done
+	i=$((i + 1))
+done
+[ -t 2 ] && echo >&2
+cut -d' ' -f1-3 /proc/loadavg >"$out/load-end"
+
+# $builds is one word per build, split on purpose.
+# shellcheck disable=SC2086
+python3 - "$out" "$threads" "$repeat" "$plain" "$asan" "$length" $builds <<'PY'
+import json, statistics, sys
+
+out, threads, repeat, plain, asan, length = sys.argv[1:7]
+builds = sys.argv[7:]
+threads = [int(t) for t in threads.split(",")]
+repeat = int(repeat)
+dirs = {"plain": plain, "asan": asan}
+MODES = ("single", "list", "array")
+API_CALLS = ("alloc_single_calls", "alloc_bulk_list_calls",
+             "alloc_bulk_array_calls")
+LIMIT = 0.1   # per 1,000 allocator calls
+
+def fail(msg):
+    print("seed-order.sh: " + msg, file=sys.stderr)
+    sys.exit(1)
+
+def load(path):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError) as e:
+        fail("%s: not rpcsim's JSON: %s" % (path, e))
+
+def impl(cfg):
+    v = cfg.get("pcp_impl")
+    if v is None:
+        return "?"
+    return v if isinstance(v, str) else json.dumps(v, separators=(",", ":"))
+
+cells, info = {}, {}
+for b in builds:
+    info[b] = {"impl": set(), "asan": set(), "version": set()}
+    for t in threads:
+        for i in range(1, repeat + 1):
+            doc = load("%s/%s-t%d-r%d.json" % (out, b, t, i))
+            try:
+                cfg = doc["config"]
+                info[b]["impl"].add(impl(cfg))
+                info[b]["asan"].add(bool(cfg.get("asan")))
+                info[b]["version"].add(doc.get("version", "?"))
+                for m in doc["modes"]:
+                    c = cells.setdefault((b, t, m["mode"]), {
+                        "calls": 0, "sum_us": 0.0, "means": [], "p50s": [],
+                        "alloc_calls": 0, "trylock_fail": 0,
+                        "fallback_trylock": 0, "waits": 0})
+                    k = m["counters"]
+                    c["calls"] += m["calls"]
+                    c["sum_us"] += m["mean_us"] * m["calls"]
+                    c["means"].append(m["mean_us"])
+                    c["p50s"].append(m["percentiles_us"]["p50"])
+                    c["alloc_calls"] += sum(k[n] for n in API_CALLS)
+                    c["trylock_fail"] += k["pcp_trylock_fail"]
+                    c["fallback_trylock"] += k["bulk_fallback_trylock"]
+                    c["waits"] += m["waits"]
+            except (KeyError, TypeError) as e:
+                fail("%s-t%d-r%d.json: no %s in rpcsim's JSON" % (b, t, i, e))
+
+for b in builds:
+    want = b == "asan"
+    if info[b]["asan"] != {want}:
+        print("seed-order.sh: warning: --%s=%s is %s AddressSanitizer build"
+              % (b, dirs[b], "not an" if want else "an"), file=sys.stderr)
+
+def per_k(n, calls):
+    return 1000.0 * n / calls if calls else float("nan")
+
+def yn(cond):
+    return "yes" if cond else "no"
+
+with open(out + "/load-start") as f:
+    load_start = f.read().strip()
+with open(out + "/load-end") as f:
+    load_end = f.read().strip()
+cpu = "?"
+with open("/proc/cpuinfo") as f:
+    for line in f:
+        if line.startswith("model name"):
+            cpu = line.split(":", 1)[1].strip()
+            break
+
+print("seed order: rpcsim --alloc=all %s, %d run%s per mode, build and thread "
+      "count, the builds alternating run by run"
+      % (length.strip(), repeat, "" if repeat == 1 else "s"))
+print("machine: %s, %d CPUs" % (cpu, len(
+    [l for l in open("/proc/cpuinfo") if l.startswith("processor")])))
+for b in builds:
+    print("%-6s %s (rpcsim %s, pcp implementation %s)"
+          % (b + ":", dirs[b], ",".join(sorted(info[b]["version"])),
+             ",".join(sorted(info[b]["impl"]))))
+print("load average at start: %s" % load_start)
+print()
+
+cols = ("build", "threads", "mode", "runs", "calls", "alloc_calls",
+        "mean_us", "p50_us", "trylock_fail/1k", "fallback_trylock/1k",
+        "waits", "fail<0.1", "fallback<0.1", "no_waits", "order_mean",
+        "order_p50")
+fmt = ("%-5s %7s %-6s %4s %10s %11s %13s %8s %15s %19s %5s "
+       "%8s %12s %8s %10s %9s")
+print(fmt % cols)
+held = {"counters": 0, "waits": 0, "mean": 0, "p50": 0}
+nr_cells = nr_groups = 0
+for b in builds:
+    for t in threads:
+        g = {m: cells[(b, t, m)] for m in MODES}
+        for c in g.values():
+            c["mean"] = c["sum_us"] / c["calls"] if c["calls"] else 0.0
+            c["p50"] = statistics.median(c["p50s"])
+        order_mean = g["single"]["mean"] > g["list"]["mean"] > g["array"]["mean"]
+        order_p50 = g["single"]["p50"] > g["list"]["p50"] > g["array"]["p50"]
+        nr_groups += 1
+        held["mean"] += order_mean
+        held["p50"] += order_p50
+        for m in MODES:
+            c = g[m]
+            fail_k = per_k(c["trylock_fail"], c["alloc_calls"])
+            fb_k = per_k(c["fallback_trylock"], c["alloc_calls"])
+            mean = "%.3f" % c["mean"]
+            if len(c["means"]) > 1 and c["mean"] > 0:
+                mean += " ±%.0f%%" % (100 * statistics.pstdev(c["means"])
+                                       / statistics.mean(c["means"]))
+            nr_cells += 1
+            held["counters"] += fail_k < LIMIT and fb_k < LIMIT
+            held["waits"] += c["waits"] == 0
+            print(fmt % (b, t, m, len(c["means"]), "{:,}".format(c["calls"]),
+                         "{:,}".format(c["alloc_calls"]), mean,
+                         "%.3f" % c["p50"], "%.3f" % fail_k, "%.3f" % fb_k,
+                         c["waits"], yn(fail_k < LIMIT), yn(fb_k < LIMIT),
+                         yn(c["waits"] == 0), yn(order_mean), yn(order_p50)))
+print()
+print("load average at end: %s" % load_end)
+print("targets: failures and fallbacks below %.1f per 1,000 allocator calls "
+      "in %d of %d cells, no retry waits in %d of %d; single > list > array "
+      "by mean in %d of %d build x thread counts, by median in %d of %d"
+      % (LIMIT, held["counters"], nr_cells, held["waits"], nr_cells,
+         held["mean"], nr_groups, held["p50"], nr_groups))
+print("""
+mean_us: mean svc_alloc_arg() latency over every call of the runs (± the
+  runs' means' standard deviation relative to it, with 2 runs or more);
+  p50_us: the median of the runs' medians.  trylock_fail/1k and
+  fallback_trylock/1k: libpagepool's pcp_trylock_fail and
+  bulk_fallback_trylock per 1,000 allocator calls, alloc_calls being the
+  sum of alloc_single_calls, alloc_bulk_list_calls and
+  alloc_bulk_array_calls.  waits: retry waits after an allocator call made
+  no progress.  order_mean, order_p50: single > list > array for that build
+  and thread count.  The targets are reported, not enforced.""")
+PY

@@ -1,0 +1,225 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# bench/seed-order.sh in smoke mode (a few requests per run: the table's
+# format, never the timing): --help lists every option with its default;
+# this build alone (the other missing, with a hint how to make it) gives
+# the header, one row per thread count and mode with every column, and
+# verdicts that agree with the figures beside them; two stand-in builds
+# (this rpcsim with a pcp_impl added to or removed from its JSON) show
+# which pcp implementation ran, or "?"; an rpcsim failure exits 1, no
+# build at all exits 1, bad input exits 2 with one line naming the option.
+
+# Option lists in variables are split into words on purpose.
+# shellcheck disable=SC2086
+: "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
+: "${top_builddir:=$top_srcdir}"
+# shellcheck source=tests/utils/tap.sh
+. "$top_srcdir/tests/utils/tap.sh"
+
+SCRIPT=$top_srcdir/bench/seed-order.sh
+RPCSIM=$top_builddir/rpcsim/rpcsim
+[ -x "$RPCSIM" ] || bail_out "$RPCSIM not built"
+# As the script prints it.
+top_builddir=$(cd "$top_builddir" && pwd) || bail_out "no $top_builddir"
+tmpdir=$(mktemp -d "${TMPDIR:-/tmp}/seed-order-test.XXXXXX") ||
+	bail_out "mktemp failed"
+trap 'rm -rf "$tmpdir"' EXIT
+trap 'exit 1' HUP INT TERM
+OUT=$tmpdir/stdout
+ERR=$tmpdir/stderr
+
+# run ARGS...: the script into $OUT and $ERR, its status in $status.
+run()
+{
+	timeout 300 sh "$SCRIPT" "$@" >"$OUT" 2>"$ERR"
+	status=$?
+}
+
+options="plain asan threads repeat duration requests"
+bad_inputs=$(cat <<'TABLE'
+--threads=0	--threads=0
+--threads=1,,2	--threads=1,,2
+--threads=2,2	--threads=2,2
+--threads=4097	--threads=4097
+--repeat=0	--repeat=0
+--repeat=x	--repeat=x
+--duration=0	--duration=0
+--duration=1e3	--duration=1e3
+--requests=-1	--requests=-1
+--plain=	--plain=
+--threads	--threads
+--bogus	--bogus
+stray	stray
+TABLE
+)
+nr_options=$(echo $options | wc -w)
+nr_bad=$(printf '%s\n' "$bad_inputs" | wc -l)
+nr_tests=$((1 + nr_options + 12 + 2 + 2 + 2 + 2 * nr_bad))
+plan_tests $nr_tests
+
+command -v python3 >/dev/null 2>&1 || {
+	skip $nr_tests "python3 not found (seed-order.sh reads rpcsim's JSON with it)"
+	exit 0
+}
+
+run --help
+[ "$status" -eq 0 ] && [ ! -s "$ERR" ]
+ok $? "--help exits 0, nothing on stderr"
+help=$(cat "$OUT")
+for name in $options; do
+	entry=$(printf '%s\n' "$help" | awk -v opt="--$name" '
+		/^ +(-[a-zA-Z], )?--[a-z]/ { on = index($0, opt "=") }
+		/^[A-Z]/ { on = 0 }
+		on')
+	printf '%s' "$entry" | grep -q default
+	ok $? "--help lists --$name with its default" || diag "$entry"
+done
+
+# This build as the kind it is; the other kind missing.
+if grep -q '^#define PP_CONFIG_ASAN 1' "$top_builddir/config.h"; then
+	kind=asan other=plain
+else
+	kind=plain other=asan
+fi
+run --$kind="$top_builddir" --$other="$tmpdir/none" --threads=1,2 \
+	--repeat=1 --requests=100
+[ "$status" -eq 0 ]
+ok $? "this build alone, --threads=1,2 --repeat=1 --requests=100: exit 0" ||
+	diag "exit $status: $(head -c 2000 "$ERR")"
+grep -q "no $other build in $tmpdir/none.*setup\\.sh" "$ERR" &&
+	grep -q "running the $kind build only" "$ERR"
+ok $? "the missing $other build: how to make it, and only $kind runs" ||
+	diag "$(cat "$ERR")"
+
+num='[0-9]+\.[0-9]{3}'
+head_re='^build +threads +mode +runs +calls +alloc_calls +mean_us +p50_us'
+head_re="$head_re +trylock_fail/1k +fallback_trylock/1k +waits +fail<0\\.1"
+head_re="$head_re +fallback<0\\.1 +no_waits +order_mean +order_p50\$"
+row_re="^(plain|asan) +[0-9]+ +(single|list|array) +[0-9]+ +[0-9,]+ +[0-9,]+"
+row_re="$row_re +$num( ±[0-9]+%)? +$num +$num +$num +[0-9]+( +(yes|no)){5}\$"
+rows=$(grep -E '^(plain|asan) ' "$OUT")
+
+grep -Eq "^seed order: rpcsim --alloc=all --requests=100, 1 run per mode" "$OUT"
+ok $? "the first line says what ran" || diag "$(head -n 1 "$OUT")"
+load='[0-9]+\.[0-9]+'
+grep -Eq "^load average at start: $load $load $load$" "$OUT" &&
+	grep -Eq "^load average at end: $load $load $load$" "$OUT"
+ok $? "the load average at start and at end" ||
+	diag "$(grep load "$OUT")"
+grep -Eq "^$kind: +$top_builddir \\(rpcsim [0-9.]+, pcp implementation [^ ]+\\)$" "$OUT" &&
+	! grep -q "^$other: " "$OUT"
+ok $? "the $kind build named with the pcp implementation, not the $other" ||
+	diag "$(grep -E '^(plain|asan):' "$OUT")"
+[ "$(grep -Ec "$head_re" "$OUT")" -eq 1 ]
+ok $? "one header line with every column" || diag "$(sed -n 6p "$OUT")"
+[ "$(printf '%s\n' "$rows" | grep -Evc "$row_re")" -eq 0 ]
+ok $? "every row has every column" ||
+	diag "$(printf '%s\n' "$rows" | grep -Ev "$row_re")"
+[ "$(printf '%s\n' "$rows" | awk '{ print $1, $2, $3, $4 }' | tr '\n' ,)" = \
+	"$kind 1 single 1,$kind 1 list 1,$kind 1 array 1,$kind 2 single 1,$kind 2 list 1,$kind 2 array 1," ]
+ok $? "one row per thread count and mode, in order, 1 run each" ||
+	diag "$rows"
+# --requests=100 makes 100 svc_alloc_arg() calls per run; each makes at
+# least one allocator call.
+printf '%s\n' "$rows" | awk '{ c = $5; a = $6; gsub(",", "", c);
+	gsub(",", "", a); if (c != 100 || a + 0 < 100) bad = 1 }
+	END { exit bad }'
+ok $? "calls: 100 per run; alloc_calls at least as many" || diag "$rows"
+# Verdicts against the figures printed beside them (ties at three
+# decimals say nothing about the order).
+printf '%s\n' "$rows" | awk '
+	{ n = NF; v = (NF == 17); }
+	function want(cond) { return cond ? "yes" : "no" }
+	$(n - 4) != want($(9 + v) < 0.1) || $(n - 3) != want($(10 + v) < 0.1) ||
+	$(n - 2) != want($(11 + v) == 0) { bad = 1 }
+	END { exit bad }'
+ok $? "fail<0.1, fallback<0.1 and no_waits agree with their columns" ||
+	diag "$rows"
+printf '%s\n' "$rows" | awk '
+	{ v = (NF == 17); mean[$3] = $7; p50[$3] = $(8 + v);
+	  om[$3] = $(NF - 1); op[$3] = $NF }
+	function check(x, verdict) {
+		if (x["single"] > x["list"] && x["list"] > x["array"])
+			return verdict == "yes"
+		if (x["single"] < x["list"] || x["list"] < x["array"])
+			return verdict == "no"
+		return 1
+	}
+	$3 == "array" {
+		if (om["single"] != om["list"] || om["list"] != om["array"] ||
+		    op["single"] != op["list"] || op["list"] != op["array"] ||
+		    !check(mean, om["array"]) || !check(p50, op["array"]))
+			bad = 1
+	}
+	END { exit bad }'
+ok $? "order_mean and order_p50: one verdict per thread count, as the figures say" ||
+	diag "$rows"
+grep -Eq "^targets: failures and fallbacks below 0\\.1 per 1,000 allocator calls in [0-6] of 6 cells, no retry waits in [0-6] of 6; single > list > array by mean in [0-2] of 2 build x thread counts, by median in [0-2] of 2\$" "$OUT"
+ok $? "the targets' summary line" || diag "$(grep '^targets' "$OUT")"
+
+# Stand-in builds: this rpcsim, its JSON with config.pcp_impl set (plain)
+# or removed (asan) and config.asan saying which build it is.
+for b in plain asan; do
+	mkdir -p "$tmpdir/$b/rpcsim"
+	cat >"$tmpdir/$b/rpcsim/rpcsim" <<EOF
+#!/bin/sh
+"$RPCSIM" "\$@" >"$tmpdir/$b/json" || exit
+python3 - "$tmpdir/$b/json" $b <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+doc["config"]["asan"] = sys.argv[2] == "asan"
+if sys.argv[2] == "plain":
+    doc["config"]["pcp_impl"] = "stand-in"
+else:
+    doc["config"].pop("pcp_impl", None)
+json.dump(doc, sys.stdout)
+PY
+EOF
+	chmod +x "$tmpdir/$b/rpcsim/rpcsim"
+done
+run --plain="$tmpdir/plain" --asan="$tmpdir/asan" --threads=1 --repeat=1 \
+	--requests=20
+[ "$status" -eq 0 ] && [ ! -s "$ERR" ] &&
+	[ "$(grep -Ec "^(plain +1 +(single|list|array)|asan +1 +(single|list|array)) " "$OUT")" -eq 6 ]
+ok $? "two builds: both run, three rows each, nothing on stderr" ||
+	diag "exit $status: $(head -c 2000 "$ERR")"
+grep -q "^plain: .*, pcp implementation stand-in)$" "$OUT" &&
+	grep -q "^asan: .*, pcp implementation ?)$" "$OUT"
+ok $? "the pcp implementation from rpcsim's JSON, ? when it says none" ||
+	diag "$(grep -E '^(plain|asan):' "$OUT")"
+
+mkdir -p "$tmpdir/broken/rpcsim"
+printf '#!/bin/sh\necho "rpcsim: it broke" >&2\nexit 1\n' \
+	>"$tmpdir/broken/rpcsim/rpcsim"
+chmod +x "$tmpdir/broken/rpcsim/rpcsim"
+run --plain="$tmpdir/broken" --asan="$tmpdir/none" --threads=1 --repeat=1 \
+	--requests=1
+[ "$status" -eq 1 ]
+ok $? "rpcsim failing: exit 1" || diag "exit $status"
+grep -q "rpcsim/rpcsim .* failed:" "$ERR" && grep -q "^rpcsim: it broke" "$ERR"
+ok $? "rpcsim failing: the command and rpcsim's own message" ||
+	diag "$(cat "$ERR")"
+
+run --plain="$tmpdir/none" --asan="$tmpdir/none"
+[ "$status" -eq 1 ] && [ ! -s "$OUT" ]
+ok $? "no build at all: exit 1, nothing on stdout" || diag "exit $status"
+grep -q "neither build found" "$ERR" &&
+	[ "$(grep -c 'make it with: .*setup\.sh' "$ERR")" -eq 2 ]
+ok $? "no build at all: how to make each, and why nothing ran" ||
+	diag "$(cat "$ERR")"
+
+while IFS='	' read -r args text; do
+	run $args </dev/null
+	[ "$status" -eq 2 ] && [ ! -s "$OUT" ]
+	ok $? "bad input '$args' exits 2, prints nothing on stdout" ||
+		diag "exit $status"
+	[ "$(wc -l <"$ERR")" -eq 1 ] && grep -qF -- "$text" "$ERR" &&
+		grep -q '^seed-order\.sh: ' "$ERR"
+	ok $? "bad input '$args' explained in one line naming '$text'" ||
+		diag "$(cat "$ERR")"
+done <<EOF_TABLE
+$bad_inputs
+EOF_TABLE
+
+exit_status
