@@ -35,14 +35,12 @@
 #include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
-#if defined(__x86_64__) || defined(__i386__)
-#include <x86intrin.h>
-#define HAVE_TSC 1
-#endif
 
 #include <pagepool/pagepool.h>
 
-#define MAX_BULK	128
+#include "harness.h"
+
+#define MAX_BULK	PB_MAX_BULK
 #define MAX_RUNS	1000
 #define DEFAULT_RUNS	5
 #define DEFAULT_RUN_MS	20.0
@@ -57,22 +55,16 @@ enum allocator {
 	NR_ALLOCATORS
 };
 
-enum api { API_SINGLE, API_LIST, API_ARRAY, NR_APIS };
-
 static const char *const allocator_names[NR_ALLOCATORS] = {
 	[A_BUDDY] = "buddy", [A_JEMALLOC] = "jemalloc", [A_GLIBC] = "glibc",
 	[A_MALLOCX] = "mallocx", [A_LIFO] = "lifo",
-};
-
-static const char *const api_names[NR_APIS] = {
-	[API_SINGLE] = "single", [API_LIST] = "list", [API_ARRAY] = "array",
 };
 
 static const unsigned int default_bulks[] = { 1, 2, 4, 8, 16, 32, 64, 128 };
 
 struct options {
 	bool allocator[NR_ALLOCATORS];
-	bool api[NR_APIS];
+	bool api[PB_NR_APIS];
 	bool variant[PP_NR_BULK_VARIANTS];
 	unsigned int bulks[16], nr_bulks;
 	unsigned int runs;
@@ -87,7 +79,7 @@ struct options {
 /* One configuration's result. */
 struct result {
 	enum allocator allocator;
-	enum api api;
+	enum pb_api api;
 	unsigned int bulk;
 	int variant;		/* -1: not a libpagepool bulk row */
 	unsigned long pages_per_run;
@@ -146,42 +138,6 @@ static void fail(const char *fmt, ...)
 	va_end(ap);
 	fputc('\n', stderr);
 	exit(1);
-}
-
-/* --- clocks ------------------------------------------------------------------ */
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
-static uint64_t ticks(void)
-{
-#ifdef HAVE_TSC
-	return __rdtsc();
-#else
-	return 0;
-#endif
-}
-
-/* TSC ticks per ns, against CLOCK_MONOTONIC over @ms; 0 without a TSC. */
-static double tsc_per_ns(double ms)
-{
-#ifdef HAVE_TSC
-	uint64_t t0 = now_ns(), c0 = ticks(), t1, c1;
-
-	do {
-		t1 = now_ns();
-		c1 = ticks();
-	} while ((double)(t1 - t0) < ms * 1e6);
-	return (double)(c1 - c0) / (double)(t1 - t0);
-#else
-	(void)ms;
-	return 0;
-#endif
 }
 
 /* --- the timed loops ---------------------------------------------------------- */
@@ -373,15 +329,18 @@ static unsigned long run_list(struct bench *b, unsigned long pages,
 	return done;
 }
 
-static unsigned long run(struct bench *b, enum api api, unsigned int bulk,
+/* pb_run_fn for libpagepool and the in-process baselines. */
+static unsigned long run(void *ctx, enum pb_api api, unsigned int bulk,
 			 unsigned long pages)
 {
+	struct bench *b = ctx;
+
 	switch (api) {
-	case API_LIST:
+	case PB_API_LIST:
 		return run_list(b, pages, bulk);
-	case API_ARRAY:
+	case PB_API_ARRAY:
 		return run_array(b, pages, bulk);
-	case API_SINGLE:
+	case PB_API_SINGLE:
 	default:
 		return run_single(b, pages);
 	}
@@ -407,42 +366,16 @@ static double median(const double *v, unsigned int n)
 
 /*
  * Warm up (and size the runs: about @o->run_ms each), then time
- * @o->runs runs.  Smoke mode: tiny fixed runs, format only.
+ * @o->runs runs (harness.c).  Smoke mode: tiny fixed runs, format only.
  */
 static void measure(struct bench *b, const struct options *o,
 		    struct result *r)
 {
-	unsigned long pages;
-	uint64_t t0, t1;
-
-	if (o->smoke) {
-		pages = (unsigned long)r->bulk * 4;
-		run(b, r->api, r->bulk, pages);
-	} else {
-		/* A first pass warms the caches and lists, a second sizes. */
-		run(b, r->api, r->bulk, 1UL << 14);
-		t0 = now_ns();
-		pages = run(b, r->api, r->bulk, 1UL << 14);
-		t1 = now_ns();
-		pages = (unsigned long)((double)pages * o->run_ms * 1e6 /
-					(double)(t1 - t0 ? t1 - t0 : 1));
-		if (pages < r->bulk)
-			pages = r->bulk;
-		run(b, r->api, r->bulk, pages);
-	}
-	r->pages_per_run = pages;
-	for (unsigned int i = 0; i < o->runs; i++) {
-		uint64_t c0, c1;
-		unsigned long done;
-
-		t0 = now_ns();
-		c0 = ticks();
-		done = run(b, r->api, r->bulk, pages);
-		c1 = ticks();
-		t1 = now_ns();
-		r->ns[i] = (double)(t1 - t0) / (double)done;
-		r->ticks[i] = (double)(c1 - c0) / (double)done;
-	}
+	r->pages_per_run = pb_prepare(run, b, r->api, r->bulk, o->smoke,
+				      o->run_ms);
+	for (unsigned int i = 0; i < o->runs; i++)
+		pb_time_run(run, b, r->api, r->bulk, r->pages_per_run,
+			    &r->ns[i], &r->ticks[i]);
 	r->median_ns = median(r->ns, o->runs);
 	r->median_ticks = median(r->ticks, o->runs);
 	r->min_ns = r->max_ns = r->ns[0];
@@ -464,7 +397,7 @@ static void print_line(const struct result *r, const struct options *o)
 		snprintf(variant, sizeof(variant), " variant=%s free=%s",
 			 pp_bulk_variant_name(r->variant),
 			 o->free_put ? "put" : "release");
-#ifdef HAVE_TSC
+#ifdef PB_HAVE_TSC
 	snprintf(ticks_s, sizeof(ticks_s), "%.1f", r->median_ticks);
 #else
 	snprintf(ticks_s, sizeof(ticks_s), "n/a");
@@ -472,7 +405,7 @@ static void print_line(const struct result *r, const struct options *o)
 	printf("pagebench allocator=%s api=%s bulk=%u%s runs=%u "
 	       "pages_per_run=%lu ns_per_page=%.3f min_ns=%.3f max_ns=%.3f "
 	       "spread_pct=%.1f tsc_per_page=%s\n",
-	       allocator_names[r->allocator], api_names[r->api], r->bulk,
+	       allocator_names[r->allocator], pb_api_names[r->api], r->bulk,
 	       variant, o->runs, r->pages_per_run, r->median_ns, r->min_ns,
 	       r->max_ns, r->spread_pct, ticks_s);
 	fflush(stdout);
@@ -514,7 +447,7 @@ static void json_str(const char *s)
 
 /* The row of @a/@api at @bulk, or NULL. */
 static const struct result *find(const struct result *res, unsigned int nr,
-				 enum allocator a, enum api api,
+				 enum allocator a, enum pb_api api,
 				 unsigned int bulk, int variant)
 {
 	for (unsigned int i = 0; i < nr; i++)
@@ -542,20 +475,20 @@ static void print_table(const struct result *res, unsigned int nr,
 		printf(" %8u", o->bulks[k]);
 	printf("\n");
 	for (int a = 0; a < NR_ALLOCATORS; a++) {
-		for (int api = 0; api < NR_APIS; api++) {
+		for (int api = 0; api < PB_NR_APIS; api++) {
 			bool any = false;
 
 			for (unsigned int k = 0; k < o->nr_bulks; k++)
 				any |= find(res, nr, a, api, o->bulks[k],
-					    a <= A_JEMALLOC && api != API_SINGLE ?
+					    a <= A_JEMALLOC && api != PB_API_SINGLE ?
 					    variant : -1) != NULL;
 			if (!any)
 				continue;
 			printf("%-9s %-6s", allocator_names[a],
-			       api_names[api]);
+			       pb_api_names[api]);
 			for (unsigned int k = 0; k < o->nr_bulks; k++) {
 				r = find(res, nr, a, api, o->bulks[k],
-					 a <= A_JEMALLOC && api != API_SINGLE ?
+					 a <= A_JEMALLOC && api != PB_API_SINGLE ?
 					 variant : -1);
 				if (r)
 					printf(" %8.2f", r->median_ns);
@@ -566,12 +499,12 @@ static void print_table(const struct result *res, unsigned int nr,
 		}
 	}
 	/* The performance target, read off the table. */
-	floor = find(res, nr, A_LIFO, API_ARRAY, 64, -1);
-	r = find(res, nr, A_BUDDY, API_ARRAY, 64, variant);
+	floor = find(res, nr, A_LIFO, PB_API_ARRAY, 64, -1);
+	r = find(res, nr, A_BUDDY, PB_API_ARRAY, 64, variant);
 	if (floor && r) {
-		const struct result *g = find(res, nr, A_GLIBC, API_ARRAY, 64,
+		const struct result *g = find(res, nr, A_GLIBC, PB_API_ARRAY, 64,
 					      -1);
-		const struct result *m = find(res, nr, A_MALLOCX, API_ARRAY,
+		const struct result *m = find(res, nr, A_MALLOCX, PB_API_ARRAY,
 					      64, -1);
 
 		printf("bulk 64: buddy array / lifo floor = %.2fx",
@@ -584,8 +517,8 @@ static void print_table(const struct result *res, unsigned int nr,
 			       m->median_ns / r->median_ns);
 		printf("\n");
 	}
-	r = find(res, nr, A_BUDDY, API_SINGLE, 1, -1);
-	floor = find(res, nr, A_MALLOCX, API_SINGLE, 1, -1);
+	r = find(res, nr, A_BUDDY, PB_API_SINGLE, 1, -1);
+	floor = find(res, nr, A_MALLOCX, PB_API_SINGLE, 1, -1);
 	if (r && floor)
 		printf("single page: mallocx+sdallocx / buddy = %.2fx\n",
 		       floor->median_ns / r->median_ns);
@@ -620,7 +553,7 @@ static void print_json(const struct result *res, unsigned int nr,
 
 		printf("%s\n  {\"allocator\": \"%s\", \"api\": \"%s\", "
 		       "\"bulk\": %u, \"variant\": ", i ? "," : "",
-		       allocator_names[r->allocator], api_names[r->api],
+		       allocator_names[r->allocator], pb_api_names[r->api],
 		       r->bulk);
 		if (r->variant >= 0)
 			json_str(pp_bulk_variant_name(r->variant));
@@ -848,7 +781,7 @@ static void parse_options(int argc, char **argv, struct options *o)
 	memset(o, 0, sizeof(*o));
 	for (int a = 0; a < NR_ALLOCATORS; a++)
 		o->allocator[a] = true;
-	for (int a = 0; a < NR_APIS; a++)
+	for (int a = 0; a < PB_NR_APIS; a++)
 		o->api[a] = true;
 	o->variant[PP_BULK_MERGED] = true;
 	memcpy(o->bulks, default_bulks, sizeof(default_bulks));
@@ -873,7 +806,7 @@ static void parse_options(int argc, char **argv, struct options *o)
 				    "buddy, jemalloc, glibc, mallocx, lifo");
 			break;
 		case OPT_APIS:
-			parse_names("api", optarg, api_names, NR_APIS, o->api,
+			parse_names("api", optarg, pb_api_names, PB_NR_APIS, o->api,
 				    "single, list, array");
 			break;
 		case OPT_VARIANTS:
@@ -1003,9 +936,9 @@ int main(int argc, char **argv)
 		pin_to_this_cpu();
 	find_baselines();
 	cpu_model(model, sizeof(model));
-	tsc = tsc_per_ns(o.smoke ? 1 : 50);
+	tsc = pb_tsc_per_ns(o.smoke ? 1 : 50);
 
-	cap = NR_ALLOCATORS * NR_APIS * PP_NR_BULK_VARIANTS * 16;
+	cap = NR_ALLOCATORS * PB_NR_APIS * PP_NR_BULK_VARIANTS * 16;
 	res = calloc(cap, sizeof(*res));
 	bench.lifo = mmap(NULL, LIFO_PAGES * sizeof(void *),
 			  PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
@@ -1051,11 +984,11 @@ int main(int argc, char **argv)
 					     PP_BACKEND_JEMALLOC, &o);
 			bench.pool = pools[a];
 		}
-		for (int api = 0; api < NR_APIS; api++) {
+		for (int api = 0; api < PB_NR_APIS; api++) {
 			/* Bulk variants apply to libpagepool's bulk APIs. */
-			bool variants = ours && api != API_SINGLE;
+			bool variants = ours && api != PB_API_SINGLE;
 
-			if (!o.api[api] || (!ours && api == API_LIST))
+			if (!o.api[api] || (!ours && api == PB_API_LIST))
 				continue;
 			for (int v = 0; v < PP_NR_BULK_VARIANTS; v++) {
 				if (variants && !o.variant[v])
@@ -1067,13 +1000,13 @@ int main(int argc, char **argv)
 
 					r->allocator = a;
 					r->api = api;
-					r->bulk = api == API_SINGLE ? 1 :
+					r->bulk = api == PB_API_SINGLE ? 1 :
 						  o.bulks[k];
 					r->variant = variants ? v : -1;
 					measure(&bench, &o, r);
 					if (!o.json)
 						print_line(r, &o);
-					if (api == API_SINGLE)
+					if (api == PB_API_SINGLE)
 						break;
 				}
 				if (!variants)
