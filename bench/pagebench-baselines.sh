@@ -50,8 +50,8 @@ load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 "$pagebench" "$@" >"$out" || exit $?
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 
-echo "\$ pagebench $*"
-echo
+# A code block (indented) then the table: Markdown to paste as is.
+echo "    \$ pagebench $*"
 # The header: CPU, TSC, where each baseline comes from, the EAL arguments.
 sed -n '1,/^$/p' "$out" | sed '/^$/d; s/^/    /'
 echo "    load average $load_before before, $load_after after"
