@@ -3,8 +3,9 @@
  * pagebench: the per-page cost of allocating and freeing pages, for each
  * allocation API of libpagepool on each backend, at bulk sizes 1 to 128,
  * next to what a user would otherwise pick (glibc aligned_alloc(), jemalloc
- * mallocx() one page at a time) and a plain LIFO array of page pointers,
- * the floor: what moving the pointers alone costs.
+ * mallocx() one page at a time, DPDK's rte_mempool through its per-lcore
+ * cache, tcmalloc) and a plain LIFO array of page pointers, the floor:
+ * what moving the pointers alone costs.
  *
  * Modelled on the kernel's page_bench04_bulk (time_bench: alloc + free
  * per element, in cycles and ns, one CPU) and DPDK's mempool_perf (one
@@ -16,7 +17,10 @@
  * aligned_alloc()/free() from libc.so.6 itself, so they stay glibc's even
  * if another malloc is interposed, and jemalloc's mallocx()/sdallocx(),
  * which libpagepool loads for its jemalloc backend.  pagebench does not
- * link jemalloc: the process's malloc() stays glibc's.
+ * link jemalloc: the process's malloc() stays glibc's.  DPDK's mempool and
+ * tcmalloc run in child programs (helper.h), built when configure finds
+ * them; pagebench drives their runs and computes and prints their rows
+ * like the others.
  */
 #include <config.h>
 
@@ -35,44 +39,70 @@
 #include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
-#if defined(__x86_64__) || defined(__i386__)
-#include <x86intrin.h>
-#define HAVE_TSC 1
-#endif
 
 #include <pagepool/pagepool.h>
 
-#define MAX_BULK	128
+#include "harness.h"
+#include "helper.h"
+
+#define MAX_BULK	PB_MAX_BULK
 #define MAX_RUNS	1000
 #define DEFAULT_RUNS	5
 #define DEFAULT_RUN_MS	20.0
 #define LIFO_PAGES	65536UL
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 enum allocator {
 	A_BUDDY,		/* libpagepool, buddy backend */
 	A_JEMALLOC,		/* libpagepool, jemalloc backend */
 	A_GLIBC,		/* aligned_alloc(4096, 4096) + free() */
 	A_MALLOCX,		/* mallocx(4096, 0) + sdallocx() */
+	A_MEMPOOL,		/* DPDK rte_mempool_get/put, pagebench-mempool */
+	A_TCMALLOC,		/* tcmalloc aligned_alloc, pagebench-tcmalloc */
 	A_LIFO,			/* a LIFO array of page pointers */
 	NR_ALLOCATORS
 };
 
-enum api { API_SINGLE, API_LIST, API_ARRAY, NR_APIS };
-
 static const char *const allocator_names[NR_ALLOCATORS] = {
 	[A_BUDDY] = "buddy", [A_JEMALLOC] = "jemalloc", [A_GLIBC] = "glibc",
-	[A_MALLOCX] = "mallocx", [A_LIFO] = "lifo",
+	[A_MALLOCX] = "mallocx", [A_MEMPOOL] = "mempool",
+	[A_TCMALLOC] = "tcmalloc", [A_LIFO] = "lifo",
 };
 
-static const char *const api_names[NR_APIS] = {
-	[API_SINGLE] = "single", [API_LIST] = "list", [API_ARRAY] = "array",
+/* The baselines that run in a child program (helper.h). */
+struct child_baseline {
+	const char *program;
+	const char *not_built;	/* why, or NULL: it is built */
 };
+
+static const struct child_baseline children[NR_ALLOCATORS] = {
+#ifdef HAVE_DPDK
+	[A_MEMPOOL] = { "pagebench-mempool", NULL },
+#else
+	[A_MEMPOOL] = { "pagebench-mempool", PAGEBENCH_NO_DPDK_WHY },
+#endif
+#ifdef HAVE_TCMALLOC
+	[A_TCMALLOC] = { "pagebench-tcmalloc", NULL },
+#else
+	[A_TCMALLOC] = { "pagebench-tcmalloc", PAGEBENCH_NO_TCMALLOC_WHY },
+#endif
+};
+
+static bool is_child(int a)
+{
+	return children[a].program != NULL;
+}
+
+static bool is_built(int a)
+{
+	return !is_child(a) || !children[a].not_built;
+}
 
 static const unsigned int default_bulks[] = { 1, 2, 4, 8, 16, 32, 64, 128 };
 
 struct options {
 	bool allocator[NR_ALLOCATORS];
-	bool api[NR_APIS];
+	bool api[PB_NR_APIS];
 	bool variant[PP_NR_BULK_VARIANTS];
 	unsigned int bulks[16], nr_bulks;
 	unsigned int runs;
@@ -81,13 +111,15 @@ struct options {
 	bool je_tcache, je_batch;
 	bool pin;
 	bool smoke;
+	bool interleave;	/* runs round-robin over the configurations */
+	bool allocators_all;	/* by default or "all": not built ones noted */
 	bool json;
 };
 
 /* One configuration's result. */
 struct result {
 	enum allocator allocator;
-	enum api api;
+	enum pb_api api;
 	unsigned int bulk;
 	int variant;		/* -1: not a libpagepool bulk row */
 	unsigned long pages_per_run;
@@ -98,7 +130,10 @@ struct result {
 /* What the timed loops work on. */
 struct bench {
 	enum allocator allocator;
-	struct pp_pool *pool;
+	struct pp_pool *pool;		/* of @allocator */
+	struct pp_pool *pools[A_JEMALLOC + 1];
+	struct pb_helper helpers[NR_ALLOCATORS];
+	bool running[NR_ALLOCATORS];	/* helpers[] started */
 	struct pp_page *arr[MAX_BULK];
 	void *ptrs[MAX_BULK];
 	bool free_put;
@@ -134,11 +169,17 @@ static void usage_error(const char *fmt, ...)
 	exit(2);
 }
 
+/* For fail(): the children to stop. */
+static struct bench *live_bench;
+static int stop_children(struct bench *b);
+
 __attribute__((noreturn, format(printf, 1, 2)))
 static void fail(const char *fmt, ...)
 {
 	va_list ap;
 
+	if (live_bench)
+		stop_children(live_bench);
 	fflush(stdout);
 	fputs("pagebench: ", stderr);
 	va_start(ap, fmt);
@@ -146,42 +187,6 @@ static void fail(const char *fmt, ...)
 	va_end(ap);
 	fputc('\n', stderr);
 	exit(1);
-}
-
-/* --- clocks ------------------------------------------------------------------ */
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
-static uint64_t ticks(void)
-{
-#ifdef HAVE_TSC
-	return __rdtsc();
-#else
-	return 0;
-#endif
-}
-
-/* TSC ticks per ns, against CLOCK_MONOTONIC over @ms; 0 without a TSC. */
-static double tsc_per_ns(double ms)
-{
-#ifdef HAVE_TSC
-	uint64_t t0 = now_ns(), c0 = ticks(), t1, c1;
-
-	do {
-		t1 = now_ns();
-		c1 = ticks();
-	} while ((double)(t1 - t0) < ms * 1e6);
-	return (double)(c1 - c0) / (double)(t1 - t0);
-#else
-	(void)ms;
-	return 0;
-#endif
 }
 
 /* --- the timed loops ---------------------------------------------------------- */
@@ -373,15 +378,18 @@ static unsigned long run_list(struct bench *b, unsigned long pages,
 	return done;
 }
 
-static unsigned long run(struct bench *b, enum api api, unsigned int bulk,
+/* pb_run_fn for libpagepool and the in-process baselines. */
+static unsigned long run(void *ctx, enum pb_api api, unsigned int bulk,
 			 unsigned long pages)
 {
+	struct bench *b = ctx;
+
 	switch (api) {
-	case API_LIST:
+	case PB_API_LIST:
 		return run_list(b, pages, bulk);
-	case API_ARRAY:
+	case PB_API_ARRAY:
 		return run_array(b, pages, bulk);
-	case API_SINGLE:
+	case PB_API_SINGLE:
 	default:
 		return run_single(b, pages);
 	}
@@ -405,44 +413,57 @@ static double median(const double *v, unsigned int n)
 	return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
 }
 
+/* Points the loops at @r's allocator and bulk contract. */
+static void select_config(struct bench *b, const struct result *r)
+{
+	b->allocator = r->allocator;
+	b->pool = r->allocator <= A_JEMALLOC ? b->pools[r->allocator] : NULL;
+	if (r->variant >= 0)
+		pp_pool_set_bulk_variant(b->pool, r->variant);
+}
+
 /*
- * Warm up (and size the runs: about @o->run_ms each), then time
- * @o->runs runs.  Smoke mode: tiny fixed runs, format only.
+ * Warm @r's configuration up and size its runs to about @o->run_ms each
+ * (harness.c), here or in its child program.  Smoke mode: tiny fixed
+ * runs, format only.
  */
-static void measure(struct bench *b, const struct options *o,
+static void prepare(struct bench *b, const struct options *o,
 		    struct result *r)
 {
-	unsigned long pages;
-	uint64_t t0, t1;
+	struct pb_helper *h = &b->helpers[r->allocator];
 
-	if (o->smoke) {
-		pages = (unsigned long)r->bulk * 4;
-		run(b, r->api, r->bulk, pages);
-	} else {
-		/* A first pass warms the caches and lists, a second sizes. */
-		run(b, r->api, r->bulk, 1UL << 14);
-		t0 = now_ns();
-		pages = run(b, r->api, r->bulk, 1UL << 14);
-		t1 = now_ns();
-		pages = (unsigned long)((double)pages * o->run_ms * 1e6 /
-					(double)(t1 - t0 ? t1 - t0 : 1));
-		if (pages < r->bulk)
-			pages = r->bulk;
-		run(b, r->api, r->bulk, pages);
+	if (is_child(r->allocator)) {
+		if (pb_helper_prepare(h, r->api, r->bulk, o->smoke, o->run_ms,
+				      &r->pages_per_run))
+			fail("the %s baseline: %s",
+			     allocator_names[r->allocator], h->error);
+		return;
 	}
-	r->pages_per_run = pages;
-	for (unsigned int i = 0; i < o->runs; i++) {
-		uint64_t c0, c1;
-		unsigned long done;
+	select_config(b, r);
+	r->pages_per_run = pb_prepare(run, b, r->api, r->bulk, o->smoke,
+				      o->run_ms);
+}
 
-		t0 = now_ns();
-		c0 = ticks();
-		done = run(b, r->api, r->bulk, pages);
-		c1 = ticks();
-		t1 = now_ns();
-		r->ns[i] = (double)(t1 - t0) / (double)done;
-		r->ticks[i] = (double)(c1 - c0) / (double)done;
+/* Timed run @i of @r's configuration. */
+static void time_run(struct bench *b, struct result *r, unsigned int i)
+{
+	struct pb_helper *h = &b->helpers[r->allocator];
+
+	if (is_child(r->allocator)) {
+		if (pb_helper_run(h, r->api, r->bulk, r->pages_per_run,
+				  &r->ns[i], &r->ticks[i]))
+			fail("the %s baseline: %s",
+			     allocator_names[r->allocator], h->error);
+		return;
 	}
+	select_config(b, r);
+	pb_time_run(run, b, r->api, r->bulk, r->pages_per_run, &r->ns[i],
+		    &r->ticks[i]);
+}
+
+/* The median, fastest and slowest of @r's runs, and their spread. */
+static void summarize(struct result *r, const struct options *o)
+{
 	r->median_ns = median(r->ns, o->runs);
 	r->median_ticks = median(r->ticks, o->runs);
 	r->min_ns = r->max_ns = r->ns[0];
@@ -464,7 +485,7 @@ static void print_line(const struct result *r, const struct options *o)
 		snprintf(variant, sizeof(variant), " variant=%s free=%s",
 			 pp_bulk_variant_name(r->variant),
 			 o->free_put ? "put" : "release");
-#ifdef HAVE_TSC
+#ifdef PB_HAVE_TSC
 	snprintf(ticks_s, sizeof(ticks_s), "%.1f", r->median_ticks);
 #else
 	snprintf(ticks_s, sizeof(ticks_s), "n/a");
@@ -472,7 +493,7 @@ static void print_line(const struct result *r, const struct options *o)
 	printf("pagebench allocator=%s api=%s bulk=%u%s runs=%u "
 	       "pages_per_run=%lu ns_per_page=%.3f min_ns=%.3f max_ns=%.3f "
 	       "spread_pct=%.1f tsc_per_page=%s\n",
-	       allocator_names[r->allocator], api_names[r->api], r->bulk,
+	       allocator_names[r->allocator], pb_api_names[r->api], r->bulk,
 	       variant, o->runs, r->pages_per_run, r->median_ns, r->min_ns,
 	       r->max_ns, r->spread_pct, ticks_s);
 	fflush(stdout);
@@ -514,7 +535,7 @@ static void json_str(const char *s)
 
 /* The row of @a/@api at @bulk, or NULL. */
 static const struct result *find(const struct result *res, unsigned int nr,
-				 enum allocator a, enum api api,
+				 enum allocator a, enum pb_api api,
 				 unsigned int bulk, int variant)
 {
 	for (unsigned int i = 0; i < nr; i++)
@@ -523,6 +544,12 @@ static const struct result *find(const struct result *res, unsigned int nr,
 			return &res[i];
 	return NULL;
 }
+
+/* A baseline in the ratio lines under the table. */
+struct ratio {
+	enum allocator a;
+	const char *label;
+};
 
 /*
  * The table: one row per allocator and API, one column per bulk size,
@@ -542,20 +569,20 @@ static void print_table(const struct result *res, unsigned int nr,
 		printf(" %8u", o->bulks[k]);
 	printf("\n");
 	for (int a = 0; a < NR_ALLOCATORS; a++) {
-		for (int api = 0; api < NR_APIS; api++) {
+		for (int api = 0; api < PB_NR_APIS; api++) {
 			bool any = false;
 
 			for (unsigned int k = 0; k < o->nr_bulks; k++)
 				any |= find(res, nr, a, api, o->bulks[k],
-					    a <= A_JEMALLOC && api != API_SINGLE ?
+					    a <= A_JEMALLOC && api != PB_API_SINGLE ?
 					    variant : -1) != NULL;
 			if (!any)
 				continue;
 			printf("%-9s %-6s", allocator_names[a],
-			       api_names[api]);
+			       pb_api_names[api]);
 			for (unsigned int k = 0; k < o->nr_bulks; k++) {
 				r = find(res, nr, a, api, o->bulks[k],
-					 a <= A_JEMALLOC && api != API_SINGLE ?
+					 a <= A_JEMALLOC && api != PB_API_SINGLE ?
 					 variant : -1);
 				if (r)
 					printf(" %8.2f", r->median_ns);
@@ -566,34 +593,101 @@ static void print_table(const struct result *res, unsigned int nr,
 		}
 	}
 	/* The performance target, read off the table. */
-	floor = find(res, nr, A_LIFO, API_ARRAY, 64, -1);
-	r = find(res, nr, A_BUDDY, API_ARRAY, 64, variant);
+	floor = find(res, nr, A_LIFO, PB_API_ARRAY, 64, -1);
+	r = find(res, nr, A_BUDDY, PB_API_ARRAY, 64, variant);
 	if (floor && r) {
-		const struct result *g = find(res, nr, A_GLIBC, API_ARRAY, 64,
-					      -1);
-		const struct result *m = find(res, nr, A_MALLOCX, API_ARRAY,
-					      64, -1);
+		static const struct ratio bulk64[] = {
+			{ A_GLIBC, "glibc" }, { A_MALLOCX, "mallocx" },
+			{ A_MEMPOOL, "mempool" }, { A_TCMALLOC, "tcmalloc" },
+		};
 
 		printf("bulk 64: buddy array / lifo floor = %.2fx",
 		       r->median_ns / floor->median_ns);
-		if (g)
-			printf(", glibc / buddy array = %.2fx",
-			       g->median_ns / r->median_ns);
-		if (m)
-			printf(", mallocx / buddy array = %.2fx",
-			       m->median_ns / r->median_ns);
+		for (size_t i = 0; i < ARRAY_SIZE(bulk64); i++) {
+			const struct result *b = find(res, nr, bulk64[i].a,
+						      PB_API_ARRAY, 64, -1);
+
+			if (b)
+				printf(", %s / buddy array = %.2fx",
+				       bulk64[i].label,
+				       b->median_ns / r->median_ns);
+		}
 		printf("\n");
 	}
-	r = find(res, nr, A_BUDDY, API_SINGLE, 1, -1);
-	floor = find(res, nr, A_MALLOCX, API_SINGLE, 1, -1);
-	if (r && floor)
-		printf("single page: mallocx+sdallocx / buddy = %.2fx\n",
-		       floor->median_ns / r->median_ns);
+	r = find(res, nr, A_BUDDY, PB_API_SINGLE, 1, -1);
+	if (r) {
+		static const struct ratio single[] = {
+			{ A_MALLOCX, "mallocx+sdallocx" },
+			{ A_TCMALLOC, "tcmalloc" }, { A_MEMPOOL, "mempool" },
+		};
+		const char *sep = "single page: ";
+
+		for (size_t i = 0; i < ARRAY_SIZE(single); i++) {
+			const struct result *b = find(res, nr, single[i].a,
+						      PB_API_SINGLE, 1, -1);
+
+			if (!b)
+				continue;
+			printf("%s%s / buddy = %.2fx", sep, single[i].label,
+			       b->median_ns / r->median_ns);
+			sep = ", ";
+		}
+		if (sep[0] == ',')
+			printf("\n");
+	}
+}
+
+/* An info value of a child: a number if it is a plain integer. */
+static void json_value(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (n && n < 16 && strspn(s, "0123456789") == n &&
+	    (s[0] != '0' || n == 1))
+		printf("%s", s);
+	else
+		json_str(s);
+}
+
+/* "mempool": {...}, "tcmalloc": {...}: built or why not, what it said. */
+static void json_children(const struct bench *b)
+{
+	bool first = true;
+
+	printf(",\n \"children\": {");
+	for (int a = 0; a < NR_ALLOCATORS; a++) {
+		const struct pb_helper *h = &b->helpers[a];
+
+		if (!is_child(a))
+			continue;
+		printf("%s\"%s\": {\"program\": ", first ? "" : ", ",
+		       allocator_names[a]);
+		first = false;
+		json_str(children[a].program);
+		printf(", \"built\": %s", is_built(a) ? "true" : "false");
+		if (!is_built(a)) {
+			printf(", \"not_built\": ");
+			json_str(children[a].not_built);
+		}
+		printf(", \"ran\": %s", b->running[a] ? "true" : "false");
+		if (b->running[a]) {
+			printf(", \"path\": ");
+			json_str(h->path);
+		}
+		for (unsigned int i = 0; b->running[a] && i < h->nr_info; i++) {
+			printf(", ");
+			json_str(h->info_key[i]);
+			printf(": ");
+			json_value(h->info_value[i]);
+		}
+		printf("}");
+	}
+	printf("}");
 }
 
 static void print_json(const struct result *res, unsigned int nr,
-		       const struct options *o, const char *model,
-		       double tsc_ghz, long cpus)
+		       const struct options *o, const struct bench *b,
+		       const char *model, double tsc_ghz, long cpus)
 {
 	printf("{\"program\": \"pagebench\", \"version\": ");
 	json_str(PACKAGE_VERSION);
@@ -605,22 +699,25 @@ static void print_json(const struct result *res, unsigned int nr,
 	else
 		printf("null");
 	printf("},\n \"config\": {\"runs\": %u, \"run_ms\": %g, "
-	       "\"smoke\": %s, \"free\": \"%s\", \"je_tcache\": %s, "
+	       "\"smoke\": %s, \"interleave\": %s, \"free\": \"%s\", "
+	       "\"je_tcache\": %s, "
 	       "\"je_batch_alloc\": %s, \"jemalloc_tcache_slots\": %ld, "
 	       "\"glibc_from\": ", o->runs, o->run_ms,
-	       o->smoke ? "true" : "false", o->free_put ? "put" : "release",
+	       o->smoke ? "true" : "false", o->interleave ? "true" : "false",
+	       o->free_put ? "put" : "release",
 	       o->je_tcache ? "true" : "false",
 	       o->je_batch ? "true" : "false", pp_jemalloc_tcache_slots());
 	json_str(glibc_from);
 	printf(", \"mallocx_from\": ");
 	json_str(mallocx_from);
+	json_children(b);
 	printf("},\n \"results\": [");
 	for (unsigned int i = 0; i < nr; i++) {
 		const struct result *r = &res[i];
 
 		printf("%s\n  {\"allocator\": \"%s\", \"api\": \"%s\", "
 		       "\"bulk\": %u, \"variant\": ", i ? "," : "",
-		       allocator_names[r->allocator], api_names[r->api],
+		       allocator_names[r->allocator], pb_api_names[r->api],
 		       r->bulk);
 		if (r->variant >= 0)
 			json_str(pp_bulk_variant_name(r->variant));
@@ -699,7 +796,7 @@ static struct pp_pool *make_pool(enum pp_backend backend,
 enum {
 	OPT_ALLOCATORS = 256, OPT_APIS, OPT_BULK, OPT_VARIANTS, OPT_RUNS,
 	OPT_RUN_MS, OPT_FREE, OPT_JE_TCACHE, OPT_JE_BATCH, OPT_PIN,
-	OPT_SMOKE,
+	OPT_SMOKE, OPT_INTERLEAVE,
 };
 
 static const struct option long_options[] = {
@@ -714,6 +811,7 @@ static const struct option long_options[] = {
 	{ "je-batch",	required_argument,	NULL, OPT_JE_BATCH },
 	{ "pin",	required_argument,	NULL, OPT_PIN },
 	{ "smoke",	no_argument,		NULL, OPT_SMOKE },
+	{ "interleave",	no_argument,		NULL, OPT_INTERLEAVE },
 	{ "json",	no_argument,		NULL, 'j' },
 	{ "help",	no_argument,		NULL, 'h' },
 	{ "version",	no_argument,		NULL, 'V' },
@@ -722,6 +820,16 @@ static const struct option long_options[] = {
 
 static void print_help(void)
 {
+	char not_built[128] = "";
+
+	for (int a = 0; a < NR_ALLOCATORS; a++)
+		if (!is_built(a))
+			snprintf(not_built + strlen(not_built),
+				 sizeof(not_built) - strlen(not_built), "%s%s",
+				 not_built[0] ? ", " : "                          "
+				 "not built here: ", allocator_names[a]);
+	if (not_built[0])
+		strcat(not_built, "\n");
 	printf(
 "Usage: pagebench [OPTION]...\n"
 "Measure the per-page cost of allocating and freeing 4 KiB pages with\n"
@@ -739,11 +847,17 @@ static void print_help(void)
 "                          4096) + free(), glibc's own even if another\n"
 "                          malloc is interposed), mallocx (jemalloc's\n"
 "                          mallocx(4096, 0) + sdallocx(), one page at a time,\n"
-"                          default arena and thread cache), lifo (the floor)\n"
-"                          (default: all)\n"
+"                          default arena and thread cache), mempool (DPDK's\n"
+"                          rte_mempool_get/put[_bulk] through a per-lcore\n"
+"                          cache of 512), tcmalloc (aligned_alloc(4096,\n"
+"                          4096) + free() from tcmalloc), the two in child\n"
+"                          processes, lifo (the floor); all leaves out a\n"
+"                          baseline that was not built (default: all)\n"
+"%s"
 "      --api=LIST          single, list, array, or all; the baselines have\n"
 "                          single and array (bulk n = n allocations into an\n"
-"                          array, then n frees) (default: all)\n"
+"                          array, then n frees; mempool: one get_bulk of n,\n"
+"                          one put_bulk) (default: all)\n"
 "      --bulk=LIST         bulk sizes, 1..%d (default: 1,2,4,8,16,32,64,128)\n"
 "      --variant=LIST      libpagepool's bulk contract(s): merged,\n"
 "                          stop-at-first-populated, batched-stats,\n"
@@ -765,6 +879,10 @@ static void print_help(void)
 "      --smoke             a few pages per configuration: checks the\n"
 "                          output, measures nothing (default: off)\n"
 "      --pin=on|off        pin to the CPU pagebench starts on (default: on)\n"
+"      --interleave        warm every configuration up, then time their runs\n"
+"                          round-robin (run 1 of each, run 2 of each, ...)\n"
+"                          so that a shared machine's noise falls on all\n"
+"                          alike; the lines come at the end (default: off)\n"
 "Output:\n"
 "  -j, --json              one JSON document instead of text\n"
 "  -h, --help              this help\n"
@@ -772,9 +890,13 @@ static void print_help(void)
 "\n"
 "jemalloc's thread caches hold 20 pages of 4 KiB unless MALLOC_CONF says\n"
 "otherwise (tcache_nslots_small_min:N,tcache_nslots_small_max:N), and it\n"
-"reads that when the process starts: set it in the environment.  Exit\n"
-"status: 0 ok, 1 runtime failure, 2 bad command line.\n",
-	       MAX_BULK, MAX_RUNS, DEFAULT_RUNS, DEFAULT_RUN_MS);
+"reads that when the process starts: set it in the environment.\n"
+"mempool and tcmalloc run in child programs of their own, pagebench-mempool\n"
+"and pagebench-tcmalloc, started once per run; they time their loops the\n"
+"same way and pagebench reports them like the others (pagebench(1) lists\n"
+"the DPDK EAL arguments).  Exit status: 0 ok, 1 runtime failure, 2 bad\n"
+"command line.\n",
+	       not_built, MAX_BULK, MAX_RUNS, DEFAULT_RUNS, DEFAULT_RUN_MS);
 }
 
 /* Digits only. */
@@ -804,9 +926,10 @@ static bool parse_onoff(const char *name, const char *arg)
 
 /*
  * A comma-separated list of names from @names (or "all") into @set;
- * @what names the accepted values for the message.
+ * @what names the accepted values for the message.  Returns true for
+ * "all".
  */
-static void parse_names(const char *opt, const char *arg,
+static bool parse_names(const char *opt, const char *arg,
 			const char *const *names, unsigned int nr, bool *set,
 			const char *what)
 {
@@ -819,7 +942,7 @@ static void parse_names(const char *opt, const char *arg,
 	if (!strcmp(arg, "all")) {
 		for (unsigned int i = 0; i < nr; i++)
 			set[i] = true;
-		return;
+		return true;
 	}
 	snprintf(buf, sizeof(buf), "%s", arg);
 	for (tok = strtok_r(buf, ",", &save); tok;
@@ -838,6 +961,36 @@ static void parse_names(const char *opt, const char *arg,
 	if (arg[strlen(arg) - 1] == ',' || strstr(arg, ",,"))
 		usage_error("--%s=%s: expected %s, comma-separated, or all",
 			    opt, arg, what);
+	return false;
+}
+
+/*
+ * --allocators: a baseline that was not built is an error when named,
+ * and left out (with a note in the header) by "all", as by default.
+ */
+static void parse_allocators(const char *arg, struct options *o)
+{
+	char what[160] = "";
+	bool all;
+
+	for (int a = 0; a < NR_ALLOCATORS; a++)
+		if (is_built(a))
+			snprintf(what + strlen(what), sizeof(what) - strlen(what),
+				 "%s%s", what[0] ? ", " : "",
+				 allocator_names[a]);
+	all = parse_names("allocators", arg, allocator_names, NR_ALLOCATORS,
+			  o->allocator, what);
+	o->allocators_all = all;
+	for (int a = 0; a < NR_ALLOCATORS; a++) {
+		if (is_built(a))
+			continue;
+		if (o->allocator[a] && !all)
+			usage_error("--allocators=%s: the %s baseline was not "
+				    "built (%s); expected %s, comma-separated, "
+				    "or all", arg, allocator_names[a],
+				    children[a].not_built, what);
+		o->allocator[a] = false;
+	}
 }
 
 static void parse_options(int argc, char **argv, struct options *o)
@@ -847,8 +1000,9 @@ static void parse_options(int argc, char **argv, struct options *o)
 
 	memset(o, 0, sizeof(*o));
 	for (int a = 0; a < NR_ALLOCATORS; a++)
-		o->allocator[a] = true;
-	for (int a = 0; a < NR_APIS; a++)
+		o->allocator[a] = is_built(a);
+	o->allocators_all = true;
+	for (int a = 0; a < PB_NR_APIS; a++)
 		o->api[a] = true;
 	o->variant[PP_BULK_MERGED] = true;
 	memcpy(o->bulks, default_bulks, sizeof(default_bulks));
@@ -868,12 +1022,10 @@ static void parse_options(int argc, char **argv, struct options *o)
 
 		switch (opt) {
 		case OPT_ALLOCATORS:
-			parse_names("allocators", optarg, allocator_names,
-				    NR_ALLOCATORS, o->allocator,
-				    "buddy, jemalloc, glibc, mallocx, lifo");
+			parse_allocators(optarg, o);
 			break;
 		case OPT_APIS:
-			parse_names("api", optarg, api_names, NR_APIS, o->api,
+			parse_names("api", optarg, pb_api_names, PB_NR_APIS, o->api,
 				    "single, list, array");
 			break;
 		case OPT_VARIANTS:
@@ -946,6 +1098,9 @@ static void parse_options(int argc, char **argv, struct options *o)
 		case OPT_SMOKE:
 			o->smoke = true;
 			break;
+		case OPT_INTERLEAVE:
+			o->interleave = true;
+			break;
 		case 'j':
 			o->json = true;
 			break;
@@ -987,13 +1142,84 @@ static void pin_to_this_cpu(void)
 			"%s\n", cpu, strerror(errno));
 }
 
+/* The first and last configuration of allocator @a; false if none. */
+static bool span_of(const struct result *res, unsigned int nr, int a,
+		    unsigned int *first, unsigned int *last)
+{
+	bool any = false;
+
+	for (unsigned int i = 0; i < nr; i++) {
+		if (res[i].allocator != (enum allocator)a)
+			continue;
+		if (!any)
+			*first = i;
+		*last = i;
+		any = true;
+	}
+	return any;
+}
+
+static void open_pool(struct bench *b, const struct options *o, int a)
+{
+	b->pools[a] = make_pool(a == A_BUDDY ? PP_BACKEND_BUDDY :
+				PP_BACKEND_JEMALLOC, o);
+}
+
+static void close_pool(struct bench *b, int a)
+{
+	if (pp_pool_destroy(b->pools[a]))
+		fail("the %s pool has pages out after the runs",
+		     allocator_names[a]);
+	b->pools[a] = NULL;
+}
+
+/* The children running; 0 or -1 and a message for each that failed. */
+static int stop_children(struct bench *b)
+{
+	int ret = 0;
+
+	for (int a = 0; a < NR_ALLOCATORS; a++) {
+		if (!b->running[a])
+			continue;
+		b->running[a] = false;
+		if (pb_helper_stop(&b->helpers[a])) {
+			fprintf(stderr, "pagebench: the %s baseline: %s\n",
+				allocator_names[a], b->helpers[a].error);
+			ret = -1;
+		}
+	}
+	return ret;
+}
+
+/* The header's line about each child baseline: what runs, or why not. */
+static void print_children(const struct bench *b, const struct options *o)
+{
+	for (int a = 0; a < NR_ALLOCATORS; a++) {
+		const struct pb_helper *h = &b->helpers[a];
+
+		const char *summary = pb_helper_info_get(h, "summary");
+		const char *note = pb_helper_info_get(h, "note");
+
+		if (b->running[a]) {
+			printf("  %s baseline: %s (child %s)\n",
+			       allocator_names[a], summary ? summary : "?",
+			       h->path);
+			if (note)
+				printf("    %s\n", note);
+		}
+		else if (!is_built(a) && o->allocators_all)
+			printf("  %s baseline: not built, left out (%s)\n",
+			       allocator_names[a], children[a].not_built);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	static struct bench bench;
 	struct options o;
 	struct result *res;
-	unsigned int nr = 0, cap;
-	struct pp_pool *pools[2] = { NULL, NULL };
+	unsigned int nr = 0, cap, first[NR_ALLOCATORS], last[NR_ALLOCATORS];
+	bool used[NR_ALLOCATORS];
 	char model[256];
 	double tsc;
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
@@ -1003,9 +1229,9 @@ int main(int argc, char **argv)
 		pin_to_this_cpu();
 	find_baselines();
 	cpu_model(model, sizeof(model));
-	tsc = tsc_per_ns(o.smoke ? 1 : 50);
+	tsc = pb_tsc_per_ns(o.smoke ? 1 : 50);
 
-	cap = NR_ALLOCATORS * NR_APIS * PP_NR_BULK_VARIANTS * 16;
+	cap = NR_ALLOCATORS * PB_NR_APIS * PP_NR_BULK_VARIANTS * 16;
 	res = calloc(cap, sizeof(*res));
 	bench.lifo = mmap(NULL, LIFO_PAGES * sizeof(void *),
 			  PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
@@ -1018,6 +1244,54 @@ int main(int argc, char **argv)
 				i * PP_PAGE_SIZE;
 	bench.lifo_top = LIFO_PAGES;
 	bench.free_put = o.free_put;
+
+	/* The configurations, in the table's order. */
+	for (int a = 0; a < NR_ALLOCATORS; a++) {
+		bool ours = a == A_BUDDY || a == A_JEMALLOC;
+
+		if (!o.allocator[a])
+			continue;
+		for (int api = 0; api < PB_NR_APIS; api++) {
+			/* Bulk variants apply to libpagepool's bulk APIs. */
+			bool variants = ours && api != PB_API_SINGLE;
+
+			if (!o.api[api] || (!ours && api == PB_API_LIST))
+				continue;
+			for (int v = 0; v < PP_NR_BULK_VARIANTS; v++) {
+				if (variants && !o.variant[v])
+					continue;
+				for (unsigned int k = 0; k < o.nr_bulks; k++) {
+					struct result *r = &res[nr++];
+
+					r->allocator = a;
+					r->api = api;
+					r->bulk = api == PB_API_SINGLE ? 1 :
+						  o.bulks[k];
+					r->variant = variants ? v : -1;
+					if (api == PB_API_SINGLE)
+						break;
+				}
+				if (!variants)
+					break;
+			}
+		}
+	}
+	for (int a = 0; a < NR_ALLOCATORS; a++)
+		used[a] = span_of(res, nr, a, &first[a], &last[a]);
+
+	/* The children first: they take a while, the header names them. */
+	live_bench = &bench;
+	for (int a = 0; a < NR_ALLOCATORS; a++) {
+		if (!is_child(a) || !used[a])
+			continue;
+		if (pb_helper_start(&bench.helpers[a], children[a].program,
+				    PAGEBENCH_LIBEXECDIR)) {
+			pb_helper_stop(&bench.helpers[a]);
+			fail("the %s baseline: %s", allocator_names[a],
+			     bench.helpers[a].error);
+		}
+		bench.running[a] = true;
+	}
 
 	if (!o.json) {
 		printf("pagebench %s (libpagepool %s): %s, %ld online CPUs%s\n",
@@ -1032,61 +1306,54 @@ int main(int argc, char **argv)
 		printf("  jemalloc baseline: mallocx from %s, %ld thread-cache "
 		       "slots for 4 KiB\n", mallocx_from,
 		       pp_jemalloc_tcache_slots());
-		printf("  %u runs of ~%g ms per configuration%s; bulk rounds "
+		print_children(&bench, &o);
+		printf("  %u runs of ~%g ms per configuration%s%s; bulk rounds "
 		       "free by %s\n\n", o.runs, o.run_ms,
+		       o.interleave ? ", interleaved" : "",
 		       o.smoke ? " (smoke: a few pages, numbers meaningless)"
 			       : "", o.free_put ? "put" : "release");
 		fflush(stdout);
 	}
 
-	for (int a = 0; a < NR_ALLOCATORS; a++) {
-		bool ours = a == A_BUDDY || a == A_JEMALLOC;
-
-		if (!o.allocator[a])
-			continue;
-		bench.allocator = a;
-		bench.pool = NULL;
-		if (ours) {
-			pools[a] = make_pool(a == A_BUDDY ? PP_BACKEND_BUDDY :
-					     PP_BACKEND_JEMALLOC, &o);
-			bench.pool = pools[a];
+	if (o.interleave) {
+		/* Every configuration warm, then run k of each in turn. */
+		for (int a = 0; a <= A_JEMALLOC; a++)
+			if (used[a])
+				open_pool(&bench, &o, a);
+		for (unsigned int i = 0; i < nr; i++)
+			prepare(&bench, &o, &res[i]);
+		for (unsigned int k = 0; k < o.runs; k++)
+			for (unsigned int i = 0; i < nr; i++)
+				time_run(&bench, &res[i], k);
+		for (unsigned int i = 0; i < nr; i++) {
+			summarize(&res[i], &o);
+			if (!o.json)
+				print_line(&res[i], &o);
 		}
-		for (int api = 0; api < NR_APIS; api++) {
-			/* Bulk variants apply to libpagepool's bulk APIs. */
-			bool variants = ours && api != API_SINGLE;
+		for (int a = 0; a <= A_JEMALLOC; a++)
+			if (used[a])
+				close_pool(&bench, a);
+	} else {
+		/* One configuration after the other; a pool while in use. */
+		for (unsigned int i = 0; i < nr; i++) {
+			struct result *r = &res[i];
+			int a = r->allocator;
 
-			if (!o.api[api] || (!ours && api == API_LIST))
-				continue;
-			for (int v = 0; v < PP_NR_BULK_VARIANTS; v++) {
-				if (variants && !o.variant[v])
-					continue;
-				if (variants)
-					pp_pool_set_bulk_variant(bench.pool, v);
-				for (unsigned int k = 0; k < o.nr_bulks; k++) {
-					struct result *r = &res[nr++];
-
-					r->allocator = a;
-					r->api = api;
-					r->bulk = api == API_SINGLE ? 1 :
-						  o.bulks[k];
-					r->variant = variants ? v : -1;
-					measure(&bench, &o, r);
-					if (!o.json)
-						print_line(r, &o);
-					if (api == API_SINGLE)
-						break;
-				}
-				if (!variants)
-					break;
-			}
+			if (a <= A_JEMALLOC && i == first[a])
+				open_pool(&bench, &o, a);
+			prepare(&bench, &o, r);
+			for (unsigned int k = 0; k < o.runs; k++)
+				time_run(&bench, r, k);
+			summarize(r, &o);
+			if (!o.json)
+				print_line(r, &o);
+			if (a <= A_JEMALLOC && i == last[a])
+				close_pool(&bench, a);
 		}
-		if (ours && pp_pool_destroy(pools[a]))
-			fail("the %s pool has pages out after the runs",
-			     allocator_names[a]);
 	}
 
 	if (o.json) {
-		print_json(res, nr, &o, model, tsc, cpus);
+		print_json(res, nr, &o, &bench, model, tsc, cpus);
 	} else {
 		for (int v = 0; v < PP_NR_BULK_VARIANTS; v++)
 			if (o.variant[v])
@@ -1094,6 +1361,8 @@ int main(int argc, char **argv)
 	}
 	munmap(bench.lifo, LIFO_PAGES * sizeof(void *));
 	free(res);
+	if (stop_children(&bench))
+		return 1;
 	if (fflush(stdout) || ferror(stdout)) {
 		perror("pagebench: writing the results");
 		return 1;

@@ -7,6 +7,14 @@
 # aligned_alloc and the jemalloc one is jemalloc's mallocx; the table and
 # the ratio lines; --json is one valid document; bad input exits 2 with
 # one line naming the option and the value.
+#
+# The baselines in child programs, DPDK's rte_mempool (pagebench-mempool)
+# and tcmalloc (pagebench-tcmalloc), are checked when configure built them
+# (config.h says which) and skipped, saying so, otherwise: their header
+# lines (which library, the EAL arguments), rows, table rows and ratios,
+# JSON, --interleave, that the mempool child leaves nothing in TMPDIR,
+# that the children refuse to run by hand; when not built, that naming one
+# is a usage error and the default run notes it is left out.
 
 # Option lists in variables are split into words on purpose.
 # shellcheck disable=SC2086
@@ -27,7 +35,8 @@ run()
 	status=$?
 }
 
-options="allocators api bulk variant free je-tcache je-batch runs run-ms pin"
+options="allocators api bulk variant free je-tcache je-batch runs run-ms pin
+interleave"
 num='[0-9]+\.[0-9]+'
 line_re="^pagebench allocator=[a-z]+ api=(single|list|array) bulk=[0-9]+"
 line_re="$line_re( variant=[a-z-]+ free=(release|put))? runs=[0-9]+"
@@ -43,7 +52,7 @@ bad_inputs=$(cat <<'TABLE'
 --runs=x	--runs=x
 --run-ms=0	--run-ms=0
 --variant=v5	--variant=v5
---allocators=tcmalloc	--allocators=tcmalloc
+--allocators=hoard	--allocators=hoard
 --api=vector	--api=vector
 --free=drop	--free=drop
 --je-tcache=maybe	--je-tcache=maybe
@@ -55,7 +64,25 @@ TABLE
 )
 nr_options=$(echo $options | wc -w)
 nr_bad=$(printf '%s\n' "$bad_inputs" | wc -l)
-plan_tests $((2 + nr_options + 8 + 2 * nr_bad))
+
+# The child baselines this build has: NAME:CONFIG_H_MACRO:PROGRAM.
+children="mempool:HAVE_DPDK:pagebench-mempool tcmalloc:HAVE_TCMALLOC:pagebench-tcmalloc"
+built=
+not_built=
+for c in $children; do
+	name=${c%%:*}
+	macro=${c#*:}
+	macro=${macro%%:*}
+	if grep -q "^#define $macro 1" "$top_builddir/config.h"; then
+		built="$built $name"
+	else
+		not_built="$not_built $name"
+	fi
+done
+nr_built=$(echo $built | wc -w)
+nr_not_built=$(echo $not_built | wc -w)
+# Per child built: 5 checks; per child not built: those 5 skipped, and 3.
+plan_tests $((2 + nr_options + 8 + 2 * nr_bad + 5 * nr_built + 8 * nr_not_built + 1))
 
 run --help
 [ "$status" -eq 0 ] && [ ! -s "$ERR" ]
@@ -76,14 +103,18 @@ run --version
 grep -Eq '^pagebench [0-9.]+ \(libpagepool [0-9.]+\)$' "$OUT"
 ok $? "--version names pagebench's and the library's versions"
 
-# Every allocator, API and bulk size: 2 x (1 + 8 + 8) + 3 x (1 + 8).
-run --smoke
+# Every allocator, API and bulk size: 2 x (1 + 8 + 8) + 3 x (1 + 8), and
+# 1 + 8 per child baseline built.  TMPDIR: the mempool child's own files.
+mkdir "$tmpdir/tmp"
+TMPDIR=$tmpdir/tmp run --smoke
 [ "$status" -eq 0 ] && [ ! -s "$ERR" ]
 ok $? "--smoke runs every configuration" || diag "exit $status: $(cat "$ERR")"
+cp "$OUT" "$tmpdir/full"
+nr_lines=$((61 + 9 * nr_built))
 lines=$(grep -c '^pagebench allocator=' "$OUT")
 bad=$(grep '^pagebench allocator=' "$OUT" | grep -Evc "$line_re")
-[ "$lines" -eq 61 ] && [ "$bad" -eq 0 ]
-ok $? "--smoke: 61 lines, one per configuration, every key ($lines, $bad bad)" ||
+[ "$lines" -eq "$nr_lines" ] && [ "$bad" -eq 0 ]
+ok $? "--smoke: $nr_lines lines, one per configuration, every key ($lines, $bad bad)" ||
 	diag "$(grep '^pagebench allocator=' "$OUT" | grep -Ev "$line_re" | head -3)"
 grep -q "^  glibc baseline: aligned_alloc from .*libc\\.so" "$OUT" &&
 	grep -q "^  jemalloc baseline: mallocx from .*libjemalloc\\.so" "$OUT"
@@ -91,8 +122,8 @@ ok $? "the glibc baseline is libc's aligned_alloc, the jemalloc one libjemalloc'
 	diag "$(grep baseline "$OUT")"
 grep -Eq "^buddy +array( +$num){8}\$" "$OUT" &&
 	grep -Eq "^lifo +array( +$num){8}\$" "$OUT" &&
-	grep -Eq "^bulk 64: buddy array / lifo floor = $num""x, glibc / buddy array = $num""x, mallocx / buddy array = $num""x\$" "$OUT" &&
-	grep -Eq "^single page: mallocx\\+sdallocx / buddy = $num""x\$" "$OUT"
+	grep -Eq "^bulk 64: buddy array / lifo floor = $num""x, glibc / buddy array = $num""x, mallocx / buddy array = $num""x(, [a-z]+ / buddy array = $num""x)*\$" "$OUT" &&
+	grep -Eq "^single page: mallocx\\+sdallocx / buddy = $num""x(, [a-z]+ / buddy = $num""x)*\$" "$OUT"
 ok $? "the table and the ratio lines the performance target reads" ||
 	diag "$(tail -n 20 "$OUT")"
 
@@ -112,7 +143,7 @@ ok $? "--allocators and --api select the rows" || diag "$(cat "$OUT" "$ERR")"
 
 if command -v python3 >/dev/null 2>&1; then
 	run --smoke --json
-	python3 - "$OUT" <<'PY'
+	python3 - "$OUT" "$nr_lines" <<'PY'
 import json, sys
 
 def no_constants(name):
@@ -123,7 +154,7 @@ assert doc["program"] == "pagebench"
 assert doc["machine"]["cpu"]
 assert "libc" in doc["config"]["glibc_from"]
 res = doc["results"]
-assert len(res) == 61, len(res)
+assert len(res) == int(sys.argv[2]), (len(res), sys.argv[2])
 for r in res:
     assert r["min_ns"] <= r["ns_per_page"] <= r["max_ns"], r
     assert len(r["runs_ns"]) == doc["config"]["runs"], r
@@ -131,7 +162,7 @@ for r in res:
                                       ("buddy", "jemalloc") or
                                       r["api"] == "single"), r
 PY
-	ok $? "--json: one valid document, 61 results with their runs"
+	ok $? "--json: one valid document, $nr_lines results with their runs"
 else
 	skip 1 "python3 not found"
 fi
@@ -148,5 +179,86 @@ while IFS='	' read -r args text; do
 done <<EOF_TABLE
 $bad_inputs
 EOF_TABLE
+
+# --- the child baselines ----------------------------------------------------
+# Their header lines in the full smoke run: where each comes from.
+header_re_mempool='^  mempool baseline: DPDK [0-9.]+ rte_mempool_get/put\[_bulk\] from .*librte_mempool\.so.*, cache 512 on lcore 0, ops [a-z_]+ \(child .*/pagebench-mempool\)$'
+header_re_tcmalloc='^  tcmalloc baseline: gperftools [0-9.]+ aligned_alloc\(4096, 4096\) \+ free\(\) from .*libtcmalloc[a-z_]*\.so.* \(child .*/pagebench-tcmalloc\)$'
+
+for name in $built; do
+	eval "header_re=\$header_re_$name"
+	grep -Eq "$header_re" "$tmpdir/full"
+	ok $? "$name: the header names the library it runs and its child program" ||
+		diag "$(grep "baseline" "$tmpdir/full")"
+	[ "$(grep -c "^pagebench allocator=$name api=single bulk=1 " "$tmpdir/full")" -eq 1 ] &&
+		[ "$(grep -c "^pagebench allocator=$name api=array " "$tmpdir/full")" -eq 8 ] &&
+		[ "$(grep -c "^pagebench allocator=$name api=list " "$tmpdir/full")" -eq 0 ] &&
+		grep -Eq "^$name +single +$num( +-){7}\$" "$tmpdir/full" &&
+		grep -Eq "^$name +array( +$num){8}\$" "$tmpdir/full" &&
+		grep -Eq "^bulk 64: .*, $name / buddy array = $num""x" "$tmpdir/full" &&
+		grep -Eq "^single page: .*$name / buddy = $num""x" "$tmpdir/full"
+	ok $? "$name: single and array lines, its table rows, its ratios" ||
+		diag "$(grep -E "$name|^bulk 64|^single page" "$tmpdir/full")"
+
+	run --smoke --allocators="$name,lifo" --api=single,array --bulk=4,64 --interleave --pin=off
+	[ "$status" -eq 0 ] && [ ! -s "$ERR" ] &&
+		[ "$(grep -c "^pagebench allocator=$name " "$OUT")" -eq 3 ] &&
+		[ "$(grep -c '^pagebench allocator=' "$OUT")" -eq 6 ] &&
+		grep -q "per configuration, interleaved" "$OUT"
+	ok $? "$name: --allocators=$name,lifo --interleave --pin=off selects its rows" ||
+		diag "exit $status: $(cat "$ERR" "$OUT")"
+
+	if command -v python3 >/dev/null 2>&1; then
+		run --smoke --allocators="$name" --bulk=64 --json
+		python3 - "$OUT" "$name" <<'PY'
+import json, sys
+
+doc = json.load(open(sys.argv[1]))
+name = sys.argv[2]
+child = doc["config"]["children"][name]
+assert child["built"] is True and child["ran"] is True, child
+assert child["path"].endswith("/pagebench-" + name), child
+assert child["version"] and child["from"], child
+if name == "mempool":
+    args = child["eal_args"].split()
+    for a in ("--no-huge", "--no-pci", "--no-shconf", "--no-telemetry",
+              "--iova-mode=va", "--log-level=error"):
+        assert a in args, (a, args)
+    assert any(a.startswith("--file-prefix=pagebench-") for a in args), args
+    assert child["cache_size"] == 512 and child["elt_size"] == 4096, child
+rows = [(r["allocator"], r["api"], r["bulk"]) for r in doc["results"]]
+assert rows == [(name, "single", 1), (name, "array", 64)], rows
+PY
+		ok $? "$name: --json says what the child ran and gives its rows"
+	else
+		skip 1 "python3 not found"
+	fi
+
+	program=$top_builddir/pagebench/pagebench-$name
+	timeout 60 "$program" </dev/null >"$OUT" 2>"$ERR"
+	status=$?
+	[ "$status" -eq 2 ] && [ ! -s "$OUT" ] && [ "$(wc -l <"$ERR")" -eq 1 ] &&
+		grep -q "^pagebench-$name: .*pagebench(1)" "$ERR"
+	ok $? "$name: pagebench-$name refuses to run by hand (exit 2, one line)" ||
+		diag "exit $status: $(cat "$ERR")"
+done
+
+for name in $not_built; do
+	skip 5 "the $name baseline is not built here (see configure's summary)"
+	grep -q "^  $name baseline: not built, left out (.*)\$" "$tmpdir/full"
+	ok $? "$name not built: the default run says it is left out, and why" ||
+		diag "$(grep baseline "$tmpdir/full")"
+	run --smoke --allocators="buddy,$name"
+	[ "$status" -eq 2 ] && [ ! -s "$OUT" ] && [ "$(wc -l <"$ERR")" -eq 1 ] &&
+		grep -q "^pagebench: --allocators=buddy,$name: the $name baseline was not built (.*); expected .*, or all\$" "$ERR"
+	ok $? "$name not built: --allocators=buddy,$name is a usage error naming it (exit 2)" ||
+		diag "exit $status: $(cat "$ERR")"
+	! grep -Eq "^(pagebench allocator=)?$name " "$tmpdir/full"
+	ok $? "$name not built: no lines, no table rows"
+done
+
+# The mempool child's EAL runtime folder went to TMPDIR and was removed.
+[ -z "$(ls -A "$tmpdir/tmp")" ]
+ok $? "nothing left in TMPDIR after the run" || diag "$(ls -A "$tmpdir/tmp")"
 
 exit_status

@@ -1,0 +1,85 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# pagebench-baselines.sh: the README's comparison of the baselines a user
+# would pick (DPDK's rte_mempool, tcmalloc) beside libpagepool's buddy
+# allocator and the LIFO floor, as a Markdown table ready to paste: one
+# pagebench run with --interleave (every configuration warmed up, then run
+# k of each in turn, so that a shared machine's noise falls on all alike),
+# the median, fastest and slowest run in ns per page, TSC ticks, and each
+# row against the floor at the same API and bulk.  A benchmark, not a
+# test: "make bench-baselines" runs it.
+#
+# Run from a build tree:  sh $srcdir/bench/pagebench-baselines.sh [OPTION]...
+# Options after --builddir go to pagebench, after its defaults (so that
+# --runs=21 or --bulk=1,16,64 override them).
+
+set -u
+
+builddir=.
+defaults="--allocators=buddy,mempool,tcmalloc,lifo --api=single,array --bulk=1,64 --runs=11 --interleave"
+
+case ${1:-} in
+--builddir=*)
+	builddir=${1#*=}
+	shift
+	;;
+-h|--help)
+	cat <<EOF
+Usage: pagebench-baselines.sh [--builddir=DIR] [PAGEBENCH OPTION]...
+One interleaved pagebench run of the baselines, as a Markdown table.
+pagebench runs with: $defaults
+then the options given.  DIR: the build tree (default: the current one).
+EOF
+	exit 0
+	;;
+esac
+
+pagebench=$builddir/pagebench/pagebench
+if [ ! -x "$pagebench" ]; then
+	echo "pagebench-baselines.sh: $pagebench not built (run make first)" >&2
+	exit 1
+fi
+out=$(mktemp "${TMPDIR:-/tmp}/pagebench-baselines.XXXXXX") || exit 1
+trap 'rm -f "$out"' EXIT
+trap 'exit 1' HUP INT TERM
+
+# shellcheck disable=SC2086
+set -- $defaults "$@"
+load_before=$(cut -d' ' -f1-3 /proc/loadavg)
+"$pagebench" "$@" >"$out" || exit $?
+load_after=$(cut -d' ' -f1-3 /proc/loadavg)
+
+# A code block (indented) then the table: Markdown to paste as is.
+echo "    \$ pagebench $*"
+# The header: CPU, TSC, where each baseline comes from, the EAL arguments.
+sed -n '1,/^$/p' "$out" | sed '/^$/d; s/^/    /'
+echo "    load average $load_before before, $load_after after"
+echo
+echo "| allocator | API | bulk | median ns/page | fastest-slowest | spread | TSC ticks | / lifo |"
+echo "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |"
+awk '
+/^pagebench allocator=/ {
+	delete f
+	for (i = 2; i <= NF; i++) {
+		eq = index($i, "=")
+		f[substr($i, 1, eq - 1)] = substr($i, eq + 1)
+	}
+	n++
+	alloc[n] = f["allocator"]; api[n] = f["api"]; bulk[n] = f["bulk"]
+	ns[n] = f["ns_per_page"]; lo[n] = f["min_ns"]; hi[n] = f["max_ns"]
+	spread[n] = f["spread_pct"]; tsc[n] = f["tsc_per_page"]
+	if (f["allocator"] == "lifo")
+		floor[f["api"] "/" f["bulk"]] = f["ns_per_page"]
+}
+END {
+	for (i = 1; i <= n; i++) {
+		key = api[i] "/" bulk[i]
+		ratio = "-"
+		if ((key in floor) && floor[key] > 0)
+			ratio = sprintf("%.2fx", ns[i] / floor[key])
+		printf "| %s | %s | %s | %.2f | %.2f-%.2f | %.0f %% | %s | %s |\n",
+		       alloc[i], api[i], bulk[i], ns[i], lo[i], hi[i],
+		       spread[i], tsc[i], ratio
+	}
+}' "$out"

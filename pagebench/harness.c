@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * harness: warm-up, sizing and timing of one pagebench configuration
+ * (harness.h).  Compiled into pagebench and into each baseline helper.
+ */
+#include <config.h>
+
+#include <time.h>
+
+#include "harness.h"
+
+#ifdef PB_HAVE_TSC
+#include <x86intrin.h>
+#endif
+
+const char *const pb_api_names[PB_NR_APIS] = {
+	[PB_API_SINGLE] = "single", [PB_API_LIST] = "list",
+	[PB_API_ARRAY] = "array",
+};
+
+uint64_t pb_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+uint64_t pb_ticks(void)
+{
+#ifdef PB_HAVE_TSC
+	return __rdtsc();
+#else
+	return 0;
+#endif
+}
+
+double pb_tsc_per_ns(double ms)
+{
+#ifdef PB_HAVE_TSC
+	uint64_t t0 = pb_now_ns(), c0 = pb_ticks(), t1, c1;
+
+	do {
+		t1 = pb_now_ns();
+		c1 = pb_ticks();
+	} while ((double)(t1 - t0) < ms * 1e6);
+	return (double)(c1 - c0) / (double)(t1 - t0);
+#else
+	(void)ms;
+	return 0;
+#endif
+}
+
+unsigned long pb_prepare(pb_run_fn run, void *ctx, enum pb_api api,
+			 unsigned int bulk, bool smoke, double run_ms)
+{
+	unsigned long pages;
+	uint64_t t0, t1;
+
+	if (smoke) {
+		pages = (unsigned long)bulk * 4;
+		run(ctx, api, bulk, pages);
+		return pages;
+	}
+	/* A first pass warms the caches and lists, a second sizes. */
+	run(ctx, api, bulk, 1UL << 14);
+	t0 = pb_now_ns();
+	pages = run(ctx, api, bulk, 1UL << 14);
+	t1 = pb_now_ns();
+	pages = (unsigned long)((double)pages * run_ms * 1e6 /
+				(double)(t1 - t0 ? t1 - t0 : 1));
+	if (pages < bulk)
+		pages = bulk;
+	run(ctx, api, bulk, pages);
+	return pages;
+}
+
+void pb_time_run(pb_run_fn run, void *ctx, enum pb_api api,
+		 unsigned int bulk, unsigned long pages, double *ns,
+		 double *ticks)
+{
+	uint64_t t0, t1, c0, c1;
+	unsigned long done;
+
+	t0 = pb_now_ns();
+	c0 = pb_ticks();
+	done = run(ctx, api, bulk, pages);
+	c1 = pb_ticks();
+	t1 = pb_now_ns();
+	*ns = (double)(t1 - t0) / (double)done;
+	*ticks = (double)(c1 - c0) / (double)done;
+}
