@@ -521,6 +521,19 @@ static void cpu_model(char *buf, size_t len)
 }
 
 /* A JSON string: the few characters that need escaping here. */
+/*
+ * The pcp implementation the buddy pools run (PAGEPOOL_PCP, the build, the
+ * kernel and glibc decide), and why not rseq when it was wanted.
+ */
+static enum pp_pcp_impl buddy_pcp_impl(const char **why)
+{
+	struct pp_pool_config cfg;
+
+	pp_pool_config_init(&cfg);
+	cfg.backend = PP_BACKEND_BUDDY;
+	return pp_pool_config_pcp_impl(&cfg, why);
+}
+
 static void json_str(const char *s)
 {
 	putchar('"');
@@ -698,11 +711,13 @@ static void print_json(const struct result *res, unsigned int nr,
 		printf("%.4f", tsc_ghz);
 	else
 		printf("null");
-	printf("},\n \"config\": {\"runs\": %u, \"run_ms\": %g, "
+	printf("},\n \"config\": {\"pcp_impl\": \"%s\", "
+	       "\"runs\": %u, \"run_ms\": %g, "
 	       "\"smoke\": %s, \"interleave\": %s, \"free\": \"%s\", "
 	       "\"je_tcache\": %s, "
 	       "\"je_batch_alloc\": %s, \"jemalloc_tcache_slots\": %ld, "
-	       "\"glibc_from\": ", o->runs, o->run_ms,
+	       "\"glibc_from\": ", pp_pcp_impl_name(buddy_pcp_impl(NULL)),
+	       o->runs, o->run_ms,
 	       o->smoke ? "true" : "false", o->interleave ? "true" : "false",
 	       o->free_put ? "put" : "release",
 	       o->je_tcache ? "true" : "false",
@@ -1302,6 +1317,15 @@ int main(int argc, char **argv)
 			       tsc);
 		else
 			printf("  no TSC on this architecture: ticks n/a\n");
+		{
+			const char *why;
+			enum pp_pcp_impl impl = buddy_pcp_impl(&why);
+
+			printf("  buddy pcp lists: %s%s%s\n",
+			       pp_pcp_impl_name(impl),
+			       why ? "; rseq unavailable: " : "",
+			       why ? why : "");
+		}
 		printf("  glibc baseline: aligned_alloc from %s\n", glibc_from);
 		printf("  jemalloc baseline: mallocx from %s, %ld thread-cache "
 		       "slots for 4 KiB\n", mallocx_from,

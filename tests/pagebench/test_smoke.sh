@@ -82,7 +82,7 @@ done
 nr_built=$(echo $built | wc -w)
 nr_not_built=$(echo $not_built | wc -w)
 # Per child built: 5 checks; per child not built: those 5 skipped, and 3.
-plan_tests $((2 + nr_options + 8 + 2 * nr_bad + 5 * nr_built + 8 * nr_not_built + 1))
+plan_tests $((2 + nr_options + 9 + 2 * nr_bad + 5 * nr_built + 8 * nr_not_built + 1))
 
 run --help
 [ "$status" -eq 0 ] && [ ! -s "$ERR" ]
@@ -120,6 +120,11 @@ grep -q "^  glibc baseline: aligned_alloc from .*libc\\.so" "$OUT" &&
 	grep -q "^  jemalloc baseline: mallocx from .*libjemalloc\\.so" "$OUT"
 ok $? "the glibc baseline is libc's aligned_alloc, the jemalloc one libjemalloc's mallocx" ||
 	diag "$(grep baseline "$OUT")"
+pcp=$(PAGEPOOL_PCP=lock "$PAGEBENCH" --smoke --allocators=buddy --api=single --bulk=1 | grep '^  buddy pcp lists: ')
+pcp_json=$(PAGEPOOL_PCP=lock "$PAGEBENCH" --smoke --json --allocators=buddy --api=single --bulk=1 | grep -c '"pcp_impl": "lock"')
+grep -Eq "^  buddy pcp lists: (rseq|lock)" "$OUT" && [ "$pcp" = "  buddy pcp lists: lock" ] && [ "$pcp_json" -eq 1 ]
+ok $? "the header and the JSON say which pcp implementation the buddy pools run" ||
+	diag "$(grep 'pcp lists' "$OUT"); PAGEPOOL_PCP=lock: '$pcp', json $pcp_json"
 grep -Eq "^buddy +array( +$num){8}\$" "$OUT" &&
 	grep -Eq "^lifo +array( +$num){8}\$" "$OUT" &&
 	grep -Eq "^bulk 64: buddy array / lifo floor = $num""x, glibc / buddy array = $num""x, mallocx / buddy array = $num""x(, [a-z]+ / buddy array = $num""x)*\$" "$OUT" &&
