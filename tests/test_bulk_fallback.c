@@ -492,6 +492,10 @@ int main(int argc, char **argv)
 	(void)argc;
 	reexec_without_rseq(argv);
 	plan_tests(42);
+	if (getenv("PAGEPOOL_PCP") && !strcmp(getenv("PAGEPOOL_PCP"), "rseq"))
+		diag("PAGEPOOL_PCP=rseq: without glibc's rseq (see above) the "
+		     "pools fall back to the lock; the rseq lists are not "
+		     "tested here");
 
 	if (!test_backend_is_buddy()) {
 		skip(42, "buddy backend only: %s", "shapes the zone by hand");
