@@ -189,7 +189,7 @@ int pp_pcp_setup(struct pp_pool *pool, const struct pp_pool_config *cfg)
 	if (impl == PP_NR_PCP_IMPLS) {
 		const char *env = getenv("PAGEPOOL_PCP");
 
-		if (env)
+		if (env && pp_pcp_impl_from_name(env) < 0)
 			fprintf(stderr, "pagepool: PAGEPOOL_PCP='%s': expected "
 				"auto, rseq or lock\n", env);
 		return -EINVAL;

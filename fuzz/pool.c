@@ -6,8 +6,11 @@
  * 4096 pages, sometimes up to 32 Ki), pcp batch (1..63) and high
  * (batch..6 * batch), 0 to 4 pcp lists, watermarks (the kernel's, all zero,
  * or small explicit ones, sometimes out of order), debug checks, backend
- * (buddy, sometimes jemalloc) and bulk variant; a configuration the header
- * says is invalid must fail with EINVAL.  The rest is a sequence of
+ * (buddy, sometimes jemalloc), bulk variant and pcp implementation (the
+ * default, auto or what PAGEPOOL_PCP says, or explicitly rseq or lock); a
+ * configuration the header says is invalid must fail with EINVAL.  The
+ * target runs on one CPU, the first it may use, until an operation moves
+ * it.  The rest is a sequence of
  * operations: single pages of order 0..10 (and out of range), bulk arrays
  * with holes (populated entries are pages we hold or pointers that are not
  * the pool's), bulk lists that already hold pages, get, put, release,
@@ -36,6 +39,13 @@
  *    freed, the call counters by one, pgalloc - pgfree = pages held,
  *    nr_free + nr_pcp + nr_backend + held = nr_pages, free_area[] sums to
  *    nr_free;
+ *  - the pcp implementation is the one enum pp_pcp_impl promises (rseq
+ *    for rseq, or for auto with a list per CPU, where rseq is supported;
+ *    the lock otherwise, and always on jemalloc); with one thread, no
+ *    trylock fails; under rseq, list i serves CPU i only: on a CPU >=
+ *    nr_cpus every list operation is bypassed as a failed trylock would
+ *    be (pcp_trylock_fail, bulk_fallback_trylock) and no page lands on a
+ *    pcp list; the lock implementation never counts an rseq restart;
  *  - descriptors agree with the model (every few steps on big pools):
  *    held heads in use with our refcount; buddy blocks aligned, inside the
  *    pool, on free pages only, counted per order as free_area[] says, no
@@ -86,6 +96,8 @@ struct fz {
 
 	struct pp_pool_config cfg;
 	struct pp_pool *pool;
+	enum pp_pcp_impl impl;		/* what the pool must run */
+	int cpu;			/* pinned to; -1: not known */
 	struct pp_page *map;		/* descriptor of pfn 0 */
 	char *arena;			/* address of pfn 0 */
 	unsigned long nr_pages;
@@ -107,6 +119,8 @@ static struct pp_page fz_foreign[FZ_FOREIGN];
 static struct pp_page fz_foreign_copy[FZ_FOREIGN];
 static cpu_set_t fz_cpus;
 static int fz_nr_cpus_online;
+static long fz_nr_cpus_conf;
+static bool fz_rseq_ok;			/* pp_pcp_rseq_supported() */
 static FILE *fz_null;
 
 #define fz_check(fz, cond, ...)						\
@@ -138,6 +152,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	if (sched_getaffinity(0, sizeof(fz_cpus), &fz_cpus))
 		CPU_SET(0, &fz_cpus);
 	fz_nr_cpus_online = CPU_COUNT(&fz_cpus);
+	fz_nr_cpus_conf = sysconf(_SC_NPROCESSORS_CONF);
+	fz_rseq_ok = pp_pcp_rseq_supported(NULL);
 	for (unsigned int i = 0; i < FZ_FOREIGN; i++)
 		memset(&fz_foreign[i], 0x5a + i, sizeof(fz_foreign[i]));
 	memcpy(fz_foreign_copy, fz_foreign, sizeof(fz_foreign));
@@ -278,6 +294,50 @@ static unsigned long fz_after_put(struct fz *fz, unsigned long i)
 	return n;
 }
 
+/* --- the pcp implementation ---------------------------------------------- */
+
+/* What enum pp_pcp_impl promises for @cfg here. */
+static enum pp_pcp_impl fz_expected_impl(const struct pp_pool_config *cfg)
+{
+	if (cfg->backend != PP_BACKEND_BUDDY || cfg->pcp_impl == PP_PCP_LOCK ||
+	    !fz_rseq_ok)
+		return PP_PCP_LOCK;
+	/* auto: rseq only if every CPU has a list */
+	if (cfg->pcp_impl == PP_PCP_AUTO && cfg->nr_cpus &&
+	    fz_nr_cpus_conf > 0 && cfg->nr_cpus < (unsigned long)fz_nr_cpus_conf)
+		return PP_PCP_LOCK;
+	return PP_PCP_RSEQ;
+}
+
+/* Run on @cpu only from now on (fz->cpu -1 if that failed). */
+static void fz_pin(struct fz *fz, int cpu)
+{
+	cpu_set_t one;
+
+	CPU_ZERO(&one);
+	CPU_SET(cpu, &one);
+	fz->cpu = sched_setaffinity(0, sizeof(one), &one) ? -1 : cpu;
+}
+
+/*
+ * Does this thread bypass the pcp lists, rseq on a CPU without a list?
+ * 1 yes, 0 no, -1 cannot tell (not pinned, and a CPU it may run on has
+ * no list).
+ */
+static int fz_bypass(const struct fz *fz)
+{
+	unsigned int lists = fz->initial.nr_cpus;
+
+	if (fz->impl != PP_PCP_RSEQ)
+		return 0;
+	if (fz->cpu >= 0)
+		return (unsigned int)fz->cpu >= lists;
+	for (int cpu = (int)lists; cpu < CPU_SETSIZE; cpu++)
+		if (CPU_ISSET(cpu, &fz_cpus))
+			return -1;
+	return 0;
+}
+
 /* --- checks against the pool -------------------------------------------- */
 
 static uint64_t fz_delta(const struct pp_vmstat *a, const struct pp_vmstat *b,
@@ -315,6 +375,16 @@ static void fz_vmstat(struct fz *fz, struct pp_vmstat *st)
 		fz_check(fz, st->nr_backend == 0,
 			 "nr_backend %lu with the buddy backend",
 			 st->nr_backend);
+	fz_check(fz, st->pcp_impl == fz->impl,
+		 "vmstat: pcp_impl %s, the pool runs %s",
+		 pp_pcp_impl_name(st->pcp_impl), pp_pcp_impl_name(fz->impl));
+	if (fz->impl == PP_PCP_LOCK)
+		for (unsigned int ev = PP_PCP_RESTART_ALLOC;
+		     ev <= PP_PCP_RESTART_COUNT; ev++)
+			fz_check(fz, st->events[ev] == 0,
+				 "the lock implementation counted %s %llu",
+				 pp_vm_event_name((enum pp_vm_event)ev),
+				 (unsigned long long)st->events[ev]);
 	fz_check(fz, st->wmark_min == fz->initial.wmark_min &&
 		 st->wmark_low == fz->initial.wmark_low &&
 		 st->wmark_high == fz->initial.wmark_high &&
@@ -423,7 +493,26 @@ static void fz_check_descriptors(struct fz *fz)
 /* After every step. */
 static void fz_check_pool(struct fz *fz, bool full)
 {
+	struct pp_vmstat prev = fz->st;
+	int bypass = fz_bypass(fz);
+
 	fz_vmstat(fz, &fz->st);
+	/* One thread: nothing holds a list it wants, nothing drains it. */
+	if (bypass == 0)
+		fz_check(fz, fz_delta(&prev, &fz->st, PP_PCP_TRYLOCK_FAIL) == 0 &&
+			 fz_delta(&prev, &fz->st, PP_BULK_FALLBACK_TRYLOCK) == 0,
+			 "trylock failures with one thread on a CPU with a list "
+			 "(pcp_trylock_fail +%llu, bulk_fallback_trylock +%llu)",
+			 (unsigned long long)fz_delta(&prev, &fz->st,
+						      PP_PCP_TRYLOCK_FAIL),
+			 (unsigned long long)fz_delta(&prev, &fz->st,
+						      PP_BULK_FALLBACK_TRYLOCK));
+	/* rseq, on a CPU without a list: no page lands on one. */
+	if (bypass == 1)
+		fz_check(fz, fz->st.nr_pcp <= prev.nr_pcp,
+			 "on cpu %d, without a list of the %u, pcp pages went "
+			 "from %lu to %lu", fz->cpu, fz->initial.nr_cpus,
+			 prev.nr_pcp, fz->st.nr_pcp);
 	if (full || fz->nr_pages <= FZ_SMALL_POOL ||
 	    fz->step % FZ_BIG_CHECK_EVERY == 0)
 		fz_check_descriptors(fz);
@@ -489,12 +578,17 @@ static bool fz_create(struct fz *fz)
 {
 	struct pp_pool_config *cfg = &fz->cfg;
 	unsigned long min, low, high;
-	uint8_t b = fz_u8(&fz->in);
+	uint8_t b = fz_u8(&fz->in), v;
+	int first_cpu = 0;
 
 	if (b % 16 == 15) {
 		fz_try_invalid(fz);
 		b = fz_u8(&fz->in);
 	}
+	/* One CPU, known: under rseq it decides which list is used. */
+	while (first_cpu < CPU_SETSIZE - 1 && !CPU_ISSET(first_cpu, &fz_cpus))
+		first_cpu++;
+	fz_pin(fz, first_cpu);
 	pp_pool_config_init(cfg);
 	if (b % 8 == 7)
 		cfg->nr_pages = fz_range(&fz->in, FZ_SMALL_POOL + 1,
@@ -530,8 +624,16 @@ static bool fz_create(struct fz *fz)
 		cfg->je_tcache = j & 1;
 		cfg->je_batch_alloc = j & 2;
 	}
-	cfg->bulk_variant = (enum pp_bulk_variant)(fz_u8(&fz->in) %
-						   PP_NR_BULK_VARIANTS);
+	v = fz_u8(&fz->in);
+	cfg->bulk_variant = (enum pp_bulk_variant)(v % PP_NR_BULK_VARIANTS);
+	/*
+	 * Bit 7 of the first byte: rseq or lock as asked, told by what the
+	 * variant byte has left; clear: the default (auto, or PAGEPOOL_PCP,
+	 * which make check sets to replay the corpus on each).
+	 */
+	if (b & 0x80)
+		cfg->pcp_impl = (v / PP_NR_BULK_VARIANTS) % 2 ? PP_PCP_RSEQ :
+								PP_PCP_LOCK;
 
 	errno = 0;
 	fz->pool = pp_pool_create(cfg);
@@ -548,6 +650,15 @@ static bool fz_create(struct fz *fz)
 		 pp_backend_name(cfg->backend), strerror(errno));
 	fz->jemalloc = cfg->backend == PP_BACKEND_JEMALLOC;
 	fz->variant = cfg->bulk_variant;
+	fz->impl = fz_expected_impl(cfg);
+	fz_check(fz, pp_pool_pcp_impl(fz->pool) == fz->impl,
+		 "pp_pool_pcp_impl() is %s for %s asked, %u cpus (%ld "
+		 "configured), %s backend, rseq %s here; expected %s",
+		 pp_pcp_impl_name(pp_pool_pcp_impl(fz->pool)),
+		 pp_pcp_impl_name(cfg->pcp_impl), cfg->nr_cpus,
+		 fz_nr_cpus_conf, pp_backend_name(cfg->backend),
+		 fz_rseq_ok ? "supported" : "unsupported",
+		 pp_pcp_impl_name(fz->impl));
 	fz->nr_pages = cfg->nr_pages;
 	fz->map = pp_pfn_to_page(fz->pool, 0);
 	fz->arena = pp_page_address(fz->pool, fz->map);
@@ -558,10 +669,12 @@ static bool fz_create(struct fz *fz)
 	fz->cookie = ((uint64_t)fz_u32(&fz->in) << 32) | 0x5bd1e995;
 
 	fz_log(fz, "create %lu pages batch %u high %u cpus %u wmarks %lu/%lu/%lu "
-	       "debug %d %s %s", cfg->nr_pages, cfg->pcp_batch, cfg->pcp_high,
-	       cfg->nr_cpus, min, low, high, cfg->debug,
-	       pp_backend_name(cfg->backend),
-	       pp_bulk_variant_name(cfg->bulk_variant));
+	       "debug %d %s %s, pcp %s (asked %s), on cpu %d", cfg->nr_pages,
+	       cfg->pcp_batch, cfg->pcp_high, cfg->nr_cpus, min, low, high,
+	       cfg->debug, pp_backend_name(cfg->backend),
+	       pp_bulk_variant_name(cfg->bulk_variant),
+	       pp_pcp_impl_name(fz->impl), pp_pcp_impl_name(cfg->pcp_impl),
+	       fz->cpu);
 
 	pp_pool_vmstat(fz->pool, &fz->initial);
 	fz_check(fz, fz->initial.wmark_min == min &&
@@ -685,12 +798,25 @@ static void fz_check_bulk_path(struct fz *fz, const struct pp_vmstat *before,
 	uint64_t tl = fz_delta(before, &fz->st, PP_BULK_FALLBACK_TRYLOCK);
 	uint64_t em = fz_delta(before, &fz->st, PP_BULK_FALLBACK_EMPTY);
 	bool single = fz->variant != PP_BULK_NO_SINGLE_FALLBACK;
+	int bypass = fz_bypass(fz);
 
-	fz_check(fz, tl == 0, "%s: trylock fallback with one thread", what);
-	fz_check(fz, one + wm + em <= 1, "%s: %llu fallbacks in one call",
-		 what, (unsigned long long)(one + wm + em));
+	/*
+	 * With one thread no trylock fails; but under rseq, on a CPU
+	 * without a list, every call that gets as far as the pcp lists
+	 * falls back as if one had.
+	 */
+	if (bypass >= 0)
+		fz_check(fz, tl == (uint64_t)(bypass && wanted && !one && !wm),
+			 "%s: trylock fallback counted %llu (%s, on cpu %d of "
+			 "%u lists; one-page %llu, watermark %llu fallbacks)",
+			 what, (unsigned long long)tl,
+			 pp_pcp_impl_name(fz->impl), fz->cpu,
+			 fz->initial.nr_cpus, (unsigned long long)one,
+			 (unsigned long long)wm);
+	fz_check(fz, one + wm + em + tl <= 1, "%s: %llu fallbacks in one call",
+		 what, (unsigned long long)(one + wm + em + tl));
 	if (!wanted) {
-		fz_check(fz, one + wm + em == 0 && got == 0,
+		fz_check(fz, one + wm + em + tl == 0 && got == 0,
 			 "%s: nothing to do, yet a fallback or a page", what);
 		return;
 	}
@@ -699,7 +825,7 @@ static void fz_check_bulk_path(struct fz *fz, const struct pp_vmstat *before,
 		 "%s: %lu of %lu entries missing after %lu populated: "
 		 "one-page fallback counted %llu", what, nr - lead, nr, lead,
 		 (unsigned long long)one);
-	if (one || wm || em)
+	if (one || wm || em || tl)
 		fz_check(fz, got <= 1, "%s: %lu pages after a fallback to the "
 			 "single-page path", what, got);
 	if (fz->jemalloc) {
@@ -716,7 +842,7 @@ static void fz_check_bulk_path(struct fz *fz, const struct pp_vmstat *before,
 			 before->nr_free, before->wmark_low,
 			 (unsigned long long)wm);
 	/* the bulk loop stops short only when the zone ran dry */
-	if (!one && !wm && !em && got < wanted &&
+	if (!one && !wm && !em && !tl && got < wanted &&
 	    fz->variant != PP_BULK_STOP_AT_POPULATED)
 		fz_check(fz, fz->st.nr_free == 0,
 			 "%s: %lu of %lu pages without a fallback while %lu "
@@ -952,20 +1078,21 @@ static void op_drain(struct fz *fz)
 		 "drain", fz->st.nr_pcp);
 }
 
-/* Run on another CPU: frees land on another pcp list. */
+/*
+ * Run on another CPU: frees land on another pcp list; under rseq, on a
+ * CPU >= nr_cpus, on none.
+ */
 static void op_migrate(struct fz *fz)
 {
 	unsigned int want = fz_u8(&fz->in) % (unsigned int)fz_nr_cpus_online;
-	cpu_set_t one;
 
 	for (int cpu = 0; cpu < CPU_SETSIZE; cpu++) {
 		if (!CPU_ISSET(cpu, &fz_cpus))
 			continue;
 		if (want-- == 0) {
-			CPU_ZERO(&one);
-			CPU_SET(cpu, &one);
-			sched_setaffinity(0, sizeof(one), &one);
-			fz_log(fz, "move to cpu %d", cpu);
+			fz_pin(fz, cpu);
+			fz_log(fz, "move to cpu %d%s", cpu, fz_bypass(fz) == 1 ?
+			       ", which has no pcp list (rseq)" : "");
 			break;
 		}
 	}

@@ -132,7 +132,6 @@ static struct pp_pool *pool_with_wmarks(unsigned int nr_cpus,
 					unsigned long high)
 {
 	struct pp_pool_config cfg;
-	struct pp_pool *p;
 
 	pp_pool_config_init(&cfg);
 	cfg.nr_pages = NR_PAGES;
@@ -142,10 +141,7 @@ static struct pp_pool *pool_with_wmarks(unsigned int nr_cpus,
 	cfg.wmark_min = min;
 	cfg.wmark_low = low;
 	cfg.wmark_high = high;
-	p = pp_pool_create(&cfg);
-	if (!p)
-		bail_out("pp_pool_create: %s", strerror(errno));
-	return p;
+	return test_pool_create_config(&cfg);
 }
 
 /* Put pages on pcp list @cpu: allocate @n there, then free them there. */
@@ -496,6 +492,10 @@ int main(int argc, char **argv)
 	(void)argc;
 	reexec_without_rseq(argv);
 	plan_tests(42);
+	if (getenv("PAGEPOOL_PCP") && !strcmp(getenv("PAGEPOOL_PCP"), "rseq"))
+		diag("PAGEPOOL_PCP=rseq: without glibc's rseq (see above) the "
+		     "pools fall back to the lock; the rseq lists are not "
+		     "tested here");
 
 	if (!test_backend_is_buddy()) {
 		skip(42, "buddy backend only: %s", "shapes the zone by hand");

@@ -149,9 +149,7 @@ static void test_huge_request(void)
 	cfg.wmark_min = 32;
 	cfg.wmark_low = 40;
 	cfg.wmark_high = 48;
-	p = pp_pool_create(&cfg);
-	if (!p)
-		bail_out("pp_pool_create: %s", strerror(errno));
+	p = test_pool_create_config(&cfg);
 	pp_pool_vmstat(p, &a);
 	ret = pp_alloc_pages_bulk_list(p, PP_GFP_KERNEL, ULONG_MAX, &list);
 	pp_pool_vmstat(p, &b);

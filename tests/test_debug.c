@@ -34,7 +34,6 @@ struct scenario {
 static struct pp_pool *debug_pool(bool debug)
 {
 	struct pp_pool_config cfg;
-	struct pp_pool *pool;
 
 	test_config_init(&cfg);
 	cfg.nr_pages = test_pool_pages(NR_PAGES);
@@ -45,10 +44,7 @@ static struct pp_pool *debug_pool(bool debug)
 	cfg.wmark_low = 0;
 	cfg.wmark_high = 0;
 	cfg.debug = debug;
-	pool = pp_pool_create(&cfg);
-	if (!pool)
-		bail_out("pp_pool_create: %s", strerror(errno));
-	return pool;
+	return test_pool_create_config(&cfg);
 }
 
 /* --- what the children do ------------------------------------------------ */

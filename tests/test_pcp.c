@@ -205,9 +205,7 @@ static void test_slowpath_drain(void)
 	cfg.wmark_min = 8;
 	cfg.wmark_low = 16;
 	cfg.wmark_high = 24;
-	pool = pp_pool_create(&cfg);
-	if (!pool)
-		bail_out("pp_pool_create: %s", strerror(errno));
+	pool = test_pool_create_config(&cfg);
 	for (int i = 0; i < 24; i++)
 		pages[i] = pp_alloc_page(pool, PP_GFP_KERNEL);
 	for (int i = 0; i < 24; i++)
@@ -305,13 +303,19 @@ static bool pin_to(int cpu)
 	return sched_getcpu() == cpu;
 }
 
-/* Two allowed CPUs that map to pcp lists 0 and 1 of a 2-list pool. */
-static bool find_two_cpus(void)
+/*
+ * Two allowed CPUs that map to pcp lists 0 and 1 of a 2-list pool: CPU c
+ * uses list c % 2 under the lock implementation; under rseq, list i
+ * serves CPU i only, so CPUs 0 and 1 themselves.  The pool helpers may
+ * have pinned this thread: start from the mask it had before.
+ */
+static bool find_two_cpus(bool rseq)
 {
+	test_cpu_unpin();
 	if (pthread_getaffinity_np(pthread_self(), sizeof(saved_mask),
 				   &saved_mask))
 		return false;
-	for (int cpu = 0; cpu < CPU_SETSIZE; cpu++) {
+	for (int cpu = 0; cpu < (rseq ? 2 : CPU_SETSIZE); cpu++) {
 		if (!CPU_ISSET(cpu, &saved_mask))
 			continue;
 		if (cpu % 2 == 0 && cpu_even < 0)
@@ -337,12 +341,16 @@ static void test_other_cpu(void)
 	struct pp_page *pages[32], *page, *arr[4] = { NULL }, *block;
 	struct pp_vmstat a, b;
 	unsigned long ret;
+	bool rseq;
 
-	if (!find_two_cpus()) {
-		skip(OTHER_CPU_CHECKS, "needs two CPUs this thread may run on");
+	pool = test_pool_create(64, 8, 64, 2);
+	rseq = pp_pool_pcp_impl(pool) == PP_PCP_RSEQ;
+	if (!find_two_cpus(rseq)) {
+		pp_pool_destroy(pool);
+		skip(OTHER_CPU_CHECKS, "needs two CPUs this thread may run on%s",
+		     rseq ? " (rseq: CPUs 0 and 1)" : "");
 		return;
 	}
-	pool = test_pool_create(64, 8, 64, 2);
 
 	/*
 	 * 32 pages on pcp list 1, the other 32 taken as one block (single

@@ -174,9 +174,7 @@ static void test_watermarks(void)
 	cfg.wmark_min = 8;
 	cfg.wmark_low = 16;
 	cfg.wmark_high = 24;
-	pool = pp_pool_create(&cfg);
-	if (!pool)
-		bail_out("pp_pool_create: %s", strerror(errno));
+	pool = test_pool_create_config(&cfg);
 
 	pp_pool_vmstat(pool, &a);
 	while (n < 64 && (pages[n] = pp_alloc_page(pool, PP_GFP_KERNEL)))

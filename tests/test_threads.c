@@ -317,8 +317,11 @@ static void test_handoff(uint64_t seed)
 
 /*
  * Threads sharing one pcp list (nr_cpus 1, or more threads than CPUs):
- * one holds the pcp lock while others take the trylock-failed paths.
- * Once they are joined the pool is quiet and the counters must be exact.
+ * with the lock implementation, on two CPUs, one holds the pcp lock while
+ * the other takes the trylock-failed paths; with rseq, where list 0
+ * serves CPU 0 only, both on CPU 0, each preempting the other in the
+ * middle of its sections (restarts).  Once they are joined the pool is
+ * quiet and the counters must be exact.
  */
 struct sharer {
 	pthread_t thread;
@@ -360,17 +363,23 @@ static void test_shared_pcp(void)
 	struct pp_vmstat st;
 	cpu_set_t allowed;
 	int next = 0;
+	bool rseq;
 
+	/* The pool helpers may pin this thread (rseq): its own mask first. */
+	test_cpu_unpin();
 	if (pthread_getaffinity_np(pthread_self(), sizeof(allowed), &allowed))
 		CPU_ZERO(&allowed);
+	pool = test_pool_create(NR_PAGES, 16, 96, 1);
+	rseq = pp_pool_pcp_impl(pool) == PP_PCP_RSEQ;
 	for (int i = 0; i < 2; i++) {
 		sharers[i].cpu = -1;
 		while (next < CPU_SETSIZE && !CPU_ISSET(next, &allowed))
 			next++;
-		if (next < CPU_SETSIZE && CPU_COUNT(&allowed) >= 2)
+		if (rseq)
+			sharers[i].cpu = 0;
+		else if (next < CPU_SETSIZE && CPU_COUNT(&allowed) >= 2)
 			sharers[i].cpu = next++;
 	}
-	pool = test_pool_create(NR_PAGES, 16, 96, 1);
 	atomic_store(&stop, false);
 	pthread_barrier_init(&start, NULL, 3);
 	for (int i = 0; i < 2; i++)
@@ -387,8 +396,12 @@ static void test_shared_pcp(void)
 	pthread_barrier_destroy(&start);
 	pp_pool_drain(pool);
 	pp_pool_vmstat(pool, &st);
-	diag("shared pcp list: %lu allocations, %llu trylock failures", allocs,
-	     (unsigned long long)st.events[PP_PCP_TRYLOCK_FAIL]);
+	diag("shared pcp list (%s): %lu allocations, %llu trylock failures, "
+	     "%llu restarts", pp_pcp_impl_name(pp_pool_pcp_impl(pool)), allocs,
+	     (unsigned long long)st.events[PP_PCP_TRYLOCK_FAIL],
+	     (unsigned long long)(st.events[PP_PCP_RESTART_ALLOC] +
+				  st.events[PP_PCP_RESTART_FREE] +
+				  st.events[PP_PCP_RESTART_COUNT]));
 	ok(st.events[PP_PGALLOC] == allocs && st.events[PP_PGFREE] == allocs,
 	   "threads - one pcp list shared by 2 threads: pgalloc and pgfree "
 	   "exact once quiet (%llu, %llu, %lu)",

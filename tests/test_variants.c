@@ -275,9 +275,7 @@ static void test_config(void)
 	   "pp_pool_config_init - bulk variant merged by default");
 	cfg.nr_pages = test_pool_pages(256);
 	cfg.bulk_variant = PP_BULK_STOP_AT_POPULATED;
-	p = pp_pool_create(&cfg);
-	if (!p)
-		bail_out("pp_pool_create: %s", strerror(errno));
+	p = test_pool_create_config(&cfg);
 	pool = p;
 	fill_pattern(arr, pre);
 	ret = pp_alloc_pages_bulk_array(p, PP_GFP_KERNEL, SLOTS, arr);

@@ -4,16 +4,25 @@
  * must be back and every counter must add up.
  *
  *   pp-stress [--duration=SECONDS] [--round=SECONDS] [--threads=N]
+ *             [--lanes=N] [--drainers=N] [--kickers=N] [--pcp=LIST]
  *             [--seed=N]
  *
  * The run is a sequence of rounds (default 1 s each, --duration in all,
- * default $STRESS_SECONDS or 10).  Each round builds a pool of its own
- * with a random geometry: 64 to 1024 pages (1024 to 2048 for jemalloc),
- * pcp batch 1..16 and high batch..6 * batch, 1 to 4 pcp lists for the
- * threads of a 2-CPU machine to fight over, zero or the kernel's
- * watermarks, debug checks on or off, the buddy or (one round in five)
- * the jemalloc backend, a bulk variant.  Then --threads threads (default
- * 12) each keep an rq_pages-like array with holes and, at random:
+ * default $STRESS_SECONDS or 10) on --lanes pools at a time (default 2),
+ * out of step: while the driver (the main thread) checks, destroys and
+ * replaces one lane's pool, the other lanes' threads keep working.  A
+ * pool is destroyed only after its own threads have stopped and given
+ * everything back, as pp_pool_destroy()'s contract asks.  Each round
+ * builds a pool of its own with a random geometry: 64 to 1024 pages (1024
+ * to 2048 for jemalloc), pcp batch 1..16 and high batch..6 * batch, all
+ * CPUs or 1 to 4 pcp lists for the threads of a 2-CPU machine to fight
+ * over, zero or the kernel's watermarks, debug checks on or off, a bulk
+ * variant, and the next pcp implementation of --pcp (rounds take turns;
+ * default $PAGEPOOL_PCP, or rseq,lock), on the buddy or (one round in
+ * five that does not ask for rseq) the jemalloc backend.  Then --threads
+ * threads (default 8: more than the CPUs, so they are preempted in the
+ * middle of their list operations) each keep an rq_pages-like array with
+ * holes and, at random:
  *
  *   - refill the holes with pp_alloc_page() per hole, with
  *     pp_alloc_pages_bulk_list() for the hole count, or with
@@ -23,21 +32,42 @@
  *     (cross-thread frees, onto another CPU's pcp list);
  *   - take an extra reference and send it to another thread (both put);
  *   - allocate and free order 1..4 blocks;
- *   - drain the pcp lists; thread 0 also switches the bulk variant.
+ *   - churn: allocate and free at once, single pages or a bulk array,
+ *     touching no page memory, so that much of their time is spent in
+ *     list operations;
+ *   - drain the pcp lists; thread 0 also switches the bulk variant;
+ *   - move: flip their CPU affinity between one CPU, another and all of
+ *     them (rseq: sections begun on a CPU the thread has just left,
+ *     threads on CPUs without a list);
+ *
+ * while --drainers threads (default 1) drain every list over and over
+ * (remote drains; with rseq: list stopped, membarrier to its CPU, drain),
+ * moving between CPUs too, and --kickers threads (default 1) send the
+ * workers signals and move them to other CPUs at random moments: under
+ * rseq, each of these, a preemption, a migration, a signal, aborts the
+ * section a worker is in, if it is in one.
  *
  * Every page handed out is claimed in a byte per pfn with an atomic
  * exchange (a page handed out twice shows at once), its holders counted
  * in a shadow refcount, a signature written in it and checked by the last
- * holder before the last put.  Workers only count; after the join the
- * main thread frees what is left in the mailboxes and checks, per round:
- * no worker saw anything wrong; every page is back (ownership bytes and
- * shadow refcounts zero); pgalloc = pgfree = the pages the threads got and
- * freed, the call counters equal the calls made; after a drain the buddy
- * lists have their shape right after create; pp_pool_destroy() returns 0.
+ * holder before the last put.  Threads only count; after the join the
+ * driver frees what is left in the mailboxes and checks, per round: no
+ * worker saw anything wrong; every page is back (ownership bytes and
+ * shadow refcounts zero); pgalloc = pgfree = the pages the threads got
+ * and freed, the call counters equal the calls made; drain_all counts
+ * every drain the threads made (and no more than the slow path's on
+ * top); the lock implementation counted no rseq restart; after a drain
+ * the buddy lists have their shape right after create;
+ * pp_pool_destroy() returns 0.  At the end: the rseq rounds together
+ * counted restarts (pcp_restart_*), so the kernel did abort sections and
+ * they did run again (skipped, saying why, where no round ran rseq).
  *
- * TAP on stdout (four checks per round).  Not part of make check: make
- * stress runs it (STRESS_SECONDS, default 60), .ci/run for 10 s in the
- * ThreadSanitizer build.
+ * TAP on stdout (six checks per round, one at the end).  The restarts
+ * counted say how often the abort paths ran; the checks above say they
+ * lost nothing.  make check runs
+ * it for 3 s (stress/pp-stress-check.sh); make stress for
+ * STRESS_SECONDS (default 60); .ci/run for 10 s in the ThreadSanitizer
+ * build (lock only) and in the AddressSanitizer build (rseq and lock).
  */
 #include "config.h"
 
@@ -45,12 +75,14 @@
 #include <getopt.h>
 #include <pthread.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <pagepool/pagepool.h>
 
@@ -58,10 +90,13 @@
 #include "tap.h"
 
 #define MAX_THREADS	64
+#define MAX_DRAINERS	8
+#define MAX_LANES	8
 #define MAX_SLOTS	256
 #define MAX_BIG		8
 #define MAX_BIG_ORDER	4
 #define SIG_MAGIC	0x57e55c0ffee0000ULL
+#define NR_RESTARTS	(PP_PCP_RESTART_COUNT - PP_PCP_RESTART_ALLOC + 1)
 
 struct item {
 	struct pp_page *page;
@@ -74,26 +109,43 @@ struct mailbox {
 	size_t nr, cap;
 };
 
-/* What the round's threads share. */
+/* The CPUs the process may run on, as the run started. */
+static cpu_set_t run_cpus;
+static int run_cpu_list[CPU_SETSIZE];
+static int run_nr_cpus;
+
+struct worker;
+struct drainer;
+struct kicker;
+
+/* What a round's threads share. */
 struct round {
-	unsigned int index;
+	unsigned int index, lane;
 	struct pp_pool_config cfg;
 	struct pp_pool *pool;
+	enum pp_pcp_impl impl;		/* what the pool runs */
 	struct pp_page *map;
 	char *arena;
 	unsigned long nr_pages;
 	_Atomic unsigned char *owner;	/* per pfn: held by someone */
 	atomic_int *refs;		/* per block head: our references */
 	struct mailbox box[MAX_THREADS];
-	unsigned int nr_threads;
+	unsigned int nr_threads, nr_drainers, nr_kickers;
+	struct worker *workers;		/* nr_threads + the driver's cleanup */
+	struct drainer *drainers;
+	struct kicker *kickers;
 	atomic_bool stop;
 	pthread_barrier_t start;
+	struct pp_vmstat initial;
+	double end;			/* when the driver stops it */
+	char desc[384];
 };
 
 enum { C_SINGLE, C_LIST, C_ARRAY, C_NR };
 
 struct worker {
 	pthread_t thread;
+	atomic_int tid;			/* for the kicker: 0 until it runs */
 	unsigned int id;
 	uint64_t rng;
 	struct round *r;
@@ -101,13 +153,28 @@ struct worker {
 	unsigned int nr_slots;
 	struct item big[MAX_BIG];
 	unsigned int nr_big;
-	/* Results, read by main after the join. */
+	/* Results, read by the driver after the join. */
 	unsigned long got, freed, calls[C_NR], sent, shared, zeroed;
+	unsigned long drains, moves;
 	unsigned long errors;
 	char error[256];
 };
 
-static struct worker workers[MAX_THREADS + 1];	/* + main's cleanup */
+struct drainer {
+	pthread_t thread;
+	uint64_t rng;
+	struct round *r;
+	/* Results, read by the driver after the join. */
+	unsigned long drains, moves;
+};
+
+struct kicker {
+	pthread_t thread;
+	uint64_t rng;
+	struct round *r;
+	/* Results, read by the driver after the join. */
+	unsigned long signals, moves;
+};
 
 __attribute__((format(printf, 2, 3)))
 static void w_error(struct worker *w, const char *fmt, ...)
@@ -443,6 +510,79 @@ static void share(struct worker *w)
 	w->shared++;
 }
 
+/*
+ * Churn: short allocate-and-free cycles (single pages, or a bulk array
+ * released at once) that touch no page memory, so that the threads spend
+ * much of their time inside list operations, where a preemption, a
+ * migration or a signal aborts them.  Ownership is still claimed and
+ * given up per pfn.
+ */
+static void claim_light(struct worker *w, struct pp_page *page)
+{
+	struct round *r = w->r;
+	unsigned long pfn;
+
+	if (!pfn_of(w, page, 0, &pfn))
+		return;
+	if (atomic_exchange(&r->owner[pfn], 1))
+		w_error(w, "pfn 0x%lx handed out twice", pfn);
+	if (atomic_exchange(&r->refs[pfn], 1))
+		w_error(w, "pfn 0x%lx handed out while referenced", pfn);
+	if (pp_page_count(page) != 1)
+		w_error(w, "pfn 0x%lx handed out with refcount %d", pfn,
+			pp_page_count(page));
+	w->got++;
+}
+
+static void unref_light(struct worker *w, struct pp_page *page)
+{
+	struct round *r = w->r;
+	unsigned long pfn;
+
+	if (!pfn_of(w, page, 0, &pfn))
+		return;
+	if (atomic_exchange(&r->refs[pfn], 0) != 1)
+		w_error(w, "churn: pfn 0x%lx referenced by another", pfn);
+	if (atomic_exchange(&r->owner[pfn], 0) != 1)
+		w_error(w, "pfn 0x%lx freed twice", pfn);
+	w->freed++;
+}
+
+static void churn(struct worker *w)
+{
+	struct pp_pool *pool = w->r->pool;
+	struct pp_page *pages[64] = { NULL }, *page;
+	unsigned long n = 1 + rnd(w, 64), ret, held = 0;
+
+	if (rnd(w, 2)) {
+		for (int i = 0; i < 16; i++) {
+			w->calls[C_SINGLE]++;
+			page = pp_alloc_page(pool, PP_GFP_KERNEL);
+			if (!page)
+				return;
+			claim_light(w, page);
+			unref_light(w, page);
+			pp_put_page(pool, page);
+		}
+		return;
+	}
+	w->calls[C_ARRAY]++;
+	ret = pp_alloc_pages_bulk_array(pool, PP_GFP_KERNEL, n, pages);
+	for (unsigned long i = 0; i < n; i++) {
+		if (!pages[i])
+			continue;
+		claim_light(w, pages[i]);
+		held++;
+	}
+	if (ret > n || held != ret)
+		w_error(w, "churn: bulk array returned %lu, filled %lu of %lu",
+			ret, held, n);
+	for (unsigned long i = 0; i < n; i++)
+		if (pages[i])
+			unref_light(w, pages[i]);
+	pp_release_pages(pool, pages, (unsigned int)n);
+}
+
 static void big(struct worker *w)
 {
 	if (w->nr_big < MAX_BIG && rnd(w, 2)) {
@@ -470,19 +610,44 @@ static void big(struct worker *w)
 	}
 }
 
+/*
+ * Run on one CPU of the run's, on another, or on all of them.  Under rseq
+ * a thread that moves in the middle of a list operation restarts it on
+ * its new CPU's list (or, without one there, bypasses the lists).
+ */
+static void move_cpu(uint64_t *rng, unsigned long *moves)
+{
+	unsigned int k = (unsigned int)(test_rand(rng) %
+					 (unsigned int)(run_nr_cpus + 1));
+	cpu_set_t set;
+
+	if (run_nr_cpus < 2)
+		return;
+	if (k == (unsigned int)run_nr_cpus) {
+		set = run_cpus;
+	} else {
+		CPU_ZERO(&set);
+		CPU_SET(run_cpu_list[k], &set);
+	}
+	/* A CPU taken offline meanwhile: stay where we are. */
+	if (!sched_setaffinity(0, sizeof(set), &set))
+		(*moves)++;
+}
+
 static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
 	struct round *r = w->r;
 	int err;
 
+	atomic_store(&w->tid, (int)gettid());
 	err = pthread_barrier_wait(&r->start);
 	if (err && err != PTHREAD_BARRIER_SERIAL_THREAD)
 		die_errno("pthread_barrier_wait", err);
 	while (!atomic_load_explicit(&r->stop, memory_order_relaxed)) {
 		unsigned long a = rnd(w, 1000);
 
-		if (a < 400) {
+		if (a < 350) {
 			pp_gfp_t gfp = pick_gfp(w);
 
 			switch (rnd(w, 3)) {
@@ -496,22 +661,27 @@ static void *worker_main(void *arg)
 				refill_array(w, gfp);
 				break;
 			}
-		} else if (a < 700) {
+		} else if (a < 650) {
 			punch(w);
-		} else if (a < 760) {
+		} else if (a < 710) {
 			share(w);
-		} else if (a < 850) {
+		} else if (a < 800) {
 			big(w);
-		} else if (a < 990) {
+		} else if (a < 850) {
+			churn(w);
+		} else if (a < 987) {
 			empty_box(w, &r->box[w->id], rnd(w, 2));
-		} else if (a < 997) {
+		} else if (a < 992) {
 			pp_pool_drain(r->pool);
+			w->drains++;
+		} else if (a < 997) {
+			move_cpu(&w->rng, &w->moves);
 		} else if (w->id == 0) {
 			pp_pool_set_bulk_variant(r->pool, (enum pp_bulk_variant)
 						 rnd(w, PP_NR_BULK_VARIANTS));
 		}
 	}
-	/* Give back what this thread holds; mailboxes are main's. */
+	/* Give back what this thread holds; mailboxes are the driver's. */
 	for (unsigned int i = 0; i < w->nr_slots; i++)
 		if (w->slots[i])
 			put_ref(w, w->slots[i], 0);
@@ -522,15 +692,97 @@ static void *worker_main(void *arg)
 	return NULL;
 }
 
+static void sleep_us(long us)
+{
+	struct timespec ts = { us / 1000000, (us % 1000000) * 1000L };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+/*
+ * Remote drains, paced (up to 200 us apart) so that the workers also get
+ * at the lists between them.
+ */
+static void *drainer_main(void *arg)
+{
+	struct drainer *d = arg;
+	struct round *r = d->r;
+	int err;
+
+	err = pthread_barrier_wait(&r->start);
+	if (err && err != PTHREAD_BARRIER_SERIAL_THREAD)
+		die_errno("pthread_barrier_wait", err);
+	while (!atomic_load_explicit(&r->stop, memory_order_relaxed)) {
+		pp_pool_drain(r->pool);
+		d->drains++;
+		if (test_rand(&d->rng) % 8 == 0)
+			move_cpu(&d->rng, &d->moves);
+		sleep_us((long)(test_rand(&d->rng) % 200));
+	}
+	return NULL;
+}
+
+/* A signal that does nothing but abort an rseq section in flight. */
+static void on_kick(int sig)
+{
+	(void)sig;
+}
+
+/*
+ * Kick the round's workers at random moments: a signal, or now and then
+ * a move to another CPU set.  Under rseq either aborts the section the
+ * worker is in, if it is in one; the threads' own moves and preemptions
+ * do too, but seldom inside a section, which is a few instructions long.
+ */
+static void *kicker_main(void *arg)
+{
+	struct kicker *k = arg;
+	struct round *r = k->r;
+	unsigned long n = 0;
+	int err;
+
+	err = pthread_barrier_wait(&r->start);
+	if (err && err != PTHREAD_BARRIER_SERIAL_THREAD)
+		die_errno("pthread_barrier_wait", err);
+	while (!atomic_load_explicit(&r->stop, memory_order_relaxed)) {
+		struct worker *w = &r->workers[test_rand(&k->rng) %
+					       r->nr_threads];
+
+		/* Bursts of eight, then a pause of up to 100 us. */
+		if (++n % 8 == 0)
+			sleep_us((long)(test_rand(&k->rng) % 100));
+		if (test_rand(&k->rng) % 4 == 0 && run_nr_cpus > 1) {
+			unsigned int c = (unsigned int)(test_rand(&k->rng) %
+						(unsigned int)run_nr_cpus);
+			pid_t tid = atomic_load(&w->tid);
+			cpu_set_t set;
+
+			CPU_ZERO(&set);
+			CPU_SET(run_cpu_list[c], &set);
+			if (tid && !sched_setaffinity(tid, sizeof(set), &set))
+				k->moves++;
+		} else {
+			err = pthread_kill(w->thread, SIGUSR1);
+			if (err)
+				die_errno("pthread_kill", err);
+			k->signals++;
+		}
+	}
+	return NULL;
+}
+
 /* --- a round --------------------------------------------------------------- */
 
-static void round_config(struct round *r, uint64_t *rng)
+static void round_config(struct round *r, uint64_t *rng, enum pp_pcp_impl impl)
 {
 	struct pp_pool_config *cfg = &r->cfg;
 
 	pp_pool_config_init(cfg);
-	cfg->backend = test_rand(rng) % 5 == 0 ? PP_BACKEND_JEMALLOC :
-						   PP_BACKEND_BUDDY;
+	cfg->pcp_impl = impl;
+	/* jemalloc always runs the lock: not in the rounds that ask for rseq */
+	cfg->backend = test_rand(rng) % 5 == 0 && impl != PP_PCP_RSEQ ?
+		       PP_BACKEND_JEMALLOC : PP_BACKEND_BUDDY;
 	if (cfg->backend == PP_BACKEND_JEMALLOC) {
 		cfg->nr_pages = 1024 + test_rand(rng) % 1025;
 		cfg->je_tcache = test_rand(rng) % 2;
@@ -541,7 +793,7 @@ static void round_config(struct round *r, uint64_t *rng)
 	cfg->pcp_batch = 1 + (unsigned int)(test_rand(rng) % 16);
 	cfg->pcp_high = cfg->pcp_batch +
 			(unsigned int)(test_rand(rng) % (5 * cfg->pcp_batch + 1));
-	cfg->nr_cpus = 1 + (unsigned int)(test_rand(rng) % 4);
+	cfg->nr_cpus = (unsigned int)(test_rand(rng) % 5);
 	if (test_rand(rng) % 2)
 		cfg->wmark_min = cfg->wmark_low = cfg->wmark_high = 0;
 	cfg->debug = test_rand(rng) % 2;
@@ -551,10 +803,7 @@ static void round_config(struct round *r, uint64_t *rng)
 
 static void sleep_ms(long ms)
 {
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
-
-	while (nanosleep(&ts, &ts) && errno == EINTR)
-		;
+	sleep_us(ms * 1000);
 }
 
 static double now_s(void)
@@ -565,63 +814,84 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static void run_round(unsigned int index, unsigned int nr_threads,
-		      double seconds, uint64_t seed)
-{
-	struct round r = { .index = index, .nr_threads = nr_threads };
-	struct worker *cleanup = &workers[nr_threads];
-	struct pp_vmstat initial, st;
-	unsigned long got = 0, freed = 0, errors = 0, calls[C_NR] = { 0 };
-	unsigned long sent = 0, shared = 0, held = 0, refs = 0;
-	const char *first_error = NULL;
-	uint64_t rng = seed ^ (0x9e3779b97f4a7c15ULL * (index + 1));
-	double end;
-	bool same_shape = true;
-	int err;
-	char desc[256];
+/* Restarts the rseq rounds counted, per counter, over the whole run. */
+static uint64_t rseq_restarts[NR_RESTARTS];
+static unsigned int rseq_rounds;
 
-	round_config(&r, &rng);
-	r.pool = pp_pool_create(&r.cfg);
-	if (!r.pool)
-		bail_out("round %u: pp_pool_create(%lu pages, %s): %s", index,
-			 r.cfg.nr_pages, pp_backend_name(r.cfg.backend),
-			 strerror(errno));
-	r.nr_pages = r.cfg.nr_pages;
-	r.map = pp_pfn_to_page(r.pool, 0);
-	r.arena = pp_page_address(r.pool, r.map);
-	r.owner = calloc(r.nr_pages, sizeof(*r.owner));
-	r.refs = calloc(r.nr_pages, sizeof(*r.refs));
-	if (!r.owner || !r.refs)
+/*
+ * Round @index on lane @lane: a new pool, its threads started; the driver
+ * stops it at r->end.
+ */
+static struct round *round_start(unsigned int index, unsigned int lane,
+				 unsigned int nr_threads,
+				 unsigned int nr_drainers,
+				 unsigned int nr_kickers, double seconds,
+				 uint64_t seed, enum pp_pcp_impl impl)
+{
+	struct round *r = calloc(1, sizeof(*r));
+	uint64_t rng = seed ^ (0x9e3779b97f4a7c15ULL * (index + 1));
+	int err;
+
+	if (!r)
 		bail_out("out of memory");
-	snprintf(desc, sizeof(desc), "round %u: %lu pages, batch %u high %u, "
-		 "%u cpus, %s, debug %s, %s%s%s, %s, %u threads", index,
-		 r.nr_pages, r.cfg.pcp_batch, r.cfg.pcp_high, r.cfg.nr_cpus,
-		 r.cfg.wmark_min ? "kernel watermarks" : "watermarks 0",
-		 r.cfg.debug ? "on" : "off", pp_backend_name(r.cfg.backend),
-		 r.cfg.backend != PP_BACKEND_JEMALLOC ? "" :
-		 r.cfg.je_batch_alloc ? " (batch_alloc" : " (mallocx per page",
-		 r.cfg.backend != PP_BACKEND_JEMALLOC ? "" :
-		 r.cfg.je_tcache ? ", tcache)" : ", no tcache)",
-		 pp_bulk_variant_name(r.cfg.bulk_variant), nr_threads);
-	pp_pool_vmstat(r.pool, &initial);
+	r->index = index;
+	r->lane = lane;
+	r->nr_threads = nr_threads;
+	r->nr_drainers = nr_drainers;
+	r->nr_kickers = nr_kickers;
+	r->workers = calloc(nr_threads + 1, sizeof(*r->workers));
+	r->drainers = calloc(nr_drainers + 1, sizeof(*r->drainers));
+	r->kickers = calloc(nr_kickers + 1, sizeof(*r->kickers));
+	if (!r->workers || !r->drainers || !r->kickers)
+		bail_out("out of memory");
+	round_config(r, &rng, impl);
+	r->pool = pp_pool_create(&r->cfg);
+	if (!r->pool)
+		bail_out("round %u: pp_pool_create(%lu pages, %s, pcp %s): %s",
+			 index, r->cfg.nr_pages, pp_backend_name(r->cfg.backend),
+			 pp_pcp_impl_name(impl), strerror(errno));
+	r->impl = pp_pool_pcp_impl(r->pool);
+	r->nr_pages = r->cfg.nr_pages;
+	r->map = pp_pfn_to_page(r->pool, 0);
+	r->arena = pp_page_address(r->pool, r->map);
+	r->owner = calloc(r->nr_pages, sizeof(*r->owner));
+	r->refs = calloc(r->nr_pages, sizeof(*r->refs));
+	if (!r->owner || !r->refs)
+		bail_out("out of memory");
+	pp_pool_vmstat(r->pool, &r->initial);
+	snprintf(r->desc, sizeof(r->desc), "round %u (lane %u): %lu pages, "
+		 "batch %u high %u, %u pcp lists, pcp %s (asked %s), %s, "
+		 "debug %s, %s%s%s, %s, %u threads, %u drainers, %u kickers",
+		 index, lane,
+		 r->nr_pages, r->cfg.pcp_batch, r->cfg.pcp_high,
+		 r->initial.nr_cpus, pp_pcp_impl_name(r->impl),
+		 pp_pcp_impl_name(impl),
+		 r->cfg.wmark_min ? "kernel watermarks" : "watermarks 0",
+		 r->cfg.debug ? "on" : "off", pp_backend_name(r->cfg.backend),
+		 r->cfg.backend != PP_BACKEND_JEMALLOC ? "" :
+		 r->cfg.je_batch_alloc ? " (batch_alloc" : " (mallocx per page",
+		 r->cfg.backend != PP_BACKEND_JEMALLOC ? "" :
+		 r->cfg.je_tcache ? ", tcache)" : ", no tcache)",
+		 pp_bulk_variant_name(r->cfg.bulk_variant), nr_threads,
+		 nr_drainers, nr_kickers);
 	for (unsigned int i = 0; i < nr_threads; i++) {
-		err = pthread_mutex_init(&r.box[i].lock, NULL);
+		err = pthread_mutex_init(&r->box[i].lock, NULL);
 		if (err)
 			die_errno("pthread_mutex_init", err);
 	}
-	err = pthread_barrier_init(&r.start, NULL, nr_threads + 1);
+	err = pthread_barrier_init(&r->start, NULL,
+				   nr_threads + nr_drainers + nr_kickers + 1);
 	if (err)
 		die_errno("pthread_barrier_init", err);
 
 	for (unsigned int i = 0; i <= nr_threads; i++) {
-		struct worker *w = &workers[i];
+		struct worker *w = &r->workers[i];
 
-		memset(w, 0, sizeof(*w));
 		w->id = i;
-		w->r = &r;
+		w->r = r;
 		w->rng = rng ^ (0xbf58476d1ce4e5b9ULL * (i + 1));
 		/* together about the pool: it runs dry now and then */
-		w->nr_slots = 4 + (unsigned int)rnd(w, 2 * r.nr_pages /
+		w->nr_slots = 4 + (unsigned int)rnd(w, 2 * r->nr_pages /
 						    nr_threads + 1);
 		if (w->nr_slots > MAX_SLOTS)
 			w->nr_slots = MAX_SLOTS;
@@ -631,57 +901,132 @@ static void run_round(unsigned int index, unsigned int nr_threads,
 		if (err)
 			die_errno("pthread_create", err);
 	}
-	err = pthread_barrier_wait(&r.start);
+	for (unsigned int i = 0; i < nr_drainers; i++) {
+		struct drainer *d = &r->drainers[i];
+
+		d->r = r;
+		d->rng = rng ^ (0x94d049bb133111ebULL * (i + 1));
+		err = pthread_create(&d->thread, NULL, drainer_main, d);
+		if (err)
+			die_errno("pthread_create", err);
+	}
+	for (unsigned int i = 0; i < nr_kickers; i++) {
+		struct kicker *k = &r->kickers[i];
+
+		k->r = r;
+		k->rng = rng ^ (0xd6e8feb86659fd93ULL * (i + 1));
+		err = pthread_create(&k->thread, NULL, kicker_main, k);
+		if (err)
+			die_errno("pthread_create", err);
+	}
+	err = pthread_barrier_wait(&r->start);
 	if (err && err != PTHREAD_BARRIER_SERIAL_THREAD)
 		die_errno("pthread_barrier_wait", err);
-	/* Meanwhile: counters read while everything moves. */
-	end = now_s() + seconds;
-	while (now_s() < end) {
-		pp_pool_vmstat(r.pool, &st);
-		sleep_ms(10);
+	r->end = now_s() + seconds;
+	return r;
+}
+
+static uint64_t restarts_of(const struct pp_vmstat *st, char *buf,
+			    size_t len)
+{
+	uint64_t sum = 0;
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (unsigned int i = 0; i < NR_RESTARTS; i++) {
+		enum pp_vm_event ev = (enum pp_vm_event)(PP_PCP_RESTART_ALLOC + i);
+
+		sum += st->events[ev];
+		if (off < len)
+			off += (size_t)snprintf(buf + off, len - off, "%s%s %llu",
+						i ? ", " : "",
+						pp_vm_event_name(ev) +
+						strlen("pcp_restart_"),
+						(unsigned long long)st->events[ev]);
 	}
-	atomic_store(&r.stop, true);
-	for (unsigned int i = 0; i < nr_threads; i++) {
-		err = pthread_join(workers[i].thread, NULL);
+	return sum;
+}
+
+/* Stop round @r, check it, destroy its pool. */
+static void round_finish(struct round *r)
+{
+	struct worker *cleanup = &r->workers[r->nr_threads];
+	unsigned long got = 0, freed = 0, errors = 0, calls[C_NR] = { 0 };
+	unsigned long sent = 0, shared = 0, held = 0, refs = 0;
+	unsigned long drains = 0, moves = 0, signals = 0;
+	const char *first_error = NULL;
+	unsigned int index = r->index;
+	struct pp_vmstat st;
+	bool same_shape = true;
+	uint64_t restarts;
+	char restart_desc[256];
+	int err;
+
+	atomic_store(&r->stop, true);
+	/* The kickers first: they signal workers by their pthread_t. */
+	for (unsigned int i = 0; i < r->nr_kickers; i++) {
+		err = pthread_join(r->kickers[i].thread, NULL);
+		if (err)
+			die_errno("pthread_join", err);
+		signals += r->kickers[i].signals;
+		moves += r->kickers[i].moves;
+	}
+	for (unsigned int i = 0; i < r->nr_threads; i++) {
+		err = pthread_join(r->workers[i].thread, NULL);
 		if (err)
 			die_errno("pthread_join", err);
 	}
+	for (unsigned int i = 0; i < r->nr_drainers; i++) {
+		err = pthread_join(r->drainers[i].thread, NULL);
+		if (err)
+			die_errno("pthread_join", err);
+		drains += r->drainers[i].drains;
+		moves += r->drainers[i].moves;
+	}
 	/* What was still in flight between threads. */
-	for (unsigned int i = 0; i < nr_threads; i++)
-		empty_box(cleanup, &r.box[i], i % 2);
+	for (unsigned int i = 0; i < r->nr_threads; i++)
+		empty_box(cleanup, &r->box[i], i % 2);
 
-	for (unsigned int i = 0; i <= nr_threads; i++) {
-		const struct worker *w = &workers[i];
+	for (unsigned int i = 0; i <= r->nr_threads; i++) {
+		const struct worker *w = &r->workers[i];
 
 		got += w->got;
 		freed += w->freed;
 		sent += w->sent;
 		shared += w->shared;
+		drains += w->drains;
+		moves += w->moves;
 		for (unsigned int c = 0; c < C_NR; c++)
 			calls[c] += w->calls[c];
 		if (w->errors && !first_error)
 			first_error = w->error;
 		errors += w->errors;
 	}
-	for (unsigned long pfn = 0; pfn < r.nr_pages; pfn++) {
-		held += atomic_load(&r.owner[pfn]) != 0;
-		refs += atomic_load(&r.refs[pfn]) != 0;
+	for (unsigned long pfn = 0; pfn < r->nr_pages; pfn++) {
+		held += atomic_load(&r->owner[pfn]) != 0;
+		refs += atomic_load(&r->refs[pfn]) != 0;
 	}
 
+	pp_pool_vmstat(r->pool, &st);
+	restarts = restarts_of(&st, restart_desc, sizeof(restart_desc));
 	diag("%s: %lu pages allocated, %lu sent to another thread (%lu extra "
-	     "references), calls: %lu single, %lu list, %lu array", desc, got,
-	     sent, shared, calls[C_SINGLE], calls[C_LIST], calls[C_ARRAY]);
+	     "references), calls: %lu single, %lu list, %lu array; %lu drains, "
+	     "%lu moves between CPUs, %lu signals; trylock fallbacks %llu + "
+	     "%llu; restarts: %s", r->desc, got, sent, shared, calls[C_SINGLE],
+	     calls[C_LIST], calls[C_ARRAY], drains, moves, signals,
+	     (unsigned long long)st.events[PP_PCP_TRYLOCK_FAIL],
+	     (unsigned long long)st.events[PP_BULK_FALLBACK_TRYLOCK],
+	     restart_desc);
 	ok(errors == 0, "round %u: no page handed out twice, written while "
 	   "held or freed twice; array and list contracts kept (%lu errors%s%s)",
 	   index, errors, first_error ? ": " : "",
 	   first_error ? first_error : "");
-	pp_pool_vmstat(r.pool, &st);
 	ok(held == 0 && refs == 0 && got == freed &&
-	   st.nr_free + st.nr_pcp + st.nr_backend == r.nr_pages,
+	   st.nr_free + st.nr_pcp + st.nr_backend == r->nr_pages,
 	   "round %u: every page back (%lu still owned, %lu referenced, %lu "
 	   "got, %lu freed; %lu free + %lu pcp + %lu backend of %lu)", index,
 	   held, refs, got, freed, st.nr_free, st.nr_pcp, st.nr_backend,
-	   r.nr_pages);
+	   r->nr_pages);
 	ok(st.events[PP_PGALLOC] == got && st.events[PP_PGFREE] == freed &&
 	   st.events[PP_ALLOC_SINGLE_CALLS] == calls[C_SINGLE] &&
 	   st.events[PP_ALLOC_BULK_LIST_CALLS] == calls[C_LIST] &&
@@ -694,26 +1039,51 @@ static void run_round(unsigned int index, unsigned int nr_threads,
 	   (unsigned long long)st.events[PP_ALLOC_BULK_LIST_CALLS],
 	   (unsigned long long)st.events[PP_ALLOC_BULK_ARRAY_CALLS],
 	   calls[C_SINGLE], calls[C_LIST], calls[C_ARRAY]);
-	pp_pool_drain(r.pool);
-	pp_pool_vmstat(r.pool, &st);
-	if (r.cfg.backend == PP_BACKEND_BUDDY)
-		same_shape = st.nr_free == r.nr_pages && st.nr_pcp == 0 &&
-			     free_area_equal(&st, &initial);
-	err = pp_pool_destroy(r.pool);
+	/* Every pp_pool_drain() is one; the slow path adds one at most. */
+	ok(st.events[PP_DRAIN_ALL] >= drains &&
+	   st.events[PP_DRAIN_ALL] - drains <= st.events[PP_ALLOC_SLOWPATH],
+	   "round %u: drain_all %llu counts the %lu drains made (and the slow "
+	   "path's, %llu slow paths)", index,
+	   (unsigned long long)st.events[PP_DRAIN_ALL], drains,
+	   (unsigned long long)st.events[PP_ALLOC_SLOWPATH]);
+	if (r->impl == PP_PCP_RSEQ) {
+		for (unsigned int i = 0; i < NR_RESTARTS; i++)
+			rseq_restarts[i] +=
+				st.events[PP_PCP_RESTART_ALLOC + i];
+		rseq_rounds++;
+		ok(st.pcp_impl == PP_PCP_RSEQ, "round %u: rseq, vmstat says so "
+		   "(%llu restarts)", index, (unsigned long long)restarts);
+	} else {
+		ok(restarts == 0 && st.pcp_impl == PP_PCP_LOCK,
+		   "round %u: the lock counts no rseq restart (%s)", index,
+		   restart_desc);
+	}
+	pp_pool_drain(r->pool);
+	pp_pool_vmstat(r->pool, &st);
+	if (r->cfg.backend == PP_BACKEND_BUDDY)
+		same_shape = st.nr_free == r->nr_pages && st.nr_pcp == 0 &&
+			     free_area_equal(&st, &r->initial);
+	err = pp_pool_destroy(r->pool);
 	ok(same_shape && err == 0, "round %u: %s, pp_pool_destroy() %d", index,
-	   r.cfg.backend == PP_BACKEND_BUDDY ?
+	   r->cfg.backend == PP_BACKEND_BUDDY ?
 	   (same_shape ? "buddy lists as after create" :
 	    "buddy lists NOT as after create") :
 	   "jemalloc gives every page back", err);
 
-	for (unsigned int i = 0; i < nr_threads; i++) {
-		pthread_mutex_destroy(&r.box[i].lock);
-		free(r.box[i].items);
+	for (unsigned int i = 0; i < r->nr_threads; i++) {
+		pthread_mutex_destroy(&r->box[i].lock);
+		free(r->box[i].items);
 	}
-	pthread_barrier_destroy(&r.start);
-	free((void *)r.owner);
-	free(r.refs);
+	pthread_barrier_destroy(&r->start);
+	free((void *)r->owner);
+	free(r->refs);
+	free(r->workers);
+	free(r->drainers);
+	free(r->kickers);
+	free(r);
 }
+
+/* --- the driver ------------------------------------------------------------ */
 
 static void usage(FILE *f)
 {
@@ -724,10 +1094,19 @@ static void usage(FILE *f)
 "\n"
 "  -d, --duration=SECONDS  the whole run (default: $STRESS_SECONDS, or 10)\n"
 "  -r, --round=SECONDS     one pool, one geometry (default: 1)\n"
-"  -t, --threads=N         threads, 2..%d (default: 12)\n"
+"  -t, --threads=N         worker threads per pool, 2..%d (default: 8)\n"
+"  -l, --lanes=N           pools at a time, out of step, 1..%d (default: 2)\n"
+"  -D, --drainers=N        threads per pool that only drain, 0..%d\n"
+"                          (default: 1)\n"
+"  -k, --kickers=N         threads per pool that signal the workers and\n"
+"                          move them between CPUs, 0..%d (default: 1)\n"
+"  -p, --pcp=LIST          pcp implementations the rounds take in turn,\n"
+"                          of auto, rseq, lock (default: $PAGEPOOL_PCP,\n"
+"                          or rseq,lock)\n"
 "  -s, --seed=N            geometry and choices (default: 1; also\n"
 "                          $PP_TEST_SEED)\n"
-"  -h, --help              this help\n", MAX_THREADS);
+"  -h, --help              this help\n", MAX_THREADS, MAX_LANES,
+		MAX_DRAINERS, MAX_DRAINERS);
 }
 
 static double parse_seconds(const char *opt, const char *arg)
@@ -745,27 +1124,85 @@ static double parse_seconds(const char *opt, const char *arg)
 	return v;
 }
 
+static unsigned int parse_count(const char *opt, const char *arg,
+				unsigned int min, unsigned int max)
+{
+	unsigned long v;
+	char *end;
+
+	errno = 0;
+	v = strtoul(arg, &end, 10);
+	if (errno || end == arg || *end || *arg == '-' || v < min || v > max) {
+		fprintf(stderr, "pp-stress: invalid %s '%s': accepted %u..%u\n",
+			opt, arg, min, max);
+		exit(2);
+	}
+	return (unsigned int)v;
+}
+
+/* "rseq,lock" into @impls; returns how many. */
+static unsigned int parse_pcp(const char *opt, const char *arg,
+			      enum pp_pcp_impl *impls, unsigned int max)
+{
+	unsigned int n = 0;
+	const char *p = arg;
+
+	for (;;) {
+		size_t len = strcspn(p, ",");
+		char name[16];
+		int impl = -EINVAL;
+
+		if (len < sizeof(name)) {
+			memcpy(name, p, len);
+			name[len] = '\0';
+			impl = pp_pcp_impl_from_name(name);
+		}
+		if (impl < 0 || n == max) {
+			fprintf(stderr, "pp-stress: invalid %s '%s': accepted a "
+				"list of auto, rseq, lock\n", opt, arg);
+			exit(2);
+		}
+		impls[n++] = (enum pp_pcp_impl)impl;
+		if (!p[len])
+			return n;
+		p += len + 1;
+	}
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "duration", required_argument, NULL, 'd' },
 		{ "round", required_argument, NULL, 'r' },
 		{ "threads", required_argument, NULL, 't' },
+		{ "lanes", required_argument, NULL, 'l' },
+		{ "drainers", required_argument, NULL, 'D' },
+		{ "kickers", required_argument, NULL, 'k' },
+		{ "pcp", required_argument, NULL, 'p' },
 		{ "seed", required_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	const char *env = getenv("STRESS_SECONDS");
+	const char *pcp_env = getenv("PAGEPOOL_PCP");
 	double duration = 10, round_s = 1, start;
-	unsigned int nr_threads = 12, rounds = 0;
-	uint64_t seed = 1;
+	unsigned int nr_threads = 8, nr_lanes = 2, nr_drainers = 1;
+	unsigned int nr_kickers = 1;
+	struct sigaction sa;
+	unsigned int rounds = 0, nr_impls, running = 0;
+	enum pp_pcp_impl impls[16];
+	struct round *lanes[MAX_LANES] = { NULL };
+	const char *why = "";
+	uint64_t seed = 1, total = 0;
 	char *end;
 	int c;
 
 	if (env && *env)
 		duration = parse_seconds("STRESS_SECONDS", env);
-	while ((c = getopt_long(argc, argv, "d:r:t:s:h", longopts, NULL)) !=
-	       -1) {
+	nr_impls = parse_pcp("PAGEPOOL_PCP", pcp_env && *pcp_env ? pcp_env :
+			     "rseq,lock", impls, 16);
+	while ((c = getopt_long(argc, argv, "d:r:t:l:D:k:p:s:h", longopts,
+				NULL)) != -1) {
 		switch (c) {
 		case 'd':
 			duration = parse_seconds("--duration", optarg);
@@ -774,15 +1211,22 @@ int main(int argc, char **argv)
 			round_s = parse_seconds("--round", optarg);
 			break;
 		case 't':
-			errno = 0;
-			nr_threads = (unsigned int)strtoul(optarg, &end, 10);
-			if (errno || end == optarg || *end || nr_threads < 2 ||
-			    nr_threads > MAX_THREADS) {
-				fprintf(stderr, "pp-stress: invalid --threads "
-					"'%s': accepted 2..%d\n", optarg,
-					MAX_THREADS);
-				return 2;
-			}
+			nr_threads = parse_count("--threads", optarg, 2,
+						 MAX_THREADS);
+			break;
+		case 'l':
+			nr_lanes = parse_count("--lanes", optarg, 1, MAX_LANES);
+			break;
+		case 'D':
+			nr_drainers = parse_count("--drainers", optarg, 0,
+						  MAX_DRAINERS);
+			break;
+		case 'k':
+			nr_kickers = parse_count("--kickers", optarg, 0,
+						 MAX_DRAINERS);
+			break;
+		case 'p':
+			nr_impls = parse_pcp("--pcp", optarg, impls, 16);
 			break;
 		case 's':
 			errno = 0;
@@ -810,18 +1254,86 @@ int main(int argc, char **argv)
 		seed = test_seed(seed);
 	if (round_s > duration)
 		round_s = duration;
+	if (sched_getaffinity(0, sizeof(run_cpus), &run_cpus))
+		die_errno("sched_getaffinity", errno);
+	for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
+		if (CPU_ISSET(cpu, &run_cpus))
+			run_cpu_list[run_nr_cpus++] = cpu;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_kick;
+	sa.sa_flags = SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGUSR1, &sa, NULL))
+		die_errno("sigaction", errno);
 
 	plan_no_plan();
-	diag("pp-stress: %.1f s in rounds of %.1f s, %u threads, seed %llu "
-	     "(--seed or PP_TEST_SEED to replay)", duration, round_s,
-	     nr_threads, (unsigned long long)seed);
+	diag("pp-stress: %.1f s in rounds of %.1f s, %u lanes of %u threads, "
+	     "%u drainers and %u kickers, %d CPUs, seed %llu (--seed or "
+	     "PP_TEST_SEED to replay)", duration, round_s, nr_lanes,
+	     nr_threads, nr_drainers, nr_kickers, run_nr_cpus,
+	     (unsigned long long)seed);
 	start = now_s();
-	do {
-		double left = duration - (now_s() - start);
+	/* Out of step: lane l's first round ends at (l + 1) / lanes rounds. */
+	for (unsigned int l = 0; l < nr_lanes; l++) {
+		lanes[l] = round_start(rounds, l, nr_threads, nr_drainers,
+				       nr_kickers, round_s * (l + 1) / nr_lanes,
+				       seed,
+				       impls[rounds % nr_impls]);
+		rounds++;
+		running++;
+	}
+	while (running) {
+		unsigned int next = MAX_LANES;
+		double left;
 
-		run_round(rounds++, nr_threads, left < round_s ? left : round_s,
-			  seed);
-	} while (now_s() - start < duration - 0.05);
+		for (unsigned int l = 0; l < nr_lanes; l++)
+			if (lanes[l] && (next == MAX_LANES ||
+					 lanes[l]->end < lanes[next]->end))
+				next = l;
+		/* Meanwhile: counters read while everything moves. */
+		while (now_s() < lanes[next]->end) {
+			struct pp_vmstat st;
+
+			for (unsigned int l = 0; l < nr_lanes; l++)
+				if (lanes[l])
+					pp_pool_vmstat(lanes[l]->pool, &st);
+			sleep_ms(10);
+		}
+		round_finish(lanes[next]);
+		lanes[next] = NULL;
+		running--;
+		left = duration - (now_s() - start);
+		if (left < 0.05)
+			continue;
+		lanes[next] = round_start(rounds, next, nr_threads, nr_drainers,
+					  nr_kickers,
+					  left < round_s ? left : round_s, seed,
+					  impls[rounds % nr_impls]);
+		rounds++;
+		running++;
+	}
+	for (unsigned int i = 0; i < NR_RESTARTS; i++)
+		total += rseq_restarts[i];
+	if (rseq_rounds) {
+		char desc[256];
+		size_t off = 0;
+
+		for (unsigned int i = 0; i < NR_RESTARTS && off < sizeof(desc);
+		     i++)
+			off += (size_t)snprintf(desc + off, sizeof(desc) - off,
+				"%s%s %llu", i ? ", " : "",
+				pp_vm_event_name((enum pp_vm_event)
+						 (PP_PCP_RESTART_ALLOC + i)),
+				(unsigned long long)rseq_restarts[i]);
+		ok(total > 0, "rseq: the %u rseq rounds counted %llu restarts, "
+		   "sections aborted and run again (%s)", rseq_rounds,
+		   (unsigned long long)total, desc);
+	} else if (!pp_pcp_rseq_supported(&why)) {
+		skip(1, "rseq restarts: no round ran rseq (%s)", why);
+	} else {
+		skip(1, "rseq restarts: no round ran rseq (--pcp, or rounds "
+		     "too few to reach one)");
+	}
 	diag("pp-stress: %u rounds in %.1f s", rounds, now_s() - start);
 	return exit_status();
 }

@@ -15,6 +15,7 @@
 
 #include <pagepool/pagepool.h>
 
+#include "pin.h"
 #include "tap.h"
 
 /*
@@ -87,11 +88,81 @@ static inline bool test_all_back(const struct pp_vmstat *st)
 }
 
 /*
+ * The pcp implementation the suite runs on: PAGEPOOL_PCP, read by
+ * pp_pool_config_init() (tests/unit.am runs the buddy suite once with
+ * the default, auto, and once each with lock and rseq).  A pool the
+ * helpers below create must run what was asked for, so that the rseq run
+ * cannot silently test the lock: rseq where pp_pcp_rseq_supported() says
+ * so (buddy backend), lock otherwise.
+ */
+static inline void test_pool_check_impl(struct pp_pool *pool,
+					enum pp_backend backend)
+{
+	const char *env = getenv("PAGEPOOL_PCP"), *why = "";
+	enum pp_pcp_impl want, got = pp_pool_pcp_impl(pool);
+
+	if (!env || !strcmp(env, "auto"))
+		return;
+	want = PP_PCP_LOCK;
+	if (!strcmp(env, "rseq") && backend == PP_BACKEND_BUDDY &&
+	    pp_pcp_rseq_supported(&why))
+		want = PP_PCP_RSEQ;
+	if (got != want)
+		bail_out("PAGEPOOL_PCP=%s, %s backend: the pool runs %s, not %s",
+			 env, pp_backend_name(backend), pp_pcp_impl_name(got),
+			 pp_pcp_impl_name(want));
+}
+
+/*
+ * Under PP_PCP_RSEQ, list i serves CPU i only and a thread on a CPU
+ * without a list bypasses the pcp lists (utils/pin.h).  Many tests make
+ * pools with one list and count on every call using it, as the lock
+ * implementation does (CPU c uses list c % nr_cpus): for an rseq pool
+ * with fewer lists than the CPUs this thread may run on, pin the thread
+ * to a CPU that has one, so the test stays deterministic.  For any other
+ * pool, give back a mask an earlier pool's pinning took.  Tests that pin
+ * themselves call test_cpu_unpin() before they read their mask.
+ */
+static inline void test_pool_pin(struct pp_pool *pool)
+{
+	struct pp_vmstat st;
+
+	if (pp_pool_pcp_impl(pool) != PP_PCP_RSEQ) {
+		test_cpu_unpin();
+		return;
+	}
+	pp_pool_vmstat(pool, &st);
+	if (test_cpu_pin_below(st.nr_cpus) < 0)
+		test_cpu_unpin();
+}
+
+/*
+ * pp_pool_create(@cfg) for a test that goes on to use the pool: bails
+ * out if it fails, checks the pcp implementation and pins the thread
+ * (test_pool_pin()).
+ */
+static inline struct pp_pool *
+test_pool_create_config(const struct pp_pool_config *cfg)
+{
+	struct pp_pool *pool = pp_pool_create(cfg);
+
+	if (!pool)
+		bail_out("pp_pool_create(%lu pages, batch %u, high %u, %u cpus, "
+			 "%s): %s", cfg->nr_pages, cfg->pcp_batch,
+			 cfg->pcp_high, cfg->nr_cpus,
+			 pp_backend_name(cfg->backend), strerror(errno));
+	test_pool_check_impl(pool, cfg->backend);
+	test_pool_pin(pool);
+	return pool;
+}
+
+/*
  * A pool of @nr_pages pages with @nr_cpus pcp lists of @batch/@high and
  * all watermarks at 0, so only a really empty zone fails an allocation,
  * on the suite's backend (jemalloc gets TEST_JE_EXTRA_PAGES more).
  * The debug default (PAGEPOOL_DEBUG) is left alone: the whole suite can
- * run with the debug checks on.
+ * run with the debug checks on; so is the pcp implementation's
+ * (PAGEPOOL_PCP).  The thread may be pinned (test_pool_pin()).
  */
 static inline struct pp_pool *test_pool_create(unsigned long nr_pages,
 					       unsigned int batch,
@@ -99,7 +170,6 @@ static inline struct pp_pool *test_pool_create(unsigned long nr_pages,
 					       unsigned int nr_cpus)
 {
 	struct pp_pool_config cfg;
-	struct pp_pool *pool;
 
 	test_config_init(&cfg);
 	cfg.nr_pages = test_pool_pages(nr_pages);
@@ -109,12 +179,7 @@ static inline struct pp_pool *test_pool_create(unsigned long nr_pages,
 	cfg.wmark_min = 0;
 	cfg.wmark_low = 0;
 	cfg.wmark_high = 0;
-	pool = pp_pool_create(&cfg);
-	if (!pool)
-		bail_out("pp_pool_create(%lu pages, batch %u, high %u, %s): %s",
-			 cfg.nr_pages, batch, high, pp_backend_name(cfg.backend),
-			 strerror(errno));
-	return pool;
+	return test_pool_create_config(&cfg);
 }
 
 /* Change of counter @ev between two snapshots. */

@@ -1,0 +1,67 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# rpcsim on libpagepool's pcp implementations (PAGEPOOL_PCP): rseq asked
+# for where glibc does not register rseq (GLIBC_TUNABLES=
+# glibc.pthread.rseq=0) serves every request of every mode on the lock,
+# with the library's one-line notice once for the three pools and no
+# restart counted; rseq where it is supported serves them quietly; a
+# PAGEPOOL_PCP the library cannot read stops rpcsim with exit 1 and the
+# library's line naming the variable.  Every run that ends checks that
+# every page came back (rpcsim exits 1 otherwise).
+
+# shellcheck source=tests/rpcsim/common.sh
+. "$top_srcdir/tests/rpcsim/common.sh"
+
+if ! have_python; then
+	echo "1..0 # SKIP python3 missing"
+	exit 0
+fi
+plan_tests 8
+
+# every_mode EXPR: EXPR (python, over m, one mode of $OUT) holds for all.
+every_mode()
+{
+	python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+sys.exit(not (len(d["modes"]) == 3 and
+              all(eval(sys.argv[2]) for m in d["modes"])))' "$OUT" "$1"
+}
+
+restarts='sum(v for k, v in m["counters"].items() if k.startswith("pcp_restart_"))'
+
+# PAGEPOOL_PCP=rseq without glibc's rseq: the lock, one notice.
+tunables=${GLIBC_TUNABLES:+$GLIBC_TUNABLES:}glibc.pthread.rseq=0
+timeout "$RPCSIM_TIMEOUT" env PAGEPOOL_PCP=rseq GLIBC_TUNABLES="$tunables" \
+	"$RPCSIM" --alloc=all --requests=2000 --json >"$OUT" 2>"$ERR"
+status=$?
+ran_ok "PAGEPOOL_PCP=rseq, glibc.pthread.rseq=0, --alloc=all: every request served"
+[ "$(wc -l <"$ERR")" -eq 1 ] &&
+	grep -q '^pagepool: rseq per-CPU lists unavailable (.*): using the lock implementation$' "$ERR"
+ok $? "  the library's notice, one line for three pools" || diag "$(cat "$ERR")"
+every_mode "m['calls'] == 2000 and $restarts == 0"
+ok $? "  2000 calls per mode, no rseq restart counted"
+
+# PAGEPOOL_PCP=rseq where rseq works.
+if why=$("$top_builddir/tests/pcp/rseq-supported"); then
+	run_env PAGEPOOL_PCP=rseq --alloc=all --requests=2000 --json
+	ran_ok "PAGEPOOL_PCP=rseq, --alloc=all: every request served"
+	[ ! -s "$ERR" ]
+	ok $? "  nothing on stderr" || diag "$(cat "$ERR")"
+	every_mode "m['calls'] == 2000"
+	ok $? "  2000 calls per mode"
+else
+	skip 3 "no rseq pcp lists here: $why"
+fi
+
+run_env PAGEPOOL_PCP=bogus --requests=10
+[ "$status" -eq 1 ] && grep -q "^pagepool: PAGEPOOL_PCP='bogus': expected auto, rseq or lock$" "$ERR"
+ok $? "PAGEPOOL_PCP=bogus: exit 1, the library's line naming the variable (exit $status)" ||
+	diag "$(cat "$ERR")"
+run_env PAGEPOOL_PCP= --requests=10
+[ "$status" -eq 1 ] && grep -q "^pagepool: PAGEPOOL_PCP='': expected auto, rseq or lock$" "$ERR"
+ok $? "PAGEPOOL_PCP empty: exit 1, the library's line naming the variable (exit $status)" ||
+	diag "$(cat "$ERR")"
+
+exit_status
+exit $?
