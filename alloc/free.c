@@ -5,14 +5,27 @@
  */
 #include "internal.h"
 
-/* Is @page one of @pool's descriptors (in range and aligned)? */
+#include <limits.h>
+
+/*
+ * Is @page one of @pool's descriptors (in range and aligned)?  Checked on
+ * every put, get, release and conversion, debug or not: one subtraction,
+ * and one compare folded with the alignment test, on paths that already
+ * branch on the page.  Without it a page put to the wrong pool joins that
+ * pool's lists and is handed out by it, and a pointer into the middle of
+ * a descriptor corrupts its neighbours' fields.
+ */
 static inline bool pp_page_in_pool(const struct pp_pool *pool,
 				   const struct pp_page *page)
 {
-	uintptr_t p = (uintptr_t)page, base = (uintptr_t)pool->mem_map;
+	uintptr_t off = (uintptr_t)page - (uintptr_t)pool->mem_map;
 
-	return p >= base && p < base + pool->map_bytes &&
-	       (p - base) % sizeof(struct pp_page) == 0;
+	_Static_assert((sizeof(struct pp_page) &
+			(sizeof(struct pp_page) - 1)) == 0,
+		       "descriptor size must be a power of two");
+	/* Below the base, off wraps to a huge value: one unsigned compare. */
+	return off < pool->map_bytes &&
+	       !(off & (sizeof(struct pp_page) - 1));
 }
 
 /*
@@ -184,7 +197,7 @@ static inline bool pp_put_page_testzero(struct pp_pool *pool,
 {
 	int old;
 
-	if (unlikely(pool->debug) && !pp_page_in_pool(pool, page))
+	if (unlikely(!pp_page_in_pool(pool, page)))
 		pp_bad_pointer(pool, page, call);
 	if (likely(__atomic_load_n(&page->refcount, __ATOMIC_ACQUIRE) == 1)) {
 		__atomic_store_n(&page->refcount, 0, __ATOMIC_RELAXED);
@@ -193,9 +206,11 @@ static inline bool pp_put_page_testzero(struct pp_pool *pool,
 	old = __atomic_fetch_sub(&page->refcount, 1, __ATOMIC_ACQ_REL);
 	if (unlikely(old <= 0)) {
 		__atomic_fetch_add(&page->refcount, 1, __ATOMIC_RELAXED);
-		pp_bad_page(pool, page, call,
+		pp_bad_page(pool, page, call, old == 0 ?
 			    "refcount underflow: put of a free page "
-			    "(double free?)");
+			    "(double free?)" :
+			    "refcount negative: corrupted, or overflowed by "
+			    "2^31 references");
 	}
 	return old == 1;
 }
@@ -204,13 +219,24 @@ void pp_get_page(struct pp_pool *pool, struct pp_page *page)
 {
 	int old;
 
-	if (unlikely(pool->debug) && !pp_page_in_pool(pool, page))
+	if (unlikely(!pp_page_in_pool(pool, page)))
 		pp_bad_pointer(pool, page, "pp_get_page");
 	old = __atomic_fetch_add(&page->refcount, 1, __ATOMIC_RELAXED);
-	if (unlikely(old <= 0)) {
+	/*
+	 * INT_MAX + 1 would wrap to a negative count, which every later get
+	 * and put would take for a free page: name the overflow here, where
+	 * it happens (the kernel's page_ref_inc() would wrap silently; its
+	 * try_get_page() refuses instead).
+	 */
+	if (unlikely(old <= 0 || old == INT_MAX)) {
 		__atomic_fetch_sub(&page->refcount, 1, __ATOMIC_RELAXED);
 		pp_bad_page(pool, page, "pp_get_page",
-			    "get of a free page (use after free?)");
+			    old == INT_MAX ?
+			    "refcount overflow: 2^31 - 1 references held "
+			    "already (a get without a put?)" :
+			    old == 0 ? "get of a free page (use after free?)" :
+			    "refcount negative: corrupted, or overflowed by "
+			    "2^31 references");
 	}
 }
 
@@ -257,7 +283,8 @@ void pp_put_page(struct pp_pool *pool, struct pp_page *page)
 	struct pp_pcp *pcp;
 	unsigned int count;
 
-	if (unlikely(pool->debug || pool->ops || page->order ||
+	if (unlikely(!pp_page_in_pool(pool, page) || pool->debug ||
+		     pool->ops || page->order ||
 		     __atomic_load_n(&page->refcount, __ATOMIC_ACQUIRE) != 1 ||
 		     pp_trace_enabled(mm_page_free)))
 		return pp_put_page_slow(pool, page);
@@ -342,6 +369,8 @@ void pp_release_pages_rseq(struct pp_pool *pool, struct pp_page **pages,
 
 		if (!page)
 			continue;
+		if (unlikely(!pp_page_in_pool(pool, page)))
+			pp_bad_pointer(pool, page, "pp_release_pages");
 		/* The only reference is ours: see pp_put_page_testzero(). */
 		if (likely(__atomic_load_n(&page->refcount,
 					   __ATOMIC_ACQUIRE) == 1))
@@ -505,6 +534,8 @@ void pp_release_pages(struct pp_pool *pool, struct pp_page **pages,
 
 		if (!page)
 			continue;
+		if (unlikely(!pp_page_in_pool(pool, page)))
+			pp_bad_pointer(pool, page, "pp_release_pages");
 		/* The only reference is ours: see pp_put_page_testzero(). */
 		if (likely(__atomic_load_n(&page->refcount,
 					   __ATOMIC_ACQUIRE) == 1))
@@ -564,7 +595,7 @@ void pp_release_pages(struct pp_pool *pool, struct pp_page **pages,
 unsigned long pp_page_to_pfn(const struct pp_pool *pool,
 			     const struct pp_page *page)
 {
-	if (unlikely(pool->debug) && !pp_page_in_pool(pool, page))
+	if (unlikely(!pp_page_in_pool(pool, page)))
 		pp_bad_pointer(pool, page, "pp_page_to_pfn");
 	return pp_pfn(pool, page);
 }
@@ -578,7 +609,7 @@ struct pp_page *pp_pfn_to_page(const struct pp_pool *pool, unsigned long pfn)
 
 void *pp_page_address(const struct pp_pool *pool, const struct pp_page *page)
 {
-	if (unlikely(pool->debug) && !pp_page_in_pool(pool, page))
+	if (unlikely(!pp_page_in_pool(pool, page)))
 		pp_bad_pointer(pool, page, "pp_page_address");
 	return pool->arena + (pp_pfn(pool, page) << PP_PAGE_SHIFT);
 }

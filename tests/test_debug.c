@@ -9,6 +9,7 @@
  * that depend on where the buddy allocator puts a freed page (merged
  * into a block, back out of the pcp list by a bulk call) are its own.
  */
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -129,6 +130,40 @@ static void child_get_foreign(void *arg)
 	struct scenario *s = arg;
 
 	pp_get_page(s->pool, (struct pp_page *)s->ptr);
+}
+
+static void child_release_foreign(void *arg)
+{
+	struct scenario *s = arg;
+	struct pp_page *arr[3] = { s->page, (struct pp_page *)s->ptr, NULL };
+
+	pp_get_page(s->pool, s->page);
+	pp_release_pages(s->pool, arr, 3);
+}
+
+static void child_pfn_foreign(void *arg)
+{
+	struct scenario *s = arg;
+
+	printf("%lu\n", pp_page_to_pfn(s->pool, (struct pp_page *)s->ptr));
+}
+
+static void child_address_foreign(void *arg)
+{
+	struct scenario *s = arg;
+
+	printf("%p\n", pp_page_address(s->pool, (struct pp_page *)s->ptr));
+}
+
+/* 2^31 - 1 references, then one more get. */
+static void child_get_overflow(void *arg)
+{
+	struct scenario *s = arg;
+
+	/* Two gets short of the limit: 2^31 real gets take too long. */
+	__atomic_store_n(&s->page->refcount, INT_MAX - 2, __ATOMIC_RELAXED);
+	for (int i = 0; i < 4; i++)
+		pp_get_page(s->pool, s->page);
 }
 
 /* Correct use of every API with the checks on: must not abort. */
@@ -391,6 +426,103 @@ static void test_bad_pointer(void)
 	teardown(&s);
 }
 
+/*
+ * The same checks with debug off: the range and alignment check is
+ * unconditional, and what it finds is named as such (not as a double free
+ * or a use after free, which is what the refcount of whatever the pointer
+ * points at would suggest).
+ */
+static void test_bad_pointer_nodebug(void)
+{
+	static const char *const put[] = {
+		"pp_put_page", "%ptr", "not a page descriptor", NULL };
+	static const char *const put_inside[] = {
+		"pp_put_page", "%ptr", "not a page descriptor",
+		"points 8 bytes into the descriptor of pfn", NULL };
+	static const char *const put_other[] = {
+		"pp_put_page", "%ptr", "not a page descriptor",
+		"a page of another pool", NULL };
+	static const char *const get[] = {
+		"pp_get_page", "%ptr", "not a page descriptor", NULL };
+	static const char *const release[] = {
+		"pp_release_pages", "%ptr", "not a page descriptor", NULL };
+	static const char *const pfn[] = {
+		"pp_page_to_pfn", "%ptr", "not a page descriptor", NULL };
+	static const char *const addr[] = {
+		"pp_page_address", "%ptr", "not a page descriptor", NULL };
+	static const char *const overflow[] = {
+		"Bad page state in pp_get_page", "%pfn", "refcount overflow",
+		NULL };
+	struct pp_page fake;
+	struct scenario s;
+
+	memset(&fake, 0, sizeof(fake));
+	fake.refcount = 1;
+
+	setup(&s, false);
+	s.ptr = &fake;
+	expect_death("pp_put_page - a descriptor not from the pool (no debug)",
+		     child_put_foreign, &s, put);
+	teardown(&s);
+
+	setup(&s, false);
+	s.ptr = (const char *)s.page + 8;
+	expect_death("pp_put_page - a pointer inside a descriptor (no debug)",
+		     child_put_foreign, &s, put_inside);
+	teardown(&s);
+
+	/* Another pool's free page: today's refcount says "double free". */
+	setup(&s, false);
+	s.other = debug_pool(false);
+	s.ptr = pp_pfn_to_page(s.other, 3);
+	expect_death("pp_put_page - another pool's free page (no debug)",
+		     child_put_foreign, &s, put_other);
+	teardown(&s);
+
+	/* Another pool's allocated page: would join this pool's lists. */
+	setup(&s, false);
+	s.other = debug_pool(false);
+	{
+		struct pp_page *theirs = pp_alloc_page(s.other, PP_GFP_KERNEL);
+
+		s.ptr = theirs;
+		expect_death("pp_put_page - another pool's allocated page "
+			     "(no debug)", child_put_foreign, &s, put_other);
+		pp_put_page(s.other, theirs);
+	}
+	teardown(&s);
+
+	setup(&s, false);
+	s.other = debug_pool(false);
+	s.ptr = pp_pfn_to_page(s.other, 0);
+	expect_death("pp_get_page - another pool's descriptor (no debug)",
+		     child_get_foreign, &s, get);
+	teardown(&s);
+
+	setup(&s, false);
+	s.ptr = &fake;
+	expect_death("pp_release_pages - a descriptor not from the pool "
+		     "(no debug)", child_release_foreign, &s, release);
+	teardown(&s);
+
+	setup(&s, false);
+	s.ptr = (const char *)s.page + 8;
+	expect_death("pp_page_to_pfn - a pointer inside a descriptor "
+		     "(no debug)", child_pfn_foreign, &s, pfn);
+	teardown(&s);
+
+	setup(&s, false);
+	s.ptr = &fake;
+	expect_death("pp_page_address - a descriptor not from the pool "
+		     "(no debug)", child_address_foreign, &s, addr);
+	teardown(&s);
+
+	setup(&s, false);
+	expect_death("pp_get_page - refcount overflow is named as such",
+		     child_get_overflow, &s, overflow);
+	teardown(&s);
+}
+
 static void test_clean_run(void)
 {
 	struct child_result res;
@@ -428,10 +560,11 @@ static void test_env(void)
 
 int main(void)
 {
-	plan_tests(2 * 5 + 2 * 3 + 2 * 3 + 1 + 2);
+	plan_tests(2 * 5 + 2 * 3 + 2 * 3 + 2 * 9 + 1 + 2);
 	test_double_free();
 	test_poison();
 	test_bad_pointer();
+	test_bad_pointer_nodebug();
 	test_clean_run();
 	test_env();
 	return exit_status();

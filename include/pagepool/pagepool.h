@@ -606,7 +606,10 @@ unsigned long pp_alloc_pages_bulk_list(struct pp_pool *pool, pp_gfp_t gfp,
  * @page: a page the caller holds a reference to, or knows to be held by
  *        someone until this call returns (get_page()'s rule)
  *
- * A get of a free page is reported as a bad page and aborts.
+ * Reported as a bad page, aborting, debug checks on or off: a pointer that
+ * is not one of @pool's descriptors (another pool's page, a pointer into
+ * a descriptor), a get of a free page, and a get that would take the
+ * refcount past INT_MAX (2^31 - 1 references: named as an overflow).
  *
  * Thread safety: any thread, concurrently.  The last put of a page takes
  * no atomic read-modify-write (nobody else can hold a reference then), so
@@ -625,8 +628,12 @@ void pp_get_page(struct pp_pool *pool, struct pp_page *page);
  * failed, or stopped by a drain), or the block is larger than one page, it
  * goes straight to the buddy lists.
  *
- * A put that would take the refcount below zero, or of a pointer that is
- * not one of @pool's descriptors, is reported as a bad page and aborts.
+ * Reported as a bad page, aborting, debug checks on or off: a put of a
+ * pointer that is not one of @pool's descriptors (a page of another pool,
+ * a pointer into a descriptor; named as such, not as a double free), and
+ * a put that would take the refcount below zero (a double free; a
+ * negative count is named as corruption or overflow).  The descriptor
+ * check is a range and alignment compare on every call.
  *
  * Thread safety: any thread, concurrently; frees may come from a different
  * thread and CPU than the allocation.
@@ -644,6 +651,8 @@ void pp_put_page(struct pp_pool *pool, struct pp_page *page);
  * pages (one hold of the pcp lock, or one rseq critical section) instead
  * of once per page.
  *
+ * Each non-NULL entry is checked as pp_put_page() checks its page.
+ *
  * Thread safety: any thread, concurrently.
  */
 void pp_release_pages(struct pp_pool *pool, struct pp_page **pages,
@@ -651,8 +660,9 @@ void pp_release_pages(struct pp_pool *pool, struct pp_page **pages,
 
 /*
  * Page <-> pfn <-> address conversions.  pp_pfn_to_page() returns NULL for a
- * pfn outside the pool.  A descriptor pointer that is not the pool's is
- * reported (and aborts) in debug mode.
+ * pfn outside the pool.  pp_page_to_pfn() and pp_page_address() report a
+ * descriptor pointer that is not the pool's and abort, debug checks on or
+ * off (a range and alignment compare).
  */
 unsigned long pp_page_to_pfn(const struct pp_pool *pool,
 			     const struct pp_page *page);
