@@ -6,6 +6,7 @@
 #include "internal.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -31,6 +32,7 @@ void pp_pool_config_init(struct pp_pool_config *cfg)
 	cfg->wmark_low = PP_WMARK_AUTO;
 	cfg->wmark_high = PP_WMARK_AUTO;
 	cfg->debug = PP_CONFIG_DEBUG_DEFAULT;
+	/* Any other value makes pp_pool_create() fail, saying so. */
 	if (env && (env[0] == '0' || env[0] == '1') && env[1] == '\0')
 		cfg->debug = env[0] == '1';
 	cfg->backend = PP_BACKEND_BUDDY;
@@ -47,6 +49,23 @@ void pp_pool_config_init(struct pp_pool_config *cfg)
 		cfg->pcp_impl = impl < 0 ? PP_NR_PCP_IMPLS :
 					   (enum pp_pcp_impl)impl;
 	}
+}
+
+/*
+ * PAGEPOOL_DEBUG, when set, must be 0 or 1: a value that would be
+ * silently ignored ("yes", "2", "") leaves a user believing the checks are
+ * on.  Refused the way PAGEPOOL_FAULT and PAGEPOOL_PCP are: one line, and
+ * pp_pool_create() fails with EINVAL.
+ */
+static int pp_debug_env_check(void)
+{
+	const char *env = getenv("PAGEPOOL_DEBUG");
+
+	if (!env || ((env[0] == '0' || env[0] == '1') && env[1] == '\0'))
+		return 0;
+	fprintf(stderr, "pagepool: PAGEPOOL_DEBUG='%s': expected 0 (debug "
+		"checks off) or 1 (on)\n", env);
+	return -EINVAL;
 }
 
 static unsigned long pp_int_sqrt(unsigned long x)
@@ -214,7 +233,8 @@ struct pp_pool *pp_pool_create(const struct pp_pool_config *cfg)
 		return NULL;
 	}
 	memset(pool, 0, sizeof(*pool));
-	if (pp_fault_parse(getenv("PAGEPOOL_FAULT"), &fault)) {
+	if (pp_debug_env_check() ||
+	    pp_fault_parse(getenv("PAGEPOOL_FAULT"), &fault)) {
 		free(pool);
 		errno = EINVAL;
 		return NULL;

@@ -67,7 +67,7 @@ static void test_env(void)
 	}
 	ok(kept == sizeof(ignored) / sizeof(ignored[0]),
 	   "pp_pool_config_init - other PAGEPOOL_DEBUG values keep the "
-	   "default (%u of %zu)", kept, sizeof(ignored) / sizeof(ignored[0]));
+	   "default, pp_pool_create() refuses them (%u of %zu)", kept, sizeof(ignored) / sizeof(ignored[0]));
 	unsetenv("PAGEPOOL_DEBUG");
 }
 

@@ -558,14 +558,56 @@ static void test_env(void)
 	   child_how(&res, how, sizeof(how)));
 }
 
+static int create_default_pool(void *arg)
+{
+	struct pp_pool *pool = pp_pool_create(NULL);
+
+	(void)arg;
+	if (pool) {
+		pp_pool_destroy(pool);
+		return 0;
+	}
+	return errno;
+}
+
+/*
+ * A PAGEPOOL_DEBUG value other than 0 or 1 used to be ignored silently;
+ * it is refused as a bad PAGEPOOL_FAULT is: EINVAL and one line naming
+ * the variable, the value and what is accepted.
+ */
+static void test_env_bad(void)
+{
+	static const char *const bad[] = { "yes", "2", "-1", "", "1 " };
+	char out[512], want[64];
+
+	for (unsigned int i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		int err;
+		char *nl;
+
+		setenv("PAGEPOOL_DEBUG", bad[i], 1);
+		err = capture_stderr(create_default_pool, NULL, out,
+				     sizeof(out));
+		snprintf(want, sizeof(want), "PAGEPOOL_DEBUG='%s'", bad[i]);
+		nl = strchr(out, '\n');
+		ok(err == EINVAL && strstr(out, want) &&
+		   strstr(out, "expected 0") && nl && nl[1] == '\0',
+		   "PAGEPOOL_DEBUG='%s' - pp_pool_create refuses it: EINVAL, "
+		   "one line naming it (%s)", bad[i], strerror(err));
+		if (err != EINVAL || !strstr(out, want))
+			diag_text("stderr: ", out);
+	}
+	unsetenv("PAGEPOOL_DEBUG");
+}
+
 int main(void)
 {
-	plan_tests(2 * 5 + 2 * 3 + 2 * 3 + 2 * 9 + 1 + 2);
+	plan_tests(2 * 5 + 2 * 3 + 2 * 3 + 2 * 9 + 1 + 2 + 5);
 	test_double_free();
 	test_poison();
 	test_bad_pointer();
 	test_bad_pointer_nodebug();
 	test_clean_run();
 	test_env();
+	test_env_bad();
 	return exit_status();
 }

@@ -272,7 +272,9 @@ struct pp_pool_config {
 	 * Debug checks: poison freed pages and verify the poison on
 	 * allocation, check free-list and page-state consistency.  Defaults
 	 * to on in --enable-debug builds; the PAGEPOOL_DEBUG environment
-	 * variable (0 or 1) overrides the default.
+	 * variable (0 or 1) overrides the default.  Any other value of it
+	 * ("yes", "2", "") makes pp_pool_create() fail with EINVAL, with one
+	 * line on stderr naming it.
 	 */
 	bool debug;
 	/* The allocator behind the APIs (default PP_BACKEND_BUDDY). */
@@ -337,7 +339,10 @@ void pp_pool_config_init(struct pp_pool_config *cfg);
  *
  * Return: the pool, or NULL with errno set: EINVAL for a configuration that
  * cannot work (no pages, batch 0 or above high, watermarks out of order or
- * above the pool size), ENOMEM when the mappings fail.
+ * above the pool size) or an environment variable it cannot read
+ * (PAGEPOOL_DEBUG other than 0 or 1, PAGEPOOL_FAULT, PAGEPOOL_PCP: one line
+ * on stderr names the variable, its value and what is accepted), ENOMEM
+ * when the mappings fail.
  */
 struct pp_pool *pp_pool_create(const struct pp_pool_config *cfg);
 
