@@ -271,6 +271,7 @@ struct pp_page *pp_alloc_pages(struct pp_pool *pool, pp_gfp_t gfp,
 	if (unlikely(order > PP_MAX_ORDER)) {
 		pp_count(pool, PP_ALLOC_SINGLE_CALLS, 1);
 		pp_count(pool, PP_ALLOC_FAIL, 1);
+		errno = EINVAL;
 		return NULL;
 	}
 	pp_ctx_defer(&ac, PP_ALLOC_SINGLE_CALLS);
@@ -922,6 +923,10 @@ unsigned long pp_alloc_pages_bulk_array(struct pp_pool *pool, pp_gfp_t gfp,
 					unsigned long nr_pages,
 					struct pp_page **page_array)
 {
+	/* One test per call, not per page: the kernel would oops here. */
+	if (unlikely(!page_array) && nr_pages)
+		pp_bad_call("pp_alloc_pages_bulk_array",
+			    "page_array is NULL with nr_pages %lu", nr_pages);
 	return pp_alloc_pages_bulk_impl(pool, gfp, nr_pages, NULL, page_array,
 					PP_ALLOC_BULK_ARRAY_CALLS,
 					"pp_alloc_pages_bulk_array");
@@ -931,6 +936,9 @@ unsigned long pp_alloc_pages_bulk_list(struct pp_pool *pool, pp_gfp_t gfp,
 				       unsigned long nr_pages,
 				       struct pp_list_head *list)
 {
+	if (unlikely(!list) && nr_pages)
+		pp_bad_call("pp_alloc_pages_bulk_list",
+			    "list is NULL with nr_pages %lu", nr_pages);
 	return pp_alloc_pages_bulk_impl(pool, gfp, nr_pages, list, NULL,
 					PP_ALLOC_BULK_LIST_CALLS,
 					"pp_alloc_pages_bulk_list");

@@ -23,6 +23,19 @@ void pp_die_at(const char *file, const char *func, int line,
 	abort();
 }
 
+void pp_bad_call(const char *call, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "pagepool: BUG: %s: ", call);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	fflush(stderr);
+	abort();
+}
+
 const char *pp_page_state_name(unsigned int state)
 {
 	switch (state) {

@@ -523,6 +523,9 @@ void pp_release_pages(struct pp_pool *pool, struct pp_page **pages,
 	struct pp_page **ring = NULL;
 	unsigned int n = 0, limit = 0, held = 0, top = 0, mask = 0, cpu = 0;
 
+	if (unlikely(!pages) && nr)
+		pp_bad_call("pp_release_pages", "pages is NULL with nr %lu",
+			    nr);
 	if (unlikely(pool->debug || pool->ops ||
 		     pp_trace_enabled(mm_page_free) ||
 		     pp_trace_enabled(mm_page_free_batched)))

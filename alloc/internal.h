@@ -124,12 +124,22 @@ struct pp_fault {
 int pp_fault_parse(const char *spec, struct pp_fault *f);
 bool pp_fault_trylock_hit(unsigned int percent);
 
+/*
+ * pp_pool.magic: PP_POOL_LIVE from create until destroy frees the pool,
+ * PP_POOL_DEAD just before.  Not at the start of the struct, where free()
+ * keeps its own pointers, so a second destroy of a pool whose memory has
+ * not been reused still finds PP_POOL_DEAD there.
+ */
+#define PP_POOL_LIVE	0x70706f6fU	/* "oopp" */
+#define PP_POOL_DEAD	0xdeadb001U
+
 struct pp_pool {
 	/* Read-mostly: layout and configuration. */
 	char *arena;
 	size_t arena_bytes;
 	struct pp_page *mem_map;
 	size_t map_bytes;
+	unsigned int magic;		/* PP_POOL_LIVE or PP_POOL_DEAD */
 	unsigned long nr_pages;
 	unsigned long wmark[PP_NR_WMARK];
 	unsigned int nr_cpus;
@@ -234,6 +244,10 @@ void pp_die_at(const char *file, const char *func, int line,
 __attribute__((noreturn, cold))
 void pp_bad_page(const struct pp_pool *pool, const struct pp_page *page,
 		 const char *call, const char *reason);
+
+/* A call the API's contract rules out (a NULL array, ...): report, abort. */
+__attribute__((noreturn, cold, format(printf, 2, 3)))
+void pp_bad_call(const char *call, const char *fmt, ...);
 
 __attribute__((noreturn, cold))
 void pp_bad_pointer(const struct pp_pool *pool, const void *page,

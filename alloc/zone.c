@@ -189,6 +189,7 @@ static void pp_pool_unmap(struct pp_pool *pool)
 
 	if (err)
 		pp_die("pthread_mutex_destroy: error %d", err);
+	pool->magic = PP_POOL_DEAD;
 	munmap(pool->map_base, pool->map_len);
 	munmap(pool->mem_map, pool->map_bytes);
 	munmap(pool->rings, pool->rings_bytes);
@@ -320,6 +321,7 @@ struct pp_pool *pp_pool_create(const struct pp_pool_config *cfg)
 			return NULL;
 		}
 	}
+	pool->magic = PP_POOL_LIVE;
 	return pool;
 
 nomem:
@@ -363,6 +365,17 @@ int pp_pool_destroy(struct pp_pool *pool)
 
 	if (!pool)
 		return 0;
+	/*
+	 * A second destroy is a use after free, the caller's bug, as a
+	 * second kfree() is; it used to spin forever on a freed pcp lock.
+	 * While the memory has not been reused the mark says what happened
+	 * (the ASan build reports the heap-use-after-free first).
+	 */
+	if (unlikely(pool->magic != PP_POOL_LIVE))
+		pp_bad_call("pp_pool_destroy", "%p is not a live pool (%s)",
+			    (void *)pool, pool->magic == PP_POOL_DEAD ?
+			    "destroyed already: a second destroy" :
+			    "never created, or its memory reused");
 	if (pool->ops) {
 		unsigned long out = 0;
 

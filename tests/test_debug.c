@@ -16,6 +16,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <config.h>
+
 #include <pagepool/pagepool.h>
 
 #include "capture.h"
@@ -558,6 +560,103 @@ static void test_env(void)
 	   child_how(&res, how, sizeof(how)));
 }
 
+static void child_destroy_twice(void *arg)
+{
+	struct pp_pool *pool = debug_pool(false);
+
+	(void)arg;
+	pp_pool_destroy(pool);
+	pp_pool_destroy(pool);
+}
+
+static void child_null_array(void *arg)
+{
+	struct scenario *s = arg;
+
+	pp_alloc_pages_bulk_array(s->pool, PP_GFP_KERNEL, 4, NULL);
+}
+
+static void child_null_list(void *arg)
+{
+	struct scenario *s = arg;
+
+	pp_alloc_pages_bulk_list(s->pool, PP_GFP_KERNEL, 4, NULL);
+}
+
+static void child_null_release(void *arg)
+{
+	struct scenario *s = arg;
+
+	pp_release_pages(s->pool, NULL, 4);
+}
+
+/*
+ * Caller bugs whose contract the header states: a second destroy, a NULL
+ * array or list with pages wanted, a NULL release array with entries,
+ * abort with a report naming the mistake (a hang, or a bare SIGSEGV,
+ * before); an order out of range fails with EINVAL.
+ */
+static void test_misuse(void)
+{
+	static const char *const twice[] = {
+		"pp_pool_destroy", "not a live pool", "destroyed already",
+		NULL };
+	static const char *const twice_asan[] = {
+		"heap-use-after-free", "pp_pool_destroy", NULL };
+	static const char *const array[] = {
+		"pp_alloc_pages_bulk_array", "page_array is NULL",
+		"nr_pages 4", NULL };
+	static const char *const list[] = {
+		"pp_alloc_pages_bulk_list", "list is NULL", "nr_pages 4",
+		NULL };
+	static const char *const release[] = {
+		"pp_release_pages", "pages is NULL", "nr 4", NULL };
+	struct child_result res;
+	struct scenario s;
+	struct pp_page *page;
+	char how[32];
+
+	/* ASan sees the freed pool before the mark is read, and says so. */
+	if (!run_in_child(child_destroy_twice, NULL, 10, &res))
+		bail_out("fork: %s", strerror(errno));
+#ifdef PP_CONFIG_ASAN
+	ok(!child_exited_ok(&res) && has_all(res.output, twice_asan),
+	   "pp_pool_destroy - twice: ASan reports the use after free (%s)",
+	   child_how(&res, how, sizeof(how)));
+#else
+	ok(child_aborted(&res) && has_all(res.output, twice),
+	   "pp_pool_destroy - twice: reported and aborts, no hang (%s)",
+	   child_how(&res, how, sizeof(how)));
+#endif
+	if (!child_aborted(&res))
+		diag_text("child stderr: ", res.output);
+
+	setup(&s, false);
+	s.ptr = NULL;
+	expect_death("pp_alloc_pages_bulk_array - NULL array, nr 4",
+		     child_null_array, &s, array);
+	expect_death("pp_alloc_pages_bulk_list - NULL list, nr 4",
+		     child_null_list, &s, list);
+	expect_death("pp_release_pages - NULL array, nr 4",
+		     child_null_release, &s, release);
+	ok(pp_alloc_pages_bulk_array(s.pool, PP_GFP_KERNEL, 0, NULL) == 0 &&
+	   pp_alloc_pages_bulk_list(s.pool, PP_GFP_KERNEL, 0, NULL) == 0,
+	   "bulk calls - NULL array or list with nr_pages 0: 0, no report");
+	pp_release_pages(s.pool, NULL, 0);
+
+	errno = 0;
+	page = pp_alloc_pages(s.pool, PP_GFP_KERNEL, PP_MAX_ORDER + 1);
+	ok(!page && errno == EINVAL,
+	   "pp_alloc_pages - order %d: NULL with errno EINVAL (%s)",
+	   PP_MAX_ORDER + 1, strerror(errno));
+	errno = 0;
+	page = pp_alloc_pages(s.pool, PP_GFP_KERNEL, ~0U);
+	ok(!page && errno == EINVAL,
+	   "pp_alloc_pages - order ~0U: NULL with errno EINVAL (%s)",
+	   strerror(errno));
+	teardown(&s);
+}
+
 static int create_default_pool(void *arg)
 {
 	struct pp_pool *pool = pp_pool_create(NULL);
@@ -601,7 +700,7 @@ static void test_env_bad(void)
 
 int main(void)
 {
-	plan_tests(2 * 5 + 2 * 3 + 2 * 3 + 2 * 9 + 1 + 2 + 5);
+	plan_tests(2 * 5 + 2 * 3 + 2 * 3 + 2 * 9 + 1 + 2 + 5 + 1 + 2 * 3 + 3);
 	test_double_free();
 	test_poison();
 	test_bad_pointer();
@@ -609,5 +708,6 @@ int main(void)
 	test_clean_run();
 	test_env();
 	test_env_bad();
+	test_misuse();
 	return exit_status();
 }

@@ -26,6 +26,23 @@
  * Thread safety: every function taking a pool may be called concurrently
  * from any number of threads, except pp_pool_destroy(), which must not race
  * with any other call on the same pool.
+ *
+ * Caller bugs, in the kernel's spirit: what a kernel caller would oops or
+ * corrupt memory on is not turned into an error code here either, but it
+ * is documented, and where a check costs no more than a compare per call
+ * it is made, debug checks on or off, and reported ("pagepool: BUG: ...")
+ * before abort():
+ *   - @pool must be a live pool from pp_pool_create().  NULL (except for
+ *     pp_pool_destroy(), where it is a no-op) is dereferenced at once:
+ *     SIGSEGV.  A destroyed pool is a use after free: pp_pool_destroy()
+ *     called again reports "not a live pool ... destroyed already" while
+ *     the freed memory has not been reused (the ASan build reports a
+ *     heap-use-after-free); any other call on it is undefined.
+ *   - a NULL page_array, list or pages with a count above 0: reported.
+ *   - a page that is not one of the pool's descriptors, a double free, a
+ *     get of a free page, a refcount overflow: reported (pp_put_page()).
+ *   - an order above PP_MAX_ORDER is not a bug but a failed call: NULL
+ *     with errno EINVAL.
  */
 #ifndef PAGEPOOL_PAGEPOOL_H
 #define PAGEPOOL_PAGEPOOL_H
@@ -348,7 +365,9 @@ struct pp_pool *pp_pool_create(const struct pp_pool_config *cfg);
 
 /**
  * pp_pool_destroy() - check that every page is back and unmap the pool
- * @pool: the pool; NULL is a no-op returning 0
+ * @pool: the pool; NULL is a no-op returning 0.  A pool destroyed already
+ *        is a caller bug: reported ("not a live pool") and aborts while its
+ *        memory has not been reused, undefined after.
  *
  * Drains every pcp list into the buddy lists, then counts the free pages.
  * If any page is still allocated it prints how many, and the first few pfns,
@@ -533,7 +552,8 @@ long pp_jemalloc_tcache_slots(void);
  * Thread safety: any thread, concurrently.
  *
  * Return: the head page with refcount 1, or NULL when no page could be had
- * (or @order is out of range).
+ * (errno is not set: the kernel's allocator has no errno either), or NULL
+ * with errno EINVAL when @order is above PP_MAX_ORDER.
  */
 struct pp_page *pp_alloc_pages(struct pp_pool *pool, pp_gfp_t gfp,
 			       unsigned int order);
@@ -548,7 +568,9 @@ struct pp_page *pp_alloc_page(struct pp_pool *pool, pp_gfp_t gfp);
  * @pool: the pool
  * @gfp: PP_GFP_* flags
  * @nr_pages: number of entries of @page_array to consider
- * @page_array: array of page pointers; non-NULL entries are left untouched
+ * @page_array: array of page pointers; non-NULL entries are left untouched.
+ *              NULL is allowed only with @nr_pages 0; otherwise the call
+ *              reports it and aborts.
  *
  * Only NULL elements are populated, and @nr_pages is the maximum number of
  * pages the array will hold (5.13 semantics, with the 5.13.1 fix for a full
@@ -590,7 +612,8 @@ unsigned long pp_alloc_pages_bulk_array(struct pp_pool *pool, pp_gfp_t gfp,
  * @gfp: PP_GFP_* flags
  * @nr_pages: number of pages wanted
  * @list: an initialised list; pages are added at its head through
- *        pp_page.lru, existing entries are kept
+ *        pp_page.lru, existing entries are kept.  NULL is allowed only
+ *        with @nr_pages 0; otherwise the call reports it and aborts.
  *
  * Same core, fallbacks, locking and variants as
  * pp_alloc_pages_bulk_array().
@@ -649,7 +672,8 @@ void pp_put_page(struct pp_pool *pool, struct pp_page *page);
  * pp_release_pages() - drop one reference on each of @nr pages
  * @pool: the pool
  * @pages: array of pages; NULL entries are skipped, the array is not changed
- * @nr: number of entries
+ * @nr: number of entries (a NULL @pages with @nr above 0 is reported and
+ *      aborts)
  *
  * The release_pages() / free_unref_page_list() analogue: pages whose last
  * reference goes are collected and freed to this CPU's pcp list once per 32
