@@ -189,6 +189,17 @@ static inline struct pp_page *pp_list_pop_page(struct pp_list_head *list)
  * watermarks and pcp lists are the buddy backend's and play no part.
  * jemalloc keeps pages it is not using (its caches, metadata, extents it
  * retains) counted as nr_backend in struct pp_vmstat.
+ *
+ * Geometry: jemalloc's first metadata block (2 MiB, 512 pages) is taken at
+ * create, so a jemalloc pool needs more than 512 pages (fewer: create
+ * fails with ENOMEM; exactly 512: nothing to hand out).  jemalloc pads
+ * every large extent by one page, so an order-n block asks the hooks for
+ * 2^n + 1 pages aligned to 2^n (after first trying to grow its retained
+ * memory by the next size class above twice that).  Up to order 9 the
+ * buddy allocator serves that from one block of the next order; an order
+ * PP_MAX_ORDER block needs two adjacent free order-10 blocks.  A 2,048-page
+ * pool, whose first block holds the metadata, therefore never serves
+ * order 10, although its buddy lists hold a free order-10 block.
  */
 enum pp_backend {
 	PP_BACKEND_BUDDY,
@@ -280,9 +291,12 @@ struct pp_pool_config {
 	unsigned int nr_cpus;	/* per-CPU lists; 0: the configured CPUs */
 	/*
 	 * Watermarks in pages.  PP_WMARK_AUTO: min from the kernel's
-	 * min_free_kbytes rule (sqrt(16 * KiB), 128 KiB..256 MiB), low and
-	 * high at min + delta and min + 2 * delta, delta = max(min / 4,
-	 * 0.1 % of the zone).  A set min with AUTO low/high derives them.
+	 * min_free_kbytes rule (sqrt(16 * KiB), 128 KiB..256 MiB), then
+	 * capped at nr_pages / 8 so a small pool does not lose a third of
+	 * itself to min: below 256 pages min is under the 128 KiB floor (a
+	 * 128-page pool gets 16).  Low and high at min + delta and min + 2 *
+	 * delta, delta = max(min / 4, 0.1 % of the zone).  A set min with
+	 * AUTO low/high derives them.
 	 */
 	unsigned long wmark_min, wmark_low, wmark_high;
 	/*
