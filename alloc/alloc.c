@@ -45,6 +45,8 @@ static inline void pp_prep_new_page(struct pp_pool *pool, struct pp_page *page,
 				    unsigned int order, pp_gfp_t gfp,
 				    const char *call)
 {
+	/* KASAN: the caller's now; before the poison check and GFP_ZERO. */
+	pp_kasan_unpoison(pool, page, order);
 	if (unlikely(pool->debug))
 		pp_check_poison(pool, page, order, call);
 	page->order = (uint8_t)order;
@@ -329,6 +331,7 @@ struct pp_page *pp_alloc_page_fast(struct pp_pool *pool,
 		page = pp_rseq_alloc_one(pool, &cpu, &miss);
 		if (unlikely(!page))
 			return NULL;
+		pp_kasan_unpoison(pool, page, 0);
 		page->order = 0;
 		pp_set_page_state(page, PP_PAGE_INUSE);
 		__atomic_store_n(&page->refcount, 1, __ATOMIC_RELAXED);
@@ -355,6 +358,7 @@ struct pp_page *pp_alloc_page_fast(struct pp_pool *pool,
 		return NULL;
 	}
 	page = pp_pcp_pop(pcp);
+	pp_kasan_unpoison(pool, page, 0);
 	page->order = 0;
 	pp_set_page_state(page, PP_PAGE_INUSE);
 	__atomic_store_n(&page->refcount, 1, __ATOMIC_RELAXED);
@@ -468,6 +472,7 @@ void pp_bulk_fill_pcp(struct pp_pool *pool, struct pp_pcp *pcp, pp_gfp_t gfp,
 		if (checks) {
 			pp_prep_new_page(pool, page, 0, gfp, call);
 		} else {
+			pp_kasan_unpoison(pool, page, 0);
 			page->order = 0;
 			pp_set_page_state(page, PP_PAGE_INUSE);
 			__atomic_store_n(&page->refcount, 1, __ATOMIC_RELAXED);
@@ -651,6 +656,7 @@ bool pp_bulk_fill_rseq(struct pp_pool *pool, pp_gfp_t gfp,
 			if (checks) {
 				pp_prep_new_page(pool, page, 0, gfp, call);
 			} else {
+				pp_kasan_unpoison(pool, page, 0);
 				page->order = 0;
 				pp_set_page_state(page, PP_PAGE_INUSE);
 				__atomic_store_n(&page->refcount, 1,

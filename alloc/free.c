@@ -43,6 +43,9 @@ static inline void pp_free_pages_prepare_inline(struct pp_pool *pool,
 				    "freeing a page that is not allocated");
 		pp_poison_pages(pool, page, order);
 	}
+	/* KASAN: the buddy backend's free pages are poisoned (ASan build). */
+	if (!pool->ops)
+		pp_kasan_poison(pool, page, order);
 	/* Back to the allocator: the buddy lists, or another backend. */
 	pp_set_page_state(page, pool->ops ? PP_PAGE_BACKEND : PP_PAGE_NONE);
 	pp_trace(mm_page_free, pp_pfn(pool, page), order);
@@ -295,6 +298,7 @@ void pp_put_page(struct pp_pool *pool, struct pp_page *page)
 			return pp_put_page_slow(pool, page);
 		/* The only reference is ours: see pp_put_page_testzero(). */
 		__atomic_store_n(&page->refcount, 0, __ATOMIC_RELAXED);
+		pp_kasan_poison(pool, page, 0);
 		n = pp_rseq_free_one(pool, page);
 		if (unlikely(n <= 0))
 			return pp_put_page_rseq_miss(pool, page);
@@ -308,6 +312,7 @@ void pp_put_page(struct pp_pool *pool, struct pp_page *page)
 		return pp_put_page_slow(pool, page);
 	/* The only reference is ours: see pp_put_page_testzero(). */
 	__atomic_store_n(&page->refcount, 0, __ATOMIC_RELAXED);
+	pp_kasan_poison(pool, page, 0);
 	pp_set_page_state(page, PP_PAGE_PCP);
 	page->pcp_cpu = pcp->cpu;
 	count = pp_pcp_push(pcp, page);
@@ -383,6 +388,7 @@ void pp_release_pages_rseq(struct pp_pool *pool, struct pp_page **pages,
 			pp_free_pages(pool, page, "pp_release_pages");
 			continue;
 		}
+		pp_kasan_poison(pool, page, 0);
 		batch[n++] = page;
 		if (n == PP_SWAP_CLUSTER_MAX) {
 			pp_rseq_release_batch(pool, batch, n);
@@ -566,6 +572,7 @@ void pp_release_pages(struct pp_pool *pool, struct pp_page **pages,
 			cpu = pcp->cpu;
 		}
 		/* free_unref_page_commit(), count and PGFREE settled below */
+		pp_kasan_poison(pool, page, 0);
 		pp_set_page_state(page, PP_PAGE_PCP);
 		page->pcp_cpu = cpu;
 		ring[top++ & mask] = page;

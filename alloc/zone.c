@@ -190,6 +190,8 @@ static void pp_pool_unmap(struct pp_pool *pool)
 	if (err)
 		pp_die("pthread_mutex_destroy: error %d", err);
 	pool->magic = PP_POOL_DEAD;
+	/* KASAN: a later mapping at this address must not inherit poison. */
+	pp_kasan_unpoison_range(pool, 0, pool->nr_pages);
 	munmap(pool->map_base, pool->map_len);
 	munmap(pool->mem_map, pool->map_bytes);
 	munmap(pool->rings, pool->rings_bytes);
@@ -312,6 +314,8 @@ struct pp_pool *pp_pool_create(const struct pp_pool_config *cfg)
 		pfn += 1UL << order;
 	}
 	atomic_store(&pool->nr_free, pool->nr_pages);
+	/* KASAN: every page starts free, so poisoned (ASan build). */
+	pp_kasan_poison_range(pool, 0, pool->nr_pages);
 
 	if (cfg->backend == PP_BACKEND_JEMALLOC) {
 		err = pp_je_create(pool, cfg);
@@ -701,6 +705,8 @@ long pp_zone_alloc_range(struct pp_pool *pool, unsigned long nr,
 	pp_count(pool, PP_ZONE_LOCK, 1);
 	if (pfn < 0)
 		return pfn;
+	/* KASAN: the backend's memory now; before the poison check. */
+	pp_kasan_unpoison_range(pool, (unsigned long)pfn, nr);
 	for (unsigned long i = 0; i < nr; i++) {
 		struct pp_page *page = &pool->mem_map[pfn + i];
 
@@ -729,6 +735,8 @@ void pp_zone_free_range(struct pp_pool *pool, unsigned long pfn,
 				    "hold");
 		pp_set_page_state(page, PP_PAGE_NONE);
 	}
+	/* KASAN: free again; before the buddy lists can hand it out. */
+	pp_kasan_poison_range(pool, pfn, nr);
 	pp_zone_lock(pool);
 	pp_free_range_locked(pool, pfn, nr);
 	pp_zone_unlock(pool);

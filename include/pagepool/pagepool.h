@@ -27,6 +27,12 @@
  * from any number of threads, except pp_pool_destroy(), which must not race
  * with any other call on the same pool.
  *
+ * In a build with AddressSanitizer (./configure --enable-asan), the KASAN
+ * analogue: the buddy backend's free pages (on pcp and buddy lists) are
+ * poisoned and the pages it hands out unpoisoned, so ASan reports a read
+ * or write of a page after its last put at the access.  The pages the
+ * jemalloc backend holds are not poisoned.
+ *
  * Caller bugs, in the kernel's spirit: what a kernel caller would oops or
  * corrupt memory on is not turned into an error code here either, but it
  * is documented, and where a check costs no more than a compare per call
