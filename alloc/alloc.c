@@ -45,6 +45,8 @@ static inline void pp_prep_new_page(struct pp_pool *pool, struct pp_page *page,
 				    unsigned int order, pp_gfp_t gfp,
 				    const char *call)
 {
+	/* KASAN: the caller's now; before the poison check and GFP_ZERO. */
+	pp_kasan_unpoison(pool, page, order);
 	if (unlikely(pool->debug))
 		pp_check_poison(pool, page, order, call);
 	page->order = (uint8_t)order;
@@ -271,6 +273,7 @@ struct pp_page *pp_alloc_pages(struct pp_pool *pool, pp_gfp_t gfp,
 	if (unlikely(order > PP_MAX_ORDER)) {
 		pp_count(pool, PP_ALLOC_SINGLE_CALLS, 1);
 		pp_count(pool, PP_ALLOC_FAIL, 1);
+		errno = EINVAL;
 		return NULL;
 	}
 	pp_ctx_defer(&ac, PP_ALLOC_SINGLE_CALLS);
@@ -328,6 +331,7 @@ struct pp_page *pp_alloc_page_fast(struct pp_pool *pool,
 		page = pp_rseq_alloc_one(pool, &cpu, &miss);
 		if (unlikely(!page))
 			return NULL;
+		pp_kasan_unpoison(pool, page, 0);
 		page->order = 0;
 		pp_set_page_state(page, PP_PAGE_INUSE);
 		__atomic_store_n(&page->refcount, 1, __ATOMIC_RELAXED);
@@ -354,6 +358,7 @@ struct pp_page *pp_alloc_page_fast(struct pp_pool *pool,
 		return NULL;
 	}
 	page = pp_pcp_pop(pcp);
+	pp_kasan_unpoison(pool, page, 0);
 	page->order = 0;
 	pp_set_page_state(page, PP_PAGE_INUSE);
 	__atomic_store_n(&page->refcount, 1, __ATOMIC_RELAXED);
@@ -467,6 +472,7 @@ void pp_bulk_fill_pcp(struct pp_pool *pool, struct pp_pcp *pcp, pp_gfp_t gfp,
 		if (checks) {
 			pp_prep_new_page(pool, page, 0, gfp, call);
 		} else {
+			pp_kasan_unpoison(pool, page, 0);
 			page->order = 0;
 			pp_set_page_state(page, PP_PAGE_INUSE);
 			__atomic_store_n(&page->refcount, 1, __ATOMIC_RELAXED);
@@ -650,6 +656,7 @@ bool pp_bulk_fill_rseq(struct pp_pool *pool, pp_gfp_t gfp,
 			if (checks) {
 				pp_prep_new_page(pool, page, 0, gfp, call);
 			} else {
+				pp_kasan_unpoison(pool, page, 0);
 				page->order = 0;
 				pp_set_page_state(page, PP_PAGE_INUSE);
 				__atomic_store_n(&page->refcount, 1,
@@ -922,6 +929,10 @@ unsigned long pp_alloc_pages_bulk_array(struct pp_pool *pool, pp_gfp_t gfp,
 					unsigned long nr_pages,
 					struct pp_page **page_array)
 {
+	/* One test per call, not per page: the kernel would oops here. */
+	if (unlikely(!page_array) && nr_pages)
+		pp_bad_call("pp_alloc_pages_bulk_array",
+			    "page_array is NULL with nr_pages %lu", nr_pages);
 	return pp_alloc_pages_bulk_impl(pool, gfp, nr_pages, NULL, page_array,
 					PP_ALLOC_BULK_ARRAY_CALLS,
 					"pp_alloc_pages_bulk_array");
@@ -931,6 +942,9 @@ unsigned long pp_alloc_pages_bulk_list(struct pp_pool *pool, pp_gfp_t gfp,
 				       unsigned long nr_pages,
 				       struct pp_list_head *list)
 {
+	if (unlikely(!list) && nr_pages)
+		pp_bad_call("pp_alloc_pages_bulk_list",
+			    "list is NULL with nr_pages %lu", nr_pages);
 	return pp_alloc_pages_bulk_impl(pool, gfp, nr_pages, list, NULL,
 					PP_ALLOC_BULK_LIST_CALLS,
 					"pp_alloc_pages_bulk_list");

@@ -23,6 +23,19 @@ void pp_die_at(const char *file, const char *func, int line,
 	abort();
 }
 
+void pp_bad_call(const char *call, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "pagepool: BUG: %s: ", call);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	fflush(stderr);
+	abort();
+}
+
 const char *pp_page_state_name(unsigned int state)
 {
 	switch (state) {
@@ -57,14 +70,33 @@ void pp_bad_page(const struct pp_pool *pool, const struct pp_page *page,
 	abort();
 }
 
+/*
+ * A pointer that is not one of @pool's descriptors: say which of the
+ * likely mistakes it looks like, from where it points.
+ */
 void pp_bad_pointer(const struct pp_pool *pool, const void *page,
 		    const char *call)
 {
-	fprintf(stderr,
-		"pagepool: BUG: %s: %p is not a page descriptor of pool %p "
-		"(descriptors %p..%p)\n",
-		call, page, (const void *)pool, (const void *)pool->mem_map,
-		(const void *)(pool->mem_map + pool->nr_pages));
+	uintptr_t off = (uintptr_t)page - (uintptr_t)pool->mem_map;
+
+	if (off < pool->map_bytes)
+		fprintf(stderr,
+			"pagepool: BUG: %s: %p is not a page descriptor of "
+			"pool %p: it points %lu bytes into the descriptor of "
+			"pfn 0x%lx (descriptors %p..%p)\n",
+			call, page, (const void *)pool,
+			(unsigned long)(off % sizeof(struct pp_page)),
+			(unsigned long)(off / sizeof(struct pp_page)),
+			(const void *)pool->mem_map,
+			(const void *)(pool->mem_map + pool->nr_pages));
+	else
+		fprintf(stderr,
+			"pagepool: BUG: %s: %p is not a page descriptor of "
+			"pool %p (descriptors %p..%p): a page of another "
+			"pool, or not a page at all\n",
+			call, page, (const void *)pool,
+			(const void *)pool->mem_map,
+			(const void *)(pool->mem_map + pool->nr_pages));
 	fflush(stderr);
 	abort();
 }

@@ -5,14 +5,27 @@
  */
 #include "internal.h"
 
-/* Is @page one of @pool's descriptors (in range and aligned)? */
+#include <limits.h>
+
+/*
+ * Is @page one of @pool's descriptors (in range and aligned)?  Checked on
+ * every put, get, release and conversion, debug or not: one subtraction,
+ * and one compare folded with the alignment test, on paths that already
+ * branch on the page.  Without it a page put to the wrong pool joins that
+ * pool's lists and is handed out by it, and a pointer into the middle of
+ * a descriptor corrupts its neighbours' fields.
+ */
 static inline bool pp_page_in_pool(const struct pp_pool *pool,
 				   const struct pp_page *page)
 {
-	uintptr_t p = (uintptr_t)page, base = (uintptr_t)pool->mem_map;
+	uintptr_t off = (uintptr_t)page - (uintptr_t)pool->mem_map;
 
-	return p >= base && p < base + pool->map_bytes &&
-	       (p - base) % sizeof(struct pp_page) == 0;
+	_Static_assert((sizeof(struct pp_page) &
+			(sizeof(struct pp_page) - 1)) == 0,
+		       "descriptor size must be a power of two");
+	/* Below the base, off wraps to a huge value: one unsigned compare. */
+	return off < pool->map_bytes &&
+	       !(off & (sizeof(struct pp_page) - 1));
 }
 
 /*
@@ -30,6 +43,9 @@ static inline void pp_free_pages_prepare_inline(struct pp_pool *pool,
 				    "freeing a page that is not allocated");
 		pp_poison_pages(pool, page, order);
 	}
+	/* KASAN: the buddy backend's free pages are poisoned (ASan build). */
+	if (!pool->ops)
+		pp_kasan_poison(pool, page, order);
 	/* Back to the allocator: the buddy lists, or another backend. */
 	pp_set_page_state(page, pool->ops ? PP_PAGE_BACKEND : PP_PAGE_NONE);
 	pp_trace(mm_page_free, pp_pfn(pool, page), order);
@@ -184,7 +200,7 @@ static inline bool pp_put_page_testzero(struct pp_pool *pool,
 {
 	int old;
 
-	if (unlikely(pool->debug) && !pp_page_in_pool(pool, page))
+	if (unlikely(!pp_page_in_pool(pool, page)))
 		pp_bad_pointer(pool, page, call);
 	if (likely(__atomic_load_n(&page->refcount, __ATOMIC_ACQUIRE) == 1)) {
 		__atomic_store_n(&page->refcount, 0, __ATOMIC_RELAXED);
@@ -193,9 +209,11 @@ static inline bool pp_put_page_testzero(struct pp_pool *pool,
 	old = __atomic_fetch_sub(&page->refcount, 1, __ATOMIC_ACQ_REL);
 	if (unlikely(old <= 0)) {
 		__atomic_fetch_add(&page->refcount, 1, __ATOMIC_RELAXED);
-		pp_bad_page(pool, page, call,
+		pp_bad_page(pool, page, call, old == 0 ?
 			    "refcount underflow: put of a free page "
-			    "(double free?)");
+			    "(double free?)" :
+			    "refcount negative: corrupted, or overflowed by "
+			    "2^31 references");
 	}
 	return old == 1;
 }
@@ -204,13 +222,24 @@ void pp_get_page(struct pp_pool *pool, struct pp_page *page)
 {
 	int old;
 
-	if (unlikely(pool->debug) && !pp_page_in_pool(pool, page))
+	if (unlikely(!pp_page_in_pool(pool, page)))
 		pp_bad_pointer(pool, page, "pp_get_page");
 	old = __atomic_fetch_add(&page->refcount, 1, __ATOMIC_RELAXED);
-	if (unlikely(old <= 0)) {
+	/*
+	 * INT_MAX + 1 would wrap to a negative count, which every later get
+	 * and put would take for a free page: name the overflow here, where
+	 * it happens (the kernel's page_ref_inc() would wrap silently; its
+	 * try_get_page() refuses instead).
+	 */
+	if (unlikely(old <= 0 || old == INT_MAX)) {
 		__atomic_fetch_sub(&page->refcount, 1, __ATOMIC_RELAXED);
 		pp_bad_page(pool, page, "pp_get_page",
-			    "get of a free page (use after free?)");
+			    old == INT_MAX ?
+			    "refcount overflow: 2^31 - 1 references held "
+			    "already (a get without a put?)" :
+			    old == 0 ? "get of a free page (use after free?)" :
+			    "refcount negative: corrupted, or overflowed by "
+			    "2^31 references");
 	}
 }
 
@@ -257,7 +286,8 @@ void pp_put_page(struct pp_pool *pool, struct pp_page *page)
 	struct pp_pcp *pcp;
 	unsigned int count;
 
-	if (unlikely(pool->debug || pool->ops || page->order ||
+	if (unlikely(!pp_page_in_pool(pool, page) || pool->debug ||
+		     pool->ops || page->order ||
 		     __atomic_load_n(&page->refcount, __ATOMIC_ACQUIRE) != 1 ||
 		     pp_trace_enabled(mm_page_free)))
 		return pp_put_page_slow(pool, page);
@@ -268,6 +298,7 @@ void pp_put_page(struct pp_pool *pool, struct pp_page *page)
 			return pp_put_page_slow(pool, page);
 		/* The only reference is ours: see pp_put_page_testzero(). */
 		__atomic_store_n(&page->refcount, 0, __ATOMIC_RELAXED);
+		pp_kasan_poison(pool, page, 0);
 		n = pp_rseq_free_one(pool, page);
 		if (unlikely(n <= 0))
 			return pp_put_page_rseq_miss(pool, page);
@@ -281,6 +312,7 @@ void pp_put_page(struct pp_pool *pool, struct pp_page *page)
 		return pp_put_page_slow(pool, page);
 	/* The only reference is ours: see pp_put_page_testzero(). */
 	__atomic_store_n(&page->refcount, 0, __ATOMIC_RELAXED);
+	pp_kasan_poison(pool, page, 0);
 	pp_set_page_state(page, PP_PAGE_PCP);
 	page->pcp_cpu = pcp->cpu;
 	count = pp_pcp_push(pcp, page);
@@ -342,6 +374,8 @@ void pp_release_pages_rseq(struct pp_pool *pool, struct pp_page **pages,
 
 		if (!page)
 			continue;
+		if (unlikely(!pp_page_in_pool(pool, page)))
+			pp_bad_pointer(pool, page, "pp_release_pages");
 		/* The only reference is ours: see pp_put_page_testzero(). */
 		if (likely(__atomic_load_n(&page->refcount,
 					   __ATOMIC_ACQUIRE) == 1))
@@ -354,6 +388,7 @@ void pp_release_pages_rseq(struct pp_pool *pool, struct pp_page **pages,
 			pp_free_pages(pool, page, "pp_release_pages");
 			continue;
 		}
+		pp_kasan_poison(pool, page, 0);
 		batch[n++] = page;
 		if (n == PP_SWAP_CLUSTER_MAX) {
 			pp_rseq_release_batch(pool, batch, n);
@@ -494,6 +529,9 @@ void pp_release_pages(struct pp_pool *pool, struct pp_page **pages,
 	struct pp_page **ring = NULL;
 	unsigned int n = 0, limit = 0, held = 0, top = 0, mask = 0, cpu = 0;
 
+	if (unlikely(!pages) && nr)
+		pp_bad_call("pp_release_pages", "pages is NULL with nr %lu",
+			    nr);
 	if (unlikely(pool->debug || pool->ops ||
 		     pp_trace_enabled(mm_page_free) ||
 		     pp_trace_enabled(mm_page_free_batched)))
@@ -505,6 +543,8 @@ void pp_release_pages(struct pp_pool *pool, struct pp_page **pages,
 
 		if (!page)
 			continue;
+		if (unlikely(!pp_page_in_pool(pool, page)))
+			pp_bad_pointer(pool, page, "pp_release_pages");
 		/* The only reference is ours: see pp_put_page_testzero(). */
 		if (likely(__atomic_load_n(&page->refcount,
 					   __ATOMIC_ACQUIRE) == 1))
@@ -532,6 +572,7 @@ void pp_release_pages(struct pp_pool *pool, struct pp_page **pages,
 			cpu = pcp->cpu;
 		}
 		/* free_unref_page_commit(), count and PGFREE settled below */
+		pp_kasan_poison(pool, page, 0);
 		pp_set_page_state(page, PP_PAGE_PCP);
 		page->pcp_cpu = cpu;
 		ring[top++ & mask] = page;
@@ -564,7 +605,7 @@ void pp_release_pages(struct pp_pool *pool, struct pp_page **pages,
 unsigned long pp_page_to_pfn(const struct pp_pool *pool,
 			     const struct pp_page *page)
 {
-	if (unlikely(pool->debug) && !pp_page_in_pool(pool, page))
+	if (unlikely(!pp_page_in_pool(pool, page)))
 		pp_bad_pointer(pool, page, "pp_page_to_pfn");
 	return pp_pfn(pool, page);
 }
@@ -578,7 +619,7 @@ struct pp_page *pp_pfn_to_page(const struct pp_pool *pool, unsigned long pfn)
 
 void *pp_page_address(const struct pp_pool *pool, const struct pp_page *page)
 {
-	if (unlikely(pool->debug) && !pp_page_in_pool(pool, page))
+	if (unlikely(!pp_page_in_pool(pool, page)))
 		pp_bad_pointer(pool, page, "pp_page_address");
 	return pool->arena + (pp_pfn(pool, page) << PP_PAGE_SHIFT);
 }

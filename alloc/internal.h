@@ -124,12 +124,22 @@ struct pp_fault {
 int pp_fault_parse(const char *spec, struct pp_fault *f);
 bool pp_fault_trylock_hit(unsigned int percent);
 
+/*
+ * pp_pool.magic: PP_POOL_LIVE from create until destroy frees the pool,
+ * PP_POOL_DEAD just before.  Not at the start of the struct, where free()
+ * keeps its own pointers, so a second destroy of a pool whose memory has
+ * not been reused still finds PP_POOL_DEAD there.
+ */
+#define PP_POOL_LIVE	0x70706f6fU	/* "oopp" */
+#define PP_POOL_DEAD	0xdeadb001U
+
 struct pp_pool {
 	/* Read-mostly: layout and configuration. */
 	char *arena;
 	size_t arena_bytes;
 	struct pp_page *mem_map;
 	size_t map_bytes;
+	unsigned int magic;		/* PP_POOL_LIVE or PP_POOL_DEAD */
 	unsigned long nr_pages;
 	unsigned long wmark[PP_NR_WMARK];
 	unsigned int nr_cpus;
@@ -234,6 +244,10 @@ void pp_die_at(const char *file, const char *func, int line,
 __attribute__((noreturn, cold))
 void pp_bad_page(const struct pp_pool *pool, const struct pp_page *page,
 		 const char *call, const char *reason);
+
+/* A call the API's contract rules out (a NULL array, ...): report, abort. */
+__attribute__((noreturn, cold, format(printf, 2, 3)))
+void pp_bad_call(const char *call, const char *fmt, ...);
 
 __attribute__((noreturn, cold))
 void pp_bad_pointer(const struct pp_pool *pool, const void *page,
@@ -629,6 +643,63 @@ static inline unsigned int pp_page_state(const struct pp_page *page)
 static inline void pp_set_page_state(struct pp_page *page, unsigned int state)
 {
 	__atomic_store_n(&page->state, (uint8_t)state, __ATOMIC_RELAXED);
+}
+
+/*
+ * The KASAN analogue, in the ASan build only (./configure --enable-asan,
+ * PP_CONFIG_ASAN): KASAN poisons a page when it is freed and unpoisons it
+ * when it is handed out, so an access to a free page is reported where
+ * it happens.  Here ASan's manual poisoning does the same for the buddy
+ * backend's arena: every page on a pcp or buddy list is poisoned, every
+ * page handed out is not.  The invariant is kept at each hand-out site
+ * (unpoison once the page is the caller's, before anything touches it:
+ * GFP_ZERO, the debug poison check) and each free site (poison once the
+ * last reference is gone, before the page is published on a list, where
+ * another thread could take it and unpoison it first).  Pages the
+ * jemalloc backend holds are left unpoisoned: jemalloc's own memory.
+ * Outside the ASan build these are empty and compile to nothing.
+ */
+#ifdef PP_CONFIG_ASAN
+#include <sanitizer/asan_interface.h>
+
+static inline void pp_kasan_poison_range(const struct pp_pool *pool,
+					 unsigned long pfn, unsigned long nr)
+{
+	ASAN_POISON_MEMORY_REGION(pool->arena + (pfn << PP_PAGE_SHIFT),
+				  nr << PP_PAGE_SHIFT);
+}
+
+static inline void pp_kasan_unpoison_range(const struct pp_pool *pool,
+					   unsigned long pfn, unsigned long nr)
+{
+	ASAN_UNPOISON_MEMORY_REGION(pool->arena + (pfn << PP_PAGE_SHIFT),
+				    nr << PP_PAGE_SHIFT);
+}
+#else
+static inline void pp_kasan_poison_range(const struct pp_pool *pool,
+					 unsigned long pfn, unsigned long nr)
+{
+}
+
+static inline void pp_kasan_unpoison_range(const struct pp_pool *pool,
+					   unsigned long pfn, unsigned long nr)
+{
+}
+#endif
+
+/* A block of 2^@order pages goes free (on a list) / is handed out. */
+static inline void pp_kasan_poison(const struct pp_pool *pool,
+				   const struct pp_page *page,
+				   unsigned int order)
+{
+	pp_kasan_poison_range(pool, pp_pfn(pool, page), 1UL << order);
+}
+
+static inline void pp_kasan_unpoison(const struct pp_pool *pool,
+				     const struct pp_page *page,
+				     unsigned int order)
+{
+	pp_kasan_unpoison_range(pool, pp_pfn(pool, page), 1UL << order);
 }
 
 static inline unsigned long pp_zone_free(const struct pp_pool *pool)

@@ -6,6 +6,7 @@
 #include "internal.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -31,6 +32,7 @@ void pp_pool_config_init(struct pp_pool_config *cfg)
 	cfg->wmark_low = PP_WMARK_AUTO;
 	cfg->wmark_high = PP_WMARK_AUTO;
 	cfg->debug = PP_CONFIG_DEBUG_DEFAULT;
+	/* Any other value makes pp_pool_create() fail, saying so. */
 	if (env && (env[0] == '0' || env[0] == '1') && env[1] == '\0')
 		cfg->debug = env[0] == '1';
 	cfg->backend = PP_BACKEND_BUDDY;
@@ -47,6 +49,23 @@ void pp_pool_config_init(struct pp_pool_config *cfg)
 		cfg->pcp_impl = impl < 0 ? PP_NR_PCP_IMPLS :
 					   (enum pp_pcp_impl)impl;
 	}
+}
+
+/*
+ * PAGEPOOL_DEBUG, when set, must be 0 or 1: a value that would be
+ * silently ignored ("yes", "2", "") leaves a user believing the checks are
+ * on.  Refused the way PAGEPOOL_FAULT and PAGEPOOL_PCP are: one line, and
+ * pp_pool_create() fails with EINVAL.
+ */
+static int pp_debug_env_check(void)
+{
+	const char *env = getenv("PAGEPOOL_DEBUG");
+
+	if (!env || ((env[0] == '0' || env[0] == '1') && env[1] == '\0'))
+		return 0;
+	fprintf(stderr, "pagepool: PAGEPOOL_DEBUG='%s': expected 0 (debug "
+		"checks off) or 1 (on)\n", env);
+	return -EINVAL;
 }
 
 static unsigned long pp_int_sqrt(unsigned long x)
@@ -170,6 +189,9 @@ static void pp_pool_unmap(struct pp_pool *pool)
 
 	if (err)
 		pp_die("pthread_mutex_destroy: error %d", err);
+	pool->magic = PP_POOL_DEAD;
+	/* KASAN: a later mapping at this address must not inherit poison. */
+	pp_kasan_unpoison_range(pool, 0, pool->nr_pages);
 	munmap(pool->map_base, pool->map_len);
 	munmap(pool->mem_map, pool->map_bytes);
 	munmap(pool->rings, pool->rings_bytes);
@@ -214,7 +236,8 @@ struct pp_pool *pp_pool_create(const struct pp_pool_config *cfg)
 		return NULL;
 	}
 	memset(pool, 0, sizeof(*pool));
-	if (pp_fault_parse(getenv("PAGEPOOL_FAULT"), &fault)) {
+	if (pp_debug_env_check() ||
+	    pp_fault_parse(getenv("PAGEPOOL_FAULT"), &fault)) {
 		free(pool);
 		errno = EINVAL;
 		return NULL;
@@ -291,6 +314,8 @@ struct pp_pool *pp_pool_create(const struct pp_pool_config *cfg)
 		pfn += 1UL << order;
 	}
 	atomic_store(&pool->nr_free, pool->nr_pages);
+	/* KASAN: every page starts free, so poisoned (ASan build). */
+	pp_kasan_poison_range(pool, 0, pool->nr_pages);
 
 	if (cfg->backend == PP_BACKEND_JEMALLOC) {
 		err = pp_je_create(pool, cfg);
@@ -300,6 +325,7 @@ struct pp_pool *pp_pool_create(const struct pp_pool_config *cfg)
 			return NULL;
 		}
 	}
+	pool->magic = PP_POOL_LIVE;
 	return pool;
 
 nomem:
@@ -343,6 +369,17 @@ int pp_pool_destroy(struct pp_pool *pool)
 
 	if (!pool)
 		return 0;
+	/*
+	 * A second destroy is a use after free, the caller's bug, as a
+	 * second kfree() is; it used to spin forever on a freed pcp lock.
+	 * While the memory has not been reused the mark says what happened
+	 * (the ASan build reports the heap-use-after-free first).
+	 */
+	if (unlikely(pool->magic != PP_POOL_LIVE))
+		pp_bad_call("pp_pool_destroy", "%p is not a live pool (%s)",
+			    (void *)pool, pool->magic == PP_POOL_DEAD ?
+			    "destroyed already: a second destroy" :
+			    "never created, or its memory reused");
 	if (pool->ops) {
 		unsigned long out = 0;
 
@@ -668,6 +705,8 @@ long pp_zone_alloc_range(struct pp_pool *pool, unsigned long nr,
 	pp_count(pool, PP_ZONE_LOCK, 1);
 	if (pfn < 0)
 		return pfn;
+	/* KASAN: the backend's memory now; before the poison check. */
+	pp_kasan_unpoison_range(pool, (unsigned long)pfn, nr);
 	for (unsigned long i = 0; i < nr; i++) {
 		struct pp_page *page = &pool->mem_map[pfn + i];
 
@@ -696,6 +735,8 @@ void pp_zone_free_range(struct pp_pool *pool, unsigned long pfn,
 				    "hold");
 		pp_set_page_state(page, PP_PAGE_NONE);
 	}
+	/* KASAN: free again; before the buddy lists can hand it out. */
+	pp_kasan_poison_range(pool, pfn, nr);
 	pp_zone_lock(pool);
 	pp_free_range_locked(pool, pfn, nr);
 	pp_zone_unlock(pool);

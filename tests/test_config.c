@@ -67,7 +67,7 @@ static void test_env(void)
 	}
 	ok(kept == sizeof(ignored) / sizeof(ignored[0]),
 	   "pp_pool_config_init - other PAGEPOOL_DEBUG values keep the "
-	   "default (%u of %zu)", kept, sizeof(ignored) / sizeof(ignored[0]));
+	   "default, pp_pool_create() refuses them (%u of %zu)", kept, sizeof(ignored) / sizeof(ignored[0]));
 	unsetenv("PAGEPOOL_DEBUG");
 }
 
@@ -231,6 +231,12 @@ static void test_wmarks(void)
 	check_wmarks(1UL << 20, AUTO, 2048, 3096, 4144);
 	/* A set min derives low and high: delta max(25, 65). */
 	check_wmarks(65536, 100, 100, 165, 230);
+	/*
+	 * The documented cap: min at most nr_pages / 8, below the 128 KiB
+	 * (32-page) floor for pools under 256 pages: 128 pages get 16,
+	 * delta max(4, 0).
+	 */
+	check_wmarks(128, AUTO, 16, 20, 24);
 }
 
 static void test_default_pool(void)
@@ -305,7 +311,7 @@ static void test_reporting(void)
 
 int main(void)
 {
-	plan_tests(35);
+	plan_tests(36);
 	if (!test_backend_is_buddy()) {
 		skip(35, "buddy backend only: %s", "the buddy pool's config");
 		return exit_status();

@@ -9,11 +9,18 @@
  * that depend on where the buddy allocator puts a freed page (merged
  * into a block, back out of the pcp list by a bulk call) are its own.
  */
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include <config.h>
+
+#ifdef PP_CONFIG_ASAN
+#include <sanitizer/asan_interface.h>
+#endif
 
 #include <pagepool/pagepool.h>
 
@@ -49,6 +56,20 @@ static struct pp_pool *debug_pool(bool debug)
 
 /* --- what the children do ------------------------------------------------ */
 
+/*
+ * A write to a freed page that only the debug poison check is to see: in
+ * the ASan build the page is poisoned and ASan would report the write
+ * first (test_kasan() checks that), so the page is unpoisoned for it.
+ */
+static void write_freed(unsigned char *page_addr, size_t off,
+			unsigned char v)
+{
+#ifdef PP_CONFIG_ASAN
+	ASAN_UNPOISON_MEMORY_REGION(page_addr, PP_PAGE_SIZE);
+#endif
+	page_addr[off] = v;
+}
+
 static void child_double_put(void *arg)
 {
 	struct scenario *s = arg;
@@ -81,7 +102,7 @@ static void child_use_after_free(void *arg)
 	unsigned char *addr = pp_page_address(s->pool, s->page);
 
 	pp_put_page(s->pool, s->page);
-	addr[0x123] = 0x11;
+	write_freed(addr, 0x123, 0x11);
 	for (int i = 0; i < NR_PAGES; i++)
 		if (pp_alloc_page(s->pool, PP_GFP_KERNEL) == s->page)
 			break;
@@ -94,7 +115,7 @@ static void child_use_after_free_bulk(void *arg)
 	struct pp_page *arr[16];
 
 	pp_put_page(s->pool, s->page);
-	addr[PP_PAGE_SIZE - 1] = 0;
+	write_freed(addr, PP_PAGE_SIZE - 1, 0);
 	for (int i = 0; i < NR_PAGES / 16; i++) {
 		memset(arr, 0, sizeof(arr));
 		pp_alloc_pages_bulk_array(s->pool, PP_GFP_KERNEL, 16, arr);
@@ -109,7 +130,7 @@ static void child_use_after_free_block(void *arg)
 
 	pp_put_page(s->pool, s->page);
 	pp_pool_drain(s->pool);
-	addr[0x40] = 0x77;
+	write_freed(addr, 0x40, 0x77);
 	pp_alloc_pages(s->pool, PP_GFP_KERNEL, 9);
 }
 
@@ -125,6 +146,40 @@ static void child_get_foreign(void *arg)
 	struct scenario *s = arg;
 
 	pp_get_page(s->pool, (struct pp_page *)s->ptr);
+}
+
+static void child_release_foreign(void *arg)
+{
+	struct scenario *s = arg;
+	struct pp_page *arr[3] = { s->page, (struct pp_page *)s->ptr, NULL };
+
+	pp_get_page(s->pool, s->page);
+	pp_release_pages(s->pool, arr, 3);
+}
+
+static void child_pfn_foreign(void *arg)
+{
+	struct scenario *s = arg;
+
+	printf("%lu\n", pp_page_to_pfn(s->pool, (struct pp_page *)s->ptr));
+}
+
+static void child_address_foreign(void *arg)
+{
+	struct scenario *s = arg;
+
+	printf("%p\n", pp_page_address(s->pool, (struct pp_page *)s->ptr));
+}
+
+/* 2^31 - 1 references, then one more get. */
+static void child_get_overflow(void *arg)
+{
+	struct scenario *s = arg;
+
+	/* Two gets short of the limit: 2^31 real gets take too long. */
+	__atomic_store_n(&s->page->refcount, INT_MAX - 2, __ATOMIC_RELAXED);
+	for (int i = 0; i < 4; i++)
+		pp_get_page(s->pool, s->page);
 }
 
 /* Correct use of every API with the checks on: must not abort. */
@@ -178,7 +233,7 @@ static void child_env_debug(void *arg)
 	page = pp_alloc_page(pool, PP_GFP_KERNEL);
 	addr = pp_page_address(pool, page);
 	pp_put_page(pool, page);
-	addr[7] = 0x01;
+	write_freed(addr, 7, 0x01);
 	for (int i = 0; i < 1024; i++)
 		if (pp_alloc_page(pool, PP_GFP_KERNEL) == page)
 			break;
@@ -387,6 +442,103 @@ static void test_bad_pointer(void)
 	teardown(&s);
 }
 
+/*
+ * The same checks with debug off: the range and alignment check is
+ * unconditional, and what it finds is named as such (not as a double free
+ * or a use after free, which is what the refcount of whatever the pointer
+ * points at would suggest).
+ */
+static void test_bad_pointer_nodebug(void)
+{
+	static const char *const put[] = {
+		"pp_put_page", "%ptr", "not a page descriptor", NULL };
+	static const char *const put_inside[] = {
+		"pp_put_page", "%ptr", "not a page descriptor",
+		"points 8 bytes into the descriptor of pfn", NULL };
+	static const char *const put_other[] = {
+		"pp_put_page", "%ptr", "not a page descriptor",
+		"a page of another pool", NULL };
+	static const char *const get[] = {
+		"pp_get_page", "%ptr", "not a page descriptor", NULL };
+	static const char *const release[] = {
+		"pp_release_pages", "%ptr", "not a page descriptor", NULL };
+	static const char *const pfn[] = {
+		"pp_page_to_pfn", "%ptr", "not a page descriptor", NULL };
+	static const char *const addr[] = {
+		"pp_page_address", "%ptr", "not a page descriptor", NULL };
+	static const char *const overflow[] = {
+		"Bad page state in pp_get_page", "%pfn", "refcount overflow",
+		NULL };
+	struct pp_page fake;
+	struct scenario s;
+
+	memset(&fake, 0, sizeof(fake));
+	fake.refcount = 1;
+
+	setup(&s, false);
+	s.ptr = &fake;
+	expect_death("pp_put_page - a descriptor not from the pool (no debug)",
+		     child_put_foreign, &s, put);
+	teardown(&s);
+
+	setup(&s, false);
+	s.ptr = (const char *)s.page + 8;
+	expect_death("pp_put_page - a pointer inside a descriptor (no debug)",
+		     child_put_foreign, &s, put_inside);
+	teardown(&s);
+
+	/* Another pool's free page: today's refcount says "double free". */
+	setup(&s, false);
+	s.other = debug_pool(false);
+	s.ptr = pp_pfn_to_page(s.other, 3);
+	expect_death("pp_put_page - another pool's free page (no debug)",
+		     child_put_foreign, &s, put_other);
+	teardown(&s);
+
+	/* Another pool's allocated page: would join this pool's lists. */
+	setup(&s, false);
+	s.other = debug_pool(false);
+	{
+		struct pp_page *theirs = pp_alloc_page(s.other, PP_GFP_KERNEL);
+
+		s.ptr = theirs;
+		expect_death("pp_put_page - another pool's allocated page "
+			     "(no debug)", child_put_foreign, &s, put_other);
+		pp_put_page(s.other, theirs);
+	}
+	teardown(&s);
+
+	setup(&s, false);
+	s.other = debug_pool(false);
+	s.ptr = pp_pfn_to_page(s.other, 0);
+	expect_death("pp_get_page - another pool's descriptor (no debug)",
+		     child_get_foreign, &s, get);
+	teardown(&s);
+
+	setup(&s, false);
+	s.ptr = &fake;
+	expect_death("pp_release_pages - a descriptor not from the pool "
+		     "(no debug)", child_release_foreign, &s, release);
+	teardown(&s);
+
+	setup(&s, false);
+	s.ptr = (const char *)s.page + 8;
+	expect_death("pp_page_to_pfn - a pointer inside a descriptor "
+		     "(no debug)", child_pfn_foreign, &s, pfn);
+	teardown(&s);
+
+	setup(&s, false);
+	s.ptr = &fake;
+	expect_death("pp_page_address - a descriptor not from the pool "
+		     "(no debug)", child_address_foreign, &s, addr);
+	teardown(&s);
+
+	setup(&s, false);
+	expect_death("pp_get_page - refcount overflow is named as such",
+		     child_get_overflow, &s, overflow);
+	teardown(&s);
+}
+
 static void test_clean_run(void)
 {
 	struct child_result res;
@@ -422,13 +574,154 @@ static void test_env(void)
 	   child_how(&res, how, sizeof(how)));
 }
 
+static void child_destroy_twice(void *arg)
+{
+	struct pp_pool *pool = debug_pool(false);
+
+	(void)arg;
+	pp_pool_destroy(pool);
+	pp_pool_destroy(pool);
+}
+
+static void child_null_array(void *arg)
+{
+	struct scenario *s = arg;
+
+	pp_alloc_pages_bulk_array(s->pool, PP_GFP_KERNEL, 4, NULL);
+}
+
+static void child_null_list(void *arg)
+{
+	struct scenario *s = arg;
+
+	pp_alloc_pages_bulk_list(s->pool, PP_GFP_KERNEL, 4, NULL);
+}
+
+static void child_null_release(void *arg)
+{
+	struct scenario *s = arg;
+
+	pp_release_pages(s->pool, NULL, 4);
+}
+
+/*
+ * Caller bugs whose contract the header states: a second destroy, a NULL
+ * array or list with pages wanted, a NULL release array with entries,
+ * abort with a report naming the mistake (a hang, or a bare SIGSEGV,
+ * before); an order out of range fails with EINVAL.
+ */
+static void test_misuse(void)
+{
+	static const char *const twice[] = {
+		"pp_pool_destroy", "not a live pool", "destroyed already",
+		NULL };
+	static const char *const twice_asan[] = {
+		"heap-use-after-free", "pp_pool_destroy", NULL };
+	static const char *const array[] = {
+		"pp_alloc_pages_bulk_array", "page_array is NULL",
+		"nr_pages 4", NULL };
+	static const char *const list[] = {
+		"pp_alloc_pages_bulk_list", "list is NULL", "nr_pages 4",
+		NULL };
+	static const char *const release[] = {
+		"pp_release_pages", "pages is NULL", "nr 4", NULL };
+	struct child_result res;
+	struct scenario s;
+	struct pp_page *page;
+	char how[32];
+
+	/* ASan sees the freed pool before the mark is read, and says so. */
+	if (!run_in_child(child_destroy_twice, NULL, 10, &res))
+		bail_out("fork: %s", strerror(errno));
+#ifdef PP_CONFIG_ASAN
+	ok(!child_exited_ok(&res) && has_all(res.output, twice_asan),
+	   "pp_pool_destroy - twice: ASan reports the use after free (%s)",
+	   child_how(&res, how, sizeof(how)));
+#else
+	ok(child_aborted(&res) && has_all(res.output, twice),
+	   "pp_pool_destroy - twice: reported and aborts, no hang (%s)",
+	   child_how(&res, how, sizeof(how)));
+#endif
+	if (!child_aborted(&res))
+		diag_text("child stderr: ", res.output);
+
+	setup(&s, false);
+	s.ptr = NULL;
+	expect_death("pp_alloc_pages_bulk_array - NULL array, nr 4",
+		     child_null_array, &s, array);
+	expect_death("pp_alloc_pages_bulk_list - NULL list, nr 4",
+		     child_null_list, &s, list);
+	expect_death("pp_release_pages - NULL array, nr 4",
+		     child_null_release, &s, release);
+	ok(pp_alloc_pages_bulk_array(s.pool, PP_GFP_KERNEL, 0, NULL) == 0 &&
+	   pp_alloc_pages_bulk_list(s.pool, PP_GFP_KERNEL, 0, NULL) == 0,
+	   "bulk calls - NULL array or list with nr_pages 0: 0, no report");
+	pp_release_pages(s.pool, NULL, 0);
+
+	errno = 0;
+	page = pp_alloc_pages(s.pool, PP_GFP_KERNEL, PP_MAX_ORDER + 1);
+	ok(!page && errno == EINVAL,
+	   "pp_alloc_pages - order %d: NULL with errno EINVAL (%s)",
+	   PP_MAX_ORDER + 1, strerror(errno));
+	errno = 0;
+	page = pp_alloc_pages(s.pool, PP_GFP_KERNEL, ~0U);
+	ok(!page && errno == EINVAL,
+	   "pp_alloc_pages - order ~0U: NULL with errno EINVAL (%s)",
+	   strerror(errno));
+	teardown(&s);
+}
+
+static int create_default_pool(void *arg)
+{
+	struct pp_pool *pool = pp_pool_create(NULL);
+
+	(void)arg;
+	if (pool) {
+		pp_pool_destroy(pool);
+		return 0;
+	}
+	return errno;
+}
+
+/*
+ * A PAGEPOOL_DEBUG value other than 0 or 1 used to be ignored silently;
+ * it is refused as a bad PAGEPOOL_FAULT is: EINVAL and one line naming
+ * the variable, the value and what is accepted.
+ */
+static void test_env_bad(void)
+{
+	static const char *const bad[] = { "yes", "2", "-1", "", "1 " };
+	char out[512], want[64];
+
+	for (unsigned int i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		int err;
+		char *nl;
+
+		setenv("PAGEPOOL_DEBUG", bad[i], 1);
+		err = capture_stderr(create_default_pool, NULL, out,
+				     sizeof(out));
+		snprintf(want, sizeof(want), "PAGEPOOL_DEBUG='%s'", bad[i]);
+		nl = strchr(out, '\n');
+		ok(err == EINVAL && strstr(out, want) &&
+		   strstr(out, "expected 0") && nl && nl[1] == '\0',
+		   "PAGEPOOL_DEBUG='%s' - pp_pool_create refuses it: EINVAL, "
+		   "one line naming it (%s)", bad[i], strerror(err));
+		if (err != EINVAL || !strstr(out, want))
+			diag_text("stderr: ", out);
+	}
+	unsetenv("PAGEPOOL_DEBUG");
+}
+
 int main(void)
 {
-	plan_tests(2 * 5 + 2 * 3 + 2 * 3 + 1 + 2);
+	plan_tests(2 * 5 + 2 * 3 + 2 * 3 + 2 * 9 + 1 + 2 + 5 + 1 + 2 * 3 + 3);
 	test_double_free();
 	test_poison();
 	test_bad_pointer();
+	test_bad_pointer_nodebug();
 	test_clean_run();
 	test_env();
+	test_env_bad();
+	test_misuse();
 	return exit_status();
 }

@@ -171,6 +171,54 @@ static void test_too_small(void)
 		pp_pool_destroy(pool);
 }
 
+/*
+ * The documented limits of the backend's geometry: jemalloc's first
+ * metadata block takes 512 pages, so a 512-page pool is created but has
+ * nothing to hand out and 513 pages give one; an order-PP_MAX_ORDER block
+ * needs 2^10 + 1 contiguous pages aligned to 2^10 (jemalloc pads every
+ * large extent by a page), which a 2,048-page pool cannot hold next to the
+ * metadata while one with a second free order-10 block after the first
+ * can.
+ */
+static void test_geometry(void)
+{
+	struct pp_page *page;
+	struct pp_pool *pool;
+	struct pp_vmstat st;
+
+	pool = je_pool(512, false, true);
+	page = pool ? pp_alloc_page(pool, PP_GFP_KERNEL) : NULL;
+	ok(pool && !page, "jemalloc - 512 pages: created, nothing to hand out");
+	if (page)
+		pp_put_page(pool, page);
+	pp_pool_destroy(pool);
+
+	pool = je_pool(513, false, true);
+	page = pool ? pp_alloc_page(pool, PP_GFP_KERNEL) : NULL;
+	ok(pool && page, "jemalloc - 513 pages: one page to hand out");
+	if (page)
+		pp_put_page(pool, page);
+	pp_pool_destroy(pool);
+
+	pool = je_pool(2048, false, true);
+	pp_pool_vmstat(pool, &st);
+	page = pp_alloc_pages(pool, PP_GFP_KERNEL, PP_MAX_ORDER);
+	ok(st.free_area[PP_MAX_ORDER] == 1 && !page,
+	   "jemalloc - 2048 pages: no order-10 block although the buddy "
+	   "lists hold one (%lu): 1025 pages needed", st.free_area[10]);
+	if (page)
+		pp_put_page(pool, page);
+	pp_pool_destroy(pool);
+
+	pool = je_pool(3072, false, true);
+	page = pp_alloc_pages(pool, PP_GFP_KERNEL, PP_MAX_ORDER);
+	ok(page != NULL, "jemalloc - 3072 pages: two adjacent free order-10 "
+	   "blocks serve an order-10 allocation");
+	if (page)
+		pp_put_page(pool, page);
+	pp_pool_destroy(pool);
+}
+
 /* Allocate and free bulks of 64 on @pool; pages stay the arena's. */
 static bool churn(struct pp_pool *pool)
 {
@@ -328,10 +376,11 @@ int main(int argc, char **argv)
 		printf("%ld\n", pp_jemalloc_tcache_slots());
 		return 0;
 	}
-	plan_tests(22);
+	plan_tests(26);
 	test_pages();
 	test_destroy();
 	test_too_small();
+	test_geometry();
 	test_knobs();
 	test_tcache_slots();
 	test_malloc_untouched();

@@ -26,6 +26,29 @@
  * Thread safety: every function taking a pool may be called concurrently
  * from any number of threads, except pp_pool_destroy(), which must not race
  * with any other call on the same pool.
+ *
+ * In a build with AddressSanitizer (./configure --enable-asan), the KASAN
+ * analogue: the buddy backend's free pages (on pcp and buddy lists) are
+ * poisoned and the pages it hands out unpoisoned, so ASan reports a read
+ * or write of a page after its last put at the access.  The pages the
+ * jemalloc backend holds are not poisoned.
+ *
+ * Caller bugs, in the kernel's spirit: what a kernel caller would oops or
+ * corrupt memory on is not turned into an error code here either, but it
+ * is documented, and where a check costs no more than a compare per call
+ * it is made, debug checks on or off, and reported ("pagepool: BUG: ...")
+ * before abort():
+ *   - @pool must be a live pool from pp_pool_create().  NULL (except for
+ *     pp_pool_destroy(), where it is a no-op) is dereferenced at once:
+ *     SIGSEGV.  A destroyed pool is a use after free: pp_pool_destroy()
+ *     called again reports "not a live pool ... destroyed already" while
+ *     the freed memory has not been reused (the ASan build reports a
+ *     heap-use-after-free); any other call on it is undefined.
+ *   - a NULL page_array, list or pages with a count above 0: reported.
+ *   - a page that is not one of the pool's descriptors, a double free, a
+ *     get of a free page, a refcount overflow: reported (pp_put_page()).
+ *   - an order above PP_MAX_ORDER is not a bug but a failed call: NULL
+ *     with errno EINVAL.
  */
 #ifndef PAGEPOOL_PAGEPOOL_H
 #define PAGEPOOL_PAGEPOOL_H
@@ -172,6 +195,17 @@ static inline struct pp_page *pp_list_pop_page(struct pp_list_head *list)
  * watermarks and pcp lists are the buddy backend's and play no part.
  * jemalloc keeps pages it is not using (its caches, metadata, extents it
  * retains) counted as nr_backend in struct pp_vmstat.
+ *
+ * Geometry: jemalloc's first metadata block (2 MiB, 512 pages) is taken at
+ * create, so a jemalloc pool needs more than 512 pages (fewer: create
+ * fails with ENOMEM; exactly 512: nothing to hand out).  jemalloc pads
+ * every large extent by one page, so an order-n block asks the hooks for
+ * 2^n + 1 pages aligned to 2^n (after first trying to grow its retained
+ * memory by the next size class above twice that).  Up to order 9 the
+ * buddy allocator serves that from one block of the next order; an order
+ * PP_MAX_ORDER block needs two adjacent free order-10 blocks.  A 2,048-page
+ * pool, whose first block holds the metadata, therefore never serves
+ * order 10, although its buddy lists hold a free order-10 block.
  */
 enum pp_backend {
 	PP_BACKEND_BUDDY,
@@ -263,16 +297,21 @@ struct pp_pool_config {
 	unsigned int nr_cpus;	/* per-CPU lists; 0: the configured CPUs */
 	/*
 	 * Watermarks in pages.  PP_WMARK_AUTO: min from the kernel's
-	 * min_free_kbytes rule (sqrt(16 * KiB), 128 KiB..256 MiB), low and
-	 * high at min + delta and min + 2 * delta, delta = max(min / 4,
-	 * 0.1 % of the zone).  A set min with AUTO low/high derives them.
+	 * min_free_kbytes rule (sqrt(16 * KiB), 128 KiB..256 MiB), then
+	 * capped at nr_pages / 8 so a small pool does not lose a third of
+	 * itself to min: below 256 pages min is under the 128 KiB floor (a
+	 * 128-page pool gets 16).  Low and high at min + delta and min + 2 *
+	 * delta, delta = max(min / 4, 0.1 % of the zone).  A set min with
+	 * AUTO low/high derives them.
 	 */
 	unsigned long wmark_min, wmark_low, wmark_high;
 	/*
 	 * Debug checks: poison freed pages and verify the poison on
 	 * allocation, check free-list and page-state consistency.  Defaults
 	 * to on in --enable-debug builds; the PAGEPOOL_DEBUG environment
-	 * variable (0 or 1) overrides the default.
+	 * variable (0 or 1) overrides the default.  Any other value of it
+	 * ("yes", "2", "") makes pp_pool_create() fail with EINVAL, with one
+	 * line on stderr naming it.
 	 */
 	bool debug;
 	/* The allocator behind the APIs (default PP_BACKEND_BUDDY). */
@@ -337,13 +376,18 @@ void pp_pool_config_init(struct pp_pool_config *cfg);
  *
  * Return: the pool, or NULL with errno set: EINVAL for a configuration that
  * cannot work (no pages, batch 0 or above high, watermarks out of order or
- * above the pool size), ENOMEM when the mappings fail.
+ * above the pool size) or an environment variable it cannot read
+ * (PAGEPOOL_DEBUG other than 0 or 1, PAGEPOOL_FAULT, PAGEPOOL_PCP: one line
+ * on stderr names the variable, its value and what is accepted), ENOMEM
+ * when the mappings fail.
  */
 struct pp_pool *pp_pool_create(const struct pp_pool_config *cfg);
 
 /**
  * pp_pool_destroy() - check that every page is back and unmap the pool
- * @pool: the pool; NULL is a no-op returning 0
+ * @pool: the pool; NULL is a no-op returning 0.  A pool destroyed already
+ *        is a caller bug: reported ("not a live pool") and aborts while its
+ *        memory has not been reused, undefined after.
  *
  * Drains every pcp list into the buddy lists, then counts the free pages.
  * If any page is still allocated it prints how many, and the first few pfns,
@@ -528,7 +572,8 @@ long pp_jemalloc_tcache_slots(void);
  * Thread safety: any thread, concurrently.
  *
  * Return: the head page with refcount 1, or NULL when no page could be had
- * (or @order is out of range).
+ * (errno is not set: the kernel's allocator has no errno either), or NULL
+ * with errno EINVAL when @order is above PP_MAX_ORDER.
  */
 struct pp_page *pp_alloc_pages(struct pp_pool *pool, pp_gfp_t gfp,
 			       unsigned int order);
@@ -543,7 +588,9 @@ struct pp_page *pp_alloc_page(struct pp_pool *pool, pp_gfp_t gfp);
  * @pool: the pool
  * @gfp: PP_GFP_* flags
  * @nr_pages: number of entries of @page_array to consider
- * @page_array: array of page pointers; non-NULL entries are left untouched
+ * @page_array: array of page pointers; non-NULL entries are left untouched.
+ *              NULL is allowed only with @nr_pages 0; otherwise the call
+ *              reports it and aborts.
  *
  * Only NULL elements are populated, and @nr_pages is the maximum number of
  * pages the array will hold (5.13 semantics, with the 5.13.1 fix for a full
@@ -585,7 +632,8 @@ unsigned long pp_alloc_pages_bulk_array(struct pp_pool *pool, pp_gfp_t gfp,
  * @gfp: PP_GFP_* flags
  * @nr_pages: number of pages wanted
  * @list: an initialised list; pages are added at its head through
- *        pp_page.lru, existing entries are kept
+ *        pp_page.lru, existing entries are kept.  NULL is allowed only
+ *        with @nr_pages 0; otherwise the call reports it and aborts.
  *
  * Same core, fallbacks, locking and variants as
  * pp_alloc_pages_bulk_array().
@@ -606,7 +654,10 @@ unsigned long pp_alloc_pages_bulk_list(struct pp_pool *pool, pp_gfp_t gfp,
  * @page: a page the caller holds a reference to, or knows to be held by
  *        someone until this call returns (get_page()'s rule)
  *
- * A get of a free page is reported as a bad page and aborts.
+ * Reported as a bad page, aborting, debug checks on or off: a pointer that
+ * is not one of @pool's descriptors (another pool's page, a pointer into
+ * a descriptor), a get of a free page, and a get that would take the
+ * refcount past INT_MAX (2^31 - 1 references: named as an overflow).
  *
  * Thread safety: any thread, concurrently.  The last put of a page takes
  * no atomic read-modify-write (nobody else can hold a reference then), so
@@ -625,8 +676,12 @@ void pp_get_page(struct pp_pool *pool, struct pp_page *page);
  * failed, or stopped by a drain), or the block is larger than one page, it
  * goes straight to the buddy lists.
  *
- * A put that would take the refcount below zero, or of a pointer that is
- * not one of @pool's descriptors, is reported as a bad page and aborts.
+ * Reported as a bad page, aborting, debug checks on or off: a put of a
+ * pointer that is not one of @pool's descriptors (a page of another pool,
+ * a pointer into a descriptor; named as such, not as a double free), and
+ * a put that would take the refcount below zero (a double free; a
+ * negative count is named as corruption or overflow).  The descriptor
+ * check is a range and alignment compare on every call.
  *
  * Thread safety: any thread, concurrently; frees may come from a different
  * thread and CPU than the allocation.
@@ -637,12 +692,15 @@ void pp_put_page(struct pp_pool *pool, struct pp_page *page);
  * pp_release_pages() - drop one reference on each of @nr pages
  * @pool: the pool
  * @pages: array of pages; NULL entries are skipped, the array is not changed
- * @nr: number of entries
+ * @nr: number of entries (a NULL @pages with @nr above 0 is reported and
+ *      aborts)
  *
  * The release_pages() / free_unref_page_list() analogue: pages whose last
  * reference goes are collected and freed to this CPU's pcp list once per 32
  * pages (one hold of the pcp lock, or one rseq critical section) instead
  * of once per page.
+ *
+ * Each non-NULL entry is checked as pp_put_page() checks its page.
  *
  * Thread safety: any thread, concurrently.
  */
@@ -651,8 +709,9 @@ void pp_release_pages(struct pp_pool *pool, struct pp_page **pages,
 
 /*
  * Page <-> pfn <-> address conversions.  pp_pfn_to_page() returns NULL for a
- * pfn outside the pool.  A descriptor pointer that is not the pool's is
- * reported (and aborts) in debug mode.
+ * pfn outside the pool.  pp_page_to_pfn() and pp_page_address() report a
+ * descriptor pointer that is not the pool's and abort, debug checks on or
+ * off (a range and alignment compare).
  */
 unsigned long pp_page_to_pfn(const struct pp_pool *pool,
 			     const struct pp_page *page);
