@@ -36,7 +36,7 @@ tp_cost=
 grep -q '^#define PP_CONFIG_TSAN 1' "$top_builddir/config.h" 2>/dev/null &&
 	tp_cost=--tracepoint-cost=5000
 
-plan_tests 31
+plan_tests 35
 trap 'lttng_cleanup; rm -rf "$tmpdir"' EXIT
 lttng_sessiond_up >"$tmpdir/why" || bail_out "$(cat "$tmpdir/why")"
 
@@ -169,6 +169,28 @@ if [ -n "$stream" ]; then
 else
 	skip 1 "no stream file over 8 KiB in the trace"
 fi
+
+# 7. A pool too small for the threads (the buddy allocator keeps pages
+#    back): the deadline or a signal ends the run all the same, and the
+#    session goes with it.
+min=$("$RPCSIM" --threads=2 --file-size=1m --requests=1 --json |
+	python3 -c 'import json, sys; print(json.load(sys.stdin)["config"]["min_pool_pages"])')
+stuck="PAGEPOOL_FAULT=buddy-empty=$((min - 356)) --threads=2 --file-size=1m --pool-size=$((min * 4))k --retry-wait=100"
+# shellcheck disable=SC2086 # $stuck is several words
+run_bounded $stuck --duration=1 --trace="$tmpdir/trace-stuck"
+[ "$status" -eq 1 ] && grep -q 'the pool is too small for this run' "$ERR"
+ok $? "stuck pool, --trace, --duration=1: exit 1, the pool is too small (exit $status)" ||
+	diag "$(head -c 1000 "$ERR")"
+! lttng_cmd list 2>/dev/null | grep -q "rpcsim-$pid-"
+ok $? "  and its session is gone"
+# shellcheck disable=SC2086
+spawn $stuck --duration=60 --trace="$tmpdir/trace-stuck-int"
+signal_started INT
+[ "$status" -eq 130 ]
+ok $? "stuck pool, --trace, SIGINT: exit 130 (exit $status after $took s)" ||
+	diag "$(head -c 1000 "$ERR")"
+! lttng_cmd list 2>/dev/null | grep -q "rpcsim-$pid-"
+ok $? "  and its session is gone"
 
 # 6. No session daemon: as an unprivileged user with an empty LTTNG_HOME,
 #    nothing answers; rpcsim says so and how to start one, exit 1.
