@@ -180,13 +180,15 @@ int main(int argc, char **argv)
 	for (unsigned int r = 1; r <= cfg.repeat && !status; r++) {
 		for (int m = 0; m < RPCSIM_NR_MODES && !status; m++) {
 			struct svc_result *res;
+			int ret;
 
 			if (!cfg.mode[m])
 				continue;
 			res = &rep.results[m][r - 1];
-			if (svc_run(&cfg, m, r, res)) {
+			ret = svc_run(&cfg, m, r, res);
+			if (ret) {
 				svc_result_free(res);
-				status = 1;
+				status = ret < 0 ? 1 : 130;
 				break;
 			}
 			rep.runs_done[m]++;
@@ -225,7 +227,7 @@ int main(int argc, char **argv)
 			if (!cfg.quiet)
 				fputc('\n', stdout);
 			for (int m = 0; m < RPCSIM_NR_MODES; m++)
-				if (cfg.mode[m])
+				if (rep.runs_done[m])
 					report_mode(stdout, &rep, m);
 		}
 		if (nr_modes > 1)

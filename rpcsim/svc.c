@@ -750,7 +750,13 @@ static void svc_completion_stop(struct svc_serv *serv,
 
 /* --- page cache ----------------------------------------------------------- */
 
-/* Fill the file's pages from the pool and write their contents. */
+/*
+ * Fill the file's pages from the pool and write their contents, a batch
+ * at a time.  A large file takes seconds (every page is faulted in and
+ * written), so a signal is looked for after each batch.  Returns 0, 1
+ * when interrupted, -1 when the pool ran out (said).  The pages taken so
+ * far are in serv->cache either way.
+ */
 static int svc_cache_fill(struct svc_serv *serv)
 {
 	unsigned long n = serv->cfg->file_pages, filled = 0;
@@ -759,6 +765,8 @@ static int svc_cache_fill(struct svc_serv *serv)
 	while (filled < n) {
 		unsigned long want = n - filled, got;
 
+		if (rpcsim_interrupted)
+			return 1;
 		if (want > CACHE_FILL_BATCH)
 			want = CACHE_FILL_BATCH;
 		got = pp_alloc_pages_bulk_array(serv->pool, PP_GFP_KERNEL,
@@ -768,16 +776,17 @@ static int svc_cache_fill(struct svc_serv *serv)
 				"of the file's %lu pages\n", filled, n);
 			return -1;
 		}
+		for (unsigned long i = filled; i < filled + got; i++) {
+			unsigned char *p = pp_page_address(serv->pool,
+							   serv->cache[i]);
+			uint64_t off = (uint64_t)i * PP_PAGE_SIZE;
+
+			memset(p, (int)(i * 31 + 7) & 0xff, PP_PAGE_SIZE);
+			memcpy(p, &off, sizeof(off));
+		}
 		filled += got;
 	}
 	serv->acct.allocated += n;
-	for (unsigned long i = 0; i < n; i++) {
-		unsigned char *p = pp_page_address(serv->pool, serv->cache[i]);
-		uint64_t off = (uint64_t)i * PP_PAGE_SIZE;
-
-		memset(p, (int)(i * 31 + 7) & 0xff, PP_PAGE_SIZE);
-		memcpy(p, &off, sizeof(off));
-	}
 	for (unsigned int i = 0; i < CACHE_LOCKS; i++)
 		PTHREAD_CHECK(pthread_mutex_init(&serv->cache_lock[i], NULL));
 	return 0;
@@ -1141,12 +1150,14 @@ int svc_run(const struct rpcsim_config *cfg, enum rpcsim_mode mode,
 		free(serv);
 		return -1;
 	}
-	if (svc_cache_fill(serv)) {
+	ret = svc_cache_fill(serv);
+	if (ret) {
+		/* pp_release_pages() skips the NULL slots not yet filled. */
 		pp_release_pages(serv->pool, serv->cache, cfg->file_pages);
 		free(serv->cache);
 		pp_pool_destroy(serv->pool);
 		free(serv);
-		return -1;
+		return ret;
 	}
 
 	PTHREAD_CHECK(pthread_mutex_init(&serv->done_lock, NULL));

@@ -5,7 +5,8 @@
 # keeping pages back, PAGEPOOL_FAULT=buddy-empty) leaves every server
 # thread waiting for pages that never come; the run's deadline, a signal
 # or the stall detector must still end it within seconds, warm-up
-# included, on both backends, with every page back.  A hang is a failure
+# included, on both backends, with every page back; so must a signal
+# while the page cache fills.  A hang is a failure
 # after STOP_BOUND seconds (common.sh), never a wait for the suite.
 
 # shellcheck source=tests/rpcsim/common.sh
@@ -15,7 +16,7 @@ if ! have_python; then
 	echo "1..0 # SKIP python3 missing"
 	exit 0
 fi
-plan_tests 19
+plan_tests 21
 
 small="--threads=2 --file-size=1m --retry-wait=100"
 
@@ -117,7 +118,17 @@ stuck "$buddy" --bulk-variant=pure-output --duration=1
 [ "$status" -eq 1 ]
 ok $? "--bulk-variant=pure-output, stuck pool, --duration=1: exit 1 (exit $status)"
 
-# 6. A pool with room: the deadline still ends a normal run with exit 0.
+# 6. A signal while the page cache fills (1 GiB: seconds of page faults
+#    and writes, before any run): rpcsim stops filling, runs nothing,
+#    gives every page back, exit 130.
+spawn --file-size=1g --pool-size=2g --threads=1 --duration=60
+signal_started INT
+[ "$status" -eq 130 ] && ! grep -q 'per call over' "$OUT"
+ok $? "SIGINT while a 1 GiB page cache fills: exit 130 after ${took} s, no run (exit $status)" ||
+	diag "$(grep 'per call over' "$OUT") $(head -c 1000 "$ERR")"
+no_leak "SIGINT while the page cache fills"
+
+# 7. A pool with room: the deadline still ends a normal run with exit 0.
 run_bounded $small --duration=0.5
 ran_ok "a pool with room, --duration=0.5: exit 0"
 
