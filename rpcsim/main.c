@@ -13,7 +13,9 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <signal.h>
 #include <spawn.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -91,6 +93,8 @@ static void run_analyzer(const char *dir)
 	const char *prog = NULL;
 	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	int status, err;
+	sig_atomic_t seen;
+	bool killed = false;
 	pid_t pid;
 
 	if (n > 0) {
@@ -115,8 +119,21 @@ static void run_analyzer(const char *dir)
 			"trace is in %s\n", strerror(err), dir);
 		return;
 	}
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
+	/* A signal now stops the analysis too: it is our child, by pid. */
+	seen = rpcsim_signals;
+	while (waitpid(pid, &status, 0) < 0) {
+		if (errno != EINTR) {
+			fprintf(stderr, "rpcsim: waiting for rpcsim-analyze: "
+				"%s\n", strerror(errno));
+			return;
+		}
+		if (rpcsim_signals != seen && !killed) {
+			kill(pid, SIGTERM);
+			killed = true;
+		}
+	}
+	if (killed)
+		return;
 	if (!WIFEXITED(status) || WEXITSTATUS(status))
 		fprintf(stderr, "rpcsim: rpcsim-analyze %s failed\n", dir);
 }
@@ -188,12 +205,12 @@ int main(int argc, char **argv)
 			ret = svc_run(&cfg, m, r, res);
 			if (ret) {
 				svc_result_free(res);
-				status = ret < 0 ? 1 : 130;
+				status = ret < 0 ? 1 : 128 + rpcsim_interrupted;
 				break;
 			}
 			rep.runs_done[m]++;
 			if (rpcsim_interrupted)
-				status = 130;
+				status = 128 + rpcsim_interrupted;
 			if (cfg.json)
 				continue;
 			/* Quiet with several modes: the table says it all. */
@@ -260,11 +277,16 @@ int main(int argc, char **argv)
 	}
 #endif
 	free_results(&rep);
+	/* A signal (SIGPIPE: stdout's reader went away) says what happened. */
+	if (rpcsim_interrupted) {
+		fflush(stdout);
+		fprintf(stderr, "rpcsim: interrupted by %s\n",
+			rpcsim_signal_name(rpcsim_interrupted));
+		return status == 1 ? 1 : 128 + rpcsim_interrupted;
+	}
 	if (fflush(stdout) || ferror(stdout)) {
 		perror("rpcsim: writing the report");
 		return 1;
 	}
-	if (status == 130)
-		fprintf(stderr, "rpcsim: interrupted\n");
 	return status;
 }

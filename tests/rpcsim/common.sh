@@ -129,29 +129,35 @@ run_bounded()
 	wait_bounded "$pid" "$STOP_BOUND"
 }
 
-# signal_started SIG [PATTERN]: once the spawned rpcsim has printed a line
-# matching PATTERN (default: its configuration's pool line; its signal
-# handlers are in place by then), send it SIG and wait for it, bounded;
-# $took: whole seconds from the signal to its exit.  If it never prints
-# the line (within 60 s), it is killed and the check fails (status 125).
-signal_started()
+# started [PATTERN]: wait until the spawned rpcsim ($pid) has printed a
+# line matching PATTERN (default: its configuration's pool line; its
+# signal handlers are in place by then).  If it never does (within 60 s),
+# it is killed and started fails with status 125.
+started()
 {
-	ss_sig=$1
-	ss_pat=${2:-^  pool:}
-	ss_i=0
-	until grep -q -- "$ss_pat" "$OUT" 2>/dev/null; do
-		ss_i=$((ss_i + 1))
-		if [ $ss_i -gt 600 ] || ! kill -0 "$pid" 2>/dev/null; then
+	st_pat=${1:-^  pool:}
+	st_i=0
+	until grep -q -- "$st_pat" "$OUT" 2>/dev/null; do
+		st_i=$((st_i + 1))
+		if [ $st_i -gt 600 ] || ! kill -0 "$pid" 2>/dev/null; then
 			kill -KILL "$pid" 2>/dev/null
 			wait "$pid"
 			status=125
 			took=0
-			return
+			return 1
 		fi
 		sleep 0.1
 	done
+}
+
+# signal_started SIG [PATTERN]: once started, send the spawned rpcsim SIG
+# and wait for it, bounded; $took: whole seconds from the signal to its
+# exit.
+signal_started()
+{
+	started "$2" || return
 	ss_t0=$(date +%s)
-	kill -s "$ss_sig" "$pid" 2>/dev/null
+	kill -s "$1" "$pid" 2>/dev/null
 	wait_bounded "$pid" "$STOP_BOUND"
 	took=$(( $(date +%s) - ss_t0 ))
 }

@@ -6,7 +6,8 @@
 # thread waiting for pages that never come; the run's deadline, a signal
 # or the stall detector must still end it within seconds, warm-up
 # included, on both backends, with every page back; so must a signal
-# while the page cache fills.  A hang is a failure
+# while the page cache fills.  Every terminating signal a user can send
+# is handled alike: exit 128 + its number.  A hang is a failure
 # after STOP_BOUND seconds (common.sh), never a wait for the suite.
 
 # shellcheck source=tests/rpcsim/common.sh
@@ -16,7 +17,7 @@ if ! have_python; then
 	echo "1..0 # SKIP python3 missing"
 	exit 0
 fi
-plan_tests 21
+plan_tests 30
 
 small="--threads=2 --file-size=1m --retry-wait=100"
 
@@ -74,17 +75,43 @@ for b in buddy jemalloc; do
 	no_leak "$b, --duration=1"
 done
 
-# 2. A signal while every thread waits: the run ends, exit 130.
-for sig in INT TERM; do
+# 2. A signal while every thread waits: the run ends, exit 128 + the
+#    signal's number, and rpcsim says which it was.  Every terminating
+#    signal a user can send from a terminal (Linux numbers).
+for sn in HUP:1 INT:2 QUIT:3 TERM:15; do
+	sig=${sn%:*}
+	code=$((128 + ${sn#*:}))
 	for b in buddy jemalloc; do
 		eval "pool=\$$b"
 		stuck_signal "$pool" $sig --duration=60
-		[ "$status" -eq 130 ]
-		ok $? "$b, stuck pool, SIG$sig: exit 130 after ${took} s (exit $status)" ||
+		[ "$status" -eq $code ] && grep -q "interrupted by SIG$sig\$" "$ERR"
+		ok $? "$b, stuck pool, SIG$sig: exit $code after ${took} s (exit $status)" ||
 			diag "$(head -c 1000 "$ERR")"
 	done
 done
-no_leak "SIGTERM"
+no_leak "SIGQUIT"
+for sn in PIPE:13 ALRM:14 USR1:10 USR2:12; do
+	sig=${sn%:*}
+	code=$((128 + ${sn#*:}))
+	spawn $small --duration=60
+	signal_started $sig
+	[ "$status" -eq $code ] && grep -q "interrupted by SIG$sig\$" "$ERR"
+	ok $? "SIG$sig during a run: exit $code (exit $status)" ||
+		diag "$(head -c 1000 "$ERR")"
+done
+# nohup: a SIGHUP ignored from the start stays ignored.  HUP is sent
+# before INT, and pending signals come lowest number first: a caught
+# SIGHUP would end the run with 129.
+sh -c 'trap "" HUP; exec "$@"' sh "$RPCSIM" $small --duration=60 \
+	>"$OUT" 2>"$ERR" </dev/null &
+pid=$!
+if started; then
+	kill -HUP "$pid"
+	kill -INT "$pid"
+	wait_bounded "$pid" "$STOP_BOUND"
+fi
+[ "$status" -eq 130 ]
+ok $? "a SIGHUP ignored when rpcsim started (nohup) stays ignored: SIGHUP then SIGINT, exit 130 (exit $status)"
 
 # 3. A retry wait of 10 s does not delay the stop.
 stuck_signal "$buddy" INT --duration=60 --retry-wait=10000000

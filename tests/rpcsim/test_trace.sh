@@ -36,7 +36,7 @@ tp_cost=
 grep -q '^#define PP_CONFIG_TSAN 1' "$top_builddir/config.h" 2>/dev/null &&
 	tp_cost=--tracepoint-cost=5000
 
-plan_tests 35
+plan_tests 39
 trap 'lttng_cleanup; rm -rf "$tmpdir"' EXIT
 lttng_sessiond_up >"$tmpdir/why" || bail_out "$(cat "$tmpdir/why")"
 
@@ -172,7 +172,7 @@ fi
 
 # 7. A pool too small for the threads (the buddy allocator keeps pages
 #    back): the deadline or a signal ends the run all the same, and the
-#    session goes with it.
+#    session goes with it, whichever terminating signal it was.
 min=$("$RPCSIM" --threads=2 --file-size=1m --requests=1 --json |
 	python3 -c 'import json, sys; print(json.load(sys.stdin)["config"]["min_pool_pages"])')
 stuck="PAGEPOOL_FAULT=buddy-empty=$((min - 356)) --threads=2 --file-size=1m --pool-size=$((min * 4))k --retry-wait=100"
@@ -183,14 +183,19 @@ ok $? "stuck pool, --trace, --duration=1: exit 1, the pool is too small (exit $s
 	diag "$(head -c 1000 "$ERR")"
 ! lttng_cmd list 2>/dev/null | grep -q "rpcsim-$pid-"
 ok $? "  and its session is gone"
-# shellcheck disable=SC2086
-spawn $stuck --duration=60 --trace="$tmpdir/trace-stuck-int"
-signal_started INT
-[ "$status" -eq 130 ]
-ok $? "stuck pool, --trace, SIGINT: exit 130 (exit $status after $took s)" ||
-	diag "$(head -c 1000 "$ERR")"
-! lttng_cmd list 2>/dev/null | grep -q "rpcsim-$pid-"
-ok $? "  and its session is gone"
+# Every terminating signal from a terminal, not only SIGINT and SIGTERM.
+for sn in INT:2 HUP:1 QUIT:3; do
+	sig=${sn%:*}
+	code=$((128 + ${sn#*:}))
+	# shellcheck disable=SC2086
+	spawn $stuck --duration=60 --trace="$tmpdir/trace-stuck-$sig"
+	signal_started $sig
+	[ "$status" -eq $code ]
+	ok $? "stuck pool, --trace, SIG$sig: exit $code (exit $status after $took s)" ||
+		diag "$(head -c 1000 "$ERR")"
+	! lttng_cmd list 2>/dev/null | grep -q "rpcsim-$pid-"
+	ok $? "  and its session is gone"
+done
 
 # 6. No session daemon: as an unprivileged user with an empty LTTNG_HOME,
 #    nothing answers; rpcsim says so and how to start one, exit 1.
