@@ -348,7 +348,8 @@ static unsigned int online_cpus(void)
 	"                          writing to DIR (default: a new folder\n" \
 	"                          rpcsim-trace-YYYYMMDD-HHMMSS), then print\n" \
 	"                          rpcsim-analyze's figures for the trace beside\n" \
-	"                          rpcsim's own\n" \
+	"                          rpcsim's own; a DIR that holds a trace, or\n" \
+	"                          that another rpcsim records into, is refused\n" \
 	"      --trace-events=SET  rpcsim: the rpcsim:* events; all: also the\n" \
 	"                          allocator's pagepool:* events, about 70 per\n" \
 	"                          call (default: rpcsim)\n" \
@@ -477,7 +478,9 @@ TRACING_HELP
 "  RPCSIM_LEAK_PAGES=N    (tests) keep N page-cache pages at exit, to see\n"
 "                         the leak check report them and exit 1\n"
 "  RPCSIM_GNUPLOT=PATH    the gnuplot --plot runs (default: gnuplot in\n"
-"                         PATH)\n",
+"                         PATH)\n"
+"  RPCSIM_ANALYZE=PATH    the rpcsim-analyze --trace runs (default: the one\n"
+"                         beside rpcsim, else rpcsim-analyze in PATH)\n",
 	       DEFAULT_RETRY_WAIT_US, MAX_THREADS, cpus, 2 * cpus,
 	       DEFAULT_SEED, DEFAULT_DURATION_S, DEFAULT_DURATION_S,
 	       MAX_REPEAT, MAX_PCP_BATCH, DEFAULT_PCP_BATCH, MAX_PCP_HIGH,

@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 #include "trace_session.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -52,7 +55,97 @@ static int trace_enable(struct lttng_handle *h, const char *pattern,
 	return 0;
 }
 
-/* Make @dir absolute (lttng wants a URL) and create it if needed. */
+/* Depth of the folder walk looking for a trace already there. */
+#define TRACE_WALK_DEPTH	16
+
+/*
+ * The first "metadata" file below @path (a CTF trace: what rpcsim-analyze
+ * looks for), into @found; 1 if there is one, 0 if not, -1 on an error
+ * (errno set).
+ */
+static int trace_find_metadata(const char *path, int depth, char *found,
+			       size_t len)
+{
+	DIR *d;
+	struct dirent *de;
+	int ret = 0;
+
+	if (depth > TRACE_WALK_DEPTH)
+		return 0;
+	d = opendir(path);
+	if (!d)
+		return -1;
+	while (!ret && (de = readdir(d))) {
+		char sub[PATH_MAX];
+		struct stat st;
+
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		if ((size_t)snprintf(sub, sizeof(sub), "%s/%s", path,
+				     de->d_name) >= sizeof(sub))
+			continue;
+		if (lstat(sub, &st))
+			continue;
+		if (!strcmp(de->d_name, "metadata")) {
+			snprintf(found, len, "%s", sub);
+			ret = 1;
+		} else if (S_ISDIR(st.st_mode)) {
+			ret = trace_find_metadata(sub, depth + 1, found, len);
+		}
+	}
+	closedir(d);
+	return ret;
+}
+
+/*
+ * Make the folder ours: lock it (flock on the folder itself, held until
+ * rpcsim exits, so a second rpcsim --trace into it is refused instead of
+ * both writing one corrupt trace), then refuse it if a trace is already
+ * there (it would be replaced or mixed with ours).  0, or -1 with @err.
+ */
+static int trace_claim_dir(struct trace_session *ts, char *err, size_t errlen)
+{
+	char found[PATH_MAX];
+	int fd, ret;
+
+	fd = open(ts->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(err, errlen, "cannot open %s: %s", ts->dir,
+			 strerror(errno));
+		return -1;
+	}
+	if (flock(fd, LOCK_EX | LOCK_NB)) {
+		if (errno == EWOULDBLOCK)
+			snprintf(err, errlen, "%s is in use: another rpcsim "
+				 "--trace is recording into it; choose another "
+				 "folder", ts->dir);
+		else
+			snprintf(err, errlen, "cannot lock %s: %s", ts->dir,
+				 strerror(errno));
+		close(fd);
+		return -1;
+	}
+	ret = trace_find_metadata(ts->dir, 0, found, sizeof(found));
+	if (ret) {
+		if (ret > 0)
+			snprintf(err, errlen, "%s already holds a trace (%s); "
+				 "choose another folder, or remove that trace "
+				 "first", ts->dir, found);
+		else
+			snprintf(err, errlen, "cannot read %s: %s", ts->dir,
+				 strerror(errno));
+		close(fd);
+		return -1;
+	}
+	ts->dir_fd = fd;	/* kept open: the lock lasts until exit */
+	return 0;
+}
+
+/*
+ * Make @dir absolute (lttng wants a URL), create it if needed and claim
+ * it.  Without @dir, a new folder named after the time (-2, -3, ... when
+ * another rpcsim started in the same second).
+ */
 static int trace_prepare_dir(struct trace_session *ts, const char *dir,
 			     char *err, size_t errlen)
 {
@@ -79,12 +172,25 @@ static int trace_prepare_dir(struct trace_session *ts, const char *dir,
 			return -1;
 		}
 	}
-	if (mkdir(ts->dir, 0755) && errno != EEXIST) {
+	if (dir == stamp) {
+		size_t base = strlen(ts->dir);
+
+		for (int n = 2; mkdir(ts->dir, 0755); n++) {
+			if (errno != EEXIST || n > 100 ||
+			    base + 8 >= sizeof(ts->dir)) {
+				snprintf(err, errlen, "cannot create %s: %s",
+					 ts->dir, strerror(errno));
+				return -1;
+			}
+			snprintf(ts->dir + base, sizeof(ts->dir) - base,
+				 "-%d", n);
+		}
+	} else if (mkdir(ts->dir, 0755) && errno != EEXIST) {
 		snprintf(err, errlen, "cannot create %s: %s", ts->dir,
 			 strerror(errno));
 		return -1;
 	}
-	return 0;
+	return trace_claim_dir(ts, err, errlen);
 }
 
 int trace_session_start(struct trace_session *ts,
@@ -99,6 +205,7 @@ int trace_session_start(struct trace_session *ts,
 	int ret;
 
 	memset(ts, 0, sizeof(*ts));
+	ts->dir_fd = -1;
 	if (!lttng_session_daemon_alive()) {
 		snprintf(err, errlen,
 			 "no LTTng session daemon answers: start one with "

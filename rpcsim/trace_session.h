@@ -23,15 +23,19 @@ struct trace_session_config {
 struct trace_session {
 	char name[64];
 	char dir[4096];			/* absolute output folder */
+	int dir_fd;			/* holds its lock until exit */
 	bool started;
 	uint64_t discarded_events;
 	uint64_t lost_packets;
 };
 
 /*
- * Create and start the session.  On failure returns -1 and leaves a
- * one-line reason in @err (with how to start a session daemon when none
- * answers); nothing is left behind.
+ * Create and start the session.  The output folder is locked until the
+ * process exits; a folder another rpcsim --trace holds, or one that
+ * already holds a trace (a "metadata" file anywhere below it), is
+ * refused.  On failure returns -1 and leaves a one-line reason in @err
+ * (with how to start a session daemon when none answers); nothing is left
+ * behind but a folder it created.
  */
 int trace_session_start(struct trace_session *ts,
 			const struct trace_session_config *cfg,

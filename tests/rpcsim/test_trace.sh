@@ -36,7 +36,7 @@ tp_cost=
 grep -q '^#define PP_CONFIG_TSAN 1' "$top_builddir/config.h" 2>/dev/null &&
 	tp_cost=--tracepoint-cost=5000
 
-plan_tests 39
+plan_tests 44
 trap 'lttng_cleanup; rm -rf "$tmpdir"' EXIT
 lttng_sessiond_up >"$tmpdir/why" || bail_out "$(cat "$tmpdir/why")"
 
@@ -196,6 +196,44 @@ for sn in INT:2 HUP:1 QUIT:3; do
 	! lttng_cmd list 2>/dev/null | grep -q "rpcsim-$pid-"
 	ok $? "  and its session is gone"
 done
+
+# 8. One trace per folder: a folder that already holds a trace is
+#    refused, and so is one another rpcsim is recording into (today both
+#    runs "succeed" with one corrupt trace); the trace there is untouched.
+before=$(find "$tmpdir/trace-array" -type f -exec cksum {} + | sort)
+run --requests=100 --trace="$tmpdir/trace-array" --quiet
+[ "$status" -eq 1 ] && grep -q 'already holds a trace' "$ERR" &&
+	[ "$(wc -l <"$ERR")" -eq 1 ]
+ok $? "--trace onto a folder holding a trace: exit 1, one line saying so (exit $status)" ||
+	diag "$(head -c 1000 "$ERR")"
+[ "$(find "$tmpdir/trace-array" -type f -exec cksum {} + | sort)" = "$before" ]
+ok $? "  and that trace is untouched"
+mkdir "$tmpdir/two"
+"$RPCSIM" --duration=3 --threads=1 --trace="$tmpdir/two" \
+	>"$tmpdir/first.out" 2>"$tmpdir/first.err" </dev/null &
+first=$!
+i=0
+until grep -q '^  trace: ' "$tmpdir/first.out" 2>/dev/null || [ $i -gt 600 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+run --requests=100 --trace="$tmpdir/two" --quiet
+[ "$status" -eq 1 ] && grep -q 'is in use: another rpcsim --trace is recording into it' "$ERR"
+ok $? "a second rpcsim --trace into the same folder at once: exit 1, refused (exit $status)" ||
+	diag "$(head -c 1000 "$ERR")"
+wait_bounded "$first" 120
+[ "$status" -eq 0 ] && grep -q '^Bulk array: .* per call over .* calls$' "$tmpdir/first.out" &&
+	! grep -q 'failed\|could not read' "$tmpdir/first.err"
+ok $? "  the first run's own trace is whole and analyzed (exit $status)" ||
+	diag "$(head -c 1000 "$tmpdir/first.err")"
+# The analysis of its own trace failing is a failure of the run.
+printf '#!/bin/sh\necho "rpcsim-analyze: $1: a broken trace" >&2\nexit 1\n' >"$tmpdir/bad-analyze"
+chmod +x "$tmpdir/bad-analyze"
+run_env RPCSIM_ANALYZE="$tmpdir/bad-analyze" --requests=100 \
+	--trace="$tmpdir/trace-unread" --quiet
+[ "$status" -eq 1 ] && grep -q 'could not read this run.s own trace' "$ERR"
+ok $? "rpcsim-analyze failing on rpcsim's own trace: exit 1, not 0 (exit $status)" ||
+	diag "$(head -c 1000 "$ERR")"
 
 # 6. No session daemon: as an unprivileged user with an empty LTTNG_HOME,
 #    nothing answers; rpcsim says so and how to start one, exit 1.
