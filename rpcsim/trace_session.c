@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -206,6 +207,7 @@ int trace_session_start(struct trace_session *ts,
 
 	memset(ts, 0, sizeof(*ts));
 	ts->dir_fd = -1;
+	ts->subbuf_size = cfg->subbuf_size ? cfg->subbuf_size : 4096;
 	if (!lttng_session_daemon_alive()) {
 		snprintf(err, errlen,
 			 "no LTTng session daemon answers: start one with "
@@ -275,6 +277,65 @@ fail:
 	return -1;
 }
 
+/* The mount point holding @path (resolved), into @out. */
+static void trace_mount_point(const char *path, char *out, size_t len)
+{
+	char p[PATH_MAX];
+	struct stat st, up;
+
+	if (!realpath(path, p) || stat(p, &st)) {
+		snprintf(out, len, "%s", path);
+		return;
+	}
+	for (;;) {
+		char *slash = strrchr(p, '/');
+		char keep;
+
+		if (!slash || slash == p) {
+			/* The parent is /: is it the same file system? */
+			if (slash && p[1] && !stat("/", &up) &&
+			    up.st_dev == st.st_dev)
+				p[1] = '\0';
+			break;
+		}
+		keep = *slash;
+		*slash = '\0';
+		if (stat(p, &up) || up.st_dev != st.st_dev) {
+			*slash = keep;
+			break;
+		}
+	}
+	snprintf(out, len, "%s", p);
+}
+
+/*
+ * After a failed stop or destroy: if the trace's file system has less than
+ * a sub-buffer left (what the consumer writes at a time), that is why.
+ * lttng only says "Rotation failure on consumer"; say that it is full,
+ * and where.  Replaces @err (keeping lttng's words at the end).
+ */
+static void trace_explain_full(const struct trace_session *ts, char *err,
+			       size_t errlen)
+{
+	char mnt[PATH_MAX], lttng[256];
+	struct statvfs vfs;
+	unsigned long long left;
+
+	if (statvfs(ts->dir, &vfs))
+		return;
+	/* The consumer of a root session daemon may use the reserve. */
+	left = (unsigned long long)(geteuid() ? vfs.f_bavail : vfs.f_bfree) *
+	       vfs.f_frsize;
+	if (left >= ts->subbuf_size && (!vfs.f_files || vfs.f_favail))
+		return;
+	trace_mount_point(ts->dir, mnt, sizeof(mnt));
+	snprintf(lttng, sizeof(lttng), "%s", err);
+	snprintf(err, errlen, "the trace's file system is full: %s is on %s, "
+		 "which has %s left; the trace is incomplete (LTTng: %s)",
+		 ts->dir, mnt, vfs.f_files && !vfs.f_favail ? "no inode" :
+		 left ? "less than a sub-buffer" : "no space", lttng);
+}
+
 int trace_session_stop(struct trace_session *ts, char *err, size_t errlen)
 {
 	struct lttng_channel *chans = NULL;
@@ -317,5 +378,7 @@ int trace_session_stop(struct trace_session *ts, char *err, size_t errlen)
 	}
 	ts->name[0] = '\0';
 	ts->started = false;
+	if (status)
+		trace_explain_full(ts, err, errlen);
 	return status;
 }

@@ -36,8 +36,9 @@ tp_cost=
 grep -q '^#define PP_CONFIG_TSAN 1' "$top_builddir/config.h" 2>/dev/null &&
 	tp_cost=--tracepoint-cost=5000
 
-plan_tests 44
-trap 'lttng_cleanup; rm -rf "$tmpdir"' EXIT
+plan_tests 45
+full_mount=
+trap '[ -z "$full_mount" ] || umount "$full_mount"; lttng_cleanup; rm -rf "$tmpdir"' EXIT
 lttng_sessiond_up >"$tmpdir/why" || bail_out "$(cat "$tmpdir/why")"
 
 # compare RPCSIM_JSON ANALYZE_JSON MODE: prints what differs, fails if any.
@@ -234,6 +235,22 @@ run_env RPCSIM_ANALYZE="$tmpdir/bad-analyze" --requests=100 \
 [ "$status" -eq 1 ] && grep -q 'could not read this run.s own trace' "$ERR"
 ok $? "rpcsim-analyze failing on rpcsim's own trace: exit 1, not 0 (exit $status)" ||
 	diag "$(head -c 1000 "$ERR")"
+
+# 9. The trace's file system fills up (a 2 MiB tmpfs of our own, about
+#    40 MB of events): rpcsim says that it is full and where, not only
+#    lttng's "Rotation failure on consumer", and exits 1.
+if [ "$(id -u)" -eq 0 ] && mkdir "$tmpdir/full" &&
+   mount -t tmpfs -o size=2m tmpfs "$tmpdir/full" 2>/dev/null; then
+	full_mount=$tmpdir/full
+	run --requests=20000 --threads=1 --trace-events=all \
+		--trace="$tmpdir/full/t" --quiet
+	[ "$status" -eq 1 ] && grep -q "the trace's file system is full: .*/full/t is on .*/full, which has" "$ERR"
+	ok $? "a full file system under the trace: exit 1, said with the folder and the mount point (exit $status)" ||
+		diag "$(head -c 1000 "$ERR")"
+	umount "$full_mount" && full_mount=
+else
+	skip 1 "mounting a tmpfs needs root"
+fi
 
 # 6. No session daemon: as an unprivileged user with an empty LTTNG_HOME,
 #    nothing answers; rpcsim says so and how to start one, exit 1.
