@@ -26,6 +26,7 @@
 #include <babeltrace2/babeltrace.h>
 
 #include "analyze.h"
+#include "number.h"
 #include "../rpcsim/plot.h"
 
 #define TP_COST_DEFAULT_NS	300
@@ -125,15 +126,12 @@ static void bad_usage(const char *fmt, const char *arg)
 	exit(2);
 }
 
+/* Digits only (common/number.h: the tools' one number syntax). */
 static uint64_t parse_ns(const char *opt, const char *arg, uint64_t max)
 {
-	unsigned long long v;
-	char *end;
+	uint64_t v;
 
-	errno = 0;
-	v = strtoull(arg, &end, 10);
-	if (errno || end == arg || *end || arg[0] == '-' || arg[0] == '+' ||
-	    v > max) {
+	if (num_parse_u64(arg, &v) || v > max) {
 		fprintf(stderr, "rpcsim-analyze: invalid %s '%s': accepted an integer 0..%" PRIu64 " (ns)\n",
 			opt, arg, max);
 		exit(2);

@@ -34,6 +34,15 @@ bad_inputs=$(cat <<'TABLE'
 --duration=-1	--duration=-1
 --duration=abc	--duration=abc
 --duration=nan	--duration=nan
+--duration=0x10	--duration=0x10
+--duration=1e3	--duration=1e3
+--duration=inf	--duration=inf
+--duration=+1	--duration=+1
+--duration=1.2.3	--duration=1.2.3
+--warmup=0x10	--warmup=0x10
+--retry-wait=1e3	--retry-wait=1e3
+--requests=+5	--requests=+5
+--io-size=0x10k	--io-size=0x10k
 --io-size=12q	--io-size=12q
 --io-size=0	--io-size=0
 --io-size=-5	--io-size=-5
