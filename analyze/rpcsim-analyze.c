@@ -17,6 +17,7 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
@@ -26,6 +27,7 @@
 #include <babeltrace2/babeltrace.h>
 
 #include "analyze.h"
+#include "cmdline.h"
 #include "number.h"
 #include "../rpcsim/plot.h"
 
@@ -118,10 +120,15 @@ static void usage(FILE *f)
 		TP_COST_DEFAULT_NS, TP_COST_MAX_NS);
 }
 
-static void bad_usage(const char *fmt, const char *arg)
+__attribute__((noreturn, format(printf, 1, 2)))
+static void bad_usage(const char *fmt, ...)
 {
+	va_list ap;
+
 	fputs("rpcsim-analyze: ", stderr);
-	fprintf(stderr, fmt, arg);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
 	fputc('\n', stderr);
 	exit(2);
 }
@@ -334,6 +341,28 @@ static int run_isolated(const struct run *r)
 	return ret;
 }
 
+/*
+ * getopt_long() refused an option.  For "--json=1" it reports optopt 'j',
+ * which would name a "-j" nobody typed: look at what was typed.
+ */
+static void bad_option(const struct option *longopts, const char *arg)
+{
+	const char *name = cmdline_refused_value(longopts, arg);
+
+	if (name)
+		bad_usage("option '--%s' takes no value (in '%s'): see --help",
+			  name, arg);
+	if (!strncmp(arg, "--", 2))
+		bad_usage("unknown or ambiguous option '%.*s': see --help",
+			  (int)(strcspn(arg + 2, "=") + 2), arg);
+	if (optopt > 0 && optopt < 128) {
+		char opt[3] = { '-', (char)optopt, '\0' };
+
+		bad_usage("unknown option '%s': see --help", opt);
+	}
+	bad_usage("unknown option '%s': see --help", arg);
+}
+
 int rpcsim_analyze_main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -392,13 +421,7 @@ int rpcsim_analyze_main(int argc, char **argv)
 				  argv[optind - 1]);
 			break;
 		default:
-			if (optopt) {
-				char opt[3] = { '-', (char)optopt, '\0' };
-
-				bad_usage("unknown option '%s': see --help", opt);
-			}
-			bad_usage("unknown option '%s': see --help",
-				  argv[optind - 1]);
+			bad_option(longopts, argv[optind - 1]);
 		}
 	}
 	if (optind >= argc)

@@ -17,7 +17,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
+
+#include <linux/magic.h>
 
 #include <inttypes.h>
 
@@ -32,7 +35,53 @@ struct walk {
 	unsigned int cap_traces;
 	unsigned int skipped;
 	int err;
+	/*
+	 * Folders below an argument that could not be read or were nested
+	 * too deep: counted, and said in one line per argument (the first
+	 * of them named), not one line each.
+	 */
+	unsigned int unreadable, too_deep;
+	char *first_unreadable, *first_too_deep;
+	int unreadable_errno;
 };
+
+/*
+ * The kernel's pseudo file systems: their files are the kernel's state,
+ * never a trace, and walking them (all of /proc) takes long and trips over
+ * folders that vanish or cannot be read.  The name of the one @path is
+ * on, or NULL.
+ */
+static const char *pseudo_fs(const char *path)
+{
+	static const struct {
+		unsigned long magic;
+		const char *name;
+	} pseudo[] = {
+		{ PROC_SUPER_MAGIC, "proc" }, { SYSFS_MAGIC, "sysfs" },
+		{ DEVPTS_SUPER_MAGIC, "devpts" }, { DEBUGFS_MAGIC, "debugfs" },
+		{ TRACEFS_MAGIC, "tracefs" }, { CGROUP_SUPER_MAGIC, "cgroup" },
+		{ CGROUP2_SUPER_MAGIC, "cgroup2" },
+		{ SECURITYFS_MAGIC, "securityfs" }, { SELINUX_MAGIC, "selinuxfs" },
+		{ BPF_FS_MAGIC, "bpf" }, { PSTOREFS_MAGIC, "pstore" },
+		{ EFIVARFS_MAGIC, "efivarfs" }, { BINFMTFS_MAGIC, "binfmt_misc" },
+		{ NSFS_MAGIC, "nsfs" },
+	};
+	struct statfs sf;
+
+	if (statfs(path, &sf))
+		return NULL;
+	for (size_t i = 0; i < sizeof(pseudo) / sizeof(pseudo[0]); i++)
+		if ((unsigned long)sf.f_type == pseudo[i].magic)
+			return pseudo[i].name;
+	return NULL;
+}
+
+/* Remember the first of a kind of trouble; count them all. */
+static void walk_note(unsigned int *count, char **first, const char *dir)
+{
+	if (!(*count)++)
+		*first = xstrdup(dir);
+}
 
 static bool walk_seen(struct walk *w, const struct stat *st)
 {
@@ -98,23 +147,25 @@ static int name_cmp(const void *x, const void *y)
 	return strcmp(*(char *const *)x, *(char *const *)y);
 }
 
-static void walk_dir(struct walk *w, const char *dir, unsigned int depth)
+static void walk_dir(struct walk *w, const char *dir, dev_t dev,
+		     unsigned int depth)
 {
 	char **subdirs = NULL;
+	dev_t *subdev = NULL;
 	size_t nr_sub = 0, cap_sub = 0, i;
 	bool is_trace = false;
 	struct dirent *de;
 	DIR *d;
 
 	if (depth > WALK_DEPTH_MAX) {
-		fprintf(stderr, "rpcsim-analyze: %s: directories nested deeper than %d, not searched\n",
-			dir, WALK_DEPTH_MAX);
+		walk_note(&w->too_deep, &w->first_too_deep, dir);
 		return;
 	}
 	d = opendir(dir);
 	if (!d) {
-		fprintf(stderr, "rpcsim-analyze: %s: cannot open directory: %s\n",
-			dir, strerror(errno));
+		if (!w->unreadable)
+			w->unreadable_errno = errno;
+		walk_note(&w->unreadable, &w->first_unreadable, dir);
 		w->err = 1;
 		return;
 	}
@@ -133,6 +184,11 @@ static void walk_dir(struct walk *w, const char *dir, unsigned int depth)
 		if (S_ISREG(st.st_mode) && !strcmp(de->d_name, "metadata")) {
 			is_trace = true;
 		} else if (S_ISDIR(st.st_mode)) {
+			/* A mount of /proc or /sys below: nothing to find. */
+			if (st.st_dev != dev && pseudo_fs(p)) {
+				free(p);
+				continue;
+			}
 			if (walk_seen(w, &st)) {
 				w->skipped++;	/* already searched */
 				free(p);
@@ -141,35 +197,76 @@ static void walk_dir(struct walk *w, const char *dir, unsigned int depth)
 			if (nr_sub == cap_sub) {
 				size_t cap = cap_sub ? 2 * cap_sub : 8;
 				char **q = realloc(subdirs, cap * sizeof(*q));
+				dev_t *v = q ? realloc(subdev, cap * sizeof(*v)) :
+					       NULL;
 
-				if (!q) {
+				if (!q || !v) {
 					fprintf(stderr, "rpcsim-analyze: out of memory\n");
 					exit(1);
 				}
 				subdirs = q;
+				subdev = v;
 				cap_sub = cap;
 			}
-			subdirs[nr_sub++] = p;
+			subdirs[nr_sub] = p;
+			subdev[nr_sub++] = st.st_dev;
 			continue;
 		}
 		free(p);
 	}
 	if (errno) {
-		fprintf(stderr, "rpcsim-analyze: %s: cannot read directory: %s\n",
-			dir, strerror(errno));
+		if (!w->unreadable)
+			w->unreadable_errno = errno;
+		walk_note(&w->unreadable, &w->first_unreadable, dir);
 		w->err = 1;
 	}
 	closedir(d);
 	if (is_trace)
 		walk_add_trace(w, dir);
-	/* sorted, so that the output does not depend on readdir() order */
-	if (nr_sub)
-		qsort(subdirs, nr_sub, sizeof(*subdirs), name_cmp);
-	for (i = 0; i < nr_sub; i++) {
-		walk_dir(w, subdirs[i], depth + 1);
-		free(subdirs[i]);
+	/*
+	 * Sorted, so that the output does not depend on readdir() order
+	 * (each folder's device moves with it: sort an index).
+	 */
+	if (nr_sub) {
+		struct sub { char *path; dev_t dev; } *sv;
+
+		sv = malloc(nr_sub * sizeof(*sv));
+		if (!sv) {
+			fprintf(stderr, "rpcsim-analyze: out of memory\n");
+			exit(1);
+		}
+		for (i = 0; i < nr_sub; i++) {
+			sv[i].path = subdirs[i];
+			sv[i].dev = subdev[i];
+		}
+		qsort(sv, nr_sub, sizeof(*sv), name_cmp);
+		for (i = 0; i < nr_sub; i++) {
+			walk_dir(w, sv[i].path, sv[i].dev, depth + 1);
+			free(sv[i].path);
+		}
+		free(sv);
 	}
 	free(subdirs);
+	free(subdev);
+}
+
+/* The one line each about the folders below @path it could not search. */
+static void walk_report(struct walk *w, const char *path)
+{
+	if (w->unreadable == 1)
+		fprintf(stderr, "rpcsim-analyze: %s: cannot read directory: %s\n",
+			w->first_unreadable, strerror(w->unreadable_errno));
+	else if (w->unreadable)
+		fprintf(stderr, "rpcsim-analyze: %s: %u directories below it cannot be read (the first, %s: %s)\n",
+			path, w->unreadable, w->first_unreadable,
+			strerror(w->unreadable_errno));
+	if (w->too_deep)
+		fprintf(stderr, "rpcsim-analyze: %s: %u directories nested deeper than %d, not searched (the first: %s)\n",
+			path, w->too_deep, WALK_DEPTH_MAX, w->first_too_deep);
+	free(w->first_unreadable);
+	free(w->first_too_deep);
+	w->first_unreadable = w->first_too_deep = NULL;
+	w->unreadable = w->too_deep = 0;
 }
 
 int find_traces(struct analysis *a, char *const *paths, unsigned int n)
@@ -179,6 +276,7 @@ int find_traces(struct analysis *a, char *const *paths, unsigned int n)
 
 	for (i = 0; i < n; i++) {
 		unsigned int before = a->nr_traces;
+		const char *fs;
 		struct stat st;
 
 		w.skipped = 0;
@@ -194,9 +292,17 @@ int find_traces(struct analysis *a, char *const *paths, unsigned int n)
 			w.err = 1;
 			continue;
 		}
+		fs = pseudo_fs(paths[i]);
+		if (fs) {
+			fprintf(stderr, "rpcsim-analyze: %s: a %s file system holds the kernel's own state, never a trace (give the trace directory lttng wrote)\n",
+				paths[i], fs);
+			w.err = 1;
+			continue;
+		}
 		if (walk_seen(&w, &st))
 			continue;	/* given twice, or inside an earlier one */
-		walk_dir(&w, paths[i], 0);
+		walk_dir(&w, paths[i], st.st_dev, 0);
+		walk_report(&w, paths[i]);
 		if (a->nr_traces == before && !w.skipped && !w.err) {
 			fprintf(stderr, "rpcsim-analyze: %s: no CTF trace found (no directory below it holds a 'metadata' file)\n",
 				paths[i]);

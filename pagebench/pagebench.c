@@ -41,6 +41,7 @@
 #endif
 
 #include <pagepool/pagepool.h>
+#include "cmdline.h"
 #include "number.h"
 
 #define MAX_BULK	128
@@ -950,10 +951,18 @@ static void parse_options(int argc, char **argv, struct options *o)
 		case ':':
 			usage_error("option '%s' needs a value; see pagebench "
 				    "--help", argv[optind - 1]);
-		default:
+		default: {
+			const char *name = cmdline_refused_value(long_options,
+							argv[optind - 1]);
+
+			if (name)
+				usage_error("option '--%s' takes no value (in "
+					    "'%s'); see pagebench --help",
+					    name, argv[optind - 1]);
 			usage_error("unknown option '%s'; see pagebench --help "
 				    "for the accepted options",
 				    argv[optind - 1]);
+		}
 		}
 	}
 	if (optind < argc)

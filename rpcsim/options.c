@@ -17,6 +17,7 @@
 
 #include <pagepool/pagepool.h>
 
+#include "cmdline.h"
 #include "number.h"
 #include "options.h"
 #include "plot.h"
@@ -303,15 +304,14 @@ static void opt_mix(const char *arg, struct rpcsim_config *cfg)
 __attribute__((noreturn))
 static void bad_option(const char *arg)
 {
+	const char *name = cmdline_refused_value(long_options, arg);
+
+	if (name)
+		usage_error("option '--%s' takes no value (in '%s'); see "
+			    "rpcsim --help", name, arg);
 	if (!strncmp(arg, "--", 2)) {
 		size_t len = strcspn(arg + 2, "=");
 
-		for (const struct option *o = long_options; o->name; o++)
-			if (strlen(o->name) == len &&
-			    !strncmp(o->name, arg + 2, len) &&
-			    o->has_arg == no_argument)
-				usage_error("option '--%s' takes no value; "
-					    "see rpcsim --help", o->name);
 		usage_error("unknown or ambiguous option '%.*s'; see rpcsim "
 			    "--help for the accepted options",
 			    (int)(len + 2), arg);

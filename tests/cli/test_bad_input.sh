@@ -130,6 +130,7 @@ cat >"$tmp/table" <<'EOF'
 2 rpcsim-analyze --tracepoint-cost=-5 "$tmp/empty"
 2 rpcsim-analyze --tracepoint-cost=99999999 "$tmp/empty"
 2 rpcsim-analyze --tracepoint-cost=0x10 "$tmp/empty"
+2 rpcsim-analyze --json=1 "$tmp/empty"
 2 rpcsim-analyze --tracepoint-cost=" 300" "$tmp/empty"
 2 rpcsim-analyze --plot=picture.txt "$tmp/empty"
 1 rpcsim-analyze /nonexistent/trace
@@ -155,6 +156,7 @@ cat >"$tmp/table" <<'EOF'
 2 pagebench --runs=0
 2 pagebench --run-ms=0
 2 pagebench --run-ms=0x10
+2 pagebench --json=1
 2 pagebench --run-ms=1e2
 2 pagebench --runs=0x10
 2 pagebench --free=foo

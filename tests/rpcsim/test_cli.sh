@@ -70,7 +70,8 @@ bad_inputs=$(cat <<'TABLE'
 --warmup=x	--warmup=x
 --retry-wait=-1	--retry-wait=-1
 --threads	--threads
---json=1	--json
+--json=1	option '--json' takes no value (in '--json=1')
+--quie=1	option '--quiet' takes no value (in '--quie=1')
 stray	stray
 TABLE
 )
