@@ -112,11 +112,12 @@ static void usage(FILE *f)
 "do not bracket what rpcsim timed), or above 2 x the tracepoint cost.\n"
 "\n"
 "Environment: RPCSIM_GNUPLOT=PATH, the gnuplot --plot runs (default:\n"
-"gnuplot in PATH).\n"
+"gnuplot in PATH); RPCSIM_GNUPLOT_SECONDS=N, how long it may draw before\n"
+"it is stopped and the plot fails (default: 60).\n"
 "\n"
 "Exit status: 0 results printed; 1 a trace missing, unreadable or\n"
 "corrupted, or without any rpcsim event, or the plot not drawn (no\n"
-"gnuplot, or it failed); 2 bad usage.\n",
+"gnuplot, or it failed or never finished); 2 bad usage.\n",
 		TP_COST_DEFAULT_NS, TP_COST_MAX_NS);
 }
 

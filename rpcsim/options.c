@@ -469,6 +469,8 @@ TRACING_HELP
 "                         the leak check report them and exit 1\n"
 "  RPCSIM_GNUPLOT=PATH    the gnuplot --plot runs (default: gnuplot in\n"
 "                         PATH)\n"
+"  RPCSIM_GNUPLOT_SECONDS=N  how long gnuplot may draw before it is\n"
+"                         stopped and the plot fails (default: 60)\n"
 "  RPCSIM_ANALYZE=PATH    the rpcsim-analyze --trace runs (default: the one\n"
 "                         beside rpcsim, else rpcsim-analyze in PATH)\n",
 	       DEFAULT_RETRY_WAIT_US, MAX_THREADS, cpus, 2 * cpus,
