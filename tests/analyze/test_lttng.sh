@@ -6,9 +6,11 @@
 # must find exactly those calls and latencies.  Then truncated and
 # corrupted copies of a trace must give exit status 1 and a message, fast.
 #
-# A session daemon that answers is reused; otherwise one is started and
-# stopped again by its pid (tests/utils/lttng.sh).  Skipped when the
-# LTTng tools are missing.
+# It never sees or touches the user's LTTng state: it runs with its own
+# LTTNG_HOME and (as root) its own /var/run/lttng, starts its own session
+# daemon and stops it by its pid (lttng_isolate, tests/utils/lttng.sh).
+# Skipped when the LTTng tools are missing or that isolation cannot be
+# had.
 
 srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
 builddir=${top_builddir:-.}
@@ -25,6 +27,9 @@ TRACEGEN=${TRACEGEN:-$builddir/tests/tracegen}
 if why=$(lttng_missing); then
 	tap_skip_all "LTTng tools $why"
 fi
+# Runs this script again, isolated, before anything is printed.
+why=$(lttng_can_isolate) || tap_skip_all "$why"
+lttng_isolate "$0" "$@"
 command -v python3 >/dev/null 2>&1 ||
 	tap_skip_all "python3 missing (it checks the JSON)"
 
@@ -42,11 +47,7 @@ lttng_procname_link "$(cd "$(dirname "$TRACEGEN")" && pwd)/$(basename "$TRACEGEN
 	exit 1
 TG=$lttng_procname_path
 
-if [ -n "$lttng_started_pid" ]; then
-	tap_diag "started lttng-sessiond, pid $lttng_started_pid"
-else
-	tap_diag "using the lttng-sessiond already running"
-fi
+tap_diag "started lttng-sessiond, pid $lttng_started_pid, LTTNG_HOME $LTTNG_HOME ($PP_LTTNG_ISOLATED)"
 
 # analyze NAME ARGS...: $tmp/NAME.{out,err,rc}
 analyze()

@@ -6,20 +6,30 @@
 # within 1 %, field and timestamp latencies agreeing, JSON that parses, no
 # session left behind); the plain lttng create/enable-event/start/stop
 # workflow on the providers; a truncated and a corrupted rpcsim trace;
-# and --trace with no session daemon.  A daemon that answers is reused;
-# otherwise one is started and stopped by its pid (tests/utils/lttng.sh).
-# Skipped, not passed, without LTTng.
+# and --trace with no session daemon.  It never sees or touches the
+# user's LTTng state: its own LTTNG_HOME and (as root) its own
+# /var/run/lttng, its own session daemon, stopped by its pid (lttng_isolate,
+# tests/utils/lttng.sh).  Skipped, not passed, without LTTng or when that
+# isolation cannot be had.
 
-. "${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/rpcsim/common.sh"
+: "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 # shellcheck source=tests/utils/lttng.sh
 . "$top_srcdir/tests/utils/lttng.sh"
-
-ANALYZE=$top_builddir/analyze/rpcsim-analyze
-
-if lttng_missing >"$tmpdir/why"; then
-	echo "1..0 # SKIP $(cat "$tmpdir/why")"
+if why=$(lttng_missing); then
+	echo "1..0 # SKIP $why"
 	exit 0
 fi
+if ! why=$(lttng_can_isolate); then
+	echo "1..0 # SKIP $why"
+	exit 0
+fi
+# Runs this script again, isolated, before anything is printed.
+lttng_isolate "$0" "$@"
+
+# shellcheck source=tests/rpcsim/common.sh
+. "$top_srcdir/tests/rpcsim/common.sh"
+
+ANALYZE=$top_builddir/analyze/rpcsim-analyze
 if ! "$RPCSIM" --help | grep -q -- '--trace\[=DIR\]'; then
 	echo "1..0 # SKIP rpcsim built without LTTng-UST"
 	exit 0
@@ -40,6 +50,7 @@ plan_tests 45
 full_mount=
 trap '[ -z "$full_mount" ] || umount "$full_mount"; lttng_cleanup; rm -rf "$tmpdir"' EXIT
 lttng_sessiond_up >"$tmpdir/why" || bail_out "$(cat "$tmpdir/why")"
+diag "lttng-sessiond pid $lttng_started_pid, LTTNG_HOME $LTTNG_HOME ($PP_LTTNG_ISOLATED)"
 
 # compare RPCSIM_JSON ANALYZE_JSON MODE: prints what differs, fails if any.
 compare()
