@@ -89,6 +89,11 @@ static void usage(FILE *f)
 "                           accepted 0..%d); see the check below\n"
 "  -v, --verbose            babeltrace2's warnings, and every cause of an\n"
 "                           error (default: off)\n"
+"      --partial            accept an incomplete trace: stream files\n"
+"                           missing, empty, cut or unreadable, runs that\n"
+"                           lack their run_end or calls run_end counted,\n"
+"                           with no discard recorded, are warnings and what\n"
+"                           is there is reported (default: exit 1)\n"
 "      --plot=FILE          draw each mode's per-call latency_ns (histogram,\n"
 "                           CDF and tail, log x axis) and pages refilled\n"
 "                           per call into FILE, an .svg or .png, with\n"
@@ -115,9 +120,10 @@ static void usage(FILE *f)
 "gnuplot in PATH); RPCSIM_GNUPLOT_SECONDS=N, how long it may draw before\n"
 "it is stopped and the plot fails (default: 60).\n"
 "\n"
-"Exit status: 0 results printed; 1 a trace missing, unreadable or\n"
-"corrupted, or without any rpcsim event, or the plot not drawn (no\n"
-"gnuplot, or it failed or never finished); 2 bad usage.\n",
+"Exit status: 0 results printed; 1 a trace missing, unreadable,\n"
+"corrupted or incomplete (without --partial), or without any rpcsim event,\n"
+"or the plot not drawn (no gnuplot, or it failed or never finished);\n"
+"2 bad usage.\n",
 		TP_COST_DEFAULT_NS, TP_COST_MAX_NS);
 }
 
@@ -169,6 +175,16 @@ static int write_plot(struct analysis *a, const char *path,
 	return ret;
 }
 
+/* " (and 2 more stream files)" for @n more, or "". */
+static const char *more(char *buf, size_t len, unsigned int n,
+			const char *what)
+{
+	if (!n)
+		return "";
+	snprintf(buf, len, " (and %u more %s%s)", n, what, n == 1 ? "" : "s");
+	return buf;
+}
+
 /* What the command line asked for, once parsed. */
 struct run {
 	char **traces;
@@ -183,9 +199,21 @@ struct run {
 static int run(const struct run *r)
 {
 	struct analysis a = { 0 };
+	char what[PATH_MAX + 256], extra[64];
+	unsigned int problems;
 	int ret;
 
 	if (find_traces(&a, r->traces, (unsigned int)r->nr)) {
+		analysis_free(&a);
+		return 1;
+	}
+	/* Before reading: libbabeltrace2 skips such files without a word. */
+	problems = check_streams(&a, r->ro.partial, what, sizeof(what));
+	if (problems && !r->ro.partial) {
+		fprintf(stderr, "rpcsim-analyze: incomplete trace: %s%s; its "
+			"report would be wrong (--partial reads what is "
+			"there)\n", what,
+			more(extra, sizeof(extra), problems - 1, "stream file"));
 		analysis_free(&a);
 		return 1;
 	}
@@ -199,6 +227,16 @@ static int run(const struct run *r)
 		fprintf(stderr, "rpcsim-analyze: %s%s: no rpcsim event among %s events (record with: lttng enable-event -u 'rpcsim:*')\n",
 			r->traces[0], r->nr > 1 ? " ..." : "",
 			fmt_count(cnt, sizeof(cnt), a.events));
+		analysis_free(&a);
+		return 1;
+	}
+	problems = find_incomplete(&a, what, sizeof(what));
+	if (problems && !r->ro.partial) {
+		fprintf(stderr, "rpcsim-analyze: %s%s: incomplete trace: "
+			"%s%s, and no discard was recorded to explain it "
+			"(--partial reports what is there)\n", r->traces[0],
+			r->nr > 1 ? " ..." : "", what,
+			more(extra, sizeof(extra), problems - 1, "run"));
 		analysis_free(&a);
 		return 1;
 	}
@@ -371,6 +409,7 @@ int rpcsim_analyze_main(int argc, char **argv)
 		{ "tracepoint-cost", required_argument, NULL, 'c' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "plot", required_argument, NULL, 'p' },
+		{ "partial", no_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
@@ -388,6 +427,9 @@ int rpcsim_analyze_main(int argc, char **argv)
 		switch (c) {
 		case 'j':
 			ro.json = true;
+			break;
+		case 'P':
+			ro.partial = true;
 			break;
 		case 'c':
 			ro.tp_cost_ns = parse_ns("--tracepoint-cost", optarg,

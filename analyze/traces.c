@@ -14,6 +14,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -415,4 +417,212 @@ uint64_t stream_bytes(const struct analysis *a)
 		closedir(d);
 	}
 	return sum;
+}
+
+/*
+ * LTTng's packet index (DIR/index/STREAM.idx): a header (magic, major,
+ * minor, entry length) and one entry per packet, big-endian, each
+ * starting with the packet's offset in the stream file and its size in
+ * bits.  From the last entry, the least size the stream file must have.
+ */
+#define CTF_INDEX_MAGIC		0xC1F1DCC1u
+#define CTF_INDEX_HEADER_SIZE	16
+#define CTF_INDEX_ENTRY_MIN	16
+
+static uint64_t load_be64(const unsigned char *p)
+{
+	uint64_t v = 0;
+
+	for (int i = 0; i < 8; i++)
+		v = v << 8 | p[i];
+	return v;
+}
+
+/*
+ * 1 and *@need, *@packets when @idx is a readable index, 0 when it is not
+ * one (nothing is concluded from it).
+ */
+static int index_extent(const char *idx, uint64_t *need, uint64_t *packets)
+{
+	unsigned char h[CTF_INDEX_HEADER_SIZE], e[CTF_INDEX_ENTRY_MIN];
+	uint32_t len;
+	struct stat st;
+	uint64_t n;
+	int fd, ret = 0;
+
+	fd = open(idx, O_RDONLY | O_NONBLOCK);
+	if (fd < 0)
+		return 0;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) ||
+	    pread(fd, h, sizeof(h), 0) != (ssize_t)sizeof(h) ||
+	    load_u32(h, true) != CTF_INDEX_MAGIC)
+		goto out;
+	len = load_u32(h + 12, true);
+	if (len < CTF_INDEX_ENTRY_MIN || (uint64_t)st.st_size < sizeof(h))
+		goto out;
+	n = ((uint64_t)st.st_size - sizeof(h)) / len;
+	*packets = n;
+	*need = 0;
+	if (n) {
+		uint64_t off, bits;
+
+		if (pread(fd, e, sizeof(e),
+			  (off_t)(sizeof(h) + (n - 1) * len)) !=
+		    (ssize_t)sizeof(e))
+			goto out;
+		off = load_be64(e);
+		bits = load_be64(e + 8);
+		if (off > UINT64_MAX / 2 || bits / 8 > UINT64_MAX / 2)
+			goto out;	/* a damaged index proves nothing */
+		*need = off + bits / 8;
+	}
+	ret = 1;
+out:
+	close(fd);
+	return ret;
+}
+
+static const char *file_kind(mode_t m)
+{
+	if (S_ISDIR(m))
+		return "a directory";
+	if (S_ISFIFO(m))
+		return "a FIFO";
+	if (S_ISCHR(m) || S_ISBLK(m))
+		return "a device";
+	if (S_ISSOCK(m))
+		return "a socket";
+	return "not a regular file";
+}
+
+struct stream_check {
+	bool partial;
+	unsigned int problems;
+	char *first;		/* the first problem, when not @partial */
+	size_t len;
+};
+
+/* One problem with a stream file: a warning, or the first kept. */
+static void stream_problem(struct stream_check *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void stream_problem(struct stream_check *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (c->partial) {
+		fputs("rpcsim-analyze: warning: ", stderr);
+		vfprintf(stderr, fmt, ap);
+		fputc('\n', stderr);
+	} else if (!c->problems) {
+		vsnprintf(c->first, c->len, fmt, ap);
+	}
+	va_end(ap);
+	c->problems++;
+}
+
+/*
+ * The stream files of one trace directory.  libbabeltrace2 skips an empty
+ * stream file, a directory, a FIFO or a link to a device without a word,
+ * and the analysis then misses every event of that stream; LTTng's index
+ * says how long each stream file must be.  Returns the problems found.
+ */
+static void check_trace_streams(struct stream_check *c, const char *dir)
+{
+	char *index = path_join(dir, "index");
+	struct dirent *de;
+	DIR *d;
+
+	d = opendir(dir);
+	if (!d) {
+		stream_problem(c, "%s: cannot read the trace directory: %s",
+			       dir, strerror(errno));
+		free(index);
+		return;
+	}
+	while ((de = readdir(d))) {
+		uint64_t need, packets;
+		char *p, *idx, *idxname;
+		struct stat st;
+		int fd;
+
+		if (de->d_name[0] == '.' || !strcmp(de->d_name, "metadata") ||
+		    !strcmp(de->d_name, "index"))
+			continue;
+		p = path_join(dir, de->d_name);
+		if (stat(p, &st)) {
+			stream_problem(c, "%s: stream file missing (%s)", p,
+				       strerror(errno));
+			free(p);
+			continue;
+		}
+		if (!S_ISREG(st.st_mode)) {
+			stream_problem(c, "%s: %s, not a stream file", p,
+				       file_kind(st.st_mode));
+			free(p);
+			continue;
+		}
+		fd = open(p, O_RDONLY | O_NONBLOCK);
+		if (fd < 0) {
+			stream_problem(c, "%s: stream file cannot be read "
+				       "(%s)", p, strerror(errno));
+			free(p);
+			continue;
+		}
+		close(fd);
+		idxname = malloc(strlen(de->d_name) + 5);
+		if (!idxname) {
+			fprintf(stderr, "rpcsim-analyze: out of memory\n");
+			exit(1);
+		}
+		sprintf(idxname, "%s.idx", de->d_name);
+		idx = path_join(index, idxname);
+		free(idxname);
+		if (!st.st_size)
+			stream_problem(c, "%s: empty stream file", p);
+		else if (index_extent(idx, &need, &packets) &&
+			 (uint64_t)st.st_size < need)
+			stream_problem(c, "%s: stream file cut: %" PRIu64
+				       " bytes, its index (%" PRIu64 " packets) "
+				       "says at least %" PRIu64, p,
+				       (uint64_t)st.st_size, packets, need);
+		free(idx);
+		free(p);
+	}
+	closedir(d);
+	/* An index without its stream: the stream file was removed. */
+	d = opendir(index);
+	while (d && (de = readdir(d))) {
+		size_t len = strlen(de->d_name);
+		char *stream, *p;
+		struct stat st;
+
+		if (de->d_name[0] == '.' || len <= 4 ||
+		    strcmp(de->d_name + len - 4, ".idx"))
+			continue;
+		stream = xstrdup(de->d_name);
+		stream[len - 4] = '\0';
+		p = path_join(dir, stream);
+		if (lstat(p, &st) && errno == ENOENT)
+			stream_problem(c, "%s: stream file missing (index/%s "
+				       "lists it)", p, de->d_name);
+		free(p);
+		free(stream);
+	}
+	if (d)
+		closedir(d);
+	free(index);
+}
+
+unsigned int check_streams(const struct analysis *a, bool partial,
+			   char *first, size_t len)
+{
+	struct stream_check c = {
+		.partial = partial, .first = first, .len = len,
+	};
+
+	first[0] = '\0';
+	for (unsigned int i = 0; i < a->nr_traces; i++)
+		check_trace_streams(&c, a->traces[i]);
+	return c.problems;
 }

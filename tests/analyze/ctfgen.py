@@ -4,7 +4,7 @@
 script on stdin, so that rpcsim-analyze can be tested on exact timestamps
 without LTTng.
 
-    ctfgen.py [--no-vtid] OUTDIR < script
+    ctfgen.py [--no-vtid] [--index] OUTDIR < script
 
 Script lines (# starts a comment):
 
@@ -16,8 +16,13 @@ Script lines (# starts a comment):
                                 cumulative count of discarded events
 
 Missing fields are 0 ("" for strings).  OUTDIR/metadata and
-OUTDIR/stream_0 are written.
+OUTDIR/stream_0 are written, and with --index OUTDIR/index/stream_0.idx,
+LTTng's packet index (big-endian: magic 0xC1F1DCC1, version 1.1, entry
+length, then per packet its offset, packet and content size in bits,
+begin and end timestamps, events discarded, stream id, stream instance
+id and sequence number).
 """
+import os
 import struct
 import sys
 
@@ -109,14 +114,29 @@ def packet(events, discarded):
             struct.pack("<QQQQQ", ts0, ts1, size, size, discarded) + body)
 
 
+def index(packets):
+    out = struct.pack(">IIII", 0xC1F1DCC1, 1, 1, 72)
+    off = 0
+    for seq, p in enumerate(packets):
+        ts0, ts1, size, _, discarded = struct.unpack_from("<QQQQQ", p, 8)
+        out += struct.pack(">QQQQQQQQQ", off, size, size, ts0, ts1,
+                           discarded, 0, 0, seq)
+        off += len(p)
+    return out
+
+
 def main():
     args = sys.argv[1:]
     vtid = True
-    if args and args[0] == "--no-vtid":
-        vtid = False
+    want_index = False
+    while args and args[0] in ("--no-vtid", "--index"):
+        if args[0] == "--no-vtid":
+            vtid = False
+        else:
+            want_index = True
         args = args[1:]
     if len(args) != 1:
-        sys.exit("usage: ctfgen.py [--no-vtid] OUTDIR < script")
+        sys.exit("usage: ctfgen.py [--no-vtid] [--index] OUTDIR < script")
     out = args[0]
     by_name = {n: (i, f) for i, (n, _, f) in enumerate(EVENTS)}
     packets, cur, discarded = [], [], 0
@@ -143,6 +163,10 @@ def main():
     with open(out + "/stream_0", "wb") as f:
         for p in packets:
             f.write(p)
+    if want_index:
+        os.makedirs(out + "/index", exist_ok=True)
+        with open(out + "/index/stream_0.idx", "wb") as f:
+            f.write(index(packets))
 
 
 if __name__ == "__main__":
