@@ -191,6 +191,7 @@ struct analysis {
 	uint64_t discarded_packets_unknown;
 	uint64_t run_start_twice;	/* run_start for a (mode, run) seen */
 	char *read_error;		/* libbabeltrace2 stopped a stream early */
+	char *corrupt;			/* a loss count no tracer could make */
 	bool have_vtid;			/* any entry/exit had vtid */
 };
 

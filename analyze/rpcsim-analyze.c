@@ -221,6 +221,12 @@ static int run(const struct run *r)
 		analysis_free(&a);
 		return 1;
 	}
+	if (a.corrupt) {
+		fprintf(stderr, "rpcsim-analyze: %s%s: corrupted trace: %s\n",
+			r->traces[0], r->nr > 1 ? " ..." : "", a.corrupt);
+		analysis_free(&a);
+		return 1;
+	}
 	if (!a.rpcsim_events) {
 		char cnt[32];
 

@@ -376,6 +376,71 @@ tap_check "  --partial: a warning, the other stream reported, exit 0" \
 	sh -c "[ \$(cat '$tmp/two_streams.rc') = 0 ] && grep -q 'warning: .*stream_1: empty stream file' '$tmp/two_streams.err' && grep -q '^Bulk array: .* over 2 calls' '$tmp/two_streams.out'"
 
 ###########################################################################
+# loss counters that go backwards or jump: corruption, not losses
+# corrupted NAME WORDS: exit 1 both ways, one line naming WORDS
+corrupted()
+{
+	rc_is "$1" 1 && [ ! -s "$tmp/$1.out" ] &&
+		[ "$(wc -l <"$tmp/$1.err")" -eq 1 ] &&
+		grep -q 'corrupted trace: .*stream_0: ' "$tmp/$1.err" &&
+		grep -qF -- "$2" "$tmp/$1.err" || {
+		tap_diag "exit $(cat "$tmp/$1.rc"): $(cat "$tmp/$1.err")"
+		return 1
+	}
+}
+trace back_events <<'EOF'
+1000 run_start mode=2 run=1
+2000 entry vtid=1 mode=2
+packet discarded=10
+3000 exit vtid=1 latency_ns=900
+4000 entry vtid=1 mode=2
+packet discarded=5
+5000 exit vtid=1 latency_ns=900
+6000 run_end mode=2 run=1 calls=2 latency_sum_ns=1800
+EOF
+tap_check "events_discarded going backwards (10, then 5): corrupted, exit 1" \
+	corrupted back_events "its count of discarded events (events_discarded) went backwards"
+trace jump_events <<'EOF'
+1000 run_start mode=2 run=1
+2000 entry vtid=1 mode=2
+packet discarded=72057594037927936
+3000 exit vtid=1 latency_ns=900
+6000 run_end mode=2 run=1 calls=1 latency_sum_ns=900
+EOF
+tap_check "events_discarded with a flipped high byte (2^56): corrupted, exit 1" \
+	corrupted jump_events "jumped by 72,057,594,037,927,936"
+trace back_seq --seq <<'EOF'
+1000 run_start mode=2 run=1
+2000 entry vtid=1 mode=2
+packet seq=7
+3000 exit vtid=1 latency_ns=900
+4000 entry vtid=1 mode=2
+packet seq=2
+5000 exit vtid=1 latency_ns=900
+6000 run_end mode=2 run=1 calls=2 latency_sum_ns=1800
+EOF
+tap_check "packet_seq_num going backwards (7, then 2): corrupted, exit 1" \
+	corrupted back_seq "its packet sequence number (packet_seq_num) went backwards"
+trace jump_seq --seq <<'EOF'
+1000 run_start mode=2 run=1
+2000 entry vtid=1 mode=2
+packet seq=72057594037927937
+3000 exit vtid=1 latency_ns=900
+6000 run_end mode=2 run=1 calls=1 latency_sum_ns=900
+EOF
+tap_check "packet_seq_num with a flipped high byte: corrupted, exit 1" \
+	corrupted jump_seq "packet sequence number (packet_seq_num) jumped by"
+trace lost_seq --seq <<'EOF'
+1000 run_start mode=2 run=1
+2000 entry vtid=1 mode=2
+packet seq=5
+3000 exit vtid=1 latency_ns=900
+6000 run_end mode=2 run=1 calls=1 latency_sum_ns=900
+EOF
+tap_check "packets really lost (sequence 0, then 5): 4 packets, a warning, exit 0" \
+	sh -c "[ \$(cat '$tmp/lost_seq.rc') = 0 ] && grep -q 'warning: 4 packets were lost' '$tmp/lost_seq.err'"
+
+###########################################################################
 # no rpcsim event
 trace none <<'EOF'
 100 alloc_bulk requested=1

@@ -245,6 +245,48 @@ else
 		jtrue "$tmp/t3j.out" "d['discarded_events'] == 0"
 fi
 
+# One flipped byte in a real trace: the top byte of the second packet's
+# packet_seq_num (offset 64 of an lttng-ust packet: a 32-byte header,
+# then timestamp_begin, timestamp_end, content_size, packet_size), then of
+# its events_discarded (offset 72), little-endian.  Before: "18 quintillion
+# packets were lost", exit 0; now: corrupted, exit 1.
+flip_second_packet()
+{
+	python3 - "$1" "$2" <<'EOF'
+import os, struct, sys
+root, field = sys.argv[1], int(sys.argv[2])
+for d, _, files in sorted(os.walk(root)):
+    for f in sorted(files):
+        p = os.path.join(d, f)
+        if f == "metadata" or f.endswith(".idx"):
+            continue
+        data = bytearray(open(p, "rb").read())
+        if len(data) < 96:
+            continue
+        size = struct.unpack_from("<Q", data, 56)[0] // 8
+        if size < 96 or len(data) < size + 96:
+            continue
+        data[size + field + 7] ^= 0x40
+        open(p, "wb").write(bytes(data))
+        print(p)
+        sys.exit(0)
+sys.exit(1)
+EOF
+}
+for fl in seq:64 discarded:72; do
+	name=t3${fl%:*}
+	rm -rf "$tmp/$name"
+	cp -r "$tmp/t3" "$tmp/$name"
+	if flipped=$(flip_second_packet "$tmp/$name" "${fl#*:}"); then
+		analyze "$name" "$tmp/$name"
+		tap_check "t3, one flipped byte in a packet's ${fl%:*} field: corrupted, exit 1, one line" \
+			sh -c "[ \"\$(cat '$tmp/$name.rc')\" = 1 ] && [ \$(wc -l <'$tmp/$name.err') -eq 1 ] && grep -q 'corrupted trace: .*$(basename "$flipped"): its ' '$tmp/$name.err'" ||
+			tap_diag "$(cat "$tmp/$name.err")"
+	else
+		tap_skip "t3: no stream file with two packets"
+	fi
+done
+
 ###########################################################################
 # t4: unmatched entry/exit events
 
