@@ -191,6 +191,7 @@ struct analysis {
 	uint64_t discarded_packets_unknown;
 	uint64_t run_start_twice;	/* run_start for a (mode, run) seen */
 	char *read_error;		/* libbabeltrace2 stopped a stream early */
+	char *corrupt;			/* a loss count no tracer could make */
 	bool have_vtid;			/* any entry/exit had vtid */
 };
 
@@ -203,6 +204,15 @@ struct analysis {
 int find_traces(struct analysis *a, char *const *paths, unsigned int n);
 /* Refuse a metadata file babeltrace2 2.0.4 would hang on.  0 or 1. */
 int check_metadata(const char *dir);
+/*
+ * check_streams() - the stream files of every trace: each must be a
+ * readable, non-empty regular file, at least as long as LTTng's index
+ * (index/NAME.idx) says, and every stream the index lists must be there.
+ * Returns how many problems there were; with @partial each is said on
+ * stderr as a warning, else the first is left in @first.
+ */
+unsigned int check_streams(const struct analysis *a, bool partial,
+			   char *first, size_t len);
 /* Bytes of the files other than "metadata" in the trace directories. */
 uint64_t stream_bytes(const struct analysis *a);
 
@@ -225,8 +235,17 @@ void analysis_free(struct analysis *a);
 /* report.c */
 struct report_options {
 	bool json;
+	bool partial;			/* --partial: incomplete is a warning */
 	uint64_t tp_cost_ns;		/* --tracepoint-cost */
 };
+/*
+ * find_incomplete() - runs that lack what rpcsim announced (a run_start
+ * without its run_end) or counted (fewer calls than run_end's), when no
+ * discard was recorded to explain it.  Returns how many; the first is
+ * described in @first.
+ */
+unsigned int find_incomplete(const struct analysis *a, char *first,
+			     size_t len);
 /* Print the analysis; returns the number of warnings. */
 unsigned int report(struct analysis *a, const struct report_options *o,
 		    FILE *out);

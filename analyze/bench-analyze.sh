@@ -77,6 +77,11 @@ command -v babeltrace2 >/dev/null 2>&1 || {
 }
 
 . "$srcdir/tests/utils/lttng.sh"
+# Record with a session daemon of its own, away from the user's LTTng
+# state, when that can be had (tests/utils/lttng.sh); else as before.
+if [ -z "$trace" ] && lttng_can_isolate >/dev/null 2>&1; then
+	lttng_isolate "$0" "$@"
+fi
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/bench-analyze.XXXXXX") || exit 1
 cleanup()

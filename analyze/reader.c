@@ -206,6 +206,7 @@ void analysis_free(struct analysis *a)
 	for (i = 0; i < a->nr_pp; i++)
 		free(a->pp_names[i]);
 	free(a->read_error);
+	free(a->corrupt);
 	memset(a, 0, sizeof(*a));
 }
 
@@ -720,6 +721,47 @@ static void on_discard(struct reader *r)
 	}
 }
 
+/*
+ * The most one gap between two packets of a stream can really have lost:
+ * 2^48 events (a day at 3 billion events a second) and 2^32 packets (16
+ * TiB of trace at the smallest sub-buffer).  libbabeltrace2 takes each
+ * count as the difference of two packets' counters (the tracer's running
+ * count of discarded events, the packets' sequence numbers) modulo 2^64,
+ * so a counter that went backwards, or one flipped bit in a high byte,
+ * makes a count no tracer could have lost: the trace is corrupted.
+ */
+#define GAP_EVENTS_MAX	(1ULL << 48)
+#define GAP_PACKETS_MAX	(1ULL << 32)
+
+/* The first impossible count: a->corrupt, naming the stream. */
+static void on_impossible_gap(struct analysis *a, const bt_stream *s,
+			      uint64_t n, const char *counter, uint64_t max)
+{
+	const char *name = s ? bt_stream_get_name(s) : NULL;
+	char c1[32], c2[32], buf[PATH_MAX + 256];
+
+	if (a->corrupt)
+		return;
+	if (n >= 1ULL << 63)
+		snprintf(buf, sizeof(buf), "%s: its %s went backwards (a "
+			 "difference of %s, read as a count)",
+			 name ? name : "a stream", counter,
+			 fmt_count(c1, sizeof(c1), n));
+	else
+		snprintf(buf, sizeof(buf), "%s: its %s jumped by %s, more "
+			 "than the %s one gap can lose",
+			 name ? name : "a stream", counter,
+			 fmt_count(c1, sizeof(c1), n),
+			 fmt_count(c2, sizeof(c2), max));
+	a->corrupt = xstrdup(buf);
+}
+
+/* Sums that cannot wrap: an impossible count is caught above first. */
+static uint64_t add_sat(uint64_t x, uint64_t y)
+{
+	return x > UINT64_MAX - y ? UINT64_MAX : x + y;
+}
+
 static void on_message(struct reader *r, const bt_message *msg)
 {
 	struct analysis *a = r->a;
@@ -732,19 +774,32 @@ static void on_message(struct reader *r, const bt_message *msg)
 	case BT_MESSAGE_TYPE_DISCARDED_EVENTS:
 		a->discarded_events_msgs++;
 		if (bt_message_discarded_events_get_count(msg, &n) ==
-		    BT_PROPERTY_AVAILABILITY_AVAILABLE)
-			a->discarded_events += n;
-		else
+		    BT_PROPERTY_AVAILABILITY_AVAILABLE) {
+			if (n > GAP_EVENTS_MAX)
+				on_impossible_gap(a,
+					bt_message_discarded_events_borrow_stream_const(msg),
+					n, "count of discarded events "
+					"(events_discarded)", GAP_EVENTS_MAX);
+			a->discarded_events = add_sat(a->discarded_events, n);
+		} else {
 			a->discarded_events_unknown++;
+		}
 		on_discard(r);
 		break;
 	case BT_MESSAGE_TYPE_DISCARDED_PACKETS:
 		a->discarded_packets_msgs++;
 		if (bt_message_discarded_packets_get_count(msg, &n) ==
-		    BT_PROPERTY_AVAILABILITY_AVAILABLE)
-			a->discarded_packets += n;
-		else
+		    BT_PROPERTY_AVAILABILITY_AVAILABLE) {
+			if (n > GAP_PACKETS_MAX)
+				on_impossible_gap(a,
+					bt_message_discarded_packets_borrow_stream_const(msg),
+					n, "packet sequence number "
+					"(packet_seq_num)", GAP_PACKETS_MAX);
+			a->discarded_packets = add_sat(a->discarded_packets,
+						       n);
+		} else {
 			a->discarded_packets_unknown++;
+		}
 		on_discard(r);
 		break;
 	default:

@@ -258,6 +258,42 @@ static void group_warnings(struct warnings *w, const struct analysis *a,
 		     who, fmt_count(c1, sizeof(c1), g->entries));
 }
 
+unsigned int find_incomplete(const struct analysis *a, char *first,
+			     size_t len)
+{
+	char lab[64], c1[32], c2[32];
+	unsigned int n = 0;
+
+	first[0] = '\0';
+	/* A discard record explains missing events: warned about, not this. */
+	if (a->discarded_events || a->discarded_packets ||
+	    a->discarded_events_unknown || a->discarded_packets_unknown)
+		return 0;
+	for (unsigned int i = 0; i < a->nr_groups; i++) {
+		const struct group *g = a->groups[i];
+		const char *label;
+
+		if (g->run == RUN_UNKNOWN || !g->nr_starts ||
+		    (g->nr_ends && g->end.calls <= g->field.n &&
+		     g->nr_ends >= g->nr_starts))
+			continue;
+		if (n++)
+			continue;
+		label = mode_label(g->mode, lab, sizeof(lab));
+		if (!g->nr_ends || g->nr_ends < g->nr_starts)
+			snprintf(first, len, "%s run %" PRId64 " started "
+				 "(run_start) but never ended (no run_end)",
+				 label, g->run);
+		else
+			snprintf(first, len, "%s run %" PRId64 ": rpcsim's "
+				 "run_end counted %s calls, the trace holds %s",
+				 label, g->run,
+				 fmt_count(c1, sizeof(c1), g->end.calls),
+				 fmt_count(c2, sizeof(c2), g->field.n));
+	}
+	return n;
+}
+
 /* text */
 
 static void text_lat(FILE *out, const char *title, const struct lat_stats *s)

@@ -17,6 +17,7 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
@@ -26,6 +27,8 @@
 #include <babeltrace2/babeltrace.h>
 
 #include "analyze.h"
+#include "cmdline.h"
+#include "number.h"
 #include "../rpcsim/plot.h"
 
 #define TP_COST_DEFAULT_NS	300
@@ -86,6 +89,11 @@ static void usage(FILE *f)
 "                           accepted 0..%d); see the check below\n"
 "  -v, --verbose            babeltrace2's warnings, and every cause of an\n"
 "                           error (default: off)\n"
+"      --partial            accept an incomplete trace: stream files\n"
+"                           missing, empty, cut or unreadable, runs that\n"
+"                           lack their run_end or calls run_end counted,\n"
+"                           with no discard recorded, are warnings and what\n"
+"                           is there is reported (default: exit 1)\n"
 "      --plot=FILE          draw each mode's per-call latency_ns (histogram,\n"
 "                           CDF and tail, log x axis) and pages refilled\n"
 "                           per call into FILE, an .svg or .png, with\n"
@@ -109,31 +117,35 @@ static void usage(FILE *f)
 "do not bracket what rpcsim timed), or above 2 x the tracepoint cost.\n"
 "\n"
 "Environment: RPCSIM_GNUPLOT=PATH, the gnuplot --plot runs (default:\n"
-"gnuplot in PATH).\n"
+"gnuplot in PATH); RPCSIM_GNUPLOT_SECONDS=N, how long it may draw before\n"
+"it is stopped and the plot fails (default: 60).\n"
 "\n"
-"Exit status: 0 results printed; 1 a trace missing, unreadable or\n"
-"corrupted, or without any rpcsim event, or the plot not drawn (no\n"
-"gnuplot, or it failed); 2 bad usage.\n",
+"Exit status: 0 results printed; 1 a trace missing, unreadable,\n"
+"corrupted or incomplete (without --partial), or without any rpcsim event,\n"
+"or the plot not drawn (no gnuplot, or it failed or never finished);\n"
+"2 bad usage.\n",
 		TP_COST_DEFAULT_NS, TP_COST_MAX_NS);
 }
 
-static void bad_usage(const char *fmt, const char *arg)
+__attribute__((noreturn, format(printf, 1, 2)))
+static void bad_usage(const char *fmt, ...)
 {
+	va_list ap;
+
 	fputs("rpcsim-analyze: ", stderr);
-	fprintf(stderr, fmt, arg);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
 	fputc('\n', stderr);
 	exit(2);
 }
 
+/* Digits only (common/number.h: the tools' one number syntax). */
 static uint64_t parse_ns(const char *opt, const char *arg, uint64_t max)
 {
-	unsigned long long v;
-	char *end;
+	uint64_t v;
 
-	errno = 0;
-	v = strtoull(arg, &end, 10);
-	if (errno || end == arg || *end || arg[0] == '-' || arg[0] == '+' ||
-	    v > max) {
+	if (num_parse_u64(arg, &v) || v > max) {
 		fprintf(stderr, "rpcsim-analyze: invalid %s '%s': accepted an integer 0..%" PRIu64 " (ns)\n",
 			opt, arg, max);
 		exit(2);
@@ -163,6 +175,16 @@ static int write_plot(struct analysis *a, const char *path,
 	return ret;
 }
 
+/* " (and 2 more stream files)" for @n more, or "". */
+static const char *more(char *buf, size_t len, unsigned int n,
+			const char *what)
+{
+	if (!n)
+		return "";
+	snprintf(buf, len, " (and %u more %s%s)", n, what, n == 1 ? "" : "s");
+	return buf;
+}
+
 /* What the command line asked for, once parsed. */
 struct run {
 	char **traces;
@@ -177,13 +199,31 @@ struct run {
 static int run(const struct run *r)
 {
 	struct analysis a = { 0 };
+	char what[PATH_MAX + 256], extra[64];
+	unsigned int problems;
 	int ret;
 
 	if (find_traces(&a, r->traces, (unsigned int)r->nr)) {
 		analysis_free(&a);
 		return 1;
 	}
+	/* Before reading: libbabeltrace2 skips such files without a word. */
+	problems = check_streams(&a, r->ro.partial, what, sizeof(what));
+	if (problems && !r->ro.partial) {
+		fprintf(stderr, "rpcsim-analyze: incomplete trace: %s%s; its "
+			"report would be wrong (--partial reads what is "
+			"there)\n", what,
+			more(extra, sizeof(extra), problems - 1, "stream file"));
+		analysis_free(&a);
+		return 1;
+	}
 	if (read_traces(&a, &r->rd)) {
+		analysis_free(&a);
+		return 1;
+	}
+	if (a.corrupt) {
+		fprintf(stderr, "rpcsim-analyze: %s%s: corrupted trace: %s\n",
+			r->traces[0], r->nr > 1 ? " ..." : "", a.corrupt);
 		analysis_free(&a);
 		return 1;
 	}
@@ -193,6 +233,16 @@ static int run(const struct run *r)
 		fprintf(stderr, "rpcsim-analyze: %s%s: no rpcsim event among %s events (record with: lttng enable-event -u 'rpcsim:*')\n",
 			r->traces[0], r->nr > 1 ? " ..." : "",
 			fmt_count(cnt, sizeof(cnt), a.events));
+		analysis_free(&a);
+		return 1;
+	}
+	problems = find_incomplete(&a, what, sizeof(what));
+	if (problems && !r->ro.partial) {
+		fprintf(stderr, "rpcsim-analyze: %s%s: incomplete trace: "
+			"%s%s, and no discard was recorded to explain it "
+			"(--partial reports what is there)\n", r->traces[0],
+			r->nr > 1 ? " ..." : "", what,
+			more(extra, sizeof(extra), problems - 1, "run"));
 		analysis_free(&a);
 		return 1;
 	}
@@ -336,6 +386,28 @@ static int run_isolated(const struct run *r)
 	return ret;
 }
 
+/*
+ * getopt_long() refused an option.  For "--json=1" it reports optopt 'j',
+ * which would name a "-j" nobody typed: look at what was typed.
+ */
+static void bad_option(const struct option *longopts, const char *arg)
+{
+	const char *name = cmdline_refused_value(longopts, arg);
+
+	if (name)
+		bad_usage("option '--%s' takes no value (in '%s'): see --help",
+			  name, arg);
+	if (!strncmp(arg, "--", 2))
+		bad_usage("unknown or ambiguous option '%.*s': see --help",
+			  (int)(strcspn(arg + 2, "=") + 2), arg);
+	if (optopt > 0 && optopt < 128) {
+		char opt[3] = { '-', (char)optopt, '\0' };
+
+		bad_usage("unknown option '%s': see --help", opt);
+	}
+	bad_usage("unknown option '%s': see --help", arg);
+}
+
 int rpcsim_analyze_main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -343,6 +415,7 @@ int rpcsim_analyze_main(int argc, char **argv)
 		{ "tracepoint-cost", required_argument, NULL, 'c' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "plot", required_argument, NULL, 'p' },
+		{ "partial", no_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
@@ -360,6 +433,9 @@ int rpcsim_analyze_main(int argc, char **argv)
 		switch (c) {
 		case 'j':
 			ro.json = true;
+			break;
+		case 'P':
+			ro.partial = true;
 			break;
 		case 'c':
 			ro.tp_cost_ns = parse_ns("--tracepoint-cost", optarg,
@@ -394,13 +470,7 @@ int rpcsim_analyze_main(int argc, char **argv)
 				  argv[optind - 1]);
 			break;
 		default:
-			if (optopt) {
-				char opt[3] = { '-', (char)optopt, '\0' };
-
-				bad_usage("unknown option '%s': see --help", opt);
-			}
-			bad_usage("unknown option '%s': see --help",
-				  argv[optind - 1]);
+			bad_option(longopts, argv[optind - 1]);
 		}
 	}
 	if (optind >= argc)

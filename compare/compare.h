@@ -57,6 +57,17 @@ struct doc {
  * JSON, neither kind of document, a field missing or of the wrong type).
  */
 int doc_load(struct doc *d, const char *path);
+
+struct json_object;
+/*
+ * doc_check_schema() - is @root, the document of @d (its kind already
+ * known), what rpcsim --json or rpcsim-analyze --json writes?  Every
+ * member the tools write is checked for its type and values (counts are
+ * integers, figures finite numbers or null, modes known, each mode and
+ * each run of a mode once, labels their mode's).  Returns 0, or -1 after
+ * one line naming the file and the JSON path of the first fault.
+ */
+int doc_check_schema(const struct doc *d, struct json_object *root);
 void doc_free(struct doc *d);
 const char *doc_kind_name(enum doc_kind kind);
 

@@ -819,10 +819,10 @@ int doc_load(struct doc *d, const char *path)
 	tool = get_string(root, "tool");
 	if (program && !strcmp(program, "rpcsim")) {
 		d->kind = DOC_RPCSIM;
-		ret = load_rpcsim(&c, root);
+		ret = doc_check_schema(d, root) ? -1 : load_rpcsim(&c, root);
 	} else if (tool && !strcmp(tool, "rpcsim-analyze")) {
 		d->kind = DOC_ANALYZE;
-		ret = load_analyze(&c, root);
+		ret = doc_check_schema(d, root) ? -1 : load_analyze(&c, root);
 	} else {
 		ret = doc_error(d, "neither rpcsim --json nor rpcsim-analyze "
 				"--json output (expected a top-level "

@@ -16,6 +16,7 @@
 
 #include <json-c/json.h>
 
+#include "cmdline.h"
 #include "compare.h"
 
 void *xcalloc(size_t n, size_t size)
@@ -228,12 +229,20 @@ int main(int argc, char **argv)
 			bad_usage("option '%s' needs a value: a comma-separated "
 				  "list of metric names or prefixes",
 				  argv[optind - 1]);
-		default:
-			if (optopt)
+		default: {
+			const char *name = cmdline_refused_value(longopts,
+							argv[optind - 1]);
+
+			if (name)
+				bad_usage("option '--%s' takes no value (in "
+					  "'%s'): see rpcsim-compare --help",
+					  name, argv[optind - 1]);
+			if (optopt && strncmp(argv[optind - 1], "--", 2))
 				bad_usage("unknown option '-%c': see "
 					  "rpcsim-compare --help", optopt);
 			bad_usage("unknown option '%s': see rpcsim-compare "
 				  "--help", argv[optind - 1]);
+		}
 		}
 	}
 	if (argc - optind < 2)

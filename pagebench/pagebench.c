@@ -41,6 +41,8 @@
 #include <unistd.h>
 
 #include <pagepool/pagepool.h>
+#include "cmdline.h"
+#include "number.h"
 
 #include "harness.h"
 #include "helper.h"
@@ -914,19 +916,14 @@ static void print_help(void)
 	       not_built, MAX_BULK, MAX_RUNS, DEFAULT_RUNS, DEFAULT_RUN_MS);
 }
 
-/* Digits only. */
+/* Digits only (common/number.h: the tools' one number syntax). */
 static bool parse_uint(const char *s, unsigned long max, unsigned long *out)
 {
-	char *end;
-	unsigned long v;
+	uint64_t v;
 
-	if (*s < '0' || *s > '9')
+	if (num_parse_u64(s, &v) || v > max)
 		return false;
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (errno || *end || v > max)
-		return false;
-	*out = v;
+	*out = (unsigned long)v;
 	return true;
 }
 
@@ -1080,12 +1077,7 @@ static void parse_options(int argc, char **argv, struct options *o)
 			o->runs = (unsigned int)v;
 			break;
 		case OPT_RUN_MS: {
-			char *end;
-
-			errno = 0;
-			o->run_ms = (*optarg >= '0' && *optarg <= '9') ?
-				    strtod(optarg, &end) : NAN;
-			if (isnan(o->run_ms) || errno || *end ||
+			if (num_parse_decimal(optarg, &o->run_ms) ||
 			    o->run_ms < 0.1 || o->run_ms > 10000)
 				usage_error("--run-ms=%s: expected a number of "
 					    "milliseconds from 0.1 to 10000",
@@ -1129,10 +1121,18 @@ static void parse_options(int argc, char **argv, struct options *o)
 		case ':':
 			usage_error("option '%s' needs a value; see pagebench "
 				    "--help", argv[optind - 1]);
-		default:
+		default: {
+			const char *name = cmdline_refused_value(long_options,
+							argv[optind - 1]);
+
+			if (name)
+				usage_error("option '--%s' takes no value (in "
+					    "'%s'); see pagebench --help",
+					    name, argv[optind - 1]);
 			usage_error("unknown option '%s'; see pagebench --help "
 				    "for the accepted options",
 				    argv[optind - 1]);
+		}
 		}
 	}
 	if (optind < argc)

@@ -13,7 +13,9 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <signal.h>
 #include <spawn.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -77,10 +79,14 @@ static void trace_buffer_split(uint64_t bytes, uint64_t *subbuf,
 }
 
 /*
- * rpcsim-analyze: next to this rpcsim when installed, in ../analyze/ in a
- * build tree (behind libtool's wrapper, .libs/..), else on $PATH.
+ * rpcsim-analyze: $RPCSIM_ANALYZE if set, else next to this rpcsim when
+ * installed, in ../analyze/ in a build tree (behind libtool's wrapper,
+ * .libs/..), else on $PATH.
+ * Returns -1 when it ran and failed (our own trace unreadable: said), 0
+ * otherwise (one that cannot be started is a note, not a failure: a build
+ * without libbabeltrace2 has none).
  */
-static void run_analyzer(const char *dir)
+static int run_analyzer(const char *dir)
 {
 	static const char *const rel[] = {
 		"rpcsim-analyze", "../analyze/rpcsim-analyze",
@@ -88,12 +94,22 @@ static void run_analyzer(const char *dir)
 	};
 	char self[PATH_MAX], path[PATH_MAX + 64], *slash;
 	char *argv[] = { "rpcsim-analyze", (char *)dir, NULL };
-	const char *prog = NULL;
+	const char *prog = getenv("RPCSIM_ANALYZE"), *name = "rpcsim-analyze";
 	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	int status, err;
+	sig_atomic_t seen;
+	bool killed = false;
 	pid_t pid;
 
-	if (n > 0) {
+	if (prog && !*prog)
+		prog = NULL;
+	if (prog) {
+		/* A name is looked up in $PATH, a path taken as it is. */
+		if (!strchr(prog, '/')) {
+			name = prog;
+			prog = NULL;
+		}
+	} else if (n > 0) {
 		self[n] = '\0';
 		slash = strrchr(self, '/');
 		if (slash)
@@ -108,17 +124,34 @@ static void run_analyzer(const char *dir)
 	if (prog)
 		err = posix_spawn(&pid, prog, NULL, NULL, argv, environ);
 	else
-		err = posix_spawnp(&pid, "rpcsim-analyze", NULL, NULL, argv,
-				   environ);
+		err = posix_spawnp(&pid, name, NULL, NULL, argv, environ);
 	if (err) {
-		fprintf(stderr, "rpcsim: cannot run rpcsim-analyze: %s; the "
-			"trace is in %s\n", strerror(err), dir);
-		return;
+		fprintf(stderr, "rpcsim: cannot run %s: %s; the trace is in "
+			"%s\n", prog ? prog : name, strerror(err), dir);
+		return 0;
 	}
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	if (!WIFEXITED(status) || WEXITSTATUS(status))
-		fprintf(stderr, "rpcsim: rpcsim-analyze %s failed\n", dir);
+	/* A signal now stops the analysis too: it is our child, by pid. */
+	seen = rpcsim_signals;
+	while (waitpid(pid, &status, 0) < 0) {
+		if (errno != EINTR) {
+			fprintf(stderr, "rpcsim: waiting for rpcsim-analyze: "
+				"%s\n", strerror(errno));
+			return -1;
+		}
+		if (rpcsim_signals != seen && !killed) {
+			kill(pid, SIGTERM);
+			killed = true;
+		}
+	}
+	if (killed)
+		return 0;	/* the signal decides the exit status */
+	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+		fprintf(stderr, "rpcsim: rpcsim-analyze could not read this "
+			"run's own trace in %s (its message is above); the "
+			"trace is damaged or incomplete\n", dir);
+		return -1;
+	}
+	return 0;
 }
 #endif
 
@@ -180,18 +213,20 @@ int main(int argc, char **argv)
 	for (unsigned int r = 1; r <= cfg.repeat && !status; r++) {
 		for (int m = 0; m < RPCSIM_NR_MODES && !status; m++) {
 			struct svc_result *res;
+			int ret;
 
 			if (!cfg.mode[m])
 				continue;
 			res = &rep.results[m][r - 1];
-			if (svc_run(&cfg, m, r, res)) {
+			ret = svc_run(&cfg, m, r, res);
+			if (ret) {
 				svc_result_free(res);
-				status = 1;
+				status = ret < 0 ? 1 : 128 + rpcsim_interrupted;
 				break;
 			}
 			rep.runs_done[m]++;
 			if (rpcsim_interrupted)
-				status = 130;
+				status = 128 + rpcsim_interrupted;
 			if (cfg.json)
 				continue;
 			/* Quiet with several modes: the table says it all. */
@@ -225,7 +260,7 @@ int main(int argc, char **argv)
 			if (!cfg.quiet)
 				fputc('\n', stdout);
 			for (int m = 0; m < RPCSIM_NR_MODES; m++)
-				if (cfg.mode[m])
+				if (rep.runs_done[m])
 					report_mode(stdout, &rep, m);
 		}
 		if (nr_modes > 1)
@@ -253,16 +288,22 @@ int main(int argc, char **argv)
 		if (!cfg.json) {
 			printf("\nTrace %s, as rpcsim-analyze reads it:\n",
 			       rep.trace_dir);
-			run_analyzer(rep.trace_dir);
+			if (run_analyzer(rep.trace_dir) && !status)
+				status = 1;
 		}
 	}
 #endif
 	free_results(&rep);
+	/* A signal (SIGPIPE: stdout's reader went away) says what happened. */
+	if (rpcsim_interrupted) {
+		fflush(stdout);
+		fprintf(stderr, "rpcsim: interrupted by %s\n",
+			rpcsim_signal_name(rpcsim_interrupted));
+		return status == 1 ? 1 : 128 + rpcsim_interrupted;
+	}
 	if (fflush(stdout) || ferror(stdout)) {
 		perror("rpcsim: writing the report");
 		return 1;
 	}
-	if (status == 130)
-		fprintf(stderr, "rpcsim: interrupted\n");
 	return status;
 }

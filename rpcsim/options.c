@@ -17,6 +17,8 @@
 
 #include <pagepool/pagepool.h>
 
+#include "cmdline.h"
+#include "number.h"
 #include "options.h"
 #include "plot.h"
 #include "util.h"
@@ -154,60 +156,46 @@ static const char *option_name(int val)
 	return "?";
 }
 
-/*
- * Digits only: strtoull() would accept leading blanks, a sign (and negate
- * "-5" into a huge value) and "0x"; none of those is a count.
- */
+/* Digits only (common/number.h: one syntax for every number). */
 static int parse_u64(const char *s, uint64_t *out)
 {
-	char *end;
-	unsigned long long v;
-
-	if (*s < '0' || *s > '9')
-		return -EINVAL;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno == ERANGE)
-		return -ERANGE;
-	if (*end)
-		return -EINVAL;
-	*out = v;
-	return 0;
+	return num_parse_u64(s, out);
 }
 
 /* Digits with an optional k, m or g suffix (powers of 1024). */
 static int parse_size(const char *s, uint64_t *out)
 {
 	unsigned int shift = 0;
-	unsigned long long v;
-	char *end;
+	size_t len = strlen(s);
+	char digits[32];
+	uint64_t v;
+	int err;
 
-	if (*s < '0' || *s > '9')
-		return -EINVAL;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno == ERANGE)
-		return -ERANGE;
-	switch (*end) {
-	case '\0':
-		break;
-	case 'k': case 'K':
-		shift = 10;
-		break;
-	case 'm': case 'M':
-		shift = 20;
-		break;
-	case 'g': case 'G':
-		shift = 30;
-		break;
-	default:
-		return -EINVAL;
+	if (len) {
+		switch (s[len - 1]) {
+		case 'k': case 'K':
+			shift = 10;
+			break;
+		case 'm': case 'M':
+			shift = 20;
+			break;
+		case 'g': case 'G':
+			shift = 30;
+			break;
+		}
 	}
-	if (shift && end[1])
-		return -EINVAL;
+	if (shift)
+		len--;
+	if (len >= sizeof(digits))	/* 20 digits at most fit 64 bits */
+		return strspn(s, "0123456789") >= len ? -ERANGE : -EINVAL;
+	memcpy(digits, s, len);
+	digits[len] = '\0';
+	err = num_parse_u64(digits, &v);
+	if (err)
+		return err;
 	if (shift && v > (UINT64_MAX >> shift))
 		return -ERANGE;
-	*out = (uint64_t)v << shift;
+	*out = v << shift;
 	return 0;
 }
 
@@ -237,17 +225,19 @@ static uint64_t opt_size(int opt, const char *arg, uint64_t min,
 	return v;
 }
 
+/*
+ * Decimal digits with an optional fraction, nothing else: strtod() alone
+ * read --duration=0x10 as 16 s and 1e3 as 1000, where --threads=0x10 was
+ * refused.
+ */
 static double opt_seconds(int opt, const char *arg)
 {
-	char *end;
 	double v;
 
-	errno = 0;
-	v = ((*arg >= '0' && *arg <= '9') || *arg == '.') ?
-	    strtod(arg, &end) : NAN;
-	if (isnan(v) || errno || *end || !(v > 0) || v > MAX_DURATION_S)
+	if (num_parse_decimal(arg, &v) || !(v > 0) || v > MAX_DURATION_S)
 		usage_error("--%s=%s: expected a number of seconds above 0 "
-			    "and at most %.0f (decimals allowed)",
+			    "and at most %.0f, in decimal digits with an "
+			    "optional fraction (e.g. 2 or 0.5)",
 			    option_name(opt), arg, MAX_DURATION_S);
 	return v;
 }
@@ -314,15 +304,14 @@ static void opt_mix(const char *arg, struct rpcsim_config *cfg)
 __attribute__((noreturn))
 static void bad_option(const char *arg)
 {
+	const char *name = cmdline_refused_value(long_options, arg);
+
+	if (name)
+		usage_error("option '--%s' takes no value (in '%s'); see "
+			    "rpcsim --help", name, arg);
 	if (!strncmp(arg, "--", 2)) {
 		size_t len = strcspn(arg + 2, "=");
 
-		for (const struct option *o = long_options; o->name; o++)
-			if (strlen(o->name) == len &&
-			    !strncmp(o->name, arg + 2, len) &&
-			    o->has_arg == no_argument)
-				usage_error("option '--%s' takes no value; "
-					    "see rpcsim --help", o->name);
 		usage_error("unknown or ambiguous option '%.*s'; see rpcsim "
 			    "--help for the accepted options",
 			    (int)(len + 2), arg);
@@ -348,7 +337,8 @@ static unsigned int online_cpus(void)
 	"                          writing to DIR (default: a new folder\n" \
 	"                          rpcsim-trace-YYYYMMDD-HHMMSS), then print\n" \
 	"                          rpcsim-analyze's figures for the trace beside\n" \
-	"                          rpcsim's own\n" \
+	"                          rpcsim's own; a DIR that holds a trace, or\n" \
+	"                          that another rpcsim records into, is refused\n" \
 	"      --trace-events=SET  rpcsim: the rpcsim:* events; all: also the\n" \
 	"                          allocator's pagepool:* events, about 70 per\n" \
 	"                          call (default: rpcsim)\n" \
@@ -463,10 +453,14 @@ TRACING_HELP
 "  -h, --help              this help\n"
 "  -V, --version           rpcsim and libpagepool versions\n"
 "\n"
-"SIZE is a number of bytes with an optional k, m or g suffix (powers of\n"
-"1024).  A once-a-second progress line goes to stderr when it is a\n"
+"Numbers are decimal digits (a duration may have a fraction: 0.5); no sign,\n"
+"0x or exponent.  SIZE is a number of bytes with an optional k, m or g\n"
+"suffix (powers of 1024).  A once-a-second progress line goes to stderr when it is a\n"
 "terminal.  Exit status: 0 ok, 1 runtime failure (pages leaked, no memory,\n"
-"the plot not drawn), 2 bad command line.\n"
+"a stalled run, the plot not drawn), 2 bad command line, 128 + N stopped by\n"
+"signal N (SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGPIPE, SIGALRM, SIGUSR1,\n"
+"SIGUSR2: the run ends early, pages are checked, a trace session is\n"
+"destroyed).\n"
 "\n"
 "Environment:\n"
 "  PAGEPOOL_DEBUG=1       the allocator's debug checks: poisoned free pages\n"
@@ -477,7 +471,11 @@ TRACING_HELP
 "  RPCSIM_LEAK_PAGES=N    (tests) keep N page-cache pages at exit, to see\n"
 "                         the leak check report them and exit 1\n"
 "  RPCSIM_GNUPLOT=PATH    the gnuplot --plot runs (default: gnuplot in\n"
-"                         PATH)\n",
+"                         PATH)\n"
+"  RPCSIM_GNUPLOT_SECONDS=N  how long gnuplot may draw before it is\n"
+"                         stopped and the plot fails (default: 60)\n"
+"  RPCSIM_ANALYZE=PATH    the rpcsim-analyze --trace runs (default: the one\n"
+"                         beside rpcsim, else rpcsim-analyze in PATH)\n",
 	       DEFAULT_RETRY_WAIT_US, MAX_THREADS, cpus, 2 * cpus,
 	       DEFAULT_SEED, DEFAULT_DURATION_S, DEFAULT_DURATION_S,
 	       MAX_REPEAT, MAX_PCP_BATCH, DEFAULT_PCP_BATCH, MAX_PCP_HIGH,

@@ -14,10 +14,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <poll.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "number.h"
 #include "plot.h"
 
 extern char **environ;
@@ -145,10 +150,27 @@ int plot_check_dest(const char *path, char *err, size_t errlen)
 	return 0;
 }
 
+/* How long gnuplot may take (plot_find_gnuplot() reads the setting). */
+static unsigned int gnuplot_timeout_s = PLOT_GNUPLOT_TIMEOUT_DEFAULT;
+
 int plot_find_gnuplot(char *buf, size_t len, char *err, size_t errlen)
 {
 	const char *env = getenv(PLOT_GNUPLOT_ENV);
+	const char *secs = getenv(PLOT_GNUPLOT_TIMEOUT_ENV);
 	struct stat st;
+
+	if (secs) {
+		uint64_t v;
+
+		if (num_parse_u64(secs, &v) || v < 1 ||
+		    v > PLOT_GNUPLOT_TIMEOUT_MAX) {
+			set_err(err, errlen, "%s=%s: expected a number of "
+				"seconds from 1 to %u", PLOT_GNUPLOT_TIMEOUT_ENV,
+				secs, PLOT_GNUPLOT_TIMEOUT_MAX);
+			return -1;
+		}
+		gnuplot_timeout_s = (unsigned int)v;
+	}
 
 	if (env && *env) {
 		if (strchr(env, '/')) {
@@ -615,6 +637,67 @@ static void gnuplot_message(const struct workdir *w, char *buf, size_t len)
 	fclose(f);
 }
 
+static uint64_t mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+/*
+ * Wait for our child @pid at most @seconds; past that, kill it (SIGKILL,
+ * that pid only) and reap it.  The wait sleeps in poll() on a pidfd
+ * (Linux 5.3), else in 50 ms steps.  0 with *@status, or -1 with errno;
+ * *@timed_out says it was killed.
+ */
+static int wait_bounded(pid_t pid, unsigned int seconds, int *status,
+			bool *timed_out)
+{
+	uint64_t deadline = mono_ms() + (uint64_t)seconds * 1000;
+	int fd = -1;
+
+	*timed_out = false;
+#ifdef SYS_pidfd_open
+	fd = (int)syscall(SYS_pidfd_open, pid, 0);
+#endif
+	for (;;) {
+		pid_t r = waitpid(pid, status, WNOHANG);
+		uint64_t now = mono_ms();
+
+		if (r == pid)
+			break;
+		if (r < 0 && errno != EINTR) {
+			int e = errno;
+
+			if (fd >= 0)
+				close(fd);
+			errno = e;
+			return -1;
+		}
+		if (now >= deadline) {
+			kill(pid, SIGKILL);
+			while (waitpid(pid, status, 0) < 0 && errno == EINTR)
+				;
+			*timed_out = true;
+			break;
+		}
+		if (fd >= 0) {
+			struct pollfd pfd = { .fd = fd, .events = POLLIN };
+			uint64_t left = deadline - now;
+
+			poll(&pfd, 1, left > 1000 ? 1000 : (int)left);
+		} else {
+			struct timespec ts = { 0, 50 * 1000 * 1000 };
+
+			nanosleep(&ts, NULL);
+		}
+	}
+	if (fd >= 0)
+		close(fd);
+	return 0;
+}
+
 static int run_gnuplot(const struct workdir *w, const char *gnuplot,
 		       char *err, size_t errlen)
 {
@@ -622,6 +705,7 @@ static int run_gnuplot(const struct workdir *w, const char *gnuplot,
 	char *argv[] = { (char *)"gnuplot", script, NULL };
 	posix_spawn_file_actions_t fa;
 	int status, rc;
+	bool timed_out;
 	pid_t pid;
 
 	wd_path(w, script, sizeof(script), "plot.gp");
@@ -642,12 +726,17 @@ static int run_gnuplot(const struct workdir *w, const char *gnuplot,
 			strerror(rc));
 		return -1;
 	}
-	while (waitpid(pid, &status, 0) < 0) {
-		if (errno != EINTR) {
-			set_err(err, errlen, "waiting for gnuplot: %s",
-				strerror(errno));
-			return -1;
-		}
+	/* A gnuplot that never ends must not hold the results hostage. */
+	if (wait_bounded(pid, gnuplot_timeout_s, &status, &timed_out)) {
+		set_err(err, errlen, "waiting for gnuplot: %s",
+			strerror(errno));
+		return -1;
+	}
+	if (timed_out) {
+		set_err(err, errlen, "%s did not finish drawing within %u s "
+			"(%s), so it was stopped; no picture", gnuplot,
+			gnuplot_timeout_s, PLOT_GNUPLOT_TIMEOUT_ENV);
+		return -1;
 	}
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
 		return 0;

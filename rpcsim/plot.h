@@ -31,6 +31,10 @@ struct plot_series;
 
 /* What was named RPCSIM_GNUPLOT overrides the search of $PATH. */
 #define PLOT_GNUPLOT_ENV	"RPCSIM_GNUPLOT"
+/* How long gnuplot may draw, in seconds: default, maximum, and the setting. */
+#define PLOT_GNUPLOT_TIMEOUT_DEFAULT	60U
+#define PLOT_GNUPLOT_TIMEOUT_MAX	86400U
+#define PLOT_GNUPLOT_TIMEOUT_ENV	"RPCSIM_GNUPLOT_SECONDS"
 
 /*
  * plot_check_path() - is @path a file name plot_write() can draw into?
@@ -49,8 +53,10 @@ int plot_check_dest(const char *path, char *err, size_t errlen);
 /*
  * plot_find_gnuplot() - the gnuplot to run: $RPCSIM_GNUPLOT when set (a
  * path, or a name looked up in $PATH), else "gnuplot" in $PATH.  Fills
- * @buf with its path.  Returns 0, or -1 with @err saying what is missing
- * and how to install it.
+ * @buf with its path.  Also reads $RPCSIM_GNUPLOT_SECONDS, how long
+ * plot_write() lets gnuplot draw before it stops it (default 60).
+ * Returns 0, or -1 with @err saying what is missing or wrong and how to
+ * install gnuplot.
  */
 int plot_find_gnuplot(char *buf, size_t len, char *err, size_t errlen);
 

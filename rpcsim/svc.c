@@ -97,21 +97,23 @@ struct svc_serv {
 	struct svc_completion *compl;	/* NULL: --completion=inline */
 	struct svc_acct acct;		/* page cache fill and teardown */
 	struct svc_rqst **rqsts;
-	pthread_barrier_t ready, go;
+	pthread_barrier_t go;
 	atomic_bool stop;
 	/*
-	 * The stall detector (svc_wait()): server threads in a retry wait,
+	 * The stall detector (svc_watch()): server threads in a retry wait,
 	 * waits and requests done so far.  When every thread keeps waiting
 	 * and nothing can free a page, @stuck makes them give up.
 	 */
 	atomic_uint waiting;
 	_Atomic uint64_t waits, handled;
 	atomic_bool stuck;
+	_Atomic uint64_t gave_up;	/* calls given up when told to stop */
 	_Atomic uint64_t next_seq;
 	uint64_t limit;			/* requests; UINT64_MAX: no limit */
 	pthread_mutex_t done_lock;
 	pthread_cond_t done_cond;	/* CLOCK_MONOTONIC */
-	unsigned int nr_done;
+	unsigned int nr_ready;		/* threads done warming up */
+	unsigned int nr_done;		/* threads done with the run */
 };
 
 /* --- pages as a byte stream -------------------------------------------- */
@@ -165,38 +167,54 @@ struct svc_alloc_stats {
 };
 
 /*
+ * Told to stop: the deadline passed, a signal came, or svc_watch() found
+ * the run stuck.  A thread in svc_alloc_arg() then gives up the call.
+ */
+static bool svc_stopping(struct svc_serv *serv)
+{
+	return atomic_load_explicit(&serv->stop, memory_order_relaxed);
+}
+
+/* A long retry wait is slept in slices of this, so a stop is seen soon. */
+#define RETRY_WAIT_SLICE_NS	(NSEC_PER_SEC / 20)
+
+/*
  * memalloc_retry_wait(): the allocator made no progress, so give the other
  * threads (and the completion thread, which frees) time to return pages.
- * The only wait in rpcsim's loop.
+ * The only wait in rpcsim's loop.  Returns false, and the caller gives up
+ * the call, when the run is stopping: before the wait or during it.
  */
 static bool svc_retry_wait(struct svc_serv *serv, struct svc_alloc_stats *as)
 {
 	const struct rpcsim_config *cfg = serv->cfg;
-	uint64_t t0 = now_ns();
+	uint64_t t0 = now_ns(), end = t0 + cfg->retry_wait_us * 1000ULL;
 
-	if (atomic_load_explicit(&serv->stuck, memory_order_relaxed))
+	if (svc_stopping(serv))
 		return false;
 	atomic_fetch_add_explicit(&serv->waiting, 1, memory_order_relaxed);
 	atomic_fetch_add_explicit(&serv->waits, 1, memory_order_relaxed);
-	if (!cfg->retry_wait_us) {
+	if (!cfg->retry_wait_us)
 		sched_yield();
-	} else {
-		struct timespec ts = {
-			.tv_sec = cfg->retry_wait_us / 1000000,
-			.tv_nsec = (long)(cfg->retry_wait_us % 1000000) * 1000,
-		};
+	for (uint64_t now = t0; now < end && !svc_stopping(serv);
+	     now = now_ns()) {
+		uint64_t left = end - now;
+		struct timespec ts;
 
-		while (nanosleep(&ts, &ts) && errno == EINTR)
-			;
+		if (left > RETRY_WAIT_SLICE_NS)
+			left = RETRY_WAIT_SLICE_NS;
+		ts.tv_sec = (time_t)(left / NSEC_PER_SEC);
+		ts.tv_nsec = (long)(left % NSEC_PER_SEC);
+		/* EINTR: the loop works out what is left. */
+		nanosleep(&ts, NULL);
 	}
 	atomic_fetch_sub_explicit(&serv->waiting, 1, memory_order_relaxed);
 	as->waits++;
 	as->wait_ns += now_ns() - t0;
-	return true;
+	return !svc_stopping(serv);
 }
 
 /* Before 5.13: alloc_page() for each hole, waiting after each failure. */
-static void svc_alloc_arg_single(struct svc_rqst *rqstp,
+static bool svc_alloc_arg_single(struct svc_rqst *rqstp,
 				 struct svc_alloc_stats *as)
 {
 	struct svc_serv *serv = rqstp->serv;
@@ -213,13 +231,14 @@ static void svc_alloc_arg_single(struct svc_rqst *rqstp,
 				as->no_progress++;
 				rpcsim_trace(svc_alloc_arg_err, 1, 0);
 				if (!svc_retry_wait(serv, as))
-					return;
+					return false;
 				continue;
 			}
 			rq[i] = p;
 			as->allocated++;
 		}
 	}
+	return true;
 }
 
 /*
@@ -227,7 +246,7 @@ static void svc_alloc_arg_single(struct svc_rqst *rqstp,
  * 5/7, March 2021): count the holes, allocate that many onto a list, fill
  * the holes from it in order; if the list runs dry, wait and start over.
  */
-static void svc_alloc_arg_list(struct svc_rqst *rqstp,
+static bool svc_alloc_arg_list(struct svc_rqst *rqstp,
 			       struct svc_alloc_stats *as)
 {
 	struct svc_serv *serv = rqstp->serv;
@@ -241,7 +260,7 @@ retry:
 		if (!rq[i])
 			needed++;
 	if (!needed)
-		return;
+		return true;
 	as->alloc_calls++;
 	if (!pp_alloc_pages_bulk_list(serv->pool, PP_GFP_KERNEL, needed,
 				      &list)) {
@@ -256,12 +275,13 @@ retry:
 		p = pp_list_pop_page(&list);
 		if (unlikely(!p)) {
 			if (!svc_retry_wait(serv, as))
-				return;
+				return false;
 			goto retry;
 		}
 		rq[i] = p;
 		as->allocated++;
 	}
+	return true;
 }
 
 /*
@@ -272,7 +292,7 @@ retry:
  * order of rq_pages does not matter here: every slot is a blank page for
  * the next receive (the reply slots were emptied by svc_send()).
  */
-static void svc_alloc_arg_refill(struct svc_rqst *rqstp,
+static bool svc_alloc_arg_refill(struct svc_rqst *rqstp,
 				 struct svc_alloc_stats *as)
 {
 	struct svc_serv *serv = rqstp->serv;
@@ -290,7 +310,7 @@ static void svc_alloc_arg_refill(struct svc_rqst *rqstp,
 			held++;
 		}
 		if (held == pages)
-			return;
+			return true;
 		ret = pp_alloc_pages_bulk_array(serv->pool, PP_GFP_KERNEL,
 						pages - held, rq + held);
 		as->alloc_calls++;
@@ -300,7 +320,7 @@ static void svc_alloc_arg_refill(struct svc_rqst *rqstp,
 		rpcsim_trace(svc_alloc_arg_err, (unsigned int)(pages - held),
 			     0U);
 		if (!svc_retry_wait(serv, as))
-			return;
+			return false;
 	}
 }
 
@@ -313,16 +333,14 @@ static void svc_alloc_arg_refill(struct svc_rqst *rqstp,
  * slot after a hole: each call makes progress, so the loop simply calls
  * again, once per run of holes.
  */
-static void svc_alloc_arg_array(struct svc_rqst *rqstp,
+static bool svc_alloc_arg_array(struct svc_rqst *rqstp,
 				struct svc_alloc_stats *as)
 {
 	struct svc_serv *serv = rqstp->serv;
 	unsigned long pages = serv->cfg->pages, filled, ret;
 
-	if (serv->cfg->bulk_variant == PP_BULK_PURE_OUTPUT) {
-		svc_alloc_arg_refill(rqstp, as);
-		return;
-	}
+	if (serv->cfg->bulk_variant == PP_BULK_PURE_OUTPUT)
+		return svc_alloc_arg_refill(rqstp, as);
 	for (filled = 0; filled < pages; filled = ret) {
 		ret = pp_alloc_pages_bulk_array(serv->pool, PP_GFP_KERNEL,
 						pages, rqstp->rq_pages);
@@ -333,32 +351,39 @@ static void svc_alloc_arg_array(struct svc_rqst *rqstp,
 		rpcsim_trace(svc_alloc_arg_err, (unsigned int)pages,
 			     (unsigned int)ret);
 		if (!svc_retry_wait(serv, as))
-			return;
+			return false;
 	}
+	return true;
 }
 
-static void svc_alloc_arg(struct svc_rqst *rqstp, struct svc_alloc_stats *as)
+/*
+ * Returns false when the call gave up, the run stopping while it waited
+ * for pages: rq_pages may then still have holes.
+ */
+static bool svc_alloc_arg(struct svc_rqst *rqstp, struct svc_alloc_stats *as)
 {
 	struct svc_serv *serv = rqstp->serv;
+	bool full;
 
 	switch (serv->mode) {
 	case RPCSIM_SINGLE:
-		svc_alloc_arg_single(rqstp, as);
+		full = svc_alloc_arg_single(rqstp, as);
 		break;
 	case RPCSIM_LIST:
-		svc_alloc_arg_list(rqstp, as);
+		full = svc_alloc_arg_list(rqstp, as);
 		break;
 	case RPCSIM_ARRAY:
 	default:
-		svc_alloc_arg_array(rqstp, as);
+		full = svc_alloc_arg_array(rqstp, as);
 		break;
 	}
 	/* The rest of svc_alloc_arg(): sentinel and receive buffer head. */
 	rqstp->rq_pages[serv->cfg->pages] = NULL;
-	/* Given up on a stall (svc_wait()): slot 0 may still be a hole. */
+	/* Given up: slot 0 may still be a hole. */
 	rqstp->arg_head = rqstp->rq_pages[0] ?
 			  pp_page_address(serv->pool, rqstp->rq_pages[0]) :
 			  NULL;
+	return full;
 }
 
 /* --- receive, process, send ---------------------------------------------- */
@@ -523,19 +548,21 @@ static void svc_handle(struct svc_rqst *rqstp, uint64_t seq, bool timed)
 	struct svc_alloc_stats as = { 0 };
 	struct nfs_request req;
 	uint64_t t0, t1;
+	bool full;
 
 	/* The events sit outside [t0, t1]: latency_ns excludes their cost. */
 	rpcsim_trace(svc_alloc_arg_entry, (unsigned int)serv->cfg->pages,
 		     (unsigned int)rqstp->holes, (unsigned int)serv->mode);
 	t0 = now_ns();
-	svc_alloc_arg(rqstp, &as);
+	full = svc_alloc_arg(rqstp, &as);
 	t1 = now_ns();
 
-	if (unlikely(atomic_load_explicit(&serv->stuck,
-					  memory_order_relaxed))) {
-		/* Given up (svc_wait()): book what came, serve nothing. */
+	if (unlikely(!full)) {
+		/* Given up (the run stops): book what came, serve nothing. */
 		unsigned long held = 0;
 
+		atomic_fetch_add_explicit(&serv->gave_up, 1,
+					  memory_order_relaxed);
 		for (unsigned long i = 0; i < serv->cfg->pages; i++)
 			held += rqstp->rq_pages[i] != NULL;
 		rqstp->acct.allocated += held - (serv->cfg->pages -
@@ -606,10 +633,14 @@ static void *svc_thread(void *arg)
 	struct svc_serv *serv = rqstp->serv;
 	uint64_t seq;
 
-	for (uint64_t i = 0; i < serv->cfg->warmup; i++)
+	for (uint64_t i = 0; i < serv->cfg->warmup && !svc_stopping(serv); i++)
 		svc_handle(rqstp, WARMUP_SEQ | (uint64_t)rqstp->id << 32 | i,
 			   false);
-	svc_barrier_wait(&serv->ready);
+	/* Not a barrier: the main thread watches the warm-up for stalls. */
+	PTHREAD_CHECK(pthread_mutex_lock(&serv->done_lock));
+	serv->nr_ready++;
+	PTHREAD_CHECK(pthread_cond_signal(&serv->done_cond));
+	PTHREAD_CHECK(pthread_mutex_unlock(&serv->done_lock));
 	svc_barrier_wait(&serv->go);
 	while (svc_next(serv, &seq))
 		svc_handle(rqstp, seq, true);
@@ -719,7 +750,13 @@ static void svc_completion_stop(struct svc_serv *serv,
 
 /* --- page cache ----------------------------------------------------------- */
 
-/* Fill the file's pages from the pool and write their contents. */
+/*
+ * Fill the file's pages from the pool and write their contents, a batch
+ * at a time.  A large file takes seconds (every page is faulted in and
+ * written), so a signal is looked for after each batch.  Returns 0, 1
+ * when interrupted, -1 when the pool ran out (said).  The pages taken so
+ * far are in serv->cache either way.
+ */
 static int svc_cache_fill(struct svc_serv *serv)
 {
 	unsigned long n = serv->cfg->file_pages, filled = 0;
@@ -728,6 +765,8 @@ static int svc_cache_fill(struct svc_serv *serv)
 	while (filled < n) {
 		unsigned long want = n - filled, got;
 
+		if (rpcsim_interrupted)
+			return 1;
 		if (want > CACHE_FILL_BATCH)
 			want = CACHE_FILL_BATCH;
 		got = pp_alloc_pages_bulk_array(serv->pool, PP_GFP_KERNEL,
@@ -737,16 +776,17 @@ static int svc_cache_fill(struct svc_serv *serv)
 				"of the file's %lu pages\n", filled, n);
 			return -1;
 		}
+		for (unsigned long i = filled; i < filled + got; i++) {
+			unsigned char *p = pp_page_address(serv->pool,
+							   serv->cache[i]);
+			uint64_t off = (uint64_t)i * PP_PAGE_SIZE;
+
+			memset(p, (int)(i * 31 + 7) & 0xff, PP_PAGE_SIZE);
+			memcpy(p, &off, sizeof(off));
+		}
 		filled += got;
 	}
 	serv->acct.allocated += n;
-	for (unsigned long i = 0; i < n; i++) {
-		unsigned char *p = pp_page_address(serv->pool, serv->cache[i]);
-		uint64_t off = (uint64_t)i * PP_PAGE_SIZE;
-
-		memset(p, (int)(i * 31 + 7) & 0xff, PP_PAGE_SIZE);
-		memcpy(p, &off, sizeof(off));
-	}
 	for (unsigned int i = 0; i < CACHE_LOCKS; i++)
 		PTHREAD_CHECK(pthread_mutex_init(&serv->cache_lock[i], NULL));
 	return 0;
@@ -835,7 +875,10 @@ static void svc_progress(struct svc_serv *serv, uint64_t start, uint64_t now,
 	*last_ns = now;
 }
 
-/* Main thread: wait for the threads, stopping them at the deadline. */
+/*
+ * Main thread: watch the threads (warm-up, then the timed run), stopping
+ * them at the deadline, on a signal or on a stall.
+ */
 #define INTERRUPT_POLL_NS	(NSEC_PER_SEC / 10)
 #define STALL_NS		(2 * NSEC_PER_SEC)
 
@@ -884,41 +927,46 @@ static bool svc_stalled(struct svc_serv *serv, uint64_t now,
 	       waits - st->waits >= serv->cfg->threads;
 }
 
-static void svc_wait(struct svc_serv *serv, uint64_t start, unsigned int run)
+/*
+ * Wait until *@count (under done_lock) reaches the number of threads: the
+ * warm-up (@run_start 0: no deadline, no progress line) or the timed run
+ * started at @run_start.  Whatever the threads do, the deadline, a signal
+ * or a stall sets serv->stop, which every wait of theirs gives up on; the
+ * wait here is never longer than INTERRUPT_POLL_NS.
+ */
+static void svc_watch(struct svc_serv *serv, const unsigned int *count,
+		      uint64_t run_start, unsigned int run)
 {
 	const struct rpcsim_config *cfg = serv->cfg;
-	uint64_t deadline = UINT64_MAX, tick = start + NSEC_PER_SEC;
-	uint64_t last_calls = 0, last_ns = start;
-	struct svc_stall stall = { .since = start };
-	bool stopped = false;
+	uint64_t begin = now_ns(), deadline = UINT64_MAX, tick = UINT64_MAX;
+	uint64_t last_calls = 0, last_ns = run_start;
+	struct svc_stall stall = { .since = begin };
+	bool stopped = svc_stopping(serv), progress = false;
 
-	if (cfg->duration_s > 0)
-		deadline = start + (uint64_t)(cfg->duration_s * 1e9);
+	if (run_start && cfg->duration_s > 0)
+		deadline = run_start + (uint64_t)(cfg->duration_s * 1e9);
+	if (run_start && cfg->progress) {
+		progress = true;
+		tick = run_start + NSEC_PER_SEC;
+	}
 	PTHREAD_CHECK(pthread_mutex_lock(&serv->done_lock));
-	while (serv->nr_done < cfg->threads) {
-		uint64_t wake = stopped ? UINT64_MAX : deadline, now;
+	while (*count < cfg->threads) {
+		uint64_t now = now_ns(), wake = now + INTERRUPT_POLL_NS;
+		struct timespec ts;
+		int err;
 
-		if (cfg->progress && tick < wake)
-			wake = tick;
 		/* Signals cannot wake a condition wait: look ten times a s. */
-		if (!stopped && now_ns() + INTERRUPT_POLL_NS < wake)
-			wake = now_ns() + INTERRUPT_POLL_NS;
-		if (wake == UINT64_MAX) {
-			PTHREAD_CHECK(pthread_cond_wait(&serv->done_cond,
-							&serv->done_lock));
-		} else {
-			struct timespec ts = {
-				.tv_sec = (time_t)(wake / NSEC_PER_SEC),
-				.tv_nsec = (long)(wake % NSEC_PER_SEC),
-			};
-			int err = pthread_cond_timedwait(&serv->done_cond,
-							 &serv->done_lock,
-							 &ts);
-
-			if (err && err != ETIMEDOUT)
-				rpcsim_die("pthread_cond_timedwait: %s",
-					   strerror(err));
-		}
+		if (!stopped && deadline < wake)
+			wake = deadline;
+		if (tick < wake)
+			wake = tick;
+		ts.tv_sec = (time_t)(wake / NSEC_PER_SEC);
+		ts.tv_nsec = (long)(wake % NSEC_PER_SEC);
+		err = pthread_cond_timedwait(&serv->done_cond,
+					     &serv->done_lock, &ts);
+		if (err && err != ETIMEDOUT)
+			rpcsim_die("pthread_cond_timedwait: %s",
+				   strerror(err));
 		now = now_ns();
 		if (!stopped && svc_stalled(serv, now, &stall))
 			atomic_store_explicit(&serv->stuck, true,
@@ -930,15 +978,15 @@ static void svc_wait(struct svc_serv *serv, uint64_t start, unsigned int run)
 					      memory_order_relaxed);
 			stopped = true;
 		}
-		if (cfg->progress && now >= tick) {
-			svc_progress(serv, start, now, &last_calls, &last_ns,
-				     run);
+		if (progress && now >= tick) {
+			svc_progress(serv, run_start, now, &last_calls,
+				     &last_ns, run);
 			while (tick <= now)
 				tick += NSEC_PER_SEC;
 		}
 	}
 	PTHREAD_CHECK(pthread_mutex_unlock(&serv->done_lock));
-	if (cfg->progress)
+	if (progress)
 		fputs("\r\033[K", stderr);
 }
 
@@ -1102,12 +1150,14 @@ int svc_run(const struct rpcsim_config *cfg, enum rpcsim_mode mode,
 		free(serv);
 		return -1;
 	}
-	if (svc_cache_fill(serv)) {
+	ret = svc_cache_fill(serv);
+	if (ret) {
+		/* pp_release_pages() skips the NULL slots not yet filled. */
 		pp_release_pages(serv->pool, serv->cache, cfg->file_pages);
 		free(serv->cache);
 		pp_pool_destroy(serv->pool);
 		free(serv);
-		return -1;
+		return ret;
 	}
 
 	PTHREAD_CHECK(pthread_mutex_init(&serv->done_lock, NULL));
@@ -1115,11 +1165,10 @@ int svc_run(const struct rpcsim_config *cfg, enum rpcsim_mode mode,
 	PTHREAD_CHECK(pthread_condattr_setclock(&attr, CLOCK_MONOTONIC));
 	PTHREAD_CHECK(pthread_cond_init(&serv->done_cond, &attr));
 	PTHREAD_CHECK(pthread_condattr_destroy(&attr));
-	PTHREAD_CHECK(pthread_barrier_init(&serv->ready, NULL,
-					   cfg->threads + 1));
 	PTHREAD_CHECK(pthread_barrier_init(&serv->go, NULL, cfg->threads + 1));
 	atomic_init(&serv->stop, false);
 	atomic_init(&serv->stuck, false);
+	atomic_init(&serv->gave_up, 0);
 	atomic_init(&serv->waiting, 0);
 	atomic_init(&serv->waits, 0);
 	atomic_init(&serv->handled, 0);
@@ -1131,8 +1180,8 @@ int svc_run(const struct rpcsim_config *cfg, enum rpcsim_mode mode,
 	for (unsigned int i = 0; i < cfg->threads; i++)
 		serv->rqsts[i] = svc_rqst_create(serv, i);
 
-	/* Warm-up done: quiesce, take the starting counters, go. */
-	svc_barrier_wait(&serv->ready);
+	/* Warm-up done (or given up): quiesce, take the counters, go. */
+	svc_watch(serv, &serv->nr_ready, 0, run);
 	if (serv->compl)
 		released = svc_completion_drain(serv->compl);
 	pp_pool_vmstat(serv->pool, &res->start);
@@ -1140,7 +1189,7 @@ int svc_run(const struct rpcsim_config *cfg, enum rpcsim_mode mode,
 	start = now_ns();
 	svc_barrier_wait(&serv->go);
 
-	svc_wait(serv, start, run);
+	svc_watch(serv, &serv->nr_done, start, run);
 	for (unsigned int i = 0; i < cfg->threads; i++) {
 		struct svc_rqst *rqstp = serv->rqsts[i];
 
@@ -1164,7 +1213,6 @@ int svc_run(const struct rpcsim_config *cfg, enum rpcsim_mode mode,
 	for (unsigned int i = 0; i < PP_NR_VM_EVENTS; i++)
 		res->events[i] = end.events[i] - res->start.events[i];
 
-	PTHREAD_CHECK(pthread_barrier_destroy(&serv->ready));
 	PTHREAD_CHECK(pthread_barrier_destroy(&serv->go));
 	PTHREAD_CHECK(pthread_cond_destroy(&serv->done_cond));
 	PTHREAD_CHECK(pthread_mutex_destroy(&serv->done_lock));
@@ -1177,6 +1225,17 @@ int svc_run(const struct rpcsim_config *cfg, enum rpcsim_mode mode,
 			"pages away)\n", rpcsim_mode_label(mode), run,
 			(unsigned long long)(STALL_NS / NSEC_PER_SEC),
 			cfg->min_pool_pages);
+		ret = -1;
+	} else if (!rpcsim_interrupted && !res->total.calls &&
+		   atomic_load_explicit(&serv->gave_up,
+					memory_order_relaxed)) {
+		/* The deadline came before the stall detector could. */
+		fprintf(stderr, "rpcsim: %s run %u: no svc_alloc_arg() call "
+			"completed before the run's end; the server threads "
+			"were still waiting for pages: the pool is too small "
+			"for this run (the minimum is %lu pages, and "
+			"PAGEPOOL_FAULT=buddy-empty takes pages away)\n",
+			rpcsim_mode_label(mode), run, cfg->min_pool_pages);
 		ret = -1;
 	}
 	free(serv);

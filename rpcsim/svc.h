@@ -56,7 +56,10 @@ struct svc_result {
 
 /*
  * Run @mode once.  Fills @res (free it with svc_result_free()).
- * Return: 0, or -1 after printing the cause (no pool, pages leaked).
+ * Return: 0 (a signal during the run ends it early: still 0, with what
+ * was measured), 1 when a signal came before the timed run began (nothing
+ * measured, every page back), or -1 after printing the cause (no pool,
+ * pages leaked, a stall).
  */
 int svc_run(const struct rpcsim_config *cfg, enum rpcsim_mode mode,
 	    unsigned int run, struct svc_result *res);

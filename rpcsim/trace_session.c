@@ -1,12 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 #include "trace_session.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -52,7 +56,97 @@ static int trace_enable(struct lttng_handle *h, const char *pattern,
 	return 0;
 }
 
-/* Make @dir absolute (lttng wants a URL) and create it if needed. */
+/* Depth of the folder walk looking for a trace already there. */
+#define TRACE_WALK_DEPTH	16
+
+/*
+ * The first "metadata" file below @path (a CTF trace: what rpcsim-analyze
+ * looks for), into @found; 1 if there is one, 0 if not, -1 on an error
+ * (errno set).
+ */
+static int trace_find_metadata(const char *path, int depth, char *found,
+			       size_t len)
+{
+	DIR *d;
+	struct dirent *de;
+	int ret = 0;
+
+	if (depth > TRACE_WALK_DEPTH)
+		return 0;
+	d = opendir(path);
+	if (!d)
+		return -1;
+	while (!ret && (de = readdir(d))) {
+		char sub[PATH_MAX];
+		struct stat st;
+
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		if ((size_t)snprintf(sub, sizeof(sub), "%s/%s", path,
+				     de->d_name) >= sizeof(sub))
+			continue;
+		if (lstat(sub, &st))
+			continue;
+		if (!strcmp(de->d_name, "metadata")) {
+			snprintf(found, len, "%s", sub);
+			ret = 1;
+		} else if (S_ISDIR(st.st_mode)) {
+			ret = trace_find_metadata(sub, depth + 1, found, len);
+		}
+	}
+	closedir(d);
+	return ret;
+}
+
+/*
+ * Make the folder ours: lock it (flock on the folder itself, held until
+ * rpcsim exits, so a second rpcsim --trace into it is refused instead of
+ * both writing one corrupt trace), then refuse it if a trace is already
+ * there (it would be replaced or mixed with ours).  0, or -1 with @err.
+ */
+static int trace_claim_dir(struct trace_session *ts, char *err, size_t errlen)
+{
+	char found[PATH_MAX];
+	int fd, ret;
+
+	fd = open(ts->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(err, errlen, "cannot open %s: %s", ts->dir,
+			 strerror(errno));
+		return -1;
+	}
+	if (flock(fd, LOCK_EX | LOCK_NB)) {
+		if (errno == EWOULDBLOCK)
+			snprintf(err, errlen, "%s is in use: another rpcsim "
+				 "--trace is recording into it; choose another "
+				 "folder", ts->dir);
+		else
+			snprintf(err, errlen, "cannot lock %s: %s", ts->dir,
+				 strerror(errno));
+		close(fd);
+		return -1;
+	}
+	ret = trace_find_metadata(ts->dir, 0, found, sizeof(found));
+	if (ret) {
+		if (ret > 0)
+			snprintf(err, errlen, "%s already holds a trace (%s); "
+				 "choose another folder, or remove that trace "
+				 "first", ts->dir, found);
+		else
+			snprintf(err, errlen, "cannot read %s: %s", ts->dir,
+				 strerror(errno));
+		close(fd);
+		return -1;
+	}
+	ts->dir_fd = fd;	/* kept open: the lock lasts until exit */
+	return 0;
+}
+
+/*
+ * Make @dir absolute (lttng wants a URL), create it if needed and claim
+ * it.  Without @dir, a new folder named after the time (-2, -3, ... when
+ * another rpcsim started in the same second).
+ */
 static int trace_prepare_dir(struct trace_session *ts, const char *dir,
 			     char *err, size_t errlen)
 {
@@ -79,12 +173,25 @@ static int trace_prepare_dir(struct trace_session *ts, const char *dir,
 			return -1;
 		}
 	}
-	if (mkdir(ts->dir, 0755) && errno != EEXIST) {
+	if (dir == stamp) {
+		size_t base = strlen(ts->dir);
+
+		for (int n = 2; mkdir(ts->dir, 0755); n++) {
+			if (errno != EEXIST || n > 100 ||
+			    base + 8 >= sizeof(ts->dir)) {
+				snprintf(err, errlen, "cannot create %s: %s",
+					 ts->dir, strerror(errno));
+				return -1;
+			}
+			snprintf(ts->dir + base, sizeof(ts->dir) - base,
+				 "-%d", n);
+		}
+	} else if (mkdir(ts->dir, 0755) && errno != EEXIST) {
 		snprintf(err, errlen, "cannot create %s: %s", ts->dir,
 			 strerror(errno));
 		return -1;
 	}
-	return 0;
+	return trace_claim_dir(ts, err, errlen);
 }
 
 int trace_session_start(struct trace_session *ts,
@@ -99,6 +206,8 @@ int trace_session_start(struct trace_session *ts,
 	int ret;
 
 	memset(ts, 0, sizeof(*ts));
+	ts->dir_fd = -1;
+	ts->subbuf_size = cfg->subbuf_size ? cfg->subbuf_size : 4096;
 	if (!lttng_session_daemon_alive()) {
 		snprintf(err, errlen,
 			 "no LTTng session daemon answers: start one with "
@@ -168,6 +277,65 @@ fail:
 	return -1;
 }
 
+/* The mount point holding @path (resolved), into @out. */
+static void trace_mount_point(const char *path, char *out, size_t len)
+{
+	char p[PATH_MAX];
+	struct stat st, up;
+
+	if (!realpath(path, p) || stat(p, &st)) {
+		snprintf(out, len, "%s", path);
+		return;
+	}
+	for (;;) {
+		char *slash = strrchr(p, '/');
+		char keep;
+
+		if (!slash || slash == p) {
+			/* The parent is /: is it the same file system? */
+			if (slash && p[1] && !stat("/", &up) &&
+			    up.st_dev == st.st_dev)
+				p[1] = '\0';
+			break;
+		}
+		keep = *slash;
+		*slash = '\0';
+		if (stat(p, &up) || up.st_dev != st.st_dev) {
+			*slash = keep;
+			break;
+		}
+	}
+	snprintf(out, len, "%s", p);
+}
+
+/*
+ * After a failed stop or destroy: if the trace's file system has less than
+ * a sub-buffer left (what the consumer writes at a time), that is why.
+ * lttng only says "Rotation failure on consumer"; say that it is full,
+ * and where.  Replaces @err (keeping lttng's words at the end).
+ */
+static void trace_explain_full(const struct trace_session *ts, char *err,
+			       size_t errlen)
+{
+	char mnt[PATH_MAX], lttng[256];
+	struct statvfs vfs;
+	unsigned long long left;
+
+	if (statvfs(ts->dir, &vfs))
+		return;
+	/* The consumer of a root session daemon may use the reserve. */
+	left = (unsigned long long)(geteuid() ? vfs.f_bavail : vfs.f_bfree) *
+	       vfs.f_frsize;
+	if (left >= ts->subbuf_size && (!vfs.f_files || vfs.f_favail))
+		return;
+	trace_mount_point(ts->dir, mnt, sizeof(mnt));
+	snprintf(lttng, sizeof(lttng), "%s", err);
+	snprintf(err, errlen, "the trace's file system is full: %s is on %s, "
+		 "which has %s left; the trace is incomplete (LTTng: %s)",
+		 ts->dir, mnt, vfs.f_files && !vfs.f_favail ? "no inode" :
+		 left ? "less than a sub-buffer" : "no space", lttng);
+}
+
 int trace_session_stop(struct trace_session *ts, char *err, size_t errlen)
 {
 	struct lttng_channel *chans = NULL;
@@ -210,5 +378,7 @@ int trace_session_stop(struct trace_session *ts, char *err, size_t errlen)
 	}
 	ts->name[0] = '\0';
 	ts->started = false;
+	if (status)
+		trace_explain_full(ts, err, errlen);
 	return status;
 }

@@ -23,15 +23,20 @@ struct trace_session_config {
 struct trace_session {
 	char name[64];
 	char dir[4096];			/* absolute output folder */
+	int dir_fd;			/* holds its lock until exit */
+	uint64_t subbuf_size;
 	bool started;
 	uint64_t discarded_events;
 	uint64_t lost_packets;
 };
 
 /*
- * Create and start the session.  On failure returns -1 and leaves a
- * one-line reason in @err (with how to start a session daemon when none
- * answers); nothing is left behind.
+ * Create and start the session.  The output folder is locked until the
+ * process exits; a folder another rpcsim --trace holds, or one that
+ * already holds a trace (a "metadata" file anywhere below it), is
+ * refused.  On failure returns -1 and leaves a one-line reason in @err
+ * (with how to start a session daemon when none answers); nothing is left
+ * behind but a folder it created.
  */
 int trace_session_start(struct trace_session *ts,
 			const struct trace_session_config *cfg,
@@ -41,7 +46,8 @@ int trace_session_start(struct trace_session *ts,
  * Stop (waiting for the data to be flushed), read the discarded-event and
  * lost-packet counts, destroy.  Safe to call on a session that failed to
  * start.  Returns -1 with @err set if a step failed (the session is still
- * destroyed when it can be).
+ * destroyed when it can be); when the trace's file system is full, @err
+ * says so and where.
  */
 int trace_session_stop(struct trace_session *ts, char *err, size_t errlen);
 

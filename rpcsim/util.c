@@ -63,19 +63,58 @@ char *fmt_size(char *buf, size_t len, uint64_t bytes)
 }
 
 volatile sig_atomic_t rpcsim_interrupted;
+volatile sig_atomic_t rpcsim_signals;
+
+/*
+ * Every signal whose default action ends the process and that a user can
+ * send from a terminal: the keys (INT, QUIT), the terminal going away
+ * (HUP), kill's default (TERM), and the other kill -s names whose default
+ * is to terminate.  Without a handler each would leave a trace session
+ * behind (and pages unchecked).  SIGKILL and SIGSTOP cannot be caught.
+ */
+static const struct {
+	int sig;
+	const char *name;
+} rpcsim_stop_signals[] = {
+	{ SIGHUP, "SIGHUP" }, { SIGINT, "SIGINT" }, { SIGQUIT, "SIGQUIT" },
+	{ SIGTERM, "SIGTERM" }, { SIGPIPE, "SIGPIPE" }, { SIGALRM, "SIGALRM" },
+	{ SIGUSR1, "SIGUSR1" }, { SIGUSR2, "SIGUSR2" },
+};
 
 static void rpcsim_on_signal(int sig)
 {
-	rpcsim_interrupted = sig;
+	if (!rpcsim_interrupted)
+		rpcsim_interrupted = sig;
+	rpcsim_signals = rpcsim_signals + 1;
 }
 
 void rpcsim_catch_signals(void)
 {
-	struct sigaction sa;
+	struct sigaction sa, old;
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = rpcsim_on_signal;
 	sigemptyset(&sa.sa_mask);
-	if (sigaction(SIGINT, &sa, NULL) || sigaction(SIGTERM, &sa, NULL))
-		rpcsim_die("sigaction: %s", strerror(errno));
+	for (size_t i = 0; i < ARRAY_SIZE(rpcsim_stop_signals); i++)
+		sigaddset(&sa.sa_mask, rpcsim_stop_signals[i].sig);
+	for (size_t i = 0; i < ARRAY_SIZE(rpcsim_stop_signals); i++) {
+		int sig = rpcsim_stop_signals[i].sig;
+
+		if (sigaction(sig, NULL, &old))
+			rpcsim_die("sigaction: %s", strerror(errno));
+		/* nohup, or a reader that asked not to be told: keep it so. */
+		if ((sig == SIGHUP || sig == SIGPIPE) &&
+		    old.sa_handler == SIG_IGN)
+			continue;
+		if (sigaction(sig, &sa, NULL))
+			rpcsim_die("sigaction: %s", strerror(errno));
+	}
+}
+
+const char *rpcsim_signal_name(int sig)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(rpcsim_stop_signals); i++)
+		if (rpcsim_stop_signals[i].sig == sig)
+			return rpcsim_stop_signals[i].name;
+	return "a signal";
 }

@@ -35,12 +35,18 @@ void rpcsim_die_at(const char *file, const char *func, int line,
 	} while (0)
 
 /*
- * Set by SIGINT/SIGTERM: the run in progress stops as if its time were up,
- * pages go back and are checked, a trace session is destroyed, and rpcsim
- * exits 130.
+ * The first terminating signal (SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGPIPE,
+ * SIGALRM, SIGUSR1, SIGUSR2): the run in progress stops as if its time
+ * were up, pages go back and are checked, a trace session is destroyed,
+ * and rpcsim exits 128 + its number.  rpcsim_signals counts them all, so
+ * a wait for a child can tell a new one came.  A SIGHUP or SIGPIPE that
+ * was ignored when rpcsim started (nohup) stays ignored.
  */
 extern volatile sig_atomic_t rpcsim_interrupted;
+extern volatile sig_atomic_t rpcsim_signals;
 void rpcsim_catch_signals(void);
+/* "SIGINT" for SIGINT: one of the signals above. */
+const char *rpcsim_signal_name(int sig);
 
 /* calloc() that dies on failure (only used at setup, never in the loop). */
 void *xcalloc(size_t nmemb, size_t size);

@@ -4,7 +4,7 @@
 script on stdin, so that rpcsim-analyze can be tested on exact timestamps
 without LTTng.
 
-    ctfgen.py [--no-vtid] OUTDIR < script
+    ctfgen.py [--no-vtid] [--index] [--seq] OUTDIR < script
 
 Script lines (# starts a comment):
 
@@ -12,12 +12,19 @@ Script lines (# starts a comment):
                                 run_end, entry, exit, err, request or
                                 alloc_bulk (pagepool:mm_page_alloc_bulk);
                                 vtid=N sets the thread (default 1)
-    packet [discarded=N]        start a new packet; N is the tracer's
-                                cumulative count of discarded events
+    packet [discarded=N] [seq=S]  start a new packet; N is the tracer's
+                                cumulative count of discarded events, S
+                                its sequence number (with --seq; default
+                                one more than the last)
 
 Missing fields are 0 ("" for strings).  OUTDIR/metadata and
-OUTDIR/stream_0 are written.
+OUTDIR/stream_0 are written, and with --index OUTDIR/index/stream_0.idx,
+LTTng's packet index (big-endian: magic 0xC1F1DCC1, version 1.1, entry
+length, then per packet its offset, packet and content size in bits,
+begin and end timestamps, events discarded, stream id, stream instance
+id and sequence number).
 """
+import os
 import struct
 import sys
 
@@ -51,7 +58,7 @@ EVENTS = [
 TYPES = {"u32": "uint32_t", "u64": "uint64_t", "str": "string"}
 
 
-def metadata(vtid):
+def metadata(vtid, seq):
     m = ["/* CTF 1.8 */",
          "typealias integer { size = 32; align = 8; signed = false; } := uint32_t;",
          "typealias integer { size = 32; align = 8; signed = true; } := int32_t;",
@@ -70,7 +77,8 @@ def metadata(vtid):
          "  event.header := struct { uint32_t id; uint64_clock_t timestamp; };",
          "  packet.context := struct { uint64_clock_t timestamp_begin;"
          " uint64_clock_t timestamp_end; uint64_t content_size;"
-         " uint64_t packet_size; uint64_t events_discarded; };"]
+         " uint64_t packet_size; uint64_t events_discarded;%s };"
+         % (" uint64_t packet_seq_num;" if seq else "")]
     if vtid:
         m.append("  event.context := struct { int32_t vtid; };")
     m.append("};")
@@ -100,49 +108,82 @@ def encode(ev_id, ts, fields, values, vtid):
     return out
 
 
-def packet(events, discarded):
+def packet(events, discarded, seqnum):
     body = b"".join(e for _, e in events)
     ts0 = events[0][0] if events else 0
     ts1 = events[-1][0] if events else 0
-    size = (8 + 40 + len(body)) * 8
-    return (struct.pack("<II", 0xC1FC1FC1, 0) +
-            struct.pack("<QQQQQ", ts0, ts1, size, size, discarded) + body)
+    ctx = 40 if seqnum is None else 48
+    size = (8 + ctx + len(body)) * 8
+    out = (struct.pack("<II", 0xC1FC1FC1, 0) +
+           struct.pack("<QQQQQ", ts0, ts1, size, size, discarded))
+    if seqnum is not None:
+        out += struct.pack("<Q", seqnum)
+    return out + body
+
+
+def index(packets):
+    out = struct.pack(">IIII", 0xC1F1DCC1, 1, 1, 72)
+    off = 0
+    for seq, p in enumerate(packets):
+        ts0, ts1, size, _, discarded = struct.unpack_from("<QQQQQ", p, 8)
+        out += struct.pack(">QQQQQQQQQ", off, size, size, ts0, ts1,
+                           discarded, 0, 0, seq)
+        off += len(p)
+    return out
 
 
 def main():
     args = sys.argv[1:]
     vtid = True
-    if args and args[0] == "--no-vtid":
-        vtid = False
+    want_index = False
+    seq = False
+    while args and args[0] in ("--no-vtid", "--index", "--seq"):
+        if args[0] == "--no-vtid":
+            vtid = False
+        elif args[0] == "--index":
+            want_index = True
+        else:
+            seq = True
         args = args[1:]
     if len(args) != 1:
-        sys.exit("usage: ctfgen.py [--no-vtid] OUTDIR < script")
+        sys.exit("usage: ctfgen.py [--no-vtid] [--index] [--seq] OUTDIR"
+                 " < script")
     out = args[0]
     by_name = {n: (i, f) for i, (n, _, f) in enumerate(EVENTS)}
     packets, cur, discarded = [], [], 0
+    seqnum = 0 if seq else None
     for line in sys.stdin:
         words = line.split("#")[0].split()
         if not words:
             continue
         if words[0] == "packet":
-            packets.append(packet(cur, discarded))
+            packets.append(packet(cur, discarded, seqnum))
             cur = []
+            if seq:
+                seqnum += 1
             for w in words[1:]:
                 k, v = w.split("=", 1)
-                if k != "discarded":
+                if k == "discarded":
+                    discarded = int(v)
+                elif k == "seq" and seq:
+                    seqnum = int(v)
+                else:
                     sys.exit("ctfgen: unknown packet field " + k)
-                discarded = int(v)
             continue
         ts, name = int(words[0]), words[1]
         values = dict(w.split("=", 1) for w in words[2:])
         ev_id, fields = by_name[name]
         cur.append((ts, encode(ev_id, ts, fields, values, vtid)))
-    packets.append(packet(cur, discarded))
+    packets.append(packet(cur, discarded, seqnum))
     with open(out + "/metadata", "w") as f:
-        f.write(metadata(vtid))
+        f.write(metadata(vtid, seq))
     with open(out + "/stream_0", "wb") as f:
         for p in packets:
             f.write(p)
+    if want_index:
+        os.makedirs(out + "/index", exist_ok=True)
+        with open(out + "/index/stream_0.idx", "wb") as f:
+            f.write(index(packets))
 
 
 if __name__ == "__main__":

@@ -80,6 +80,13 @@ usage "too large --tracepoint-cost" --tracepoint-cost 1000000 -- \
 	-c 99999999 "$tmp"
 usage "--tracepoint-cost without value" --tracepoint-cost -- \
 	"$tmp" --tracepoint-cost
+# A value given to an option that takes none: say so, and name the
+# option typed, not the "-j" getopt_long() reports for it.
+usage "--json=1" "'--json'" "takes no value" -- --json=1 "$tmp"
+tap_check "--json=1: no '-j' that was never typed" \
+	sh -c "! grep -q \"'-j'\" '$tmp/err'"
+usage "--verbose=2" "'--verbose'" "takes no value" -- --verbose=2 "$tmp"
+usage "--js=1 (a prefix of --json)" "'--json'" "takes no value" -- --js=1 "$tmp"
 
 run --help
 tap_check "--help: exit status 0, nothing on stderr" \
@@ -131,6 +138,39 @@ tap_check "cut metadata packet: says it is cut" err_has "$tmp/cut/ust/uid/0/64-b
 run "$tmp/empty" "$tmp/no/such"
 tap_check "several paths, all bad: exit status 1, one line each" \
 	sh -c "[ $rc -eq 1 ] && [ \$(wc -l <'$tmp/err') -eq 2 ]"
+
+# The kernel's pseudo file systems hold no trace: one line, at once (a
+# walk of /proc took 16 s and printed a line per folder it could not
+# open; /proc/self/root led it through the whole file system).
+for d in /proc /proc/self /sys; do
+	[ -d "$d" ] || { tap_skip "$d: not there"; continue; }
+	run "$d"
+	tap_check "$d: exit status 1, one line saying it is no trace folder" \
+		sh -c "[ $rc -eq 1 ] && [ \$(wc -l <'$tmp/err') -eq 1 ] && grep -q 'never a trace' '$tmp/err'"
+done
+
+# Folders below that cannot be read: one line for all of them.
+mkdir -p "$tmp/many/a" "$tmp/many/b" "$tmp/many/c"
+chmod 000 "$tmp/many/a" "$tmp/many/b" "$tmp/many/c"
+as=
+if [ "$(id -u)" -eq 0 ]; then
+	chmod 755 "$tmp"
+	if command -v runuser >/dev/null 2>&1 &&
+	   runuser -u nobody -- test -x "$ANALYZE" 2>/dev/null; then
+		as="runuser -u nobody --"
+	else
+		as=skip
+	fi
+fi
+if [ "$as" = skip ]; then
+	tap_skip "unreadable folders: root reads everything, and nobody cannot run $ANALYZE"
+else
+	$as timeout 30 "$ANALYZE" "$tmp/many" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	tap_check "3 unreadable folders below: exit status 1, one line counting them" \
+		sh -c "[ $rc -eq 1 ] && [ \$(wc -l <'$tmp/err') -eq 1 ] && grep -q '3 directories below it cannot be read' '$tmp/err'" ||
+		tap_diag "$(cat "$tmp/err")"
+fi
 
 if [ "$(id -u)" -eq 0 ]; then
 	tap_skip "unreadable directory: root reads everything"

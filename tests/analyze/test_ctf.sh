@@ -22,19 +22,42 @@ trap 'rm -rf "$tmp"' EXIT
 trap 'exit 1' HUP INT TERM
 
 # trace NAME [--no-vtid] < script: $tmp/NAME/trace, then analyze it as
-# text ($tmp/NAME.{out,err,rc}) and JSON ($tmp/NAME.json, .jerr, .jrc)
+# text ($tmp/NAME.{out,err,rc}) and JSON ($tmp/NAME.json, .jerr, .jrc),
+# with the options in $t_opts
+t_opts=
 trace()
 {
 	t_name=$1
 	shift
 	mkdir -p "$tmp/$t_name/trace"
 	python3 "$CTFGEN" "$@" "$tmp/$t_name/trace" || return 1
-	timeout 30 "$ANALYZE" "$tmp/$t_name" >"$tmp/$t_name.out" \
-		2>"$tmp/$t_name.err"
-	echo $? >"$tmp/$t_name.rc"
-	timeout 30 "$ANALYZE" --json "$tmp/$t_name" >"$tmp/$t_name.json" \
-		2>"$tmp/$t_name.jerr"
-	echo $? >"$tmp/$t_name.jrc"
+	analyze_again "$t_name"
+}
+
+# analyze_again NAME: analyze $tmp/NAME again (after changing it)
+analyze_again()
+{
+	# shellcheck disable=SC2086 # $t_opts: none or several words
+	timeout 30 "$ANALYZE" $t_opts "$tmp/$1" >"$tmp/$1.out" \
+		2>"$tmp/$1.err"
+	echo $? >"$tmp/$1.rc"
+	# shellcheck disable=SC2086
+	timeout 30 "$ANALYZE" $t_opts --json "$tmp/$1" >"$tmp/$1.json" \
+		2>"$tmp/$1.jerr"
+	echo $? >"$tmp/$1.jrc"
+}
+
+# incomplete NAME WORDS: exit 1 both ways, nothing on stdout, one line
+# saying the trace is incomplete and naming WORDS
+incomplete()
+{
+	rc_is "$1" 1 && [ ! -s "$tmp/$1.out" ] && [ ! -s "$tmp/$1.json" ] &&
+		[ "$(wc -l <"$tmp/$1.err")" -eq 1 ] &&
+		grep -q 'incomplete trace' "$tmp/$1.err" &&
+		grep -qF -- "$2" "$tmp/$1.err" || {
+		tap_diag "exit $(cat "$tmp/$1.rc"): $(cat "$tmp/$1.err")"
+		return 1
+	}
 }
 
 rc_is()
@@ -182,6 +205,8 @@ tap_check "discard: a call open across a discard is not timed, its exit counts" 
 tap_check "discard: count differing from run_end blamed on the discard" \
 	err_has discard 'counted 3: events were discarded'
 
+# (run_end counted a call the trace lacks: incomplete, so --partial)
+t_opts=--partial
 trace unmatched <<'EOF'
 1000 run_start mode=0 run=3
 2000 entry vtid=1 mode=0
@@ -197,6 +222,10 @@ tap_check "unmatched: reported" \
 	err_has unmatched 'Single page: unmatched svc_alloc_arg events: 1 entries without exit, 1 exits without entry, 1 entries twice'
 tap_check "unmatched: run_end differing without discard: says so" \
 	err_has unmatched 'Single page run 3\|Single page: the trace has 2 calls, rpcsim.s run_end counted 3: no discard'
+t_opts=
+analyze_again unmatched
+tap_check "unmatched, without --partial: run_end's calls missing, no discard: incomplete, exit 1" \
+	incomplete unmatched "Single page run 3: rpcsim's run_end counted 3 calls, the trace holds 2, and no discard was recorded"
 
 trace novtid --no-vtid <<'EOF'
 1000 entry mode=2
@@ -234,6 +263,182 @@ trace orphan <<'EOF'
 EOF
 tap_check "orphan: an exit outside any run and entry: Unknown mode" \
 	j orphan 'd["modes"][0]["mode"] is None and d["modes"][0]["label"] == "Unknown mode" and d["modes"][0]["calls"] == 1'
+
+###########################################################################
+# incomplete traces: exit 1 and what is missing, unless --partial
+trace noend <<'EOF'
+1000 run_start mode=1 run=1
+1100 entry vtid=5 mode=1
+1200 exit vtid=5 latency_ns=40
+1300 run_end mode=1 run=1 calls=1 latency_sum_ns=40
+2000 run_start mode=2 run=1
+2100 entry vtid=5 mode=2
+2400 exit vtid=5 latency_ns=240
+EOF
+tap_check "a mode announced (run_start) and never finished: incomplete, exit 1" \
+	incomplete noend "Bulk array run 1 started (run_start) but never ended (no run_end)"
+t_opts=--partial
+analyze_again noend
+t_opts=
+tap_check "  with --partial: exit 0, reported, warned" \
+	sh -c "[ \$(cat '$tmp/noend.rc') = 0 ] && grep -q '^Bulk array: ' '$tmp/noend.out' && grep -q 'warning: Bulk array: no run_end' '$tmp/noend.err'"
+trace discarded_end <<'EOF'
+2000 run_start mode=2 run=1
+2100 entry vtid=5 mode=2
+packet discarded=3
+2400 exit vtid=5 latency_ns=240
+EOF
+tap_check "  no run_end but a discard recorded: a warning, exit 0" rc_is discarded_end 0
+
+# Stream files libbabeltrace2 skips without a word: the report would
+# miss every event in them.  A whole trace, with LTTng's index.
+whole()
+{
+	rm -rf "${tmp:?}/$1"
+	mkdir -p "$tmp/$1/trace"
+	python3 "$CTFGEN" --index "$tmp/$1/trace" <<'EOF'
+1000 run_start mode=2 run=1
+2000 entry vtid=1 mode=2
+3000 exit vtid=1 latency_ns=900
+packet
+4000 entry vtid=1 mode=2
+5000 exit vtid=1 latency_ns=900
+6000 run_end mode=2 run=1 calls=2 latency_sum_ns=1800
+EOF
+}
+whole good
+analyze_again good
+tap_check "a whole trace with its index: exit 0" rc_is good 0
+whole empty_stream
+: >"$tmp/empty_stream/trace/stream_0"
+analyze_again empty_stream
+tap_check "a stream file emptied: incomplete, names it" \
+	incomplete empty_stream "empty_stream/trace/stream_0: empty stream file"
+whole dir_stream
+rm "$tmp/dir_stream/trace/stream_0"
+mkdir "$tmp/dir_stream/trace/stream_0"
+analyze_again dir_stream
+tap_check "a stream file replaced by a directory: incomplete" \
+	incomplete dir_stream "dir_stream/trace/stream_0: a directory, not a stream file"
+whole fifo_stream
+rm "$tmp/fifo_stream/trace/stream_0"
+mkfifo "$tmp/fifo_stream/trace/stream_0"
+analyze_again fifo_stream
+tap_check "a stream file replaced by a FIFO: incomplete, no hang" \
+	incomplete fifo_stream "fifo_stream/trace/stream_0: a FIFO, not a stream file"
+whole zero_stream
+ln -sf /dev/zero "$tmp/zero_stream/trace/stream_0"
+analyze_again zero_stream
+tap_check "a stream file replaced by a link to /dev/zero: incomplete" \
+	incomplete zero_stream "zero_stream/trace/stream_0: a device, not a stream file"
+whole cut_stream
+truncate -s 100 "$tmp/cut_stream/trace/stream_0"
+analyze_again cut_stream
+tap_check "a stream file shorter than its index says: incomplete" \
+	incomplete cut_stream "cut_stream/trace/stream_0: stream file cut: 100 bytes, its index (2 packets) says at least"
+whole gone_stream
+rm "$tmp/gone_stream/trace/stream_0"
+analyze_again gone_stream
+tap_check "a stream file the index lists, gone: incomplete" \
+	incomplete gone_stream "gone_stream/trace/stream_0: stream file missing (index/stream_0.idx lists it)"
+whole unread_stream
+chmod 000 "$tmp/unread_stream/trace/stream_0"
+if [ "$(id -u)" -ne 0 ]; then
+	analyze_again unread_stream
+	tap_check "an unreadable stream file: incomplete" \
+		incomplete unread_stream "unread_stream/trace/stream_0: stream file cannot be read"
+elif command -v runuser >/dev/null 2>&1 &&
+     runuser -u nobody -- test -x "$ANALYZE" 2>/dev/null; then
+	chmod 755 "$tmp"
+	chmod -R a+rX "$tmp/unread_stream"
+	chmod 000 "$tmp/unread_stream/trace/stream_0"
+	runuser -u nobody -- timeout 30 "$ANALYZE" "$tmp/unread_stream" \
+		>"$tmp/unread_stream.out" 2>"$tmp/unread_stream.err"
+	echo $? >"$tmp/unread_stream.rc"
+	runuser -u nobody -- timeout 30 "$ANALYZE" --json "$tmp/unread_stream" \
+		>"$tmp/unread_stream.json" 2>/dev/null
+	echo $? >"$tmp/unread_stream.jrc"
+	tap_check "an unreadable stream file (as nobody): incomplete" \
+		incomplete unread_stream "unread_stream/trace/stream_0: stream file cannot be read (Permission denied)"
+else
+	tap_skip "an unreadable stream file: root reads everything, and nobody cannot run $ANALYZE"
+fi
+# A second stream, emptied: --partial reads the first.
+whole two_streams
+: >"$tmp/two_streams/trace/stream_1"
+analyze_again two_streams
+tap_check "one of two stream files emptied: incomplete" \
+	incomplete two_streams "two_streams/trace/stream_1: empty stream file"
+t_opts=--partial
+analyze_again two_streams
+t_opts=
+tap_check "  --partial: a warning, the other stream reported, exit 0" \
+	sh -c "[ \$(cat '$tmp/two_streams.rc') = 0 ] && grep -q 'warning: .*stream_1: empty stream file' '$tmp/two_streams.err' && grep -q '^Bulk array: .* over 2 calls' '$tmp/two_streams.out'"
+
+###########################################################################
+# loss counters that go backwards or jump: corruption, not losses
+# corrupted NAME WORDS: exit 1 both ways, one line naming WORDS
+corrupted()
+{
+	rc_is "$1" 1 && [ ! -s "$tmp/$1.out" ] &&
+		[ "$(wc -l <"$tmp/$1.err")" -eq 1 ] &&
+		grep -q 'corrupted trace: .*stream_0: ' "$tmp/$1.err" &&
+		grep -qF -- "$2" "$tmp/$1.err" || {
+		tap_diag "exit $(cat "$tmp/$1.rc"): $(cat "$tmp/$1.err")"
+		return 1
+	}
+}
+trace back_events <<'EOF'
+1000 run_start mode=2 run=1
+2000 entry vtid=1 mode=2
+packet discarded=10
+3000 exit vtid=1 latency_ns=900
+4000 entry vtid=1 mode=2
+packet discarded=5
+5000 exit vtid=1 latency_ns=900
+6000 run_end mode=2 run=1 calls=2 latency_sum_ns=1800
+EOF
+tap_check "events_discarded going backwards (10, then 5): corrupted, exit 1" \
+	corrupted back_events "its count of discarded events (events_discarded) went backwards"
+trace jump_events <<'EOF'
+1000 run_start mode=2 run=1
+2000 entry vtid=1 mode=2
+packet discarded=72057594037927936
+3000 exit vtid=1 latency_ns=900
+6000 run_end mode=2 run=1 calls=1 latency_sum_ns=900
+EOF
+tap_check "events_discarded with a flipped high byte (2^56): corrupted, exit 1" \
+	corrupted jump_events "jumped by 72,057,594,037,927,936"
+trace back_seq --seq <<'EOF'
+1000 run_start mode=2 run=1
+2000 entry vtid=1 mode=2
+packet seq=7
+3000 exit vtid=1 latency_ns=900
+4000 entry vtid=1 mode=2
+packet seq=2
+5000 exit vtid=1 latency_ns=900
+6000 run_end mode=2 run=1 calls=2 latency_sum_ns=1800
+EOF
+tap_check "packet_seq_num going backwards (7, then 2): corrupted, exit 1" \
+	corrupted back_seq "its packet sequence number (packet_seq_num) went backwards"
+trace jump_seq --seq <<'EOF'
+1000 run_start mode=2 run=1
+2000 entry vtid=1 mode=2
+packet seq=72057594037927937
+3000 exit vtid=1 latency_ns=900
+6000 run_end mode=2 run=1 calls=1 latency_sum_ns=900
+EOF
+tap_check "packet_seq_num with a flipped high byte: corrupted, exit 1" \
+	corrupted jump_seq "packet sequence number (packet_seq_num) jumped by"
+trace lost_seq --seq <<'EOF'
+1000 run_start mode=2 run=1
+2000 entry vtid=1 mode=2
+packet seq=5
+3000 exit vtid=1 latency_ns=900
+6000 run_end mode=2 run=1 calls=1 latency_sum_ns=900
+EOF
+tap_check "packets really lost (sequence 0, then 5): 4 packets, a warning, exit 0" \
+	sh -c "[ \$(cat '$tmp/lost_seq.rc') = 0 ] && grep -q 'warning: 4 packets were lost' '$tmp/lost_seq.err'"
 
 ###########################################################################
 # no rpcsim event

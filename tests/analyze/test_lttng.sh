@@ -6,9 +6,11 @@
 # must find exactly those calls and latencies.  Then truncated and
 # corrupted copies of a trace must give exit status 1 and a message, fast.
 #
-# A session daemon that answers is reused; otherwise one is started and
-# stopped again by its pid (tests/utils/lttng.sh).  Skipped when the
-# LTTng tools are missing.
+# It never sees or touches the user's LTTng state: it runs with its own
+# LTTNG_HOME and (as root) its own /var/run/lttng, starts its own session
+# daemon and stops it by its pid (lttng_isolate, tests/utils/lttng.sh).
+# Skipped when the LTTng tools are missing or that isolation cannot be
+# had.
 
 srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
 builddir=${top_builddir:-.}
@@ -25,6 +27,9 @@ TRACEGEN=${TRACEGEN:-$builddir/tests/tracegen}
 if why=$(lttng_missing); then
 	tap_skip_all "LTTng tools $why"
 fi
+# Runs this script again, isolated, before anything is printed.
+why=$(lttng_can_isolate) || tap_skip_all "$why"
+lttng_isolate "$0" "$@"
 command -v python3 >/dev/null 2>&1 ||
 	tap_skip_all "python3 missing (it checks the JSON)"
 
@@ -42,11 +47,7 @@ lttng_procname_link "$(cd "$(dirname "$TRACEGEN")" && pwd)/$(basename "$TRACEGEN
 	exit 1
 TG=$lttng_procname_path
 
-if [ -n "$lttng_started_pid" ]; then
-	tap_diag "started lttng-sessiond, pid $lttng_started_pid"
-else
-	tap_diag "using the lttng-sessiond already running"
-fi
+tap_diag "started lttng-sessiond, pid $lttng_started_pid, LTTNG_HOME $LTTNG_HOME ($PP_LTTNG_ISOLATED)"
 
 # analyze NAME ARGS...: $tmp/NAME.{out,err,rc}
 analyze()
@@ -244,6 +245,48 @@ else
 		jtrue "$tmp/t3j.out" "d['discarded_events'] == 0"
 fi
 
+# One flipped byte in a real trace: the top byte of the second packet's
+# packet_seq_num (offset 64 of an lttng-ust packet: a 32-byte header,
+# then timestamp_begin, timestamp_end, content_size, packet_size), then of
+# its events_discarded (offset 72), little-endian.  Before: "18 quintillion
+# packets were lost", exit 0; now: corrupted, exit 1.
+flip_second_packet()
+{
+	python3 - "$1" "$2" <<'EOF'
+import os, struct, sys
+root, field = sys.argv[1], int(sys.argv[2])
+for d, _, files in sorted(os.walk(root)):
+    for f in sorted(files):
+        p = os.path.join(d, f)
+        if f == "metadata" or f.endswith(".idx"):
+            continue
+        data = bytearray(open(p, "rb").read())
+        if len(data) < 96:
+            continue
+        size = struct.unpack_from("<Q", data, 56)[0] // 8
+        if size < 96 or len(data) < size + 96:
+            continue
+        data[size + field + 7] ^= 0x40
+        open(p, "wb").write(bytes(data))
+        print(p)
+        sys.exit(0)
+sys.exit(1)
+EOF
+}
+for fl in seq:64 discarded:72; do
+	name=t3${fl%:*}
+	rm -rf "$tmp/$name"
+	cp -r "$tmp/t3" "$tmp/$name"
+	if flipped=$(flip_second_packet "$tmp/$name" "${fl#*:}"); then
+		analyze "$name" "$tmp/$name"
+		tap_check "t3, one flipped byte in a packet's ${fl%:*} field: corrupted, exit 1, one line" \
+			sh -c "[ \"\$(cat '$tmp/$name.rc')\" = 1 ] && [ \$(wc -l <'$tmp/$name.err') -eq 1 ] && grep -q 'corrupted trace: .*$(basename "$flipped"): its ' '$tmp/$name.err'" ||
+			tap_diag "$(cat "$tmp/$name.err")"
+	else
+		tap_skip "t3: no stream file with two packets"
+	fi
+done
+
 ###########################################################################
 # t4: unmatched entry/exit events
 
@@ -257,9 +300,14 @@ t4_gen()
 tap_check "record t4 (exits, then entries, left out)" \
 	lttng_record t4 "$tmp/t4" "--subbuf-size=1M --num-subbuf=4" \
 	"rpcsim:*" vtid -- t4_gen
-analyze t4 "$tmp/t4"
-analyze t4j --json "$tmp/t4"
-tap_check "t4: exit status 0" rc_is t4 0
+# Calls run_end counted are missing and no discard says why: incomplete
+# (exit 1), unless --partial asks for what is there.
+analyze t4s "$tmp/t4"
+tap_check "t4: incomplete without --partial: exit status 1, one line" \
+	sh -c "[ \"\$(cat '$tmp/t4s.rc')\" = 1 ] && [ \$(wc -l <'$tmp/t4s.err') -eq 1 ] && grep -q 'incomplete trace: Bulk list run .*run_end counted 1,000 calls, the trace holds 990' '$tmp/t4s.err'"
+analyze t4 --partial "$tmp/t4"
+analyze t4j --partial --json "$tmp/t4"
+tap_check "t4: --partial: exit status 0" rc_is t4 0
 tap_check "t4: lost exits: 9 entries twice in a row, 1 never closed" \
 	jtrue "$tmp/t4j.out" 'mode(1)["calls"] == 990 and mode(1)["pairing"]["entry_twice"] == 9 and mode(1)["pairing"]["entry_no_exit"] == 1 and mode(1)["pairing"]["exit_no_entry"] == 0'
 tap_check "t4: lost entries: 10 exits without entry" \

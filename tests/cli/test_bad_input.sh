@@ -99,6 +99,8 @@ cat >"$tmp/table" <<'EOF'
 2 rpcsim --mix=read:1,write
 2 rpcsim --duration=-1
 2 rpcsim --duration=abc
+2 rpcsim --duration=0x10
+2 rpcsim --duration=1e1
 2 rpcsim --requests=-5
 2 rpcsim --repeat=0
 2 rpcsim --warmup=x
@@ -127,6 +129,9 @@ cat >"$tmp/table" <<'EOF'
 2 rpcsim-analyze --tracepoint-cost=abc "$tmp/empty"
 2 rpcsim-analyze --tracepoint-cost=-5 "$tmp/empty"
 2 rpcsim-analyze --tracepoint-cost=99999999 "$tmp/empty"
+2 rpcsim-analyze --tracepoint-cost=0x10 "$tmp/empty"
+2 rpcsim-analyze --json=1 "$tmp/empty"
+2 rpcsim-analyze --tracepoint-cost=" 300" "$tmp/empty"
 2 rpcsim-analyze --plot=picture.txt "$tmp/empty"
 1 rpcsim-analyze /nonexistent/trace
 1 rpcsim-analyze "$tmp/file"
@@ -150,6 +155,10 @@ cat >"$tmp/table" <<'EOF'
 2 pagebench --variant=foo
 2 pagebench --runs=0
 2 pagebench --run-ms=0
+2 pagebench --run-ms=0x10
+2 pagebench --json=1
+2 pagebench --run-ms=1e2
+2 pagebench --runs=0x10
 2 pagebench --free=foo
 2 pagebench --je-tcache=maybe
 2 pagebench --pin=x

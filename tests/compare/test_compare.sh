@@ -75,7 +75,7 @@ have_python()
 	command -v python3 >/dev/null 2>&1
 }
 
-plan_tests 42
+plan_tests 54
 
 # --- the tables ----------------------------------------------------------
 golden plain-asan plain.json asan.json
@@ -332,11 +332,17 @@ printf 'not json\n' >"$tmp/garbage.json"
 : >"$tmp/empty.json"
 printf '{"program": "pagebench", "results": []}\n' >"$tmp/foreign.json"
 printf '[1, 2, 3]\n' >"$tmp/array.json"
-printf '{"program": "rpcsim", "modes": [{"mode": "array", "per_run": [{"calls": 5}]}]}\n' \
-	>"$tmp/member.json"
-sed 's/"mean_us": [0-9.e+-]*/"mean_us": NaN/' "$fixtures/plain.json" \
-	>"$tmp/nan.json"
-printf '{"program": "rpcsim", "modes": []}\n' >"$tmp/nomode.json"
+# edit FIXTURE OUT PYTHON: OUT is FIXTURE with d (the document) changed
+edit()
+{
+	python3 - "$fixtures/$1" "$tmp/$2" "$3" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+exec(sys.argv[3])
+open(sys.argv[2], "w").write(json.dumps(d, indent=1) + "\n")
+EOF
+}
+printf '{"program": "rpcsim", "config": {}, "modes": []}\n' >"$tmp/nomode.json"
 fails 1 "missing.json: cannot open" plain.json "$tmp/missing.json"
 fails 1 "truncated.json: not JSON" plain.json "$tmp/truncated.json"
 fails 1 "garbage.json: not JSON" plain.json "$tmp/garbage.json"
@@ -345,11 +351,53 @@ fails 1 "foreign.json: neither rpcsim --json nor rpcsim-analyze --json" \
 	plain.json "$tmp/foreign.json"
 fails 1 "array.json: neither rpcsim --json nor rpcsim-analyze --json" \
 	"$tmp/array.json" plain.json
-fails 1 'member.json: modes[0].per_run[0]: no member "mean_us"' \
-	plain.json "$tmp/member.json"
-fails 1 "nan.json: modes[0].per_run[0].mean_us: not a finite number" \
-	"$tmp/nan.json" plain.json
 fails 1 "nomode.json: no mode with any call" plain.json "$tmp/nomode.json"
+# Every file is checked against the schema rpcsim and rpcsim-analyze
+# write; the first fault is named by its JSON path.
+if have_python; then
+	edit plain.json member.json 'del d["modes"][0]["per_run"][1]["mean_us"]'
+	fails 1 'member.json: modes[0].per_run[1]: no member "mean_us"' \
+		plain.json "$tmp/member.json"
+	sed 's/"mean_us": [0-9.e+-]*/"mean_us": NaN/' "$fixtures/plain.json" \
+		>"$tmp/nan.json"
+	fails 1 "nan.json: modes[0].mean_us: not a finite number (NaN)" \
+		"$tmp/nan.json" plain.json
+	edit plain.json bogus.json 'd["modes"][1]["mode"] = "bogus"'
+	fails 1 'bogus.json: modes[1].mode: "bogus": expected "single", "list" or "array"' \
+		plain.json "$tmp/bogus.json"
+	edit plain.json twice.json 'd["modes"][2]["mode"] = "single"; d["modes"][2]["label"] = "Single page"'
+	fails 1 'twice.json: modes[2].mode: "single" given twice (also modes[0])' \
+		plain.json "$tmp/twice.json"
+	edit plain.json label.json 'd["modes"][0]["label"] = "Bulk array"'
+	fails 1 'label.json: modes[0].label: "Bulk array": the single mode is labelled "Single page"' \
+		plain.json "$tmp/label.json"
+	edit plain.json runtwice.json 'd["modes"][0]["per_run"][1]["run"] = 1'
+	fails 1 'runtwice.json: modes[0].per_run[1].run: run 1 given twice (also per_run[0])' \
+		plain.json "$tmp/runtwice.json"
+	edit plain.json nullcfg.json 'd["config"] = None'
+	fails 1 "nullcfg.json: config: null: expected an object" \
+		plain.json "$tmp/nullcfg.json"
+	sed 's/"calls": [0-9]*/"calls": 1e308/' "$fixtures/plain.json" >"$tmp/huge.json"
+	fails 1 "huge.json: modes[0].calls: 1e308: expected an integer, 0 or more" \
+		plain.json "$tmp/huge.json"
+	edit plain.json negative.json 'd["modes"][0]["per_run"][0]["counters"]["pgalloc"] = -5'
+	fails 1 "negative.json: modes[0].per_run[0].counters.pgalloc: -5: expected an integer, 0 or more" \
+		plain.json "$tmp/negative.json"
+	edit plain.json badcfg.json 'd["config"]["completion"] = "elsewhere"'
+	fails 1 'badcfg.json: config.completion: "elsewhere": expected "thread" or "inline"' \
+		plain.json "$tmp/badcfg.json"
+	edit trace.json atwice.json 'd["modes"][1]["mode"] = d["modes"][0]["mode"]; d["modes"][1]["label"] = d["modes"][0]["label"]'
+	fails 1 "atwice.json: modes[1].mode: $(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["modes"][0]["mode"])' "$fixtures/trace.json") given twice (also modes[0])" \
+		trace.json "$tmp/atwice.json"
+	edit trace.json alabel.json 'd["modes"][0]["label"] = "Bulk bogus"'
+	fails 1 'alabel.json: modes[0].label: "Bulk bogus": mode' \
+		trace.json "$tmp/alabel.json"
+	edit trace.json acalls.json 'd["modes"][0]["runs"][0]["calls"] = 1.5'
+	fails 1 "acalls.json: modes[0].runs[0].calls: 1.5: expected an integer, 0 or more" \
+		trace.json "$tmp/acalls.json"
+else
+	skip 13 "python3 not found"
+fi
 fails 1 "cannot read" plain.json "$tmp"
 
 # --- bad usage: exit 2 -------------------------------------------------------------
@@ -357,6 +405,7 @@ fails 2 "no file given"
 fails 2 "one file given" plain.json
 fails 2 "unknown option '--bogus'" --bogus plain.json asan.json
 fails 2 "unknown option '-x'" -x plain.json asan.json
+fails 2 "option '--json' takes no value (in '--json=1')" --json=1 plain.json asan.json
 fails 2 "--metrics=: expected a comma-separated list" --metrics= plain.json asan.json
 fails 2 "--metrics=latency_us,,pages: expected" --metrics=latency_us,,pages \
 	plain.json asan.json

@@ -46,7 +46,7 @@ have_analyze()
 	[ -x "$ANALYZE" ] && command -v python3 >/dev/null 2>&1
 }
 
-plan_tests 24
+plan_tests 27
 
 # Stand-ins for gnuplot: one failing with a message, one drawing nothing.
 printf '#!/bin/sh\necho "\\"plot.gp\\" line 3: boom" >&2\nexit 1\n' \
@@ -110,6 +110,55 @@ run env RPCSIM_GNUPLOT="$tmp/lazy-gnuplot" "$RPCSIM" -n 200 -q \
 one_line 1 "gnuplot wrote no picture" && [ ! -e "$tmp/lazy.png" ]
 ok $? "gnuplot drawing nothing: exit 1, no file" ||
 	diag "exit $status: $(cat "$ERR")"
+
+# --- gnuplot never finishing: the wait is bounded ------------------------------
+# A gnuplot on PATH that sleeps (and says its pid, to see it go); with
+# RPCSIM_GNUPLOT_SECONDS=2 each tool must stop it, say so and exit 1.  A
+# hang fails after 30 s rather than holding up the suite.
+mkdir "$tmp/bin"
+printf '#!/bin/sh\necho $$ >"%s/sleepy.pid"\nexec sleep 600\n' "$tmp" \
+	>"$tmp/bin/gnuplot"
+chmod +x "$tmp/bin/gnuplot"
+# sleepy PROGRAM ARGS...: run it with that gnuplot, bounded
+sleepy()
+{
+	rm -f "$tmp/sleepy.pid"
+	TMPDIR=$tmp/t PATH="$tmp/bin:$PATH" RPCSIM_GNUPLOT_SECONDS=2 \
+		timeout -k 5 30 "$@" >"$OUT" 2>"$ERR"
+	status=$?
+}
+# gone: the sleeping gnuplot was stopped (our fake's pid, nobody else's)
+gone()
+{
+	[ -s "$tmp/sleepy.pid" ] && ! kill -0 "$(cat "$tmp/sleepy.pid")" 2>/dev/null
+}
+sleepy "$RPCSIM" -n 200 -q --plot="$tmp/sleepy.png"
+one_line 1 "did not finish drawing within 2 s (RPCSIM_GNUPLOT_SECONDS), so it was stopped" &&
+	[ ! -e "$tmp/sleepy.png" ] && grep -q '^Bulk array: ' "$OUT" && gone
+ok $? "rpcsim, gnuplot never finishing: stopped after 2 s, exit 1, results printed (exit $status)" ||
+	diag "exit $status: $(cat "$ERR")"
+if have_analyze; then
+	mkdir -p "$tmp/tiny/ust"
+	python3 "$CTFGEN" "$tmp/tiny/ust" <<'EOF'
+1000 run_start mode=2 run=1 mode_name=array threads=1
+2000 entry vtid=10 mode=2
+2300 exit vtid=10 latency_ns=250 allocated=65 alloc_calls=1
+3000 run_end mode=2 run=1 calls=1 latency_sum_ns=250 pages=65
+EOF
+	sleepy "$ANALYZE" --plot="$tmp/sleepy.svg" "$tmp/tiny"
+	one_line 1 "did not finish drawing within 2 s" &&
+		[ ! -e "$tmp/sleepy.svg" ] && gone
+	ok $? "rpcsim-analyze, gnuplot never finishing: stopped after 2 s, exit 1 (exit $status)" ||
+		diag "exit $status: $(cat "$ERR")"
+else
+	skip 1 "rpcsim-analyze or python3 missing"
+fi
+run env RPCSIM_GNUPLOT_SECONDS=0x10 "$RPCSIM" -n 10 --plot="$tmp/x.png"
+one_line 1 "RPCSIM_GNUPLOT_SECONDS=0x10: expected a number of seconds from 1 to 86400" &&
+	[ ! -s "$OUT" ]
+ok $? "a bad RPCSIM_GNUPLOT_SECONDS: exit 1 before any run" ||
+	diag "exit $status: $(cat "$ERR")"
+
 [ -z "$(ls -A "$tmp/t")" ]
 ok $? "no temporary file is left behind by failures" || diag "$(ls -A "$tmp/t")"
 

@@ -77,3 +77,87 @@ check_bad_inputs()
 $cbi_table
 EOF_TABLE
 }
+
+# A run told to stop (deadline, signal) must end within this many seconds;
+# past it, it is killed and counted as a hang (status 124).
+STOP_BOUND=${STOP_BOUND:-20}
+
+# spawn [VAR=VALUE] ARGS...: rpcsim ARGS in the background (VAR=VALUE in
+# its environment only), its pid (not a wrapper's) in $pid.
+spawn()
+{
+	case $1 in
+	[A-Za-z_]*=*)	sp_var=$1; shift ;;
+	*)	sp_var=RPCSIM_SPAWNED=1 ;;
+	esac
+	env "$sp_var" "$RPCSIM" "$@" >"$OUT" 2>"$ERR" </dev/null &
+	pid=$!
+}
+
+# wait_bounded PID SECONDS: wait for our child PID; $status is its exit
+# status, or 124 if it had to be killed after SECONDS.
+wait_bounded()
+{
+	wb_pid=$1
+	# The watchdog kills only this pid, only while the test waits, and
+	# takes its sleep with it when told to go; its output goes nowhere,
+	# so nothing it leaves holds the TAP pipe.
+	(
+		trap 'kill "$wb_sleep" 2>/dev/null; exit 0' TERM
+		sleep "$2" &
+		wb_sleep=$!
+		wait "$wb_sleep" && kill -KILL "$wb_pid" 2>/dev/null &&
+			echo hang >"$tmpdir/hang.$wb_pid"
+	) >/dev/null 2>&1 &
+	wb_dog=$!
+	wait "$wb_pid"
+	status=$?
+	kill "$wb_dog" 2>/dev/null
+	wait "$wb_dog" 2>/dev/null
+	if [ -e "$tmpdir/hang.$wb_pid" ]; then
+		rm -f "$tmpdir/hang.$wb_pid"
+		status=124
+	fi
+}
+
+# run_bounded [VAR=VALUE] ARGS...: run, but a run that does not end within
+# STOP_BOUND seconds is a hang (status 124), not a wait for the suite's
+# timeout.
+run_bounded()
+{
+	spawn "$@"
+	wait_bounded "$pid" "$STOP_BOUND"
+}
+
+# started [PATTERN]: wait until the spawned rpcsim ($pid) has printed a
+# line matching PATTERN (default: its configuration's pool line; its
+# signal handlers are in place by then).  If it never does (within 60 s),
+# it is killed and started fails with status 125.
+started()
+{
+	st_pat=${1:-^  pool:}
+	st_i=0
+	until grep -q -- "$st_pat" "$OUT" 2>/dev/null; do
+		st_i=$((st_i + 1))
+		if [ $st_i -gt 600 ] || ! kill -0 "$pid" 2>/dev/null; then
+			kill -KILL "$pid" 2>/dev/null
+			wait "$pid"
+			status=125
+			took=0
+			return 1
+		fi
+		sleep 0.1
+	done
+}
+
+# signal_started SIG [PATTERN]: once started, send the spawned rpcsim SIG
+# and wait for it, bounded; $took: whole seconds from the signal to its
+# exit.
+signal_started()
+{
+	started "$2" || return
+	ss_t0=$(date +%s)
+	kill -s "$1" "$pid" 2>/dev/null
+	wait_bounded "$pid" "$STOP_BOUND"
+	took=$(( $(date +%s) - ss_t0 ))
+}

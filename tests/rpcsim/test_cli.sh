@@ -34,6 +34,15 @@ bad_inputs=$(cat <<'TABLE'
 --duration=-1	--duration=-1
 --duration=abc	--duration=abc
 --duration=nan	--duration=nan
+--duration=0x10	--duration=0x10
+--duration=1e3	--duration=1e3
+--duration=inf	--duration=inf
+--duration=+1	--duration=+1
+--duration=1.2.3	--duration=1.2.3
+--warmup=0x10	--warmup=0x10
+--retry-wait=1e3	--retry-wait=1e3
+--requests=+5	--requests=+5
+--io-size=0x10k	--io-size=0x10k
 --io-size=12q	--io-size=12q
 --io-size=0	--io-size=0
 --io-size=-5	--io-size=-5
@@ -61,7 +70,8 @@ bad_inputs=$(cat <<'TABLE'
 --warmup=x	--warmup=x
 --retry-wait=-1	--retry-wait=-1
 --threads	--threads
---json=1	--json
+--json=1	option '--json' takes no value (in '--json=1')
+--quie=1	option '--quiet' takes no value (in '--quie=1')
 stray	stray
 TABLE
 )

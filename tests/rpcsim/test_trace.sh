@@ -6,20 +6,30 @@
 # within 1 %, field and timestamp latencies agreeing, JSON that parses, no
 # session left behind); the plain lttng create/enable-event/start/stop
 # workflow on the providers; a truncated and a corrupted rpcsim trace;
-# and --trace with no session daemon.  A daemon that answers is reused;
-# otherwise one is started and stopped by its pid (tests/utils/lttng.sh).
-# Skipped, not passed, without LTTng.
+# and --trace with no session daemon.  It never sees or touches the
+# user's LTTng state: its own LTTNG_HOME and (as root) its own
+# /var/run/lttng, its own session daemon, stopped by its pid (lttng_isolate,
+# tests/utils/lttng.sh).  Skipped, not passed, without LTTng or when that
+# isolation cannot be had.
 
-. "${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/rpcsim/common.sh"
+: "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 # shellcheck source=tests/utils/lttng.sh
 . "$top_srcdir/tests/utils/lttng.sh"
-
-ANALYZE=$top_builddir/analyze/rpcsim-analyze
-
-if lttng_missing >"$tmpdir/why"; then
-	echo "1..0 # SKIP $(cat "$tmpdir/why")"
+if why=$(lttng_missing); then
+	echo "1..0 # SKIP $why"
 	exit 0
 fi
+if ! why=$(lttng_can_isolate); then
+	echo "1..0 # SKIP $why"
+	exit 0
+fi
+# Runs this script again, isolated, before anything is printed.
+lttng_isolate "$0" "$@"
+
+# shellcheck source=tests/rpcsim/common.sh
+. "$top_srcdir/tests/rpcsim/common.sh"
+
+ANALYZE=$top_builddir/analyze/rpcsim-analyze
 if ! "$RPCSIM" --help | grep -q -- '--trace\[=DIR\]'; then
 	echo "1..0 # SKIP rpcsim built without LTTng-UST"
 	exit 0
@@ -36,9 +46,11 @@ tp_cost=
 grep -q '^#define PP_CONFIG_TSAN 1' "$top_builddir/config.h" 2>/dev/null &&
 	tp_cost=--tracepoint-cost=5000
 
-plan_tests 31
-trap 'lttng_cleanup; rm -rf "$tmpdir"' EXIT
+plan_tests 45
+full_mount=
+trap '[ -z "$full_mount" ] || umount "$full_mount"; lttng_cleanup; rm -rf "$tmpdir"' EXIT
 lttng_sessiond_up >"$tmpdir/why" || bail_out "$(cat "$tmpdir/why")"
+diag "lttng-sessiond pid $lttng_started_pid, LTTNG_HOME $LTTNG_HOME ($PP_LTTNG_ISOLATED)"
 
 # compare RPCSIM_JSON ANALYZE_JSON MODE: prints what differs, fails if any.
 compare()
@@ -168,6 +180,87 @@ if [ -n "$stream" ]; then
 	ok $? "rpcsim trace with a corrupted packet header: exit 1 with a message (exit $st: $(head -n 1 "$ERR"))"
 else
 	skip 1 "no stream file over 8 KiB in the trace"
+fi
+
+# 7. A pool too small for the threads (the buddy allocator keeps pages
+#    back): the deadline or a signal ends the run all the same, and the
+#    session goes with it, whichever terminating signal it was.
+min=$("$RPCSIM" --threads=2 --file-size=1m --requests=1 --json |
+	python3 -c 'import json, sys; print(json.load(sys.stdin)["config"]["min_pool_pages"])')
+stuck="PAGEPOOL_FAULT=buddy-empty=$((min - 356)) --threads=2 --file-size=1m --pool-size=$((min * 4))k --retry-wait=100"
+# shellcheck disable=SC2086 # $stuck is several words
+run_bounded $stuck --duration=1 --trace="$tmpdir/trace-stuck"
+[ "$status" -eq 1 ] && grep -q 'the pool is too small for this run' "$ERR"
+ok $? "stuck pool, --trace, --duration=1: exit 1, the pool is too small (exit $status)" ||
+	diag "$(head -c 1000 "$ERR")"
+! lttng_cmd list 2>/dev/null | grep -q "rpcsim-$pid-"
+ok $? "  and its session is gone"
+# Every terminating signal from a terminal, not only SIGINT and SIGTERM.
+for sn in INT:2 HUP:1 QUIT:3; do
+	sig=${sn%:*}
+	code=$((128 + ${sn#*:}))
+	# shellcheck disable=SC2086
+	spawn $stuck --duration=60 --trace="$tmpdir/trace-stuck-$sig"
+	signal_started $sig
+	[ "$status" -eq $code ]
+	ok $? "stuck pool, --trace, SIG$sig: exit $code (exit $status after $took s)" ||
+		diag "$(head -c 1000 "$ERR")"
+	! lttng_cmd list 2>/dev/null | grep -q "rpcsim-$pid-"
+	ok $? "  and its session is gone"
+done
+
+# 8. One trace per folder: a folder that already holds a trace is
+#    refused, and so is one another rpcsim is recording into (today both
+#    runs "succeed" with one corrupt trace); the trace there is untouched.
+before=$(find "$tmpdir/trace-array" -type f -exec cksum {} + | sort)
+run --requests=100 --trace="$tmpdir/trace-array" --quiet
+[ "$status" -eq 1 ] && grep -q 'already holds a trace' "$ERR" &&
+	[ "$(wc -l <"$ERR")" -eq 1 ]
+ok $? "--trace onto a folder holding a trace: exit 1, one line saying so (exit $status)" ||
+	diag "$(head -c 1000 "$ERR")"
+[ "$(find "$tmpdir/trace-array" -type f -exec cksum {} + | sort)" = "$before" ]
+ok $? "  and that trace is untouched"
+mkdir "$tmpdir/two"
+"$RPCSIM" --duration=3 --threads=1 --trace="$tmpdir/two" \
+	>"$tmpdir/first.out" 2>"$tmpdir/first.err" </dev/null &
+first=$!
+i=0
+until grep -q '^  trace: ' "$tmpdir/first.out" 2>/dev/null || [ $i -gt 600 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+run --requests=100 --trace="$tmpdir/two" --quiet
+[ "$status" -eq 1 ] && grep -q 'is in use: another rpcsim --trace is recording into it' "$ERR"
+ok $? "a second rpcsim --trace into the same folder at once: exit 1, refused (exit $status)" ||
+	diag "$(head -c 1000 "$ERR")"
+wait_bounded "$first" 120
+[ "$status" -eq 0 ] && grep -q '^Bulk array: .* per call over .* calls$' "$tmpdir/first.out" &&
+	! grep -q 'failed\|could not read' "$tmpdir/first.err"
+ok $? "  the first run's own trace is whole and analyzed (exit $status)" ||
+	diag "$(head -c 1000 "$tmpdir/first.err")"
+# The analysis of its own trace failing is a failure of the run.
+printf '#!/bin/sh\necho "rpcsim-analyze: $1: a broken trace" >&2\nexit 1\n' >"$tmpdir/bad-analyze"
+chmod +x "$tmpdir/bad-analyze"
+run_env RPCSIM_ANALYZE="$tmpdir/bad-analyze" --requests=100 \
+	--trace="$tmpdir/trace-unread" --quiet
+[ "$status" -eq 1 ] && grep -q 'could not read this run.s own trace' "$ERR"
+ok $? "rpcsim-analyze failing on rpcsim's own trace: exit 1, not 0 (exit $status)" ||
+	diag "$(head -c 1000 "$ERR")"
+
+# 9. The trace's file system fills up (a 2 MiB tmpfs of our own, about
+#    40 MB of events): rpcsim says that it is full and where, not only
+#    lttng's "Rotation failure on consumer", and exits 1.
+if [ "$(id -u)" -eq 0 ] && mkdir "$tmpdir/full" &&
+   mount -t tmpfs -o size=2m tmpfs "$tmpdir/full" 2>/dev/null; then
+	full_mount=$tmpdir/full
+	run --requests=20000 --threads=1 --trace-events=all \
+		--trace="$tmpdir/full/t" --quiet
+	[ "$status" -eq 1 ] && grep -q "the trace's file system is full: .*/full/t is on .*/full, which has" "$ERR"
+	ok $? "a full file system under the trace: exit 1, said with the folder and the mount point (exit $status)" ||
+		diag "$(head -c 1000 "$ERR")"
+	umount "$full_mount" && full_mount=
+else
+	skip 1 "mounting a tmpfs needs root"
 fi
 
 # 6. No session daemon: as an unprivileged user with an empty LTTNG_HOME,

@@ -3,8 +3,18 @@
 # (sourced; POSIX sh).
 #
 #   lttng_missing               print the missing LTTng tools; true if any
-#   lttng_sessiond_up           use a session daemon that answers, else
-#                               start one; false with a message on failure
+#   lttng_can_isolate           true if lttng_isolate can work here, else
+#                               false with the reason (the test skips)
+#   lttng_isolate SCRIPT [ARG]...
+#                               run "sh SCRIPT ARG..." (the test itself:
+#                               "$0" "$@") where it can neither see nor
+#                               touch the user's LTTng state (below); may
+#                               not return (exec), so call it before
+#                               anything is printed or any trap is set
+#   lttng_sessiond_up           start the test's own session daemon (after
+#                               lttng_isolate; without it, as before: use
+#                               one that answers, else start one); false
+#                               with a message on failure
 #   lttng_record NAME OUT CHANNEL_OPTS EVENTS CONTEXT -- CMD [ARG]...
 #                               record CMD into the directory OUT: session
 #                               NAME-PID-..., user-space channel "c0" with
@@ -24,10 +34,20 @@
 # name when $lttng_procname is set; lttng_procname_link gives a program a
 # name of its own (a symbolic link's name becomes the process name).
 #
-# A daemon that answers (lttng list) is reused and left running.  If none
-# does, one is started: as root with the system-wide run directory
-# /var/run/lttng, otherwise with a private LTTNG_HOME; it is stopped by
-# the pid from its pid file, never by name.
+# Isolation (every LTTng test, issue #11): the lttng client, liblttng-ctl
+# (rpcsim --trace) and the session daemon keep their state under
+# $LTTNG_HOME (default $HOME: ~/.lttngrc, the current session, and for a
+# user's own daemon its sockets in ~/.lttng), except as root, where the
+# daemon and every client use /var/run/lttng whatever LTTNG_HOME says.
+# So lttng_isolate gives the test a temporary LTTNG_HOME and, as root (or
+# as a member of the "tracing" group, whose clients try the root daemon
+# first), runs it again in a private mount namespace (unshare) with a
+# tmpfs of its own on /run (/var/run) and on /dev/shm.  There the test
+# starts its own session daemon (lttng_sessiond_up), stops it by the pid
+# from its pid file, never by name, and removes the temporary home: the
+# user's daemon, sessions and configuration are never seen or touched.
+# Without isolation (the benchmarks' default) a daemon that answers is
+# reused and left running; if none does, one is started as above.
 
 lttng_started_pid=
 lttng_private_home=
@@ -73,6 +93,66 @@ lttng_answers()
 	lttng_cmd list >/dev/null 2>&1
 }
 
+lttng_in_tracing_group()
+{
+	id -nG 2>/dev/null | tr ' ' '\n' | grep -qx tracing
+}
+
+# The unshare command that gives a private /var/run, or nothing when a
+# private LTTNG_HOME is enough (a user outside the tracing group).
+lttng_unshare_cmd()
+{
+	if [ "$(id -u)" -eq 0 ]; then
+		echo "unshare --mount --propagation private"
+	elif lttng_in_tracing_group; then
+		echo "unshare --user --map-root-user --mount --propagation private"
+	fi
+}
+
+lttng_can_isolate()
+{
+	[ -n "${PP_LTTNG_ISOLATED:-}" ] && return 0
+	lci_unshare=$(lttng_unshare_cmd)
+	[ -n "$lci_unshare" ] || return 0
+	lci_run=$(readlink -f /var/run 2>/dev/null || echo /var/run)
+	if ! command -v unshare >/dev/null 2>&1 ||
+	   ! $lci_unshare sh -c "mount -t tmpfs pp-lttng-run '$lci_run'" \
+		>/dev/null 2>&1; then
+		echo "cannot keep the test away from the user's LTTng session daemon: /var/run/lttng needs a private mount namespace ($lci_unshare failed)"
+		return 1
+	fi
+}
+
+lttng_isolate()
+{
+	if [ -n "${PP_LTTNG_ISOLATED:-}" ]; then
+		# Run again: this is the isolated test; $LTTNG_HOME is ours.
+		lttng_private_home=${PP_LTTNG_PRIVATE_HOME:-}
+		return 0
+	fi
+	li_home=$(mktemp -d "${TMPDIR:-/tmp}/lttng-home.XXXXXX") || exit 1
+	LTTNG_HOME=$li_home
+	PP_LTTNG_PRIVATE_HOME=$li_home
+	export LTTNG_HOME PP_LTTNG_PRIVATE_HOME
+	li_unshare=$(lttng_unshare_cmd)
+	if [ -z "$li_unshare" ]; then
+		# A user's own daemon lives in $LTTNG_HOME/.lttng.
+		lttng_private_home=$li_home
+		PP_LTTNG_ISOLATED=home
+		export PP_LTTNG_ISOLATED
+		return 0
+	fi
+	li_run=$(readlink -f /var/run 2>/dev/null || echo /var/run)
+	PP_LTTNG_ISOLATED=namespace
+	export PP_LTTNG_ISOLATED
+	# shellcheck disable=SC2016 # expanded by the inner shell
+	exec $li_unshare sh -c '
+		mount -t tmpfs -o mode=0755 pp-lttng-run "$1" &&
+		mount -t tmpfs -o mode=1777 pp-lttng-shm /dev/shm || exit 99
+		shift
+		exec sh "$@"' sh "$li_run" "$@"
+}
+
 lttng_rundir()
 {
 	if [ "$(id -u)" -eq 0 ]; then
@@ -84,14 +164,27 @@ lttng_rundir()
 
 lttng_sessiond_up()
 {
-	lttng_answers && return 0
-	if [ "$(id -u)" -ne 0 ]; then
+	if [ -n "${PP_LTTNG_ISOLATED:-}" ]; then
+		# Nothing of the user's can answer here; if something does,
+		# do not use it.
+		if lttng_answers; then
+			echo "a session daemon answers in the test's private LTTng home: not ours, not used"
+			return 1
+		fi
+	elif lttng_answers; then
+		return 0
+	fi
+	if [ "$(id -u)" -ne 0 ] && [ -z "$lttng_private_home" ]; then
 		lttng_private_home=$(mktemp -d "${TMPDIR:-/tmp}/lttng-home.XXXXXX") ||
 			return 1
 		LTTNG_HOME=$lttng_private_home
 		export LTTNG_HOME
 	fi
 	if ! timeout 60 lttng-sessiond --daemonize --no-kernel >/dev/null 2>&1; then
+		if [ -n "${PP_LTTNG_ISOLATED:-}" ]; then
+			echo "lttng-sessiond --daemonize --no-kernel failed"
+			return 1
+		fi
 		# Another test may have started one at the same time: use it.
 		i=0
 		while [ $i -lt 50 ]; do
@@ -127,7 +220,10 @@ lttng_sessiond_up()
 
 lttng_sessiond_down()
 {
-	[ -n "$lttng_started_pid" ] || return 0
+	[ -n "$lttng_started_pid" ] || {
+		lttng_remove_home
+		return 0
+	}
 	# its consumer daemons are its children: wait for them too
 	pids="$lttng_started_pid $(ps -o pid= --ppid "$lttng_started_pid" 2>/dev/null)"
 	kill -TERM "$lttng_started_pid" 2>/dev/null
@@ -146,6 +242,11 @@ lttng_sessiond_down()
 		kill -KILL "$p" 2>/dev/null
 	done
 	lttng_started_pid=
+	lttng_remove_home
+}
+
+lttng_remove_home()
+{
 	if [ -n "$lttng_private_home" ]; then
 		rm -rf "$lttng_private_home"
 		lttng_private_home=

@@ -1,0 +1,163 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# Stop always wins.  A pool too small for the threads (the buddy allocator
+# keeping pages back, PAGEPOOL_FAULT=buddy-empty) leaves every server
+# thread waiting for pages that never come; the run's deadline, a signal
+# or the stall detector must still end it within seconds, warm-up
+# included, on both backends, with every page back; so must a signal
+# while the page cache fills.  Every terminating signal a user can send
+# is handled alike: exit 128 + its number.  A hang is a failure
+# after STOP_BOUND seconds (common.sh), never a wait for the suite.
+
+# shellcheck source=tests/rpcsim/common.sh
+. "${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/rpcsim/common.sh"
+
+if ! have_python; then
+	echo "1..0 # SKIP python3 missing"
+	exit 0
+fi
+plan_tests 30
+
+small="--threads=2 --file-size=1m --retry-wait=100"
+
+# min_pool BACKEND: the smallest pool rpcsim accepts for $small.
+min_pool()
+{
+	"$RPCSIM" --backend="$1" $small --requests=1 --json 2>/dev/null |
+		python3 -c 'import json, sys
+print(json.load(sys.stdin)["config"]["min_pool_pages"])'
+}
+
+# Pools where the server threads cannot fill their rq_pages: the page
+# cache (256 pages) fits, and about 100 pages more (buddy); jemalloc also
+# needs its metadata (~512 pages) and slabs, so it keeps 850 in all.
+bmin=$(min_pool buddy)
+jmin=$(min_pool jemalloc)
+[ -n "$bmin" ] && [ -n "$jmin" ] || bail_out "no min_pool_pages from rpcsim --json"
+buddy="PAGEPOOL_FAULT=buddy-empty=$((bmin - 256 - 100)) --backend=buddy --pool-size=$((bmin * 4))k"
+jemalloc="PAGEPOOL_FAULT=buddy-empty=$((jmin - 850)) --backend=jemalloc --pool-size=$((jmin * 4))k"
+
+# stuck POOL ARGS...: run_bounded with POOL's fault in the environment.
+stuck()
+{
+	st_pool=$1
+	shift
+	# shellcheck disable=SC2086 # $small and the pool are several words
+	run_bounded ${st_pool} $small "$@"
+}
+
+# stuck_signal POOL SIG ARGS...: the same, SIG sent once it has started.
+stuck_signal()
+{
+	ss_pool=$1
+	ss_s=$2
+	shift 2
+	# shellcheck disable=SC2086
+	spawn ${ss_pool} $small "$@"
+	signal_started "$ss_s"
+}
+
+no_leak()
+{
+	! grep -q 'leak\|still held\|still has pages' "$ERR"
+	ok $? "  $*: every page came back" || diag "$(head -c 1000 "$ERR")"
+}
+
+# 1. The deadline (1 s, under the 2 s stall window) comes while every
+#    thread waits: the run ends, says why, exit 1.
+for b in buddy jemalloc; do
+	eval "pool=\$$b"
+	stuck "$pool" --duration=1
+	[ "$status" -eq 1 ] && grep -q 'the pool is too small for this run' "$ERR"
+	ok $? "$b, stuck pool, --duration=1: exit 1, the pool is too small (exit $status)" ||
+		diag "$(head -c 1000 "$ERR")"
+	no_leak "$b, --duration=1"
+done
+
+# 2. A signal while every thread waits: the run ends, exit 128 + the
+#    signal's number, and rpcsim says which it was.  Every terminating
+#    signal a user can send from a terminal (Linux numbers).
+for sn in HUP:1 INT:2 QUIT:3 TERM:15; do
+	sig=${sn%:*}
+	code=$((128 + ${sn#*:}))
+	for b in buddy jemalloc; do
+		eval "pool=\$$b"
+		stuck_signal "$pool" $sig --duration=60
+		[ "$status" -eq $code ] && grep -q "interrupted by SIG$sig\$" "$ERR"
+		ok $? "$b, stuck pool, SIG$sig: exit $code after ${took} s (exit $status)" ||
+			diag "$(head -c 1000 "$ERR")"
+	done
+done
+no_leak "SIGQUIT"
+for sn in PIPE:13 ALRM:14 USR1:10 USR2:12; do
+	sig=${sn%:*}
+	code=$((128 + ${sn#*:}))
+	spawn $small --duration=60
+	signal_started $sig
+	[ "$status" -eq $code ] && grep -q "interrupted by SIG$sig\$" "$ERR"
+	ok $? "SIG$sig during a run: exit $code (exit $status)" ||
+		diag "$(head -c 1000 "$ERR")"
+done
+# nohup: a SIGHUP ignored from the start stays ignored.  HUP is sent
+# before INT, and pending signals come lowest number first: a caught
+# SIGHUP would end the run with 129.
+sh -c 'trap "" HUP; exec "$@"' sh "$RPCSIM" $small --duration=60 \
+	>"$OUT" 2>"$ERR" </dev/null &
+pid=$!
+if started; then
+	kill -HUP "$pid"
+	kill -INT "$pid"
+	wait_bounded "$pid" "$STOP_BOUND"
+fi
+[ "$status" -eq 130 ]
+ok $? "a SIGHUP ignored when rpcsim started (nohup) stays ignored: SIGHUP then SIGINT, exit 130 (exit $status)"
+
+# 3. A retry wait of 10 s does not delay the stop.
+stuck_signal "$buddy" INT --duration=60 --retry-wait=10000000
+[ "$status" -eq 130 ] && [ "$took" -lt 5 ]
+ok $? "--retry-wait=10000000: SIGINT still ends the run (exit $status after ${took} s)"
+
+# 4. Threads stuck in the warm-up, before the timed run: the stall
+#    detector fires there too; a signal ends it.
+stuck "$buddy" --warmup=100 --requests=100
+[ "$status" -eq 1 ] && grep -q 'stalled: every server thread waited' "$ERR"
+ok $? "stuck in --warmup: the stall is reported, exit 1 (exit $status)" ||
+	diag "$(head -c 1000 "$ERR")"
+no_leak "stuck in --warmup"
+stuck "$jemalloc" --warmup=100 --duration=60
+[ "$status" -eq 1 ] && grep -q 'stalled: every server thread waited' "$ERR"
+ok $? "jemalloc, stuck in --warmup, --duration=60: the stall is reported, exit 1 (exit $status)" ||
+	diag "$(head -c 1000 "$ERR")"
+stuck_signal "$buddy" INT --warmup=1000 --duration=60
+[ "$status" -eq 130 ]
+ok $? "stuck in --warmup: SIGINT ends it, exit 130 (exit $status after ${took} s)"
+no_leak "SIGINT in --warmup"
+
+# 5. Every mode gives up its call when told to stop.
+for mode in single list; do
+	stuck "$buddy" --alloc=$mode --duration=1
+	[ "$status" -eq 1 ] && grep -q 'the pool is too small for this run' "$ERR"
+	ok $? "--alloc=$mode, stuck pool, --duration=1: exit 1 (exit $status)" ||
+		diag "$(head -c 1000 "$ERR")"
+done
+stuck "$buddy" --bulk-variant=pure-output --duration=1
+[ "$status" -eq 1 ]
+ok $? "--bulk-variant=pure-output, stuck pool, --duration=1: exit 1 (exit $status)"
+
+# 6. A signal while the page cache fills (1 GiB: seconds of page faults
+#    and writes, before any run): rpcsim stops filling, runs nothing,
+#    gives every page back, exit 130.
+spawn --file-size=1g --pool-size=2g --threads=1 --duration=60
+signal_started INT
+[ "$status" -eq 130 ] && ! grep -q 'per call over' "$OUT"
+ok $? "SIGINT while a 1 GiB page cache fills: exit 130 after ${took} s, no run (exit $status)" ||
+	diag "$(grep 'per call over' "$OUT") $(head -c 1000 "$ERR")"
+no_leak "SIGINT while the page cache fills"
+
+# 7. A pool with room: the deadline still ends a normal run with exit 0.
+run_bounded $small --duration=0.5
+ran_ok "a pool with room, --duration=0.5: exit 0"
+
+exit_status
+exit $?
