@@ -134,6 +134,9 @@ static inline void test_pool_pin(struct pp_pool *pool)
 	pp_pool_vmstat(pool, &st);
 	if (test_cpu_pin_below(st.nr_cpus) < 0)
 		test_cpu_unpin();
+	if (!test_cpu_within(st.nr_cpus))
+		bail_out("test_pool_pin: this thread may still run on a CPU "
+			 "without one of the %u pcp lists", st.nr_cpus);
 }
 
 /*
