@@ -10,6 +10,7 @@
 
 /* One thread (the test's main thread) pins; this is its state. */
 static bool pinned;
+static int pinned_cpu;
 static cpu_set_t saved_mask, pinned_mask;
 
 static void get_mask(cpu_set_t *set)
@@ -33,20 +34,25 @@ static bool pin_one(int cpu)
 
 int test_cpu_pin_below(unsigned int nr_cpus)
 {
-	cpu_set_t now;
-	bool outside = false;
+	cpu_set_t now, base;
+	bool ours, outside = false;
 	int cpu;
 
 	get_mask(&now);
+	/* The thread's mask as it would be without our pinning. */
+	ours = pinned && CPU_EQUAL(&now, &pinned_mask);
+	base = ours ? saved_mask : now;
 	for (cpu = (int)nr_cpus; cpu < CPU_SETSIZE && !outside; cpu++)
-		outside = CPU_ISSET(cpu, &now);
+		outside = CPU_ISSET(cpu, &base);
 	if (!outside)
 		return -1;
-	if (!pinned || !CPU_EQUAL(&now, &pinned_mask))
-		saved_mask = now;
+	/* Pinned already, to a CPU that has a list: stay. */
+	if (ours && pinned_cpu < (int)nr_cpus)
+		return pinned_cpu;
+	saved_mask = base;
 	/* A CPU with a list this thread may run on ... */
 	for (cpu = 0; cpu < (int)nr_cpus && cpu < CPU_SETSIZE; cpu++)
-		if (CPU_ISSET(cpu, &now) && pin_one(cpu))
+		if (CPU_ISSET(cpu, &base) && pin_one(cpu))
 			goto done;
 	/* ... or one it can be given (taskset narrowed its mask). */
 	for (cpu = 0; cpu < (int)nr_cpus && cpu < CPU_SETSIZE; cpu++)
@@ -56,6 +62,7 @@ int test_cpu_pin_below(unsigned int nr_cpus)
 		 "lists): run the test where CPU 0 is allowed", nr_cpus);
 done:
 	pinned = true;
+	pinned_cpu = cpu;
 	return cpu;
 }
 
@@ -72,12 +79,13 @@ void test_cpu_unpin(void)
 		bail_out("sched_setaffinity: %s", strerror(errno));
 }
 
-unsigned int test_cpu_count(void)
+bool test_cpu_within(unsigned int nr_cpus)
 {
 	cpu_set_t now;
-	int n;
 
 	get_mask(&now);
-	n = CPU_COUNT(&now);
-	return n > 0 ? (unsigned int)n : 1;
+	for (int cpu = (int)nr_cpus; cpu < CPU_SETSIZE; cpu++)
+		if (CPU_ISSET(cpu, &now))
+			return false;
+	return true;
 }

@@ -14,13 +14,16 @@
 #ifndef PP_TESTS_PIN_H
 #define PP_TESTS_PIN_H
 
+#include <stdbool.h>
+
 /*
- * If the calling thread may run on a CPU >= @nr_cpus, pin it to one CPU
- * below @nr_cpus (the lowest it may run on, else the lowest it can be
- * given), remembering its mask for test_cpu_unpin().  Bails out if no CPU
- * below @nr_cpus can be had.
+ * If the calling thread may run on a CPU >= @nr_cpus (its mask before any
+ * pinning of ours), pin it to one CPU below @nr_cpus: the one it is
+ * pinned to already if that will do, else the lowest it may run on, else
+ * the lowest it can be given.  Its mask is kept for test_cpu_unpin().
+ * Bails out if no CPU below @nr_cpus can be had.
  *
- * Return: the CPU pinned to, or -1 when the thread needed no pinning.
+ * Return: the CPU pinned to, or -1 when the thread needs no pinning.
  */
 int test_cpu_pin_below(unsigned int nr_cpus);
 
@@ -31,7 +34,7 @@ int test_cpu_pin_below(unsigned int nr_cpus);
  */
 void test_cpu_unpin(void);
 
-/* CPUs the calling thread may run on (at least 1). */
-unsigned int test_cpu_count(void);
+/* May the calling thread run only on CPUs below @nr_cpus? */
+bool test_cpu_within(unsigned int nr_cpus);
 
 #endif /* PP_TESTS_PIN_H */

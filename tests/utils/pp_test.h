@@ -131,13 +131,12 @@ static inline void test_pool_pin(struct pp_pool *pool)
 		test_cpu_unpin();
 		return;
 	}
-	/*
-	 * From the test's own mask: a thread still pinned for an earlier
-	 * pool would otherwise look as if it needed no pin, and lose it.
-	 */
 	pp_pool_vmstat(pool, &st);
-	test_cpu_unpin();
-	test_cpu_pin_below(st.nr_cpus);
+	if (test_cpu_pin_below(st.nr_cpus) < 0)
+		test_cpu_unpin();
+	if (!test_cpu_within(st.nr_cpus))
+		bail_out("test_pool_pin: this thread may still run on a CPU "
+			 "without one of the %u pcp lists", st.nr_cpus);
 }
 
 /*
