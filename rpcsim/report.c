@@ -256,6 +256,11 @@ void report_mode(FILE *out, const struct report *rep, enum rpcsim_mode mode)
 		PP_BACKEND_GROW, PP_BACKEND_GROW_PAGES, PP_BACKEND_SHRINK,
 		PP_BACKEND_SHRINK_PAGES,
 	};
+	static const enum pp_vm_event restart_ev[] = {
+		PP_PCP_RESTART_ALLOC, PP_PCP_RESTART_FREE,
+		PP_PCP_RESTART_BULK_ALLOC, PP_PCP_RESTART_BULK_FREE,
+		PP_PCP_RESTART_DRAIN, PP_PCP_RESTART_COUNT,
+	};
 	const struct rpcsim_config *cfg = rep->cfg;
 	struct mode_summary ms;
 	const struct hist *h = &ms.hist;
@@ -295,6 +300,9 @@ void report_mode(FILE *out, const struct report *rep, enum rpcsim_mode mode)
 	if (cfg->backend != PP_BACKEND_BUDDY)
 		print_events(out, "backend:", ms.events, backend_ev,
 			     ARRAY_SIZE(backend_ev));
+	if (cfg->pcp_impl == PP_PCP_RSEQ)
+		print_events(out, "rseq:", ms.events, restart_ev,
+			     ARRAY_SIZE(restart_ev));
 	if (ms.runs > 1)
 		fprintf(out, "  runs:      avg %.3f us, stddev %.3f us over %u "
 			"runs; min-max(mean) %.3f-%.3f(%.3f) us%s\n",
