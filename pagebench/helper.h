@@ -35,6 +35,7 @@
 /*
  * pb_helper_init - check that @argv is empty and fd 0 is pagebench's
  * socket (exit 2 with a message otherwise); @name prefixes messages.
+ * Ignores SIGINT, SIGQUIT and SIGHUP: the child ends when pagebench does.
  */
 void pb_helper_init(const char *name, int argc, char **argv);
 
