@@ -42,7 +42,7 @@ if [ ! -x "$pagebench" ]; then
 fi
 out=$(mktemp "${TMPDIR:-/tmp}/pagebench-baselines.XXXXXX") || exit 1
 trap 'rm -f "$out"' EXIT
-trap 'exit 1' HUP INT TERM
+trap 'exit 1' HUP INT PIPE TERM
 
 # shellcheck disable=SC2086
 set -- $defaults "$@"

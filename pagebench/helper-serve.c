@@ -6,10 +6,12 @@
 #include <config.h>
 
 #include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 
 #include "helper.h"
@@ -40,20 +42,39 @@ void pb_helper_init(const char *name, int argc, char **argv)
 		exit(2);
 	}
 	(void)argv;
+	/*
+	 * Ctrl-C and a hang-up reach the whole process group: leave them
+	 * to pagebench.  When it goes, the socket closes and the child
+	 * exits the normal way, cleaning up (pagebench-mempool removes its
+	 * EAL folder).
+	 */
+	signal(SIGINT, SIG_IGN);
+	signal(SIGQUIT, SIG_IGN);
+	signal(SIGHUP, SIG_IGN);
 }
 
-/* One line to pagebench; a write that fails means pagebench is gone. */
+/*
+ * One line to pagebench.  MSG_NOSIGNAL: if pagebench is gone (Ctrl-C
+ * while this child was in a run) the child must still exit normally, so
+ * that its atexit() cleanup runs, and quietly.
+ */
 __attribute__((format(printf, 1, 2)))
 static void reply(const char *fmt, ...)
 {
+	char line[1200];
 	va_list ap;
 	int n;
 
 	va_start(ap, fmt);
-	n = vdprintf(0, fmt, ap);
+	n = vsnprintf(line, sizeof(line), fmt, ap);
 	va_end(ap);
-	if (n < 0)
-		pb_helper_fail("writing to pagebench: %s", strerror(errno));
+	if (n < 0 || (size_t)n >= sizeof(line))
+		pb_helper_fail("a reply of %d bytes", n);
+	if (send(0, line, (size_t)n, MSG_NOSIGNAL) == n)
+		return;
+	if (errno == EPIPE || errno == ECONNRESET)
+		exit(1);
+	pb_helper_fail("writing to pagebench: %s", strerror(errno));
 }
 
 void pb_helper_info(const char *key, const char *fmt, ...)

@@ -20,15 +20,16 @@
 
 extern char **environ;
 
-__attribute__((format(printf, 2, 3)))
-static int set_error(struct pb_helper *h, const char *fmt, ...)
+/* h->error from @fmt; returns @err, a negative errno. */
+__attribute__((format(printf, 3, 4)))
+static int set_error(struct pb_helper *h, int err, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
 	vsnprintf(h->error, sizeof(h->error), fmt, ap);
 	va_end(ap);
-	return -1;
+	return err;
 }
 
 /*
@@ -61,7 +62,7 @@ static int find_program(struct pb_helper *h, const char *program,
 			     program) < sizeof(h->path) &&
 	    !access(h->path, X_OK))
 		return 0;
-	return set_error(h, "%s not found next to pagebench nor in %s",
+	return set_error(h, -ENOENT, "%s not found next to pagebench nor in %s",
 			 program, libexecdir);
 }
 
@@ -73,21 +74,22 @@ static int reap(struct pb_helper *h)
 
 	h->pid = 0;
 	if (pid <= 0)
-		return set_error(h, "%s is not running", h->path);
+		return set_error(h, -ECHILD, "%s is not running", h->path);
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
-			return set_error(h, "waitpid(%s): %s", h->path,
+			return set_error(h, -errno, "waitpid(%s): %s", h->path,
 					 strerror(errno));
 	if (WIFEXITED(status) && !WEXITSTATUS(status))
 		return 0;
 	if (WIFEXITED(status))
-		return set_error(h, "%s exited with status %d", h->path,
+		return set_error(h, -ECHILD, "%s exited with status %d", h->path,
 				 WEXITSTATUS(status));
 	if (WIFSIGNALED(status))
-		return set_error(h, "%s was killed by signal %d (%s)",
+		return set_error(h, -ECHILD, "%s was killed by signal %d (%s)",
 				 h->path, WTERMSIG(status),
 				 strsignal(WTERMSIG(status)));
-	return set_error(h, "%s ended with status 0x%x", h->path, status);
+	return set_error(h, -ECHILD, "%s ended with status 0x%x", h->path,
+			 status);
 }
 
 /* The child closed its end before answering. */
@@ -99,8 +101,8 @@ static int child_died(struct pb_helper *h)
 		h->fd = -1;
 	}
 	if (!reap(h))
-		set_error(h, "%s exited before answering", h->path);
-	return -1;
+		set_error(h, -ECHILD, "%s exited before answering", h->path);
+	return -ECHILD;
 }
 
 /* The next line from the child, without its newline; NULL at EOF. */
@@ -122,7 +124,7 @@ static int request(struct pb_helper *h, char *buf, size_t len,
 	int n;
 
 	if (!h->in)
-		return set_error(h, "%s is not running", h->path);
+		return set_error(h, -ECHILD, "%s is not running", h->path);
 	va_start(ap, fmt);
 	n = vsnprintf(line, sizeof(line), fmt, ap);
 	va_end(ap);
@@ -137,8 +139,8 @@ static int request(struct pb_helper *h, char *buf, size_t len,
 		return 0;
 	}
 	if (!strncmp(buf, "error ", 6))
-		return set_error(h, "%s", buf + 6);
-	return set_error(h, "%s answered '%s'", h->path, buf);
+		return set_error(h, -EPROTO, "%s", buf + 6);
+	return set_error(h, -EPROTO, "%s answered '%s'", h->path, buf);
 }
 
 int pb_helper_start(struct pb_helper *h, const char *program,
@@ -150,10 +152,11 @@ int pb_helper_start(struct pb_helper *h, const char *program,
 
 	memset(h, 0, sizeof(*h));
 	h->fd = -1;
-	if (find_program(h, program, libexecdir))
-		return -1;
+	err = find_program(h, program, libexecdir);
+	if (err)
+		return err;
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv))
-		return set_error(h, "socketpair: %s", strerror(errno));
+		return set_error(h, -errno, "socketpair: %s", strerror(errno));
 	/* The child's fd 0 is its end; its stdout goes to our stderr. */
 	err = posix_spawn_file_actions_init(&fa);
 	if (!err)
@@ -169,7 +172,7 @@ int pb_helper_start(struct pb_helper *h, const char *program,
 	if (err) {
 		close(sv[0]);
 		h->pid = 0;
-		return set_error(h, "cannot run %s: %s", h->path,
+		return set_error(h, -err, "cannot run %s: %s", h->path,
 				 strerror(err));
 	}
 	h->fd = sv[0];
@@ -179,7 +182,7 @@ int pb_helper_start(struct pb_helper *h, const char *program,
 		close(h->fd);
 		h->fd = -1;
 		reap(h);	/* it sees end of file and exits */
-		return set_error(h, "fdopen: %s", strerror(err));
+		return set_error(h, -err, "fdopen: %s", strerror(err));
 	}
 	while (read_line(h, line, sizeof(line))) {
 		char *key, *value;
@@ -188,18 +191,20 @@ int pb_helper_start(struct pb_helper *h, const char *program,
 			return 0;
 		if (strncmp(line, "info ", 5) ||
 		    h->nr_info == PB_HELPER_MAX_INFO)
-			return set_error(h, "%s said '%s' before ready",
+			return set_error(h, -EPROTO,
+					 "%s said '%s' before ready",
 					 h->path, line);
 		key = line + 5;
 		value = strchr(key, ' ');
 		if (!value)
-			return set_error(h, "%s said '%s' before ready",
+			return set_error(h, -EPROTO,
+					 "%s said '%s' before ready",
 					 h->path, line);
 		*value++ = '\0';
 		h->info_key[h->nr_info] = strdup(key);
 		h->info_value[h->nr_info] = strdup(value);
 		if (!h->info_key[h->nr_info] || !h->info_value[h->nr_info])
-			return set_error(h, "out of memory");
+			return set_error(h, -ENOMEM, "out of memory");
 		h->nr_info++;
 	}
 	return child_died(h);
@@ -219,13 +224,16 @@ int pb_helper_prepare(struct pb_helper *h, enum pb_api api,
 {
 	char buf[256], *end;
 
-	if (request(h, buf, sizeof(buf), "prepare %s %u %d %.17g\n",
-		    pb_api_names[api], bulk, smoke, run_ms))
-		return -1;
+	int err = request(h, buf, sizeof(buf), "prepare %s %u %d %.17g\n",
+			  pb_api_names[api], bulk, smoke, run_ms);
+
+	if (err)
+		return err;
 	errno = 0;
 	*pages = strtoul(buf, &end, 10);
 	if (errno || *end || !*pages)
-		return set_error(h, "%s answered 'ok %s' to prepare", h->path,
+		return set_error(h, -EPROTO, "%s answered 'ok %s' to prepare",
+				 h->path,
 				 buf);
 	return 0;
 }
@@ -236,11 +244,14 @@ int pb_helper_run(struct pb_helper *h, enum pb_api api, unsigned int bulk,
 	char buf[256];
 	int end = 0;
 
-	if (request(h, buf, sizeof(buf), "run %s %u %lu\n",
-		    pb_api_names[api], bulk, pages))
-		return -1;
+	int err = request(h, buf, sizeof(buf), "run %s %u %lu\n",
+			  pb_api_names[api], bulk, pages);
+
+	if (err)
+		return err;
 	if (sscanf(buf, "%lf %lf%n", ns, ticks, &end) != 2 || buf[end])
-		return set_error(h, "%s answered 'ok %s' to run", h->path,
+		return set_error(h, -EPROTO, "%s answered 'ok %s' to run",
+				 h->path,
 				 buf);
 	return 0;
 }

@@ -35,6 +35,7 @@
 /*
  * pb_helper_init - check that @argv is empty and fd 0 is pagebench's
  * socket (exit 2 with a message otherwise); @name prefixes messages.
+ * Ignores SIGINT, SIGQUIT and SIGHUP: the child ends when pagebench does.
  */
 void pb_helper_init(const char *name, int argc, char **argv);
 
@@ -70,7 +71,10 @@ struct pb_helper {
 /*
  * pb_helper_start - find @program (next to pagebench in a build tree,
  * else in @libexecdir) and start it; collects its info lines.  Returns 0,
- * or -1 with h->error set (not found, did not start, died).
+ * or a negative errno with h->error saying what happened: -ENOENT not
+ * found, -ECHILD it died, -EPROTO it said something unexpected, or what
+ * socketpair() or posix_spawn() failed with.  Call pb_helper_stop() in
+ * every case.  Not thread-safe (nor are the calls below on one helper).
  */
 int pb_helper_start(struct pb_helper *h, const char *program,
 		    const char *libexecdir);
@@ -80,7 +84,8 @@ const char *pb_helper_info_get(const struct pb_helper *h, const char *key);
 
 /*
  * pb_helper_prepare, pb_helper_run - pb_prepare() and pb_time_run() in
- * the child.  Return 0, or -1 with h->error set.
+ * the child.  Return 0, or a negative errno (-ECHILD: the child died;
+ * -EPROTO: a reply that is not "ok" and numbers) with h->error set.
  */
 int pb_helper_prepare(struct pb_helper *h, enum pb_api api,
 		      unsigned int bulk, bool smoke, double run_ms,
@@ -90,8 +95,8 @@ int pb_helper_run(struct pb_helper *h, enum pb_api api, unsigned int bulk,
 
 /*
  * pb_helper_stop - say "quit", wait for the child, free @h's info.
- * Returns 0 if it exited 0, else -1 with h->error set.  Safe to call on a
- * helper that failed to start or was stopped.
+ * Returns 0 if it exited 0, else -ECHILD with h->error saying how it
+ * ended.  Safe to call on a helper that failed to start or was stopped.
  */
 int pb_helper_stop(struct pb_helper *h);
 
