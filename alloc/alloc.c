@@ -526,10 +526,10 @@ void pp_bulk_fill_pcp_checked(struct pp_pool *pool, struct pp_pcp *pcp,
 /*
  * Up to @n pages off this CPU's rseq list into @dst: the number taken (0:
  * the list is empty; *@cpu_out is the list's CPU), or -1 when the list is
- * busy (stopped by a drain, or no list for this CPU).  @clear: @dst is
- * the caller's array, all NULL on entry; an aborted section may have
- * written pages there that stayed on the list, so they are cleared
- * before the section runs again.
+ * busy (stopped by a drain, or no list for this CPU).  @clear: @dst is a
+ * run of the caller's array, all NULL on entry; an aborted section may
+ * have written pages there that stayed on the list, so they are cleared
+ * (back to what the caller had) before the section runs again.
  */
 static inline long pp_rseq_pop_bulk(struct pp_pool *pool,
 				    struct pp_page **dst, unsigned long n,
@@ -606,7 +606,13 @@ bool pp_bulk_fill_rseq(struct pp_pool *pool, pp_gfp_t gfp,
 			}
 			continue;
 		}
-		if (to_list) {
+		if (to_list || fill_all) {
+			/*
+			 * A list, or an output-only array whose entries hold
+			 * the caller's old pages: a section aborted after
+			 * writing there would lose them, so the pages come
+			 * through a buffer of ours.
+			 */
 			dst = buf;
 			want = nr_pages - nr_populated;
 			if (want > PP_RSEQ_LIST_CHUNK)
@@ -614,15 +620,13 @@ bool pp_bulk_fill_rseq(struct pp_pool *pool, pp_gfp_t gfp,
 		} else {
 			unsigned long end = nr_populated + 1;
 
-			if (fill_all)
-				end = nr_pages;
-			else
-				while (end < nr_pages && !page_array[end])
-					end++;
+			while (end < nr_pages && !page_array[end])
+				end++;
 			dst = page_array + nr_populated;
 			want = end - nr_populated;
 		}
-		k = pp_rseq_pop_bulk(pool, dst, want, !to_list, &cpu);
+		k = pp_rseq_pop_bulk(pool, dst, want, !to_list && !fill_all,
+				     &cpu);
 		if (unlikely(k < 0)) {
 			if (first)
 				return false;
@@ -666,6 +670,9 @@ bool pp_bulk_fill_rseq(struct pp_pool *pool, pp_gfp_t gfp,
 				page->lru.next = run;
 				run->prev = &page->lru;
 				run = &page->lru;
+			} else if (fill_all) {
+				page_array[nr_populated + (unsigned long)j] =
+					page;
 			}
 		}
 		nr_populated += (unsigned long)k;
