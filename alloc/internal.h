@@ -551,11 +551,6 @@ static inline long pp_rseq_free_one(struct pp_pool *pool, struct pp_page *page)
 	}
 }
 
-/* The high mark of this CPU's list (the same on every list). */
-static inline unsigned int pp_rseq_high(const struct pp_pool *pool)
-{
-	return pool->pcp[0].high;
-}
 #else
 static inline void pp_rseq_count(struct pp_pool *pool, enum pp_vm_event ev,
 				 uint64_t n)
@@ -576,11 +571,14 @@ static inline long pp_rseq_free_one(struct pp_pool *pool, struct pp_page *page)
 	return 0;
 }
 
+#endif
+
+/* The high mark of this CPU's list (the same on every list). */
 static inline unsigned int pp_rseq_high(const struct pp_pool *pool)
 {
 	return pool->pcp[0].high;
 }
-#endif
+
 
 static inline void pp_ctx_flush_rseq(struct pp_pool *pool,
 				     struct pp_alloc_ctx *ac)

@@ -57,9 +57,6 @@
 #define PP_RSEQ_MOVED	(-3L)	/* not on the CPU the caller picked */
 #define PP_RSEQ_FULL	(-4L)	/* no free ring slot */
 
-/* Adding one page at the hot end: top + 1, count + 1. */
-#define PP_PCP_ONE	0x100000001ULL
-
 static inline struct rseq *pp_rseq_area(void)
 {
 	return (struct rseq *)((char *)__builtin_thread_pointer() +
