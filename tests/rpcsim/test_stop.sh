@@ -17,7 +17,7 @@ if ! have_python; then
 	echo "1..0 # SKIP python3 missing"
 	exit 0
 fi
-plan_tests 30
+plan_tests 31
 
 small="--threads=2 --file-size=1m --retry-wait=100"
 
@@ -125,21 +125,19 @@ stuck "$buddy" --warmup=100 --requests=100
 ok $? "stuck in --warmup: the stall is reported, exit 1 (exit $status)" ||
 	diag "$(head -c 1000 "$ERR")"
 no_leak "stuck in --warmup"
-# Under ThreadSanitizer the jemalloc pool is not reliably stuck: when a
-# thread's allocation fails, the backend flushes the other CPU's thread
-# cache (pp_pool_drain()), and a page now and then trickles back to a
-# waiting thread; a request completes, which is progress, not a stall.  At
-# TSan's pace that keeps the warm-up going past the bound (it took 4 to
-# more than 30 s in six runs; 2 to 6 s in the plain build).  The buddy
-# case above checks the warm-up's stall detector in every build.
-if grep -q '^#define PP_CONFIG_TSAN 1' "$top_builddir/config.h" 2>/dev/null; then
-	skip 1 "jemalloc, stuck in --warmup: under ThreadSanitizer its pages trickle back too slowly to bound"
-else
-	stuck "$jemalloc" --warmup=100 --duration=60
-	[ "$status" -eq 1 ] && grep -q 'stalled: every server thread waited' "$ERR"
-	ok $? "jemalloc, stuck in --warmup, --duration=60: the stall is reported, exit 1 (exit $status)" ||
-		diag "$(head -c 1000 "$ERR")"
-fi
+# The jemalloc pool is not stuck for good in the warm-up: when a call
+# fails, the backend flushes the thread caches (pp_pool_drain()), that
+# often frees enough for one more request, and a request that completes
+# is progress, not a stall.  The stall detector fires once that stops,
+# which took 2 to 36 s on this 2-CPU machine (plain and ASan builds, one
+# or two threads): no bound to test.  What is bound is a signal: it ends
+# the jemalloc warm-up like the buddy one below.  The buddy case above
+# checks the warm-up's stall detector in every build.
+stuck_signal "$jemalloc" INT --warmup=1000 --duration=60
+[ "$status" -eq 130 ] && grep -q 'interrupted by SIGINT$' "$ERR"
+ok $? "jemalloc, stuck in --warmup: SIGINT ends it, exit 130 (exit $status after ${took} s)" ||
+	diag "$(head -c 1000 "$ERR")"
+no_leak "jemalloc, SIGINT in --warmup"
 stuck_signal "$buddy" INT --warmup=1000 --duration=60
 [ "$status" -eq 130 ]
 ok $? "stuck in --warmup: SIGINT ends it, exit 130 (exit $status after ${took} s)"
