@@ -356,7 +356,9 @@ static const struct opt_spec opt_table[] = {
 
 #define NR_OPT_SPECS	ARRAY_SIZE(opt_table)
 
-/* Enum fields are stored as ints. */
+/* Enum fields are stored as ints; words_completion is in enum order. */
+_Static_assert(RPCSIM_COMPLETION_INLINE == 0 &&
+	       RPCSIM_COMPLETION_THREAD == 1, "words_completion's order");
 _Static_assert(sizeof(enum rpcsim_completion) == sizeof(int) &&
 	       sizeof(enum pp_backend) == sizeof(int) &&
 	       sizeof(enum pp_bulk_variant) == sizeof(int),
