@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Command line: getopt_long, strict number and size parsing, the checks
- * that keep a run from deadlocking, and --help with every default.
+ * Command line: one table of the options (name, value, range, default,
+ * help text) drives getopt_long, the strict number and size parsing and
+ * their error messages, and --help with every default; then the checks
+ * that keep a run from deadlocking.
  */
 #include <config.h>
 
@@ -9,6 +11,7 @@
 #include <getopt.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,7 +26,7 @@
 #include "plot.h"
 #include "util.h"
 
-#define DEFAULT_DURATION_S	5.0
+#define DEFAULT_DURATION_S	5U		/* whole seconds */
 #define DEFAULT_IO_SIZE		(256ULL << 10)
 #define DEFAULT_MAX_PAYLOAD	(1ULL << 20)	/* RPCSVC_MAXPAYLOAD */
 #define DEFAULT_POOL_SIZE	(1ULL << 30)	/* pcp batch 63 zone size */
@@ -35,7 +38,7 @@
 #define MAX_THREADS		4096U
 #define MAX_REQUESTS		1000000000000000ULL
 #define MAX_REPEAT		1000U
-#define MAX_DURATION_S		1000000.0
+#define MAX_DURATION_S		1000000U
 #define MAX_PAYLOAD		(64ULL << 20)
 #define MAX_POOL_SIZE		(1024ULL << 30)
 #define MAX_FILE_SIZE		(64ULL << 30)
@@ -48,67 +51,6 @@
 #define MIN_TRACE_BUFFER	(64ULL << 10)
 #define MAX_TRACE_BUFFER	(1ULL << 30)
 #define MAX_MIX_WEIGHT		1000000U
-
-enum {
-	OPT_MIX = 256,
-	OPT_IO_SIZE,
-	OPT_MAX_PAYLOAD,
-	OPT_POOL_SIZE,
-	OPT_FILE_SIZE,
-	OPT_PCP_BATCH,
-	OPT_PCP_HIGH,
-	OPT_COMPLETION,
-	OPT_QUEUE_DEPTH,
-	OPT_SEED,
-	OPT_WARMUP,
-	OPT_RETRY_WAIT,
-	OPT_TRACE,
-	OPT_TRACE_EVENTS,
-	OPT_TRACE_BUFFER,
-	OPT_PLOT,
-	OPT_BACKEND,
-	OPT_BULK_VARIANT,
-	OPT_JE_TCACHE,
-	OPT_JE_TCACHE_SLOTS,
-	OPT_JE_BATCH,
-};
-
-static const struct option long_options[] = {
-	{ "alloc",		required_argument,	NULL, 'a' },
-	{ "threads",		required_argument,	NULL, 't' },
-	{ "duration",		required_argument,	NULL, 'd' },
-	{ "requests",		required_argument,	NULL, 'n' },
-	{ "mix",		required_argument,	NULL, OPT_MIX },
-	{ "io-size",		required_argument,	NULL, OPT_IO_SIZE },
-	{ "max-payload",	required_argument,	NULL, OPT_MAX_PAYLOAD },
-	{ "pool-size",		required_argument,	NULL, OPT_POOL_SIZE },
-	{ "file-size",		required_argument,	NULL, OPT_FILE_SIZE },
-	{ "pcp-batch",		required_argument,	NULL, OPT_PCP_BATCH },
-	{ "pcp-high",		required_argument,	NULL, OPT_PCP_HIGH },
-	{ "completion",		required_argument,	NULL, OPT_COMPLETION },
-	{ "queue-depth",	required_argument,	NULL, OPT_QUEUE_DEPTH },
-	{ "seed",		required_argument,	NULL, OPT_SEED },
-	{ "repeat",		required_argument,	NULL, 'r' },
-	{ "warmup",		required_argument,	NULL, OPT_WARMUP },
-	{ "retry-wait",		required_argument,	NULL, OPT_RETRY_WAIT },
-	{ "trace",		optional_argument,	NULL, OPT_TRACE },
-	{ "trace-events",	required_argument,	NULL, OPT_TRACE_EVENTS },
-	{ "trace-buffer",	required_argument,	NULL, OPT_TRACE_BUFFER },
-	{ "json",		no_argument,		NULL, 'j' },
-	{ "plot",		required_argument,	NULL, OPT_PLOT },
-	{ "backend",		required_argument,	NULL, OPT_BACKEND },
-	{ "bulk-variant",	required_argument,	NULL, OPT_BULK_VARIANT },
-	{ "je-tcache",		required_argument,	NULL, OPT_JE_TCACHE },
-	{ "je-tcache-slots",	required_argument,	NULL,
-	  OPT_JE_TCACHE_SLOTS },
-	{ "je-batch",		required_argument,	NULL, OPT_JE_BATCH },
-	{ "quiet",		no_argument,		NULL, 'q' },
-	{ "help",		no_argument,		NULL, 'h' },
-	{ "version",		no_argument,		NULL, 'V' },
-	{ NULL, 0, NULL, 0 }
-};
-
-static const char short_options[] = ":a:t:d:n:r:jqhV";
 
 static const char *const mode_names[RPCSIM_NR_MODES] = {
 	[RPCSIM_SINGLE]	= "single",
@@ -132,6 +74,309 @@ const char *rpcsim_mode_label(enum rpcsim_mode mode)
 	return mode_labels[mode];
 }
 
+/* --- the option table ------------------------------------------------------ */
+
+/* What an option's value is, which says how it is parsed and refused. */
+enum opt_kind {
+	OPT_HEADING,	/* no option: a line of --help (a section title) */
+	OPT_FLAG,	/* no value: sets a bool */
+	OPT_COUNT,	/* decimal digits, min..max */
+	OPT_SIZE,	/* decimal digits with k, m or g, min..max */
+	OPT_SECONDS,	/* decimal digits with a fraction, above 0, up to max */
+	OPT_WORD,	/* one of some words, numbered by @words or @lookup */
+	OPT_OTHER,	/* @apply parses it */
+};
+
+/* The type of the rpcsim_config field a value is stored in. */
+enum opt_field {
+	FIELD_NONE,
+	FIELD_UINT,	/* unsigned int */
+	FIELD_U64,	/* uint64_t */
+	FIELD_DOUBLE,
+	FIELD_BOOL,
+	FIELD_ENUM,	/* an enum (the size of an int) */
+};
+
+struct opt_state;
+
+/*
+ * One option (or, with no name, one section title of --help).  In the
+ * texts, {min}, {max} and {def} stand for the option's range and
+ * default, written the way the option takes them (sizes as 4k, 64m, 1g).
+ */
+struct opt_spec {
+	const char *name;		/* long name; NULL: a heading */
+	int letter;			/* short option; 0: none */
+	int has_arg;			/* getopt_long's */
+	const char *arg;		/* the value's name in --help */
+	enum opt_kind kind;
+	uint64_t min, max;		/* OPT_SECONDS: max only */
+	uint64_t def;			/* the default --help gives */
+	unsigned int def_per_cpu;	/* or: this many per online CPU */
+	const char *accepted;		/* OPT_SIZE, OPT_WORD: for errors */
+	const char *const *words;	/* OPT_WORD: value n is words[n] */
+	int (*lookup)(const char *word);/* OPT_WORD: or this, < 0: none */
+	enum opt_field field;		/* where the value goes */
+	size_t offset;			/* in struct rpcsim_config */
+	bool jemalloc_only;		/* refused without --backend=jemalloc */
+	bool hidden;			/* accepted, not in --help */
+	/* Called after the value is stored (OPT_OTHER: instead). */
+	void (*apply)(const struct opt_spec *o, const char *arg,
+		      uint64_t value, struct opt_state *st);
+	const char *help;		/* --help, from the option's column */
+};
+
+#define CFG(member, type) \
+	.field = (type), .offset = offsetof(struct rpcsim_config, member)
+
+#ifdef HAVE_LTTNG_UST
+#define TRACING_BUILT	true
+#else
+#define TRACING_BUILT	false
+#endif
+
+static const char *const words_completion[] = { "inline", "thread", NULL };
+static const char *const words_trace_events[] = { "rpcsim", "all", NULL };
+static const char *const words_off_on[] = { "off", "on", NULL };
+
+static int alloc_lookup(const char *word);
+static void apply_alloc(const struct opt_spec *o, const char *arg,
+			uint64_t value, struct opt_state *st);
+static void apply_mix(const struct opt_spec *o, const char *arg,
+		      uint64_t value, struct opt_state *st);
+static void apply_pool_size(const struct opt_spec *o, const char *arg,
+			    uint64_t value, struct opt_state *st);
+static void apply_je_slots(const struct opt_spec *o, const char *arg,
+			   uint64_t value, struct opt_state *st);
+static void apply_trace(const struct opt_spec *o, const char *arg,
+			uint64_t value, struct opt_state *st);
+static void apply_plot(const struct opt_spec *o, const char *arg,
+		       uint64_t value, struct opt_state *st);
+static void apply_help(const struct opt_spec *o, const char *arg,
+		       uint64_t value, struct opt_state *st);
+static void apply_version(const struct opt_spec *o, const char *arg,
+			  uint64_t value, struct opt_state *st);
+
+/* Every option, in the order --help lists them. */
+static const struct opt_spec opt_table[] = {
+	{ .help = "Allocation (each mode runs on a fresh pool):" },
+	{ "alloc", 'a', required_argument, "MODE", OPT_WORD,
+	  .accepted = "single, list, array or all", .lookup = alloc_lookup,
+	  .apply = apply_alloc,
+	  .help = "single: alloc_page() for every hole (before 5.13)\n"
+		  "list:   alloc_pages_bulk_list() for the holes,\n"
+		  "        waiting when the list runs dry\n"
+		  "array:  alloc_pages_bulk_array() until full,\n"
+		  "        waiting only after no progress\n"
+		  "all:    single, list and array in turn\n"
+		  "(default: array)" },
+	{ "retry-wait", 0, required_argument, "USEC", OPT_COUNT,
+	  .min = 0, .max = MAX_RETRY_WAIT_US, .def = DEFAULT_RETRY_WAIT_US,
+	  CFG(retry_wait_us, FIELD_UINT),
+	  .help = "the wait after an allocation made no progress,\n"
+		  "as memalloc_retry_wait(); 0 only yields the CPU\n"
+		  "(default: {def})" },
+	{ .help = "Server:" },
+	{ "threads", 't', required_argument, "N", OPT_COUNT,
+	  .min = 1, .max = MAX_THREADS, .def_per_cpu = 1,
+	  CFG(threads, FIELD_UINT),
+	  .help = "server threads, {min}..{max} (default: online CPUs, "
+		  "{def})" },
+	{ "max-payload", 0, required_argument, "SIZE", OPT_SIZE,
+	  .min = 1, .max = MAX_PAYLOAD, .def = DEFAULT_MAX_PAYLOAD,
+	  .accepted = "a size from {min} to {max}",
+	  CFG(max_payload, FIELD_U64),
+	  .help = "sv_max_payload, {min}..{max}; each thread's rq_pages\n"
+		  "has (roundup(SIZE + 4k, 4k) + 8k) / 4k slots\n"
+		  "(default: {def}, 259 slots)" },
+	{ "completion", 0, required_argument, "WHERE", OPT_WORD,
+	  .accepted = "inline or thread", .words = words_completion,
+	  CFG(completion, FIELD_ENUM),
+	  .help = "where reply pages are released: inline (the\n"
+		  "server thread) or thread (a completion thread,\n"
+		  "so frees land on another CPU) (default: thread)" },
+	{ "queue-depth", 0, required_argument, "N", OPT_COUNT,
+	  .min = 1, .max = MAX_QUEUE_DEPTH, .def_per_cpu = 2,
+	  CFG(queue_depth, FIELD_UINT),
+	  .help = "replies the completion thread may have pending\n"
+		  "before a server thread blocks (default: 2 x\n"
+		  "threads, {def})" },
+	{ .help = "Workload:" },
+	{ "mix", 0, required_argument, "read:W,write:W", OPT_OTHER,
+	  .apply = apply_mix,
+	  .help = "relative weights of READ and WRITE requests\n"
+		  "(default: read:1,write:1)" },
+	{ "io-size", 0, required_argument, "SIZE", OPT_SIZE,
+	  .min = 1, .max = MAX_PAYLOAD, .def = DEFAULT_IO_SIZE,
+	  .accepted = "a size from {min} to {max} (and at most "
+		      "--max-payload)",
+	  CFG(io_size, FIELD_U64),
+	  .help = "bytes per READ or WRITE, {min}..max-payload\n"
+		  "(default: {def})" },
+	{ "file-size", 0, required_argument, "SIZE", OPT_SIZE,
+	  .min = 1, .max = MAX_FILE_SIZE, .def = DEFAULT_FILE_SIZE,
+	  .accepted = "a size from {min} to {max} (at least --io-size)",
+	  CFG(file_size, FIELD_U64),
+	  .help = "the file in the page cache, io-size..{max}\n"
+		  "(default: {def})" },
+	{ "seed", 0, required_argument, "N", OPT_COUNT,
+	  .min = 0, .max = UINT64_MAX, .def = DEFAULT_SEED,
+	  CFG(seed, FIELD_U64),
+	  .help = "request stream seed (default: {def})" },
+	{ .help = "Length (whichever limit comes first; with neither, {def} "
+		  "seconds):", .def = DEFAULT_DURATION_S },
+	{ "duration", 'd', required_argument, "SECONDS", OPT_SECONDS,
+	  .max = MAX_DURATION_S, .def = DEFAULT_DURATION_S,
+	  CFG(duration_s, FIELD_DOUBLE),
+	  .help = "time per run, decimals allowed (default: {def},\n"
+		  "none when only --requests is given)" },
+	{ "requests", 'n', required_argument, "N", OPT_COUNT,
+	  .min = 1, .max = MAX_REQUESTS, CFG(requests, FIELD_U64),
+	  .help = "requests per run over all threads; each takes\n"
+		  "one svc_alloc_arg() call (default: no limit)" },
+	{ "warmup", 0, required_argument, "N", OPT_COUNT,
+	  .min = 0, .max = MAX_WARMUP, CFG(warmup, FIELD_U64),
+	  .help = "untimed requests per thread before each run\n"
+		  "(default: 0: every call is reported)" },
+	{ "repeat", 'r', required_argument, "N", OPT_COUNT,
+	  .min = 1, .max = MAX_REPEAT, .def = 1, CFG(repeat, FIELD_UINT),
+	  .help = "runs per mode, {min}..{max} (default: {def})" },
+	{ .help = "Pool:" },
+	{ "pool-size", 0, required_argument, "SIZE", OPT_SIZE,
+	  .min = PP_PAGE_SIZE, .max = MAX_POOL_SIZE, .def = DEFAULT_POOL_SIZE,
+	  .accepted = "a multiple of 4k from {min} to {max}",
+	  CFG(pool_size, FIELD_U64), .apply = apply_pool_size,
+	  .help = "arena size, a multiple of 4k up to {max}; it must\n"
+		  "hold threads x rq_pages + queue-depth reply heads\n"
+		  "+ the file's pages + the min watermark\n"
+		  "(default: {def})" },
+	{ "pcp-batch", 0, required_argument, "N", OPT_COUNT,
+	  .min = 1, .max = MAX_PCP_BATCH, .def = DEFAULT_PCP_BATCH,
+	  CFG(pcp_batch, FIELD_UINT),
+	  .help = "pages per pcp refill and drain, {min}..{max}\n"
+		  "(default: {def}, the kernel's for a 1 GiB zone)" },
+	{ "pcp-high", 0, required_argument, "N", OPT_COUNT,
+	  .min = 1, .max = MAX_PCP_HIGH, .def = 6 * DEFAULT_PCP_BATCH,
+	  CFG(pcp_high, FIELD_UINT),
+	  .help = "pcp list length that triggers a drain,\n"
+		  "batch..{max} (default: 6 x batch, {def})" },
+	{ .help = "Allocator (what the same svc_alloc_arg() runs against):" },
+	{ "backend", 0, required_argument, "NAME", OPT_WORD,
+	  .accepted = "buddy or jemalloc", .lookup = pp_backend_from_name,
+	  CFG(backend, FIELD_ENUM),
+	  .help = "buddy: the kernel's design, emulated (buddy\n"
+		  "lists + pcp lists); jemalloc: a jemalloc 5.3\n"
+		  "arena whose extents come from the pool, single\n"
+		  "page = mallocx(), bulk = batch_alloc, free =\n"
+		  "sdallocx() (default: buddy)" },
+	{ "bulk-variant", 0, required_argument, "NAME", OPT_WORD,
+	  .accepted = "merged, stop-at-first-populated, batched-stats, "
+		      "no-single-fallback or pure-output",
+	  .lookup = pp_bulk_variant_from_name,
+	  CFG(bulk_variant, FIELD_ENUM),
+	  .help = "the bulk API's contract, after the kernel's\n"
+		  "history (default: merged):\n"
+		  "merged: 5.13 as merged, with its fixes: NULL\n"
+		  "  slots only, one missing page -> single path,\n"
+		  "  statistics per page\n"
+		  "stop-at-first-populated: the v5 series Chuck\n"
+		  "  Lever measured: stops at the first populated\n"
+		  "  slot after a hole, svc_alloc_arg() loops\n"
+		  "batched-stats: merged, statistics counted once\n"
+		  "  per call (5.14)\n"
+		  "no-single-fallback: merged, but one missing\n"
+		  "  page stays on the bulk path\n"
+		  "pure-output: the 2025 proposal: the array is\n"
+		  "  output only; svc_alloc_arg() moves the pages\n"
+		  "  it holds to the front and asks for the rest" },
+	{ "je-tcache", 0, required_argument, "on|off", OPT_WORD,
+	  .accepted = "on or off", .words = words_off_on,
+	  CFG(je_tcache, FIELD_BOOL), .jemalloc_only = true,
+	  .help = "jemalloc: a thread cache per CPU in front of\n"
+		  "the arena (off: every call reaches the arena)\n"
+		  "(default: on)" },
+	{ "je-tcache-slots", 0, required_argument, "N", OPT_COUNT,
+	  .min = 2, .max = 65534, .jemalloc_only = true,
+	  .apply = apply_je_slots,
+	  .help = "jemalloc: 4 KiB pages each thread cache holds,\n"
+		  "even, {min}..{max}; jemalloc reads it at start, so\n"
+		  "rpcsim restarts itself with MALLOC_CONF set\n"
+		  "(default: as jemalloc starts, 20)" },
+	{ "je-batch", 0, required_argument, "on|off", OPT_WORD,
+	  .accepted = "on or off", .words = words_off_on,
+	  CFG(je_batch, FIELD_BOOL), .jemalloc_only = true,
+	  .help = "jemalloc: bulk calls through batch_alloc, which\n"
+		  "takes 4 KiB pages from fresh slabs, never the\n"
+		  "thread cache; off: one mallocx() per page\n"
+		  "(default: on)" },
+	{ .help = "Tracing (LTTng; a session daemon must be running):",
+	  .hidden = !TRACING_BUILT },
+	{ .help = "Tracing: not built in (this rpcsim was configured with\n"
+		  "--disable-lttng-ust): --trace is refused",
+	  .hidden = TRACING_BUILT },
+	{ "trace", 0, optional_argument, "DIR", OPT_OTHER,
+	  .apply = apply_trace, .hidden = !TRACING_BUILT,
+	  .help = "record the run in an LTTng session of its own\n"
+		  "writing to DIR (default: a new folder\n"
+		  "rpcsim-trace-YYYYMMDD-HHMMSS), then print\n"
+		  "rpcsim-analyze's figures for the trace beside\n"
+		  "rpcsim's own; a DIR that holds a trace, or\n"
+		  "that another rpcsim records into, is refused" },
+	{ "trace-events", 0, required_argument, "SET", OPT_WORD,
+	  .accepted = "rpcsim or all", .words = words_trace_events,
+	  CFG(trace_all, FIELD_BOOL), .hidden = !TRACING_BUILT,
+	  .help = "rpcsim: the rpcsim:* events; all: also the\n"
+		  "allocator's pagepool:* events, about 70 per\n"
+		  "call (default: rpcsim)" },
+	{ "trace-buffer", 0, required_argument, "SIZE", OPT_SIZE,
+	  .min = MIN_TRACE_BUFFER, .max = MAX_TRACE_BUFFER,
+	  .def = DEFAULT_TRACE_BUFFER, .accepted = "a size from {min} to {max}",
+	  CFG(trace_buffer, FIELD_U64), .hidden = !TRACING_BUILT,
+	  .help = "ring buffer per CPU, in 8 sub-buffers, {min}..{max};\n"
+		  "too small and the tracer discards events,\n"
+		  "which is reported (default: {def})" },
+	{ .help = "Output:" },
+	{ "json", 'j', no_argument, NULL, OPT_FLAG, CFG(json, FIELD_BOOL),
+	  .help = "one JSON document on stdout instead of text" },
+	{ "plot", 0, required_argument, "FILE", OPT_OTHER,
+	  .apply = apply_plot,
+	  .help = "draw each mode's per-call latency (histogram,\n"
+		  "CDF and tail, log x axis) and pages refilled\n"
+		  "per call into FILE, an .svg or .png, with\n"
+		  "gnuplot (default: no plot)" },
+	{ "quiet", 'q', no_argument, NULL, OPT_FLAG, CFG(quiet, FIELD_BOOL),
+	  .help = "only the per-call line of each mode (and the\n"
+		  "table with --alloc=all); no progress line" },
+	{ "help", 'h', no_argument, NULL, OPT_OTHER, .apply = apply_help,
+	  .help = "this help" },
+	{ "version", 'V', no_argument, NULL, OPT_OTHER,
+	  .apply = apply_version,
+	  .help = "rpcsim and libpagepool versions" },
+};
+
+#define NR_OPT_SPECS	ARRAY_SIZE(opt_table)
+
+/* Enum fields are stored as ints; words_completion is in enum order. */
+_Static_assert(RPCSIM_COMPLETION_INLINE == 0 &&
+	       RPCSIM_COMPLETION_THREAD == 1, "words_completion's order");
+_Static_assert(sizeof(enum rpcsim_completion) == sizeof(int) &&
+	       sizeof(enum pp_backend) == sizeof(int) &&
+	       sizeof(enum pp_bulk_variant) == sizeof(int),
+	       "FIELD_ENUM stores an int");
+
+/* What parsing gathers besides rpcsim_config. */
+struct opt_state {
+	struct rpcsim_config *cfg;
+	char **argv;
+	/* The value each option was last given ("" with none); NULL: not. */
+	const char *given[NR_OPT_SPECS];
+	const struct opt_spec *je_last;	/* the last jemalloc-only option */
+	const char *je_last_arg;
+	uint64_t je_slots;		/* --je-tcache-slots, 0: not given */
+	struct option longopts[NR_OPT_SPECS + 1];
+	char shortopts[2 + 3 * NR_OPT_SPECS];
+};
+
 /* Bad input: one line, exit status 2. */
 __attribute__((noreturn, format(printf, 1, 2)))
 static void usage_error(const char *fmt, ...)
@@ -147,20 +392,178 @@ static void usage_error(const char *fmt, ...)
 	exit(2);
 }
 
-/* The long name of option @val, for messages. */
-static const char *option_name(int val)
+static unsigned int online_cpus(void)
 {
-	for (const struct option *o = long_options; o->name; o++)
-		if (o->val == val)
-			return o->name;
-	return "?";
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n > 0 ? (unsigned int)(n > MAX_THREADS ? MAX_THREADS : n) : 1;
 }
 
-/* Digits only (common/number.h: one syntax for every number). */
-static int parse_u64(const char *s, uint64_t *out)
+/* A size the way the options take it: 1, 4k, 64m, 1g, 1024g. */
+static char *fmt_size_arg(char *buf, size_t len, uint64_t v)
 {
-	return num_parse_u64(s, out);
+	static const char suffix[] = "kmg";
+	unsigned int i = 0;
+
+	while (i < sizeof(suffix) - 1 && v && !(v % 1024)) {
+		v /= 1024;
+		i++;
+	}
+	snprintf(buf, len, "%llu%.*s", (unsigned long long)v, i ? 1 : 0,
+		 i ? &suffix[i - 1] : "");
+	return buf;
 }
+
+static uint64_t opt_default(const struct opt_spec *o)
+{
+	return o->def_per_cpu ? (uint64_t)o->def_per_cpu * online_cpus() :
+				o->def;
+}
+
+/* @text with {min}, {max} and {def} replaced by @o's values. */
+static char *opt_text(char *buf, size_t len, const char *text,
+		      const struct opt_spec *o)
+{
+	size_t n = 0;
+
+	while (*text && n + 1 < len) {
+		uint64_t v;
+		int w;
+
+		if (!strncmp(text, "{min}", 5))
+			v = o->min;
+		else if (!strncmp(text, "{max}", 5))
+			v = o->max;
+		else if (!strncmp(text, "{def}", 5))
+			v = opt_default(o);
+		else {
+			buf[n++] = *text++;
+			continue;
+		}
+		text += 5;
+		if (o->kind == OPT_SIZE)
+			fmt_size_arg(buf + n, len - n, v);
+		else
+			snprintf(buf + n, len - n, "%llu",
+				 (unsigned long long)v);
+		w = (int)strlen(buf + n);
+		n += (size_t)w;
+	}
+	buf[n] = '\0';
+	return buf;
+}
+
+static const struct opt_spec *opt_find(const char *name)
+{
+	for (size_t i = 0; i < NR_OPT_SPECS; i++)
+		if (opt_table[i].name && !strcmp(opt_table[i].name, name))
+			return &opt_table[i];
+	rpcsim_die("no option --%s in the table", name);
+}
+
+/* What --@name was last given, NULL if it was not. */
+static const char *opt_given(const struct opt_state *st, const char *name)
+{
+	return st->given[opt_find(name) - opt_table];
+}
+
+/* --@name as given, else its default as the option would take it. */
+static const char *opt_given_or_default(const struct opt_state *st,
+					const char *name, char *buf,
+					size_t len)
+{
+	const char *arg = opt_given(st, name);
+
+	return arg ? arg : opt_text(buf, len, "{def}", opt_find(name));
+}
+
+/* --- --help ------------------------------------------------------------------ */
+
+/* The column option descriptions start at. */
+#define HELP_COLUMN	26
+
+static const char help_intro[] =
+"Usage: rpcsim [OPTION]...\n"
+"Run SUNRPC's svc_alloc_arg() refill loop on server threads against a\n"
+"libpagepool pool, serving a seeded stream of NFSv3-over-TCP READs and\n"
+"WRITEs from an emulated page cache, and report the latency of every\n"
+"svc_alloc_arg() call, as the bulk allocator's SUNRPC consumer was measured.\n"
+"\n";
+
+static const char help_footer[] =
+"\n"
+"Numbers are decimal digits (a duration may have a fraction: 0.5); no sign,\n"
+"0x or exponent.  SIZE is a number of bytes with an optional k, m or g\n"
+"suffix (powers of 1024).  A once-a-second progress line goes to stderr when it is a\n"
+"terminal.  Exit status: 0 ok, 1 runtime failure (pages leaked, no memory,\n"
+"a stalled run, the plot not drawn), 2 bad command line, 128 + N stopped by\n"
+"signal N (SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGPIPE, SIGALRM, SIGUSR1,\n"
+"SIGUSR2: the run ends early, pages are checked, a trace session is\n"
+"destroyed).\n"
+"\n"
+"Environment:\n"
+"  PAGEPOOL_DEBUG=1       the allocator's debug checks: poisoned free pages\n"
+"                         catch any write after a put\n"
+"  PAGEPOOL_PCP=IMPL      how threads own their CPU's pcp list: rseq\n"
+"                         (restartable sequences), lock (spin trylock) or\n"
+"                         auto (rseq where it can run; the default)\n"
+"  RPCSIM_LEAK_PAGES=N    (tests) keep N page-cache pages at exit, to see\n"
+"                         the leak check report them and exit 1\n"
+"  RPCSIM_GNUPLOT=PATH    the gnuplot --plot runs (default: gnuplot in\n"
+"                         PATH)\n"
+"  RPCSIM_GNUPLOT_SECONDS=N  how long gnuplot may draw before it is\n"
+"                         stopped and the plot fails (default: 60)\n"
+"  RPCSIM_ANALYZE=PATH    the rpcsim-analyze --trace runs (default: the one\n"
+"                         beside rpcsim, else rpcsim-analyze in PATH)\n";
+
+/* One option: its names, then @text's lines from HELP_COLUMN on. */
+static void print_option_help(const struct opt_spec *o, const char *text)
+{
+	char left[64];
+	int n;
+
+	if (o->letter)
+		n = snprintf(left, sizeof(left), "  -%c, --%s", o->letter,
+			     o->name);
+	else
+		n = snprintf(left, sizeof(left), "      --%s", o->name);
+	if (o->arg)
+		n += snprintf(left + n, sizeof(left) - (size_t)n,
+			      o->has_arg == optional_argument ? "[=%s]" :
+								"=%s", o->arg);
+	/* A name that reaches the column is followed by two blanks. */
+	printf("%s%*s", left, n < HELP_COLUMN ? HELP_COLUMN - n : 2, "");
+	for (;;) {
+		size_t len = strcspn(text, "\n");
+
+		printf("%.*s\n", (int)len, text);
+		if (!text[len])
+			break;
+		text += len + 1;
+		printf("%*s", HELP_COLUMN, "");
+	}
+}
+
+static void print_help(void)
+{
+	char text[2048];
+
+	fputs(help_intro, stdout);
+	for (size_t i = 0; i < NR_OPT_SPECS; i++) {
+		const struct opt_spec *o = &opt_table[i];
+
+		if (o->hidden)
+			continue;
+		opt_text(text, sizeof(text), o->help, o);
+		if (o->name)
+			print_option_help(o, text);
+		else
+			printf("%s\n", text);
+	}
+	fputs(help_footer, stdout);
+}
+
+/* --- values ------------------------------------------------------------------ */
 
 /* Digits with an optional k, m or g suffix (powers of 1024). */
 static int parse_size(const char *s, uint64_t *out)
@@ -199,29 +602,31 @@ static int parse_size(const char *s, uint64_t *out)
 	return 0;
 }
 
-static uint64_t opt_count(int opt, const char *arg, uint64_t min,
-			  uint64_t max)
+/* Digits only (common/number.h: one syntax for every number). */
+static uint64_t opt_count(const struct opt_spec *o, const char *arg)
 {
 	uint64_t v;
-	int err = parse_u64(arg, &v);
+	int err = num_parse_u64(arg, &v);
 
-	if (err || v < min || v > max)
+	if (err || v < o->min || v > o->max)
 		usage_error("--%s=%s: %sexpected an integer from %llu to %llu",
-			    option_name(opt), arg,
-			    err == -ERANGE ? "out of range; " : "",
-			    (unsigned long long)min, (unsigned long long)max);
+			    o->name, arg, err == -ERANGE ? "out of range; " : "",
+			    (unsigned long long)o->min,
+			    (unsigned long long)o->max);
 	return v;
 }
 
-static uint64_t opt_size(int opt, const char *arg, uint64_t min,
-			 uint64_t max, const char *accepted)
+static uint64_t opt_size(const struct opt_spec *o, const char *arg)
 {
+	char accepted[160];
 	uint64_t v;
 	int err = parse_size(arg, &v);
 
-	if (err || v < min || v > max)
-		usage_error("--%s=%s: %sexpected %s", option_name(opt), arg,
-			    err == -ERANGE ? "out of range; " : "", accepted);
+	if (err || v < o->min || v > o->max)
+		usage_error("--%s=%s: %sexpected %s", o->name, arg,
+			    err == -ERANGE ? "out of range; " : "",
+			    opt_text(accepted, sizeof(accepted), o->accepted,
+				     o));
 	return v;
 }
 
@@ -230,23 +635,129 @@ static uint64_t opt_size(int opt, const char *arg, uint64_t min,
  * read --duration=0x10 as 16 s and 1e3 as 1000, where --threads=0x10 was
  * refused.
  */
-static double opt_seconds(int opt, const char *arg)
+static double opt_seconds(const struct opt_spec *o, const char *arg)
 {
 	double v;
 
-	if (num_parse_decimal(arg, &v) || !(v > 0) || v > MAX_DURATION_S)
+	if (num_parse_decimal(arg, &v) || !(v > 0) || v > (double)o->max)
 		usage_error("--%s=%s: expected a number of seconds above 0 "
-			    "and at most %.0f, in decimal digits with an "
+			    "and at most %llu, in decimal digits with an "
 			    "optional fraction (e.g. 2 or 0.5)",
-			    option_name(opt), arg, MAX_DURATION_S);
+			    o->name, arg, (unsigned long long)o->max);
 	return v;
 }
 
+/* The number of the word @arg among @o's words. */
+static int opt_word(const struct opt_spec *o, const char *arg)
+{
+	int n = -1;
+
+	if (o->lookup) {
+		n = o->lookup(arg);
+	} else {
+		for (int i = 0; o->words[i]; i++)
+			if (!strcmp(arg, o->words[i]))
+				n = i;
+	}
+	if (n < 0)
+		usage_error("--%s=%s: expected %s", o->name, arg, o->accepted);
+	return n;
+}
+
+static void opt_store(const struct opt_spec *o, struct rpcsim_config *cfg,
+		      uint64_t v, double d)
+{
+	void *f = (char *)cfg + o->offset;
+	int e = (int)v;
+
+	switch (o->field) {
+	case FIELD_UINT:
+		*(unsigned int *)f = (unsigned int)v;
+		break;
+	case FIELD_U64:
+		*(uint64_t *)f = v;
+		break;
+	case FIELD_DOUBLE:
+		*(double *)f = d;
+		break;
+	case FIELD_BOOL:
+		*(bool *)f = v != 0;
+		break;
+	case FIELD_ENUM:
+		memcpy(f, &e, sizeof(e));
+		break;
+	case FIELD_NONE:
+		break;
+	}
+}
+
+/* Option @o given @arg (NULL: none): check it and store it. */
+static void opt_apply(const struct opt_spec *o, const char *arg,
+		      struct opt_state *st)
+{
+	uint64_t v = 0;
+	double d = 0;
+
+	switch (o->kind) {
+	case OPT_FLAG:
+		v = 1;
+		break;
+	case OPT_COUNT:
+		v = opt_count(o, arg);
+		break;
+	case OPT_SIZE:
+		v = opt_size(o, arg);
+		break;
+	case OPT_SECONDS:
+		d = opt_seconds(o, arg);
+		break;
+	case OPT_WORD:
+		v = (uint64_t)opt_word(o, arg);
+		break;
+	case OPT_HEADING:
+	case OPT_OTHER:
+		break;
+	}
+	opt_store(o, st->cfg, v, d);
+	st->given[o - opt_table] = arg ? arg : "";
+	if (o->jemalloc_only) {
+		st->je_last = o;
+		st->je_last_arg = arg;
+	}
+	if (o->apply)
+		o->apply(o, arg, v, st);
+}
+
+/* --- options with more to them ----------------------------------------------- */
+
+/* single, list, array: the mode; all: RPCSIM_NR_MODES. */
+static int alloc_lookup(const char *word)
+{
+	if (!strcmp(word, "all"))
+		return RPCSIM_NR_MODES;
+	for (int m = 0; m < RPCSIM_NR_MODES; m++)
+		if (!strcmp(word, mode_names[m]))
+			return m;
+	return -1;
+}
+
+static void apply_alloc(const struct opt_spec *o, const char *arg,
+			uint64_t value, struct opt_state *st)
+{
+	struct rpcsim_config *cfg = st->cfg;
+
+	for (int m = 0; m < RPCSIM_NR_MODES; m++)
+		cfg->mode[m] = value == RPCSIM_NR_MODES || value == (uint64_t)m;
+	cfg->alloc = arg;
+}
+
 /* --mix=read:W,write:W, either part optional, each at most once. */
-static void opt_mix(const char *arg, struct rpcsim_config *cfg)
+static void apply_mix(const struct opt_spec *o, const char *arg,
+		      uint64_t value, struct opt_state *st)
 {
 	static const char accepted[] = "expected read:W,write:W with integer "
 				       "weights from 0 to 1000000, not both 0";
+	struct rpcsim_config *cfg = st->cfg;
 	bool seen_read = false, seen_write = false;
 	const char *p = arg;
 
@@ -283,7 +794,7 @@ static void opt_mix(const char *arg, struct rpcsim_config *cfg)
 			usage_error("--mix=%s: %s", arg, accepted);
 		memcpy(num, colon + 1, len);
 		num[len] = '\0';
-		if (parse_u64(num, &w) || w > MAX_MIX_WEIGHT)
+		if (num_parse_u64(num, &w) || w > MAX_MIX_WEIGHT)
 			usage_error("--mix=%s: bad weight '%s'; %s", arg, num,
 				    accepted);
 		*weight = (unsigned int)w;
@@ -300,11 +811,114 @@ static void opt_mix(const char *arg, struct rpcsim_config *cfg)
 			    accepted);
 }
 
+static void apply_pool_size(const struct opt_spec *o, const char *arg,
+			    uint64_t value, struct opt_state *st)
+{
+	char accepted[160];
+
+	if (value % PP_PAGE_SIZE)
+		usage_error("--%s=%s: expected %s", o->name, arg,
+			    opt_text(accepted, sizeof(accepted), o->accepted,
+				     o));
+}
+
+static void apply_je_slots(const struct opt_spec *o, const char *arg,
+			   uint64_t value, struct opt_state *st)
+{
+	if (value % 2)
+		usage_error("--%s=%s: expected an even integer from %llu to "
+			    "%llu (jemalloc's cache bins hold an even count)",
+			    o->name, arg, (unsigned long long)o->min,
+			    (unsigned long long)o->max);
+	st->je_slots = value;
+}
+
+static void apply_trace(const struct opt_spec *o, const char *arg,
+			uint64_t value, struct opt_state *st)
+{
+	st->cfg->trace = true;
+	if (arg && !*arg)
+		usage_error("--%s=: expected a folder name (or --%s alone)",
+			    o->name, o->name);
+	st->cfg->trace_dir = arg;
+}
+
+static void apply_plot(const struct opt_spec *o, const char *arg,
+		       uint64_t value, struct opt_state *st)
+{
+	char why[160];
+
+	if (plot_check_path(arg, why, sizeof(why)))
+		usage_error("--%s=%s: %s", o->name, arg, why);
+	st->cfg->plot = arg;
+}
+
+static void apply_help(const struct opt_spec *o, const char *arg,
+		       uint64_t value, struct opt_state *st)
+{
+	print_help();
+	exit(0);
+}
+
+static void apply_version(const struct opt_spec *o, const char *arg,
+			  uint64_t value, struct opt_state *st)
+{
+	printf("rpcsim %s (libpagepool %s, %s)\n", PACKAGE_VERSION,
+	       pp_version(),
+	       TRACING_BUILT ? "LTTng-UST tracepoints" : "no tracepoints");
+	exit(0);
+}
+
+/* --- the command line ---------------------------------------------------- */
+
+/*
+ * getopt_long()'s tables from opt_table: an option's val is its letter,
+ * or 256 + its index when it has none.
+ */
+static void opt_getopt_tables(struct opt_state *st)
+{
+	struct option *lo = st->longopts;
+	char *so = st->shortopts;
+
+	*so++ = ':';
+	for (size_t i = 0; i < NR_OPT_SPECS; i++) {
+		const struct opt_spec *o = &opt_table[i];
+
+		if (!o->name)
+			continue;
+		*lo++ = (struct option){
+			.name = o->name,
+			.has_arg = o->has_arg,
+			.val = o->letter ? o->letter : 256 + (int)i,
+		};
+		if (!o->letter)
+			continue;
+		*so++ = (char)o->letter;
+		if (o->has_arg != no_argument)
+			*so++ = ':';
+		if (o->has_arg == optional_argument)
+			*so++ = ':';
+	}
+	*lo = (struct option){ 0 };
+	*so = '\0';
+}
+
+/* The option getopt_long() returned @val for, NULL if it refused one. */
+static const struct opt_spec *opt_by_val(int val)
+{
+	if (val >= 256 && val < 256 + (int)NR_OPT_SPECS)
+		return &opt_table[val - 256];
+	for (size_t i = 0; i < NR_OPT_SPECS; i++)
+		if (opt_table[i].name && opt_table[i].letter == val)
+			return &opt_table[i];
+	return NULL;
+}
+
 /* getopt_long() rejected an option: say which, and why if we can tell. */
 __attribute__((noreturn))
-static void bad_option(const char *arg)
+static void bad_option(const struct option *longopts, const char *arg)
 {
-	const char *name = cmdline_refused_value(long_options, arg);
+	const char *name = cmdline_refused_value(longopts, arg);
 
 	if (name)
 		usage_error("option '--%s' takes no value (in '%s'); see "
@@ -321,165 +935,6 @@ static void bad_option(const char *arg)
 			    "accepted options", optopt);
 	usage_error("unknown option '%s'; see rpcsim --help for the "
 		    "accepted options", arg);
-}
-
-static unsigned int online_cpus(void)
-{
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
-
-	return n > 0 ? (unsigned int)(n > MAX_THREADS ? MAX_THREADS : n) : 1;
-}
-
-#ifdef HAVE_LTTNG_UST
-#define TRACING_HELP \
-	"Tracing (LTTng; a session daemon must be running):\n" \
-	"      --trace[=DIR]       record the run in an LTTng session of its own\n" \
-	"                          writing to DIR (default: a new folder\n" \
-	"                          rpcsim-trace-YYYYMMDD-HHMMSS), then print\n" \
-	"                          rpcsim-analyze's figures for the trace beside\n" \
-	"                          rpcsim's own; a DIR that holds a trace, or\n" \
-	"                          that another rpcsim records into, is refused\n" \
-	"      --trace-events=SET  rpcsim: the rpcsim:* events; all: also the\n" \
-	"                          allocator's pagepool:* events, about 70 per\n" \
-	"                          call (default: rpcsim)\n" \
-	"      --trace-buffer=SIZE ring buffer per CPU, in 8 sub-buffers, 64k..1g;\n" \
-	"                          too small and the tracer discards events,\n" \
-	"                          which is reported (default: 16m)\n"
-#else
-#define TRACING_HELP \
-	"Tracing: not built in (this rpcsim was configured with\n" \
-	"--disable-lttng-ust): --trace is refused\n"
-#endif
-
-static void print_help(void)
-{
-	unsigned int cpus = online_cpus();
-
-	printf(
-"Usage: rpcsim [OPTION]...\n"
-"Run SUNRPC's svc_alloc_arg() refill loop on server threads against a\n"
-"libpagepool pool, serving a seeded stream of NFSv3-over-TCP READs and\n"
-"WRITEs from an emulated page cache, and report the latency of every\n"
-"svc_alloc_arg() call, as the bulk allocator's SUNRPC consumer was measured.\n"
-"\n"
-"Allocation (each mode runs on a fresh pool):\n"
-"  -a, --alloc=MODE        single: alloc_page() for every hole (before 5.13)\n"
-"                          list:   alloc_pages_bulk_list() for the holes,\n"
-"                                  waiting when the list runs dry\n"
-"                          array:  alloc_pages_bulk_array() until full,\n"
-"                                  waiting only after no progress\n"
-"                          all:    single, list and array in turn\n"
-"                          (default: array)\n"
-"      --retry-wait=USEC   the wait after an allocation made no progress,\n"
-"                          as memalloc_retry_wait(); 0 only yields the CPU\n"
-"                          (default: %u)\n"
-"Server:\n"
-"  -t, --threads=N         server threads, 1..%u (default: online CPUs, %u)\n"
-"      --max-payload=SIZE  sv_max_payload, 1..64m; each thread's rq_pages\n"
-"                          has (roundup(SIZE + 4k, 4k) + 8k) / 4k slots\n"
-"                          (default: 1m, 259 slots)\n"
-"      --completion=WHERE  where reply pages are released: inline (the\n"
-"                          server thread) or thread (a completion thread,\n"
-"                          so frees land on another CPU) (default: thread)\n"
-"      --queue-depth=N     replies the completion thread may have pending\n"
-"                          before a server thread blocks (default: 2 x\n"
-"                          threads, %u)\n"
-"Workload:\n"
-"      --mix=read:W,write:W  relative weights of READ and WRITE requests\n"
-"                          (default: read:1,write:1)\n"
-"      --io-size=SIZE      bytes per READ or WRITE, 1..max-payload\n"
-"                          (default: 256k)\n"
-"      --file-size=SIZE    the file in the page cache, io-size..64g\n"
-"                          (default: 64m)\n"
-"      --seed=N            request stream seed (default: %llu)\n"
-"Length (whichever limit comes first; with neither, %.0f seconds):\n"
-"  -d, --duration=SECONDS  time per run, decimals allowed (default: %.0f,\n"
-"                          none when only --requests is given)\n"
-"  -n, --requests=N        requests per run over all threads; each takes\n"
-"                          one svc_alloc_arg() call (default: no limit)\n"
-"      --warmup=N          untimed requests per thread before each run\n"
-"                          (default: 0: every call is reported)\n"
-"  -r, --repeat=N          runs per mode, 1..%u (default: 1)\n"
-"Pool:\n"
-"      --pool-size=SIZE    arena size, a multiple of 4k up to 1024g; it must\n"
-"                          hold threads x rq_pages + queue-depth reply heads\n"
-"                          + the file's pages + the min watermark\n"
-"                          (default: 1g)\n"
-"      --pcp-batch=N       pages per pcp refill and drain, 1..%u\n"
-"                          (default: %u, the kernel's for a 1 GiB zone)\n"
-"      --pcp-high=N        pcp list length that triggers a drain,\n"
-"                          batch..%u (default: 6 x batch, %u)\n"
-"Allocator (what the same svc_alloc_arg() runs against):\n"
-"      --backend=NAME      buddy: the kernel's design, emulated (buddy\n"
-"                          lists + pcp lists); jemalloc: a jemalloc 5.3\n"
-"                          arena whose extents come from the pool, single\n"
-"                          page = mallocx(), bulk = batch_alloc, free =\n"
-"                          sdallocx() (default: buddy)\n"
-"      --bulk-variant=NAME the bulk API's contract, after the kernel's\n"
-"                          history (default: merged):\n"
-"                          merged: 5.13 as merged, with its fixes: NULL\n"
-"                            slots only, one missing page -> single path,\n"
-"                            statistics per page\n"
-"                          stop-at-first-populated: the v5 series Chuck\n"
-"                            Lever measured: stops at the first populated\n"
-"                            slot after a hole, svc_alloc_arg() loops\n"
-"                          batched-stats: merged, statistics counted once\n"
-"                            per call (5.14)\n"
-"                          no-single-fallback: merged, but one missing\n"
-"                            page stays on the bulk path\n"
-"                          pure-output: the 2025 proposal: the array is\n"
-"                            output only; svc_alloc_arg() moves the pages\n"
-"                            it holds to the front and asks for the rest\n"
-"      --je-tcache=on|off  jemalloc: a thread cache per CPU in front of\n"
-"                          the arena (off: every call reaches the arena)\n"
-"                          (default: on)\n"
-"      --je-tcache-slots=N jemalloc: 4 KiB pages each thread cache holds,\n"
-"                          even, 2..65534; jemalloc reads it at start, so\n"
-"                          rpcsim restarts itself with MALLOC_CONF set\n"
-"                          (default: as jemalloc starts, 20)\n"
-"      --je-batch=on|off   jemalloc: bulk calls through batch_alloc, which\n"
-"                          takes 4 KiB pages from fresh slabs, never the\n"
-"                          thread cache; off: one mallocx() per page\n"
-"                          (default: on)\n"
-TRACING_HELP
-"Output:\n"
-"  -j, --json              one JSON document on stdout instead of text\n"
-"      --plot=FILE         draw each mode's per-call latency (histogram,\n"
-"                          CDF and tail, log x axis) and pages refilled\n"
-"                          per call into FILE, an .svg or .png, with\n"
-"                          gnuplot (default: no plot)\n"
-"  -q, --quiet             only the per-call line of each mode (and the\n"
-"                          table with --alloc=all); no progress line\n"
-"  -h, --help              this help\n"
-"  -V, --version           rpcsim and libpagepool versions\n"
-"\n"
-"Numbers are decimal digits (a duration may have a fraction: 0.5); no sign,\n"
-"0x or exponent.  SIZE is a number of bytes with an optional k, m or g\n"
-"suffix (powers of 1024).  A once-a-second progress line goes to stderr when it is a\n"
-"terminal.  Exit status: 0 ok, 1 runtime failure (pages leaked, no memory,\n"
-"a stalled run, the plot not drawn), 2 bad command line, 128 + N stopped by\n"
-"signal N (SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGPIPE, SIGALRM, SIGUSR1,\n"
-"SIGUSR2: the run ends early, pages are checked, a trace session is\n"
-"destroyed).\n"
-"\n"
-"Environment:\n"
-"  PAGEPOOL_DEBUG=1       the allocator's debug checks: poisoned free pages\n"
-"                         catch any write after a put\n"
-"  PAGEPOOL_PCP=IMPL      how threads own their CPU's pcp list: rseq\n"
-"                         (restartable sequences), lock (spin trylock) or\n"
-"                         auto (rseq where it can run; the default)\n"
-"  RPCSIM_LEAK_PAGES=N    (tests) keep N page-cache pages at exit, to see\n"
-"                         the leak check report them and exit 1\n"
-"  RPCSIM_GNUPLOT=PATH    the gnuplot --plot runs (default: gnuplot in\n"
-"                         PATH)\n"
-"  RPCSIM_GNUPLOT_SECONDS=N  how long gnuplot may draw before it is\n"
-"                         stopped and the plot fails (default: 60)\n"
-"  RPCSIM_ANALYZE=PATH    the rpcsim-analyze --trace runs (default: the one\n"
-"                         beside rpcsim, else rpcsim-analyze in PATH)\n",
-	       DEFAULT_RETRY_WAIT_US, MAX_THREADS, cpus, 2 * cpus,
-	       DEFAULT_SEED, DEFAULT_DURATION_S, DEFAULT_DURATION_S,
-	       MAX_REPEAT, MAX_PCP_BATCH, DEFAULT_PCP_BATCH, MAX_PCP_HIGH,
-	       6 * DEFAULT_PCP_BATCH);
 }
 
 /*
@@ -625,278 +1080,75 @@ static void config_defaults(struct rpcsim_config *cfg)
 	cfg->trace_buffer = DEFAULT_TRACE_BUFFER;
 }
 
-void rpcsim_parse_options(int argc, char **argv, struct rpcsim_config *cfg)
+/* Options that only go with another: refused alone. */
+static void check_dependencies(struct opt_state *st)
 {
-	const char *io_arg = NULL, *file_arg = NULL, *pool_arg = NULL;
-	const char *trace_events_arg = NULL, *trace_buffer_arg = NULL;
-	const char *je_name = NULL, *je_val = NULL, *je_slots_arg = NULL;
-	uint64_t je_slots = 0;
-	bool have_duration = false, have_high = false, have_depth = false;
-	struct pp_pool_config pc;
-	const char *env;
-	char buf[32];
-	int opt;
+	struct rpcsim_config *cfg = st->cfg;
+	const char *arg;
 
-	config_defaults(cfg);
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, short_options, long_options,
-				  NULL)) != -1) {
-		switch (opt) {
-		case 'a':
-			memset(cfg->mode, 0, sizeof(cfg->mode));
-			if (!strcmp(optarg, "all")) {
-				for (int m = 0; m < RPCSIM_NR_MODES; m++)
-					cfg->mode[m] = true;
-			} else {
-				int m;
-
-				for (m = 0; m < RPCSIM_NR_MODES; m++)
-					if (!strcmp(optarg, mode_names[m]))
-						break;
-				if (m == RPCSIM_NR_MODES)
-					usage_error("--alloc=%s: expected "
-						    "single, list, array or "
-						    "all", optarg);
-				cfg->mode[m] = true;
-			}
-			cfg->alloc = optarg;
-			break;
-		case 't':
-			cfg->threads = (unsigned int)opt_count(opt, optarg, 1,
-							       MAX_THREADS);
-			break;
-		case 'd':
-			cfg->duration_s = opt_seconds(opt, optarg);
-			have_duration = true;
-			break;
-		case 'n':
-			cfg->requests = opt_count(opt, optarg, 1,
-						  MAX_REQUESTS);
-			break;
-		case OPT_MIX:
-			opt_mix(optarg, cfg);
-			break;
-		case OPT_IO_SIZE:
-			cfg->io_size = opt_size(opt, optarg, 1, MAX_PAYLOAD,
-						"a size from 1 to 64m (and at "
-						"most --max-payload)");
-			io_arg = optarg;
-			break;
-		case OPT_MAX_PAYLOAD:
-			cfg->max_payload = opt_size(opt, optarg, 1,
-						    MAX_PAYLOAD,
-						    "a size from 1 to 64m");
-			break;
-		case OPT_POOL_SIZE:
-			cfg->pool_size = opt_size(opt, optarg, PP_PAGE_SIZE,
-						  MAX_POOL_SIZE,
-						  "a multiple of 4k from 4k "
-						  "to 1024g");
-			if (cfg->pool_size % PP_PAGE_SIZE)
-				usage_error("--pool-size=%s: expected a "
-					    "multiple of 4k from 4k to 1024g",
-					    optarg);
-			pool_arg = optarg;
-			break;
-		case OPT_FILE_SIZE:
-			cfg->file_size = opt_size(opt, optarg, 1,
-						  MAX_FILE_SIZE,
-						  "a size from 1 to 64g (at "
-						  "least --io-size)");
-			file_arg = optarg;
-			break;
-		case OPT_PCP_BATCH:
-			cfg->pcp_batch = (unsigned int)opt_count(opt, optarg,
-								 1,
-								 MAX_PCP_BATCH);
-			break;
-		case OPT_PCP_HIGH:
-			cfg->pcp_high = (unsigned int)opt_count(opt, optarg, 1,
-								MAX_PCP_HIGH);
-			have_high = true;
-			break;
-		case OPT_COMPLETION:
-			if (!strcmp(optarg, "inline"))
-				cfg->completion = RPCSIM_COMPLETION_INLINE;
-			else if (!strcmp(optarg, "thread"))
-				cfg->completion = RPCSIM_COMPLETION_THREAD;
-			else
-				usage_error("--completion=%s: expected inline "
-					    "or thread", optarg);
-			break;
-		case OPT_QUEUE_DEPTH:
-			cfg->queue_depth = (unsigned int)opt_count(opt, optarg,
-							1, MAX_QUEUE_DEPTH);
-			have_depth = true;
-			break;
-		case OPT_SEED:
-			cfg->seed = opt_count(opt, optarg, 0, UINT64_MAX);
-			break;
-		case 'r':
-			cfg->repeat = (unsigned int)opt_count(opt, optarg, 1,
-							      MAX_REPEAT);
-			break;
-		case OPT_WARMUP:
-			cfg->warmup = opt_count(opt, optarg, 0, MAX_WARMUP);
-			break;
-		case OPT_RETRY_WAIT:
-			cfg->retry_wait_us = (unsigned int)opt_count(opt,
-						optarg, 0, MAX_RETRY_WAIT_US);
-			break;
-		case OPT_TRACE:
-			cfg->trace = true;
-			if (optarg && !*optarg)
-				usage_error("--trace=: expected a folder name "
-					    "(or --trace alone)");
-			cfg->trace_dir = optarg;
-			break;
-		case OPT_TRACE_EVENTS:
-			if (!strcmp(optarg, "rpcsim"))
-				cfg->trace_all = false;
-			else if (!strcmp(optarg, "all"))
-				cfg->trace_all = true;
-			else
-				usage_error("--trace-events=%s: expected "
-					    "rpcsim or all", optarg);
-			trace_events_arg = optarg;
-			break;
-		case OPT_TRACE_BUFFER:
-			cfg->trace_buffer = opt_size(opt, optarg, MIN_TRACE_BUFFER,
-						     MAX_TRACE_BUFFER,
-						     "a size from 64k to 1g");
-			trace_buffer_arg = optarg;
-			break;
-		case 'j':
-			cfg->json = true;
-			break;
-		case OPT_BACKEND: {
-			int b = pp_backend_from_name(optarg);
-
-			if (b < 0)
-				usage_error("--backend=%s: expected buddy or "
-					    "jemalloc", optarg);
-			cfg->backend = (enum pp_backend)b;
-			break;
-		}
-		case OPT_BULK_VARIANT: {
-			int v = pp_bulk_variant_from_name(optarg);
-
-			if (v < 0)
-				usage_error("--bulk-variant=%s: expected merged, "
-					    "stop-at-first-populated, "
-					    "batched-stats, no-single-fallback "
-					    "or pure-output", optarg);
-			cfg->bulk_variant = (enum pp_bulk_variant)v;
-			break;
-		}
-		case OPT_JE_TCACHE:
-		case OPT_JE_BATCH: {
-			bool on = !strcmp(optarg, "on");
-
-			if (!on && strcmp(optarg, "off"))
-				usage_error("--%s=%s: expected on or off",
-					    option_name(opt), optarg);
-			if (opt == OPT_JE_TCACHE)
-				cfg->je_tcache = on;
-			else
-				cfg->je_batch = on;
-			je_name = option_name(opt);
-			je_val = optarg;
-			break;
-		}
-		case OPT_JE_TCACHE_SLOTS:
-			je_slots = opt_count(opt, optarg, 2, 65534);
-			if (je_slots % 2)
-				usage_error("--je-tcache-slots=%s: expected an "
-					    "even integer from 2 to 65534 "
-					    "(jemalloc's cache bins hold an "
-					    "even count)", optarg);
-			je_slots_arg = optarg;
-			je_name = option_name(opt);
-			je_val = optarg;
-			break;
-		case OPT_PLOT: {
-			char why[160];
-
-			if (plot_check_path(optarg, why, sizeof(why)))
-				usage_error("--plot=%s: %s", optarg, why);
-			cfg->plot = optarg;
-			break;
-		}
-		case 'q':
-			cfg->quiet = true;
-			break;
-		case 'h':
-			print_help();
-			exit(0);
-		case 'V':
-			printf("rpcsim %s (libpagepool %s, %s)\n",
-			       PACKAGE_VERSION, pp_version(),
-#ifdef HAVE_LTTNG_UST
-			       "LTTng-UST tracepoints"
-#else
-			       "no tracepoints"
-#endif
-			       );
-			exit(0);
-		case ':':
-			usage_error("option '%s' needs a value; see "
-				    "rpcsim --help", argv[optind - 1]);
-		default:
-			bad_option(argv[optind - 1]);
-		}
-	}
-	if (optind < argc)
-		usage_error("unexpected argument '%s': rpcsim takes options "
-			    "only; see rpcsim --help", argv[optind]);
-
-	if (!cfg->trace && trace_events_arg)
-		usage_error("--trace-events=%s: only with --trace",
-			    trace_events_arg);
-	if (!cfg->trace && trace_buffer_arg)
-		usage_error("--trace-buffer=%s: only with --trace",
-			    trace_buffer_arg);
+	arg = opt_given(st, "trace-events");
+	if (!cfg->trace && arg)
+		usage_error("--trace-events=%s: only with --trace", arg);
+	arg = opt_given(st, "trace-buffer");
+	if (!cfg->trace && arg)
+		usage_error("--trace-buffer=%s: only with --trace", arg);
 #ifndef HAVE_LTTNG_UST
 	if (cfg->trace)
 		usage_error("--trace: this rpcsim was built without LTTng-UST "
 			    "(./configure --disable-lttng-ust)");
 #endif
 
-	if (cfg->backend != PP_BACKEND_JEMALLOC && je_name)
-		usage_error("--%s=%s: only with --backend=jemalloc", je_name,
-			    je_val);
-	if (je_slots_arg && !cfg->je_tcache)
+	if (cfg->backend != PP_BACKEND_JEMALLOC && st->je_last)
+		usage_error("--%s=%s: only with --backend=jemalloc",
+			    st->je_last->name, st->je_last_arg);
+	arg = opt_given(st, "je-tcache-slots");
+	if (arg && !cfg->je_tcache)
 		usage_error("--je-tcache-slots=%s: only with --je-tcache=on",
-			    je_slots_arg);
+			    arg);
 	if (cfg->backend == PP_BACKEND_JEMALLOC)
-		je_tcache_setup(cfg, je_slots, argv);
+		je_tcache_setup(cfg, st->je_slots, st->argv);
+}
+
+/* The defaults that follow other options, and sizes that must agree. */
+static void check_sizes(struct opt_state *st)
+{
+	struct rpcsim_config *cfg = st->cfg;
+	char buf[32], given[32];
 
 	/* Length: whichever comes first; the default only without either. */
-	if (!have_duration && !cfg->requests)
+	if (!opt_given(st, "duration") && !cfg->requests)
 		cfg->duration_s = DEFAULT_DURATION_S;
 
-	if (!have_high)
+	if (!opt_given(st, "pcp-high"))
 		cfg->pcp_high = cfg->pcp_batch * 6;
 	else if (cfg->pcp_high < cfg->pcp_batch)
 		usage_error("--pcp-high=%u: expected an integer from the pcp "
 			    "batch (%u) to %u", cfg->pcp_high, cfg->pcp_batch,
 			    MAX_PCP_HIGH);
-	if (!have_depth)
+	if (!opt_given(st, "queue-depth"))
 		cfg->queue_depth = cfg->threads * 2 > MAX_QUEUE_DEPTH ?
 				   MAX_QUEUE_DEPTH : cfg->threads * 2;
 
 	if (cfg->io_size > cfg->max_payload)
 		usage_error("--io-size=%s: larger than the max payload (%s); "
 			    "expected a size from 1 to --max-payload",
-			    io_arg ? io_arg : "256k",
+			    opt_given_or_default(st, "io-size", given,
+						 sizeof(given)),
 			    fmt_size(buf, sizeof(buf), cfg->max_payload));
 	if (cfg->file_size < cfg->io_size)
 		usage_error("--file-size=%s: smaller than one request (%s); "
 			    "expected at least --io-size",
-			    file_arg ? file_arg : "64m",
+			    opt_given_or_default(st, "file-size", given,
+						 sizeof(given)),
 			    fmt_size(buf, sizeof(buf), cfg->io_size));
+}
 
-	/* The kernel's sizes: __svc_create() and svc_alloc_arg(). */
+/* The kernel's sizes (__svc_create() and svc_alloc_arg()), the pool's. */
+static void derive_sizes(struct opt_state *st)
+{
+	struct rpcsim_config *cfg = st->cfg;
+	char given[32];
+
 	cfg->sv_max_mesg = (unsigned long)DIV_ROUND_UP(cfg->max_payload +
 						       PP_PAGE_SIZE,
 						       PP_PAGE_SIZE) *
@@ -915,8 +1167,9 @@ void rpcsim_parse_options(int argc, char **argv, struct rpcsim_config *cfg)
 			    "rq_pages + %u queued reply pages + %lu page-cache "
 			    "pages + a %lu-page min watermark%s%.0lu%s; "
 			    "expected at least %luk (%lu pages)",
-			    pool_arg ? pool_arg : "1g", cfg->threads,
-			    cfg->pages,
+			    opt_given_or_default(st, "pool-size", given,
+						 sizeof(given)),
+			    cfg->threads, cfg->pages,
 			    cfg->completion == RPCSIM_COMPLETION_THREAD ?
 			    cfg->queue_depth : 0,
 			    cfg->file_pages, cfg->min_pool_wmark,
@@ -925,12 +1178,43 @@ void rpcsim_parse_options(int argc, char **argv, struct rpcsim_config *cfg)
 			    cfg->backend_pages ? " pages for jemalloc" : "",
 			    cfg->min_pool_pages * (PP_PAGE_SIZE / 1024),
 			    cfg->min_pool_pages);
+}
+
+void rpcsim_parse_options(int argc, char **argv, struct rpcsim_config *cfg)
+{
+	struct opt_state st = { .cfg = cfg, .argv = argv };
+	struct pp_pool_config pc;
+	const char *env;
+	int opt;
+
+	config_defaults(cfg);
+	opt_getopt_tables(&st);
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, st.shortopts, st.longopts,
+				  NULL)) != -1) {
+		const struct opt_spec *o;
+
+		if (opt == ':')
+			usage_error("option '%s' needs a value; see "
+				    "rpcsim --help", argv[optind - 1]);
+		o = opt_by_val(opt);
+		if (!o)
+			bad_option(st.longopts, argv[optind - 1]);
+		opt_apply(o, optarg, &st);
+	}
+	if (optind < argc)
+		usage_error("unexpected argument '%s': rpcsim takes options "
+			    "only; see rpcsim --help", argv[optind]);
+
+	check_dependencies(&st);
+	check_sizes(&st);
+	derive_sizes(&st);
 
 	env = getenv("RPCSIM_LEAK_PAGES");
 	if (env) {
 		uint64_t n;
 
-		if (parse_u64(env, &n) || n > cfg->file_pages)
+		if (num_parse_u64(env, &n) || n > cfg->file_pages)
 			usage_error("RPCSIM_LEAK_PAGES=%s: expected an integer "
 				    "from 0 to the file's %lu pages", env,
 				    cfg->file_pages);

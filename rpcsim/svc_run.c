@@ -1,0 +1,465 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The run driver (svc_run()): one run of one allocation mode on a fresh
+ * pool: fill the page cache, start the completion thread and the server
+ * threads, watch the warm-up and the timed run (deadline, signals, stalls,
+ * the progress line), gather the results, then take everything back and
+ * check the pool is whole.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <pagepool/pagepool.h>
+
+#include "svc_internal.h"
+#include "trace.h"
+#include "util.h"
+#include "workload.h"
+
+static struct svc_rqst *svc_rqst_create(struct svc_serv *serv, unsigned int id)
+{
+	const struct rpcsim_config *cfg = serv->cfg;
+	struct svc_rqst *rqstp;
+	int err;
+
+	if (posix_memalign((void **)&rqstp, 64, sizeof(*rqstp)))
+		rpcsim_die("out of memory for a server thread");
+	memset(rqstp, 0, sizeof(*rqstp));
+	rqstp->serv = serv;
+	rqstp->id = id;
+	rqstp->rq_pages = xcalloc(cfg->pages + 1, sizeof(*rqstp->rq_pages));
+	rqstp->holes = cfg->pages;
+	rqstp->payload = xcalloc(1, cfg->io_size);
+	for (size_t i = 0; i < cfg->io_size; i++)
+		rqstp->payload[i] = (unsigned char)(i * 7 + id);
+	hist_init(&rqstp->hist);
+	err = pthread_create(&rqstp->thread, NULL, svc_thread, rqstp);
+	if (err) {
+		fprintf(stderr, "rpcsim: cannot start server thread %u of %u: "
+			"%s\n", id + 1, cfg->threads, strerror(err));
+		exit(1);
+	}
+	return rqstp;
+}
+
+static void svc_rqst_destroy(struct svc_serv *serv, struct svc_rqst *rqstp)
+{
+	/* svc_rqst_free(): whatever rq_pages still holds goes back. */
+	for (unsigned long i = 0; i < serv->cfg->pages; i++)
+		if (rqstp->rq_pages[i])
+			rqstp->acct.released++;
+	pp_release_pages(serv->pool, rqstp->rq_pages, serv->cfg->pages);
+	svc_acct_add(&serv->acct, &rqstp->acct);
+	free(rqstp->rq_pages);
+	free(rqstp->payload);
+	free(rqstp);
+}
+
+static void svc_progress(struct svc_serv *serv, uint64_t start, uint64_t now,
+			 uint64_t *last_calls, uint64_t *last_ns,
+			 unsigned int run)
+{
+	const struct rpcsim_config *cfg = serv->cfg;
+	uint64_t calls = 0, pages = 0;
+	char rate[32];
+	double dt;
+
+	for (unsigned int i = 0; i < cfg->threads; i++) {
+		calls += atomic_load_explicit(&serv->rqsts[i]->progress_calls,
+					      memory_order_relaxed);
+		pages += atomic_load_explicit(&serv->rqsts[i]->progress_pages,
+					      memory_order_relaxed);
+	}
+	dt = (double)(now - *last_ns) / 1e9;
+	fmt_thousands(rate, sizeof(rate),
+		      dt > 0 ? (uint64_t)((double)(calls - *last_calls) / dt)
+			     : 0);
+	fprintf(stderr, "\r\033[Krpcsim: %s run %u/%u: %s calls/s, %.1f "
+		"pages/call, %.0f s elapsed", rpcsim_mode_label(serv->mode),
+		run, cfg->repeat, rate,
+		calls ? (double)pages / (double)calls : 0.0,
+		(double)(now - start) / 1e9);
+	*last_calls = calls;
+	*last_ns = now;
+}
+
+/*
+ * Main thread: watch the threads (warm-up, then the timed run), stopping
+ * them at the deadline, on a signal or on a stall.
+ */
+#define INTERRUPT_POLL_NS	(NSEC_PER_SEC / 10)
+#define STALL_NS		(2 * NSEC_PER_SEC)
+
+struct svc_stall {
+	uint64_t since;			/* last time something moved */
+	uint64_t handled, waits;	/* the counters then */
+};
+
+static bool svc_queue_empty(struct svc_serv *serv)
+{
+	struct svc_completion *c = serv->compl;
+	bool empty;
+
+	if (!c)
+		return true;
+	PTHREAD_CHECK(pthread_mutex_lock(&c->lock));
+	empty = c->head == c->tail;
+	PTHREAD_CHECK(pthread_mutex_unlock(&c->lock));
+	return empty;
+}
+
+/*
+ * A stall: for STALL_NS no svc_alloc_arg() call completed while threads
+ * kept retrying, and no reply was ever queued for the completion thread to
+ * free.  Every page is then held by a server thread waiting for more, or
+ * by the page cache: nothing can give one back, the pool is too small
+ * (PAGEPOOL_FAULT=buddy-empty can make it so).  The kernel would hang
+ * there; rpcsim gives up and says why.
+ */
+static bool svc_stalled(struct svc_serv *serv, uint64_t now,
+			struct svc_stall *st)
+{
+	uint64_t handled = atomic_load_explicit(&serv->handled,
+						memory_order_relaxed);
+	uint64_t waits = atomic_load_explicit(&serv->waits,
+					      memory_order_relaxed);
+
+	if (handled != st->handled || !svc_queue_empty(serv) ||
+	    !atomic_load_explicit(&serv->waiting, memory_order_relaxed)) {
+		st->since = now;
+		st->handled = handled;
+		st->waits = waits;
+		return false;
+	}
+	return now - st->since >= STALL_NS &&
+	       waits - st->waits >= serv->cfg->threads;
+}
+
+/*
+ * Wait until *@count (under done_lock) reaches the number of threads: the
+ * warm-up (@run_start 0: no deadline, no progress line) or the timed run
+ * started at @run_start.  Whatever the threads do, the deadline, a signal
+ * or a stall sets serv->stop, which every wait of theirs gives up on; the
+ * wait here is never longer than INTERRUPT_POLL_NS.
+ */
+static void svc_watch(struct svc_serv *serv, const unsigned int *count,
+		      uint64_t run_start, unsigned int run)
+{
+	const struct rpcsim_config *cfg = serv->cfg;
+	uint64_t begin = now_ns(), deadline = UINT64_MAX, tick = UINT64_MAX;
+	uint64_t last_calls = 0, last_ns = run_start;
+	struct svc_stall stall = { .since = begin };
+	bool stopped = svc_stopping(serv), progress = false;
+
+	if (run_start && cfg->duration_s > 0)
+		deadline = run_start + (uint64_t)(cfg->duration_s * 1e9);
+	if (run_start && cfg->progress) {
+		progress = true;
+		tick = run_start + NSEC_PER_SEC;
+	}
+	PTHREAD_CHECK(pthread_mutex_lock(&serv->done_lock));
+	while (*count < cfg->threads) {
+		uint64_t now = now_ns(), wake = now + INTERRUPT_POLL_NS;
+		struct timespec ts;
+		int err;
+
+		/* Signals cannot wake a condition wait: look ten times a s. */
+		if (!stopped && deadline < wake)
+			wake = deadline;
+		if (tick < wake)
+			wake = tick;
+		ts.tv_sec = (time_t)(wake / NSEC_PER_SEC);
+		ts.tv_nsec = (long)(wake % NSEC_PER_SEC);
+		err = pthread_cond_timedwait(&serv->done_cond,
+					     &serv->done_lock, &ts);
+		if (err && err != ETIMEDOUT)
+			rpcsim_die("pthread_cond_timedwait: %s",
+				   strerror(err));
+		now = now_ns();
+		if (!stopped && svc_stalled(serv, now, &stall))
+			atomic_store_explicit(&serv->stuck, true,
+					      memory_order_relaxed);
+		if (!stopped && (now >= deadline || rpcsim_interrupted ||
+				 atomic_load_explicit(&serv->stuck,
+						      memory_order_relaxed))) {
+			atomic_store_explicit(&serv->stop, true,
+					      memory_order_relaxed);
+			stopped = true;
+		}
+		if (progress && now >= tick) {
+			svc_progress(serv, run_start, now, &last_calls,
+				     &last_ns, run);
+			while (tick <= now)
+				tick += NSEC_PER_SEC;
+		}
+	}
+	PTHREAD_CHECK(pthread_mutex_unlock(&serv->done_lock));
+	if (progress)
+		fputs("\r\033[K", stderr);
+}
+
+static void svc_stats_add(struct svc_stats *dst, const struct svc_stats *src)
+{
+	dst->calls += src->calls;
+	dst->alloc_calls += src->alloc_calls;
+	dst->pages += src->pages;
+	dst->no_progress += src->no_progress;
+	dst->waits += src->waits;
+	dst->wait_ns += src->wait_ns;
+	dst->requests += src->requests;
+	dst->reads += src->reads;
+	dst->writes += src->writes;
+	dst->bytes_read += src->bytes_read;
+	dst->bytes_written += src->bytes_written;
+	dst->digest += src->digest;
+}
+
+static struct pp_pool *svc_pool_create(const struct rpcsim_config *cfg)
+{
+	struct pp_pool_config pc;
+	struct pp_pool *pool;
+
+	pp_pool_config_init(&pc);
+	pc.nr_pages = cfg->pool_pages;
+	pc.pcp_batch = cfg->pcp_batch;
+	pc.pcp_high = cfg->pcp_high;
+	pc.backend = cfg->backend;
+	pc.bulk_variant = cfg->bulk_variant;
+	pc.je_tcache = cfg->je_tcache;
+	pc.je_batch_alloc = cfg->je_batch;
+	pool = pp_pool_create(&pc);
+	if (!pool)
+		fprintf(stderr, "rpcsim: cannot create a %s pool of %lu pages: "
+			"%s\n", pp_backend_name(cfg->backend),
+			cfg->pool_pages, strerror(errno));
+	return pool;
+}
+
+/* A pool that could not be destroyed stays reachable (for LeakSanitizer). */
+static struct pp_pool *volatile svc_leaked_pool;
+
+/*
+ * Everything back; the pool must be whole.  The verdict comes from page
+ * state (free + pcp pages == all pages, and pp_pool_destroy() agreeing),
+ * not from the pool's event counters, which are statistics.  With the
+ * jemalloc backend the pages jemalloc keeps for reuse (nr_backend) are
+ * not out; pp_pool_destroy() then checks that no page is in use, destroys
+ * the jemalloc arena and checks that every page came back.
+ * Returns -1 on a leak.
+ */
+static int svc_teardown(struct svc_serv *serv, struct svc_result *res)
+{
+	const struct rpcsim_config *cfg = serv->cfg;
+	const char *label = rpcsim_mode_label(serv->mode);
+	struct pp_vmstat *st = &res->exit;
+	struct svc_acct *a = &res->acct;
+	unsigned long out;
+	int ret = 0;
+
+	for (unsigned int i = 0; i < cfg->threads; i++)
+		svc_rqst_destroy(serv, serv->rqsts[i]);
+	free(serv->rqsts);
+	svc_cache_release(serv);
+	*a = serv->acct;
+	pp_pool_vmstat(serv->pool, st);
+	out = st->nr_pages - st->nr_free - st->nr_pcp - st->nr_backend;
+	res->counters_consistent = st->events[PP_PGALLOC] ==
+				   st->events[PP_PGFREE];
+	if (out) {
+		fprintf(stderr, "rpcsim: leak: %lu of %lu pages did not come "
+			"back to the pool after %s run %u\n", out,
+			st->nr_pages, label, res->run);
+		ret = -1;
+	}
+	if (a->allocated != a->released || a->cache_gets != a->cache_puts) {
+		fprintf(stderr, "rpcsim: leak: after %s run %u rpcsim "
+			"allocated %llu pages and released %llu, took %llu "
+			"page-cache references and dropped %llu\n", label,
+			res->run, (unsigned long long)a->allocated,
+			(unsigned long long)a->released,
+			(unsigned long long)a->cache_gets,
+			(unsigned long long)a->cache_puts);
+		ret = -1;
+	}
+	if (!out && !res->counters_consistent)
+		fprintf(stderr, "rpcsim: warning: every page came back after "
+			"%s run %u, but libpagepool's counters disagree: "
+			"pgalloc %llu, pgfree %llu\n", label, res->run,
+			(unsigned long long)st->events[PP_PGALLOC],
+			(unsigned long long)st->events[PP_PGFREE]);
+	/* Destroy checks again, and names the first pages still out. */
+	if (pp_pool_destroy(serv->pool)) {
+		if (!ret)
+			fprintf(stderr, "rpcsim: leak: the pool of %s run %u "
+				"still has pages out\n", label, res->run);
+		svc_leaked_pool = serv->pool;
+		ret = -1;
+	}
+	return ret;
+}
+
+/* run_start: the configuration, so a trace describes itself. */
+static void svc_trace_run_start(const struct rpcsim_config *cfg,
+				enum rpcsim_mode mode, unsigned int run)
+{
+	struct rpcsim_tp_run r = {
+		.mode_name = rpcsim_mode_name(mode),
+		.mode = (unsigned int)mode,
+		.run = run,
+		.threads = cfg->threads,
+		.slots = (unsigned int)cfg->pages,
+		.io_size = cfg->io_size,
+		.max_payload = cfg->max_payload,
+		.pool_pages = cfg->pool_pages,
+		.file_pages = cfg->file_pages,
+		.pcp_batch = cfg->pcp_batch,
+		.pcp_high = cfg->pcp_high,
+		.completion = cfg->completion == RPCSIM_COMPLETION_THREAD ?
+			      "thread" : "inline",
+		.read_weight = cfg->read_weight,
+		.write_weight = cfg->write_weight,
+		.seed = cfg->seed,
+		.version = PACKAGE_VERSION,
+		.backend = pp_backend_name(cfg->backend),
+		.bulk_variant = pp_bulk_variant_name(cfg->bulk_variant),
+	};
+
+	rpcsim_trace(run_start, &r);
+}
+
+int svc_run(const struct rpcsim_config *cfg, enum rpcsim_mode mode,
+	    unsigned int run, struct svc_result *res)
+{
+	struct svc_serv *serv = xcalloc(1, sizeof(*serv));
+	struct pp_vmstat end;
+	pthread_condattr_t attr;
+	uint64_t start, released = 0, last = 0;
+	int ret = 0;
+
+	memset(res, 0, sizeof(*res));
+	res->mode = mode;
+	res->run = run;
+	hist_init(&res->hist);
+	res->threads = xcalloc(cfg->threads, sizeof(*res->threads));
+
+	serv->cfg = cfg;
+	serv->mode = mode;
+	serv->limit = cfg->requests ? cfg->requests : UINT64_MAX;
+	serv->wl = (struct workload){
+		.seed = cfg->seed,
+		.read_weight = cfg->read_weight,
+		.write_weight = cfg->write_weight,
+		.io_size = (uint32_t)cfg->io_size,
+		.file_pages = cfg->file_pages,
+		.io_pages = cfg->io_pages,
+	};
+	serv->pool = svc_pool_create(cfg);
+	if (!serv->pool) {
+		free(serv);
+		return -1;
+	}
+	ret = svc_cache_fill(serv);
+	if (ret) {
+		/* pp_release_pages() skips the NULL slots not yet filled. */
+		pp_release_pages(serv->pool, serv->cache, cfg->file_pages);
+		free(serv->cache);
+		pp_pool_destroy(serv->pool);
+		free(serv);
+		return ret;
+	}
+
+	PTHREAD_CHECK(pthread_mutex_init(&serv->done_lock, NULL));
+	PTHREAD_CHECK(pthread_condattr_init(&attr));
+	PTHREAD_CHECK(pthread_condattr_setclock(&attr, CLOCK_MONOTONIC));
+	PTHREAD_CHECK(pthread_cond_init(&serv->done_cond, &attr));
+	PTHREAD_CHECK(pthread_condattr_destroy(&attr));
+	PTHREAD_CHECK(pthread_barrier_init(&serv->go, NULL, cfg->threads + 1));
+	atomic_init(&serv->stop, false);
+	atomic_init(&serv->stuck, false);
+	atomic_init(&serv->gave_up, 0);
+	atomic_init(&serv->waiting, 0);
+	atomic_init(&serv->waits, 0);
+	atomic_init(&serv->handled, 0);
+	atomic_init(&serv->next_seq, 0);
+
+	if (cfg->completion == RPCSIM_COMPLETION_THREAD)
+		serv->compl = svc_completion_start(serv);
+	serv->rqsts = xcalloc(cfg->threads, sizeof(*serv->rqsts));
+	for (unsigned int i = 0; i < cfg->threads; i++)
+		serv->rqsts[i] = svc_rqst_create(serv, i);
+
+	/* Warm-up done (or given up): quiesce, take the counters, go. */
+	svc_watch(serv, &serv->nr_ready, 0, run);
+	if (serv->compl)
+		released = svc_completion_drain(serv->compl);
+	pp_pool_vmstat(serv->pool, &res->start);
+	svc_trace_run_start(cfg, mode, run);
+	start = now_ns();
+	svc_barrier_wait(&serv->go);
+
+	svc_watch(serv, &serv->nr_done, start, run);
+	for (unsigned int i = 0; i < cfg->threads; i++) {
+		struct svc_rqst *rqstp = serv->rqsts[i];
+
+		PTHREAD_CHECK(pthread_join(rqstp->thread, NULL));
+		if (rqstp->finish_ns > last)
+			last = rqstp->finish_ns;
+		res->threads[i] = rqstp->st;
+		svc_stats_add(&res->total, &rqstp->st);
+		hist_merge(&res->hist, &rqstp->hist);
+	}
+	if (serv->compl) {
+		res->completions = svc_completion_drain(serv->compl) -
+				   released;
+		svc_completion_stop(serv, serv->compl);
+	}
+	rpcsim_trace(run_end, (unsigned int)mode, run, res->total.calls,
+		     res->total.pages, res->hist.sum, res->total.requests,
+		     res->total.no_progress);
+	pp_pool_vmstat(serv->pool, &end);
+	res->elapsed_s = (double)(last - start) / 1e9;
+	for (unsigned int i = 0; i < PP_NR_VM_EVENTS; i++)
+		res->events[i] = end.events[i] - res->start.events[i];
+
+	PTHREAD_CHECK(pthread_barrier_destroy(&serv->go));
+	PTHREAD_CHECK(pthread_cond_destroy(&serv->done_cond));
+	PTHREAD_CHECK(pthread_mutex_destroy(&serv->done_lock));
+	ret = svc_teardown(serv, res);
+	if (atomic_load_explicit(&serv->stuck, memory_order_relaxed)) {
+		fprintf(stderr, "rpcsim: %s run %u stalled: every server thread "
+			"waited for pages for %llu s with nothing left to free "
+			"them; the pool is too small for this run (the minimum "
+			"is %lu pages, and PAGEPOOL_FAULT=buddy-empty takes "
+			"pages away)\n", rpcsim_mode_label(mode), run,
+			(unsigned long long)(STALL_NS / NSEC_PER_SEC),
+			cfg->min_pool_pages);
+		ret = -1;
+	} else if (!rpcsim_interrupted && !res->total.calls &&
+		   atomic_load_explicit(&serv->gave_up,
+					memory_order_relaxed)) {
+		/* The deadline came before the stall detector could. */
+		fprintf(stderr, "rpcsim: %s run %u: no svc_alloc_arg() call "
+			"completed before the run's end; the server threads "
+			"were still waiting for pages: the pool is too small "
+			"for this run (the minimum is %lu pages, and "
+			"PAGEPOOL_FAULT=buddy-empty takes pages away)\n",
+			rpcsim_mode_label(mode), run, cfg->min_pool_pages);
+		ret = -1;
+	}
+	free(serv);
+	return ret;
+}
+
+void svc_result_free(struct svc_result *res)
+{
+	free(res->threads);
+	res->threads = NULL;
+}
