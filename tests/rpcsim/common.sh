@@ -90,6 +90,11 @@ spawn()
 	[A-Za-z_]*=*)	sp_var=$1; shift ;;
 	*)	sp_var=RPCSIM_SPAWNED=1 ;;
 	esac
+	# Emptied here, not only by the child's redirections: started() must
+	# not find the previous run's pool line before the child has opened
+	# them, or the signal comes before rpcsim has its handlers.
+	: >"$OUT"
+	: >"$ERR"
 	env "$sp_var" "$RPCSIM" "$@" >"$OUT" 2>"$ERR" </dev/null &
 	pid=$!
 }

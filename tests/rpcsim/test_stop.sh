@@ -102,6 +102,8 @@ done
 # nohup: a SIGHUP ignored from the start stays ignored.  HUP is sent
 # before INT, and pending signals come lowest number first: a caught
 # SIGHUP would end the run with 129.
+: >"$OUT"
+: >"$ERR"
 sh -c 'trap "" HUP; exec "$@"' sh "$RPCSIM" $small --duration=60 \
 	>"$OUT" 2>"$ERR" </dev/null &
 pid=$!
