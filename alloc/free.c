@@ -491,20 +491,6 @@ bool pp_put_page_testzero_shared(struct pp_pool *pool, struct pp_page *page)
 }
 
 /*
- * release_pages() + free_unref_page_list(): drop a reference on each page;
- * the order-0 pages whose last reference went are freed to this CPU's pcp
- * list under one hold of its lock per PP_SWAP_CLUSTER_MAX pages (the
- * kernel's lock batch).
- *
- * The common case (no debug checks, buddy backend, the free tracepoints
- * off) is one pass: each page goes from its last put straight to the hot
- * end of the pcp list; the count and PGFREE are settled when the lock is
- * let go (every PP_SWAP_CLUSTER_MAX pages) or when the list reaches high,
- * which drains a batch exactly where a page-by-page commit would.  One
- * counter per page: the stretch ends at whichever limit comes first.
- * Anything else goes to pp_release_pages_checked(), page by page.
- */
-/*
  * Pages this hold of @pcp->lock may still free before a check: up to the
  * lock batch (@held went already) and up to where the list reaches high.
  * @pcp->lock held.
@@ -522,6 +508,21 @@ static inline unsigned int pp_stretch(const struct pp_pcp *pcp,
 	return limit;
 }
 
+/*
+ * release_pages() + free_unref_page_list(): drop a reference on each page;
+ * the order-0 pages whose last reference went are freed to this CPU's pcp
+ * list under one hold of its lock per PP_SWAP_CLUSTER_MAX pages (the
+ * kernel's lock batch).
+ *
+ * The common case on lock pcp lists (no debug checks, buddy backend, the
+ * free tracepoints off) is one pass: each page goes from its last put straight to the hot
+ * end of the pcp list; the count and PGFREE are settled when the lock is
+ * let go (every PP_SWAP_CLUSTER_MAX pages) or when the list reaches high,
+ * which drains a batch exactly where a page-by-page commit would.  One
+ * counter per page: the stretch ends at whichever limit comes first.
+ * rseq lists go to pp_release_pages_rseq(); anything else to
+ * pp_release_pages_checked(), page by page.
+ */
 void pp_release_pages(struct pp_pool *pool, struct pp_page **pages,
 		      unsigned long nr)
 {
