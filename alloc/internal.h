@@ -705,6 +705,7 @@ static inline unsigned long pp_zone_free(const struct pp_pool *pool)
 	return atomic_load_explicit(&pool->nr_free, memory_order_relaxed);
 }
 
+void pp_zone_init_free_lists(struct pp_pool *pool);
 struct pp_page *pp_rmqueue_smallest(struct pp_pool *pool, unsigned int order,
 				    const char *call);
 
