@@ -250,8 +250,8 @@ struct pp_page *pp_alloc_pages_impl(struct pp_pool *pool,
 	struct pp_page *page;
 
 	ac->gfp &= PP_GFP_MASK;
-	if (unlikely(pool->ops)) {
-		page = pool->ops->alloc_pages(pool, ac, call);
+	if (unlikely(!pp_pool_buddy(pool))) {
+		page = pp_backend_alloc_pages(pool, ac, call);
 	} else {
 		ac->alloc_flags = PP_WMARK_LOW;
 		page = pp_get_page_from_freelist(pool, ac, call);
@@ -319,7 +319,7 @@ struct pp_page *pp_alloc_page_fast(struct pp_pool *pool,
 	struct pp_pcp *pcp;
 	unsigned int count;
 
-	if (unlikely(pool->debug || pool->ops ||
+	if (unlikely(pp_pool_slow(pool) ||
 		     pp_zone_free(pool) <= pool->wmark[PP_WMARK_LOW]))
 		return NULL;
 	if (pool->pcp_rseq) {
@@ -778,7 +778,7 @@ unsigned long pp_alloc_pages_bulk_core(struct pp_pool *pool, pp_gfp_t gfp,
 	 * request larger than the pool must not wrap the sum.  A zone
 	 * policy: the jemalloc backend manages its own pages.
 	 */
-	if (!pool->ops &&
+	if (pp_pool_buddy(pool) &&
 	    (nr_pages > pool->nr_pages ||
 	     !pp_zone_watermark_ok_inline(pool, 0,
 					  pool->wmark[PP_WMARK_LOW] + nr_pages,
@@ -841,8 +841,8 @@ unsigned long pp_alloc_pages_bulk_core(struct pp_pool *pool, pp_gfp_t gfp,
 	}
 
 	/* Attempt the batch allocation with the pcp lock held once. */
-	if (unlikely(pool->ops))
-		pool->ops->bulk_fill(pool, pcp, ac.gfp, nr_pages, page_list,
+	if (unlikely(!pp_pool_buddy(pool)))
+		pp_backend_bulk_fill(pool, pcp, ac.gfp, nr_pages, page_list,
 				     page_array, &f, call, fill_all, stop,
 				     V_PER_PAGE_STATS(v));
 	else if (unlikely(pool->debug || (ac.gfp & PP_GFP_ZERO)))

@@ -44,10 +44,10 @@ static inline void pp_free_pages_prepare_inline(struct pp_pool *pool,
 		pp_poison_pages(pool, page, order);
 	}
 	/* KASAN: the buddy backend's free pages are poisoned (ASan build). */
-	if (!pool->ops)
+	if (pp_pool_buddy(pool))
 		pp_kasan_poison(pool, page, order);
 	/* Back to the allocator: the buddy lists, or another backend. */
-	pp_set_page_state(page, pool->ops ? PP_PAGE_BACKEND : PP_PAGE_NONE);
+	pp_set_page_state(page, pp_backend_free_state(pool));
 	pp_trace(mm_page_free, pp_pfn(pool, page), order);
 }
 
@@ -155,16 +155,16 @@ static void pp_free_pages(struct pp_pool *pool, struct pp_page *page,
 	struct pp_pcp *pcp;
 
 	pp_free_pages_prepare_inline(pool, page, order, call);
-	if (unlikely(pool->ops)) {
+	if (unlikely(!pp_pool_buddy(pool))) {
 		/* The backend's per-CPU state is guarded by the pcp lock. */
 		pcp = pp_this_pcp(pool);
 		if (likely(pp_pcp_trylock(pcp))) {
-			pool->ops->free_pages(pool, pcp, page, order);
+			pp_backend_free_pages(pool, pcp, page, order);
 			pp_pcp_unlock(pcp);
 			return;
 		}
 		pp_count(pool, PP_PCP_TRYLOCK_FAIL, 1);
-		pool->ops->free_pages(pool, NULL, page, order);
+		pp_backend_free_pages(pool, NULL, page, order);
 		return;
 	}
 	if (likely(order == 0) && pool->pcp_rseq) {
@@ -286,8 +286,8 @@ void pp_put_page(struct pp_pool *pool, struct pp_page *page)
 	struct pp_pcp *pcp;
 	unsigned int count;
 
-	if (unlikely(!pp_page_in_pool(pool, page) || pool->debug ||
-		     pool->ops || page->order ||
+	if (unlikely(!pp_page_in_pool(pool, page) || pp_pool_slow(pool) ||
+		     page->order ||
 		     __atomic_load_n(&page->refcount, __ATOMIC_ACQUIRE) != 1 ||
 		     pp_trace_enabled(mm_page_free)))
 		return pp_put_page_slow(pool, page);
@@ -422,12 +422,12 @@ static void pp_free_unref_page_batch(struct pp_pool *pool,
 
 	if (unlikely(!locked))
 		pp_count(pool, PP_PCP_TRYLOCK_FAIL, 1);
-	if (unlikely(pool->ops)) {
+	if (unlikely(!pp_pool_buddy(pool))) {
 		for (unsigned int i = 0; i < nr; i++) {
 			if (traced)
 				pp_do_trace(mm_page_free_batched,
 					    pp_pfn(pool, pages[i]));
-			pool->ops->free_pages(pool, locked ? pcp : NULL,
+			pp_backend_free_pages(pool, locked ? pcp : NULL,
 					      pages[i], 0);
 		}
 	} else if (likely(locked)) {
@@ -533,8 +533,7 @@ void pp_release_pages(struct pp_pool *pool, struct pp_page **pages,
 	if (unlikely(!pages) && nr)
 		pp_bad_call("pp_release_pages", "pages is NULL with nr %lu",
 			    nr);
-	if (unlikely(pool->debug || pool->ops ||
-		     pp_trace_enabled(mm_page_free) ||
+	if (unlikely(pp_pool_slow(pool) || pp_trace_enabled(mm_page_free) ||
 		     pp_trace_enabled(mm_page_free_batched)))
 		return pp_release_pages_checked(pool, pages, nr);
 	if (pool->pcp_rseq)

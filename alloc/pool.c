@@ -358,7 +358,7 @@ int pp_pool_destroy(struct pp_pool *pool)
 			    (void *)pool, pool->magic == PP_POOL_DEAD ?
 			    "destroyed already: a second destroy" :
 			    "never created, or its memory reused");
-	if (pool->ops) {
+	if (!pp_pool_buddy(pool)) {
 		unsigned long out = 0;
 
 		/* Nothing may be out before the backend goes: count pages. */
@@ -370,9 +370,8 @@ int pp_pool_destroy(struct pp_pool *pool)
 			pp_report_leak(pool, out, "in use", PP_PAGE_INUSE);
 			return -EBUSY;
 		}
-		if (pool->ops->destroy(pool))
+		if (pp_backend_destroy(pool))
 			return -EBUSY;
-		pool->ops = NULL;
 	}
 	pp_drain_all_pages(pool);
 	nr_free = pp_zone_free(pool);

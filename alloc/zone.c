@@ -244,8 +244,7 @@ void pp_drain_all_pages(struct pp_pool *pool)
 void pp_pool_drain(struct pp_pool *pool)
 {
 	pp_count(pool, PP_DRAIN_ALL, 1);
-	if (unlikely(pool->ops))
-		pool->ops->drain(pool);
+	pp_backend_drain(pool);
 	pp_drain_all_pages(pool);
 }
 
