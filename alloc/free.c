@@ -69,6 +69,39 @@ static void pp_free_one_page(struct pp_pool *pool, struct pp_page *page,
 }
 
 /*
+ * The pcp free commit, in one body for every site that writes a page onto
+ * a lock implementation's list (the rseq sections do it in rseq.h).  Both
+ * helpers are always inlined: each site compiles to the instructions it
+ * had with the steps written out in place (where the site passes
+ * pcp->cpu, its load now comes before the state store, not after).
+ *
+ * pp_page_set_pcp(): @page, its last reference gone, now sits on the list
+ * of @cpu (the sites that hold @cpu in a register pass that).
+ */
+static inline __attribute__((always_inline))
+void pp_page_set_pcp(struct pp_page *page, unsigned int cpu)
+{
+	pp_set_page_state(page, PP_PAGE_PCP);
+	page->pcp_cpu = cpu;
+}
+
+/*
+ * One page onto the hot end of @pcp, PGFREE counted.  True when the list
+ * reached high: the caller returns a batch to the buddy lists.  @pcp->lock
+ * held.
+ */
+static inline __attribute__((always_inline))
+bool pp_pcp_commit_page(struct pp_pcp *pcp, struct pp_page *page)
+{
+	unsigned int count;
+
+	pp_page_set_pcp(page, pcp->cpu);
+	count = pp_pcp_push(pcp, page);
+	pp_count_locked(pcp, PP_PGFREE, 1);
+	return count >= pcp->high;
+}
+
+/*
  * free_unref_page_commit(): onto the hot end of @pcp; at high, return a
  * batch to the buddy lists.  @pcp->lock held.
  */
@@ -76,13 +109,7 @@ static inline void pp_free_unref_page_commit(struct pp_pool *pool,
 					     struct pp_pcp *pcp,
 					     struct pp_page *page)
 {
-	unsigned int count;
-
-	pp_set_page_state(page, PP_PAGE_PCP);
-	page->pcp_cpu = pcp->cpu;
-	count = pp_pcp_push(pcp, page);
-	pp_count_locked(pcp, PP_PGFREE, 1);
-	if (unlikely(count >= pcp->high))
+	if (unlikely(pp_pcp_commit_page(pcp, page)))
 		pp_free_pcppages_bulk(pool, pcp, pcp->batch);
 }
 
@@ -112,8 +139,7 @@ static inline void pp_free_unref_pages_commit(struct pp_pool *pool,
 			if (unlikely(traced))
 				pp_do_trace(mm_page_free_batched,
 					    pp_pfn(pool, page));
-			pp_set_page_state(page, PP_PAGE_PCP);
-			page->pcp_cpu = cpu;
+			pp_page_set_pcp(page, cpu);
 			count = pp_pcp_push(pcp, page);
 		}
 		i += k;
@@ -284,7 +310,6 @@ void pp_pcp_drain_unlock(struct pp_pool *pool, struct pp_pcp *pcp)
 void pp_put_page(struct pp_pool *pool, struct pp_page *page)
 {
 	struct pp_pcp *pcp;
-	unsigned int count;
 
 	if (unlikely(!pp_page_in_pool(pool, page) || pp_pool_slow(pool) ||
 		     page->order ||
@@ -313,11 +338,7 @@ void pp_put_page(struct pp_pool *pool, struct pp_page *page)
 	/* The only reference is ours: see pp_put_page_testzero(). */
 	__atomic_store_n(&page->refcount, 0, __ATOMIC_RELAXED);
 	pp_kasan_poison(pool, page, 0);
-	pp_set_page_state(page, PP_PAGE_PCP);
-	page->pcp_cpu = pcp->cpu;
-	count = pp_pcp_push(pcp, page);
-	pp_count_locked(pcp, PP_PGFREE, 1);
-	if (unlikely(count >= pcp->high))
+	if (unlikely(pp_pcp_commit_page(pcp, page)))
 		return pp_pcp_drain_unlock(pool, pcp);
 	pp_pcp_unlock(pcp);
 }
@@ -573,8 +594,7 @@ void pp_release_pages(struct pp_pool *pool, struct pp_page **pages,
 		}
 		/* free_unref_page_commit(), count and PGFREE settled below */
 		pp_kasan_poison(pool, page, 0);
-		pp_set_page_state(page, PP_PAGE_PCP);
-		page->pcp_cpu = cpu;
+		pp_page_set_pcp(page, cpu);
 		ring[top++ & mask] = page;
 		if (likely(++n < limit))
 			continue;
