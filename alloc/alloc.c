@@ -38,6 +38,34 @@ static inline bool pp_zone_watermark_ok_inline(struct pp_pool *pool,
 }
 
 /*
+ * prep_new_page()'s stores: the block is the caller's now, with one
+ * reference.  The one body of every hand-out site.  Always inlined, and
+ * with @order a constant at the order-0 sites the fast paths and bulk
+ * loops compile to the three stores they had when each site wrote them
+ * out.
+ */
+static inline __attribute__((always_inline))
+void pp_set_page_allocated(struct pp_page *page, unsigned int order)
+{
+	page->order = (uint8_t)order;
+	pp_set_page_state(page, PP_PAGE_INUSE);
+	__atomic_store_n(&page->refcount, 1, __ATOMIC_RELAXED);
+}
+
+/*
+ * prep_new_page() for an order-0 page when there is nothing to check or
+ * zero (debug checks off, no GFP_ZERO): the fast paths' and the bulk
+ * loops' unchecked copies.
+ */
+static inline __attribute__((always_inline))
+void pp_prep_new_page_fast(struct pp_pool *pool, struct pp_page *page)
+{
+	/* KASAN: the caller's now (ASan build). */
+	pp_kasan_unpoison(pool, page, 0);
+	pp_set_page_allocated(page, 0);
+}
+
+/*
  * prep_new_page(): the page leaves the allocator.  Verifies the poison left
  * by a debug free (a use after free shows up here), zeroes on request.
  */
@@ -49,9 +77,7 @@ static inline void pp_prep_new_page(struct pp_pool *pool, struct pp_page *page,
 	pp_kasan_unpoison(pool, page, order);
 	if (unlikely(pool->debug))
 		pp_check_poison(pool, page, order, call);
-	page->order = (uint8_t)order;
-	pp_set_page_state(page, PP_PAGE_INUSE);
-	__atomic_store_n(&page->refcount, 1, __ATOMIC_RELAXED);
+	pp_set_page_allocated(page, order);
 	if (unlikely(gfp & PP_GFP_ZERO))
 		memset(pool->arena + (pp_pfn(pool, page) << PP_PAGE_SHIFT), 0,
 		       PP_PAGE_SIZE << order);
@@ -250,8 +276,8 @@ struct pp_page *pp_alloc_pages_impl(struct pp_pool *pool,
 	struct pp_page *page;
 
 	ac->gfp &= PP_GFP_MASK;
-	if (unlikely(pool->ops)) {
-		page = pool->ops->alloc_pages(pool, ac, call);
+	if (unlikely(!pp_pool_buddy(pool))) {
+		page = pp_backend_alloc_pages(pool, ac, call);
 	} else {
 		ac->alloc_flags = PP_WMARK_LOW;
 		page = pp_get_page_from_freelist(pool, ac, call);
@@ -319,7 +345,7 @@ struct pp_page *pp_alloc_page_fast(struct pp_pool *pool,
 	struct pp_pcp *pcp;
 	unsigned int count;
 
-	if (unlikely(pool->debug || pool->ops ||
+	if (unlikely(pp_pool_slow(pool) ||
 		     pp_zone_free(pool) <= pool->wmark[PP_WMARK_LOW]))
 		return NULL;
 	if (pool->pcp_rseq) {
@@ -331,10 +357,7 @@ struct pp_page *pp_alloc_page_fast(struct pp_pool *pool,
 		page = pp_rseq_alloc_one(pool, &cpu, &miss);
 		if (unlikely(!page))
 			return NULL;
-		pp_kasan_unpoison(pool, page, 0);
-		page->order = 0;
-		pp_set_page_state(page, PP_PAGE_INUSE);
-		__atomic_store_n(&page->refcount, 1, __ATOMIC_RELAXED);
+		pp_prep_new_page_fast(pool, page);
 #ifdef PP_RSEQ_PCP
 		{
 			struct rseq *rs = pp_rseq_area();
@@ -358,10 +381,7 @@ struct pp_page *pp_alloc_page_fast(struct pp_pool *pool,
 		return NULL;
 	}
 	page = pp_pcp_pop(pcp);
-	pp_kasan_unpoison(pool, page, 0);
-	page->order = 0;
-	pp_set_page_state(page, PP_PAGE_INUSE);
-	__atomic_store_n(&page->refcount, 1, __ATOMIC_RELAXED);
+	pp_prep_new_page_fast(pool, page);
 	pp_count_locked(pcp, PP_PGALLOC, 1);
 	if (ac)
 		pp_ctx_flush_locked(pcp, ac);
@@ -472,10 +492,7 @@ void pp_bulk_fill_pcp(struct pp_pool *pool, struct pp_pcp *pcp, pp_gfp_t gfp,
 		if (checks) {
 			pp_prep_new_page(pool, page, 0, gfp, call);
 		} else {
-			pp_kasan_unpoison(pool, page, 0);
-			page->order = 0;
-			pp_set_page_state(page, PP_PAGE_INUSE);
-			__atomic_store_n(&page->refcount, 1, __ATOMIC_RELAXED);
+			pp_prep_new_page_fast(pool, page);
 		}
 		if (to_list) {
 			/* Linked as one run, spliced at the head below. */
@@ -660,11 +677,7 @@ bool pp_bulk_fill_rseq(struct pp_pool *pool, pp_gfp_t gfp,
 			if (checks) {
 				pp_prep_new_page(pool, page, 0, gfp, call);
 			} else {
-				pp_kasan_unpoison(pool, page, 0);
-				page->order = 0;
-				pp_set_page_state(page, PP_PAGE_INUSE);
-				__atomic_store_n(&page->refcount, 1,
-						 __ATOMIC_RELAXED);
+				pp_prep_new_page_fast(pool, page);
 			}
 			if (to_list) {
 				page->lru.next = run;
@@ -778,7 +791,7 @@ unsigned long pp_alloc_pages_bulk_core(struct pp_pool *pool, pp_gfp_t gfp,
 	 * request larger than the pool must not wrap the sum.  A zone
 	 * policy: the jemalloc backend manages its own pages.
 	 */
-	if (!pool->ops &&
+	if (pp_pool_buddy(pool) &&
 	    (nr_pages > pool->nr_pages ||
 	     !pp_zone_watermark_ok_inline(pool, 0,
 					  pool->wmark[PP_WMARK_LOW] + nr_pages,
@@ -841,8 +854,8 @@ unsigned long pp_alloc_pages_bulk_core(struct pp_pool *pool, pp_gfp_t gfp,
 	}
 
 	/* Attempt the batch allocation with the pcp lock held once. */
-	if (unlikely(pool->ops))
-		pool->ops->bulk_fill(pool, pcp, ac.gfp, nr_pages, page_list,
+	if (unlikely(!pp_pool_buddy(pool)))
+		pp_backend_bulk_fill(pool, pcp, ac.gfp, nr_pages, page_list,
 				     page_array, &f, call, fill_all, stop,
 				     V_PER_PAGE_STATS(v));
 	else if (unlikely(pool->debug || (ac.gfp & PP_GFP_ZERO)))

@@ -44,10 +44,10 @@ static inline void pp_free_pages_prepare_inline(struct pp_pool *pool,
 		pp_poison_pages(pool, page, order);
 	}
 	/* KASAN: the buddy backend's free pages are poisoned (ASan build). */
-	if (!pool->ops)
+	if (pp_pool_buddy(pool))
 		pp_kasan_poison(pool, page, order);
 	/* Back to the allocator: the buddy lists, or another backend. */
-	pp_set_page_state(page, pool->ops ? PP_PAGE_BACKEND : PP_PAGE_NONE);
+	pp_set_page_state(page, pp_backend_free_state(pool));
 	pp_trace(mm_page_free, pp_pfn(pool, page), order);
 }
 
@@ -69,6 +69,39 @@ static void pp_free_one_page(struct pp_pool *pool, struct pp_page *page,
 }
 
 /*
+ * The pcp free commit, in one body for every site that writes a page onto
+ * a lock implementation's list (the rseq sections do it in rseq.h).  Both
+ * helpers are always inlined: each site compiles to the instructions it
+ * had with the steps written out in place (where the site passes
+ * pcp->cpu, its load now comes before the state store, not after).
+ *
+ * pp_page_set_pcp(): @page, its last reference gone, now sits on the list
+ * of @cpu (the sites that hold @cpu in a register pass that).
+ */
+static inline __attribute__((always_inline))
+void pp_page_set_pcp(struct pp_page *page, unsigned int cpu)
+{
+	pp_set_page_state(page, PP_PAGE_PCP);
+	page->pcp_cpu = cpu;
+}
+
+/*
+ * One page onto the hot end of @pcp, PGFREE counted.  True when the list
+ * reached high: the caller returns a batch to the buddy lists.  @pcp->lock
+ * held.
+ */
+static inline __attribute__((always_inline))
+bool pp_pcp_commit_page(struct pp_pcp *pcp, struct pp_page *page)
+{
+	unsigned int count;
+
+	pp_page_set_pcp(page, pcp->cpu);
+	count = pp_pcp_push(pcp, page);
+	pp_count_locked(pcp, PP_PGFREE, 1);
+	return count >= pcp->high;
+}
+
+/*
  * free_unref_page_commit(): onto the hot end of @pcp; at high, return a
  * batch to the buddy lists.  @pcp->lock held.
  */
@@ -76,13 +109,7 @@ static inline void pp_free_unref_page_commit(struct pp_pool *pool,
 					     struct pp_pcp *pcp,
 					     struct pp_page *page)
 {
-	unsigned int count;
-
-	pp_set_page_state(page, PP_PAGE_PCP);
-	page->pcp_cpu = pcp->cpu;
-	count = pp_pcp_push(pcp, page);
-	pp_count_locked(pcp, PP_PGFREE, 1);
-	if (unlikely(count >= pcp->high))
+	if (unlikely(pp_pcp_commit_page(pcp, page)))
 		pp_free_pcppages_bulk(pool, pcp, pcp->batch);
 }
 
@@ -112,8 +139,7 @@ static inline void pp_free_unref_pages_commit(struct pp_pool *pool,
 			if (unlikely(traced))
 				pp_do_trace(mm_page_free_batched,
 					    pp_pfn(pool, page));
-			pp_set_page_state(page, PP_PAGE_PCP);
-			page->pcp_cpu = cpu;
+			pp_page_set_pcp(page, cpu);
 			count = pp_pcp_push(pcp, page);
 		}
 		i += k;
@@ -155,16 +181,16 @@ static void pp_free_pages(struct pp_pool *pool, struct pp_page *page,
 	struct pp_pcp *pcp;
 
 	pp_free_pages_prepare_inline(pool, page, order, call);
-	if (unlikely(pool->ops)) {
+	if (unlikely(!pp_pool_buddy(pool))) {
 		/* The backend's per-CPU state is guarded by the pcp lock. */
 		pcp = pp_this_pcp(pool);
 		if (likely(pp_pcp_trylock(pcp))) {
-			pool->ops->free_pages(pool, pcp, page, order);
+			pp_backend_free_pages(pool, pcp, page, order);
 			pp_pcp_unlock(pcp);
 			return;
 		}
 		pp_count(pool, PP_PCP_TRYLOCK_FAIL, 1);
-		pool->ops->free_pages(pool, NULL, page, order);
+		pp_backend_free_pages(pool, NULL, page, order);
 		return;
 	}
 	if (likely(order == 0) && pool->pcp_rseq) {
@@ -284,10 +310,9 @@ void pp_pcp_drain_unlock(struct pp_pool *pool, struct pp_pcp *pcp)
 void pp_put_page(struct pp_pool *pool, struct pp_page *page)
 {
 	struct pp_pcp *pcp;
-	unsigned int count;
 
-	if (unlikely(!pp_page_in_pool(pool, page) || pool->debug ||
-		     pool->ops || page->order ||
+	if (unlikely(!pp_page_in_pool(pool, page) || pp_pool_slow(pool) ||
+		     page->order ||
 		     __atomic_load_n(&page->refcount, __ATOMIC_ACQUIRE) != 1 ||
 		     pp_trace_enabled(mm_page_free)))
 		return pp_put_page_slow(pool, page);
@@ -313,11 +338,7 @@ void pp_put_page(struct pp_pool *pool, struct pp_page *page)
 	/* The only reference is ours: see pp_put_page_testzero(). */
 	__atomic_store_n(&page->refcount, 0, __ATOMIC_RELAXED);
 	pp_kasan_poison(pool, page, 0);
-	pp_set_page_state(page, PP_PAGE_PCP);
-	page->pcp_cpu = pcp->cpu;
-	count = pp_pcp_push(pcp, page);
-	pp_count_locked(pcp, PP_PGFREE, 1);
-	if (unlikely(count >= pcp->high))
+	if (unlikely(pp_pcp_commit_page(pcp, page)))
 		return pp_pcp_drain_unlock(pool, pcp);
 	pp_pcp_unlock(pcp);
 }
@@ -422,12 +443,12 @@ static void pp_free_unref_page_batch(struct pp_pool *pool,
 
 	if (unlikely(!locked))
 		pp_count(pool, PP_PCP_TRYLOCK_FAIL, 1);
-	if (unlikely(pool->ops)) {
+	if (unlikely(!pp_pool_buddy(pool))) {
 		for (unsigned int i = 0; i < nr; i++) {
 			if (traced)
 				pp_do_trace(mm_page_free_batched,
 					    pp_pfn(pool, pages[i]));
-			pool->ops->free_pages(pool, locked ? pcp : NULL,
+			pp_backend_free_pages(pool, locked ? pcp : NULL,
 					      pages[i], 0);
 		}
 	} else if (likely(locked)) {
@@ -491,20 +512,6 @@ bool pp_put_page_testzero_shared(struct pp_pool *pool, struct pp_page *page)
 }
 
 /*
- * release_pages() + free_unref_page_list(): drop a reference on each page;
- * the order-0 pages whose last reference went are freed to this CPU's pcp
- * list under one hold of its lock per PP_SWAP_CLUSTER_MAX pages (the
- * kernel's lock batch).
- *
- * The common case (no debug checks, buddy backend, the free tracepoints
- * off) is one pass: each page goes from its last put straight to the hot
- * end of the pcp list; the count and PGFREE are settled when the lock is
- * let go (every PP_SWAP_CLUSTER_MAX pages) or when the list reaches high,
- * which drains a batch exactly where a page-by-page commit would.  One
- * counter per page: the stretch ends at whichever limit comes first.
- * Anything else goes to pp_release_pages_checked(), page by page.
- */
-/*
  * Pages this hold of @pcp->lock may still free before a check: up to the
  * lock batch (@held went already) and up to where the list reaches high.
  * @pcp->lock held.
@@ -522,6 +529,21 @@ static inline unsigned int pp_stretch(const struct pp_pcp *pcp,
 	return limit;
 }
 
+/*
+ * release_pages() + free_unref_page_list(): drop a reference on each page;
+ * the order-0 pages whose last reference went are freed to this CPU's pcp
+ * list under one hold of its lock per PP_SWAP_CLUSTER_MAX pages (the
+ * kernel's lock batch).
+ *
+ * The common case on lock pcp lists (no debug checks, buddy backend, the
+ * free tracepoints off) is one pass: each page goes from its last put straight to the hot
+ * end of the pcp list; the count and PGFREE are settled when the lock is
+ * let go (every PP_SWAP_CLUSTER_MAX pages) or when the list reaches high,
+ * which drains a batch exactly where a page-by-page commit would.  One
+ * counter per page: the stretch ends at whichever limit comes first.
+ * rseq lists go to pp_release_pages_rseq(); anything else to
+ * pp_release_pages_checked(), page by page.
+ */
 void pp_release_pages(struct pp_pool *pool, struct pp_page **pages,
 		      unsigned long nr)
 {
@@ -532,8 +554,7 @@ void pp_release_pages(struct pp_pool *pool, struct pp_page **pages,
 	if (unlikely(!pages) && nr)
 		pp_bad_call("pp_release_pages", "pages is NULL with nr %lu",
 			    nr);
-	if (unlikely(pool->debug || pool->ops ||
-		     pp_trace_enabled(mm_page_free) ||
+	if (unlikely(pp_pool_slow(pool) || pp_trace_enabled(mm_page_free) ||
 		     pp_trace_enabled(mm_page_free_batched)))
 		return pp_release_pages_checked(pool, pages, nr);
 	if (pool->pcp_rseq)
@@ -573,8 +594,7 @@ void pp_release_pages(struct pp_pool *pool, struct pp_page **pages,
 		}
 		/* free_unref_page_commit(), count and PGFREE settled below */
 		pp_kasan_poison(pool, page, 0);
-		pp_set_page_state(page, PP_PAGE_PCP);
-		page->pcp_cpu = cpu;
+		pp_page_set_pcp(page, cpu);
 		ring[top++ & mask] = page;
 		if (likely(++n < limit))
 			continue;

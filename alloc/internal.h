@@ -23,6 +23,7 @@
 
 #include <config.h>
 
+#include <errno.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
@@ -148,9 +149,8 @@ struct pp_pool {
 	uint8_t backend_id;		/* enum pp_backend */
 	_Atomic unsigned int bulk_variant;	/* enum pp_bulk_variant */
 	/*
-	 * NULL for the buddy backend, whose paths are the inline ones here:
-	 * each entry point tests this once and, for another backend, calls
-	 * through the table.
+	 * NULL for the buddy backend, whose paths are the inline ones here.
+	 * Read only by the dispatch helpers below struct pp_backend_ops.
 	 */
 	const struct pp_backend_ops *ops;
 	void *backend;			/* the backend's private state */
@@ -233,6 +233,89 @@ struct pp_backend_ops {
 	/* pp_pool_destroy(), no page out: tear down, give everything back. */
 	int (*destroy)(struct pp_pool *pool);
 };
+
+/*
+ * Backend dispatch: the one place that reads pool->ops (jemalloc.c sets it
+ * when the pool is created, pp_pool_destroy() clears it).  NULL means the
+ * buddy allocator, whose paths are inline in alloc.c and free.c: it gets no
+ * table, so its paths pay one branch for the choice (the callers say which
+ * way it is likely to go), not an indirect call.  An entry point asks
+ * pp_pool_buddy() (or, on the straight-line fast paths, pp_pool_slow())
+ * once; for another backend it calls the pp_backend_*() helper of the
+ * step, which goes through the table.  The steps the buddy allocator has
+ * no work in (drain, nr_held) may be called for any pool.
+ *
+ * The two tests are macros, not inline functions, so that each is part of
+ * the expression of the caller's likely()/unlikely(): as functions their
+ * tests got branch weights of their own before inlining, and the fast
+ * paths and the bulk core came out laid out otherwise than with the test
+ * written in place.
+ */
+#define pp_pool_buddy(pool)	(!(pool)->ops)
+
+/* The straight-line fast paths do not apply: debug checks, or a backend. */
+#define pp_pool_slow(pool)	((pool)->debug || (pool)->ops)
+
+/* The state a block whose last reference went is left in for its owner. */
+static inline unsigned int pp_backend_free_state(const struct pp_pool *pool)
+{
+	return pp_pool_buddy(pool) ? PP_PAGE_NONE : PP_PAGE_BACKEND;
+}
+
+/* Another backend only: see struct pp_backend_ops for each contract. */
+static inline struct pp_page *pp_backend_alloc_pages(struct pp_pool *pool,
+						     struct pp_alloc_ctx *ac,
+						     const char *call)
+{
+	return pool->ops->alloc_pages(pool, ac, call);
+}
+
+static inline void pp_backend_bulk_fill(struct pp_pool *pool,
+					struct pp_pcp *pcp, pp_gfp_t gfp,
+					unsigned long nr_pages,
+					struct pp_list_head *page_list,
+					struct pp_page **page_array,
+					struct pp_bulk_fill *f, const char *call,
+					bool fill_all, bool stop_at_populated,
+					bool per_page_stats)
+{
+	pool->ops->bulk_fill(pool, pcp, gfp, nr_pages, page_list, page_array,
+			     f, call, fill_all, stop_at_populated,
+			     per_page_stats);
+}
+
+static inline void pp_backend_free_pages(struct pp_pool *pool,
+					 struct pp_pcp *pcp,
+					 struct pp_page *page, unsigned int order)
+{
+	pool->ops->free_pages(pool, pcp, page, order);
+}
+
+/* Any backend: nothing to do for the buddy allocator. */
+static inline void pp_backend_drain(struct pp_pool *pool)
+{
+	if (unlikely(!pp_pool_buddy(pool)))
+		pool->ops->drain(pool);
+}
+
+static inline unsigned long pp_backend_nr_held(struct pp_pool *pool,
+					       uint64_t allocated)
+{
+	return pp_pool_buddy(pool) ? 0 : pool->ops->nr_held(pool, allocated);
+}
+
+/*
+ * Another backend, pp_pool_destroy() with no page out: it gives everything
+ * back and the pool is the buddy allocator's alone from then on.  0, or
+ * -EBUSY.
+ */
+static inline int pp_backend_destroy(struct pp_pool *pool)
+{
+	if (pool->ops->destroy(pool))
+		return -EBUSY;
+	pool->ops = NULL;
+	return 0;
+}
 
 /* --- fatal reports (debug.c) ------------------------------------------ */
 
@@ -705,6 +788,7 @@ static inline unsigned long pp_zone_free(const struct pp_pool *pool)
 	return atomic_load_explicit(&pool->nr_free, memory_order_relaxed);
 }
 
+void pp_zone_init_free_lists(struct pp_pool *pool);
 struct pp_page *pp_rmqueue_smallest(struct pp_pool *pool, unsigned int order,
 				    const char *call);
 

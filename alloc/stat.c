@@ -62,11 +62,8 @@ void pp_pool_vmstat(struct pp_pool *pool, struct pp_vmstat *st)
 		st->free_area[o] = pool->free_area[o].nr_free;
 	pp_zone_unlock(pool);
 	st->nr_pcp = pp_pcp_pages(pool);
-	if (pool->ops) {
-		uint64_t out = st->events[PP_PGALLOC] - st->events[PP_PGFREE];
-
-		st->nr_backend = pool->ops->nr_held(pool, out);
-	}
+	st->nr_backend = pp_backend_nr_held(pool, st->events[PP_PGALLOC] -
+					    st->events[PP_PGFREE]);
 	st->backend = (enum pp_backend)pool->backend_id;
 	st->bulk_variant = pp_pool_bulk_variant(pool);
 	st->pcp_impl = pp_pool_pcp_impl(pool);

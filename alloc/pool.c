@@ -1,0 +1,437 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Pool setup and teardown: the configuration and its defaults (and the
+ * environment variables read into them), the watermarks derived from it,
+ * the arena, descriptor and ring mappings, pp_pool_create() and
+ * pp_pool_destroy(), and the name tables of backends and bulk variants.
+ * The kernel keeps the matching work in mm/mm_init.c, apart from the
+ * allocator in mm/page_alloc.c; here the allocator is zone.c.
+ */
+#include "internal.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#define PP_DEFAULT_NR_PAGES	65536UL		/* 256 MiB */
+#define PP_DEFAULT_PCP_BATCH	63U
+#define PP_LEAK_PFNS_SHOWN	8
+
+void pp_pool_config_init(struct pp_pool_config *cfg)
+{
+	const char *env = getenv("PAGEPOOL_DEBUG");
+
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->nr_pages = PP_DEFAULT_NR_PAGES;
+	cfg->pcp_batch = PP_DEFAULT_PCP_BATCH;
+	cfg->pcp_high = 6 * PP_DEFAULT_PCP_BATCH;
+	cfg->wmark_min = PP_WMARK_AUTO;
+	cfg->wmark_low = PP_WMARK_AUTO;
+	cfg->wmark_high = PP_WMARK_AUTO;
+	cfg->debug = PP_CONFIG_DEBUG_DEFAULT;
+	/* Any other value makes pp_pool_create() fail, saying so. */
+	if (env && (env[0] == '0' || env[0] == '1') && env[1] == '\0')
+		cfg->debug = env[0] == '1';
+	cfg->backend = PP_BACKEND_BUDDY;
+	cfg->bulk_variant = PP_BULK_MERGED;
+	cfg->je_tcache = true;
+	cfg->je_tcache_slots = 0;
+	cfg->je_batch_alloc = true;
+	/* A value it cannot read makes pp_pool_create() fail, saying so. */
+	env = getenv("PAGEPOOL_PCP");
+	cfg->pcp_impl = PP_PCP_AUTO;
+	if (env) {
+		int impl = pp_pcp_impl_from_name(env);
+
+		cfg->pcp_impl = impl < 0 ? PP_NR_PCP_IMPLS :
+					   (enum pp_pcp_impl)impl;
+	}
+}
+
+/*
+ * PAGEPOOL_DEBUG, when set, must be 0 or 1: a value that would be
+ * silently ignored ("yes", "2", "") leaves a user believing the checks are
+ * on.  Refused the way PAGEPOOL_FAULT and PAGEPOOL_PCP are: one line, and
+ * pp_pool_create() fails with EINVAL.
+ */
+static int pp_debug_env_check(void)
+{
+	const char *env = getenv("PAGEPOOL_DEBUG");
+
+	if (!env || ((env[0] == '0' || env[0] == '1') && env[1] == '\0'))
+		return 0;
+	fprintf(stderr, "pagepool: PAGEPOOL_DEBUG='%s': expected 0 (debug "
+		"checks off) or 1 (on)\n", env);
+	return -EINVAL;
+}
+
+static unsigned long pp_int_sqrt(unsigned long x)
+{
+	unsigned long r = 0, bit = 1UL << (sizeof(x) * 8 - 2);
+
+	while (bit > x)
+		bit >>= 2;
+	while (bit) {
+		if (x >= r + bit) {
+			x -= r + bit;
+			r = (r >> 1) + bit;
+		} else {
+			r >>= 1;
+		}
+		bit >>= 2;
+	}
+	return r;
+}
+
+/*
+ * Watermarks the way init_per_zone_wmark_min() and
+ * __setup_per_zone_wmarks() derive them for a single zone:
+ * min_free_kbytes = sqrt(16 * zone KiB) clamped to 128 KiB..256 MiB, then
+ * low/high one and two deltas above min.  A pool of a few hundred pages
+ * would lose a third of itself to min, so min is capped at 1/8 of the pool.
+ */
+int pp_pool_config_wmarks(const struct pp_pool_config *cfg,
+			  unsigned long *min_out, unsigned long *low_out,
+			  unsigned long *high_out)
+{
+	unsigned long n = cfg->nr_pages, min, low, high, delta;
+
+	if (cfg->wmark_min == PP_WMARK_AUTO) {
+		unsigned long kib = pp_int_sqrt(16 * n * (PP_PAGE_SIZE / 1024));
+
+		if (kib < 128)
+			kib = 128;
+		if (kib > 262144)
+			kib = 262144;
+		min = kib / (PP_PAGE_SIZE / 1024);
+		if (min > n / 8)
+			min = n / 8;
+	} else {
+		min = cfg->wmark_min;
+	}
+	delta = min / 4;
+	if (delta < n / 1000)
+		delta = n / 1000;	/* watermark_scale_factor 10 */
+	low = cfg->wmark_low == PP_WMARK_AUTO ? min + delta : cfg->wmark_low;
+	high = cfg->wmark_high == PP_WMARK_AUTO ? min + 2 * delta :
+						   cfg->wmark_high;
+	*min_out = min;
+	*low_out = low;
+	*high_out = high;
+	if (low < min || high < low || high > n)
+		return -EINVAL;
+	return 0;
+}
+
+static void *pp_map(size_t bytes)
+{
+	void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+
+/* The largest block's size: the arena is aligned to it. */
+#define PP_MAX_BLOCK_BYTES	(PP_PAGE_SIZE << PP_MAX_ORDER)
+
+/*
+ * The arena, aligned to the largest block, so that a block of order n is
+ * aligned to 2^n pages in address as well as in pfn (jemalloc asks for
+ * 2 MiB-aligned metadata blocks).  The slack around it is mapped but never
+ * touched.
+ */
+static bool pp_map_arena(struct pp_pool *pool)
+{
+	uintptr_t base;
+
+	if (pool->arena_bytes > SIZE_MAX - PP_MAX_BLOCK_BYTES)
+		return false;
+	pool->map_len = pool->arena_bytes + PP_MAX_BLOCK_BYTES - PP_PAGE_SIZE;
+	pool->map_base = pp_map(pool->map_len);
+	if (!pool->map_base)
+		return false;
+	base = ((uintptr_t)pool->map_base + PP_MAX_BLOCK_BYTES - 1) &
+	       ~(uintptr_t)(PP_MAX_BLOCK_BYTES - 1);
+	pool->arena = (char *)base;
+	return true;
+}
+
+static void pp_zone_lock_destroy(struct pp_pool *pool)
+{
+	int err = pthread_mutex_destroy(&pool->lock);
+
+	if (err)
+		pp_die("pthread_mutex_destroy: error %d", err);
+}
+
+/* Unmap and free a pool whose pages are all back (or never used). */
+static void pp_pool_unmap(struct pp_pool *pool)
+{
+	pp_zone_lock_destroy(pool);
+	pool->magic = PP_POOL_DEAD;
+	/* KASAN: a later mapping at this address must not inherit poison. */
+	pp_kasan_unpoison_range(pool, 0, pool->nr_pages);
+	munmap(pool->map_base, pool->map_len);
+	munmap(pool->mem_map, pool->map_bytes);
+	munmap(pool->rings, pool->rings_bytes);
+	free(pool->pcp);
+	free(pool);
+}
+
+/* Ring slots for a pcp list: all it can hold, as a power of two. */
+static unsigned int pp_ring_slots(const struct pp_pool_config *cfg)
+{
+	unsigned long need = cfg->pcp_high < cfg->nr_pages ? cfg->pcp_high :
+			     cfg->nr_pages;
+	unsigned int slots = 1;
+
+	while (slots < need)
+		slots <<= 1;
+	return slots;
+}
+
+/*
+ * PAGEPOOL_DEBUG and PAGEPOOL_FAULT, read when a pool is created.  A value
+ * either cannot read has printed its one line: -EINVAL.
+ */
+static int pp_pool_env(struct pp_fault *fault)
+{
+	if (pp_debug_env_check() ||
+	    pp_fault_parse(getenv("PAGEPOOL_FAULT"), fault))
+		return -EINVAL;
+	return 0;
+}
+
+/* The pcp lists: empty, each with its slice of the ring mapping. */
+static void pp_pool_init_pcp(struct pp_pool *pool,
+			     const struct pp_pool_config *cfg,
+			     const struct pp_fault *fault, unsigned int slots)
+{
+	memset(pool->pcp, 0, pool->nr_cpus * sizeof(*pool->pcp));
+	for (unsigned int cpu = 0; cpu < pool->nr_cpus; cpu++) {
+		struct pp_pcp *pcp = &pool->pcp[cpu];
+
+		pcp->batch = cfg->pcp_batch;
+		pcp->fault_trylock = fault->trylock_fail;
+		pcp->high = cfg->pcp_high;
+		pcp->cpu = cpu;
+		pcp->mask = slots - 1;
+		pcp->ring = pool->rings + (size_t)cpu * slots;
+	}
+}
+
+struct pp_pool *pp_pool_create(const struct pp_pool_config *cfg)
+{
+	struct pp_pool_config defaults;
+	struct pp_fault fault;
+	struct pp_pool *pool;
+	unsigned int slots;
+	int err;
+
+	if (!cfg) {
+		pp_pool_config_init(&defaults);
+		cfg = &defaults;
+	}
+	if (cfg->nr_pages == 0 || cfg->nr_pages > (SIZE_MAX >> PP_PAGE_SHIFT) ||
+	    cfg->pcp_batch == 0 || cfg->pcp_high < cfg->pcp_batch ||
+	    (unsigned int)cfg->backend >= PP_NR_BACKENDS ||
+	    (unsigned int)cfg->bulk_variant >= PP_NR_BULK_VARIANTS) {
+		errno = EINVAL;
+		return NULL;
+	}
+	if (posix_memalign((void **)&pool, PP_CACHELINE, sizeof(*pool))) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	memset(pool, 0, sizeof(*pool));
+	err = pp_pool_env(&fault);
+	if (err)
+		goto fail_free;
+	pool->fault_buddy_reserve = fault.buddy_reserve;
+	pool->nr_pages = cfg->nr_pages;
+	pool->debug = cfg->debug;
+	atomic_init(&pool->bulk_variant, (unsigned int)cfg->bulk_variant);
+	pool->backend_id = (uint8_t)cfg->backend;
+	err = pp_pool_config_wmarks(cfg, &pool->wmark[PP_WMARK_MIN],
+				    &pool->wmark[PP_WMARK_LOW],
+				    &pool->wmark[PP_WMARK_HIGH]);
+	if (err)
+		goto fail_free;
+	pool->nr_cpus = cfg->nr_cpus;
+	if (!pool->nr_cpus) {
+		long n = sysconf(_SC_NPROCESSORS_CONF);
+
+		pool->nr_cpus = n > 0 ? (unsigned int)n : 1;
+	}
+
+	/* The mappings, each undone below in the reverse order. */
+	err = -ENOMEM;
+	pool->arena_bytes = pool->nr_pages << PP_PAGE_SHIFT;
+	if (fault.mmap_fail || !pp_map_arena(pool))
+		goto fail_free;
+	pool->map_bytes = pool->nr_pages * sizeof(struct pp_page);
+	pool->mem_map = pp_map(pool->map_bytes);
+	if (!pool->mem_map)
+		goto fail_arena;
+	if (posix_memalign((void **)&pool->pcp, PP_CACHELINE,
+			   pool->nr_cpus * sizeof(*pool->pcp)))
+		goto fail_mem_map;
+	slots = pp_ring_slots(cfg);
+	pool->rings_bytes = (size_t)pool->nr_cpus * slots * sizeof(void *);
+	pool->rings = pp_map(pool->rings_bytes);
+	if (!pool->rings)
+		goto fail_pcp;
+
+	err = pp_pcp_setup(pool, cfg);
+	if (err)
+		goto fail_rings;
+	err = pthread_mutex_init(&pool->lock, NULL);
+	if (err)
+		pp_die("pthread_mutex_init: error %d", err);
+	pp_pool_init_pcp(pool, cfg, &fault, slots);
+	pp_zone_init_free_lists(pool);
+
+	if (cfg->backend == PP_BACKEND_JEMALLOC) {
+		err = pp_je_create(pool, cfg);
+		if (err)
+			goto fail_zone;
+	}
+	pool->magic = PP_POOL_LIVE;
+	return pool;
+
+fail_zone:
+	pp_zone_lock_destroy(pool);
+	/* KASAN: a later mapping at this address must not inherit poison. */
+	pp_kasan_unpoison_range(pool, 0, pool->nr_pages);
+fail_rings:
+	munmap(pool->rings, pool->rings_bytes);
+fail_pcp:
+	free(pool->pcp);
+fail_mem_map:
+	munmap(pool->mem_map, pool->map_bytes);
+fail_arena:
+	munmap(pool->map_base, pool->map_len);
+fail_free:
+	free(pool);
+	errno = -err;
+	return NULL;
+}
+
+/*
+ * The leak report: how many pages are out, and the first few pfns in
+ * @state.
+ */
+static void pp_report_leak(const struct pp_pool *pool, unsigned long out,
+			   const char *what, unsigned int state)
+{
+	unsigned long shown = 0;
+
+	fprintf(stderr, "pagepool: destroy: %lu of %lu pages still %s "
+		"(first pfns:", out, pool->nr_pages, what);
+	for (unsigned long pfn = 0; pfn < pool->nr_pages &&
+	     shown < PP_LEAK_PFNS_SHOWN; pfn++) {
+		if (pp_page_state(&pool->mem_map[pfn]) == state) {
+			fprintf(stderr, " 0x%lx", pfn);
+			shown++;
+		}
+	}
+	fprintf(stderr, "%s)\n", out > shown ? " ..." : "");
+}
+
+int pp_pool_destroy(struct pp_pool *pool)
+{
+	unsigned long nr_free;
+
+	if (!pool)
+		return 0;
+	/*
+	 * A second destroy is a use after free, the caller's bug, as a
+	 * second kfree() is; it used to spin forever on a freed pcp lock.
+	 * While the memory has not been reused the mark says what happened
+	 * (the ASan build reports the heap-use-after-free first).
+	 */
+	if (unlikely(pool->magic != PP_POOL_LIVE))
+		pp_bad_call("pp_pool_destroy", "%p is not a live pool (%s)",
+			    (void *)pool, pool->magic == PP_POOL_DEAD ?
+			    "destroyed already: a second destroy" :
+			    "never created, or its memory reused");
+	if (!pp_pool_buddy(pool)) {
+		unsigned long out = 0;
+
+		/* Nothing may be out before the backend goes: count pages. */
+		for (unsigned long pfn = 0; pfn < pool->nr_pages; pfn++)
+			if (pp_page_state(&pool->mem_map[pfn]) ==
+			    PP_PAGE_INUSE)
+				out += 1UL << pool->mem_map[pfn].order;
+		if (out) {
+			pp_report_leak(pool, out, "in use", PP_PAGE_INUSE);
+			return -EBUSY;
+		}
+		if (pp_backend_destroy(pool))
+			return -EBUSY;
+	}
+	pp_drain_all_pages(pool);
+	nr_free = pp_zone_free(pool);
+	if (nr_free != pool->nr_pages) {
+		if (pool->backend_id == PP_BACKEND_BUDDY)
+			pp_report_leak(pool, pool->nr_pages - nr_free,
+				       "in use", PP_PAGE_INUSE);
+		else
+			pp_report_leak(pool, pool->nr_pages - nr_free,
+				       "held by the backend", PP_PAGE_BACKEND);
+		return -EBUSY;
+	}
+	pp_pool_unmap(pool);
+	return 0;
+}
+
+enum pp_backend pp_pool_backend(const struct pp_pool *pool)
+{
+	return (enum pp_backend)pool->backend_id;
+}
+
+static const char *const pp_backend_names[PP_NR_BACKENDS] = {
+	[PP_BACKEND_BUDDY]	= "buddy",
+	[PP_BACKEND_JEMALLOC]	= "jemalloc",
+};
+
+static const char *const pp_variant_names[PP_NR_BULK_VARIANTS] = {
+	[PP_BULK_MERGED]		= "merged",
+	[PP_BULK_STOP_AT_POPULATED]	= "stop-at-first-populated",
+	[PP_BULK_BATCHED_STATS]		= "batched-stats",
+	[PP_BULK_NO_SINGLE_FALLBACK]	= "no-single-fallback",
+	[PP_BULK_PURE_OUTPUT]		= "pure-output",
+};
+
+const char *pp_backend_name(enum pp_backend backend)
+{
+	if ((unsigned int)backend >= PP_NR_BACKENDS)
+		return "unknown";
+	return pp_backend_names[backend];
+}
+
+int pp_backend_from_name(const char *name)
+{
+	for (unsigned int i = 0; name && i < PP_NR_BACKENDS; i++)
+		if (!strcmp(name, pp_backend_names[i]))
+			return (int)i;
+	return -EINVAL;
+}
+
+const char *pp_bulk_variant_name(enum pp_bulk_variant variant)
+{
+	if ((unsigned int)variant >= PP_NR_BULK_VARIANTS)
+		return "unknown";
+	return pp_variant_names[variant];
+}
+
+int pp_bulk_variant_from_name(const char *name)
+{
+	for (unsigned int i = 0; name && i < PP_NR_BULK_VARIANTS; i++)
+		if (!strcmp(name, pp_variant_names[i]))
+			return (int)i;
+	return -EINVAL;
+}
