@@ -127,6 +127,18 @@ static void die(const char *what)
 	exit(1);
 }
 
+/* @dir/@name into @path (PATH_MAX bytes); false if it does not fit. */
+static bool join_path(char *path, const char *dir, const char *name)
+{
+	int n = snprintf(path, PATH_MAX, "%s/%s", dir, name);
+
+	if (n < 0 || n >= PATH_MAX) {
+		errno = ENAMETOOLONG;
+		return false;
+	}
+	return true;
+}
+
 static struct blob slurp(const char *dir, const char *name)
 {
 	char path[PATH_MAX];
@@ -134,7 +146,8 @@ static struct blob slurp(const char *dir, const char *name)
 	struct stat st;
 	int fd;
 
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	if (!join_path(path, dir, name))
+		die(dir);
 	fd = open(path, O_RDONLY);
 	if (fd < 0 || fstat(fd, &st))
 		die(path);
@@ -158,8 +171,8 @@ static void cleanup(void)
 	for (unsigned int i = 0; i < 3; i++) {
 		char path[PATH_MAX];
 
-		snprintf(path, sizeof(path), "%s/%s", tracedir, names[i]);
-		unlink(path);
+		if (join_path(path, tracedir, names[i]))
+			unlink(path);
 	}
 	rmdir(tracedir);
 	rmdir(tmpdir);
@@ -199,7 +212,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 		owner = getpid();
 		atexit(cleanup);
 	}
-	snprintf(tracedir, sizeof(tracedir), "%s/trace", tmpdir);
+	if (!join_path(tracedir, tmpdir, "trace"))
+		die(tmpdir);
 	if (mkdir(tracedir, 0700) && errno != EEXIST)
 		die(tracedir);
 	setenv("RPCSIM_ANALYZE_INDEX_SECONDS", "1", 0);
@@ -214,7 +228,8 @@ static void put_file(const char *name, const void *p, size_t n)
 	char path[PATH_MAX];
 	int fd;
 
-	snprintf(path, sizeof(path), "%s/%s", tracedir, name);
+	if (!join_path(path, tracedir, name))
+		die(tracedir);
 	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 	if (fd < 0 || (n && write(fd, p, n) != (ssize_t)n) || close(fd))
 		die(path);
@@ -224,8 +239,8 @@ static void drop_file(const char *name)
 {
 	char path[PATH_MAX];
 
-	snprintf(path, sizeof(path), "%s/%s", tracedir, name);
-	unlink(path);
+	if (join_path(path, tracedir, name))
+		unlink(path);
 }
 
 static void put_le32(unsigned char *p, uint32_t v)

@@ -76,22 +76,23 @@ struct bad_case {
 	unsigned long nr_pages;
 	unsigned int batch, high;
 	unsigned long min, low, high_wm;
-	int backend;		/* 0: buddy */
+	int backend;		/* an enum pp_backend, or out of range */
 };
 
 #define AUTO PP_WMARK_AUTO
+#define BUDDY PP_BACKEND_BUDDY
 
 static void test_invalid(void)
 {
 	static const struct bad_case cases[] = {
-		{ "nr_pages 0", 0, 8, 48, AUTO, AUTO, AUTO },
-		{ "batch 0", 1024, 0, 48, AUTO, AUTO, AUTO },
-		{ "high below batch", 1024, 8, 7, AUTO, AUTO, AUTO },
-		{ "min above low", 1024, 8, 48, 20, 10, 30 },
-		{ "low above high", 1024, 8, 48, 10, 30, 20 },
-		{ "high watermark above nr_pages", 64, 8, 48, 0, 0, 65 },
-		{ "all watermarks above nr_pages", 64, 8, 48, 100, 100, 100 },
-		{ "min alone above nr_pages", 64, 8, 48, 100, AUTO, AUTO },
+		{ "nr_pages 0", 0, 8, 48, AUTO, AUTO, AUTO, BUDDY },
+		{ "batch 0", 1024, 0, 48, AUTO, AUTO, AUTO, BUDDY },
+		{ "high below batch", 1024, 8, 7, AUTO, AUTO, AUTO, BUDDY },
+		{ "min above low", 1024, 8, 48, 20, 10, 30, BUDDY },
+		{ "low above high", 1024, 8, 48, 10, 30, 20, BUDDY },
+		{ "high watermark above nr_pages", 64, 8, 48, 0, 0, 65, BUDDY },
+		{ "all watermarks above nr_pages", 64, 8, 48, 100, 100, 100, BUDDY },
+		{ "min alone above nr_pages", 64, 8, 48, 100, AUTO, AUTO, BUDDY },
 		{ "backend out of range", 1024, 8, 48, AUTO, AUTO, AUTO, 7 },
 	};
 

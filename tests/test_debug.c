@@ -28,6 +28,13 @@
 #include "pp_test.h"
 #include "tap.h"
 
+/* The ASan build's checks differ: a constant, so both kinds compile. */
+#ifdef PP_CONFIG_ASAN
+static const bool asan_build = true;
+#else
+static const bool asan_build = false;
+#endif
+
 #define NR_PAGES	512
 
 struct scenario {
@@ -633,15 +640,14 @@ static void test_misuse(void)
 	/* ASan sees the freed pool before the mark is read, and says so. */
 	if (!run_in_child(child_destroy_twice, NULL, 10, &res))
 		bail_out("fork: %s", strerror(errno));
-#ifdef PP_CONFIG_ASAN
-	ok(!child_exited_ok(&res) && has_all(res.output, twice_asan),
-	   "pp_pool_destroy - twice: ASan reports the use after free (%s)",
-	   child_how(&res, how, sizeof(how)));
-#else
-	ok(child_aborted(&res) && has_all(res.output, twice),
-	   "pp_pool_destroy - twice: reported and aborts, no hang (%s)",
-	   child_how(&res, how, sizeof(how)));
-#endif
+	if (asan_build)
+		ok(!child_exited_ok(&res) && has_all(res.output, twice_asan),
+		   "pp_pool_destroy - twice: ASan reports the use after free "
+		   "(%s)", child_how(&res, how, sizeof(how)));
+	else
+		ok(child_aborted(&res) && has_all(res.output, twice),
+		   "pp_pool_destroy - twice: reported and aborts, no hang (%s)",
+		   child_how(&res, how, sizeof(how)));
 	if (!child_aborted(&res))
 		diag_text("child stderr: ", res.output);
 

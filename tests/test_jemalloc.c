@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The jemalloc backend's own checks (the API contracts run in the shared
- * tests, tests/jemalloc/*.sh): every page jemalloc hands out is a page of
+ * tests, run again as jemalloc/NAME.jemalloc): every page jemalloc hands out is a page of
  * the pool's arena with a working descriptor; the extent hooks take their
  * memory from the buddy allocator and give it back (vmstat and the
  * backend_* counters agree); the knobs (thread cache on/off, its slot

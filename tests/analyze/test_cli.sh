@@ -8,11 +8,12 @@
 
 srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
 builddir=${top_builddir:-.}
-. "$srcdir/tests/analyze/tap-lib.sh"
+. "$srcdir/tests/utils/tap.sh"
+plan_no_plan
 
 ANALYZE=${ANALYZE:-$builddir/analyze/rpcsim-analyze}
 [ -x "$ANALYZE" ] ||
-	tap_skip_all "rpcsim-analyze not built (configure found no libbabeltrace2)"
+	plan_skip_all "rpcsim-analyze not built (configure found no libbabeltrace2)"
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/test-analyze-cli.XXXXXX") || exit 1
 trap 'chmod -R u+rwx "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
@@ -32,7 +33,7 @@ err_has()
 		case $err in
 		*"$w"*) ;;
 		*)
-			tap_diag "no '$w' in: $err"
+			diag "no '$w' in: $err"
 			return 1
 			;;
 		esac
@@ -43,7 +44,7 @@ err_has()
 status()
 {
 	[ "$rc" -eq "$1" ] || {
-		tap_diag "exit status $rc, not $1: $err"
+		diag "exit status $rc, not $1: $err"
 		return 1
 	}
 	shift
@@ -63,10 +64,11 @@ usage()
 	shift
 	run "$@"
 	# shellcheck disable=SC2086
-	tap_check "$u_desc: exit status 2, one line" \
-		sh -c "[ $rc -eq 2 ] && [ \$(wc -l <'$tmp/err') -eq 1 ]"
+	sh -c "[ $rc -eq 2 ] && [ \$(wc -l <'$tmp/err') -eq 1 ]"
+	ok $? "$u_desc: exit status 2, one line"
 	# shellcheck disable=SC2086
-	tap_check "$u_desc: names${u_words}" err_has $u_words
+	err_has $u_words
+	ok $? "$u_desc: names${u_words}"
 }
 
 usage "no TRACE" TRACE accepted --
@@ -83,41 +85,46 @@ usage "--tracepoint-cost without value" --tracepoint-cost -- \
 # A value given to an option that takes none: say so, and name the
 # option typed, not the "-j" getopt_long() reports for it.
 usage "--json=1" "'--json'" "takes no value" -- --json=1 "$tmp"
-tap_check "--json=1: no '-j' that was never typed" \
-	sh -c "! grep -q \"'-j'\" '$tmp/err'"
+sh -c "! grep -q \"'-j'\" '$tmp/err'"
+ok $? "--json=1: no '-j' that was never typed"
 usage "--verbose=2" "'--verbose'" "takes no value" -- --verbose=2 "$tmp"
 usage "--js=1 (a prefix of --json)" "'--json'" "takes no value" -- --js=1 "$tmp"
 
 run --help
-tap_check "--help: exit status 0, nothing on stderr" \
-	sh -c "[ $rc -eq 0 ] && [ ! -s '$tmp/err' ]"
-tap_check "--help lists every option, with the default" \
-	sh -c "for o in --json --tracepoint-cost --verbose --help --version 'default 300'; do grep -q -e \"\$o\" '$tmp/out' || exit 1; done"
+sh -c "[ $rc -eq 0 ] && [ ! -s '$tmp/err' ]"
+ok $? "--help: exit status 0, nothing on stderr"
+sh -c "for o in --json --tracepoint-cost --verbose --help --version 'default 300'; do grep -q -e \"\$o\" '$tmp/out' || exit 1; done"
+ok $? "--help lists every option, with the default"
 run --version
-tap_check "--version: exit status 0" sh -c "[ $rc -eq 0 ] && grep -q rpcsim-analyze '$tmp/out'"
+sh -c "[ $rc -eq 0 ] && grep -q rpcsim-analyze '$tmp/out'"
+ok $? "--version: exit status 0"
 
 # runtime errors: exit 1, the path named
 run "$tmp/no/such/dir"
-tap_check "missing path: exit status 1" sh -c "[ $rc -eq 1 ]"
-tap_check "missing path: named, one line" \
-	sh -c "grep -q '$tmp/no/such/dir: No such file' '$tmp/err' && [ \$(wc -l <'$tmp/err') -eq 1 ]"
+[ "$rc" -eq 1 ]
+ok $? "missing path: exit status 1"
+sh -c "grep -q '$tmp/no/such/dir: No such file' '$tmp/err' && [ \$(wc -l <'$tmp/err') -eq 1 ]"
+ok $? "missing path: named, one line"
 
 mkdir -p "$tmp/empty/a/b"
 run "$tmp/empty"
-tap_check "no trace below a directory: exit status 1" sh -c "[ $rc -eq 1 ]"
-tap_check "no trace below a directory: says so" err_has "$tmp/empty" "no CTF trace"
+[ "$rc" -eq 1 ]
+ok $? "no trace below a directory: exit status 1"
+err_has "$tmp/empty" "no CTF trace"
+ok $? "no trace below a directory: says so"
 
 : >"$tmp/file"
 run "$tmp/file"
-tap_check "a file, not a directory: exit status 1, says so" \
-	status 1 "$tmp/file" "not a directory"
+status 1 "$tmp/file" "not a directory"
+ok $? "a file, not a directory: exit status 1, says so"
 
 mkdir -p "$tmp/text/ust/uid/0/64-bit"
 echo 'this is not TSDL {' >"$tmp/text/ust/uid/0/64-bit/metadata"
 run "$tmp/text"
-tap_check "garbage metadata: exit status 1" sh -c "[ $rc -eq 1 ]"
-tap_check "garbage metadata: names the trace directory" \
-	err_has "$tmp/text/ust/uid/0/64-bit"
+[ "$rc" -eq 1 ]
+ok $? "garbage metadata: exit status 1"
+err_has "$tmp/text/ust/uid/0/64-bit"
+ok $? "garbage metadata: names the trace directory"
 
 # A packetized metadata file whose first packet claims 4096 bytes but is
 # cut at 100: babeltrace2 2.0.4 would spin forever on it.
@@ -132,21 +139,23 @@ mkdir -p "$tmp/cut/ust/uid/0/64-bit"
 	printf '/* CTF 1.8 */ %63s' ' '
 } >"$tmp/cut/ust/uid/0/64-bit/metadata"
 run "$tmp/cut"
-tap_check "cut metadata packet: exit status 1, no hang" sh -c "[ $rc -eq 1 ]"
-tap_check "cut metadata packet: says it is cut" err_has "$tmp/cut/ust/uid/0/64-bit" "is cut"
+[ "$rc" -eq 1 ]
+ok $? "cut metadata packet: exit status 1, no hang"
+err_has "$tmp/cut/ust/uid/0/64-bit" "is cut"
+ok $? "cut metadata packet: says it is cut"
 
 run "$tmp/empty" "$tmp/no/such"
-tap_check "several paths, all bad: exit status 1, one line each" \
-	sh -c "[ $rc -eq 1 ] && [ \$(wc -l <'$tmp/err') -eq 2 ]"
+sh -c "[ $rc -eq 1 ] && [ \$(wc -l <'$tmp/err') -eq 2 ]"
+ok $? "several paths, all bad: exit status 1, one line each"
 
 # The kernel's pseudo file systems hold no trace: one line, at once (a
 # walk of /proc took 16 s and printed a line per folder it could not
 # open; /proc/self/root led it through the whole file system).
 for d in /proc /proc/self /sys; do
-	[ -d "$d" ] || { tap_skip "$d: not there"; continue; }
+	[ -d "$d" ] || { skip 1 "$d: not there"; continue; }
 	run "$d"
-	tap_check "$d: exit status 1, one line saying it is no trace folder" \
-		sh -c "[ $rc -eq 1 ] && [ \$(wc -l <'$tmp/err') -eq 1 ] && grep -q 'never a trace' '$tmp/err'"
+	sh -c "[ $rc -eq 1 ] && [ \$(wc -l <'$tmp/err') -eq 1 ] && grep -q 'never a trace' '$tmp/err'"
+	ok $? "$d: exit status 1, one line saying it is no trace folder"
 done
 
 # Folders below that cannot be read: one line for all of them.
@@ -163,23 +172,23 @@ if [ "$(id -u)" -eq 0 ]; then
 	fi
 fi
 if [ "$as" = skip ]; then
-	tap_skip "unreadable folders: root reads everything, and nobody cannot run $ANALYZE"
+	skip 1 "unreadable folders: root reads everything, and nobody cannot run $ANALYZE"
 else
 	$as timeout 30 "$ANALYZE" "$tmp/many" >"$tmp/out" 2>"$tmp/err"
 	rc=$?
-	tap_check "3 unreadable folders below: exit status 1, one line counting them" \
-		sh -c "[ $rc -eq 1 ] && [ \$(wc -l <'$tmp/err') -eq 1 ] && grep -q '3 directories below it cannot be read' '$tmp/err'" ||
-		tap_diag "$(cat "$tmp/err")"
+	sh -c "[ $rc -eq 1 ] && [ \$(wc -l <'$tmp/err') -eq 1 ] && grep -q '3 directories below it cannot be read' '$tmp/err'"
+	ok $? "3 unreadable folders below: exit status 1, one line counting them" ||
+		diag "$(cat "$tmp/err")"
 fi
 
 if [ "$(id -u)" -eq 0 ]; then
-	tap_skip "unreadable directory: root reads everything"
+	skip 1 "unreadable directory: root reads everything"
 else
 	mkdir -p "$tmp/locked/inner"
 	chmod 000 "$tmp/locked"
 	run "$tmp/locked"
-	tap_check "unreadable directory: exit status 1, named" \
-		status 1 "$tmp/locked"
+	status 1 "$tmp/locked"
+	ok $? "unreadable directory: exit status 1, named"
 fi
 
-tap_done
+exit_status

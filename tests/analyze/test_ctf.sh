@@ -8,14 +8,15 @@
 
 srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
 builddir=${top_builddir:-.}
-. "$srcdir/tests/analyze/tap-lib.sh"
+. "$srcdir/tests/utils/tap.sh"
+plan_no_plan
 
 ANALYZE=${ANALYZE:-$builddir/analyze/rpcsim-analyze}
 CTFGEN=$srcdir/tests/analyze/ctfgen.py
 [ -x "$ANALYZE" ] ||
-	tap_skip_all "rpcsim-analyze not built (configure found no libbabeltrace2)"
+	plan_skip_all "rpcsim-analyze not built (configure found no libbabeltrace2)"
 command -v python3 >/dev/null 2>&1 ||
-	tap_skip_all "python3 missing (it writes the traces and checks the JSON)"
+	plan_skip_all "python3 missing (it writes the traces and checks the JSON)"
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/test-analyze-ctf.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
@@ -55,7 +56,7 @@ incomplete()
 		[ "$(wc -l <"$tmp/$1.err")" -eq 1 ] &&
 		grep -q 'incomplete trace' "$tmp/$1.err" &&
 		grep -qF -- "$2" "$tmp/$1.err" || {
-		tap_diag "exit $(cat "$tmp/$1.rc"): $(cat "$tmp/$1.err")"
+		diag "exit $(cat "$tmp/$1.rc"): $(cat "$tmp/$1.err")"
 		return 1
 	}
 }
@@ -79,14 +80,14 @@ def mode(n):
 sys.exit(0 if eval(sys.argv[2]) else 1)
 EOF
 	j_rc=$?
-	[ "$j_rc" -eq 0 ] || tap_diag "false: $2" "$(cat "$tmp/j.err")"
+	[ "$j_rc" -eq 0 ] || diag "false: $2" "$(cat "$tmp/j.err")"
 	return "$j_rc"
 }
 
 has_line()
 {
 	grep -qxF "$2" "$tmp/$1.out" || {
-		tap_diag "no line '$2' in:" "$(cat "$tmp/$1.out")"
+		diag "no line '$2' in:" "$(cat "$tmp/$1.out")"
 		return 1
 	}
 }
@@ -94,7 +95,7 @@ has_line()
 err_has()
 {
 	grep -q "$2" "$tmp/$1.err" || {
-		tap_diag "no '$2' in:" "$(cat "$tmp/$1.err")"
+		diag "no '$2' in:" "$(cat "$tmp/$1.err")"
 		return 1
 	}
 }
@@ -102,7 +103,7 @@ err_has()
 err_lacks()
 {
 	! grep -q "$2" "$tmp/$1.err" || {
-		tap_diag "'$2' in:" "$(cat "$tmp/$1.err")"
+		diag "'$2' in:" "$(cat "$tmp/$1.err")"
 		return 1
 	}
 }
@@ -124,30 +125,32 @@ packet discarded=7
 9500 exit vtid=10 latency_ns=4000 allocated=3 alloc_calls=1
 10000 run_end mode=2 run=0 calls=4 latency_sum_ns=11900 pages=11 no_progress=1
 EOF
-tap_check "exact: exit status 0" rc_is exact 0
-tap_check "exact: the seed's line" \
-	has_line exact "Bulk array:   2.975 us per call over 4 calls"
-tap_check "exact: latency_ns statistics" \
-	j exact '(lambda s: (s["count"], s["sum_ns"], s["mean_ns"], s["min_ns"], s["max_ns"]) == (4, 11900, 2975.0, 2000, 4000))(mode(2)["latency_ns"])'
-tap_check "exact: sample stddev of latency_ns" \
-	j exact 'mode(2)["latency_ns"]["stddev_ns"] == 1021.029'
+rc_is exact 0
+ok $? "exact: exit status 0"
+has_line exact "Bulk array:   2.975 us per call over 4 calls"
+ok $? "exact: the seed's line"
+j exact '(lambda s: (s["count"], s["sum_ns"], s["mean_ns"], s["min_ns"], s["max_ns"]) == (4, 11900, 2975.0, 2000, 4000))(mode(2)["latency_ns"])'
+ok $? "exact: latency_ns statistics"
+j exact 'mode(2)["latency_ns"]["stddev_ns"] == 1021.029'
+ok $? "exact: sample stddev of latency_ns"
 # entry/exit distances: 2300, 2400, 3900, 4500
-tap_check "exact: timestamp latencies paired per thread" \
-	j exact '(lambda s: (s["count"], s["sum_ns"], s["min_ns"], s["max_ns"]) == (4, 13100, 2300, 4500))(mode(2)["timestamps"])'
+j exact '(lambda s: (s["count"], s["sum_ns"], s["min_ns"], s["max_ns"]) == (4, 13100, 2300, 4500))(mode(2)["timestamps"])'
+ok $? "exact: timestamp latencies paired per thread"
 # differences 300, 200, 200, 500
-tap_check "exact: timestamps - latency_ns" \
-	j exact '(lambda x: (x["mean_ns"], x["median_ns"], x["min_ns"], x["max_ns"], x["negative"], x["ok"]) == (300.0, 200, 200, 500, 0, True))(mode(2)["difference"])'
-tap_check "exact: run_end agrees" \
-	j exact 'mode(2)["run_end"]["calls_match"] and mode(2)["run_end"]["mean_ns"] == 2975.0'
-tap_check "exact: per-call figures" \
-	j exact '(mode(2)["pages_per_call"], mode(2)["alloc_calls_per_call"], mode(2)["svc_alloc_arg_err"], mode(2)["retries"], mode(2)["pagepool_per_call"]) == (2.75, 1.25, 1, 1, {"mm_page_alloc_bulk": 0.25})'
-tap_check "exact: the run's configuration" \
-	j exact 'mode(2)["runs"][0]["run"] == 0 and mode(2)["runs"][0]["config"]["mode_name"] == "array" and mode(2)["runs"][0]["config"]["threads"] == 2'
-tap_check "exact: discarded events counted" \
-	j exact 'd["discarded_events"] == 7 and d["discarded_events_records"] == 1'
-tap_check "exact: discard warning" err_has exact 'discarded 7 events'
-tap_check "exact: no other warning" \
-	sh -c "[ \$(wc -l <'$tmp/exact.err') -eq 1 ]"
+j exact '(lambda x: (x["mean_ns"], x["median_ns"], x["min_ns"], x["max_ns"], x["negative"], x["ok"]) == (300.0, 200, 200, 500, 0, True))(mode(2)["difference"])'
+ok $? "exact: timestamps - latency_ns"
+j exact 'mode(2)["run_end"]["calls_match"] and mode(2)["run_end"]["mean_ns"] == 2975.0'
+ok $? "exact: run_end agrees"
+j exact '(mode(2)["pages_per_call"], mode(2)["alloc_calls_per_call"], mode(2)["svc_alloc_arg_err"], mode(2)["retries"], mode(2)["pagepool_per_call"]) == (2.75, 1.25, 1, 1, {"mm_page_alloc_bulk": 0.25})'
+ok $? "exact: per-call figures"
+j exact 'mode(2)["runs"][0]["run"] == 0 and mode(2)["runs"][0]["config"]["mode_name"] == "array" and mode(2)["runs"][0]["config"]["threads"] == 2'
+ok $? "exact: the run's configuration"
+j exact 'd["discarded_events"] == 7 and d["discarded_events_records"] == 1'
+ok $? "exact: discarded events counted"
+err_has exact 'discarded 7 events'
+ok $? "exact: discard warning"
+sh -c "[ \$(wc -l <'$tmp/exact.err') -eq 1 ]"
+ok $? "exact: no other warning"
 
 ###########################################################################
 # methods disagree
@@ -157,11 +160,12 @@ trace negative <<'EOF'
 3000 entry mode=0
 4000 exit latency_ns=3000
 EOF
-tap_check "negative: exit status 0" rc_is negative 0
-tap_check "negative: timestamps shorter than latency_ns flagged" \
-	err_has negative 'Single page: timestamps give shorter calls'
-tap_check "negative: flagged in JSON" \
-	j negative 'not mode(0)["difference"]["ok"] and mode(0)["difference"]["negative"] == 2 and any("shorter" in w for w in d["warnings"])'
+rc_is negative 0
+ok $? "negative: exit status 0"
+err_has negative 'Single page: timestamps give shorter calls'
+ok $? "negative: timestamps shorter than latency_ns flagged"
+j negative 'not mode(0)["difference"]["ok"] and mode(0)["difference"]["negative"] == 2 and any("shorter" in w for w in d["warnings"])'
+ok $? "negative: flagged in JSON"
 
 trace slow <<'EOF'
 0 entry mode=1
@@ -169,11 +173,12 @@ trace slow <<'EOF'
 10000 entry mode=1
 15000 exit latency_ns=3000
 EOF
-tap_check "slow: 2 us per call between the methods flagged" \
-	err_has slow 'Bulk list: timestamps - latency_ns is +2.000 us per call (median'
+err_has slow 'Bulk list: timestamps - latency_ns is +2.000 us per call (median'
+ok $? "slow: 2 us per call between the methods flagged"
 timeout 30 "$ANALYZE" --tracepoint-cost=1000 "$tmp/slow" >"$tmp/slow1.out" \
 	2>"$tmp/slow1.err"
-tap_check "slow: accepted with --tracepoint-cost=1000" err_lacks slow1 'latency_ns is'
+err_lacks slow1 'latency_ns is'
+ok $? "slow: accepted with --tracepoint-cost=1000"
 
 {
 	i=0
@@ -186,8 +191,8 @@ tap_check "slow: accepted with --tracepoint-cost=1000" err_lacks slow1 'latency_
 	echo "1103000 exit latency_ns=3000"
 } >"$tmp/tail.script"
 trace tail <"$tmp/tail.script"
-tap_check "tail: one preempted call in 100 moves the mean: flagged with the median" \
-	err_has tail 'Bulk array: mean timestamps - latency_ns is +1.099 us.*median call differs by +0.100 us and 1 calls'
+err_has tail 'Bulk array: mean timestamps - latency_ns is +1.099 us.*median call differs by +0.100 us and 1 calls'
+ok $? "tail: one preempted call in 100 moves the mean: flagged with the median"
 
 ###########################################################################
 # pairing
@@ -200,10 +205,10 @@ packet discarded=5
 6000 exit vtid=10 latency_ns=1500
 7000 run_end mode=2 run=0 calls=3 latency_sum_ns=4500
 EOF
-tap_check "discard: a call open across a discard is not timed, its exit counts" \
-	j discard 'mode(2)["calls"] == 2 and mode(2)["pairing"]["across_discard"] == 1 and mode(2)["pairing"]["paired"] == 1 and mode(2)["pairing"]["exit_no_entry"] == 0 and mode(2)["timestamps"]["sum_ns"] == 2000'
-tap_check "discard: count differing from run_end blamed on the discard" \
-	err_has discard 'counted 3: events were discarded'
+j discard 'mode(2)["calls"] == 2 and mode(2)["pairing"]["across_discard"] == 1 and mode(2)["pairing"]["paired"] == 1 and mode(2)["pairing"]["exit_no_entry"] == 0 and mode(2)["timestamps"]["sum_ns"] == 2000'
+ok $? "discard: a call open across a discard is not timed, its exit counts"
+err_has discard 'counted 3: events were discarded'
+ok $? "discard: count differing from run_end blamed on the discard"
 
 # (run_end counted a call the trace lacks: incomplete, so --partial)
 t_opts=--partial
@@ -216,24 +221,25 @@ trace unmatched <<'EOF'
 6000 entry vtid=2 mode=0
 7000 run_end mode=0 run=3 calls=3 latency_sum_ns=1600
 EOF
-tap_check "unmatched: entry twice, exit without entry, entry without exit" \
-	j unmatched '(lambda p: (p["entry_twice"], p["exit_no_entry"], p["entry_no_exit"], p["paired"]) == (1, 1, 1, 1))(mode(0)["pairing"])'
-tap_check "unmatched: reported" \
-	err_has unmatched 'Single page: unmatched svc_alloc_arg events: 1 entries without exit, 1 exits without entry, 1 entries twice'
-tap_check "unmatched: run_end differing without discard: says so" \
-	err_has unmatched 'Single page run 3\|Single page: the trace has 2 calls, rpcsim.s run_end counted 3: no discard'
+j unmatched '(lambda p: (p["entry_twice"], p["exit_no_entry"], p["entry_no_exit"], p["paired"]) == (1, 1, 1, 1))(mode(0)["pairing"])'
+ok $? "unmatched: entry twice, exit without entry, entry without exit"
+err_has unmatched 'Single page: unmatched svc_alloc_arg events: 1 entries without exit, 1 exits without entry, 1 entries twice'
+ok $? "unmatched: reported"
+err_has unmatched 'Single page run 3\|Single page: the trace has 2 calls, rpcsim.s run_end counted 3: no discard'
+ok $? "unmatched: run_end differing without discard: says so"
 t_opts=
 analyze_again unmatched
-tap_check "unmatched, without --partial: run_end's calls missing, no discard: incomplete, exit 1" \
-	incomplete unmatched "Single page run 3: rpcsim's run_end counted 3 calls, the trace holds 2, and no discard was recorded"
+incomplete unmatched "Single page run 3: rpcsim's run_end counted 3 calls, the trace holds 2, and no discard was recorded"
+ok $? "unmatched, without --partial: run_end's calls missing, no discard: incomplete, exit 1"
 
 trace novtid --no-vtid <<'EOF'
 1000 entry mode=2
 3000 exit latency_ns=1500
 EOF
-tap_check "no vtid: calls counted, timestamps skipped and said so" \
-	j novtid 'mode(2)["calls"] == 1 and mode(2)["timestamps"] is None and not d["vtid"]'
-tap_check "no vtid: warning" err_has novtid 'no vtid context'
+j novtid 'mode(2)["calls"] == 1 and mode(2)["timestamps"] is None and not d["vtid"]'
+ok $? "no vtid: calls counted, timestamps skipped and said so"
+err_has novtid 'no vtid context'
+ok $? "no vtid: warning"
 
 ###########################################################################
 # modes and runs
@@ -250,19 +256,20 @@ trace modes <<'EOF'
 2400 exit vtid=5 latency_ns=240
 2500 run_end mode=1 run=1 calls=1 latency_sum_ns=240
 EOF
-tap_check "modes: exit status 0" rc_is modes 0
-tap_check "modes: an unknown mode number is labelled with it" \
-	has_line modes "Mode 7:       0.060 us per call over 2 calls"
-tap_check "modes: runs merged per mode, one line per run" \
-	sh -c "grep -qxF 'Bulk list:    0.140 us per call over 2 calls' '$tmp/modes.out' && grep -q '^  run 0: *0.040 us' '$tmp/modes.out' && grep -q '^  run 1: *0.240 us' '$tmp/modes.out'"
-tap_check "modes: modes in order, runs listed" \
-	j modes '[m["mode"] for m in d["modes"]] == [1, 7] and [r["run"] for r in mode(1)["runs"]] == [0, 1] and mode(7)["runs"][0]["run"] is None'
+rc_is modes 0
+ok $? "modes: exit status 0"
+has_line modes "Mode 7:       0.060 us per call over 2 calls"
+ok $? "modes: an unknown mode number is labelled with it"
+sh -c "grep -qxF 'Bulk list:    0.140 us per call over 2 calls' '$tmp/modes.out' && grep -q '^  run 0: *0.040 us' '$tmp/modes.out' && grep -q '^  run 1: *0.240 us' '$tmp/modes.out'"
+ok $? "modes: runs merged per mode, one line per run"
+j modes '[m["mode"] for m in d["modes"]] == [1, 7] and [r["run"] for r in mode(1)["runs"]] == [0, 1] and mode(7)["runs"][0]["run"] is None'
+ok $? "modes: modes in order, runs listed"
 
 trace orphan <<'EOF'
 300 exit vtid=6 latency_ns=70
 EOF
-tap_check "orphan: an exit outside any run and entry: Unknown mode" \
-	j orphan 'd["modes"][0]["mode"] is None and d["modes"][0]["label"] == "Unknown mode" and d["modes"][0]["calls"] == 1'
+j orphan 'd["modes"][0]["mode"] is None and d["modes"][0]["label"] == "Unknown mode" and d["modes"][0]["calls"] == 1'
+ok $? "orphan: an exit outside any run and entry: Unknown mode"
 
 ###########################################################################
 # incomplete traces: exit 1 and what is missing, unless --partial
@@ -275,20 +282,21 @@ trace noend <<'EOF'
 2100 entry vtid=5 mode=2
 2400 exit vtid=5 latency_ns=240
 EOF
-tap_check "a mode announced (run_start) and never finished: incomplete, exit 1" \
-	incomplete noend "Bulk array run 1 started (run_start) but never ended (no run_end)"
+incomplete noend "Bulk array run 1 started (run_start) but never ended (no run_end)"
+ok $? "a mode announced (run_start) and never finished: incomplete, exit 1"
 t_opts=--partial
 analyze_again noend
 t_opts=
-tap_check "  with --partial: exit 0, reported, warned" \
-	sh -c "[ \$(cat '$tmp/noend.rc') = 0 ] && grep -q '^Bulk array: ' '$tmp/noend.out' && grep -q 'warning: Bulk array: no run_end' '$tmp/noend.err'"
+sh -c "[ \$(cat '$tmp/noend.rc') = 0 ] && grep -q '^Bulk array: ' '$tmp/noend.out' && grep -q 'warning: Bulk array: no run_end' '$tmp/noend.err'"
+ok $? "  with --partial: exit 0, reported, warned"
 trace discarded_end <<'EOF'
 2000 run_start mode=2 run=1
 2100 entry vtid=5 mode=2
 packet discarded=3
 2400 exit vtid=5 latency_ns=240
 EOF
-tap_check "  no run_end but a discard recorded: a warning, exit 0" rc_is discarded_end 0
+rc_is discarded_end 0
+ok $? "  no run_end but a discard recorded: a warning, exit 0"
 
 # Stream files libbabeltrace2 skips without a word: the report would
 # miss every event in them.  A whole trace, with LTTng's index.
@@ -308,45 +316,46 @@ EOF
 }
 whole good
 analyze_again good
-tap_check "a whole trace with its index: exit 0" rc_is good 0
+rc_is good 0
+ok $? "a whole trace with its index: exit 0"
 whole empty_stream
 : >"$tmp/empty_stream/trace/stream_0"
 analyze_again empty_stream
-tap_check "a stream file emptied: incomplete, names it" \
-	incomplete empty_stream "empty_stream/trace/stream_0: empty stream file"
+incomplete empty_stream "empty_stream/trace/stream_0: empty stream file"
+ok $? "a stream file emptied: incomplete, names it"
 whole dir_stream
 rm "$tmp/dir_stream/trace/stream_0"
 mkdir "$tmp/dir_stream/trace/stream_0"
 analyze_again dir_stream
-tap_check "a stream file replaced by a directory: incomplete" \
-	incomplete dir_stream "dir_stream/trace/stream_0: a directory, not a stream file"
+incomplete dir_stream "dir_stream/trace/stream_0: a directory, not a stream file"
+ok $? "a stream file replaced by a directory: incomplete"
 whole fifo_stream
 rm "$tmp/fifo_stream/trace/stream_0"
 mkfifo "$tmp/fifo_stream/trace/stream_0"
 analyze_again fifo_stream
-tap_check "a stream file replaced by a FIFO: incomplete, no hang" \
-	incomplete fifo_stream "fifo_stream/trace/stream_0: a FIFO, not a stream file"
+incomplete fifo_stream "fifo_stream/trace/stream_0: a FIFO, not a stream file"
+ok $? "a stream file replaced by a FIFO: incomplete, no hang"
 whole zero_stream
 ln -sf /dev/zero "$tmp/zero_stream/trace/stream_0"
 analyze_again zero_stream
-tap_check "a stream file replaced by a link to /dev/zero: incomplete" \
-	incomplete zero_stream "zero_stream/trace/stream_0: a device, not a stream file"
+incomplete zero_stream "zero_stream/trace/stream_0: a device, not a stream file"
+ok $? "a stream file replaced by a link to /dev/zero: incomplete"
 whole cut_stream
 truncate -s 100 "$tmp/cut_stream/trace/stream_0"
 analyze_again cut_stream
-tap_check "a stream file shorter than its index says: incomplete" \
-	incomplete cut_stream "cut_stream/trace/stream_0: stream file cut: 100 bytes, its index (2 packets) says at least"
+incomplete cut_stream "cut_stream/trace/stream_0: stream file cut: 100 bytes, its index (2 packets) says at least"
+ok $? "a stream file shorter than its index says: incomplete"
 whole gone_stream
 rm "$tmp/gone_stream/trace/stream_0"
 analyze_again gone_stream
-tap_check "a stream file the index lists, gone: incomplete" \
-	incomplete gone_stream "gone_stream/trace/stream_0: stream file missing (index/stream_0.idx lists it)"
+incomplete gone_stream "gone_stream/trace/stream_0: stream file missing (index/stream_0.idx lists it)"
+ok $? "a stream file the index lists, gone: incomplete"
 whole unread_stream
 chmod 000 "$tmp/unread_stream/trace/stream_0"
 if [ "$(id -u)" -ne 0 ]; then
 	analyze_again unread_stream
-	tap_check "an unreadable stream file: incomplete" \
-		incomplete unread_stream "unread_stream/trace/stream_0: stream file cannot be read"
+	incomplete unread_stream "unread_stream/trace/stream_0: stream file cannot be read"
+	ok $? "an unreadable stream file: incomplete"
 elif command -v runuser >/dev/null 2>&1 &&
      runuser -u nobody -- test -x "$ANALYZE" 2>/dev/null; then
 	chmod 755 "$tmp"
@@ -358,22 +367,22 @@ elif command -v runuser >/dev/null 2>&1 &&
 	runuser -u nobody -- timeout 30 "$ANALYZE" --json "$tmp/unread_stream" \
 		>"$tmp/unread_stream.json" 2>/dev/null
 	echo $? >"$tmp/unread_stream.jrc"
-	tap_check "an unreadable stream file (as nobody): incomplete" \
-		incomplete unread_stream "unread_stream/trace/stream_0: stream file cannot be read (Permission denied)"
+	incomplete unread_stream "unread_stream/trace/stream_0: stream file cannot be read (Permission denied)"
+	ok $? "an unreadable stream file (as nobody): incomplete"
 else
-	tap_skip "an unreadable stream file: root reads everything, and nobody cannot run $ANALYZE"
+	skip 1 "an unreadable stream file: root reads everything, and nobody cannot run $ANALYZE"
 fi
 # A second stream, emptied: --partial reads the first.
 whole two_streams
 : >"$tmp/two_streams/trace/stream_1"
 analyze_again two_streams
-tap_check "one of two stream files emptied: incomplete" \
-	incomplete two_streams "two_streams/trace/stream_1: empty stream file"
+incomplete two_streams "two_streams/trace/stream_1: empty stream file"
+ok $? "one of two stream files emptied: incomplete"
 t_opts=--partial
 analyze_again two_streams
 t_opts=
-tap_check "  --partial: a warning, the other stream reported, exit 0" \
-	sh -c "[ \$(cat '$tmp/two_streams.rc') = 0 ] && grep -q 'warning: .*stream_1: empty stream file' '$tmp/two_streams.err' && grep -q '^Bulk array: .* over 2 calls' '$tmp/two_streams.out'"
+sh -c "[ \$(cat '$tmp/two_streams.rc') = 0 ] && grep -q 'warning: .*stream_1: empty stream file' '$tmp/two_streams.err' && grep -q '^Bulk array: .* over 2 calls' '$tmp/two_streams.out'"
+ok $? "  --partial: a warning, the other stream reported, exit 0"
 
 ###########################################################################
 # loss counters that go backwards or jump: corruption, not losses
@@ -384,7 +393,7 @@ corrupted()
 		[ "$(wc -l <"$tmp/$1.err")" -eq 1 ] &&
 		grep -q 'corrupted trace: .*stream_0: ' "$tmp/$1.err" &&
 		grep -qF -- "$2" "$tmp/$1.err" || {
-		tap_diag "exit $(cat "$tmp/$1.rc"): $(cat "$tmp/$1.err")"
+		diag "exit $(cat "$tmp/$1.rc"): $(cat "$tmp/$1.err")"
 		return 1
 	}
 }
@@ -398,8 +407,8 @@ packet discarded=5
 5000 exit vtid=1 latency_ns=900
 6000 run_end mode=2 run=1 calls=2 latency_sum_ns=1800
 EOF
-tap_check "events_discarded going backwards (10, then 5): corrupted, exit 1" \
-	corrupted back_events "its count of discarded events (events_discarded) went backwards"
+corrupted back_events "its count of discarded events (events_discarded) went backwards"
+ok $? "events_discarded going backwards (10, then 5): corrupted, exit 1"
 trace jump_events <<'EOF'
 1000 run_start mode=2 run=1
 2000 entry vtid=1 mode=2
@@ -407,8 +416,8 @@ packet discarded=72057594037927936
 3000 exit vtid=1 latency_ns=900
 6000 run_end mode=2 run=1 calls=1 latency_sum_ns=900
 EOF
-tap_check "events_discarded with a flipped high byte (2^56): corrupted, exit 1" \
-	corrupted jump_events "jumped by 72,057,594,037,927,936"
+corrupted jump_events "jumped by 72,057,594,037,927,936"
+ok $? "events_discarded with a flipped high byte (2^56): corrupted, exit 1"
 trace back_seq --seq <<'EOF'
 1000 run_start mode=2 run=1
 2000 entry vtid=1 mode=2
@@ -419,8 +428,8 @@ packet seq=2
 5000 exit vtid=1 latency_ns=900
 6000 run_end mode=2 run=1 calls=2 latency_sum_ns=1800
 EOF
-tap_check "packet_seq_num going backwards (7, then 2): corrupted, exit 1" \
-	corrupted back_seq "its packet sequence number (packet_seq_num) went backwards"
+corrupted back_seq "its packet sequence number (packet_seq_num) went backwards"
+ok $? "packet_seq_num going backwards (7, then 2): corrupted, exit 1"
 trace jump_seq --seq <<'EOF'
 1000 run_start mode=2 run=1
 2000 entry vtid=1 mode=2
@@ -428,8 +437,8 @@ packet seq=72057594037927937
 3000 exit vtid=1 latency_ns=900
 6000 run_end mode=2 run=1 calls=1 latency_sum_ns=900
 EOF
-tap_check "packet_seq_num with a flipped high byte: corrupted, exit 1" \
-	corrupted jump_seq "packet sequence number (packet_seq_num) jumped by"
+corrupted jump_seq "packet sequence number (packet_seq_num) jumped by"
+ok $? "packet_seq_num with a flipped high byte: corrupted, exit 1"
 trace lost_seq --seq <<'EOF'
 1000 run_start mode=2 run=1
 2000 entry vtid=1 mode=2
@@ -437,20 +446,22 @@ packet seq=5
 3000 exit vtid=1 latency_ns=900
 6000 run_end mode=2 run=1 calls=1 latency_sum_ns=900
 EOF
-tap_check "packets really lost (sequence 0, then 5): 4 packets, a warning, exit 0" \
-	sh -c "[ \$(cat '$tmp/lost_seq.rc') = 0 ] && grep -q 'warning: 4 packets were lost' '$tmp/lost_seq.err'"
+sh -c "[ \$(cat '$tmp/lost_seq.rc') = 0 ] && grep -q 'warning: 4 packets were lost' '$tmp/lost_seq.err'"
+ok $? "packets really lost (sequence 0, then 5): 4 packets, a warning, exit 0"
 
 ###########################################################################
 # no rpcsim event
 trace none <<'EOF'
 100 alloc_bulk requested=1
 EOF
-tap_check "no rpcsim event: exit status 1" rc_is none 1
-tap_check "no rpcsim event: says so" err_has none 'no rpcsim event among 1 events'
+rc_is none 1
+ok $? "no rpcsim event: exit status 1"
+err_has none 'no rpcsim event among 1 events'
+ok $? "no rpcsim event: says so"
 
 trace empty </dev/null
-tap_check "no event at all: exit status 1, says so" \
-	sh -c "[ \$(cat '$tmp/empty.rc') = 1 ] && grep -q 'no rpcsim event among 0 events' '$tmp/empty.err'"
+sh -c "[ \$(cat '$tmp/empty.rc') = 1 ] && grep -q 'no rpcsim event among 0 events' '$tmp/empty.err'"
+ok $? "no event at all: exit status 1, says so"
 
 ###########################################################################
 # two traces below one directory, same thread ids: paired per trace
@@ -460,7 +471,7 @@ printf '1000 entry vtid=1 mode=2\n3000 exit vtid=1 latency_ns=1000\n' |
 printf '2000 entry vtid=1 mode=2\n6000 exit vtid=1 latency_ns=3000\n' |
 	python3 "$CTFGEN" "$tmp/two/b"
 timeout 30 "$ANALYZE" --json "$tmp/two" >"$tmp/two.json" 2>"$tmp/two.err"
-tap_check "two traces: both found, calls paired within each trace" \
-	j two 'len(d["traces"]) == 2 and mode(2)["calls"] == 2 and mode(2)["timestamps"]["sum_ns"] == 6000 and mode(2)["pairing"]["entry_twice"] == 0'
+j two 'len(d["traces"]) == 2 and mode(2)["calls"] == 2 and mode(2)["timestamps"]["sum_ns"] == 6000 and mode(2)["pairing"]["entry_twice"] == 0'
+ok $? "two traces: both found, calls paired within each trace"
 
-tap_done
+exit_status

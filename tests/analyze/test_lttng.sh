@@ -14,32 +14,34 @@
 
 srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
 builddir=${top_builddir:-.}
-. "$srcdir/tests/analyze/tap-lib.sh"
+. "$srcdir/tests/utils/tap.sh"
+plan_no_plan
 . "$srcdir/tests/utils/lttng.sh"
 
 ANALYZE=${ANALYZE:-$builddir/analyze/rpcsim-analyze}
 TRACEGEN=${TRACEGEN:-$builddir/tests/tracegen}
 
 [ -x "$ANALYZE" ] ||
-	tap_skip_all "rpcsim-analyze not built (configure found no libbabeltrace2)"
+	plan_skip_all "rpcsim-analyze not built (configure found no libbabeltrace2)"
 [ -x "$TRACEGEN" ] ||
-	tap_skip_all "tracegen not built (configured with --disable-lttng-ust)"
+	plan_skip_all "tracegen not built (configured with --disable-lttng-ust)"
 if why=$(lttng_missing); then
-	tap_skip_all "LTTng tools $why"
+	plan_skip_all "LTTng tools $why"
 fi
 # Runs this script again, isolated, before anything is printed.
-why=$(lttng_can_isolate) || tap_skip_all "$why"
+why=$(lttng_can_isolate) || plan_skip_all "$why"
 lttng_isolate "$0" "$@"
 command -v python3 >/dev/null 2>&1 ||
-	tap_skip_all "python3 missing (it checks the JSON)"
+	plan_skip_all "python3 missing (it checks the JSON)"
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/test-analyze.XXXXXX") || exit 1
 trap 'lttng_cleanup; rm -rf "$tmp"' EXIT
 trap 'exit 1' HUP INT TERM
 
 if ! lttng_sessiond_up >"$tmp/sessiond.msg" 2>&1; then
-	tap_not_ok "a session daemon: $(cat "$tmp/sessiond.msg")"
-	tap_done
+	fail "a session daemon: $(cat "$tmp/sessiond.msg")"
+	exit_status
+	exit $?
 fi
 # tracegen runs as "tgPID" and only that name is recorded: other tests
 # tracing at the same time do not mix their events in
@@ -47,7 +49,7 @@ lttng_procname_link "$(cd "$(dirname "$TRACEGEN")" && pwd)/$(basename "$TRACEGEN
 	exit 1
 TG=$lttng_procname_path
 
-tap_diag "started lttng-sessiond, pid $lttng_started_pid, LTTNG_HOME $LTTNG_HOME ($PP_LTTNG_ISOLATED)"
+diag "started lttng-sessiond, pid $lttng_started_pid, LTTNG_HOME $LTTNG_HOME ($PP_LTTNG_ISOLATED)"
 
 # analyze NAME ARGS...: $tmp/NAME.{out,err,rc}
 analyze()
@@ -79,7 +81,7 @@ EOF
 jtrue()
 {
 	[ "$(jget "$1" "$2" 2>"$tmp/jget.err")" = True ] || {
-		tap_diag "false: $2" "$(cat "$tmp/jget.err")"
+		diag "false: $2" "$(cat "$tmp/jget.err")"
 		return 1
 	}
 }
@@ -92,7 +94,7 @@ json_parses()
 line_in()
 {
 	grep -qxF "$2" "$tmp/$1.out" || {
-		tap_diag "no line '$2' in:" "$(cat "$tmp/$1.out")"
+		diag "no line '$2' in:" "$(cat "$tmp/$1.out")"
 		return 1
 	}
 }
@@ -116,54 +118,57 @@ t1_gen()
 		--latency=3000 --step=100 --err-every=50 --pagepool \
 		>"$tmp/t1.gen"
 }
-tap_check "record t1 (tracegen: 2 modes x 2 runs x 2 threads x 300 calls)" \
-	lttng_record t1 "$tmp/t1" "--subbuf-size=1M --num-subbuf=4" \
+lttng_record t1 "$tmp/t1" "--subbuf-size=1M --num-subbuf=4" \
 	"rpcsim:*,pagepool:*" vtid -- t1_gen
+ok $? "record t1 (tracegen: 2 modes x 2 runs x 2 threads x 300 calls)"
 
 analyze t1 "$tmp/t1"
 analyze t1j --json "$tmp/t1"
-tap_check "t1: exit status 0" rc_is t1 0
+rc_is t1 0
+ok $? "t1: exit status 0"
 # latency_ns = 3000 + (i % 5) * 100 over 300 calls per thread: mean 3200
-tap_check "t1: seed line for Single page" \
-	line_in t1 "Single page:  3.200 us per call over 1,200 calls"
-tap_check "t1: seed line for Bulk array" \
-	line_in t1 "Bulk array:   3.200 us per call over 1,200 calls"
-tap_check "t1: --json exit status 0" rc_is t1j 0
-tap_check "t1: --json parses" json_parses "$tmp/t1j.out"
-tap_check "t1: every call found (1,200 per mode)" \
-	jtrue "$tmp/t1j.out" 'mode(0)["calls"] == 1200 and mode(2)["calls"] == 1200'
+line_in t1 "Single page:  3.200 us per call over 1,200 calls"
+ok $? "t1: seed line for Single page"
+line_in t1 "Bulk array:   3.200 us per call over 1,200 calls"
+ok $? "t1: seed line for Bulk array"
+rc_is t1j 0
+ok $? "t1: --json exit status 0"
+json_parses "$tmp/t1j.out"
+ok $? "t1: --json parses"
+jtrue "$tmp/t1j.out" 'mode(0)["calls"] == 1200 and mode(2)["calls"] == 1200'
+ok $? "t1: every call found (1,200 per mode)"
 expected_sum=$(awk '/mode=2/ { sub("latency_sum_ns=", "", $5); s += $5 } END { print s }' "$tmp/t1.gen")
-tap_check "t1: mean of latency_ns exact (sum $expected_sum ns)" \
-	jtrue "$tmp/t1j.out" "mode(2)['latency_ns']['sum_ns'] == $expected_sum and mode(2)['latency_ns']['mean_ns'] == 3200.0"
-tap_check "t1: min/max of latency_ns" \
-	jtrue "$tmp/t1j.out" 'mode(0)["latency_ns"]["min_ns"] == 3000 and mode(0)["latency_ns"]["max_ns"] == 3400'
-tap_check "t1: percentiles within 1 %" \
-	jtrue "$tmp/t1j.out" 'abs(mode(2)["latency_ns"]["p50_ns"] - 3200) <= 32 and mode(2)["latency_ns"]["p99_ns"] == 3400'
-tap_check "t1: every call paired by vtid" \
-	jtrue "$tmp/t1j.out" 'all(m["timestamps"]["count"] == 1200 for m in d["modes"])'
-tap_check "t1: timestamp latency >= latency_ns, per call" \
-	jtrue "$tmp/t1j.out" 'all(m["difference"]["min_ns"] >= 0 and m["timestamps"]["mean_ns"] >= m["latency_ns"]["mean_ns"] for m in d["modes"])'
-tap_check "t1: run_end agrees with the trace" \
-	jtrue "$tmp/t1j.out" 'all(m["run_end"]["calls_match"] and m["run_end"]["mean_ns"] == m["latency_ns"]["mean_ns"] for m in d["modes"])'
-tap_check "t1: svc_alloc_arg_err counted (24 per mode)" \
-	jtrue "$tmp/t1j.out" 'all(m["svc_alloc_arg_err"] == 24 and m["retries"] == 24 for m in d["modes"])'
-tap_check "t1: pages and allocator calls per call" \
-	jtrue "$tmp/t1j.out" 'all(m["pages_per_call"] == 3.0 and m["alloc_calls_per_call"] == 1.02 for m in d["modes"])'
-tap_check "t1: pagepool events per call" \
-	jtrue "$tmp/t1j.out" 'all(m["pagepool_per_call"] == {"mm_page_alloc_bulk": 1.0, "mm_page_alloc_zone_locked": 2.0} for m in d["modes"])'
-tap_check "t1: two runs per mode, 600 calls each, with their configuration" \
-	jtrue "$tmp/t1j.out" 'all([(r["run"], r["calls"], r["config"]["threads"]) for r in m["runs"]] == [(0, 600, 2), (1, 600, 2)] for m in d["modes"])'
-tap_check "t1: nothing unmatched, nothing discarded" \
-	jtrue "$tmp/t1j.out" 'd["discarded_events"] == 0 and all(m["pairing"]["entry_no_exit"] + m["pairing"]["exit_no_entry"] + m["pairing"]["entry_twice"] == 0 for m in d["modes"])'
-tap_check "t1: no warning about counts, pairing or discards" \
-	sh -c "! grep -q 'discard\|unmatched\|run_end\|vtid' '$tmp/t1.err'"
+jtrue "$tmp/t1j.out" "mode(2)['latency_ns']['sum_ns'] == $expected_sum and mode(2)['latency_ns']['mean_ns'] == 3200.0"
+ok $? "t1: mean of latency_ns exact (sum $expected_sum ns)"
+jtrue "$tmp/t1j.out" 'mode(0)["latency_ns"]["min_ns"] == 3000 and mode(0)["latency_ns"]["max_ns"] == 3400'
+ok $? "t1: min/max of latency_ns"
+jtrue "$tmp/t1j.out" 'abs(mode(2)["latency_ns"]["p50_ns"] - 3200) <= 32 and mode(2)["latency_ns"]["p99_ns"] == 3400'
+ok $? "t1: percentiles within 1 %"
+jtrue "$tmp/t1j.out" 'all(m["timestamps"]["count"] == 1200 for m in d["modes"])'
+ok $? "t1: every call paired by vtid"
+jtrue "$tmp/t1j.out" 'all(m["difference"]["min_ns"] >= 0 and m["timestamps"]["mean_ns"] >= m["latency_ns"]["mean_ns"] for m in d["modes"])'
+ok $? "t1: timestamp latency >= latency_ns, per call"
+jtrue "$tmp/t1j.out" 'all(m["run_end"]["calls_match"] and m["run_end"]["mean_ns"] == m["latency_ns"]["mean_ns"] for m in d["modes"])'
+ok $? "t1: run_end agrees with the trace"
+jtrue "$tmp/t1j.out" 'all(m["svc_alloc_arg_err"] == 24 and m["retries"] == 24 for m in d["modes"])'
+ok $? "t1: svc_alloc_arg_err counted (24 per mode)"
+jtrue "$tmp/t1j.out" 'all(m["pages_per_call"] == 3.0 and m["alloc_calls_per_call"] == 1.02 for m in d["modes"])'
+ok $? "t1: pages and allocator calls per call"
+jtrue "$tmp/t1j.out" 'all(m["pagepool_per_call"] == {"mm_page_alloc_bulk": 1.0, "mm_page_alloc_zone_locked": 2.0} for m in d["modes"])'
+ok $? "t1: pagepool events per call"
+jtrue "$tmp/t1j.out" 'all([(r["run"], r["calls"], r["config"]["threads"]) for r in m["runs"]] == [(0, 600, 2), (1, 600, 2)] for m in d["modes"])'
+ok $? "t1: two runs per mode, 600 calls each, with their configuration"
+jtrue "$tmp/t1j.out" 'd["discarded_events"] == 0 and all(m["pairing"]["entry_no_exit"] + m["pairing"]["exit_no_entry"] + m["pairing"]["entry_twice"] == 0 for m in d["modes"])'
+ok $? "t1: nothing unmatched, nothing discarded"
+sh -c "! grep -q 'discard\|unmatched\|run_end\|vtid' '$tmp/t1.err'"
+ok $? "t1: no warning about counts, pairing or discards"
 if err_has t1 'timestamps'; then
-	tap_diag "t1 warned about the methods (a loaded machine?):" "$(cat "$tmp/t1.err")"
+	diag "t1 warned about the methods (a loaded machine?):" "$(cat "$tmp/t1.err")"
 fi
 
 analyze t1d "$tmp/t1" "$tmp/t1/ust" "$tmp/t1/"
-tap_check "t1: a trace given twice is read once" \
-	line_in t1d "Bulk array:   3.200 us per call over 1,200 calls"
+line_in t1d "Bulk array:   3.200 us per call over 1,200 calls"
+ok $? "t1: a trace given twice is read once"
 
 ###########################################################################
 # t2: no vtid context
@@ -175,18 +180,19 @@ t2_gen()
 	timeout 120 "$TG" --calls=200 --latency=1000 \
 		--mode-name="$(printf 'q"b\\s\ttab\001\303\251\377')" >/dev/null
 }
-tap_check "record t2 (no vtid context)" \
-	lttng_record t2 "$tmp/t2" "--subbuf-size=1M --num-subbuf=4" \
+lttng_record t2 "$tmp/t2" "--subbuf-size=1M --num-subbuf=4" \
 	"rpcsim:*" none -- t2_gen
+ok $? "record t2 (no vtid context)"
 analyze t2 "$tmp/t2"
 analyze t2j --json "$tmp/t2"
-tap_check "t2: exit status 0, calls found" \
-	line_in t2 "Bulk array:   1.200 us per call over 200 calls"
-tap_check "t2: says vtid is missing" err_has t2 'no vtid context'
-tap_check "t2: timestamp method skipped" \
-	jtrue "$tmp/t2j.out" 'not d["vtid"] and mode(2)["timestamps"] is None'
-tap_check "t2: strings from the trace escaped in JSON" \
-	jtrue "$tmp/t2j.out" 'mode(2)["runs"][0]["config"]["mode_name"] == "q\"b\\s\ttab\x01\u00e9\ufffd"'
+line_in t2 "Bulk array:   1.200 us per call over 200 calls"
+ok $? "t2: exit status 0, calls found"
+err_has t2 'no vtid context'
+ok $? "t2: says vtid is missing"
+jtrue "$tmp/t2j.out" 'not d["vtid"] and mode(2)["timestamps"] is None'
+ok $? "t2: timestamp method skipped"
+jtrue "$tmp/t2j.out" 'mode(2)["runs"][0]["config"]["mode_name"] == "q\"b\\s\ttab\x01\u00e9\ufffd"'
+ok $? "t2: strings from the trace escaped in JSON"
 
 ###########################################################################
 # t3: discarded events (2 x 4 KiB sub-buffers, no spin)
@@ -195,9 +201,9 @@ t3_gen()
 {
 	timeout 120 "$TG" --threads=2 --calls=50000 --no-spin >/dev/null
 }
-tap_check "record t3 (tiny sub-buffers)" \
-	lttng_record t3 "$tmp/t3" "--subbuf-size=4096 --num-subbuf=2" \
+lttng_record t3 "$tmp/t3" "--subbuf-size=4096 --num-subbuf=2" \
 	"rpcsim:*" vtid -- t3_gen
+ok $? "record t3 (tiny sub-buffers)"
 t3_stop=$lttng_stop_output
 analyze t3 "$tmp/t3"
 analyze t3j --json "$tmp/t3"
@@ -209,40 +215,42 @@ timeout 60 babeltrace2 "$tmp/t3" >/dev/null 2>"$tmp/t3.bt"
 bt_discarded=$(grep -o 'discarded [0-9]* events\?' "$tmp/t3.bt" |
 	python3 -c 'import sys; print(sum(int(l.split()[1]) for l in sys.stdin) % 2**64)')
 bt_maybe=$(grep -c 'may have discarded' "$tmp/t3.bt")
-tap_diag "t3: babeltrace2 reports $bt_discarded discarded events ($bt_maybe unknown counts); lttng stop said: $t3_stop"
-tap_check "t3: exit status 0, --json parses" \
-	sh -c "[ \"\$(cat '$tmp/t3.rc')\" = 0 ] && python3 -c 'import json, sys; json.load(sys.stdin)' <'$tmp/t3j.out'"
-tap_check "t3: same discarded count as babeltrace2 ($bt_discarded)" \
-	jtrue "$tmp/t3j.out" "d['discarded_events'] == $bt_discarded and d['discarded_events_unknown_count'] == $bt_maybe"
+diag "t3: babeltrace2 reports $bt_discarded discarded events ($bt_maybe unknown counts); lttng stop said: $t3_stop"
+sh -c "[ \"\$(cat '$tmp/t3.rc')\" = 0 ] && python3 -c 'import json, sys; json.load(sys.stdin)' <'$tmp/t3j.out'"
+ok $? "t3: exit status 0, --json parses"
+jtrue "$tmp/t3j.out" "d['discarded_events'] == $bt_discarded and d['discarded_events_unknown_count'] == $bt_maybe"
+ok $? "t3: same discarded count as babeltrace2 ($bt_discarded)"
 if [ "$bt_discarded" -gt 0 ] || [ "$bt_maybe" -gt 0 ]; then
-	tap_check "t3: discard warning" err_has t3 'discarded'
+	err_has t3 'discarded'
+	ok $? "t3: discard warning"
 	# run_end itself may have been discarded
 	t3_end=$(jget "$tmp/t3j.out" 'None if mode(2)["run_end"] is None else mode(2)["run_end"]["calls_match"]')
 	case $t3_end in
 	None)
-		tap_check "t3: run_end lost: said so" err_has t3 'no run_end'
+		err_has t3 'no run_end'
+		ok $? "t3: run_end lost: said so"
 		;;
 	True)
-		tap_check "t3: counts agree with run_end: no mismatch flagged" \
-			sh -c "! grep -q 'run_end counted' '$tmp/t3.err'"
+		sh -c "! grep -q 'run_end counted' '$tmp/t3.err'"
+		ok $? "t3: counts agree with run_end: no mismatch flagged"
 		;;
 	*)
-		tap_check "t3: call count differing from run_end flagged" \
-			err_has t3 'run_end counted'
+		err_has t3 'run_end counted'
+		ok $? "t3: call count differing from run_end flagged"
 		;;
 	esac
 else
-	tap_check "t3: no discard, no discard warning" \
-		sh -c "! grep -q discarded '$tmp/t3.err'"
-	tap_skip "t3: the tracer kept up with 4 KiB sub-buffers: no discard to flag"
+	sh -c "! grep -q discarded '$tmp/t3.err'"
+	ok $? "t3: no discard, no discard warning"
+	skip 1 "t3: the tracer kept up with 4 KiB sub-buffers: no discard to flag"
 fi
 lttng_n=$(echo "$t3_stop" | sed -n 's/.*Warning: \([0-9]*\) events were discarded.*/\1/p')
 if [ -n "$lttng_n" ]; then
-	tap_check "t3: same discarded count as lttng stop ($lttng_n)" \
-		jtrue "$tmp/t3j.out" "d['discarded_events'] == $lttng_n"
+	jtrue "$tmp/t3j.out" "d['discarded_events'] == $lttng_n"
+	ok $? "t3: same discarded count as lttng stop ($lttng_n)"
 else
-	tap_check "t3: lttng stop reported no discard, nor does the trace" \
-		jtrue "$tmp/t3j.out" "d['discarded_events'] == 0"
+	jtrue "$tmp/t3j.out" "d['discarded_events'] == 0"
+	ok $? "t3: lttng stop reported no discard, nor does the trace"
 fi
 
 # One flipped byte in a real trace: the top byte of the second packet's
@@ -279,11 +287,11 @@ for fl in seq:64 discarded:72; do
 	cp -r "$tmp/t3" "$tmp/$name"
 	if flipped=$(flip_second_packet "$tmp/$name" "${fl#*:}"); then
 		analyze "$name" "$tmp/$name"
-		tap_check "t3, one flipped byte in a packet's ${fl%:*} field: corrupted, exit 1, one line" \
-			sh -c "[ \"\$(cat '$tmp/$name.rc')\" = 1 ] && [ \$(wc -l <'$tmp/$name.err') -eq 1 ] && grep -q 'corrupted trace: .*$(basename "$flipped"): its ' '$tmp/$name.err'" ||
-			tap_diag "$(cat "$tmp/$name.err")"
+		sh -c "[ \"\$(cat '$tmp/$name.rc')\" = 1 ] && [ \$(wc -l <'$tmp/$name.err') -eq 1 ] && grep -q 'corrupted trace: .*$(basename "$flipped"): its ' '$tmp/$name.err'"
+		ok $? "t3, one flipped byte in a packet's ${fl%:*} field: corrupted, exit 1, one line" ||
+			diag "$(cat "$tmp/$name.err")"
 	else
-		tap_skip "t3: no stream file with two packets"
+		skip 1 "t3: no stream file with two packets"
 	fi
 done
 
@@ -297,24 +305,26 @@ t4_gen()
 	timeout 120 "$TG" --modes=2 --calls=1000 --latency=1000 \
 		--step=0 --drop-entry-every=100 >/dev/null
 }
-tap_check "record t4 (exits, then entries, left out)" \
-	lttng_record t4 "$tmp/t4" "--subbuf-size=1M --num-subbuf=4" \
+lttng_record t4 "$tmp/t4" "--subbuf-size=1M --num-subbuf=4" \
 	"rpcsim:*" vtid -- t4_gen
+ok $? "record t4 (exits, then entries, left out)"
 # Calls run_end counted are missing and no discard says why: incomplete
 # (exit 1), unless --partial asks for what is there.
 analyze t4s "$tmp/t4"
-tap_check "t4: incomplete without --partial: exit status 1, one line" \
-	sh -c "[ \"\$(cat '$tmp/t4s.rc')\" = 1 ] && [ \$(wc -l <'$tmp/t4s.err') -eq 1 ] && grep -q 'incomplete trace: Bulk list run .*run_end counted 1,000 calls, the trace holds 990' '$tmp/t4s.err'"
+sh -c "[ \"\$(cat '$tmp/t4s.rc')\" = 1 ] && [ \$(wc -l <'$tmp/t4s.err') -eq 1 ] && grep -q 'incomplete trace: Bulk list run .*run_end counted 1,000 calls, the trace holds 990' '$tmp/t4s.err'"
+ok $? "t4: incomplete without --partial: exit status 1, one line"
 analyze t4 --partial "$tmp/t4"
 analyze t4j --partial --json "$tmp/t4"
-tap_check "t4: --partial: exit status 0" rc_is t4 0
-tap_check "t4: lost exits: 9 entries twice in a row, 1 never closed" \
-	jtrue "$tmp/t4j.out" 'mode(1)["calls"] == 990 and mode(1)["pairing"]["entry_twice"] == 9 and mode(1)["pairing"]["entry_no_exit"] == 1 and mode(1)["pairing"]["exit_no_entry"] == 0'
-tap_check "t4: lost entries: 10 exits without entry" \
-	jtrue "$tmp/t4j.out" 'mode(2)["calls"] == 1000 and mode(2)["pairing"]["exit_no_entry"] == 10 and mode(2)["pairing"]["paired"] == 990'
-tap_check "t4: unmatched events reported" err_has t4 'Bulk list: unmatched'
-tap_check "t4: call count differing from run_end flagged" \
-	err_has t4 'Bulk list.*990 calls, rpcsim.s run_end counted 1,000'
+rc_is t4 0
+ok $? "t4: --partial: exit status 0"
+jtrue "$tmp/t4j.out" 'mode(1)["calls"] == 990 and mode(1)["pairing"]["entry_twice"] == 9 and mode(1)["pairing"]["entry_no_exit"] == 1 and mode(1)["pairing"]["exit_no_entry"] == 0'
+ok $? "t4: lost exits: 9 entries twice in a row, 1 never closed"
+jtrue "$tmp/t4j.out" 'mode(2)["calls"] == 1000 and mode(2)["pairing"]["exit_no_entry"] == 10 and mode(2)["pairing"]["paired"] == 990'
+ok $? "t4: lost entries: 10 exits without entry"
+err_has t4 'Bulk list: unmatched'
+ok $? "t4: unmatched events reported"
+err_has t4 'Bulk list.*990 calls, rpcsim.s run_end counted 1,000'
+ok $? "t4: call count differing from run_end flagged"
 
 ###########################################################################
 # t5: no rpcsim event
@@ -323,13 +333,13 @@ t5_gen()
 {
 	timeout 120 "$TG" --calls=100 --pagepool >/dev/null
 }
-tap_check "record t5 (pagepool events only)" \
-	lttng_record t5 "$tmp/t5" "--subbuf-size=1M --num-subbuf=4" \
+lttng_record t5 "$tmp/t5" "--subbuf-size=1M --num-subbuf=4" \
 	"pagepool:*" vtid -- t5_gen
+ok $? "record t5 (pagepool events only)"
 analyze t5 "$tmp/t5"
-tap_check "t5: no rpcsim event: exit status 1 and says so" \
-	sh -c "[ \"\$(cat '$tmp/t5.rc')\" = 1 ] && grep -q 'no rpcsim event' '$tmp/t5.err'" ||
-	tap_diag "t5: exit status $(cat "$tmp/t5.rc"), stderr:" "$(head -c 2000 "$tmp/t5.err")" \
+sh -c "[ \"\$(cat '$tmp/t5.rc')\" = 1 ] && grep -q 'no rpcsim event' '$tmp/t5.err'"
+ok $? "t5: no rpcsim event: exit status 1 and says so" ||
+	diag "t5: exit status $(cat "$tmp/t5.rc"), stderr:" "$(head -c 2000 "$tmp/t5.err")" \
 		"$(ls -lR "$tmp/t5" 2>&1 | head -n 30)"
 
 ###########################################################################
@@ -354,11 +364,12 @@ broken()
 	else
 		analyze "$1" "$tmp/$1"
 	fi
-	tap_check "$2: exit status 1" rc_is "$1" 1
-	tap_check "$2: one message naming the trace, no sanitizer report" \
-		sh -c "grep -q '$tmp/$1' '$tmp/$1.err' && ! grep -q 'AddressSanitizer\|LeakSanitizer\|runtime error:' '$tmp/$1.err'"
+	rc_is "$1" 1
+	ok $? "$2: exit status 1"
+	sh -c "grep -q '$tmp/$1' '$tmp/$1.err' && ! grep -q 'AddressSanitizer\|LeakSanitizer\|runtime error:' '$tmp/$1.err'"
+	ok $? "$2: one message naming the trace, no sanitizer report"
 	if ! rc_is "$1" 1; then
-		tap_diag "$(cat "$tmp/$1.err")"
+		diag "$(cat "$tmp/$1.err")"
 	fi
 }
 
@@ -416,4 +427,4 @@ f=$(find "$tmp/metacut" -name metadata | head -n 1)
 truncate -s 3000 "$f"
 broken metacut "metadata cut"
 
-tap_done
+exit_status

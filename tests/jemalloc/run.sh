@@ -1,10 +1,28 @@
 # SPDX-License-Identifier: MIT
+# shellcheck shell=sh
 #
-# Sourced by the wrappers next to it: run the unit test named like the
-# wrapper (test_bulk_array.sh runs tests/test_bulk_array) on the jemalloc
-# backend.  The test reads PP_TEST_BACKEND through tests/utils/pp_test.h.
+# The log compiler of the .jemalloc tests (tests/unit.am): make check runs
+#
+#	sh tests/jemalloc/run.sh jemalloc/NAME.jemalloc
+#
+# and this runs the unit test tests/NAME on the jemalloc backend.  The
+# test reads PP_TEST_BACKEND through tests/utils/pp_test.h.
 
 : "${top_builddir:?top_builddir is set by make check}"
+case $# in
+1) ;;
+*)
+	echo "Bail out! usage: $0 jemalloc/NAME.jemalloc"
+	exit 1
+	;;
+esac
+case $1 in
+*.jemalloc) ;;
+*)
+	echo "Bail out! $0: '$1' is no .jemalloc test"
+	exit 1
+	;;
+esac
 PP_TEST_BACKEND=jemalloc
 export PP_TEST_BACKEND
-exec "$top_builddir/tests/$(basename "$0" .sh)" "$@"
+exec "$top_builddir/tests/$(basename "$1" .jemalloc)"

@@ -20,8 +20,8 @@
 
 /*
  * The backend the suite runs on: PP_TEST_BACKEND=buddy (the default) or
- * jemalloc.  tests/unit.am runs the API tests once per backend (the
- * tests/jemalloc/ wrappers set it); checks of the buddy allocator's
+ * jemalloc.  tests/unit.am runs the API tests once per backend
+ * (tests/jemalloc/run.sh sets it); checks of the buddy allocator's
  * internals (pcp refills, buddy shapes, zone fallbacks) use ok_buddy() and
  * are skipped, saying so, on jemalloc.
  */

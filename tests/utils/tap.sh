@@ -1,24 +1,40 @@
 # SPDX-License-Identifier: MIT
 #
-# A small TAP producer for shell tests, with the names of the C helper in
-# tap.h: plan_tests, ok, pass, fail, diag, skip, bail_out, exit_status.
-# Source it, then:
+# A small TAP producer for shell tests, the only one: the names of the C
+# helper in tap.h (plan_tests, plan_no_plan, ok, pass, fail, diag, skip,
+# bail_out, exit_status) plus plan_skip_all.  Source it, then:
 #
-#	plan_tests 2
-#	test "$x" = 1; ok $? "x is one"
+#	plan_tests 2		# or plan_no_plan: the plan comes at the end
+#	test "$x" = 1; ok $? "x is one" || diag "x is $x"
 #	pass "nothing to check"
-#	exit $(exit_status)	# or: exit_status; exit $?
+#	exit_status		# last command; or: exit_status; exit $?
 #
 # Output goes to stdout; automake's tap-driver.sh reads it.
 
 tap_planned=0
 tap_run=0
 tap_failed=0
+tap_no_plan=no
 
 plan_tests()
 {
 	tap_planned=$1
 	echo "1..$1"
+}
+
+# plan_no_plan: the number of checks depends on what the script finds;
+# exit_status prints the plan after the last check (TAP allows it).
+plan_no_plan()
+{
+	tap_no_plan=yes
+}
+
+# plan_skip_all REASON: nothing here can run; the whole script is a skip.
+# Exits (status 0).
+plan_skip_all()
+{
+	echo "1..0 # SKIP $*"
+	exit 0
 }
 
 # ok STATUS DESCRIPTION: STATUS is a shell status, 0 passes.  Returns it.
@@ -46,10 +62,11 @@ fail()
 	ok 1 "$@"
 }
 
-# diag TEXT...: every line of TEXT as a TAP comment.
+# diag TEXT...: every line of every TEXT as a TAP comment, each TEXT
+# starting a line of its own (diag "no line in:" "$(cat out)").
 diag()
 {
-	printf '%s\n' "$*" | sed 's/^/# /'
+	printf '%s\n' "$@" | sed 's/^/# /'
 }
 
 # skip N REASON: N checks that cannot run here.
@@ -70,10 +87,13 @@ bail_out()
 	exit 255
 }
 
-# exit_status: 0 when every planned check ran and passed.
+# exit_status: 0 when every planned check ran and passed.  After
+# plan_no_plan it prints the plan first.
 exit_status()
 {
-	if [ "$tap_run" -ne "$tap_planned" ]; then
+	if [ "$tap_no_plan" = yes ]; then
+		echo "1..$tap_run"
+	elif [ "$tap_run" -ne "$tap_planned" ]; then
 		diag "planned $tap_planned checks, ran $tap_run"
 		return 1
 	fi

@@ -1,5 +1,0 @@
-#!/bin/sh
-# SPDX-License-Identifier: MIT
-# tests/test_bulk_list on the jemalloc backend.
-# shellcheck source=tests/jemalloc/run.sh
-. "$top_srcdir/tests/jemalloc/run.sh"
