@@ -15,6 +15,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "tool.h"
+
 /*
  * Log-linear histogram, fio style: values below 2^HIST_BITS have a bucket
  * each; above, every power of two is split into 2^HIST_BITS buckets, so a
@@ -265,10 +267,5 @@ int rpcsim_analyze_main(int argc, char **argv);
  * on a corrupted trace is an error message (default true).
  */
 extern bool analyze_isolate;
-
-/* util */
-void *xcalloc(size_t n, size_t size);
-char *xstrdup(const char *s);
-const char *fmt_count(char *buf, size_t len, uint64_t v);
 
 #endif /* RPCSIM_ANALYZE_H */

@@ -167,6 +167,7 @@ int main(int argc, char **argv)
 	char err[512];
 #endif
 
+	tool_set_name("rpcsim");
 	rpcsim_parse_options(argc, argv, &cfg);
 	/* Before the runs: a missing gnuplot should not cost a benchmark. */
 	if (cfg.plot && (plot_find_gnuplot(gnuplot, sizeof(gnuplot), why,
