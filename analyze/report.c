@@ -145,13 +145,8 @@ static void group_merge(struct group *dst, const struct group *src,
 
 static uint64_t lat_pct(const struct lat_stats *s, double p)
 {
-	uint64_t v = hist_percentile(s->hist, s->n, p);
-
-	if (v < s->min)
-		v = s->min;
-	if (v > s->max)
-		v = s->max;
-	return v;
+	/* the bucket's middle, within min..max (the same as s's) */
+	return hist_percentile(s->hist, p);
 }
 
 static double per_call(uint64_t count, uint64_t calls)
@@ -181,9 +176,9 @@ static uint64_t diff_count_above(const struct diff_stats *d, int64_t limit)
 
 	if (limit < 0)
 		limit = 0;
-	for (i = 0; i < HIST_BUCKETS; i++)
-		if (d->pos->count[i] && hist_bucket_mid(i) > (uint64_t)limit)
-			n += d->pos->count[i];
+	for (i = 0; i < HIST_NR; i++)
+		if (d->pos->buckets[i] && hist_bucket_value(i) > (uint64_t)limit)
+			n += d->pos->buckets[i];
 	return n;
 }
 
@@ -720,10 +715,10 @@ int report_plot(struct analysis *a, struct plot *p)
 					    per_call(m->allocated, m->field.n));
 			if (!s)
 				ret = -1;
-			for (unsigned int b = 0; s && b < HIST_BUCKETS; b++) {
-				uint64_t v = hist_bucket_mid(b);
+			for (unsigned int b = 0; s && b < HIST_NR; b++) {
+				uint64_t v = hist_bucket_value(b);
 
-				if (!m->field.hist->count[b])
+				if (!m->field.hist->buckets[b])
 					continue;
 				/* the bucket's middle, within min..max */
 				if (v < m->field.min)
@@ -731,7 +726,7 @@ int report_plot(struct analysis *a, struct plot *p)
 				if (v > m->field.max)
 					v = m->field.max;
 				if (plot_series_add(s, v,
-						    m->field.hist->count[b])) {
+						    m->field.hist->buckets[b])) {
 					ret = -1;
 					break;
 				}
