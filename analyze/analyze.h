@@ -15,41 +15,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/*
- * Log-linear histogram, fio style: values below 2^HIST_BITS have a bucket
- * each; above, every power of two is split into 2^HIST_BITS buckets, so a
- * bucket is at most 1/64 of its value wide and a percentile read at the
- * bucket's middle is off by less than 1 %.
- */
-#define HIST_BITS	6
-#define HIST_SUB	(1u << HIST_BITS)
-#define HIST_BUCKETS	((64 - HIST_BITS + 1) * HIST_SUB)
-
-struct hist {
-	uint64_t count[HIST_BUCKETS];
-};
-
-static inline unsigned int hist_index(uint64_t v)
-{
-	unsigned int msb;
-
-	if (v < HIST_SUB)
-		return (unsigned int)v;
-	msb = 63 - (unsigned int)__builtin_clzll(v);
-	return (msb - HIST_BITS + 1) * HIST_SUB +
-	       (unsigned int)((v >> (msb - HIST_BITS)) & (HIST_SUB - 1));
-}
-
-static inline void hist_add(struct hist *h, uint64_t v)
-{
-	h->count[hist_index(v)]++;
-}
-
-/* Middle of bucket i, the value a percentile falling in it is given. */
-uint64_t hist_bucket_mid(unsigned int i);
-/* Nearest-rank percentile p (0 < p <= 100) of n values; 0 if n is 0. */
-uint64_t hist_percentile(const struct hist *h, uint64_t n, double p);
-void hist_merge(struct hist *dst, const struct hist *src);
+#include "hist.h"
+#include "tool.h"
 
 /*
  * Latency statistics in ns.  Sums are exact (128-bit sum of squares), so
@@ -265,10 +232,5 @@ int rpcsim_analyze_main(int argc, char **argv);
  * on a corrupted trace is an error message (default true).
  */
 extern bool analyze_isolate;
-
-/* util */
-void *xcalloc(size_t n, size_t size);
-char *xstrdup(const char *s);
-const char *fmt_count(char *buf, size_t len, uint64_t v);
 
 #endif /* RPCSIM_ANALYZE_H */

@@ -746,13 +746,13 @@ static void on_impossible_gap(struct analysis *a, const bt_stream *s,
 		snprintf(buf, sizeof(buf), "%s: its %s went backwards (a "
 			 "difference of %s, read as a count)",
 			 name ? name : "a stream", counter,
-			 fmt_count(c1, sizeof(c1), n));
+			 fmt_thousands(c1, sizeof(c1), n));
 	else
 		snprintf(buf, sizeof(buf), "%s: its %s jumped by %s, more "
 			 "than the %s one gap can lose",
 			 name ? name : "a stream", counter,
-			 fmt_count(c1, sizeof(c1), n),
-			 fmt_count(c2, sizeof(c2), max));
+			 fmt_thousands(c1, sizeof(c1), n),
+			 fmt_thousands(c2, sizeof(c2), max));
 	a->corrupt = xstrdup(buf);
 }
 

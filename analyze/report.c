@@ -44,7 +44,7 @@
 
 #include "analyze.h"
 #include "json.h"
-#include "../rpcsim/plot.h"
+#include "plot.h"
 
 #define DIFF_NEG_SLACK_NS	50
 
@@ -145,13 +145,8 @@ static void group_merge(struct group *dst, const struct group *src,
 
 static uint64_t lat_pct(const struct lat_stats *s, double p)
 {
-	uint64_t v = hist_percentile(s->hist, s->n, p);
-
-	if (v < s->min)
-		v = s->min;
-	if (v > s->max)
-		v = s->max;
-	return v;
+	/* the bucket's middle, within min..max (the same as s's) */
+	return hist_percentile(s->hist, p);
 }
 
 static double per_call(uint64_t count, uint64_t calls)
@@ -181,9 +176,9 @@ static uint64_t diff_count_above(const struct diff_stats *d, int64_t limit)
 
 	if (limit < 0)
 		limit = 0;
-	for (i = 0; i < HIST_BUCKETS; i++)
-		if (d->pos->count[i] && hist_bucket_mid(i) > (uint64_t)limit)
-			n += d->pos->count[i];
+	for (i = 0; i < HIST_NR; i++)
+		if (d->pos->buckets[i] && hist_bucket_value(i) > (uint64_t)limit)
+			n += d->pos->buckets[i];
 	return n;
 }
 
@@ -229,7 +224,7 @@ static void group_warnings(struct warnings *w, const struct analysis *a,
 				warn(w, "%s: mean timestamps - latency_ns is %+.3f us per call, more than two tracepoints (2 x %.3f us) explain; the median call differs by %+.3f us and %s calls (%.3f%%) by more than %.3f us (a thread preempted between a tracepoint and rpcsim's clock read?)",
 				     who, us(v.mean), us((double)tp_cost),
 				     us((double)v.median),
-				     fmt_count(c1, sizeof(c1), v.tail),
+				     fmt_thousands(c1, sizeof(c1), v.tail),
 				     100.0 * per_call(v.tail, g->diff.n),
 				     us(10.0 * (double)tp_cost));
 		}
@@ -245,8 +240,8 @@ static void group_warnings(struct warnings *w, const struct analysis *a,
 		     who, discards ? ", or its run_end event was discarded" : "");
 	if (g->nr_ends && g->end.calls != calls)
 		warn(w, "%s: the trace has %s calls, rpcsim's run_end counted %s%s",
-		     who, fmt_count(c1, sizeof(c1), calls),
-		     fmt_count(c2, sizeof(c2), g->end.calls),
+		     who, fmt_thousands(c1, sizeof(c1), calls),
+		     fmt_thousands(c2, sizeof(c2), g->end.calls),
 		     discards ? ": events were discarded" :
 		     g->nr_ends < g->nr_starts ? ": some runs did not end" :
 		     ": no discard was recorded; was the session started late or stopped early?");
@@ -255,7 +250,7 @@ static void group_warnings(struct warnings *w, const struct analysis *a,
 		     who, g->field.sum, g->end.latency_sum_ns);
 	if (g->entries && !calls)
 		warn(w, "%s: %s svc_alloc_arg entries but no exit",
-		     who, fmt_count(c1, sizeof(c1), g->entries));
+		     who, fmt_thousands(c1, sizeof(c1), g->entries));
 }
 
 unsigned int find_incomplete(const struct analysis *a, char *first,
@@ -288,8 +283,8 @@ unsigned int find_incomplete(const struct analysis *a, char *first,
 			snprintf(first, len, "%s run %" PRId64 ": rpcsim's "
 				 "run_end counted %s calls, the trace holds %s",
 				 label, g->run,
-				 fmt_count(c1, sizeof(c1), g->end.calls),
-				 fmt_count(c2, sizeof(c2), g->field.n));
+				 fmt_thousands(c1, sizeof(c1), g->end.calls),
+				 fmt_thousands(c2, sizeof(c2), g->field.n));
 	}
 	return n;
 }
@@ -316,7 +311,7 @@ static const char *summary_line(char *buf, size_t len, const char *label,
 
 	snprintf(lab, sizeof(lab), "%s:", label);
 	snprintf(buf, len, "%-12s%7.3f us per call over %s calls", lab,
-		 us(lat_mean(&g->field)), fmt_count(cnt, sizeof(cnt), g->field.n));
+		 us(lat_mean(&g->field)), fmt_thousands(cnt, sizeof(cnt), g->field.n));
 	return buf;
 }
 
@@ -335,7 +330,7 @@ static void text_group(FILE *out, const struct analysis *a,
 		fprintf(out, "  %-12s %+.3f us mean, %+.3f us median, min %+.3f, max %+.3f us over %s paired calls (%s: expected %+.3f..%+.3f us)\n",
 			"ts - field:", us(v.mean), us((double)v.median),
 			us((double)g->diff.min), us((double)g->diff.max),
-			fmt_count(c1, sizeof(c1), g->diff.n),
+			fmt_thousands(c1, sizeof(c1), g->diff.n),
 			v.ok ? "ok" : "WARNING",
 			-us(DIFF_NEG_SLACK_NS), us(2.0 * (double)tp_cost));
 	} else if (!a->have_vtid && g->field.n) {
@@ -346,17 +341,17 @@ static void text_group(FILE *out, const struct analysis *a,
 		fprintf(out, "  %-12s %.3f us per call over %s calls (in-process)%s\n",
 			"run_end:",
 			us(per_call(g->end.latency_sum_ns, g->end.calls)),
-			fmt_count(c1, sizeof(c1), g->end.calls),
+			fmt_thousands(c1, sizeof(c1), g->end.calls),
 			g->end.calls == g->field.n ? "" :
 			"  CALLS DIFFER FROM THE TRACE");
 	fprintf(out, "  %-12s %.2f pages allocated, %.3f allocator calls, %.4f no-progress retries (%s svc_alloc_arg_err",
 		"per call:", per_call(g->allocated, g->field.n),
 		per_call(g->alloc_calls, g->field.n),
 		per_call(g->errs, g->field.n),
-		fmt_count(c1, sizeof(c1), g->errs));
+		fmt_thousands(c1, sizeof(c1), g->errs));
 	if (g->nr_ends)
 		fprintf(out, ", run_end no_progress %s",
-			fmt_count(c2, sizeof(c2), g->end.no_progress));
+			fmt_thousands(c2, sizeof(c2), g->end.no_progress));
 	fprintf(out, ")\n");
 	if (g->entry_twice || g->exit_no_entry || g->entry_no_exit ||
 	    g->across_discard)
@@ -386,13 +381,13 @@ static void text_run_line(FILE *out, const struct group *g)
 		snprintf(title, sizeof(title), "run %" PRId64 ":", g->run);
 	fprintf(out, "  %-12s", title);
 	fprintf(out, " %.3f us per call over %s calls", us(lat_mean(&g->field)),
-		fmt_count(c1, sizeof(c1), g->field.n));
+		fmt_thousands(c1, sizeof(c1), g->field.n));
 	if (g->stamps.n)
 		fprintf(out, ", timestamps %.3f us", us(lat_mean(&g->stamps)));
 	if (g->nr_ends)
 		fprintf(out, "; run_end %.3f us over %s calls",
 			us(per_call(g->end.latency_sum_ns, g->end.calls)),
-			fmt_count(c2, sizeof(c2), g->end.calls));
+			fmt_thousands(c2, sizeof(c2), g->end.calls));
 	if (g->nr_starts)
 		fprintf(out, " (threads %" PRIu64 ", slots %" PRIu64 ", io_size %" PRIu64 ", completion %s, pcp %" PRIu64 "/%" PRIu64 ", seed %" PRIu64 ")",
 			g->cfg.threads, g->cfg.slots, g->cfg.io_size,
@@ -538,19 +533,19 @@ static void global_warnings(struct warnings *w, const struct analysis *a)
 
 	if (a->discarded_events || a->discarded_events_unknown)
 		warn(w, "the tracer discarded %s events%s (%" PRIu64 " discard records): call counts and pairing are incomplete; record with bigger sub-buffers (lttng enable-channel --subbuf-size/--num-subbuf) or a blocking channel",
-		     fmt_count(c1, sizeof(c1), a->discarded_events),
+		     fmt_thousands(c1, sizeof(c1), a->discarded_events),
 		     a->discarded_events_unknown ? " or more (some counts unknown)" : "",
 		     a->discarded_events_msgs);
 	if (a->discarded_packets || a->discarded_packets_unknown)
 		warn(w, "%s packets were lost%s (%" PRIu64 " records): call counts and pairing are incomplete",
-		     fmt_count(c1, sizeof(c1), a->discarded_packets),
+		     fmt_thousands(c1, sizeof(c1), a->discarded_packets),
 		     a->discarded_packets_unknown ? " or more (some counts unknown)" : "",
 		     a->discarded_packets_msgs);
 	if (!a->have_vtid)
 		warn(w, "no vtid context in the trace: latency from timestamps skipped (record with: lttng add-context -u -t vtid)");
 	if (a->bad_schema)
 		warn(w, "%s rpcsim events lack fields this tool reads (another rpcsim version?): ignored",
-		     fmt_count(c1, sizeof(c1), a->bad_schema));
+		     fmt_thousands(c1, sizeof(c1), a->bad_schema));
 	if (a->run_start_twice)
 		warn(w, "%" PRIu64 " run_start events repeat a (mode, run) already seen: those runs are merged",
 		     a->run_start_twice);
@@ -600,13 +595,13 @@ unsigned int report(struct analysis *a, const struct report_options *o,
 		json_array_begin(&j, "modes");
 	} else {
 		fprintf(out, "%s trace%s, %s events (%s rpcsim, %s pagepool), discarded: %s events, %s packets\n",
-			fmt_count(c1, sizeof(c1), a->nr_traces),
+			fmt_thousands(c1, sizeof(c1), a->nr_traces),
 			a->nr_traces == 1 ? "" : "s",
-			fmt_count(c2, sizeof(c2), a->events),
-			fmt_count(c3, sizeof(c3), a->rpcsim_events),
-			fmt_count(c4, sizeof(c4), a->pagepool_events),
-			fmt_count(c5, sizeof(c5), a->discarded_events),
-			fmt_count(c6, sizeof(c6), a->discarded_packets));
+			fmt_thousands(c2, sizeof(c2), a->events),
+			fmt_thousands(c3, sizeof(c3), a->rpcsim_events),
+			fmt_thousands(c4, sizeof(c4), a->pagepool_events),
+			fmt_thousands(c5, sizeof(c5), a->discarded_events),
+			fmt_thousands(c6, sizeof(c6), a->discarded_packets));
 	}
 
 	for (i = 0; i < a->nr_groups; i = k) {
@@ -715,15 +710,15 @@ int report_plot(struct analysis *a, struct plot *p)
 
 			snprintf(key, sizeof(key), "%s: %.3f us per call over "
 				 "%s calls", label, us(lat_mean(&m->field)),
-				 fmt_count(cnt, sizeof(cnt), m->field.n));
+				 fmt_thousands(cnt, sizeof(cnt), m->field.n));
 			s = plot_add_series(p, label, key, lat_mean(&m->field),
 					    per_call(m->allocated, m->field.n));
 			if (!s)
 				ret = -1;
-			for (unsigned int b = 0; s && b < HIST_BUCKETS; b++) {
-				uint64_t v = hist_bucket_mid(b);
+			for (unsigned int b = 0; s && b < HIST_NR; b++) {
+				uint64_t v = hist_bucket_value(b);
 
-				if (!m->field.hist->count[b])
+				if (!m->field.hist->buckets[b])
 					continue;
 				/* the bucket's middle, within min..max */
 				if (v < m->field.min)
@@ -731,7 +726,7 @@ int report_plot(struct analysis *a, struct plot *p)
 				if (v > m->field.max)
 					v = m->field.max;
 				if (plot_series_add(s, v,
-						    m->field.hist->count[b])) {
+						    m->field.hist->buckets[b])) {
 					ret = -1;
 					break;
 				}

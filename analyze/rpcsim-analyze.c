@@ -17,7 +17,6 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
@@ -29,49 +28,11 @@
 #include "analyze.h"
 #include "cmdline.h"
 #include "number.h"
-#include "../rpcsim/plot.h"
+#include "plot.h"
+#include "tool.h"
 
 #define TP_COST_DEFAULT_NS	300
 #define TP_COST_MAX_NS		1000000	/* also in the message for ':' */
-
-void *xcalloc(size_t n, size_t size)
-{
-	void *p = calloc(n, size);
-
-	if (!p) {
-		fprintf(stderr, "rpcsim-analyze: out of memory\n");
-		exit(1);
-	}
-	return p;
-}
-
-char *xstrdup(const char *s)
-{
-	char *p = strdup(s ? s : "");
-
-	if (!p) {
-		fprintf(stderr, "rpcsim-analyze: out of memory\n");
-		exit(1);
-	}
-	return p;
-}
-
-/* 517442 -> "517,442" */
-const char *fmt_count(char *buf, size_t len, uint64_t v)
-{
-	char tmp[32];
-	int n = snprintf(tmp, sizeof(tmp), "%" PRIu64, v);
-	size_t o = 0;
-	int i;
-
-	for (i = 0; i < n && o + 2 < len; i++) {
-		if (i && (n - i) % 3 == 0)
-			buf[o++] = ',';
-		buf[o++] = tmp[i];
-	}
-	buf[o] = '\0';
-	return buf;
-}
 
 static void usage(FILE *f)
 {
@@ -127,29 +88,14 @@ static void usage(FILE *f)
 		TP_COST_DEFAULT_NS, TP_COST_MAX_NS);
 }
 
-__attribute__((noreturn, format(printf, 1, 2)))
-static void bad_usage(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("rpcsim-analyze: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(2);
-}
-
 /* Digits only (common/number.h: the tools' one number syntax). */
 static uint64_t parse_ns(const char *opt, const char *arg, uint64_t max)
 {
 	uint64_t v;
 
-	if (num_parse_u64(arg, &v) || v > max) {
-		fprintf(stderr, "rpcsim-analyze: invalid %s '%s': accepted an integer 0..%" PRIu64 " (ns)\n",
-			opt, arg, max);
-		exit(2);
-	}
+	if (num_parse_u64(arg, &v) || v > max)
+		tool_die(2, "invalid %s '%s': accepted an integer 0..%" PRIu64
+			 " (ns)", opt, arg, max);
 	return v;
 }
 
@@ -232,7 +178,7 @@ static int run(const struct run *r)
 
 		fprintf(stderr, "rpcsim-analyze: %s%s: no rpcsim event among %s events (record with: lttng enable-event -u 'rpcsim:*')\n",
 			r->traces[0], r->nr > 1 ? " ..." : "",
-			fmt_count(cnt, sizeof(cnt), a.events));
+			fmt_thousands(cnt, sizeof(cnt), a.events));
 		analysis_free(&a);
 		return 1;
 	}
@@ -395,17 +341,17 @@ static void bad_option(const struct option *longopts, const char *arg)
 	const char *name = cmdline_refused_value(longopts, arg);
 
 	if (name)
-		bad_usage("option '--%s' takes no value (in '%s'): see --help",
+		tool_die(2, "option '--%s' takes no value (in '%s'): see --help",
 			  name, arg);
 	if (!strncmp(arg, "--", 2))
-		bad_usage("unknown or ambiguous option '%.*s': see --help",
+		tool_die(2, "unknown or ambiguous option '%.*s': see --help",
 			  (int)(strcspn(arg + 2, "=") + 2), arg);
 	if (optopt > 0 && optopt < 128) {
 		char opt[3] = { '-', (char)optopt, '\0' };
 
-		bad_usage("unknown option '%s': see --help", opt);
+		tool_die(2, "unknown option '%s': see --help", opt);
 	}
-	bad_usage("unknown option '%s': see --help", arg);
+	tool_die(2, "unknown option '%s': see --help", arg);
 }
 
 int rpcsim_analyze_main(int argc, char **argv)
@@ -427,6 +373,7 @@ int rpcsim_analyze_main(int argc, char **argv)
 	struct run r;
 	int c;
 
+	tool_set_name("rpcsim-analyze");
 	opterr = 0;
 	optind = 0;	/* a second call parses its own argv from the start */
 	while ((c = getopt_long(argc, argv, ":jc:vhV", longopts, NULL)) != -1) {
@@ -463,10 +410,10 @@ int rpcsim_analyze_main(int argc, char **argv)
 			return 0;
 		case ':':
 			if (optopt == 'p')
-				bad_usage("option '%s' needs a value: a file "
+				tool_die(2, "option '%s' needs a value: a file "
 					  "name ending in .svg or .png",
 					  argv[optind - 1]);
-			bad_usage("option '%s' needs a value: accepted an integer 0..1000000 (ns)",
+			tool_die(2, "option '%s' needs a value: accepted an integer 0..1000000 (ns)",
 				  argv[optind - 1]);
 			break;
 		default:
@@ -474,7 +421,7 @@ int rpcsim_analyze_main(int argc, char **argv)
 		}
 	}
 	if (optind >= argc)
-		bad_usage("%s", "missing TRACE: accepted one or more trace directories (see --help)");
+		tool_die(2, "%s", "missing TRACE: accepted one or more trace directories (see --help)");
 	if (plot_path && (plot_find_gnuplot(gnuplot, sizeof(gnuplot), why,
 					    sizeof(why)) ||
 			  plot_check_dest(plot_path, why, sizeof(why)))) {

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Latency accumulators: exact sums, log-linear histograms, percentiles.
+ * Latency accumulators: exact sums and the common log-linear histogram
+ * (common/hist.h), percentiles of the signed differences.
  */
 #include "config.h"
 
@@ -9,63 +10,6 @@
 
 #include "analyze.h"
 
-uint64_t hist_bucket_mid(unsigned int i)
-{
-	unsigned int g, sub;
-	uint64_t lo, width;
-
-	if (i < 2 * HIST_SUB)		/* one value per bucket */
-		return i;
-	g = i / HIST_SUB;
-	sub = i % HIST_SUB;
-	lo = (uint64_t)(HIST_SUB + sub) << (g - 1);
-	width = (uint64_t)1 << (g - 1);
-	return lo + (width - 1) / 2;
-}
-
-/*
- * Nearest rank: the smallest value with at least ceil(p/100 * n) values at
- * or below it.
- */
-static unsigned int hist_rank_bucket(const struct hist *h, uint64_t rank)
-{
-	uint64_t seen = 0;
-	unsigned int i;
-
-	for (i = 0; i < HIST_BUCKETS; i++) {
-		seen += h->count[i];
-		if (seen >= rank)
-			return i;
-	}
-	return HIST_BUCKETS - 1;
-}
-
-static uint64_t rank_of(uint64_t n, double p)
-{
-	double r = ceil(p / 100.0 * (double)n);
-
-	if (r < 1)
-		return 1;
-	if (r > (double)n)
-		return n;
-	return (uint64_t)r;
-}
-
-uint64_t hist_percentile(const struct hist *h, uint64_t n, double p)
-{
-	if (!n)
-		return 0;
-	return hist_bucket_mid(hist_rank_bucket(h, rank_of(n, p)));
-}
-
-void hist_merge(struct hist *dst, const struct hist *src)
-{
-	unsigned int i;
-
-	for (i = 0; i < HIST_BUCKETS; i++)
-		dst->count[i] += src->count[i];
-}
-
 int lat_init(struct lat_stats *s)
 {
 	s->n = 0;
@@ -73,8 +17,11 @@ int lat_init(struct lat_stats *s)
 	s->sumsq = 0;
 	s->min = UINT64_MAX;
 	s->max = 0;
-	s->hist = calloc(1, sizeof(*s->hist));
-	return s->hist ? 0 : -1;
+	s->hist = malloc(sizeof(*s->hist));
+	if (!s->hist)
+		return -1;
+	hist_init(s->hist);
+	return 0;
 }
 
 void lat_free(struct lat_stats *s)
@@ -126,9 +73,13 @@ int diff_init(struct diff_stats *s)
 	s->min = INT64_MAX;
 	s->max = INT64_MIN;
 	s->n_neg = 0;
-	s->pos = calloc(1, sizeof(*s->pos));
-	s->neg = calloc(1, sizeof(*s->neg));
-	return s->pos && s->neg ? 0 : -1;
+	s->pos = malloc(sizeof(*s->pos));
+	s->neg = malloc(sizeof(*s->neg));
+	if (!s->pos || !s->neg)
+		return -1;
+	hist_init(s->pos);
+	hist_init(s->neg);
+	return 0;
 }
 
 void diff_free(struct diff_stats *s)
@@ -180,14 +131,14 @@ int64_t diff_percentile(const struct diff_stats *s, double p)
 
 	if (!s->n)
 		return 0;
-	rank = rank_of(s->n, p);
+	rank = hist_rank(s->n, p);
 	if (rank <= s->n_neg) {
 		/* the rank-th smallest is the (n_neg - rank + 1)-th largest -d */
 		i = hist_rank_bucket(s->neg, s->n_neg - rank + 1);
-		v = -(int64_t)hist_bucket_mid(i);
+		v = -(int64_t)hist_bucket_value(i);
 	} else {
 		i = hist_rank_bucket(s->pos, rank - s->n_neg);
-		v = (int64_t)hist_bucket_mid(i);
+		v = (int64_t)hist_bucket_value(i);
 	}
 	/* exact at the ends */
 	if (v < s->min)

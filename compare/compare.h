@@ -14,6 +14,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "tool.h"
+
 enum doc_kind {
 	DOC_RPCSIM,		/* rpcsim --json */
 	DOC_ANALYZE,		/* rpcsim-analyze --json */
@@ -105,10 +107,5 @@ bool metric_selected(const struct output_options *o, unsigned int id);
 /* Print the comparison; returns 0, or -1 on a write error. */
 int output(FILE *out, struct doc *docs, unsigned int nr_docs,
 	   const struct output_options *o);
-
-/* util */
-void *xcalloc(size_t n, size_t size);
-void *xrealloc(void *p, size_t n, size_t size);
-char *xstrdup(const char *s);
 
 #endif /* RPCSIM_COMPARE_H */

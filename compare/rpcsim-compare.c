@@ -10,7 +10,6 @@
 #include "config.h"
 
 #include <getopt.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,39 +17,6 @@
 
 #include "cmdline.h"
 #include "compare.h"
-
-void *xcalloc(size_t n, size_t size)
-{
-	void *p = calloc(n ? n : 1, size ? size : 1);
-
-	if (!p) {
-		fprintf(stderr, "rpcsim-compare: out of memory\n");
-		exit(1);
-	}
-	return p;
-}
-
-void *xrealloc(void *p, size_t n, size_t size)
-{
-	void *q = reallocarray(p, n ? n : 1, size ? size : 1);
-
-	if (!q) {
-		fprintf(stderr, "rpcsim-compare: out of memory\n");
-		exit(1);
-	}
-	return q;
-}
-
-char *xstrdup(const char *s)
-{
-	char *p = strdup(s);
-
-	if (!p) {
-		fprintf(stderr, "rpcsim-compare: out of memory\n");
-		exit(1);
-	}
-	return p;
-}
 
 static void usage(void)
 {
@@ -94,20 +60,6 @@ static void usage(void)
 "neither kind or lacking a field; 2 bad usage.\n");
 }
 
-__attribute__((noreturn, format(printf, 1, 2)))
-static void bad_usage(const char *fmt, ...)
-{
-	va_list ap;
-
-	fflush(stdout);
-	fputs("rpcsim-compare: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(2);
-}
-
 /* "a,b" -> { "a", "b", NULL }; exits 2 on an empty item. */
 static char **split_metrics(const char *arg)
 {
@@ -118,7 +70,7 @@ static char **split_metrics(const char *arg)
 		n += *s == ',';
 	if (!*arg || arg[0] == ',' || arg[strlen(arg) - 1] == ',' ||
 	    strstr(arg, ",,"))
-		bad_usage("--metrics=%s: expected a comma-separated list of "
+		tool_die(2, "--metrics=%s: expected a comma-separated list of "
 			  "metric names or prefixes, e.g. "
 			  "latency_us,requests_per_s", arg);
 	list = xcalloc(n + 1, sizeof(*list));
@@ -202,6 +154,7 @@ int main(int argc, char **argv)
 	struct doc *docs;
 	int c, ret = 0;
 
+	tool_set_name("rpcsim-compare");
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":m:ajhV", longopts, NULL)) != -1) {
 		switch (c) {
@@ -226,7 +179,7 @@ int main(int argc, char **argv)
 			       PACKAGE_NAME, PACKAGE_VERSION, json_c_version());
 			return 0;
 		case ':':
-			bad_usage("option '%s' needs a value: a comma-separated "
+			tool_die(2, "option '%s' needs a value: a comma-separated "
 				  "list of metric names or prefixes",
 				  argv[optind - 1]);
 		default: {
@@ -234,26 +187,26 @@ int main(int argc, char **argv)
 							argv[optind - 1]);
 
 			if (name)
-				bad_usage("option '--%s' takes no value (in "
+				tool_die(2, "option '--%s' takes no value (in "
 					  "'%s'): see rpcsim-compare --help",
 					  name, argv[optind - 1]);
 			if (optopt && strncmp(argv[optind - 1], "--", 2))
-				bad_usage("unknown option '-%c': see "
+				tool_die(2, "unknown option '-%c': see "
 					  "rpcsim-compare --help", optopt);
-			bad_usage("unknown option '%s': see rpcsim-compare "
+			tool_die(2, "unknown option '%s': see rpcsim-compare "
 				  "--help", argv[optind - 1]);
 		}
 		}
 	}
 	if (argc - optind < 2)
-		bad_usage("%s: expected BASE.json NEW.json [NEW.json]... (at "
+		tool_die(2, "%s: expected BASE.json NEW.json [NEW.json]... (at "
 			  "least two files; see rpcsim-compare --help)",
 			  argc - optind ? "one file given" : "no file given");
 	nr_docs = (unsigned int)(argc - optind);
 	for (int i = optind; i < argc; i++)
 		stdin_uses += !strcmp(argv[i], "-");
 	if (stdin_uses > 1)
-		bad_usage("'-' given %u times: standard input can be read only "
+		tool_die(2, "'-' given %u times: standard input can be read only "
 			  "once", stdin_uses);
 
 	metrics_init();

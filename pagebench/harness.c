@@ -8,6 +8,12 @@
 #include <time.h>
 
 #include "harness.h"
+/*
+ * For now_ns() only, an inline function: the helpers do not link the
+ * common library, whose objects carry this build's sanitizer flags that
+ * the tcmalloc helper must not have.
+ */
+#include "tool.h"
 
 #ifdef PB_HAVE_TSC
 #include <x86intrin.h>
@@ -17,14 +23,6 @@ const char *const pb_api_names[PB_NR_APIS] = {
 	[PB_API_SINGLE] = "single", [PB_API_LIST] = "list",
 	[PB_API_ARRAY] = "array",
 };
-
-uint64_t pb_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
 
 uint64_t pb_ticks(void)
 {
@@ -38,10 +36,10 @@ uint64_t pb_ticks(void)
 double pb_tsc_per_ns(double ms)
 {
 #ifdef PB_HAVE_TSC
-	uint64_t t0 = pb_now_ns(), c0 = pb_ticks(), t1, c1;
+	uint64_t t0 = now_ns(), c0 = pb_ticks(), t1, c1;
 
 	do {
-		t1 = pb_now_ns();
+		t1 = now_ns();
 		c1 = pb_ticks();
 	} while ((double)(t1 - t0) < ms * 1e6);
 	return (double)(c1 - c0) / (double)(t1 - t0);
@@ -64,9 +62,9 @@ unsigned long pb_prepare(pb_run_fn run, void *ctx, enum pb_api api,
 	}
 	/* A first pass warms the caches and lists, a second sizes. */
 	run(ctx, api, bulk, 1UL << 14);
-	t0 = pb_now_ns();
+	t0 = now_ns();
 	pages = run(ctx, api, bulk, 1UL << 14);
-	t1 = pb_now_ns();
+	t1 = now_ns();
 	pages = (unsigned long)((double)pages * run_ms * 1e6 /
 				(double)(t1 - t0 ? t1 - t0 : 1));
 	if (pages < bulk)
@@ -82,11 +80,11 @@ void pb_time_run(pb_run_fn run, void *ctx, enum pb_api api,
 	uint64_t t0, t1, c0, c1;
 	unsigned long done;
 
-	t0 = pb_now_ns();
+	t0 = now_ns();
 	c0 = pb_ticks();
 	done = run(ctx, api, bulk, pages);
 	c1 = pb_ticks();
-	t1 = pb_now_ns();
+	t1 = now_ns();
 	*ns = (double)(t1 - t0) / (double)done;
 	*ticks = (double)(c1 - c0) / (double)done;
 }

@@ -35,9 +35,6 @@ extern const char *const pb_api_names[PB_NR_APIS];
 typedef unsigned long (*pb_run_fn)(void *ctx, enum pb_api api,
 				   unsigned int bulk, unsigned long pages);
 
-/* CLOCK_MONOTONIC in ns. */
-uint64_t pb_now_ns(void);
-
 /* The TSC, or 0 where there is none. */
 uint64_t pb_ticks(void);
 

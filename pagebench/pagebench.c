@@ -43,6 +43,7 @@
 #include <pagepool/pagepool.h>
 #include "cmdline.h"
 #include "number.h"
+#include "tool.h"
 
 #include "harness.h"
 #include "helper.h"
@@ -157,20 +158,6 @@ static volatile uintptr_t sink;
 
 /* --- errors ---------------------------------------------------------------- */
 
-__attribute__((noreturn, format(printf, 1, 2)))
-static void usage_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	fflush(stdout);
-	fputs("pagebench: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(2);
-}
-
 /* For fail(): the children to stop. */
 static struct bench *live_bench;
 static int stop_children(struct bench *b);
@@ -182,13 +169,8 @@ static void fail(const char *fmt, ...)
 
 	if (live_bench)
 		stop_children(live_bench);
-	fflush(stdout);
-	fputs("pagebench: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(1);
+	tool_vdie(1, fmt, ap);
 }
 
 /* --- the timed loops ---------------------------------------------------------- */
@@ -933,7 +915,7 @@ static bool parse_onoff(const char *name, const char *arg)
 		return true;
 	if (!strcmp(arg, "off"))
 		return false;
-	usage_error("--%s=%s: expected on or off", name, arg);
+	tool_die(2, "--%s=%s: expected on or off", name, arg);
 }
 
 /*
@@ -948,7 +930,7 @@ static bool parse_names(const char *opt, const char *arg,
 	char buf[256], *save = NULL, *tok;
 
 	if (strlen(arg) >= sizeof(buf) || !*arg)
-		usage_error("--%s=%s: expected %s, comma-separated, or all",
+		tool_die(2, "--%s=%s: expected %s, comma-separated, or all",
 			    opt, arg, what);
 	memset(set, 0, nr * sizeof(*set));
 	if (!strcmp(arg, "all")) {
@@ -965,13 +947,13 @@ static bool parse_names(const char *opt, const char *arg,
 			if (names[i] && !strcmp(tok, names[i]))
 				break;
 		if (i == nr)
-			usage_error("--%s=%s: unknown '%s'; expected %s, "
+			tool_die(2, "--%s=%s: unknown '%s'; expected %s, "
 				    "comma-separated, or all", opt, arg, tok,
 				    what);
 		set[i] = true;
 	}
 	if (arg[strlen(arg) - 1] == ',' || strstr(arg, ",,"))
-		usage_error("--%s=%s: expected %s, comma-separated, or all",
+		tool_die(2, "--%s=%s: expected %s, comma-separated, or all",
 			    opt, arg, what);
 	return false;
 }
@@ -997,7 +979,7 @@ static void parse_allocators(const char *arg, struct options *o)
 		if (is_built(a))
 			continue;
 		if (o->allocator[a] && !all)
-			usage_error("--allocators=%s: the %s baseline was not "
+			tool_die(2, "--allocators=%s: the %s baseline was not "
 				    "built (%s); expected %s, comma-separated, "
 				    "or all", arg, allocator_names[a],
 				    children[a].not_built, what);
@@ -1053,7 +1035,7 @@ static void parse_options(int argc, char **argv, struct options *o)
 			if (strlen(optarg) >= sizeof(buf) || !*optarg ||
 			    optarg[strlen(optarg) - 1] == ',' ||
 			    strstr(optarg, ",,"))
-				usage_error("--bulk=%s: expected sizes from 1 "
+				tool_die(2, "--bulk=%s: expected sizes from 1 "
 					    "to %d, comma-separated", optarg,
 					    MAX_BULK);
 			snprintf(buf, sizeof(buf), "%s", optarg);
@@ -1062,7 +1044,7 @@ static void parse_options(int argc, char **argv, struct options *o)
 			     tok = strtok_r(NULL, ",", &save)) {
 				if (!parse_uint(tok, MAX_BULK, &v) || !v ||
 				    o->nr_bulks == 16)
-					usage_error("--bulk=%s: expected up "
+					tool_die(2, "--bulk=%s: expected up "
 						    "to 16 sizes from 1 to "
 						    "%d, comma-separated",
 						    optarg, MAX_BULK);
@@ -1072,14 +1054,14 @@ static void parse_options(int argc, char **argv, struct options *o)
 		}
 		case OPT_RUNS:
 			if (!parse_uint(optarg, MAX_RUNS, &v) || !v)
-				usage_error("--runs=%s: expected an integer "
+				tool_die(2, "--runs=%s: expected an integer "
 					    "from 1 to %d", optarg, MAX_RUNS);
 			o->runs = (unsigned int)v;
 			break;
 		case OPT_RUN_MS: {
 			if (num_parse_decimal(optarg, &o->run_ms) ||
 			    o->run_ms < 0.1 || o->run_ms > 10000)
-				usage_error("--run-ms=%s: expected a number of "
+				tool_die(2, "--run-ms=%s: expected a number of "
 					    "milliseconds from 0.1 to 10000",
 					    optarg);
 			break;
@@ -1090,7 +1072,7 @@ static void parse_options(int argc, char **argv, struct options *o)
 			else if (!strcmp(optarg, "release"))
 				o->free_put = false;
 			else
-				usage_error("--free=%s: expected release or "
+				tool_die(2, "--free=%s: expected release or "
 					    "put", optarg);
 			break;
 		case OPT_JE_TCACHE:
@@ -1119,24 +1101,24 @@ static void parse_options(int argc, char **argv, struct options *o)
 			       PACKAGE_VERSION, pp_version());
 			exit(0);
 		case ':':
-			usage_error("option '%s' needs a value; see pagebench "
+			tool_die(2, "option '%s' needs a value; see pagebench "
 				    "--help", argv[optind - 1]);
 		default: {
 			const char *name = cmdline_refused_value(long_options,
 							argv[optind - 1]);
 
 			if (name)
-				usage_error("option '--%s' takes no value (in "
+				tool_die(2, "option '--%s' takes no value (in "
 					    "'%s'); see pagebench --help",
 					    name, argv[optind - 1]);
-			usage_error("unknown option '%s'; see pagebench --help "
+			tool_die(2, "unknown option '%s'; see pagebench --help "
 				    "for the accepted options",
 				    argv[optind - 1]);
 		}
 		}
 	}
 	if (optind < argc)
-		usage_error("unexpected argument '%s': pagebench takes "
+		tool_die(2, "unexpected argument '%s': pagebench takes "
 			    "options only; see pagebench --help",
 			    argv[optind]);
 	if (o->smoke)
@@ -1239,6 +1221,7 @@ int main(int argc, char **argv)
 	double tsc;
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 
+	tool_set_name("pagebench");
 	parse_options(argc, argv, &o);
 	if (o.pin)
 		pin_to_this_cpu();

@@ -79,47 +79,70 @@ static void trace_buffer_split(uint64_t bytes, uint64_t *subbuf,
 }
 
 /*
- * rpcsim-analyze: $RPCSIM_ANALYZE if set, else next to this rpcsim when
- * installed, in ../analyze/ in a build tree (behind libtool's wrapper,
- * .libs/..), else on $PATH.
+ * Is this rpcsim the one of the build tree it was built in?  Its real
+ * path is then in RPCSIM_BUILDDIR, or in .libs/ below it (libtool's
+ * wrapper runs the program from there): a compare with the configured
+ * folder, not a guess from where it happens to lie.
+ */
+static bool running_from_builddir(void)
+{
+	char self[PATH_MAX], dir[PATH_MAX], *slash;
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	size_t len;
+
+	if (n <= 0 || !realpath(RPCSIM_BUILDDIR, dir))
+		return false;
+	self[n] = '\0';
+	slash = strrchr(self, '/');
+	if (!slash)
+		return false;
+	*slash = '\0';
+	len = strlen(dir);
+	if (strncmp(self, dir, len))
+		return false;
+	return !self[len] || !strcmp(self + len, "/.libs");
+}
+
+/*
+ * The rpcsim-analyze to run: $RPCSIM_ANALYZE if set (a path as it is, a
+ * name looked up in $PATH); this build tree's when this rpcsim is the
+ * build tree's; else the installed one, BINDIR/rpcsim-analyze; else
+ * "rpcsim-analyze" in $PATH.  Returns the path, or NULL with *@name the
+ * name to look up.
+ */
+static const char *analyzer_path(const char **name)
+{
+	const char *env = getenv("RPCSIM_ANALYZE");
+
+	*name = "rpcsim-analyze";
+	if (env && *env) {
+		if (strchr(env, '/'))
+			return env;
+		*name = env;
+		return NULL;
+	}
+	if (running_from_builddir())
+		return RPCSIM_BUILD_ANALYZE;
+	if (!access(RPCSIM_BINDIR "/rpcsim-analyze", X_OK))
+		return RPCSIM_BINDIR "/rpcsim-analyze";
+	return NULL;
+}
+
+/*
+ * Run rpcsim-analyze (analyzer_path()) on the trace in @dir.
  * Returns -1 when it ran and failed (our own trace unreadable: said), 0
  * otherwise (one that cannot be started is a note, not a failure: a build
  * without libbabeltrace2 has none).
  */
 static int run_analyzer(const char *dir)
 {
-	static const char *const rel[] = {
-		"rpcsim-analyze", "../analyze/rpcsim-analyze",
-		"../../analyze/rpcsim-analyze",
-	};
-	char self[PATH_MAX], path[PATH_MAX + 64], *slash;
 	char *argv[] = { "rpcsim-analyze", (char *)dir, NULL };
-	const char *prog = getenv("RPCSIM_ANALYZE"), *name = "rpcsim-analyze";
-	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	const char *name, *prog = analyzer_path(&name);
 	int status, err;
 	sig_atomic_t seen;
 	bool killed = false;
 	pid_t pid;
 
-	if (prog && !*prog)
-		prog = NULL;
-	if (prog) {
-		/* A name is looked up in $PATH, a path taken as it is. */
-		if (!strchr(prog, '/')) {
-			name = prog;
-			prog = NULL;
-		}
-	} else if (n > 0) {
-		self[n] = '\0';
-		slash = strrchr(self, '/');
-		if (slash)
-			*slash = '\0';
-		for (size_t i = 0; i < ARRAY_SIZE(rel) && !prog; i++) {
-			snprintf(path, sizeof(path), "%s/%s", self, rel[i]);
-			if (!access(path, X_OK))
-				prog = path;
-		}
-	}
 	fflush(stdout);
 	if (prog)
 		err = posix_spawn(&pid, prog, NULL, NULL, argv, environ);
@@ -167,6 +190,7 @@ int main(int argc, char **argv)
 	char err[512];
 #endif
 
+	tool_set_name("rpcsim");
 	rpcsim_parse_options(argc, argv, &cfg);
 	/* Before the runs: a missing gnuplot should not cost a benchmark. */
 	if (cfg.plot && (plot_find_gnuplot(gnuplot, sizeof(gnuplot), why,

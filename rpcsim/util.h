@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * rpcsim helpers: fatal internal errors, checked pthread calls, allocation
- * that cannot fail silently, the monotonic clock, and number formatting.
+ * rpcsim helpers: checked pthread calls, the stop signals and byte sizes;
+ * dying, allocation, the clock and thousands separators are every tool's
+ * (common/tool.h).
  */
 #ifndef RPCSIM_UTIL_H
 #define RPCSIM_UTIL_H
@@ -13,18 +14,17 @@
 #include <string.h>
 #include <time.h>
 
+#include "tool.h"
+
 #define DIV_ROUND_UP(n, d)	(((n) + (d) - 1) / (d))
 #define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
 #define NSEC_PER_SEC		1000000000ULL
 
 /*
  * An internal failure rpcsim cannot recover from (a pthread call failing,
- * an impossible state): print file:function@line and the cause, abort.
+ * an impossible state): "rpcsim: file:function@line: cause", abort.
  */
-__attribute__((noreturn, cold, format(printf, 4, 5)))
-void rpcsim_die_at(const char *file, const char *func, int line,
-		   const char *fmt, ...);
-#define rpcsim_die(...)	rpcsim_die_at(__FILE__, __func__, __LINE__, __VA_ARGS__)
+#define rpcsim_die(...)	tool_bug(__VA_ARGS__)
 
 /* pthread calls whose failure is a bug: die with the error. */
 #define PTHREAD_CHECK(call)						\
@@ -48,19 +48,6 @@ void rpcsim_catch_signals(void);
 /* "SIGINT" for SIGINT: one of the signals above. */
 const char *rpcsim_signal_name(int sig);
 
-/* calloc() that dies on failure (only used at setup, never in the loop). */
-void *xcalloc(size_t nmemb, size_t size);
-
-static inline uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * NSEC_PER_SEC + (uint64_t)ts.tv_nsec;
-}
-
-/* "1,234,567": @v with thousands separators into @buf, which it returns. */
-char *fmt_thousands(char *buf, size_t len, uint64_t v);
 /* A byte size the way it was likely typed: "256 KiB", "1 GiB", "5000 B". */
 char *fmt_size(char *buf, size_t len, uint64_t bytes);
 

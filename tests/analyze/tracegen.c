@@ -14,7 +14,6 @@
  * The totals are printed on stdout, one line per run, for the tests:
  *   tracegen: mode=2 run=0 calls=4000 latency_sum_ns=8400000 errs=40 ...
  */
-#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -25,6 +24,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+#include "number.h"
+#include "tool.h"
 
 #include "rpcsim_tp.h"
 #include "pagepool_tp.h"
@@ -59,14 +61,6 @@ struct gen_thread {
 	uint64_t pages;
 	uint64_t errs;
 };
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 static void *gen_thread_main(void *arg)
 {
@@ -143,21 +137,16 @@ static void usage(FILE *f)
 "  -h, --help              this help\n");
 }
 
+/* Digits only: the tools' one number syntax (common/number.h). */
 static unsigned long parse_ulong(const char *opt, const char *arg,
 				 unsigned long min, unsigned long max)
 {
-	unsigned long v;
-	char *end;
+	uint64_t v;
 
-	errno = 0;
-	v = strtoul(arg, &end, 0);
-	if (errno || end == arg || *end || arg[0] == '-' || v < min ||
-	    v > max) {
-		fprintf(stderr, "tracegen: invalid %s '%s': accepted %lu..%lu\n",
-			opt, arg, min, max);
-		exit(2);
-	}
-	return v;
+	if (num_parse_u64(arg, &v) || v < min || v > max)
+		tool_die(2, "invalid %s '%s': accepted %lu..%lu", opt, arg,
+			 min, max);
+	return (unsigned long)v;
 }
 
 static void parse_modes(struct gen_config *cfg, const char *arg)
@@ -220,6 +209,7 @@ int main(int argc, char **argv)
 	unsigned int m, r, k;
 	int c;
 
+	tool_set_name("tracegen");
 	while ((c = getopt_long(argc, argv, "m:r:t:n:l:s:e:pa:h", longopts,
 				NULL)) != -1) {
 		switch (c) {

@@ -86,8 +86,10 @@
 
 #include <pagepool/pagepool.h>
 
+#include "number.h"
 #include "pp_test.h"
 #include "tap.h"
+#include "tool.h"
 
 #define MAX_THREADS	64
 #define MAX_DRAINERS	8
@@ -808,10 +810,7 @@ static void sleep_ms(long ms)
 
 static double now_s(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+	return (double)now_ns() / 1e9;
 }
 
 /* Restarts the rseq rounds counted, per counter, over the whole run. */
@@ -1109,34 +1108,26 @@ static void usage(FILE *f)
 		MAX_DRAINERS, MAX_DRAINERS);
 }
 
+/* Decimal digits with an optional fraction (common/number.h). */
 static double parse_seconds(const char *opt, const char *arg)
 {
-	char *end;
 	double v;
 
-	errno = 0;
-	v = strtod(arg, &end);
-	if (errno || end == arg || *end || !(v > 0) || v > 86400) {
-		fprintf(stderr, "pp-stress: invalid %s '%s': accepted seconds "
-			"above 0, up to 86400\n", opt, arg);
-		exit(2);
-	}
+	if (num_parse_decimal(arg, &v) || !(v > 0) || v > 86400)
+		tool_die(2, "invalid %s '%s': accepted seconds above 0, up to "
+			 "86400", opt, arg);
 	return v;
 }
 
+/* Digits only (common/number.h). */
 static unsigned int parse_count(const char *opt, const char *arg,
 				unsigned int min, unsigned int max)
 {
-	unsigned long v;
-	char *end;
+	uint64_t v;
 
-	errno = 0;
-	v = strtoul(arg, &end, 10);
-	if (errno || end == arg || *end || *arg == '-' || v < min || v > max) {
-		fprintf(stderr, "pp-stress: invalid %s '%s': accepted %u..%u\n",
-			opt, arg, min, max);
-		exit(2);
-	}
+	if (num_parse_u64(arg, &v) || v < min || v > max)
+		tool_die(2, "invalid %s '%s': accepted %u..%u", opt, arg, min,
+			 max);
 	return (unsigned int)v;
 }
 
@@ -1197,6 +1188,7 @@ int main(int argc, char **argv)
 	char *end;
 	int c;
 
+	tool_set_name("pp-stress");
 	if (env && *env)
 		duration = parse_seconds("STRESS_SECONDS", env);
 	nr_impls = parse_pcp("PAGEPOOL_PCP", pcp_env && *pcp_env ? pcp_env :

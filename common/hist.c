@@ -61,27 +61,39 @@ uint64_t hist_bucket_value(unsigned int idx)
 	return (mant << shift) + (((uint64_t)1 << shift) - 1) / 2;
 }
 
+uint64_t hist_rank(uint64_t n, double pct)
+{
+	double r = ceil(pct / 100.0 * (double)n);
+
+	if (r < 1)
+		return 1;
+	if (r > (double)n)
+		return n;
+	return (uint64_t)r;
+}
+
+unsigned int hist_rank_bucket(const struct hist *h, uint64_t rank)
+{
+	uint64_t seen = 0;
+
+	for (unsigned int i = 0; i < HIST_NR; i++) {
+		seen += h->buckets[i];
+		if (seen >= rank)
+			return i;
+	}
+	return HIST_NR - 1;
+}
+
 uint64_t hist_percentile(const struct hist *h, double pct)
 {
-	uint64_t rank, seen = 0, v;
+	uint64_t v;
 
 	if (!h->count)
 		return 0;
-	rank = (uint64_t)ceil(pct / 100.0 * (double)h->count);
-	if (rank < 1)
-		rank = 1;
-	if (rank > h->count)
-		rank = h->count;
-	for (unsigned int i = 0; i < HIST_NR; i++) {
-		seen += h->buckets[i];
-		if (seen < rank)
-			continue;
-		v = hist_bucket_value(i);
-		if (v < h->min)
-			v = h->min;
-		if (v > h->max)
-			v = h->max;
-		return v;
-	}
-	return h->max;
+	v = hist_bucket_value(hist_rank_bucket(h, hist_rank(h->count, pct)));
+	if (v < h->min)
+		v = h->min;
+	if (v > h->max)
+		v = h->max;
+	return v;
 }

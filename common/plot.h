@@ -20,8 +20,8 @@
  *
  * Not thread-safe; meant for the end of a program.
  */
-#ifndef RPCSIM_PLOT_H
-#define RPCSIM_PLOT_H
+#ifndef PP_COMMON_PLOT_H
+#define PP_COMMON_PLOT_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -89,4 +89,4 @@ int plot_series_add(struct plot_series *s, uint64_t value_ns, uint64_t count);
 int plot_write(struct plot *p, const char *path, const char *gnuplot,
 	       char *err, size_t errlen);
 
-#endif /* RPCSIM_PLOT_H */
+#endif /* PP_COMMON_PLOT_H */

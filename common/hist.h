@@ -7,11 +7,13 @@
  * the buckets the exact count, sum, minimum and maximum are kept, and a
  * running mean and sum of squared deviations (Welford) for the stddev.
  *
- * One histogram per thread, updated by its owner only; the main thread
- * merges them after pthread_join().
+ * The one histogram of rpcsim (per-call latency: one per thread, updated
+ * by its owner only, merged by the main thread after pthread_join()) and
+ * rpcsim-analyze (latency_ns, and the two halves of the timestamps -
+ * latency_ns differences).  Not thread-safe.
  */
-#ifndef RPCSIM_HIST_H
-#define RPCSIM_HIST_H
+#ifndef PP_COMMON_HIST_H
+#define PP_COMMON_HIST_H
 
 #include <stdint.h>
 
@@ -43,6 +45,10 @@ double hist_stddev(const struct hist *h);
  * exact min and max.  0 for an empty histogram.
  */
 uint64_t hist_percentile(const struct hist *h, double pct);
+/* The nearest rank of @pct among @n values: ceil(pct / 100 * n), 1..n. */
+uint64_t hist_rank(uint64_t n, double pct);
+/* The bucket holding the @rank-th smallest value (1 <= rank <= count). */
+unsigned int hist_rank_bucket(const struct hist *h, uint64_t rank);
 /* The value reported for bucket @idx: its midpoint (fio's choice). */
 uint64_t hist_bucket_value(unsigned int idx);
 
@@ -74,4 +80,4 @@ static inline void hist_add(struct hist *h, uint64_t v)
 	h->buckets[hist_index(v)]++;
 }
 
-#endif /* RPCSIM_HIST_H */
+#endif /* PP_COMMON_HIST_H */

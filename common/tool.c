@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: MIT */
+/* What every program shares: messages, allocation, formatting (tool.h). */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tool.h"
+
+const char *tool_name = "pagepool";
+
+void tool_set_name(const char *name)
+{
+	tool_name = name;
+}
+
+void tool_vdie(int status, const char *fmt, va_list ap)
+{
+	fflush(stdout);
+	fprintf(stderr, "%s: ", tool_name);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	exit(status);
+}
+
+void tool_die(int status, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	tool_vdie(status, fmt, ap);
+}
+
+void tool_die_at(const char *file, const char *func, int line,
+		 const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout);
+	fprintf(stderr, "%s: %s:%s@%d: ", tool_name, file, func, line);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	abort();
+}
+
+void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+
+	if (!p)
+		tool_die(1, "out of memory");
+	return p;
+}
+
+void *xrealloc(void *p, size_t n, size_t size)
+{
+	void *q = reallocarray(p, n ? n : 1, size ? size : 1);
+
+	if (!q)
+		tool_die(1, "out of memory");
+	return q;
+}
+
+char *xstrdup(const char *s)
+{
+	char *p = strdup(s ? s : "");
+
+	if (!p)
+		tool_die(1, "out of memory");
+	return p;
+}
+
+char *fmt_thousands(char *buf, size_t len, uint64_t v)
+{
+	char digits[32], out[48];
+	int n = snprintf(digits, sizeof(digits), "%" PRIu64, v);
+	int o = 0;
+
+	for (int i = 0; i < n; i++) {
+		if (i && (n - i) % 3 == 0)
+			out[o++] = ',';
+		out[o++] = digits[i];
+	}
+	out[o] = '\0';
+	snprintf(buf, len, "%s", out);
+	return buf;
+}

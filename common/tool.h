@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What every program of the tree shares (rpcsim, rpcsim-analyze,
+ * rpcsim-compare, pagebench and its baselines, the fuzz targets, the test
+ * programs): its name in messages, stopping with a one-line message,
+ * allocation that cannot fail silently, the monotonic clock and number
+ * formatting.  Not for libpagepool, which reports as "pagepool".
+ */
+#ifndef PP_COMMON_TOOL_H
+#define PP_COMMON_TOOL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+/*
+ * The name every message of this program starts with ("rpcsim: ..."),
+ * set once by main() before anything can fail; "pagepool" until then.
+ */
+extern const char *tool_name;
+void tool_set_name(const char *name);
+
+/*
+ * tool_die() - "NAME: message" on stderr, then exit(@status): 2 for bad
+ * usage, 1 for a runtime error (the tools' exit statuses).  Standard
+ * output is flushed first, so the message comes after what was printed.
+ */
+__attribute__((noreturn, format(printf, 2, 3)))
+void tool_die(int status, const char *fmt, ...);
+__attribute__((noreturn, format(printf, 2, 0)))
+void tool_vdie(int status, const char *fmt, va_list ap);
+
+/*
+ * tool_die_at() - an internal failure the program cannot recover from (a
+ * pthread call failing, an impossible state): "NAME: file:function@line:
+ * message", then abort().  Called through tool_bug().
+ */
+__attribute__((noreturn, cold, format(printf, 4, 5)))
+void tool_die_at(const char *file, const char *func, int line,
+		 const char *fmt, ...);
+#define tool_bug(...)	tool_die_at(__FILE__, __func__, __LINE__, __VA_ARGS__)
+
+/*
+ * Allocation for setup and reports, never in a timed loop: on failure
+ * "NAME: out of memory" and exit status 1.  A zero count or size asks for
+ * one byte, so NULL always means failure; xstrdup(NULL) is "".
+ */
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n, size_t size);
+char *xstrdup(const char *s);
+
+/* CLOCK_MONOTONIC in ns: inline, as it is read around every timed call. */
+static inline uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/* "517,442": @v with thousands separators into @buf, which it returns. */
+char *fmt_thousands(char *buf, size_t len, uint64_t v);
+
+#endif /* PP_COMMON_TOOL_H */
