@@ -6,8 +6,10 @@
  * and the reply released inline or handed to the completion thread
  * (svc_completion.c), which is what leaves the holes the next
  * svc_alloc_arg() call refills.  svc_run.c drives the threads.
- * DESIGN.md section 2.4 and kernel-notes.md section 2 describe the kernel
- * code emulated here.
+ * The kernel code emulated here is svc_alloc_arg() in
+ * net/sunrpc/svc_xprt.c as Linux 5.13 merged it (the bulk allocator's
+ * first user), and the places that release rq_pages: svc_send(),
+ * svc_xprt_release(), the READ path's page splicing.
  */
 #include <config.h>
 

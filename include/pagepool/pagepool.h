@@ -215,7 +215,8 @@ enum pp_backend {
 
 /*
  * enum pp_bulk_variant - the contract of the bulk API, after the kernel's
- * history (reference/kernel-notes.md sections 1.3 to 1.6).
+ * history: __alloc_pages_bulk() in mm/page_alloc.c from the patches its
+ * first user measured (before the 5.13 merge) to the fixes after it.
  *
  * PP_BULK_MERGED: what 5.13 merged, with its later fixes (a full array
  * returns nr_pages; the one-page fallback counts only this call's pages; a
