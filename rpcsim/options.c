@@ -513,8 +513,9 @@ static const char help_footer[] =
 "                         PATH)\n"
 "  RPCSIM_GNUPLOT_SECONDS=N  how long gnuplot may draw before it is\n"
 "                         stopped and the plot fails (default: 60)\n"
-"  RPCSIM_ANALYZE=PATH    the rpcsim-analyze --trace runs (default: the one\n"
-"                         beside rpcsim, else rpcsim-analyze in PATH)\n";
+"  RPCSIM_ANALYZE=PATH    the rpcsim-analyze --trace runs (default: the build\n"
+"                         tree's when rpcsim runs from it, else the installed\n"
+"                         one, else rpcsim-analyze in PATH)\n";
 
 /* One option: its names, then @text's lines from HELP_COLUMN on. */
 static void print_option_help(const struct opt_spec *o, const char *text)
