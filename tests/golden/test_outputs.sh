@@ -1,0 +1,127 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# The deterministic outputs stay as they are: rpcsim-analyze's text and
+# JSON on a fixed trace (written by tests/analyze/ctfgen.py, every
+# timestamp known), the --help of every program, and the shape of
+# rpcsim --json (its key paths; the values are timings).  Each must equal
+# its copy in tests/golden/expected/ byte for byte.  rpcsim-compare has
+# its own golden tables (tests/compare/expected/).  A change meant to
+# alter one of these updates the copy in the same commit:
+#
+#	GOLDEN_UPDATE=1 make -C build/tests check TESTS=golden/test_outputs.sh
+#
+# rewrites them in the source tree (then read the diff).
+
+srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
+builddir=${top_builddir:-.}
+. "$srcdir/tests/utils/tap.sh"
+plan_tests 7
+
+expected=$srcdir/tests/golden/expected
+RPCSIM=$builddir/rpcsim/rpcsim
+ANALYZE=$builddir/analyze/rpcsim-analyze
+COMPARE=$builddir/compare/rpcsim-compare
+PAGEBENCH=$builddir/pagebench/pagebench
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/test-golden.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 1' HUP INT TERM
+
+# golden NAME FILE: FILE equals expected/NAME (or becomes it).
+golden()
+{
+	if [ -n "${GOLDEN_UPDATE:-}" ]; then
+		cp "$2" "$expected/$1" && diag "updated expected/$1"
+	fi
+	diff -u "$expected/$1" "$2" >"$tmp/diff" 2>&1
+	ok $? "$1 equals tests/golden/expected/$1" ||
+		diag "$(head -n 40 "$tmp/diff")"
+}
+
+# 1. rpcsim-analyze on a fixed trace: two runs of each mode, two threads,
+#    a retry, a discard.
+if [ -x "$ANALYZE" ] && command -v python3 >/dev/null 2>&1; then
+	mkdir -p "$tmp/t/trace"
+	python3 "$srcdir/tests/analyze/ctfgen.py" "$tmp/t/trace" <<'TRACE'
+1000 run_start mode=0 run=0 mode_name=single threads=2
+2000 entry vtid=10 mode=0
+2100 entry vtid=11 mode=0
+3000 exit vtid=10 latency_ns=900 allocated=259 alloc_calls=259
+3400 exit vtid=11 latency_ns=1200 allocated=259 alloc_calls=259
+3500 entry vtid=10 mode=0
+4700 exit vtid=10 latency_ns=1100 allocated=4 alloc_calls=4
+5000 run_end mode=0 run=0 calls=3 latency_sum_ns=3200 pages=522 no_progress=0
+6000 run_start mode=1 run=0 mode_name=list threads=2
+7000 entry vtid=10 mode=1
+7100 entry vtid=11 mode=1
+7600 exit vtid=10 latency_ns=450 allocated=259 alloc_calls=5
+7900 exit vtid=11 latency_ns=700 allocated=259 alloc_calls=5
+8000 entry vtid=11 mode=1
+8300 exit vtid=11 latency_ns=250 allocated=4 alloc_calls=1
+9000 run_end mode=1 run=0 calls=3 latency_sum_ns=1400 pages=522 no_progress=0
+10000 run_start mode=2 run=0 mode_name=array threads=2
+11000 entry vtid=10 mode=2
+11100 entry vtid=11 mode=2
+11200 alloc_bulk vtid=10 requested=3 allocated=3 variant=1
+11400 exit vtid=10 latency_ns=350 allocated=3 alloc_calls=1
+packet discarded=2
+12000 entry vtid=10 mode=2
+12100 err vtid=10 requested=4
+12900 exit vtid=10 latency_ns=850 allocated=4 alloc_calls=2 retries=1
+13000 exit vtid=11 latency_ns=1800 allocated=3 alloc_calls=1
+14000 run_end mode=2 run=0 calls=3 latency_sum_ns=3000 pages=10 no_progress=1
+TRACE
+	"$ANALYZE" --partial "$tmp/t" >"$tmp/out" 2>"$tmp/err"
+	echo "exit $?" >>"$tmp/out"
+	sed "s|$tmp|TMP|g" "$tmp/err" >>"$tmp/out"
+	golden analyze-text.txt "$tmp/out"
+	"$ANALYZE" --partial --json "$tmp/t" >"$tmp/json" 2>/dev/null
+	sed "s|$tmp|TMP|g" "$tmp/json" >"$tmp/out"
+	golden analyze-json.json "$tmp/out"
+else
+	skip 2 "rpcsim-analyze not built or python3 missing"
+fi
+
+# 2. --help: the full build's (LTTng-UST in rpcsim, babeltrace2 for
+#    rpcsim-analyze).
+if "$RPCSIM" --help 2>/dev/null | grep -q -- '--trace\[=DIR\]'; then
+	"$RPCSIM" --help >"$tmp/out" 2>&1
+	golden rpcsim-help.txt "$tmp/out"
+else
+	skip 1 "rpcsim built without LTTng-UST: its --help differs"
+fi
+if [ -x "$ANALYZE" ]; then
+	"$ANALYZE" --help >"$tmp/out" 2>&1
+	golden rpcsim-analyze-help.txt "$tmp/out"
+else
+	skip 1 "rpcsim-analyze not built"
+fi
+"$COMPARE" --help >"$tmp/out" 2>&1
+golden rpcsim-compare-help.txt "$tmp/out"
+"$PAGEBENCH" --help >"$tmp/out" 2>&1
+golden pagebench-help.txt "$tmp/out"
+
+# 3. The shape of rpcsim --json: every key path, arrays folded.
+if command -v python3 >/dev/null 2>&1; then
+	"$RPCSIM" --requests=20 --threads=1 --file-size=1m --json \
+		2>"$tmp/err" | python3 -c '
+import json, sys
+def walk(x, p):
+    if isinstance(x, dict):
+        for k, v in x.items():
+            yield from walk(v, p + "." + k)
+    elif isinstance(x, list):
+        for v in x:
+            yield from walk(v, p + "[]")
+    else:
+        yield p
+print("\n".join(sorted(set(walk(json.load(sys.stdin), "")))))' \
+		>"$tmp/out"
+	golden rpcsim-json-keys.txt "$tmp/out"
+else
+	skip 1 "python3 missing"
+fi
+
+exit_status
+exit $?
