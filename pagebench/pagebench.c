@@ -103,7 +103,7 @@ static bool is_child(int a)
 #ifdef HAVE_JEMALLOC
 #define PAGEBENCH_NO_JEMALLOC_WHY	NULL
 #else
-#define PAGEBENCH_NO_JEMALLOC_WHY	"./configure --without-jemalloc"
+#define PAGEBENCH_NO_JEMALLOC_WHY	"this build has no jemalloc: ./configure --without-jemalloc"
 #endif
 
 /* Why allocator @a was not built, or NULL when it was. */
@@ -717,16 +717,25 @@ static void print_json(const struct result *res, unsigned int nr,
 	       "\"runs\": %u, \"run_ms\": %g, "
 	       "\"smoke\": %s, \"interleave\": %s, \"free\": \"%s\", "
 	       "\"je_tcache\": %s, "
-	       "\"je_batch_alloc\": %s, \"jemalloc_tcache_slots\": %ld, "
-	       "\"glibc_from\": ", pp_pcp_impl_name(buddy_pcp_impl(NULL)),
+	       "\"je_batch_alloc\": %s, \"jemalloc_tcache_slots\": ",
+	       pp_pcp_impl_name(buddy_pcp_impl(NULL)),
 	       o->runs, o->run_ms,
 	       o->smoke ? "true" : "false", o->interleave ? "true" : "false",
 	       o->free_put ? "put" : "release",
 	       o->je_tcache ? "true" : "false",
-	       o->je_batch ? "true" : "false", pp_jemalloc_tcache_slots());
+	       o->je_batch ? "true" : "false");
+	/* Without jemalloc (./configure --without-jemalloc): null, not -95. */
+	if (is_built(A_MALLOCX))
+		printf("%ld", pp_jemalloc_tcache_slots());
+	else
+		printf("null");
+	printf(", \"glibc_from\": ");
 	json_str(glibc_from);
 	printf(", \"mallocx_from\": ");
-	json_str(mallocx_from);
+	if (is_built(A_MALLOCX))
+		json_str(mallocx_from);
+	else
+		printf("null");
 	json_children(b);
 	printf("},\n \"results\": [");
 	for (unsigned int i = 0; i < nr; i++) {
