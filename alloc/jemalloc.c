@@ -44,6 +44,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#ifdef HAVE_JEMALLOC
 #include <jemalloc/jemalloc.h>
 
 /* The pages a hook may be asked for at once, retained extents included. */
@@ -647,3 +648,22 @@ fail:
 	free(je);
 	return err;
 }
+
+#else /* !HAVE_JEMALLOC */
+
+/*
+ * ./configure --without-jemalloc: the backend is not built and libpagepool
+ * does not link jemalloc.  The names stay (pp_backend_from_name() knows
+ * "jemalloc"), so a program asking for it is told why it cannot have it.
+ */
+int pp_je_create(struct pp_pool *pool, const struct pp_pool_config *cfg)
+{
+	return -EOPNOTSUPP;
+}
+
+long pp_jemalloc_tcache_slots(void)
+{
+	return -EOPNOTSUPP;
+}
+
+#endif /* HAVE_JEMALLOC */

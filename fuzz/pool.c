@@ -616,7 +616,8 @@ static bool fz_create(struct fz *fz)
 	}
 	cfg->debug = b & 0x10;
 	/* jemalloc's own metadata needs a few hundred pages */
-	cfg->backend = (b & 0x60) == 0x60 && cfg->nr_pages >= 1024 ?
+	cfg->backend = (b & 0x60) == 0x60 && cfg->nr_pages >= 1024 &&
+		       pp_jemalloc_tcache_slots() != -EOPNOTSUPP ?
 		       PP_BACKEND_JEMALLOC : PP_BACKEND_BUDDY;
 	if (cfg->backend == PP_BACKEND_JEMALLOC) {
 		uint8_t j = fz_u8(&fz->in);

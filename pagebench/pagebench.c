@@ -96,9 +96,27 @@ static bool is_child(int a)
 	return children[a].program != NULL;
 }
 
+/*
+ * Both jemalloc baselines need the jemalloc libpagepool links: its backend,
+ * and the mallocx() that library loads.
+ */
+#ifdef HAVE_JEMALLOC
+#define PAGEBENCH_NO_JEMALLOC_WHY	NULL
+#else
+#define PAGEBENCH_NO_JEMALLOC_WHY	"this build has no jemalloc: ./configure --without-jemalloc"
+#endif
+
+/* Why allocator @a was not built, or NULL when it was. */
+static const char *not_built_why(int a)
+{
+	if (a == A_JEMALLOC || a == A_MALLOCX)
+		return PAGEBENCH_NO_JEMALLOC_WHY;
+	return is_child(a) ? children[a].not_built : NULL;
+}
+
 static bool is_built(int a)
 {
-	return !is_child(a) || !children[a].not_built;
+	return !not_built_why(a);
 }
 
 static const unsigned int default_bulks[] = { 1, 2, 4, 8, 16, 32, 64, 128 };
@@ -699,16 +717,25 @@ static void print_json(const struct result *res, unsigned int nr,
 	       "\"runs\": %u, \"run_ms\": %g, "
 	       "\"smoke\": %s, \"interleave\": %s, \"free\": \"%s\", "
 	       "\"je_tcache\": %s, "
-	       "\"je_batch_alloc\": %s, \"jemalloc_tcache_slots\": %ld, "
-	       "\"glibc_from\": ", pp_pcp_impl_name(buddy_pcp_impl(NULL)),
+	       "\"je_batch_alloc\": %s, \"jemalloc_tcache_slots\": ",
+	       pp_pcp_impl_name(buddy_pcp_impl(NULL)),
 	       o->runs, o->run_ms,
 	       o->smoke ? "true" : "false", o->interleave ? "true" : "false",
 	       o->free_put ? "put" : "release",
 	       o->je_tcache ? "true" : "false",
-	       o->je_batch ? "true" : "false", pp_jemalloc_tcache_slots());
+	       o->je_batch ? "true" : "false");
+	/* Without jemalloc (./configure --without-jemalloc): null, not -95. */
+	if (is_built(A_MALLOCX))
+		printf("%ld", pp_jemalloc_tcache_slots());
+	else
+		printf("null");
+	printf(", \"glibc_from\": ");
 	json_str(glibc_from);
 	printf(", \"mallocx_from\": ");
-	json_str(mallocx_from);
+	if (is_built(A_MALLOCX))
+		json_str(mallocx_from);
+	else
+		printf("null");
 	json_children(b);
 	printf("},\n \"results\": [");
 	for (unsigned int i = 0; i < nr; i++) {
@@ -764,6 +791,8 @@ static void find_baselines(void)
 		fail("glibc's aligned_alloc/free not found");
 	/* Not RTLD_DEFAULT: whatever malloc is interposed, glibc's own. */
 	lib_of((void *)glibc_aligned_alloc, glibc_from, sizeof(glibc_from));
+	if (!is_built(A_MALLOCX))
+		return;
 	*(void **)&je_mallocx = dlsym(RTLD_DEFAULT, "mallocx");
 	*(void **)&je_sdallocx = dlsym(RTLD_DEFAULT, "sdallocx");
 	*(void **)&je_mallctl = dlsym(RTLD_DEFAULT, "mallctl");
@@ -982,7 +1011,7 @@ static void parse_allocators(const char *arg, struct options *o)
 			tool_die(2, "--allocators=%s: the %s baseline was not "
 				    "built (%s); expected %s, comma-separated, "
 				    "or all", arg, allocator_names[a],
-				    children[a].not_built, what);
+				    not_built_why(a), what);
 		o->allocator[a] = false;
 	}
 }
@@ -1206,7 +1235,7 @@ static void print_children(const struct bench *b, const struct options *o)
 		}
 		else if (!is_built(a) && o->allocators_all)
 			printf("  %s baseline: not built, left out (%s)\n",
-			       allocator_names[a], children[a].not_built);
+			       allocator_names[a], not_built_why(a));
 	}
 }
 
@@ -1310,9 +1339,10 @@ int main(int argc, char **argv)
 			       why ? why : "");
 		}
 		printf("  glibc baseline: aligned_alloc from %s\n", glibc_from);
-		printf("  jemalloc baseline: mallocx from %s, %ld thread-cache "
-		       "slots for 4 KiB\n", mallocx_from,
-		       pp_jemalloc_tcache_slots());
+		if (is_built(A_MALLOCX))
+			printf("  jemalloc baseline: mallocx from %s, %ld "
+			       "thread-cache slots for 4 KiB\n", mallocx_from,
+			       pp_jemalloc_tcache_slots());
 		print_children(&bench, &o);
 		printf("  %u runs of ~%g ms per configuration%s%s; bulk rounds "
 		       "free by %s\n\n", o.runs, o.run_ms,

@@ -152,6 +152,8 @@ static void apply_trace(const struct opt_spec *o, const char *arg,
 			uint64_t value, struct opt_state *st);
 static void apply_plot(const struct opt_spec *o, const char *arg,
 		       uint64_t value, struct opt_state *st);
+static void apply_backend(const struct opt_spec *o, const char *arg,
+			  uint64_t value, struct opt_state *st);
 static void apply_help(const struct opt_spec *o, const char *arg,
 		       uint64_t value, struct opt_state *st);
 static void apply_version(const struct opt_spec *o, const char *arg,
@@ -263,7 +265,7 @@ static const struct opt_spec opt_table[] = {
 	{ .help = "Allocator (what the same svc_alloc_arg() runs against):" },
 	{ "backend", 0, required_argument, "NAME", OPT_WORD,
 	  .accepted = "buddy or jemalloc", .lookup = pp_backend_from_name,
-	  CFG(backend, FIELD_ENUM),
+	  CFG(backend, FIELD_ENUM), .apply = apply_backend,
 	  .help = "buddy: the kernel's design, emulated (buddy\n"
 		  "lists + pcp lists); jemalloc: a jemalloc 5.3\n"
 		  "arena whose extents come from the pool, single\n"
@@ -842,6 +844,17 @@ static void apply_trace(const struct opt_spec *o, const char *arg,
 		usage_error("--%s=: expected a folder name (or --%s alone)",
 			    o->name, o->name);
 	st->cfg->trace_dir = arg;
+}
+
+/* libpagepool says whether it was built with jemalloc. */
+static void apply_backend(const struct opt_spec *o, const char *arg,
+			  uint64_t value, struct opt_state *st)
+{
+	if (value == PP_BACKEND_JEMALLOC &&
+	    pp_jemalloc_tcache_slots() == -EOPNOTSUPP)
+		usage_error("--%s=%s: this build has no jemalloc (./configure "
+			    "--without-jemalloc); expected buddy", o->name,
+			    arg);
 }
 
 static void apply_plot(const struct opt_spec *o, const char *arg,

@@ -370,6 +370,29 @@ static void test_malloc_untouched(void)
 	ok(pp_pool_destroy(pool) == 0, "pp_pool_destroy - returns 0");
 }
 
+/*
+ * ./configure --without-jemalloc: a jemalloc pool fails cleanly, with
+ * the error the header documents, and the pool's memory is given back.
+ */
+static void test_without_jemalloc(void)
+{
+	struct pp_pool_config cfg;
+	struct pp_pool *pool;
+
+	pp_pool_config_init(&cfg);
+	cfg.nr_pages = 2048;
+	cfg.backend = PP_BACKEND_JEMALLOC;
+	errno = 0;
+	pool = pp_pool_create(&cfg);
+	ok(!pool && errno == EOPNOTSUPP,
+	   "pp_pool_create - jemalloc backend without jemalloc: NULL, "
+	   "EOPNOTSUPP (errno %d)", errno);
+	if (pool)
+		pp_pool_destroy(pool);
+	ok(pp_jemalloc_tcache_slots() == -EOPNOTSUPP,
+	   "pp_jemalloc_tcache_slots - without jemalloc: -EOPNOTSUPP");
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1 && !strcmp(argv[1], "slots")) {
@@ -377,6 +400,12 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	plan_tests(26);
+	if (pp_jemalloc_tcache_slots() == -EOPNOTSUPP) {
+		test_without_jemalloc();
+		skip(24, "libpagepool built without jemalloc "
+		     "(./configure --without-jemalloc)");
+		return exit_status();
+	}
 	test_pages();
 	test_destroy();
 	test_too_small();

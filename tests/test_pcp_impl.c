@@ -299,9 +299,12 @@ static void test_choice(void)
 	   "rseq in cfg.pcp_impl, PAGEPOOL_PCP=lock: the configuration wins");
 	unsetenv("PAGEPOOL_PCP");
 	/* Its per-CPU thread caches are jemalloc's code: not restartable. */
-	ok(pool_runs(try_impl(PP_PCP_RSEQ, 0, PP_BACKEND_JEMALLOC),
-		     PP_PCP_LOCK, NULL),
-	   "rseq asked for on the jemalloc backend: lock, no notice");
+	if (pp_jemalloc_tcache_slots() == -EOPNOTSUPP)
+		skip(1, "libpagepool built without jemalloc");
+	else
+		ok(pool_runs(try_impl(PP_PCP_RSEQ, 0, PP_BACKEND_JEMALLOC),
+			     PP_PCP_LOCK, NULL),
+		   "rseq asked for on the jemalloc backend: lock, no notice");
 }
 
 /* --- explicit rseq with fewer lists than CPUs --------------------------- */

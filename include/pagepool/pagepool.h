@@ -380,7 +380,8 @@ void pp_pool_config_init(struct pp_pool_config *cfg);
  * above the pool size) or an environment variable it cannot read
  * (PAGEPOOL_DEBUG other than 0 or 1, PAGEPOOL_FAULT, PAGEPOOL_PCP: one line
  * on stderr names the variable, its value and what is accepted), ENOMEM
- * when the mappings fail.
+ * when the mappings fail, EOPNOTSUPP for PP_BACKEND_JEMALLOC in a
+ * libpagepool built without jemalloc (./configure --without-jemalloc).
  */
 struct pp_pool *pp_pool_create(const struct pp_pool_config *cfg);
 
@@ -552,7 +553,9 @@ bool pp_pcp_rseq_supported(const char **why);
  * Thread safety: any thread.
  *
  * Return: the slot count, 0 if the thread cache is off (opt.tcache false,
- * or 4 KiB above opt.tcache_max), or -errno if jemalloc cannot be asked.
+ * or 4 KiB above opt.tcache_max), -EOPNOTSUPP in a libpagepool built
+ * without jemalloc (a cheap way to ask whether it was), or -errno if
+ * jemalloc cannot be asked.
  */
 long pp_jemalloc_tcache_slots(void);
 

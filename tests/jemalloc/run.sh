@@ -23,6 +23,10 @@ case $1 in
 	exit 1
 	;;
 esac
+if [ "${PP_WITH_JEMALLOC:-yes}" = no ]; then
+	echo "1..0 # SKIP libpagepool built without jemalloc (./configure --without-jemalloc)"
+	exit 0
+fi
 PP_TEST_BACKEND=jemalloc
 export PP_TEST_BACKEND
 exec "$top_builddir/tests/$(basename "$1" .jemalloc)"

@@ -62,6 +62,17 @@ bad_inputs=$(cat <<'TABLE'
 stray	stray
 TABLE
 )
+# ./configure --without-jemalloc: no jemalloc backend and no mallocx
+# baseline.  Naming either is a usage error saying so; the checks of their
+# lines check that they are left out instead.
+if [ "${PP_WITH_JEMALLOC:-yes}" = no ]; then
+	no_jemalloc="this build has no jemalloc"
+	bad_inputs=$(printf '%s\n%s\n%s\n' "$bad_inputs" \
+		"--allocators=jemalloc	--allocators=jemalloc: the jemalloc baseline was not built ($no_jemalloc" \
+		"--allocators=lifo,mallocx	--allocators=lifo,mallocx: the mallocx baseline was not built ($no_jemalloc")
+else
+	no_jemalloc=
+fi
 nr_options=$(echo $options | wc -w)
 nr_bad=$(printf '%s\n' "$bad_inputs" | wc -l)
 
@@ -111,31 +122,56 @@ TMPDIR=$tmpdir/tmp run --smoke
 ok $? "--smoke runs every configuration" || diag "exit $status: $(cat "$ERR")"
 cp "$OUT" "$tmpdir/full"
 nr_lines=$((61 + 9 * nr_built))
+# Without jemalloc: no jemalloc backend (1 + 8 + 8), no mallocx (1 + 8).
+[ -z "$no_jemalloc" ] || nr_lines=$((nr_lines - 26))
 lines=$(grep -c '^pagebench allocator=' "$OUT")
 bad=$(grep '^pagebench allocator=' "$OUT" | grep -Evc "$line_re")
 [ "$lines" -eq "$nr_lines" ] && [ "$bad" -eq 0 ]
 ok $? "--smoke: $nr_lines lines, one per configuration, every key ($lines, $bad bad)" ||
 	diag "$(grep '^pagebench allocator=' "$OUT" | grep -Ev "$line_re" | head -3)"
-grep -q "^  glibc baseline: aligned_alloc from .*libc\\.so" "$OUT" &&
-	grep -q "^  jemalloc baseline: mallocx from .*libjemalloc\\.so" "$OUT"
-ok $? "the glibc baseline is libc's aligned_alloc, the jemalloc one libjemalloc's mallocx" ||
-	diag "$(grep baseline "$OUT")"
+if [ -n "$no_jemalloc" ]; then
+	grep -q "^  glibc baseline: aligned_alloc from .*libc\\.so" "$OUT" &&
+		! grep -q "mallocx from" "$OUT" &&
+		grep -q "^  jemalloc baseline: not built, left out ($no_jemalloc: ./configure --without-jemalloc)\$" "$OUT" &&
+		grep -q "^  mallocx baseline: not built, left out ($no_jemalloc: ./configure --without-jemalloc)\$" "$OUT"
+	ok $? "the glibc baseline is libc's aligned_alloc; jemalloc and mallocx left out: $no_jemalloc" ||
+		diag "$(grep baseline "$OUT")"
+else
+	grep -q "^  glibc baseline: aligned_alloc from .*libc\\.so" "$OUT" &&
+		grep -q "^  jemalloc baseline: mallocx from .*libjemalloc\\.so" "$OUT"
+	ok $? "the glibc baseline is libc's aligned_alloc, the jemalloc one libjemalloc's mallocx" ||
+		diag "$(grep baseline "$OUT")"
+fi
 pcp=$(PAGEPOOL_PCP=lock "$PAGEBENCH" --smoke --allocators=buddy --api=single --bulk=1 | grep '^  buddy pcp lists: ')
 pcp_json=$(PAGEPOOL_PCP=lock "$PAGEBENCH" --smoke --json --allocators=buddy --api=single --bulk=1 | grep -c '"pcp_impl": "lock"')
 grep -Eq "^  buddy pcp lists: (rseq|lock)" "$OUT" && [ "$pcp" = "  buddy pcp lists: lock" ] && [ "$pcp_json" -eq 1 ]
 ok $? "the header and the JSON say which pcp implementation the buddy pools run" ||
 	diag "$(grep 'pcp lists' "$OUT"); PAGEPOOL_PCP=lock: '$pcp', json $pcp_json"
-grep -Eq "^buddy +array( +$num){8}\$" "$OUT" &&
-	grep -Eq "^lifo +array( +$num){8}\$" "$OUT" &&
-	grep -Eq "^bulk 64: buddy array / lifo floor = $num""x, glibc / buddy array = $num""x, mallocx / buddy array = $num""x(, [a-z]+ / buddy array = $num""x)*\$" "$OUT" &&
-	grep -Eq "^single page: mallocx\\+sdallocx / buddy = $num""x(, [a-z]+ / buddy = $num""x)*\$" "$OUT"
+if [ -n "$no_jemalloc" ]; then
+	# No mallocx ratios; the single-page line has the children's, if any.
+	grep -Eq "^buddy +array( +$num){8}\$" "$OUT" &&
+		grep -Eq "^lifo +array( +$num){8}\$" "$OUT" &&
+		grep -Eq "^bulk 64: buddy array / lifo floor = $num""x, glibc / buddy array = $num""x(, [a-z]+ / buddy array = $num""x)*\$" "$OUT" &&
+		! grep -Eq "^(bulk 64|single page): .*mallocx" "$OUT" &&
+		! grep -Eq "^(jemalloc|mallocx) " "$OUT"
+else
+	grep -Eq "^buddy +array( +$num){8}\$" "$OUT" &&
+		grep -Eq "^lifo +array( +$num){8}\$" "$OUT" &&
+		grep -Eq "^bulk 64: buddy array / lifo floor = $num""x, glibc / buddy array = $num""x, mallocx / buddy array = $num""x(, [a-z]+ / buddy array = $num""x)*\$" "$OUT" &&
+		grep -Eq "^single page: mallocx\\+sdallocx / buddy = $num""x(, [a-z]+ / buddy = $num""x)*\$" "$OUT"
+fi
 ok $? "the table and the ratio lines the performance target reads" ||
 	diag "$(tail -n 20 "$OUT")"
 
-run --smoke --allocators=buddy,jemalloc --api=array --bulk=4 --variant=all --free=put
+if [ -n "$no_jemalloc" ]; then
+	backends=buddy nr_backends=1
+else
+	backends=buddy,jemalloc nr_backends=2
+fi
+run --smoke --allocators=$backends --api=array --bulk=4 --variant=all --free=put
 [ "$status" -eq 0 ] &&
-	[ "$(grep -c '^pagebench allocator=.* api=array bulk=4 variant=.* free=put ' "$OUT")" -eq 10 ]
-ok $? "--variant=all --free=put: every variant on both backends" ||
+	[ "$(grep -c '^pagebench allocator=.* api=array bulk=4 variant=.* free=put ' "$OUT")" -eq $((5 * nr_backends)) ]
+ok $? "--variant=all --free=put: every variant on every backend ($backends)" ||
 	diag "exit $status: $(grep '^pagebench' "$OUT")"
 for v in merged stop-at-first-populated batched-stats no-single-fallback pure-output; do
 	grep -q "variant=$v " "$OUT" || { false; break; }
@@ -148,7 +184,7 @@ ok $? "--allocators and --api select the rows" || diag "$(cat "$OUT" "$ERR")"
 
 if command -v python3 >/dev/null 2>&1; then
 	run --smoke --json
-	python3 - "$OUT" "$nr_lines" <<'PY'
+	python3 - "$OUT" "$nr_lines" "${no_jemalloc:+no}" <<'PY'
 import json, sys
 
 def no_constants(name):
@@ -158,6 +194,13 @@ doc = json.load(open(sys.argv[1]), parse_constant=no_constants)
 assert doc["program"] == "pagebench"
 assert doc["machine"]["cpu"]
 assert "libc" in doc["config"]["glibc_from"]
+if sys.argv[3] == "no":
+    # --without-jemalloc: nothing to say about jemalloc, said as null.
+    assert doc["config"]["mallocx_from"] is None, doc["config"]
+    assert doc["config"]["jemalloc_tcache_slots"] is None, doc["config"]
+else:
+    assert "jemalloc" in doc["config"]["mallocx_from"], doc["config"]
+    assert doc["config"]["jemalloc_tcache_slots"] >= 0, doc["config"]
 res = doc["results"]
 assert len(res) == int(sys.argv[2]), (len(res), sys.argv[2])
 for r in res:

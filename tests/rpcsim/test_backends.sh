@@ -40,6 +40,17 @@ bad_inputs=$(cat <<'TABLE'
 TABLE
 )
 
+# ./configure --without-jemalloc: --backend=jemalloc is a usage error,
+# and every check that runs the jemalloc backend is skipped, saying so.
+if [ "${PP_WITH_JEMALLOC:-yes}" = no ]; then
+	no_jemalloc="libpagepool built without jemalloc (./configure --without-jemalloc)"
+	bad_inputs=$(printf '%s\n' "$bad_inputs" | grep -v '^--backend=jemalloc')
+	bad_inputs=$(printf '%s\n%s\n' "$bad_inputs" \
+		"--backend=jemalloc	--backend=jemalloc: this build has no jemalloc")
+else
+	no_jemalloc=
+fi
+
 nr_options=$(echo $options | wc -w)
 nr_bad=$(printf '%s\n' "$bad_inputs" | wc -l)
 nr_variants=$(echo $variants | wc -w)
@@ -63,6 +74,10 @@ check_bad_inputs "$bad_inputs" $small
 
 # Every backend x variant: the same array workload, reported as such.
 for backend in buddy jemalloc; do
+	if [ "$backend" = jemalloc ] && [ -n "$no_jemalloc" ]; then
+		skip $((2 * nr_variants)) "$no_jemalloc"
+		continue
+	fi
 	for v in $variants; do
 		run --backend=$backend --bulk-variant=$v --alloc=array $small
 		[ "$status" -eq 0 ] && [ ! -s "$ERR" ] &&
@@ -88,28 +103,40 @@ stop_calls=$(summary alloc_calls_per_call)
 awk -v m="$merged_calls" -v s="$stop_calls" 'BEGIN { exit !(m < 1.05 && s >= 1.9) }'
 ok $? "stop-at-first-populated: about 2 allocator calls per svc_alloc_arg, merged 1 ($stop_calls, $merged_calls)"
 
-# The knobs are reported.
-run --backend=jemalloc --je-tcache=off --je-batch=off --alloc=array $small
-[ "$status" -eq 0 ] && grep -q "^  allocator:  jemalloc .*no thread cache; bulk through one mallocx() per page" "$OUT"
-ok $? "--je-tcache=off --je-batch=off: run and reported" ||
-	diag "exit $status: $(grep allocator "$OUT") $(head -c 500 "$ERR")"
+if [ -n "$no_jemalloc" ]; then
+	skip 3 "$no_jemalloc"
+else
+	# The knobs are reported.
+	run --backend=jemalloc --je-tcache=off --je-batch=off --alloc=array $small
+	[ "$status" -eq 0 ] && grep -q "^  allocator:  jemalloc .*no thread cache; bulk through one mallocx() per page" "$OUT"
+	ok $? "--je-tcache=off --je-batch=off: run and reported" ||
+		diag "exit $status: $(grep allocator "$OUT") $(head -c 500 "$ERR")"
 
-# jemalloc sizes its thread caches at start: rpcsim restarts itself.
-run --backend=jemalloc --je-tcache-slots=64 --alloc=single $small
-[ "$status" -eq 0 ] && grep -q "thread cache per CPU, 64 slots for 4 KiB" "$OUT" &&
-	[ "$(grep -c '^rpcsim ' "$OUT")" -eq 1 ]
-ok $? "--je-tcache-slots=64: restarted with MALLOC_CONF, caches of 64 slots, one report" ||
-	diag "exit $status: $(grep allocator "$OUT") $(head -c 500 "$ERR")"
-run_env MALLOC_CONF=tcache_nslots_small_min:32,tcache_nslots_small_max:32 \
-	--backend=jemalloc --alloc=single $small
-[ "$status" -eq 0 ] && grep -q "thread cache per CPU, 32 slots for 4 KiB" "$OUT"
-ok $? "MALLOC_CONF in the environment: the slot count it gives is reported" ||
-	diag "exit $status: $(grep allocator "$OUT")"
+	# jemalloc sizes its thread caches at start: rpcsim restarts itself.
+	run --backend=jemalloc --je-tcache-slots=64 --alloc=single $small
+	[ "$status" -eq 0 ] && grep -q "thread cache per CPU, 64 slots for 4 KiB" "$OUT" &&
+		[ "$(grep -c '^rpcsim ' "$OUT")" -eq 1 ]
+	ok $? "--je-tcache-slots=64: restarted with MALLOC_CONF, caches of 64 slots, one report" ||
+		diag "exit $status: $(grep allocator "$OUT") $(head -c 500 "$ERR")"
+	run_env MALLOC_CONF=tcache_nslots_small_min:32,tcache_nslots_small_max:32 \
+		--backend=jemalloc --alloc=single $small
+	[ "$status" -eq 0 ] && grep -q "thread cache per CPU, 32 slots for 4 KiB" "$OUT"
+	ok $? "MALLOC_CONF in the environment: the slot count it gives is reported" ||
+		diag "exit $status: $(grep allocator "$OUT")"
+fi
 
 # --json carries the backend, the variant and the jemalloc knobs.
 if have_python; then
 	for args in "--backend=buddy --bulk-variant=pure-output" \
 		    "--backend=jemalloc --bulk-variant=no-single-fallback --je-tcache=off"; do
+		case $args in
+		*jemalloc*)
+			if [ -n "$no_jemalloc" ]; then
+				skip 1 "$no_jemalloc"
+				continue
+			fi
+			;;
+		esac
 		run $args --alloc=all $small --json
 		python3 - "$OUT" "$args" <<'PY'
 import json, sys
@@ -140,9 +167,13 @@ else
 fi
 
 # A leak is still caught with jemalloc in front.
-run_env RPCSIM_LEAK_PAGES=3 --backend=jemalloc --alloc=array $small
-[ "$status" -eq 1 ] && grep -q "leak" "$ERR"
-ok $? "--backend=jemalloc: pages kept by rpcsim are reported, exit 1" ||
-	diag "exit $status: $(head -c 500 "$ERR")"
+if [ -n "$no_jemalloc" ]; then
+	skip 1 "$no_jemalloc"
+else
+	run_env RPCSIM_LEAK_PAGES=3 --backend=jemalloc --alloc=array $small
+	[ "$status" -eq 1 ] && grep -q "leak" "$ERR"
+	ok $? "--backend=jemalloc: pages kept by rpcsim are reported, exit 1" ||
+		diag "exit $status: $(head -c 500 "$ERR")"
+fi
 
 exit_status

@@ -19,6 +19,16 @@ if ! have_python; then
 fi
 plan_tests 31
 
+# ./configure --without-jemalloc: the 8 jemalloc checks are skipped,
+# saying so (rpcsim refuses --backend=jemalloc there: test_backends.sh).
+if [ "${PP_WITH_JEMALLOC:-yes}" = no ]; then
+	no_jemalloc="libpagepool built without jemalloc (./configure --without-jemalloc)"
+	backends=buddy
+else
+	no_jemalloc=
+	backends="buddy jemalloc"
+fi
+
 small="--threads=2 --file-size=1m --retry-wait=100"
 
 # min_pool BACKEND: the smallest pool rpcsim accepts for $small.
@@ -33,7 +43,11 @@ print(json.load(sys.stdin)["config"]["min_pool_pages"])'
 # cache (256 pages) fits, and about 100 pages more (buddy); jemalloc also
 # needs its metadata (~512 pages) and slabs, so it keeps 850 in all.
 bmin=$(min_pool buddy)
-jmin=$(min_pool jemalloc)
+if [ -n "$no_jemalloc" ]; then
+	jmin=$bmin
+else
+	jmin=$(min_pool jemalloc)
+fi
 [ -n "$bmin" ] && [ -n "$jmin" ] || bail_out "no min_pool_pages from rpcsim --json"
 buddy="PAGEPOOL_FAULT=buddy-empty=$((bmin - 256 - 100)) --backend=buddy --pool-size=$((bmin * 4))k"
 jemalloc="PAGEPOOL_FAULT=buddy-empty=$((jmin - 850)) --backend=jemalloc --pool-size=$((jmin * 4))k"
@@ -66,7 +80,7 @@ no_leak()
 
 # 1. The deadline (1 s, under the 2 s stall window) comes while every
 #    thread waits: the run ends, says why, exit 1.
-for b in buddy jemalloc; do
+for b in $backends; do
 	eval "pool=\$$b"
 	stuck "$pool" --duration=1
 	[ "$status" -eq 1 ] && grep -q 'the pool is too small for this run' "$ERR"
@@ -74,6 +88,7 @@ for b in buddy jemalloc; do
 		diag "$(head -c 1000 "$ERR")"
 	no_leak "$b, --duration=1"
 done
+[ -z "$no_jemalloc" ] || skip 2 "jemalloc, --duration=1: $no_jemalloc"
 
 # 2. A signal while every thread waits: the run ends, exit 128 + the
 #    signal's number, and rpcsim says which it was.  Every terminating
@@ -81,7 +96,8 @@ done
 for sn in HUP:1 INT:2 QUIT:3 TERM:15; do
 	sig=${sn%:*}
 	code=$((128 + ${sn#*:}))
-	for b in buddy jemalloc; do
+	[ -z "$no_jemalloc" ] || skip 1 "jemalloc, SIG$sig: $no_jemalloc"
+	for b in $backends; do
 		eval "pool=\$$b"
 		stuck_signal "$pool" $sig --duration=60
 		[ "$status" -eq $code ] && grep -q "interrupted by SIG$sig\$" "$ERR"
@@ -135,11 +151,15 @@ no_leak "stuck in --warmup"
 # or two threads): no bound to test.  What is bound is a signal: it ends
 # the jemalloc warm-up like the buddy one below.  The buddy case above
 # checks the warm-up's stall detector in every build.
-stuck_signal "$jemalloc" INT --warmup=1000 --duration=60
-[ "$status" -eq 130 ] && grep -q 'interrupted by SIGINT$' "$ERR"
-ok $? "jemalloc, stuck in --warmup: SIGINT ends it, exit 130 (exit $status after ${took} s)" ||
-	diag "$(head -c 1000 "$ERR")"
-no_leak "jemalloc, SIGINT in --warmup"
+if [ -n "$no_jemalloc" ]; then
+	skip 2 "jemalloc, SIGINT in --warmup: $no_jemalloc"
+else
+	stuck_signal "$jemalloc" INT --warmup=1000 --duration=60
+	[ "$status" -eq 130 ] && grep -q 'interrupted by SIGINT$' "$ERR"
+	ok $? "jemalloc, stuck in --warmup: SIGINT ends it, exit 130 (exit $status after ${took} s)" ||
+		diag "$(head -c 1000 "$ERR")"
+	no_leak "jemalloc, SIGINT in --warmup"
+fi
 stuck_signal "$buddy" INT --warmup=1000 --duration=60
 [ "$status" -eq 130 ]
 ok $? "stuck in --warmup: SIGINT ends it, exit 130 (exit $status after ${took} s)"

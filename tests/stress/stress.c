@@ -783,7 +783,8 @@ static void round_config(struct round *r, uint64_t *rng, enum pp_pcp_impl impl)
 	pp_pool_config_init(cfg);
 	cfg->pcp_impl = impl;
 	/* jemalloc always runs the lock: not in the rounds that ask for rseq */
-	cfg->backend = test_rand(rng) % 5 == 0 && impl != PP_PCP_RSEQ ?
+	cfg->backend = test_rand(rng) % 5 == 0 && impl != PP_PCP_RSEQ &&
+		       pp_jemalloc_tcache_slots() != -EOPNOTSUPP ?
 		       PP_BACKEND_JEMALLOC : PP_BACKEND_BUDDY;
 	if (cfg->backend == PP_BACKEND_JEMALLOC) {
 		cfg->nr_pages = 1024 + test_rand(rng) % 1025;
