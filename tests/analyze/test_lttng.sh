@@ -216,41 +216,59 @@ bt_discarded=$(grep -o 'discarded [0-9]* events\?' "$tmp/t3.bt" |
 	python3 -c 'import sys; print(sum(int(l.split()[1]) for l in sys.stdin) % 2**64)')
 bt_maybe=$(grep -c 'may have discarded' "$tmp/t3.bt")
 diag "t3: babeltrace2 reports $bt_discarded discarded events ($bt_maybe unknown counts); lttng stop said: $t3_stop"
-sh -c "[ \"\$(cat '$tmp/t3.rc')\" = 0 ] && python3 -c 'import json, sys; json.load(sys.stdin)' <'$tmp/t3j.out'"
-ok $? "t3: exit status 0, --json parses"
-jtrue "$tmp/t3j.out" "d['discarded_events'] == $bt_discarded and d['discarded_events_unknown_count'] == $bt_maybe"
-ok $? "t3: same discarded count as babeltrace2 ($bt_discarded)"
-if [ "$bt_discarded" -gt 0 ] || [ "$bt_maybe" -gt 0 ]; then
-	err_has t3 'discarded'
-	ok $? "t3: discard warning"
-	# run_end itself may have been discarded
-	t3_end=$(jget "$tmp/t3j.out" 'None if mode(2)["run_end"] is None else mode(2)["run_end"]["calls_match"]')
-	case $t3_end in
-	None)
-		err_has t3 'no run_end'
-		ok $? "t3: run_end lost: said so"
-		;;
-	True)
-		sh -c "! grep -q 'run_end counted' '$tmp/t3.err'"
-		ok $? "t3: counts agree with run_end: no mismatch flagged"
-		;;
-	*)
-		err_has t3 'run_end counted'
-		ok $? "t3: call count differing from run_end flagged"
-		;;
-	esac
-else
-	sh -c "! grep -q discarded '$tmp/t3.err'"
-	ok $? "t3: no discard, no discard warning"
-	skip 1 "t3: the tracer kept up with 4 KiB sub-buffers: no discard to flag"
-fi
 lttng_n=$(echo "$t3_stop" | sed -n 's/.*Warning: \([0-9]*\) events were discarded.*/\1/p')
-if [ -n "$lttng_n" ]; then
-	jtrue "$tmp/t3j.out" "d['discarded_events'] == $lttng_n"
-	ok $? "t3: same discarded count as lttng stop ($lttng_n)"
-else
-	jtrue "$tmp/t3j.out" "d['discarded_events'] == 0"
-	ok $? "t3: lttng stop reported no discard, nor does the trace"
+# A CI run on this machine (TSan build, 2026-12-01) saw lttng-ust's own
+# count of discarded events carry bit 63: lttng stop said
+# 9223372036854947785 (2^63 + 171977) while babeltrace2's counts summed
+# to 171977 modulo 2^64, so the packets' events_discarded counters must
+# have jumped by 2^63 and back.  (Two more runs under a load of 8 failed
+# these checks with no log kept; likely the same.)  No tracer loses 2^63
+# events: rpcsim-analyze refuses such a counter as corrupted (exit 1,
+# naming it), and there is no count to compare.  Why lttng-ust 2.13 sets
+# that bit is not understood yet.
+if [ -n "$lttng_n" ] &&
+   python3 -c "import sys; sys.exit(0 if $lttng_n >= 2**63 else 1)"; then
+	[ "$(cat "$tmp/t3.rc")" = 1 ] && err_has t3 'events_discarded'
+	ok $? "t3: the tracer's discarded count has bit 63 set ($lttng_n): refused as corrupted, exit 1"
+	skip 4 "t3: lttng-ust's own discarded count carries bit 63 ($lttng_n): no count to compare"
+	lttng_n=bit63
+fi
+if [ "$lttng_n" != bit63 ]; then
+	sh -c "[ \"\$(cat '$tmp/t3.rc')\" = 0 ] && python3 -c 'import json, sys; json.load(sys.stdin)' <'$tmp/t3j.out'"
+	ok $? "t3: exit status 0, --json parses"
+	jtrue "$tmp/t3j.out" "d['discarded_events'] == $bt_discarded and d['discarded_events_unknown_count'] == $bt_maybe"
+	ok $? "t3: same discarded count as babeltrace2 ($bt_discarded)"
+	if [ "$bt_discarded" -gt 0 ] || [ "$bt_maybe" -gt 0 ]; then
+		err_has t3 'discarded'
+		ok $? "t3: discard warning"
+		# run_end itself may have been discarded
+		t3_end=$(jget "$tmp/t3j.out" 'None if mode(2)["run_end"] is None else mode(2)["run_end"]["calls_match"]')
+		case $t3_end in
+		None)
+			err_has t3 'no run_end'
+			ok $? "t3: run_end lost: said so"
+			;;
+		True)
+			sh -c "! grep -q 'run_end counted' '$tmp/t3.err'"
+			ok $? "t3: counts agree with run_end: no mismatch flagged"
+			;;
+		*)
+			err_has t3 'run_end counted'
+			ok $? "t3: call count differing from run_end flagged"
+			;;
+		esac
+	else
+		sh -c "! grep -q discarded '$tmp/t3.err'"
+		ok $? "t3: no discard, no discard warning"
+		skip 1 "t3: the tracer kept up with 4 KiB sub-buffers: no discard to flag"
+	fi
+	if [ -n "$lttng_n" ]; then
+		jtrue "$tmp/t3j.out" "d['discarded_events'] == $lttng_n"
+		ok $? "t3: same discarded count as lttng stop ($lttng_n)"
+	else
+		jtrue "$tmp/t3j.out" "d['discarded_events'] == 0"
+		ok $? "t3: lttng stop reported no discard, nor does the trace"
+	fi
 fi
 
 # One flipped byte in a real trace: the top byte of the second packet's
