@@ -803,6 +803,23 @@ static inline bool pp_fault_buddy_short(const struct pp_pool *pool,
 	return unlikely(pool->fault_buddy_reserve) &&
 	       pp_zone_free(pool) < pool->fault_buddy_reserve + nr;
 }
+
+/*
+ * PAGEPOOL_FAULT buddy-empty=N: at most how many of @want pages a refill
+ * may take and leave N in the buddy lists.  Zone lock held.
+ */
+static inline unsigned int pp_fault_buddy_clamp(const struct pp_pool *pool,
+						unsigned int want)
+{
+	unsigned long avail;
+
+	if (likely(!pool->fault_buddy_reserve))
+		return want;
+	avail = pp_zone_free(pool);
+	avail = avail > pool->fault_buddy_reserve ?
+		avail - pool->fault_buddy_reserve : 0;
+	return want > avail ? (unsigned int)avail : want;
+}
 void pp_free_one_page_locked(struct pp_pool *pool, struct pp_page *page,
 			     unsigned int order);
 unsigned int pp_rmqueue_bulk(struct pp_pool *pool, struct pp_pcp *pcp,

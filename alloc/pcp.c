@@ -274,14 +274,7 @@ unsigned int pp_rseq_refill(struct pp_pool *pool, const char *call)
 	bool busy = false;
 
 	pp_zone_lock(pool);
-	if (unlikely(pool->fault_buddy_reserve)) {
-		unsigned long avail = pp_zone_free(pool);
-
-		avail = avail > pool->fault_buddy_reserve ?
-			avail - pool->fault_buddy_reserve : 0;
-		if (want > avail)
-			want = (unsigned int)avail;
-	}
+	want = pp_fault_buddy_clamp(pool, want);
 	while (published < want && !busy) {
 		unsigned int n = want - published, got, pushed = 0;
 

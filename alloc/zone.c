@@ -136,14 +136,7 @@ unsigned int pp_rmqueue_bulk(struct pp_pool *pool, struct pp_pcp *pcp,
 		pp_die("rmqueue_bulk: pcp list %u not empty (%u pages)",
 		       pcp->cpu, pp_pcp_count(pcp));
 	pp_zone_lock(pool);
-	if (unlikely(pool->fault_buddy_reserve)) {
-		unsigned long avail = pp_zone_free(pool);
-
-		avail = avail > pool->fault_buddy_reserve ?
-			avail - pool->fault_buddy_reserve : 0;
-		if (count > avail)
-			count = (unsigned int)avail;
-	}
+	count = pp_fault_buddy_clamp(pool, count);
 	for (i = 0; i < count; i++) {
 		struct pp_page *page = pp_rmqueue_smallest(pool, 0,
 							   "rmqueue_bulk");
