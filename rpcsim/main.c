@@ -129,20 +129,28 @@ static const char *analyzer_path(const char **name)
 }
 
 /*
- * Run rpcsim-analyze (analyzer_path()) on the trace in @dir.
+ * Run rpcsim-analyze (analyzer_path()) on the trace in @dir, for this
+ * process.
  * Returns -1 when it ran and failed (our own trace unreadable: said), 0
  * otherwise (one that cannot be started is a note, not a failure: a build
  * without libbabeltrace2 has none).
  */
 static int run_analyzer(const char *dir)
 {
-	char *argv[] = { "rpcsim-analyze", (char *)dir, NULL };
+	char pid_opt[32];
+	/*
+	 * --pid: this process's runs alone.  The session records every
+	 * instrumented process of the user (per-UID buffers); the vpid
+	 * context tells ours apart.
+	 */
+	char *argv[] = { "rpcsim-analyze", pid_opt, (char *)dir, NULL };
 	const char *name, *prog = analyzer_path(&name);
 	int status, err;
 	sig_atomic_t seen;
 	bool killed = false;
 	pid_t pid;
 
+	snprintf(pid_opt, sizeof(pid_opt), "--pid=%ld", (long)getpid());
 	fflush(stdout);
 	if (prog)
 		err = posix_spawn(&pid, prog, NULL, NULL, argv, environ);

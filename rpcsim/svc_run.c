@@ -314,6 +314,7 @@ static void svc_trace_run_start(const struct rpcsim_config *cfg,
 		.mode_name = rpcsim_mode_name(mode),
 		.mode = (unsigned int)mode,
 		.run = run,
+		.pid = (int)getpid(),
 		.threads = cfg->threads,
 		.slots = (unsigned int)cfg->pages,
 		.io_size = cfg->io_size,
@@ -328,8 +329,8 @@ static void svc_trace_run_start(const struct rpcsim_config *cfg,
 		.write_weight = cfg->write_weight,
 		.seed = cfg->seed,
 		.version = PACKAGE_VERSION,
-		.backend = pp_backend_name(cfg->backend),
-		.bulk_variant = pp_bulk_variant_name(cfg->bulk_variant),
+		.backend = (unsigned int)cfg->backend,
+		.bulk_variant = (unsigned int)cfg->bulk_variant,
 	};
 
 	rpcsim_trace(run_start, &r);
