@@ -99,6 +99,7 @@ refused "$threads" 's/eventName="rpcsim:request"/eventName="rpcsim:requests"/' \
 	"rpcsim:requests" "an unknown event in an event handler"
 refused "$threads" 's/value="mode_name"/value="mode_label"/' \
 	"mode_label" "an unknown field in a state value"
+# shellcheck disable=SC2016 # a literal $ in the XML
 refused "$threads" 's/value="\$WAITING"/value="$BLOCKED"/' \
 	"\$BLOCKED" "an undefined value"
 
