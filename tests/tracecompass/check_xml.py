@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 """Check the Trace Compass XML analyses against the tracepoint providers.
 
-usage: check_xml.py [--names] HEADER... -- XML...
+usage: check_xml.py [--names] [--metadata TSDL] [HEADER...] -- XML...
 
 Each XML file must be well formed, be a <tmfxml> document, and hold
 only what Trace Compass's data-driven analyses know at the top level
@@ -12,7 +12,11 @@ values, locations, the analysis a view shows), and every event name and
 event field it reads must exist in the LTTng-UST providers declared in
 HEADER... (tracepoints/*.h): an event "provider:name", a field of that
 event or of any event the same handler, transition or test may see, or
-a context ("context._NAME") that the traces carry.
+a context ("context._NAME") that the traces carry.  With --metadata,
+the events, fields and contexts come from a recorded trace's metadata as
+text instead (babeltrace2 -o ctf-metadata TRACE): LTTng writes each field
+and context name with a leading underscore, which Trace Compass drops for
+fields and keeps for contexts.
 
 Prints one line per problem and exits 1 if there is any; --names prints
 the events and fields found in the headers instead (to see what the
@@ -119,9 +123,55 @@ def parse_headers(paths):
     return events
 
 
+def matching_brace(text, start):
+    """The index after the '}' that closes the '{' at text[start]."""
+    depth = 0
+    for i in range(start, len(text)):
+        if text[i] == "{":
+            depth += 1
+        elif text[i] == "}":
+            depth -= 1
+            if depth == 0:
+                return i + 1
+    raise ValueError("unbalanced braces")
+
+
+def tsdl_names(struct_text):
+    """The underscore-prefixed names a TSDL struct declares."""
+    return {m.group(1) for m in
+            re.finditer(r"\s_(\w+)\s*(?:\[[^\]]*\])?\s*;", struct_text)}
+
+
+def parse_metadata(path):
+    """({ "provider:event": {field, ...} }, {context, ...}) from TSDL."""
+    with open(path, encoding="utf-8") as f:
+        text = strip_c_comments(f.read())
+    events = {}
+    contexts = set()
+    for m in re.finditer(r"\b(event|stream)\s*\{", text):
+        block = text[m.end() - 1:matching_brace(text, m.end() - 1)]
+        if m.group(1) == "event":
+            name = re.search(r'\bname\s*=\s*"([^"]+)"\s*;', block)
+            fields = re.search(r"\bfields\s*:=\s*struct\s*\{", block)
+            if not name:
+                continue
+            body = ""
+            if fields:
+                body = block[fields.end() - 1:
+                             matching_brace(block, fields.end() - 1)]
+            events[name.group(1)] = tsdl_names(body)
+        else:
+            ctx = re.search(r"\bevent\.context\s*:=\s*struct\s*\{", block)
+            if ctx:
+                contexts |= tsdl_names(
+                    block[ctx.end() - 1:matching_brace(block, ctx.end() - 1)])
+    return events, contexts
+
+
 class Checker:
-    def __init__(self, events, path):
+    def __init__(self, events, path, contexts=None):
         self.events = events
+        self.contexts = CONTEXTS if contexts is None else contexts
         self.path = path
         self.problems = []
 
@@ -137,9 +187,9 @@ class Checker:
     def check_field(self, field, event_names, where):
         if field.startswith("context."):
             ctx = field[len("context."):].lstrip("_")
-            if ctx not in CONTEXTS:
+            if ctx not in self.contexts:
                 self.bad("%s: unknown context %r (the traces have %s)"
-                         % (where, field, ", ".join(sorted(CONTEXTS))))
+                         % (where, field, ", ".join(sorted(self.contexts))))
             return
         if field.lower() in SPECIAL_FIELDS:
             return
@@ -275,25 +325,38 @@ class Checker:
 
 def main(argv):
     names_only = False
-    if argv and argv[0] == "--names":
-        names_only = True
-        argv = argv[1:]
+    metadata = None
+    while argv and argv[0] in ("--names", "--metadata"):
+        if argv[0] == "--names":
+            names_only = True
+            argv = argv[1:]
+        elif len(argv) > 1:
+            metadata = argv[1]
+            argv = argv[2:]
+        else:
+            break
     if "--" not in argv:
         print(__doc__.strip().splitlines()[2], file=sys.stderr)
         return 2
     sep = argv.index("--")
     headers, xmls = argv[:sep], argv[sep + 1:]
     events = parse_headers(headers)
+    contexts = None
+    if metadata is not None:
+        md_events, contexts = parse_metadata(metadata)
+        events.update(md_events)
     if names_only:
         for ev in sorted(events):
             print(ev, " ".join(sorted(events[ev])))
+        if contexts is not None:
+            print("context", " ".join(sorted(contexts)))
         return 0
     if not events:
-        print("no events found in %s" % " ".join(headers))
+        print("no events found in %s" % " ".join(headers + [metadata or ""]))
         return 1
     problems = []
     for path in xmls:
-        problems += Checker(events, path).check()
+        problems += Checker(events, path, contexts).check()
     for p in problems:
         print(p)
     return 1 if problems else 0
