@@ -22,6 +22,7 @@ Prints one line per problem and exits 1 if there is any; --names prints
 the events and fields found in the headers instead (to see what the
 parser makes of them).
 """
+import os
 import re
 import sys
 import xml.etree.ElementTree as ET
@@ -79,8 +80,26 @@ def split_args(text, start):
     raise ValueError("unbalanced parentheses")
 
 
+def schema_lists(path):
+    """{ "TRACE_FIELDS_X": {field, ...} } from tracepoints/trace_schema.h,
+    whose lists the providers expand into their fields."""
+    lists = {}
+    if not os.path.exists(path):
+        return lists
+    with open(path, encoding="utf-8") as f:
+        text = strip_c_comments(f.read()).replace("\\\n", " ")
+    for name, body in re.findall(r"#define (TRACE_FIELDS_\w+)\(F\)(.*)", text):
+        lists[name] = set(re.findall(r"F\(\w+,\s*[^,]+?,\s*(\w+),", body))
+    return lists
+
+
+SCHEMA_LISTS = {}
+
+
 def fields_of(fields_text):
     names = set()
+    for m in re.finditer(r"\b(TRACE_FIELDS_\w+)\s*\(", fields_text):
+        names |= SCHEMA_LISTS.get(m.group(1), set())
     for m in re.finditer(r"\blttng_ust_field_(\w+)\s*\(", fields_text):
         args, _ = split_args(fields_text, m.end() - 1)
         pos = FIELD_NAME_ARG.get(m.group(1), DEFAULT_FIELD_NAME_ARG)
@@ -101,6 +120,8 @@ def parse_headers(paths):
     events = {}
     classes = {}
     for path in paths:
+        SCHEMA_LISTS.update(schema_lists(os.path.join(
+            os.path.dirname(path), "trace_schema.h")))
         with open(path, encoding="utf-8") as f:
             text = strip_c_comments(f.read())
         for m in re.finditer(
