@@ -291,6 +291,8 @@ void analysis_free(struct analysis *a);
 /* report.c */
 struct report_options {
 	bool json;
+	bool json_after_text;		/* --output-format=text,json */
+	bool no_warnings;		/* on stderr: said by an earlier call */
 	bool partial;			/* --partial: incomplete is a warning */
 	uint64_t tp_cost_ns;		/* --tracepoint-cost */
 	int64_t pid;			/* --pid, or PID_UNKNOWN: all */

@@ -516,8 +516,10 @@ static void json_lat(struct json *j, const char *key, const struct lat_stats *s)
 	json_uint(j, "min_ns", s->min);
 	for (i = 0; i < NR_PCTS; i++)
 		json_uint(j, pct_keys[i], lat_pct(s, pcts[i]));
+	json_uint(j, "p99_99_ns", lat_pct(s, 99.99));
 	json_uint(j, "max_ns", s->max);
 	json_uint(j, "sum_ns", s->sum);
+	hist_json(j, "histogram", s->hist);
 	json_object_end(j);
 }
 
@@ -963,7 +965,9 @@ unsigned int report(struct analysis *a, const struct report_options *o,
 	}
 	fflush(out);
 	for (i = 0; i < w.n; i++) {
-		fprintf(stderr, "rpcsim-analyze: warning: %s\n", w.msg[i]);
+		if (!o->no_warnings)
+			fprintf(stderr, "rpcsim-analyze: warning: %s\n",
+				w.msg[i]);
 		free(w.msg[i]);
 	}
 	free(w.msg);

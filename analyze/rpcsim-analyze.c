@@ -47,6 +47,11 @@ static void usage(FILE *f)
 "\n"
 "Options:\n"
 "  -j, --json               print one JSON document (default: text)\n"
+"      --output-format=FMT  text, json (as --json), or text,json: the text\n"
+"                           report, then the JSON document, as fio's\n"
+"                           normal,json (default: text)\n"
+"  -o, --output=FILE        write the report to FILE instead of stdout\n"
+"                           (default: stdout)\n"
 "  -c, --tracepoint-cost=NS cost of one enabled tracepoint, in ns (default %d,\n"
 "                           accepted 0..%d); see the check below\n"
 "  -v, --verbose            babeltrace2's warnings, and every cause of an\n"
@@ -213,6 +218,14 @@ static int run(const struct run *r)
 		return 1;
 	}
 	report(&a, &r->ro, stdout);
+	if (r->ro.json_after_text) {
+		struct report_options jo = r->ro;
+
+		jo.json = true;
+		jo.no_warnings = true;
+		fputc('\n', stdout);
+		report(&a, &jo, stdout);
+	}
 	ret = ferror(stdout) || fflush(stdout) ? 1 : 0;
 	if (ret)
 		fprintf(stderr, "rpcsim-analyze: writing the report: %s\n",
@@ -383,6 +396,8 @@ int rpcsim_analyze_main(int argc, char **argv)
 		{ "plot", required_argument, NULL, 'p' },
 		{ "partial", no_argument, NULL, 'P' },
 		{ "pid", required_argument, NULL, 'i' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "output-format", required_argument, NULL, 'F' },
 		{ "schema", no_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -391,7 +406,7 @@ int rpcsim_analyze_main(int argc, char **argv)
 	struct report_options ro = { .tp_cost_ns = TP_COST_DEFAULT_NS,
 				     .pid = PID_UNKNOWN };
 	struct reader_options rd = { .bt_log_level = BT_LOGGING_LEVEL_NONE };
-	const char *plot_path = NULL;
+	const char *plot_path = NULL, *output = NULL;
 	char gnuplot[PATH_MAX], why[512];
 	struct run r;
 	int c;
@@ -399,10 +414,30 @@ int rpcsim_analyze_main(int argc, char **argv)
 	tool_set_name("rpcsim-analyze");
 	opterr = 0;
 	optind = 0;	/* a second call parses its own argv from the start */
-	while ((c = getopt_long(argc, argv, ":jc:vhV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":jc:vhVo:", longopts,
+				NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			ro.json = true;
+			ro.json_after_text = false;
+			break;
+		case 'F':
+			if (!strcmp(optarg, "text") || !strcmp(optarg, "json") ||
+			    !strcmp(optarg, "text,json")) {
+				ro.json = !strcmp(optarg, "json");
+				ro.json_after_text = !strcmp(optarg,
+							     "text,json");
+			} else {
+				tool_die(2, "invalid --output-format '%s': "
+					 "accepted text, json or text,json",
+					 optarg);
+			}
+			break;
+		case 'o':
+			if (!*optarg)
+				tool_die(2, "%s", "invalid --output '': "
+					 "accepted a file name");
+			output = optarg;
 			break;
 		case 'P':
 			ro.partial = true;
@@ -446,6 +481,14 @@ int rpcsim_analyze_main(int argc, char **argv)
 				tool_die(2, "option '%s' needs a value: "
 					  "accepted a process id 0..%d",
 					  argv[optind - 1], PID_MAX);
+			if (optopt == 'o')
+				tool_die(2, "option '%s' needs a value: "
+					  "accepted a file name",
+					  argv[optind - 1]);
+			if (optopt == 'F')
+				tool_die(2, "option '%s' needs a value: "
+					  "accepted text, json or text,json",
+					  argv[optind - 1]);
 			tool_die(2, "option '%s' needs a value: accepted an integer 0..1000000 (ns)",
 				  argv[optind - 1]);
 			break;
@@ -463,6 +506,12 @@ int rpcsim_analyze_main(int argc, char **argv)
 		return 1;
 	}
 
+	/* stdout itself: what the isolated child prints goes there too */
+	if (output && !freopen(output, "w", stdout)) {
+		fprintf(stderr, "rpcsim-analyze: --output=%s: %s\n", output,
+			strerror(errno));
+		return 1;
+	}
 	r.traces = argv + optind;
 	r.nr = argc - optind;
 	r.ro = ro;

@@ -200,6 +200,12 @@ int main(int argc, char **argv)
 
 	tool_set_name("rpcsim");
 	rpcsim_parse_options(argc, argv, &cfg);
+	/* stdout itself, so that --trace's rpcsim-analyze writes there too */
+	if (cfg.output && !freopen(cfg.output, "w", stdout)) {
+		fprintf(stderr, "rpcsim: --output=%s: %s\n", cfg.output,
+			strerror(errno));
+		return 1;
+	}
 	/* Before the runs: a missing gnuplot should not cost a benchmark. */
 	if (cfg.plot && (plot_find_gnuplot(gnuplot, sizeof(gnuplot), why,
 					   sizeof(why)) ||
@@ -325,6 +331,11 @@ int main(int argc, char **argv)
 		}
 	}
 #endif
+	/* text,json: the JSON document last, after --trace's analysis too */
+	if (cfg.json_after_text) {
+		fputc('\n', stdout);
+		report_json(stdout, &rep);
+	}
 	free_results(&rep);
 	/* A signal (SIGPIPE: stdout's reader went away) says what happened. */
 	if (rpcsim_interrupted) {

@@ -136,6 +136,8 @@ struct opt_spec {
 #endif
 
 static const char *const words_completion[] = { "inline", "thread", NULL };
+static const char *const words_output_format[] = { "text", "json",
+						   "text,json", NULL };
 static const char *const words_trace_events[] = { "rpcsim", "all", NULL };
 static const char *const words_off_on[] = { "off", "on", NULL };
 
@@ -156,6 +158,12 @@ static void apply_backend(const struct opt_spec *o, const char *arg,
 			  uint64_t value, struct opt_state *st);
 static void apply_help(const struct opt_spec *o, const char *arg,
 		       uint64_t value, struct opt_state *st);
+static void apply_json(const struct opt_spec *o, const char *arg,
+		       uint64_t value, struct opt_state *st);
+static void apply_output_format(const struct opt_spec *o, const char *arg,
+				uint64_t value, struct opt_state *st);
+static void apply_output(const struct opt_spec *o, const char *arg,
+			 uint64_t value, struct opt_state *st);
 static void apply_version(const struct opt_spec *o, const char *arg,
 			  uint64_t value, struct opt_state *st);
 
@@ -339,7 +347,19 @@ static const struct opt_spec opt_table[] = {
 		  "which is reported (default: {def})" },
 	{ .help = "Output:" },
 	{ "json", 'j', no_argument, NULL, OPT_FLAG, CFG(json, FIELD_BOOL),
+	  .apply = apply_json,
 	  .help = "one JSON document on stdout instead of text" },
+	{ "output-format", 0, required_argument, "FMT", OPT_WORD,
+	  .accepted = "text, json or text,json",
+	  .words = words_output_format, CFG(output_format, FIELD_ENUM),
+	  .apply = apply_output_format,
+	  .help = "text, json (as --json), or text,json: the text\n"
+		  "report, then the JSON document, as fio's\n"
+		  "normal,json (default: text)" },
+	{ "output", 'o', required_argument, "FILE", OPT_OTHER,
+	  .apply = apply_output,
+	  .help = "write the report (and --trace's analysis) to\n"
+		  "FILE instead of stdout (default: stdout)" },
 	{ "plot", 0, required_argument, "FILE", OPT_OTHER,
 	  .apply = apply_plot,
 	  .help = "draw each mode's per-call latency (histogram,\n"
@@ -865,6 +885,28 @@ static void apply_plot(const struct opt_spec *o, const char *arg,
 	if (plot_check_path(arg, why, sizeof(why)))
 		usage_error("--%s=%s: %s", o->name, arg, why);
 	st->cfg->plot = arg;
+}
+
+/* --json and --output-format: the last one given decides. */
+static void apply_json(const struct opt_spec *o, const char *arg,
+		       uint64_t value, struct opt_state *st)
+{
+	st->cfg->json_after_text = false;
+}
+
+static void apply_output_format(const struct opt_spec *o, const char *arg,
+				uint64_t value, struct opt_state *st)
+{
+	st->cfg->json = value == 1;
+	st->cfg->json_after_text = value == 2;
+}
+
+static void apply_output(const struct opt_spec *o, const char *arg,
+			 uint64_t value, struct opt_state *st)
+{
+	if (!*arg)
+		usage_error("--%s=: accepted a file name", o->name);
+	st->cfg->output = arg;
 }
 
 static void apply_help(const struct opt_spec *o, const char *arg,

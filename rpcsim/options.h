@@ -51,6 +51,10 @@ struct rpcsim_config {
 	uint64_t warmup;		/* untimed requests per thread */
 	unsigned int retry_wait_us;
 	bool json, quiet;
+	/* --output-format=text,json: the text, then the JSON document */
+	bool json_after_text;
+	unsigned int output_format;	/* the word --output-format gave */
+	const char *output;		/* --output=FILE instead of stdout */
 	const char *plot;		/* --plot=FILE (.svg or .png), or NULL */
 	/* --trace: record the run with LTTng (rpcsim --trace[=DIR]). */
 	bool trace;

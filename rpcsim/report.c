@@ -380,6 +380,7 @@ static void json_percentiles(struct json *j, const struct hist *h)
 	for (unsigned int i = 0; i < ARRAY_SIZE(pcts); i++)
 		json_number(j, pct_names[i],
 			    ns_to_us((double)hist_percentile(h, pcts[i])));
+	json_number(j, "p99.99", ns_to_us((double)hist_percentile(h, 99.99)));
 	json_object_end(j);
 }
 
@@ -391,6 +392,7 @@ static void json_latency(struct json *j, const struct hist *h)
 	json_number(j, "min_us", ns_to_us(h->count ? (double)h->min : 0));
 	json_number(j, "max_us", ns_to_us((double)h->max));
 	json_percentiles(j, h);
+	hist_json(j, "histogram", h);
 }
 
 static void json_stats(struct json *j, const struct svc_stats *s,

@@ -526,6 +526,17 @@ has_line sums "  bulk calls:  1: 17.00 pages asked, 2.00 populated, 15.00 alloca
 	has_line sums "  holes:       17.00 NULL slots of 259.00 per call"
 ok $? "  and in the text report"
 
+# raw data out: the histogram's buckets, exact bounds, and p99.99
+j sums 'mode(2)["latency_ns"]["histogram"] == {"unit": "ns", "buckets_are": "[lowest, highest, count]", "buckets": [[896, 903, 1]]} and mode(2)["latency_ns"]["p99_99_ns"] == 900'
+ok $? "--json: latency_ns's histogram (900 ns: bucket 896..903) and p99.99"
+timeout 30 "$ANALYZE" --output-format=text,json --output="$tmp/sums.both" "$tmp/sums" >"$tmp/sums.stdout" 2>/dev/null &&
+	[ ! -s "$tmp/sums.stdout" ] &&
+	python3 -c 'import json, sys
+s = open(sys.argv[1]).read()
+t, js = s.split("\n{\n", 1)
+sys.exit(0 if t.startswith("1 trace") and json.loads("{\n" + js)["modes"][0]["calls"] == 1 else 1)' "$tmp/sums.both"
+ok $? "--output-format=text,json --output=FILE: the text, then the JSON, in FILE"
+
 # a trace of the run summaries alone (--loglevel=TRACE_INFO)
 trace summaries <<'EOF'
 1000 run_start mode=0 run=1
