@@ -5,7 +5,7 @@
  * load.c reads each file (rpcsim --json or rpcsim-analyze --json, through
  * json-c) into a struct doc: for every mode, for every metric, one value
  * per run.  A run is a sample; output.c reduces the samples of a cell to
- * their mean and population standard deviation, and prints one lkp-style
+ * their mean and sample standard deviation, and prints one lkp-style
  * table per metric, a row per mode, as text or JSON.
  */
 #ifndef RPCSIM_COMPARE_H
@@ -90,7 +90,7 @@ struct output_options {
 struct cell {
 	unsigned int n;
 	double mean;
-	double stddev;		/* population: divides by n, as lkp */
+	double stddev;		/* sample: divides by n - 1; 0 for one run */
 	double rel_pct;		/* 100 * stddev / |mean|; 0 when mean is 0 */
 };
 

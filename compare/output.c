@@ -10,7 +10,7 @@
  *        0.282 ±  3%    +412.5%        1.445 ±  5%  array/latency_us.mean
  *
  * A cell is the mean of the file's runs and, when above 2 %, their
- * population standard deviation relative to that mean (lkp's "± N%").
+ * sample standard deviation (n - 1) relative to that mean (lkp's "± N%").
  * Each new column carries %change = 100 * (new - base) / base and a mark:
  * '~' when the change is within the noise (|new - base| <= stddev(base) +
  * stddev(new)), '?' when the noise is unknown (fewer than 2 runs on a
@@ -43,7 +43,8 @@ struct cell cell_of(const struct series *s)
 	c.mean = sum / s->n;
 	for (unsigned int i = 0; i < s->n; i++)
 		sq += (s->v[i] - c.mean) * (s->v[i] - c.mean);
-	c.stddev = sqrt(sq / s->n);
+	/* The sample standard deviation, as rpcsim and rpcsim-analyze. */
+	c.stddev = s->n > 1 ? sqrt(sq / (s->n - 1)) : 0;
 	c.rel_pct = c.mean != 0 ? 100.0 * c.stddev / fabs(c.mean) : 0;
 	return c;
 }
@@ -419,8 +420,8 @@ static void text_legend(FILE *out, const bool *zero)
 
 	fprintf(out,
 "Each cell is the mean over a file's runs (one sample per run), with the\n"
-"runs' population standard deviation relative to that mean (\u00b1 N%%) when\n"
-"above 2 %%.  %%change = 100 * (new - base) / base.  Marks after %%change:\n"
+"runs' sample standard deviation (n - 1) relative to that mean (\u00b1 N%%)\n"
+"when above 2 %%.  %%change = 100 * (new - base) / base.  Marks after %%change:\n"
 "  ~  within the noise: |new - base| <= stddev(base) + stddev(new)\n"
 "  ?  noise unknown: fewer than 2 runs on a side\n"
 "  -  (as a value) the file has no such number\n"
@@ -598,7 +599,7 @@ static int json_output(FILE *out, const struct plan *p,
 	jadd(root, "program", json_object_new_string("rpcsim-compare"));
 	jadd(root, "version", json_object_new_string(PACKAGE_VERSION));
 	jadd(root, "stddev", json_object_new_string(
-		     "population standard deviation of the runs' values"));
+		     "sample standard deviation of the runs' values (divides by n - 1)"));
 	jadd(root, "noise", json_object_new_string(
 		     "within: |new - base| <= stddev(base) + stddev(new); "
 		     "unknown: fewer than 2 runs on a side; beyond: "

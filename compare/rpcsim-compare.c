@@ -40,7 +40,7 @@ static void usage(void)
 "A file is read whole; '-' is standard input.  Each run of a mode is one\n"
 "sample: rpcsim's modes[].per_run[] (its --repeat=N runs), rpcsim-analyze's\n"
 "modes[].runs[] (one per rpcsim run in the trace).  A cell is the mean of\n"
-"the samples and, when above 2 %%, their population standard deviation\n"
+"the samples and, when above 2 %%, their sample standard deviation (n - 1)\n"
 "relative to the mean, as '\u00b1 N%%'.  %%change = 100 * (new - base) / base.\n"
 "Noise: a change is marked\n"
 "  ~  within the noise when |new - base| <= stddev(base) + stddev(new),\n"
