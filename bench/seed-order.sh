@@ -306,7 +306,7 @@ for b in builds:
             fb_k = per_k(c["fallback_trylock"], c["alloc_calls"])
             mean = "%.3f" % c["mean"]
             if len(c["means"]) > 1 and c["mean"] > 0:
-                mean += " ±%.0f%%" % (100 * statistics.stdev(c["means"])
+                mean += " ±%.0f%%" % (100 * statistics.pstdev(c["means"])
                                        / statistics.mean(c["means"]))
             nr_cells += 1
             held["counters"] += fail_k < LIMIT and fb_k < LIMIT
@@ -325,8 +325,7 @@ print("targets: failures and fallbacks below %.1f per 1,000 allocator calls "
          held["mean"], nr_groups, held["p50"], nr_groups))
 print("""
 mean_us: mean svc_alloc_arg() latency over every call of the runs (± the
-  runs' means' sample standard deviation (n - 1) relative to it, with 2
-  runs or more);
+  runs' means' standard deviation relative to it, with 2 runs or more);
   p50_us: the median of the runs' medians.  trylock_fail/1k and
   fallback_trylock/1k: libpagepool's pcp_trylock_fail and
   bulk_fallback_trylock per 1,000 allocator calls, alloc_calls being the
