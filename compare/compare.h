@@ -4,9 +4,10 @@
  *
  * load.c reads each file (rpcsim --json or rpcsim-analyze --json, through
  * json-c) into a struct doc: for every mode, for every metric, one value
- * per run.  A run is a sample; output.c reduces the samples of a cell to
- * their mean and sample standard deviation, and prints one lkp-style
- * table per metric, a row per mode, as text or JSON.
+ * per run.  A run is a sample; stats.c reduces the samples of a cell to
+ * their mean and sample standard deviation and compares two cells with
+ * Welch's t-test; output.c prints one lkp-style table per metric, a row
+ * per mode, as text or JSON.
  */
 #ifndef RPCSIM_COMPARE_H
 #define RPCSIM_COMPARE_H
@@ -86,6 +87,7 @@ struct output_options {
 	char **only;		/* --metrics prefixes, NULL-terminated */
 };
 
+/* stats.c */
 /* Cell statistics over a series. */
 struct cell {
 	unsigned int n;
@@ -94,14 +96,31 @@ struct cell {
 	double rel_pct;		/* 100 * stddev / |mean|; 0 when mean is 0 */
 };
 
-enum noise {
-	NOISE_NONE,		/* a change bigger than the noise */
-	NOISE_WITHIN,		/* |new - base| <= stddev(base) + stddev(new) */
-	NOISE_UNKNOWN,		/* fewer than 2 runs on a side */
+/*
+ * Welch's t-test of new against base at 95 % confidence: the difference
+ * of the means, its standard error sqrt(s_b^2/n_b + s_n^2/n_n), the
+ * Welch-Satterthwaite degrees of freedom and the two-sided critical t.
+ * The interval is diff +/- half.  Unknown (known false) with fewer than
+ * 2 runs on a side.  When neither side varies (se 0) df and t are NaN,
+ * half is 0 and the difference is exact.
+ */
+struct welch {
+	bool known;
+	bool changed;		/* the interval excludes 0 */
+	double diff;		/* mean(new) - mean(base) */
+	double se;
+	double df;
+	double t;
+	double half;		/* t * se: the interval's half width */
 };
 
 struct cell cell_of(const struct series *s);
-enum noise noise_of(const struct cell *base, const struct cell *new);
+struct welch welch_of(const struct cell *base, const struct cell *new);
+/* P(T > t) for Student's t with @df degrees of freedom (INFINITY: normal). */
+double t_tail(double t, double df);
+/* The @p quantile of Student's t with @df > 0 degrees of freedom. */
+double t_quantile(double p, double df);
+
 /* True when metric @id passes --metrics (or there is no filter). */
 bool metric_selected(const struct output_options *o, unsigned int id);
 /* Print the comparison; returns 0, or -1 on a write error. */
