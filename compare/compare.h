@@ -85,6 +85,22 @@ struct output_options {
 	bool json;
 	bool all;		/* --all: also metrics zero in every file */
 	char **only;		/* --metrics prefixes, NULL-terminated */
+	const char *plot_path;	/* --plot=FILE, or NULL */
+	const char *gnuplot;	/* the gnuplot to draw it with */
+};
+
+/* What the tables show: files, modes in row order, column titles. */
+struct plan {
+	struct doc *docs;
+	unsigned int nr_docs;
+	const char **modes;	/* union of the files' modes, in row order */
+	unsigned int nr_modes;
+	char **titles;		/* column titles */
+};
+
+/* A setting that differs from the base file's; NULL: the file lacks it. */
+struct setting_diff {
+	const char *key, *base, *new;
 };
 
 /* stats.c */
@@ -121,10 +137,32 @@ double t_tail(double t, double df);
 /* The @p quantile of Student's t with @df > 0 degrees of freedom. */
 double t_quantile(double p, double df);
 
+void plan_init(struct plan *p, struct doc *docs, unsigned int nr_docs);
+void plan_free(struct plan *p);
+/* The values of metric @id of @mode in @d; NULL when it has none. */
+const struct series *series_of(const struct doc *d, const char *mode,
+			       unsigned int id);
+/*
+ * The settings of @d that differ from @base's into @out (room for
+ * d->nr_settings + base->nr_settings); returns how many.
+ */
+unsigned int settings_diff(const struct doc *base, const struct doc *d,
+			   struct setting_diff *out);
 /* True when metric @id passes --metrics (or there is no filter). */
 bool metric_selected(const struct output_options *o, unsigned int id);
-/* Print the comparison; returns 0, or -1 on a write error. */
+/*
+ * Print the comparison, and draw --plot; returns 0, -1 on a write error,
+ * or 1 when the plot failed (said on stderr).
+ */
 int output(FILE *out, struct doc *docs, unsigned int nr_docs,
 	   const struct output_options *o);
+
+/* plot.c */
+/*
+ * compare_plot() - rpcsim-compare --plot: every file overlaid in one
+ * figure.  Returns 0, or -1 with @err saying why.
+ */
+int compare_plot(const struct plan *p, const char *path, const char *gnuplot,
+		 char *err, size_t errlen);
 
 #endif /* RPCSIM_COMPARE_H */

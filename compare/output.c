@@ -47,15 +47,7 @@ bool metric_selected(const struct output_options *o, unsigned int id)
 
 /* --- what to print --------------------------------------------------------- */
 
-struct plan {
-	struct doc *docs;
-	unsigned int nr_docs;
-	const char **modes;	/* union of the files' modes, in row order */
-	unsigned int nr_modes;
-	char **titles;		/* column titles */
-};
-
-static const struct series *series_of(const struct doc *d, const char *mode,
+const struct series *series_of(const struct doc *d, const char *mode,
 				      unsigned int id)
 {
 	for (unsigned int i = 0; i < d->nr_modes; i++) {
@@ -341,11 +333,6 @@ static void text_row(FILE *out, const struct plan *p, const char *mode,
 	fprintf(out, "  %s/%s\n", mode, metric_name(id));
 }
 
-/* A setting that differs from the base file's; NULL: the file lacks it. */
-struct setting_diff {
-	const char *key, *base, *new;
-};
-
 static const char *setting_of(const struct doc *d, const char *key)
 {
 	for (unsigned int i = 0; i < d->nr_settings; i++)
@@ -360,8 +347,8 @@ static const char *setting_of(const struct doc *d, const char *key)
  * both record are compared.  Returns how many went into @out, which has
  * room for d->nr_settings + base->nr_settings.
  */
-static unsigned int settings_diff(const struct doc *base, const struct doc *d,
-				  struct setting_diff *out)
+unsigned int settings_diff(const struct doc *base, const struct doc *d,
+			   struct setting_diff *out)
 {
 	bool same_kind = base->kind == d->kind;
 	unsigned int n = 0;
@@ -684,20 +671,50 @@ static int json_output(FILE *out, const struct plan *p,
 	return 0;
 }
 
+void plan_init(struct plan *p, struct doc *docs, unsigned int nr_docs)
+{
+	*p = (struct plan){ .docs = docs, .nr_docs = nr_docs };
+	plan_modes(p);
+	plan_titles(p);
+}
+
+void plan_free(struct plan *p)
+{
+	for (unsigned int i = 0; i < p->nr_docs; i++)
+		free(p->titles[i]);
+	free(p->titles);
+	free(p->modes);
+}
+
 int output(FILE *out, struct doc *docs, unsigned int nr_docs,
 	   const struct output_options *o)
 {
-	struct plan p = { .docs = docs, .nr_docs = nr_docs };
+	struct plan p;
+	int ret = 0;
 
-	plan_modes(&p);
-	plan_titles(&p);
+	plan_init(&p, docs, nr_docs);
 	if (o->json)
 		json_output(out, &p, o);
 	else
 		text_output(out, &p, o);
-	for (unsigned int i = 0; i < nr_docs; i++)
-		free(p.titles[i]);
-	free(p.titles);
-	free(p.modes);
-	return fflush(out) || ferror(out) ? -1 : 0;
+	if (fflush(out) || ferror(out))
+		ret = -1;
+	if (!ret && o->plot_path) {
+		char err[1024];
+
+		if (compare_plot(&p, o->plot_path, o->gnuplot, err,
+				 sizeof(err))) {
+			fprintf(stderr, "rpcsim-compare: --plot=%s: %s\n",
+				o->plot_path, err);
+			ret = 1;
+		} else if (!o->json) {
+			fprintf(out, "Plot: %s (each file's latency per mode, "
+				"and the change of the mean with its 95 %% "
+				"interval)\n", o->plot_path);
+			if (fflush(out) || ferror(out))
+				ret = -1;
+		}
+	}
+	plan_free(&p);
+	return ret;
 }

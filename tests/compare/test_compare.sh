@@ -499,7 +499,7 @@ run --help
 [ "$status" -eq 0 ] && [ ! -s "$ERR" ]
 ok $? "--help exits 0, nothing on stderr"
 missing=
-for o in metrics all json help version; do
+for o in metrics all json plot help version; do
 	grep -q -- "--$o" "$OUT" || missing="$missing --$o"
 done
 grep -q -- '--metrics=LIST .*' "$OUT" && grep -q 'default: every metric' "$OUT" &&
