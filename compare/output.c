@@ -236,6 +236,7 @@ static char noise_mark(const struct welch *w)
 static void put_ci(FILE *out, const struct cell *b, const struct welch *w)
 {
 	char buf[64];
+	double pct;
 	int cols;
 
 	if (!w->known) {
@@ -246,7 +247,7 @@ static void put_ci(FILE *out, const struct cell *b, const struct welch *w)
 		fprintf(out, "%*s", CI_W, "n/a");
 		return;
 	}
-	double pct = b->mean == 0 ? 0 : 100.0 * w->half / fabs(b->mean);
+	pct = b->mean == 0 ? 0 : 100.0 * w->half / fabs(b->mean);
 
 	cols = snprintf(buf, sizeof(buf), "\u00b1%.1f%%", pct) - 1;
 	if (cols > CI_W)
