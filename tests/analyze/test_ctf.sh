@@ -478,6 +478,16 @@ timeout 30 "$ANALYZE" --pid=7 "$tmp/procs" >/dev/null 2>"$tmp/pid7.err"
 [ $? -eq 1 ] && grep -q 'no event of process 7 (--pid): the trace holds 100, 200$' "$tmp/pid7.err"
 ok $? "--pid of no process in the trace: exit 1, the pids it holds" ||
 	diag "$(cat "$tmp/pid7.err")"
+# rpcsim-compare takes one process per document
+COMPARE=$builddir/compare/rpcsim-compare
+if [ -x "$COMPARE" ]; then
+	timeout 30 "$COMPARE" "$tmp/procs.json" "$tmp/pid200.json" >/dev/null 2>"$tmp/cmp.err"
+	[ $? -eq 1 ] && grep -q 'the trace holds 2 processes; compare one at a time (rpcsim-analyze --pid=N)' "$tmp/cmp.err"
+	ok $? "rpcsim-compare refuses a document of two processes, saying how to pick one" ||
+		diag "$(cat "$tmp/cmp.err")"
+else
+	skip 1 "rpcsim-compare not built (no json-c)"
+fi
 # Without the vpid context, the run_start pids show the mix.
 trace mixed <"$tmp/procs.script"
 err_has mixed 'runs of several processes (run_start pids differ) share streams without a vpid context'
