@@ -224,10 +224,9 @@ static void svc_stats_add(struct svc_stats *dst, const struct svc_stats *src)
 
 static struct pp_pool *svc_pool_create(const struct rpcsim_config *cfg)
 {
-	struct pp_pool_config pc;
+	struct pp_pool_config pc = cfg->pool_env;
 	struct pp_pool *pool;
 
-	pp_pool_config_init(&pc);
 	pc.nr_pages = cfg->pool_pages;
 	pc.pcp_batch = cfg->pcp_batch;
 	pc.pcp_high = cfg->pcp_high;
