@@ -313,6 +313,11 @@ static inline int pp_backend_destroy(struct pp_pool *pool)
 
 /* --- fatal reports (debug.c) ------------------------------------------ */
 
+/*
+ * An internal failure (a pthread call failing): "pagepool: file:func@line:
+ * message", abort().  Not common/tool.c's tool_die_at(): an installed
+ * library does not link the tools' noinst libcommon (see tool.h).
+ */
 __attribute__((noreturn, cold, format(printf, 4, 5)))
 void pp_die_at(const char *file, const char *func, int line,
 	       const char *fmt, ...);
