@@ -206,7 +206,7 @@ static void svc_watch(struct svc_serv *serv, const unsigned int *count,
 		fputs("\r\033[K", stderr);
 }
 
-static void svc_stats_add(struct svc_stats *dst, const struct svc_stats *src)
+void svc_stats_add(struct svc_stats *dst, const struct svc_stats *src)
 {
 	dst->calls += src->calls;
 	dst->alloc_calls += src->alloc_calls;
