@@ -1038,9 +1038,8 @@ static void je_tcache_setup(struct rpcsim_config *cfg, uint64_t slots,
  */
 static void pcp_impl_resolve(struct rpcsim_config *cfg)
 {
-	struct pp_pool_config pc;
+	struct pp_pool_config pc = cfg->pool_env;
 
-	pp_pool_config_init(&pc);
 	pc.backend = cfg->backend;
 	cfg->pcp_impl = pp_pool_config_pcp_impl(&pc, &cfg->pcp_why);
 	if (cfg->pcp_impl == PP_NR_PCP_IMPLS) {
@@ -1054,10 +1053,9 @@ static void pcp_impl_resolve(struct rpcsim_config *cfg)
 static unsigned long pool_wmark_min(const struct rpcsim_config *cfg,
 				    unsigned long nr_pages)
 {
-	struct pp_pool_config pc;
+	struct pp_pool_config pc = cfg->pool_env;
 	unsigned long min, low, high;
 
-	pp_pool_config_init(&pc);
 	pc.nr_pages = nr_pages;
 	pc.pcp_batch = cfg->pcp_batch;
 	pc.pcp_high = cfg->pcp_high;
@@ -1239,7 +1237,6 @@ static void derive_sizes(struct opt_state *st)
 void rpcsim_parse_options(int argc, char **argv, struct rpcsim_config *cfg)
 {
 	struct opt_state st = { .cfg = cfg, .argv = argv };
-	struct pp_pool_config pc;
 	const char *env;
 	int opt;
 
@@ -1264,6 +1261,8 @@ void rpcsim_parse_options(int argc, char **argv, struct rpcsim_config *cfg)
 
 	check_dependencies(&st);
 	check_sizes(&st);
+	/* What it cannot read, a pool made from it refuses (see options.h). */
+	(void)pp_pool_config_init(&cfg->pool_env);
 	derive_sizes(&st);
 
 	env = getenv("RPCSIM_LEAK_PAGES");
@@ -1277,8 +1276,7 @@ void rpcsim_parse_options(int argc, char **argv, struct rpcsim_config *cfg)
 		cfg->leak_pages = (unsigned long)n;
 	}
 
-	pp_pool_config_init(&pc);
-	cfg->debug_checks = pc.debug;
+	cfg->debug_checks = cfg->pool_env.debug;
 #ifdef PP_CONFIG_ASAN
 	cfg->asan = true;
 #endif

@@ -41,6 +41,13 @@ struct rpcsim_config {
 	bool je_tcache;			/* jemalloc: per-CPU thread caches */
 	long je_tcache_slots;		/* jemalloc: 4 KiB slots each has */
 	bool je_batch;			/* jemalloc: bulk via batch_alloc */
+	/*
+	 * libpagepool's defaults with what PAGEPOOL_DEBUG, PAGEPOOL_PCP and
+	 * PAGEPOOL_FAULT set, read once (pp_pool_config_init()): every pool
+	 * starts from it, and a bad PAGEPOOL_FAULT is named once, its pools
+	 * then refused when created (exit 1).
+	 */
+	struct pp_pool_config pool_env;
 	/* How the pools' pcp lists are owned: rseq or lock (what ran). */
 	enum pp_pcp_impl pcp_impl;
 	const char *pcp_why;		/* why not rseq, when it was wanted */

@@ -1,4 +1,8 @@
 /* SPDX-License-Identifier: MIT */
+/*
+ * rpcsim --trace: the LTTng session around a run, through liblttng-ctl
+ * (trace_session.h says what it does and in what order).
+ */
 #include "trace_session.h"
 
 #include <dirent.h>
