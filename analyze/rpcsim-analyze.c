@@ -34,6 +34,7 @@
 #define TP_COST_DEFAULT_NS	300
 #define TP_COST_MAX_NS		1000000	/* also in the message for ':' */
 #define PID_MAX			4194304	/* Linux's PID_MAX_LIMIT, 64-bit */
+#define PID_MAX_STR		"4194304"
 
 static void usage(FILE *f)
 {
@@ -365,6 +366,23 @@ static int run_isolated(const struct run *r)
 	return ret;
 }
 
+/* What an option given without its value takes, for the message. */
+static const char *value_needed(int opt)
+{
+	switch (opt) {
+	case 'p':
+		return "a file name ending in .svg or .png";
+	case 'i':
+		return "accepted a process id 0.." PID_MAX_STR;
+	case 'o':
+		return "accepted a file name";
+	case 'F':
+		return "accepted text, json or text,json";
+	default:
+		return "accepted an integer 0..1000000 (ns)";
+	}
+}
+
 /*
  * getopt_long() refused an option.  For "--json=1" it reports optopt 'j',
  * which would name a "-j" nobody typed: look at what was typed.
@@ -473,24 +491,8 @@ int rpcsim_analyze_main(int argc, char **argv)
 			       bt_version_get_patch());
 			return 0;
 		case ':':
-			if (optopt == 'p')
-				tool_die(2, "option '%s' needs a value: a file "
-					  "name ending in .svg or .png",
-					  argv[optind - 1]);
-			if (optopt == 'i')
-				tool_die(2, "option '%s' needs a value: "
-					  "accepted a process id 0..%d",
-					  argv[optind - 1], PID_MAX);
-			if (optopt == 'o')
-				tool_die(2, "option '%s' needs a value: "
-					  "accepted a file name",
-					  argv[optind - 1]);
-			if (optopt == 'F')
-				tool_die(2, "option '%s' needs a value: "
-					  "accepted text, json or text,json",
-					  argv[optind - 1]);
-			tool_die(2, "option '%s' needs a value: accepted an integer 0..1000000 (ns)",
-				  argv[optind - 1]);
+			tool_die(2, "option '%s' needs a value: %s",
+				 argv[optind - 1], value_needed(optopt));
 			break;
 		default:
 			bad_option(longopts, argv[optind - 1]);

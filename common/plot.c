@@ -297,6 +297,22 @@ struct workdir {
 	const char *out;	/* "out.svg" or "out.png" */
 };
 
+/* A fresh private directory in $TMPDIR (or /tmp) for the files of one plot. */
+static int wd_create(struct workdir *w, int fmt, char *err, size_t errlen)
+{
+	const char *tmp = getenv("TMPDIR");
+
+	w->out = fmt == PLOT_SVG ? "out.svg" : "out.png";
+	snprintf(w->dir, sizeof(w->dir), "%s/rpcsim-plot.XXXXXX",
+		 tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(w->dir)) {
+		set_err(err, errlen, "cannot create a temporary directory "
+			"%s: %s", w->dir, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 static void wd_path(const struct workdir *w, char *buf, size_t len,
 		    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
@@ -844,7 +860,6 @@ int plot_write(struct plot *p, const char *path, const char *gnuplot,
 	       char *err, size_t errlen)
 {
 	struct workdir w = { .nr_series = p->n };
-	const char *tmp = getenv("TMPDIR");
 	int fmt = format_of(path), lo = INT_MAX, hi = INT_MIN, ret = -1;
 	struct extent x = { .lo_us = INFINITY, .hi_us = 0 };
 	bool any = false;
@@ -871,14 +886,8 @@ int plot_write(struct plot *p, const char *path, const char *gnuplot,
 		set_err(err, errlen, "no call to plot");
 		return -1;
 	}
-	w.out = fmt == PLOT_SVG ? "out.svg" : "out.png";
-	snprintf(w.dir, sizeof(w.dir), "%s/rpcsim-plot.XXXXXX",
-		 tmp && *tmp ? tmp : "/tmp");
-	if (!mkdtemp(w.dir)) {
-		set_err(err, errlen, "cannot create a temporary directory "
-			"%s: %s", w.dir, strerror(errno));
+	if (wd_create(&w, fmt, err, errlen))
 		return -1;
-	}
 	for (unsigned int i = 0; i < p->n; i++) {
 		if (!p->s[i]->total)
 			continue;
@@ -911,7 +920,6 @@ int plot_write_script(const char *path, const char *gnuplot,
 		      plot_body_fn body, void *arg, char *err, size_t errlen)
 {
 	struct workdir w = { .nr_series = 0 };
-	const char *tmp = getenv("TMPDIR");
 	int fmt = format_of(path), ret = -1;
 	FILE *f;
 
@@ -920,14 +928,8 @@ int plot_write_script(const char *path, const char *gnuplot,
 			"or .png", path);
 		return -1;
 	}
-	w.out = fmt == PLOT_SVG ? "out.svg" : "out.png";
-	snprintf(w.dir, sizeof(w.dir), "%s/rpcsim-plot.XXXXXX",
-		 tmp && *tmp ? tmp : "/tmp");
-	if (!mkdtemp(w.dir)) {
-		set_err(err, errlen, "cannot create a temporary directory "
-			"%s: %s", w.dir, strerror(errno));
+	if (wd_create(&w, fmt, err, errlen))
 		return -1;
-	}
 	f = wd_open(&w, "plot.gp", err, errlen);
 	if (!f)
 		goto out;
