@@ -121,7 +121,7 @@ static void json_add(struct json *j, const char *key, struct json_object *v)
 		j->root = v;
 		return;
 	}
-	parent = j->open[j->depth - 1];
+	parent = j->nest[j->depth - 1];
 	if (!json_object_is_type(parent, json_type_object)) {
 		err = json_object_array_add(parent, v);
 	} else {
@@ -137,10 +137,10 @@ static void json_add(struct json *j, const char *key, struct json_object *v)
 static void json_open(struct json *j, const char *key,
 		      struct json_object *v)
 {
-	if (j->depth >= JSON_DEPTH_MAX)
-		abort();	/* a bug in the caller, not in the input */
+	if (j->depth >= JSON_DEPTH_MAX)	/* the caller's bug, not the input's */
+		tool_bug("JSON nested deeper than %d", JSON_DEPTH_MAX);
 	json_add(j, key, v);
-	j->open[j->depth++] = v;
+	j->nest[j->depth++] = v;
 }
 
 /*
@@ -160,10 +160,10 @@ static void json_close(struct json *j, enum json_type type)
 	struct json_object *v;
 	size_t n;
 
-	if (!j->depth || !json_object_is_type(j->open[j->depth - 1], type))
+	if (!j->depth || !json_object_is_type(j->nest[j->depth - 1], type))
 		tool_bug("JSON %s closed but not open",
 			 json_type_to_name(type));
-	v = j->open[--j->depth];
+	v = j->nest[--j->depth];
 	n = type == json_type_array ? json_object_array_length(v) :
 				      (size_t)json_object_object_length(v);
 	if (!n)

@@ -22,7 +22,7 @@ struct json {
 	FILE *f;
 	unsigned int depth;
 	struct json_object *root;		/* the document so far */
-	struct json_object *open[JSON_DEPTH_MAX]; /* objects, arrays */
+	struct json_object *nest[JSON_DEPTH_MAX]; /* the open ones */
 };
 
 /* key is the member name inside an object, NULL inside an array */
