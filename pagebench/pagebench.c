@@ -183,6 +183,8 @@ static void summarize(struct result *r, const struct options *o)
 			100.0 * (r->max_ns - r->min_ns) / r->median_ns : 0;
 }
 
+/* --- setup and the runs ------------------------------------------------------ */
+
 static struct pp_pool *make_pool(enum pp_backend backend,
 				 const struct options *o)
 {
