@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Fault injection, switched by the PAGEPOOL_FAULT environment variable when
- * a pool is created, so the rare paths can be made common and tested:
+ * Fault injection, so the rare paths can be made common and tested: the
+ * spec parser behind pp_pool_config_fault() and the PAGEPOOL_FAULT
+ * environment variable (read by pp_pool_config_init() into cfg->fault),
+ * and the trylock failures' random draw.  The spec:
  *
  *   trylock=PERCENT   that share of the hot paths' pcp trylocks fail, as a
  *                     drain on another CPU makes them fail in the kernel
@@ -14,6 +16,7 @@
 #include "internal.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,14 +43,6 @@ bool pp_fault_trylock_hit(unsigned int percent)
 	return x % 100 < percent;
 }
 
-static int pp_fault_bad(const char *spec)
-{
-	fprintf(stderr, "pagepool: PAGEPOOL_FAULT='%s': expected a comma-"
-		"separated list of trylock=PERCENT (0..100), "
-		"buddy-empty=PAGES, mmap\n", spec);
-	return -EINVAL;
-}
-
 static int pp_fault_number(const char *s, size_t len, unsigned long max,
 			   unsigned long *out)
 {
@@ -66,7 +61,8 @@ static int pp_fault_number(const char *s, size_t len, unsigned long max,
 	return 0;
 }
 
-int pp_fault_parse(const char *spec, struct pp_fault *f)
+/* @spec into @f; -EINVAL, @f in pieces, when it cannot be read. */
+static int pp_fault_parse(const char *spec, struct pp_fault_config *f)
 {
 	const char *p = spec;
 
@@ -78,21 +74,50 @@ int pp_fault_parse(const char *spec, struct pp_fault *f)
 		unsigned long v;
 
 		if (len == 4 && !strncmp(p, "mmap", 4)) {
-			f->mmap_fail = true;
+			f->mmap = true;
 		} else if (len > 8 && !strncmp(p, "trylock=", 8)) {
 			if (pp_fault_number(p + 8, len - 8, 100, &v))
-				return pp_fault_bad(spec);
-			f->trylock_fail = (unsigned int)v;
+				return -EINVAL;
+			f->trylock = (unsigned int)v;
 		} else if (len > 12 && !strncmp(p, "buddy-empty=", 12)) {
 			if (pp_fault_number(p + 12, len - 12, ~0UL, &v))
-				return pp_fault_bad(spec);
-			f->buddy_reserve = v;
+				return -EINVAL;
+			f->buddy_empty = v;
 		} else {
-			return pp_fault_bad(spec);
+			return -EINVAL;
 		}
 		p += len;
 		if (*p == ',' && *++p == '\0')
-			return pp_fault_bad(spec);
+			return -EINVAL;
 	}
 	return 0;
+}
+
+int pp_pool_config_fault(struct pp_pool_config *cfg, const char *spec)
+{
+	struct pp_fault_config f;
+
+	if (pp_fault_parse(spec, &f))
+		return -EINVAL;
+	cfg->fault = f;
+	return 0;
+}
+
+/*
+ * PAGEPOOL_FAULT into @cfg->fault, for pp_pool_config_init().  A spec it
+ * cannot read is named in one line and leaves a trylock share that
+ * pp_pool_create() refuses: -EINVAL.
+ */
+int pp_fault_config_env(struct pp_pool_config *cfg)
+{
+	const char *env = getenv("PAGEPOOL_FAULT");
+
+	if (!pp_pool_config_fault(cfg, env))
+		return 0;
+	fprintf(stderr, "pagepool: PAGEPOOL_FAULT='%s': expected a comma-"
+		"separated list of trylock=PERCENT (0..100), "
+		"buddy-empty=PAGES, mmap\n", env);
+	memset(&cfg->fault, 0, sizeof(cfg->fault));
+	cfg->fault.trylock = UINT_MAX;
+	return -EINVAL;
 }

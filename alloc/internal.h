@@ -88,7 +88,7 @@ enum pp_wmark { PP_WMARK_MIN, PP_WMARK_LOW, PP_WMARK_HIGH, PP_NR_WMARK };
  */
 struct pp_pcp {
 	atomic_int lock;		/* 0 free, 1 held */
-	unsigned int fault_trylock;	/* PAGEPOOL_FAULT trylock=, percent */
+	unsigned int fault_trylock;	/* cfg->fault.trylock, percent */
 	_Atomic uint64_t state;		/* (top << 32) | count */
 	atomic_uint stopped;		/* rseq: a remote drain owns the list */
 	unsigned int high;
@@ -115,14 +115,8 @@ struct pp_free_area {
 
 struct pp_backend_ops;
 
-/* What PAGEPOOL_FAULT asks for (fault.c). */
-struct pp_fault {
-	unsigned int trylock_fail;	/* percent of hot-path trylocks */
-	unsigned long buddy_reserve;	/* buddy "empty" below this many */
-	bool mmap_fail;			/* the arena mapping fails */
-};
-
-int pp_fault_parse(const char *spec, struct pp_fault *f);
+/* Fault injection (fault.c): cfg->fault from PAGEPOOL_FAULT, the draw. */
+int pp_fault_config_env(struct pp_pool_config *cfg);
 bool pp_fault_trylock_hit(unsigned int percent);
 
 /*
@@ -159,7 +153,7 @@ struct pp_pool {
 	size_t rings_bytes;
 	char *map_base;			/* the arena's mapping, before alignment */
 	size_t map_len;
-	/* PAGEPOOL_FAULT buddy-empty=: pages the buddy lists pretend not to have */
+	/* cfg->fault.buddy_empty: pages the buddy lists pretend not to have */
 	unsigned long fault_buddy_reserve;
 
 	/* The zone: buddy lists under the zone lock. */
@@ -319,6 +313,11 @@ static inline int pp_backend_destroy(struct pp_pool *pool)
 
 /* --- fatal reports (debug.c) ------------------------------------------ */
 
+/*
+ * An internal failure (a pthread call failing): "pagepool: file:func@line:
+ * message", abort().  Not common/tool.c's tool_die_at(): an installed
+ * library does not link the tools' noinst libcommon (see tool.h).
+ */
 __attribute__((noreturn, cold, format(printf, 4, 5)))
 void pp_die_at(const char *file, const char *func, int line,
 	       const char *fmt, ...);

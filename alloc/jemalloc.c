@@ -545,12 +545,68 @@ long pp_jemalloc_tcache_slots(void)
 	return (long)slots;
 }
 
+/*
+ * The new arena's settings and the controls the hot paths call by MIB:
+ * retained memory grows by at most the largest block, so that the hooks'
+ * extents come from one buddy block (metadata blocks may still be larger:
+ * pp_zone_alloc_range() finds runs of largest blocks); batch_alloc's and
+ * the arena's purge MIBs.  0 or -errno.
+ */
+static int pp_je_arena_setup(struct pp_je *je)
+{
+	size_t limit = PP_JE_GROW_LIMIT;
+	char name[64];
+	int err;
+
+	snprintf(name, sizeof(name), "arena.%u.retain_grow_limit", je->arena);
+	err = -mallctl(name, NULL, NULL, &limit, sizeof(limit));
+	if (!err) {
+		je->batch_miblen = sizeof(je->batch_mib) /
+				   sizeof(je->batch_mib[0]);
+		err = -mallctlnametomib("experimental.batch_alloc",
+					je->batch_mib, &je->batch_miblen);
+	}
+	if (!err) {
+		snprintf(name, sizeof(name), "arena.%u.purge", je->arena);
+		je->purge_miblen = sizeof(je->purge_mib) /
+				   sizeof(je->purge_mib[0]);
+		err = -mallctlnametomib(name, je->purge_mib,
+					&je->purge_miblen);
+	}
+	return err;
+}
+
+/*
+ * Each CPU's mallocx() flags, with a thread cache of its own when
+ * je_tcache asks for one; *@nr_tcaches counts those created, for the
+ * teardown.  0 or -errno.
+ */
+static int pp_je_cpu_setup(struct pp_pool *pool, struct pp_je *je,
+			   unsigned int *nr_tcaches)
+{
+	for (unsigned int cpu = 0; cpu < pool->nr_cpus; cpu++) {
+		size_t len = sizeof(je->tcache[cpu]);
+		int err;
+
+		je->flags_cpu[cpu] = je->flags_none;
+		if (!je->tcache_on)
+			continue;
+		err = -mallctl("tcache.create", &je->tcache[cpu], &len, NULL,
+			       0);
+		if (err)
+			return err;
+		(*nr_tcaches)++;
+		je->flags_cpu[cpu] = MALLOCX_ARENA(je->arena) |
+				     MALLOCX_TCACHE(je->tcache[cpu]);
+	}
+	return 0;
+}
+
 int pp_je_create(struct pp_pool *pool, const struct pp_pool_config *cfg)
 {
 	extent_hooks_t *hooks;
 	unsigned int nr_tcaches = 0;
-	size_t page, limit = PP_JE_GROW_LIMIT, len;
-	char name[64];
+	size_t page, len;
 	struct pp_je *je;
 	int err;
 
@@ -600,40 +656,10 @@ int pp_je_create(struct pp_pool *pool, const struct pp_pool_config *cfg)
 		err = -ENOMEM;
 		goto fail;
 	}
-	/*
-	 * Grow retained memory by at most the largest block, so that the
-	 * hooks' extents come from one buddy block; metadata blocks may still
-	 * be larger (pp_zone_alloc_range() finds runs of largest blocks).
-	 */
-	snprintf(name, sizeof(name), "arena.%u.retain_grow_limit", je->arena);
-	err = -mallctl(name, NULL, NULL, &limit, sizeof(limit));
-	if (!err) {
-		je->batch_miblen = sizeof(je->batch_mib) /
-				   sizeof(je->batch_mib[0]);
-		err = -mallctlnametomib("experimental.batch_alloc",
-					je->batch_mib, &je->batch_miblen);
-	}
-	if (!err) {
-		snprintf(name, sizeof(name), "arena.%u.purge", je->arena);
-		je->purge_miblen = sizeof(je->purge_mib) /
-				   sizeof(je->purge_mib[0]);
-		err = -mallctlnametomib(name, je->purge_mib,
-					&je->purge_miblen);
-	}
+	err = pp_je_arena_setup(je);
 	je->flags_none = MALLOCX_ARENA(je->arena) | MALLOCX_TCACHE_NONE;
-	for (unsigned int cpu = 0; !err && cpu < pool->nr_cpus; cpu++) {
-		je->flags_cpu[cpu] = je->flags_none;
-		if (!je->tcache_on)
-			continue;
-		len = sizeof(je->tcache[cpu]);
-		err = -mallctl("tcache.create", &je->tcache[cpu], &len, NULL,
-			       0);
-		if (err)
-			break;
-		nr_tcaches++;
-		je->flags_cpu[cpu] = MALLOCX_ARENA(je->arena) |
-				     MALLOCX_TCACHE(je->tcache[cpu]);
-	}
+	if (!err)
+		err = pp_je_cpu_setup(pool, je, &nr_tcaches);
 	if (err) {
 		pp_je_teardown(je, nr_tcaches, true);
 		goto fail;

@@ -20,9 +20,10 @@
 #define PP_DEFAULT_PCP_BATCH	63U
 #define PP_LEAK_PFNS_SHOWN	8
 
-void pp_pool_config_init(struct pp_pool_config *cfg)
+int pp_pool_config_init(struct pp_pool_config *cfg)
 {
 	const char *env = getenv("PAGEPOOL_DEBUG");
+	int err = 0;
 
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->nr_pages = PP_DEFAULT_NR_PAGES;
@@ -35,6 +36,8 @@ void pp_pool_config_init(struct pp_pool_config *cfg)
 	/* Any other value makes pp_pool_create() fail, saying so. */
 	if (env && (env[0] == '0' || env[0] == '1') && env[1] == '\0')
 		cfg->debug = env[0] == '1';
+	else if (env)
+		err = -EINVAL;
 	cfg->backend = PP_BACKEND_BUDDY;
 	cfg->bulk_variant = PP_BULK_MERGED;
 	cfg->je_tcache = true;
@@ -48,14 +51,20 @@ void pp_pool_config_init(struct pp_pool_config *cfg)
 
 		cfg->pcp_impl = impl < 0 ? PP_NR_PCP_IMPLS :
 					   (enum pp_pcp_impl)impl;
+		if (impl < 0)
+			err = -EINVAL;
 	}
+	/* Named here; the trylock share it leaves fails pp_pool_create(). */
+	if (pp_fault_config_env(cfg))
+		err = -EINVAL;
+	return err;
 }
 
 /*
  * PAGEPOOL_DEBUG, when set, must be 0 or 1: a value that would be
  * silently ignored ("yes", "2", "") leaves a user believing the checks are
- * on.  Refused the way PAGEPOOL_FAULT and PAGEPOOL_PCP are: one line, and
- * pp_pool_create() fails with EINVAL.
+ * on.  Refused the way PAGEPOOL_PCP is: one line, and pp_pool_create()
+ * fails with EINVAL.
  */
 static int pp_debug_env_check(void)
 {
@@ -193,29 +202,17 @@ static unsigned int pp_ring_slots(const struct pp_pool_config *cfg)
 	return slots;
 }
 
-/*
- * PAGEPOOL_DEBUG and PAGEPOOL_FAULT, read when a pool is created.  A value
- * either cannot read has printed its one line: -EINVAL.
- */
-static int pp_pool_env(struct pp_fault *fault)
-{
-	if (pp_debug_env_check() ||
-	    pp_fault_parse(getenv("PAGEPOOL_FAULT"), fault))
-		return -EINVAL;
-	return 0;
-}
-
 /* The pcp lists: empty, each with its slice of the ring mapping. */
 static void pp_pool_init_pcp(struct pp_pool *pool,
 			     const struct pp_pool_config *cfg,
-			     const struct pp_fault *fault, unsigned int slots)
+			     unsigned int slots)
 {
 	memset(pool->pcp, 0, pool->nr_cpus * sizeof(*pool->pcp));
 	for (unsigned int cpu = 0; cpu < pool->nr_cpus; cpu++) {
 		struct pp_pcp *pcp = &pool->pcp[cpu];
 
 		pcp->batch = cfg->pcp_batch;
-		pcp->fault_trylock = fault->trylock_fail;
+		pcp->fault_trylock = cfg->fault.trylock;
 		pcp->high = cfg->pcp_high;
 		pcp->cpu = cpu;
 		pcp->mask = slots - 1;
@@ -226,7 +223,6 @@ static void pp_pool_init_pcp(struct pp_pool *pool,
 struct pp_pool *pp_pool_create(const struct pp_pool_config *cfg)
 {
 	struct pp_pool_config defaults;
-	struct pp_fault fault;
 	struct pp_pool *pool;
 	unsigned int slots;
 	int err;
@@ -238,7 +234,8 @@ struct pp_pool *pp_pool_create(const struct pp_pool_config *cfg)
 	if (cfg->nr_pages == 0 || cfg->nr_pages > (SIZE_MAX >> PP_PAGE_SHIFT) ||
 	    cfg->pcp_batch == 0 || cfg->pcp_high < cfg->pcp_batch ||
 	    (unsigned int)cfg->backend >= PP_NR_BACKENDS ||
-	    (unsigned int)cfg->bulk_variant >= PP_NR_BULK_VARIANTS) {
+	    (unsigned int)cfg->bulk_variant >= PP_NR_BULK_VARIANTS ||
+	    cfg->fault.trylock > 100) {
 		errno = EINVAL;
 		return NULL;
 	}
@@ -247,10 +244,10 @@ struct pp_pool *pp_pool_create(const struct pp_pool_config *cfg)
 		return NULL;
 	}
 	memset(pool, 0, sizeof(*pool));
-	err = pp_pool_env(&fault);
+	err = pp_debug_env_check();
 	if (err)
 		goto fail_free;
-	pool->fault_buddy_reserve = fault.buddy_reserve;
+	pool->fault_buddy_reserve = cfg->fault.buddy_empty;
 	pool->nr_pages = cfg->nr_pages;
 	pool->debug = cfg->debug;
 	atomic_init(&pool->bulk_variant, (unsigned int)cfg->bulk_variant);
@@ -270,7 +267,7 @@ struct pp_pool *pp_pool_create(const struct pp_pool_config *cfg)
 	/* The mappings, each undone below in the reverse order. */
 	err = -ENOMEM;
 	pool->arena_bytes = pool->nr_pages << PP_PAGE_SHIFT;
-	if (fault.mmap_fail || !pp_map_arena(pool))
+	if (cfg->fault.mmap || !pp_map_arena(pool))
 		goto fail_free;
 	pool->map_bytes = pool->nr_pages * sizeof(struct pp_page);
 	pool->mem_map = pp_map(pool->map_bytes);
@@ -291,7 +288,7 @@ struct pp_pool *pp_pool_create(const struct pp_pool_config *cfg)
 	err = pthread_mutex_init(&pool->lock, NULL);
 	if (err)
 		pp_die("pthread_mutex_init: error %d", err);
-	pp_pool_init_pcp(pool, cfg, &fault, slots);
+	pp_pool_init_pcp(pool, cfg, slots);
 	pp_zone_init_free_lists(pool);
 
 	if (cfg->backend == PP_BACKEND_JEMALLOC) {

@@ -17,6 +17,7 @@
 
 #include "hist.h"
 #include "tool.h"
+#include "trace_schema.h"
 
 /*
  * Latency statistics in ns.  Sums are exact (128-bit sum of squares), so
@@ -77,8 +78,73 @@ int64_t diff_percentile(const struct diff_stats *s, double p);
 
 #define MODE_UNKNOWN	UINT32_MAX
 #define RUN_UNKNOWN	(-1)
+#define PID_UNKNOWN	(-1)
+
+/*
+ * The schema's enumerations (tracepoints/trace_schema.h), as the reader
+ * binds and the report names them: schema.c.
+ */
+enum member_type {
+	MT_INT,
+	MT_STR,
+	MT_ENUM_MODE,
+	MT_ENUM_OP,
+	MT_ENUM_BACKEND,
+	MT_ENUM_CONTRACT,
+	MT_ENUM_BULK_API,
+	MT_ENUM_FALLBACK,
+	MT_NR
+};
+
+/* Labels of an enumeration type: NULL-terminated, indexed by value. */
+const char *const *schema_enum_labels(enum member_type t);
+/* How many labels; a value at or past it is counted as "other". */
+unsigned int schema_enum_count(enum member_type t);
+
+#define NR_OPS		2	/* TRACE_ENUM_OP */
+#define NR_BULK_APIS	2	/* TRACE_ENUM_BULK_API */
+#define NR_FALLBACKS	5	/* TRACE_ENUM_FALLBACK */
+
+/* One row of the schema table, as rpcsim-analyze --schema prints it. */
+struct schema_field {
+	const char *name;
+	enum member_type type;
+	bool need;
+	const char *report;
+};
+
+struct schema_event {
+	const char *provider;
+	const char *event;
+	const struct schema_field *fields;
+};
+
+/* The schema's events, in TRACE_EVENTS() order: SE_run_start, ... */
+#define SE_ENUM(provider, event, FIELDS) SE_##event,
+enum schema_ev { TRACE_EVENTS(SE_ENUM) SE_NR };
+
+/* The schema's events, by enum schema_ev, then a NULL row (schema.c). */
+extern const struct schema_event schema_events[];
+/* rpcsim-analyze --schema: one line per field. */
+void schema_print(FILE *out);
+
+/*
+ * One traced process: events carry its vpid (vpid context) or their
+ * trace does (per-PID buffers); PID_UNKNOWN when neither says.
+ */
+struct process {
+	int64_t pid;
+	char *procname;			/* NULL: not recorded */
+	struct group *cur;		/* run between run_start and run_end */
+	struct group *last_entry;	/* group of the latest entry */
+	int64_t run_pid;		/* pid field of its first run_start */
+	bool run_pids_differ;		/* run_start pids that differ */
+};
 
 struct run_config {
+	int64_t pid;			/* PID_UNKNOWN: an older trace */
+	char *backend;			/* NULL: an older trace */
+	char *contract;
 	char *mode_name;
 	uint64_t threads;
 	uint64_t slots;
@@ -103,8 +169,24 @@ struct run_totals {
 	uint64_t no_progress;
 };
 
-/* One run of one mode (or everything of a mode seen outside any run). */
+/* Sums of the fields of the events a group holds. */
+struct field_sums {
+	uint64_t entry_slots, entry_holes;		/* entry */
+	uint64_t err_requested, err_allocated;		/* err */
+	uint64_t req_op[NR_OPS + 1];			/* request; + other */
+	uint64_t req_bytes, req_pages;
+	uint64_t bulk_calls;				/* mm_page_alloc_bulk */
+	uint64_t bulk_requested, bulk_populated, bulk_allocated;
+	uint64_t bulk_api[NR_BULK_APIS + 1];
+	uint64_t bulk_fallback[NR_FALLBACKS + 1];
+};
+
+/*
+ * One run of one mode of one process (or everything of a mode of a
+ * process seen outside any run).
+ */
 struct group {
+	struct process *proc;
 	uint32_t mode;
 	int64_t run;			/* RUN_UNKNOWN: outside any run_start */
 	unsigned int nr_starts;		/* run_start events seen */
@@ -123,6 +205,7 @@ struct group {
 	uint64_t errs;			/* svc_alloc_arg_err events */
 	uint64_t requests;		/* request events */
 	uint64_t pp[PP_EVENTS_MAX];	/* pagepool events, by pp name index */
+	struct field_sums sums;
 
 	uint64_t entry_twice;		/* entry while one was open */
 	uint64_t exit_no_entry;
@@ -141,6 +224,9 @@ struct analysis {
 	unsigned int nr_groups;
 	unsigned int cap_groups;
 
+	struct process **procs;
+	unsigned int nr_procs;
+
 	char *pp_names[PP_EVENTS_MAX];	/* "mm_page_alloc_bulk", ... */
 	unsigned int nr_pp;
 
@@ -157,6 +243,7 @@ struct analysis {
 	uint64_t discarded_packets_msgs;
 	uint64_t discarded_packets_unknown;
 	uint64_t run_start_twice;	/* run_start for a (mode, run) seen */
+	uint64_t mixed_pids;		/* run_starts of another pid, same process */
 	char *read_error;		/* libbabeltrace2 stopped a stream early */
 	char *corrupt;			/* a loss count no tracer could make */
 	bool have_vtid;			/* any entry/exit had vtid */
@@ -196,15 +283,26 @@ struct reader_options {
 };
 /* Read every trace of a into it.  0, or 1 after printing the cause. */
 int read_traces(struct analysis *a, const struct reader_options *o);
-struct group *group_get(struct analysis *a, uint32_t mode, int64_t run);
+struct group *group_get(struct analysis *a, struct process *p, uint32_t mode,
+			int64_t run);
+struct process *process_get(struct analysis *a, int64_t pid);
 void analysis_free(struct analysis *a);
 
 /* report.c */
 struct report_options {
 	bool json;
+	bool json_after_text;		/* --output-format=text,json */
+	bool no_warnings;		/* on stderr: said by an earlier call */
 	bool partial;			/* --partial: incomplete is a warning */
 	uint64_t tp_cost_ns;		/* --tracepoint-cost */
+	int64_t pid;			/* --pid, or PID_UNKNOWN: all */
 };
+/*
+ * --pid: whether the analysis holds process @pid; if not, the pids it
+ * holds are listed in @have.
+ */
+bool report_has_pid(const struct analysis *a, int64_t pid, char *have,
+		    size_t len);
 /*
  * find_incomplete() - runs that lack what rpcsim announced (a run_start
  * without its run_end) or counted (fewer calls than run_end's), when no
@@ -218,7 +316,8 @@ unsigned int report(struct analysis *a, const struct report_options *o,
 		    FILE *out);
 struct plot;
 /* --plot: each mode's latency_ns histogram and pages per call into @p. */
-int report_plot(struct analysis *a, struct plot *p);
+int report_plot(struct analysis *a, const struct report_options *o,
+		struct plot *p);
 
 /*
  * rpcsim-analyze.c: the whole program (options, reading, report) as a

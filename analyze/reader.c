@@ -13,7 +13,13 @@
  * Per event, the work is kept small: the event class is looked up in a
  * pointer-keyed cache that holds what the class is (entry, exit, ...) and
  * the index of each payload member, so there is no name lookup or strcmp()
- * per event; fields are read by index.
+ * per event; fields are read by index.  The members bound are the rows of
+ * the trace schema (tracepoints/trace_schema.h, schema.c).
+ *
+ * Every event belongs to a process: the vpid context when the trace has
+ * it, else the vpid of its trace (per-PID buffers), else one unknown
+ * process.  Runs, and the run an event falls in, are per process, so two
+ * processes traced into one session are never merged.
  */
 #include "config.h"
 
@@ -39,78 +45,49 @@ enum ev_kind {
 	EV_EXIT,
 	EV_ERR,
 	EV_REQUEST,
-	EV_PAGEPOOL,
+	EV_PAGEPOOL,		/* counted by name */
+	EV_ALLOC_BULK,		/* counted by name, and its fields read */
 };
 
-/* payload members, by kind */
-enum {
-	/* run_start */
-	M_RS_MODE_NAME, M_RS_MODE, M_RS_RUN, M_RS_THREADS, M_RS_SLOTS,
-	M_RS_IO_SIZE, M_RS_MAX_PAYLOAD, M_RS_POOL_PAGES, M_RS_FILE_PAGES,
-	M_RS_PCP_BATCH, M_RS_PCP_HIGH, M_RS_COMPLETION, M_RS_READ_WEIGHT,
-	M_RS_WRITE_WEIGHT, M_RS_SEED, M_RS_VERSION,
-	M_MAX = 16,
-};
-enum { M_RE_MODE, M_RE_RUN, M_RE_CALLS, M_RE_PAGES, M_RE_LATENCY_SUM,
-       M_RE_REQUESTS, M_RE_NO_PROGRESS };
-enum { M_EN_MODE };
-enum { M_EX_LATENCY, M_EX_ALLOCATED, M_EX_ALLOC_CALLS, M_EX_RETRIES };
-
-enum member_type { MT_INT, MT_STR };
-
-struct member_spec {
-	const char *name;
-	enum member_type type;
-	bool required;
+/* The kind of each schema event. */
+static const enum ev_kind schema_kind[SE_NR] = {
+	[SE_run_start] = EV_RUN_START,
+	[SE_run_end] = EV_RUN_END,
+	[SE_svc_alloc_arg_entry] = EV_ENTRY,
+	[SE_svc_alloc_arg_exit] = EV_EXIT,
+	[SE_svc_alloc_arg_err] = EV_ERR,
+	[SE_request] = EV_REQUEST,
+	[SE_mm_page_alloc_bulk] = EV_ALLOC_BULK,
 };
 
-static const struct member_spec run_start_spec[] = {
-	[M_RS_MODE_NAME] = { "mode_name", MT_STR, false },
-	[M_RS_MODE] = { "mode", MT_INT, true },
-	[M_RS_RUN] = { "run", MT_INT, true },
-	[M_RS_THREADS] = { "threads", MT_INT, false },
-	[M_RS_SLOTS] = { "slots", MT_INT, false },
-	[M_RS_IO_SIZE] = { "io_size", MT_INT, false },
-	[M_RS_MAX_PAYLOAD] = { "max_payload", MT_INT, false },
-	[M_RS_POOL_PAGES] = { "pool_pages", MT_INT, false },
-	[M_RS_FILE_PAGES] = { "file_pages", MT_INT, false },
-	[M_RS_PCP_BATCH] = { "pcp_batch", MT_INT, false },
-	[M_RS_PCP_HIGH] = { "pcp_high", MT_INT, false },
-	[M_RS_COMPLETION] = { "completion", MT_STR, false },
-	[M_RS_READ_WEIGHT] = { "read_weight", MT_INT, false },
-	[M_RS_WRITE_WEIGHT] = { "write_weight", MT_INT, false },
-	[M_RS_SEED] = { "seed", MT_INT, false },
-	[M_RS_VERSION] = { "version", MT_STR, false },
-	{ NULL, MT_INT, false }
-};
+/*
+ * Payload member indexes, per event, in the schema's row order: RS_mode
+ * is run_start's "mode", RE_calls run_end's "calls", and so on.
+ */
+#define IDX_RS(T, ctype, field, arg, need, report) RS_##field,
+#define IDX_RE(T, ctype, field, arg, need, report) RE_##field,
+#define IDX_EN(T, ctype, field, arg, need, report) EN_##field,
+#define IDX_EX(T, ctype, field, arg, need, report) EX_##field,
+#define IDX_ER(T, ctype, field, arg, need, report) ER_##field,
+#define IDX_RQ(T, ctype, field, arg, need, report) RQ_##field,
+#define IDX_BK(T, ctype, field, arg, need, report) BK_##field,
+enum { TRACE_FIELDS_RUN_START(IDX_RS) RS_NR };
+enum { TRACE_FIELDS_RUN_END(IDX_RE) RE_NR };
+enum { TRACE_FIELDS_ENTRY(IDX_EN) EN_NR };
+enum { TRACE_FIELDS_EXIT(IDX_EX) EX_NR };
+enum { TRACE_FIELDS_ERR(IDX_ER) ER_NR };
+enum { TRACE_FIELDS_REQUEST(IDX_RQ) RQ_NR };
+enum { TRACE_FIELDS_ALLOC_BULK(IDX_BK) BK_NR };
 
-static const struct member_spec run_end_spec[] = {
-	[M_RE_MODE] = { "mode", MT_INT, true },
-	[M_RE_RUN] = { "run", MT_INT, true },
-	[M_RE_CALLS] = { "calls", MT_INT, true },
-	[M_RE_PAGES] = { "pages", MT_INT, false },
-	[M_RE_LATENCY_SUM] = { "latency_sum_ns", MT_INT, true },
-	[M_RE_REQUESTS] = { "requests", MT_INT, false },
-	[M_RE_NO_PROGRESS] = { "no_progress", MT_INT, false },
-	{ NULL, MT_INT, false }
-};
-
-static const struct member_spec entry_spec[] = {
-	[M_EN_MODE] = { "mode", MT_INT, true },
-	{ NULL, MT_INT, false }
-};
-
-static const struct member_spec exit_spec[] = {
-	[M_EX_LATENCY] = { "latency_ns", MT_INT, true },
-	[M_EX_ALLOCATED] = { "allocated", MT_INT, false },
-	[M_EX_ALLOC_CALLS] = { "alloc_calls", MT_INT, false },
-	[M_EX_RETRIES] = { "retries", MT_INT, false },
-	{ NULL, MT_INT, false }
-};
+#define M_MAX	24
+_Static_assert(RS_NR <= M_MAX && RE_NR <= M_MAX && EN_NR <= M_MAX &&
+	       EX_NR <= M_MAX && ER_NR <= M_MAX && RQ_NR <= M_MAX &&
+	       BK_NR <= M_MAX, "M_MAX");
 
 struct member {
 	int16_t idx;		/* -1: absent */
 	bool sgn;
+	bool str;		/* an enumeration's value recorded as a string */
 };
 
 struct ev_info {
@@ -119,6 +96,9 @@ struct ev_info {
 	unsigned int pp;	/* EV_PAGEPOOL: index in a->pp_names */
 	bool clock;		/* stream class has a default clock */
 	struct member vtid;	/* in the common context */
+	struct member vpid;
+	struct member procname;
+	const struct schema_field *spec;	/* the schema's rows */
 	struct member m[M_MAX];
 };
 
@@ -143,9 +123,9 @@ struct reader {
 	unsigned int thr_size;	/* power of two */
 	unsigned int thr_used;
 
-	struct group *cur;	/* run between run_start and run_end */
-	struct group *last_entry; /* group of the latest entry */
-	bool oom;
+	struct process *last_proc;	/* of the latest event */
+	const bt_trace *env_trace;	/* the trace env_proc was found for */
+	struct process *env_proc;	/* its process, from its environment */
 };
 
 static void oom_exit(void)
@@ -164,29 +144,54 @@ static void group_free(struct group *g)
 	free(g->cfg.mode_name);
 	free(g->cfg.completion);
 	free(g->cfg.version);
+	free(g->cfg.backend);
+	free(g->cfg.contract);
 	free(g);
 }
 
-struct group *group_get(struct analysis *a, uint32_t mode, int64_t run)
+struct process *process_get(struct analysis *a, int64_t pid)
+{
+	struct process *p, **v;
+	unsigned int i;
+
+	for (i = 0; i < a->nr_procs; i++)
+		if (a->procs[i]->pid == pid)
+			return a->procs[i];
+	v = realloc(a->procs, (a->nr_procs + 1) * sizeof(*v));
+	if (!v)
+		oom_exit();
+	a->procs = v;
+	p = xcalloc(1, sizeof(*p));
+	p->pid = pid;
+	p->run_pid = PID_UNKNOWN;
+	a->procs[a->nr_procs++] = p;
+	return p;
+}
+
+struct group *group_get(struct analysis *a, struct process *p, uint32_t mode,
+			int64_t run)
 {
 	struct group *g;
 	unsigned int i;
 
 	for (i = 0; i < a->nr_groups; i++)
-		if (a->groups[i]->mode == mode && a->groups[i]->run == run)
+		if (a->groups[i]->proc == p && a->groups[i]->mode == mode &&
+		    a->groups[i]->run == run)
 			return a->groups[i];
 	if (a->nr_groups == a->cap_groups) {
 		unsigned int cap = a->cap_groups ? 2 * a->cap_groups : 8;
-		struct group **p = realloc(a->groups, cap * sizeof(*p));
+		struct group **v = realloc(a->groups, cap * sizeof(*v));
 
-		if (!p)
+		if (!v)
 			oom_exit();
-		a->groups = p;
+		a->groups = v;
 		a->cap_groups = cap;
 	}
 	g = xcalloc(1, sizeof(*g));
+	g->proc = p;
 	g->mode = mode;
 	g->run = run;
+	g->cfg.pid = PID_UNKNOWN;
 	if (lat_init(&g->field) || lat_init(&g->stamps) || diff_init(&g->diff))
 		oom_exit();
 	a->groups[a->nr_groups++] = g;
@@ -200,6 +205,11 @@ void analysis_free(struct analysis *a)
 	for (i = 0; i < a->nr_groups; i++)
 		group_free(a->groups[i]);
 	free(a->groups);
+	for (i = 0; i < a->nr_procs; i++) {
+		free(a->procs[i]->procname);
+		free(a->procs[i]);
+	}
+	free(a->procs);
 	for (i = 0; i < a->nr_traces; i++)
 		free(a->traces[i]);
 	free(a->traces);
@@ -230,13 +240,16 @@ static struct member find_member(const bt_field_class *st, const char *name,
 			continue;
 		t = bt_field_class_get_type(
 			bt_field_class_structure_member_borrow_field_class_const(mb));
-		if (type == MT_INT &&
+		/* an enumeration is an integer too: either encoding */
+		if (type != MT_STR &&
 		    bt_field_class_type_is(t, BT_FIELD_CLASS_TYPE_INTEGER)) {
 			m.idx = (int16_t)i;
 			m.sgn = bt_field_class_type_is(t,
 				BT_FIELD_CLASS_TYPE_SIGNED_INTEGER);
-		} else if (type == MT_STR && t == BT_FIELD_CLASS_TYPE_STRING) {
+		} else if (type != MT_INT && t == BT_FIELD_CLASS_TYPE_STRING) {
+			/* a string; for an enumeration, its label */
 			m.idx = (int16_t)i;
+			m.str = type != MT_STR;
 		}
 		break;
 	}
@@ -244,14 +257,15 @@ static struct member find_member(const bt_field_class *st, const char *name,
 }
 
 static bool bind_members(struct ev_info *e, const bt_field_class *payload,
-			 const struct member_spec *spec)
+			 const struct schema_field *spec)
 {
 	bool ok = true;
 	unsigned int i;
 
+	e->spec = spec;
 	for (i = 0; spec[i].name; i++) {
 		e->m[i] = find_member(payload, spec[i].name, spec[i].type);
-		if (e->m[i].idx < 0 && spec[i].required)
+		if (e->m[i].idx < 0 && spec[i].need)
 			ok = false;
 	}
 	return ok;
@@ -277,8 +291,10 @@ static void classify(struct reader *r, struct ev_info *e,
 	const bt_stream_class *sc = bt_event_class_borrow_stream_class_const(ec);
 	const bt_field_class *payload =
 		bt_event_class_borrow_payload_field_class_const(ec);
+	const bt_field_class *ctx =
+		bt_stream_class_borrow_event_common_context_field_class_const(sc);
 	const char *name = bt_event_class_get_name(ec);
-	const struct member_spec *spec = NULL;
+	const char *colon = name ? strchr(name, ':') : NULL;
 	unsigned int i;
 
 	e->ec = ec;
@@ -286,39 +302,32 @@ static void classify(struct reader *r, struct ev_info *e,
 	for (i = 0; i < M_MAX; i++)
 		e->m[i].idx = -1;
 	e->clock = bt_stream_class_borrow_default_clock_class_const(sc) != NULL;
-	e->vtid = find_member(
-		bt_stream_class_borrow_event_common_context_field_class_const(sc),
-		"vtid", MT_INT);
-	if (!name)
+	e->vtid = find_member(ctx, "vtid", MT_INT);
+	e->vpid = find_member(ctx, "vpid", MT_INT);
+	e->procname = find_member(ctx, "procname", MT_STR);
+	if (!colon)
 		return;
 	if (!strncmp(name, "pagepool:", 9)) {
 		e->kind = EV_PAGEPOOL;
 		e->pp = pp_index(r, name + 9);
+	} else if (!strncmp(name, "rpcsim:", 7)) {
+		e->kind = EV_RPCSIM_OTHER;
+	} else {
 		return;
 	}
-	if (strncmp(name, "rpcsim:", 7))
-		return;
-	name += 7;
-	e->kind = EV_RPCSIM_OTHER;
-	if (!strcmp(name, "run_start")) {
-		e->kind = EV_RUN_START;
-		spec = run_start_spec;
-	} else if (!strcmp(name, "run_end")) {
-		e->kind = EV_RUN_END;
-		spec = run_end_spec;
-	} else if (!strcmp(name, "svc_alloc_arg_entry")) {
-		e->kind = EV_ENTRY;
-		spec = entry_spec;
-	} else if (!strcmp(name, "svc_alloc_arg_exit")) {
-		e->kind = EV_EXIT;
-		spec = exit_spec;
-	} else if (!strcmp(name, "svc_alloc_arg_err")) {
-		e->kind = EV_ERR;
-	} else if (!strcmp(name, "request")) {
-		e->kind = EV_REQUEST;
+	for (i = 0; i < SE_NR; i++) {
+		const struct schema_event *se = &schema_events[i];
+		size_t n = strlen(se->provider);
+
+		if (strncmp(name, se->provider, n) || name[n] != ':' ||
+		    strcmp(name + n + 1, se->event))
+			continue;
+		if (!bind_members(e, payload, se->fields))
+			e->kind = e->kind == EV_PAGEPOOL ? EV_PAGEPOOL : EV_BAD;
+		else
+			e->kind = schema_kind[i];
+		break;
 	}
-	if (spec && !bind_members(e, payload, spec))
-		e->kind = EV_BAD;
 }
 
 static inline unsigned int mix_hash(uint64_t x, unsigned int mask)
@@ -428,7 +437,7 @@ static inline uint64_t get_int(const bt_field *st, struct member m)
 {
 	const bt_field *f;
 
-	if (m.idx < 0)
+	if (m.idx < 0 || m.str)
 		return 0;
 	f = bt_field_structure_borrow_member_field_by_index_const(st,
 							(uint64_t)m.idx);
@@ -437,13 +446,62 @@ static inline uint64_t get_int(const bt_field *st, struct member m)
 	return bt_field_integer_unsigned_get_value(f);
 }
 
+static const char *get_cstr(const bt_field *st, struct member m)
+{
+	return bt_field_string_get_value(
+		bt_field_structure_borrow_member_field_by_index_const(st,
+							(uint64_t)m.idx));
+}
+
 static char *get_str(const bt_field *st, struct member m)
 {
 	if (m.idx < 0)
 		return NULL;
-	return xstrdup(bt_field_string_get_value(
-		bt_field_structure_borrow_member_field_by_index_const(st,
-							(uint64_t)m.idx)));
+	return xstrdup(get_cstr(st, m));
+}
+
+/*
+ * An enumeration's value as an index of its labels: the integer, or the
+ * label recorded as a string looked up; the label count ("other") for a
+ * value outside the schema's.
+ */
+static unsigned int get_enum(const bt_field *st, struct member m,
+			     enum member_type t)
+{
+	const char *const *labels = schema_enum_labels(t);
+	unsigned int n = schema_enum_count(t), i;
+	uint64_t v;
+
+	if (m.idx < 0)
+		return n;
+	if (m.str) {
+		const char *s = get_cstr(st, m);
+
+		for (i = 0; i < n; i++)
+			if (!strcmp(labels[i], s))
+				return i;
+		return n;
+	}
+	v = get_int(st, m);
+	return v < n ? (unsigned int)v : n;
+}
+
+/* An enumeration's label, whichever way it was recorded; NULL if absent. */
+static char *get_label(const bt_field *st, struct member m,
+		       enum member_type t)
+{
+	unsigned int i;
+	char buf[32];
+
+	if (m.idx < 0)
+		return NULL;
+	if (m.str)
+		return get_str(st, m);
+	i = get_enum(st, m, t);
+	if (i < schema_enum_count(t))
+		return xstrdup(schema_enum_labels(t)[i]);
+	snprintf(buf, sizeof(buf), "%" PRIu64, get_int(st, m));
+	return xstrdup(buf);
 }
 
 /* The thread of an event: false when the class has no vtid context. */
@@ -455,6 +513,52 @@ static inline bool event_thread(const bt_event *ev, const struct ev_info *e,
 	*vtid = (int64_t)get_int(bt_event_borrow_common_context_field_const(ev),
 				 e->vtid);
 	return true;
+}
+
+/* The process of a trace without the vpid context: its environment's. */
+static struct process *trace_process(struct reader *r, const bt_trace *t)
+{
+	const bt_value *v;
+	int64_t pid = PID_UNKNOWN;
+	struct process *p;
+
+	if (t == r->env_trace && r->env_proc)
+		return r->env_proc;
+	v = bt_trace_borrow_environment_entry_value_by_name_const(t, "vpid");
+	if (v && bt_value_get_type(v) == BT_VALUE_TYPE_SIGNED_INTEGER)
+		pid = bt_value_integer_signed_get(v);
+	p = process_get(r->a, pid);
+	if (!p->procname && pid != PID_UNKNOWN) {
+		v = bt_trace_borrow_environment_entry_value_by_name_const(t,
+								  "procname");
+		if (v && bt_value_get_type(v) == BT_VALUE_TYPE_STRING)
+			p->procname = xstrdup(bt_value_string_get(v));
+	}
+	r->env_trace = t;
+	r->env_proc = p;
+	return p;
+}
+
+/* The process an event belongs to (the reader's comment at the top). */
+static struct process *event_process(struct reader *r, const bt_event *ev,
+				     const struct ev_info *e)
+{
+	const bt_field *ctx;
+	struct process *p;
+	int64_t pid;
+
+	if (e->vpid.idx < 0)
+		return trace_process(r, bt_stream_borrow_trace_const(
+					       bt_event_borrow_stream_const(ev)));
+	ctx = bt_event_borrow_common_context_field_const(ev);
+	pid = (int64_t)get_int(ctx, e->vpid);
+	if (r->last_proc && r->last_proc->pid == pid)
+		return r->last_proc;
+	p = process_get(r->a, pid);
+	if (!p->procname && e->procname.idx >= 0)
+		p->procname = get_str(ctx, e->procname);
+	r->last_proc = p;
+	return p;
 }
 
 static inline bool event_ts(const bt_message *msg, const struct ev_info *e,
@@ -475,73 +579,109 @@ static inline bool event_ts(const bt_message *msg, const struct ev_info *e,
 	return false;
 }
 
-/* Where events that carry no mode of their own are counted. */
-static inline struct group *context_group(struct reader *r)
+/* Where a process's events that carry no mode of their own are counted. */
+static inline struct group *context_group(struct process *p)
 {
-	return r->cur ? r->cur : r->last_entry;
+	return p->cur ? p->cur : p->last_entry;
 }
 
-static void on_run_start(struct reader *r, const struct ev_info *e,
-			 const bt_field *p)
+/* ... or, outside any run and call, in the process's unknown mode. */
+static struct group *context_group_any(struct reader *r, struct process *p)
 {
-	uint32_t mode = (uint32_t)get_int(p, e->m[M_RS_MODE]);
-	int64_t run = (int64_t)(uint32_t)get_int(p, e->m[M_RS_RUN]);
-	struct group *g = group_get(r->a, mode, run);
-	struct run_config *c = &g->cfg;
+	struct group *g = context_group(p);
 
+	return g ? g : group_get(r->a, p, MODE_UNKNOWN, RUN_UNKNOWN);
+}
+
+/* A mode: the integer recorded (also past the schema's labels). */
+static uint32_t get_mode(const bt_field *p, struct member m)
+{
+	if (m.str)
+		return (uint32_t)get_enum(p, m, MT_ENUM_MODE);
+	return (uint32_t)get_int(p, m);
+}
+
+static void on_run_start(struct reader *r, struct process *proc,
+			 const struct ev_info *e, const bt_field *p)
+{
+	uint32_t mode = get_mode(p, e->m[RS_mode]);
+	int64_t run = (int64_t)(uint32_t)get_int(p, e->m[RS_run]);
+	struct group *g;
+	struct run_config *c;
+
+	g = group_get(r->a, proc, mode, run);
+	c = &g->cfg;
+	if (e->m[RS_pid].idx >= 0) {
+		int64_t pid = (int64_t)get_int(p, e->m[RS_pid]);
+
+		if (proc->run_pid == PID_UNKNOWN)
+			proc->run_pid = pid;
+		else if (proc->run_pid != pid && !proc->run_pids_differ) {
+			proc->run_pids_differ = true;
+			r->a->mixed_pids++;
+		}
+	}
 	if (g->nr_starts++) {
 		r->a->run_start_twice++;
 	} else {
-		c->mode_name = get_str(p, e->m[M_RS_MODE_NAME]);
-		c->threads = get_int(p, e->m[M_RS_THREADS]);
-		c->slots = get_int(p, e->m[M_RS_SLOTS]);
-		c->io_size = get_int(p, e->m[M_RS_IO_SIZE]);
-		c->max_payload = get_int(p, e->m[M_RS_MAX_PAYLOAD]);
-		c->pool_pages = get_int(p, e->m[M_RS_POOL_PAGES]);
-		c->file_pages = get_int(p, e->m[M_RS_FILE_PAGES]);
-		c->pcp_batch = get_int(p, e->m[M_RS_PCP_BATCH]);
-		c->pcp_high = get_int(p, e->m[M_RS_PCP_HIGH]);
-		c->completion = get_str(p, e->m[M_RS_COMPLETION]);
-		c->read_weight = get_int(p, e->m[M_RS_READ_WEIGHT]);
-		c->write_weight = get_int(p, e->m[M_RS_WRITE_WEIGHT]);
-		c->seed = get_int(p, e->m[M_RS_SEED]);
-		c->version = get_str(p, e->m[M_RS_VERSION]);
+		c->pid = e->m[RS_pid].idx >= 0 ?
+			 (int64_t)get_int(p, e->m[RS_pid]) : PID_UNKNOWN;
+		c->mode_name = get_str(p, e->m[RS_mode_name]);
+		c->threads = get_int(p, e->m[RS_threads]);
+		c->slots = get_int(p, e->m[RS_slots]);
+		c->io_size = get_int(p, e->m[RS_io_size]);
+		c->max_payload = get_int(p, e->m[RS_max_payload]);
+		c->pool_pages = get_int(p, e->m[RS_pool_pages]);
+		c->file_pages = get_int(p, e->m[RS_file_pages]);
+		c->pcp_batch = get_int(p, e->m[RS_pcp_batch]);
+		c->pcp_high = get_int(p, e->m[RS_pcp_high]);
+		c->completion = get_str(p, e->m[RS_completion]);
+		c->read_weight = get_int(p, e->m[RS_read_weight]);
+		c->write_weight = get_int(p, e->m[RS_write_weight]);
+		c->seed = get_int(p, e->m[RS_seed]);
+		c->version = get_str(p, e->m[RS_version]);
+		c->backend = get_label(p, e->m[RS_backend], MT_ENUM_BACKEND);
+		c->contract = get_label(p, e->m[RS_bulk_variant],
+					MT_ENUM_CONTRACT);
 	}
-	r->cur = g;
+	proc->cur = g;
 }
 
-static void on_run_end(struct reader *r, const struct ev_info *e,
-		       const bt_field *p)
+static void on_run_end(struct reader *r, struct process *proc,
+		       const struct ev_info *e, const bt_field *p)
 {
-	uint32_t mode = (uint32_t)get_int(p, e->m[M_RE_MODE]);
-	int64_t run = (int64_t)(uint32_t)get_int(p, e->m[M_RE_RUN]);
-	struct group *g = group_get(r->a, mode, run);
+	uint32_t mode = get_mode(p, e->m[RE_mode]);
+	int64_t run = (int64_t)(uint32_t)get_int(p, e->m[RE_run]);
+	struct group *g = group_get(r->a, proc, mode, run);
 
 	g->nr_ends++;
-	g->end.calls += get_int(p, e->m[M_RE_CALLS]);
-	g->end.pages += get_int(p, e->m[M_RE_PAGES]);
-	g->end.latency_sum_ns += get_int(p, e->m[M_RE_LATENCY_SUM]);
-	g->end.requests += get_int(p, e->m[M_RE_REQUESTS]);
-	g->end.no_progress += get_int(p, e->m[M_RE_NO_PROGRESS]);
-	if (r->cur == g)
-		r->cur = NULL;
+	g->end.calls += get_int(p, e->m[RE_calls]);
+	g->end.pages += get_int(p, e->m[RE_pages]);
+	g->end.latency_sum_ns += get_int(p, e->m[RE_latency_sum_ns]);
+	g->end.requests += get_int(p, e->m[RE_requests]);
+	g->end.no_progress += get_int(p, e->m[RE_no_progress]);
+	if (proc->cur == g)
+		proc->cur = NULL;
 }
 
-static void on_call_entry(struct reader *r, const bt_message *msg,
-			  const bt_event *ev, const struct ev_info *e)
+static void on_call_entry(struct reader *r, struct process *proc,
+			  const bt_message *msg, const bt_event *ev,
+			  const struct ev_info *e)
 {
-	uint32_t mode = (uint32_t)get_int(
-		bt_event_borrow_payload_field_const(ev), e->m[M_EN_MODE]);
+	const bt_field *p = bt_event_borrow_payload_field_const(ev);
+	uint32_t mode = get_mode(p, e->m[EN_mode]);
 	struct group *g;
 	struct thread_slot *t;
 	int64_t vtid, ts;
 
-	if (r->cur && r->cur->mode == mode)
-		g = r->cur;
+	if (proc->cur && proc->cur->mode == mode)
+		g = proc->cur;
 	else
-		g = group_get(r->a, mode, RUN_UNKNOWN);
+		g = group_get(r->a, proc, mode, RUN_UNKNOWN);
 	g->entries++;
-	r->last_entry = g;
+	g->sums.entry_slots += get_int(p, e->m[EN_slots]);
+	g->sums.entry_holes += get_int(p, e->m[EN_holes]);
+	proc->last_entry = g;
 	if (!event_thread(ev, e, &vtid)) {
 		g->no_vtid++;
 		return;
@@ -575,11 +715,12 @@ static inline int64_t sub_sat(int64_t a, int64_t b)
 	return d < -INT64_MAX ? -INT64_MAX : d;
 }
 
-static void on_call_exit(struct reader *r, const bt_message *msg,
-			 const bt_event *ev, const struct ev_info *e)
+static void on_call_exit(struct reader *r, struct process *proc,
+			 const bt_message *msg, const bt_event *ev,
+			 const struct ev_info *e)
 {
 	const bt_field *p = bt_event_borrow_payload_field_const(ev);
-	uint64_t lat = get_int(p, e->m[M_EX_LATENCY]);
+	uint64_t lat = get_int(p, e->m[EX_latency_ns]);
 	struct thread_slot *t = NULL;
 	struct group *g = NULL;
 	int64_t vtid, ts = 0;
@@ -610,23 +751,22 @@ static void on_call_exit(struct reader *r, const bt_message *msg,
 		g = t->g;
 		t->lost = false;
 	} else {
-		g = context_group(r);
-		if (!g)
-			g = group_get(r->a, MODE_UNKNOWN, RUN_UNKNOWN);
+		g = context_group_any(r, proc);
 		if (t)
 			g->exit_no_entry++;
 		else
 			g->no_vtid++;
 	}
 	lat_add(&g->field, lat);
-	g->allocated += get_int(p, e->m[M_EX_ALLOCATED]);
-	g->alloc_calls += get_int(p, e->m[M_EX_ALLOC_CALLS]);
-	g->retries += get_int(p, e->m[M_EX_RETRIES]);
+	g->allocated += get_int(p, e->m[EX_allocated]);
+	g->alloc_calls += get_int(p, e->m[EX_alloc_calls]);
+	g->retries += get_int(p, e->m[EX_retries]);
 }
 
-static void on_err(struct reader *r, const bt_event *ev,
-		   const struct ev_info *e)
+static void on_err(struct reader *r, struct process *proc,
+		   const bt_event *ev, const struct ev_info *e)
 {
+	const bt_field *p = bt_event_borrow_payload_field_const(ev);
 	struct group *g = NULL;
 	int64_t vtid;
 
@@ -639,10 +779,38 @@ static void on_err(struct reader *r, const bt_event *ev,
 			g = t->g;
 	}
 	if (!g)
-		g = context_group(r);
-	if (!g)
-		g = group_get(r->a, MODE_UNKNOWN, RUN_UNKNOWN);
+		g = context_group_any(r, proc);
 	g->errs++;
+	g->sums.err_requested += get_int(p, e->m[ER_requested]);
+	g->sums.err_allocated += get_int(p, e->m[ER_allocated]);
+}
+
+static void on_request(struct process *proc, const bt_event *ev,
+		       const struct ev_info *e)
+{
+	const bt_field *p = bt_event_borrow_payload_field_const(ev);
+	struct group *g = context_group(proc);
+
+	if (!g)
+		return;
+	g->requests++;
+	g->sums.req_op[get_enum(p, e->m[RQ_op], MT_ENUM_OP)]++;
+	g->sums.req_bytes += get_int(p, e->m[RQ_bytes]);
+	g->sums.req_pages += get_int(p, e->m[RQ_request_pages]);
+}
+
+static void on_alloc_bulk(struct group *g, const bt_event *ev,
+			  const struct ev_info *e)
+{
+	const bt_field *p = bt_event_borrow_payload_field_const(ev);
+	struct field_sums *s = &g->sums;
+
+	s->bulk_calls++;
+	s->bulk_requested += get_int(p, e->m[BK_requested]);
+	s->bulk_populated += get_int(p, e->m[BK_populated]);
+	s->bulk_allocated += get_int(p, e->m[BK_allocated]);
+	s->bulk_api[get_enum(p, e->m[BK_variant], MT_ENUM_BULK_API)]++;
+	s->bulk_fallback[get_enum(p, e->m[BK_fallback], MT_ENUM_FALLBACK)]++;
 }
 
 static void on_event(struct reader *r, const bt_message *msg)
@@ -650,21 +818,28 @@ static void on_event(struct reader *r, const bt_message *msg)
 	const bt_event *ev = bt_message_event_borrow_event_const(msg);
 	const struct ev_info *e = evc_lookup(r, bt_event_borrow_class_const(ev));
 	struct analysis *a = r->a;
+	struct process *proc;
 	struct group *g;
 
 	a->events++;
-	switch (e->kind) {
-	case EV_OTHER:
+	if (e->kind == EV_OTHER)
 		return;
+	proc = event_process(r, ev, e);
+	switch (e->kind) {
 	case EV_PAGEPOOL:
+	case EV_ALLOC_BULK:
 		a->pagepool_events++;
-		g = context_group(r);
-		if (!g)
+		g = context_group(proc);
+		if (!g) {
 			a->pp_outside++;
-		else if (e->pp < PP_EVENTS_MAX)
+			return;
+		}
+		if (e->pp < PP_EVENTS_MAX)
 			g->pp[e->pp]++;
 		else
 			a->pp_overflow++;
+		if (e->kind == EV_ALLOC_BULK)
+			on_alloc_bulk(g, ev, e);
 		return;
 	default:
 		break;
@@ -672,24 +847,22 @@ static void on_event(struct reader *r, const bt_message *msg)
 	a->rpcsim_events++;
 	switch (e->kind) {
 	case EV_ENTRY:
-		on_call_entry(r, msg, ev, e);
+		on_call_entry(r, proc, msg, ev, e);
 		break;
 	case EV_EXIT:
-		on_call_exit(r, msg, ev, e);
+		on_call_exit(r, proc, msg, ev, e);
 		break;
 	case EV_ERR:
-		on_err(r, ev, e);
+		on_err(r, proc, ev, e);
 		break;
 	case EV_REQUEST:
-		g = context_group(r);
-		if (g)
-			g->requests++;
+		on_request(proc, ev, e);
 		break;
 	case EV_RUN_START:
-		on_run_start(r, e, bt_event_borrow_payload_field_const(ev));
+		on_run_start(r, proc, e, bt_event_borrow_payload_field_const(ev));
 		break;
 	case EV_RUN_END:
-		on_run_end(r, e, bt_event_borrow_payload_field_const(ev));
+		on_run_end(r, proc, e, bt_event_borrow_payload_field_const(ev));
 		break;
 	case EV_BAD:
 		a->bad_schema++;

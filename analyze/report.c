@@ -105,11 +105,35 @@ static int group_cmp(const void *x, const void *y)
 	const struct group *a = *(struct group *const *)x;
 	const struct group *b = *(struct group *const *)y;
 
+	if (a->proc->pid != b->proc->pid)	/* PID_UNKNOWN first */
+		return a->proc->pid < b->proc->pid ? -1 : 1;
 	if (a->mode != b->mode)
 		return a->mode < b->mode ? -1 : 1;
 	if (a->run != b->run)
 		return a->run < b->run ? -1 : 1;	/* RUN_UNKNOWN first */
 	return 0;
+}
+
+static void sums_merge(struct field_sums *d, const struct field_sums *s)
+{
+	unsigned int i;
+
+	d->entry_slots += s->entry_slots;
+	d->entry_holes += s->entry_holes;
+	d->err_requested += s->err_requested;
+	d->err_allocated += s->err_allocated;
+	for (i = 0; i <= NR_OPS; i++)
+		d->req_op[i] += s->req_op[i];
+	d->req_bytes += s->req_bytes;
+	d->req_pages += s->req_pages;
+	d->bulk_calls += s->bulk_calls;
+	d->bulk_requested += s->bulk_requested;
+	d->bulk_populated += s->bulk_populated;
+	d->bulk_allocated += s->bulk_allocated;
+	for (i = 0; i <= NR_BULK_APIS; i++)
+		d->bulk_api[i] += s->bulk_api[i];
+	for (i = 0; i <= NR_FALLBACKS; i++)
+		d->bulk_fallback[i] += s->bulk_fallback[i];
 }
 
 static void group_merge(struct group *dst, const struct group *src,
@@ -141,6 +165,7 @@ static void group_merge(struct group *dst, const struct group *src,
 	dst->across_discard += src->across_discard;
 	dst->no_vtid += src->no_vtid;
 	dst->no_stamp += src->no_stamp;
+	sums_merge(&dst->sums, &src->sums);
 }
 
 static uint64_t lat_pct(const struct lat_stats *s, double p)
@@ -198,6 +223,17 @@ static struct diff_verdict diff_check(const struct group *g, uint64_t tp_cost)
 	return v;
 }
 
+/*
+ * A run recorded by its summaries alone (lttng enable-event --loglevel=
+ * TRACE_INFO: run_start and run_end, no per-call event): its figures are
+ * run_end's, and nothing is missing.
+ */
+static bool summaries_only(const struct group *g)
+{
+	return g->nr_ends && g->nr_ends >= g->nr_starts && !g->entries &&
+	       !g->field.n;
+}
+
 static void group_warnings(struct warnings *w, const struct analysis *a,
 			   const struct group *g, const char *who,
 			   bool is_mode, uint64_t tp_cost)
@@ -238,14 +274,15 @@ static void group_warnings(struct warnings *w, const struct analysis *a,
 	if (g->nr_starts && !g->nr_ends)
 		warn(w, "%s: no run_end: the run did not finish inside the trace%s",
 		     who, discards ? ", or its run_end event was discarded" : "");
-	if (g->nr_ends && g->end.calls != calls)
+	if (g->nr_ends && g->end.calls != calls && !summaries_only(g))
 		warn(w, "%s: the trace has %s calls, rpcsim's run_end counted %s%s",
 		     who, fmt_thousands(c1, sizeof(c1), calls),
 		     fmt_thousands(c2, sizeof(c2), g->end.calls),
 		     discards ? ": events were discarded" :
 		     g->nr_ends < g->nr_starts ? ": some runs did not end" :
 		     ": no discard was recorded; was the session started late or stopped early?");
-	else if (g->nr_ends && g->end.latency_sum_ns != g->field.sum)
+	else if (g->nr_ends && g->end.latency_sum_ns != g->field.sum &&
+		 !summaries_only(g))
 		warn(w, "%s: latency_ns sums to %" PRIu64 " ns in the trace but to %" PRIu64 " ns in run_end for the same number of calls",
 		     who, g->field.sum, g->end.latency_sum_ns);
 	if (g->entries && !calls)
@@ -269,6 +306,7 @@ unsigned int find_incomplete(const struct analysis *a, char *first,
 		const char *label;
 
 		if (g->run == RUN_UNKNOWN || !g->nr_starts ||
+		    summaries_only(g) ||
 		    (g->nr_ends && g->end.calls <= g->field.n &&
 		     g->nr_ends >= g->nr_starts))
 			continue;
@@ -315,6 +353,65 @@ static const char *summary_line(char *buf, size_t len, const char *label,
 	return buf;
 }
 
+/* " name N" for each non-zero count of an enumeration, then "other". */
+static void text_counts(FILE *out, const uint64_t *n, enum member_type t)
+{
+	const char *const *labels = schema_enum_labels(t);
+	unsigned int i, nr = schema_enum_count(t);
+	char c[32];
+
+	const char *sep = " ";
+
+	for (i = 0; i <= nr; i++)
+		if (n[i]) {
+			fprintf(out, "%s%s %s", sep, i < nr ? labels[i] :
+				"other", fmt_thousands(c, sizeof(c), n[i]));
+			sep = ", ";
+		}
+}
+
+/* The fields of entry, err, request and mm_page_alloc_bulk events. */
+static void text_sums(FILE *out, const struct group *g)
+{
+	const struct field_sums *s = &g->sums;
+	uint64_t reqs = 0;
+	unsigned int i;
+	char c1[32], c2[32], c3[32];
+
+	if (s->entry_slots)
+		fprintf(out, "  %-12s %.2f NULL slots of %.2f per call\n",
+			"holes:", per_call(s->entry_holes, g->entries),
+			per_call(s->entry_slots, g->entries));
+	if (g->errs)
+		fprintf(out, "  %-12s %s pages asked, %s got, over %s "
+			"svc_alloc_arg_err\n", "stalls:",
+			fmt_thousands(c1, sizeof(c1), s->err_requested),
+			fmt_thousands(c2, sizeof(c2), s->err_allocated),
+			fmt_thousands(c3, sizeof(c3), g->errs));
+	for (i = 0; i <= NR_OPS; i++)
+		reqs += s->req_op[i];
+	if (reqs) {
+		fprintf(out, "  %-12s %s:", "requests:",
+			fmt_thousands(c1, sizeof(c1), reqs));
+		text_counts(out, s->req_op, MT_ENUM_OP);
+		fprintf(out, "; %.2f pages, %.1f KiB per request\n",
+			per_call(s->req_pages, reqs),
+			per_call(s->req_bytes, reqs) / 1024.0);
+	}
+	if (s->bulk_calls) {
+		fprintf(out, "  %-12s %s: %.2f pages asked, %.2f populated, "
+			"%.2f allocated per bulk call;", "bulk calls:",
+			fmt_thousands(c1, sizeof(c1), s->bulk_calls),
+			per_call(s->bulk_requested, s->bulk_calls),
+			per_call(s->bulk_populated, s->bulk_calls),
+			per_call(s->bulk_allocated, s->bulk_calls));
+		text_counts(out, s->bulk_api, MT_ENUM_BULK_API);
+		fprintf(out, "; fallback");
+		text_counts(out, s->bulk_fallback, MT_ENUM_FALLBACK);
+		fputc('\n', out);
+	}
+}
+
 static void text_group(FILE *out, const struct analysis *a,
 		       const struct group *g, uint64_t tp_cost)
 {
@@ -342,7 +439,8 @@ static void text_group(FILE *out, const struct analysis *a,
 			"run_end:",
 			us(per_call(g->end.latency_sum_ns, g->end.calls)),
 			fmt_thousands(c1, sizeof(c1), g->end.calls),
-			g->end.calls == g->field.n ? "" :
+			g->end.calls == g->field.n ? "" : summaries_only(g) ?
+			"  (no per-call event recorded)" :
 			"  CALLS DIFFER FROM THE TRACE");
 	fprintf(out, "  %-12s %.2f pages allocated, %.3f allocator calls, %.4f no-progress retries (%s svc_alloc_arg_err",
 		"per call:", per_call(g->allocated, g->field.n),
@@ -353,6 +451,7 @@ static void text_group(FILE *out, const struct analysis *a,
 		fprintf(out, ", run_end no_progress %s",
 			fmt_thousands(c2, sizeof(c2), g->end.no_progress));
 	fprintf(out, ")\n");
+	text_sums(out, g);
 	if (g->entry_twice || g->exit_no_entry || g->entry_no_exit ||
 	    g->across_discard)
 		fprintf(out, "  %-12s %" PRIu64 " entries without exit, %" PRIu64 " exits without entry, %" PRIu64 " entries twice in a row, %" PRIu64 " calls open across a discard (not timed)\n",
@@ -389,10 +488,14 @@ static void text_run_line(FILE *out, const struct group *g)
 			us(per_call(g->end.latency_sum_ns, g->end.calls)),
 			fmt_thousands(c2, sizeof(c2), g->end.calls));
 	if (g->nr_starts)
-		fprintf(out, " (threads %" PRIu64 ", slots %" PRIu64 ", io_size %" PRIu64 ", completion %s, pcp %" PRIu64 "/%" PRIu64 ", seed %" PRIu64 ")",
+		fprintf(out, " (threads %" PRIu64 ", slots %" PRIu64 ", io_size %" PRIu64 ", completion %s, pcp %" PRIu64 "/%" PRIu64 ", seed %" PRIu64 "%s%s%s%s)",
 			g->cfg.threads, g->cfg.slots, g->cfg.io_size,
 			g->cfg.completion ? g->cfg.completion : "?",
-			g->cfg.pcp_batch, g->cfg.pcp_high, g->cfg.seed);
+			g->cfg.pcp_batch, g->cfg.pcp_high, g->cfg.seed,
+			g->cfg.backend ? ", backend " : "",
+			g->cfg.backend ? g->cfg.backend : "",
+			g->cfg.contract ? ", contract " : "",
+			g->cfg.contract ? g->cfg.contract : "");
 	fputc('\n', out);
 }
 
@@ -413,8 +516,69 @@ static void json_lat(struct json *j, const char *key, const struct lat_stats *s)
 	json_uint(j, "min_ns", s->min);
 	for (i = 0; i < NR_PCTS; i++)
 		json_uint(j, pct_keys[i], lat_pct(s, pcts[i]));
+	json_uint(j, "p99_99_ns", lat_pct(s, 99.99));
 	json_uint(j, "max_ns", s->max);
 	json_uint(j, "sum_ns", s->sum);
+	hist_json(j, "histogram", s->hist);
+	json_object_end(j);
+}
+
+/* {"label": count, ...} of an enumeration, "other" when not zero. */
+static void json_counts(struct json *j, const char *key, const uint64_t *n,
+			enum member_type t)
+{
+	const char *const *labels = schema_enum_labels(t);
+	unsigned int i, nr = schema_enum_count(t);
+
+	json_object_begin(j, key);
+	for (i = 0; i < nr; i++)
+		json_uint(j, labels[i], n[i]);
+	if (n[nr])
+		json_uint(j, "other", n[nr]);
+	json_object_end(j);
+}
+
+/*
+ * The fields of each event, summed (the report keys of the schema:
+ * tracepoints/trace_schema.h).
+ */
+static void json_sums(struct json *j, const struct group *g)
+{
+	const struct field_sums *s = &g->sums;
+	uint64_t reqs = 0;
+	unsigned int i;
+
+	for (i = 0; i <= NR_OPS; i++)
+		reqs += s->req_op[i];
+	json_object_begin(j, "entry");
+	json_uint(j, "events", g->entries);
+	json_uint(j, "slots", s->entry_slots);
+	json_uint(j, "holes", s->entry_holes);
+	json_object_end(j);
+	json_object_begin(j, "exit");
+	json_uint(j, "events", g->field.n);
+	json_uint(j, "allocated", g->allocated);
+	json_uint(j, "alloc_calls", g->alloc_calls);
+	json_uint(j, "retries", g->retries);
+	json_object_end(j);
+	json_object_begin(j, "err");
+	json_uint(j, "events", g->errs);
+	json_uint(j, "requested", s->err_requested);
+	json_uint(j, "allocated", s->err_allocated);
+	json_object_end(j);
+	json_object_begin(j, "request");
+	json_uint(j, "events", reqs);
+	json_counts(j, "op", s->req_op, MT_ENUM_OP);
+	json_uint(j, "bytes", s->req_bytes);
+	json_uint(j, "pages", s->req_pages);
+	json_object_end(j);
+	json_object_begin(j, "bulk");
+	json_uint(j, "calls", s->bulk_calls);
+	json_uint(j, "requested", s->bulk_requested);
+	json_uint(j, "populated", s->bulk_populated);
+	json_uint(j, "allocated", s->bulk_allocated);
+	json_counts(j, "api", s->bulk_api, MT_ENUM_BULK_API);
+	json_counts(j, "fallback", s->bulk_fallback, MT_ENUM_FALLBACK);
 	json_object_end(j);
 }
 
@@ -435,7 +599,19 @@ static void json_group(struct json *j, const struct analysis *a,
 		json_string(j, "label", label);
 		json_string(j, "summary",
 			    summary_line(line, sizeof(line), label, g));
+		if (g->proc->pid == PID_UNKNOWN)
+			json_null(j, "pid");
+		else
+			json_int(j, "pid", g->proc->pid);
+		if (g->proc->procname)
+			json_string(j, "procname", g->proc->procname);
+		else
+			json_null(j, "procname");
 	} else {
+		if (g->mode == MODE_UNKNOWN)
+			json_null(j, "mode");
+		else
+			json_uint(j, "mode", g->mode);
 		if (g->run == RUN_UNKNOWN)
 			json_null(j, "run");
 		else
@@ -491,6 +667,7 @@ static void json_group(struct json *j, const struct analysis *a,
 			json_double(j, a->pp_names[i],
 				    per_call(g->pp[i], g->field.n), 6);
 	json_object_end(j);
+	json_sums(j, g);
 	json_object_begin(j, "pairing");
 	json_uint(j, "entries", g->entries);
 	json_uint(j, "paired", g->stamps.n);
@@ -509,6 +686,12 @@ static void json_group(struct json *j, const struct analysis *a,
 			return;
 		}
 		json_object_begin(j, "config");
+		if (c->pid == PID_UNKNOWN)
+			json_null(j, "pid");
+		else
+			json_int(j, "pid", c->pid);
+		json_string(j, "backend", c->backend);
+		json_string(j, "contract", c->contract);
 		json_string(j, "mode_name", c->mode_name);
 		json_uint(j, "threads", c->threads);
 		json_uint(j, "slots", c->slots);
@@ -527,6 +710,15 @@ static void json_group(struct json *j, const struct analysis *a,
 	}
 }
 
+/* Whether any svc_alloc_arg event was recorded. */
+static bool has_calls(const struct analysis *a)
+{
+	for (unsigned int i = 0; i < a->nr_groups; i++)
+		if (a->groups[i]->entries || a->groups[i]->field.n)
+			return true;
+	return false;
+}
+
 static void global_warnings(struct warnings *w, const struct analysis *a)
 {
 	char c1[32];
@@ -541,14 +733,16 @@ static void global_warnings(struct warnings *w, const struct analysis *a)
 		     fmt_thousands(c1, sizeof(c1), a->discarded_packets),
 		     a->discarded_packets_unknown ? " or more (some counts unknown)" : "",
 		     a->discarded_packets_msgs);
-	if (!a->have_vtid)
+	if (!a->have_vtid && has_calls(a))
 		warn(w, "no vtid context in the trace: latency from timestamps skipped (record with: lttng add-context -u -t vtid)");
 	if (a->bad_schema)
 		warn(w, "%s rpcsim events lack fields this tool reads (another rpcsim version?): ignored",
 		     fmt_thousands(c1, sizeof(c1), a->bad_schema));
 	if (a->run_start_twice)
-		warn(w, "%" PRIu64 " run_start events repeat a (mode, run) already seen: those runs are merged",
+		warn(w, "%" PRIu64 " run_start events repeat a (mode, run) a process already ran: those runs are merged",
 		     a->run_start_twice);
+	if (a->mixed_pids)
+		warn(w, "runs of several processes (run_start pids differ) share streams without a vpid context, so their events cannot be told apart and are reported as one process; record with: lttng add-context -u -t vpid -t procname");
 	if (a->pp_overflow)
 		warn(w, "more than %d pagepool event names: %" PRIu64 " events not broken down",
 		     PP_EVENTS_MAX, a->pp_overflow);
@@ -557,16 +751,97 @@ static void global_warnings(struct warnings *w, const struct analysis *a)
 		     a->read_error);
 }
 
+static int proc_cmp(const void *x, const void *y)
+{
+	const struct process *a = *(struct process *const *)x;
+	const struct process *b = *(struct process *const *)y;
+
+	return a->pid < b->pid ? -1 : a->pid > b->pid;
+}
+
+static bool selected(const struct report_options *o, const struct process *p)
+{
+	return o->pid == PID_UNKNOWN || p->pid == o->pid;
+}
+
+/* The processes that have a group and that --pid selects. */
+static unsigned int count_selected(const struct analysis *a,
+				   const struct report_options *o)
+{
+	unsigned int i, k, n = 0;
+
+	for (i = 0; i < a->nr_procs; i++) {
+		if (!selected(o, a->procs[i]))
+			continue;
+		for (k = 0; k < a->nr_groups; k++)
+			if (a->groups[k]->proc == a->procs[i])
+				break;
+		n += k < a->nr_groups;
+	}
+	return n;
+}
+
+/* "pid 1234, rpcsim", "pid 1234" or "unknown process" */
+static const char *proc_label(const struct process *p, char *buf, size_t len)
+{
+	if (p->pid == PID_UNKNOWN)
+		snprintf(buf, len, "unknown process");
+	else if (p->procname)
+		snprintf(buf, len, "pid %" PRId64 ", %s", p->pid, p->procname);
+	else
+		snprintf(buf, len, "pid %" PRId64, p->pid);
+	return buf;
+}
+
+bool report_has_pid(const struct analysis *a, int64_t pid, char *have,
+		    size_t len)
+{
+	unsigned int i;
+	size_t o = 0;
+
+	have[0] = '\0';
+	for (i = 0; i < a->nr_procs; i++) {
+		if (a->procs[i]->pid == pid)
+			return true;
+		if (a->procs[i]->pid != PID_UNKNOWN && o < len)
+			o += (size_t)snprintf(have + o, len - o, "%s%" PRId64,
+					      o ? ", " : "", a->procs[i]->pid);
+	}
+	return false;
+}
+
+static struct group *group_new_merged(void)
+{
+	struct group *m = xcalloc(1, sizeof(*m));
+
+	if (lat_init(&m->field) || lat_init(&m->stamps) ||
+	    diff_init(&m->diff)) {
+		fprintf(stderr, "rpcsim-analyze: out of memory\n");
+		exit(1);
+	}
+	return m;
+}
+
+static void group_free_merged(struct group *m)
+{
+	lat_free(&m->field);
+	lat_free(&m->stamps);
+	diff_free(&m->diff);
+	free(m);
+}
+
 unsigned int report(struct analysis *a, const struct report_options *o,
 		    FILE *out)
 {
 	struct warnings w = { 0 };
 	struct json j;
-	unsigned int i, k, nw;
+	unsigned int i, k, nw, nr_procs = count_selected(a, o);
 	char c1[32], c2[32], c3[32], c4[32], c5[32], c6[32];
-	char lab[64], who[96];
+	char lab[64], who[200], plab[160], pbuf[96];
+	const struct process *shown = NULL;
 
 	qsort(a->groups, a->nr_groups, sizeof(*a->groups), group_cmp);
+	qsort(a->procs, a->nr_procs, sizeof(*a->procs), proc_cmp);
 	global_warnings(&w, a);
 
 	if (o->json) {
@@ -592,6 +867,19 @@ unsigned int report(struct analysis *a, const struct report_options *o,
 			  a->discarded_packets_unknown);
 		json_bool(&j, "vtid", a->have_vtid);
 		json_uint(&j, "tracepoint_cost_ns", o->tp_cost_ns);
+		json_array_begin(&j, "processes");
+		for (i = 0; i < a->nr_procs; i++) {
+			if (!selected(o, a->procs[i]))
+				continue;
+			json_object_begin(&j, NULL);
+			if (a->procs[i]->pid == PID_UNKNOWN)
+				json_null(&j, "pid");
+			else
+				json_int(&j, "pid", a->procs[i]->pid);
+			json_string(&j, "procname", a->procs[i]->procname);
+			json_object_end(&j);
+		}
+		json_array_end(&j);
 		json_array_begin(&j, "modes");
 	} else {
 		fprintf(out, "%s trace%s, %s events (%s rpcsim, %s pagepool), discarded: %s events, %s packets\n",
@@ -605,20 +893,29 @@ unsigned int report(struct analysis *a, const struct report_options *o,
 	}
 
 	for (i = 0; i < a->nr_groups; i = k) {
-		struct group *m = xcalloc(1, sizeof(*m));
+		struct group *m = group_new_merged();
 		const char *label;
 
-		if (lat_init(&m->field) || lat_init(&m->stamps) ||
-		    diff_init(&m->diff)) {
-			fprintf(stderr, "rpcsim-analyze: out of memory\n");
-			exit(1);
-		}
+		m->proc = a->groups[i]->proc;
 		m->mode = a->groups[i]->mode;
 		m->run = RUN_UNKNOWN;
-		for (k = i; k < a->nr_groups && a->groups[k]->mode == m->mode;
-		     k++)
+		for (k = i; k < a->nr_groups && a->groups[k]->mode == m->mode &&
+		     a->groups[k]->proc == m->proc; k++)
 			group_merge(m, a->groups[k], a->nr_pp);
+		if (!selected(o, m->proc)) {
+			group_free_merged(m);
+			continue;
+		}
 		label = mode_label(m->mode, lab, sizeof(lab));
+		if (nr_procs > 1) {
+			snprintf(plab, sizeof(plab), "%s (%s)", label,
+				 proc_label(m->proc, pbuf, sizeof(pbuf)));
+			label = plab;
+			if (!o->json && m->proc != shown) {
+				fprintf(out, "Process %s:\n", pbuf);
+				shown = m->proc;
+			}
+		}
 		group_warnings(&w, a, m, label, true, o->tp_cost_ns);
 		for (unsigned int r = i; r < k && k - i > 1; r++) {
 			const struct group *g = a->groups[r];
@@ -654,10 +951,7 @@ unsigned int report(struct analysis *a, const struct report_options *o,
 				for (unsigned int r = i; r < k; r++)
 					text_run_line(out, a->groups[r]);
 		}
-		lat_free(&m->field);
-		lat_free(&m->stamps);
-		diff_free(&m->diff);
-		free(m);
+		group_free_merged(m);
 	}
 
 	if (o->json) {
@@ -671,7 +965,9 @@ unsigned int report(struct analysis *a, const struct report_options *o,
 	}
 	fflush(out);
 	for (i = 0; i < w.n; i++) {
-		fprintf(stderr, "rpcsim-analyze: warning: %s\n", w.msg[i]);
+		if (!o->no_warnings)
+			fprintf(stderr, "rpcsim-analyze: warning: %s\n",
+				w.msg[i]);
 		free(w.msg[i]);
 	}
 	free(w.msg);
@@ -684,30 +980,33 @@ unsigned int report(struct analysis *a, const struct report_options *o,
  * rpcsim measured around the call), bucket by bucket, and pages per call.
  * Returns 0, or -1 when out of memory.
  */
-int report_plot(struct analysis *a, struct plot *p)
+int report_plot(struct analysis *a, const struct report_options *o,
+		struct plot *p)
 {
-	unsigned int i, k;
+	unsigned int i, k, nr_procs = count_selected(a, o);
 	int ret = 0;
 
 	qsort(a->groups, a->nr_groups, sizeof(*a->groups), group_cmp);
 	for (i = 0; i < a->nr_groups && !ret; i = k) {
-		struct group *m = xcalloc(1, sizeof(*m));
+		struct group *m = group_new_merged();
 		struct plot_series *s;
-		char lab[64], key[128], cnt[32];
+		char lab[64], plab[160], pbuf[96], key[256], cnt[32];
 
-		if (lat_init(&m->field) || lat_init(&m->stamps) ||
-		    diff_init(&m->diff)) {
-			fprintf(stderr, "rpcsim-analyze: out of memory\n");
-			exit(1);
-		}
+		m->proc = a->groups[i]->proc;
 		m->mode = a->groups[i]->mode;
-		for (k = i; k < a->nr_groups && a->groups[k]->mode == m->mode;
-		     k++)
+		for (k = i; k < a->nr_groups && a->groups[k]->mode == m->mode &&
+		     a->groups[k]->proc == m->proc; k++)
 			group_merge(m, a->groups[k], a->nr_pp);
-		if (m->field.n) {
+		if (m->field.n && selected(o, m->proc)) {
 			const char *label = mode_label(m->mode, lab,
 						       sizeof(lab));
 
+			if (nr_procs > 1) {
+				snprintf(plab, sizeof(plab), "%s (%s)", label,
+					 proc_label(m->proc, pbuf,
+						    sizeof(pbuf)));
+				label = plab;
+			}
 			snprintf(key, sizeof(key), "%s: %.3f us per call over "
 				 "%s calls", label, us(lat_mean(&m->field)),
 				 fmt_thousands(cnt, sizeof(cnt), m->field.n));
@@ -732,10 +1031,7 @@ int report_plot(struct analysis *a, struct plot *p)
 				}
 			}
 		}
-		lat_free(&m->field);
-		lat_free(&m->stamps);
-		diff_free(&m->diff);
-		free(m);
+		group_free_merged(m);
 	}
 	return ret;
 }

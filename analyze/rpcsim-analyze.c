@@ -33,6 +33,7 @@
 
 #define TP_COST_DEFAULT_NS	300
 #define TP_COST_MAX_NS		1000000	/* also in the message for ':' */
+#define PID_MAX			4194304	/* Linux's PID_MAX_LIMIT, 64-bit */
 
 static void usage(FILE *f)
 {
@@ -46,6 +47,11 @@ static void usage(FILE *f)
 "\n"
 "Options:\n"
 "  -j, --json               print one JSON document (default: text)\n"
+"      --output-format=FMT  text, json (as --json), or text,json: the text\n"
+"                           report, then the JSON document, as fio's\n"
+"                           normal,json (default: text)\n"
+"  -o, --output=FILE        write the report to FILE instead of stdout\n"
+"                           (default: stdout)\n"
 "  -c, --tracepoint-cost=NS cost of one enabled tracepoint, in ns (default %d,\n"
 "                           accepted 0..%d); see the check below\n"
 "  -v, --verbose            babeltrace2's warnings, and every cause of an\n"
@@ -55,6 +61,11 @@ static void usage(FILE *f)
 "                           lack their run_end or calls run_end counted,\n"
 "                           with no discard recorded, are warnings and what\n"
 "                           is there is reported (default: exit 1)\n"
+"      --pid=PID            report only the process PID (0..%d; default:\n"
+"                           each process apart, never merged)\n"
+"      --schema             print the trace fields this tool reads, one per\n"
+"                           line (event, field, type, needed or optional,\n"
+"                           its key in the --json runs), and exit\n"
 "      --plot=FILE          draw each mode's per-call latency_ns (histogram,\n"
 "                           CDF and tail, log x axis) and pages refilled\n"
 "                           per call into FILE, an .svg or .png, with\n"
@@ -68,7 +79,9 @@ static void usage(FILE *f)
 "from the entry/exit timestamps of each thread (needs the vtid context:\n"
 "lttng add-context -u -t vtid), rpcsim's own run_end totals, pages and\n"
 "allocator calls per call, no-progress retries and pagepool events per\n"
-"call; one line per run when there were several.  Warnings (discarded\n"
+"call; one line per run when there were several.  A trace that holds\n"
+"several processes (the vpid context, or per-PID buffers, tells them\n"
+"apart) is reported process by process.  Warnings (discarded\n"
 "events, unmatched entry/exit events, counts differing from run_end,\n"
 "methods disagreeing) go to stderr.\n"
 "\n"
@@ -85,7 +98,7 @@ static void usage(FILE *f)
 "corrupted or incomplete (without --partial), or without any rpcsim event,\n"
 "or the plot not drawn (no gnuplot, or it failed or never finished);\n"
 "2 bad usage.\n",
-		TP_COST_DEFAULT_NS, TP_COST_MAX_NS);
+		TP_COST_DEFAULT_NS, TP_COST_MAX_NS, PID_MAX);
 }
 
 /* Digits only (common/number.h: the tools' one number syntax). */
@@ -95,13 +108,15 @@ static uint64_t parse_ns(const char *opt, const char *arg, uint64_t max)
 
 	if (num_parse_u64(arg, &v) || v > max)
 		tool_die(2, "invalid %s '%s': accepted an integer 0..%" PRIu64
-			 " (ns)", opt, arg, max);
+			 "%s", opt, arg, max,
+			 strcmp(opt, "--pid") ? " (ns)" : " (a process id)");
 	return v;
 }
 
 /* --plot: the modes of @a into @path; 0, or 1 after saying why not. */
-static int write_plot(struct analysis *a, const char *path,
-		      const char *gnuplot, char **traces, int nr)
+static int write_plot(struct analysis *a, const struct report_options *o,
+		      const char *path, const char *gnuplot, char **traces,
+		      int nr)
 {
 	char title[PATH_MAX + 128], err[1024];
 	struct plot *p;
@@ -110,7 +125,7 @@ static int write_plot(struct analysis *a, const char *path,
 	snprintf(title, sizeof(title), "rpcsim-analyze %s%s: svc_alloc_arg() "
 		 "per call (latency_ns)", traces[0], nr > 1 ? " ..." : "");
 	p = plot_new(title);
-	if (!p || report_plot(a, p))
+	if (!p || report_plot(a, o, p))
 		fprintf(stderr, "rpcsim-analyze: --plot=%s: out of memory\n",
 			path);
 	else if (plot_write(p, path, gnuplot, err, sizeof(err)))
@@ -182,6 +197,16 @@ static int run(const struct run *r)
 		analysis_free(&a);
 		return 1;
 	}
+	if (r->ro.pid != PID_UNKNOWN &&
+	    !report_has_pid(&a, r->ro.pid, what, sizeof(what))) {
+		fprintf(stderr, "rpcsim-analyze: %s%s: no event of process %"
+			PRId64 " (--pid): the trace holds %s\n", r->traces[0],
+			r->nr > 1 ? " ..." : "", r->ro.pid,
+			what[0] ? what : "no process id (record with: lttng "
+			"add-context -u -t vpid)");
+		analysis_free(&a);
+		return 1;
+	}
 	problems = find_incomplete(&a, what, sizeof(what));
 	if (problems && !r->ro.partial) {
 		fprintf(stderr, "rpcsim-analyze: %s%s: incomplete trace: "
@@ -193,11 +218,19 @@ static int run(const struct run *r)
 		return 1;
 	}
 	report(&a, &r->ro, stdout);
+	if (r->ro.json_after_text) {
+		struct report_options jo = r->ro;
+
+		jo.json = true;
+		jo.no_warnings = true;
+		fputc('\n', stdout);
+		report(&a, &jo, stdout);
+	}
 	ret = ferror(stdout) || fflush(stdout) ? 1 : 0;
 	if (ret)
 		fprintf(stderr, "rpcsim-analyze: writing the report: %s\n",
 			strerror(errno));
-	if (r->plot_path && write_plot(&a, r->plot_path, r->gnuplot,
+	if (r->plot_path && write_plot(&a, &r->ro, r->plot_path, r->gnuplot,
 				       r->traces, r->nr))
 		ret = 1;
 	analysis_free(&a);
@@ -362,13 +395,18 @@ int rpcsim_analyze_main(int argc, char **argv)
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "plot", required_argument, NULL, 'p' },
 		{ "partial", no_argument, NULL, 'P' },
+		{ "pid", required_argument, NULL, 'i' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "output-format", required_argument, NULL, 'F' },
+		{ "schema", no_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct report_options ro = { .tp_cost_ns = TP_COST_DEFAULT_NS };
+	struct report_options ro = { .tp_cost_ns = TP_COST_DEFAULT_NS,
+				     .pid = PID_UNKNOWN };
 	struct reader_options rd = { .bt_log_level = BT_LOGGING_LEVEL_NONE };
-	const char *plot_path = NULL;
+	const char *plot_path = NULL, *output = NULL;
 	char gnuplot[PATH_MAX], why[512];
 	struct run r;
 	int c;
@@ -376,10 +414,30 @@ int rpcsim_analyze_main(int argc, char **argv)
 	tool_set_name("rpcsim-analyze");
 	opterr = 0;
 	optind = 0;	/* a second call parses its own argv from the start */
-	while ((c = getopt_long(argc, argv, ":jc:vhV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":jc:vhVo:", longopts,
+				NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			ro.json = true;
+			ro.json_after_text = false;
+			break;
+		case 'F':
+			if (!strcmp(optarg, "text") || !strcmp(optarg, "json") ||
+			    !strcmp(optarg, "text,json")) {
+				ro.json = !strcmp(optarg, "json");
+				ro.json_after_text = !strcmp(optarg,
+							     "text,json");
+			} else {
+				tool_die(2, "invalid --output-format '%s': "
+					 "accepted text, json or text,json",
+					 optarg);
+			}
+			break;
+		case 'o':
+			if (!*optarg)
+				tool_die(2, "%s", "invalid --output '': "
+					 "accepted a file name");
+			output = optarg;
 			break;
 		case 'P':
 			ro.partial = true;
@@ -391,6 +449,12 @@ int rpcsim_analyze_main(int argc, char **argv)
 		case 'v':
 			rd.bt_log_level = BT_LOGGING_LEVEL_WARNING;
 			break;
+		case 'i':
+			ro.pid = (int64_t)parse_ns("--pid", optarg, PID_MAX);
+			break;
+		case 'S':
+			schema_print(stdout);
+			return 0;
 		case 'p':
 			if (plot_check_path(optarg, why, sizeof(why))) {
 				fprintf(stderr, "rpcsim-analyze: --plot=%s: "
@@ -413,6 +477,18 @@ int rpcsim_analyze_main(int argc, char **argv)
 				tool_die(2, "option '%s' needs a value: a file "
 					  "name ending in .svg or .png",
 					  argv[optind - 1]);
+			if (optopt == 'i')
+				tool_die(2, "option '%s' needs a value: "
+					  "accepted a process id 0..%d",
+					  argv[optind - 1], PID_MAX);
+			if (optopt == 'o')
+				tool_die(2, "option '%s' needs a value: "
+					  "accepted a file name",
+					  argv[optind - 1]);
+			if (optopt == 'F')
+				tool_die(2, "option '%s' needs a value: "
+					  "accepted text, json or text,json",
+					  argv[optind - 1]);
 			tool_die(2, "option '%s' needs a value: accepted an integer 0..1000000 (ns)",
 				  argv[optind - 1]);
 			break;
@@ -430,6 +506,12 @@ int rpcsim_analyze_main(int argc, char **argv)
 		return 1;
 	}
 
+	/* stdout itself: what the isolated child prints goes there too */
+	if (output && !freopen(output, "w", stdout)) {
+		fprintf(stderr, "rpcsim-analyze: --output=%s: %s\n", output,
+			strerror(errno));
+		return 1;
+	}
 	r.traces = argv + optind;
 	r.nr = argc - optind;
 	r.ro = ro;

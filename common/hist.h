@@ -51,6 +51,14 @@ uint64_t hist_rank(uint64_t n, double pct);
 unsigned int hist_rank_bucket(const struct hist *h, uint64_t rank);
 /* The value reported for bucket @idx: its midpoint (fio's choice). */
 uint64_t hist_bucket_value(unsigned int idx);
+/* The lowest and highest value bucket @idx holds (hist_json.c). */
+void hist_bucket_bounds(unsigned int idx, uint64_t *lo, uint64_t *hi);
+struct json;
+/*
+ * @key: {"unit": "ns", "buckets": [[lowest, highest, count], ...]}, the
+ * non-empty buckets in order (hist_json.c).
+ */
+void hist_json(struct json *j, const char *key, const struct hist *h);
 
 static inline unsigned int hist_index(uint64_t v)
 {

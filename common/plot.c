@@ -477,6 +477,29 @@ static void plot_lines(FILE *f, const struct workdir *w, const struct plot *p,
 	fputc('\n', f);
 }
 
+/* The picture's terminal (1200x860, of the type @fmt) and its output. */
+static void write_terminal(FILE *f, const struct workdir *w,
+			   enum plot_format fmt)
+{
+	char path[PATH_MAX + 32];
+
+	if (fmt == PLOT_SVG) {
+		fprintf(f, "set terminal svg size 1200,860 dynamic noenhanced "
+			"font 'Sans,11' background rgb 'white'\n");
+	} else {
+		fprintf(f, "if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {\n"
+			"\tset terminal pngcairo size 1200,860 noenhanced "
+			"font 'Sans,10' background rgb 'white'\n"
+			"} else {\n"
+			"\tset terminal png size 1200,860 noenhanced "
+			"background rgb 'white'\n}\n");
+	}
+	wd_path(w, path, sizeof(path), "%s", w->out);
+	fprintf(f, "set output ");
+	gp_string(f, path);
+	fputc('\n', f);
+}
+
 /*
  * What the data spans: the body of the distributions (the smallest value
  * to the largest p99.99, the x range of the histogram and the CDF, so that
@@ -498,21 +521,8 @@ static int write_script(const struct workdir *w, const struct plot *p,
 
 	if (!f)
 		return -1;
-	if (fmt == PLOT_SVG) {
-		fprintf(f, "set terminal svg size 1200,860 dynamic noenhanced "
-			"font 'Sans,11' background rgb 'white'\n");
-	} else {
-		fprintf(f, "if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {\n"
-			"\tset terminal pngcairo size 1200,860 noenhanced "
-			"font 'Sans,10' background rgb 'white'\n"
-			"} else {\n"
-			"\tset terminal png size 1200,860 noenhanced "
-			"background rgb 'white'\n}\n");
-	}
-	wd_path(w, path, sizeof(path), "%s", w->out);
-	fprintf(f, "set output ");
-	gp_string(f, path);
-	fprintf(f, "\nset datafile missing '?'\n");
+	write_terminal(f, w, fmt);
+	fprintf(f, "set datafile missing '?'\n");
 	fprintf(f, "set multiplot layout 2,2 title ");
 	gp_string(f, p->title);
 	fprintf(f, " font ',13'\n");
@@ -878,6 +888,53 @@ int plot_write(struct plot *p, const char *path, const char *gnuplot,
 	}
 	if (write_bars(&w, p, err, errlen) ||
 	    write_script(&w, p, (enum plot_format)fmt, &x, err, errlen) ||
+	    run_gnuplot(&w, gnuplot, err, errlen) ||
+	    copy_out(&w, path, err, errlen))
+		goto out;
+	ret = 0;
+out:
+	wd_remove(&w);
+	return ret;
+}
+
+void plot_quote(FILE *f, const char *s)
+{
+	gp_string(f, s);
+}
+
+unsigned int plot_color(unsigned int i)
+{
+	return colors[i % NR_COLORS];
+}
+
+int plot_write_script(const char *path, const char *gnuplot,
+		      plot_body_fn body, void *arg, char *err, size_t errlen)
+{
+	struct workdir w = { .nr_series = 0 };
+	const char *tmp = getenv("TMPDIR");
+	int fmt = format_of(path), ret = -1;
+	FILE *f;
+
+	if (fmt < 0) {
+		set_err(err, errlen, "%s: expected a file name ending in .svg "
+			"or .png", path);
+		return -1;
+	}
+	w.out = fmt == PLOT_SVG ? "out.svg" : "out.png";
+	snprintf(w.dir, sizeof(w.dir), "%s/rpcsim-plot.XXXXXX",
+		 tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(w.dir)) {
+		set_err(err, errlen, "cannot create a temporary directory "
+			"%s: %s", w.dir, strerror(errno));
+		return -1;
+	}
+	f = wd_open(&w, "plot.gp", err, errlen);
+	if (!f)
+		goto out;
+	write_terminal(f, &w, (enum plot_format)fmt);
+	body(f, arg);
+	fprintf(f, "set output\n");
+	if (wd_close(f, "plot.gp", err, errlen) ||
 	    run_gnuplot(&w, gnuplot, err, errlen) ||
 	    copy_out(&w, path, err, errlen))
 		goto out;

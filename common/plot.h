@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Plots of svc_alloc_arg() latency with gnuplot, shared by rpcsim --plot
- * and rpcsim-analyze --plot.  One figure, four panels, every mode on each:
+ * and rpcsim-analyze --plot (rpcsim-compare --plot writes its own script
+ * through plot_write_script(), at the end).  One figure, four panels,
+ * every mode on each:
  *
  *   - the distribution of per-call latency: share of calls per bin, 20
  *     bins per decade, log x axis, with each mode's mean as a dashed line;
@@ -25,6 +27,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 struct plot;
 struct plot_series;
@@ -88,5 +91,19 @@ int plot_series_add(struct plot_series *s, uint64_t value_ns, uint64_t count);
  */
 int plot_write(struct plot *p, const char *path, const char *gnuplot,
 	       char *err, size_t errlen);
+
+/*
+ * A figure of the caller's own (rpcsim-compare --plot): @body writes its
+ * gnuplot commands, data inline as datablocks ($name << EOD), after the
+ * terminal (1200x860, .svg or .png as plot_write()) and its output are
+ * set.  Drawn, bounded and copied to @path as plot_write() does.
+ */
+typedef void (*plot_body_fn)(FILE *f, void *arg);
+int plot_write_script(const char *path, const char *gnuplot,
+		      plot_body_fn body, void *arg, char *err, size_t errlen);
+/* @s as a gnuplot string: single quotes, ' doubled, control chars blanked. */
+void plot_quote(FILE *f, const char *s);
+/* The i-th series' color, 0xRRGGBB: the colors of plot_write(). */
+unsigned int plot_color(unsigned int i);
 
 #endif /* PP_COMMON_PLOT_H */

@@ -35,6 +35,11 @@ void tool_vdie(int status, const char *fmt, va_list ap);
  * tool_die_at() - an internal failure the program cannot recover from (a
  * pthread call failing, an impossible state): "NAME: file:function@line:
  * message", then abort().  Called through tool_bug().
+ *
+ * libpagepool has its own, pp_die_at() (alloc/debug.c), on purpose: it is
+ * an installed library and must not link this noinst one, and its
+ * messages say "pagepool" whatever program it runs in, without flushing
+ * that program's stdout.  The two are a few lines each; keep them apart.
  */
 __attribute__((noreturn, cold, format(printf, 4, 5)))
 void tool_die_at(const char *file, const char *func, int line,

@@ -757,8 +757,9 @@ static int load_analyze(struct ctx *c, json_object *root)
 	free(pp);
 	if (ret)
 		return ret;
-	/* mode_name is the row, not a setting. */
+	/* mode_name is the row, not a setting; pid differs every run. */
 	setting_remove(d, "mode_name");
+	setting_remove(d, "pid");
 	traces = member(root, "traces");
 	get_number_opt(c, root, "events", &events);
 	if (asprintf(&d->desc, "rpcsim-analyze of %zu trace%s, %.0f events",

@@ -3,18 +3,17 @@
  * The comparison, in the shape of lkp-tests' tables (seed 003): one table
  * per metric, one row per mode, the base file's column first:
  *
- *            plain                        asan
- *   ---------------- ----------------------------
- *            %stddev    %change          %stddev
- *                \          |                 \
- *        0.282 ±  3%    +412.5%        1.445 ±  5%  array/latency_us.mean
+ *   plain                asan
+ *   -------------------- -----------------------------------------
+ *            %stddev   n    %change   95% CI          %stddev   n
+ *    0.2248 ±  3%    3    +137.2%   ±10.2%      0.5333          3  array/...
  *
- * A cell is the mean of the file's runs and, when above 2 %, their
- * population standard deviation relative to that mean (lkp's "± N%").
- * Each new column carries %change = 100 * (new - base) / base and a mark:
- * '~' when the change is within the noise (|new - base| <= stddev(base) +
- * stddev(new)), '?' when the noise is unknown (fewer than 2 runs on a
- * side).
+ * A cell is the mean of the file's runs, when above 2 % their sample
+ * standard deviation (n - 1) relative to that mean (lkp's "± N%"), and n,
+ * the number of runs.  Each new column carries %change = 100 * (new -
+ * base) / base, the half width of its 95 % confidence interval from
+ * Welch's t-test (stats.c) and a mark: '~' when the interval includes 0
+ * (within the noise), '?' when unknown (fewer than 2 runs on a side).
  */
 #include "config.h"
 
@@ -26,36 +25,13 @@
 
 #include "compare.h"
 
-#define BASE_W		16	/* value (10) + " ±NNN%" (6) */
+#define BASE_W		20	/* value (10) + " ±NNN%" (6) + n (4) */
 #define CHANGE_W	10
+#define CI_W		8	/* "±NNNN.N%" */
 #define VALUE_W		10
-
-struct cell cell_of(const struct series *s)
-{
-	struct cell c = { 0 };
-	double sum = 0, sq = 0;
-
-	if (!s || !s->n)
-		return c;
-	for (unsigned int i = 0; i < s->n; i++)
-		sum += s->v[i];
-	c.n = s->n;
-	c.mean = sum / s->n;
-	for (unsigned int i = 0; i < s->n; i++)
-		sq += (s->v[i] - c.mean) * (s->v[i] - c.mean);
-	c.stddev = sqrt(sq / s->n);
-	c.rel_pct = c.mean != 0 ? 100.0 * c.stddev / fabs(c.mean) : 0;
-	return c;
-}
-
-enum noise noise_of(const struct cell *base, const struct cell *new)
-{
-	if (base->n < 2 || new->n < 2)
-		return NOISE_UNKNOWN;
-	if (fabs(new->mean - base->mean) <= base->stddev + new->stddev)
-		return NOISE_WITHIN;
-	return NOISE_NONE;
-}
+#define N_W		4
+/* " " %change " " CI " " mark value ±N% n */
+#define NEW_W		(1 + CHANGE_W + 1 + CI_W + 1 + 1 + VALUE_W + 6 + N_W)
 
 bool metric_selected(const struct output_options *o, unsigned int id)
 {
@@ -71,15 +47,7 @@ bool metric_selected(const struct output_options *o, unsigned int id)
 
 /* --- what to print --------------------------------------------------------- */
 
-struct plan {
-	struct doc *docs;
-	unsigned int nr_docs;
-	const char **modes;	/* union of the files' modes, in row order */
-	unsigned int nr_modes;
-	char **titles;		/* column titles */
-};
-
-static const struct series *series_of(const struct doc *d, const char *mode,
+const struct series *series_of(const struct doc *d, const char *mode,
 				      unsigned int id)
 {
 	for (unsigned int i = 0; i < d->nr_modes; i++) {
@@ -255,9 +223,46 @@ static void fmt_change(char *buf, size_t len, const struct cell *b,
 		snprintf(buf, len, "%+.1f%%", change);
 }
 
-static char noise_mark(enum noise n)
+static char noise_mark(const struct welch *w)
 {
-	return n == NOISE_WITHIN ? '~' : n == NOISE_UNKNOWN ? '?' : ' ';
+	return !w->known ? '?' : w->changed ? ' ' : '~';
+}
+
+/*
+ * The half width of the 95 % interval relative to the base, "±12.3%",
+ * right-aligned in CI_W columns ('±' is one column, two bytes); blank
+ * when unknown, "n/a" when the base is 0 (unless the interval is {0}).
+ */
+static void put_ci(FILE *out, const struct cell *b, const struct welch *w)
+{
+	char buf[64];
+	double pct;
+	int cols;
+
+	if (!w->known) {
+		fprintf(out, "%*s", CI_W, "");
+		return;
+	}
+	if (b->mean == 0 && (w->half != 0 || w->diff != 0)) {
+		fprintf(out, "%*s", CI_W, "n/a");
+		return;
+	}
+	pct = b->mean == 0 ? 0 : 100.0 * w->half / fabs(b->mean);
+
+	cols = snprintf(buf, sizeof(buf), "\u00b1%.1f%%", pct) - 1;
+	if (cols > CI_W)
+		cols = snprintf(buf, sizeof(buf), "\u00b1%.0f%%", pct) - 1;
+	if (cols > CI_W)
+		cols = snprintf(buf, sizeof(buf), "\u00b1%.0e%%", pct) - 1;
+	fprintf(out, "%*s%s", cols < CI_W ? CI_W - cols : 0, "", buf);
+}
+
+static void put_n(FILE *out, const struct cell *c)
+{
+	if (c->n)
+		fprintf(out, " %*u", N_W - 1, c->n);
+	else
+		fprintf(out, "%*s", N_W, "");
 }
 
 /* @s cut or padded to @w columns (titles are ASCII file names). */
@@ -268,32 +273,25 @@ static void put_col(FILE *out, const char *s, int w)
 
 static void text_header(FILE *out, const struct plan *p)
 {
-	int new_w = CHANGE_W + 2 + VALUE_W + 6;
-
 	put_col(out, p->titles[0], BASE_W);
 	for (unsigned int i = 1; i < p->nr_docs; i++) {
 		fputc(' ', out);
 		if (i + 1 < p->nr_docs)
-			put_col(out, p->titles[i], new_w);
+			put_col(out, p->titles[i], NEW_W - 1);
 		else
-			fprintf(out, "%.*s", new_w, p->titles[i]);
+			fprintf(out, "%.*s", NEW_W - 1, p->titles[i]);
 	}
 	fputc('\n', out);
-	fprintf(out, "%.*s", BASE_W, "--------------------------------");
+	fprintf(out, "%.*s", BASE_W, "----------------------------------------"
+		"--------");
 	for (unsigned int i = 1; i < p->nr_docs; i++)
-		fprintf(out, " %.*s", new_w,
-			"--------------------------------");
+		fprintf(out, " %.*s", NEW_W - 1,
+			"------------------------------------------------");
 	fputc('\n', out);
-	fprintf(out, "%*s", BASE_W, "%stddev");
+	fprintf(out, "%*s%*s", VALUE_W + 6, "%stddev", N_W, "n");
 	for (unsigned int i = 1; i < p->nr_docs; i++)
-		fprintf(out, " %*s  %*s", CHANGE_W, "%change", VALUE_W + 6,
-			"%stddev");
-	fputc('\n', out);
-	/* Under the middle of each heading, lkp's "\\  |  \\" line. */
-	fprintf(out, "%*s", BASE_W - 3, "\\");
-	for (unsigned int i = 1; i < p->nr_docs; i++)
-		fprintf(out, "   %*s%*s", CHANGE_W - 2, "|", 2 + VALUE_W + 6 - 3 + 3,
-			"\\");
+		fprintf(out, " %*s %*s  %*s%*s", CHANGE_W, "%change", CI_W,
+			"95% CI", VALUE_W + 6, "%stddev", N_W, "n");
 	fputc('\n', out);
 }
 
@@ -311,14 +309,16 @@ static void text_row(FILE *out, const struct plan *p, const char *mode,
 		snprintf(sd, sizeof(sd), "      ");
 	}
 	fprintf(out, "%*s%s", VALUE_W, v, sd);
+	put_n(out, &base);
 	for (unsigned int i = 1; i < p->nr_docs; i++) {
 		struct cell c = cell_of(series_of(&p->docs[i], mode, id));
+		struct welch w = welch_of(&base, &c);
 		char ch[32];
 		char mark = ' ';
 
 		fmt_change(ch, sizeof(ch), &base, &c);
 		if (base.n && c.n)
-			mark = noise_mark(noise_of(&base, &c));
+			mark = noise_mark(&w);
 		if (c.n) {
 			fmt_value(v, sizeof(v), c.mean, dec);
 			fmt_stddev(sd, sizeof(sd), &c);
@@ -326,16 +326,13 @@ static void text_row(FILE *out, const struct plan *p, const char *mode,
 			snprintf(v, sizeof(v), "-");
 			snprintf(sd, sizeof(sd), "      ");
 		}
-		fprintf(out, " %*s %c%*s%s", CHANGE_W, ch, mark, VALUE_W, v,
-			sd);
+		fprintf(out, " %*s ", CHANGE_W, ch);
+		put_ci(out, &base, &w);
+		fprintf(out, " %c%*s%s", mark, VALUE_W, v, sd);
+		put_n(out, &c);
 	}
 	fprintf(out, "  %s/%s\n", mode, metric_name(id));
 }
-
-/* A setting that differs from the base file's; NULL: the file lacks it. */
-struct setting_diff {
-	const char *key, *base, *new;
-};
 
 static const char *setting_of(const struct doc *d, const char *key)
 {
@@ -351,8 +348,8 @@ static const char *setting_of(const struct doc *d, const char *key)
  * both record are compared.  Returns how many went into @out, which has
  * room for d->nr_settings + base->nr_settings.
  */
-static unsigned int settings_diff(const struct doc *base, const struct doc *d,
-				  struct setting_diff *out)
+unsigned int settings_diff(const struct doc *base, const struct doc *d,
+			   struct setting_diff *out)
 {
 	bool same_kind = base->kind == d->kind;
 	unsigned int n = 0;
@@ -418,12 +415,16 @@ static void text_legend(FILE *out, const bool *zero)
 	bool first = true;
 
 	fprintf(out,
-"Each cell is the mean over a file's runs (one sample per run), with the\n"
-"runs' population standard deviation relative to that mean (\u00b1 N%%) when\n"
-"above 2 %%.  %%change = 100 * (new - base) / base.  Marks after %%change:\n"
-"  ~  within the noise: |new - base| <= stddev(base) + stddev(new)\n"
-"  ?  noise unknown: fewer than 2 runs on a side\n"
+"Each cell is the mean over a file's runs (one sample per run), their sample\n"
+"standard deviation (n - 1) relative to that mean (\u00b1 N%%) when above 2 %%,\n"
+"and n, the number of runs.  %%change = 100 * (new - base) / base; 95%% CI is\n"
+"the half width of its 95 %% confidence interval, %%change \u00b1 CI, from Welch's\n"
+"t-test on the runs' values (unequal variances).  Marks after the CI:\n"
+"  ~  within the noise: the interval includes 0 (no mark: it excludes 0,\n"
+"     a change)\n"
+"  ?  unknown: fewer than 2 runs on a side\n"
 "  -  (as a value) the file has no such number\n"
+"When neither side's runs vary, the difference is exact: any is a change.\n"
 "Latencies are per svc_alloc_arg() call, in us; *_per_call rows divide a\n"
 "run's totals by its calls (vmstat.*: libpagepool's counters; trace.*:\n"
 "pagepool events in the trace).\n");
@@ -501,6 +502,35 @@ static json_object *jcell(const struct cell *c, const struct series *s)
 	return o;
 }
 
+/*
+ * Welch's test as ministat states it ("Difference at 95.0% confidence:
+ * X +/- Y, Z% +/- W%"), with its parts; null when unknown.
+ */
+static json_object *jwelch(const struct cell *b, const struct cell *n,
+			   const struct welch *w)
+{
+	json_object *o;
+	bool pct = b->mean != 0;
+
+	if (!w->known)
+		return NULL;
+	o = json_object_new_object();
+	jadd(o, "n_base", json_object_new_int64(b->n));
+	jadd(o, "n_new", json_object_new_int64(n->n));
+	jadd(o, "difference", jnum(w->diff));
+	jadd(o, "half_width", jnum(w->half));
+	jadd(o, "low", jnum(w->diff - w->half));
+	jadd(o, "high", jnum(w->diff + w->half));
+	jadd(o, "difference_pct", pct ? jnum(100.0 * w->diff /
+					     fabs(b->mean)) : NULL);
+	jadd(o, "half_width_pct", pct ? jnum(100.0 * w->half /
+					     fabs(b->mean)) : NULL);
+	jadd(o, "std_error", jnum(w->se));
+	jadd(o, "df", jnum(w->df));
+	jadd(o, "t", jnum(w->t));
+	return o;
+}
+
 static json_object *jfile(const struct plan *p, unsigned int i)
 {
 	const struct doc *d = &p->docs[i], *base = &p->docs[0];
@@ -563,7 +593,7 @@ static json_object *jrow(const struct plan *p, const char *mode,
 		const struct series *s = series_of(&p->docs[i], mode, id);
 		struct cell c = cell_of(s);
 		json_object *o = jcell(&c, s);
-		enum noise n;
+		struct welch w;
 
 		if (!o) {
 			json_object_array_add(news, NULL);
@@ -572,6 +602,7 @@ static json_object *jrow(const struct plan *p, const char *mode,
 		if (!base.n) {
 			jadd(o, "change_pct", NULL);
 			jadd(o, "noise", NULL);
+			jadd(o, "ci95", NULL);
 			json_object_array_add(news, o);
 			continue;
 		}
@@ -580,10 +611,11 @@ static json_object *jrow(const struct plan *p, const char *mode,
 						   fabs(base.mean)));
 		else
 			jadd(o, "change_pct", c.mean == 0 ? jnum(0) : NULL);
-		n = noise_of(&base, &c);
+		w = welch_of(&base, &c);
 		jadd(o, "noise", json_object_new_string(
-			     n == NOISE_WITHIN ? "within" :
-			     n == NOISE_UNKNOWN ? "unknown" : "beyond"));
+			     !w.known ? "unknown" : w.changed ? "beyond" :
+			     "within"));
+		jadd(o, "ci95", jwelch(&base, &c, &w));
 		json_object_array_add(news, o);
 	}
 	jadd(row, "new", news);
@@ -598,11 +630,13 @@ static int json_output(FILE *out, const struct plan *p,
 	jadd(root, "program", json_object_new_string("rpcsim-compare"));
 	jadd(root, "version", json_object_new_string(PACKAGE_VERSION));
 	jadd(root, "stddev", json_object_new_string(
-		     "population standard deviation of the runs' values"));
+		     "sample standard deviation of the runs' values (divides by n - 1)"));
 	jadd(root, "noise", json_object_new_string(
-		     "within: |new - base| <= stddev(base) + stddev(new); "
-		     "unknown: fewer than 2 runs on a side; beyond: "
-		     "otherwise"));
+		     "Welch's t-test at 95 % confidence (ci95: the interval "
+		     "of mean(new) - mean(base)); within: the interval "
+		     "includes 0; beyond: it excludes 0; unknown: fewer than "
+		     "2 runs on a side.  Neither side varying, the difference "
+		     "is exact (half_width 0, df and t null)"));
 	files = json_object_new_array();
 	for (unsigned int i = 0; i < p->nr_docs; i++)
 		json_object_array_add(files, jfile(p, i));
@@ -638,20 +672,50 @@ static int json_output(FILE *out, const struct plan *p,
 	return 0;
 }
 
+void plan_init(struct plan *p, struct doc *docs, unsigned int nr_docs)
+{
+	*p = (struct plan){ .docs = docs, .nr_docs = nr_docs };
+	plan_modes(p);
+	plan_titles(p);
+}
+
+void plan_free(struct plan *p)
+{
+	for (unsigned int i = 0; i < p->nr_docs; i++)
+		free(p->titles[i]);
+	free(p->titles);
+	free(p->modes);
+}
+
 int output(FILE *out, struct doc *docs, unsigned int nr_docs,
 	   const struct output_options *o)
 {
-	struct plan p = { .docs = docs, .nr_docs = nr_docs };
+	struct plan p;
+	int ret = 0;
 
-	plan_modes(&p);
-	plan_titles(&p);
+	plan_init(&p, docs, nr_docs);
 	if (o->json)
 		json_output(out, &p, o);
 	else
 		text_output(out, &p, o);
-	for (unsigned int i = 0; i < nr_docs; i++)
-		free(p.titles[i]);
-	free(p.titles);
-	free(p.modes);
-	return fflush(out) || ferror(out) ? -1 : 0;
+	if (fflush(out) || ferror(out))
+		ret = -1;
+	if (!ret && o->plot_path) {
+		char err[1024];
+
+		if (compare_plot(&p, o->plot_path, o->gnuplot, err,
+				 sizeof(err))) {
+			fprintf(stderr, "rpcsim-compare: --plot=%s: %s\n",
+				o->plot_path, err);
+			ret = 1;
+		} else if (!o->json) {
+			fprintf(out, "Plot: %s (each file's latency per mode, "
+				"and the change of the mean with its 95 %% "
+				"interval)\n", o->plot_path);
+			if (fflush(out) || ferror(out))
+				ret = -1;
+		}
+	}
+	plan_free(&p);
+	return ret;
 }

@@ -5,7 +5,7 @@
  * seed 003), from their --json documents, read with json-c.
  *
  * Exit status: 0 tables printed; 1 a file unreadable, not JSON, of neither
- * kind or lacking a field; 2 bad usage.
+ * kind or lacking a field, or the plot not drawn; 2 bad usage.
  */
 #include "config.h"
 
@@ -17,6 +17,7 @@
 
 #include "cmdline.h"
 #include "compare.h"
+#include "plot.h"
 
 static void usage(void)
 {
@@ -34,17 +35,26 @@ static void usage(void)
 "  -a, --all           also print the metrics that are 0 in every file\n"
 "                      (default: named in one line after the tables)\n"
 "  -j, --json          one JSON document instead of the tables\n"
+"  -p, --plot=FILE     also draw the files overlaid into FILE, an .svg or\n"
+"                      .png, with gnuplot: per mode each file's latency\n"
+"                      (mean, p50-p99.9) over its runs, and each new\n"
+"                      file's change of the mean with its 95%% interval;\n"
+"                      the title names the settings that differ (default:\n"
+"                      no plot)\n"
 "  -h, --help          print this help and exit\n"
 "  -V, --version       print the version and exit\n"
 "\n"
 "A file is read whole; '-' is standard input.  Each run of a mode is one\n"
 "sample: rpcsim's modes[].per_run[] (its --repeat=N runs), rpcsim-analyze's\n"
 "modes[].runs[] (one per rpcsim run in the trace).  A cell is the mean of\n"
-"the samples and, when above 2 %%, their population standard deviation\n"
-"relative to the mean, as '\u00b1 N%%'.  %%change = 100 * (new - base) / base.\n"
-"Noise: a change is marked\n"
-"  ~  within the noise when |new - base| <= stddev(base) + stddev(new),\n"
+"the samples, when above 2 %%, their sample standard deviation (n - 1)\n"
+"relative to the mean, as '\u00b1 N%%', and n, the number of samples.\n"
+"%%change = 100 * (new - base) / base; '95%% CI' is the half width of its\n"
+"95 %% confidence interval, from Welch's t-test on the runs' values.  A\n"
+"change is marked\n"
+"  ~  within the noise when that interval includes 0 (none: a change),\n"
 "  ?  unknown when a side has fewer than 2 runs (no spread to judge by).\n"
+"When neither side's runs vary, the difference is exact: any is a change.\n"
 "\n"
 "Metrics: latency_us.mean and .p50/.p90/.p99/.p99.9 (per svc_alloc_arg()\n"
 "call, in us), timestamps_us.mean (rpcsim-analyze: from the entry/exit\n"
@@ -56,8 +66,13 @@ static void usage(void)
 "shown as '-'.  Settings that differ from the base file are listed above\n"
 "the tables.\n"
 "\n"
+"Environment: RPCSIM_GNUPLOT=PATH, the gnuplot --plot runs (default:\n"
+"gnuplot in PATH); RPCSIM_GNUPLOT_SECONDS=N, how long it may draw before\n"
+"it is stopped and the plot fails (default: 60).\n"
+"\n"
 "Exit status: 0 tables printed; 1 a file missing, unreadable, not JSON, of\n"
-"neither kind or lacking a field; 2 bad usage.\n");
+"neither kind or lacking a field, or the plot not drawn (no gnuplot, or it\n"
+"failed or never finished); 2 bad usage.\n");
 }
 
 /* "a,b" -> { "a", "b", NULL }; exits 2 on an empty item. */
@@ -144,19 +159,21 @@ int main(int argc, char **argv)
 		{ "metrics", required_argument, NULL, 'm' },
 		{ "all", no_argument, NULL, 'a' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "plot", required_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct output_options o = { 0 };
 	const char *metrics_arg = NULL;
+	char gnuplot[4096], why[512];
 	unsigned int nr_docs, stdin_uses = 0;
 	struct doc *docs;
 	int c, ret = 0;
 
 	tool_set_name("rpcsim-compare");
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":m:ajhV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":m:ajp:hV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'm':
 			free_list(o.only);
@@ -169,6 +186,11 @@ int main(int argc, char **argv)
 		case 'j':
 			o.json = true;
 			break;
+		case 'p':
+			if (plot_check_path(optarg, why, sizeof(why)))
+				tool_die(2, "--plot=%s: %s", optarg, why);
+			o.plot_path = optarg;
+			break;
 		case 'h':
 			free_list(o.only);
 			usage();
@@ -179,6 +201,10 @@ int main(int argc, char **argv)
 			       PACKAGE_NAME, PACKAGE_VERSION, json_c_version());
 			return 0;
 		case ':':
+			if (optopt == 'p')
+				tool_die(2, "option '%s' needs a value: a file "
+					  "name ending in .svg or .png",
+					  argv[optind - 1]);
 			tool_die(2, "option '%s' needs a value: a comma-separated "
 				  "list of metric names or prefixes",
 				  argv[optind - 1]);
@@ -198,6 +224,15 @@ int main(int argc, char **argv)
 		tool_die(2, "'-' given %u times: standard input can be read only "
 			  "once", stdin_uses);
 
+	/* Before reading anything: the plot must be possible. */
+	if (o.plot_path) {
+		if (plot_check_dest(o.plot_path, why, sizeof(why)) ||
+		    plot_find_gnuplot(gnuplot, sizeof(gnuplot), why,
+				      sizeof(why)))
+			tool_die(1, "--plot=%s: %s", o.plot_path, why);
+		o.gnuplot = gnuplot;
+	}
+
 	metrics_init();
 	docs = xcalloc(nr_docs, sizeof(*docs));
 	for (unsigned int i = 0; i < nr_docs && !ret; i++)
@@ -206,9 +241,12 @@ int main(int argc, char **argv)
 	if (!ret && o.only &&
 	    check_metrics(metrics_arg, o.only, docs, nr_docs))
 		ret = 2;
-	if (!ret && output(stdout, docs, nr_docs, &o)) {
-		perror("rpcsim-compare: writing the tables");
-		ret = 1;
+	if (!ret) {
+		int r = output(stdout, docs, nr_docs, &o);
+
+		if (r < 0)
+			perror("rpcsim-compare: writing the tables");
+		ret = r ? 1 : 0;
 	}
 	for (unsigned int i = 0; i < nr_docs; i++)
 		doc_free(&docs[i]);

@@ -231,7 +231,9 @@ static const struct schema analyze_config = SCHEMA(T_UINT,
 	F("mode_name", T_STR),
 	F("completion", T_STR),
 	F("version", T_STR),
-	F("backend", T_STR),
+	F("pid", T_UINT | T_NULL),
+	F("backend", T_STR | T_NULL),
+	F("contract", T_STR | T_NULL),
 	F("bulk_variant", T_STR));
 
 /* What a mode and each of its runs say. */
@@ -643,6 +645,18 @@ int doc_check_schema(const struct doc *d, json_object *root)
 							    &analyze_doc))
 		return -1;
 	json_object_object_get_ex(root, "modes", &modes);
+	if (d->kind != DOC_RPCSIM) {
+		json_object *procs = NULL;
+
+		/* One process per document: two processes' modes are two. */
+		json_object_object_get_ex(root, "processes", &procs);
+		snprintf(c.path, sizeof(c.path), "processes");
+		if (procs && json_object_is_type(procs, json_type_array) &&
+		    json_object_array_length(procs) > 1)
+			return bad(&c, "the trace holds %zu processes; compare "
+				   "one at a time (rpcsim-analyze --pid=N)",
+				   json_object_array_length(procs));
+	}
 	return d->kind == DOC_RPCSIM ? check_rpcsim_modes(&c, modes) :
 				       check_analyze_modes(&c, modes);
 }

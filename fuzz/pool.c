@@ -574,21 +574,14 @@ static void fz_try_invalid(struct fz *fz)
 		 pool ? "created" : strerror(errno));
 }
 
-static bool fz_create(struct fz *fz)
+/*
+ * A random configuration from the input: geometry, watermarks, debug,
+ * backend, bulk variant and pcp implementation.  @b is the first byte.
+ */
+static void fz_config(struct fz *fz, struct pp_pool_config *cfg, uint8_t b)
 {
-	struct pp_pool_config *cfg = &fz->cfg;
-	unsigned long min, low, high;
-	uint8_t b = fz_u8(&fz->in), v;
-	int first_cpu = 0;
+	uint8_t v;
 
-	if (b % 16 == 15) {
-		fz_try_invalid(fz);
-		b = fz_u8(&fz->in);
-	}
-	/* One CPU, known: under rseq it decides which list is used. */
-	while (first_cpu < CPU_SETSIZE - 1 && !CPU_ISSET(first_cpu, &fz_cpus))
-		first_cpu++;
-	fz_pin(fz, first_cpu);
 	pp_pool_config_init(cfg);
 	if (b % 8 == 7)
 		cfg->nr_pages = fz_range(&fz->in, FZ_SMALL_POOL + 1,
@@ -635,7 +628,53 @@ static bool fz_create(struct fz *fz)
 	if (b & 0x80)
 		cfg->pcp_impl = (v / PP_NR_BULK_VARIANTS) % 2 ? PP_PCP_RSEQ :
 								PP_PCP_LOCK;
+}
 
+/* What a pool just made must be, against @cfg and the watermarks. */
+static void fz_check_new(struct fz *fz, const struct pp_pool_config *cfg,
+			 unsigned long min, unsigned long low,
+			 unsigned long high)
+{
+	pp_pool_vmstat(fz->pool, &fz->initial);
+	fz_check(fz, fz->initial.wmark_min == min &&
+		 fz->initial.wmark_low == low && fz->initial.wmark_high == high,
+		 "watermarks %lu/%lu/%lu, pp_pool_config_wmarks said "
+		 "%lu/%lu/%lu", fz->initial.wmark_min, fz->initial.wmark_low,
+		 fz->initial.wmark_high, min, low, high);
+	fz_check(fz, fz->initial.nr_cpus >= 1 &&
+		 (!cfg->nr_cpus || fz->initial.nr_cpus == cfg->nr_cpus),
+		 "%u pcp lists for nr_cpus %u", fz->initial.nr_cpus,
+		 cfg->nr_cpus);
+	if (!fz->jemalloc)
+		fz_check(fz, fz->initial.nr_free == fz->nr_pages &&
+			 fz->initial.nr_pcp == 0,
+			 "a new pool has %lu free and %lu pcp pages of %lu",
+			 fz->initial.nr_free, fz->initial.nr_pcp,
+			 fz->nr_pages);
+	fz_check(fz, pp_pfn_to_page(fz->pool, fz->nr_pages) == NULL,
+		 "pp_pfn_to_page(nr_pages) is not NULL");
+	fz_check(fz, pp_bulk_variant_from_name(pp_bulk_variant_name(
+		 fz->variant)) == (int)fz->variant &&
+		 pp_backend_from_name(pp_backend_name(cfg->backend)) ==
+		 (int)cfg->backend, "variant or backend names do not round-trip");
+}
+
+static bool fz_create(struct fz *fz)
+{
+	struct pp_pool_config *cfg = &fz->cfg;
+	unsigned long min, low, high;
+	uint8_t b = fz_u8(&fz->in);
+	int first_cpu = 0;
+
+	if (b % 16 == 15) {
+		fz_try_invalid(fz);
+		b = fz_u8(&fz->in);
+	}
+	/* One CPU, known: under rseq it decides which list is used. */
+	while (first_cpu < CPU_SETSIZE - 1 && !CPU_ISSET(first_cpu, &fz_cpus))
+		first_cpu++;
+	fz_pin(fz, first_cpu);
+	fz_config(fz, cfg, b);
 	errno = 0;
 	fz->pool = pp_pool_create(cfg);
 	if (pp_pool_config_wmarks(cfg, &min, &low, &high)) {
@@ -677,28 +716,7 @@ static bool fz_create(struct fz *fz)
 	       pp_pcp_impl_name(fz->impl), pp_pcp_impl_name(cfg->pcp_impl),
 	       fz->cpu);
 
-	pp_pool_vmstat(fz->pool, &fz->initial);
-	fz_check(fz, fz->initial.wmark_min == min &&
-		 fz->initial.wmark_low == low && fz->initial.wmark_high == high,
-		 "watermarks %lu/%lu/%lu, pp_pool_config_wmarks said "
-		 "%lu/%lu/%lu", fz->initial.wmark_min, fz->initial.wmark_low,
-		 fz->initial.wmark_high, min, low, high);
-	fz_check(fz, fz->initial.nr_cpus >= 1 &&
-		 (!cfg->nr_cpus || fz->initial.nr_cpus == cfg->nr_cpus),
-		 "%u pcp lists for nr_cpus %u", fz->initial.nr_cpus,
-		 cfg->nr_cpus);
-	if (!fz->jemalloc)
-		fz_check(fz, fz->initial.nr_free == fz->nr_pages &&
-			 fz->initial.nr_pcp == 0,
-			 "a new pool has %lu free and %lu pcp pages of %lu",
-			 fz->initial.nr_free, fz->initial.nr_pcp,
-			 fz->nr_pages);
-	fz_check(fz, pp_pfn_to_page(fz->pool, fz->nr_pages) == NULL,
-		 "pp_pfn_to_page(nr_pages) is not NULL");
-	fz_check(fz, pp_bulk_variant_from_name(pp_bulk_variant_name(
-		 fz->variant)) == (int)fz->variant &&
-		 pp_backend_from_name(pp_backend_name(cfg->backend)) ==
-		 (int)cfg->backend, "variant or backend names do not round-trip");
+	fz_check_new(fz, cfg, min, low, high);
 	fz->st = fz->initial;
 	fz_check_pool(fz, true);
 	return true;

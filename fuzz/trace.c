@@ -330,49 +330,40 @@ static const char *check_stderr(const char *err, int ret, bool verb)
 	return NULL;
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+/*
+ * The trace the input makes (see the top of this file): its metadata and
+ * stream files written over the base's, per @flags.
+ */
+static void write_trace(struct fz_input *in, uint8_t flags)
 {
-	struct fz_input in = { data, size };
-	uint8_t flags = fz_u8(&in);
 	struct blob meta = base_meta, stream = base_stream, owned = { 0 };
-	char *argv[8], cost[32];
-	static char err[STDERR_MAX + 1], child_err[STDERR_MAX + 1];
-	int argc = 0, ret = 0, fd, out, saved1, saved2, status;
-	const bt_error *stale = NULL;
-	bool crashed, bt_assert;
-	const char *bad;
-	pid_t pid;
 
-	if (!base_meta.p)
-		LLVMFuzzerInitialize(NULL, NULL);
-	if (__sanitizer_set_report_fd && report_fd >= 0)
-		__sanitizer_set_report_fd((void *)(intptr_t)report_fd);
 	switch (flags & 7) {
 	case 0:
-		meta.p = (unsigned char *)in.p;
-		meta.n = in.left;
+		meta.p = (unsigned char *)in->p;
+		meta.n = in->left;
 		break;
 	case 1:
-		stream.p = (unsigned char *)in.p;
-		stream.n = in.left;
+		stream.p = (unsigned char *)in->p;
+		stream.n = in->left;
 		break;
 	case 2: {
-		size_t len = fz_u16(&in);
+		size_t len = fz_u16(in);
 
-		if (len > in.left)
-			len = in.left;
-		meta.p = (unsigned char *)in.p;
+		if (len > in->left)
+			len = in->left;
+		meta.p = (unsigned char *)in->p;
 		meta.n = len;
-		stream.p = (unsigned char *)in.p + len;
-		stream.n = in.left - len;
+		stream.p = (unsigned char *)in->p + len;
+		stream.n = in->left - len;
 		break;
 	}
 	case 3:
-		meta.p = (unsigned char *)in.p;
-		meta.n = in.left;
+		meta.p = (unsigned char *)in->p;
+		meta.n = in->left;
 		break;
 	default:
-		owned = packetize(in.p, in.left);
+		owned = packetize(in->p, in->left);
 		meta = owned;
 		break;
 	}
@@ -387,19 +378,53 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	else
 		drop_file("stream2");
 	free(owned.p);
+}
+
+/* rpcsim-analyze's command line for @flags into @argv; returns argc. */
+static int analyze_argv(char **argv, char *cost, size_t cost_len,
+			uint8_t flags)
+{
+	int argc = 0;
 
 	argv[argc++] = "rpcsim-analyze";
 	if (flags & 0x08)
 		argv[argc++] = "--json";
 	if (flags & 0x10)
 		argv[argc++] = "-v";
-	snprintf(cost, sizeof(cost), "--tracepoint-cost=%u",
+	snprintf(cost, cost_len, "--tracepoint-cost=%u",
 		 (unsigned int)(flags >> 3) * 100);
 	argv[argc++] = cost;
 	argv[argc++] = flags & 0x80 ? tmpdir : tracedir;
 	argv[argc] = NULL;
+	return argc;
+}
 
-	/* stdout to /dev/null, stderr into memory */
+/* How rpcsim-analyze ran on one input, in a child and in process. */
+struct analyze_run {
+	int ret;		/* its exit status, in process */
+	int status;		/* the child's wait status */
+	bool crashed;		/* the child died of a signal */
+	bool bt_assert;		/* libbabeltrace2 asserted or hung */
+	bool stale;		/* it left a libbabeltrace2 error behind */
+	char err[STDERR_MAX + 1], child_err[STDERR_MAX + 1];
+};
+
+/*
+ * Run rpcsim-analyze on the trace, stdout to /dev/null and stderr into
+ * @r.  First in a child, reading in process as the fuzzer does below:
+ * libbabeltrace2 may abort on the input (an assertion of its own), which
+ * would stop the fuzzer.  If it did, run what the tool runs, the reading
+ * in a child of its own, and check that the tool turns the crash into one
+ * line and exit status 1.  Otherwise, run the reading here, where the
+ * fuzzer sees its coverage.
+ */
+static void run_analyze(int argc, char **argv, struct analyze_run *r)
+{
+	int fd, out, saved1, saved2;
+	pid_t pid;
+
+	r->ret = 0;
+	r->stale = false;
 	fflush(NULL);
 	out = open("/dev/null", O_WRONLY);
 	fd = memfd_create("rpcsim-analyze-stderr", 0);
@@ -410,14 +435,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		die("redirecting stdout and stderr");
 	close(out);
 
-	/*
-	 * First in a child, reading in process as the fuzzer does below:
-	 * libbabeltrace2 may abort on the input (an assertion of its own),
-	 * which would stop the fuzzer.  If it did, run what the tool runs,
-	 * the reading in a child of its own, and check that the tool turns
-	 * the crash into one line and exit status 1.  Otherwise, run the
-	 * reading here, where the fuzzer sees its coverage.
-	 */
 	pid = fork();
 	if (pid < 0)
 		die("fork");
@@ -425,6 +442,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		/* die by the signal, not in libFuzzer's or ASan's handlers */
 		static const int sigs[] = { SIGABRT, SIGSEGV, SIGBUS, SIGILL,
 					    SIGFPE, SIGALRM };
+		int ret;
 
 		for (unsigned int i = 0; i < sizeof(sigs) / sizeof(*sigs); i++)
 			signal(sigs[i], SIG_DFL);
@@ -434,19 +452,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fflush(NULL);
 		_exit(ret);
 	}
-	while (waitpid(pid, &status, 0) < 0)
+	while (waitpid(pid, &r->status, 0) < 0)
 		if (errno != EINTR)
 			die("waitpid");
-	take_output(fd, child_err);
-	crashed = WIFSIGNALED(status);
+	take_output(fd, r->child_err);
+	r->crashed = WIFSIGNALED(r->status);
 	/* libbabeltrace2's assertions, and its loops (our alarm) */
-	bt_assert = crashed && ((WTERMSIG(status) == SIGABRT &&
-				 strstr(child_err, ": Assertion `") &&
-				 strstr(child_err, "` failed.")) ||
-				WTERMSIG(status) == SIGALRM);
-	if (!crashed || bt_assert) {
-		analyze_isolate = bt_assert;
-		ret = rpcsim_analyze_main(argc, argv);
+	r->bt_assert = r->crashed &&
+		       ((WTERMSIG(r->status) == SIGABRT &&
+			 strstr(r->child_err, ": Assertion `") &&
+			 strstr(r->child_err, "` failed.")) ||
+			WTERMSIG(r->status) == SIGALRM);
+	if (!r->crashed || r->bt_assert) {
+		const bt_error *stale;
+
+		analyze_isolate = r->bt_assert;
+		r->ret = rpcsim_analyze_main(argc, argv);
 		analyze_isolate = true;
 		/*
 		 * An error left on the thread makes libbabeltrace2's next
@@ -454,43 +475,69 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		 * clear every error it causes.
 		 */
 		stale = bt_current_thread_take_error();
-		if (stale)
+		if (stale) {
 			bt_error_release(stale);
+			r->stale = true;
+		}
 	}
 	fflush(NULL);
 	clearerr(stdout);
-	take_output(fd, err);
+	take_output(fd, r->err);
 	dup2(saved1, 1);
 	dup2(saved2, 2);
 	close(saved1);
 	close(saved2);
 	close(fd);
+}
+
+/* What the checks at the top of this file say of run @r: fz_fail() if bad. */
+static void judge(const struct analyze_run *r, uint8_t flags)
+{
+	const char *bad;
 
 	if (verbose)
 		fprintf(stderr, "trace: mode %u flags 0x%02x: exit %d%s\n%s",
-			flags & 7, flags, ret,
-			bt_assert ? " (libbabeltrace2 aborted in the child)" :
-			"", err);
-	if (stale)
+			flags & 7, flags, r->ret, r->bt_assert ?
+			" (libbabeltrace2 aborted in the child)" : "", r->err);
+	if (r->stale)
 		fz_fail("trace", 0, "rpcsim-analyze left a libbabeltrace2 error "
-			"on the thread (exit status %d)", ret);
-	if (crashed && !bt_assert) {
-		fprintf(stderr, "rpcsim-analyze said:\n%s", child_err);
+			"on the thread (exit status %d)", r->ret);
+	if (r->crashed && !r->bt_assert) {
+		fprintf(stderr, "rpcsim-analyze said:\n%s", r->child_err);
 		fz_fail("trace", 0, "rpcsim-analyze crashed (signal %d)",
-			WTERMSIG(status));
+			WTERMSIG(r->status));
 	}
-	if (ret != 0 && ret != 1)
+	if (r->ret != 0 && r->ret != 1)
 		bad = "exit status neither 0 nor 1";
-	else if (!crashed && ret != WEXITSTATUS(status))
+	else if (!r->crashed && r->ret != WEXITSTATUS(r->status))
 		bad = "the same input gave another exit status in a child";
-	else if (bt_assert && (ret != 1 || !strstr(err, ": cannot read trace: "
-						    "libbabeltrace2 ")))
+	else if (r->bt_assert &&
+		 (r->ret != 1 || !strstr(r->err, ": cannot read trace: "
+					       "libbabeltrace2 ")))
 		bad = "a libbabeltrace2 crash or hang not reported as such";
 	else
-		bad = check_stderr(err, ret, flags & 0x10);
+		bad = check_stderr(r->err, r->ret, flags & 0x10);
 	if (bad) {
-		fprintf(stderr, "rpcsim-analyze said:\n%s", err);
-		fz_fail("trace", 0, "%s (exit status %d)", bad, ret);
+		fprintf(stderr, "rpcsim-analyze said:\n%s", r->err);
+		fz_fail("trace", 0, "%s (exit status %d)", bad, r->ret);
 	}
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static struct analyze_run run;
+	struct fz_input in = { data, size };
+	uint8_t flags = fz_u8(&in);
+	char *argv[8], cost[32];
+	int argc;
+
+	if (!base_meta.p)
+		LLVMFuzzerInitialize(NULL, NULL);
+	if (__sanitizer_set_report_fd && report_fd >= 0)
+		__sanitizer_set_report_fd((void *)(intptr_t)report_fd);
+	write_trace(&in, flags);
+	argc = analyze_argv(argv, cost, sizeof(cost), flags);
+	run_analyze(argc, argv, &run);
+	judge(&run, flags);
 	return 0;
 }

@@ -129,20 +129,28 @@ static const char *analyzer_path(const char **name)
 }
 
 /*
- * Run rpcsim-analyze (analyzer_path()) on the trace in @dir.
+ * Run rpcsim-analyze (analyzer_path()) on the trace in @dir, for this
+ * process.
  * Returns -1 when it ran and failed (our own trace unreadable: said), 0
  * otherwise (one that cannot be started is a note, not a failure: a build
  * without libbabeltrace2 has none).
  */
 static int run_analyzer(const char *dir)
 {
-	char *argv[] = { "rpcsim-analyze", (char *)dir, NULL };
+	char pid_opt[32];
+	/*
+	 * --pid: this process's runs alone.  The session records every
+	 * instrumented process of the user (per-UID buffers); the vpid
+	 * context tells ours apart.
+	 */
+	char *argv[] = { "rpcsim-analyze", pid_opt, (char *)dir, NULL };
 	const char *name, *prog = analyzer_path(&name);
 	int status, err;
 	sig_atomic_t seen;
 	bool killed = false;
 	pid_t pid;
 
+	snprintf(pid_opt, sizeof(pid_opt), "--pid=%ld", (long)getpid());
 	fflush(stdout);
 	if (prog)
 		err = posix_spawn(&pid, prog, NULL, NULL, argv, environ);
@@ -178,6 +186,122 @@ static int run_analyzer(const char *dir)
 }
 #endif
 
+#ifdef HAVE_LTTNG_UST
+/* --trace: start the session, its folder in @rep.  -1, said, if it cannot. */
+static int trace_start(const struct rpcsim_config *cfg,
+		       struct trace_session *ts, struct report *rep)
+{
+	struct trace_session_config tc = {
+		.dir = cfg->trace_dir,
+		.all_events = cfg->trace_all,
+	};
+	char err[512];
+
+	trace_buffer_split(cfg->trace_buffer, &tc.subbuf_size, &tc.num_subbuf);
+	if (trace_session_start(ts, &tc, err, sizeof(err))) {
+		fprintf(stderr, "rpcsim: --trace: %s\n", err);
+		return -1;
+	}
+	rep->trace_dir = ts->dir;
+	return 0;
+}
+
+/* --trace after the runs: stop the session, count what it lost. */
+static int trace_stop(struct trace_session *ts, struct report *rep)
+{
+	char err[512];
+	int ret = 0;
+
+	if (trace_session_stop(ts, err, sizeof(err))) {
+		fprintf(stderr, "rpcsim: --trace: %s\n", err);
+		ret = -1;
+	}
+	rep->trace_discarded = ts->discarded_events;
+	rep->trace_lost = ts->lost_packets;
+	return ret;
+}
+
+/*
+ * --trace at the end: what the tracer lost, and (text output) the
+ * analysis of the trace.  -1 when that analysis failed.
+ */
+static int trace_finish(const struct rpcsim_config *cfg,
+			const struct report *rep)
+{
+	if (rep->trace_discarded || rep->trace_lost)
+		fprintf(stderr, "rpcsim: warning: the tracer discarded "
+			"%llu events and lost %llu packets; the trace "
+			"has fewer calls than rpcsim measured (a "
+			"larger --trace-buffer helps)\n",
+			(unsigned long long)rep->trace_discarded,
+			(unsigned long long)rep->trace_lost);
+	if (cfg->json)
+		return 0;
+	printf("\nTrace %s, as rpcsim-analyze reads it:\n", rep->trace_dir);
+	return run_analyzer(rep->trace_dir);
+}
+#endif
+
+/*
+ * Every run of every mode asked for, the modes interleaved so drift hits
+ * each alike, each reported as it ends (text output).  Returns the exit
+ * status so far: 0, 1 when a run failed, 128 + the signal that stopped
+ * them.
+ */
+static int run_modes(const struct rpcsim_config *cfg, struct report *rep,
+		     unsigned int nr_modes)
+{
+	int status = 0;
+
+	for (unsigned int r = 1; r <= cfg->repeat && !status; r++) {
+		for (int m = 0; m < RPCSIM_NR_MODES && !status; m++) {
+			struct svc_result *res;
+			int ret;
+
+			if (!cfg->mode[m])
+				continue;
+			res = &rep->results[m][r - 1];
+			ret = svc_run(cfg, m, r, res);
+			if (ret) {
+				svc_result_free(res);
+				status = ret < 0 ? 1 : 128 + rpcsim_interrupted;
+				break;
+			}
+			rep->runs_done[m]++;
+			if (rpcsim_interrupted)
+				status = 128 + rpcsim_interrupted;
+			if (cfg->json)
+				continue;
+			/* Quiet with several modes: the table says it all. */
+			if (cfg->repeat == 1 && !(cfg->quiet && nr_modes > 1))
+				report_mode(stdout, rep, m);
+			else if (!cfg->quiet)
+				report_run(stdout, rep, res);
+			fflush(stdout);
+		}
+	}
+	return status;
+}
+
+/* After the runs: the JSON document, or each mode's summary and the table. */
+static void report_runs(const struct rpcsim_config *cfg,
+			const struct report *rep, unsigned int nr_modes)
+{
+	if (cfg->json) {
+		report_json(stdout, rep);
+		return;
+	}
+	if (cfg->repeat > 1 && !(cfg->quiet && nr_modes > 1)) {
+		if (!cfg->quiet)
+			fputc('\n', stdout);
+		for (int m = 0; m < RPCSIM_NR_MODES; m++)
+			if (rep->runs_done[m])
+				report_mode(stdout, rep, m);
+	}
+	if (nr_modes > 1)
+		report_table(stdout, rep);
+}
+
 int main(int argc, char **argv)
 {
 	struct rpcsim_config cfg;
@@ -187,11 +311,16 @@ int main(int argc, char **argv)
 	char gnuplot[PATH_MAX], why[512];
 #ifdef HAVE_LTTNG_UST
 	struct trace_session ts = { .name = "" };
-	char err[512];
 #endif
 
 	tool_set_name("rpcsim");
 	rpcsim_parse_options(argc, argv, &cfg);
+	/* stdout itself, so that --trace's rpcsim-analyze writes there too */
+	if (cfg.output && !freopen(cfg.output, "w", stdout)) {
+		fprintf(stderr, "rpcsim: --output=%s: %s\n", cfg.output,
+			strerror(errno));
+		return 1;
+	}
 	/* Before the runs: a missing gnuplot should not cost a benchmark. */
 	if (cfg.plot && (plot_find_gnuplot(gnuplot, sizeof(gnuplot), why,
 					   sizeof(why)) ||
@@ -208,20 +337,9 @@ int main(int argc, char **argv)
 		nr_modes++;
 	}
 #ifdef HAVE_LTTNG_UST
-	if (cfg.trace) {
-		struct trace_session_config tc = {
-			.dir = cfg.trace_dir,
-			.all_events = cfg.trace_all,
-		};
-
-		trace_buffer_split(cfg.trace_buffer, &tc.subbuf_size,
-				   &tc.num_subbuf);
-		if (trace_session_start(&ts, &tc, err, sizeof(err))) {
-			fprintf(stderr, "rpcsim: --trace: %s\n", err);
-			free_results(&rep);
-			return 1;
-		}
-		rep.trace_dir = ts.dir;
+	if (cfg.trace && trace_start(&cfg, &ts, &rep)) {
+		free_results(&rep);
+		return 1;
 	}
 #endif
 	if (!cfg.json && !cfg.quiet) {
@@ -233,63 +351,16 @@ int main(int argc, char **argv)
 	}
 	fflush(stdout);
 
-	/* Runs interleave the modes, so drift hits every mode alike. */
-	for (unsigned int r = 1; r <= cfg.repeat && !status; r++) {
-		for (int m = 0; m < RPCSIM_NR_MODES && !status; m++) {
-			struct svc_result *res;
-			int ret;
-
-			if (!cfg.mode[m])
-				continue;
-			res = &rep.results[m][r - 1];
-			ret = svc_run(&cfg, m, r, res);
-			if (ret) {
-				svc_result_free(res);
-				status = ret < 0 ? 1 : 128 + rpcsim_interrupted;
-				break;
-			}
-			rep.runs_done[m]++;
-			if (rpcsim_interrupted)
-				status = 128 + rpcsim_interrupted;
-			if (cfg.json)
-				continue;
-			/* Quiet with several modes: the table says it all. */
-			if (cfg.repeat == 1 && !(cfg.quiet && nr_modes > 1))
-				report_mode(stdout, &rep, m);
-			else if (!cfg.quiet)
-				report_run(stdout, &rep, res);
-			fflush(stdout);
-		}
-	}
-
+	status = run_modes(&cfg, &rep, nr_modes);
 #ifdef HAVE_LTTNG_UST
-	if (cfg.trace) {
-		if (trace_session_stop(&ts, err, sizeof(err))) {
-			fprintf(stderr, "rpcsim: --trace: %s\n", err);
-			if (!status)
-				status = 1;
-		}
-		rep.trace_discarded = ts.discarded_events;
-		rep.trace_lost = ts.lost_packets;
-	}
+	if (cfg.trace && trace_stop(&ts, &rep) && !status)
+		status = 1;
 #endif
 	if (status == 1) {
 		free_results(&rep);
 		return 1;
 	}
-	if (cfg.json) {
-		report_json(stdout, &rep);
-	} else {
-		if (cfg.repeat > 1 && !(cfg.quiet && nr_modes > 1)) {
-			if (!cfg.quiet)
-				fputc('\n', stdout);
-			for (int m = 0; m < RPCSIM_NR_MODES; m++)
-				if (rep.runs_done[m])
-					report_mode(stdout, &rep, m);
-		}
-		if (nr_modes > 1)
-			report_table(stdout, &rep);
-	}
+	report_runs(&cfg, &rep, nr_modes);
 	if (cfg.plot) {
 		fflush(stdout);
 		if (report_plot(&rep, gnuplot)) {
@@ -301,22 +372,14 @@ int main(int argc, char **argv)
 		}
 	}
 #ifdef HAVE_LTTNG_UST
-	if (cfg.trace) {
-		if (rep.trace_discarded || rep.trace_lost)
-			fprintf(stderr, "rpcsim: warning: the tracer discarded "
-				"%llu events and lost %llu packets; the trace "
-				"has fewer calls than rpcsim measured (a "
-				"larger --trace-buffer helps)\n",
-				(unsigned long long)rep.trace_discarded,
-				(unsigned long long)rep.trace_lost);
-		if (!cfg.json) {
-			printf("\nTrace %s, as rpcsim-analyze reads it:\n",
-			       rep.trace_dir);
-			if (run_analyzer(rep.trace_dir) && !status)
-				status = 1;
-		}
-	}
+	if (cfg.trace && trace_finish(&cfg, &rep) && !status)
+		status = 1;
 #endif
+	/* text,json: the JSON document last, after --trace's analysis too */
+	if (cfg.json_after_text) {
+		fputc('\n', stdout);
+		report_json(stdout, &rep);
+	}
 	free_results(&rep);
 	/* A signal (SIGPIPE: stdout's reader went away) says what happened. */
 	if (rpcsim_interrupted) {

@@ -136,6 +136,8 @@ struct opt_spec {
 #endif
 
 static const char *const words_completion[] = { "inline", "thread", NULL };
+static const char *const words_output_format[] = { "text", "json",
+						   "text,json", NULL };
 static const char *const words_trace_events[] = { "rpcsim", "all", NULL };
 static const char *const words_off_on[] = { "off", "on", NULL };
 
@@ -156,6 +158,12 @@ static void apply_backend(const struct opt_spec *o, const char *arg,
 			  uint64_t value, struct opt_state *st);
 static void apply_help(const struct opt_spec *o, const char *arg,
 		       uint64_t value, struct opt_state *st);
+static void apply_json(const struct opt_spec *o, const char *arg,
+		       uint64_t value, struct opt_state *st);
+static void apply_output_format(const struct opt_spec *o, const char *arg,
+				uint64_t value, struct opt_state *st);
+static void apply_output(const struct opt_spec *o, const char *arg,
+			 uint64_t value, struct opt_state *st);
 static void apply_version(const struct opt_spec *o, const char *arg,
 			  uint64_t value, struct opt_state *st);
 
@@ -339,7 +347,19 @@ static const struct opt_spec opt_table[] = {
 		  "which is reported (default: {def})" },
 	{ .help = "Output:" },
 	{ "json", 'j', no_argument, NULL, OPT_FLAG, CFG(json, FIELD_BOOL),
+	  .apply = apply_json,
 	  .help = "one JSON document on stdout instead of text" },
+	{ "output-format", 0, required_argument, "FMT", OPT_WORD,
+	  .accepted = "text, json or text,json",
+	  .words = words_output_format, CFG(output_format, FIELD_ENUM),
+	  .apply = apply_output_format,
+	  .help = "text, json (as --json), or text,json: the text\n"
+		  "report, then the JSON document, as fio's\n"
+		  "normal,json (default: text)" },
+	{ "output", 'o', required_argument, "FILE", OPT_OTHER,
+	  .apply = apply_output,
+	  .help = "write the report (and --trace's analysis) to\n"
+		  "FILE instead of stdout (default: stdout)" },
 	{ "plot", 0, required_argument, "FILE", OPT_OTHER,
 	  .apply = apply_plot,
 	  .help = "draw each mode's per-call latency (histogram,\n"
@@ -867,6 +887,28 @@ static void apply_plot(const struct opt_spec *o, const char *arg,
 	st->cfg->plot = arg;
 }
 
+/* --json and --output-format: the last one given decides. */
+static void apply_json(const struct opt_spec *o, const char *arg,
+		       uint64_t value, struct opt_state *st)
+{
+	st->cfg->json_after_text = false;
+}
+
+static void apply_output_format(const struct opt_spec *o, const char *arg,
+				uint64_t value, struct opt_state *st)
+{
+	st->cfg->json = value == 1;
+	st->cfg->json_after_text = value == 2;
+}
+
+static void apply_output(const struct opt_spec *o, const char *arg,
+			 uint64_t value, struct opt_state *st)
+{
+	if (!*arg)
+		usage_error("--%s=: accepted a file name", o->name);
+	st->cfg->output = arg;
+}
+
 static void apply_help(const struct opt_spec *o, const char *arg,
 		       uint64_t value, struct opt_state *st)
 {
@@ -996,9 +1038,8 @@ static void je_tcache_setup(struct rpcsim_config *cfg, uint64_t slots,
  */
 static void pcp_impl_resolve(struct rpcsim_config *cfg)
 {
-	struct pp_pool_config pc;
+	struct pp_pool_config pc = cfg->pool_env;
 
-	pp_pool_config_init(&pc);
 	pc.backend = cfg->backend;
 	cfg->pcp_impl = pp_pool_config_pcp_impl(&pc, &cfg->pcp_why);
 	if (cfg->pcp_impl == PP_NR_PCP_IMPLS) {
@@ -1012,10 +1053,9 @@ static void pcp_impl_resolve(struct rpcsim_config *cfg)
 static unsigned long pool_wmark_min(const struct rpcsim_config *cfg,
 				    unsigned long nr_pages)
 {
-	struct pp_pool_config pc;
+	struct pp_pool_config pc = cfg->pool_env;
 	unsigned long min, low, high;
 
-	pp_pool_config_init(&pc);
 	pc.nr_pages = nr_pages;
 	pc.pcp_batch = cfg->pcp_batch;
 	pc.pcp_high = cfg->pcp_high;
@@ -1197,7 +1237,6 @@ static void derive_sizes(struct opt_state *st)
 void rpcsim_parse_options(int argc, char **argv, struct rpcsim_config *cfg)
 {
 	struct opt_state st = { .cfg = cfg, .argv = argv };
-	struct pp_pool_config pc;
 	const char *env;
 	int opt;
 
@@ -1222,6 +1261,8 @@ void rpcsim_parse_options(int argc, char **argv, struct rpcsim_config *cfg)
 
 	check_dependencies(&st);
 	check_sizes(&st);
+	/* What it cannot read, a pool made from it refuses (see options.h). */
+	(void)pp_pool_config_init(&cfg->pool_env);
 	derive_sizes(&st);
 
 	env = getenv("RPCSIM_LEAK_PAGES");
@@ -1235,8 +1276,7 @@ void rpcsim_parse_options(int argc, char **argv, struct rpcsim_config *cfg)
 		cfg->leak_pages = (unsigned long)n;
 	}
 
-	pp_pool_config_init(&pc);
-	cfg->debug_checks = pc.debug;
+	cfg->debug_checks = cfg->pool_env.debug;
 #ifdef PP_CONFIG_ASAN
 	cfg->asan = true;
 #endif

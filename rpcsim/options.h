@@ -41,6 +41,13 @@ struct rpcsim_config {
 	bool je_tcache;			/* jemalloc: per-CPU thread caches */
 	long je_tcache_slots;		/* jemalloc: 4 KiB slots each has */
 	bool je_batch;			/* jemalloc: bulk via batch_alloc */
+	/*
+	 * libpagepool's defaults with what PAGEPOOL_DEBUG, PAGEPOOL_PCP and
+	 * PAGEPOOL_FAULT set, read once (pp_pool_config_init()): every pool
+	 * starts from it, and a bad PAGEPOOL_FAULT is named once, its pools
+	 * then refused when created (exit 1).
+	 */
+	struct pp_pool_config pool_env;
 	/* How the pools' pcp lists are owned: rseq or lock (what ran). */
 	enum pp_pcp_impl pcp_impl;
 	const char *pcp_why;		/* why not rseq, when it was wanted */
@@ -51,6 +58,10 @@ struct rpcsim_config {
 	uint64_t warmup;		/* untimed requests per thread */
 	unsigned int retry_wait_us;
 	bool json, quiet;
+	/* --output-format=text,json: the text, then the JSON document */
+	bool json_after_text;
+	unsigned int output_format;	/* the word --output-format gave */
+	const char *output;		/* --output=FILE instead of stdout */
 	const char *plot;		/* --plot=FILE (.svg or .png), or NULL */
 	/* --trace: record the run with LTTng (rpcsim --trace[=DIR]). */
 	bool trace;

@@ -62,21 +62,8 @@ static void summary_build(struct mode_summary *ms, const struct svc_result *r,
 	hist_init(&ms->hist);
 	ms->runs = n;
 	for (unsigned int i = 0; i < n; i++) {
-		const struct svc_stats *s = &r[i].total;
-
 		hist_merge(&ms->hist, &r[i].hist);
-		ms->total.calls += s->calls;
-		ms->total.alloc_calls += s->alloc_calls;
-		ms->total.pages += s->pages;
-		ms->total.no_progress += s->no_progress;
-		ms->total.waits += s->waits;
-		ms->total.wait_ns += s->wait_ns;
-		ms->total.requests += s->requests;
-		ms->total.reads += s->reads;
-		ms->total.writes += s->writes;
-		ms->total.bytes_read += s->bytes_read;
-		ms->total.bytes_written += s->bytes_written;
-		ms->total.digest += s->digest;
+		svc_stats_add(&ms->total, &r[i].total);
 		for (unsigned int e = 0; e < PP_NR_VM_EVENTS; e++)
 			ms->events[e] += r[i].events[e];
 		ms->completions += r[i].completions;
@@ -380,6 +367,7 @@ static void json_percentiles(struct json *j, const struct hist *h)
 	for (unsigned int i = 0; i < ARRAY_SIZE(pcts); i++)
 		json_number(j, pct_names[i],
 			    ns_to_us((double)hist_percentile(h, pcts[i])));
+	json_number(j, "p99.99", ns_to_us((double)hist_percentile(h, 99.99)));
 	json_object_end(j);
 }
 
@@ -391,6 +379,7 @@ static void json_latency(struct json *j, const struct hist *h)
 	json_number(j, "min_us", ns_to_us(h->count ? (double)h->min : 0));
 	json_number(j, "max_us", ns_to_us((double)h->max));
 	json_percentiles(j, h);
+	hist_json(j, "histogram", h);
 }
 
 static void json_stats(struct json *j, const struct svc_stats *s,

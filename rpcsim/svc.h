@@ -65,4 +65,7 @@ int svc_run(const struct rpcsim_config *cfg, enum rpcsim_mode mode,
 	    unsigned int run, struct svc_result *res);
 void svc_result_free(struct svc_result *res);
 
+/* Add every count of @src to @dst (threads into a run, runs into a mode). */
+void svc_stats_add(struct svc_stats *dst, const struct svc_stats *src);
+
 #endif /* RPCSIM_SVC_H */

@@ -206,7 +206,7 @@ static void svc_watch(struct svc_serv *serv, const unsigned int *count,
 		fputs("\r\033[K", stderr);
 }
 
-static void svc_stats_add(struct svc_stats *dst, const struct svc_stats *src)
+void svc_stats_add(struct svc_stats *dst, const struct svc_stats *src)
 {
 	dst->calls += src->calls;
 	dst->alloc_calls += src->alloc_calls;
@@ -224,10 +224,9 @@ static void svc_stats_add(struct svc_stats *dst, const struct svc_stats *src)
 
 static struct pp_pool *svc_pool_create(const struct rpcsim_config *cfg)
 {
-	struct pp_pool_config pc;
+	struct pp_pool_config pc = cfg->pool_env;
 	struct pp_pool *pool;
 
-	pp_pool_config_init(&pc);
 	pc.nr_pages = cfg->pool_pages;
 	pc.pcp_batch = cfg->pcp_batch;
 	pc.pcp_high = cfg->pcp_high;
@@ -314,6 +313,7 @@ static void svc_trace_run_start(const struct rpcsim_config *cfg,
 		.mode_name = rpcsim_mode_name(mode),
 		.mode = (unsigned int)mode,
 		.run = run,
+		.pid = (int)getpid(),
 		.threads = cfg->threads,
 		.slots = (unsigned int)cfg->pages,
 		.io_size = cfg->io_size,
@@ -328,27 +328,22 @@ static void svc_trace_run_start(const struct rpcsim_config *cfg,
 		.write_weight = cfg->write_weight,
 		.seed = cfg->seed,
 		.version = PACKAGE_VERSION,
-		.backend = pp_backend_name(cfg->backend),
-		.bulk_variant = pp_bulk_variant_name(cfg->bulk_variant),
+		.backend = (unsigned int)cfg->backend,
+		.bulk_variant = (unsigned int)cfg->bulk_variant,
 	};
 
 	rpcsim_trace(run_start, &r);
 }
 
-int svc_run(const struct rpcsim_config *cfg, enum rpcsim_mode mode,
-	    unsigned int run, struct svc_result *res)
+/*
+ * The server before its threads: the workload, the pool and the page
+ * cache filled from it.  0, or what svc_run() returns, everything undone.
+ */
+static int svc_serv_setup(struct svc_serv *serv,
+			  const struct rpcsim_config *cfg,
+			  enum rpcsim_mode mode)
 {
-	struct svc_serv *serv = xcalloc(1, sizeof(*serv));
-	struct pp_vmstat end;
-	pthread_condattr_t attr;
-	uint64_t start, released = 0, last = 0;
-	int ret = 0;
-
-	memset(res, 0, sizeof(*res));
-	res->mode = mode;
-	res->run = run;
-	hist_init(&res->hist);
-	res->threads = xcalloc(cfg->threads, sizeof(*res->threads));
+	int ret;
 
 	serv->cfg = cfg;
 	serv->mode = mode;
@@ -362,26 +357,30 @@ int svc_run(const struct rpcsim_config *cfg, enum rpcsim_mode mode,
 		.io_pages = cfg->io_pages,
 	};
 	serv->pool = svc_pool_create(cfg);
-	if (!serv->pool) {
-		free(serv);
+	if (!serv->pool)
 		return -1;
-	}
 	ret = svc_cache_fill(serv);
 	if (ret) {
 		/* pp_release_pages() skips the NULL slots not yet filled. */
 		pp_release_pages(serv->pool, serv->cache, cfg->file_pages);
 		free(serv->cache);
 		pp_pool_destroy(serv->pool);
-		free(serv);
-		return ret;
 	}
+	return ret;
+}
+
+/* What the threads meet on: the done lock and condition, the barrier. */
+static void svc_sync_init(struct svc_serv *serv)
+{
+	pthread_condattr_t attr;
 
 	PTHREAD_CHECK(pthread_mutex_init(&serv->done_lock, NULL));
 	PTHREAD_CHECK(pthread_condattr_init(&attr));
 	PTHREAD_CHECK(pthread_condattr_setclock(&attr, CLOCK_MONOTONIC));
 	PTHREAD_CHECK(pthread_cond_init(&serv->done_cond, &attr));
 	PTHREAD_CHECK(pthread_condattr_destroy(&attr));
-	PTHREAD_CHECK(pthread_barrier_init(&serv->go, NULL, cfg->threads + 1));
+	PTHREAD_CHECK(pthread_barrier_init(&serv->go, NULL,
+					   serv->cfg->threads + 1));
 	atomic_init(&serv->stop, false);
 	atomic_init(&serv->stuck, false);
 	atomic_init(&serv->gave_up, 0);
@@ -389,7 +388,106 @@ int svc_run(const struct rpcsim_config *cfg, enum rpcsim_mode mode,
 	atomic_init(&serv->waits, 0);
 	atomic_init(&serv->handled, 0);
 	atomic_init(&serv->next_seq, 0);
+}
 
+static void svc_sync_destroy(struct svc_serv *serv)
+{
+	PTHREAD_CHECK(pthread_barrier_destroy(&serv->go));
+	PTHREAD_CHECK(pthread_cond_destroy(&serv->done_cond));
+	PTHREAD_CHECK(pthread_mutex_destroy(&serv->done_lock));
+}
+
+/*
+ * The timed run is over: join the threads and sum what they did into
+ * @res, with the completions since @released and the pool's counters
+ * since @res->start.
+ */
+static void svc_collect(struct svc_serv *serv, struct svc_result *res,
+			uint64_t start, uint64_t released)
+{
+	const struct rpcsim_config *cfg = serv->cfg;
+	struct pp_vmstat end;
+	uint64_t last = 0;
+
+	for (unsigned int i = 0; i < cfg->threads; i++) {
+		struct svc_rqst *rqstp = serv->rqsts[i];
+
+		PTHREAD_CHECK(pthread_join(rqstp->thread, NULL));
+		if (rqstp->finish_ns > last)
+			last = rqstp->finish_ns;
+		res->threads[i] = rqstp->st;
+		svc_stats_add(&res->total, &rqstp->st);
+		hist_merge(&res->hist, &rqstp->hist);
+	}
+	if (serv->compl) {
+		res->completions = svc_completion_drain(serv->compl) -
+				   released;
+		svc_completion_stop(serv, serv->compl);
+	}
+	rpcsim_trace(run_end, (unsigned int)serv->mode, res->run,
+		     res->total.calls, res->total.pages, res->hist.sum,
+		     res->total.requests, res->total.no_progress);
+	pp_pool_vmstat(serv->pool, &end);
+	res->elapsed_s = (double)(last - start) / 1e9;
+	for (unsigned int i = 0; i < PP_NR_VM_EVENTS; i++)
+		res->events[i] = end.events[i] - res->start.events[i];
+}
+
+/*
+ * A run whose threads waited for pages to the end: the stall detector
+ * fired, or the deadline came first with no call completed.  Says so:
+ * -1; otherwise 0.
+ */
+static int svc_starved(const struct svc_serv *serv,
+		       const struct svc_result *res)
+{
+	const struct rpcsim_config *cfg = serv->cfg;
+	enum rpcsim_mode mode = serv->mode;
+
+	if (atomic_load_explicit(&serv->stuck, memory_order_relaxed)) {
+		fprintf(stderr, "rpcsim: %s run %u stalled: every server thread "
+			"waited for pages for %llu s with nothing left to free "
+			"them; the pool is too small for this run (the minimum "
+			"is %lu pages, and PAGEPOOL_FAULT=buddy-empty takes "
+			"pages away)\n", rpcsim_mode_label(mode), res->run,
+			(unsigned long long)(STALL_NS / NSEC_PER_SEC),
+			cfg->min_pool_pages);
+		return -1;
+	}
+	if (!rpcsim_interrupted && !res->total.calls &&
+	    atomic_load_explicit(&serv->gave_up, memory_order_relaxed)) {
+		/* The deadline came before the stall detector could. */
+		fprintf(stderr, "rpcsim: %s run %u: no svc_alloc_arg() call "
+			"completed before the run's end; the server threads "
+			"were still waiting for pages: the pool is too small "
+			"for this run (the minimum is %lu pages, and "
+			"PAGEPOOL_FAULT=buddy-empty takes pages away)\n",
+			rpcsim_mode_label(mode), res->run,
+			cfg->min_pool_pages);
+		return -1;
+	}
+	return 0;
+}
+
+int svc_run(const struct rpcsim_config *cfg, enum rpcsim_mode mode,
+	    unsigned int run, struct svc_result *res)
+{
+	struct svc_serv *serv = xcalloc(1, sizeof(*serv));
+	uint64_t start, released = 0;
+	int ret;
+
+	memset(res, 0, sizeof(*res));
+	res->mode = mode;
+	res->run = run;
+	hist_init(&res->hist);
+	res->threads = xcalloc(cfg->threads, sizeof(*res->threads));
+
+	ret = svc_serv_setup(serv, cfg, mode);
+	if (ret) {
+		free(serv);
+		return ret;
+	}
+	svc_sync_init(serv);
 	if (cfg->completion == RPCSIM_COMPLETION_THREAD)
 		serv->compl = svc_completion_start(serv);
 	serv->rqsts = xcalloc(cfg->threads, sizeof(*serv->rqsts));
@@ -406,54 +504,11 @@ int svc_run(const struct rpcsim_config *cfg, enum rpcsim_mode mode,
 	svc_barrier_wait(&serv->go);
 
 	svc_watch(serv, &serv->nr_done, start, run);
-	for (unsigned int i = 0; i < cfg->threads; i++) {
-		struct svc_rqst *rqstp = serv->rqsts[i];
-
-		PTHREAD_CHECK(pthread_join(rqstp->thread, NULL));
-		if (rqstp->finish_ns > last)
-			last = rqstp->finish_ns;
-		res->threads[i] = rqstp->st;
-		svc_stats_add(&res->total, &rqstp->st);
-		hist_merge(&res->hist, &rqstp->hist);
-	}
-	if (serv->compl) {
-		res->completions = svc_completion_drain(serv->compl) -
-				   released;
-		svc_completion_stop(serv, serv->compl);
-	}
-	rpcsim_trace(run_end, (unsigned int)mode, run, res->total.calls,
-		     res->total.pages, res->hist.sum, res->total.requests,
-		     res->total.no_progress);
-	pp_pool_vmstat(serv->pool, &end);
-	res->elapsed_s = (double)(last - start) / 1e9;
-	for (unsigned int i = 0; i < PP_NR_VM_EVENTS; i++)
-		res->events[i] = end.events[i] - res->start.events[i];
-
-	PTHREAD_CHECK(pthread_barrier_destroy(&serv->go));
-	PTHREAD_CHECK(pthread_cond_destroy(&serv->done_cond));
-	PTHREAD_CHECK(pthread_mutex_destroy(&serv->done_lock));
+	svc_collect(serv, res, start, released);
+	svc_sync_destroy(serv);
 	ret = svc_teardown(serv, res);
-	if (atomic_load_explicit(&serv->stuck, memory_order_relaxed)) {
-		fprintf(stderr, "rpcsim: %s run %u stalled: every server thread "
-			"waited for pages for %llu s with nothing left to free "
-			"them; the pool is too small for this run (the minimum "
-			"is %lu pages, and PAGEPOOL_FAULT=buddy-empty takes "
-			"pages away)\n", rpcsim_mode_label(mode), run,
-			(unsigned long long)(STALL_NS / NSEC_PER_SEC),
-			cfg->min_pool_pages);
+	if (svc_starved(serv, res))
 		ret = -1;
-	} else if (!rpcsim_interrupted && !res->total.calls &&
-		   atomic_load_explicit(&serv->gave_up,
-					memory_order_relaxed)) {
-		/* The deadline came before the stall detector could. */
-		fprintf(stderr, "rpcsim: %s run %u: no svc_alloc_arg() call "
-			"completed before the run's end; the server threads "
-			"were still waiting for pages: the pool is too small "
-			"for this run (the minimum is %lu pages, and "
-			"PAGEPOOL_FAULT=buddy-empty takes pages away)\n",
-			rpcsim_mode_label(mode), run, cfg->min_pool_pages);
-		ret = -1;
-	}
 	free(serv);
 	return ret;
 }

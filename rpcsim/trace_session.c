@@ -1,4 +1,8 @@
 /* SPDX-License-Identifier: MIT */
+/*
+ * rpcsim --trace: the LTTng session around a run, through liblttng-ctl
+ * (trace_session.h says what it does and in what order).
+ */
 #include "trace_session.h"
 
 #include <dirent.h>
@@ -201,8 +205,16 @@ int trace_session_start(struct trace_session *ts,
 	struct lttng_domain dom;
 	struct lttng_handle *h = NULL;
 	struct lttng_channel *chan = NULL;
+	static const struct {
+		enum lttng_event_context_type type;
+		const char *what;
+	} contexts[] = {
+		{ LTTNG_EVENT_CONTEXT_VTID, "adding the vtid context" },
+		{ LTTNG_EVENT_CONTEXT_VPID, "adding the vpid context" },
+	};
 	struct lttng_event_context ctx;
 	char url[4200];
+	unsigned int i;
 	int ret;
 
 	memset(ts, 0, sizeof(*ts));
@@ -250,12 +262,19 @@ int trace_session_start(struct trace_session *ts,
 		goto fail;
 	if (cfg->all_events && trace_enable(h, "pagepool:*", err, errlen))
 		goto fail;
-	memset(&ctx, 0, sizeof(ctx));
-	ctx.ctx = LTTNG_EVENT_CONTEXT_VTID;
-	ret = lttng_add_context(h, &ctx, NULL, TRACE_CHANNEL);
-	if (ret < 0) {
-		trace_err(err, errlen, "adding the vtid context", ret);
-		goto fail;
+	/*
+	 * vtid pairs a thread's entry and exit; vpid tells the processes
+	 * apart (per-UID buffers mix a user's processes).  Not procname: a
+	 * 16-byte string on every event, and the process is rpcsim.
+	 */
+	for (i = 0; i < sizeof(contexts) / sizeof(contexts[0]); i++) {
+		memset(&ctx, 0, sizeof(ctx));
+		ctx.ctx = contexts[i].type;
+		ret = lttng_add_context(h, &ctx, NULL, TRACE_CHANNEL);
+		if (ret < 0) {
+			trace_err(err, errlen, contexts[i].what, ret);
+			goto fail;
+		}
 	}
 	ret = lttng_start_tracing(ts->name);
 	if (ret < 0) {

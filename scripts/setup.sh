@@ -19,11 +19,12 @@ build=${BUILD_DIR:-$top/build}
 # (--plot); python3 checks JSON in tests; clang with its libFuzzer and
 # sanitizer runtimes (make fuzz); DPDK (libdpdk.pc) and gperftools
 # (libtcmalloc_minimal.pc) for pagebench's mempool and tcmalloc
-# baselines, both optional to configure.
+# baselines, both optional to configure; python3-lttnganalyses
+# (lttng-periodstats, the README's period recipe and its test).
 PACKAGES="build-essential autoconf automake libtool pkg-config python3
 	liblttng-ust-dev liblttng-ctl-dev lttng-tools babeltrace2 libbabeltrace2-dev
 	libjemalloc-dev libjson-c-dev gnuplot-nox clang libclang-rt-14-dev
-	libdpdk-dev libgoogle-perftools-dev"
+	libdpdk-dev libgoogle-perftools-dev python3-lttnganalyses"
 
 missing=
 for p in $PACKAGES; do

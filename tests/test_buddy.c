@@ -245,6 +245,101 @@ static void check_counters(struct workload *w)
 		w->bad_counters++;
 }
 
+/* One random operation of the workload, then the counters' check. */
+static void workload_step(struct workload *w)
+{
+	unsigned int r = test_rand(&w->rng) % 100;
+	struct pp_page *page;
+	unsigned int order;
+	pp_gfp_t gfp;
+
+	/* Lean towards freeing when most of the pool is out. */
+	if (w->in_use > w->nr_pages * 3 / 4 && r < 60)
+		r += 40;
+	if (r < 20) {
+		gfp = random_gfp(w);
+		page = pp_alloc_page(w->pool, gfp);
+		if (page)
+			took(w, page, 0, gfp);
+	} else if (r < 30) {
+		gfp = random_gfp(w);
+		order = 1 + test_rand(&w->rng) % 6;
+		page = pp_alloc_pages(w->pool, gfp, order);
+		if (page)
+			took(w, page, order, gfp);
+	} else if (r < 45) {
+		op_array(w);
+	} else if (r < 55) {
+		op_list(w);
+	} else if (r < 65) {
+		if (w->nr_held) {
+			struct held *h = &w->held[test_rand(&w->rng) %
+						  w->nr_held];
+
+			pp_get_page(w->pool, h->page);
+			h->refs++;
+		}
+	} else if (r < 90) {
+		if (w->nr_held) {
+			unsigned long i = test_rand(&w->rng) % w->nr_held;
+
+			before_put(w, i);
+			pp_put_page(w->pool, w->held[i].page);
+			dropped(w, i);
+		}
+	} else if (r < 99) {
+		op_release(w);
+	} else {
+		pp_pool_drain(w->pool);
+	}
+	check_counters(w);
+}
+
+/*
+ * The workload's verdict: what it counted on the way, and the pool at the
+ * end (@st) against the pool after create (@init).
+ */
+static void workload_report(const struct workload *w, unsigned int nr_ops,
+			    const struct pp_vmstat *init,
+			    const struct pp_vmstat *st)
+{
+	unsigned long nr_pages = w->nr_pages;
+
+	diag("%lu pages: %lu blocks allocated, %lu freed, %u ops", nr_pages,
+	     w->allocs, w->frees, nr_ops);
+	if (w->short_ret)
+		diag("%lu array calls returned less than their leading "
+		     "populated entries", w->short_ret);
+	ok(w->dup == 0, "random workload (%lu pages) - no page handed out "
+	   "twice (%lu)", nr_pages, w->dup);
+	ok(w->bad_ret == 0,
+	   "random workload (%lu pages) - bulk returns: entries [0, ret) "
+	   "populated, old entries kept (%lu bad)", nr_pages, w->bad_ret);
+	ok(w->bad_content == 0 && w->bad_zero == 0,
+	   "random workload (%lu pages) - held pages never overwritten, "
+	   "GFP_ZERO pages zero (%lu, %lu bad)", nr_pages, w->bad_content,
+	   w->bad_zero);
+	ok(w->bad_counters == 0,
+	   "random workload (%lu pages) - counters add up after each of %lu "
+	   "steps (%lu bad)", nr_pages, w->checks, w->bad_counters);
+	ok(st->nr_free == nr_pages && st->nr_pcp == 0 &&
+	   st->events[PP_PGALLOC] == st->events[PP_PGFREE],
+	   "random workload (%lu pages) - every page back (free %lu, pgalloc "
+	   "%llu, pgfree %llu)", nr_pages, st->nr_free,
+	   (unsigned long long)st->events[PP_PGALLOC],
+	   (unsigned long long)st->events[PP_PGFREE]);
+	ok(free_area_equal(init, st),
+	   "random workload (%lu pages) - buddies merge back to the initial "
+	   "free_area", nr_pages);
+	if (!free_area_equal(init, st))
+		for (unsigned int o = 0; o < PP_NR_ORDERS; o++)
+			diag("order %u: %lu blocks, initially %lu", o,
+			     st->free_area[o], init->free_area[o]);
+	ok(w->allocs > nr_ops / 4 && w->frees == w->allocs,
+	   "random workload (%lu pages) - exercised: %lu allocations",
+	   nr_pages, w->allocs);
+}
+
 static void run_workload(unsigned long nr_pages, uint64_t seed,
 			 unsigned int nr_ops)
 {
@@ -260,53 +355,8 @@ static void run_workload(unsigned long nr_pages, uint64_t seed,
 		bail_out("calloc: out of memory");
 	pp_pool_vmstat(w.pool, &init);
 
-	for (unsigned int op = 0; op < nr_ops; op++) {
-		unsigned int r = test_rand(&w.rng) % 100;
-		struct pp_page *page;
-		unsigned int order;
-		pp_gfp_t gfp;
-
-		/* Lean towards freeing when most of the pool is out. */
-		if (w.in_use > nr_pages * 3 / 4 && r < 60)
-			r += 40;
-		if (r < 20) {
-			gfp = random_gfp(&w);
-			page = pp_alloc_page(w.pool, gfp);
-			if (page)
-				took(&w, page, 0, gfp);
-		} else if (r < 30) {
-			gfp = random_gfp(&w);
-			order = 1 + test_rand(&w.rng) % 6;
-			page = pp_alloc_pages(w.pool, gfp, order);
-			if (page)
-				took(&w, page, order, gfp);
-		} else if (r < 45) {
-			op_array(&w);
-		} else if (r < 55) {
-			op_list(&w);
-		} else if (r < 65) {
-			if (w.nr_held) {
-				struct held *h = &w.held[test_rand(&w.rng) %
-							 w.nr_held];
-
-				pp_get_page(w.pool, h->page);
-				h->refs++;
-			}
-		} else if (r < 90) {
-			if (w.nr_held) {
-				unsigned long i = test_rand(&w.rng) % w.nr_held;
-
-				before_put(&w, i);
-				pp_put_page(w.pool, w.held[i].page);
-				dropped(&w, i);
-			}
-		} else if (r < 99) {
-			op_release(&w);
-		} else {
-			pp_pool_drain(w.pool);
-		}
-		check_counters(&w);
-	}
+	for (unsigned int op = 0; op < nr_ops; op++)
+		workload_step(&w);
 
 	/* Put every reference still held. */
 	while (w.nr_held) {
@@ -317,40 +367,7 @@ static void run_workload(unsigned long nr_pages, uint64_t seed,
 	check_counters(&w);
 	pp_pool_drain(w.pool);
 	pp_pool_vmstat(w.pool, &st);
-
-	diag("%lu pages: %lu blocks allocated, %lu freed, %u ops", nr_pages,
-	     w.allocs, w.frees, nr_ops);
-	if (w.short_ret)
-		diag("%lu array calls returned less than their leading "
-		     "populated entries", w.short_ret);
-	ok(w.dup == 0, "random workload (%lu pages) - no page handed out "
-	   "twice (%lu)", nr_pages, w.dup);
-	ok(w.bad_ret == 0,
-	   "random workload (%lu pages) - bulk returns: entries [0, ret) "
-	   "populated, old entries kept (%lu bad)", nr_pages, w.bad_ret);
-	ok(w.bad_content == 0 && w.bad_zero == 0,
-	   "random workload (%lu pages) - held pages never overwritten, "
-	   "GFP_ZERO pages zero (%lu, %lu bad)", nr_pages, w.bad_content,
-	   w.bad_zero);
-	ok(w.bad_counters == 0,
-	   "random workload (%lu pages) - counters add up after each of %lu "
-	   "steps (%lu bad)", nr_pages, w.checks, w.bad_counters);
-	ok(st.nr_free == nr_pages && st.nr_pcp == 0 &&
-	   st.events[PP_PGALLOC] == st.events[PP_PGFREE],
-	   "random workload (%lu pages) - every page back (free %lu, pgalloc "
-	   "%llu, pgfree %llu)", nr_pages, st.nr_free,
-	   (unsigned long long)st.events[PP_PGALLOC],
-	   (unsigned long long)st.events[PP_PGFREE]);
-	ok(free_area_equal(&init, &st),
-	   "random workload (%lu pages) - buddies merge back to the initial "
-	   "free_area", nr_pages);
-	if (!free_area_equal(&init, &st))
-		for (unsigned int o = 0; o < PP_NR_ORDERS; o++)
-			diag("order %u: %lu blocks, initially %lu", o,
-			     st.free_area[o], init.free_area[o]);
-	ok(w.allocs > nr_ops / 4 && w.frees == w.allocs,
-	   "random workload (%lu pages) - exercised: %lu allocations",
-	   nr_pages, w.allocs);
+	workload_report(&w, nr_ops, &init, &st);
 	ok(pp_pool_destroy(w.pool) == 0, "pp_pool_destroy - returns 0");
 	free(w.held);
 	owner_fini(&w.map);

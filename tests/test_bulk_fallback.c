@@ -192,10 +192,83 @@ static bool test_interposition(void)
 	return works;
 }
 
+/*
+ * The watermark fallback's return value, @arr holding the two pages the
+ * array calls before took (entries 0 and 1).
+ */
+static void test_watermark_return(struct pp_page **arr)
+{
+	struct pp_page *arr2[32] = { NULL };
+	struct pp_vmstat a, b;
+	unsigned long ret;
+
+	/*
+	 * As in the kernel, the fallback returns the filled slot + 1, not a
+	 * census: with hole 0 filled and entries 1 and 2 populated it is 1,
+	 * and with every other entry populated the array is full while the
+	 * call still says 1; the next call skips the full array and says 32.
+	 */
+	arr2[1] = arr[0];
+	arr2[2] = arr[1];
+	pp_pool_vmstat(pool, &a);
+	ret = pp_alloc_pages_bulk_array(pool, PP_GFP_KERNEL, 32, arr2);
+	pp_pool_vmstat(pool, &b);
+	ok(vm_delta(&a, &b, PP_BULK_FALLBACK_WATERMARK) == 1 &&
+	   arr2[0] != NULL && arr2[3] == NULL,
+	   "alloc_pages_bulk_array - setup: watermark fallback fills hole 0");
+	ok(ret == 1, "alloc_pages_bulk_array - fallback returns the filled "
+	   "slot + 1, not the populated run [0, 3) (%lu)", ret);
+	if (arr2[0])
+		pp_put_page(pool, arr2[0]);
+	arr2[0] = NULL;
+	for (int i = 1; i < 32; i++)
+		arr2[i] = arr[0];
+	pp_pool_vmstat(pool, &a);
+	ret = pp_alloc_pages_bulk_array(pool, PP_GFP_KERNEL, 32, arr2);
+	pp_pool_vmstat(pool, &b);
+	ok(vm_delta(&a, &b, PP_BULK_FALLBACK_WATERMARK) == 1 &&
+	   arr2[0] != NULL && ret == 1,
+	   "alloc_pages_bulk_array - fallback that fills the last hole "
+	   "returns 1 though the array is full (%lu)", ret);
+	ret = pp_alloc_pages_bulk_array(pool, PP_GFP_KERNEL, 32, arr2);
+	ok(ret == 32, "alloc_pages_bulk_array - called again on the full "
+	   "array: 32 (%lu)", ret);
+	if (arr2[0])
+		pp_put_page(pool, arr2[0]);
+}
+
+/* The list variant of the watermark fallback, at the same boundary. */
+static void test_watermark_list(void)
+{
+	struct pp_list_head list = PP_LIST_HEAD_INIT(list);
+	struct pp_vmstat a, b;
+	unsigned long ret;
+
+	shrink_buddy(40);
+	pp_pool_vmstat(pool, &a);
+	ret = pp_alloc_pages_bulk_list(pool, PP_GFP_KERNEL, 24, &list);
+	pp_pool_vmstat(pool, &b);
+	ok(a.nr_free == 40 && ret == 1 && list_length(&list) == 1 &&
+	   vm_delta(&a, &b, PP_BULK_FALLBACK_WATERMARK) == 1 &&
+	   vm_delta(&a, &b, PP_PGALLOC) == 1,
+	   "alloc_pages_bulk_list - buddy 40 <= low 16 + 24: one page through "
+	   "the watermark fallback (%lu)", ret);
+	put_list(pool, &list);
+	pp_pool_drain(pool);
+	pp_pool_vmstat(pool, &a);
+	ret = pp_alloc_pages_bulk_list(pool, PP_GFP_KERNEL, 23, &list);
+	pp_pool_vmstat(pool, &b);
+	ok(a.nr_free == 40 && ret == 23 && list_length(&list) == 23 &&
+	   vm_delta(&a, &b, PP_BULK_FALLBACK_WATERMARK) == 0,
+	   "alloc_pages_bulk_list - buddy 40 > low 16 + 23: bulk path, 23 "
+	   "pages (%lu)", ret);
+	put_list(pool, &list);
+	give_back();
+}
+
 static void test_watermark(void)
 {
-	struct pp_page *arr[32] = { NULL }, *arr2[32] = { NULL };
-	struct pp_list_head list = PP_LIST_HEAD_INIT(list);
+	struct pp_page *arr[32] = { NULL };
 	struct pp_vmstat a, b;
 	unsigned long ret;
 
@@ -236,39 +309,7 @@ static void test_watermark(void)
 	   "alloc_pages_bulk_array - fallback fills the first hole after the "
 	   "populated one (%lu)", ret);
 
-	/*
-	 * As in the kernel, the fallback returns the filled slot + 1, not a
-	 * census: with hole 0 filled and entries 1 and 2 populated it is 1,
-	 * and with every other entry populated the array is full while the
-	 * call still says 1; the next call skips the full array and says 32.
-	 */
-	arr2[1] = arr[0];
-	arr2[2] = arr[1];
-	pp_pool_vmstat(pool, &a);
-	ret = pp_alloc_pages_bulk_array(pool, PP_GFP_KERNEL, 32, arr2);
-	pp_pool_vmstat(pool, &b);
-	ok(vm_delta(&a, &b, PP_BULK_FALLBACK_WATERMARK) == 1 &&
-	   arr2[0] != NULL && arr2[3] == NULL,
-	   "alloc_pages_bulk_array - setup: watermark fallback fills hole 0");
-	ok(ret == 1, "alloc_pages_bulk_array - fallback returns the filled "
-	   "slot + 1, not the populated run [0, 3) (%lu)", ret);
-	if (arr2[0])
-		pp_put_page(pool, arr2[0]);
-	arr2[0] = NULL;
-	for (int i = 1; i < 32; i++)
-		arr2[i] = arr[0];
-	pp_pool_vmstat(pool, &a);
-	ret = pp_alloc_pages_bulk_array(pool, PP_GFP_KERNEL, 32, arr2);
-	pp_pool_vmstat(pool, &b);
-	ok(vm_delta(&a, &b, PP_BULK_FALLBACK_WATERMARK) == 1 &&
-	   arr2[0] != NULL && ret == 1,
-	   "alloc_pages_bulk_array - fallback that fills the last hole "
-	   "returns 1 though the array is full (%lu)", ret);
-	ret = pp_alloc_pages_bulk_array(pool, PP_GFP_KERNEL, 32, arr2);
-	ok(ret == 32, "alloc_pages_bulk_array - called again on the full "
-	   "array: 32 (%lu)", ret);
-	if (arr2[0])
-		pp_put_page(pool, arr2[0]);
+	test_watermark_return(arr);
 	put_array(pool, arr, 32);
 
 	/* One page fewer and the zone qualifies: 48 > 16 + 31. */
@@ -284,27 +325,7 @@ static void test_watermark(void)
 	give_back();
 	pp_pool_drain(pool);
 
-	/* The list variant, at the same boundary. */
-	shrink_buddy(40);
-	pp_pool_vmstat(pool, &a);
-	ret = pp_alloc_pages_bulk_list(pool, PP_GFP_KERNEL, 24, &list);
-	pp_pool_vmstat(pool, &b);
-	ok(a.nr_free == 40 && ret == 1 && list_length(&list) == 1 &&
-	   vm_delta(&a, &b, PP_BULK_FALLBACK_WATERMARK) == 1 &&
-	   vm_delta(&a, &b, PP_PGALLOC) == 1,
-	   "alloc_pages_bulk_list - buddy 40 <= low 16 + 24: one page through "
-	   "the watermark fallback (%lu)", ret);
-	put_list(pool, &list);
-	pp_pool_drain(pool);
-	pp_pool_vmstat(pool, &a);
-	ret = pp_alloc_pages_bulk_list(pool, PP_GFP_KERNEL, 23, &list);
-	pp_pool_vmstat(pool, &b);
-	ok(a.nr_free == 40 && ret == 23 && list_length(&list) == 23 &&
-	   vm_delta(&a, &b, PP_BULK_FALLBACK_WATERMARK) == 0,
-	   "alloc_pages_bulk_list - buddy 40 > low 16 + 23: bulk path, 23 "
-	   "pages (%lu)", ret);
-	put_list(pool, &list);
-	give_back();
+	test_watermark_list();
 	ok(all_back(), "bulk watermark - every page back");
 	ok(pp_pool_destroy(pool) == 0, "pp_pool_destroy - returns 0");
 }

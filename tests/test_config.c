@@ -51,23 +51,27 @@ static void test_env(void)
 					       "true", " 0" };
 	struct pp_pool_config cfg;
 	unsigned int kept = 0;
+	int err;
 
 	setenv("PAGEPOOL_DEBUG", "1", 1);
-	pp_pool_config_init(&cfg);
-	ok(cfg.debug, "pp_pool_config_init - PAGEPOOL_DEBUG=1 turns debug on");
+	err = pp_pool_config_init(&cfg);
+	ok(err == 0 && cfg.debug,
+	   "pp_pool_config_init - PAGEPOOL_DEBUG=1 turns debug on");
 	setenv("PAGEPOOL_DEBUG", "0", 1);
-	pp_pool_config_init(&cfg);
-	ok(!cfg.debug,
+	err = pp_pool_config_init(&cfg);
+	ok(err == 0 && !cfg.debug,
 	   "pp_pool_config_init - PAGEPOOL_DEBUG=0 turns debug off");
 	for (unsigned int i = 0; i < sizeof(ignored) / sizeof(ignored[0]);
 	     i++) {
 		setenv("PAGEPOOL_DEBUG", ignored[i], 1);
-		pp_pool_config_init(&cfg);
-		kept += cfg.debug == !!PP_CONFIG_DEBUG_DEFAULT;
+		err = pp_pool_config_init(&cfg);
+		kept += err == -EINVAL &&
+			cfg.debug == !!PP_CONFIG_DEBUG_DEFAULT;
 	}
 	ok(kept == sizeof(ignored) / sizeof(ignored[0]),
-	   "pp_pool_config_init - other PAGEPOOL_DEBUG values keep the "
-	   "default, pp_pool_create() refuses them (%u of %zu)", kept, sizeof(ignored) / sizeof(ignored[0]));
+	   "pp_pool_config_init - other PAGEPOOL_DEBUG values: -EINVAL, the "
+	   "default kept, pp_pool_create() refuses them (%u of %zu)", kept,
+	   sizeof(ignored) / sizeof(ignored[0]));
 	unsetenv("PAGEPOOL_DEBUG");
 }
 

@@ -691,7 +691,7 @@ static int create_default_pool(void *arg)
 
 /*
  * A PAGEPOOL_DEBUG value other than 0 or 1 used to be ignored silently;
- * it is refused as a bad PAGEPOOL_FAULT is: EINVAL and one line naming
+ * it is refused as a bad PAGEPOOL_PCP is: EINVAL and one line naming
  * the variable, the value and what is accepted.
  */
 static void test_env_bad(void)

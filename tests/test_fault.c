@@ -5,12 +5,19 @@
  * fallbacks checked here are the buddy allocator's.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "capture.h"
 #include "pp_test.h"
 
 #define NR_PAGES	512
 
+/*
+ * A pool made the way a user turns the faults on: PAGEPOOL_FAULT, read by
+ * pp_pool_config_init() (in test_pool_create()).
+ */
 static struct pp_pool *fault_pool(const char *spec)
 {
 	struct pp_pool *pool;
@@ -22,6 +29,26 @@ static struct pp_pool *fault_pool(const char *spec)
 	return pool;
 }
 
+static int config_init_call(void *arg)
+{
+	return pp_pool_config_init(arg);
+}
+
+static int pool_create_call(void *arg)
+{
+	struct pp_pool *pool = pp_pool_create(arg);
+
+	if (pool) {
+		pp_pool_destroy(pool);
+		return 0;
+	}
+	return errno;
+}
+
+/*
+ * pp_pool_config_init() reads PAGEPOOL_FAULT into cfg.fault, and only it:
+ * pp_pool_create() builds what the configuration says.
+ */
 static void test_create_faults(void)
 {
 	struct pp_pool_config cfg;
@@ -30,31 +57,100 @@ static void test_create_faults(void)
 		"bogus", "trylock=", "trylock=101", "trylock=-1", "mmap,",
 		"buddy-empty=x", "trylock=5,,mmap",
 	};
+	char out[512], want[64];
+	int err;
 
+	setenv("PAGEPOOL_FAULT", "mmap", 1);
+	err = pp_pool_config_init(&cfg);
+	cfg.backend = test_backend();
+	cfg.nr_pages = NR_PAGES;
+	unsetenv("PAGEPOOL_FAULT");
+	errno = 0;
+	pool = pp_pool_create(&cfg);
+	ok(err == 0 && cfg.fault.mmap && !pool && errno == ENOMEM,
+	   "PAGEPOOL_FAULT=mmap - read by pp_pool_config_init, "
+	   "pp_pool_create fails with ENOMEM (%s)", strerror(errno));
+	if (pool)
+		pp_pool_destroy(pool);
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char *nl;
+
+		setenv("PAGEPOOL_FAULT", bad[i], 1);
+		err = capture_stderr(config_init_call, &cfg, out, sizeof(out));
+		unsetenv("PAGEPOOL_FAULT");
+		cfg.backend = test_backend();
+		cfg.nr_pages = NR_PAGES;
+		snprintf(want, sizeof(want), "PAGEPOOL_FAULT='%s'", bad[i]);
+		nl = strchr(out, '\n');
+		ok(err == -EINVAL && strstr(out, want) &&
+		   strstr(out, "expected") && nl && nl[1] == '\0' &&
+		   cfg.fault.trylock > 100,
+		   "PAGEPOOL_FAULT='%s' - pp_pool_config_init: -EINVAL, one "
+		   "line naming it (%d)", bad[i], err);
+		if (!strstr(out, want))
+			diag_text("stderr: ", out);
+		err = capture_stderr(pool_create_call, &cfg, out, sizeof(out));
+		ok(err == EINVAL && !*out,
+		   "  and pp_pool_create refuses that configuration: EINVAL "
+		   "(%s), silently", strerror(err));
+	}
+
+	setenv("PAGEPOOL_FAULT", "", 1);
+	err = pp_pool_config_init(&cfg);
+	cfg.backend = test_backend();
+	cfg.nr_pages = NR_PAGES;
+	pool = pp_pool_create(&cfg);
+	ok(err == 0 && pool != NULL,
+	   "PAGEPOOL_FAULT='' - no fault, the pool is created");
+	ok(pool && pp_pool_destroy(pool) == 0, "  and destroyed");
+
+	/* Set after the configuration was made: too late, create ignores it. */
+	unsetenv("PAGEPOOL_FAULT");
 	test_config_init(&cfg);
 	cfg.nr_pages = NR_PAGES;
 	setenv("PAGEPOOL_FAULT", "mmap", 1);
+	pool = pp_pool_create(&cfg);
+	unsetenv("PAGEPOOL_FAULT");
+	ok(pool != NULL, "PAGEPOOL_FAULT=mmap set after pp_pool_config_init - "
+	   "pp_pool_create does not read it");
+	if (pool)
+		pp_pool_destroy(pool);
+}
+
+/* The same faults set by the program: pp_pool_config_fault(), fields. */
+static void test_config_faults(void)
+{
+	struct pp_pool_config cfg;
+	struct pp_pool *pool;
+	int err;
+
+	test_config_init(&cfg);
+	cfg.nr_pages = NR_PAGES;
+	err = pp_pool_config_fault(&cfg, "trylock=5,buddy-empty=7,mmap");
 	errno = 0;
 	pool = pp_pool_create(&cfg);
-	ok(!pool && errno == ENOMEM,
-	   "PAGEPOOL_FAULT=mmap - pp_pool_create fails with ENOMEM (%s)",
+	ok(err == 0 && cfg.fault.trylock == 5 && cfg.fault.buddy_empty == 7 &&
+	   cfg.fault.mmap && !pool && errno == ENOMEM,
+	   "pp_pool_config_fault - every item read; mmap: ENOMEM (%s)",
 	   strerror(errno));
 	if (pool)
 		pp_pool_destroy(pool);
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		setenv("PAGEPOOL_FAULT", bad[i], 1);
-		errno = 0;
-		pool = pp_pool_create(&cfg);
-		ok(!pool && errno == EINVAL,
-		   "PAGEPOOL_FAULT='%s' - refused with EINVAL", bad[i]);
-		if (pool)
-			pp_pool_destroy(pool);
-	}
-	setenv("PAGEPOOL_FAULT", "", 1);
+	ok(pp_pool_config_fault(&cfg, "trylock=5,bogus") == -EINVAL &&
+	   cfg.fault.trylock == 5 && cfg.fault.buddy_empty == 7 &&
+	   cfg.fault.mmap,
+	   "pp_pool_config_fault - a bad spec: -EINVAL, cfg.fault untouched");
+	ok(pp_pool_config_fault(&cfg, NULL) == 0 && !cfg.fault.trylock &&
+	   !cfg.fault.buddy_empty && !cfg.fault.mmap,
+	   "pp_pool_config_fault - NULL: no fault");
+	cfg.fault.trylock = 101;
+	errno = 0;
 	pool = pp_pool_create(&cfg);
-	ok(pool != NULL, "PAGEPOOL_FAULT='' - no fault, the pool is created");
-	ok(pool && pp_pool_destroy(pool) == 0, "  and destroyed");
-	unsetenv("PAGEPOOL_FAULT");
+	ok(!pool && errno == EINVAL,
+	   "cfg.fault.trylock = 101 - pp_pool_create refuses it: EINVAL (%s)",
+	   strerror(errno));
+	if (pool)
+		pp_pool_destroy(pool);
 }
 
 /* Every hot-path trylock fails: every path still gets its pages. */
@@ -189,12 +285,13 @@ static void test_buddy_empty(void)
 
 int main(void)
 {
-	plan_tests(10 + 7 + 4 + 5);
+	plan_tests(18 + 4 + 7 + 4 + 5);
 	if (!test_backend_is_buddy()) {
-		skip(26, "fault injection is checked on the buddy backend");
+		skip(38, "fault injection is checked on the buddy backend");
 		return exit_status();
 	}
 	test_create_faults();
+	test_config_faults();
 	test_trylock_always();
 	test_trylock_half();
 	test_buddy_empty();

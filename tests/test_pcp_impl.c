@@ -108,9 +108,11 @@ static void test_env(void)
 	   "pp_pool_config_init - pcp_impl auto without PAGEPOOL_PCP (%d)",
 	   cfg.pcp_impl);
 	for (unsigned int i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		int err;
+
 		setenv("PAGEPOOL_PCP", cases[i].value, 1);
-		pp_pool_config_init(&cfg);
-		ok(cfg.pcp_impl == cases[i].impl,
+		err = pp_pool_config_init(&cfg);
+		ok(err == 0 && cfg.pcp_impl == cases[i].impl,
 		   "pp_pool_config_init - PAGEPOOL_PCP=%s sets pcp_impl %s (%d)",
 		   cases[i].value, pp_pcp_impl_name(cases[i].impl),
 		   cfg.pcp_impl);
@@ -183,12 +185,17 @@ static void test_bad_env(void)
 	struct create_try t;
 
 	for (unsigned int i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct pp_pool_config cfg;
+		int init;
+
 		setenv("PAGEPOOL_PCP", bad[i], 1);
+		init = pp_pool_config_init(&cfg);
 		t = try_from_env();
 		capture_stderr(try_create, &t, err, sizeof(err));
-		ok(!t.pool && t.err == EINVAL,
-		   "pp_pool_create - PAGEPOOL_PCP='%s': NULL, EINVAL (%s)",
-		   bad[i], t.pool ? "created" : strerror(t.err));
+		ok(init == -EINVAL && !t.pool && t.err == EINVAL,
+		   "pp_pool_create - PAGEPOOL_PCP='%s': pp_pool_config_init "
+		   "-EINVAL (%d), then NULL, EINVAL (%s)", bad[i], init,
+		   t.pool ? "created" : strerror(t.err));
 		snprintf(want, sizeof(want), "PAGEPOOL_PCP='%s'", bad[i]);
 		if (!ok(count_lines(err) == 1 && strstr(err, want) &&
 			strstr(err, "auto, rseq or lock"),

@@ -20,6 +20,8 @@
 
 #include <lttng/tracepoint.h>
 
+#include "trace_schema.h"
+
 /*
  * mm_page_alloc: end of the single-page path (__alloc_pages()), also on
  * failure (pfn -1).  Not fired by the bulk loop, as in the kernel.
@@ -36,21 +38,36 @@ LTTNG_UST_TRACEPOINT_EVENT(pagepool, mm_page_alloc,
 )
 
 /*
- * mm_page_alloc_bulk: one per bulk call.  variant: 0 list, 1 array.
- * fallback: 0 none, 1 one page, 2 watermark, 3 trylock, 4 empty
- * (the single-page path then fires mm_page_alloc for its page).
+ * The bulk event's fields come from trace_schema.h, as the rpcsim
+ * provider's do (rpcsim_tp.h).
+ */
+#define PAGEPOOL_TP_F(T, ctype, field, arg, need, report) \
+	PAGEPOOL_TP_F_##T(ctype, field, arg)
+#define PAGEPOOL_TP_F_INT(ctype, field, arg) \
+	lttng_ust_field_integer(ctype, field, arg)
+#define PAGEPOOL_TP_F_ENUM_BULK_API(ctype, field, arg) \
+	lttng_ust_field_enum(pagepool, bulk_api, ctype, field, arg)
+#define PAGEPOOL_TP_F_ENUM_FALLBACK(ctype, field, arg) \
+	lttng_ust_field_enum(pagepool, fallback, ctype, field, arg)
+#define PAGEPOOL_TP_ENUM_VALUE(label, value) \
+	lttng_ust_field_enum_value(label, value)
+
+LTTNG_UST_TRACEPOINT_ENUM(pagepool, bulk_api,
+	LTTNG_UST_TP_ENUM_VALUES(TRACE_ENUM_BULK_API(PAGEPOOL_TP_ENUM_VALUE)))
+LTTNG_UST_TRACEPOINT_ENUM(pagepool, fallback,
+	LTTNG_UST_TP_ENUM_VALUES(TRACE_ENUM_FALLBACK(PAGEPOOL_TP_ENUM_VALUE)))
+
+/*
+ * mm_page_alloc_bulk: one per bulk call.  variant: the list or the array
+ * API; fallback: why the call fell back to the single-page path (none,
+ * one_page, watermark, trylock, empty; the single-page path then fires
+ * mm_page_alloc for its page).
  */
 LTTNG_UST_TRACEPOINT_EVENT(pagepool, mm_page_alloc_bulk,
 	LTTNG_UST_TP_ARGS(unsigned long, requested, unsigned long, populated,
 			  unsigned long, allocated, unsigned int, variant,
 			  unsigned int, fallback),
-	LTTNG_UST_TP_FIELDS(
-		lttng_ust_field_integer(unsigned long, requested, requested)
-		lttng_ust_field_integer(unsigned long, populated, populated)
-		lttng_ust_field_integer(unsigned long, allocated, allocated)
-		lttng_ust_field_integer(unsigned int, variant, variant)
-		lttng_ust_field_integer(unsigned int, fallback, fallback)
-	)
+	LTTNG_UST_TP_FIELDS(TRACE_FIELDS_ALLOC_BULK(PAGEPOOL_TP_F))
 )
 
 /* mm_page_alloc_zone_locked: a page taken from the buddy lists. */
@@ -92,6 +109,24 @@ LTTNG_UST_TRACEPOINT_EVENT(pagepool, mm_page_pcpu_drain,
 		lttng_ust_field_integer(int, migratetype, migratetype)
 	)
 )
+
+/*
+ * Log levels: below every rpcsim event (rpcsim_tp.h), the per-page events
+ * lowest, so a --loglevel that keeps the per-call rpcsim events leaves
+ * these out.
+ */
+LTTNG_UST_TRACEPOINT_LOGLEVEL(pagepool, mm_page_alloc_bulk,
+			      LTTNG_UST_TRACEPOINT_LOGLEVEL_DEBUG_LINE)
+LTTNG_UST_TRACEPOINT_LOGLEVEL(pagepool, mm_page_alloc,
+			      LTTNG_UST_TRACEPOINT_LOGLEVEL_DEBUG)
+LTTNG_UST_TRACEPOINT_LOGLEVEL(pagepool, mm_page_alloc_zone_locked,
+			      LTTNG_UST_TRACEPOINT_LOGLEVEL_DEBUG)
+LTTNG_UST_TRACEPOINT_LOGLEVEL(pagepool, mm_page_free,
+			      LTTNG_UST_TRACEPOINT_LOGLEVEL_DEBUG)
+LTTNG_UST_TRACEPOINT_LOGLEVEL(pagepool, mm_page_free_batched,
+			      LTTNG_UST_TRACEPOINT_LOGLEVEL_DEBUG)
+LTTNG_UST_TRACEPOINT_LOGLEVEL(pagepool, mm_page_pcpu_drain,
+			      LTTNG_UST_TRACEPOINT_LOGLEVEL_DEBUG)
 
 #endif /* PAGEPOOL_TP_H */
 

@@ -17,6 +17,7 @@ struct rpcsim_tp_run {
 	const char *mode_name;		/* "single", "list", "array" */
 	unsigned int mode;		/* enum rpcsim_tp_mode */
 	unsigned int run;		/* 1-based, for --repeat */
+	int pid;			/* the process that ran it */
 	unsigned int threads;
 	unsigned int slots;		/* rq_pages entries per thread */
 	uint64_t io_size;
@@ -30,8 +31,8 @@ struct rpcsim_tp_run {
 	unsigned int write_weight;
 	uint64_t seed;
 	const char *version;
-	const char *backend;		/* "buddy" or "jemalloc" */
-	const char *bulk_variant;	/* "merged", ... (pagepool.h) */
+	unsigned int backend;		/* enum pp_backend */
+	unsigned int bulk_variant;	/* enum pp_bulk_variant */
 };
 
 #endif /* RPCSIM_TP_TYPES_H */

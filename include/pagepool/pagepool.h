@@ -341,6 +341,21 @@ struct pp_pool_config {
 	 * PAGEPOOL_PCP it cannot read).  pp_pool_pcp_impl() says which ran.
 	 */
 	enum pp_pcp_impl pcp_impl;
+	/*
+	 * Fault injection, to make rare paths common in tests (default: none,
+	 * or what the PAGEPOOL_FAULT environment variable says; see
+	 * pp_pool_config_fault()).  @trylock: that percentage (0..100) of
+	 * the hot paths' pcp trylocks fail, as a drain on another CPU makes
+	 * them fail in the kernel.  @buddy_empty: the buddy allocator says
+	 * it is empty once only that many pages are left in it (0: off).
+	 * @mmap: the arena mapping fails, pp_pool_create() gives ENOMEM.
+	 * A @trylock above 100 makes pp_pool_create() fail with EINVAL.
+	 */
+	struct pp_fault_config {
+		unsigned int trylock;
+		unsigned long buddy_empty;
+		bool mmap;
+	} fault;
 };
 
 struct pp_pool;
@@ -363,9 +378,36 @@ int pp_pool_config_wmarks(const struct pp_pool_config *cfg,
  * pp_pool_config_init() - fill @cfg with the defaults
  * @cfg: configuration to initialise
  *
- * Thread safety: touches only @cfg.
+ * The environment sets some defaults, read here: PAGEPOOL_DEBUG (@debug),
+ * PAGEPOOL_PCP (@pcp_impl) and PAGEPOOL_FAULT (@fault, in the syntax of
+ * pp_pool_config_fault()).  Change the fields to override them:
+ * pp_pool_create() takes @fault as it finds it and does not read
+ * PAGEPOOL_FAULT.  (It still refuses a PAGEPOOL_DEBUG other than 0 or 1
+ * whatever @debug says, and reads PAGEPOOL_PCP again to name a bad one.)
+ *
+ * Thread safety: touches only @cfg (and reads the environment).
+ *
+ * Return: 0, or -EINVAL when one of these variables holds a value it
+ * cannot read.  @cfg is filled all the same, in a way pp_pool_create()
+ * refuses with EINVAL, so a caller that ignores the return value does not
+ * run without the checks or faults the user asked for.  A bad
+ * PAGEPOOL_FAULT is named here, in one line on stderr (what it is, what
+ * is accepted), and leaves @fault.trylock above 100; a bad PAGEPOOL_DEBUG
+ * or PAGEPOOL_PCP is named by pp_pool_create().
  */
-void pp_pool_config_init(struct pp_pool_config *cfg);
+int pp_pool_config_init(struct pp_pool_config *cfg);
+
+/**
+ * pp_pool_config_fault() - set @cfg's fault injection from a spec
+ * @cfg: configuration
+ * @spec: the PAGEPOOL_FAULT syntax, a comma-separated list of
+ *        trylock=PERCENT (0..100), buddy-empty=PAGES and mmap, e.g.
+ *        "trylock=25,buddy-empty=512"; NULL or "": no fault
+ *
+ * Return: 0 with @cfg->fault replaced, or -EINVAL with @cfg untouched when
+ * @spec cannot be read (nothing is printed).
+ */
+int pp_pool_config_fault(struct pp_pool_config *cfg, const char *spec);
 
 /**
  * pp_pool_create() - map an arena and build a zone over it
@@ -377,10 +419,12 @@ void pp_pool_config_init(struct pp_pool_config *cfg);
  *
  * Return: the pool, or NULL with errno set: EINVAL for a configuration that
  * cannot work (no pages, batch 0 or above high, watermarks out of order or
- * above the pool size) or an environment variable it cannot read
- * (PAGEPOOL_DEBUG other than 0 or 1, PAGEPOOL_FAULT, PAGEPOOL_PCP: one line
- * on stderr names the variable, its value and what is accepted), ENOMEM
- * when the mappings fail, EOPNOTSUPP for PP_BACKEND_JEMALLOC in a
+ * above the pool size, a fault.trylock above 100) or one that
+ * pp_pool_config_init() made from an environment variable it could not
+ * read (PAGEPOOL_DEBUG other than 0 or 1, PAGEPOOL_PCP: one line on stderr
+ * names the variable, its value and what is accepted; PAGEPOOL_FAULT:
+ * pp_pool_config_init() named it), ENOMEM when the mappings fail (or
+ * fault.mmap asks them to), EOPNOTSUPP for PP_BACKEND_JEMALLOC in a
  * libpagepool built without jemalloc (./configure --without-jemalloc).
  */
 struct pp_pool *pp_pool_create(const struct pp_pool_config *cfg);

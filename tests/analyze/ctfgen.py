@@ -4,14 +4,22 @@
 script on stdin, so that rpcsim-analyze can be tested on exact timestamps
 without LTTng.
 
-    ctfgen.py [--no-vtid] [--index] [--seq] OUTDIR < script
+    ctfgen.py [--no-vtid] [--vpid] [--old] [--index] [--seq] OUTDIR < script
+
+The events and fields are those of tracepoints/trace_schema.h, read from
+it, with its enumerations as CTF enumerations (as LTTng writes them);
+--old writes the schema of the first version instead, frozen below:
+plain integers, run_start without pid, backend and bulk_variant.
+--vpid adds a vpid context after vtid (set per event with vpid=N,
+default 1).
 
 Script lines (# starts a comment):
 
     TS EVENT [FIELD=VALUE]...   an event at TS ns; EVENT is run_start,
                                 run_end, entry, exit, err, request or
                                 alloc_bulk (pagepool:mm_page_alloc_bulk);
-                                vtid=N sets the thread (default 1)
+                                vtid=N sets the thread (default 1); an
+                                enumeration's VALUE is its number or label
     packet [discarded=N] [seq=S]  start a new packet; N is the tracer's
                                 cumulative count of discarded events, S
                                 its sequence number (with --seq; default
@@ -25,10 +33,12 @@ begin and end timestamps, events discarded, stream id, stream instance
 id and sequence number).
 """
 import os
+import re
 import struct
 import sys
 
-EVENTS = [
+# The first version's schema (--old): a fixture of the integer encoding.
+OLD_EVENTS = [
     # (script name, CTF name, [(field, type)]); type: u32, u64, str
     ("run_start", "rpcsim:run_start", [
         ("mode_name", "str"), ("mode", "u32"), ("run", "u32"),
@@ -55,10 +65,63 @@ EVENTS = [
         ("variant", "u32"), ("fallback", "u32")]),
 ]
 
-TYPES = {"u32": "uint32_t", "u64": "uint64_t", "str": "string"}
+TYPES = {"u32": "uint32_t", "u64": "uint64_t", "s32": "int32_t",
+         "str": "string"}
+
+# script name -> event name in the schema
+ALIASES = {"entry": "svc_alloc_arg_entry", "exit": "svc_alloc_arg_exit",
+           "err": "svc_alloc_arg_err", "alloc_bulk": "mm_page_alloc_bulk"}
+
+CTYPES = {"unsigned int": "u32", "int": "s32", "uint64_t": "u64",
+          "unsigned long": "u64", "const char *": "str"}
+
+SCHEMA = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                      "..", "..", "tracepoints", "trace_schema.h")
 
 
-def metadata(vtid, seq):
+def read_schema(path):
+    """EVENTS and ENUMS from trace_schema.h: the macros' rows."""
+    text = open(path).read().replace("\\\n", " ")
+    enums, lists = {}, {}
+    for name, body in re.findall(r"#define TRACE_ENUM_(\w+)\(V\)(.*)", text):
+        enums[name] = [(lab, int(v)) for lab, v in
+                       re.findall(r'V\("([^"]*)",\s*(\d+)\)', body)]
+    for name, body in re.findall(r"#define (TRACE_FIELDS_\w+)\(F\)(.*)",
+                                 text):
+        rows = re.findall(r"F\((\w+),\s*([^,]+?),\s*(\w+),", body)
+        lists[name] = [(f, CTYPES[c.strip()], t[5:] if
+                        t.startswith("ENUM_") else None)
+                       for t, c, f in rows]
+    body = re.search(r"#define TRACE_EVENTS\(E\)(.*)", text).group(1)
+    events = []
+    for prov, ev, fl in re.findall(r"E\((\w+),\s*(\w+),\s*(\w+)\)", body):
+        script = [k for k, v in ALIASES.items() if v == ev]
+        events.append((script[0] if script else ev, "%s:%s" % (prov, ev),
+                       lists[fl]))
+    if not events:
+        sys.exit("ctfgen: no event found in " + path)
+    return events, enums
+
+
+def ctf_type(t, enum, enums):
+    if enum is None:
+        return TYPES[t]
+    labels = ", ".join('"%s" = %d' % (lab, v) for lab, v in enums[enum])
+    return "enum : %s { %s }" % (TYPES[t], labels)
+
+
+def value_of(v, enum, enums):
+    if v is None:
+        return 0
+    if enum is not None and not re.match(r"^-?\d+$", v):
+        for lab, n in enums[enum]:
+            if lab == v:
+                return n
+        sys.exit("ctfgen: %s is not a label of enum %s" % (v, enum))
+    return int(v)
+
+
+def metadata(events, enums, vtid, vpid, seq):
     m = ["/* CTF 1.8 */",
          "typealias integer { size = 32; align = 8; signed = false; } := uint32_t;",
          "typealias integer { size = 32; align = 8; signed = true; } := int32_t;",
@@ -79,30 +142,35 @@ def metadata(vtid, seq):
          " uint64_clock_t timestamp_end; uint64_t content_size;"
          " uint64_t packet_size; uint64_t events_discarded;%s };"
          % (" uint64_t packet_seq_num;" if seq else "")]
-    if vtid:
-        m.append("  event.context := struct { int32_t vtid; };")
+    ctx = (["int32_t _vtid;"] if vtid else []) + \
+        (["int32_t _vpid;"] if vpid else [])
+    if ctx:
+        m.append("  event.context := struct { %s };" % " ".join(ctx))
     m.append("};")
-    for i, (_, name, fields) in enumerate(EVENTS):
+    for i, (_, name, fields) in enumerate(events):
         # "_" + name, as LTTng writes them: readers strip it, and it
         # keeps "variant" from being the TSDL keyword
-        decl = " ".join("%s _%s;" % (TYPES[t], f) for f, t in fields)
+        decl = " ".join("%s _%s;" % (ctf_type(t, en, enums), f)
+                        for f, t, en in fields)
         m.append("event { name = \"%s\"; id = %d; stream_id = 0;"
                  " fields := struct { %s }; };" % (name, i, decl))
     return "\n".join(m) + "\n"
 
 
-def encode(ev_id, ts, fields, values, vtid):
+def encode(ev_id, ts, fields, values, vtid, vpid, enums):
     out = struct.pack("<IQ", ev_id, ts)
-    if vtid:
-        out += struct.pack("<i", int(values.pop("vtid", 1)))
-    else:
-        values.pop("vtid", None)
-    for f, t in fields:
+    for ctx, on in (("vtid", vtid), ("vpid", vpid)):
+        if on:
+            out += struct.pack("<i", int(values.pop(ctx, 1)))
+        else:
+            values.pop(ctx, None)
+    for f, t, en in fields:
         v = values.pop(f, None)
         if t == "str":
             out += (v or "").encode() + b"\0"
         else:
-            out += struct.pack("<I" if t == "u32" else "<Q", int(v or 0))
+            fmt = {"u32": "<I", "s32": "<i", "u64": "<Q"}[t]
+            out += struct.pack(fmt, value_of(v, en, enums))
     if values:
         sys.exit("ctfgen: unknown fields %s" % ", ".join(values))
     return out
@@ -135,21 +203,34 @@ def index(packets):
 def main():
     args = sys.argv[1:]
     vtid = True
+    vpid = False
+    old = False
     want_index = False
     seq = False
-    while args and args[0] in ("--no-vtid", "--index", "--seq"):
+    while args and args[0] in ("--no-vtid", "--vpid", "--old", "--index",
+                               "--seq"):
         if args[0] == "--no-vtid":
             vtid = False
+        elif args[0] == "--vpid":
+            vpid = True
+        elif args[0] == "--old":
+            old = True
         elif args[0] == "--index":
             want_index = True
         else:
             seq = True
         args = args[1:]
     if len(args) != 1:
-        sys.exit("usage: ctfgen.py [--no-vtid] [--index] [--seq] OUTDIR"
-                 " < script")
+        sys.exit("usage: ctfgen.py [--no-vtid] [--vpid] [--old] [--index]"
+                 " [--seq] OUTDIR < script")
     out = args[0]
-    by_name = {n: (i, f) for i, (n, _, f) in enumerate(EVENTS)}
+    if old:
+        events = [(n, c, [(f, t, None) for f, t in fl])
+                  for n, c, fl in OLD_EVENTS]
+        enums = {}
+    else:
+        events, enums = read_schema(SCHEMA)
+    by_name = {n: (i, f) for i, (n, _, f) in enumerate(events)}
     packets, cur, discarded = [], [], 0
     seqnum = 0 if seq else None
     for line in sys.stdin:
@@ -173,10 +254,11 @@ def main():
         ts, name = int(words[0]), words[1]
         values = dict(w.split("=", 1) for w in words[2:])
         ev_id, fields = by_name[name]
-        cur.append((ts, encode(ev_id, ts, fields, values, vtid)))
+        cur.append((ts, encode(ev_id, ts, fields, values, vtid, vpid,
+                               enums)))
     packets.append(packet(cur, discarded, seqnum))
     with open(out + "/metadata", "w") as f:
-        f.write(metadata(vtid, seq))
+        f.write(metadata(events, enums, vtid, vpid, seq))
     with open(out + "/stream_0", "wb") as f:
         for p in packets:
             f.write(p)

@@ -82,6 +82,12 @@ usage "too large --tracepoint-cost" --tracepoint-cost 1000000 -- \
 	-c 99999999 "$tmp"
 usage "--tracepoint-cost without value" --tracepoint-cost -- \
 	"$tmp" --tracepoint-cost
+usage "bad --pid" --pid "'x1'" "process id" -- --pid=x1 "$tmp"
+usage "too large --pid" --pid 4194304 -- --pid=4194305 "$tmp"
+usage "--pid without value" --pid "process id" -- "$tmp" --pid
+usage "bad --output-format" "'xml'" "text, json or text,json" -- \
+	--output-format=xml "$tmp"
+usage "--output without value" "'-o'" "file name" -- "$tmp" -o
 # A value given to an option that takes none: say so, and name the
 # option typed, not the "-j" getopt_long() reports for it.
 usage "--json=1" "'--json'" "takes no value" -- --json=1 "$tmp"

@@ -450,6 +450,113 @@ sh -c "[ \$(cat '$tmp/lost_seq.rc') = 0 ] && grep -q 'warning: 4 packets were lo
 ok $? "packets really lost (sequence 0, then 5): 4 packets, a warning, exit 0"
 
 ###########################################################################
+# processes (issue 13): the vpid context splits them, never merged
+cat >"$tmp/procs.script" <<'EOF'
+1000 run_start vtid=100 vpid=100 mode=2 run=1 pid=100
+1100 run_start vtid=200 vpid=200 mode=2 run=1 pid=200
+2000 entry vtid=101 vpid=100 mode=2
+2100 entry vtid=201 vpid=200 mode=2
+3000 exit vtid=101 vpid=100 latency_ns=900 allocated=4 alloc_calls=1
+4100 exit vtid=201 vpid=200 latency_ns=1900 allocated=4 alloc_calls=1
+5000 run_end vtid=100 vpid=100 mode=2 run=1 calls=1 latency_sum_ns=900
+5100 run_end vtid=200 vpid=200 mode=2 run=1 calls=1 latency_sum_ns=1900
+EOF
+trace procs --vpid <"$tmp/procs.script"
+rc_is procs 0 && j procs 'len(d["modes"]) == 2 and [(m["pid"], m["calls"], m["latency_ns"]["sum_ns"]) for m in d["modes"]] == [(100, 1, 900), (200, 1, 1900)] and [p["pid"] for p in d["processes"]] == [100, 200]'
+ok $? "two processes, one (mode, run) each: reported apart, not merged"
+err_lacks procs merged
+ok $? "  and no run is merged"
+[ "$(grep -c '^Process pid' "$tmp/procs.out")" -eq 2 ] &&
+	has_line procs "Process pid 100:" && has_line procs "Process pid 200:"
+ok $? "  the text has one section per process"
+timeout 30 "$ANALYZE" --json --pid=200 "$tmp/procs" >"$tmp/pid200.json" 2>"$tmp/pid200.err"
+echo $? >"$tmp/pid200.rc"
+cp "$tmp/pid200.rc" "$tmp/pid200.jrc"
+rc_is pid200 0 && j pid200 'len(d["modes"]) == 1 and d["modes"][0]["pid"] == 200 and d["modes"][0]["mean_us"] == 1.9'
+ok $? "--pid=200: that process alone"
+timeout 30 "$ANALYZE" --pid=7 "$tmp/procs" >/dev/null 2>"$tmp/pid7.err"
+[ $? -eq 1 ] && grep -q 'no event of process 7 (--pid): the trace holds 100, 200$' "$tmp/pid7.err"
+ok $? "--pid of no process in the trace: exit 1, the pids it holds" ||
+	diag "$(cat "$tmp/pid7.err")"
+# rpcsim-compare takes one process per document
+COMPARE=$builddir/compare/rpcsim-compare
+if [ -x "$COMPARE" ]; then
+	timeout 30 "$COMPARE" "$tmp/procs.json" "$tmp/pid200.json" >/dev/null 2>"$tmp/cmp.err"
+	[ $? -eq 1 ] && grep -q 'the trace holds 2 processes; compare one at a time (rpcsim-analyze --pid=N)' "$tmp/cmp.err"
+	ok $? "rpcsim-compare refuses a document of two processes, saying how to pick one" ||
+		diag "$(cat "$tmp/cmp.err")"
+else
+	skip 1 "rpcsim-compare not built (no json-c)"
+fi
+# Without the vpid context, the run_start pids show the mix.
+trace mixed <"$tmp/procs.script"
+err_has mixed 'runs of several processes (run_start pids differ) share streams without a vpid context'
+ok $? "no vpid context, run_starts of two pids: warned, with the recipe"
+
+###########################################################################
+# encodings (issue 13): the first version's plain integers and the
+# enumerations give the same figures; labels are read either way
+cat >"$tmp/enc.script" <<'EOF'
+1000 run_start mode=1 run=1 mode_name=list
+2000 entry vtid=1 mode=1
+3000 exit vtid=1 latency_ns=900 allocated=4 alloc_calls=2
+3500 request vtid=1 op=1 bytes=8192 request_pages=3
+4000 run_end mode=1 run=1 calls=1 latency_sum_ns=900
+EOF
+trace enc_old --old <"$tmp/enc.script"
+trace enc_new <"$tmp/enc.script"
+python3 - "$tmp/enc_old.json" "$tmp/enc_new.json" <<'EOF'
+import json, sys
+o, n = (json.load(open(f)) for f in sys.argv[1:3])
+def figures(d):
+    m = d["modes"][0]
+    return (m["mode"], m["calls"], m["latency_ns"], m["timestamps"],
+            m["run_end"], m["request"])
+sys.exit(0 if figures(o) == figures(n) else 1)
+EOF
+ok $? "old integer and new enumeration encodings: the same figures"
+j enc_old 'd["modes"][0]["runs"][0]["config"]["backend"] is None and d["modes"][0]["runs"][0]["config"]["pid"] is None' &&
+	j enc_new 'd["modes"][0]["runs"][0]["config"]["backend"] == "buddy" and d["modes"][0]["runs"][0]["config"]["contract"] == "merged"'
+ok $? "backend and contract: absent from the old trace, named from the new"
+j enc_new 'mode(1)["request"] == {"events": 1, "op": {"READ": 0, "WRITE": 1}, "bytes": 8192, "pages": 3}'
+ok $? "request events: op by label, bytes and pages summed"
+
+# every field of the schema, summed where it is reported
+trace sums <<'EOF'
+1000 run_start mode=array run=1 backend=jemalloc bulk_variant=pure-output pid=42
+2000 entry vtid=1 mode=array slots=259 holes=17
+2100 alloc_bulk vtid=1 requested=17 populated=2 allocated=15 variant=array fallback=trylock
+2200 err vtid=1 requested=17 allocated=0
+3000 exit vtid=1 latency_ns=900 allocated=15 alloc_calls=2 retries=1
+4000 run_end mode=array run=1 calls=1 latency_sum_ns=900
+EOF
+j sums 'mode(2)["entry"] == {"events": 1, "slots": 259, "holes": 17} and mode(2)["err"] == {"events": 1, "requested": 17, "allocated": 0} and mode(2)["bulk"]["fallback"]["trylock"] == 1 and mode(2)["bulk"]["api"]["array"] == 1 and mode(2)["bulk"]["populated"] == 2 and mode(2)["runs"][0]["config"]["backend"] == "jemalloc" and mode(2)["runs"][0]["config"]["contract"] == "pure-output" and mode(2)["runs"][0]["config"]["pid"] == 42'
+ok $? "entry, err and bulk fields summed; backend, contract and pid named"
+has_line sums "  bulk calls:  1: 17.00 pages asked, 2.00 populated, 15.00 allocated per bulk call; array 1; fallback trylock 1" &&
+	has_line sums "  holes:       17.00 NULL slots of 259.00 per call"
+ok $? "  and in the text report"
+
+# raw data out: the histogram's buckets, exact bounds, and p99.99
+j sums 'mode(2)["latency_ns"]["histogram"] == {"unit": "ns", "buckets_are": "[lowest, highest, count]", "buckets": [[896, 903, 1]]} and mode(2)["latency_ns"]["p99_99_ns"] == 900'
+ok $? "--json: latency_ns's histogram (900 ns: bucket 896..903) and p99.99"
+timeout 30 "$ANALYZE" --output-format=text,json --output="$tmp/sums.both" "$tmp/sums" >"$tmp/sums.stdout" 2>/dev/null &&
+	[ ! -s "$tmp/sums.stdout" ] &&
+	python3 -c 'import json, sys
+s = open(sys.argv[1]).read()
+t, js = s.split("\n{\n", 1)
+sys.exit(0 if t.startswith("1 trace") and json.loads("{\n" + js)["modes"][0]["calls"] == 1 else 1)' "$tmp/sums.both"
+ok $? "--output-format=text,json --output=FILE: the text, then the JSON, in FILE"
+
+# a trace of the run summaries alone (--loglevel=TRACE_INFO)
+trace summaries <<'EOF'
+1000 run_start mode=0 run=1
+4000 run_end mode=0 run=1 calls=500 latency_sum_ns=400000
+EOF
+rc_is summaries 0 && [ ! -s "$tmp/summaries.err" ] &&
+	has_line summaries "  run_end:     0.800 us per call over 500 calls (in-process)  (no per-call event recorded)"
+ok $? "run summaries alone: run_end's figure, no warning, exit 0"
+
+###########################################################################
 # no rpcsim event
 trace none <<'EOF'
 100 alloc_bulk requested=1

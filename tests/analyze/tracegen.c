@@ -291,6 +291,7 @@ int main(int argc, char **argv)
 						cfg.mode_name :
 						mode_names[mode],
 					.mode = mode, .run = r,
+					.pid = (int)getpid(),
 					.threads = cfg.threads, .slots = 259,
 					.io_size = 262144,
 					.max_payload = 1048576,
@@ -300,8 +301,8 @@ int main(int argc, char **argv)
 					.completion = "inline",
 					.read_weight = 1, .write_weight = 1,
 					.seed = 1, .version = "tracegen",
-					.backend = "buddy",
-					.bulk_variant = "merged",
+					.backend = 0,	/* buddy */
+					.bulk_variant = 0, /* merged */
 				};
 
 				lttng_ust_tracepoint(rpcsim, run_start, &rs);

@@ -11,9 +11,11 @@
 #                 --requests=4000 --json, from a later rpcsim (its own
 #                 alloc_calls_per_call, backend settings)
 # The tables must equal the golden files in expected/ byte for byte; every
-# number of --json is recomputed here from the fixtures (mean, population
-# stddev, %change, noise); the noise marks of the text agree with it, and
-# hand-set run values put marks on both sides of the noise boundary.
+# number of --json is recomputed here from the fixtures (mean, sample
+# stddev, %change, Welch's interval and verdict, with a t quantile of its
+# own: Simpson's rule on the t density and bisection, not the C code's
+# incomplete beta); the marks of the text agree with it, and hand-set run
+# values put marks on both sides of the noise boundary.
 # Broken or foreign files exit 1, bad usage exits 2, each with one line.
 
 # shellcheck source=tests/utils/tap.sh
@@ -75,7 +77,7 @@ have_python()
 	command -v python3 >/dev/null 2>&1
 }
 
-plan_tests 56
+plan_tests 57
 
 # --- the tables ----------------------------------------------------------
 golden plain-asan plain.json asan.json
@@ -181,11 +183,44 @@ def samples(path, mode, metric):
 
 def stats(v):
     mean = sum(v) / len(v)
-    sd = math.sqrt(sum((x - mean) ** 2 for x in v) / len(v))
+    # the sample standard deviation (n - 1); 0 for one run
+    sd = (math.sqrt(sum((x - mean) ** 2 for x in v) / (len(v) - 1))
+          if len(v) > 1 else 0.0)
     return mean, sd
 
 def close(a, b):
     return abs(a - b) <= 1e-4 * max(1.0, abs(a), abs(b))
+
+def t_pdf(x, df):
+    c = math.exp(math.lgamma((df + 1) / 2) - math.lgamma(df / 2))
+    return c / math.sqrt(df * math.pi) * (1 + x * x / df) ** (-(df + 1) / 2)
+
+def t_cdf(t, df, steps=600):
+    # Simpson's rule on [0, atan t] after x = tan u: a finite interval
+    b = math.atan(t)
+    h = b / steps
+    f = lambda u: t_pdf(math.tan(u), df) / math.cos(u) ** 2
+    acc = f(0) + f(b) + sum((4 if k % 2 else 2) * f(k * h)
+                            for k in range(1, steps))
+    return 0.5 + acc * h / 3
+
+def t975(df):
+    lo, hi = 0.0, 64.0
+    for _ in range(40):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if t_cdf(mid, df) < 0.975 else (lo, mid)
+    return (lo + hi) / 2
+
+def welch(b, n):
+    mb, _ = stats(b)
+    mn, _ = stats(n)
+    vb = stats(b)[1] ** 2 / len(b)
+    vn = stats(n)[1] ** 2 / len(n)
+    se = math.sqrt(vb + vn)
+    if se == 0 or len(set(b)) == 1 and len(set(n)) == 1:
+        return mn - mb, 0.0, None
+    df = (vb + vn) ** 2 / (vb ** 2 / (len(b) - 1) + vn ** 2 / (len(n) - 1))
+    return mn - mb, t975(df) * se, df
 
 marks = {}
 for line in open(text, encoding="utf-8"):
@@ -229,10 +264,22 @@ for metric in doc["metrics"]:
                               (mode, name, i, cell["change_pct"]))
             if len(base) < 2 or len(new) < 2:
                 want = "unknown"
-            elif abs(nm - bm) <= bsd + nsd:
-                want = "within"
+                if cell["ci95"] is not None:
+                    errors.append("%s/%s new %d: ci95 with one run" %
+                                  (mode, name, i))
             else:
-                want = "beyond"
+                d, half, df = welch(base, new)
+                ci = cell["ci95"]
+                if not (close(ci["difference"], d) and
+                        abs(ci["half_width"] - half) <=
+                        1e-4 * max(abs(half), 1e-9) and
+                        ci["n_base"] == len(base) and
+                        ci["n_new"] == len(new) and
+                        (df is None) == (ci["df"] is None) and
+                        (df is None or close(ci["df"], df))):
+                    errors.append("%s/%s new %d: ci95 %r, expected %r %r %r"
+                                  % (mode, name, i, ci, d, half, df))
+                want = "beyond" if abs(d) > half else "within"
             if cell["noise"] != want:
                 errors.append("%s/%s new %d: noise %s, expected %s" %
                               (mode, name, i, cell["noise"], want))
@@ -240,9 +287,9 @@ for metric in doc["metrics"]:
             if line is None:
                 errors.append("%s/%s: no text row" % (mode, name))
                 continue
-            # columns: base 16, then per new file " " + %change (10) +
-            # " " + mark + value (10) + " ±NN%" (6)
-            got = line[16 + i * 29 + 12]
+            # columns: base 20, then per new file " " + %change (10) +
+            # " " + CI (8) + " " + mark + value (10) + " ±NN%" (6) + n (4)
+            got = line[20 + i * 42 + 21]
             mark = {"within": "~", "unknown": "?", "beyond": " "}[want]
             if got != mark:
                 errors.append("%s/%s new %d: mark %r, expected %r" %
@@ -281,23 +328,32 @@ else
 fi
 
 # --- the noise marks, on hand-set run values -------------------------------
-# array: base 1.0, 1.2 (mean 1.1, stddev 0.1); list: base 1.0, 3.0 (2, 1).
-#   far:     array 1.3, 1.4  +22.7% beyond;  list 3.0, 3.0  +50.0% ~ (on the
-#            boundary: |3 - 2| = 1 + 0)
-#   near:    array 1.15, 1.25 +9.1% ~;       list 4.0, 4.0  +100.0% beyond
-#   lone:    array 1.0        -9.1% ?;       list 2.0        0.0% ?
-#   tight:   array 2.0, 2.02 +82.7% beyond, spread 0.5 %: no ± shown;
-#            list 2.0, 2.02 +0.5% ~
+# Welch's test by hand: t(0.975, 4) = 2.776, t(0.975, 1) = 12.706.
+# array: base 1.0, 1.1, 1.2 (mean 1.1, sample stddev 0.1).
+#   far:   1.5, 1.6, 1.7   +0.5 +/- 2.776 * sqrt(2 * 0.01 / 3) = 0.227:
+#          +45.5% ±20.6%, a change (no mark)
+#   near:  1.15, 1.25, 1.35  +0.15 +/- 0.227: +13.6% ±20.6% ~
+#   lone:  1.0               one run: ?
+#   tight: 2.0, 2.01, 2.02   df 2.04, t 4.223: +0.91 +/- 0.245,
+#          +82.7% ±22.3%, a change; its own spread 0.5 % is not shown (2 %
+#          or less)
+# list: base 2.0, 2.0 (no spread).
+#   far:   2.5, 2.5          neither side varies: exactly +25.0% ±0.0%, a
+#                            change
+#   near:  2.0, 2.0, 2.0     exactly 0: 0.0% ±0.0% ~
+#   lone:  2.0               ?
+#   tight: 2.0, 2.02         df 1: +0.01 +/- 12.706 * 0.01 = 0.127:
+#                            +0.5% ±6.4% ~
 if have_python; then
 	python3 - "$fixtures/plain.json" "$tmp" <<'PY'
 import json, sys
 src, tmp = sys.argv[1], sys.argv[2]
 sets = {
-    "base":  {"array": [1.0, 1.2], "list": [1.0, 3.0]},
-    "far":   {"array": [1.3, 1.4], "list": [3.0, 3.0]},
-    "near":  {"array": [1.15, 1.25], "list": [4.0, 4.0]},
+    "base":  {"array": [1.0, 1.1, 1.2], "list": [2.0, 2.0]},
+    "far":   {"array": [1.5, 1.6, 1.7], "list": [2.5, 2.5]},
+    "near":  {"array": [1.15, 1.25, 1.35], "list": [2.0, 2.0, 2.0]},
     "lone":  {"array": [1.0], "list": [2.0]},
-    "tight": {"array": [2.0, 2.02], "list": [2.0, 2.02]},
+    "tight": {"array": [2.0, 2.01, 2.02], "list": [2.0, 2.02]},
 }
 for name, modes in sets.items():
     d = json.load(open(src))
@@ -314,16 +370,40 @@ PY
 	status=$?
 	[ "$status" -eq 0 ]
 	ok $? "hand-set runs: exit 0" || diag "$(cat "$ERR")"
-	want="     1.100 ±  9%     +22.7%       1.350 ±  4%      +9.1% ~     1.200 ±  4%      -9.1% ?     1.000           +82.7%       2.010        array/latency_us.mean"
+	want="     1.100 ±  9%   3     +45.5%   ±20.6%       1.600 ±  6%   3     +13.6%   ±20.6% ~     1.250 ±  8%   3      -9.1%          ?     1.000         1     +82.7%   ±22.3%       2.010         3  array/latency_us.mean"
 	grep -qxF -- "$want" "$OUT"
-	ok $? "array: beyond the noise unmarked, within it '~', one run '?', a spread of 2 % or less not shown" ||
+	ok $? "array: a change unmarked, within the noise '~', one run '?', a spread of 2 % or less not shown" ||
 		diag "$(grep array/ "$OUT")"
-	want="     2.000 ± 50%     +50.0% ~     3.000          +100.0%       4.000             0.0% ?     2.000            +0.5% ~     2.010        list/latency_us.mean"
+	want="     2.000         2     +25.0%    ±0.0%       2.500         2       0.0%    ±0.0% ~     2.000         3       0.0%          ?     2.000         1      +0.5%    ±6.4% ~     2.010         2  list/latency_us.mean"
 	grep -qxF -- "$want" "$OUT"
-	ok $? "list: a change equal to the summed stddevs is within the noise" ||
+	ok $? "list: without spread an exact change, exactly 0 within the noise; df 1 gives a wide interval" ||
 		diag "$(grep list/ "$OUT")"
+	(cd "$tmp" && timeout 60 "$COMPARE" --json -m latency_us.mean \
+		base.json far.json tight.json) >"$OUT" 2>"$ERR"
+	python3 - "$OUT" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+rows = {r["mode"]: r for r in doc["metrics"][0]["rows"]}
+far = rows["array"]["new"][0]["ci95"]
+exact = rows["list"]["new"][0]["ci95"]
+tight = rows["list"]["new"][1]["ci95"]
+def near(a, b):
+    return abs(a - b) <= 1e-5 * max(1, abs(b))
+# 2.776445 * sqrt(2 * 0.01 / 3), and 12.706205 * 0.01, by hand
+assert far["n_base"] == 3 and far["n_new"] == 3, far
+assert near(far["difference"], 0.5) and near(far["df"], 4), far
+assert near(far["t"], 2.776445) and near(far["half_width"], 0.226697), far
+assert near(far["low"], 0.5 - 0.226697) and near(far["high"], 0.726697), far
+assert near(far["difference_pct"], 45.4545) and near(far["half_width_pct"], 20.6088), far
+assert rows["array"]["new"][0]["noise"] == "beyond", rows["array"]
+assert exact["half_width"] == 0 and exact["df"] is None and exact["t"] is None, exact
+assert rows["list"]["new"][0]["noise"] == "beyond", rows["list"]
+assert near(tight["df"], 1) and near(tight["half_width"], 0.12706205), tight
+assert rows["list"]["new"][1]["noise"] == "within", rows["list"]
+PY
+	ok $? "--json ci95: n, difference, df, t, interval and its percentages as computed by hand"
 else
-	skip 3 "python3 not found"
+	skip 4 "python3 not found"
 fi
 
 # --- broken input: exit 1 ------------------------------------------------------
@@ -422,7 +502,7 @@ run --help
 [ "$status" -eq 0 ] && [ ! -s "$ERR" ]
 ok $? "--help exits 0, nothing on stderr"
 missing=
-for o in metrics all json help version; do
+for o in metrics all json plot help version; do
 	grep -q -- "--$o" "$OUT" || missing="$missing --$o"
 done
 grep -q -- '--metrics=LIST .*' "$OUT" && grep -q 'default: every metric' "$OUT" &&

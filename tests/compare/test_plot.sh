@@ -8,6 +8,10 @@
 # before any run; gnuplot failing or drawing nothing: exit 1, its message,
 # no file; a name of another type: exit 2.  rpcsim-analyze reads a small
 # hand-made CTF trace (tests/analyze/ctfgen.py), so no LTTng is needed.
+# rpcsim-compare --plot on the committed fixtures: a stand-in gnuplot keeps
+# the script, whose data and titles are checked (one series per file in
+# each mode's panel, the values of --json, the differing settings named),
+# then the real gnuplot draws it.
 
 # shellcheck source=tests/utils/tap.sh
 . "$top_srcdir/tests/utils/tap.sh"
@@ -46,7 +50,7 @@ have_analyze()
 	[ -x "$ANALYZE" ] && command -v python3 >/dev/null 2>&1
 }
 
-plan_tests 27
+plan_tests 41
 
 # Stand-ins for gnuplot: one failing with a message, one drawing nothing.
 printf '#!/bin/sh\necho "\\"plot.gp\\" line 3: boom" >&2\nexit 1\n' \
@@ -162,9 +166,133 @@ ok $? "a bad RPCSIM_GNUPLOT_SECONDS: exit 1 before any run" ||
 [ -z "$(ls -A "$tmp/t")" ]
 ok $? "no temporary file is left behind by failures" || diag "$(ls -A "$tmp/t")"
 
+# --- rpcsim-compare --plot ---------------------------------------------------
+COMPARE=${COMPARE:-$top_builddir/compare/rpcsim-compare}
+fixtures=$top_srcdir/tests/compare/fixtures
+# A gnuplot that keeps its script (as $tmp/kept.gp) and writes a stand-in
+# picture where the script says.
+cat >"$tmp/keep-gnuplot" <<EOF
+#!/bin/sh
+cp "\$1" "$tmp/kept.gp" || exit 1
+out=\$(sed -n "s/^set output '\\(.*\\)'\$/\\1/p" "\$1")
+echo '<svg/>' >"\$out"
+EOF
+chmod +x "$tmp/keep-gnuplot"
+# cmp_run ARGS...: rpcsim-compare in the fixtures' folder.
+cmp_run()
+{
+	(cd "$fixtures" && TMPDIR=$tmp/t timeout 120 "$COMPARE" "$@") \
+		>"$OUT" 2>"$ERR"
+	status=$?
+}
+cmp_run --plot="$tmp/c.pdf" plain.json asan.json
+one_line 2 "--plot=$tmp/c.pdf: expected a file name ending in .svg or .png" &&
+	[ ! -s "$OUT" ]
+ok $? "rpcsim-compare --plot=x.pdf exits 2 naming the option and what is accepted" ||
+	diag "exit $status: $(cat "$ERR")"
+cmp_run plain.json asan.json --plot
+one_line 2 "option '--plot' needs a value: a file name ending in .svg or .png"
+ok $? "rpcsim-compare --plot without a value exits 2" ||
+	diag "exit $status: $(cat "$ERR")"
+RPCSIM_GNUPLOT="$tmp/nowhere/gnuplot" cmp_run --plot="$tmp/c.svg" \
+	plain.json no-such-file.json
+one_line 1 "--plot=$tmp/c.svg: gnuplot not found" && [ ! -s "$OUT" ]
+ok $? "rpcsim-compare without gnuplot exits 1 before reading the files" ||
+	diag "exit $status: $(cat "$ERR")"
+RPCSIM_GNUPLOT="$tmp/bad-gnuplot" cmp_run --plot="$tmp/c.svg" \
+	plain.json asan.json
+one_line 1 "failed (exit status 1): \"plot.gp\" line 3: boom" &&
+	[ ! -e "$tmp/c.svg" ] && grep -q 'single/latency_us.mean' "$OUT"
+ok $? "gnuplot failing: exit 1 with its message, the tables printed, no file" ||
+	diag "exit $status: $(cat "$ERR")"
+
+RPCSIM_GNUPLOT="$tmp/keep-gnuplot" cmp_run --plot="$tmp/c.svg" \
+	plain.json asan.json one-run.json
+[ "$status" -eq 0 ] && [ ! -s "$ERR" ] && [ -s "$tmp/c.svg" ] &&
+	grep -qxF "Plot: $tmp/c.svg (each file's latency per mode, and the change of the mean with its 95 % interval)" "$OUT"
+ok $? "rpcsim-compare --plot=FILE.svg: exit 0, the picture, the report names it" ||
+	diag "exit $status: $(cat "$ERR")"
+# The first plot command (the single mode's panel), continuation lines too.
+awk '/^plot /{ n++ } n == 1' "$tmp/kept.gp" | awk '/^plot |^     /' >"$tmp/p1"
+[ "$(grep -c 'with yerrorlines' "$tmp/p1")" -eq 3 ] &&
+	grep -q "^plot \$m0f0 .*title 'plain: asan=false, pcp_batch=63, pcp_high=378, repeat=3'" "$tmp/p1" &&
+	grep -q "\$m0f1 .*title 'asan: asan=true, pcp_batch=63, pcp_high=378, repeat=3'" "$tmp/p1" &&
+	grep -q "\$m0f2 .*title 'one-run: asan=false, pcp_batch=31, pcp_high=186, repeat=1'" "$tmp/p1"
+ok $? "a mode's panel has one series per file, each titled with its values of the differing settings" ||
+	diag "$(cat "$tmp/p1")"
+[ "$(grep -c '^plot ' "$tmp/kept.gp")" -eq 4 ] &&
+	[ "$(grep -c '^\$m[0-9]f[0-9] << EOD$' "$tmp/kept.gp")" -eq 9 ] &&
+	[ "$(grep -c '^\$change[12] << EOD$' "$tmp/kept.gp")" -eq 2 ]
+ok $? "three modes and three files: 4 panels, 9 profiles, 2 changes" ||
+	diag "$(grep -c '^plot ' "$tmp/kept.gp") plots"
+grep -q "^set multiplot layout 2,2 title 'plain vs asan vs one-run: differing settings asan, pcp_batch, pcp_high, repeat'" \
+	"$tmp/kept.gp"
+ok $? "the figure's title names the files and the settings that differ" ||
+	diag "$(grep multiplot "$tmp/kept.gp")"
+if command -v python3 >/dev/null 2>&1; then
+	cmp_run --json plain.json asan.json one-run.json
+	python3 - "$tmp/kept.gp" "$OUT" <<'PY'
+import json, re, sys
+gp = open(sys.argv[1]).read()
+doc = json.load(open(sys.argv[2]))
+blocks = dict(re.findall(r"^\$(\w+) << EOD\n(.*?)^EOD$", gp, re.M | re.S))
+modes = ["single", "list", "array"]
+names = ["latency_us.mean", "latency_us.p50", "latency_us.p90",
+         "latency_us.p99", "latency_us.p99.9"]
+cells = {}
+for m in doc["metrics"]:
+    for r in m["rows"]:
+        cells[(m["metric"], r["mode"])] = [r["base"]] + r["new"]
+bad = []
+def near(a, b):
+    return abs(a - b) <= 1e-5 * max(abs(b), 1e-9)
+for mi, mode in enumerate(modes):
+    for fi in range(3):
+        rows = [l.split() for l in blocks["m%df%d" % (mi, fi)].splitlines()
+                if not l.startswith("#")]
+        for k, name in enumerate(names):
+            c = cells[(name, mode)][fi]
+            x, mean, sd, n = rows[k]
+            if not (near(float(mean), c["mean"]) and
+                    near(float(sd), c["stddev"]) and int(n) == c["runs"]):
+                bad.append((mode, fi, name, rows[k], c["mean"], c["stddev"]))
+for fi in (1, 2):
+    rows = [l.split() for l in blocks["change%d" % fi].splitlines()
+            if not l.startswith("#")]
+    for mi, mode in enumerate(modes):
+        c = cells[("latency_us.mean", mode)][fi]
+        half = c["ci95"]["half_width_pct"] if c["ci95"] else 0
+        if not (near(float(rows[mi][1]), c["change_pct"]) and
+                abs(float(rows[mi][2]) - half) <= 1e-5 * max(half, 1)):
+            bad.append((mode, fi, rows[mi], c["change_pct"], half))
+print(bad)
+sys.exit(1 if bad else 0)
+PY
+	ok $? "the plotted means, stddevs, runs, changes and intervals are those of --json"
+else
+	skip 1 "python3 not found"
+fi
+cp "$tmp/kept.gp" "$tmp/kept1.gp"
+RPCSIM_GNUPLOT="$tmp/keep-gnuplot" cmp_run --json --plot="$tmp/c2.svg" \
+	plain.json asan.json one-run.json
+grep -v '^set output' "$tmp/kept1.gp" >"$tmp/k1" &&
+	grep -v '^set output' "$tmp/kept.gp" >"$tmp/k2" && cmp -s "$tmp/k1" "$tmp/k2" &&
+	[ "$status" -eq 0 ] && ! grep -q '^Plot:' "$OUT" &&
+	{ ! command -v python3 >/dev/null 2>&1 ||
+	  python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$OUT"; }
+ok $? "the script is the same every time; --json --plot keeps stdout one JSON document" ||
+	diag "exit $status: $(diff "$tmp/k1" "$tmp/k2" | head -n 5)"
+RPCSIM_GNUPLOT="$tmp/keep-gnuplot" cmp_run --plot="$tmp/c3.svg" \
+	plain.json plain.json
+[ "$status" -eq 0 ] &&
+	grep -q "^set multiplot layout 2,2 title 'base vs new: same settings'" "$tmp/kept.gp" &&
+	[ "$(grep -c '^\$change1 << EOD$' "$tmp/kept.gp")" -eq 1 ]
+ok $? "two files alike: titled so, one change series" ||
+	diag "exit $status: $(grep multiplot "$tmp/kept.gp")"
+
 # --- with gnuplot ----------------------------------------------------------------------
 if ! command -v gnuplot >/dev/null 2>&1; then
-	skip 14 "gnuplot not installed (apt-get install gnuplot-nox)"
+	skip 17 "gnuplot not installed (apt-get install gnuplot-nox)"
 	exit_status
 	exit $?
 fi
@@ -257,6 +385,25 @@ EOF
 else
 	skip 3 "rpcsim-analyze not built or python3 missing"
 fi
+
+(cd "$fixtures" && TMPDIR=$tmp/t timeout 120 "$COMPARE" \
+	--plot="$tmp/compare.svg" plain.json asan.json) >"$OUT" 2>"$ERR"
+status=$?
+[ "$status" -eq 0 ] && head -n 1 "$tmp/compare.svg" | grep -q '^<?xml' &&
+	grep -q 'plain vs asan: differing settings asan' "$tmp/compare.svg" &&
+	grep -q 'asan: asan=true' "$tmp/compare.svg" &&
+	grep -q 'plain: asan=false' "$tmp/compare.svg"
+ok $? "rpcsim-compare --plot: gnuplot draws an SVG titled with the differing setting" ||
+	diag "exit $status: $(cat "$ERR")"
+(cd "$fixtures" && TMPDIR=$tmp/t timeout 120 "$COMPARE" -m latency_us.mean \
+	--plot="$tmp/compare.png" plain.json asan.json one-run.json) \
+	>"$OUT" 2>"$ERR"
+status=$?
+[ "$status" -eq 0 ] && [ "$(png_size "$tmp/compare.png")" = 1200x860 ]
+ok $? "rpcsim-compare --plot=FILE.png: a 1200x860 PNG" ||
+	diag "exit $status: $(cat "$ERR")"
+[ -z "$(ls -A "$tmp/t")" ]
+ok $? "rpcsim-compare leaves no temporary file" || diag "$(ls -A "$tmp/t")"
 
 exit_status
 exit $?

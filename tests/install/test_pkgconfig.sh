@@ -9,6 +9,11 @@
 # libpagepool.so, link it again against libpagepool.a with
 # `pkg-config --static --libs` (Libs.private and Requires.private must
 # name what the archive needs), and uninstall without leaving a file.
+# Then `make install prefix=DIR` (no DESTDIR): its pagepool.pc must point
+# into DIR, and pp-outside built from it alone must run, linked
+# dynamically and, where a static libc exists, fully statically (-static:
+# jemalloc's libm, pthreads and dlsym, the tracepoints' dlopen).  A build
+# --without-jemalloc names no jemalloc in pagepool.pc.
 
 # shellcheck source=tests/utils/tap.sh
 . "$top_srcdir/tests/utils/tap.sh"
@@ -20,10 +25,10 @@ trap 'exit 1' HUP INT TERM
 dest=$tmp/dest
 CC=${CC:-cc}
 
-plan_tests 11
+plan_tests 17
 
 if ! command -v pkg-config >/dev/null 2>&1; then
-	skip 11 "pkg-config not found"
+	skip 17 "pkg-config not found"
 	exit_status
 	exit $?
 fi
@@ -116,6 +121,84 @@ done
 left=$(find "$dest" -type f)
 [ -z "$left" ]
 ok $? "make uninstall removes every file it installed" || diag "$left"
+
+# --- make install prefix=DIR ------------------------------------------------
+prefix=$tmp/prefix
+ok_install=0
+for dir in alloc include; do
+	submake -C "$top_builddir/$dir" install prefix="$prefix" \
+		>>"$tmp/install.log" 2>&1 || ok_install=1
+done
+[ "$ok_install" -eq 0 ] && [ -f "$prefix/lib/pkgconfig/pagepool.pc" ]
+ok $? "make install prefix=DIR puts pagepool.pc in DIR/lib/pkgconfig" ||
+	diag "$(tail -n 20 "$tmp/install.log")"
+
+# pp ARGS...: pkg-config on that prefix only, no sysroot.
+pp()
+{
+	PKG_CONFIG_PATH=$prefix/lib/pkgconfig pkg-config "$@"
+}
+[ "$(pp --variable=prefix pagepool)" = "$prefix" ] &&
+	[ "$(pp --variable=libdir pagepool)" = "$prefix/lib" ] &&
+	[ "$(pp --variable=includedir pagepool)" = "$prefix/include" ]
+ok $? "its prefix, libdir and includedir are DIR's, not configure's" ||
+	diag "$(cat "$prefix/lib/pkgconfig/pagepool.pc" 2>&1)"
+
+# jemalloc in pagepool.pc exactly when the library has the backend; the
+# static libraries come after -ljemalloc, which needs them.
+requires=$(pp --print-requires-private pagepool)
+static_libs=$(pp --static --libs pagepool)
+if [ "${PP_WITH_JEMALLOC:-yes}" = no ]; then
+	! printf '%s\n' "$requires $static_libs" | grep -q jemalloc
+	ok $? "--without-jemalloc: no jemalloc in Requires.private or the libs ($static_libs)" ||
+		diag "requires: $requires"
+else
+	printf '%s\n' "$requires" | grep -q '^jemalloc' &&
+		printf '%s\n' "$static_libs" | grep -Eq -- '-ljemalloc .*-lm( |$)' &&
+		printf '%s\n' "$static_libs" | grep -Eq -- '-ljemalloc .*-lpthread( |$)' &&
+		printf '%s\n' "$static_libs" | grep -Eq -- '-ljemalloc .*-ldl( |$)'
+	ok $? "Requires.private jemalloc; -lm, -lpthread, -ldl after -ljemalloc ($static_libs)" ||
+		diag "requires: $requires"
+fi
+
+# shellcheck disable=SC2046
+$CC -Wall -Wextra -Werror $san -o "$tmp/pp-prefix" \
+	"$top_srcdir/tests/install/pp-outside.c" $(pp --cflags --libs pagepool) \
+	>"$tmp/cc-prefix.log" 2>&1 &&
+	LD_LIBRARY_PATH=$prefix/lib timeout 60 "$tmp/pp-prefix" >"$tmp/prefix.out" 2>&1 &&
+	grep -qx "pp-outside: libpagepool $version, 64 pages allocated and freed: ok" \
+		"$tmp/prefix.out"
+ok $? "built with pkg-config --cflags --libs on DIR alone, it runs" ||
+	diag "$(head -n 20 "$tmp/cc-prefix.log") $(cat "$tmp/prefix.out" 2>/dev/null)"
+
+# Fully static: libc.a must exist, and sanitizers do not link -static.
+if [ -n "$san" ]; then
+	skip 1 "a sanitizer build does not link -static"
+elif [ ! -f "$prefix/lib/libpagepool.a" ]; then
+	skip 1 "no static library (configured with --disable-static)"
+elif ! printf 'int main(void){return 0;}\n' >"$tmp/empty.c" ||
+     ! $CC -static -o "$tmp/empty" "$tmp/empty.c" >/dev/null 2>&1; then
+	skip 1 "no static C library here (libc6-dev's libc.a)"
+else
+	# shellcheck disable=SC2046
+	$CC -o "$tmp/pp-static" "$top_srcdir/tests/install/pp-outside.c" \
+		$(pp --static --cflags --libs pagepool) -static \
+		>"$tmp/cc-static2.log" 2>&1 &&
+		! LC_ALL=C file "$tmp/pp-static" 2>/dev/null | grep -q dynamically &&
+		timeout 60 "$tmp/pp-static" >"$tmp/static2.out" 2>&1 &&
+		grep -qx "pp-outside: libpagepool $version, 64 pages allocated and freed: ok" \
+			"$tmp/static2.out"
+	ok $? "cc ... \$(pkg-config --static --cflags --libs pagepool) -static links and runs" ||
+		diag "$(grep -v 'dlopen' "$tmp/cc-static2.log" | head -n 20) $(cat "$tmp/static2.out" 2>/dev/null)"
+fi
+
+for dir in alloc include; do
+	submake -C "$top_builddir/$dir" uninstall prefix="$prefix" \
+		>>"$tmp/install.log" 2>&1
+done
+left=$(find "$prefix" -type f)
+[ -z "$left" ]
+ok $? "make uninstall prefix=DIR removes every file" || diag "$left"
 
 exit_status
 exit $?

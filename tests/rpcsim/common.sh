@@ -56,6 +56,20 @@ have_python()
 	command -v python3 >/dev/null 2>&1
 }
 
+# help_entry HELP OPTION: the lines of --help text HELP that describe
+# --OPTION (its line and the ones under it, up to the next option or
+# heading); nothing when it is not there.
+help_entry()
+{
+	printf '%s\n' "$1" | awk -v opt="--$2" '
+		/^ +(-[a-zA-Z], )?--[a-z]/ {
+			on = index($0, opt "=") || index($0, opt " ") ||
+			     $0 ~ (opt "$")
+		}
+		/^[A-Z]/ { on = 0 }
+		on'
+}
+
 # check_bad_inputs TABLE [ARG]...: each line of TABLE is "ARGS<tab>TEXT";
 # rpcsim ARGS [ARG]... must exit 2 with nothing on stdout and one line on
 # stderr, starting "rpcsim: " and naming TEXT.  Two checks per line.

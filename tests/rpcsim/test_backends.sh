@@ -59,13 +59,7 @@ plan_tests $((nr_options + 2 * nr_bad + 2 * 2 * nr_variants + 4 + 3))
 run --help
 help=$(cat "$OUT")
 for name in $options; do
-	entry=$(printf '%s\n' "$help" | awk -v opt="--$name" '
-		/^ +(-[a-zA-Z], )?--[a-z]/ {
-			on = index($0, opt "=") || index($0, opt " ") ||
-			     $0 ~ (opt "$")
-		}
-		/^[A-Z]/ { on = 0 }
-		on')
+	entry=$(help_entry "$help" "$name")
 	printf '%s' "$entry" | grep -q default
 	ok $? "--help lists --$name with its default" || diag "$entry"
 done

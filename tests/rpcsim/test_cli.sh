@@ -90,13 +90,7 @@ ok $? "--help writes nothing to stderr"
 for o in $options; do
 	name=${o%:*}
 	takes=${o#*:}
-	entry=$(printf '%s\n' "$help" | awk -v opt="--$name" '
-		/^ +(-[a-zA-Z], )?--[a-z]/ {
-			on = index($0, opt "=") || index($0, opt " ") ||
-			     $0 ~ (opt "$")
-		}
-		/^[A-Z]/ { on = 0 }
-		on')
+	entry=$(help_entry "$help" "$name")
 	if [ -z "$entry" ]; then
 		fail "--help lists --$name"
 	elif [ "$takes" = 1 ] && ! printf '%s' "$entry" | grep -q default; then

@@ -16,7 +16,7 @@
 # shellcheck source=tests/rpcsim/common.sh
 . "$top_srcdir/tests/rpcsim/common.sh"
 
-plan_tests 8
+plan_tests 12
 
 if ! have_python; then
 	skip 8 "python3 not found"
@@ -131,5 +131,43 @@ run --alloc=list --requests=50 --io-size=1 --max-payload=1 --mix=read:1 \
 [ "$status" -eq 0 ] && check_json 50 1 >"$tmpdir/why" 2>&1
 ok $? "--json with 1-byte I/O and a 1-byte max payload" ||
 	diag "exit $status: $(cat "$ERR" "$tmpdir/why" 2>/dev/null)"
+
+# Raw data out: each histogram's buckets add up to its calls, in order,
+# and p99.99 is there; text and JSON in one run, into --output's file.
+run --alloc=array --requests=300 --threads=2 --file-size=2m \
+	--output-format=text,json --output="$tmpdir/both.out"
+[ "$status" -eq 0 ] && [ ! -s "$OUT" ] &&
+	grep -q '^Bulk array: .* per call' "$tmpdir/both.out"
+ok $? "--output-format=text,json --output=FILE: the text in FILE, nothing on stdout" ||
+	diag "exit $status: $(cat "$ERR")"
+python3 - "$tmpdir/both.out" >"$tmpdir/why" 2>&1 <<'PY'
+import json, sys
+s = open(sys.argv[1]).read()
+d = json.loads(s[s.index("\n{\n") + 1:])
+bad = []
+for m in d["modes"]:
+    for x in [m] + m["per_run"]:
+        h = x["histogram"]
+        b = h["buckets"]
+        if h["unit"] != "ns" or sum(c for _, _, c in b) != x["calls"]:
+            bad.append("%s: buckets hold %d of %d calls" %
+                       (m["mode"], sum(c for _, _, c in b), x["calls"]))
+        if any(lo > hi for lo, hi, _ in b) or \
+           any(b[i][1] >= b[i + 1][0] for i in range(len(b) - 1)):
+            bad.append("%s: buckets out of order" % m["mode"])
+        p = x["percentiles_us"]
+        if not p["p99.9"] <= p["p99.99"] <= x["max_us"] + 0.001:
+            bad.append("%s: p99.99 %s" % (m["mode"], p))
+print("; ".join(bad) or "ok")
+sys.exit(1 if bad else 0)
+PY
+ok $? "  then the JSON document: each histogram's buckets hold its calls, p99.99" ||
+	diag "$(cat "$tmpdir/why")"
+run --output-format=xml
+[ "$status" -eq 2 ] && grep -q "output-format=xml.*text, json or text,json" "$ERR"
+ok $? "--output-format=xml: exit 2, names the accepted formats" || diag "$(cat "$ERR")"
+run --requests=10 --output="$tmpdir/no/such/dir/out"
+[ "$status" -eq 1 ] && grep -q "output=.*No such file or directory" "$ERR"
+ok $? "--output into a missing folder: exit 1 with the cause" || diag "$(cat "$ERR")"
 
 exit_status

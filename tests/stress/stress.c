@@ -947,29 +947,32 @@ static uint64_t restarts_of(const struct pp_vmstat *st, char *buf,
 	return sum;
 }
 
-/* Stop round @r, check it, destroy its pool. */
-static void round_finish(struct round *r)
+/* What a round's threads did, summed when it stops. */
+struct round_tally {
+	unsigned long got, freed, errors, calls[C_NR];
+	unsigned long sent, shared, held, refs;
+	unsigned long drains, moves, signals;
+	const char *first_error;
+};
+
+/*
+ * Stop round @r: join its threads (the kickers first: they signal workers
+ * by their pthread_t), put what was still in flight between them, and sum
+ * what they did into @t, with the pages still owned or referenced.
+ */
+static void round_stop(struct round *r, struct round_tally *t)
 {
 	struct worker *cleanup = &r->workers[r->nr_threads];
-	unsigned long got = 0, freed = 0, errors = 0, calls[C_NR] = { 0 };
-	unsigned long sent = 0, shared = 0, held = 0, refs = 0;
-	unsigned long drains = 0, moves = 0, signals = 0;
-	const char *first_error = NULL;
-	unsigned int index = r->index;
-	struct pp_vmstat st;
-	bool same_shape = true;
-	uint64_t restarts;
-	char restart_desc[256];
 	int err;
 
+	memset(t, 0, sizeof(*t));
 	atomic_store(&r->stop, true);
-	/* The kickers first: they signal workers by their pthread_t. */
 	for (unsigned int i = 0; i < r->nr_kickers; i++) {
 		err = pthread_join(r->kickers[i].thread, NULL);
 		if (err)
 			die_errno("pthread_join", err);
-		signals += r->kickers[i].signals;
-		moves += r->kickers[i].moves;
+		t->signals += r->kickers[i].signals;
+		t->moves += r->kickers[i].moves;
 	}
 	for (unsigned int i = 0; i < r->nr_threads; i++) {
 		err = pthread_join(r->workers[i].thread, NULL);
@@ -980,8 +983,8 @@ static void round_finish(struct round *r)
 		err = pthread_join(r->drainers[i].thread, NULL);
 		if (err)
 			die_errno("pthread_join", err);
-		drains += r->drainers[i].drains;
-		moves += r->drainers[i].moves;
+		t->drains += r->drainers[i].drains;
+		t->moves += r->drainers[i].moves;
 	}
 	/* What was still in flight between threads. */
 	for (unsigned int i = 0; i < r->nr_threads; i++)
@@ -990,61 +993,76 @@ static void round_finish(struct round *r)
 	for (unsigned int i = 0; i <= r->nr_threads; i++) {
 		const struct worker *w = &r->workers[i];
 
-		got += w->got;
-		freed += w->freed;
-		sent += w->sent;
-		shared += w->shared;
-		drains += w->drains;
-		moves += w->moves;
+		t->got += w->got;
+		t->freed += w->freed;
+		t->sent += w->sent;
+		t->shared += w->shared;
+		t->drains += w->drains;
+		t->moves += w->moves;
 		for (unsigned int c = 0; c < C_NR; c++)
-			calls[c] += w->calls[c];
-		if (w->errors && !first_error)
-			first_error = w->error;
-		errors += w->errors;
+			t->calls[c] += w->calls[c];
+		if (w->errors && !t->first_error)
+			t->first_error = w->error;
+		t->errors += w->errors;
 	}
 	for (unsigned long pfn = 0; pfn < r->nr_pages; pfn++) {
-		held += atomic_load(&r->owner[pfn]) != 0;
-		refs += atomic_load(&r->refs[pfn]) != 0;
+		t->held += atomic_load(&r->owner[pfn]) != 0;
+		t->refs += atomic_load(&r->refs[pfn]) != 0;
 	}
+}
+
+/*
+ * Round @r's checks against its pool's counters: no error, every page
+ * back, the counters adding up to what the threads did, drains, rseq
+ * restarts (counted for the end) or none under the lock.
+ */
+static void round_check(struct round *r, const struct round_tally *t)
+{
+	unsigned int index = r->index;
+	struct pp_vmstat st;
+	uint64_t restarts;
+	char restart_desc[256];
 
 	pp_pool_vmstat(r->pool, &st);
 	restarts = restarts_of(&st, restart_desc, sizeof(restart_desc));
 	diag("%s: %lu pages allocated, %lu sent to another thread (%lu extra "
 	     "references), calls: %lu single, %lu list, %lu array; %lu drains, "
 	     "%lu moves between CPUs, %lu signals; trylock fallbacks %llu + "
-	     "%llu; restarts: %s", r->desc, got, sent, shared, calls[C_SINGLE],
-	     calls[C_LIST], calls[C_ARRAY], drains, moves, signals,
+	     "%llu; restarts: %s", r->desc, t->got, t->sent, t->shared,
+	     t->calls[C_SINGLE], t->calls[C_LIST], t->calls[C_ARRAY],
+	     t->drains, t->moves, t->signals,
 	     (unsigned long long)st.events[PP_PCP_TRYLOCK_FAIL],
 	     (unsigned long long)st.events[PP_BULK_FALLBACK_TRYLOCK],
 	     restart_desc);
-	ok(errors == 0, "round %u: no page handed out twice, written while "
+	ok(t->errors == 0, "round %u: no page handed out twice, written while "
 	   "held or freed twice; array and list contracts kept (%lu errors%s%s)",
-	   index, errors, first_error ? ": " : "",
-	   first_error ? first_error : "");
-	ok(held == 0 && refs == 0 && got == freed &&
+	   index, t->errors, t->first_error ? ": " : "",
+	   t->first_error ? t->first_error : "");
+	ok(t->held == 0 && t->refs == 0 && t->got == t->freed &&
 	   st.nr_free + st.nr_pcp + st.nr_backend == r->nr_pages,
 	   "round %u: every page back (%lu still owned, %lu referenced, %lu "
 	   "got, %lu freed; %lu free + %lu pcp + %lu backend of %lu)", index,
-	   held, refs, got, freed, st.nr_free, st.nr_pcp, st.nr_backend,
-	   r->nr_pages);
-	ok(st.events[PP_PGALLOC] == got && st.events[PP_PGFREE] == freed &&
-	   st.events[PP_ALLOC_SINGLE_CALLS] == calls[C_SINGLE] &&
-	   st.events[PP_ALLOC_BULK_LIST_CALLS] == calls[C_LIST] &&
-	   st.events[PP_ALLOC_BULK_ARRAY_CALLS] == calls[C_ARRAY],
+	   t->held, t->refs, t->got, t->freed, st.nr_free, st.nr_pcp,
+	   st.nr_backend, r->nr_pages);
+	ok(st.events[PP_PGALLOC] == t->got &&
+	   st.events[PP_PGFREE] == t->freed &&
+	   st.events[PP_ALLOC_SINGLE_CALLS] == t->calls[C_SINGLE] &&
+	   st.events[PP_ALLOC_BULK_LIST_CALLS] == t->calls[C_LIST] &&
+	   st.events[PP_ALLOC_BULK_ARRAY_CALLS] == t->calls[C_ARRAY],
 	   "round %u: counters add up (pgalloc %llu / %lu got, pgfree %llu / "
 	   "%lu freed, calls %llu/%llu/%llu / %lu/%lu/%lu)", index,
-	   (unsigned long long)st.events[PP_PGALLOC], got,
-	   (unsigned long long)st.events[PP_PGFREE], freed,
+	   (unsigned long long)st.events[PP_PGALLOC], t->got,
+	   (unsigned long long)st.events[PP_PGFREE], t->freed,
 	   (unsigned long long)st.events[PP_ALLOC_SINGLE_CALLS],
 	   (unsigned long long)st.events[PP_ALLOC_BULK_LIST_CALLS],
 	   (unsigned long long)st.events[PP_ALLOC_BULK_ARRAY_CALLS],
-	   calls[C_SINGLE], calls[C_LIST], calls[C_ARRAY]);
+	   t->calls[C_SINGLE], t->calls[C_LIST], t->calls[C_ARRAY]);
 	/* Every pp_pool_drain() is one; the slow path adds one at most. */
-	ok(st.events[PP_DRAIN_ALL] >= drains &&
-	   st.events[PP_DRAIN_ALL] - drains <= st.events[PP_ALLOC_SLOWPATH],
+	ok(st.events[PP_DRAIN_ALL] >= t->drains &&
+	   st.events[PP_DRAIN_ALL] - t->drains <= st.events[PP_ALLOC_SLOWPATH],
 	   "round %u: drain_all %llu counts the %lu drains made (and the slow "
 	   "path's, %llu slow paths)", index,
-	   (unsigned long long)st.events[PP_DRAIN_ALL], drains,
+	   (unsigned long long)st.events[PP_DRAIN_ALL], t->drains,
 	   (unsigned long long)st.events[PP_ALLOC_SLOWPATH]);
 	if (r->impl == PP_PCP_RSEQ) {
 		for (unsigned int i = 0; i < NR_RESTARTS; i++)
@@ -1058,14 +1076,26 @@ static void round_finish(struct round *r)
 		   "round %u: the lock counts no rseq restart (%s)", index,
 		   restart_desc);
 	}
+}
+
+/*
+ * Round @r's pool drained must have the shape it had after create (buddy
+ * backend) and be destroyed without a leak; then the round is freed.
+ */
+static void round_destroy(struct round *r)
+{
+	struct pp_vmstat st;
+	bool same_shape = true;
+	int err;
+
 	pp_pool_drain(r->pool);
 	pp_pool_vmstat(r->pool, &st);
 	if (r->cfg.backend == PP_BACKEND_BUDDY)
 		same_shape = st.nr_free == r->nr_pages && st.nr_pcp == 0 &&
 			     free_area_equal(&st, &r->initial);
 	err = pp_pool_destroy(r->pool);
-	ok(same_shape && err == 0, "round %u: %s, pp_pool_destroy() %d", index,
-	   r->cfg.backend == PP_BACKEND_BUDDY ?
+	ok(same_shape && err == 0, "round %u: %s, pp_pool_destroy() %d",
+	   r->index, r->cfg.backend == PP_BACKEND_BUDDY ?
 	   (same_shape ? "buddy lists as after create" :
 	    "buddy lists NOT as after create") :
 	   "jemalloc gives every page back", err);
@@ -1081,6 +1111,16 @@ static void round_finish(struct round *r)
 	free(r->drainers);
 	free(r->kickers);
 	free(r);
+}
+
+/* Stop round @r, check it, destroy its pool. */
+static void round_finish(struct round *r)
+{
+	struct round_tally t;
+
+	round_stop(r, &t);
+	round_check(r, &t);
+	round_destroy(r);
 }
 
 /* --- the driver ------------------------------------------------------------ */
@@ -1161,7 +1201,17 @@ static unsigned int parse_pcp(const char *opt, const char *arg,
 	}
 }
 
-int main(int argc, char **argv)
+/* What the command line and the environment ask for. */
+struct stress_opts {
+	double duration, round_s;
+	unsigned int nr_threads, nr_lanes, nr_drainers, nr_kickers;
+	unsigned int nr_impls;
+	enum pp_pcp_impl impls[16];
+	uint64_t seed;
+};
+
+/* The options and STRESS_SECONDS, PAGEPOOL_PCP, PP_TEST_SEED into @o. */
+static void parse_args(int argc, char **argv, struct stress_opts *o)
 {
 	static const struct option longopts[] = {
 		{ "duration", required_argument, NULL, 'd' },
@@ -1177,76 +1227,78 @@ int main(int argc, char **argv)
 	};
 	const char *env = getenv("STRESS_SECONDS");
 	const char *pcp_env = getenv("PAGEPOOL_PCP");
-	double duration = 10, round_s = 1, start;
-	unsigned int nr_threads = 8, nr_lanes = 2, nr_drainers = 1;
-	unsigned int nr_kickers = 1;
-	struct sigaction sa;
-	unsigned int rounds = 0, nr_impls, running = 0;
-	enum pp_pcp_impl impls[16];
-	struct round *lanes[MAX_LANES] = { NULL };
-	const char *why = "";
-	uint64_t seed = 1, total = 0;
 	char *end;
 	int c;
 
-	tool_set_name("pp-stress");
+	*o = (struct stress_opts){
+		.duration = 10, .round_s = 1, .nr_threads = 8, .nr_lanes = 2,
+		.nr_drainers = 1, .nr_kickers = 1, .seed = 1,
+	};
 	if (env && *env)
-		duration = parse_seconds("STRESS_SECONDS", env);
-	nr_impls = parse_pcp("PAGEPOOL_PCP", pcp_env && *pcp_env ? pcp_env :
-			     "rseq,lock", impls, 16);
+		o->duration = parse_seconds("STRESS_SECONDS", env);
+	o->nr_impls = parse_pcp("PAGEPOOL_PCP", pcp_env && *pcp_env ?
+				pcp_env : "rseq,lock", o->impls, 16);
 	while ((c = getopt_long(argc, argv, "d:r:t:l:D:k:p:s:h", longopts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'd':
-			duration = parse_seconds("--duration", optarg);
+			o->duration = parse_seconds("--duration", optarg);
 			break;
 		case 'r':
-			round_s = parse_seconds("--round", optarg);
+			o->round_s = parse_seconds("--round", optarg);
 			break;
 		case 't':
-			nr_threads = parse_count("--threads", optarg, 2,
-						 MAX_THREADS);
+			o->nr_threads = parse_count("--threads", optarg, 2,
+						    MAX_THREADS);
 			break;
 		case 'l':
-			nr_lanes = parse_count("--lanes", optarg, 1, MAX_LANES);
+			o->nr_lanes = parse_count("--lanes", optarg, 1,
+						  MAX_LANES);
 			break;
 		case 'D':
-			nr_drainers = parse_count("--drainers", optarg, 0,
-						  MAX_DRAINERS);
+			o->nr_drainers = parse_count("--drainers", optarg, 0,
+						     MAX_DRAINERS);
 			break;
 		case 'k':
-			nr_kickers = parse_count("--kickers", optarg, 0,
-						 MAX_DRAINERS);
+			o->nr_kickers = parse_count("--kickers", optarg, 0,
+						    MAX_DRAINERS);
 			break;
 		case 'p':
-			nr_impls = parse_pcp("--pcp", optarg, impls, 16);
+			o->nr_impls = parse_pcp("--pcp", optarg, o->impls, 16);
 			break;
 		case 's':
 			errno = 0;
-			seed = strtoull(optarg, &end, 0);
+			o->seed = strtoull(optarg, &end, 0);
 			if (errno || end == optarg || *end) {
 				fprintf(stderr, "pp-stress: invalid --seed "
 					"'%s': accepted an integer\n", optarg);
-				return 2;
+				exit(2);
 			}
 			break;
 		case 'h':
 			usage(stdout);
-			return 0;
+			exit(0);
 		default:
 			usage(stderr);
-			return 2;
+			exit(2);
 		}
 	}
 	if (optind < argc) {
 		fprintf(stderr, "pp-stress: unexpected argument '%s'\n",
 			argv[optind]);
-		return 2;
+		exit(2);
 	}
 	if (getenv("PP_TEST_SEED"))
-		seed = test_seed(seed);
-	if (round_s > duration)
-		round_s = duration;
+		o->seed = test_seed(o->seed);
+	if (o->round_s > o->duration)
+		o->round_s = o->duration;
+}
+
+/* The CPUs this process may run on (run_cpus), and the kickers' signal. */
+static void setup_process(void)
+{
+	struct sigaction sa;
+
 	if (sched_getaffinity(0, sizeof(run_cpus), &run_cpus))
 		die_errno("sched_getaffinity", errno);
 	for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
@@ -1258,20 +1310,25 @@ int main(int argc, char **argv)
 	sigemptyset(&sa.sa_mask);
 	if (sigaction(SIGUSR1, &sa, NULL))
 		die_errno("sigaction", errno);
+}
 
-	plan_no_plan();
-	diag("pp-stress: %.1f s in rounds of %.1f s, %u lanes of %u threads, "
-	     "%u drainers and %u kickers, %d CPUs, seed %llu (--seed or "
-	     "PP_TEST_SEED to replay)", duration, round_s, nr_lanes,
-	     nr_threads, nr_drainers, nr_kickers, run_nr_cpus,
-	     (unsigned long long)seed);
-	start = now_s();
+/*
+ * Rounds in @o->nr_lanes lanes, out of step, until @o->duration from
+ * @start is spent: each round that ends is checked and replaced.
+ * Returns how many rounds ran.
+ */
+static unsigned int run_lanes(const struct stress_opts *o, double start)
+{
+	struct round *lanes[MAX_LANES] = { NULL };
+	unsigned int rounds = 0, running = 0;
+
 	/* Out of step: lane l's first round ends at (l + 1) / lanes rounds. */
-	for (unsigned int l = 0; l < nr_lanes; l++) {
-		lanes[l] = round_start(rounds, l, nr_threads, nr_drainers,
-				       nr_kickers, round_s * (l + 1) / nr_lanes,
-				       seed,
-				       impls[rounds % nr_impls]);
+	for (unsigned int l = 0; l < o->nr_lanes; l++) {
+		lanes[l] = round_start(rounds, l, o->nr_threads,
+				       o->nr_drainers, o->nr_kickers,
+				       o->round_s * (l + 1) / o->nr_lanes,
+				       o->seed,
+				       o->impls[rounds % o->nr_impls]);
 		rounds++;
 		running++;
 	}
@@ -1279,7 +1336,7 @@ int main(int argc, char **argv)
 		unsigned int next = MAX_LANES;
 		double left;
 
-		for (unsigned int l = 0; l < nr_lanes; l++)
+		for (unsigned int l = 0; l < o->nr_lanes; l++)
 			if (lanes[l] && (next == MAX_LANES ||
 					 lanes[l]->end < lanes[next]->end))
 				next = l;
@@ -1287,7 +1344,7 @@ int main(int argc, char **argv)
 		while (now_s() < lanes[next]->end) {
 			struct pp_vmstat st;
 
-			for (unsigned int l = 0; l < nr_lanes; l++)
+			for (unsigned int l = 0; l < o->nr_lanes; l++)
 				if (lanes[l])
 					pp_pool_vmstat(lanes[l]->pool, &st);
 			sleep_ms(10);
@@ -1295,16 +1352,26 @@ int main(int argc, char **argv)
 		round_finish(lanes[next]);
 		lanes[next] = NULL;
 		running--;
-		left = duration - (now_s() - start);
+		left = o->duration - (now_s() - start);
 		if (left < 0.05)
 			continue;
-		lanes[next] = round_start(rounds, next, nr_threads, nr_drainers,
-					  nr_kickers,
-					  left < round_s ? left : round_s, seed,
-					  impls[rounds % nr_impls]);
+		lanes[next] = round_start(rounds, next, o->nr_threads,
+					  o->nr_drainers, o->nr_kickers,
+					  left < o->round_s ? left : o->round_s,
+					  o->seed,
+					  o->impls[rounds % o->nr_impls]);
 		rounds++;
 		running++;
 	}
+	return rounds;
+}
+
+/* The rseq rounds must have counted restarts: the abort paths ran. */
+static void check_restarts(void)
+{
+	const char *why = "";
+	uint64_t total = 0;
+
 	for (unsigned int i = 0; i < NR_RESTARTS; i++)
 		total += rseq_restarts[i];
 	if (rseq_rounds) {
@@ -1327,6 +1394,27 @@ int main(int argc, char **argv)
 		skip(1, "rseq restarts: no round ran rseq (--pcp, or rounds "
 		     "too few to reach one)");
 	}
+}
+
+int main(int argc, char **argv)
+{
+	struct stress_opts o;
+	unsigned int rounds;
+	double start;
+
+	tool_set_name("pp-stress");
+	parse_args(argc, argv, &o);
+	setup_process();
+
+	plan_no_plan();
+	diag("pp-stress: %.1f s in rounds of %.1f s, %u lanes of %u threads, "
+	     "%u drainers and %u kickers, %d CPUs, seed %llu (--seed or "
+	     "PP_TEST_SEED to replay)", o.duration, o.round_s, o.nr_lanes,
+	     o.nr_threads, o.nr_drainers, o.nr_kickers, run_nr_cpus,
+	     (unsigned long long)o.seed);
+	start = now_s();
+	rounds = run_lanes(&o, start);
+	check_restarts();
 	diag("pp-stress: %u rounds in %.1f s", rounds, now_s() - start);
 	return exit_status();
 }

@@ -1,4 +1,9 @@
 /* SPDX-License-Identifier: MIT */
+/*
+ * The unit tests' death tests and stderr capture: a call run in a child
+ * whose stderr and fate are kept, or in process with stderr sent to a
+ * file (capture.h).
+ */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>

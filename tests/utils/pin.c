@@ -1,4 +1,8 @@
 /* SPDX-License-Identifier: MIT */
+/*
+ * Pinning the test's thread to a CPU that has a pcp list, and undoing
+ * it (pin.h says why).
+ */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <sched.h>

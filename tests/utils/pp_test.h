@@ -281,8 +281,12 @@ static inline void owner_fini(struct owner_map *map)
 	map->held = NULL;
 }
 
-static inline bool owner_claim(struct owner_map *map, struct pp_page *page,
-			       unsigned int order)
+/*
+ * Mark the 2^@order pages from @page as held (@held 1) or not (0); false
+ * if one of them was so already, or the block runs past the pool.
+ */
+static inline bool owner_mark(struct owner_map *map, struct pp_page *page,
+			      unsigned int order, unsigned char held)
 {
 	unsigned long pfn = pp_page_to_pfn(map->pool, page);
 	bool ok = true;
@@ -290,27 +294,23 @@ static inline bool owner_claim(struct owner_map *map, struct pp_page *page,
 	if (pfn + (1UL << order) > map->nr_pages)
 		return false;
 	for (unsigned long i = 0; i < (1UL << order); i++) {
-		if (map->held[pfn + i])
+		if (map->held[pfn + i] == held)
 			ok = false;
-		map->held[pfn + i] = 1;
+		map->held[pfn + i] = held;
 	}
 	return ok;
+}
+
+static inline bool owner_claim(struct owner_map *map, struct pp_page *page,
+			       unsigned int order)
+{
+	return owner_mark(map, page, order, 1);
 }
 
 static inline bool owner_release(struct owner_map *map, struct pp_page *page,
 				 unsigned int order)
 {
-	unsigned long pfn = pp_page_to_pfn(map->pool, page);
-	bool ok = true;
-
-	if (pfn + (1UL << order) > map->nr_pages)
-		return false;
-	for (unsigned long i = 0; i < (1UL << order); i++) {
-		if (!map->held[pfn + i])
-			ok = false;
-		map->held[pfn + i] = 0;
-	}
-	return ok;
+	return owner_mark(map, page, order, 0);
 }
 
 static inline unsigned long owner_count(const struct owner_map *map)

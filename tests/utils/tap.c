@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+/* The TAP producer of the C tests: plan, ok, diag, skip, bail out (tap.h). */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>

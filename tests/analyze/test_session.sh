@@ -1,0 +1,243 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# A by-hand LTTng session, as the README's recipe records it, on a machine
+# where two rpcsim processes run at the same time:
+#   1. two processes into one session: rpcsim-analyze reports each one
+#      apart (never merged), and each one's calls and mean are the ones
+#      that process measured itself; --pid selects one;
+#   2. the trace schema: every field the providers emitted into that real
+#      trace is a row of the schema (rpcsim-analyze --schema), and every
+#      row's report key is in rpcsim-analyze --json: nothing is emitted
+#      and left unread;
+#   3. the enumerations: babeltrace2 prints mode, op, backend, contract,
+#      bulk API and fallback by name;
+#   4. the log levels: --loglevel=TRACE_INFO records the run summaries
+#      (run_start, run_end) and nothing per call.
+#
+# It never sees or touches the user's LTTng state (lttng_isolate,
+# tests/utils/lttng.sh): its own LTTNG_HOME and, as root, its own
+# /var/run/lttng and session daemon, stopped by its pid.
+
+srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
+builddir=${top_builddir:-.}
+. "$srcdir/tests/utils/tap.sh"
+. "$srcdir/tests/utils/lttng.sh"
+
+ANALYZE=$builddir/analyze/rpcsim-analyze
+RPCSIM=$builddir/rpcsim/rpcsim
+
+[ -x "$ANALYZE" ] ||
+	plan_skip_all "rpcsim-analyze not built (configure found no libbabeltrace2)"
+grep -q '^#define HAVE_LTTNG_UST 1' "$builddir/config.h" 2>/dev/null ||
+	plan_skip_all "rpcsim built without LTTng-UST tracepoints"
+if why=$(lttng_missing); then
+	plan_skip_all "LTTng tools $why"
+fi
+why=$(lttng_can_isolate) || plan_skip_all "$why"
+lttng_isolate "$0" "$@"
+command -v python3 >/dev/null 2>&1 ||
+	plan_skip_all "python3 missing (it checks the JSON)"
+
+plan_tests 13
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/test-session.XXXXXX") || exit 1
+trap 'lttng_cleanup; rm -rf "$tmp"' EXIT
+trap 'exit 1' HUP INT TERM
+lttng_sessiond_up >"$tmp/why" 2>&1 || bail_out "$(cat "$tmp/why")"
+diag "lttng-sessiond pid $lttng_started_pid ($PP_LTTNG_ISOLATED)"
+
+# session NAME DIR EVENT_OPTS...: create, channel, events, contexts, start
+session()
+{
+	s_name=$1-$$
+	s_dir=$2
+	shift 2
+	lttng_cmd create "$s_name" --output="$s_dir" >/dev/null &&
+	lttng_cmd enable-channel -u -s "$s_name" c0 --subbuf-size=4M \
+		--num-subbuf=4 >/dev/null &&
+	lttng_cmd enable-event -u -s "$s_name" -c c0 "$@" >/dev/null &&
+	lttng_cmd add-context -u -s "$s_name" -c c0 -t vtid -t vpid \
+		-t procname >/dev/null &&
+	lttng_cmd start "$s_name" >/dev/null
+}
+
+# done_session NAME: stop (flushes) and destroy
+done_session()
+{
+	lttng_cmd stop "$1-$$" >"$tmp/stop.out" 2>&1
+	lttng_cmd destroy "$1-$$" >/dev/null 2>&1
+}
+
+# 1. Two processes, one session.
+if ! session two "$tmp/two" 'rpcsim:*,pagepool:*'; then
+	bail_out "cannot set up the session"
+fi
+# Different thread counts and seeds: two runs of one mode (array), which
+# the analysis used to merge.
+"$RPCSIM" --alloc=array --requests=3000 --threads=2 --seed=1 --json \
+	>"$tmp/a.json" 2>"$tmp/a.err" &
+pid_a=$!
+"$RPCSIM" --alloc=array --requests=2000 --threads=1 --seed=2 --json \
+	>"$tmp/b.json" 2>"$tmp/b.err" &
+pid_b=$!
+wait $pid_a
+st_a=$?
+wait $pid_b
+st_b=$?
+done_session two
+ok $(( st_a || st_b )) "two rpcsim processes ran (exit $st_a, $st_b)" ||
+	diag "$(cat "$tmp/a.err" "$tmp/b.err")"
+diag "pids $pid_a and $pid_b; lttng stop: $(cat "$tmp/stop.out")"
+
+timeout 120 "$ANALYZE" --json "$tmp/two" >"$tmp/two.json" 2>"$tmp/two.err"
+ok $? "rpcsim-analyze reads the trace of both" ||
+	diag "$(cat "$tmp/two.err")"
+
+# split RPCSIM_JSON PID: that process's figures against its own
+split()
+{
+	python3 - "$tmp/two.json" "$1" "$2" <<'PY'
+import json, sys
+a = json.load(open(sys.argv[1]))
+r = json.load(open(sys.argv[2]))
+pid = int(sys.argv[3])
+rm = [m for m in r["modes"] if m["mode"] == "array"][0]
+am = [m for m in a["modes"] if m["pid"] == pid]
+bad = []
+if len(am) != 1:
+    print("%d modes of pid %d in the report: %s" %
+          (len(am), pid, [(m["pid"], m["label"]) for m in a["modes"]]))
+    sys.exit(1)
+am = am[0]
+if am["procname"] is None or not am["procname"].endswith("rpcsim"):
+    bad.append("procname %r" % am["procname"])
+if am["calls"] != rm["calls"]:
+    bad.append("calls %d in the trace, %d measured" % (am["calls"], rm["calls"]))
+mean_r = rm["mean_us"] * 1000.0
+mean_a = am["latency_ns"]["mean_ns"]
+if abs(mean_a - mean_r) > 0.01 * mean_r + 1:
+    bad.append("mean %.1f ns in the trace, %.1f ns measured" % (mean_a, mean_r))
+runs = am["runs"]
+if [x["config"]["pid"] for x in runs if x["config"]] != [pid]:
+    bad.append("runs %s" % [(x["run"], x["config"]) for x in runs])
+elif am["run_end"] is None or not am["run_end"]["calls_match"]:
+    bad.append("run_end %s" % am["run_end"])
+print("; ".join(bad) if bad else "pid %d: %d calls, mean %.1f ns (rpcsim %.1f)"
+      % (pid, am["calls"], mean_a, mean_r))
+sys.exit(1 if bad else 0)
+PY
+}
+out=$(split "$tmp/a.json" $pid_a)
+ok $? "process A reported apart, with its own calls and mean" || true
+diag "$out"
+out=$(split "$tmp/b.json" $pid_b)
+ok $? "process B reported apart, with its own calls and mean" || true
+diag "$out"
+! grep -q "merged\|DIFFER" "$tmp/two.err"
+ok $? "no run merged, no count differing" || diag "$(cat "$tmp/two.err")"
+
+timeout 120 "$ANALYZE" --pid=$pid_b "$tmp/two" >"$tmp/b.txt" 2>"$tmp/b.err2"
+[ $? -eq 0 ] && [ "$(grep -c '^Bulk array:' "$tmp/b.txt")" -eq 1 ] &&
+	! grep -q '^Process' "$tmp/b.txt"
+ok $? "--pid=$pid_b: one process, one Bulk array line" ||
+	diag "$(cat "$tmp/b.txt" "$tmp/b.err2")"
+timeout 120 "$ANALYZE" "$tmp/two" >"$tmp/two.txt" 2>/dev/null
+[ "$(grep -c '^Process pid' "$tmp/two.txt")" -eq 2 ]
+ok $? "the text report has a section per process" ||
+	diag "$(head -n 30 "$tmp/two.txt")"
+timeout 60 "$ANALYZE" --pid=1 "$tmp/two" >/dev/null 2>"$tmp/nopid.err"
+[ $? -eq 1 ] && grep -q "no event of process 1 (--pid): the trace holds .*$pid_a" "$tmp/nopid.err"
+ok $? "--pid of a process not in the trace: exit 1, the pids it holds" ||
+	diag "$(cat "$tmp/nopid.err")"
+
+# 2. The schema against the real trace, and one of a run that stalls
+#    (svc_alloc_arg_err happens only then): a pool that PAGEPOOL_FAULT
+#    leaves 300 pages short, which rpcsim reports as a stall (exit 1).
+min=$(python3 -c 'import json, sys
+print(json.load(open(sys.argv[1]))["config"]["min_pool_pages"])' "$tmp/a.json")
+if session stall "$tmp/stall" 'rpcsim:*,pagepool:*'; then
+	PAGEPOOL_FAULT=buddy-empty=$((min - 16384 - 300)) "$RPCSIM" \
+		--threads=2 --pool-size=$((min * 4))k --requests=1000 \
+		--retry-wait=100 --alloc=single >/dev/null 2>"$tmp/stall.err"
+	diag "stalling run: exit $?, $(tail -n 1 "$tmp/stall.err")"
+	done_session stall
+fi
+timeout 120 babeltrace2 "$tmp/two" >"$tmp/two.bt" 2>"$tmp/bt.err" &&
+	timeout 120 babeltrace2 "$tmp/stall" >>"$tmp/two.bt" 2>>"$tmp/bt.err"
+ok $? "babeltrace2 reads both traces" || diag "$(head -n 5 "$tmp/bt.err")"
+"$ANALYZE" --schema >"$tmp/schema.txt"
+python3 - "$tmp/two.bt" "$tmp/schema.txt" "$tmp/two.json" >"$tmp/schema.out" <<'PY'
+import json, re, sys
+emitted = {}
+for line in open(sys.argv[1]):
+    m = re.search(r" (rpcsim:\w+|pagepool:\w+): (.*)$", line)
+    if not m:
+        continue
+    # the payload is the last { ... }; enumerations nest ( ... )
+    payload = m.group(2).rsplit("}, {", 1)[-1]
+    names = re.findall(r"(?:^|, |\{ )(\w+) = ", payload)
+    emitted.setdefault(m.group(1), set()).update(names)
+rows = {}
+for line in open(sys.argv[2]):
+    ev, field, typ, need, key = line.rstrip("\n").split("\t")
+    rows.setdefault(ev, {})[field] = key
+bad = []
+for ev, fields in sorted(emitted.items()):
+    if ev not in rows:
+        # kmem-shaped events are counted by name (trace_schema.h)
+        if ev.startswith("pagepool:") and ev != "pagepool:mm_page_alloc_bulk":
+            continue
+        bad.append("event %s is not in the schema" % ev)
+        continue
+    for f in sorted(fields - set(rows[ev])):
+        bad.append("%s.%s emitted, not in the schema" % (ev, f))
+a = json.load(open(sys.argv[3]))
+runs = [r for m in a["modes"] for r in m["runs"] if r["config"]]
+for ev, fields in rows.items():
+    if ev not in emitted:
+        bad.append("no %s event in the trace" % ev)
+        continue
+    for f, key in fields.items():
+        for r in runs:
+            v = r
+            for k in key.split("."):
+                v = v.get(k) if isinstance(v, dict) else None
+            if v is None:
+                bad.append("%s.%s: no %s in a run of the report" % (ev, f, key))
+                break
+print("\n".join(bad) if bad else "%d events, %d fields checked"
+      % (len(rows), sum(len(f) for f in rows.values())))
+sys.exit(1 if bad else 0)
+PY
+ok $? "every emitted field is in the schema, every row is in the report" ||
+	true
+diag "$(cat "$tmp/schema.out")"
+
+# 3. Enumerations by name.
+grep -q 'mode = ( "array" : container = 2 )' "$tmp/two.bt" &&
+	grep -q 'op = ( "\(READ\|WRITE\)" : container = [01] )' "$tmp/two.bt" &&
+	grep -q 'backend = ( "buddy" : container = 0 )' "$tmp/two.bt" &&
+	grep -q 'bulk_variant = ( "merged" : container = 0 )' "$tmp/two.bt" &&
+	grep -q 'variant = ( "array" : container = 1 ), fallback = ( "[a-z_]*" : container = [0-4] )' "$tmp/two.bt"
+ok $? "babeltrace2 prints mode, op, backend, contract, API, fallback by name" ||
+	diag "$(grep -m 3 'run_start\|mm_page_alloc_bulk' "$tmp/two.bt")"
+
+# 4. Log levels: the run summaries alone.
+if session info "$tmp/info" 'rpcsim:*' --loglevel=TRACE_INFO; then
+	"$RPCSIM" --alloc=list --requests=500 >/dev/null 2>"$tmp/c.err"
+	st=$?
+	done_session info
+	timeout 60 babeltrace2 "$tmp/info" 2>/dev/null |
+		sed -n 's/.* \(rpcsim:[a-z_]*\): .*/\1/p' | sort -u >"$tmp/info.ev"
+	[ $st -eq 0 ] && [ "$(tr '\n' ' ' <"$tmp/info.ev")" = "rpcsim:run_end rpcsim:run_start " ]
+	ok $? "--loglevel=TRACE_INFO records run_start and run_end only" ||
+		diag "exit $st; events: $(cat "$tmp/info.ev")"
+	timeout 60 "$ANALYZE" "$tmp/info" >"$tmp/info.txt" 2>&1
+	[ $? -eq 0 ] && grep -q '^  run_end: .* us per call over [0-9,]* calls (in-process)  (no per-call event recorded)$' "$tmp/info.txt" &&
+		! grep -q warning "$tmp/info.txt"
+	ok $? "rpcsim-analyze reports a summaries-only trace by run_end, no warning" ||
+		diag "$(cat "$tmp/info.txt")"
+else
+	fail "the TRACE_INFO session"
+	fail "the TRACE_INFO session"
+fi
