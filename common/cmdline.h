@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Naming a refused command-line word as it was typed, for every tool
- * (rpcsim, rpcsim-analyze, rpcsim-compare, pagebench).
+ * (rpcsim, rpcsim-analyze, rpcsim-compare, pagebench), and the one
+ * message of rpcsim-compare and pagebench for an option getopt_long()
+ * refused.
  */
 #ifndef PP_COMMON_CMDLINE_H
 #define PP_COMMON_CMDLINE_H
@@ -17,5 +19,17 @@
  */
 const char *cmdline_refused_value(const struct option *longopts,
 				  const char *arg);
+
+/*
+ * cmdline_die_refused() - getopt_long() (opterr = 0) returned '?' after
+ * the word @arg (argv[optind - 1]): exit 2 with one line saying what was
+ * refused, as typed, and pointing to "@program --help": a long option
+ * given a value it does not take, a short option letter it does not know
+ * (optopt: "-x", also inside "-jx"), or else the word itself ("--bogus",
+ * an ambiguous prefix).
+ */
+__attribute__((noreturn))
+void cmdline_die_refused(const struct option *longopts, const char *arg,
+			 const char *program);
 
 #endif /* PP_COMMON_CMDLINE_H */

@@ -1,210 +1,266 @@
 /* SPDX-License-Identifier: MIT */
-/* Minimal JSON emitter (see json.h). */
+/*
+ * The JSON writer of json.h on top of json-c: each call adds a node to a
+ * json_object tree, json_finish() prints the tree (json-c's pretty,
+ * spaced layout) and frees it.  What json-c leaves to us: invalid UTF-8
+ * (it copies string bytes through), non-finite numbers (it would print
+ * NaN), the exact text of a number (json_object_new_double_s()) and
+ * empty objects and arrays on one line ("{}", "[]").
+ */
 #include "config.h"
 
 #include <math.h>
-#include <inttypes.h>
 #include <stdlib.h>
+#include <string.h>
+
+/*
+ * json-c names a type json_bool, json.h a function: rename json-c's
+ * typedef inside its headers, so both can live in this file.
+ */
+#define json_bool json_c_bool
+#include <json-c/json.h>
+#include <json-c/printbuf.h>
+#undef json_bool
 
 #include "json.h"
+#include "tool.h"
+
+#define JSON_FLAGS	(JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | \
+			 JSON_C_TO_STRING_NOSLASHESCAPE)
 
 void json_init(struct json *j, FILE *f)
 {
 	j->f = f;
 	j->depth = 0;
-	j->first[0] = true;
+	j->root = NULL;
 }
 
-static void json_write_string(FILE *f, const char *s)
+/*
+ * The length of the valid UTF-8 sequence at @p (1 to 4), or 0 when it is
+ * not one: a stray continuation byte, an overlong form, a surrogate, a
+ * code point above U+10FFFF or a truncated sequence.
+ */
+static unsigned int utf8_len(const unsigned char *p)
 {
+	unsigned char c = *p;
+	unsigned int len, k;
+	uint32_t cp;
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf) {
+		len = 2;
+		cp = c & 0x1f;
+	} else if (c >= 0xe0 && c <= 0xef) {
+		len = 3;
+		cp = c & 0x0f;
+	} else if (c >= 0xf0 && c <= 0xf4) {
+		len = 4;
+		cp = c & 0x07;
+	} else {
+		return 0;
+	}
+	for (k = 1; k < len; k++) {
+		if ((p[k] & 0xc0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (p[k] & 0x3f);
+	}
+	if ((len == 3 && cp < 0x800) || (len == 3 && cp >= 0xd800 &&
+					  cp <= 0xdfff) ||
+	    (len == 4 && (cp < 0x10000 || cp > 0x10ffff)))
+		return 0;
+	return len;
+}
+
+/* A copy of @s, each byte of invalid UTF-8 replaced by U+FFFD. */
+static char *utf8_sanitize(const char *s)
+{
+	static const char fffd[] = "\xef\xbf\xbd";
 	const unsigned char *p = (const unsigned char *)s;
+	char *out = xcalloc(strlen(s) * 3 + 1, 1);
+	size_t o = 0;
 
-	fputc('"', f);
 	while (*p) {
-		unsigned char c = *p;
-		unsigned int len, k;
-		uint32_t cp;
+		unsigned int len = utf8_len(p);
 
-		if (c < 0x80) {
-			switch (c) {
-			case '"':
-				fputs("\\\"", f);
-				break;
-			case '\\':
-				fputs("\\\\", f);
-				break;
-			case '\n':
-				fputs("\\n", f);
-				break;
-			case '\r':
-				fputs("\\r", f);
-				break;
-			case '\t':
-				fputs("\\t", f);
-				break;
-			default:
-				if (c < 0x20 || c == 0x7f)
-					fprintf(f, "\\u%04x", c);
-				else
-					fputc(c, f);
-			}
+		if (!len) {
+			memcpy(out + o, fffd, 3);
+			o += 3;
 			p++;
 			continue;
 		}
-		/* validate one UTF-8 sequence; anything else becomes U+FFFD */
-		if (c >= 0xc2 && c <= 0xdf) {
-			len = 2;
-			cp = c & 0x1f;
-		} else if (c >= 0xe0 && c <= 0xef) {
-			len = 3;
-			cp = c & 0x0f;
-		} else if (c >= 0xf0 && c <= 0xf4) {
-			len = 4;
-			cp = c & 0x07;
-		} else {
-			fputs("\\ufffd", f);
-			p++;
-			continue;
-		}
-		for (k = 1; k < len; k++) {
-			if ((p[k] & 0xc0) != 0x80)
-				break;
-			cp = (cp << 6) | (p[k] & 0x3f);
-		}
-		if (k < len || (len == 3 && cp < 0x800) ||
-		    (len == 3 && cp >= 0xd800 && cp <= 0xdfff) ||
-		    (len == 4 && (cp < 0x10000 || cp > 0x10ffff))) {
-			fputs("\\ufffd", f);
-			p++;
-			continue;
-		}
-		fwrite(p, 1, len, f);
+		memcpy(out + o, p, len);
+		o += len;
 		p += len;
 	}
-	fputc('"', f);
+	out[o] = '\0';
+	return out;
 }
 
-static void json_indent(struct json *j)
+/* A json-c constructor's result: NULL only means out of memory. */
+static struct json_object *json_made(struct json_object *v)
 {
-	unsigned int i;
-
-	fputc('\n', j->f);
-	for (i = 0; i < j->depth; i++)
-		fputs("  ", j->f);
+	if (!v)
+		tool_die(1, "out of memory");
+	return v;
 }
 
-/* separator, indentation and key before a value */
-static void json_value_prefix(struct json *j, const char *key)
+/*
+ * Add @v (NULL: null) under @key to the innermost open object or array,
+ * or make it the document when none is open.
+ */
+static void json_add(struct json *j, const char *key, struct json_object *v)
 {
-	if (j->depth) {
-		if (!j->first[j->depth])
-			fputc(',', j->f);
-		json_indent(j);
+	struct json_object *parent;
+	char *name;
+	int err;
+
+	if (!j->depth) {
+		if (j->root)
+			tool_bug("a second top-level JSON value");
+		j->root = v;
+		return;
 	}
-	j->first[j->depth] = false;
-	if (key) {
-		json_write_string(j->f, key);
-		fputs(": ", j->f);
+	parent = j->nest[j->depth - 1];
+	if (!json_object_is_type(parent, json_type_object)) {
+		err = json_object_array_add(parent, v);
+	} else {
+		/* json-c copies the key */
+		name = utf8_sanitize(key ? key : "");
+		err = json_object_object_add(parent, name, v);
+		free(name);
 	}
+	if (err)
+		tool_die(1, "out of memory");
 }
 
-static void json_open(struct json *j, const char *key, char c)
+static void json_open(struct json *j, const char *key,
+		      struct json_object *v)
 {
-	json_value_prefix(j, key);
-	fputc(c, j->f);
-	if (j->depth + 1 >= JSON_DEPTH_MAX)
-		abort();	/* a bug in the caller, not in the input */
-	j->first[++j->depth] = true;
+	if (j->depth >= JSON_DEPTH_MAX)	/* the caller's bug, not the input's */
+		tool_bug("JSON nested deeper than %d", JSON_DEPTH_MAX);
+	json_add(j, key, v);
+	j->nest[j->depth++] = v;
 }
 
-static void json_close(struct json *j, char c)
+/*
+ * An empty object or array as "{}" or "[]": json-c's pretty layout
+ * would open a line for members that never come.
+ */
+static int json_empty_to_string(struct json_object *v, struct printbuf *pb,
+				int level, int flags)
 {
-	bool empty = j->first[j->depth];
+	if (json_object_is_type(v, json_type_array))
+		return printbuf_strappend(pb, "[]");
+	return printbuf_strappend(pb, "{}");
+}
 
-	j->depth--;
-	if (!empty)
-		json_indent(j);
-	fputc(c, j->f);
+static void json_close(struct json *j, enum json_type type)
+{
+	struct json_object *v;
+	size_t n;
+
+	if (!j->depth || !json_object_is_type(j->nest[j->depth - 1], type))
+		tool_bug("JSON %s closed but not open",
+			 json_type_to_name(type));
+	v = j->nest[--j->depth];
+	n = type == json_type_array ? json_object_array_length(v) :
+				      (size_t)json_object_object_length(v);
+	if (!n)
+		json_object_set_serializer(v, json_empty_to_string, NULL,
+					   NULL);
 }
 
 void json_object_begin(struct json *j, const char *key)
 {
-	json_open(j, key, '{');
+	json_open(j, key, json_made(json_object_new_object()));
 }
 
 void json_object_end(struct json *j)
 {
-	json_close(j, '}');
+	json_close(j, json_type_object);
 }
 
 void json_array_begin(struct json *j, const char *key)
 {
-	json_open(j, key, '[');
+	json_open(j, key, json_made(json_object_new_array()));
 }
 
 void json_array_end(struct json *j)
 {
-	json_close(j, ']');
+	json_close(j, json_type_array);
 }
 
 void json_string(struct json *j, const char *key, const char *v)
 {
-	json_value_prefix(j, key);
-	if (v)
-		json_write_string(j->f, v);
-	else
-		fputs("null", j->f);
+	char *s;
+
+	if (!v) {
+		json_add(j, key, NULL);
+		return;
+	}
+	s = utf8_sanitize(v);
+	json_add(j, key, json_made(json_object_new_string(s)));
+	free(s);
 }
 
 void json_uint(struct json *j, const char *key, uint64_t v)
 {
-	json_value_prefix(j, key);
-	fprintf(j->f, "%" PRIu64, v);
+	json_add(j, key, json_made(json_object_new_uint64(v)));
 }
 
 void json_int(struct json *j, const char *key, int64_t v)
 {
-	json_value_prefix(j, key);
-	fprintf(j->f, "%" PRId64, v);
+	json_add(j, key, json_made(json_object_new_int64(v)));
 }
 
-void json_double(struct json *j, const char *key, double v, int decimals)
+/* @v as printf() writes it with @fmt and @prec; null if not finite. */
+static void json_double_text(struct json *j, const char *key, double v,
+			     const char *fmt, int prec)
 {
-	json_value_prefix(j, key);
-	if (!isfinite(v)) {
-		fputs("null", j->f);
-		return;
-	}
-	if (v == 0)
-		v = 0;	/* no "-0.000" */
-	fprintf(j->f, "%.*f", decimals, v);
-}
+	char text[512];
 
-void json_number(struct json *j, const char *key, double v)
-{
-	json_value_prefix(j, key);
 	if (!isfinite(v)) {
-		fputs("null", j->f);
+		json_add(j, key, NULL);
 		return;
 	}
 	if (v == 0)
 		v = 0;	/* no "-0" */
-	fprintf(j->f, "%.10g", v);
+	snprintf(text, sizeof(text), fmt, prec, v);
+	json_add(j, key, json_made(json_object_new_double_s(v, text)));
+}
+
+void json_double(struct json *j, const char *key, double v, int decimals)
+{
+	json_double_text(j, key, v, "%.*f", decimals);
+}
+
+void json_number(struct json *j, const char *key, double v)
+{
+	json_double_text(j, key, v, "%.*g", 10);
 }
 
 void json_bool(struct json *j, const char *key, bool v)
 {
-	json_value_prefix(j, key);
-	fputs(v ? "true" : "false", j->f);
+	json_add(j, key, json_made(json_object_new_boolean(v)));
 }
 
 void json_null(struct json *j, const char *key)
 {
-	json_value_prefix(j, key);
-	fputs("null", j->f);
+	json_add(j, key, NULL);
 }
 
 void json_finish(struct json *j)
 {
+	const char *text;
+
+	if (j->depth)
+		tool_bug("JSON document finished with %u open", j->depth);
+	text = json_object_to_json_string_ext(j->root, JSON_FLAGS);
+	if (!text)
+		tool_die(1, "out of memory");
+	fputs(text, j->f);
 	fputc('\n', j->f);
+	json_object_put(j->root);
+	j->root = NULL;
 }

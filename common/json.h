@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Minimal JSON emitter shared by rpcsim and rpcsim-analyze: one document,
- * pretty-printed, strings escaped (control characters as \uXXXX, invalid
- * UTF-8 as U+FFFD), and no NaN or infinity: a non-finite number is written
- * as null.
+ * The one JSON writer of rpcsim, rpcsim-analyze and pagebench, on top of
+ * json-c (common/json.c): one document, built call by call and printed
+ * by json_finish() in json-c's pretty layout (two-space indentation,
+ * "key": value).  Strings are valid UTF-8 (each invalid byte becomes
+ * U+FFFD) with control characters escaped; no NaN or infinity: a
+ * non-finite number is written as null.
  */
 #ifndef PP_COMMON_JSON_H
 #define PP_COMMON_JSON_H
@@ -14,10 +16,13 @@
 
 #define JSON_DEPTH_MAX	32
 
+struct json_object;	/* json-c's; callers need not include it */
+
 struct json {
 	FILE *f;
 	unsigned int depth;
-	bool first[JSON_DEPTH_MAX];
+	struct json_object *root;		/* the document so far */
+	struct json_object *nest[JSON_DEPTH_MAX]; /* the open ones */
 };
 
 /* key is the member name inside an object, NULL inside an array */
@@ -35,7 +40,7 @@ void json_double(struct json *j, const char *key, double v, int decimals);
 void json_number(struct json *j, const char *key, double v);
 void json_bool(struct json *j, const char *key, bool v);
 void json_null(struct json *j, const char *key);
-/* Finish the document (a newline after the top-level value). */
+/* Print the document (a newline after it) and free it. */
 void json_finish(struct json *j);
 
 #endif /* PP_COMMON_JSON_H */

@@ -208,20 +208,9 @@ int main(int argc, char **argv)
 			tool_die(2, "option '%s' needs a value: a comma-separated "
 				  "list of metric names or prefixes",
 				  argv[optind - 1]);
-		default: {
-			const char *name = cmdline_refused_value(longopts,
-							argv[optind - 1]);
-
-			if (name)
-				tool_die(2, "option '--%s' takes no value (in "
-					  "'%s'): see rpcsim-compare --help",
-					  name, argv[optind - 1]);
-			if (optopt && strncmp(argv[optind - 1], "--", 2))
-				tool_die(2, "unknown option '-%c': see "
-					  "rpcsim-compare --help", optopt);
-			tool_die(2, "unknown option '%s': see rpcsim-compare "
-				  "--help", argv[optind - 1]);
-		}
+		default:
+			cmdline_die_refused(longopts, argv[optind - 1],
+					    "rpcsim-compare");
 		}
 	}
 	if (argc - optind < 2)

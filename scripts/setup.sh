@@ -15,12 +15,12 @@ build=${BUILD_DIR:-$top/build}
 
 # Build tools; LTTng (tracepoints, rpcsim --trace, the trace test) and
 # babeltrace2 (rpcsim-analyze); jemalloc (second page backend, pagebench);
-# json-c (rpcsim-compare); gnuplot (--plot); python3 checks JSON in tests;
-# clang with its libFuzzer and sanitizer runtimes (make fuzz); DPDK
-# (libdpdk.pc) and gperftools (libtcmalloc_minimal.pc) for pagebench's
-# mempool and tcmalloc baselines, both optional to configure;
-# python3-lttnganalyses (lttng-periodstats, the README's period recipe and
-# its test).
+# json-c (every tool's JSON writer, rpcsim-compare's reader); gnuplot
+# (--plot); python3 checks JSON in tests; clang with its libFuzzer and
+# sanitizer runtimes (make fuzz); DPDK (libdpdk.pc) and gperftools
+# (libtcmalloc_minimal.pc) for pagebench's mempool and tcmalloc
+# baselines, both optional to configure; python3-lttnganalyses
+# (lttng-periodstats, the README's period recipe and its test).
 PACKAGES="build-essential autoconf automake libtool pkg-config python3
 	liblttng-ust-dev liblttng-ctl-dev lttng-tools babeltrace2 libbabeltrace2-dev
 	libjemalloc-dev libjson-c-dev gnuplot-nox clang libclang-rt-14-dev

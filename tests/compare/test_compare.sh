@@ -77,7 +77,7 @@ have_python()
 	command -v python3 >/dev/null 2>&1
 }
 
-plan_tests 55
+plan_tests 57
 
 # --- the tables ----------------------------------------------------------
 golden plain-asan plain.json asan.json
@@ -485,6 +485,9 @@ fails 2 "no file given"
 fails 2 "one file given" plain.json
 fails 2 "unknown option '--bogus'" --bogus plain.json asan.json
 fails 2 "unknown option '-x'" -x plain.json asan.json
+# the letter, not the word it stands in nor the word before
+fails 2 "unknown option '-x'" -jx plain.json asan.json
+fails 2 "unknown option '-x'" --json -xj plain.json asan.json
 fails 2 "option '--json' takes no value (in '--json=1')" --json=1 plain.json asan.json
 fails 2 "--metrics=: expected a comma-separated list" --metrics= plain.json asan.json
 fails 2 "--metrics=latency_us,,pages: expected" --metrics=latency_us,,pages \

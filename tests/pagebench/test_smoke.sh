@@ -58,6 +58,9 @@ bad_inputs=$(cat <<'TABLE'
 --je-tcache=maybe	--je-tcache=maybe
 --pin=2	--pin=2
 --bogus	--bogus
+-xj	unknown option '-x'
+-jx	unknown option '-x'
+--smoke=1	option '--smoke' takes no value (in '--smoke=1')
 --bulk	--bulk
 stray	stray
 TABLE

@@ -1,0 +1,378 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * pagebench's command line: the options, --help, and reading each value
+ * with the tools' number syntax (common/number.h) into struct options.
+ * Bad usage is one line naming the option, the value and what it
+ * accepts, and exit status 2.
+ */
+#include <config.h>
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmdline.h"
+#include "number.h"
+#include "tool.h"
+
+#include "pagebench.h"
+
+static const unsigned int default_bulks[] = { 1, 2, 4, 8, 16, 32, 64, 128 };
+
+enum {
+	OPT_ALLOCATORS = 256, OPT_APIS, OPT_BULK, OPT_VARIANTS, OPT_RUNS,
+	OPT_RUN_MS, OPT_FREE, OPT_JE_TCACHE, OPT_JE_BATCH, OPT_PIN,
+	OPT_SMOKE, OPT_INTERLEAVE,
+};
+
+static const struct option long_options[] = {
+	{ "allocators",	required_argument,	NULL, OPT_ALLOCATORS },
+	{ "api",	required_argument,	NULL, OPT_APIS },
+	{ "bulk",	required_argument,	NULL, OPT_BULK },
+	{ "variant",	required_argument,	NULL, OPT_VARIANTS },
+	{ "runs",	required_argument,	NULL, OPT_RUNS },
+	{ "run-ms",	required_argument,	NULL, OPT_RUN_MS },
+	{ "free",	required_argument,	NULL, OPT_FREE },
+	{ "je-tcache",	required_argument,	NULL, OPT_JE_TCACHE },
+	{ "je-batch",	required_argument,	NULL, OPT_JE_BATCH },
+	{ "pin",	required_argument,	NULL, OPT_PIN },
+	{ "smoke",	no_argument,		NULL, OPT_SMOKE },
+	{ "interleave",	no_argument,		NULL, OPT_INTERLEAVE },
+	{ "json",	no_argument,		NULL, 'j' },
+	{ "help",	no_argument,		NULL, 'h' },
+	{ "version",	no_argument,		NULL, 'V' },
+	{ NULL, 0, NULL, 0 }
+};
+
+static void print_help(void)
+{
+	char not_built[128] = "";
+
+	for (int a = 0; a < NR_ALLOCATORS; a++)
+		if (!is_built(a))
+			snprintf(not_built + strlen(not_built),
+				 sizeof(not_built) - strlen(not_built), "%s%s",
+				 not_built[0] ? ", " : "                          "
+				 "not built here: ", allocator_names[a]);
+	if (not_built[0])
+		strcat(not_built, "\n");
+	printf(
+"Usage: pagebench [OPTION]...\n"
+"Measure the per-page cost of allocating and freeing 4 KiB pages with\n"
+"libpagepool's single-page, bulk-list and bulk-array APIs on the buddy and\n"
+"jemalloc backends, at several bulk sizes, next to the allocators a user\n"
+"would otherwise pick and a plain LIFO array of page pointers, the floor.\n"
+"Each configuration is warmed up, then timed over several runs; one line\n"
+"per configuration gives the median ns and TSC ticks per page (one\n"
+"alloc + one free), the fastest and slowest run and their spread, then a\n"
+"table.  The process pins itself to one CPU, as page_bench04_bulk runs.\n"
+"\n"
+"What is measured:\n"
+"      --allocators=LIST   comma-separated, or all: buddy, jemalloc (the\n"
+"                          libpagepool backends), glibc (aligned_alloc(4096,\n"
+"                          4096) + free(), glibc's own even if another\n"
+"                          malloc is interposed), mallocx (jemalloc's\n"
+"                          mallocx(4096, 0) + sdallocx(), one page at a time,\n"
+"                          default arena and thread cache), mempool (DPDK's\n"
+"                          rte_mempool_get/put[_bulk] through a per-lcore\n"
+"                          cache of 512), tcmalloc (aligned_alloc(4096,\n"
+"                          4096) + free() from tcmalloc), the two in child\n"
+"                          processes, lifo (the floor); all leaves out a\n"
+"                          baseline that was not built (default: all)\n"
+"%s"
+"      --api=LIST          single, list, array, or all; the baselines have\n"
+"                          single and array (bulk n = n allocations into an\n"
+"                          array, then n frees; mempool: one get_bulk of n,\n"
+"                          one put_bulk) (default: all)\n"
+"      --bulk=LIST         bulk sizes, 1..%d (default: 1,2,4,8,16,32,64,128)\n"
+"      --variant=LIST      libpagepool's bulk contract(s): merged,\n"
+"                          stop-at-first-populated, batched-stats,\n"
+"                          no-single-fallback, pure-output, or all\n"
+"                          (default: merged)\n"
+"      --free=HOW          bulk rounds free with release (pp_release_pages(),\n"
+"                          as the kernel's release_pages()) or put (one\n"
+"                          put per page and the slot cleared, as\n"
+"                          page_bench04_bulk does) (default: release)\n"
+"      --je-tcache=on|off  the jemalloc backend's per-CPU thread caches\n"
+"                          (default: on)\n"
+"      --je-batch=on|off   the jemalloc backend's bulk calls through\n"
+"                          batch_alloc; off: one mallocx() per page\n"
+"                          (default: on)\n"
+"How long:\n"
+"      --runs=N            timed runs per configuration, 1..%d (default: %d)\n"
+"      --run-ms=MS         about how long each run takes, 0.1..10000\n"
+"                          (default: %g)\n"
+"      --smoke             a few pages per configuration: checks the\n"
+"                          output, measures nothing (default: off)\n"
+"      --pin=on|off        pin to the CPU pagebench starts on (default: on)\n"
+"      --interleave        warm every configuration up, then time their runs\n"
+"                          round-robin (run 1 of each, run 2 of each, ...)\n"
+"                          so that a shared machine's noise falls on all\n"
+"                          alike; the lines come at the end (default: off)\n"
+"Output:\n"
+"  -j, --json              one JSON document instead of text\n"
+"  -h, --help              this help\n"
+"  -V, --version           pagebench and libpagepool versions\n"
+"\n"
+"jemalloc's thread caches hold 20 pages of 4 KiB unless MALLOC_CONF says\n"
+"otherwise (tcache_nslots_small_min:N,tcache_nslots_small_max:N), and it\n"
+"reads that when the process starts: set it in the environment.\n"
+"mempool and tcmalloc run in child programs of their own, pagebench-mempool\n"
+"and pagebench-tcmalloc, started once per run; they time their loops the\n"
+"same way and pagebench reports them like the others (pagebench(1) lists\n"
+"the DPDK EAL arguments).  Exit status: 0 ok, 1 runtime failure, 2 bad\n"
+"command line.\n",
+	       not_built, MAX_BULK, MAX_RUNS, DEFAULT_RUNS, DEFAULT_RUN_MS);
+}
+
+/* Digits only (common/number.h: the tools' one number syntax). */
+static bool parse_uint(const char *s, unsigned long max, unsigned long *out)
+{
+	uint64_t v;
+
+	if (num_parse_u64(s, &v) || v > max)
+		return false;
+	*out = (unsigned long)v;
+	return true;
+}
+
+static bool parse_onoff(const char *name, const char *arg)
+{
+	if (!strcmp(arg, "on"))
+		return true;
+	if (!strcmp(arg, "off"))
+		return false;
+	tool_die(2, "--%s=%s: expected on or off", name, arg);
+}
+
+/*
+ * A comma-separated list of names from @names (or "all") into @set;
+ * @what names the accepted values for the message.  Returns true for
+ * "all".
+ */
+static bool parse_names(const char *opt, const char *arg,
+			const char *const *names, unsigned int nr, bool *set,
+			const char *what)
+{
+	char buf[256], *save = NULL, *tok;
+
+	if (strlen(arg) >= sizeof(buf) || !*arg)
+		tool_die(2, "--%s=%s: expected %s, comma-separated, or all",
+			    opt, arg, what);
+	memset(set, 0, nr * sizeof(*set));
+	if (!strcmp(arg, "all")) {
+		for (unsigned int i = 0; i < nr; i++)
+			set[i] = true;
+		return true;
+	}
+	snprintf(buf, sizeof(buf), "%s", arg);
+	for (tok = strtok_r(buf, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		unsigned int i;
+
+		for (i = 0; i < nr; i++)
+			if (names[i] && !strcmp(tok, names[i]))
+				break;
+		if (i == nr)
+			tool_die(2, "--%s=%s: unknown '%s'; expected %s, "
+				    "comma-separated, or all", opt, arg, tok,
+				    what);
+		set[i] = true;
+	}
+	if (arg[strlen(arg) - 1] == ',' || strstr(arg, ",,"))
+		tool_die(2, "--%s=%s: expected %s, comma-separated, or all",
+			    opt, arg, what);
+	return false;
+}
+
+/*
+ * --allocators: a baseline that was not built is an error when named,
+ * and left out (with a note in the header) by "all", as by default.
+ */
+static void parse_allocators(const char *arg, struct options *o)
+{
+	char what[160] = "";
+	bool all;
+
+	for (int a = 0; a < NR_ALLOCATORS; a++)
+		if (is_built(a))
+			snprintf(what + strlen(what), sizeof(what) - strlen(what),
+				 "%s%s", what[0] ? ", " : "",
+				 allocator_names[a]);
+	all = parse_names("allocators", arg, allocator_names, NR_ALLOCATORS,
+			  o->allocator, what);
+	o->allocators_all = all;
+	for (int a = 0; a < NR_ALLOCATORS; a++) {
+		if (is_built(a))
+			continue;
+		if (o->allocator[a] && !all)
+			tool_die(2, "--allocators=%s: the %s baseline was not "
+				    "built (%s); expected %s, comma-separated, "
+				    "or all", arg, allocator_names[a],
+				    not_built_why(a), what);
+		o->allocator[a] = false;
+	}
+}
+
+/* --bulk: up to MAX_BULKS sizes from 1 to MAX_BULK. */
+static void parse_bulks(const char *arg, struct options *o)
+{
+	char buf[128], *save = NULL, *tok;
+	unsigned long v;
+
+	if (strlen(arg) >= sizeof(buf) || !*arg ||
+	    arg[strlen(arg) - 1] == ',' || strstr(arg, ",,"))
+		tool_die(2, "--bulk=%s: expected sizes from 1 to %d, "
+			    "comma-separated", arg, MAX_BULK);
+	snprintf(buf, sizeof(buf), "%s", arg);
+	o->nr_bulks = 0;
+	for (tok = strtok_r(buf, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (!parse_uint(tok, MAX_BULK, &v) || !v ||
+		    o->nr_bulks == MAX_BULKS)
+			tool_die(2, "--bulk=%s: expected up to %d sizes from 1 "
+				    "to %d, comma-separated", arg, MAX_BULKS,
+				    MAX_BULK);
+		o->bulks[o->nr_bulks++] = (unsigned int)v;
+	}
+}
+
+static void parse_runs(const char *arg, struct options *o)
+{
+	unsigned long v;
+
+	if (!parse_uint(arg, MAX_RUNS, &v) || !v)
+		tool_die(2, "--runs=%s: expected an integer from 1 to %d", arg,
+			 MAX_RUNS);
+	o->runs = (unsigned int)v;
+}
+
+static void parse_run_ms(const char *arg, struct options *o)
+{
+	if (num_parse_decimal(arg, &o->run_ms) || o->run_ms < 0.1 ||
+	    o->run_ms > 10000)
+		tool_die(2, "--run-ms=%s: expected a number of milliseconds "
+			    "from 0.1 to 10000", arg);
+}
+
+static void parse_free(const char *arg, struct options *o)
+{
+	if (!strcmp(arg, "put"))
+		o->free_put = true;
+	else if (!strcmp(arg, "release"))
+		o->free_put = false;
+	else
+		tool_die(2, "--free=%s: expected release or put", arg);
+}
+
+/* What runs without options: every allocator built, all of it. */
+static void set_defaults(struct options *o)
+{
+	memset(o, 0, sizeof(*o));
+	for (int a = 0; a < NR_ALLOCATORS; a++)
+		o->allocator[a] = is_built(a);
+	o->allocators_all = true;
+	for (int a = 0; a < PB_NR_APIS; a++)
+		o->api[a] = true;
+	o->variant[PP_BULK_MERGED] = true;
+	memcpy(o->bulks, default_bulks, sizeof(default_bulks));
+	o->nr_bulks = ARRAY_SIZE(default_bulks);
+	o->runs = DEFAULT_RUNS;
+	o->run_ms = DEFAULT_RUN_MS;
+	o->je_tcache = true;
+	o->je_batch = true;
+	o->pin = true;
+}
+
+static void parse_variants(const char *arg, struct options *o)
+{
+	const char *variant_names[PP_NR_BULK_VARIANTS];
+
+	for (int v = 0; v < PP_NR_BULK_VARIANTS; v++)
+		variant_names[v] = pp_bulk_variant_name(v);
+	parse_names("variant", arg, variant_names, PP_NR_BULK_VARIANTS,
+		    o->variant, "merged, stop-at-first-populated, "
+		    "batched-stats, no-single-fallback, pure-output");
+}
+
+/* One option getopt_long() returned, with its value @arg. */
+static void parse_option(int opt, const char *arg, struct options *o)
+{
+	switch (opt) {
+	case OPT_ALLOCATORS:
+		parse_allocators(arg, o);
+		break;
+	case OPT_APIS:
+		parse_names("api", arg, pb_api_names, PB_NR_APIS, o->api,
+			    "single, list, array");
+		break;
+	case OPT_VARIANTS:
+		parse_variants(arg, o);
+		break;
+	case OPT_BULK:
+		parse_bulks(arg, o);
+		break;
+	case OPT_RUNS:
+		parse_runs(arg, o);
+		break;
+	case OPT_RUN_MS:
+		parse_run_ms(arg, o);
+		break;
+	case OPT_FREE:
+		parse_free(arg, o);
+		break;
+	case OPT_JE_TCACHE:
+		o->je_tcache = parse_onoff("je-tcache", arg);
+		break;
+	case OPT_JE_BATCH:
+		o->je_batch = parse_onoff("je-batch", arg);
+		break;
+	case OPT_PIN:
+		o->pin = parse_onoff("pin", arg);
+		break;
+	case OPT_SMOKE:
+		o->smoke = true;
+		break;
+	case OPT_INTERLEAVE:
+		o->interleave = true;
+		break;
+	case 'j':
+		o->json = true;
+		break;
+	}
+}
+
+void parse_options(int argc, char **argv, struct options *o)
+{
+	int opt;
+
+	set_defaults(o);
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, ":jhV", long_options, NULL)) !=
+	       -1) {
+		switch (opt) {
+		case 'h':
+			print_help();
+			exit(0);
+		case 'V':
+			printf("pagebench %s (libpagepool %s)\n",
+			       PACKAGE_VERSION, pp_version());
+			exit(0);
+		case ':':
+			tool_die(2, "option '%s' needs a value; see pagebench "
+				    "--help", argv[optind - 1]);
+		case '?':
+			cmdline_die_refused(long_options, argv[optind - 1],
+					    "pagebench");
+		default:
+			parse_option(opt, optarg, o);
+		}
+	}
+	if (optind < argc)
+		tool_die(2, "unexpected argument '%s': pagebench takes "
+			    "options only; see pagebench --help",
+			    argv[optind]);
+	if (o->smoke)
+		o->runs = o->runs < 3 ? o->runs : 3;
+}

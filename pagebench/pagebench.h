@@ -1,0 +1,126 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What pagebench's files share: the allocators it measures, its options,
+ * one configuration's result and the state the timed loops work on.
+ * pagebench.c plans and drives the runs, options.c reads the command
+ * line, loops.c holds the timed loops and finds the baselines' functions,
+ * report.c prints the header, the lines, the tables and the JSON document.
+ */
+#ifndef PAGEBENCH_PAGEBENCH_H
+#define PAGEBENCH_PAGEBENCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <pagepool/pagepool.h>
+
+#include "harness.h"
+#include "helper.h"
+
+#define MAX_BULK	PB_MAX_BULK
+#define MAX_BULKS	16	/* sizes in --bulk */
+#define MAX_RUNS	1000
+#define DEFAULT_RUNS	5
+#define DEFAULT_RUN_MS	20.0
+#define LIFO_PAGES	65536UL
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
+enum allocator {
+	A_BUDDY,		/* libpagepool, buddy backend */
+	A_JEMALLOC,		/* libpagepool, jemalloc backend */
+	A_GLIBC,		/* aligned_alloc(4096, 4096) + free() */
+	A_MALLOCX,		/* mallocx(4096, 0) + sdallocx() */
+	A_MEMPOOL,		/* DPDK rte_mempool_get/put, pagebench-mempool */
+	A_TCMALLOC,		/* tcmalloc aligned_alloc, pagebench-tcmalloc */
+	A_LIFO,			/* a LIFO array of page pointers */
+	NR_ALLOCATORS
+};
+
+extern const char *const allocator_names[NR_ALLOCATORS];
+
+/* The baselines that run in a child program (helper.h). */
+struct child_baseline {
+	const char *program;
+	const char *not_built;	/* why, or NULL: it is built */
+};
+
+extern const struct child_baseline children[NR_ALLOCATORS];
+
+bool is_child(int a);
+/* Why allocator @a was not built, or NULL when it was. */
+const char *not_built_why(int a);
+bool is_built(int a);
+
+struct options {
+	bool allocator[NR_ALLOCATORS];
+	bool api[PB_NR_APIS];
+	bool variant[PP_NR_BULK_VARIANTS];
+	unsigned int bulks[MAX_BULKS], nr_bulks;
+	unsigned int runs;
+	double run_ms;
+	bool free_put;		/* put each page (page_bench04) */
+	bool je_tcache, je_batch;
+	bool pin;
+	bool smoke;
+	bool interleave;	/* runs round-robin over the configurations */
+	bool allocators_all;	/* by default or "all": not built ones noted */
+	bool json;
+};
+
+/* One configuration's result. */
+struct result {
+	enum allocator allocator;
+	enum pb_api api;
+	unsigned int bulk;
+	int variant;		/* -1: not a libpagepool bulk row */
+	unsigned long pages_per_run;
+	double ns[MAX_RUNS], ticks[MAX_RUNS];
+	double median_ns, min_ns, max_ns, spread_pct, median_ticks;
+};
+
+/* What the timed loops work on. */
+struct bench {
+	enum allocator allocator;
+	struct pp_pool *pool;		/* of @allocator */
+	struct pp_pool *pools[A_JEMALLOC + 1];
+	struct pb_helper helpers[NR_ALLOCATORS];
+	bool running[NR_ALLOCATORS];	/* helpers[] started */
+	struct pp_page *arr[MAX_BULK];
+	void *ptrs[MAX_BULK];
+	bool free_put;
+	/* The LIFO floor. */
+	void **lifo;
+	unsigned long lifo_top;
+};
+
+/*
+ * pagebench.c: stop the child baselines, then "pagebench: message" and
+ * exit status 1.
+ */
+__attribute__((noreturn, format(printf, 1, 2)))
+void fail(const char *fmt, ...);
+
+/* loops.c: where glibc's aligned_alloc() and jemalloc's mallocx() live. */
+extern char glibc_from[256], mallocx_from[256];
+/* Find the in-process baselines' functions (fail() if one is missing). */
+void find_baselines(void);
+/* pb_run_fn for libpagepool and the in-process baselines (a bench). */
+unsigned long bench_run(void *ctx, enum pb_api api, unsigned int bulk,
+			unsigned long pages);
+
+/* options.c: the command line into @o; bad usage exits 2. */
+void parse_options(int argc, char **argv, struct options *o);
+
+/* report.c */
+void cpu_model(char *buf, size_t len);
+void print_header(const struct bench *b, const struct options *o,
+		  const char *model, double tsc_ghz, long cpus);
+void print_line(const struct result *r, const struct options *o);
+void print_table(const struct result *res, unsigned int nr,
+		 const struct options *o, int variant);
+void print_json(const struct result *res, unsigned int nr,
+		const struct options *o, const struct bench *b,
+		const char *model, double tsc_ghz, long cpus);
+
+#endif /* PAGEBENCH_PAGEBENCH_H */

@@ -1,0 +1,374 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What pagebench prints: the header (the machine, the baselines and where
+ * they come from), one greppable line per configuration, the table of
+ * each bulk contract with the ratios under it, or instead the one JSON
+ * document of --json, written with the tools' JSON writer (common/json.h).
+ */
+#include <config.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json.h"
+#include "number.h"
+
+#include "pagebench.h"
+
+void print_line(const struct result *r, const struct options *o)
+{
+	char variant[64] = "", ticks_s[32];
+
+	if (r->variant >= 0)
+		snprintf(variant, sizeof(variant), " variant=%s free=%s",
+			 pp_bulk_variant_name(r->variant),
+			 o->free_put ? "put" : "release");
+#ifdef PB_HAVE_TSC
+	snprintf(ticks_s, sizeof(ticks_s), "%.1f", r->median_ticks);
+#else
+	snprintf(ticks_s, sizeof(ticks_s), "n/a");
+#endif
+	printf("pagebench allocator=%s api=%s bulk=%u%s runs=%u "
+	       "pages_per_run=%lu ns_per_page=%.3f min_ns=%.3f max_ns=%.3f "
+	       "spread_pct=%.1f tsc_per_page=%s\n",
+	       allocator_names[r->allocator], pb_api_names[r->api], r->bulk,
+	       variant, o->runs, r->pages_per_run, r->median_ns, r->min_ns,
+	       r->max_ns, r->spread_pct, ticks_s);
+	fflush(stdout);
+}
+
+void cpu_model(char *buf, size_t len)
+{
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	char line[512];
+
+	snprintf(buf, len, "unknown");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		char *colon = strchr(line, ':');
+
+		if (!strncmp(line, "model name", 10) && colon) {
+			colon += 2;
+			colon[strcspn(colon, "\n")] = '\0';
+			snprintf(buf, len, "%s", colon);
+			break;
+		}
+	}
+	fclose(f);
+}
+
+/*
+ * The pcp implementation the buddy pools run (PAGEPOOL_PCP, the build, the
+ * kernel and glibc decide), and why not rseq when it was wanted.
+ */
+static enum pp_pcp_impl buddy_pcp_impl(const char **why)
+{
+	struct pp_pool_config cfg;
+
+	pp_pool_config_init(&cfg);
+	cfg.backend = PP_BACKEND_BUDDY;
+	return pp_pool_config_pcp_impl(&cfg, why);
+}
+
+/* The row of @a/@api at @bulk, or NULL. */
+static const struct result *find(const struct result *res, unsigned int nr,
+				 enum allocator a, enum pb_api api,
+				 unsigned int bulk, int variant)
+{
+	for (unsigned int i = 0; i < nr; i++)
+		if (res[i].allocator == a && res[i].api == api &&
+		    res[i].bulk == bulk && res[i].variant == variant)
+			return &res[i];
+	return NULL;
+}
+
+/* A baseline in the ratio lines under the table. */
+struct ratio {
+	enum allocator a;
+	const char *label;
+};
+
+/* Row @a/@api at @bulk in the table of @variant (baselines have none). */
+static const struct result *cell(const struct result *res, unsigned int nr,
+				 int a, int api, unsigned int bulk, int variant)
+{
+	return find(res, nr, a, api, bulk,
+		    a <= A_JEMALLOC && api != PB_API_SINGLE ? variant : -1);
+}
+
+/* One row per allocator and API, one column per bulk size. */
+static void print_rows(const struct result *res, unsigned int nr,
+		       const struct options *o, int variant)
+{
+	const struct result *r;
+
+	for (int a = 0; a < NR_ALLOCATORS; a++) {
+		for (int api = 0; api < PB_NR_APIS; api++) {
+			bool any = false;
+
+			for (unsigned int k = 0; k < o->nr_bulks; k++)
+				any |= cell(res, nr, a, api, o->bulks[k],
+					    variant) != NULL;
+			if (!any)
+				continue;
+			printf("%-9s %-6s", allocator_names[a],
+			       pb_api_names[api]);
+			for (unsigned int k = 0; k < o->nr_bulks; k++) {
+				r = cell(res, nr, a, api, o->bulks[k], variant);
+				if (r)
+					printf(" %8.2f", r->median_ns);
+				else
+					printf(" %8s", "-");
+			}
+			printf("\n");
+		}
+	}
+}
+
+/* Bulk 64: buddy array against the floor, the baselines against it. */
+static void print_bulk64_ratios(const struct result *res, unsigned int nr,
+				int variant)
+{
+	static const struct ratio bulk64[] = {
+		{ A_GLIBC, "glibc" }, { A_MALLOCX, "mallocx" },
+		{ A_MEMPOOL, "mempool" }, { A_TCMALLOC, "tcmalloc" },
+	};
+	const struct result *floor, *r;
+
+	floor = find(res, nr, A_LIFO, PB_API_ARRAY, 64, -1);
+	r = find(res, nr, A_BUDDY, PB_API_ARRAY, 64, variant);
+	if (!floor || !r)
+		return;
+	printf("bulk 64: buddy array / lifo floor = %.2fx",
+	       r->median_ns / floor->median_ns);
+	for (size_t i = 0; i < ARRAY_SIZE(bulk64); i++) {
+		const struct result *b = find(res, nr, bulk64[i].a,
+					      PB_API_ARRAY, 64, -1);
+
+		if (b)
+			printf(", %s / buddy array = %.2fx", bulk64[i].label,
+			       b->median_ns / r->median_ns);
+	}
+	printf("\n");
+}
+
+/* One page: the baselines against buddy's single-page API. */
+static void print_single_ratios(const struct result *res, unsigned int nr)
+{
+	static const struct ratio single[] = {
+		{ A_MALLOCX, "mallocx+sdallocx" },
+		{ A_TCMALLOC, "tcmalloc" }, { A_MEMPOOL, "mempool" },
+	};
+	const struct result *r = find(res, nr, A_BUDDY, PB_API_SINGLE, 1, -1);
+	const char *sep = "single page: ";
+
+	if (!r)
+		return;
+	for (size_t i = 0; i < ARRAY_SIZE(single); i++) {
+		const struct result *b = find(res, nr, single[i].a,
+					      PB_API_SINGLE, 1, -1);
+
+		if (!b)
+			continue;
+		printf("%s%s / buddy = %.2fx", sep, single[i].label,
+		       b->median_ns / r->median_ns);
+		sep = ", ";
+	}
+	if (sep[0] == ',')
+		printf("\n");
+}
+
+/*
+ * The table: one row per allocator and API, one column per bulk size,
+ * median ns per page; then the ratios the issue's target is about.
+ */
+void print_table(const struct result *res, unsigned int nr,
+		 const struct options *o, int variant)
+{
+	printf("\nns per page (alloc + free), median of %u runs; "
+	       "libpagepool rows: %s contract, free by %s\n", o->runs,
+	       pp_bulk_variant_name(variant),
+	       o->free_put ? "put" : "release");
+	printf("%-9s %-6s", "allocator", "api");
+	for (unsigned int k = 0; k < o->nr_bulks; k++)
+		printf(" %8u", o->bulks[k]);
+	printf("\n");
+	print_rows(res, nr, o, variant);
+	/* The performance target, read off the table. */
+	print_bulk64_ratios(res, nr, variant);
+	print_single_ratios(res, nr);
+}
+
+/* The header's line about each child baseline: what runs, or why not. */
+static void print_children(const struct bench *b, const struct options *o)
+{
+	for (int a = 0; a < NR_ALLOCATORS; a++) {
+		const struct pb_helper *h = &b->helpers[a];
+		const char *summary = pb_helper_info_get(h, "summary");
+		const char *note = pb_helper_info_get(h, "note");
+
+		if (b->running[a]) {
+			printf("  %s baseline: %s (child %s)\n",
+			       allocator_names[a], summary ? summary : "?",
+			       h->path);
+			if (note)
+				printf("    %s\n", note);
+		} else if (!is_built(a) && o->allocators_all) {
+			printf("  %s baseline: not built, left out (%s)\n",
+			       allocator_names[a], not_built_why(a));
+		}
+	}
+}
+
+/* What runs where, before the lines. */
+void print_header(const struct bench *b, const struct options *o,
+		  const char *model, double tsc_ghz, long cpus)
+{
+	const char *why;
+	enum pp_pcp_impl impl = buddy_pcp_impl(&why);
+
+	printf("pagebench %s (libpagepool %s): %s, %ld online CPUs%s\n",
+	       PACKAGE_VERSION, pp_version(), model, cpus,
+	       o->pin ? ", pinned to one" : "");
+	if (tsc_ghz > 0)
+		printf("  TSC %.3f GHz (against CLOCK_MONOTONIC)\n", tsc_ghz);
+	else
+		printf("  no TSC on this architecture: ticks n/a\n");
+	printf("  buddy pcp lists: %s%s%s\n", pp_pcp_impl_name(impl),
+	       why ? "; rseq unavailable: " : "", why ? why : "");
+	printf("  glibc baseline: aligned_alloc from %s\n", glibc_from);
+	if (is_built(A_MALLOCX))
+		printf("  jemalloc baseline: mallocx from %s, %ld "
+		       "thread-cache slots for 4 KiB\n", mallocx_from,
+		       pp_jemalloc_tcache_slots());
+	print_children(b, o);
+	printf("  %u runs of ~%g ms per configuration%s%s; bulk rounds "
+	       "free by %s\n\n", o->runs, o->run_ms,
+	       o->interleave ? ", interleaved" : "",
+	       o->smoke ? " (smoke: a few pages, numbers meaningless)" : "",
+	       o->free_put ? "put" : "release");
+	fflush(stdout);
+}
+
+/* --- --json ------------------------------------------------------------------- */
+
+/* An info value of a child: a number if it is a plain integer. */
+static void json_info(struct json *j, const char *key, const char *s)
+{
+	size_t n = strlen(s);
+	uint64_t v;
+
+	if (n && n < 16 && (s[0] != '0' || n == 1) && !num_parse_u64(s, &v))
+		json_uint(j, key, v);
+	else
+		json_string(j, key, s);
+}
+
+/* "mempool": {...}, "tcmalloc": {...}: built or why not, what it said. */
+static void json_children(struct json *j, const struct bench *b)
+{
+	json_object_begin(j, "children");
+	for (int a = 0; a < NR_ALLOCATORS; a++) {
+		const struct pb_helper *h = &b->helpers[a];
+
+		if (!is_child(a))
+			continue;
+		json_object_begin(j, allocator_names[a]);
+		json_string(j, "program", children[a].program);
+		json_bool(j, "built", is_built(a));
+		if (!is_built(a))
+			json_string(j, "not_built", children[a].not_built);
+		json_bool(j, "ran", b->running[a]);
+		if (b->running[a])
+			json_string(j, "path", h->path);
+		for (unsigned int i = 0; b->running[a] && i < h->nr_info; i++)
+			json_info(j, h->info_key[i], h->info_value[i]);
+		json_object_end(j);
+	}
+	json_object_end(j);
+}
+
+static void json_machine(struct json *j, const char *model, double tsc_ghz,
+			 long cpus)
+{
+	json_object_begin(j, "machine");
+	json_string(j, "cpu", model);
+	json_int(j, "online_cpus", cpus);
+	if (tsc_ghz > 0)
+		json_double(j, "tsc_ghz", tsc_ghz, 4);
+	else
+		json_null(j, "tsc_ghz");
+	json_object_end(j);
+}
+
+static void json_config(struct json *j, const struct options *o,
+			const struct bench *b)
+{
+	json_object_begin(j, "config");
+	json_string(j, "pcp_impl", pp_pcp_impl_name(buddy_pcp_impl(NULL)));
+	json_uint(j, "runs", o->runs);
+	json_number(j, "run_ms", o->run_ms);
+	json_bool(j, "smoke", o->smoke);
+	json_bool(j, "interleave", o->interleave);
+	json_string(j, "free", o->free_put ? "put" : "release");
+	json_bool(j, "je_tcache", o->je_tcache);
+	json_bool(j, "je_batch_alloc", o->je_batch);
+	/* Without jemalloc (./configure --without-jemalloc): null, not -95. */
+	if (is_built(A_MALLOCX))
+		json_int(j, "jemalloc_tcache_slots",
+			 pp_jemalloc_tcache_slots());
+	else
+		json_null(j, "jemalloc_tcache_slots");
+	json_string(j, "glibc_from", glibc_from);
+	json_string(j, "mallocx_from",
+		    is_built(A_MALLOCX) ? mallocx_from : NULL);
+	json_children(j, b);
+	json_object_end(j);
+}
+
+static void json_result(struct json *j, const struct result *r,
+			const struct options *o, double tsc_ghz)
+{
+	json_object_begin(j, NULL);
+	json_string(j, "allocator", allocator_names[r->allocator]);
+	json_string(j, "api", pb_api_names[r->api]);
+	json_uint(j, "bulk", r->bulk);
+	json_string(j, "variant", r->variant >= 0 ?
+		    pp_bulk_variant_name(r->variant) : NULL);
+	json_uint(j, "pages_per_run", r->pages_per_run);
+	json_double(j, "ns_per_page", r->median_ns, 4);
+	json_double(j, "min_ns", r->min_ns, 4);
+	json_double(j, "max_ns", r->max_ns, 4);
+	json_double(j, "spread_pct", r->spread_pct, 2);
+	if (tsc_ghz > 0)
+		json_double(j, "tsc_per_page", r->median_ticks, 2);
+	else
+		json_null(j, "tsc_per_page");
+	json_array_begin(j, "runs_ns");
+	for (unsigned int k = 0; k < o->runs; k++)
+		json_double(j, NULL, r->ns[k], 4);
+	json_array_end(j);
+	json_object_end(j);
+}
+
+void print_json(const struct result *res, unsigned int nr,
+		const struct options *o, const struct bench *b,
+		const char *model, double tsc_ghz, long cpus)
+{
+	struct json j;
+
+	json_init(&j, stdout);
+	json_object_begin(&j, NULL);
+	json_string(&j, "program", "pagebench");
+	json_string(&j, "version", PACKAGE_VERSION);
+	json_machine(&j, model, tsc_ghz, cpus);
+	json_config(&j, o, b);
+	json_array_begin(&j, "results");
+	for (unsigned int i = 0; i < nr; i++)
+		json_result(&j, &res[i], o, tsc_ghz);
+	json_array_end(&j);
+	json_object_end(&j);
+	json_finish(&j);
+}
