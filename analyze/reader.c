@@ -1370,6 +1370,7 @@ static void clean_cause(char *dst, size_t len, const char *src)
  * stands for TMP/tN.
  */
 static const char *tmp_base;
+static char **tmp_canon;	/* per trace: the path libbabeltrace2 names */
 
 static void untmp(const struct analysis *a, char *dst, size_t len,
 		  const char *src, size_t n)
@@ -1384,6 +1385,7 @@ static void untmp(const struct analysis *a, char *dst, size_t len,
 		    sscanf(src + bl, "/t%u%n", &idx, &off) == 1 && off &&
 		    idx < a->nr_traces && bl + (size_t)off <= n) {
 			o += (size_t)snprintf(dst + o, len - o, "%s",
+					      tmp_canon ? tmp_canon[idx] :
 					      a->traces[idx]);
 			if (o >= len)
 				o = len - 1;
@@ -1899,14 +1901,15 @@ void __lsan_do_leak_check(void) __attribute__((weak));
 /* A worker: decode the traces in @inputs into @fd, and exit. */
 static void __attribute__((noreturn))
 worker_main(struct analysis *a, const struct reader_options *o,
-	    const bt_plugin *ctf, const bt_plugin *utils, const char *tmp,
-	    char **inputs, const unsigned int *idx, unsigned int n, int fd)
+	    const bt_plugin *ctf, const bt_plugin *utils, char *tmp,
+	    char **inputs, unsigned int *idx, unsigned int n, int fd)
 {
 	struct wout *w = xcalloc(1, sizeof(*w));
 	struct wctx c;
 	bt_graph *graph = NULL;
 	char *text = NULL, *rerr;
 	size_t text_len = 0;
+	unsigned int i;
 	FILE *err;
 
 	w->fd = fd;
@@ -1938,6 +1941,16 @@ worker_main(struct analysis *a, const struct reader_options *o,
 	bt_graph_put_ref(graph);
 	decoder_free(&c.d);
 	free(w);
+	for (i = 0; i < n; i++)
+		free(inputs[i]);
+	free(inputs);
+	for (i = 0; tmp_canon && i < a->nr_traces; i++)
+		free(tmp_canon[i]);
+	free(tmp_canon);
+	tmp_canon = NULL;
+	free(idx);
+	tmp_base = NULL;
+	free(tmp);
 	if (__lsan_do_leak_check)
 		__lsan_do_leak_check();
 	_exit(0);
@@ -2330,6 +2343,52 @@ static void analysis_clear(struct analysis *a)
 	a->nr_traces = n;
 }
 
+/*
+ * @path as libbabeltrace2 names a trace directory it was given: absolute,
+ * without "." and ".." components or repeated slashes, links not
+ * followed.
+ */
+static char *canon_path(const char *path)
+{
+	char cwd[PATH_MAX], *buf, *out;
+	const char *p;
+	size_t o = 0, n;
+
+	if (path[0] != '/' && !getcwd(cwd, sizeof(cwd)))
+		return xstrdup(path);
+	n = (path[0] == '/' ? 0 : strlen(cwd)) + strlen(path) + 2;
+	buf = xcalloc(1, n);
+	snprintf(buf, n, "%s/%s", path[0] == '/' ? "" : cwd, path);
+	out = xcalloc(1, n);
+	for (p = buf; *p;) {
+		size_t len;
+
+		while (*p == '/')
+			p++;
+		len = strcspn(p, "/");
+		if (!len)
+			break;
+		if (len == 1 && p[0] == '.') {
+			/* nothing */
+		} else if (len == 2 && p[0] == '.' && p[1] == '.') {
+			while (o && out[o - 1] != '/')
+				o--;
+			if (o)
+				o--;
+		} else {
+			out[o++] = '/';
+			memcpy(out + o, p, len);
+			o += len;
+		}
+		p += len;
+	}
+	if (!o)
+		out[o++] = '/';
+	out[o] = '\0';
+	free(buf);
+	return out;
+}
+
 /* 0, 1 after printing why, or READ_AGAIN (one process will do). */
 static int read_parallel(struct analysis *a, const struct reader_options *o,
 			 const bt_plugin *ctf, const bt_plugin *utils)
@@ -2406,6 +2465,10 @@ static int read_parallel(struct analysis *a, const struct reader_options *o,
 		}
 		if (w[k].pid == 0) {
 			char **inputs = xcalloc(a->nr_traces, sizeof(*inputs));
+
+			tmp_canon = xcalloc(a->nr_traces, sizeof(*tmp_canon));
+			for (i = 0; i < a->nr_traces; i++)
+				tmp_canon[i] = canon_path(a->traces[i]);
 			unsigned int *idx = xcalloc(a->nr_traces,
 						    sizeof(*idx));
 			unsigned int ni = 0, j;
