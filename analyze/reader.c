@@ -176,6 +176,7 @@ struct ev_info {
 struct dec_trace {
 	const bt_trace *t;
 	uint64_t key;		/* the thread slots' trace key */
+	int64_t env_pid;	/* its environment's vpid, or PID_UNKNOWN */
 	bool env_sent;		/* its environment's procname was sent */
 };
 
@@ -572,6 +573,7 @@ static struct dec_trace *dec_trace(struct decoder *d, const bt_stream *s)
 {
 	const bt_trace *t = bt_stream_borrow_trace_const(s);
 	struct dec_trace *dt;
+	const bt_value *v;
 	unsigned int i;
 
 	if (d->last_trace && d->last_trace->t == t)
@@ -587,6 +589,10 @@ static struct dec_trace *dec_trace(struct decoder *d, const bt_stream *s)
 	memset(dt, 0, sizeof(*dt));
 	dt->t = t;
 	dt->key = (uint64_t)(uintptr_t)t;
+	dt->env_pid = PID_UNKNOWN;
+	v = bt_trace_borrow_environment_entry_value_by_name_const(t, "vpid");
+	if (v && bt_value_get_type(v) == BT_VALUE_TYPE_SIGNED_INTEGER)
+		dt->env_pid = bt_value_integer_signed_get(v);
 	if (d->tmp) {
 		const char *name = bt_stream_get_name(s);
 		size_t n = strlen(d->tmp);
@@ -654,11 +660,7 @@ static void decode_process(struct decoder *d, const bt_event *ev,
 
 		rc->flags |= RF_ENV;
 		rc->trace = dt->key;
-		rc->vpid = PID_UNKNOWN;
-		v = bt_trace_borrow_environment_entry_value_by_name_const(
-							dt->t, "vpid");
-		if (v && bt_value_get_type(v) == BT_VALUE_TYPE_SIGNED_INTEGER)
-			rc->vpid = bt_value_integer_signed_get(v);
+		rc->vpid = dt->env_pid;
 		if (rc->vpid == PID_UNKNOWN || dt->env_sent)
 			return;
 		dt->env_sent = true;
