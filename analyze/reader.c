@@ -3,12 +3,25 @@
  * Read the CTF traces with libbabeltrace2 and fold the events into
  * struct analysis.
  *
- * Graph: one source.ctf.fs component per trace directory ("src0",
- * "src1", ...: a failing component names its directory) -> one
- * filter.utils.muxer -> a simple sink.  The muxer is needed: with per-UID
- * buffers a stream holds one CPU's events, a thread that migrates spreads
- * over several streams, and pairing a thread's entry with its exit needs
- * the events in time order.
+ * Two layers.  The decode layer turns each babeltrace2 message into a
+ * struct rec: what the event is (entry, exit, ...), its timestamp, vtid
+ * and vpid, the members the trace schema binds as integers, and strings
+ * only where the fold keeps them (run_start's, a process's first
+ * procname, a pagepool event class's name).  The fold layer folds records
+ * into struct analysis: threads are keyed by a trace key, not by
+ * babeltrace2 objects, so a record can come from another process.
+ *
+ * --jobs=1: one graph, one source.ctf.fs component per trace directory
+ * ("src0", "src1", ...: a failing component names its directory) -> one
+ * filter.utils.muxer -> a simple sink, which folds each record as it is
+ * decoded.  The muxer is needed: with per-UID buffers a stream holds one
+ * CPU's events, a thread that migrates spreads over several streams, and
+ * pairing a thread's entry with its exit needs the events in time order.
+ *
+ * --jobs=N: the stream files are shared out among N worker processes,
+ * each running such a graph over its share and writing the records down a
+ * pipe; the parent merges them by timestamp and folds them (read_parallel()
+ * below says how).
  *
  * Per event, the work is kept small: the event class is looked up in a
  * pointer-keyed cache that holds what the class is (entry, exit, ...) and
@@ -1782,10 +1795,19 @@ out:
  * with its own graph over links to its files (TMP/wK/tN/ for trace N:
  * its metadata, its index entries, its stream files), which decodes and
  * writes the records down a pipe.  The parent merges the workers' records
- * by timestamp (equal ones: the lower worker first) and folds them: what
- * each worker sends is in time order (its muxer), so the merge is too.
- * A record without a timestamp (a trace without a clock) cannot be
- * merged: the parent then reads the traces again in one process.
+ * by timestamp and folds them: what each worker sends is in time order
+ * (its muxer), so the merge is too.  Equal timestamps in two workers'
+ * files are taken the lower worker first, where the muxer of one graph
+ * has its own order; the fold depends on the order of two threads'
+ * events only through what they share (the run bracketing a process's
+ * events, discards), at the same nanosecond.  A record without a
+ * timestamp (a trace without a clock) cannot be merged: the parent then
+ * reads the traces again in one process.  Events not ours are only
+ * counted, in the worker.  A worker's error travels as a record and is
+ * printed by the parent; a worker killed by a signal (libbabeltrace2
+ * aborting, the indexing watchdog) kills the parent with that signal, so
+ * that the isolating process (rpcsim-analyze.c) says what it says of one
+ * process.
  */
 
 /* On the pipe: this, nv values, then per string a uint32_t length
@@ -2190,8 +2212,7 @@ static int tmp_link(struct tmpdir *t, const char *target, const char *path)
 
 /*
  * TMP/wK/tN for each trace N with files of worker K: links to its
- * metadata, to its files and to their index entries.  0, or 1 after
- * saying why.
+ * metadata, to its files and to their index entries.  0 or 1.
  */
 static int make_links(const struct analysis *a, struct tmpdir *t,
 		      const struct sfile *f, unsigned int nf,
@@ -2242,7 +2263,6 @@ static int make_links(const struct analysis *a, struct tmpdir *t,
 	}
 	return 0;
 fail:
-	fprintf(stderr, "rpcsim-analyze: %s: %s\n", p, strerror(errno));
 	return 1;
 }
 
@@ -2446,23 +2466,22 @@ static int read_parallel(struct analysis *a, const struct reader_options *o,
 		f[i].worker = best;
 		load[best] += f[i].size ? f[i].size : 1;
 	}
+	/*
+	 * From here, what cannot be set up (no temporary directory, no
+	 * process left) leaves the reading to one process: the results
+	 * are the same.
+	 */
+	ret = READ_AGAIN;
 	real = xcalloc(a->nr_traces, sizeof(*real));
 	for (i = 0; i < a->nr_traces; i++) {
 		real[i] = realpath(a->traces[i], NULL);
-		if (!real[i]) {
-			fprintf(stderr, "rpcsim-analyze: %s: %s\n",
-				a->traces[i], strerror(errno));
+		if (!real[i])
 			goto out;
-		}
 	}
 	snprintf(tmpl, sizeof(tmpl), "%s/rpcsim-analyze.XXXXXX",
 		 tmpdir && *tmpdir ? tmpdir : "/tmp");
-	if (!mkdtemp(tmpl)) {
-		fprintf(stderr, "rpcsim-analyze: cannot make a temporary "
-			"directory in %s: %s\n", tmpdir && *tmpdir ? tmpdir :
-			"/tmp", strerror(errno));
+	if (!mkdtemp(tmpl))
 		goto out;
-	}
 	t.base = xstrdup(tmpl);
 	if (make_links(a, &t, f, nf, n, real))
 		goto out;
@@ -2474,15 +2493,10 @@ static int read_parallel(struct analysis *a, const struct reader_options *o,
 	for (k = 0; k < n; k++) {
 		int pfd[2];
 
-		if (pipe(pfd)) {
-			fprintf(stderr, "rpcsim-analyze: pipe: %s\n",
-				strerror(errno));
+		if (pipe(pfd))
 			goto spawn_fail;
-		}
 		w[k].pid = fork();
 		if (w[k].pid < 0) {
-			fprintf(stderr, "rpcsim-analyze: fork: %s\n",
-				strerror(errno));
 			close(pfd[0]);
 			close(pfd[1]);
 			goto spawn_fail;

@@ -665,4 +665,25 @@ for idx in with without; do
 	ok $? "--jobs=2, a bad packet in one stream file ($idx index): exit 1, the line --jobs=1 prints"
 done
 
+# without timestamps (no clock: the header fields renamed), records
+# cannot be merged by time: read again in one process, same results
+cp -r "$tmp/multi" "$tmp/noclock"
+rm -r "$tmp/noclock/trace/index"
+sed -e 's/uint64_clock_t timestamp;/uint64_clock_t tstamp;/' \
+	-e 's/timestamp_begin;/tsb;/' -e 's/timestamp_end;/tse;/' \
+	-e 's/ map = clock.monotonic.value;//' -e '/^clock {/d' \
+	"$tmp/multi/trace/metadata" \
+	>"$tmp/noclock/trace/metadata"
+for jobs in 1 2; do
+	timeout 30 "$ANALYZE" --partial --jobs=$jobs --json "$tmp/noclock" \
+		>"$tmp/noclock$jobs.json" 2>"$tmp/noclock$jobs.err"
+	echo $? >"$tmp/noclock$jobs.rc"
+done
+cp "$tmp/noclock2.json" "$tmp/noclock.json"
+[ "$(cat "$tmp/noclock1.rc")" = 0 ] && [ "$(cat "$tmp/noclock2.rc")" = 0 ] &&
+	cmp -s "$tmp/noclock1.json" "$tmp/noclock2.json" &&
+	cmp -s "$tmp/noclock1.err" "$tmp/noclock2.err" &&
+	j noclock 'mode(2)["calls"] == 5 and mode(2)["pairing"]["no_timestamp"] == 5 and mode(2)["pairing"]["paired"] == 0'
+ok $? "--jobs=2 on a trace without timestamps: read in one process, the results of --jobs=1"
+
 exit_status
