@@ -2020,7 +2020,8 @@ static int wsrc_fill(struct wsrc *s, size_t need)
 {
 	if (s->end - s->start >= need)
 		return 0;
-	memmove(s->buf, s->buf + s->start, s->end - s->start);
+	if (s->start)
+		memmove(s->buf, s->buf + s->start, s->end - s->start);
 	s->end -= s->start;
 	s->start = 0;
 	if (need > s->cap) {
@@ -2129,15 +2130,16 @@ static struct sfile *list_streams(const struct analysis *a, unsigned int *nr)
 		while (d && (de = readdir(d))) {
 			struct sfile *nv;
 			struct stat st;
+			size_t len;
 			char *p;
 
 			if (de->d_name[0] == '.' ||
 			    !strcmp(de->d_name, "metadata") ||
 			    !strcmp(de->d_name, "index"))
 				continue;
-			p = xcalloc(1, strlen(a->traces[i]) +
-				    strlen(de->d_name) + 2);
-			sprintf(p, "%s/%s", a->traces[i], de->d_name);
+			len = strlen(a->traces[i]) + strlen(de->d_name) + 2;
+			p = xcalloc(1, len);
+			snprintf(p, len, "%s/%s", a->traces[i], de->d_name);
 			if (stat(p, &st) || S_ISDIR(st.st_mode)) {
 				free(p);
 				continue;
@@ -2503,20 +2505,19 @@ static int read_parallel(struct analysis *a, const struct reader_options *o,
 		}
 		if (w[k].pid == 0) {
 			char **inputs = xcalloc(a->nr_traces, sizeof(*inputs));
-
-			tmp_canon = xcalloc(a->nr_traces, sizeof(*tmp_canon));
-			for (i = 0; i < a->nr_traces; i++)
-				tmp_canon[i] = canon_path(a->traces[i]);
 			unsigned int *idx = xcalloc(a->nr_traces,
 						    sizeof(*idx));
 			unsigned int ni = 0, j;
 			char *base;
 
+			tmp_canon = xcalloc(a->nr_traces, sizeof(*tmp_canon));
+			for (i = 0; i < a->nr_traces; i++)
+				tmp_canon[i] = canon_path(a->traces[i]);
 			for (j = 0; j < k; j++)
 				close(w[j].fd);
 			close(pfd[0]);
 			base = xcalloc(1, strlen(t.base) + 16);
-			sprintf(base, "%s/w%u", t.base, k);
+			snprintf(base, strlen(t.base) + 16, "%s/w%u", t.base, k);
 			for (i = 0; i < a->nr_traces; i++) {
 				for (j = 0; j < nf; j++)
 					if (f[j].trace == i && f[j].worker == k)
@@ -2524,9 +2525,23 @@ static int read_parallel(struct analysis *a, const struct reader_options *o,
 				if (j == nf)
 					continue;
 				inputs[ni] = xcalloc(1, strlen(base) + 16);
-				sprintf(inputs[ni], "%s/t%u", base, i);
+				snprintf(inputs[ni], strlen(base) + 16, "%s/t%u",
+					 base, i);
 				idx[ni++] = i;
 			}
+			/* the parent's, not the worker's */
+			for (i = 0; i < a->nr_traces; i++)
+				free(real[i]);
+			free(real);
+			for (j = 0; j < nf; j++)
+				free(f[j].name);
+			free(f);
+			free(load);
+			free(w);
+			while (t.n)
+				free(t.made[--t.n]);
+			free(t.made);
+			free(t.base);
 			worker_main(a, o, ctf, utils, base, inputs, idx, ni,
 				    pfd[1]);
 		}
