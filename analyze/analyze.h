@@ -280,6 +280,12 @@ struct reader_options {
 	 * Only for a process of its own (analyze_isolate's child).
 	 */
 	unsigned int index_watchdog_s;
+	/*
+	 * Processes decoding the stream files at once (--jobs), each over
+	 * a share of them, their records merged by timestamp; 1: one graph
+	 * in this process.  More than 1 only in a process of its own.
+	 */
+	unsigned int jobs;
 };
 /* Read every trace of a into it.  0, or 1 after printing the cause. */
 int read_traces(struct analysis *a, const struct reader_options *o);

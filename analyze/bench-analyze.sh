@@ -4,20 +4,27 @@
 # bench-analyze.sh: how fast rpcsim-analyze reads a trace, against
 # babeltrace2 --output-format=dummy on the same trace (the decoding
 # floor: the same source.ctf.fs -> muxer graph, no work per event).
-# rpcsim-analyze must be at least 80 % as fast: time(bt2) / time(ours)
-# >= 0.80.  Not part of "make check".
+# rpcsim-analyze --jobs=1 (one graph, as babeltrace2) must be at least
+# 80 % as fast: time(bt2) / time(ours) >= 0.80; rpcsim-analyze --jobs=N
+# (N decoding processes, default the online CPUs) is held to
+# --target-ratio (default 1.5: 1.5 times as fast as the floor).  Not part
+# of "make check".
 #
 # It records a trace of tracegen (tests/tracegen, built by "make check"
 # or "make -C tests tracegen") with a blocking channel, so that nothing
-# is discarded, then times each reader REPEAT times, alternating, after
-# one untimed run each (page cache warm), and compares the medians.
+# is discarded, then times each reader REPEAT times, interleaved (bt2,
+# --jobs=1, --jobs=N, bt2, ...), after one untimed run each (page cache
+# warm), and compares the medians.  The load average before and after
+# says whether the machine was busy.
 #
 # Run from the build tree:  sh $srcdir/analyze/bench-analyze.sh [OPTION]...
 
 set -u
 
-events=1000000
+events=2000000
 repeat=5
+jobs=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)
+target_ratio=1.5
 trace=
 keep=no
 builddir=.
@@ -36,8 +43,12 @@ Time rpcsim-analyze against babeltrace2 --output-format=dummy on one trace.
   --keep          keep the recorded trace (printed path)
   --builddir=DIR  build tree holding analyze/rpcsim-analyze and
                   tests/tracegen (default: the current directory)
-  --min-ratio=R   exit 1 if time(babeltrace2) / time(rpcsim-analyze) < R
-                  (default $min_ratio)
+  --min-ratio=R   exit 1 if time(babeltrace2) / time(rpcsim-analyze
+                  --jobs=1) < R (default $min_ratio)
+  --jobs=N        the parallel run's --jobs (default $jobs, the online
+                  CPUs)
+  --target-ratio=R  exit 1 if time(babeltrace2) / time(rpcsim-analyze
+                  --jobs=N) < R (default $target_ratio)
   -h, --help      this help
 EOF
 }
@@ -50,6 +61,8 @@ for arg in "$@"; do
 	--keep) keep=yes ;;
 	--builddir=*) builddir=${arg#*=} ;;
 	--min-ratio=*) min_ratio=${arg#*=} ;;
+	--jobs=*) jobs=${arg#*=} ;;
+	--target-ratio=*) target_ratio=${arg#*=} ;;
 	-h|--help) usage; exit 0 ;;
 	*)
 		echo "bench-analyze.sh: unknown option '$arg': see --help" >&2
@@ -59,6 +72,9 @@ for arg in "$@"; do
 done
 case $events in
 ''|*[!0-9]*) echo "bench-analyze.sh: invalid --events '$events': accepted a positive integer" >&2; exit 2 ;;
+esac
+case $jobs in
+''|*[!0-9]*|0) echo "bench-analyze.sh: invalid --jobs '$jobs': accepted a positive integer" >&2; exit 2 ;;
 esac
 case $repeat in
 ''|*[!0-9]*|0) echo "bench-analyze.sh: invalid --repeat '$repeat': accepted a positive integer" >&2; exit 2 ;;
@@ -160,9 +176,16 @@ median()
 }
 
 # warm-up, and the event count
-"$analyze" --json "$trace" >"$tmp/warm.json" 2>"$tmp/warm.err" || {
+"$analyze" --jobs=1 --json "$trace" >"$tmp/warm.json" 2>"$tmp/warm.err" || {
 	echo "bench-analyze.sh: rpcsim-analyze failed:" >&2
 	cat "$tmp/warm.err" >&2
+	exit 1
+}
+# and the parallel run's results must be the same document
+"$analyze" --jobs="$jobs" --json "$trace" >"$tmp/warmn.json" 2>/dev/null &&
+	cmp -s "$tmp/warm.json" "$tmp/warmn.json" || {
+	echo "bench-analyze.sh: rpcsim-analyze --jobs=$jobs differs from --jobs=1:" >&2
+	diff "$tmp/warm.json" "$tmp/warmn.json" | head -20 >&2
 	exit 1
 }
 babeltrace2 --output-format=dummy "$trace" >/dev/null 2>&1
@@ -170,23 +193,39 @@ nevents=$(sed -n 's/^  "events": \([0-9]*\),$/\1/p' "$tmp/warm.json")
 ndiscarded=$(sed -n 's/^  "discarded_events": \([0-9]*\),$/\1/p' "$tmp/warm.json")
 size=$(du -sk "$trace" | awk '{ printf "%.1f MiB", $1 / 1024 }')
 
+load_before=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)
 i=0
 while [ $i -lt "$repeat" ]; do
 	timed bt2 babeltrace2 --output-format=dummy "$trace"
-	timed ours "$analyze" "$trace"
+	timed ours1 "$analyze" --jobs=1 "$trace"
+	timed oursn "$analyze" --jobs="$jobs" "$trace"
 	i=$((i + 1))
 done
+load_after=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)
 
 bt=$(median "$tmp/times/bt2")
-ours=$(median "$tmp/times/ours")
-ratio=$(echo "$bt $ours" | awk '{ printf "%.3f", $1 / $2 }')
-echo "trace: $trace ($size, $nevents events, $ndiscarded discarded)"
+ours1=$(median "$tmp/times/ours1")
+oursn=$(median "$tmp/times/oursn")
+ratio1=$(echo "$bt $ours1" | awk '{ printf "%.3f", $1 / $2 }')
+ration=$(echo "$bt $oursn" | awk '{ printf "%.3f", $1 / $2 }')
+nfiles=$(find "$trace" -path '*/index' -prune -o -type f ! -name metadata -print | wc -l)
+echo "trace: $trace ($size in $nfiles stream files, $nevents events, $ndiscarded discarded)"
+echo "load average before: $load_before; after: $load_after ($(getconf _NPROCESSORS_ONLN 2>/dev/null) CPUs online)"
 echo "babeltrace2 --output-format=dummy: median $bt s of $repeat: $(tr '\n' ' ' <"$tmp/times/bt2")"
-echo "rpcsim-analyze:                    median $ours s of $repeat: $(tr '\n' ' ' <"$tmp/times/ours")"
-echo "$nevents $bt $ours $ratio" | awk '{ printf "events/s: babeltrace2 %.0f, rpcsim-analyze %.0f\n", $1 / $2, $1 / $3 }'
-if echo "$ratio $min_ratio" | awk '{ exit !($1 >= $2) }'; then
-	echo "ratio time(babeltrace2)/time(rpcsim-analyze) = $ratio >= $min_ratio: PASS"
+echo "rpcsim-analyze --jobs=1:           median $ours1 s of $repeat: $(tr '\n' ' ' <"$tmp/times/ours1")"
+printf 'rpcsim-analyze --jobs=%-11s median %s s of %s: %s\n' "$jobs:" "$oursn" "$repeat" "$(tr '\n' ' ' <"$tmp/times/oursn")"
+echo "$nevents $bt $ours1 $oursn" | awk -v j="$jobs" '{ printf "events/s: babeltrace2 %.0f, --jobs=1 %.0f, --jobs=%s %.0f\n", $1 / $2, $1 / $3, j, $1 / $4 }'
+st=0
+if echo "$ratio1 $min_ratio" | awk '{ exit !($1 >= $2) }'; then
+	echo "ratio time(babeltrace2)/time(--jobs=1) = $ratio1 >= $min_ratio: PASS"
 else
-	echo "ratio time(babeltrace2)/time(rpcsim-analyze) = $ratio < $min_ratio: FAIL"
-	exit 1
+	echo "ratio time(babeltrace2)/time(--jobs=1) = $ratio1 < $min_ratio: FAIL"
+	st=1
 fi
+if echo "$ration $target_ratio" | awk '{ exit !($1 >= $2) }'; then
+	echo "ratio time(babeltrace2)/time(--jobs=$jobs) = $ration >= $target_ratio: PASS"
+else
+	echo "ratio time(babeltrace2)/time(--jobs=$jobs) = $ration < $target_ratio: FAIL"
+	st=1
+fi
+exit $st

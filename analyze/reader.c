@@ -3,12 +3,25 @@
  * Read the CTF traces with libbabeltrace2 and fold the events into
  * struct analysis.
  *
- * Graph: one source.ctf.fs component per trace directory ("src0",
- * "src1", ...: a failing component names its directory) -> one
- * filter.utils.muxer -> a simple sink.  The muxer is needed: with per-UID
- * buffers a stream holds one CPU's events, a thread that migrates spreads
- * over several streams, and pairing a thread's entry with its exit needs
- * the events in time order.
+ * Two layers.  The decode layer turns each babeltrace2 message into a
+ * struct rec: what the event is (entry, exit, ...), its timestamp, vtid
+ * and vpid, the members the trace schema binds as integers, and strings
+ * only where the fold keeps them (run_start's, a process's first
+ * procname, a pagepool event class's name).  The fold layer folds records
+ * into struct analysis: threads are keyed by a trace key, not by
+ * babeltrace2 objects, so a record can come from another process.
+ *
+ * --jobs=1: one graph, one source.ctf.fs component per trace directory
+ * ("src0", "src1", ...: a failing component names its directory) -> one
+ * filter.utils.muxer -> a simple sink, which folds each record as it is
+ * decoded.  The muxer is needed: with per-UID buffers a stream holds one
+ * CPU's events, a thread that migrates spreads over several streams, and
+ * pairing a thread's entry with its exit needs the events in time order.
+ *
+ * --jobs=N: the stream files are shared out among N worker processes,
+ * each running such a graph over its share and writing the records down a
+ * pipe; the parent merges them by timestamp and folds them (read_parallel()
+ * below says how).
  *
  * Per event, the work is kept small: the event class is looked up in a
  * pointer-keyed cache that holds what the class is (entry, exit, ...) and
@@ -23,11 +36,18 @@
  */
 #include "config.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -90,43 +110,154 @@ struct member {
 	bool str;		/* an enumeration's value recorded as a string */
 };
 
+/*
+ * The decode layer turns a babeltrace2 message into a struct rec, the fold
+ * layer folds records into struct analysis.  In one process (--jobs=1) a
+ * record goes from one to the other as it is made; with workers it
+ * crosses a pipe (write_rec(), parse_rec()).
+ */
+enum rec_type {
+	R_EVENT,
+	R_DISC_EVENTS,		/* v[0]: the count, if RF_COUNT */
+	R_DISC_PACKETS,
+	R_READ_ERROR,		/* worker: a->read_error, in S_TEXT */
+	R_ERROR,		/* worker: failed, the message in S_TEXT */
+	R_END,			/* worker: done; v[0]: events not ours */
+};
+
+#define RF_TS		0x01	/* ts holds the timestamp */
+#define RF_VTID		0x02	/* vtid holds the vtid context */
+#define RF_ENV		0x04	/* vpid is the trace environment's */
+#define RF_COUNT	0x08	/* a discard's count is known */
+#define RF_PP		0x10	/* S_PP holds the pagepool event name */
+
+/* String slots past the members' */
+#define S_PROCNAME	M_MAX		/* the first of a process or trace */
+#define S_PP		(M_MAX + 1)	/* first event of its class */
+#define S_TEXT		(M_MAX + 2)	/* a stream name, an error */
+#define S_NR		(M_MAX + 3)
+
+struct rec {
+	uint8_t type;		/* enum rec_type */
+	uint8_t kind;		/* R_EVENT: enum ev_kind */
+	uint8_t flags;
+	uint8_t nv;		/* v[] values held */
+	uint32_t present;	/* bit i: member i is in the event */
+	uint32_t strs;		/* bit i: s[i] is set */
+	uint32_t cls;		/* event class, numbered per decoder */
+	uint64_t trace;		/* trace key */
+	int64_t ts, vtid, vpid;
+	uint64_t v[M_MAX];	/* the members, in the schema's row order */
+	const char *s[S_NR];
+};
+
+static inline const char *rec_str(const struct rec *rc, unsigned int i)
+{
+	return rc->strs & (1u << i) ? rc->s[i] : NULL;
+}
+
+/*
+ * An enumeration's value as an index of its labels (see get_enum()); the
+ * label count for an absent member or a value outside the schema's.
+ */
+static inline unsigned int rec_enum(const struct rec *rc, unsigned int i,
+				    enum member_type t)
+{
+	unsigned int n = schema_enum_count(t);
+
+	if (!(rc->present & (1u << i)))
+		return n;
+	return rc->v[i] < n ? (unsigned int)rc->v[i] : n;
+}
+
 struct ev_info {
 	const bt_event_class *ec;
 	enum ev_kind kind;
-	unsigned int pp;	/* EV_PAGEPOOL: index in a->pp_names */
+	uint32_t id;		/* class number, in the order first seen */
+	const char *pp;		/* EV_PAGEPOOL, EV_ALLOC_BULK: its name */
+	bool pp_sent;		/* worker: the name went with an event */
 	bool clock;		/* stream class has a default clock */
 	struct member vtid;	/* in the common context */
 	struct member vpid;
 	struct member procname;
 	const struct schema_field *spec;	/* the schema's rows */
+	unsigned int nf;	/* how many */
+	uint32_t present;	/* bit i: m[i] bound */
 	struct member m[M_MAX];
+};
+
+/* What the decoder knows of one bt_trace. */
+struct dec_trace {
+	const bt_trace *t;
+	uint64_t key;		/* the thread slots' trace key */
+	int64_t env_pid;	/* its environment's vpid, or PID_UNKNOWN */
+	bool env_sent;		/* its environment's procname was sent */
+};
+
+struct decoder {
+	struct ev_info *evc;	/* open addressing on the class pointer */
+	unsigned int evc_size;	/* power of two */
+	unsigned int evc_used;
+	struct ev_info *last;
+
+	/*
+	 * Worker: the trace directories are tmp/tN (N the trace index),
+	 * whose name is the stream's, and the key is N; else the key is
+	 * the bt_trace pointer.
+	 */
+	const char *tmp;
+	const struct analysis *a;
+	struct dec_trace *traces;
+	unsigned int nr_traces;
+	struct dec_trace *last_trace;
+
+	int64_t *pids;		/* processes whose procname was sent */
+	unsigned int nr_pids;
+
+	char label[M_MAX][32];	/* get_label() of a number */
+	char name[PATH_MAX + 64];	/* a stream's, its trace's path */
 };
 
 /* (trace, vtid) -> the open svc_alloc_arg call of that thread */
 struct thread_slot {
-	const bt_trace *trace;	/* NULL: free slot */
+	uint64_t trace;		/* trace key */
 	int64_t vtid;
+	bool used;		/* false: free slot */
 	bool open;
 	bool lost;		/* open when events were discarded */
 	int64_t ts;		/* entry timestamp, ns from origin */
 	struct group *g;
 };
 
+/* A decoder's class number -> pagepool name index + 1 (0: not yet). */
+struct pp_map {
+	unsigned int *v;
+	unsigned int n;
+};
+
 struct reader {
 	struct analysis *a;
-	struct ev_info *evc;	/* open addressing on the class pointer */
-	unsigned int evc_size;	/* power of two */
-	unsigned int evc_used;
-	struct ev_info *last;
 
 	struct thread_slot *threads;
 	unsigned int thr_size;	/* power of two */
 	unsigned int thr_used;
 
 	struct process *last_proc;	/* of the latest event */
-	const bt_trace *env_trace;	/* the trace env_proc was found for */
-	struct process *env_proc;	/* its process, from its environment */
+	struct pp_map *ppm;		/* per source of records */
+	unsigned int nr_ppm;
 };
+
+/*
+ * The most one gap between two packets of a stream can really have lost:
+ * 2^48 events (a day at 3 billion events a second) and 2^32 packets (16
+ * TiB of trace at the smallest sub-buffer).  libbabeltrace2 takes each
+ * count as the difference of two packets' counters (the tracer's running
+ * count of discarded events, the packets' sequence numbers) modulo 2^64,
+ * so a counter that went backwards, or one flipped bit in a high byte,
+ * makes a count no tracer could have lost: the trace is corrupted.
+ */
+#define GAP_EVENTS_MAX	(1ULL << 48)
+#define GAP_PACKETS_MAX	(1ULL << 32)
 
 static void oom_exit(void)
 {
@@ -271,65 +402,6 @@ static bool bind_members(struct ev_info *e, const bt_field_class *payload,
 	return ok;
 }
 
-static unsigned int pp_index(struct reader *r, const char *name)
-{
-	struct analysis *a = r->a;
-	unsigned int i;
-
-	for (i = 0; i < a->nr_pp; i++)
-		if (!strcmp(a->pp_names[i], name))
-			return i;
-	if (a->nr_pp == PP_EVENTS_MAX)
-		return PP_EVENTS_MAX;
-	a->pp_names[a->nr_pp] = xstrdup(name);
-	return a->nr_pp++;
-}
-
-static void classify(struct reader *r, struct ev_info *e,
-		     const bt_event_class *ec)
-{
-	const bt_stream_class *sc = bt_event_class_borrow_stream_class_const(ec);
-	const bt_field_class *payload =
-		bt_event_class_borrow_payload_field_class_const(ec);
-	const bt_field_class *ctx =
-		bt_stream_class_borrow_event_common_context_field_class_const(sc);
-	const char *name = bt_event_class_get_name(ec);
-	const char *colon = name ? strchr(name, ':') : NULL;
-	unsigned int i;
-
-	e->ec = ec;
-	e->kind = EV_OTHER;
-	for (i = 0; i < M_MAX; i++)
-		e->m[i].idx = -1;
-	e->clock = bt_stream_class_borrow_default_clock_class_const(sc) != NULL;
-	e->vtid = find_member(ctx, "vtid", MT_INT);
-	e->vpid = find_member(ctx, "vpid", MT_INT);
-	e->procname = find_member(ctx, "procname", MT_STR);
-	if (!colon)
-		return;
-	if (!strncmp(name, "pagepool:", 9)) {
-		e->kind = EV_PAGEPOOL;
-		e->pp = pp_index(r, name + 9);
-	} else if (!strncmp(name, "rpcsim:", 7)) {
-		e->kind = EV_RPCSIM_OTHER;
-	} else {
-		return;
-	}
-	for (i = 0; i < SE_NR; i++) {
-		const struct schema_event *se = &schema_events[i];
-		size_t n = strlen(se->provider);
-
-		if (strncmp(name, se->provider, n) || name[n] != ':' ||
-		    strcmp(name + n + 1, se->event))
-			continue;
-		if (!bind_members(e, payload, se->fields))
-			e->kind = e->kind == EV_PAGEPOOL ? EV_PAGEPOOL : EV_BAD;
-		else
-			e->kind = schema_kind[i];
-		break;
-	}
-}
-
 static inline unsigned int mix_hash(uint64_t x, unsigned int mask)
 {
 	x ^= x >> 33;
@@ -343,92 +415,95 @@ static inline unsigned int ptr_hash(const void *p, unsigned int mask)
 	return mix_hash((uint64_t)(uintptr_t)p, mask);
 }
 
-static void evc_grow(struct reader *r)
+static void classify(struct decoder *d, struct ev_info *e,
+		     const bt_event_class *ec)
 {
-	struct ev_info *old = r->evc;
-	unsigned int old_size = r->evc_size, i;
+	const bt_stream_class *sc = bt_event_class_borrow_stream_class_const(ec);
+	const bt_field_class *payload =
+		bt_event_class_borrow_payload_field_class_const(ec);
+	const bt_field_class *ctx =
+		bt_stream_class_borrow_event_common_context_field_class_const(sc);
+	const char *name = bt_event_class_get_name(ec);
+	const char *colon = name ? strchr(name, ':') : NULL;
+	unsigned int i;
 
-	r->evc_size = old_size ? 2 * old_size : 64;
-	r->evc = xcalloc(r->evc_size, sizeof(*r->evc));
+	e->ec = ec;
+	e->id = d->evc_used;
+	e->kind = EV_OTHER;
+	for (i = 0; i < M_MAX; i++)
+		e->m[i].idx = -1;
+	e->clock = bt_stream_class_borrow_default_clock_class_const(sc) != NULL;
+	e->vtid = find_member(ctx, "vtid", MT_INT);
+	e->vpid = find_member(ctx, "vpid", MT_INT);
+	e->procname = find_member(ctx, "procname", MT_STR);
+	if (!colon)
+		return;
+	if (!strncmp(name, "pagepool:", 9)) {
+		e->kind = EV_PAGEPOOL;
+		e->pp = name + 9;
+	} else if (!strncmp(name, "rpcsim:", 7)) {
+		e->kind = EV_RPCSIM_OTHER;
+	} else {
+		return;
+	}
+	for (i = 0; i < SE_NR; i++) {
+		const struct schema_event *se = &schema_events[i];
+		size_t n = strlen(se->provider);
+		unsigned int f;
+
+		if (strncmp(name, se->provider, n) || name[n] != ':' ||
+		    strcmp(name + n + 1, se->event))
+			continue;
+		if (!bind_members(e, payload, se->fields))
+			e->kind = e->kind == EV_PAGEPOOL ? EV_PAGEPOOL : EV_BAD;
+		else
+			e->kind = schema_kind[i];
+		for (f = 0; e->spec[f].name; f++)
+			if (e->m[f].idx >= 0)
+				e->present |= 1u << f;
+		e->nf = f;
+		break;
+	}
+}
+
+static void evc_grow(struct decoder *d)
+{
+	struct ev_info *old = d->evc;
+	unsigned int old_size = d->evc_size, i;
+
+	d->evc_size = old_size ? 2 * old_size : 64;
+	d->evc = xcalloc(d->evc_size, sizeof(*d->evc));
 	for (i = 0; i < old_size; i++) {
 		unsigned int j;
 
 		if (!old[i].ec)
 			continue;
-		j = ptr_hash(old[i].ec, r->evc_size - 1);
-		while (r->evc[j].ec)
-			j = (j + 1) & (r->evc_size - 1);
-		r->evc[j] = old[i];
+		j = ptr_hash(old[i].ec, d->evc_size - 1);
+		while (d->evc[j].ec)
+			j = (j + 1) & (d->evc_size - 1);
+		d->evc[j] = old[i];
 	}
 	free(old);
-	r->last = NULL;
+	d->last = NULL;
 }
 
-static struct ev_info *evc_lookup(struct reader *r, const bt_event_class *ec)
+static struct ev_info *evc_lookup(struct decoder *d, const bt_event_class *ec)
 {
 	unsigned int j;
 
-	if (r->last && r->last->ec == ec)
-		return r->last;
-	if (2 * (r->evc_used + 1) > r->evc_size)
-		evc_grow(r);
-	j = ptr_hash(ec, r->evc_size - 1);
-	while (r->evc[j].ec && r->evc[j].ec != ec)
-		j = (j + 1) & (r->evc_size - 1);
-	if (!r->evc[j].ec) {
-		classify(r, &r->evc[j], ec);
-		r->evc_used++;
+	if (d->last && d->last->ec == ec)
+		return d->last;
+	if (2 * (d->evc_used + 1) > d->evc_size)
+		evc_grow(d);
+	j = ptr_hash(ec, d->evc_size - 1);
+	while (d->evc[j].ec && d->evc[j].ec != ec)
+		j = (j + 1) & (d->evc_size - 1);
+	if (!d->evc[j].ec) {
+		classify(d, &d->evc[j], ec);
+		d->evc_used++;
 	}
-	r->last = &r->evc[j];
-	return r->last;
-}
-
-/* threads */
-
-static inline unsigned int thr_hash(const bt_trace *trace, int64_t vtid,
-				    unsigned int mask)
-{
-	return mix_hash((uint64_t)(uintptr_t)trace ^
-			(uint64_t)vtid * 0x9e3779b97f4a7c15ULL, mask);
-}
-
-static void thr_grow(struct reader *r)
-{
-	struct thread_slot *old = r->threads;
-	unsigned int old_size = r->thr_size, i;
-
-	r->thr_size = old_size ? 2 * old_size : 256;
-	r->threads = xcalloc(r->thr_size, sizeof(*r->threads));
-	for (i = 0; i < old_size; i++) {
-		unsigned int j;
-
-		if (!old[i].trace)
-			continue;
-		j = thr_hash(old[i].trace, old[i].vtid, r->thr_size - 1);
-		while (r->threads[j].trace)
-			j = (j + 1) & (r->thr_size - 1);
-		r->threads[j] = old[i];
-	}
-	free(old);
-}
-
-static struct thread_slot *thr_lookup(struct reader *r, const bt_trace *trace,
-				      int64_t vtid)
-{
-	unsigned int j;
-
-	if (2 * (r->thr_used + 1) > r->thr_size)
-		thr_grow(r);
-	j = thr_hash(trace, vtid, r->thr_size - 1);
-	while (r->threads[j].trace &&
-	       (r->threads[j].trace != trace || r->threads[j].vtid != vtid))
-		j = (j + 1) & (r->thr_size - 1);
-	if (!r->threads[j].trace) {
-		r->threads[j].trace = trace;
-		r->threads[j].vtid = vtid;
-		r->thr_used++;
-	}
-	return &r->threads[j];
+	d->last = &d->evc[j];
+	return d->last;
 }
 
 /* field access */
@@ -453,130 +528,417 @@ static const char *get_cstr(const bt_field *st, struct member m)
 							(uint64_t)m.idx));
 }
 
-static char *get_str(const bt_field *st, struct member m)
+/*
+ * A member as the fold reads it: an integer; an enumeration's integer,
+ * or for one recorded as a string the index of its label (the label
+ * count if it is not one of the schema's); 0 if absent or a string.
+ */
+static uint64_t get_value(const bt_field *st, struct member m,
+			  enum member_type t)
 {
-	if (m.idx < 0)
-		return NULL;
-	return xstrdup(get_cstr(st, m));
+	const char *const *labels;
+	unsigned int n, i;
+	const char *s;
+
+	if (m.idx < 0 || t == MT_STR)
+		return 0;
+	if (!m.str)
+		return get_int(st, m);
+	if (t == MT_STR || t == MT_INT)
+		return 0;
+	labels = schema_enum_labels(t);
+	n = schema_enum_count(t);
+	s = get_cstr(st, m);
+	for (i = 0; i < n; i++)
+		if (!strcmp(labels[i], s))
+			return i;
+	return n;
 }
 
 /*
- * An enumeration's value as an index of its labels: the integer, or the
- * label recorded as a string looked up; the label count ("other") for a
- * value outside the schema's.
+ * A string member, or an enumeration's label whichever way it was
+ * recorded (a number outside the schema's labels in decimal); NULL if
+ * absent.
  */
-static unsigned int get_enum(const bt_field *st, struct member m,
-			     enum member_type t)
+static const char *get_label(struct decoder *d, const bt_field *st,
+			     unsigned int i, struct member m, enum member_type t)
 {
-	const char *const *labels = schema_enum_labels(t);
-	unsigned int n = schema_enum_count(t), i;
 	uint64_t v;
 
 	if (m.idx < 0)
-		return n;
-	if (m.str) {
-		const char *s = get_cstr(st, m);
-
-		for (i = 0; i < n; i++)
-			if (!strcmp(labels[i], s))
-				return i;
-		return n;
-	}
-	v = get_int(st, m);
-	return v < n ? (unsigned int)v : n;
-}
-
-/* An enumeration's label, whichever way it was recorded; NULL if absent. */
-static char *get_label(const bt_field *st, struct member m,
-		       enum member_type t)
-{
-	unsigned int i;
-	char buf[32];
-
-	if (m.idx < 0)
 		return NULL;
-	if (m.str)
-		return get_str(st, m);
-	i = get_enum(st, m, t);
-	if (i < schema_enum_count(t))
-		return xstrdup(schema_enum_labels(t)[i]);
-	snprintf(buf, sizeof(buf), "%" PRIu64, get_int(st, m));
-	return xstrdup(buf);
+	if (m.str || t == MT_STR)
+		return get_cstr(st, m);
+	if (t == MT_INT)
+		return NULL;
+	v = get_int(st, m);
+	if (v < schema_enum_count(t))
+		return schema_enum_labels(t)[v];
+	snprintf(d->label[i], sizeof(d->label[i]), "%" PRIu64, v);
+	return d->label[i];
 }
 
-/* The thread of an event: false when the class has no vtid context. */
-static inline bool event_thread(const bt_event *ev, const struct ev_info *e,
-				int64_t *vtid)
+/*
+ * The key of a trace: in one process its bt_trace; in a worker the index
+ * of its directory, read from the name libbabeltrace2 gives its streams
+ * (the stream file's path, TMP/tN/FILE).
+ */
+static struct dec_trace *dec_trace(struct decoder *d, const bt_stream *s)
 {
-	if (e->vtid.idx < 0)
-		return false;
-	*vtid = (int64_t)get_int(bt_event_borrow_common_context_field_const(ev),
-				 e->vtid);
-	return true;
-}
-
-/* The process of a trace without the vpid context: its environment's. */
-static struct process *trace_process(struct reader *r, const bt_trace *t)
-{
+	const bt_trace *t = bt_stream_borrow_trace_const(s);
+	struct dec_trace *dt;
 	const bt_value *v;
-	int64_t pid = PID_UNKNOWN;
-	struct process *p;
+	unsigned int i;
 
-	if (t == r->env_trace && r->env_proc)
-		return r->env_proc;
+	if (d->last_trace && d->last_trace->t == t)
+		return d->last_trace;
+	for (i = 0; i < d->nr_traces; i++)
+		if (d->traces[i].t == t)
+			return d->last_trace = &d->traces[i];
+	dt = realloc(d->traces, (d->nr_traces + 1) * sizeof(*dt));
+	if (!dt)
+		oom_exit();
+	d->traces = dt;
+	dt = &d->traces[d->nr_traces++];
+	memset(dt, 0, sizeof(*dt));
+	dt->t = t;
+	dt->key = (uint64_t)(uintptr_t)t;
+	dt->env_pid = PID_UNKNOWN;
 	v = bt_trace_borrow_environment_entry_value_by_name_const(t, "vpid");
 	if (v && bt_value_get_type(v) == BT_VALUE_TYPE_SIGNED_INTEGER)
-		pid = bt_value_integer_signed_get(v);
-	p = process_get(r->a, pid);
-	if (!p->procname && pid != PID_UNKNOWN) {
-		v = bt_trace_borrow_environment_entry_value_by_name_const(t,
-								  "procname");
-		if (v && bt_value_get_type(v) == BT_VALUE_TYPE_STRING)
-			p->procname = xstrdup(bt_value_string_get(v));
+		dt->env_pid = bt_value_integer_signed_get(v);
+	if (d->tmp) {
+		const char *name = bt_stream_get_name(s);
+		size_t n = strlen(d->tmp);
+		unsigned int idx;
+
+		if (!name || strncmp(name, d->tmp, n) ||
+		    sscanf(name + n, "/t%u/", &idx) != 1 ||
+		    idx >= d->a->nr_traces) {
+			fprintf(stderr, "rpcsim-analyze: a stream of unknown "
+				"trace (%s)\n", name ? name : "no name");
+			exit(1);
+		}
+		dt->key = idx;
 	}
-	r->env_trace = t;
-	r->env_proc = p;
-	return p;
+	return d->last_trace = dt;
 }
 
-/* The process an event belongs to (the reader's comment at the top). */
-static struct process *event_process(struct reader *r, const bt_event *ev,
-				     const struct ev_info *e)
+/* A stream's name, its temporary directory replaced by its trace's. */
+static const char *stream_name(struct decoder *d, const bt_stream *s)
+{
+	const char *name = s ? bt_stream_get_name(s) : NULL;
+	size_t n;
+	unsigned int idx;
+	int off = 0;
+
+	if (!name || !d->tmp)
+		return name;
+	n = strlen(d->tmp);
+	if (strncmp(name, d->tmp, n) ||
+	    sscanf(name + n, "/t%u%n", &idx, &off) != 1 || !off ||
+	    idx >= d->a->nr_traces)
+		return name;
+	snprintf(d->name, sizeof(d->name), "%s%s", d->a->traces[idx],
+		 name + n + off);
+	return d->name;
+}
+
+/* Whether the process's procname was sent already; if not, it is now. */
+static bool pid_sent(struct decoder *d, int64_t pid)
+{
+	int64_t *v;
+	unsigned int i;
+
+	for (i = 0; i < d->nr_pids; i++)
+		if (d->pids[i] == pid)
+			return true;
+	v = realloc(d->pids, (d->nr_pids + 1) * sizeof(*v));
+	if (!v)
+		oom_exit();
+	d->pids = v;
+	d->pids[d->nr_pids++] = pid;
+	return false;
+}
+
+/* The process of the event: its vpid context, or its trace's vpid. */
+static void decode_process(struct decoder *d, const bt_event *ev,
+			   const struct ev_info *e, struct rec *rc)
 {
 	const bt_field *ctx;
-	struct process *p;
-	int64_t pid;
 
-	if (e->vpid.idx < 0)
-		return trace_process(r, bt_stream_borrow_trace_const(
-					       bt_event_borrow_stream_const(ev)));
+	if (e->vpid.idx < 0) {
+		struct dec_trace *dt = dec_trace(d,
+					bt_event_borrow_stream_const(ev));
+		const bt_value *v;
+
+		rc->flags |= RF_ENV;
+		rc->trace = dt->key;
+		rc->vpid = dt->env_pid;
+		if (rc->vpid == PID_UNKNOWN || dt->env_sent)
+			return;
+		dt->env_sent = true;
+		v = bt_trace_borrow_environment_entry_value_by_name_const(
+							dt->t, "procname");
+		if (v && bt_value_get_type(v) == BT_VALUE_TYPE_STRING) {
+			rc->s[S_PROCNAME] = bt_value_string_get(v);
+			rc->strs |= 1u << S_PROCNAME;
+		}
+		return;
+	}
 	ctx = bt_event_borrow_common_context_field_const(ev);
-	pid = (int64_t)get_int(ctx, e->vpid);
-	if (r->last_proc && r->last_proc->pid == pid)
-		return r->last_proc;
-	p = process_get(r->a, pid);
-	if (!p->procname && e->procname.idx >= 0)
-		p->procname = get_str(ctx, e->procname);
-	r->last_proc = p;
-	return p;
+	rc->vpid = (int64_t)get_int(ctx, e->vpid);
+	if (e->procname.idx >= 0 && !pid_sent(d, rc->vpid)) {
+		rc->s[S_PROCNAME] = get_cstr(ctx, e->procname);
+		rc->strs |= 1u << S_PROCNAME;
+	}
 }
 
-static inline bool event_ts(const bt_message *msg, const struct ev_info *e,
-			    int64_t *ns)
+static void decode_event(struct decoder *d, const bt_message *msg,
+			 struct rec *rc)
 {
-	if (!e->clock)
-		return false;
-	if (bt_clock_snapshot_get_ns_from_origin(
-		bt_message_event_borrow_default_clock_snapshot_const(msg),
-		ns) == BT_CLOCK_SNAPSHOT_GET_NS_FROM_ORIGIN_STATUS_OK)
+	const bt_event *ev = bt_message_event_borrow_event_const(msg);
+	struct ev_info *e = evc_lookup(d, bt_event_borrow_class_const(ev));
+	const bt_field *p;
+	unsigned int i;
+
+	rc->type = R_EVENT;
+	rc->kind = (uint8_t)e->kind;
+	rc->flags = 0;
+	rc->strs = 0;
+	rc->nv = 0;
+	if (e->kind == EV_OTHER)
+		return;
+	rc->cls = e->id;
+	rc->present = e->present;
+	if (e->clock) {
+		if (bt_clock_snapshot_get_ns_from_origin(
+			bt_message_event_borrow_default_clock_snapshot_const(msg),
+			&rc->ts) == BT_CLOCK_SNAPSHOT_GET_NS_FROM_ORIGIN_STATUS_OK)
+			rc->flags |= RF_TS;
+		else
+			/*
+			 * Out of int64_t range (a corrupted clock offset):
+			 * an event without a timestamp.  The call also left
+			 * an error on the thread, which would make
+			 * libbabeltrace2's next call abort.
+			 */
+			bt_current_thread_clear_error();
+	}
+	if (e->vtid.idx >= 0) {
+		rc->flags |= RF_VTID;
+		rc->vtid = (int64_t)get_int(
+			bt_event_borrow_common_context_field_const(ev), e->vtid);
+	}
+	decode_process(d, ev, e, rc);
+	if (e->pp && (!d->tmp || !e->pp_sent)) {
+		e->pp_sent = true;
+		rc->flags |= RF_PP;
+		rc->s[S_PP] = e->pp;
+		rc->strs |= 1u << S_PP;
+	}
+	if ((e->kind == EV_ENTRY || e->kind == EV_EXIT ||
+	     e->kind == EV_ERR) && (rc->flags & RF_VTID) &&
+	    !(rc->flags & RF_ENV))
+		rc->trace = dec_trace(d, bt_event_borrow_stream_const(ev))->key;
+	if (e->kind == EV_BAD || e->kind == EV_RPCSIM_OTHER || !e->spec)
+		return;
+	p = bt_event_borrow_payload_field_const(ev);
+	rc->nv = (uint8_t)e->nf;
+	for (i = 0; i < e->nf; i++)
+		rc->v[i] = get_value(p, e->m[i], e->spec[i].type);
+	if (e->kind != EV_RUN_START)
+		return;
+	for (i = 0; i < e->nf; i++) {
+		const char *s = get_label(d, p, i, e->m[i], e->spec[i].type);
+
+		if (s) {
+			rc->s[i] = s;
+			rc->strs |= 1u << i;
+		}
+	}
+}
+
+/* A discarded events or packets message. */
+static void decode_discard(struct decoder *d, const bt_message *msg,
+			   bool events, struct rec *rc)
+{
+	const bt_stream *s = events ?
+		bt_message_discarded_events_borrow_stream_const(msg) :
+		bt_message_discarded_packets_borrow_stream_const(msg);
+	const bt_stream_class *sc = bt_stream_borrow_class_const(s);
+	const bt_clock_snapshot *cs = NULL;
+	uint64_t n;
+
+	rc->type = events ? R_DISC_EVENTS : R_DISC_PACKETS;
+	rc->kind = EV_OTHER;
+	rc->flags = 0;
+	rc->strs = 0;
+	rc->nv = 1;
+	rc->v[0] = 0;
+	if (events) {
+		if (bt_message_discarded_events_get_count(msg, &n) ==
+		    BT_PROPERTY_AVAILABILITY_AVAILABLE) {
+			rc->flags |= RF_COUNT;
+			rc->v[0] = n;
+		}
+		if (bt_stream_class_discarded_events_have_default_clock_snapshots(sc))
+			cs = bt_message_discarded_events_borrow_beginning_default_clock_snapshot_const(msg);
+	} else {
+		if (bt_message_discarded_packets_get_count(msg, &n) ==
+		    BT_PROPERTY_AVAILABILITY_AVAILABLE) {
+			rc->flags |= RF_COUNT;
+			rc->v[0] = n;
+		}
+		if (bt_stream_class_discarded_packets_have_default_clock_snapshots(sc))
+			cs = bt_message_discarded_packets_borrow_beginning_default_clock_snapshot_const(msg);
+	}
+	if (cs) {
+		if (bt_clock_snapshot_get_ns_from_origin(cs, &rc->ts) ==
+		    BT_CLOCK_SNAPSHOT_GET_NS_FROM_ORIGIN_STATUS_OK)
+			rc->flags |= RF_TS;
+		else
+			bt_current_thread_clear_error();
+	}
+	/* the stream's name, for an impossible count (on_discard()) */
+	if ((rc->flags & RF_COUNT) &&
+	    rc->v[0] > (events ? GAP_EVENTS_MAX : GAP_PACKETS_MAX)) {
+		rc->s[S_TEXT] = stream_name(d, s);
+		if (rc->s[S_TEXT])
+			rc->strs |= 1u << S_TEXT;
+	}
+}
+
+/* A message as a record: false for one the fold has no use for. */
+static bool decode(struct decoder *d, const bt_message *msg, struct rec *rc)
+{
+	switch (bt_message_get_type(msg)) {
+	case BT_MESSAGE_TYPE_EVENT:
+		decode_event(d, msg, rc);
 		return true;
-	/*
-	 * Out of int64_t range (a corrupted clock offset): counted as an
-	 * event without a timestamp.  The call also left an error on the
-	 * thread, which would make libbabeltrace2's next call abort.
-	 */
-	bt_current_thread_clear_error();
-	return false;
+	case BT_MESSAGE_TYPE_DISCARDED_EVENTS:
+		decode_discard(d, msg, true, rc);
+		return true;
+	case BT_MESSAGE_TYPE_DISCARDED_PACKETS:
+		decode_discard(d, msg, false, rc);
+		return true;
+	default:
+		return false;
+	}
+}
+
+static void decoder_free(struct decoder *d)
+{
+	free(d->evc);
+	free(d->traces);
+	free(d->pids);
+}
+
+/* fold */
+
+static unsigned int pp_index(struct analysis *a, const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < a->nr_pp; i++)
+		if (!strcmp(a->pp_names[i], name))
+			return i;
+	if (a->nr_pp == PP_EVENTS_MAX)
+		return PP_EVENTS_MAX;
+	a->pp_names[a->nr_pp] = xstrdup(name);
+	return a->nr_pp++;
+}
+
+/*
+ * The pagepool name index of an event of class rc->cls from record source
+ * @src: given a number at the first event of its name, as the names come.
+ */
+static unsigned int rec_pp(struct reader *r, unsigned int src,
+			   const struct rec *rc)
+{
+	struct pp_map *m = &r->ppm[src];
+
+	if (rc->cls >= m->n) {
+		unsigned int n = rc->cls + 16;
+		unsigned int *v = realloc(m->v, n * sizeof(*v));
+
+		if (!v)
+			oom_exit();
+		memset(v + m->n, 0, (n - m->n) * sizeof(*v));
+		m->v = v;
+		m->n = n;
+	}
+	if (!m->v[rc->cls]) {
+		const char *name = rec_str(rc, S_PP);
+
+		m->v[rc->cls] = (name ? pp_index(r->a, name) :
+				 PP_EVENTS_MAX) + 1;
+	}
+	return m->v[rc->cls] - 1;
+}
+
+static inline unsigned int thr_hash(uint64_t trace, int64_t vtid,
+				    unsigned int mask)
+{
+	return mix_hash(trace ^ (uint64_t)vtid * 0x9e3779b97f4a7c15ULL, mask);
+}
+
+static void thr_grow(struct reader *r)
+{
+	struct thread_slot *old = r->threads;
+	unsigned int old_size = r->thr_size, i;
+
+	r->thr_size = old_size ? 2 * old_size : 256;
+	r->threads = xcalloc(r->thr_size, sizeof(*r->threads));
+	for (i = 0; i < old_size; i++) {
+		unsigned int j;
+
+		if (!old[i].used)
+			continue;
+		j = thr_hash(old[i].trace, old[i].vtid, r->thr_size - 1);
+		while (r->threads[j].used)
+			j = (j + 1) & (r->thr_size - 1);
+		r->threads[j] = old[i];
+	}
+	free(old);
+}
+
+static struct thread_slot *thr_lookup(struct reader *r, uint64_t trace,
+				      int64_t vtid)
+{
+	unsigned int j;
+
+	if (2 * (r->thr_used + 1) > r->thr_size)
+		thr_grow(r);
+	j = thr_hash(trace, vtid, r->thr_size - 1);
+	while (r->threads[j].used &&
+	       (r->threads[j].trace != trace || r->threads[j].vtid != vtid))
+		j = (j + 1) & (r->thr_size - 1);
+	if (!r->threads[j].used) {
+		r->threads[j].used = true;
+		r->threads[j].trace = trace;
+		r->threads[j].vtid = vtid;
+		r->thr_used++;
+	}
+	return &r->threads[j];
+}
+
+/*
+ * The process a record belongs to (the reader's comment at the top); its
+ * procname from the first event that carries one.
+ */
+static struct process *rec_process(struct reader *r, const struct rec *rc)
+{
+	const char *name = rec_str(rc, S_PROCNAME);
+	struct process *p;
+
+	if (r->last_proc && r->last_proc->pid == rc->vpid)
+		p = r->last_proc;
+	else
+		p = r->last_proc = process_get(r->a, rc->vpid);
+	if (name && !p->procname)
+		p->procname = xstrdup(name);
+	return p;
 }
 
 /* Where a process's events that carry no mode of their own are counted. */
@@ -593,26 +955,26 @@ static struct group *context_group_any(struct reader *r, struct process *p)
 	return g ? g : group_get(r->a, p, MODE_UNKNOWN, RUN_UNKNOWN);
 }
 
-/* A mode: the integer recorded (also past the schema's labels). */
-static uint32_t get_mode(const bt_field *p, struct member m)
+static char *rec_strdup(const struct rec *rc, unsigned int i)
 {
-	if (m.str)
-		return (uint32_t)get_enum(p, m, MT_ENUM_MODE);
-	return (uint32_t)get_int(p, m);
+	const char *s = rec_str(rc, i);
+
+	return s ? xstrdup(s) : NULL;
 }
 
 static void on_run_start(struct reader *r, struct process *proc,
-			 const struct ev_info *e, const bt_field *p)
+			 const struct rec *rc)
 {
-	uint32_t mode = get_mode(p, e->m[RS_mode]);
-	int64_t run = (int64_t)(uint32_t)get_int(p, e->m[RS_run]);
+	uint32_t mode = (uint32_t)rc->v[RS_mode];
+	int64_t run = (int64_t)(uint32_t)rc->v[RS_run];
+	bool have_pid = rc->present & (1u << RS_pid);
 	struct group *g;
 	struct run_config *c;
 
 	g = group_get(r->a, proc, mode, run);
 	c = &g->cfg;
-	if (e->m[RS_pid].idx >= 0) {
-		int64_t pid = (int64_t)get_int(p, e->m[RS_pid]);
+	if (have_pid) {
+		int64_t pid = (int64_t)rc->v[RS_pid];
 
 		if (proc->run_pid == PID_UNKNOWN)
 			proc->run_pid = pid;
@@ -624,80 +986,74 @@ static void on_run_start(struct reader *r, struct process *proc,
 	if (g->nr_starts++) {
 		r->a->run_start_twice++;
 	} else {
-		c->pid = e->m[RS_pid].idx >= 0 ?
-			 (int64_t)get_int(p, e->m[RS_pid]) : PID_UNKNOWN;
-		c->mode_name = get_str(p, e->m[RS_mode_name]);
-		c->threads = get_int(p, e->m[RS_threads]);
-		c->slots = get_int(p, e->m[RS_slots]);
-		c->io_size = get_int(p, e->m[RS_io_size]);
-		c->max_payload = get_int(p, e->m[RS_max_payload]);
-		c->pool_pages = get_int(p, e->m[RS_pool_pages]);
-		c->file_pages = get_int(p, e->m[RS_file_pages]);
-		c->pcp_batch = get_int(p, e->m[RS_pcp_batch]);
-		c->pcp_high = get_int(p, e->m[RS_pcp_high]);
-		c->completion = get_str(p, e->m[RS_completion]);
-		c->read_weight = get_int(p, e->m[RS_read_weight]);
-		c->write_weight = get_int(p, e->m[RS_write_weight]);
-		c->seed = get_int(p, e->m[RS_seed]);
-		c->version = get_str(p, e->m[RS_version]);
-		c->backend = get_label(p, e->m[RS_backend], MT_ENUM_BACKEND);
-		c->contract = get_label(p, e->m[RS_bulk_variant],
-					MT_ENUM_CONTRACT);
+		c->pid = have_pid ? (int64_t)rc->v[RS_pid] : PID_UNKNOWN;
+		c->mode_name = rec_strdup(rc, RS_mode_name);
+		c->threads = rc->v[RS_threads];
+		c->slots = rc->v[RS_slots];
+		c->io_size = rc->v[RS_io_size];
+		c->max_payload = rc->v[RS_max_payload];
+		c->pool_pages = rc->v[RS_pool_pages];
+		c->file_pages = rc->v[RS_file_pages];
+		c->pcp_batch = rc->v[RS_pcp_batch];
+		c->pcp_high = rc->v[RS_pcp_high];
+		c->completion = rec_strdup(rc, RS_completion);
+		c->read_weight = rc->v[RS_read_weight];
+		c->write_weight = rc->v[RS_write_weight];
+		c->seed = rc->v[RS_seed];
+		c->version = rec_strdup(rc, RS_version);
+		c->backend = rec_strdup(rc, RS_backend);
+		c->contract = rec_strdup(rc, RS_bulk_variant);
 	}
 	proc->cur = g;
 }
 
 static void on_run_end(struct reader *r, struct process *proc,
-		       const struct ev_info *e, const bt_field *p)
+		       const struct rec *rc)
 {
-	uint32_t mode = get_mode(p, e->m[RE_mode]);
-	int64_t run = (int64_t)(uint32_t)get_int(p, e->m[RE_run]);
+	uint32_t mode = (uint32_t)rc->v[RE_mode];
+	int64_t run = (int64_t)(uint32_t)rc->v[RE_run];
 	struct group *g = group_get(r->a, proc, mode, run);
 
 	g->nr_ends++;
-	g->end.calls += get_int(p, e->m[RE_calls]);
-	g->end.pages += get_int(p, e->m[RE_pages]);
-	g->end.latency_sum_ns += get_int(p, e->m[RE_latency_sum_ns]);
-	g->end.requests += get_int(p, e->m[RE_requests]);
-	g->end.no_progress += get_int(p, e->m[RE_no_progress]);
+	g->end.calls += rc->v[RE_calls];
+	g->end.pages += rc->v[RE_pages];
+	g->end.latency_sum_ns += rc->v[RE_latency_sum_ns];
+	g->end.requests += rc->v[RE_requests];
+	g->end.no_progress += rc->v[RE_no_progress];
 	if (proc->cur == g)
 		proc->cur = NULL;
 }
 
 static void on_call_entry(struct reader *r, struct process *proc,
-			  const bt_message *msg, const bt_event *ev,
-			  const struct ev_info *e)
+			  const struct rec *rc)
 {
-	const bt_field *p = bt_event_borrow_payload_field_const(ev);
-	uint32_t mode = get_mode(p, e->m[EN_mode]);
+	uint32_t mode = (uint32_t)rc->v[EN_mode];
 	struct group *g;
 	struct thread_slot *t;
-	int64_t vtid, ts;
 
 	if (proc->cur && proc->cur->mode == mode)
 		g = proc->cur;
 	else
 		g = group_get(r->a, proc, mode, RUN_UNKNOWN);
 	g->entries++;
-	g->sums.entry_slots += get_int(p, e->m[EN_slots]);
-	g->sums.entry_holes += get_int(p, e->m[EN_holes]);
+	g->sums.entry_slots += rc->v[EN_slots];
+	g->sums.entry_holes += rc->v[EN_holes];
 	proc->last_entry = g;
-	if (!event_thread(ev, e, &vtid)) {
+	if (!(rc->flags & RF_VTID)) {
 		g->no_vtid++;
 		return;
 	}
 	r->a->have_vtid = true;
-	if (!event_ts(msg, e, &ts)) {
+	if (!(rc->flags & RF_TS)) {
 		g->no_stamp++;
 		return;
 	}
-	t = thr_lookup(r, bt_stream_borrow_trace_const(
-				  bt_event_borrow_stream_const(ev)), vtid);
+	t = thr_lookup(r, rc->trace, rc->vtid);
 	if (t->open)
 		t->g->entry_twice++;	/* that call's exit was lost */
 	t->open = true;
 	t->lost = false;
-	t->ts = ts;
+	t->ts = rc->ts;
 	t->g = g;
 }
 
@@ -716,27 +1072,21 @@ static inline int64_t sub_sat(int64_t a, int64_t b)
 }
 
 static void on_call_exit(struct reader *r, struct process *proc,
-			 const bt_message *msg, const bt_event *ev,
-			 const struct ev_info *e)
+			 const struct rec *rc)
 {
-	const bt_field *p = bt_event_borrow_payload_field_const(ev);
-	uint64_t lat = get_int(p, e->m[EX_latency_ns]);
+	uint64_t lat = rc->v[EX_latency_ns];
 	struct thread_slot *t = NULL;
 	struct group *g = NULL;
-	int64_t vtid, ts = 0;
-	bool have_ts;
 
-	if (event_thread(ev, e, &vtid)) {
+	if (rc->flags & RF_VTID) {
 		r->a->have_vtid = true;
-		t = thr_lookup(r, bt_stream_borrow_trace_const(
-				       bt_event_borrow_stream_const(ev)), vtid);
+		t = thr_lookup(r, rc->trace, rc->vtid);
 	}
-	have_ts = event_ts(msg, e, &ts);
 	if (t && t->open) {
 		g = t->g;
 		t->open = false;
-		if (have_ts) {
-			int64_t dt = sub_sat(ts, t->ts);
+		if (rc->flags & RF_TS) {
+			int64_t dt = sub_sat(rc->ts, t->ts);
 
 			if (dt < 0)	/* cannot happen in a muxed trace */
 				dt = 0;
@@ -758,22 +1108,18 @@ static void on_call_exit(struct reader *r, struct process *proc,
 			g->no_vtid++;
 	}
 	lat_add(&g->field, lat);
-	g->allocated += get_int(p, e->m[EX_allocated]);
-	g->alloc_calls += get_int(p, e->m[EX_alloc_calls]);
-	g->retries += get_int(p, e->m[EX_retries]);
+	g->allocated += rc->v[EX_allocated];
+	g->alloc_calls += rc->v[EX_alloc_calls];
+	g->retries += rc->v[EX_retries];
 }
 
 static void on_err(struct reader *r, struct process *proc,
-		   const bt_event *ev, const struct ev_info *e)
+		   const struct rec *rc)
 {
-	const bt_field *p = bt_event_borrow_payload_field_const(ev);
 	struct group *g = NULL;
-	int64_t vtid;
 
-	if (event_thread(ev, e, &vtid)) {
-		struct thread_slot *t = thr_lookup(r,
-			bt_stream_borrow_trace_const(
-				bt_event_borrow_stream_const(ev)), vtid);
+	if (rc->flags & RF_VTID) {
+		struct thread_slot *t = thr_lookup(r, rc->trace, rc->vtid);
 
 		if (t->open)
 			g = t->g;
@@ -781,88 +1127,84 @@ static void on_err(struct reader *r, struct process *proc,
 	if (!g)
 		g = context_group_any(r, proc);
 	g->errs++;
-	g->sums.err_requested += get_int(p, e->m[ER_requested]);
-	g->sums.err_allocated += get_int(p, e->m[ER_allocated]);
+	g->sums.err_requested += rc->v[ER_requested];
+	g->sums.err_allocated += rc->v[ER_allocated];
 }
 
-static void on_request(struct process *proc, const bt_event *ev,
-		       const struct ev_info *e)
+static void on_request(struct process *proc, const struct rec *rc)
 {
-	const bt_field *p = bt_event_borrow_payload_field_const(ev);
 	struct group *g = context_group(proc);
 
 	if (!g)
 		return;
 	g->requests++;
-	g->sums.req_op[get_enum(p, e->m[RQ_op], MT_ENUM_OP)]++;
-	g->sums.req_bytes += get_int(p, e->m[RQ_bytes]);
-	g->sums.req_pages += get_int(p, e->m[RQ_request_pages]);
+	g->sums.req_op[rec_enum(rc, RQ_op, MT_ENUM_OP)]++;
+	g->sums.req_bytes += rc->v[RQ_bytes];
+	g->sums.req_pages += rc->v[RQ_request_pages];
 }
 
-static void on_alloc_bulk(struct group *g, const bt_event *ev,
-			  const struct ev_info *e)
+static void on_alloc_bulk(struct group *g, const struct rec *rc)
 {
-	const bt_field *p = bt_event_borrow_payload_field_const(ev);
 	struct field_sums *s = &g->sums;
 
 	s->bulk_calls++;
-	s->bulk_requested += get_int(p, e->m[BK_requested]);
-	s->bulk_populated += get_int(p, e->m[BK_populated]);
-	s->bulk_allocated += get_int(p, e->m[BK_allocated]);
-	s->bulk_api[get_enum(p, e->m[BK_variant], MT_ENUM_BULK_API)]++;
-	s->bulk_fallback[get_enum(p, e->m[BK_fallback], MT_ENUM_FALLBACK)]++;
+	s->bulk_requested += rc->v[BK_requested];
+	s->bulk_populated += rc->v[BK_populated];
+	s->bulk_allocated += rc->v[BK_allocated];
+	s->bulk_api[rec_enum(rc, BK_variant, MT_ENUM_BULK_API)]++;
+	s->bulk_fallback[rec_enum(rc, BK_fallback, MT_ENUM_FALLBACK)]++;
 }
 
-static void on_event(struct reader *r, const bt_message *msg)
+static void on_event(struct reader *r, unsigned int src, const struct rec *rc)
 {
-	const bt_event *ev = bt_message_event_borrow_event_const(msg);
-	const struct ev_info *e = evc_lookup(r, bt_event_borrow_class_const(ev));
 	struct analysis *a = r->a;
 	struct process *proc;
 	struct group *g;
+	unsigned int pp;
 
 	a->events++;
-	if (e->kind == EV_OTHER)
+	if (rc->kind == EV_OTHER)
 		return;
-	proc = event_process(r, ev, e);
-	switch (e->kind) {
+	proc = rec_process(r, rc);
+	switch (rc->kind) {
 	case EV_PAGEPOOL:
 	case EV_ALLOC_BULK:
 		a->pagepool_events++;
+		pp = rec_pp(r, src, rc);
 		g = context_group(proc);
 		if (!g) {
 			a->pp_outside++;
 			return;
 		}
-		if (e->pp < PP_EVENTS_MAX)
-			g->pp[e->pp]++;
+		if (pp < PP_EVENTS_MAX)
+			g->pp[pp]++;
 		else
 			a->pp_overflow++;
-		if (e->kind == EV_ALLOC_BULK)
-			on_alloc_bulk(g, ev, e);
+		if (rc->kind == EV_ALLOC_BULK)
+			on_alloc_bulk(g, rc);
 		return;
 	default:
 		break;
 	}
 	a->rpcsim_events++;
-	switch (e->kind) {
+	switch (rc->kind) {
 	case EV_ENTRY:
-		on_call_entry(r, proc, msg, ev, e);
+		on_call_entry(r, proc, rc);
 		break;
 	case EV_EXIT:
-		on_call_exit(r, proc, msg, ev, e);
+		on_call_exit(r, proc, rc);
 		break;
 	case EV_ERR:
-		on_err(r, proc, ev, e);
+		on_err(r, proc, rc);
 		break;
 	case EV_REQUEST:
-		on_request(proc, ev, e);
+		on_request(proc, rc);
 		break;
 	case EV_RUN_START:
-		on_run_start(r, proc, e, bt_event_borrow_payload_field_const(ev));
+		on_run_start(r, proc, rc);
 		break;
 	case EV_RUN_END:
-		on_run_end(r, proc, e, bt_event_borrow_payload_field_const(ev));
+		on_run_end(r, proc, rc);
 		break;
 	case EV_BAD:
 		a->bad_schema++;
@@ -886,7 +1228,7 @@ static void on_discard(struct reader *r)
 	for (i = 0; i < r->thr_size; i++) {
 		struct thread_slot *t = &r->threads[i];
 
-		if (t->trace && t->open) {
+		if (t->used && t->open) {
 			t->open = false;
 			t->lost = true;
 			t->g->across_discard++;
@@ -894,23 +1236,10 @@ static void on_discard(struct reader *r)
 	}
 }
 
-/*
- * The most one gap between two packets of a stream can really have lost:
- * 2^48 events (a day at 3 billion events a second) and 2^32 packets (16
- * TiB of trace at the smallest sub-buffer).  libbabeltrace2 takes each
- * count as the difference of two packets' counters (the tracer's running
- * count of discarded events, the packets' sequence numbers) modulo 2^64,
- * so a counter that went backwards, or one flipped bit in a high byte,
- * makes a count no tracer could have lost: the trace is corrupted.
- */
-#define GAP_EVENTS_MAX	(1ULL << 48)
-#define GAP_PACKETS_MAX	(1ULL << 32)
-
 /* The first impossible count: a->corrupt, naming the stream. */
-static void on_impossible_gap(struct analysis *a, const bt_stream *s,
+static void on_impossible_gap(struct analysis *a, const char *name,
 			      uint64_t n, const char *counter, uint64_t max)
 {
-	const char *name = s ? bt_stream_get_name(s) : NULL;
 	char c1[32], c2[32], buf[PATH_MAX + 256];
 
 	if (a->corrupt)
@@ -935,75 +1264,73 @@ static uint64_t add_sat(uint64_t x, uint64_t y)
 	return x > UINT64_MAX - y ? UINT64_MAX : x + y;
 }
 
-static void on_message(struct reader *r, const bt_message *msg)
+/* Fold one record of source @src (a worker, or 0) into the analysis. */
+static void fold(struct reader *r, unsigned int src, const struct rec *rc)
 {
 	struct analysis *a = r->a;
-	uint64_t n;
 
-	switch (bt_message_get_type(msg)) {
-	case BT_MESSAGE_TYPE_EVENT:
-		on_event(r, msg);
+	switch (rc->type) {
+	case R_EVENT:
+		on_event(r, src, rc);
 		break;
-	case BT_MESSAGE_TYPE_DISCARDED_EVENTS:
+	case R_DISC_EVENTS:
 		a->discarded_events_msgs++;
-		if (bt_message_discarded_events_get_count(msg, &n) ==
-		    BT_PROPERTY_AVAILABILITY_AVAILABLE) {
-			if (n > GAP_EVENTS_MAX)
-				on_impossible_gap(a,
-					bt_message_discarded_events_borrow_stream_const(msg),
-					n, "count of discarded events "
+		if (rc->flags & RF_COUNT) {
+			if (rc->v[0] > GAP_EVENTS_MAX)
+				on_impossible_gap(a, rec_str(rc, S_TEXT),
+					rc->v[0], "count of discarded events "
 					"(events_discarded)", GAP_EVENTS_MAX);
-			a->discarded_events = add_sat(a->discarded_events, n);
+			a->discarded_events = add_sat(a->discarded_events,
+						      rc->v[0]);
 		} else {
 			a->discarded_events_unknown++;
 		}
 		on_discard(r);
 		break;
-	case BT_MESSAGE_TYPE_DISCARDED_PACKETS:
+	case R_DISC_PACKETS:
 		a->discarded_packets_msgs++;
-		if (bt_message_discarded_packets_get_count(msg, &n) ==
-		    BT_PROPERTY_AVAILABILITY_AVAILABLE) {
-			if (n > GAP_PACKETS_MAX)
-				on_impossible_gap(a,
-					bt_message_discarded_packets_borrow_stream_const(msg),
-					n, "packet sequence number "
+		if (rc->flags & RF_COUNT) {
+			if (rc->v[0] > GAP_PACKETS_MAX)
+				on_impossible_gap(a, rec_str(rc, S_TEXT),
+					rc->v[0], "packet sequence number "
 					"(packet_seq_num)", GAP_PACKETS_MAX);
 			a->discarded_packets = add_sat(a->discarded_packets,
-						       n);
+						       rc->v[0]);
 		} else {
 			a->discarded_packets_unknown++;
 		}
 		on_discard(r);
+		break;
+	case R_READ_ERROR:
+		if (!a->read_error && rec_str(rc, S_TEXT))
+			a->read_error = xstrdup(rec_str(rc, S_TEXT));
+		break;
+	case R_END:
+		a->events += rc->v[0];
 		break;
 	default:
 		break;
 	}
 }
 
-static bt_graph_simple_sink_component_consume_func_status
-consume(bt_message_iterator *it, void *data)
+/* The end: calls still open lost their exit. */
+static void reader_finish(struct reader *r)
 {
-	struct reader *r = data;
-	bt_message_array_const msgs;
-	uint64_t count, i;
+	unsigned int i;
 
-	switch (bt_message_iterator_next(it, &msgs, &count)) {
-	case BT_MESSAGE_ITERATOR_NEXT_STATUS_OK:
-		break;
-	case BT_MESSAGE_ITERATOR_NEXT_STATUS_END:
-		return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_END;
-	case BT_MESSAGE_ITERATOR_NEXT_STATUS_AGAIN:
-		return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_AGAIN;
-	case BT_MESSAGE_ITERATOR_NEXT_STATUS_MEMORY_ERROR:
-		return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_MEMORY_ERROR;
-	default:
-		return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_ERROR;
-	}
-	for (i = 0; i < count; i++) {
-		on_message(r, msgs[i]);
-		bt_message_put_ref(msgs[i]);
-	}
-	return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_OK;
+	for (i = 0; i < r->thr_size; i++)
+		if (r->threads[i].used && r->threads[i].open)
+			r->threads[i].g->entry_no_exit++;
+}
+
+static void reader_free(struct reader *r)
+{
+	unsigned int i;
+
+	for (i = 0; i < r->nr_ppm; i++)
+		free(r->ppm[i].v);
+	free(r->ppm);
+	free(r->threads);
 }
 
 /* errors */
@@ -1054,6 +1381,45 @@ static void clean_cause(char *dst, size_t len, const char *src)
 }
 
 /*
+ * A worker reads its stream files through links in a temporary directory,
+ * TMP/tN for the trace directory N: in what it says, the trace's own path
+ * stands for TMP/tN.
+ */
+static const char *tmp_base;
+static char **tmp_canon;	/* per trace: the path libbabeltrace2 names */
+
+static void untmp(const struct analysis *a, char *dst, size_t len,
+		  const char *src, size_t n)
+{
+	size_t o = 0, bl = tmp_base ? strlen(tmp_base) : 0;
+
+	while (n && *src && o + 1 < len) {
+		unsigned int idx;
+		int off = 0;
+
+		if (bl && n > bl && !strncmp(src, tmp_base, bl) &&
+		    sscanf(src + bl, "/t%u%n", &idx, &off) == 1 && off &&
+		    idx < a->nr_traces && bl + (size_t)off <= n) {
+			o += (size_t)snprintf(dst + o, len - o, "%s",
+					      tmp_canon ? tmp_canon[idx] :
+					      a->traces[idx]);
+			if (o >= len)
+				o = len - 1;
+			src += bl + (size_t)off;
+			n -= bl + (size_t)off;
+			continue;
+		}
+		dst[o++] = *src++;
+		n--;
+	}
+	dst[o] = '\0';
+}
+
+static void print_bt_error_to(FILE *out, const struct analysis *a,
+			      const char *path, const char *what,
+			      bool verbose);
+
+/*
  * Print the error babeltrace2 left on this thread as one line:
  *   rpcsim-analyze: PATH: WHAT: ROOT CAUSE [(FILE)]
  * PATH is the trace directory of the source component that failed (the
@@ -1061,13 +1427,13 @@ static void clean_cause(char *dst, size_t len, const char *src)
  * says what was wrong, and FILE the stream file a later cause names when
  * the root one does not.  With verbose, every cause follows.
  */
-static void print_bt_error(const struct analysis *a, const char *path,
-			   const char *what, bool verbose)
+static void print_bt_error_to(FILE *out, const struct analysis *a,
+			      const char *path, const char *what, bool verbose)
 {
 	const bt_error *err = bt_current_thread_take_error();
 	const char *root = NULL, *file = NULL;
 	size_t file_len = 0;
-	char msg[512];
+	char msg[512], clean[4096], fname[PATH_MAX + 64];
 	uint64_t i, n;
 
 	n = err ? bt_error_get_cause_count(err) : 0;
@@ -1099,24 +1465,31 @@ static void print_bt_error(const struct analysis *a, const char *path,
 		}
 	}
 	clean_cause(msg, sizeof(msg), root ? root : "unknown error");
-	fprintf(stderr, "rpcsim-analyze: %s: %s: %s", path ? path : "trace",
-		what, msg);
-	if (file && !strstr(msg, "/") && !(path && strlen(path) == file_len &&
-					   !strncmp(path, file, file_len)))
-		fprintf(stderr, " (%.*s)", (int)file_len, file);
+	untmp(a, clean, sizeof(clean), msg, sizeof(msg));
+	if (file) {
+		untmp(a, fname, sizeof(fname), file, file_len);
+		file_len = strlen(fname);
+	}
+	fprintf(out, "rpcsim-analyze: %s: %s: %s", path ? path : "trace",
+		what, clean);
+	if (file && !strstr(clean, "/") && !(path && strlen(path) == file_len &&
+					     !strncmp(path, fname, file_len)))
+		fprintf(out, " (%s)", fname);
 	if (!verbose)
-		fprintf(stderr, " (-v tells more)");
-	fputc('\n', stderr);
+		fprintf(out, " (-v tells more)");
+	fputc('\n', out);
 	if (verbose)
 		for (i = 0; i < n; i++) {
 			const bt_error_cause *c =
 				bt_error_borrow_cause_by_index(err, i);
+			const char *m = bt_error_cause_get_message(c);
 
-			fprintf(stderr, "  caused by [%s] (%s:%" PRIu64 "): %s\n",
+			untmp(a, clean, sizeof(clean), m ? m : "",
+			      m ? strlen(m) : 0);
+			fprintf(out, "  caused by [%s] (%s:%" PRIu64 "): %s\n",
 				bt_error_cause_get_module_name(c),
 				bt_error_cause_get_file_name(c),
-				bt_error_cause_get_line_number(c),
-				bt_error_cause_get_message(c));
+				bt_error_cause_get_line_number(c), clean);
 		}
 	if (err)
 		bt_error_release(err);
@@ -1142,44 +1515,49 @@ static bool verbose_errors(const struct reader_options *o)
 	return o->bt_log_level < BT_LOGGING_LEVEL_NONE;
 }
 
-int read_traces(struct analysis *a, const struct reader_options *o)
+/*
+ * The graph: one source.ctf.fs component per input directory, named
+ * "srcN" for trace index idx[i] (a failing component names its trace),
+ * -> one filter.utils.muxer -> a simple sink calling @consume.  With
+ * @direct, a single stream goes to the sink without a muxer (a worker
+ * with one stream file: there is nothing to merge).  0, or 1 after
+ * printing why on @err.
+ */
+static int build_graph(const struct analysis *a, const struct reader_options *o,
+		       const bt_plugin *ctf, const bt_plugin *utils,
+		       char *const *inputs, const unsigned int *idx,
+		       unsigned int n, bool direct,
+		       bt_graph_simple_sink_component_consume_func consume,
+		       void *data, FILE *err, bt_graph **out)
 {
-	const bt_plugin *ctf = NULL, *utils = NULL;
 	const bt_component_class_source *src_cls;
 	const bt_component_class_filter *mux_cls;
-	const bt_component_filter *mux;
+	const bt_component_filter *mux = NULL;
+	const bt_component_source **srcs;
 	const bt_component_sink *sink;
-	struct reader r = { .a = a };
-	bt_graph *graph = NULL;
-	uint64_t mux_port = 0;
-	int ret = 1;
+	bt_graph *graph;
+	uint64_t mux_port = 0, ports = 0;
 	unsigned int i;
+	int ret = 1;
 
-	if (find_plugin("ctf", &ctf) || find_plugin("utils", &utils))
-		goto out;
+	*out = NULL;
 	src_cls = bt_plugin_borrow_source_component_class_by_name_const(ctf,
 									"fs");
 	mux_cls = bt_plugin_borrow_filter_component_class_by_name_const(utils,
 									"muxer");
 	if (!src_cls || !mux_cls) {
-		fprintf(stderr, "rpcsim-analyze: babeltrace2 component class source.ctf.fs or filter.utils.muxer missing\n");
-		goto out;
+		fprintf(err, "rpcsim-analyze: babeltrace2 component class source.ctf.fs or filter.utils.muxer missing\n");
+		return 1;
 	}
+	srcs = xcalloc(n ? n : 1, sizeof(*srcs));
 	graph = bt_graph_create(0);
 	if (!graph)
 		oom_exit();
-	if (bt_graph_add_filter_component(graph, mux_cls, "mux", NULL,
-					  o->bt_log_level, &mux) !=
-	    BT_GRAPH_ADD_COMPONENT_STATUS_OK) {
-		print_bt_error(a, NULL, "cannot create the muxer",
-			       verbose_errors(o));
-		goto out;
-	}
 	if (bt_graph_add_simple_sink_component(graph, "sink", NULL, consume,
-					       NULL, &r, &sink) !=
+					       NULL, data, &sink) !=
 	    BT_GRAPH_ADD_COMPONENT_STATUS_OK) {
-		print_bt_error(a, NULL, "cannot create the sink",
-			       verbose_errors(o));
+		print_bt_error_to(err, a, NULL, "cannot create the sink",
+				  verbose_errors(o));
 		goto out;
 	}
 
@@ -1197,109 +1575,1062 @@ int read_traces(struct analysis *a, const struct reader_options *o)
 
 		alarm(s > UINT_MAX ? UINT_MAX : (unsigned int)s);
 	}
-	for (i = 0; i < a->nr_traces; i++) {
-		const bt_component_source *src;
-		bt_value *params, *inputs;
+	for (i = 0; i < n; i++) {
+		const char *path = a->traces[idx[i]];
+		bt_value *params, *inputs_v;
 		bt_graph_add_component_status st;
 		char name[32];
-		uint64_t p, np;
 
-		if (check_metadata(a->traces[i]))
+		if (inputs == a->traces && check_metadata(path))
 			goto out;
 		params = bt_value_map_create();
 		if (!params ||
 		    bt_value_map_insert_empty_array_entry(params, "inputs",
-							  &inputs) ||
-		    bt_value_array_append_string_element(inputs, a->traces[i]))
+							  &inputs_v) ||
+		    bt_value_array_append_string_element(inputs_v, inputs[i]))
 			oom_exit();
-		snprintf(name, sizeof(name), "src%u", i);
+		snprintf(name, sizeof(name), "src%u", idx[i]);
 		st = bt_graph_add_source_component(graph, src_cls, name,
 						   params, o->bt_log_level,
-						   &src);
+						   &srcs[i]);
 		bt_value_put_ref(params);
 		if (st != BT_GRAPH_ADD_COMPONENT_STATUS_OK) {
-			print_bt_error(a, a->traces[i], "cannot open trace",
-				       verbose_errors(o));
+			print_bt_error_to(err, a, path, "cannot open trace",
+					  verbose_errors(o));
 			goto out;
 		}
-		np = bt_component_source_get_output_port_count(src);
+		ports += bt_component_source_get_output_port_count(srcs[i]);
+	}
+	if (o->index_watchdog_s)
+		alarm(0);
+	if (direct && n == 1 && ports == 1) {
+		if (bt_graph_connect_ports(graph,
+			bt_component_source_borrow_output_port_by_index_const(srcs[0], 0),
+			bt_component_sink_borrow_input_port_by_index_const(sink, 0),
+			NULL) != BT_GRAPH_CONNECT_PORTS_STATUS_OK) {
+			print_bt_error_to(err, a, a->traces[idx[0]],
+				"cannot connect the trace's streams",
+				verbose_errors(o));
+			goto out;
+		}
+		ret = 0;
+		goto out;
+	}
+	if (bt_graph_add_filter_component(graph, mux_cls, "mux", NULL,
+					  o->bt_log_level, &mux) !=
+	    BT_GRAPH_ADD_COMPONENT_STATUS_OK) {
+		print_bt_error_to(err, a, NULL, "cannot create the muxer",
+				  verbose_errors(o));
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		uint64_t p, np = bt_component_source_get_output_port_count(srcs[i]);
+
 		for (p = 0; p < np; p++) {
 			if (bt_graph_connect_ports(graph,
-				bt_component_source_borrow_output_port_by_index_const(src, p),
+				bt_component_source_borrow_output_port_by_index_const(srcs[i], p),
 				bt_component_filter_borrow_input_port_by_index_const(mux, mux_port),
 				NULL) != BT_GRAPH_CONNECT_PORTS_STATUS_OK) {
-				print_bt_error(a, a->traces[i],
-					       "cannot connect the trace's streams",
-					       verbose_errors(o));
+				print_bt_error_to(err, a, a->traces[idx[i]],
+					"cannot connect the trace's streams",
+					verbose_errors(o));
 				goto out;
 			}
 			mux_port++;
 		}
 	}
-	if (o->index_watchdog_s)
-		alarm(0);
 	if (bt_graph_connect_ports(graph,
 		bt_component_filter_borrow_output_port_by_index_const(mux, 0),
 		bt_component_sink_borrow_input_port_by_index_const(sink, 0),
 		NULL) != BT_GRAPH_CONNECT_PORTS_STATUS_OK) {
-		print_bt_error(a, NULL, "cannot connect the muxer",
-			       verbose_errors(o));
+		print_bt_error_to(err, a, NULL, "cannot connect the muxer",
+				  verbose_errors(o));
 		goto out;
 	}
+	ret = 0;
+out:
+	if (o->index_watchdog_s)
+		alarm(0);
+	free(srcs);
+	if (ret)
+		bt_graph_put_ref(graph);
+	else
+		*out = graph;
+	return ret;
+}
 
+/* Run the graph to its end.  0, or 1 after printing why on @err. */
+static int run_graph(bt_graph *graph, const struct analysis *a,
+		     const struct reader_options *o, FILE *err)
+{
 	for (;;) {
 		bt_graph_run_status st = bt_graph_run(graph);
 
 		if (st == BT_GRAPH_RUN_STATUS_OK)
-			break;
+			return 0;
 		if (st == BT_GRAPH_RUN_STATUS_AGAIN) {
 			struct timespec ts = { 0, 1000000 };
 
 			nanosleep(&ts, NULL);
 			continue;
 		}
-		print_bt_error(a, a->nr_traces == 1 ? a->traces[0] : NULL,
-			       st == BT_GRAPH_RUN_STATUS_MEMORY_ERROR ?
-			       "out of memory reading trace" :
-			       "cannot read trace", verbose_errors(o));
+		print_bt_error_to(err, a, a->nr_traces == 1 ? a->traces[0] : NULL,
+				  st == BT_GRAPH_RUN_STATUS_MEMORY_ERROR ?
+				  "out of memory reading trace" :
+				  "cannot read trace", verbose_errors(o));
+		return 1;
+	}
+}
+
+/*
+ * libbabeltrace2 2.0.4 ends a stream it cannot decode any further (an
+ * event cut at the end of the last packet, say) as if it were complete,
+ * and leaves the error on the thread (the babeltrace2 command exits 0
+ * too).  Take it, so nothing stale trips its next call, and have the
+ * report say the trace was read only in part: its first cause, or NULL.
+ */
+static char *take_read_error(const struct analysis *a)
+{
+	const bt_error *err = bt_current_thread_take_error();
+	const char *m;
+	char msg[512], clean[1024];
+
+	if (!err)
+		return NULL;
+	m = bt_error_get_cause_count(err) ?
+		bt_error_cause_get_message(bt_error_borrow_cause_by_index(err,
+									  0)) :
+		NULL;
+	clean_cause(msg, sizeof(msg), m ? m : "unknown error");
+	untmp(a, clean, sizeof(clean), msg, sizeof(msg));
+	bt_error_release(err);
+	return xstrdup(clean);
+}
+
+/* --jobs=1: one graph, each record folded as it is decoded */
+struct seq {
+	struct reader r;
+	struct decoder d;
+};
+
+static bt_graph_simple_sink_component_consume_func_status
+next_messages(bt_message_iterator *it, bt_message_array_const *msgs,
+	      uint64_t *count)
+{
+	switch (bt_message_iterator_next(it, msgs, count)) {
+	case BT_MESSAGE_ITERATOR_NEXT_STATUS_OK:
+		return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_OK;
+	case BT_MESSAGE_ITERATOR_NEXT_STATUS_END:
+		return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_END;
+	case BT_MESSAGE_ITERATOR_NEXT_STATUS_AGAIN:
+		return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_AGAIN;
+	case BT_MESSAGE_ITERATOR_NEXT_STATUS_MEMORY_ERROR:
+		return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_MEMORY_ERROR;
+	default:
+		return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_ERROR;
+	}
+}
+
+static bt_graph_simple_sink_component_consume_func_status
+consume_seq(bt_message_iterator *it, void *data)
+{
+	struct seq *s = data;
+	bt_message_array_const msgs;
+	uint64_t count, i;
+	bt_graph_simple_sink_component_consume_func_status st;
+	struct rec rc;
+
+	st = next_messages(it, &msgs, &count);
+	if (st != BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_OK)
+		return st;
+	for (i = 0; i < count; i++) {
+		if (decode(&s->d, msgs[i], &rc))
+			fold(&s->r, 0, &rc);
+		bt_message_put_ref(msgs[i]);
+	}
+	return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_OK;
+}
+
+static void reader_init(struct reader *r, struct analysis *a,
+			unsigned int sources)
+{
+	memset(r, 0, sizeof(*r));
+	r->a = a;
+	r->nr_ppm = sources;
+	r->ppm = xcalloc(sources, sizeof(*r->ppm));
+}
+
+static int read_sequential(struct analysis *a, const struct reader_options *o,
+			   const bt_plugin *ctf, const bt_plugin *utils)
+{
+	struct seq s;
+	bt_graph *graph = NULL;
+	unsigned int *idx, i;
+	int ret = 1;
+
+	reader_init(&s.r, a, 1);
+	memset(&s.d, 0, sizeof(s.d));
+	s.d.a = a;
+	idx = xcalloc(a->nr_traces, sizeof(*idx));
+	for (i = 0; i < a->nr_traces; i++)
+		idx[i] = i;
+	if (build_graph(a, o, ctf, utils, a->traces, idx, a->nr_traces,
+			false, consume_seq, &s, stderr, &graph) ||
+	    run_graph(graph, a, o, stderr))
 		goto out;
-	}
-
-	/*
-	 * libbabeltrace2 2.0.4 ends a stream it cannot decode any further
-	 * (an event cut at the end of the last packet, say) as if it were
-	 * complete, and leaves the error on the thread (the babeltrace2
-	 * command exits 0 too).  Take it, so nothing stale trips its next
-	 * call, and have the report say the trace was read only in part.
-	 */
-	{
-		const bt_error *err = bt_current_thread_take_error();
-
-		if (err) {
-			const char *m = bt_error_get_cause_count(err) ?
-				bt_error_cause_get_message(
-					bt_error_borrow_cause_by_index(err, 0)) :
-				NULL;
-			char msg[512];
-
-			clean_cause(msg, sizeof(msg), m ? m : "unknown error");
-			a->read_error = xstrdup(msg);
-			bt_error_release(err);
-		}
-	}
-
-	/* calls still open at the end of the trace lost their exit */
-	for (i = 0; i < r.thr_size; i++)
-		if (r.threads[i].trace && r.threads[i].open)
-			r.threads[i].g->entry_no_exit++;
+	a->read_error = take_read_error(a);
+	reader_finish(&s.r);
 	ret = 0;
 out:
-	if (o->index_watchdog_s)
-		alarm(0);
 	bt_graph_put_ref(graph);
+	free(idx);
+	reader_free(&s.r);
+	decoder_free(&s.d);
+	return ret;
+}
+
+/*
+ * --jobs=N: the stream files are shared out among N workers (the biggest
+ * first, each to the worker with the fewest bytes yet), each a process
+ * with its own graph over links to its files (TMP/wK/tN/ for trace N:
+ * its metadata, its index entries, its stream files), which decodes and
+ * writes the records down a pipe.  The parent merges the workers' records
+ * by timestamp and folds them: what each worker sends is in time order
+ * (its muxer), so the merge is too.  Equal timestamps in two workers'
+ * files are taken the lower worker first, where the muxer of one graph
+ * has its own order; the fold depends on the order of two threads'
+ * events only through what they share (the run bracketing a process's
+ * events, discards), at the same nanosecond.  A record without a
+ * timestamp (a trace without a clock) cannot be merged: the parent then
+ * reads the traces again in one process.  Events not ours are only
+ * counted, in the worker.  A worker's error travels as a record and is
+ * printed by the parent; a worker killed by a signal (libbabeltrace2
+ * aborting, the indexing watchdog) kills the parent with that signal, so
+ * that the isolating process (rpcsim-analyze.c) says what it says of one
+ * process.
+ */
+
+/* On the pipe: this, nv values, then per string a uint32_t length
+ * (with its NUL) and the string. */
+struct wire {
+	uint32_t len;		/* of the whole record */
+	uint8_t type, kind, flags, nv;
+	uint32_t present, strs, cls;
+	uint32_t trace;
+	int64_t ts, vtid, vpid;
+};
+
+#define WIRE_MAX	(64u << 20)
+#define PIPE_BYTES	(1 << 20)
+
+struct wout {
+	int fd;
+	size_t len;
+	unsigned char buf[256 << 10];
+};
+
+static void wout_flush(struct wout *w)
+{
+	size_t o = 0;
+
+	while (o < w->len) {
+		ssize_t n = write(w->fd, w->buf + o, w->len - o);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			_exit(1);	/* the parent is gone */
+		o += (size_t)n;
+	}
+	w->len = 0;
+}
+
+static void wout_put(struct wout *w, const void *p, size_t n)
+{
+	const unsigned char *s = p;
+
+	while (n) {
+		size_t k = sizeof(w->buf) - w->len;
+
+		if (k > n)
+			k = n;
+		memcpy(w->buf + w->len, s, k);
+		w->len += k;
+		s += k;
+		n -= k;
+		if (w->len == sizeof(w->buf))
+			wout_flush(w);
+	}
+}
+
+static void write_rec(struct wout *w, const struct rec *rc)
+{
+	struct wire h = {
+		.type = rc->type, .kind = rc->kind, .flags = rc->flags,
+		.nv = rc->nv, .present = rc->present, .strs = rc->strs,
+		.cls = rc->cls, .trace = (uint32_t)rc->trace, .ts = rc->ts,
+		.vtid = rc->vtid, .vpid = rc->vpid,
+	};
+	size_t len = sizeof(h) + rc->nv * sizeof(uint64_t), sl[S_NR];
+	unsigned int i;
+
+	for (i = 0; i < S_NR; i++)
+		if (rc->strs & (1u << i)) {
+			sl[i] = strlen(rc->s[i]) + 1;
+			if (sl[i] > WIRE_MAX / 4)
+				sl[i] = WIRE_MAX / 4;
+			len += sizeof(uint32_t) + sl[i];
+		}
+	h.len = (uint32_t)len;
+	wout_put(w, &h, sizeof(h));
+	wout_put(w, rc->v, rc->nv * sizeof(uint64_t));
+	for (i = 0; i < S_NR; i++)
+		if (rc->strs & (1u << i)) {
+			uint32_t n = (uint32_t)sl[i];
+
+			wout_put(w, &n, sizeof(n));
+			wout_put(w, rc->s[i], sl[i] - 1);
+			wout_put(w, "", 1);
+		}
+}
+
+/* A record with only a text (R_ERROR, R_READ_ERROR) or a count (R_END). */
+static void write_simple(struct wout *w, enum rec_type type,
+			 const char *text, uint64_t count)
+{
+	struct rec rc;
+
+	memset(&rc, 0, sizeof(rc));
+	rc.type = (uint8_t)type;
+	if (text) {
+		rc.s[S_TEXT] = text;
+		rc.strs = 1u << S_TEXT;
+	}
+	rc.nv = 1;
+	rc.v[0] = count;
+	write_rec(w, &rc);
+}
+
+struct wctx {
+	struct decoder d;
+	struct wout *w;
+	uint64_t other;		/* events not ours: only counted */
+};
+
+static bt_graph_simple_sink_component_consume_func_status
+consume_worker(bt_message_iterator *it, void *data)
+{
+	struct wctx *c = data;
+	bt_message_array_const msgs;
+	uint64_t count, i;
+	bt_graph_simple_sink_component_consume_func_status st;
+	struct rec rc;
+
+	st = next_messages(it, &msgs, &count);
+	if (st != BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_OK)
+		return st;
+	for (i = 0; i < count; i++) {
+		if (decode(&c->d, msgs[i], &rc)) {
+			if (rc.type == R_EVENT && rc.kind == EV_OTHER)
+				c->other++;
+			else
+				write_rec(c->w, &rc);
+		}
+		bt_message_put_ref(msgs[i]);
+	}
+	return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_OK;
+}
+
+/* ASan builds: the worker checks for leaks as exit() would have. */
+void __lsan_do_leak_check(void) __attribute__((weak));
+
+/* A worker: decode the traces in @inputs into @fd, and exit. */
+static void __attribute__((noreturn))
+worker_main(struct analysis *a, const struct reader_options *o,
+	    const bt_plugin *ctf, const bt_plugin *utils, char *tmp,
+	    char **inputs, unsigned int *idx, unsigned int n, int fd)
+{
+	struct wout *w = xcalloc(1, sizeof(*w));
+	struct wctx c;
+	bt_graph *graph = NULL;
+	char *text = NULL, *rerr;
+	size_t text_len = 0;
+	unsigned int i;
+	FILE *err;
+
+	w->fd = fd;
+	memset(&c, 0, sizeof(c));
+	c.d.a = a;
+	c.d.tmp = tmp;
+	c.w = w;
+	tmp_base = tmp;
+	err = open_memstream(&text, &text_len);
+	if (!err)
+		oom_exit();
+	if (build_graph(a, o, ctf, utils, inputs, idx, n, true, consume_worker,
+			&c, err, &graph) ||
+	    run_graph(graph, a, o, err)) {
+		fclose(err);
+		write_simple(w, R_ERROR, text, 0);
+		wout_flush(w);
+		_exit(1);
+	}
+	fclose(err);
+	free(text);
+	rerr = take_read_error(a);
+	if (rerr)
+		write_simple(w, R_READ_ERROR, rerr, 0);
+	free(rerr);
+	write_simple(w, R_END, NULL, c.other);
+	wout_flush(w);
+	close(fd);
+	bt_graph_put_ref(graph);
+	decoder_free(&c.d);
+	free(w);
+	for (i = 0; i < n; i++)
+		free(inputs[i]);
+	free(inputs);
+	for (i = 0; tmp_canon && i < a->nr_traces; i++)
+		free(tmp_canon[i]);
+	free(tmp_canon);
+	tmp_canon = NULL;
+	free(idx);
+	tmp_base = NULL;
+	free(tmp);
+	if (__lsan_do_leak_check)
+		__lsan_do_leak_check();
+	_exit(0);
+}
+
+/* The parent's end of a worker. */
+struct wsrc {
+	pid_t pid;
+	int fd;
+	unsigned char *buf;
+	size_t cap, start, end;
+	struct rec rc;		/* the next record, if have */
+	bool have;
+	bool done;		/* R_END folded */
+};
+
+#define WSRC_BUF	(1u << 20)
+
+/* At least @need bytes in the buffer: 0, or -1 at EOF or on an error. */
+static int wsrc_fill(struct wsrc *s, size_t need)
+{
+	if (s->end - s->start >= need)
+		return 0;
+	if (s->start)
+		memmove(s->buf, s->buf + s->start, s->end - s->start);
+	s->end -= s->start;
+	s->start = 0;
+	if (need > s->cap) {
+		size_t cap = need > WSRC_BUF ? need : WSRC_BUF;
+		unsigned char *b = realloc(s->buf, cap);
+
+		if (!b)
+			oom_exit();
+		s->buf = b;
+		s->cap = cap;
+	}
+	while (s->end < need) {
+		ssize_t n = read(s->fd, s->buf + s->end, s->cap - s->end);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		s->end += (size_t)n;
+	}
+	return 0;
+}
+
+/* The worker's next record into s->rc: 0, or -1 (EOF, garbage). */
+static int wsrc_next(struct wsrc *s)
+{
+	struct rec *rc = &s->rc;
+	const unsigned char *p, *e;
+	struct wire h;
+	unsigned int i;
+
+	s->have = false;
+	if (wsrc_fill(s, sizeof(h)))
+		return -1;
+	memcpy(&h, s->buf + s->start, sizeof(h));
+	if (h.len < sizeof(h) || h.len > WIRE_MAX || h.nv > M_MAX ||
+	    wsrc_fill(s, h.len))
+		return -1;
+	p = s->buf + s->start + sizeof(h);
+	e = s->buf + s->start + h.len;
+	s->start += h.len;
+	rc->type = h.type;
+	rc->kind = h.kind;
+	rc->flags = h.flags;
+	rc->nv = h.nv;
+	rc->present = h.present;
+	rc->strs = h.strs;
+	rc->cls = h.cls;
+	rc->trace = h.trace;
+	rc->ts = h.ts;
+	rc->vtid = h.vtid;
+	rc->vpid = h.vpid;
+	if ((size_t)(e - p) < h.nv * sizeof(uint64_t))
+		return -1;
+	memcpy(rc->v, p, h.nv * sizeof(uint64_t));
+	p += h.nv * sizeof(uint64_t);
+	for (i = h.nv; i < M_MAX; i++)
+		rc->v[i] = 0;
+	for (i = 0; i < S_NR; i++) {
+		uint32_t n;
+
+		if (!(h.strs & (1u << i)))
+			continue;
+		if ((size_t)(e - p) < sizeof(n))
+			return -1;
+		memcpy(&n, p, sizeof(n));
+		p += sizeof(n);
+		if (!n || (size_t)(e - p) < n || p[n - 1])
+			return -1;
+		rc->s[i] = (const char *)p;
+		p += n;
+	}
+	s->have = true;
+	return 0;
+}
+
+/* One stream file, and the worker it goes to. */
+struct sfile {
+	unsigned int trace;
+	char *name;
+	uint64_t size;
+	unsigned int worker;
+};
+
+static int sfile_cmp(const void *x, const void *y)
+{
+	const struct sfile *a = x, *b = y;
+
+	if (a->size != b->size)
+		return a->size > b->size ? -1 : 1;
+	if (a->trace != b->trace)
+		return a->trace < b->trace ? -1 : 1;
+	return strcmp(a->name, b->name);
+}
+
+/* The stream files of every trace (what check_streams() looks at). */
+static struct sfile *list_streams(const struct analysis *a, unsigned int *nr)
+{
+	struct sfile *v = NULL;
+	unsigned int n = 0, i;
+
+	for (i = 0; i < a->nr_traces; i++) {
+		DIR *d = opendir(a->traces[i]);
+		struct dirent *de;
+
+		while (d && (de = readdir(d))) {
+			struct sfile *nv;
+			struct stat st;
+			size_t len;
+			char *p;
+
+			if (de->d_name[0] == '.' ||
+			    !strcmp(de->d_name, "metadata") ||
+			    !strcmp(de->d_name, "index"))
+				continue;
+			len = strlen(a->traces[i]) + strlen(de->d_name) + 2;
+			p = xcalloc(1, len);
+			snprintf(p, len, "%s/%s", a->traces[i], de->d_name);
+			if (stat(p, &st) || S_ISDIR(st.st_mode)) {
+				free(p);
+				continue;
+			}
+			free(p);
+			nv = realloc(v, (n + 1) * sizeof(*v));
+			if (!nv)
+				oom_exit();
+			v = nv;
+			v[n].trace = i;
+			v[n].name = xstrdup(de->d_name);
+			v[n].size = (uint64_t)st.st_size;
+			v[n].worker = 0;
+			n++;
+		}
+		if (d)
+			closedir(d);
+	}
+	*nr = n;
+	return v;
+}
+
+/* What was made in the temporary directory, removed in reverse. */
+struct tmpdir {
+	char *base;
+	char **made;
+	unsigned int n;
+};
+
+static void tmp_note(struct tmpdir *t, const char *path)
+{
+	char **v = realloc(t->made, (t->n + 1) * sizeof(*v));
+
+	if (!v)
+		oom_exit();
+	t->made = v;
+	t->made[t->n++] = xstrdup(path);
+}
+
+static void tmp_remove(struct tmpdir *t)
+{
+	while (t->n) {
+		char *p = t->made[--t->n];
+
+		if (unlink(p))
+			rmdir(p);
+		free(p);
+	}
+	free(t->made);
+	t->made = NULL;
+	if (t->base)
+		rmdir(t->base);
+	free(t->base);
+	t->base = NULL;
+}
+
+static int tmp_mkdir(struct tmpdir *t, const char *path)
+{
+	if (mkdir(path, 0700))
+		return -1;
+	tmp_note(t, path);
+	return 0;
+}
+
+static int tmp_link(struct tmpdir *t, const char *target, const char *path)
+{
+	if (symlink(target, path))
+		return -1;
+	tmp_note(t, path);
+	return 0;
+}
+
+/*
+ * TMP/wK/tN for each trace N with files of worker K: links to its
+ * metadata, to its files and to their index entries.  0 or 1.
+ */
+static int make_links(const struct analysis *a, struct tmpdir *t,
+		      const struct sfile *f, unsigned int nf,
+		      unsigned int workers, char **real)
+{
+	char p[PATH_MAX + 64], q[PATH_MAX + 64];
+	unsigned int k, i;
+	struct stat st;
+
+	for (k = 0; k < workers; k++) {
+		snprintf(p, sizeof(p), "%s/w%u", t->base, k);
+		if (tmp_mkdir(t, p))
+			goto fail;
+	}
+	for (i = 0; i < nf; i++) {
+		const char *r = real[f[i].trace];
+
+		snprintf(p, sizeof(p), "%s/w%u/t%u", t->base, f[i].worker,
+			 f[i].trace);
+		if (stat(p, &st)) {
+			if (tmp_mkdir(t, p))
+				goto fail;
+			snprintf(q, sizeof(q), "%s/metadata", r);
+			snprintf(p, sizeof(p), "%s/w%u/t%u/metadata", t->base,
+				 f[i].worker, f[i].trace);
+			if (tmp_link(t, q, p))
+				goto fail;
+			snprintf(q, sizeof(q), "%s/index", r);
+			if (!stat(q, &st) && S_ISDIR(st.st_mode)) {
+				snprintf(p, sizeof(p), "%s/w%u/t%u/index",
+					 t->base, f[i].worker, f[i].trace);
+				if (tmp_mkdir(t, p))
+					goto fail;
+			}
+		}
+		snprintf(q, sizeof(q), "%s/%s", r, f[i].name);
+		snprintf(p, sizeof(p), "%s/w%u/t%u/%s", t->base, f[i].worker,
+			 f[i].trace, f[i].name);
+		if (tmp_link(t, q, p))
+			goto fail;
+		snprintf(q, sizeof(q), "%s/index/%s.idx", r, f[i].name);
+		if (!stat(q, &st)) {
+			snprintf(p, sizeof(p), "%s/w%u/t%u/index/%s.idx",
+				 t->base, f[i].worker, f[i].trace, f[i].name);
+			if (tmp_link(t, q, p))
+				goto fail;
+		}
+	}
+	return 0;
+fail:
+	return 1;
+}
+
+static void kill_workers(struct wsrc *w, unsigned int n)
+{
+	unsigned int k;
+
+	for (k = 0; k < n; k++)
+		if (w[k].pid > 0)
+			kill(w[k].pid, SIGKILL);
+}
+
+/*
+ * Wait for the workers; the first that did not exit 0 (in worker order)
+ * in @bad, its status in @status.  Returns whether there was one.
+ */
+static bool reap_workers(struct wsrc *w, unsigned int n, unsigned int *bad,
+			 int *status)
+{
+	bool any = false;
+	unsigned int k;
+
+	for (k = 0; k < n; k++) {
+		int st;
+
+		if (w[k].pid <= 0)
+			continue;
+		while (waitpid(w[k].pid, &st, 0) < 0 && errno == EINTR)
+			;
+		w[k].pid = 0;
+		if (!any && !(WIFEXITED(st) && WEXITSTATUS(st) == 0)) {
+			any = true;
+			*bad = k;
+			*status = st;
+		}
+	}
+	return any;
+}
+
+/* The result of read_parallel() when it cannot merge: read in one process. */
+#define READ_AGAIN	2
+
+/*
+ * Merge the workers' records and fold them.  0; 1 after printing why (a
+ * worker failed), or with *@ended the worker whose records ended early;
+ * READ_AGAIN.
+ */
+static int merge(struct analysis *a, struct wsrc *w, unsigned int n,
+		 int *ended)
+{
+	struct reader r;
+	unsigned int live = n, k;
+	int ret = 1;
+
+	*ended = -1;
+	reader_init(&r, a, n);
+	for (k = 0; k < n; k++)
+		if (wsrc_next(&w[k])) {
+			*ended = (int)k;
+			goto out;
+		}
+	while (live) {
+		struct wsrc *best = NULL;
+
+		for (k = 0; k < n; k++) {
+			struct rec *rc = &w[k].rc;
+
+			if (w[k].done)
+				continue;
+			switch (rc->type) {
+			case R_ERROR:
+				fputs(rec_str(rc, S_TEXT) ?
+				      rec_str(rc, S_TEXT) : "", stderr);
+				goto out;
+			case R_READ_ERROR:
+			case R_END:
+				fold(&r, k, rc);
+				if (rc->type == R_END) {
+					w[k].done = true;
+					live--;
+				} else if (wsrc_next(&w[k])) {
+					*ended = (int)k;
+					goto out;
+				}
+				k = (unsigned int)-1;	/* look again */
+				continue;
+			default:
+				break;
+			}
+			if (!(rc->flags & RF_TS)) {
+				ret = READ_AGAIN;
+				goto out;
+			}
+			if (!best || rc->ts < best->rc.ts)
+				best = &w[k];
+		}
+		if (!best)
+			break;
+		fold(&r, (unsigned int)(best - w), &best->rc);
+		if (wsrc_next(best)) {
+			*ended = (int)(best - w);
+			goto out;
+		}
+	}
+	reader_finish(&r);
+	ret = 0;
+out:
+	reader_free(&r);
+	return ret;
+}
+
+/* Forget what was folded: the traces are read again. */
+static void analysis_clear(struct analysis *a)
+{
+	char **traces = a->traces;
+	unsigned int n = a->nr_traces;
+
+	a->traces = NULL;
+	a->nr_traces = 0;
+	analysis_free(a);
+	a->traces = traces;
+	a->nr_traces = n;
+}
+
+/*
+ * @path as libbabeltrace2 names a trace directory it was given: absolute,
+ * without "." and ".." components or repeated slashes, links not
+ * followed.
+ */
+static char *canon_path(const char *path)
+{
+	char cwd[PATH_MAX], *buf, *out;
+	const char *p;
+	size_t o = 0, n;
+
+	if (path[0] != '/' && !getcwd(cwd, sizeof(cwd)))
+		return xstrdup(path);
+	n = (path[0] == '/' ? 0 : strlen(cwd)) + strlen(path) + 2;
+	buf = xcalloc(1, n);
+	snprintf(buf, n, "%s/%s", path[0] == '/' ? "" : cwd, path);
+	out = xcalloc(1, n);
+	for (p = buf; *p;) {
+		size_t len;
+
+		while (*p == '/')
+			p++;
+		len = strcspn(p, "/");
+		if (!len)
+			break;
+		if (len == 1 && p[0] == '.') {
+			/* nothing */
+		} else if (len == 2 && p[0] == '.' && p[1] == '.') {
+			while (o && out[o - 1] != '/')
+				o--;
+			if (o)
+				o--;
+		} else {
+			out[o++] = '/';
+			memcpy(out + o, p, len);
+			o += len;
+		}
+		p += len;
+	}
+	if (!o)
+		out[o++] = '/';
+	out[o] = '\0';
+	free(buf);
+	return out;
+}
+
+/* 0, 1 after printing why, or READ_AGAIN (one process will do). */
+static int read_parallel(struct analysis *a, const struct reader_options *o,
+			 const bt_plugin *ctf, const bt_plugin *utils)
+{
+	struct tmpdir t = { 0 };
+	struct sfile *f;
+	struct wsrc *w = NULL;
+	uint64_t *load = NULL;
+	char **real = NULL, tmpl[PATH_MAX];
+	const char *tmpdir = getenv("TMPDIR");
+	unsigned int nf, n, i, k, bad = 0;
+	int ret = 1, status = 0, bad_status = 0, ended = -1;
+
+	f = list_streams(a, &nf);
+	n = o->jobs < nf ? o->jobs : nf;
+	if (n < 2) {
+		ret = READ_AGAIN;
+		goto out;
+	}
+	for (i = 0; i < a->nr_traces; i++)
+		if (check_metadata(a->traces[i]))
+			goto out;
+	qsort(f, nf, sizeof(*f), sfile_cmp);
+	load = xcalloc(n, sizeof(*load));
+	for (i = 0; i < nf; i++) {
+		unsigned int best = 0;
+
+		for (k = 1; k < n; k++)
+			if (load[k] < load[best])
+				best = k;
+		f[i].worker = best;
+		load[best] += f[i].size ? f[i].size : 1;
+	}
+	/*
+	 * From here, what cannot be set up (no temporary directory, no
+	 * process left) leaves the reading to one process: the results
+	 * are the same.
+	 */
+	ret = READ_AGAIN;
+	real = xcalloc(a->nr_traces, sizeof(*real));
+	for (i = 0; i < a->nr_traces; i++) {
+		real[i] = realpath(a->traces[i], NULL);
+		if (!real[i])
+			goto out;
+	}
+	snprintf(tmpl, sizeof(tmpl), "%s/rpcsim-analyze.XXXXXX",
+		 tmpdir && *tmpdir ? tmpdir : "/tmp");
+	if (!mkdtemp(tmpl))
+		goto out;
+	t.base = xstrdup(tmpl);
+	if (make_links(a, &t, f, nf, n, real))
+		goto out;
+
+	w = xcalloc(n, sizeof(*w));
+	for (k = 0; k < n; k++)
+		w[k].fd = -1;
+	fflush(NULL);
+	for (k = 0; k < n; k++) {
+		int pfd[2];
+
+		if (pipe(pfd))
+			goto spawn_fail;
+		w[k].pid = fork();
+		if (w[k].pid < 0) {
+			close(pfd[0]);
+			close(pfd[1]);
+			goto spawn_fail;
+		}
+		if (w[k].pid == 0) {
+			char **inputs = xcalloc(a->nr_traces, sizeof(*inputs));
+			unsigned int *idx = xcalloc(a->nr_traces,
+						    sizeof(*idx));
+			unsigned int ni = 0, j;
+			char *base;
+
+			tmp_canon = xcalloc(a->nr_traces, sizeof(*tmp_canon));
+			for (i = 0; i < a->nr_traces; i++)
+				tmp_canon[i] = canon_path(a->traces[i]);
+			for (j = 0; j < k; j++)
+				close(w[j].fd);
+			close(pfd[0]);
+			base = xcalloc(1, strlen(t.base) + 16);
+			snprintf(base, strlen(t.base) + 16, "%s/w%u", t.base, k);
+			for (i = 0; i < a->nr_traces; i++) {
+				for (j = 0; j < nf; j++)
+					if (f[j].trace == i && f[j].worker == k)
+						break;
+				if (j == nf)
+					continue;
+				inputs[ni] = xcalloc(1, strlen(base) + 16);
+				snprintf(inputs[ni], strlen(base) + 16, "%s/t%u",
+					 base, i);
+				idx[ni++] = i;
+			}
+			/* the parent's, not the worker's */
+			for (i = 0; i < a->nr_traces; i++)
+				free(real[i]);
+			free(real);
+			for (j = 0; j < nf; j++)
+				free(f[j].name);
+			free(f);
+			free(load);
+			free(w);
+			while (t.n)
+				free(t.made[--t.n]);
+			free(t.made);
+			free(t.base);
+			worker_main(a, o, ctf, utils, base, inputs, idx, ni,
+				    pfd[1]);
+		}
+		close(pfd[1]);
+		w[k].fd = pfd[0];
+		/*
+		 * A pipe of 1 MiB (the default most a user may ask): each
+		 * side blocks, and waits to be scheduled again, 16 times
+		 * less often than with the default 64 KiB.  Best effort.
+		 */
+		(void)fcntl(pfd[0], F_SETPIPE_SZ, PIPE_BYTES);
+	}
+	ret = merge(a, w, n, &ended);
+	if (ended >= 0) {
+		/* it closed its pipe: it is dead, or about to be */
+		while (waitpid(w[ended].pid, &status, 0) < 0 && errno == EINTR)
+			;
+		w[ended].pid = 0;
+	}
+	if (ret)
+		kill_workers(w, n);
+	for (k = 0; k < n; k++)
+		if (w[k].fd >= 0) {
+			close(w[k].fd);
+			w[k].fd = -1;
+		}
+	if (reap_workers(w, n, &bad, &bad_status) && !ret && ended < 0) {
+		ended = (int)bad;
+		status = bad_status;
+		ret = 1;
+	}
+	if (ret == READ_AGAIN)
+		analysis_clear(a);
+	if (ret != 1 || ended < 0)
+		goto out;
+	if (ended >= 0 && WIFSIGNALED(status)) {
+		/*
+		 * A worker crashed, or its indexing watchdog fired: end as
+		 * it did, so that the isolating parent says it as it would
+		 * have of one process.
+		 */
+		int sig = WTERMSIG(status);
+
+		tmp_remove(&t);
+		signal(sig, SIG_DFL);
+		raise(sig);
+	}
+	if (ended >= 0 && WIFEXITED(status) && !WEXITSTATUS(status))
+		fprintf(stderr, "rpcsim-analyze: a decoding worker ended "
+			"without its last records\n");
+	goto out;
+spawn_fail:
+	kill_workers(w, n);
+	for (k = 0; k < n; k++)
+		if (w[k].fd >= 0)
+			close(w[k].fd);
+	reap_workers(w, n, &bad, &bad_status);
+out:
+	tmp_remove(&t);
+	if (real)
+		for (i = 0; i < a->nr_traces; i++)
+			free(real[i]);
+	free(real);
+	for (i = 0; f && i < nf; i++)
+		free(f[i].name);
+	free(f);
+	free(load);
+	if (w)
+		for (k = 0; k < n; k++)
+			free(w[k].buf);
+	free(w);
+	return ret;
+}
+
+int read_traces(struct analysis *a, const struct reader_options *o)
+{
+	const bt_plugin *ctf = NULL, *utils = NULL;
+	int ret = 1;
+
+	if (find_plugin("ctf", &ctf) || find_plugin("utils", &utils))
+		goto out;
+	if (o->jobs > 1) {
+		ret = read_parallel(a, o, ctf, utils);
+		if (ret != READ_AGAIN)
+			goto out;
+	}
+	ret = read_sequential(a, o, ctf, utils);
+out:
 	bt_plugin_put_ref(ctf);
 	bt_plugin_put_ref(utils);
-	free(r.evc);
-	free(r.threads);
 	return ret;
 }

@@ -35,6 +35,8 @@
 #define TP_COST_MAX_NS		1000000	/* also in the message for ':' */
 #define PID_MAX			4194304	/* Linux's PID_MAX_LIMIT, 64-bit */
 #define PID_MAX_STR		"4194304"
+#define JOBS_MAX		256
+#define JOBS_MAX_STR		"256"
 
 static void usage(FILE *f)
 {
@@ -64,6 +66,10 @@ static void usage(FILE *f)
 "                           is there is reported (default: exit 1)\n"
 "      --pid=PID            report only the process PID (0..%d; default:\n"
 "                           each process apart, never merged)\n"
+"      --jobs=N             decode the stream files in N processes at once\n"
+"                           (1..%d; default: the online CPUs), each over a\n"
+"                           share of them, their events merged by time:\n"
+"                           the results are those of --jobs=1\n"
 "      --schema             print the trace fields this tool reads, one per\n"
 "                           line (event, field, type, needed or optional,\n"
 "                           its key in the --json runs), and exit\n"
@@ -99,7 +105,7 @@ static void usage(FILE *f)
 "corrupted or incomplete (without --partial), or without any rpcsim event,\n"
 "or the plot not drawn (no gnuplot, or it failed or never finished);\n"
 "2 bad usage.\n",
-		TP_COST_DEFAULT_NS, TP_COST_MAX_NS, PID_MAX);
+		TP_COST_DEFAULT_NS, TP_COST_MAX_NS, PID_MAX, JOBS_MAX);
 }
 
 /* Digits only (common/number.h: the tools' one number syntax). */
@@ -112,6 +118,27 @@ static uint64_t parse_ns(const char *opt, const char *arg, uint64_t max)
 			 "%s", opt, arg, max,
 			 strcmp(opt, "--pid") ? " (ns)" : " (a process id)");
 	return v;
+}
+
+/* --jobs: 1..JOBS_MAX processes. */
+static unsigned int parse_jobs(const char *arg)
+{
+	uint64_t v;
+
+	if (num_parse_u64(arg, &v) || v < 1 || v > JOBS_MAX)
+		tool_die(2, "invalid --jobs '%s': accepted an integer 1..%d "
+			 "(decoding processes)", arg, JOBS_MAX);
+	return (unsigned int)v;
+}
+
+/* The default --jobs: the online CPUs. */
+static unsigned int default_jobs(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	if (n < 1)
+		return 1;
+	return n > JOBS_MAX ? JOBS_MAX : (unsigned int)n;
 }
 
 /* --plot: the modes of @a into @path; 0, or 1 after saying why not. */
@@ -378,6 +405,8 @@ static const char *value_needed(int opt)
 		return "accepted a file name";
 	case 'F':
 		return "accepted text, json or text,json";
+	case 'J':
+		return "accepted an integer 1.." JOBS_MAX_STR;
 	default:
 		return "accepted an integer 0..1000000 (ns)";
 	}
@@ -414,6 +443,7 @@ int rpcsim_analyze_main(int argc, char **argv)
 		{ "plot", required_argument, NULL, 'p' },
 		{ "partial", no_argument, NULL, 'P' },
 		{ "pid", required_argument, NULL, 'i' },
+		{ "jobs", required_argument, NULL, 'J' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "output-format", required_argument, NULL, 'F' },
 		{ "schema", no_argument, NULL, 'S' },
@@ -470,6 +500,9 @@ int rpcsim_analyze_main(int argc, char **argv)
 		case 'i':
 			ro.pid = (int64_t)parse_ns("--pid", optarg, PID_MAX);
 			break;
+		case 'J':
+			rd.jobs = parse_jobs(optarg);
+			break;
 		case 'S':
 			schema_print(stdout);
 			return 0;
@@ -514,6 +547,11 @@ int rpcsim_analyze_main(int argc, char **argv)
 			strerror(errno));
 		return 1;
 	}
+	/* workers are processes: only under a process of our own */
+	if (!rd.jobs)
+		rd.jobs = default_jobs();
+	if (!analyze_isolate)
+		rd.jobs = 1;
 	r.traces = argv + optind;
 	r.nr = argc - optind;
 	r.ro = ro;

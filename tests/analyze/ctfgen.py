@@ -24,9 +24,14 @@ Script lines (# starts a comment):
                                 cumulative count of discarded events, S
                                 its sequence number (with --seq; default
                                 one more than the last)
+    stream N                    what follows goes to stream file
+                                stream_N (default 0), as LTTng writes
+                                one per CPU: its packets and counts are
+                                its own
 
 Missing fields are 0 ("" for strings).  OUTDIR/metadata and
-OUTDIR/stream_0 are written, and with --index OUTDIR/index/stream_0.idx,
+OUTDIR/stream_0 (and each other stream_N used) are written, and with
+--index OUTDIR/index/stream_N.idx,
 LTTng's packet index (big-endian: magic 0xC1F1DCC1, version 1.1, entry
 length, then per packet its offset, packet and content size in bits,
 begin and end timestamps, events discarded, stream id, stream instance
@@ -231,42 +236,47 @@ def main():
     else:
         events, enums = read_schema(SCHEMA)
     by_name = {n: (i, f) for i, (n, _, f) in enumerate(events)}
-    packets, cur, discarded = [], [], 0
-    seqnum = 0 if seq else None
+    # per stream file: [packets, current packet, discarded, seqnum]
+    streams = {0: [[], [], 0, 0 if seq else None]}
+    st = streams[0]
     for line in sys.stdin:
         words = line.split("#")[0].split()
         if not words:
             continue
+        if words[0] == "stream":
+            st = streams.setdefault(int(words[1]),
+                                    [[], [], 0, 0 if seq else None])
+            continue
         if words[0] == "packet":
-            packets.append(packet(cur, discarded, seqnum))
-            cur = []
+            st[0].append(packet(st[1], st[2], st[3]))
+            st[1] = []
             if seq:
-                seqnum += 1
+                st[3] += 1
             for w in words[1:]:
                 k, v = w.split("=", 1)
                 if k == "discarded":
-                    discarded = int(v)
+                    st[2] = int(v)
                 elif k == "seq" and seq:
-                    seqnum = int(v)
+                    st[3] = int(v)
                 else:
                     sys.exit("ctfgen: unknown packet field " + k)
             continue
         ts, name = int(words[0]), words[1]
         values = dict(w.split("=", 1) for w in words[2:])
         ev_id, fields = by_name[name]
-        cur.append((ts, encode(ev_id, ts, fields, values, vtid, vpid,
-                               enums)))
-    packets.append(packet(cur, discarded, seqnum))
+        st[1].append((ts, encode(ev_id, ts, fields, values, vtid, vpid,
+                                 enums)))
     with open(out + "/metadata", "w") as f:
         f.write(metadata(events, enums, vtid, vpid, seq))
-    with open(out + "/stream_0", "wb") as f:
-        for p in packets:
-            f.write(p)
-    if want_index:
-        os.makedirs(out + "/index", exist_ok=True)
-        with open(out + "/index/stream_0.idx", "wb") as f:
-            f.write(index(packets))
-
+    for n, st in sorted(streams.items()):
+        packets = st[0] + [packet(st[1], st[2], st[3])]
+        with open(out + "/stream_%d" % n, "wb") as f:
+            for p in packets:
+                f.write(p)
+        if want_index:
+            os.makedirs(out + "/index", exist_ok=True)
+            with open(out + "/index/stream_%d.idx" % n, "wb") as f:
+                f.write(index(packets))
 
 if __name__ == "__main__":
     main()

@@ -85,6 +85,10 @@ usage "--tracepoint-cost without value" --tracepoint-cost -- \
 usage "bad --pid" --pid "'x1'" "process id" -- --pid=x1 "$tmp"
 usage "too large --pid" --pid 4194304 -- --pid=4194305 "$tmp"
 usage "--pid without value" --pid "process id" -- "$tmp" --pid
+usage "--jobs=0" --jobs "'0'" "1..256" -- --jobs=0 "$tmp"
+usage "too large --jobs" --jobs "'257'" "1..256" -- --jobs=257 "$tmp"
+usage "bad --jobs" --jobs "'2x'" "1..256" -- --jobs=2x "$tmp"
+usage "--jobs without value" --jobs "1..256" -- "$tmp" --jobs
 usage "bad --output-format" "'xml'" "text, json or text,json" -- \
 	--output-format=xml "$tmp"
 usage "--output without value" "'-o'" "file name" -- "$tmp" -o

@@ -581,4 +581,109 @@ timeout 30 "$ANALYZE" --json "$tmp/two" >"$tmp/two.json" 2>"$tmp/two.err"
 j two 'len(d["traces"]) == 2 and mode(2)["calls"] == 2 and mode(2)["timestamps"]["sum_ns"] == 6000 and mode(2)["pairing"]["entry_twice"] == 0'
 ok $? "two traces: both found, calls paired within each trace"
 
+###########################################################################
+# --jobs: a trace in two stream files (one per CPU, as LTTng writes them),
+# both threads migrating between them, a discard in one: the workers'
+# events merged by time give what one process gives, and the right one
+mkdir -p "$tmp/multi/trace"
+python3 "$CTFGEN" --vpid --index "$tmp/multi/trace" <<'EOF'
+stream 0
+100 run_start vtid=1 vpid=10 mode=2 run=0 threads=2 mode_name=array
+1000 entry vtid=1 vpid=10 mode=2 slots=4
+1200 alloc_bulk vtid=1 vpid=10 requested=4 populated=4 allocated=4
+4000 exit vtid=2 vpid=10 latency_ns=1500 allocated=4
+5000 entry vtid=1 vpid=10 mode=2
+packet
+9000 exit vtid=1 vpid=10 latency_ns=3500
+20000 run_end vtid=1 vpid=10 mode=2 run=0 calls=5 latency_sum_ns=8100
+stream 1
+2000 entry vtid=2 vpid=10 mode=2
+2500 request vtid=2 vpid=10 op=1 bytes=4096 request_pages=1
+3000 exit vtid=1 vpid=10 latency_ns=1800
+6000 entry vtid=2 vpid=10 mode=2
+6100 err vtid=2 vpid=10 requested=2 allocated=1
+packet discarded=2
+7000 exit vtid=2 vpid=10 latency_ns=900
+8000 entry vtid=2 vpid=10 mode=2
+8500 exit vtid=2 vpid=10 latency_ns=400
+EOF
+for jobs in 1 2; do
+	timeout 30 "$ANALYZE" --jobs=$jobs --json "$tmp/multi" \
+		>"$tmp/multi$jobs.json" 2>"$tmp/multi$jobs.err"
+	echo $? >"$tmp/multi$jobs.rc"
+	timeout 30 "$ANALYZE" --jobs=$jobs "$tmp/multi" \
+		>"$tmp/multi$jobs.out" 2>>"$tmp/multi$jobs.err"
+	echo $? >>"$tmp/multi$jobs.rc"
+done
+[ "$(cat "$tmp/multi1.rc")" = "0
+0" ] && [ "$(cat "$tmp/multi2.rc")" = "0
+0" ]
+ok $? "--jobs=2 on two stream files: exit 0, as --jobs=1"
+cmp -s "$tmp/multi1.json" "$tmp/multi2.json" &&
+	cmp -s "$tmp/multi1.out" "$tmp/multi2.out" &&
+	cmp -s "$tmp/multi1.err" "$tmp/multi2.err"
+ok $? "--jobs=2 on two stream files: the same JSON, text and warnings as --jobs=1"
+cp "$tmp/multi2.json" "$tmp/multi.json"
+j multi 'mode(2)["calls"] == 5 and mode(2)["pairing"]["paired"] == 3 and mode(2)["timestamps"]["sum_ns"] == 4500 and mode(2)["pairing"]["across_discard"] == 2 and mode(2)["pairing"]["entry_twice"] == 0 and mode(2)["pairing"]["exit_no_entry"] == 0'
+ok $? "--jobs=2: calls paired across stream files, closed by the other file's discard"
+# a temporary directory of its own, removed (TMPDIR: none of anyone else's)
+mkdir "$tmp/tmpdir"
+TMPDIR=$tmp/tmpdir timeout 30 "$ANALYZE" --jobs=2 "$tmp/multi" \
+	>/dev/null 2>&1
+sh -c "[ -z \"\$(ls -A '$tmp/tmpdir')\" ]"
+ok $? "--jobs=2: its temporary directory removed"
+
+# an error in one worker's file: the one line --jobs=1 prints, the
+# trace's own path in it
+cp -r "$tmp/multi" "$tmp/multibad"
+python3 - "$tmp/multibad/trace/stream_1" <<'EOF'
+import sys
+p = sys.argv[1]
+b = bytearray(open(p, "rb").read())
+i = b.find(bytes.fromhex("c11ffcc1"), 1)   # the second packet's magic
+b[i:i + 4] = b"\0\0\0\0"
+open(p, "wb").write(b)
+EOF
+for idx in with without; do
+	[ $idx = without ] && rm -r "$tmp/multibad/trace/index"
+	for jobs in 1 2; do
+		timeout 30 "$ANALYZE" --jobs=$jobs "$tmp/multibad" \
+			>"$tmp/multibad$jobs.out" 2>"$tmp/multibad$jobs.err"
+		echo $? >"$tmp/multibad$jobs.rc"
+	done
+	[ "$(cat "$tmp/multibad1.rc")" = 1 ] &&
+		[ "$(cat "$tmp/multibad2.rc")" = 1 ] &&
+		[ ! -s "$tmp/multibad2.out" ] &&
+		[ "$(wc -l <"$tmp/multibad2.err")" -eq 1 ] &&
+		grep -q 'Invalid CTF magic number' "$tmp/multibad2.err" &&
+		! grep -q 'rpcsim-analyze\.' "$tmp/multibad2.err" &&
+		cmp -s "$tmp/multibad1.err" "$tmp/multibad2.err" || {
+		diag "jobs=1: $(cat "$tmp/multibad1.err")"
+		diag "jobs=2: $(cat "$tmp/multibad2.err")"
+		false
+	}
+	ok $? "--jobs=2, a bad packet in one stream file ($idx index): exit 1, the line --jobs=1 prints"
+done
+
+# without timestamps (no clock: the header fields renamed), records
+# cannot be merged by time: read again in one process, same results
+cp -r "$tmp/multi" "$tmp/noclock"
+rm -r "$tmp/noclock/trace/index"
+sed -e 's/uint64_clock_t timestamp;/uint64_clock_t tstamp;/' \
+	-e 's/timestamp_begin;/tsb;/' -e 's/timestamp_end;/tse;/' \
+	-e 's/ map = clock.monotonic.value;//' -e '/^clock {/d' \
+	"$tmp/multi/trace/metadata" \
+	>"$tmp/noclock/trace/metadata"
+for jobs in 1 2; do
+	timeout 30 "$ANALYZE" --partial --jobs=$jobs --json "$tmp/noclock" \
+		>"$tmp/noclock$jobs.json" 2>"$tmp/noclock$jobs.err"
+	echo $? >"$tmp/noclock$jobs.rc"
+done
+cp "$tmp/noclock2.json" "$tmp/noclock.json"
+[ "$(cat "$tmp/noclock1.rc")" = 0 ] && [ "$(cat "$tmp/noclock2.rc")" = 0 ] &&
+	cmp -s "$tmp/noclock1.json" "$tmp/noclock2.json" &&
+	cmp -s "$tmp/noclock1.err" "$tmp/noclock2.err" &&
+	j noclock 'mode(2)["calls"] == 5 and mode(2)["pairing"]["no_timestamp"] == 5 and mode(2)["pairing"]["paired"] == 0'
+ok $? "--jobs=2 on a trace without timestamps: read in one process, the results of --jobs=1"
+
 exit_status

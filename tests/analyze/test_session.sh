@@ -39,7 +39,7 @@ lttng_isolate "$0" "$@"
 command -v python3 >/dev/null 2>&1 ||
 	plan_skip_all "python3 missing (it checks the JSON)"
 
-plan_tests 13
+plan_tests 14
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/test-session.XXXXXX") || exit 1
 trap 'lttng_cleanup; rm -rf "$tmp"' EXIT
 trap 'exit 1' HUP INT TERM
@@ -92,6 +92,21 @@ diag "pids $pid_a and $pid_b; lttng stop: $(cat "$tmp/stop.out")"
 timeout 120 "$ANALYZE" --json "$tmp/two" >"$tmp/two.json" 2>"$tmp/two.err"
 ok $? "rpcsim-analyze reads the trace of both" ||
 	diag "$(cat "$tmp/two.err")"
+
+# --jobs: the stream files (one per CPU and buffer) decoded by several
+# processes, merged by time, give the document one process gives
+nstreams=$(find "$tmp/two" -path '*/index' -prune -o -type f ! -name metadata -print | wc -l)
+timeout 120 "$ANALYZE" --jobs=1 --json "$tmp/two" >"$tmp/two-j1.json" \
+	2>"$tmp/two-j1.err"
+st1=$?
+timeout 120 "$ANALYZE" --jobs=2 --json "$tmp/two" >"$tmp/two-j2.json" \
+	2>"$tmp/two-j2.err"
+st2=$?
+[ "$nstreams" -ge 2 ] && [ $st1 -eq 0 ] && [ $st2 -eq 0 ] &&
+	cmp -s "$tmp/two-j1.json" "$tmp/two-j2.json" &&
+	cmp -s "$tmp/two-j1.err" "$tmp/two-j2.err"
+ok $? "--jobs=2 on $nstreams stream files: the JSON and warnings of --jobs=1" ||
+	diag "exit $st1, $st2; $(diff "$tmp/two-j1.json" "$tmp/two-j2.json" | head -20)"
 
 # split RPCSIM_JSON PID: that process's figures against its own
 split()
