@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <pagepool/pagepool.h>
 
@@ -519,6 +520,27 @@ static void json_config(struct json *j, const struct report *rep)
 	json_object_end(j);
 }
 
+/*
+ * Where the document was made: the host, and the build (version,
+ * configure's options, the pcp lists), so that sweep points from
+ * different machines or trees are told apart.
+ */
+static void json_origin(struct json *j, const struct rpcsim_config *cfg)
+{
+	char host[256] = "";
+
+	if (gethostname(host, sizeof(host) - 1))
+		snprintf(host, sizeof(host), "?");
+	json_string(j, "host", host);
+	json_object_begin(j, "build");
+	json_string(j, "version", PACKAGE_VERSION);
+	json_string(j, "libpagepool", pp_version());
+	json_string(j, "configure", PP_CONFIGURE_ARGS);
+	json_bool(j, "asan", cfg->asan);
+	json_string(j, "pcp_impl", pp_pcp_impl_name(cfg->pcp_impl));
+	json_object_end(j);
+}
+
 void report_json(FILE *out, const struct report *rep)
 {
 	const struct rpcsim_config *cfg = rep->cfg;
@@ -529,6 +551,7 @@ void report_json(FILE *out, const struct report *rep)
 	json_string(&j, "program", "rpcsim");
 	json_string(&j, "version", PACKAGE_VERSION);
 	json_string(&j, "libpagepool", pp_version());
+	json_origin(&j, cfg);
 	json_config(&j, rep);
 	json_array_begin(&j, "modes");
 	for (int m = 0; m < RPCSIM_NR_MODES; m++) {
