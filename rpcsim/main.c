@@ -27,6 +27,7 @@
 #include "plot.h"
 #include "report.h"
 #include "svc.h"
+#include "sweep.h"
 #include "util.h"
 #ifdef HAVE_LTTNG_UST
 #include "trace_session.h"
@@ -65,19 +66,6 @@ static void free_results(struct report *rep)
 	}
 }
 
-#ifdef HAVE_LTTNG_UST
-/* 8 sub-buffers per CPU, each a power of two. */
-static void trace_buffer_split(uint64_t bytes, uint64_t *subbuf,
-			       uint64_t *num)
-{
-	uint64_t sb = 4096;
-
-	while (sb * 2 <= bytes / 8)
-		sb *= 2;
-	*subbuf = sb;
-	*num = 8;
-}
-
 /*
  * Is this rpcsim the one of the build tree it was built in?  Its real
  * path is then in RPCSIM_BUILDDIR, or in .libs/ below it (libtool's
@@ -101,6 +89,34 @@ static bool running_from_builddir(void)
 	if (strncmp(self, dir, len))
 		return false;
 	return !self[len] || !strcmp(self + len, "/.libs");
+}
+
+/*
+ * The program --plan's lines run: this build tree's rpcsim (the libtool
+ * wrapper, which finds the tree's libraries) when this is it; else the
+ * name it was run by, made absolute when it is a path ("rpcsim" from
+ * $PATH stays "rpcsim", for other machines).
+ */
+static const char *plan_program(const char *argv0, char *buf, size_t len)
+{
+	if (running_from_builddir())
+		return RPCSIM_BUILDDIR "/rpcsim";
+	if (strchr(argv0, '/') && realpath(argv0, buf) && strlen(buf) < len)
+		return buf;
+	return argv0;
+}
+
+#ifdef HAVE_LTTNG_UST
+/* 8 sub-buffers per CPU, each a power of two. */
+static void trace_buffer_split(uint64_t bytes, uint64_t *subbuf,
+			       uint64_t *num)
+{
+	uint64_t sb = 4096;
+
+	while (sb * 2 <= bytes / 8)
+		sb *= 2;
+	*subbuf = sb;
+	*num = 8;
 }
 
 /*
@@ -270,7 +286,7 @@ static int run_modes(const struct rpcsim_config *cfg, struct report *rep,
 			rep->runs_done[m]++;
 			if (rpcsim_interrupted)
 				status = 128 + rpcsim_interrupted;
-			if (cfg->json)
+			if (cfg->json || cfg->sweep.point)
 				continue;
 			/* Quiet with several modes: the table says it all. */
 			if (cfg->repeat == 1 && !(cfg->quiet && nr_modes > 1))
@@ -287,6 +303,17 @@ static int run_modes(const struct rpcsim_config *cfg, struct report *rep,
 static void report_runs(const struct rpcsim_config *cfg,
 			const struct report *rep, unsigned int nr_modes)
 {
+	if (cfg->sweep.point) {
+		/* The point's line: its file and each mode's mean. */
+		printf("point %llu/%llu %s:", (unsigned long long)cfg->sweep.point,
+		       (unsigned long long)cfg->sweep.nr_points, cfg->sweep.name);
+		for (int m = 0; m < RPCSIM_NR_MODES; m++)
+			if (rep->runs_done[m])
+				printf(" %s %.3f us", rpcsim_mode_name(m),
+				       report_mean_us(rep, m));
+		printf(" per call\n");
+		return;
+	}
 	if (cfg->json) {
 		report_json(stdout, rep);
 		return;
@@ -315,6 +342,11 @@ int main(int argc, char **argv)
 
 	tool_set_name("rpcsim");
 	rpcsim_parse_options(argc, argv, &cfg);
+	if (cfg.sweep.plan) {
+		sweep_plan(&cfg, plan_program(argv[0], gnuplot,
+					      sizeof(gnuplot)));
+		return fflush(stdout) || ferror(stdout) ? 1 : 0;
+	}
 	/* stdout itself, so that --trace's rpcsim-analyze writes there too */
 	if (cfg.output && !freopen(cfg.output, "w", stdout)) {
 		fprintf(stderr, "rpcsim: --output=%s: %s\n", cfg.output,
@@ -329,6 +361,18 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	rpcsim_catch_signals();
+	if (cfg.sweep.nr_keys && !cfg.sweep.point)
+		return sweep_run(&cfg, cfg.plot ? gnuplot : NULL);
+	if (cfg.sweep.point && sweep_point_done(&cfg)) {
+		char *path = sweep_point_path(&cfg);
+
+		printf("point %llu/%llu %s: done already (%s)\n",
+		       (unsigned long long)cfg.sweep.point,
+		       (unsigned long long)cfg.sweep.nr_points, cfg.sweep.name,
+		       path);
+		free(path);
+		return fflush(stdout) || ferror(stdout) ? 1 : 0;
+	}
 	rep.clock_ns = clock_cost_ns();
 	for (int m = 0; m < RPCSIM_NR_MODES; m++) {
 		if (!cfg.mode[m])
@@ -342,7 +386,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 #endif
-	if (!cfg.json && !cfg.quiet) {
+	if (!cfg.json && !cfg.quiet && !cfg.sweep.point) {
 		report_config(stdout, &rep);
 		if (rep.trace_dir)
 			printf("  trace:      %s (%s events)\n", rep.trace_dir,
@@ -357,6 +401,11 @@ int main(int argc, char **argv)
 		status = 1;
 #endif
 	if (status == 1) {
+		free_results(&rep);
+		return 1;
+	}
+	/* Interrupted: no result file, the point runs again on resume. */
+	if (cfg.sweep.point && !status && sweep_point_write(&rep)) {
 		free_results(&rep);
 		return 1;
 	}
