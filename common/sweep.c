@@ -353,7 +353,7 @@ static void print_header(FILE *out, const struct table *t)
 				"", t->keys[k].values[v]);
 	}
 	fprintf(out, ")\nsvc_alloc_arg() latency per call in us: the mean "
-		"over every call, +- the sample stddev of the runs' means "
+		"over every call, +- the sample stddev of the\nruns' means "
 		"(- with one run), and the change of the mean against point "
 		"%llu\n\n", (unsigned long long)t->rows[0].point);
 	fprintf(out, "%5s", "point");
