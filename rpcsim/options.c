@@ -1096,6 +1096,53 @@ static char *setting_arg(const struct opt_spec *o, const char *arg)
 	return s;
 }
 
+static void check_dependencies(struct opt_state *st);
+static void check_sizes(struct opt_state *st);
+static void derive_sizes(struct opt_state *st);
+
+/*
+ * A sweep checks every point's settings as that point will, before any
+ * runs: an --io-size above a swept --max-payload is a usage error naming
+ * the point now, not a failure of that point halfway through the sweep.
+ */
+static void sweep_check_points(const struct opt_state *st)
+{
+	const struct rpcsim_sweep *sw = &st->cfg->sweep;
+
+	for (uint64_t p = 1; p <= sw->nr_points; p++) {
+		struct rpcsim_config copy = *st->cfg;
+		struct opt_state *tmp = xcalloc(1, sizeof(*tmp));
+		char context[512];
+		size_t n;
+
+		*tmp = *st;
+		tmp->cfg = &copy;
+		tmp->checking = true;
+		n = (size_t)snprintf(context, sizeof(context),
+				     "--sweep: point %llu (",
+				     (unsigned long long)p);
+		for (unsigned int k = 0; k < sw->nr_keys; k++) {
+			const char *v = rpcsim_point_value(st->cfg, k, p);
+
+			if (n < sizeof(context))
+				n += (size_t)snprintf(context + n,
+						      sizeof(context) - n,
+						      "%s%s=%s", k ? " " : "",
+						      sw->keys[k].key, v);
+			if (strcmp(sw->keys[k].key, "pcp"))
+				opt_apply(opt_find(sw->keys[k].key), v, tmp);
+		}
+		if (n < sizeof(context))
+			snprintf(context + n, sizeof(context) - n, ")");
+		usage_context = context;
+		check_dependencies(tmp);
+		check_sizes(tmp);
+		derive_sizes(tmp);
+		usage_context = NULL;
+		free(tmp);
+	}
+}
+
 /* The settings given, before a point's values are applied. */
 static void sweep_fixed_args(struct opt_state *st)
 {
@@ -1508,8 +1555,12 @@ static void check_dependencies(struct opt_state *st)
 	if (arg && !cfg->je_tcache)
 		usage_error("--je-tcache-slots=%s: only with --je-tcache=on",
 			    arg);
-	if (cfg->backend == PP_BACKEND_JEMALLOC)
+	if (cfg->backend == PP_BACKEND_JEMALLOC && !st->checking)
 		je_tcache_setup(cfg, st->je_slots, st->argv);
+	else if (cfg->backend == PP_BACKEND_JEMALLOC)	/* as it would be */
+		cfg->je_tcache_slots = !cfg->je_tcache ? 0 : st->je_slots ?
+				       (long)st->je_slots :
+				       pp_jemalloc_tcache_slots();
 }
 
 /* The defaults that follow other options, and sizes that must agree. */
@@ -1609,13 +1660,19 @@ void rpcsim_parse_options(int argc, char **argv, struct rpcsim_config *cfg)
 			    "only; see rpcsim --help", argv[optind]);
 
 	check_sweep(&st);
-	check_dependencies(&st);
-	check_sizes(&st);
 	/* What it cannot read, a pool made from it refuses (see options.h). */
-	(void)pp_pool_config_init(&cfg->pool_env);
-	derive_sizes(&st);
-
-	env = getenv("RPCSIM_LEAK_PAGES");
+	if (cfg->sweep.nr_keys && !cfg->sweep.point) {
+		/* The points run, not these settings alone: check each. */
+		(void)pp_pool_config_init(&cfg->pool_env);
+		sweep_check_points(&st);
+		env = NULL;
+	} else {
+		check_dependencies(&st);
+		check_sizes(&st);
+		(void)pp_pool_config_init(&cfg->pool_env);
+		derive_sizes(&st);
+		env = getenv("RPCSIM_LEAK_PAGES");
+	}
 	if (env) {
 		uint64_t n;
 

@@ -6,7 +6,7 @@
 # (rpcsim-compare --sweep builds the second); a sweep run again resumes
 # (finished points are not run, a missing or different one is); an
 # interrupted point leaves no file; points from another host are marked;
-# bad input is one line and exit 2.  Structure and settings only: the
+# bad input, a point's bad combination too, is one line and exit 2.  Structure and settings only: the
 # timings of 50 requests say nothing.
 
 # Option lists in variables are split into words on purpose.
@@ -16,10 +16,10 @@
 
 COMPARE=$top_builddir/compare/rpcsim-compare
 
-plan_tests 21
+plan_tests 22
 
 if ! command -v python3 >/dev/null 2>&1; then
-	skip 21 "python3 is needed to read the result files"
+	skip 22 "python3 is needed to read the result files"
 	exit 0
 fi
 
@@ -230,6 +230,8 @@ bad "--sweep=threads=1,x: --threads=x: expected an integer from 1 to" \
 	--sweep=threads=1,x --results="$tmpdir/x"
 bad "--sweep=mix=read:1/read:x: --mix=read:x: bad weight 'x'" \
 	--sweep=mix=read:1/read:x --results="$tmpdir/x"
+bad "--sweep: point 1 (max-payload=64k): --io-size=1m: larger than the max payload" \
+	--sweep=max-payload=64k,2m --io-size=1m --results="$tmpdir/x"
 bad "--plan: only with --sweep=KEY=V1,V2,... and --results=DIR" --plan
 bad "--sweep=threads=1,2: needs --results=DIR" --sweep=threads=1,2
 [ ! -e "$tmpdir/x" ]
