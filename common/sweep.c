@@ -238,6 +238,8 @@ static void row_modes(struct row *r, struct table *t, struct json_object *modes)
 	}
 }
 
+static void keys_free(struct table *t);
+
 /* Read @path into a new row of @t.  -1 (said) when it is not one. */
 static int row_read(struct table *t, const char *prog, const char *path)
 {
@@ -266,11 +268,13 @@ static int row_read(struct table *t, const char *prog, const char *path)
 	if (!t->keys && grid_read(t, keys)) {
 		fprintf(stderr, "%s: %s: sweep.keys is not a list of "
 			"{key, values}\n", prog, path);
+		keys_free(t);
 		goto out;
 	}
 	if (!grid_same(t, keys)) {
 		fprintf(stderr, "%s: %s: a point of another sweep (other keys "
-			"or values than %s's)\n", prog, path, t->rows[0].path);
+			"or values than %s's)\n", prog, path,
+			t->nr_rows ? t->rows[0].path : "the first file");
 		goto out;
 	}
 	t->rows = xrealloc(t->rows, t->nr_rows + 1, sizeof(*t->rows));
@@ -301,6 +305,20 @@ static int cmp_row(const void *a, const void *b)
 	return x->point < y->point ? -1 : x->point > y->point;
 }
 
+static void keys_free(struct table *t)
+{
+	for (unsigned int k = 0; k < t->nr_keys; k++) {
+		for (unsigned int v = 0; v < t->keys[k].nr; v++)
+			free(t->keys[k].values[v]);
+		free(t->keys[k].values);
+		free(t->keys[k].name);
+	}
+	free(t->keys);
+	t->keys = NULL;
+	t->nr_keys = 0;
+	t->pcp_swept = false;
+}
+
 static void table_free(struct table *t)
 {
 	for (unsigned int i = 0; i < t->nr_rows; i++) {
@@ -312,13 +330,7 @@ static void table_free(struct table *t)
 		free(t->rows[i].pcp);
 	}
 	free(t->rows);
-	for (unsigned int k = 0; k < t->nr_keys; k++) {
-		for (unsigned int v = 0; v < t->keys[k].nr; v++)
-			free(t->keys[k].values[v]);
-		free(t->keys[k].values);
-		free(t->keys[k].name);
-	}
-	free(t->keys);
+	keys_free(t);
 }
 
 /* Does @r come from elsewhere than @first (host, build, pcp lists)? */

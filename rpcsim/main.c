@@ -361,8 +361,13 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	rpcsim_catch_signals();
-	if (cfg.sweep.nr_keys && !cfg.sweep.point)
-		return sweep_run(&cfg, cfg.plot ? gnuplot : NULL);
+	if (cfg.sweep.nr_keys && !cfg.sweep.point) {
+		status = sweep_run(&cfg, cfg.plot ? gnuplot : NULL);
+		if (rpcsim_interrupted)
+			fprintf(stderr, "rpcsim: interrupted by %s\n",
+				rpcsim_signal_name(rpcsim_interrupted));
+		return status;
+	}
 	if (cfg.sweep.point && sweep_point_done(&cfg)) {
 		char *path = sweep_point_path(&cfg);
 
@@ -405,9 +410,18 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	/* Interrupted: no result file, the point runs again on resume. */
-	if (cfg.sweep.point && !status && sweep_point_write(&rep)) {
+	if (cfg.sweep.point && (status || sweep_point_write(&rep))) {
+		printf("point %llu/%llu %s: %s, no result file\n",
+		       (unsigned long long)cfg.sweep.point,
+		       (unsigned long long)cfg.sweep.nr_points, cfg.sweep.name,
+		       status ? "stopped" : "not written");
 		free_results(&rep);
-		return 1;
+		if (!status)
+			return 1;
+		fflush(stdout);
+		fprintf(stderr, "rpcsim: interrupted by %s\n",
+			rpcsim_signal_name(rpcsim_interrupted));
+		return status;
 	}
 	report_runs(&cfg, &rep, nr_modes);
 	if (cfg.plot) {

@@ -172,7 +172,8 @@ ok $? "resume: the table again has every point, no file left behind" ||
 timeout --preserve-status -s INT 1 "$RPCSIM" $GRID --duration=30 --file-size=1m \
 	--pool-size=16m --results="$tmpdir/stopped" --point=1 >"$OUT" 2>"$ERR"
 status=$?
-[ "$status" -eq 130 ] && [ -z "$(files "$tmpdir/stopped" 2>/dev/null)" ]
+[ "$status" -eq 130 ] && [ -z "$(files "$tmpdir/stopped" 2>/dev/null)" ] &&
+	grep -q '^point 1/4 threads-1_pcp-batch-31: stopped, no result file$' "$OUT"
 ok $? "an interrupted point leaves no result file, not even a temporary one" ||
 	diag "exit $status; $(files "$tmpdir/stopped")"
 
