@@ -363,9 +363,14 @@ int main(int argc, char **argv)
 	rpcsim_catch_signals();
 	if (cfg.sweep.nr_keys && !cfg.sweep.point) {
 		status = sweep_run(&cfg, cfg.plot ? gnuplot : NULL);
-		if (rpcsim_interrupted)
+		if (rpcsim_interrupted) {
+			fflush(stdout);
 			fprintf(stderr, "rpcsim: interrupted by %s\n",
 				rpcsim_signal_name(rpcsim_interrupted));
+		} else if (fflush(stdout) || ferror(stdout)) {
+			perror("rpcsim: writing the table");
+			status = 1;
+		}
 		return status;
 	}
 	if (cfg.sweep.point && sweep_point_done(&cfg)) {
