@@ -342,16 +342,20 @@ int main(int argc, char **argv)
 
 	tool_set_name("rpcsim");
 	rpcsim_parse_options(argc, argv, &cfg);
-	if (cfg.sweep.plan) {
-		sweep_plan(&cfg, plan_program(argv[0], gnuplot,
-					      sizeof(gnuplot)));
-		return fflush(stdout) || ferror(stdout) ? 1 : 0;
-	}
 	/* stdout itself, so that --trace's rpcsim-analyze writes there too */
 	if (cfg.output && !freopen(cfg.output, "w", stdout)) {
 		fprintf(stderr, "rpcsim: --output=%s: %s\n", cfg.output,
 			strerror(errno));
 		return 1;
+	}
+	if (cfg.sweep.plan) {
+		sweep_plan(&cfg, plan_program(argv[0], gnuplot,
+					      sizeof(gnuplot)));
+		if (fflush(stdout) || ferror(stdout)) {
+			perror("rpcsim: writing the plan");
+			return 1;
+		}
+		return 0;
 	}
 	/* Before the runs: a missing gnuplot should not cost a benchmark. */
 	if (cfg.plot && (plot_find_gnuplot(gnuplot, sizeof(gnuplot), why,

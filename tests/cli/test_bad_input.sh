@@ -134,6 +134,7 @@ cat >"$tmp/table" <<'EOF'
 2 rpcsim --sweep=threads=1 --results="$tmp/sweep" --point=2
 2 rpcsim --sweep=max-payload=64k --io-size=1m --results="$tmp/sweep"
 2 rpcsim --plan
+1 rpcsim @full --sweep=threads=1,2 --results="$tmp/sweep" --plan
 2 rpcsim --point=1
 2 rpcsim --results="$tmp/sweep"
 2 rpcsim-analyze
