@@ -299,14 +299,20 @@ static int run_modes(const struct rpcsim_config *cfg, struct report *rep,
 	return status;
 }
 
+/* A sweep point's line starts "point 2/4 threads-1_pcp-batch-63:". */
+static void point_prefix(const struct rpcsim_config *cfg)
+{
+	printf("point %llu/%llu %s:", (unsigned long long)cfg->sweep.point,
+	       (unsigned long long)cfg->sweep.nr_points, cfg->sweep.name);
+}
+
 /* After the runs: the JSON document, or each mode's summary and the table. */
 static void report_runs(const struct rpcsim_config *cfg,
 			const struct report *rep, unsigned int nr_modes)
 {
 	if (cfg->sweep.point) {
 		/* The point's line: its file and each mode's mean. */
-		printf("point %llu/%llu %s:", (unsigned long long)cfg->sweep.point,
-		       (unsigned long long)cfg->sweep.nr_points, cfg->sweep.name);
+		point_prefix(cfg);
 		for (int m = 0; m < RPCSIM_NR_MODES; m++)
 			if (rep->runs_done[m])
 				printf(" %s %.3f us", rpcsim_mode_name(m),
@@ -329,10 +335,10 @@ static void report_runs(const struct rpcsim_config *cfg,
 		report_table(stdout, rep);
 }
 
-int main(int argc, char **argv)
+/* Everything but the configuration's end: rpcsim's exit status. */
+static int rpcsim(char **argv, struct rpcsim_config *cfg)
 {
-	struct rpcsim_config cfg;
-	struct report rep = { .cfg = &cfg };
+	struct report rep = { .cfg = cfg };
 	unsigned int nr_modes = 0;
 	int status = 0;
 	char gnuplot[PATH_MAX], why[512];
@@ -340,17 +346,15 @@ int main(int argc, char **argv)
 	struct trace_session ts = { .name = "" };
 #endif
 
-	tool_set_name("rpcsim");
-	rpcsim_parse_options(argc, argv, &cfg);
 	/* stdout itself, so that --trace's rpcsim-analyze writes there too */
-	if (cfg.output && !freopen(cfg.output, "w", stdout)) {
-		fprintf(stderr, "rpcsim: --output=%s: %s\n", cfg.output,
+	if (cfg->output && !freopen(cfg->output, "w", stdout)) {
+		fprintf(stderr, "rpcsim: --output=%s: %s\n", cfg->output,
 			strerror(errno));
 		return 1;
 	}
-	if (cfg.sweep.plan) {
-		sweep_plan(&cfg, plan_program(argv[0], gnuplot,
-					      sizeof(gnuplot)));
+	if (cfg->sweep.plan) {
+		sweep_plan(cfg, plan_program(argv[0], gnuplot,
+					     sizeof(gnuplot)));
 		if (fflush(stdout) || ferror(stdout)) {
 			perror("rpcsim: writing the plan");
 			return 1;
@@ -358,15 +362,15 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	/* Before the runs: a missing gnuplot should not cost a benchmark. */
-	if (cfg.plot && (plot_find_gnuplot(gnuplot, sizeof(gnuplot), why,
-					   sizeof(why)) ||
-			 plot_check_dest(cfg.plot, why, sizeof(why)))) {
-		fprintf(stderr, "rpcsim: --plot=%s: %s\n", cfg.plot, why);
+	if (cfg->plot && (plot_find_gnuplot(gnuplot, sizeof(gnuplot), why,
+					    sizeof(why)) ||
+			  plot_check_dest(cfg->plot, why, sizeof(why)))) {
+		fprintf(stderr, "rpcsim: --plot=%s: %s\n", cfg->plot, why);
 		return 1;
 	}
 	rpcsim_catch_signals();
-	if (cfg.sweep.nr_keys && !cfg.sweep.point) {
-		status = sweep_run(&cfg, cfg.plot ? gnuplot : NULL);
+	if (cfg->sweep.nr_keys && !cfg->sweep.point) {
+		status = sweep_run(cfg, cfg->plot ? gnuplot : NULL);
 		if (rpcsim_interrupted) {
 			fflush(stdout);
 			fprintf(stderr, "rpcsim: interrupted by %s\n",
@@ -377,41 +381,40 @@ int main(int argc, char **argv)
 		}
 		return status;
 	}
-	if (cfg.sweep.point && sweep_point_done(&cfg)) {
-		char *path = sweep_point_path(&cfg);
+	if (cfg->sweep.point && sweep_point_done(cfg)) {
+		char *path = sweep_point_path(cfg);
 
-		printf("point %llu/%llu %s: done already (%s)\n",
-		       (unsigned long long)cfg.sweep.point,
-		       (unsigned long long)cfg.sweep.nr_points, cfg.sweep.name,
-		       path);
+		point_prefix(cfg);
+		printf(" done already (%s)\n", path);
 		free(path);
 		return fflush(stdout) || ferror(stdout) ? 1 : 0;
 	}
 	rep.clock_ns = clock_cost_ns();
 	for (int m = 0; m < RPCSIM_NR_MODES; m++) {
-		if (!cfg.mode[m])
+		if (!cfg->mode[m])
 			continue;
-		rep.results[m] = xcalloc(cfg.repeat, sizeof(struct svc_result));
+		rep.results[m] = xcalloc(cfg->repeat,
+					 sizeof(struct svc_result));
 		nr_modes++;
 	}
 #ifdef HAVE_LTTNG_UST
-	if (cfg.trace && trace_start(&cfg, &ts, &rep)) {
+	if (cfg->trace && trace_start(cfg, &ts, &rep)) {
 		free_results(&rep);
 		return 1;
 	}
 #endif
-	if (!cfg.json && !cfg.quiet && !cfg.sweep.point) {
+	if (!cfg->json && !cfg->quiet && !cfg->sweep.point) {
 		report_config(stdout, &rep);
 		if (rep.trace_dir)
 			printf("  trace:      %s (%s events)\n", rep.trace_dir,
-			       cfg.trace_all ? "rpcsim and pagepool" :
+			       cfg->trace_all ? "rpcsim and pagepool" :
 			       "rpcsim");
 	}
 	fflush(stdout);
 
-	status = run_modes(&cfg, &rep, nr_modes);
+	status = run_modes(cfg, &rep, nr_modes);
 #ifdef HAVE_LTTNG_UST
-	if (cfg.trace && trace_stop(&ts, &rep) && !status)
+	if (cfg->trace && trace_stop(&ts, &rep) && !status)
 		status = 1;
 #endif
 	if (status == 1) {
@@ -419,10 +422,9 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	/* Interrupted: no result file, the point runs again on resume. */
-	if (cfg.sweep.point && (status || sweep_point_write(&rep))) {
-		printf("point %llu/%llu %s: %s, no result file\n",
-		       (unsigned long long)cfg.sweep.point,
-		       (unsigned long long)cfg.sweep.nr_points, cfg.sweep.name,
+	if (cfg->sweep.point && (status || sweep_point_write(&rep))) {
+		point_prefix(cfg);
+		printf(" %s, no result file\n",
 		       status ? "stopped" : "not written");
 		free_results(&rep);
 		if (!status)
@@ -432,23 +434,23 @@ int main(int argc, char **argv)
 			rpcsim_signal_name(rpcsim_interrupted));
 		return status;
 	}
-	report_runs(&cfg, &rep, nr_modes);
-	if (cfg.plot) {
+	report_runs(cfg, &rep, nr_modes);
+	if (cfg->plot) {
 		fflush(stdout);
 		if (report_plot(&rep, gnuplot)) {
 			if (!status)
 				status = 1;
-		} else if (!cfg.json && !cfg.quiet) {
+		} else if (!cfg->json && !cfg->quiet) {
 			printf("\nPlot: %s (per-call latency and pages refilled "
-			       "per call of each mode)\n", cfg.plot);
+			       "per call of each mode)\n", cfg->plot);
 		}
 	}
 #ifdef HAVE_LTTNG_UST
-	if (cfg.trace && trace_finish(&cfg, &rep) && !status)
+	if (cfg->trace && trace_finish(cfg, &rep) && !status)
 		status = 1;
 #endif
 	/* text,json: the JSON document last, after --trace's analysis too */
-	if (cfg.json_after_text) {
+	if (cfg->json_after_text) {
 		fputc('\n', stdout);
 		report_json(stdout, &rep);
 	}
@@ -464,5 +466,17 @@ int main(int argc, char **argv)
 		perror("rpcsim: writing the report");
 		return 1;
 	}
+	return status;
+}
+
+int main(int argc, char **argv)
+{
+	struct rpcsim_config cfg;
+	int status;
+
+	tool_set_name("rpcsim");
+	rpcsim_parse_options(argc, argv, &cfg);
+	status = rpcsim(argv, &cfg);
+	rpcsim_free_options(&cfg);
 	return status;
 }

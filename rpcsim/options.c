@@ -1314,6 +1314,21 @@ char **rpcsim_point_argv(const struct rpcsim_config *cfg, const char *prog,
 	return argv;
 }
 
+void rpcsim_free_options(struct rpcsim_config *cfg)
+{
+	struct rpcsim_sweep *sw = &cfg->sweep;
+
+	for (unsigned int k = 0; k < sw->nr_keys; k++)
+		for (unsigned int v = 0; v < sw->keys[k].nr; v++)
+			free(sw->keys[k].values[v]);
+	for (unsigned int i = 0; i < sw->nr_fixed; i++)
+		free(sw->fixed[i]);
+	free(sw->fixed);
+	free(sw->name);
+	free(sw->settings);
+	memset(sw, 0, sizeof(*sw));
+}
+
 void rpcsim_free_argv(char **argv)
 {
 	for (char **p = argv; p && *p; p++)

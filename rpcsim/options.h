@@ -129,6 +129,8 @@ struct rpcsim_config {
  * and --version print and exit 0.
  */
 void rpcsim_parse_options(int argc, char **argv, struct rpcsim_config *cfg);
+/* What parsing allocated (a sweep's values and settings). */
+void rpcsim_free_options(struct rpcsim_config *cfg);
 
 /* "Single page", "Bulk list", "Bulk array" (the seed's labels). */
 const char *rpcsim_mode_label(enum rpcsim_mode mode);

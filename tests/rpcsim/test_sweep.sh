@@ -188,7 +188,7 @@ EOF
 python3 - "$tmpdir/mixed/threads-1_pcp-batch-63.json" <<'EOF'
 import json, sys
 doc = json.load(open(sys.argv[1]))
-doc["build"]["configure"] = "'--enable-asan'"
+doc["build"]["configure"] = "'--with-elsewhere'"
 json.dump(doc, open(sys.argv[1], "w"))
 EOF
 rm "$tmpdir/mixed/threads-2_pcp-batch-63.json"
@@ -198,7 +198,7 @@ status=$?
 	grep -q '^ *2  *1  *63  .*  \*$' "$OUT" &&
 	grep -q '^ *3  *2  *31  .*  \*$' "$OUT" &&
 	! grep -q '^ *1  .*\*$' "$OUT" &&
-	grep -q "^\* point 2: host .*; build .*configure ''--enable-asan''" "$OUT" &&
+	grep -q "^\* point 2: host .*; build .*configure ''--with-elsewhere''" "$OUT" &&
 	grep -q '^\* point 3: host elsewhere; ' "$OUT" &&
 	grep -q '^2 points marked \*: run on another host or build' "$OUT"
 ok $? "points from another host or build are marked, and where they ran named" ||
