@@ -437,12 +437,12 @@ struct opt_state {
 	const struct opt_spec *je_last;	/* the last jemalloc-only option */
 	const char *je_last_arg;
 	uint64_t je_slots;		/* --je-tcache-slots, 0: not given */
-	bool checking;			/* a --sweep value, on a copy */
+	bool checking;			/* a copy: a --sweep value or point */
 	struct option longopts[NR_OPT_SPECS + 1];
 	char shortopts[2 + 3 * NR_OPT_SPECS];
 };
 
-/* Said before a message: the --sweep whose value is being checked. */
+/* Said before a message: the --sweep value or point being checked. */
 static const char *usage_context;
 
 /* Bad input: one line, exit status 2. */
