@@ -9,6 +9,7 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,11 +19,13 @@
 #include "cmdline.h"
 #include "compare.h"
 #include "plot.h"
+#include "sweep.h"
 
 static void usage(void)
 {
 	printf(
 "Usage: rpcsim-compare [OPTION]... BASE.json NEW.json [NEW.json]...\n"
+"  or:  rpcsim-compare --sweep=DIR [--plot=FILE]\n"
 "Compare the results of rpcsim --json or rpcsim-analyze --json runs the way\n"
 "kernel developers post them (lkp-tests' before/after tables): one table\n"
 "per metric, one row per mode (single, list, array, matched by name), the\n"
@@ -41,6 +44,14 @@ static void usage(void)
 "                      file's change of the mean with its 95%% interval;\n"
 "                      the title names the settings that differ (default:\n"
 "                      no plot)\n"
+"  -s, --sweep=DIR     the table of a sweep from its folder of result\n"
+"                      files (rpcsim --sweep --results=DIR, or its\n"
+"                      --plan's lines run anywhere), as rpcsim --sweep\n"
+"                      prints it: a row per point, per mode the mean\n"
+"                      per call, the runs' stddev and the change\n"
+"                      against the first point; points from another\n"
+"                      host or build than the first are marked *;\n"
+"                      --plot draws the mean against the last swept key\n"
 "  -h, --help          print this help and exit\n"
 "  -V, --version       print the version and exit\n"
 "\n"
@@ -153,6 +164,45 @@ static int check_metrics(const char *arg, char **only, struct doc *docs,
 	return 0;
 }
 
+/* --sweep=DIR: the table of rpcsim --sweep's result files in DIR. */
+static int compare_sweep(const char *dir, struct output_options *o,
+			 const char *metrics_arg, int nr_files, char **files)
+{
+	char gnuplot[4096], why[512];
+	char **paths;
+	int n, ret;
+
+	if (nr_files)
+		tool_die(2, "--sweep=%s: takes no files (given '%s'); the "
+			  "table is of DIR's *.json", dir, files[0]);
+	if (metrics_arg)
+		tool_die(2, "--metrics=%s: not with --sweep (its table is of "
+			  "the latency per call)", metrics_arg);
+	if (o->json || o->all)
+		tool_die(2, "--%s: not with --sweep (its table is text)",
+			  o->json ? "json" : "all");
+	free_list(o->only);
+	if (o->plot_path &&
+	    (plot_check_dest(o->plot_path, why, sizeof(why)) ||
+	     plot_find_gnuplot(gnuplot, sizeof(gnuplot), why, sizeof(why))))
+		tool_die(1, "--plot=%s: %s", o->plot_path, why);
+	n = sweep_dir_files(dir, &paths);
+	if (n < 0)
+		tool_die(1, "--sweep=%s: %s", dir, strerror(errno));
+	if (!n) {
+		sweep_free_paths(paths);
+		tool_die(1, "--sweep=%s: no *.json result file in it", dir);
+	}
+	ret = sweep_table(stdout, "rpcsim-compare", paths, o->plot_path,
+			  gnuplot);
+	sweep_free_paths(paths);
+	if (fflush(stdout) || ferror(stdout)) {
+		perror("rpcsim-compare: writing the table");
+		ret = 1;
+	}
+	return ret;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -160,12 +210,13 @@ int main(int argc, char **argv)
 		{ "all", no_argument, NULL, 'a' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "plot", required_argument, NULL, 'p' },
+		{ "sweep", required_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct output_options o = { 0 };
-	const char *metrics_arg = NULL;
+	const char *metrics_arg = NULL, *sweep_dir = NULL;
 	char gnuplot[4096], why[512];
 	unsigned int nr_docs, stdin_uses = 0;
 	struct doc *docs;
@@ -173,7 +224,7 @@ int main(int argc, char **argv)
 
 	tool_set_name("rpcsim-compare");
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":m:ajp:hV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":m:ajp:s:hV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'm':
 			free_list(o.only);
@@ -191,6 +242,12 @@ int main(int argc, char **argv)
 				tool_die(2, "--plot=%s: %s", optarg, why);
 			o.plot_path = optarg;
 			break;
+		case 's':
+			if (!*optarg)
+				tool_die(2, "--sweep=: expected a folder of "
+					  "rpcsim --sweep result files");
+			sweep_dir = optarg;
+			break;
 		case 'h':
 			free_list(o.only);
 			usage();
@@ -205,6 +262,10 @@ int main(int argc, char **argv)
 				tool_die(2, "option '%s' needs a value: a file "
 					  "name ending in .svg or .png",
 					  argv[optind - 1]);
+			if (optopt == 's')
+				tool_die(2, "option '%s' needs a value: a folder "
+					  "of rpcsim --sweep result files",
+					  argv[optind - 1]);
 			tool_die(2, "option '%s' needs a value: a comma-separated "
 				  "list of metric names or prefixes",
 				  argv[optind - 1]);
@@ -213,6 +274,9 @@ int main(int argc, char **argv)
 					    "rpcsim-compare");
 		}
 	}
+	if (sweep_dir)
+		return compare_sweep(sweep_dir, &o, metrics_arg, argc - optind,
+				     argv + optind);
 	if (argc - optind < 2)
 		tool_die(2, "%s: expected BASE.json NEW.json [NEW.json]... (at "
 			  "least two files; see rpcsim-compare --help)",

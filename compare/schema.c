@@ -191,10 +191,21 @@ static const struct schema rpcsim_mode = SCHEMA(0,
 	OBJ("across_runs", T_OBJ, &across_runs),
 	REQ_ARR("per_run", T_OBJ, &rpcsim_run));
 
+/* Where the document was made (rpcsim --sweep marks other machines). */
+static const struct schema rpcsim_build = SCHEMA(0,
+	F("version", T_STR),
+	F("libpagepool", T_STR),
+	F("configure", T_STR),
+	F("asan", T_BOOL),
+	F("pcp_impl", T_STR));
+
 static const struct schema rpcsim_doc = SCHEMA(0,
 	REQ("program", T_STR),
 	F("version", T_STR),
 	F("libpagepool", T_STR),
+	F("host", T_STR),
+	OBJ("build", T_OBJ, &rpcsim_build),
+	F("sweep", T_OBJ | T_NULL),
 	REQ_OBJ("config", T_OBJ, &rpcsim_config),
 	REQ_ARR("modes", T_OBJ, &rpcsim_mode),
 	F("trace", T_OBJ | T_NULL));

@@ -27,6 +27,7 @@
 #include "plot.h"
 #include "report.h"
 #include "svc.h"
+#include "sweep.h"
 #include "util.h"
 #ifdef HAVE_LTTNG_UST
 #include "trace_session.h"
@@ -65,19 +66,6 @@ static void free_results(struct report *rep)
 	}
 }
 
-#ifdef HAVE_LTTNG_UST
-/* 8 sub-buffers per CPU, each a power of two. */
-static void trace_buffer_split(uint64_t bytes, uint64_t *subbuf,
-			       uint64_t *num)
-{
-	uint64_t sb = 4096;
-
-	while (sb * 2 <= bytes / 8)
-		sb *= 2;
-	*subbuf = sb;
-	*num = 8;
-}
-
 /*
  * Is this rpcsim the one of the build tree it was built in?  Its real
  * path is then in RPCSIM_BUILDDIR, or in .libs/ below it (libtool's
@@ -101,6 +89,34 @@ static bool running_from_builddir(void)
 	if (strncmp(self, dir, len))
 		return false;
 	return !self[len] || !strcmp(self + len, "/.libs");
+}
+
+/*
+ * The program --plan's lines run: this build tree's rpcsim (the libtool
+ * wrapper, which finds the tree's libraries) when this is it; else the
+ * name it was run by, made absolute when it is a path ("rpcsim" from
+ * $PATH stays "rpcsim", for other machines).
+ */
+static const char *plan_program(const char *argv0, char *buf, size_t len)
+{
+	if (running_from_builddir())
+		return RPCSIM_BUILDDIR "/rpcsim";
+	if (strchr(argv0, '/') && realpath(argv0, buf) && strlen(buf) < len)
+		return buf;
+	return argv0;
+}
+
+#ifdef HAVE_LTTNG_UST
+/* 8 sub-buffers per CPU, each a power of two. */
+static void trace_buffer_split(uint64_t bytes, uint64_t *subbuf,
+			       uint64_t *num)
+{
+	uint64_t sb = 4096;
+
+	while (sb * 2 <= bytes / 8)
+		sb *= 2;
+	*subbuf = sb;
+	*num = 8;
 }
 
 /*
@@ -270,7 +286,7 @@ static int run_modes(const struct rpcsim_config *cfg, struct report *rep,
 			rep->runs_done[m]++;
 			if (rpcsim_interrupted)
 				status = 128 + rpcsim_interrupted;
-			if (cfg->json)
+			if (cfg->json || cfg->sweep.point)
 				continue;
 			/* Quiet with several modes: the table says it all. */
 			if (cfg->repeat == 1 && !(cfg->quiet && nr_modes > 1))
@@ -283,10 +299,27 @@ static int run_modes(const struct rpcsim_config *cfg, struct report *rep,
 	return status;
 }
 
+/* A sweep point's line starts "point 2/4 threads-1_pcp-batch-63:". */
+static void point_prefix(const struct rpcsim_config *cfg)
+{
+	printf("point %llu/%llu %s:", (unsigned long long)cfg->sweep.point,
+	       (unsigned long long)cfg->sweep.nr_points, cfg->sweep.name);
+}
+
 /* After the runs: the JSON document, or each mode's summary and the table. */
 static void report_runs(const struct rpcsim_config *cfg,
 			const struct report *rep, unsigned int nr_modes)
 {
+	if (cfg->sweep.point) {
+		/* The point's line: its file and each mode's mean. */
+		point_prefix(cfg);
+		for (int m = 0; m < RPCSIM_NR_MODES; m++)
+			if (rep->runs_done[m])
+				printf(" %s %.3f us", rpcsim_mode_name(m),
+				       report_mean_us(rep, m));
+		printf(" per call\n");
+		return;
+	}
 	if (cfg->json) {
 		report_json(stdout, rep);
 		return;
@@ -302,10 +335,10 @@ static void report_runs(const struct rpcsim_config *cfg,
 		report_table(stdout, rep);
 }
 
-int main(int argc, char **argv)
+/* Everything but the configuration's end: rpcsim's exit status. */
+static int rpcsim(char **argv, struct rpcsim_config *cfg)
 {
-	struct rpcsim_config cfg;
-	struct report rep = { .cfg = &cfg };
+	struct report rep = { .cfg = cfg };
 	unsigned int nr_modes = 0;
 	int status = 0;
 	char gnuplot[PATH_MAX], why[512];
@@ -313,70 +346,111 @@ int main(int argc, char **argv)
 	struct trace_session ts = { .name = "" };
 #endif
 
-	tool_set_name("rpcsim");
-	rpcsim_parse_options(argc, argv, &cfg);
 	/* stdout itself, so that --trace's rpcsim-analyze writes there too */
-	if (cfg.output && !freopen(cfg.output, "w", stdout)) {
-		fprintf(stderr, "rpcsim: --output=%s: %s\n", cfg.output,
+	if (cfg->output && !freopen(cfg->output, "w", stdout)) {
+		fprintf(stderr, "rpcsim: --output=%s: %s\n", cfg->output,
 			strerror(errno));
 		return 1;
 	}
+	if (cfg->sweep.plan) {
+		sweep_plan(cfg, plan_program(argv[0], gnuplot,
+					     sizeof(gnuplot)));
+		if (fflush(stdout) || ferror(stdout)) {
+			perror("rpcsim: writing the plan");
+			return 1;
+		}
+		return 0;
+	}
 	/* Before the runs: a missing gnuplot should not cost a benchmark. */
-	if (cfg.plot && (plot_find_gnuplot(gnuplot, sizeof(gnuplot), why,
-					   sizeof(why)) ||
-			 plot_check_dest(cfg.plot, why, sizeof(why)))) {
-		fprintf(stderr, "rpcsim: --plot=%s: %s\n", cfg.plot, why);
+	if (cfg->plot && (plot_find_gnuplot(gnuplot, sizeof(gnuplot), why,
+					    sizeof(why)) ||
+			  plot_check_dest(cfg->plot, why, sizeof(why)))) {
+		fprintf(stderr, "rpcsim: --plot=%s: %s\n", cfg->plot, why);
 		return 1;
 	}
 	rpcsim_catch_signals();
+	if (cfg->sweep.nr_keys && !cfg->sweep.point) {
+		status = sweep_run(cfg, cfg->plot ? gnuplot : NULL);
+		if (rpcsim_interrupted) {
+			fflush(stdout);
+			fprintf(stderr, "rpcsim: interrupted by %s\n",
+				rpcsim_signal_name(rpcsim_interrupted));
+		} else if (fflush(stdout) || ferror(stdout)) {
+			perror("rpcsim: writing the table");
+			status = 1;
+		}
+		return status;
+	}
+	if (cfg->sweep.point && sweep_point_done(cfg)) {
+		char *path = sweep_point_path(cfg);
+
+		point_prefix(cfg);
+		printf(" done already (%s)\n", path);
+		free(path);
+		return fflush(stdout) || ferror(stdout) ? 1 : 0;
+	}
 	rep.clock_ns = clock_cost_ns();
 	for (int m = 0; m < RPCSIM_NR_MODES; m++) {
-		if (!cfg.mode[m])
+		if (!cfg->mode[m])
 			continue;
-		rep.results[m] = xcalloc(cfg.repeat, sizeof(struct svc_result));
+		rep.results[m] = xcalloc(cfg->repeat,
+					 sizeof(struct svc_result));
 		nr_modes++;
 	}
 #ifdef HAVE_LTTNG_UST
-	if (cfg.trace && trace_start(&cfg, &ts, &rep)) {
+	if (cfg->trace && trace_start(cfg, &ts, &rep)) {
 		free_results(&rep);
 		return 1;
 	}
 #endif
-	if (!cfg.json && !cfg.quiet) {
+	if (!cfg->json && !cfg->quiet && !cfg->sweep.point) {
 		report_config(stdout, &rep);
 		if (rep.trace_dir)
 			printf("  trace:      %s (%s events)\n", rep.trace_dir,
-			       cfg.trace_all ? "rpcsim and pagepool" :
+			       cfg->trace_all ? "rpcsim and pagepool" :
 			       "rpcsim");
 	}
 	fflush(stdout);
 
-	status = run_modes(&cfg, &rep, nr_modes);
+	status = run_modes(cfg, &rep, nr_modes);
 #ifdef HAVE_LTTNG_UST
-	if (cfg.trace && trace_stop(&ts, &rep) && !status)
+	if (cfg->trace && trace_stop(&ts, &rep) && !status)
 		status = 1;
 #endif
 	if (status == 1) {
 		free_results(&rep);
 		return 1;
 	}
-	report_runs(&cfg, &rep, nr_modes);
-	if (cfg.plot) {
+	/* Interrupted: no result file, the point runs again on resume. */
+	if (cfg->sweep.point && (status || sweep_point_write(&rep))) {
+		point_prefix(cfg);
+		printf(" %s, no result file\n",
+		       status ? "stopped" : "not written");
+		free_results(&rep);
+		if (!status)
+			return 1;
+		fflush(stdout);
+		fprintf(stderr, "rpcsim: interrupted by %s\n",
+			rpcsim_signal_name(rpcsim_interrupted));
+		return status;
+	}
+	report_runs(cfg, &rep, nr_modes);
+	if (cfg->plot) {
 		fflush(stdout);
 		if (report_plot(&rep, gnuplot)) {
 			if (!status)
 				status = 1;
-		} else if (!cfg.json && !cfg.quiet) {
+		} else if (!cfg->json && !cfg->quiet) {
 			printf("\nPlot: %s (per-call latency and pages refilled "
-			       "per call of each mode)\n", cfg.plot);
+			       "per call of each mode)\n", cfg->plot);
 		}
 	}
 #ifdef HAVE_LTTNG_UST
-	if (cfg.trace && trace_finish(&cfg, &rep) && !status)
+	if (cfg->trace && trace_finish(cfg, &rep) && !status)
 		status = 1;
 #endif
 	/* text,json: the JSON document last, after --trace's analysis too */
-	if (cfg.json_after_text) {
+	if (cfg->json_after_text) {
 		fputc('\n', stdout);
 		report_json(stdout, &rep);
 	}
@@ -392,5 +466,17 @@ int main(int argc, char **argv)
 		perror("rpcsim: writing the report");
 		return 1;
 	}
+	return status;
+}
+
+int main(int argc, char **argv)
+{
+	struct rpcsim_config cfg;
+	int status;
+
+	tool_set_name("rpcsim");
+	rpcsim_parse_options(argc, argv, &cfg);
+	status = rpcsim(argv, &cfg);
+	rpcsim_free_options(&cfg);
 	return status;
 }

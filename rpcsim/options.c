@@ -51,6 +51,7 @@
 #define MIN_TRACE_BUFFER	(64ULL << 10)
 #define MAX_TRACE_BUFFER	(1ULL << 30)
 #define MAX_MIX_WEIGHT		1000000U
+#define MAX_SWEEP_POINTS	100000U
 
 static const char *const mode_names[RPCSIM_NR_MODES] = {
 	[RPCSIM_SINGLE]	= "single",
@@ -120,6 +121,8 @@ struct opt_spec {
 	size_t offset;			/* in struct rpcsim_config */
 	bool jemalloc_only;		/* refused without --backend=jemalloc */
 	bool hidden;			/* accepted, not in --help */
+	/* Says how to run or report, not what runs: no sweep setting. */
+	bool not_setting;
 	/* Called after the value is stored (OPT_OTHER: instead). */
 	void (*apply)(const struct opt_spec *o, const char *arg,
 		      uint64_t value, struct opt_state *st);
@@ -165,6 +168,10 @@ static void apply_output_format(const struct opt_spec *o, const char *arg,
 static void apply_output(const struct opt_spec *o, const char *arg,
 			 uint64_t value, struct opt_state *st);
 static void apply_version(const struct opt_spec *o, const char *arg,
+			  uint64_t value, struct opt_state *st);
+static void apply_sweep(const struct opt_spec *o, const char *arg,
+			uint64_t value, struct opt_state *st);
+static void apply_results(const struct opt_spec *o, const char *arg,
 			  uint64_t value, struct opt_state *st);
 
 /* Every option, in the order --help lists them. */
@@ -326,6 +333,7 @@ static const struct opt_spec opt_table[] = {
 	  .hidden = TRACING_BUILT },
 	{ "trace", 0, optional_argument, "DIR", OPT_OTHER,
 	  .apply = apply_trace, .hidden = !TRACING_BUILT,
+	  .not_setting = true,
 	  .help = "record the run in an LTTng session of its own\n"
 		  "writing to DIR (default: a new folder\n"
 		  "rpcsim-trace-YYYYMMDD-HHMMSS), then print\n"
@@ -335,6 +343,7 @@ static const struct opt_spec opt_table[] = {
 	{ "trace-events", 0, required_argument, "SET", OPT_WORD,
 	  .accepted = "rpcsim or all", .words = words_trace_events,
 	  CFG(trace_all, FIELD_BOOL), .hidden = !TRACING_BUILT,
+	  .not_setting = true,
 	  .help = "rpcsim: the rpcsim:* events; all: also the\n"
 		  "allocator's pagepool:* events, about 70 per\n"
 		  "call (default: rpcsim)" },
@@ -342,37 +351,70 @@ static const struct opt_spec opt_table[] = {
 	  .min = MIN_TRACE_BUFFER, .max = MAX_TRACE_BUFFER,
 	  .def = DEFAULT_TRACE_BUFFER, .accepted = "a size from {min} to {max}",
 	  CFG(trace_buffer, FIELD_U64), .hidden = !TRACING_BUILT,
+	  .not_setting = true,
 	  .help = "ring buffer per CPU, in 8 sub-buffers, {min}..{max};\n"
 		  "too small and the tracer discards events,\n"
 		  "which is reported (default: {def})" },
+	{ .help = "Sweeps (each point is one rpcsim run of its own):" },
+	{ "sweep", 0, required_argument, "KEY=V1,V2,...", OPT_OTHER,
+	  .apply = apply_sweep, .not_setting = true,
+	  .help = "run once per value of KEY; several --sweep make\n"
+		  "a grid.  KEY: threads, pcp-batch, pcp-high,\n"
+		  "io-size, max-payload, mix (its values split by\n"
+		  "'/': mix=read:1,write:0/read:1,write:1), alloc,\n"
+		  "backend, bulk-variant or pcp (PAGEPOOL_PCP:\n"
+		  "rseq, lock, auto); each point's JSON document\n"
+		  "goes into --results, then one table of all\n"
+		  "(default: no sweep)" },
+	{ "results", 0, required_argument, "DIR", OPT_OTHER,
+	  .apply = apply_results, .not_setting = true,
+	  .help = "the sweep's folder: one file per point, named by\n"
+		  "its swept settings (threads-2_pcp-batch-31.json);\n"
+		  "a point whose file holds its settings is not run\n"
+		  "again (an interrupted sweep resumes)" },
+	{ "plan", 0, no_argument, NULL, OPT_FLAG, .not_setting = true,
+	  CFG(sweep.plan, FIELD_BOOL),
+	  .help = "print each point's rpcsim command, one a line,\n"
+		  "and run nothing (for GNU parallel, a Slurm array)" },
+	{ "point", 0, required_argument, "N", OPT_COUNT, .not_setting = true,
+	  .min = 1, .max = MAX_SWEEP_POINTS, CFG(sweep.point, FIELD_U64),
+	  .help = "run point N of the sweep alone, 1..points (what\n"
+		  "--plan's lines do)" },
 	{ .help = "Output:" },
 	{ "json", 'j', no_argument, NULL, OPT_FLAG, CFG(json, FIELD_BOOL),
 	  .apply = apply_json,
+	  .not_setting = true,
 	  .help = "one JSON document on stdout instead of text" },
 	{ "output-format", 0, required_argument, "FMT", OPT_WORD,
 	  .accepted = "text, json or text,json",
 	  .words = words_output_format, CFG(output_format, FIELD_ENUM),
 	  .apply = apply_output_format,
+	  .not_setting = true,
 	  .help = "text, json (as --json), or text,json: the text\n"
 		  "report, then the JSON document, as fio's\n"
 		  "normal,json (default: text)" },
 	{ "output", 'o', required_argument, "FILE", OPT_OTHER,
 	  .apply = apply_output,
+	  .not_setting = true,
 	  .help = "write the report (and --trace's analysis) to\n"
 		  "FILE instead of stdout (default: stdout)" },
 	{ "plot", 0, required_argument, "FILE", OPT_OTHER,
 	  .apply = apply_plot,
+	  .not_setting = true,
 	  .help = "draw each mode's per-call latency (histogram,\n"
 		  "CDF and tail, log x axis) and pages refilled\n"
 		  "per call into FILE, an .svg or .png, with\n"
 		  "gnuplot (default: no plot)" },
 	{ "quiet", 'q', no_argument, NULL, OPT_FLAG, CFG(quiet, FIELD_BOOL),
+	  .not_setting = true,
 	  .help = "only the per-call line of each mode (and the\n"
 		  "table with --alloc=all); no progress line" },
 	{ "help", 'h', no_argument, NULL, OPT_OTHER, .apply = apply_help,
+	  .not_setting = true,
 	  .help = "this help" },
 	{ "version", 'V', no_argument, NULL, OPT_OTHER,
 	  .apply = apply_version,
+	  .not_setting = true,
 	  .help = "rpcsim and libpagepool versions" },
 };
 
@@ -395,9 +437,13 @@ struct opt_state {
 	const struct opt_spec *je_last;	/* the last jemalloc-only option */
 	const char *je_last_arg;
 	uint64_t je_slots;		/* --je-tcache-slots, 0: not given */
+	bool checking;			/* a copy: a --sweep value or point */
 	struct option longopts[NR_OPT_SPECS + 1];
 	char shortopts[2 + 3 * NR_OPT_SPECS];
 };
+
+/* Said before a message: the --sweep value or point being checked. */
+static const char *usage_context;
 
 /* Bad input: one line, exit status 2. */
 __attribute__((noreturn, format(printf, 1, 2)))
@@ -407,6 +453,8 @@ static void usage_error(const char *fmt, ...)
 
 	fflush(stdout);
 	fputs("rpcsim: ", stderr);
+	if (usage_context)
+		fprintf(stderr, "%s: ", usage_context);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
@@ -925,6 +973,369 @@ static void apply_version(const struct opt_spec *o, const char *arg,
 	exit(0);
 }
 
+/* --- sweeps ------------------------------------------------------------------ */
+
+/* What a sweep may vary: options of the table, and PAGEPOOL_PCP. */
+static const char *const sweep_keys[] = {
+	"threads", "pcp-batch", "pcp-high", "io-size", "max-payload", "mix",
+	"alloc", "backend", "bulk-variant", "pcp", NULL
+};
+static const char sweep_keys_accepted[] = "threads, pcp-batch, pcp-high, "
+	"io-size, max-payload, mix, alloc, backend, bulk-variant or pcp";
+static const char *const pcp_words[] = { "auto", "rseq", "lock", NULL };
+
+/*
+ * One value of a swept key, checked as the option itself would check it
+ * (on a copy of the configuration): a bad one is refused now, naming the
+ * --sweep it came in, not when its point runs.
+ */
+static void sweep_check_value(const char *key, const char *value,
+			      const char *arg, struct opt_state *st)
+{
+	char context[320];
+
+	snprintf(context, sizeof(context), "--sweep=%s", arg);
+	if (!strcmp(key, "pcp")) {
+		for (int i = 0; pcp_words[i]; i++)
+			if (!strcmp(value, pcp_words[i]))
+				return;
+		usage_error("--sweep=%s: bad value '%s' for pcp (PAGEPOOL_PCP); "
+			    "expected auto, rseq or lock", arg, value);
+	} else {
+		struct rpcsim_config copy = *st->cfg;
+		struct opt_state *tmp = xcalloc(1, sizeof(*tmp));
+
+		tmp->cfg = &copy;
+		tmp->argv = st->argv;
+		tmp->checking = true;
+		usage_context = context;
+		opt_apply(opt_find(key), value, tmp);
+		usage_context = NULL;
+		free(tmp);
+	}
+}
+
+/* --sweep=KEY=V1,V2,... (mix: V1/V2/...), each key once. */
+static void apply_sweep(const struct opt_spec *o, const char *arg,
+			uint64_t value, struct opt_state *st)
+{
+	struct rpcsim_sweep *sw = &st->cfg->sweep;
+	struct rpcsim_sweep_key *k;
+	const char *eq = strchr(arg, '='), *p;
+	char sep;
+	int i;
+
+	if (st->checking)
+		return;
+	if (!eq || eq == arg)
+		usage_error("--sweep=%s: expected KEY=V1,V2,... with KEY one of "
+			    "%s", arg, sweep_keys_accepted);
+	for (i = 0; sweep_keys[i]; i++)
+		if (strlen(sweep_keys[i]) == (size_t)(eq - arg) &&
+		    !strncmp(arg, sweep_keys[i], (size_t)(eq - arg)))
+			break;
+	if (!sweep_keys[i])
+		usage_error("--sweep=%s: unknown key '%.*s'; expected one of %s",
+			    arg, (int)(eq - arg), arg, sweep_keys_accepted);
+	for (unsigned int j = 0; j < sw->nr_keys; j++)
+		if (!strcmp(sw->keys[j].key, sweep_keys[i]))
+			usage_error("--sweep=%s: %s is swept twice (the other: "
+				    "--sweep=%s); expected each key once", arg,
+				    sweep_keys[i], sw->keys[j].arg);
+	if (sw->nr_keys == RPCSIM_SWEEP_MAX_KEYS)
+		usage_error("--sweep=%s: more than %d keys", arg,
+			    RPCSIM_SWEEP_MAX_KEYS);
+	k = &sw->keys[sw->nr_keys];
+	k->key = sweep_keys[i];
+	k->arg = arg;
+	sep = !strcmp(k->key, "mix") ? '/' : ',';
+	for (p = eq + 1;;) {
+		size_t len = strcspn(p, sep == '/' ? "/" : ",");
+		char *v;
+
+		if (!len)
+			usage_error("--sweep=%s: an empty value; expected "
+				    "%s=V1%cV2%c... (values split by '%c')",
+				    arg, k->key, sep, sep, sep);
+		if (k->nr == RPCSIM_SWEEP_MAX_VALUES)
+			usage_error("--sweep=%s: more than %d values", arg,
+				    RPCSIM_SWEEP_MAX_VALUES);
+		v = xcalloc(len + 1, 1);
+		memcpy(v, p, len);
+		for (unsigned int j = 0; j < k->nr; j++)
+			if (!strcmp(k->values[j], v))
+				usage_error("--sweep=%s: '%s' given twice; "
+					    "expected each value once", arg, v);
+		sweep_check_value(k->key, v, arg, st);
+		k->values[k->nr++] = v;
+		if (!p[len])
+			break;
+		p += len + 1;
+	}
+	sw->nr_keys++;
+}
+
+static void apply_results(const struct opt_spec *o, const char *arg,
+			  uint64_t value, struct opt_state *st)
+{
+	if (!*arg)
+		usage_error("--%s=: expected a folder name", o->name);
+	st->cfg->sweep.results = arg;
+}
+
+/* "--name=value" ("--name" for a flag) for option @o given @arg. */
+static char *setting_arg(const struct opt_spec *o, const char *arg)
+{
+	size_t len = strlen(o->name) + strlen(arg) + 4;
+	char *s = xcalloc(len, 1);
+
+	if (o->kind == OPT_FLAG)
+		snprintf(s, len, "--%s", o->name);
+	else
+		snprintf(s, len, "--%s=%s", o->name, arg);
+	return s;
+}
+
+static void check_dependencies(struct opt_state *st);
+static void check_sizes(struct opt_state *st);
+static void derive_sizes(struct opt_state *st);
+
+/*
+ * A sweep checks every point's settings as that point will, before any
+ * runs: an --io-size above a swept --max-payload is a usage error naming
+ * the point now, not a failure of that point halfway through the sweep.
+ */
+static void sweep_check_points(const struct opt_state *st)
+{
+	const struct rpcsim_sweep *sw = &st->cfg->sweep;
+
+	for (uint64_t p = 1; p <= sw->nr_points; p++) {
+		struct rpcsim_config copy = *st->cfg;
+		struct opt_state *tmp = xcalloc(1, sizeof(*tmp));
+		char context[512];
+		size_t n;
+
+		*tmp = *st;
+		tmp->cfg = &copy;
+		tmp->checking = true;
+		n = (size_t)snprintf(context, sizeof(context),
+				     "--sweep: point %llu (",
+				     (unsigned long long)p);
+		for (unsigned int k = 0; k < sw->nr_keys; k++) {
+			const char *v = rpcsim_point_value(st->cfg, k, p);
+
+			if (n < sizeof(context))
+				n += (size_t)snprintf(context + n,
+						      sizeof(context) - n,
+						      "%s%s=%s", k ? " " : "",
+						      sw->keys[k].key, v);
+			if (strcmp(sw->keys[k].key, "pcp"))
+				opt_apply(opt_find(sw->keys[k].key), v, tmp);
+		}
+		if (n < sizeof(context))
+			snprintf(context + n, sizeof(context) - n, ")");
+		usage_context = context;
+		check_dependencies(tmp);
+		check_sizes(tmp);
+		derive_sizes(tmp);
+		usage_context = NULL;
+		free(tmp);
+	}
+}
+
+/* The settings given, before a point's values are applied. */
+static void sweep_fixed_args(struct opt_state *st)
+{
+	struct rpcsim_sweep *sw = &st->cfg->sweep;
+
+	sw->fixed = xcalloc(NR_OPT_SPECS, sizeof(char *));
+	for (size_t i = 0; i < NR_OPT_SPECS; i++)
+		if (opt_table[i].name && !opt_table[i].not_setting &&
+		    st->given[i])
+			sw->fixed[sw->nr_fixed++] =
+				setting_arg(&opt_table[i], st->given[i]);
+}
+
+const char *rpcsim_point_value(const struct rpcsim_config *cfg,
+			       unsigned int k, uint64_t point)
+{
+	const struct rpcsim_sweep *sw = &cfg->sweep;
+	uint64_t idx = point - 1;
+
+	for (unsigned int j = sw->nr_keys; j-- > k + 1;)
+		idx /= sw->keys[j].nr;
+	return sw->keys[k].values[idx % sw->keys[k].nr];
+}
+
+/* A value in a file name: letters, digits, '.'; '-' for the rest. */
+static void name_part(FILE *f, const char *s)
+{
+	for (; *s; s++)
+		fputc(((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+		       (*s >= '0' && *s <= '9') || *s == '.') ? *s : '-', f);
+}
+
+char *rpcsim_point_name(const struct rpcsim_config *cfg, uint64_t point)
+{
+	const struct rpcsim_sweep *sw = &cfg->sweep;
+	char *name = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&name, &len);
+
+	if (!f)
+		rpcsim_die("open_memstream: %s", strerror(errno));
+	for (unsigned int k = 0; k < sw->nr_keys; k++) {
+		fprintf(f, "%s%s-", k ? "_" : "", sw->keys[k].key);
+		name_part(f, rpcsim_point_value(cfg, k, point));
+	}
+	fclose(f);
+	return name;
+}
+
+/*
+ * --point=N: its values applied as if given last; its file's name; and
+ * the settings it runs with, which a result file must hold to be this
+ * point's: every setting given, in the table's order, and the
+ * environment libpagepool reads.
+ */
+static void sweep_apply_point(struct opt_state *st)
+{
+	struct rpcsim_config *cfg = st->cfg;
+	struct rpcsim_sweep *sw = &cfg->sweep;
+	static const char *const env[] = { "PAGEPOOL_PCP", "PAGEPOOL_DEBUG",
+					   "PAGEPOOL_FAULT", NULL };
+	size_t len = 0;
+	FILE *f;
+
+	sw->name = rpcsim_point_name(cfg, sw->point);
+	for (unsigned int k = 0; k < sw->nr_keys; k++) {
+		const char *v = rpcsim_point_value(cfg, k, sw->point);
+
+		if (!strcmp(sw->keys[k].key, "pcp")) {
+			if (setenv("PAGEPOOL_PCP", v, 1))
+				rpcsim_die("setenv: %s", strerror(errno));
+		} else {
+			opt_apply(opt_find(sw->keys[k].key), v, st);
+		}
+	}
+
+	f = open_memstream(&sw->settings, &len);
+	if (!f)
+		rpcsim_die("open_memstream: %s", strerror(errno));
+	for (size_t i = 0; i < NR_OPT_SPECS; i++) {
+		char *a;
+
+		if (!opt_table[i].name || opt_table[i].not_setting ||
+		    !st->given[i])
+			continue;
+		a = setting_arg(&opt_table[i], st->given[i]);
+		fprintf(f, "%s%s", ftell(f) ? " " : "", a);
+		free(a);
+	}
+	for (int i = 0; env[i]; i++)
+		if (getenv(env[i]))
+			fprintf(f, "%s%s=%s", ftell(f) ? " " : "", env[i],
+				getenv(env[i]));
+	fclose(f);
+}
+
+/* --sweep, --results, --plan and --point: what goes with what. */
+static void check_sweep(struct opt_state *st)
+{
+	struct rpcsim_config *cfg = st->cfg;
+	struct rpcsim_sweep *sw = &cfg->sweep;
+	const char *arg;
+
+	if (!sw->nr_keys) {
+		if (sw->plan)
+			usage_error("--plan: only with --sweep=KEY=V1,V2,... "
+				    "and --results=DIR");
+		if ((arg = opt_given(st, "point")))
+			usage_error("--point=%s: only with --sweep=KEY=V1,V2,"
+				    "... and --results=DIR", arg);
+		if (sw->results)
+			usage_error("--results=%s: only with --sweep=KEY=V1,"
+				    "V2,...", sw->results);
+		return;
+	}
+	if (!sw->results)
+		usage_error("--sweep=%s: needs --results=DIR, the folder of the "
+			    "points' result files", sw->keys[0].arg);
+	if (cfg->json || cfg->json_after_text)
+		usage_error("--%s: not with --sweep: each point's JSON document "
+			    "goes into --results=%s", opt_given(st, "json") &&
+			    !opt_given(st, "output-format") ? "json" :
+			    "output-format", sw->results);
+	if (cfg->trace)
+		usage_error("--trace: not with --sweep (trace one point's "
+			    "command from --plan instead)");
+	sw->nr_points = 1;
+	for (unsigned int k = 0; k < sw->nr_keys; k++) {
+		sw->nr_points *= sw->keys[k].nr;
+		if (sw->nr_points > MAX_SWEEP_POINTS)
+			usage_error("--sweep=%s: the grid has more than %u "
+				    "points", sw->keys[k].arg,
+				    MAX_SWEEP_POINTS);
+	}
+	if (sw->point > sw->nr_points)
+		usage_error("--point=%s: the sweep has %llu point%s; expected "
+			    "1 to %llu", opt_given(st, "point"),
+			    (unsigned long long)sw->nr_points,
+			    sw->nr_points > 1 ? "s" : "",
+			    (unsigned long long)sw->nr_points);
+	if (sw->plan && sw->point)
+		usage_error("--point=%s: not with --plan (whose lines each run "
+			    "one point)", opt_given(st, "point"));
+	sweep_fixed_args(st);
+	if (sw->point)
+		sweep_apply_point(st);
+}
+
+char **rpcsim_point_argv(const struct rpcsim_config *cfg, const char *prog,
+			 uint64_t point)
+{
+	const struct rpcsim_sweep *sw = &cfg->sweep;
+	char **argv = xcalloc(sw->nr_fixed + sw->nr_keys + 4, sizeof(char *));
+	size_t n = 0, len;
+
+	argv[n++] = xstrdup(prog);
+	for (unsigned int i = 0; i < sw->nr_fixed; i++)
+		argv[n++] = xstrdup(sw->fixed[i]);
+	for (unsigned int k = 0; k < sw->nr_keys; k++) {
+		len = strlen(sw->keys[k].arg) + 9;
+		argv[n] = xcalloc(len, 1);
+		snprintf(argv[n++], len, "--sweep=%s", sw->keys[k].arg);
+	}
+	len = strlen(sw->results) + 11;
+	argv[n] = xcalloc(len, 1);
+	snprintf(argv[n++], len, "--results=%s", sw->results);
+	argv[n] = xcalloc(32, 1);
+	snprintf(argv[n++], 32, "--point=%llu", (unsigned long long)point);
+	return argv;
+}
+
+void rpcsim_free_options(struct rpcsim_config *cfg)
+{
+	struct rpcsim_sweep *sw = &cfg->sweep;
+
+	for (unsigned int k = 0; k < sw->nr_keys; k++)
+		for (unsigned int v = 0; v < sw->keys[k].nr; v++)
+			free(sw->keys[k].values[v]);
+	for (unsigned int i = 0; i < sw->nr_fixed; i++)
+		free(sw->fixed[i]);
+	free(sw->fixed);
+	free(sw->name);
+	free(sw->settings);
+	memset(sw, 0, sizeof(*sw));
+}
+
+void rpcsim_free_argv(char **argv)
+{
+	for (char **p = argv; p && *p; p++)
+		free(*p);
+	free(argv);
+}
+
 /* --- the command line ---------------------------------------------------- */
 
 /*
@@ -1159,8 +1570,12 @@ static void check_dependencies(struct opt_state *st)
 	if (arg && !cfg->je_tcache)
 		usage_error("--je-tcache-slots=%s: only with --je-tcache=on",
 			    arg);
-	if (cfg->backend == PP_BACKEND_JEMALLOC)
+	if (cfg->backend == PP_BACKEND_JEMALLOC && !st->checking)
 		je_tcache_setup(cfg, st->je_slots, st->argv);
+	else if (cfg->backend == PP_BACKEND_JEMALLOC)	/* as it would be */
+		cfg->je_tcache_slots = !cfg->je_tcache ? 0 : st->je_slots ?
+				       (long)st->je_slots :
+				       pp_jemalloc_tcache_slots();
 }
 
 /* The defaults that follow other options, and sizes that must agree. */
@@ -1259,13 +1674,20 @@ void rpcsim_parse_options(int argc, char **argv, struct rpcsim_config *cfg)
 		usage_error("unexpected argument '%s': rpcsim takes options "
 			    "only; see rpcsim --help", argv[optind]);
 
-	check_dependencies(&st);
-	check_sizes(&st);
+	check_sweep(&st);
 	/* What it cannot read, a pool made from it refuses (see options.h). */
-	(void)pp_pool_config_init(&cfg->pool_env);
-	derive_sizes(&st);
-
-	env = getenv("RPCSIM_LEAK_PAGES");
+	if (cfg->sweep.nr_keys && !cfg->sweep.point) {
+		/* The points run, not these settings alone: check each. */
+		(void)pp_pool_config_init(&cfg->pool_env);
+		sweep_check_points(&st);
+		env = NULL;
+	} else {
+		check_dependencies(&st);
+		check_sizes(&st);
+		(void)pp_pool_config_init(&cfg->pool_env);
+		derive_sizes(&st);
+		env = getenv("RPCSIM_LEAK_PAGES");
+	}
 	if (env) {
 		uint64_t n;
 

@@ -23,6 +23,41 @@ enum rpcsim_completion {
 	RPCSIM_COMPLETION_THREAD,
 };
 
+/*
+ * --sweep=KEY=V1,V2,...: the settings a sweep varies, each a list of
+ * values as given (checked); several keys make a grid, the last key
+ * varying fastest.  Point n (1-based) of the grid is one rpcsim run.
+ */
+#define RPCSIM_SWEEP_MAX_KEYS	10
+#define RPCSIM_SWEEP_MAX_VALUES	64
+
+struct rpcsim_sweep_key {
+	const char *key;		/* threads, pcp-batch, ..., pcp */
+	const char *arg;		/* --sweep's value, for messages */
+	unsigned int nr;
+	char *values[RPCSIM_SWEEP_MAX_VALUES];
+};
+
+struct rpcsim_sweep {
+	unsigned int nr_keys;		/* 0: no sweep */
+	struct rpcsim_sweep_key keys[RPCSIM_SWEEP_MAX_KEYS];
+	uint64_t nr_points;		/* the grid's size */
+	uint64_t point;			/* --point=N; 0: every point */
+	const char *results;		/* --results=DIR */
+	bool plan;			/* --plan: print the points' commands */
+	/* The point this process runs (--point): */
+	char *name;			/* its file's name, without .json */
+	char *settings;			/* every setting, canonical */
+	unsigned int value_of[RPCSIM_SWEEP_MAX_KEYS]; /* index per key */
+	/*
+	 * The settings given besides the sweep, "--name=value" each in
+	 * the option table's order: a point's command is rpcsim, these,
+	 * the --sweep options, --results and --point.
+	 */
+	unsigned int nr_fixed;
+	char **fixed;
+};
+
 struct rpcsim_config {
 	const char *alloc;		/* as given: single, list, array, all */
 	bool mode[RPCSIM_NR_MODES];	/* modes to run */
@@ -75,6 +110,8 @@ struct rpcsim_config {
 	 */
 	unsigned long leak_pages;
 
+	struct rpcsim_sweep sweep;
+
 	/* Derived. */
 	unsigned long sv_max_mesg;	/* bytes */
 	unsigned long pages;		/* rq_pages[] slots svc_alloc_arg fills */
@@ -92,10 +129,26 @@ struct rpcsim_config {
  * and --version print and exit 0.
  */
 void rpcsim_parse_options(int argc, char **argv, struct rpcsim_config *cfg);
+/* What parsing allocated (a sweep's values and settings). */
+void rpcsim_free_options(struct rpcsim_config *cfg);
 
 /* "Single page", "Bulk list", "Bulk array" (the seed's labels). */
 const char *rpcsim_mode_label(enum rpcsim_mode mode);
 /* "single", "list", "array" (the --alloc names). */
 const char *rpcsim_mode_name(enum rpcsim_mode mode);
+
+/*
+ * The command of sweep point @point (1-based): "rpcsim" (@prog), the
+ * fixed settings, every --sweep, --results and --point.  A NULL-terminated
+ * array of strings to free with rpcsim_free_argv().
+ */
+char **rpcsim_point_argv(const struct rpcsim_config *cfg, const char *prog,
+			 uint64_t point);
+void rpcsim_free_argv(char **argv);
+/* Point @point's file name in the results folder, without .json (malloc'd). */
+char *rpcsim_point_name(const struct rpcsim_config *cfg, uint64_t point);
+/* The value of key @k at point @point (1-based). */
+const char *rpcsim_point_value(const struct rpcsim_config *cfg,
+			       unsigned int k, uint64_t point);
 
 #endif /* RPCSIM_OPTIONS_H */

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <pagepool/pagepool.h>
 
@@ -519,6 +520,68 @@ static void json_config(struct json *j, const struct report *rep)
 	json_object_end(j);
 }
 
+double report_mean_us(const struct report *rep, enum rpcsim_mode mode)
+{
+	struct mode_summary ms;
+
+	summary_build(&ms, rep->results[mode], rep->runs_done[mode]);
+	return ns_to_us(hist_mean(&ms.hist));
+}
+
+/*
+ * Where the document was made: the host, and the build (version,
+ * configure's options, the pcp lists), so that sweep points from
+ * different machines or trees are told apart.
+ */
+static void json_origin(struct json *j, const struct rpcsim_config *cfg)
+{
+	char host[256] = "";
+
+	if (gethostname(host, sizeof(host) - 1))
+		snprintf(host, sizeof(host), "?");
+	json_string(j, "host", host);
+	json_object_begin(j, "build");
+	json_string(j, "version", PACKAGE_VERSION);
+	json_string(j, "libpagepool", pp_version());
+	json_string(j, "configure", PP_CONFIGURE_ARGS);
+	json_bool(j, "asan", cfg->asan);
+	json_string(j, "pcp_impl", pp_pcp_impl_name(cfg->pcp_impl));
+	json_object_end(j);
+}
+
+/* --point: the grid, this point of it, and the settings it ran with. */
+static void json_sweep(struct json *j, const struct rpcsim_config *cfg)
+{
+	const struct rpcsim_sweep *sw = &cfg->sweep;
+
+	if (!sw->point) {
+		json_null(j, "sweep");
+		return;
+	}
+	json_object_begin(j, "sweep");
+	json_uint(j, "point", sw->point);
+	json_uint(j, "points", sw->nr_points);
+	json_string(j, "name", sw->name);
+	json_string(j, "settings", sw->settings);
+	json_array_begin(j, "keys");
+	for (unsigned int k = 0; k < sw->nr_keys; k++) {
+		json_object_begin(j, NULL);
+		json_string(j, "key", sw->keys[k].key);
+		json_array_begin(j, "values");
+		for (unsigned int v = 0; v < sw->keys[k].nr; v++)
+			json_string(j, NULL, sw->keys[k].values[v]);
+		json_array_end(j);
+		json_object_end(j);
+	}
+	json_array_end(j);
+	json_object_begin(j, "values");
+	for (unsigned int k = 0; k < sw->nr_keys; k++)
+		json_string(j, sw->keys[k].key,
+			    rpcsim_point_value(cfg, k, sw->point));
+	json_object_end(j);
+	json_object_end(j);
+}
+
 void report_json(FILE *out, const struct report *rep)
 {
 	const struct rpcsim_config *cfg = rep->cfg;
@@ -529,6 +592,8 @@ void report_json(FILE *out, const struct report *rep)
 	json_string(&j, "program", "rpcsim");
 	json_string(&j, "version", PACKAGE_VERSION);
 	json_string(&j, "libpagepool", pp_version());
+	json_origin(&j, cfg);
+	json_sweep(&j, cfg);
 	json_config(&j, rep);
 	json_array_begin(&j, "modes");
 	for (int m = 0; m < RPCSIM_NR_MODES; m++) {

@@ -31,6 +31,8 @@ void report_mode(FILE *out, const struct report *rep, enum rpcsim_mode mode);
 /* The ratios of the modes' means, then the seed's three-line table. */
 void report_table(FILE *out, const struct report *rep);
 void report_json(FILE *out, const struct report *rep);
+/* Mode @mode's mean latency per call over all its runs, in us. */
+double report_mean_us(const struct report *rep, enum rpcsim_mode mode);
 /*
  * --plot: every mode's latency histogram (all its runs) and pages per call
  * drawn into cfg->plot with the gnuplot at @gnuplot.  Returns 0, or -1

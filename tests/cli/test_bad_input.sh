@@ -122,6 +122,21 @@ cat >"$tmp/table" <<'EOF'
 1 rpcsim --plot=/nonexistent/dir/x.svg
 1 rpcsim @needs=--trace[ --trace=/proc/no/such/dir --requests=10
 1 rpcsim @full --requests=20 --threads=1 --pool-size=64m --file-size=1m --quiet
+2 rpcsim --sweep=nosuch=1,2 --results="$tmp/sweep"
+2 rpcsim --sweep=threads=1,x --results="$tmp/sweep"
+2 rpcsim --sweep=threads=1,,2 --results="$tmp/sweep"
+2 rpcsim --sweep=threads=1,1 --results="$tmp/sweep"
+2 rpcsim --sweep=threads=1 --sweep=threads=2 --results="$tmp/sweep"
+2 rpcsim --sweep=pcp=spin --results="$tmp/sweep"
+2 rpcsim --sweep=threads=1,2
+2 rpcsim --sweep=threads=1 --results=
+2 rpcsim --sweep=threads=1 --results="$tmp/sweep" --json
+2 rpcsim --sweep=threads=1 --results="$tmp/sweep" --point=2
+2 rpcsim --sweep=max-payload=64k --io-size=1m --results="$tmp/sweep"
+2 rpcsim --plan
+1 rpcsim @full --sweep=threads=1,2 --results="$tmp/sweep" --plan
+2 rpcsim --point=1
+2 rpcsim --results="$tmp/sweep"
 2 rpcsim-analyze
 2 rpcsim-analyze --bogus "$tmp/empty"
 2 rpcsim-analyze -x "$tmp/empty"
@@ -168,6 +183,11 @@ cat >"$tmp/table" <<'EOF'
 2 rpcsim-compare "$fix/plain.json"
 2 rpcsim-compare -m
 2 rpcsim-compare --metrics= "$fix/plain.json" "$fix/plain.json"
+2 rpcsim-compare --sweep=
+2 rpcsim-compare --sweep="$tmp/empty" "$fix/plain.json"
+2 rpcsim-compare --sweep="$tmp/empty" --json
+1 rpcsim-compare --sweep=/nonexistent/dir
+1 rpcsim-compare --sweep="$tmp/empty"
 1 rpcsim-compare /nonexistent/a.json /nonexistent/b.json
 1 rpcsim-compare "$fix/plain.json" /nonexistent/b.json
 1 rpcsim-compare "$tmp/nope.json" "$fix/plain.json"

@@ -1,0 +1,602 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Sweeps: read a folder of rpcsim --sweep result files and print their
+ * table (and plot), for rpcsim --sweep and rpcsim-compare --sweep alike.
+ * See sweep.h.
+ */
+#include <config.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "plot.h"
+#include "sweep.h"
+#include "tool.h"
+
+#define NR_MODES	3
+
+static const char *const mode_names[NR_MODES] = { "single", "list", "array" };
+
+/* One key of the grid: its name and values in the grid's order. */
+struct key {
+	char *name;
+	char **values;
+	unsigned int nr;
+};
+
+/* One point: a result file. */
+struct row {
+	const char *path;
+	uint64_t point, points;
+	char **values;			/* per key of the grid */
+	char *host, *build, *pcp;
+	bool have[NR_MODES];
+	double mean[NR_MODES], sd[NR_MODES];
+	unsigned int runs[NR_MODES];
+	bool elsewhere;			/* not where the first point ran */
+};
+
+struct table {
+	struct key *keys;
+	unsigned int nr_keys;
+	bool pcp_swept;
+	struct row *rows;
+	unsigned int nr_rows;
+	bool mode_seen[NR_MODES];
+	unsigned int notes;		/* rows marked */
+};
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int sweep_dir_files(const char *dir, char ***paths)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char **list = NULL;
+	size_t n = 0;
+
+	if (!d)
+		return -1;
+	while ((e = readdir(d))) {
+		size_t len = strlen(e->d_name), plen;
+
+		if (e->d_name[0] == '.' || len < 6 ||
+		    strcmp(e->d_name + len - 5, ".json"))
+			continue;
+		list = xrealloc(list, n + 2, sizeof(*list));
+		plen = strlen(dir) + len + 2;
+		list[n] = xcalloc(plen, 1);
+		snprintf(list[n++], plen, "%s/%s", dir, e->d_name);
+	}
+	closedir(d);
+	if (!list)
+		list = xcalloc(1, sizeof(*list));
+	qsort(list, n, sizeof(*list), cmp_name);
+	list[n] = NULL;
+	*paths = list;
+	return (int)n;
+}
+
+void sweep_free_paths(char **paths)
+{
+	for (char **p = paths; p && *p; p++)
+		free(*p);
+	free(paths);
+}
+
+static const char *get_str(struct json_object *o, const char *key)
+{
+	struct json_object *v;
+
+	if (!json_object_object_get_ex(o, key, &v) ||
+	    !json_object_is_type(v, json_type_string))
+		return NULL;
+	return json_object_get_string(v);
+}
+
+static struct json_object *get_obj(struct json_object *o, const char *key,
+				   enum json_type type)
+{
+	struct json_object *v;
+
+	if (!o || !json_object_object_get_ex(o, key, &v) ||
+	    !json_object_is_type(v, type))
+		return NULL;
+	return v;
+}
+
+static bool get_num(struct json_object *o, const char *key, double *out)
+{
+	struct json_object *v;
+
+	if (!o || !json_object_object_get_ex(o, key, &v) ||
+	    !(json_object_is_type(v, json_type_double) ||
+	      json_object_is_type(v, json_type_int)))
+		return false;
+	*out = json_object_get_double(v);
+	return true;
+}
+
+char *sweep_file_settings(const char *path)
+{
+	struct json_object *root = json_object_from_file(path), *sw;
+	const char *s;
+	char *ret = NULL;
+
+	if (!root)
+		return NULL;
+	sw = get_obj(root, "sweep", json_type_object);
+	s = sw ? get_str(sw, "settings") : NULL;
+	if (s && get_obj(root, "modes", json_type_array))
+		ret = xstrdup(s);
+	json_object_put(root);
+	return ret;
+}
+
+/* The grid of the first file: its keys and their values. */
+static int grid_read(struct table *t, struct json_object *keys)
+{
+	size_t n = json_object_array_length(keys);
+
+	t->keys = xcalloc(n ? n : 1, sizeof(*t->keys));
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *k = json_object_array_get_idx(keys, i);
+		struct json_object *vals = get_obj(k, "values",
+						   json_type_array);
+		const char *name = get_str(k, "key");
+
+		if (!name || !vals)
+			return -1;
+		t->keys[i].name = xstrdup(name);
+		t->keys[i].nr = (unsigned int)json_object_array_length(vals);
+		t->keys[i].values = xcalloc(t->keys[i].nr + 1, sizeof(char *));
+		for (unsigned int v = 0; v < t->keys[i].nr; v++) {
+			const char *s = json_object_get_string(
+				json_object_array_get_idx(vals, v));
+
+			t->keys[i].values[v] = xstrdup(s ? s : "?");
+		}
+		t->nr_keys++;
+		t->pcp_swept |= !strcmp(name, "pcp");
+	}
+	return 0;
+}
+
+/* Is @keys the grid @t has (the same keys and values, in order)? */
+static bool grid_same(const struct table *t, struct json_object *keys)
+{
+	if (json_object_array_length(keys) != t->nr_keys)
+		return false;
+	for (unsigned int i = 0; i < t->nr_keys; i++) {
+		struct json_object *k = json_object_array_get_idx(keys, i);
+		struct json_object *vals = get_obj(k, "values",
+						   json_type_array);
+		const char *name = get_str(k, "key");
+
+		if (!name || !vals || strcmp(name, t->keys[i].name) ||
+		    json_object_array_length(vals) != t->keys[i].nr)
+			return false;
+		for (unsigned int v = 0; v < t->keys[i].nr; v++) {
+			const char *s = json_object_get_string(
+				json_object_array_get_idx(vals, v));
+
+			if (!s || strcmp(s, t->keys[i].values[v]))
+				return false;
+		}
+	}
+	return true;
+}
+
+/* Where the point ran: the host and the build, as recorded. */
+static void row_origin(struct row *r, struct json_object *root)
+{
+	struct json_object *b = get_obj(root, "build", json_type_object);
+	const char *host = get_str(root, "host");
+	char buf[1024];
+
+	r->host = xstrdup(host ? host : "?");
+	snprintf(buf, sizeof(buf), "rpcsim %s, libpagepool %s, configure '%s'",
+		 b && get_str(b, "version") ? get_str(b, "version") : "?",
+		 b && get_str(b, "libpagepool") ? get_str(b, "libpagepool") :
+		 "?", b && get_str(b, "configure") ? get_str(b, "configure") :
+		 "?");
+	r->build = xstrdup(buf);
+	r->pcp = xstrdup(b && get_str(b, "pcp_impl") ? get_str(b, "pcp_impl") :
+			 "?");
+}
+
+/* Each mode's mean per call and the spread of its runs' means. */
+static void row_modes(struct row *r, struct table *t, struct json_object *modes)
+{
+	for (size_t i = 0; i < json_object_array_length(modes); i++) {
+		struct json_object *m = json_object_array_get_idx(modes, i);
+		struct json_object *across = get_obj(m, "across_runs",
+						     json_type_object);
+		const char *name = get_str(m, "mode");
+		double runs = 0;
+
+		for (int k = 0; name && k < NR_MODES; k++) {
+			if (strcmp(name, mode_names[k]) ||
+			    !get_num(m, "mean_us", &r->mean[k]))
+				continue;
+			r->have[k] = true;
+			t->mode_seen[k] = true;
+			if (!get_num(across, "stddev_us", &r->sd[k]))
+				r->sd[k] = NAN;
+			get_num(m, "runs", &runs);
+			r->runs[k] = (unsigned int)runs;
+		}
+	}
+}
+
+static void keys_free(struct table *t);
+
+/* Read @path into a new row of @t.  -1 (said) when it is not one. */
+static int row_read(struct table *t, const char *prog, const char *path)
+{
+	struct json_object *root = json_object_from_file(path);
+	struct json_object *sw, *keys, *values, *modes;
+	double point = 0, points = 0;
+	struct row *r;
+	int ret = -1;
+
+	if (!root) {
+		fprintf(stderr, "%s: %s: not a JSON document (%s)\n", prog,
+			path, json_util_get_last_err());
+		return -1;
+	}
+	sw = get_obj(root, "sweep", json_type_object);
+	keys = get_obj(sw, "keys", json_type_array);
+	values = get_obj(sw, "values", json_type_object);
+	modes = get_obj(root, "modes", json_type_array);
+	if (!sw || !keys || !values || !modes ||
+	    !get_num(sw, "point", &point) || !get_num(sw, "points", &points)) {
+		fprintf(stderr, "%s: %s: not an rpcsim --sweep result (no "
+			"sweep.point, sweep.keys, sweep.values or modes)\n",
+			prog, path);
+		goto out;
+	}
+	if (!t->keys && grid_read(t, keys)) {
+		fprintf(stderr, "%s: %s: sweep.keys is not a list of "
+			"{key, values}\n", prog, path);
+		keys_free(t);
+		goto out;
+	}
+	if (!grid_same(t, keys)) {
+		fprintf(stderr, "%s: %s: a point of another sweep (other keys "
+			"or values than %s's)\n", prog, path,
+			t->nr_rows ? t->rows[0].path : "the first file");
+		goto out;
+	}
+	t->rows = xrealloc(t->rows, t->nr_rows + 1, sizeof(*t->rows));
+	r = &t->rows[t->nr_rows];
+	memset(r, 0, sizeof(*r));
+	r->path = path;
+	r->point = (uint64_t)point;
+	r->points = (uint64_t)points;
+	r->values = xcalloc(t->nr_keys + 1, sizeof(char *));
+	for (unsigned int k = 0; k < t->nr_keys; k++) {
+		const char *v = get_str(values, t->keys[k].name);
+
+		r->values[k] = xstrdup(v ? v : "?");
+	}
+	row_origin(r, root);
+	row_modes(r, t, modes);
+	t->nr_rows++;
+	ret = 0;
+out:
+	json_object_put(root);
+	return ret;
+}
+
+static int cmp_row(const void *a, const void *b)
+{
+	const struct row *x = a, *y = b;
+
+	return x->point < y->point ? -1 : x->point > y->point;
+}
+
+static void keys_free(struct table *t)
+{
+	for (unsigned int k = 0; k < t->nr_keys; k++) {
+		for (unsigned int v = 0; v < t->keys[k].nr; v++)
+			free(t->keys[k].values[v]);
+		free(t->keys[k].values);
+		free(t->keys[k].name);
+	}
+	free(t->keys);
+	t->keys = NULL;
+	t->nr_keys = 0;
+	t->pcp_swept = false;
+}
+
+static void table_free(struct table *t)
+{
+	for (unsigned int i = 0; i < t->nr_rows; i++) {
+		for (unsigned int k = 0; k < t->nr_keys; k++)
+			free(t->rows[i].values[k]);
+		free(t->rows[i].values);
+		free(t->rows[i].host);
+		free(t->rows[i].build);
+		free(t->rows[i].pcp);
+	}
+	free(t->rows);
+	keys_free(t);
+}
+
+/* Does @r come from elsewhere than @first (host, build, pcp lists)? */
+static bool row_elsewhere(const struct table *t, const struct row *r,
+			  const struct row *first)
+{
+	return strcmp(r->host, first->host) || strcmp(r->build, first->build) ||
+	       (!t->pcp_swept && strcmp(r->pcp, first->pcp));
+}
+
+static int key_width(const struct table *t, unsigned int k)
+{
+	size_t w = strlen(t->keys[k].name);
+
+	for (unsigned int i = 0; i < t->nr_rows; i++)
+		if (strlen(t->rows[i].values[k]) > w)
+			w = strlen(t->rows[i].values[k]);
+	return (int)w;
+}
+
+static void print_header(FILE *out, const struct table *t)
+{
+	uint64_t points = t->rows[0].points;
+
+	fprintf(out, "sweep: %u of %llu points (", t->nr_rows,
+		(unsigned long long)points);
+	for (unsigned int k = 0; k < t->nr_keys; k++) {
+		fprintf(out, "%s%s=", k ? " x " : "", t->keys[k].name);
+		for (unsigned int v = 0; v < t->keys[k].nr; v++)
+			fprintf(out, "%s%s", v ? (strcmp(t->keys[k].name,
+							 "mix") ? "," : "/") :
+				"", t->keys[k].values[v]);
+	}
+	fprintf(out, ")\nsvc_alloc_arg() latency per call in us: the mean "
+		"over every call, +- the sample stddev of the\nruns' means "
+		"(- with one run), and the change of the mean against point "
+		"%llu\n\n", (unsigned long long)t->rows[0].point);
+	fprintf(out, "%5s", "point");
+	for (unsigned int k = 0; k < t->nr_keys; k++)
+		fprintf(out, "  %*s", key_width(t, k), t->keys[k].name);
+	for (int m = 0; m < NR_MODES; m++)
+		if (t->mode_seen[m])
+			fprintf(out, "  %9s %8s %8s", mode_names[m], "+-",
+				"change");
+	fprintf(out, "%s\n", t->notes ? "  where" : "");
+}
+
+static void print_row(FILE *out, const struct table *t, const struct row *r)
+{
+	const struct row *first = &t->rows[0];
+
+	fprintf(out, "%5llu", (unsigned long long)r->point);
+	for (unsigned int k = 0; k < t->nr_keys; k++)
+		fprintf(out, "  %*s", key_width(t, k), r->values[k]);
+	for (int m = 0; m < NR_MODES; m++) {
+		char sd[32], chg[32];
+
+		if (!t->mode_seen[m])
+			continue;
+		if (!r->have[m]) {
+			fprintf(out, "  %9s %8s %8s", "-", "", "");
+			continue;
+		}
+		if (r->runs[m] > 1 && isfinite(r->sd[m]))
+			snprintf(sd, sizeof(sd), "%.3f", r->sd[m]);
+		else
+			snprintf(sd, sizeof(sd), "-");
+		if (r == first)
+			snprintf(chg, sizeof(chg), "base");
+		else if (first->have[m] && first->mean[m] > 0)
+			snprintf(chg, sizeof(chg), "%+.1f%%", 100 *
+				 (r->mean[m] - first->mean[m]) /
+				 first->mean[m]);
+		else
+			snprintf(chg, sizeof(chg), "-");
+		fprintf(out, "  %9.3f %8s %8s", r->mean[m], sd, chg);
+	}
+	if (r->elsewhere)
+		fprintf(out, "  *");
+	fputc('\n', out);
+}
+
+/* Below the table: where the points ran, and what is missing. */
+static void print_notes(FILE *out, const struct table *t)
+{
+	const struct row *first = &t->rows[0];
+	uint64_t missing = 0;
+
+	fprintf(out, "\nhost %s; build %s; pcp lists %s\n", first->host,
+		first->build, t->pcp_swept ? "as swept" : first->pcp);
+	for (unsigned int i = 1; i < t->nr_rows; i++) {
+		const struct row *r = &t->rows[i];
+
+		if (!r->elsewhere)
+			continue;
+		fprintf(out, "* point %llu: host %s; build %s; pcp lists %s\n",
+			(unsigned long long)r->point, r->host, r->build,
+			t->pcp_swept ? "as swept" : r->pcp);
+	}
+	for (uint64_t p = 1; p <= first->points; p++) {
+		bool found = false;
+
+		for (unsigned int i = 0; i < t->nr_rows && !found; i++)
+			found = t->rows[i].point == p;
+		if (found)
+			continue;
+		fprintf(out, "%s%llu", missing++ ? ", " : "missing (no "
+			"result file): point ", (unsigned long long)p);
+	}
+	if (missing)
+		fputc('\n', out);
+}
+
+/* --- the plot ---------------------------------------------------------- */
+
+struct figure {
+	const struct table *t;
+	unsigned int x;			/* the key along the x axis */
+};
+
+/* Do @a and @b agree on every key but the x axis's? */
+static bool same_line(const struct figure *f, const struct row *a,
+		      const struct row *b)
+{
+	for (unsigned int k = 0; k < f->t->nr_keys; k++)
+		if (k != f->x && strcmp(a->values[k], b->values[k]))
+			return false;
+	return true;
+}
+
+static unsigned int x_of(const struct figure *f, const struct row *r)
+{
+	const struct key *k = &f->t->keys[f->x];
+
+	for (unsigned int v = 0; v < k->nr; v++)
+		if (!strcmp(k->values[v], r->values[f->x]))
+			return v;
+	return 0;
+}
+
+static void plot_body(FILE *out, void *arg)
+{
+	const struct figure *f = arg;
+	const struct table *t = f->t;
+	const struct key *xk = &t->keys[f->x];
+	unsigned int lines = 0;
+	char title[512];
+
+	snprintf(title, sizeof(title), "rpcsim sweep: svc_alloc_arg() "
+		 "latency per call against %s (mean; bars: +- the runs' "
+		 "stddev)", xk->name);
+	fprintf(out, "set title ");
+	plot_quote(out, title);
+	fprintf(out, " font ',13'\nset grid\nset border 3\nset tics nomirror\n"
+		"set key outside right top Left reverse\nset bars small\n"
+		"set xlabel ");
+	plot_quote(out, xk->name);
+	fprintf(out, "\nset ylabel 'us per call'\nset yrange [0:*]\n"
+		"set xrange [-0.5:%.1f]\nset xtics (", xk->nr - 0.5);
+	for (unsigned int v = 0; v < xk->nr; v++) {
+		fprintf(out, "%s", v ? ", " : "");
+		plot_quote(out, xk->values[v]);
+		fprintf(out, " %u", v);
+	}
+	fprintf(out, ")\n");
+	/* A line per mode and per combination of the other keys' values. */
+	for (int m = 0; m < NR_MODES; m++) {
+		for (unsigned int i = 0; i < t->nr_rows; i++) {
+			const struct row *r = &t->rows[i];
+			bool seen = false;
+
+			if (!r->have[m])
+				continue;
+			for (unsigned int j = 0; j < i && !seen; j++)
+				seen = t->rows[j].have[m] &&
+				       same_line(f, &t->rows[j], r);
+			if (seen)
+				continue;
+			fprintf(out, "$l%u << EOD\n", lines);
+			for (unsigned int j = i; j < t->nr_rows; j++)
+				if (t->rows[j].have[m] &&
+				    same_line(f, &t->rows[j], r))
+					fprintf(out, "%u %.6f %.6f\n",
+						x_of(f, &t->rows[j]),
+						t->rows[j].mean[m],
+						isfinite(t->rows[j].sd[m]) ?
+						t->rows[j].sd[m] : 0);
+			fprintf(out, "EOD\n");
+			lines++;
+		}
+	}
+	fprintf(out, "plot ");
+	lines = 0;
+	for (int m = 0; m < NR_MODES; m++) {
+		for (unsigned int i = 0; i < t->nr_rows; i++) {
+			const struct row *r = &t->rows[i];
+			bool seen = false;
+			size_t n;
+
+			if (!r->have[m])
+				continue;
+			for (unsigned int j = 0; j < i && !seen; j++)
+				seen = t->rows[j].have[m] &&
+				       same_line(f, &t->rows[j], r);
+			if (seen)
+				continue;
+			n = (size_t)snprintf(title, sizeof(title), "%s",
+					     mode_names[m]);
+			for (unsigned int k = 0; k < t->nr_keys; k++)
+				if (k != f->x && n < sizeof(title))
+					n += (size_t)snprintf(title + n,
+						sizeof(title) - n, " %s=%s",
+						t->keys[k].name, r->values[k]);
+			fprintf(out, "%s$l%u using 1:2:3 with yerrorlines lw 2 "
+				"pt 7 lc rgb '#%06x' title ", lines ?
+				", \\\n     " : "", lines, plot_color(lines));
+			plot_quote(out, title);
+			lines++;
+		}
+	}
+	fprintf(out, "\n");
+}
+
+int sweep_table(FILE *out, const char *prog, char *const *paths,
+		const char *plot_path, const char *gnuplot)
+{
+	struct table t = { 0 };
+	int ret = 0;
+
+	for (char *const *p = paths; *p; p++)
+		if (row_read(&t, prog, *p))
+			ret = 1;
+	if (!t.nr_rows) {
+		fprintf(stderr, "%s: no sweep result to tabulate\n", prog);
+		table_free(&t);
+		return 1;
+	}
+	qsort(t.rows, t.nr_rows, sizeof(*t.rows), cmp_row);
+	for (unsigned int i = 1; i < t.nr_rows; i++) {
+		t.rows[i].elsewhere = row_elsewhere(&t, &t.rows[i], &t.rows[0]);
+		t.notes += t.rows[i].elsewhere;
+	}
+	print_header(out, &t);
+	for (unsigned int i = 0; i < t.nr_rows; i++)
+		print_row(out, &t, &t.rows[i]);
+	print_notes(out, &t);
+	if (t.notes)
+		fprintf(out, "%u point%s marked *: run on another host or build "
+			"than point %llu; their changes compare machines too\n",
+			t.notes, t.notes > 1 ? "s" : "",
+			(unsigned long long)t.rows[0].point);
+	if (plot_path) {
+		struct figure f = { .t = &t, .x = t.nr_keys - 1 };
+		char err[1024];
+
+		fflush(out);
+		if (plot_write_script(plot_path, gnuplot, plot_body, &f, err,
+				      sizeof(err))) {
+			fprintf(stderr, "%s: --plot=%s: %s\n", prog, plot_path,
+				err);
+			ret = 1;
+		} else {
+			fprintf(out, "\nPlot: %s (latency per call against "
+				"%s)\n", plot_path, t.keys[f.x].name);
+		}
+	}
+	table_free(&t);
+	return ret;
+}

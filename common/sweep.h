@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Sweeps: the table (and plot) of a folder of rpcsim --sweep result files,
+ * shared by rpcsim --sweep (at the end of its points) and rpcsim-compare
+ * --sweep DIR (from files whoever produced them).  Each file is one
+ * point: an rpcsim --json document with a "sweep" member naming the grid,
+ * the point and its settings, and "host" and "build" saying where it ran.
+ * Read with json-c (libsweep: libcommon stays free of it).
+ */
+#ifndef PP_COMMON_SWEEP_H
+#define PP_COMMON_SWEEP_H
+
+#include <stdio.h>
+
+/*
+ * sweep_dir_files() - the *.json files of @dir, sorted by name, into
+ * *@paths (NULL-terminated, each and the array malloc'd).  Returns their
+ * number, or -1 with errno when @dir cannot be read.
+ */
+int sweep_dir_files(const char *dir, char ***paths);
+void sweep_free_paths(char **paths);
+
+/*
+ * sweep_file_settings() - the settings recorded in result file @path
+ * (its sweep.settings), malloc'd; NULL when the file is missing, not
+ * JSON or not a sweep point.
+ */
+char *sweep_file_settings(const char *path);
+
+/*
+ * sweep_table() - print the table of the points in @paths to @out: a row
+ * per point in grid order (the swept keys' values), per mode the mean
+ * latency per call over every call, the sample standard deviation of the
+ * runs' means and the change against the first point; rows that ran on
+ * another host or build than the first are marked, with a note below.
+ * With @plot_path, also draw the mean against the last swept key, a line
+ * per mode (and per value of the other keys), with the gnuplot at
+ * @gnuplot.  @prog names the program in messages.  Returns 0; 1 when a
+ * file cannot be read or is not a point of the same sweep, or the plot
+ * failed (said on stderr).
+ */
+int sweep_table(FILE *out, const char *prog, char *const *paths,
+		const char *plot_path, const char *gnuplot);
+
+#endif /* PP_COMMON_SWEEP_H */

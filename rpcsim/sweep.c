@@ -1,0 +1,243 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * rpcsim --sweep: see sweep.h.  A point is exactly the command --plan
+ * prints for it, whether this rpcsim runs it or GNU parallel or Slurm
+ * does, so the table (common/sweep.c, rpcsim-compare --sweep's too)
+ * cannot tell them apart.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "sweep.h"
+#include "util.h"
+#include "../common/sweep.h"
+
+extern char **environ;
+
+/* @s for a POSIX shell: as is when it is plain, else in single quotes. */
+static void shell_quote(FILE *f, const char *s)
+{
+	if (*s && strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+			 "0123456789_-+=:,./@%") == strlen(s)) {
+		fputs(s, f);
+		return;
+	}
+	fputc('\'', f);
+	for (; *s; s++) {
+		if (*s == '\'')
+			fputs("'\\''", f);
+		else
+			fputc(*s, f);
+	}
+	fputc('\'', f);
+}
+
+void sweep_plan(const struct rpcsim_config *cfg, const char *prog)
+{
+	for (uint64_t p = 1; p <= cfg->sweep.nr_points; p++) {
+		char **argv = rpcsim_point_argv(cfg, prog, p);
+
+		for (char **a = argv; *a; a++) {
+			if (a != argv)
+				fputc(' ', stdout);
+			shell_quote(stdout, *a);
+		}
+		fputc('\n', stdout);
+		rpcsim_free_argv(argv);
+	}
+}
+
+/* Run point @p as a child rpcsim; its exit status, or -1 (said). */
+static int run_point(const struct rpcsim_config *cfg, uint64_t p)
+{
+	char **argv = rpcsim_point_argv(cfg, "rpcsim", p);
+	sig_atomic_t seen = rpcsim_signals;
+	posix_spawn_file_actions_t fa;
+	bool killed = false;
+	int err, status;
+	pid_t pid;
+
+	fflush(NULL);
+	/* --quiet: the table alone, not the points' lines */
+	if (posix_spawn_file_actions_init(&fa))
+		rpcsim_die("posix_spawn_file_actions_init failed");
+	if (cfg->quiet && posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO,
+							   "/dev/null",
+							   O_WRONLY, 0))
+		rpcsim_die("posix_spawn_file_actions_addopen failed");
+	err = posix_spawn(&pid, "/proc/self/exe", &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	rpcsim_free_argv(argv);
+	if (err) {
+		fprintf(stderr, "rpcsim: --sweep: cannot run point %llu: %s\n",
+			(unsigned long long)p, strerror(err));
+		return -1;
+	}
+	/* A signal stops the point too (it is our child, by pid). */
+	while (waitpid(pid, &status, 0) < 0) {
+		if (errno != EINTR) {
+			fprintf(stderr, "rpcsim: --sweep: waiting for point "
+				"%llu: %s\n", (unsigned long long)p,
+				strerror(errno));
+			return -1;
+		}
+		if (rpcsim_signals != seen && !killed) {
+			kill(pid, rpcsim_interrupted ? rpcsim_interrupted :
+			     SIGTERM);
+			killed = true;
+		}
+	}
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return WEXITSTATUS(status);
+}
+
+/* The result files of the grid's points, in order, for the table. */
+static char **grid_paths(const struct rpcsim_config *cfg)
+{
+	const struct rpcsim_sweep *sw = &cfg->sweep;
+	char **paths = xcalloc(sw->nr_points + 1, sizeof(char *));
+	unsigned int n = 0;
+
+	for (uint64_t p = 1; p <= sw->nr_points; p++) {
+		char *name = rpcsim_point_name(cfg, p);
+		size_t len = strlen(sw->results) + strlen(name) + 7;
+		char *path = xcalloc(len, 1);
+
+		snprintf(path, len, "%s/%s.json", sw->results, name);
+		free(name);
+		if (access(path, F_OK))
+			free(path);	/* the table says it is missing */
+		else
+			paths[n++] = path;
+	}
+	return paths;
+}
+
+int sweep_run(const struct rpcsim_config *cfg, const char *gnuplot)
+{
+	const struct rpcsim_sweep *sw = &cfg->sweep;
+	unsigned int failed = 0;
+	char **paths;
+	int status = 0;
+
+	if (mkdir(sw->results, 0777) && errno != EEXIST) {
+		fprintf(stderr, "rpcsim: --results=%s: %s\n", sw->results,
+			strerror(errno));
+		return 1;
+	}
+	for (uint64_t p = 1; p <= sw->nr_points; p++) {
+		int ret = run_point(cfg, p);
+
+		if (ret >= 128 || rpcsim_interrupted) {
+			status = ret >= 128 ? ret : 128 + rpcsim_interrupted;
+			break;
+		}
+		if (ret) {
+			fprintf(stderr, "rpcsim: --sweep: point %llu failed "
+				"(exit %d); the sweep goes on\n",
+				(unsigned long long)p, ret);
+			failed++;
+		}
+	}
+	if (status)
+		return status;
+	if (!cfg->quiet)
+		fputc('\n', stdout);
+	paths = grid_paths(cfg);
+	if (!paths[0]) {
+		fprintf(stderr, "rpcsim: --sweep: no point gave a result\n");
+		status = 1;
+	} else if (sweep_table(stdout, "rpcsim", paths, cfg->plot, gnuplot)) {
+		status = 1;
+	}
+	sweep_free_paths(paths);
+	return failed ? 1 : status;
+}
+
+char *sweep_point_path(const struct rpcsim_config *cfg)
+{
+	size_t len = strlen(cfg->sweep.results) + strlen(cfg->sweep.name) + 7;
+	char *path = xcalloc(len, 1);
+
+	snprintf(path, len, "%s/%s.json", cfg->sweep.results, cfg->sweep.name);
+	return path;
+}
+
+bool sweep_point_done(const struct rpcsim_config *cfg)
+{
+	char *path = sweep_point_path(cfg);
+	char *settings = sweep_file_settings(path);
+	bool done = settings && !strcmp(settings, cfg->sweep.settings);
+
+	if (settings && !done)
+		fprintf(stderr, "rpcsim: %s holds other settings (%s); point "
+			"%llu runs again with %s\n", path, settings,
+			(unsigned long long)cfg->sweep.point,
+			cfg->sweep.settings);
+	free(settings);
+	free(path);
+	return done;
+}
+
+int sweep_point_write(const struct report *rep)
+{
+	const struct rpcsim_config *cfg = rep->cfg;
+	char *path = sweep_point_path(cfg), *tmp;
+	size_t len = strlen(path) + 32;
+	const char *slash = strrchr(path, '/');
+	int fd, ret = -1;
+	mode_t mask;
+	FILE *f;
+
+	if (mkdir(cfg->sweep.results, 0777) && errno != EEXIST) {
+		fprintf(stderr, "rpcsim: --results=%s: %s\n",
+			cfg->sweep.results, strerror(errno));
+		free(path);
+		return -1;
+	}
+	/* DIR/.NAME.json.XXXXXX: hidden, and not *.json, till renamed */
+	tmp = xcalloc(len, 1);
+	snprintf(tmp, len, "%.*s.%s.XXXXXX", (int)(slash - path + 1), path,
+		 slash + 1);
+	fd = mkstemp(tmp);
+	mask = umask(0);
+	umask(mask);
+	if (fd < 0 || fchmod(fd, 0666 & ~mask) || !(f = fdopen(fd, "w"))) {
+		fprintf(stderr, "rpcsim: --results=%s: %s\n",
+			cfg->sweep.results, strerror(errno));
+		if (fd >= 0) {
+			close(fd);
+			unlink(tmp);
+		}
+		goto out;
+	}
+	report_json(f, rep);
+	if (fflush(f) || ferror(f) || fsync(fd)) {
+		fprintf(stderr, "rpcsim: writing %s: %s\n", tmp,
+			strerror(errno));
+		fclose(f);
+		unlink(tmp);
+		goto out;
+	}
+	if (fclose(f) || rename(tmp, path)) {
+		fprintf(stderr, "rpcsim: %s: %s\n", path, strerror(errno));
+		unlink(tmp);
+		goto out;
+	}
+	ret = 0;
+out:
+	free(tmp);
+	free(path);
+	return ret;
+}

@@ -1,0 +1,239 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# rpcsim --sweep: a 2x2 grid run directly, and the same grid's --plan run
+# through GNU parallel, give tables of the same structure and settings
+# (rpcsim-compare --sweep builds the second); a sweep run again resumes
+# (finished points are not run, a missing or different one is); an
+# interrupted point leaves no file; points from another host are marked;
+# bad input, a point's bad combination too, is one line and exit 2.  Structure and settings only: the
+# timings of 50 requests say nothing.
+
+# Option lists in variables are split into words on purpose.
+# shellcheck disable=SC2086
+# shellcheck source=tests/rpcsim/common.sh
+. "$top_srcdir/tests/rpcsim/common.sh"
+
+COMPARE=$top_builddir/compare/rpcsim-compare
+
+plan_tests 22
+
+if ! command -v python3 >/dev/null 2>&1; then
+	skip 22 "python3 is needed to read the result files"
+	exit 0
+fi
+
+# Small runs: 50 requests, a small file and pool, two runs per mode.
+FIXED="--alloc=all --repeat=2 --requests=50 --file-size=1m --pool-size=16m"
+GRID="--sweep=threads=1,2 --sweep=pcp-batch=31,63"
+NAMES="threads-1_pcp-batch-31 threads-1_pcp-batch-63 threads-2_pcp-batch-31 threads-2_pcp-batch-63"
+
+# files DIR: the names of DIR's result files, one line.
+files()
+{
+	find "$1" -mindepth 1 -maxdepth 1 -printf '%f\n' | LC_ALL=C sort |
+		tr '\n' ' ' | sed 's/ $//'
+}
+
+# rows FILE: the table's structure: the title line, the header, and each
+# row's point and swept values (the timings left out).
+rows()
+{
+	sed -n -e '/^sweep: /p' -e '/^point  /p' \
+		-e 's/^ *\([0-9][0-9]*\)  *\([0-9]*\)  *\([0-9]*\)  .*/\1 \2 \3/p' "$1"
+}
+
+# settings DIR: each result file's name, point and recorded settings.
+settings()
+{
+	python3 - "$1" <<'EOF'
+import json, os, sys
+d = sys.argv[1]
+for f in sorted(os.listdir(d)):
+    s = json.load(open(os.path.join(d, f)))["sweep"]
+    print(f, s["point"], s["points"], s["name"], json.dumps(s["values"]),
+          s["settings"])
+EOF
+}
+
+# --- the grid run directly ---------------------------------------------------
+run $FIXED $GRID --results="$tmpdir/direct"
+cp "$OUT" "$tmpdir/direct.out"
+[ "$status" -eq 0 ] && [ ! -s "$ERR" ] &&
+	[ "$(files "$tmpdir/direct")" = "$(echo $NAMES | sed 's/\([^ ]*\)/\1.json/g')" ]
+ok $? "2x2 grid: exit 0, one result file per point, named by its settings" ||
+	diag "exit $status; $(cat "$ERR"); files: $(files "$tmpdir/direct")"
+
+expected="sweep: 4 of 4 points (threads=1,2 x pcp-batch=31,63)
+point  threads  pcp-batch     single       +-   change       list       +-   change      array       +-   change
+1 1 31
+2 1 63
+3 2 31
+4 2 63"
+[ "$(rows "$tmpdir/direct.out")" = "$expected" ]
+ok $? "2x2 grid: a row per point in grid order, a column group per mode" ||
+	diag "$(cat "$tmpdir/direct.out")"
+
+n=$(grep -c '^ *[1-4]  .* base$\|^ *[1-4]  .*%$' "$tmpdir/direct.out")
+first=$(sed -n 's/^ *1  *1  *31  .*/x/p' "$tmpdir/direct.out")
+[ "$n" -eq 4 ] && [ "$first" = x ] &&
+	[ "$(grep -c '^ *1  *1  *31 .*base .*base .*base$' "$tmpdir/direct.out")" -eq 1 ] &&
+	! grep -q '\*$' "$tmpdir/direct.out"
+ok $? "2x2 grid: the first point is each mode's base, the others a change; nothing marked" ||
+	diag "$(cat "$tmpdir/direct.out")"
+
+python3 - "$tmpdir/direct" <<'EOF'
+import json, os, sys
+d = sys.argv[1]
+want = {"threads-1_pcp-batch-31": (1, 1, 31), "threads-1_pcp-batch-63": (2, 1, 63),
+        "threads-2_pcp-batch-31": (3, 2, 31), "threads-2_pcp-batch-63": (4, 2, 63)}
+for name, (point, threads, batch) in want.items():
+    doc = json.load(open(os.path.join(d, name + ".json")))
+    s, c = doc["sweep"], doc["config"]
+    assert s["point"] == point and s["points"] == 4, s
+    assert s["values"] == {"threads": str(threads), "pcp-batch": str(batch)}, s
+    assert s["keys"] == [{"key": "threads", "values": ["1", "2"]},
+                         {"key": "pcp-batch", "values": ["31", "63"]}], s
+    assert c["threads"] == threads and c["pcp_batch"] == batch, c
+    assert c["pcp_high"] == 6 * batch and c["requests"] == 50, c
+    assert [m["mode"] for m in doc["modes"]] == ["single", "list", "array"]
+    assert all(m["runs"] == 2 for m in doc["modes"])
+    assert doc["host"] and doc["build"]["version"] == doc["version"]
+    assert doc["build"]["pcp_impl"] == c["pcp_impl"]
+EOF
+ok $? "each result file records its point, the grid, its settings, host and build"
+
+"$COMPARE" --sweep="$tmpdir/direct" >"$tmpdir/compare.out" 2>"$ERR"
+status=$?
+[ "$status" -eq 0 ] && [ ! -s "$ERR" ] &&
+	sed -n '/^sweep: /,$p' "$tmpdir/direct.out" | cmp -s - "$tmpdir/compare.out"
+ok $? "rpcsim-compare --sweep prints the very table rpcsim --sweep ended with" ||
+	diag "exit $status; $(cat "$ERR"); $(diff "$tmpdir/compare.out" "$tmpdir/direct.out")"
+
+# --- --plan, and the plan through GNU parallel ------------------------------
+run $FIXED $GRID --results="$tmpdir/planned" --plan
+cp "$OUT" "$tmpdir/plan"
+[ "$status" -eq 0 ] && [ "$(wc -l <"$tmpdir/plan")" -eq 4 ] &&
+	[ ! -e "$tmpdir/planned" ] &&
+	[ "$(sed 's/.* --point=\([0-9]*\)$/\1/' "$tmpdir/plan" | tr '\n' ' ')" = "1 2 3 4 " ] &&
+	[ "$(grep -c -- "--sweep=threads=1,2 --sweep=pcp-batch=31,63 --results=$tmpdir/planned" "$tmpdir/plan")" -eq 4 ] &&
+	[ "$(grep -c -- '--alloc=all --file-size=1m --requests=50 --repeat=2 --pool-size=16m' "$tmpdir/plan")" -eq 4 ]
+ok $? "--plan: one self-contained command per point, nothing run" ||
+	diag "exit $status; $(cat "$tmpdir/plan")"
+
+if command -v parallel >/dev/null 2>&1; then
+	parallel --will-cite -j2 <"$tmpdir/plan" >"$tmpdir/parallel.out" 2>"$ERR"
+	status=$?
+	[ "$status" -eq 0 ] && [ ! -s "$ERR" ] &&
+		[ "$(files "$tmpdir/planned")" = "$(files "$tmpdir/direct")" ] &&
+		[ "$(grep -c '^point [1-4]/4 ' "$tmpdir/parallel.out")" -eq 4 ]
+	ok $? "the plan's lines under GNU parallel: the same result files" ||
+		diag "exit $status; $(cat "$ERR")"
+	"$COMPARE" --sweep="$tmpdir/planned" >"$tmpdir/planned.out" 2>"$ERR"
+	status=$?
+	[ "$status" -eq 0 ] && [ -n "$(rows "$tmpdir/planned.out")" ] &&
+		[ "$(rows "$tmpdir/planned.out")" = "$(rows "$tmpdir/direct.out")" ] &&
+		[ "$(settings "$tmpdir/planned")" = "$(settings "$tmpdir/direct")" ]
+	ok $? "rpcsim-compare --sweep of parallel's folder: the direct table's structure and settings" ||
+		diag "exit $status; $(cat "$ERR"); $(diff "$tmpdir/planned.out" "$tmpdir/direct.out")"
+else
+	skip 2 "GNU parallel is not installed (apt-get install parallel)"
+fi
+
+# --- resume ----------------------------------------------------------------
+cp -p "$tmpdir/direct/threads-1_pcp-batch-31.json" "$tmpdir/keep1.json"
+cp -p "$tmpdir/direct/threads-2_pcp-batch-31.json" "$tmpdir/keep3.json"
+rm "$tmpdir/direct/threads-1_pcp-batch-63.json"
+python3 - "$tmpdir/direct/threads-2_pcp-batch-63.json" <<'EOF'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+doc["sweep"]["settings"] = doc["sweep"]["settings"].replace("--requests=50", "--requests=60")
+json.dump(doc, open(sys.argv[1], "w"))
+EOF
+run $FIXED $GRID --results="$tmpdir/direct"
+[ "$status" -eq 0 ] &&
+	[ "$(grep -c '^point [13]/4 .*: done already' "$OUT")" -eq 2 ] &&
+	grep -q '^point 2/4 threads-1_pcp-batch-63: single .* per call$' "$OUT" &&
+	grep -q '^point 4/4 threads-2_pcp-batch-63: single .* per call$' "$OUT" &&
+	cmp -s "$tmpdir/keep1.json" "$tmpdir/direct/threads-1_pcp-batch-31.json" &&
+	cmp -s "$tmpdir/keep3.json" "$tmpdir/direct/threads-2_pcp-batch-31.json"
+ok $? "resume: finished points are not run again, a missing one is" ||
+	diag "exit $status; $(cat "$OUT" "$ERR")"
+grep -q 'threads-2_pcp-batch-63.json holds other settings (.*--requests=60' "$ERR" &&
+	! grep -q requests=60 "$tmpdir/direct/threads-2_pcp-batch-63.json"
+ok $? "resume: a file of other settings is run again and replaced, with a note" ||
+	diag "$(cat "$ERR")"
+[ "$(files "$tmpdir/direct")" = "$(echo $NAMES | sed 's/\([^ ]*\)/\1.json/g')" ] &&
+	[ "$(rows "$OUT")" = "$expected" ]
+ok $? "resume: the table again has every point, no file left behind" ||
+	diag "$(files "$tmpdir/direct")"
+
+# An interrupted point writes nothing (its file appears whole or not at all).
+timeout --preserve-status -s INT 1 "$RPCSIM" $GRID --duration=30 --file-size=1m \
+	--pool-size=16m --results="$tmpdir/stopped" --point=1 >"$OUT" 2>"$ERR"
+status=$?
+[ "$status" -eq 130 ] && [ -z "$(files "$tmpdir/stopped" 2>/dev/null)" ] &&
+	grep -q '^point 1/4 threads-1_pcp-batch-31: stopped, no result file$' "$OUT"
+ok $? "an interrupted point leaves no result file, not even a temporary one" ||
+	diag "exit $status; $(files "$tmpdir/stopped")"
+
+# --- mixed hosts and builds, missing points ----------------------------------
+cp -r "$tmpdir/direct" "$tmpdir/mixed"
+python3 - "$tmpdir/mixed/threads-2_pcp-batch-31.json" <<'EOF'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+doc["host"] = "elsewhere"
+json.dump(doc, open(sys.argv[1], "w"))
+EOF
+python3 - "$tmpdir/mixed/threads-1_pcp-batch-63.json" <<'EOF'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+doc["build"]["configure"] = "'--with-elsewhere'"
+json.dump(doc, open(sys.argv[1], "w"))
+EOF
+rm "$tmpdir/mixed/threads-2_pcp-batch-63.json"
+"$COMPARE" --sweep="$tmpdir/mixed" >"$OUT" 2>"$ERR"
+status=$?
+[ "$status" -eq 0 ] && grep -q '^sweep: 3 of 4 points' "$OUT" &&
+	grep -q '^ *2  *1  *63  .*  \*$' "$OUT" &&
+	grep -q '^ *3  *2  *31  .*  \*$' "$OUT" &&
+	! grep -q '^ *1  .*\*$' "$OUT" &&
+	grep -q "^\* point 2: host .*; build .*configure ''--with-elsewhere''" "$OUT" &&
+	grep -q '^\* point 3: host elsewhere; ' "$OUT" &&
+	grep -q '^2 points marked \*: run on another host or build' "$OUT"
+ok $? "points from another host or build are marked, and where they ran named" ||
+	diag "exit $status; $(cat "$OUT" "$ERR")"
+grep -q '^missing (no result file): point 4$' "$OUT"
+ok $? "a point of the grid without a result file is listed as missing"
+
+# A file of another sweep, or not a result at all, is named: exit 1.
+echo '{"program": "other"}' >"$tmpdir/mixed/foreign.json"
+"$COMPARE" --sweep="$tmpdir/mixed" >"$OUT" 2>"$ERR"
+status=$?
+[ "$status" -eq 1 ] && grep -q 'foreign.json: not an rpcsim --sweep result' "$ERR"
+ok $? "rpcsim-compare --sweep: a file that is no sweep point is named, exit 1" ||
+	diag "exit $status; $(cat "$ERR")"
+
+# --- bad input: one line naming the option, the value, what is accepted ------
+bad()
+{
+	want=$1
+	shift
+	run "$@"
+	[ "$status" -eq 2 ] && [ ! -s "$OUT" ] && [ "$(wc -l <"$ERR")" -eq 1 ] &&
+		grep -q -- "$want" "$ERR"
+	ok $? "bad input '$*': exit 2, one line naming '$want'" ||
+		diag "exit $status; $(cat "$ERR")"
+}
+bad "--sweep=nosuch=1,2: unknown key 'nosuch'; expected one of threads, " \
+	--sweep=nosuch=1,2 --results="$tmpdir/x"
+bad "--sweep=threads=1,x: --threads=x: expected an integer from 1 to" \
+	--sweep=threads=1,x --results="$tmpdir/x"
+bad "--sweep=mix=read:1/read:x: --mix=read:x: bad weight 'x'" \
+	--sweep=mix=read:1/read:x --results="$tmpdir/x"
+bad "--sweep: point 1 (max-payload=64k): --io-size=1m: larger than the max payload" \
+	--sweep=max-payload=64k,2m --io-size=1m --results="$tmpdir/x"
+bad "--plan: only with --sweep=KEY=V1,V2,... and --results=DIR" --plan
+bad "--sweep=threads=1,2: needs --results=DIR" --sweep=threads=1,2
+[ ! -e "$tmpdir/x" ]
+ok $? "bad input creates no results folder"
