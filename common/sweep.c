@@ -461,6 +461,23 @@ static bool same_line(const struct figure *f, const struct row *a,
 	return true;
 }
 
+/*
+ * Whether row @i starts a line of mode @m: it has the mode, and no row
+ * before it lies on the same line (the same values but the x key).
+ */
+static bool first_of_line(const struct table *t, const struct figure *f,
+			  unsigned int i, int m)
+{
+	const struct row *r = &t->rows[i];
+
+	if (!r->have[m])
+		return false;
+	for (unsigned int j = 0; j < i; j++)
+		if (t->rows[j].have[m] && same_line(f, &t->rows[j], r))
+			return false;
+	return true;
+}
+
 static unsigned int x_of(const struct figure *f, const struct row *r)
 {
 	const struct key *k = &f->t->keys[f->x];
@@ -500,14 +517,8 @@ static void plot_body(FILE *out, void *arg)
 	for (int m = 0; m < NR_MODES; m++) {
 		for (unsigned int i = 0; i < t->nr_rows; i++) {
 			const struct row *r = &t->rows[i];
-			bool seen = false;
 
-			if (!r->have[m])
-				continue;
-			for (unsigned int j = 0; j < i && !seen; j++)
-				seen = t->rows[j].have[m] &&
-				       same_line(f, &t->rows[j], r);
-			if (seen)
+			if (!first_of_line(t, f, i, m))
 				continue;
 			fprintf(out, "$l%u << EOD\n", lines);
 			for (unsigned int j = i; j < t->nr_rows; j++)
@@ -527,15 +538,9 @@ static void plot_body(FILE *out, void *arg)
 	for (int m = 0; m < NR_MODES; m++) {
 		for (unsigned int i = 0; i < t->nr_rows; i++) {
 			const struct row *r = &t->rows[i];
-			bool seen = false;
 			size_t n;
 
-			if (!r->have[m])
-				continue;
-			for (unsigned int j = 0; j < i && !seen; j++)
-				seen = t->rows[j].have[m] &&
-				       same_line(f, &t->rows[j], r);
-			if (seen)
+			if (!first_of_line(t, f, i, m))
 				continue;
 			n = (size_t)snprintf(title, sizeof(title), "%s",
 					     mode_names[m]);
