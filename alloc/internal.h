@@ -823,6 +823,8 @@ void pp_free_one_page_locked(struct pp_pool *pool, struct pp_page *page,
 			     unsigned int order);
 unsigned int pp_rmqueue_bulk(struct pp_pool *pool, struct pp_pcp *pcp,
 			     unsigned int count);
+void pp_free_pcppage_locked(struct pp_pool *pool, struct pp_page *page,
+			    unsigned int cpu);
 void pp_free_pcppages_bulk(struct pp_pool *pool, struct pp_pcp *pcp,
 			   unsigned int count);
 void pp_drain_all_pages(struct pp_pool *pool);

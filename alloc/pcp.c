@@ -377,20 +377,8 @@ void pp_rseq_drain_high(struct pp_pool *pool)
 			pp_zone_lock(pool);
 			locked = true;
 		}
-		for (long i = 0; i < r; i++) {
-			struct pp_page *page = buf[i];
-
-			if (pool->debug &&
-			    (pp_page_state(page) != PP_PAGE_PCP ||
-			     page->pcp_cpu != (unsigned int)cpu))
-				pp_bad_page(pool, page, "free_pcppages_bulk",
-					    "free list corruption: page on a "
-					    "pcp list is not a free pcp page");
-			pp_set_page_state(page, PP_PAGE_NONE);
-			pp_trace(mm_page_pcpu_drain, pp_pfn(pool, page), 0,
-				 PP_MIGRATE_UNMOVABLE);
-			pp_free_one_page_locked(pool, page, 0);
-		}
+		for (long i = 0; i < r; i++)
+			pp_free_pcppage_locked(pool, buf[i], (unsigned int)cpu);
 		done += (unsigned int)r;
 	}
 	if (!locked)

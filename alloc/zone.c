@@ -171,6 +171,25 @@ unsigned int pp_rmqueue_bulk(struct pp_pool *pool, struct pp_pcp *pcp,
 }
 
 /*
+ * One page of free_pcppages_bulk(), just taken off CPU @cpu's pcp list
+ * (either implementation): it must be a free pcp page of that CPU; trace
+ * it and merge it into the buddy lists.  Zone lock held.
+ */
+void pp_free_pcppage_locked(struct pp_pool *pool, struct pp_page *page,
+			    unsigned int cpu)
+{
+	if (pool->debug &&
+	    (pp_page_state(page) != PP_PAGE_PCP || page->pcp_cpu != cpu))
+		pp_bad_page(pool, page, "free_pcppages_bulk",
+			    "free list corruption: page on a pcp list is not "
+			    "a free pcp page");
+	pp_set_page_state(page, PP_PAGE_NONE);
+	pp_trace(mm_page_pcpu_drain, pp_pfn(pool, page), 0,
+		 PP_MIGRATE_UNMOVABLE);
+	pp_free_one_page_locked(pool, page, 0);
+}
+
+/*
  * free_pcppages_bulk(): move @count pages from the cold end of @pcp back to
  * the buddy lists under the zone lock.  @pcp->lock held.
  */
@@ -181,18 +200,9 @@ void pp_free_pcppages_bulk(struct pp_pool *pool, struct pp_pcp *pcp,
 
 	pp_zone_lock(pool);
 	while (n < count && left) {
-		struct pp_page *page = pcp->ring[(top - left) & pcp->mask];
-
-		if (pool->debug &&
-		    (pp_page_state(page) != PP_PAGE_PCP ||
-		     page->pcp_cpu != pcp->cpu))
-			pp_bad_page(pool, page, "free_pcppages_bulk",
-				    "free list corruption: page on a pcp list "
-				    "is not a free pcp page");
-		pp_set_page_state(page, PP_PAGE_NONE);
-		pp_trace(mm_page_pcpu_drain, pp_pfn(pool, page), 0,
-			 PP_MIGRATE_UNMOVABLE);
-		pp_free_one_page_locked(pool, page, 0);
+		pp_free_pcppage_locked(pool,
+				       pcp->ring[(top - left) & pcp->mask],
+				       pcp->cpu);
 		left--;
 		n++;
 	}
