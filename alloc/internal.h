@@ -176,6 +176,34 @@ struct pp_alloc_ctx {
 	enum pp_vm_event pending[4];
 };
 
+/*
+ * One call of __alloc_pages_bulk() as the fill loops see it: the list or
+ * the array to fill (the other NULL), up to @nr_pages, @gfp already
+ * masked, @call the API entry point named in reports.
+ */
+struct pp_bulk_req {
+	pp_gfp_t gfp;
+	unsigned long nr_pages;
+	struct pp_list_head *page_list;
+	struct pp_page **page_array;
+	const char *call;
+};
+
+/*
+ * How a fill loop runs (its flags argument).  The bulk core passes
+ * constants, so each always-inline copy of a loop is compiled for one
+ * combination and tests none of them per page.
+ */
+#define PP_FILL_LIST		0x01u	/* onto @page_list, not the array */
+#define PP_FILL_CHECKS		0x02u	/* debug checks, GFP_ZERO: the full
+					   prep_new_page() per page */
+#define PP_FILL_ALL		0x04u	/* every entry of the array, populated
+					   or not (PP_BULK_PURE_OUTPUT) */
+#define PP_FILL_STOP		0x08u	/* stop at the first populated entry
+					   (PP_BULK_STOP_AT_POPULATED) */
+#define PP_FILL_PER_PAGE_STATS	0x10u	/* PGALLOC per page in the loop, as
+					   5.13; else once after it */
+
 /* What the bulk loop did. */
 struct pp_bulk_fill {
 	unsigned long nr_populated;	/* index reached in the array */
@@ -202,17 +230,15 @@ struct pp_backend_ops {
 				       const char *call);
 	/*
 	 * The bulk loop, @pcp->lock held: fill the NULL entries of
-	 * @page_array from @f->nr_populated on (all of [@f->nr_populated,
-	 * @nr_pages) if @fill_all), or add pages to @page_list, up to
-	 * @nr_pages; stop at the first populated entry past a hole if
-	 * @stop_at_populated.  Counts PGALLOC per page or once.
+	 * @req->page_array from @f->nr_populated on (all of
+	 * [@f->nr_populated, @req->nr_pages) with PP_FILL_ALL), or add
+	 * pages to @req->page_list, up to @req->nr_pages; stop at the first
+	 * populated entry past a hole with PP_FILL_STOP.  Counts PGALLOC per
+	 * page (PP_FILL_PER_PAGE_STATS) or once.  @flags: PP_FILL_*.
 	 */
 	void (*bulk_fill)(struct pp_pool *pool, struct pp_pcp *pcp,
-			  pp_gfp_t gfp, unsigned long nr_pages,
-			  struct pp_list_head *page_list,
-			  struct pp_page **page_array, struct pp_bulk_fill *f,
-			  const char *call, bool fill_all,
-			  bool stop_at_populated, bool per_page_stats);
+			  const struct pp_bulk_req *req,
+			  struct pp_bulk_fill *f, unsigned int flags);
 	/*
 	 * A block whose last reference went, prepared (state back to the
 	 * backend's): give it back, counting PGFREE.  @pcp: this CPU's pcp,
@@ -264,18 +290,14 @@ static inline struct pp_page *pp_backend_alloc_pages(struct pp_pool *pool,
 	return pool->ops->alloc_pages(pool, ac, call);
 }
 
+/* @req by value: see pp_alloc_pages_bulk_core(). */
 static inline void pp_backend_bulk_fill(struct pp_pool *pool,
-					struct pp_pcp *pcp, pp_gfp_t gfp,
-					unsigned long nr_pages,
-					struct pp_list_head *page_list,
-					struct pp_page **page_array,
-					struct pp_bulk_fill *f, const char *call,
-					bool fill_all, bool stop_at_populated,
-					bool per_page_stats)
+					struct pp_pcp *pcp,
+					struct pp_bulk_req req,
+					struct pp_bulk_fill *f,
+					unsigned int flags)
 {
-	pool->ops->bulk_fill(pool, pcp, gfp, nr_pages, page_list, page_array,
-			     f, call, fill_all, stop_at_populated,
-			     per_page_stats);
+	pool->ops->bulk_fill(pool, pcp, &req, f, flags);
 }
 
 static inline void pp_backend_free_pages(struct pp_pool *pool,

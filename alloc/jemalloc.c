@@ -307,12 +307,16 @@ static struct pp_page *pp_je_slot_page(struct pp_pool *pool,
 }
 
 static void pp_je_bulk_fill(struct pp_pool *pool, struct pp_pcp *pcp,
-			    pp_gfp_t gfp, unsigned long nr_pages,
-			    struct pp_list_head *page_list,
-			    struct pp_page **page_array,
-			    struct pp_bulk_fill *f, const char *call,
-			    bool fill_all, bool stop, bool per_page_stats)
+			    const struct pp_bulk_req *req,
+			    struct pp_bulk_fill *f, unsigned int fill)
 {
+	const bool fill_all = fill & PP_FILL_ALL, stop = fill & PP_FILL_STOP;
+	const bool per_page_stats = fill & PP_FILL_PER_PAGE_STATS;
+	struct pp_list_head *page_list = req->page_list;
+	struct pp_page **page_array = req->page_array;
+	unsigned long nr_pages = req->nr_pages;
+	pp_gfp_t gfp = req->gfp;
+	const char *call = req->call;
 	struct pp_je *je = pp_je_pool(pool);
 	int flags = pp_je_flags(je, pcp, 0);
 	unsigned long i = f->nr_populated, nr_account = 0;
