@@ -363,6 +363,10 @@ void pp_check_poison(const struct pp_pool *pool, struct pp_page *page,
 		     unsigned int order, const char *call);
 
 const char *pp_page_state_name(unsigned int state);
+/* The enum <-> name tables' lookups (pool.c). */
+const char *pp_table_name(const char *const *names, unsigned int n,
+			  unsigned int i);
+int pp_table_index(const char *const *names, unsigned int n, const char *name);
 
 /* --- locks ------------------------------------------------------------- */
 

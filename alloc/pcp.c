@@ -74,17 +74,12 @@ static const char *const pp_pcp_impl_names[PP_NR_PCP_IMPLS] = {
 
 const char *pp_pcp_impl_name(enum pp_pcp_impl impl)
 {
-	if ((unsigned int)impl >= PP_NR_PCP_IMPLS)
-		return "unknown";
-	return pp_pcp_impl_names[impl];
+	return pp_table_name(pp_pcp_impl_names, PP_NR_PCP_IMPLS, impl);
 }
 
 int pp_pcp_impl_from_name(const char *name)
 {
-	for (unsigned int i = 0; name && i < PP_NR_PCP_IMPLS; i++)
-		if (!strcmp(name, pp_pcp_impl_names[i]))
-			return (int)i;
-	return -EINVAL;
+	return pp_table_index(pp_pcp_impl_names, PP_NR_PCP_IMPLS, name);
 }
 
 enum pp_pcp_impl pp_pool_pcp_impl(const struct pp_pool *pool)

@@ -403,32 +403,38 @@ static const char *const pp_variant_names[PP_NR_BULK_VARIANTS] = {
 	[PP_BULK_PURE_OUTPUT]		= "pure-output",
 };
 
+/* @names[@i] of a table of @n names; "unknown" out of range. */
+const char *pp_table_name(const char *const *names, unsigned int n,
+			  unsigned int i)
+{
+	return i < n ? names[i] : "unknown";
+}
+
+/* The index of @name in a table of @n names, or -EINVAL (NULL too). */
+int pp_table_index(const char *const *names, unsigned int n, const char *name)
+{
+	for (unsigned int i = 0; name && i < n; i++)
+		if (!strcmp(name, names[i]))
+			return (int)i;
+	return -EINVAL;
+}
+
 const char *pp_backend_name(enum pp_backend backend)
 {
-	if ((unsigned int)backend >= PP_NR_BACKENDS)
-		return "unknown";
-	return pp_backend_names[backend];
+	return pp_table_name(pp_backend_names, PP_NR_BACKENDS, backend);
 }
 
 int pp_backend_from_name(const char *name)
 {
-	for (unsigned int i = 0; name && i < PP_NR_BACKENDS; i++)
-		if (!strcmp(name, pp_backend_names[i]))
-			return (int)i;
-	return -EINVAL;
+	return pp_table_index(pp_backend_names, PP_NR_BACKENDS, name);
 }
 
 const char *pp_bulk_variant_name(enum pp_bulk_variant variant)
 {
-	if ((unsigned int)variant >= PP_NR_BULK_VARIANTS)
-		return "unknown";
-	return pp_variant_names[variant];
+	return pp_table_name(pp_variant_names, PP_NR_BULK_VARIANTS, variant);
 }
 
 int pp_bulk_variant_from_name(const char *name)
 {
-	for (unsigned int i = 0; name && i < PP_NR_BULK_VARIANTS; i++)
-		if (!strcmp(name, pp_variant_names[i]))
-			return (int)i;
-	return -EINVAL;
+	return pp_table_index(pp_variant_names, PP_NR_BULK_VARIANTS, name);
 }

@@ -39,9 +39,7 @@ static const char *const pp_vm_event_names[PP_NR_VM_EVENTS] = {
 
 const char *pp_vm_event_name(enum pp_vm_event item)
 {
-	if ((unsigned int)item >= PP_NR_VM_EVENTS)
-		return "unknown";
-	return pp_vm_event_names[item];
+	return pp_table_name(pp_vm_event_names, PP_NR_VM_EVENTS, item);
 }
 
 void pp_pool_vmstat(struct pp_pool *pool, struct pp_vmstat *st)
