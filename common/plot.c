@@ -856,19 +856,40 @@ static void body_extent(const struct plot_series *s, struct extent *x)
 		x->hi_us = hi * 1.5;
 }
 
+/* A --plot=@path the writers cannot draw: -1, @err saying why. */
+static int bad_format(const char *path, char *err, size_t errlen)
+{
+	set_err(err, errlen, "%s: expected a file name ending in .svg or .png",
+		path);
+	return -1;
+}
+
+/*
+ * The writers' last step, their script in @w: gnuplot draws it and the
+ * picture is copied to @path.  The folder goes either way; 0 or -1.
+ */
+static int wd_draw(struct workdir *w, const char *gnuplot, const char *path,
+		   char *err, size_t errlen)
+{
+	int ret = 0;
+
+	if (run_gnuplot(w, gnuplot, err, errlen) ||
+	    copy_out(w, path, err, errlen))
+		ret = -1;
+	wd_remove(w);
+	return ret;
+}
+
 int plot_write(struct plot *p, const char *path, const char *gnuplot,
 	       char *err, size_t errlen)
 {
 	struct workdir w = { .nr_series = p->n };
-	int fmt = format_of(path), lo = INT_MAX, hi = INT_MIN, ret = -1;
+	int fmt = format_of(path), lo = INT_MAX, hi = INT_MIN;
 	struct extent x = { .lo_us = INFINITY, .hi_us = 0 };
 	bool any = false;
 
-	if (fmt < 0) {
-		set_err(err, errlen, "%s: expected a file name ending in .svg "
-			"or .png", path);
-		return -1;
-	}
+	if (fmt < 0)
+		return bad_format(path, err, errlen);
 	for (unsigned int i = 0; i < p->n; i++) {
 		struct plot_series *s = p->s[i];
 
@@ -896,14 +917,12 @@ int plot_write(struct plot *p, const char *path, const char *gnuplot,
 			goto out;
 	}
 	if (write_bars(&w, p, err, errlen) ||
-	    write_script(&w, p, (enum plot_format)fmt, &x, err, errlen) ||
-	    run_gnuplot(&w, gnuplot, err, errlen) ||
-	    copy_out(&w, path, err, errlen))
+	    write_script(&w, p, (enum plot_format)fmt, &x, err, errlen))
 		goto out;
-	ret = 0;
+	return wd_draw(&w, gnuplot, path, err, errlen);
 out:
 	wd_remove(&w);
-	return ret;
+	return -1;
 }
 
 void plot_quote(FILE *f, const char *s)
@@ -920,14 +939,11 @@ int plot_write_script(const char *path, const char *gnuplot,
 		      plot_body_fn body, void *arg, char *err, size_t errlen)
 {
 	struct workdir w = { .nr_series = 0 };
-	int fmt = format_of(path), ret = -1;
+	int fmt = format_of(path);
 	FILE *f;
 
-	if (fmt < 0) {
-		set_err(err, errlen, "%s: expected a file name ending in .svg "
-			"or .png", path);
-		return -1;
-	}
+	if (fmt < 0)
+		return bad_format(path, err, errlen);
 	if (wd_create(&w, fmt, err, errlen))
 		return -1;
 	f = wd_open(&w, "plot.gp", err, errlen);
@@ -936,12 +952,10 @@ int plot_write_script(const char *path, const char *gnuplot,
 	write_terminal(f, &w, (enum plot_format)fmt);
 	body(f, arg);
 	fprintf(f, "set output\n");
-	if (wd_close(f, "plot.gp", err, errlen) ||
-	    run_gnuplot(&w, gnuplot, err, errlen) ||
-	    copy_out(&w, path, err, errlen))
+	if (wd_close(f, "plot.gp", err, errlen))
 		goto out;
-	ret = 0;
+	return wd_draw(&w, gnuplot, path, err, errlen);
 out:
 	wd_remove(&w);
-	return ret;
+	return -1;
 }

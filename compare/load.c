@@ -355,6 +355,18 @@ static void series_add(struct mode_data *m, unsigned int id, double v)
 	s->v[s->n++] = v;
 }
 
+/* Member @key of @o, a number, over @div into series @id of @m; 0 or -1. */
+static int add_number(struct ctx *c, struct mode_data *m, unsigned int id,
+		      json_object *o, const char *key, double div)
+{
+	double v;
+
+	if (get_number(c, o, key, &v))
+		return -1;
+	series_add(m, id, v / div);
+	return 0;
+}
+
 static struct mode_data *mode_get(struct doc *d, const char *name,
 				  const char *label)
 {
@@ -419,7 +431,7 @@ static const char *const rpcsim_pcts[] = { "p50", "p90", "p99", "p99.9" };
 
 static int rpcsim_run(struct ctx *c, struct mode_data *m, json_object *run)
 {
-	double calls, v, no_progress, waits;
+	double calls, v;
 	json_object *pct, *counters;
 	double alloc_calls = 0;
 	bool have_alloc_calls = false;
@@ -429,32 +441,23 @@ static int rpcsim_run(struct ctx *c, struct mode_data *m, json_object *run)
 		return -1;
 	if (calls <= 0)
 		return 0;
-	if (get_number(c, run, "mean_us", &v))
+	if (add_number(c, m, M_MEAN, run, "mean_us", 1))
 		return -1;
-	series_add(m, M_MEAN, v);
 	pct = member(run, "percentiles_us");
 	if (!pct || !json_object_is_type(pct, json_type_object))
 		return doc_error(c->d, "%s: no object \"percentiles_us\"",
 				 c->where);
 	wlen = ctx_push(c, ".percentiles_us");
-	for (unsigned int i = 0; i < 4; i++) {
-		if (get_number(c, pct, rpcsim_pcts[i], &v))
+	for (unsigned int i = 0; i < 4; i++)
+		if (add_number(c, m, M_P50 + i, pct, rpcsim_pcts[i], 1))
 			return -1;
-		series_add(m, M_P50 + i, v);
-	}
 	ctx_pop(c, wlen);
-	if (get_number(c, run, "requests_per_s", &v))
+	/* no_progress and waits are the run's totals: per call here. */
+	if (add_number(c, m, M_RPS, run, "requests_per_s", 1) ||
+	    add_number(c, m, M_PAGES, run, "pages_per_call", 1) ||
+	    add_number(c, m, M_NO_PROGRESS, run, "no_progress", calls) ||
+	    add_number(c, m, M_WAITS, run, "waits", calls))
 		return -1;
-	series_add(m, M_RPS, v);
-	if (get_number(c, run, "pages_per_call", &v))
-		return -1;
-	series_add(m, M_PAGES, v);
-	if (get_number(c, run, "no_progress", &no_progress))
-		return -1;
-	series_add(m, M_NO_PROGRESS, no_progress / calls);
-	if (get_number(c, run, "waits", &waits))
-		return -1;
-	series_add(m, M_WAITS, waits / calls);
 
 	counters = member(run, "counters");
 	if (!counters || !json_object_is_type(counters, json_type_object))
@@ -614,32 +617,26 @@ static int analyze_group(struct ctx *c, struct mode_data *m, json_object *g,
 		return doc_error(c->d, "%s: no object \"latency_ns\"",
 				 c->where);
 	wlen = ctx_push(c, ".latency_ns");
-	if (get_number(c, lat, "mean_ns", &v))
+	if (add_number(c, m, M_MEAN, lat, "mean_ns", 1000.0))
 		return -1;
-	series_add(m, M_MEAN, v / 1000.0);
 	for (unsigned int i = 0; i < 4; i++) {
-		if (get_number(c, lat, analyze_pcts[i], &v))
+		if (add_number(c, m, M_P50 + i, lat, analyze_pcts[i],
+			       1000.0))
 			return -1;
-		series_add(m, M_P50 + i, v / 1000.0);
 	}
 	ctx_pop(c, wlen);
 	stamps = member(g, "timestamps");
 	if (stamps && json_object_is_type(stamps, json_type_object)) {
 		wlen = ctx_push(c, ".timestamps");
-		if (get_number(c, stamps, "mean_ns", &v))
+		if (add_number(c, m, M_STAMPS, stamps, "mean_ns", 1000.0))
 			return -1;
-		series_add(m, M_STAMPS, v / 1000.0);
 		ctx_pop(c, wlen);
 	}
-	if (get_number(c, g, "pages_per_call", &v))
+	if (add_number(c, m, M_PAGES, g, "pages_per_call", 1) ||
+	    add_number(c, m, M_ALLOC_CALLS, g, "alloc_calls_per_call", 1) ||
+	    add_number(c, m, M_NO_PROGRESS, g, "svc_alloc_arg_err_per_call",
+		       1))
 		return -1;
-	series_add(m, M_PAGES, v);
-	if (get_number(c, g, "alloc_calls_per_call", &v))
-		return -1;
-	series_add(m, M_ALLOC_CALLS, v);
-	if (get_number(c, g, "svc_alloc_arg_err_per_call", &v))
-		return -1;
-	series_add(m, M_NO_PROGRESS, v);
 
 	/* Only events seen are listed: the others of the trace are 0. */
 	ppc = member(g, "pagepool_per_call");

@@ -164,11 +164,24 @@ static int check_metrics(const char *arg, char **only, struct doc *docs,
 	return 0;
 }
 
+/*
+ * --plot=@path, before anything is read: the file can be written and
+ * gnuplot is there (into @gnuplot), else exit 1 saying why.
+ */
+static void plot_ready(const char *path, char *gnuplot, size_t len)
+{
+	char why[512];
+
+	if (plot_check_dest(path, why, sizeof(why)) ||
+	    plot_find_gnuplot(gnuplot, len, why, sizeof(why)))
+		tool_die(1, "--plot=%s: %s", path, why);
+}
+
 /* --sweep=DIR: the table of rpcsim --sweep's result files in DIR. */
 static int compare_sweep(const char *dir, struct output_options *o,
 			 const char *metrics_arg, int nr_files, char **files)
 {
-	char gnuplot[4096], why[512];
+	char gnuplot[4096];
 	char **paths;
 	int n, ret;
 
@@ -182,10 +195,8 @@ static int compare_sweep(const char *dir, struct output_options *o,
 		tool_die(2, "--%s: not with --sweep (its table is text)",
 			  o->json ? "json" : "all");
 	free_list(o->only);
-	if (o->plot_path &&
-	    (plot_check_dest(o->plot_path, why, sizeof(why)) ||
-	     plot_find_gnuplot(gnuplot, sizeof(gnuplot), why, sizeof(why))))
-		tool_die(1, "--plot=%s: %s", o->plot_path, why);
+	if (o->plot_path)
+		plot_ready(o->plot_path, gnuplot, sizeof(gnuplot));
 	n = sweep_dir_files(dir, &paths);
 	if (n < 0)
 		tool_die(1, "--sweep=%s: %s", dir, strerror(errno));
@@ -203,7 +214,29 @@ static int compare_sweep(const char *dir, struct output_options *o,
 	return ret;
 }
 
-int main(int argc, char **argv)
+/* What the command line asks for, besides the files. */
+struct args {
+	struct output_options o;
+	const char *metrics_arg;	/* --metrics as given, or NULL */
+	const char *sweep_dir;		/* --sweep=DIR, or NULL */
+};
+
+/* An option given last without its value: what the value should be. */
+__attribute__((noreturn))
+static void missing_value(int opt, const char *arg)
+{
+	if (opt == 'p')
+		tool_die(2, "option '%s' needs a value: a file name ending in "
+			  ".svg or .png", arg);
+	if (opt == 's')
+		tool_die(2, "option '%s' needs a value: a folder of rpcsim "
+			  "--sweep result files", arg);
+	tool_die(2, "option '%s' needs a value: a comma-separated list of "
+		  "metric names or prefixes", arg);
+}
+
+/* The options into @a; --help and --version exit here.  Returns optind. */
+static int parse_args(int argc, char **argv, struct args *a)
 {
 	static const struct option longopts[] = {
 		{ "metrics", required_argument, NULL, 'm' },
@@ -215,98 +248,85 @@ int main(int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct output_options o = { 0 };
-	const char *metrics_arg = NULL, *sweep_dir = NULL;
-	char gnuplot[4096], why[512];
-	unsigned int nr_docs, stdin_uses = 0;
-	struct doc *docs;
-	int c, ret = 0;
+	char why[512];
+	int c;
 
-	tool_set_name("rpcsim-compare");
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":m:ajp:s:hV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":m:ajp:s:hV", longopts,
+				NULL)) != -1) {
 		switch (c) {
 		case 'm':
-			free_list(o.only);
-			o.only = split_metrics(optarg);
-			metrics_arg = optarg;
+			free_list(a->o.only);
+			a->o.only = split_metrics(optarg);
+			a->metrics_arg = optarg;
 			break;
 		case 'a':
-			o.all = true;
+			a->o.all = true;
 			break;
 		case 'j':
-			o.json = true;
+			a->o.json = true;
 			break;
 		case 'p':
 			if (plot_check_path(optarg, why, sizeof(why)))
 				tool_die(2, "--plot=%s: %s", optarg, why);
-			o.plot_path = optarg;
+			a->o.plot_path = optarg;
 			break;
 		case 's':
 			if (!*optarg)
 				tool_die(2, "--sweep=: expected a folder of "
 					  "rpcsim --sweep result files");
-			sweep_dir = optarg;
+			a->sweep_dir = optarg;
 			break;
 		case 'h':
-			free_list(o.only);
+			free_list(a->o.only);
 			usage();
-			return 0;
+			exit(0);
 		case 'V':
-			free_list(o.only);
+			free_list(a->o.only);
 			printf("rpcsim-compare (%s) %s, json-c %s\n",
 			       PACKAGE_NAME, PACKAGE_VERSION, json_c_version());
-			return 0;
+			exit(0);
 		case ':':
-			if (optopt == 'p')
-				tool_die(2, "option '%s' needs a value: a file "
-					  "name ending in .svg or .png",
-					  argv[optind - 1]);
-			if (optopt == 's')
-				tool_die(2, "option '%s' needs a value: a folder "
-					  "of rpcsim --sweep result files",
-					  argv[optind - 1]);
-			tool_die(2, "option '%s' needs a value: a comma-separated "
-				  "list of metric names or prefixes",
-				  argv[optind - 1]);
+			missing_value(optopt, argv[optind - 1]);
 		default:
 			cmdline_die_refused(longopts, argv[optind - 1],
 					    "rpcsim-compare");
 		}
 	}
-	if (sweep_dir)
-		return compare_sweep(sweep_dir, &o, metrics_arg, argc - optind,
-				     argv + optind);
-	if (argc - optind < 2)
+	return optind;
+}
+
+/* BASE.json NEW.json...: at least two, standard input ('-') once at most. */
+static void check_files(int nr_files, char **files)
+{
+	unsigned int stdin_uses = 0;
+
+	if (nr_files < 2)
 		tool_die(2, "%s: expected BASE.json NEW.json [NEW.json]... (at "
 			  "least two files; see rpcsim-compare --help)",
-			  argc - optind ? "one file given" : "no file given");
-	nr_docs = (unsigned int)(argc - optind);
-	for (int i = optind; i < argc; i++)
-		stdin_uses += !strcmp(argv[i], "-");
+			  nr_files ? "one file given" : "no file given");
+	for (int i = 0; i < nr_files; i++)
+		stdin_uses += !strcmp(files[i], "-");
 	if (stdin_uses > 1)
 		tool_die(2, "'-' given %u times: standard input can be read only "
 			  "once", stdin_uses);
+}
 
-	/* Before reading anything: the plot must be possible. */
-	if (o.plot_path) {
-		if (plot_check_dest(o.plot_path, why, sizeof(why)) ||
-		    plot_find_gnuplot(gnuplot, sizeof(gnuplot), why,
-				      sizeof(why)))
-			tool_die(1, "--plot=%s: %s", o.plot_path, why);
-		o.gnuplot = gnuplot;
-	}
+/* The files read, their --metrics checked, the tables: the exit status. */
+static int compare_files(const struct args *a, unsigned int nr_docs,
+			 char **files)
+{
+	struct doc *docs = xcalloc(nr_docs, sizeof(*docs));
+	int ret = 0;
 
-	metrics_init();
-	docs = xcalloc(nr_docs, sizeof(*docs));
 	for (unsigned int i = 0; i < nr_docs && !ret; i++)
-		if (doc_load(&docs[i], argv[optind + i]))
+		if (doc_load(&docs[i], files[i]))
 			ret = 1;
-	if (!ret && o.only &&
-	    check_metrics(metrics_arg, o.only, docs, nr_docs))
+	if (!ret && a->o.only &&
+	    check_metrics(a->metrics_arg, a->o.only, docs, nr_docs))
 		ret = 2;
 	if (!ret) {
-		int r = output(stdout, docs, nr_docs, &o);
+		int r = output(stdout, docs, nr_docs, &a->o);
 
 		if (r < 0)
 			perror("rpcsim-compare: writing the tables");
@@ -315,7 +335,31 @@ int main(int argc, char **argv)
 	for (unsigned int i = 0; i < nr_docs; i++)
 		doc_free(&docs[i]);
 	free(docs);
-	free_list(o.only);
+	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	struct args a = { 0 };
+	char gnuplot[4096];
+	int first, ret;
+
+	tool_set_name("rpcsim-compare");
+	first = parse_args(argc, argv, &a);
+	if (a.sweep_dir)
+		return compare_sweep(a.sweep_dir, &a.o, a.metrics_arg,
+				     argc - first, argv + first);
+	check_files(argc - first, argv + first);
+
+	/* Before reading anything: the plot must be possible. */
+	if (a.o.plot_path) {
+		plot_ready(a.o.plot_path, gnuplot, sizeof(gnuplot));
+		a.o.gnuplot = gnuplot;
+	}
+
+	metrics_init();
+	ret = compare_files(&a, (unsigned int)(argc - first), argv + first);
+	free_list(a.o.only);
 	metrics_free();
 	return ret;
 }

@@ -24,32 +24,28 @@ TSDL_MAGIC = 0x75D11D57
 CTF_MAGIC = 0xC1FC1FC1
 
 
-def trim_metadata(data):
-    out = bytearray()
-    off = 0
-    while off + 37 <= len(data):
-        magic, = struct.unpack_from("<I", data, off)
-        if magic != TSDL_MAGIC:
-            sys.exit("metadata: bad packet magic at %d" % off)
-        content, packet = struct.unpack_from("<II", data, off + 24)
-        pkt = bytearray(data[off:off + content // 8])
-        struct.pack_into("<I", pkt, 28, content)
-        out += pkt
-        off += packet // 8
-    return bytes(out)
+# Where each kind of packet keeps what trim_packets() needs: its magic,
+# the bytes its header takes, and the struct format and offset of its
+# (content_size, packet_size) pair, both in bits.
+METADATA = ("metadata", TSDL_MAGIC, 37, "<II", 24)
+STREAM = ("stream", CTF_MAGIC, 64, "<QQ", 48)
 
 
-def trim_stream(data):
+def trim_packets(data, layout):
+    """Every packet of data cut to its content (whole bytes), its
+    packet_size set to the bytes kept."""
+    what, magic, header, sizes, at = layout
+    one = sizes[:2]
     out = bytearray()
     off = 0
-    while off + 64 <= len(data):
-        magic, = struct.unpack_from("<I", data, off)
-        if magic != CTF_MAGIC:
-            sys.exit("stream: bad packet magic at %d" % off)
-        content, packet = struct.unpack_from("<QQ", data, off + 48)
+    while off + header <= len(data):
+        found, = struct.unpack_from("<I", data, off)
+        if found != magic:
+            sys.exit("%s: bad packet magic at %d" % (what, off))
+        content, packet = struct.unpack_from(sizes, data, off + at)
         size = (content + 7) // 8
         pkt = bytearray(data[off:off + size])
-        struct.pack_into("<Q", pkt, 56, size * 8)
+        struct.pack_into(one, pkt, at + struct.calcsize(one), size * 8)
         out += pkt
         off += packet // 8
     return bytes(out)
@@ -61,14 +57,14 @@ def main():
     src, dst = sys.argv[1], sys.argv[2]
     os.makedirs(dst, exist_ok=True)
     with open(os.path.join(src, "metadata"), "rb") as f:
-        meta = trim_metadata(f.read())
+        meta = trim_packets(f.read(), METADATA)
     stream = b""
     for name in sorted(os.listdir(src)):
         path = os.path.join(src, name)
         if name == "metadata" or not os.path.isfile(path):
             continue
         with open(path, "rb") as f:
-            s = trim_stream(f.read())
+            s = trim_packets(f.read(), STREAM)
         if len(s) > len(stream):
             stream = s
     with open(os.path.join(dst, "metadata"), "wb") as f:

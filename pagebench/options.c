@@ -375,4 +375,6 @@ void parse_options(int argc, char **argv, struct options *o)
 			    argv[optind]);
 	if (o->smoke)
 		o->runs = o->runs < 3 ? o->runs : 3;
+	/* What it cannot read, pp_pool_create() refuses: see pool_env. */
+	(void)pp_pool_config_init(&o->pool_env);
 }

@@ -188,10 +188,9 @@ static void summarize(struct result *r, const struct options *o)
 static struct pp_pool *make_pool(enum pp_backend backend,
 				 const struct options *o)
 {
-	struct pp_pool_config cfg;
+	struct pp_pool_config cfg = o->pool_env;
 	struct pp_pool *pool;
 
-	pp_pool_config_init(&cfg);
 	cfg.backend = backend;
 	cfg.je_tcache = o->je_tcache;
 	cfg.je_batch_alloc = o->je_batch;

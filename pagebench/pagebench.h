@@ -66,6 +66,12 @@ struct options {
 	bool interleave;	/* runs round-robin over the configurations */
 	bool allocators_all;	/* by default or "all": not built ones noted */
 	bool json;
+	/*
+	 * libpagepool's configuration from the environment (PAGEPOOL_*),
+	 * read once, so that a value it cannot read is named once; every
+	 * pool starts from it, and a bad value makes the first one fail.
+	 */
+	struct pp_pool_config pool_env;
 };
 
 /* One configuration's result. */

@@ -63,11 +63,11 @@ void cpu_model(char *buf, size_t len)
  * The pcp implementation the buddy pools run (PAGEPOOL_PCP, the build, the
  * kernel and glibc decide), and why not rseq when it was wanted.
  */
-static enum pp_pcp_impl buddy_pcp_impl(const char **why)
+static enum pp_pcp_impl buddy_pcp_impl(const struct options *o,
+				       const char **why)
 {
-	struct pp_pool_config cfg;
+	struct pp_pool_config cfg = o->pool_env;
 
-	pp_pool_config_init(&cfg);
 	cfg.backend = PP_BACKEND_BUDDY;
 	return pp_pool_config_pcp_impl(&cfg, why);
 }
@@ -227,7 +227,7 @@ void print_header(const struct bench *b, const struct options *o,
 		  const char *model, double tsc_ghz, long cpus)
 {
 	const char *why;
-	enum pp_pcp_impl impl = buddy_pcp_impl(&why);
+	enum pp_pcp_impl impl = buddy_pcp_impl(o, &why);
 
 	printf("pagebench %s (libpagepool %s): %s, %ld online CPUs%s\n",
 	       PACKAGE_VERSION, pp_version(), model, cpus,
@@ -307,7 +307,7 @@ static void json_config(struct json *j, const struct options *o,
 			const struct bench *b)
 {
 	json_object_begin(j, "config");
-	json_string(j, "pcp_impl", pp_pcp_impl_name(buddy_pcp_impl(NULL)));
+	json_string(j, "pcp_impl", pp_pcp_impl_name(buddy_pcp_impl(o, NULL)));
 	json_uint(j, "runs", o->runs);
 	json_number(j, "run_ms", o->run_ms);
 	json_bool(j, "smoke", o->smoke);

@@ -335,82 +335,147 @@ static void report_runs(const struct rpcsim_config *cfg,
 		report_table(stdout, rep);
 }
 
-/* Everything but the configuration's end: rpcsim's exit status. */
-static int rpcsim(char **argv, struct rpcsim_config *cfg)
+/* A signal stopped rpcsim: said after what stdout already holds. */
+static void say_interrupted(void)
+{
+	fflush(stdout);
+	fprintf(stderr, "rpcsim: interrupted by %s\n",
+		rpcsim_signal_name(rpcsim_interrupted));
+}
+
+/* --plan: each point's command, nothing run.  The exit status. */
+static int print_plan(char **argv, const struct rpcsim_config *cfg)
+{
+	char program[PATH_MAX];
+
+	sweep_plan(cfg, plan_program(argv[0], program, sizeof(program)));
+	if (fflush(stdout) || ferror(stdout)) {
+		perror("rpcsim: writing the plan");
+		return 1;
+	}
+	return 0;
+}
+
+/* --sweep without --point: every point, then the table.  The exit status. */
+static int run_sweep(const struct rpcsim_config *cfg, const char *gnuplot)
+{
+	int status = sweep_run(cfg, gnuplot);
+
+	if (rpcsim_interrupted) {
+		say_interrupted();
+	} else if (fflush(stdout) || ferror(stdout)) {
+		perror("rpcsim: writing the table");
+		status = 1;
+	}
+	return status;
+}
+
+/* --point=N whose result file is there already: say so, run nothing. */
+static int point_done_already(const struct rpcsim_config *cfg)
+{
+	char *path = sweep_point_path(cfg);
+
+	point_prefix(cfg);
+	printf(" done already (%s)\n", path);
+	free(path);
+	return fflush(stdout) || ferror(stdout) ? 1 : 0;
+}
+
+/* A slot in @rep for every run of each mode asked for; how many modes. */
+static unsigned int alloc_results(const struct rpcsim_config *cfg,
+				  struct report *rep)
+{
+	unsigned int nr_modes = 0;
+
+	for (int m = 0; m < RPCSIM_NR_MODES; m++) {
+		if (!cfg->mode[m])
+			continue;
+		rep->results[m] = xcalloc(cfg->repeat,
+					  sizeof(struct svc_result));
+		nr_modes++;
+	}
+	return nr_modes;
+}
+
+/* Text output: the configuration (and the trace's folder) before the runs. */
+static void report_start(const struct rpcsim_config *cfg,
+			 const struct report *rep)
+{
+	if (!cfg->json && !cfg->quiet && !cfg->sweep.point) {
+		report_config(stdout, rep);
+		if (rep->trace_dir)
+			printf("  trace:      %s (%s events)\n", rep->trace_dir,
+			       cfg->trace_all ? "rpcsim and pagepool" :
+			       "rpcsim");
+	}
+	fflush(stdout);
+}
+
+/*
+ * A sweep point that ends without a result file: @status nonzero, its
+ * runs were interrupted (the point runs again on resume), else the file
+ * could not be written.  The exit status.
+ */
+static int point_unfinished(const struct rpcsim_config *cfg, int status)
+{
+	point_prefix(cfg);
+	printf(" %s, no result file\n", status ? "stopped" : "not written");
+	if (!status)
+		return 1;
+	say_interrupted();
+	return status;
+}
+
+/*
+ * After the runs: the report, the plot, --trace's analysis, text,json's
+ * JSON document.  Takes the exit status so far (0 or 128 + a signal) and
+ * returns the final one.
+ */
+static int report_end(const struct rpcsim_config *cfg, struct report *rep,
+		      unsigned int nr_modes, const char *gnuplot, int status)
+{
+	report_runs(cfg, rep, nr_modes);
+	if (cfg->plot) {
+		fflush(stdout);
+		if (report_plot(rep, gnuplot)) {
+			if (!status)
+				status = 1;
+		} else if (!cfg->json && !cfg->quiet) {
+			printf("\nPlot: %s (per-call latency and pages refilled "
+			       "per call of each mode)\n", cfg->plot);
+		}
+	}
+#ifdef HAVE_LTTNG_UST
+	if (cfg->trace && trace_finish(cfg, rep) && !status)
+		status = 1;
+#endif
+	/* text,json: the JSON document last, after --trace's analysis too */
+	if (cfg->json_after_text) {
+		fputc('\n', stdout);
+		report_json(stdout, rep);
+	}
+	return status;
+}
+
+/* One configuration's runs (a sweep point's too) and their report. */
+static int run_and_report(struct rpcsim_config *cfg, const char *gnuplot)
 {
 	struct report rep = { .cfg = cfg };
-	unsigned int nr_modes = 0;
-	int status = 0;
-	char gnuplot[PATH_MAX], why[512];
+	unsigned int nr_modes;
+	int status;
 #ifdef HAVE_LTTNG_UST
 	struct trace_session ts = { .name = "" };
 #endif
 
-	/* stdout itself, so that --trace's rpcsim-analyze writes there too */
-	if (cfg->output && !freopen(cfg->output, "w", stdout)) {
-		fprintf(stderr, "rpcsim: --output=%s: %s\n", cfg->output,
-			strerror(errno));
-		return 1;
-	}
-	if (cfg->sweep.plan) {
-		sweep_plan(cfg, plan_program(argv[0], gnuplot,
-					     sizeof(gnuplot)));
-		if (fflush(stdout) || ferror(stdout)) {
-			perror("rpcsim: writing the plan");
-			return 1;
-		}
-		return 0;
-	}
-	/* Before the runs: a missing gnuplot should not cost a benchmark. */
-	if (cfg->plot && (plot_find_gnuplot(gnuplot, sizeof(gnuplot), why,
-					    sizeof(why)) ||
-			  plot_check_dest(cfg->plot, why, sizeof(why)))) {
-		fprintf(stderr, "rpcsim: --plot=%s: %s\n", cfg->plot, why);
-		return 1;
-	}
-	rpcsim_catch_signals();
-	if (cfg->sweep.nr_keys && !cfg->sweep.point) {
-		status = sweep_run(cfg, cfg->plot ? gnuplot : NULL);
-		if (rpcsim_interrupted) {
-			fflush(stdout);
-			fprintf(stderr, "rpcsim: interrupted by %s\n",
-				rpcsim_signal_name(rpcsim_interrupted));
-		} else if (fflush(stdout) || ferror(stdout)) {
-			perror("rpcsim: writing the table");
-			status = 1;
-		}
-		return status;
-	}
-	if (cfg->sweep.point && sweep_point_done(cfg)) {
-		char *path = sweep_point_path(cfg);
-
-		point_prefix(cfg);
-		printf(" done already (%s)\n", path);
-		free(path);
-		return fflush(stdout) || ferror(stdout) ? 1 : 0;
-	}
 	rep.clock_ns = clock_cost_ns();
-	for (int m = 0; m < RPCSIM_NR_MODES; m++) {
-		if (!cfg->mode[m])
-			continue;
-		rep.results[m] = xcalloc(cfg->repeat,
-					 sizeof(struct svc_result));
-		nr_modes++;
-	}
+	nr_modes = alloc_results(cfg, &rep);
 #ifdef HAVE_LTTNG_UST
 	if (cfg->trace && trace_start(cfg, &ts, &rep)) {
 		free_results(&rep);
 		return 1;
 	}
 #endif
-	if (!cfg->json && !cfg->quiet && !cfg->sweep.point) {
-		report_config(stdout, &rep);
-		if (rep.trace_dir)
-			printf("  trace:      %s (%s events)\n", rep.trace_dir,
-			       cfg->trace_all ? "rpcsim and pagepool" :
-			       "rpcsim");
-	}
-	fflush(stdout);
+	report_start(cfg, &rep);
 
 	status = run_modes(cfg, &rep, nr_modes);
 #ifdef HAVE_LTTNG_UST
@@ -423,43 +488,14 @@ static int rpcsim(char **argv, struct rpcsim_config *cfg)
 	}
 	/* Interrupted: no result file, the point runs again on resume. */
 	if (cfg->sweep.point && (status || sweep_point_write(&rep))) {
-		point_prefix(cfg);
-		printf(" %s, no result file\n",
-		       status ? "stopped" : "not written");
 		free_results(&rep);
-		if (!status)
-			return 1;
-		fflush(stdout);
-		fprintf(stderr, "rpcsim: interrupted by %s\n",
-			rpcsim_signal_name(rpcsim_interrupted));
-		return status;
+		return point_unfinished(cfg, status);
 	}
-	report_runs(cfg, &rep, nr_modes);
-	if (cfg->plot) {
-		fflush(stdout);
-		if (report_plot(&rep, gnuplot)) {
-			if (!status)
-				status = 1;
-		} else if (!cfg->json && !cfg->quiet) {
-			printf("\nPlot: %s (per-call latency and pages refilled "
-			       "per call of each mode)\n", cfg->plot);
-		}
-	}
-#ifdef HAVE_LTTNG_UST
-	if (cfg->trace && trace_finish(cfg, &rep) && !status)
-		status = 1;
-#endif
-	/* text,json: the JSON document last, after --trace's analysis too */
-	if (cfg->json_after_text) {
-		fputc('\n', stdout);
-		report_json(stdout, &rep);
-	}
+	status = report_end(cfg, &rep, nr_modes, gnuplot, status);
 	free_results(&rep);
 	/* A signal (SIGPIPE: stdout's reader went away) says what happened. */
 	if (rpcsim_interrupted) {
-		fflush(stdout);
-		fprintf(stderr, "rpcsim: interrupted by %s\n",
-			rpcsim_signal_name(rpcsim_interrupted));
+		say_interrupted();
 		return status == 1 ? 1 : 128 + rpcsim_interrupted;
 	}
 	if (fflush(stdout) || ferror(stdout)) {
@@ -467,6 +503,34 @@ static int rpcsim(char **argv, struct rpcsim_config *cfg)
 		return 1;
 	}
 	return status;
+}
+
+/* Everything but the configuration's end: rpcsim's exit status. */
+static int rpcsim(char **argv, struct rpcsim_config *cfg)
+{
+	char gnuplot[PATH_MAX], why[512];
+
+	/* stdout itself, so that --trace's rpcsim-analyze writes there too */
+	if (cfg->output && !freopen(cfg->output, "w", stdout)) {
+		fprintf(stderr, "rpcsim: --output=%s: %s\n", cfg->output,
+			strerror(errno));
+		return 1;
+	}
+	if (cfg->sweep.plan)
+		return print_plan(argv, cfg);
+	/* Before the runs: a missing gnuplot should not cost a benchmark. */
+	if (cfg->plot && (plot_find_gnuplot(gnuplot, sizeof(gnuplot), why,
+					    sizeof(why)) ||
+			  plot_check_dest(cfg->plot, why, sizeof(why)))) {
+		fprintf(stderr, "rpcsim: --plot=%s: %s\n", cfg->plot, why);
+		return 1;
+	}
+	rpcsim_catch_signals();
+	if (cfg->sweep.nr_keys && !cfg->sweep.point)
+		return run_sweep(cfg, cfg->plot ? gnuplot : NULL);
+	if (cfg->sweep.point && sweep_point_done(cfg))
+		return point_done_already(cfg);
+	return run_and_report(cfg, cfg->plot ? gnuplot : NULL);
 }
 
 int main(int argc, char **argv)

@@ -180,7 +180,8 @@ static void parse_modes(struct gen_config *cfg, const char *arg)
 enum { OPT_NO_SPIN = 256, OPT_DROP_EXIT, OPT_DROP_ENTRY, OPT_NO_RUN,
        OPT_MODE_NAME };
 
-int main(int argc, char **argv)
+/* The options into @cfg; --help and bad usage exit here. */
+static void parse_args(int argc, char **argv, struct gen_config *cfg)
 {
 	static const struct option longopts[] = {
 		{ "modes", required_argument, NULL, 'm' },
@@ -200,151 +201,171 @@ int main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
+	int c;
+
+	while ((c = getopt_long(argc, argv, "m:r:t:n:l:s:e:pa:h", longopts,
+				NULL)) != -1) {
+		switch (c) {
+		case 'm':
+			parse_modes(cfg, optarg);
+			break;
+		case 'r':
+			cfg->runs = parse_ulong("--runs", optarg, 1, 1000);
+			break;
+		case 't':
+			cfg->threads = parse_ulong("--threads", optarg, 1, 64);
+			break;
+		case 'n':
+			cfg->calls = parse_ulong("--calls", optarg, 0,
+						 100000000);
+			break;
+		case 'l':
+			cfg->latency = parse_ulong("--latency", optarg, 0,
+						   1000000000);
+			break;
+		case 's':
+			cfg->step = parse_ulong("--step", optarg, 0,
+						1000000000);
+			break;
+		case OPT_NO_SPIN:
+			cfg->spin = false;
+			break;
+		case 'e':
+			cfg->err_every = parse_ulong("--err-every", optarg, 0,
+						     ULONG_MAX);
+			break;
+		case OPT_DROP_EXIT:
+			cfg->drop_exit_every = parse_ulong("--drop-exit-every",
+							   optarg, 0,
+							   ULONG_MAX);
+			break;
+		case OPT_DROP_ENTRY:
+			cfg->drop_entry_every =
+				parse_ulong("--drop-entry-every", optarg, 0,
+					    ULONG_MAX);
+			break;
+		case 'p':
+			cfg->pagepool = true;
+			break;
+		case 'a':
+			cfg->allocated = parse_ulong("--allocated", optarg, 0,
+						     4096);
+			break;
+		case OPT_NO_RUN:
+			cfg->run_events = false;
+			break;
+		case OPT_MODE_NAME:
+			cfg->mode_name = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			exit(0);
+		default:
+			usage(stderr);
+			exit(2);
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "tracegen: unexpected argument '%s': accepted options only\n",
+			argv[optind]);
+		exit(2);
+	}
+}
+
+/* run_start with the fixed configuration rpcsim-analyze's tests expect. */
+static void fire_run_start(const struct gen_config *cfg, unsigned int mode,
+			   unsigned int run)
+{
+	struct rpcsim_tp_run rs = {
+		.mode_name = cfg->mode_name ? cfg->mode_name :
+					      mode_names[mode],
+		.mode = mode, .run = run,
+		.pid = (int)getpid(),
+		.threads = cfg->threads, .slots = 259,
+		.io_size = 262144,
+		.max_payload = 1048576,
+		.pool_pages = 65536,
+		.file_pages = 1024, .pcp_batch = 63,
+		.pcp_high = 378,
+		.completion = "inline",
+		.read_weight = 1, .write_weight = 1,
+		.seed = 1, .version = "tracegen",
+		.backend = 0,	/* buddy */
+		.bulk_variant = 0, /* merged */
+	};
+
+	lttng_ust_tracepoint(rpcsim, run_start, &rs);
+}
+
+/*
+ * One run of @mode: the threads' calls between run_start and run_end,
+ * and its totals line on stdout.  0, or 1 when a thread call failed.
+ */
+static int one_run(const struct gen_config *cfg, struct gen_thread *threads,
+		   unsigned int mode, unsigned int run)
+{
+	uint64_t calls = 0, sum = 0, pages = 0, errs = 0;
+	unsigned int k;
+
+	if (cfg->run_events)
+		fire_run_start(cfg, mode, run);
+	for (k = 0; k < cfg->threads; k++) {
+		int err;
+
+		memset(&threads[k], 0, sizeof(threads[k]));
+		threads[k].cfg = cfg;
+		threads[k].mode = mode;
+		err = pthread_create(&threads[k].tid, NULL, gen_thread_main,
+				     &threads[k]);
+		if (err) {
+			fprintf(stderr, "tracegen: pthread_create: %s\n",
+				strerror(err));
+			return 1;
+		}
+	}
+	for (k = 0; k < cfg->threads; k++) {
+		int err = pthread_join(threads[k].tid, NULL);
+
+		if (err) {
+			fprintf(stderr, "tracegen: pthread_join: %s\n",
+				strerror(err));
+			return 1;
+		}
+		calls += threads[k].calls;
+		sum += threads[k].latency_sum;
+		pages += threads[k].pages;
+		errs += threads[k].errs;
+	}
+	if (cfg->run_events)
+		lttng_ust_tracepoint(rpcsim, run_end, mode, run, calls, pages,
+				     sum, calls, errs);
+	printf("tracegen: mode=%u run=%u calls=%" PRIu64
+	       " latency_sum_ns=%" PRIu64 " errs=%" PRIu64
+	       " pages=%" PRIu64 "\n",
+	       mode, run, calls, sum, errs, pages);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
 	struct gen_config cfg = {
 		.modes = { 2 }, .nr_modes = 1, .runs = 1, .threads = 1,
 		.calls = 1000, .latency = 2000, .step = 100, .spin = true,
 		.run_events = true, .allocated = 3,
 	};
 	struct gen_thread *threads;
-	unsigned int m, r, k;
-	int c;
 
 	tool_set_name("tracegen");
-	while ((c = getopt_long(argc, argv, "m:r:t:n:l:s:e:pa:h", longopts,
-				NULL)) != -1) {
-		switch (c) {
-		case 'm':
-			parse_modes(&cfg, optarg);
-			break;
-		case 'r':
-			cfg.runs = parse_ulong("--runs", optarg, 1, 1000);
-			break;
-		case 't':
-			cfg.threads = parse_ulong("--threads", optarg, 1, 64);
-			break;
-		case 'n':
-			cfg.calls = parse_ulong("--calls", optarg, 0, 100000000);
-			break;
-		case 'l':
-			cfg.latency = parse_ulong("--latency", optarg, 0,
-						  1000000000);
-			break;
-		case 's':
-			cfg.step = parse_ulong("--step", optarg, 0, 1000000000);
-			break;
-		case OPT_NO_SPIN:
-			cfg.spin = false;
-			break;
-		case 'e':
-			cfg.err_every = parse_ulong("--err-every", optarg, 0,
-						    ULONG_MAX);
-			break;
-		case OPT_DROP_EXIT:
-			cfg.drop_exit_every = parse_ulong("--drop-exit-every",
-							  optarg, 0, ULONG_MAX);
-			break;
-		case OPT_DROP_ENTRY:
-			cfg.drop_entry_every = parse_ulong("--drop-entry-every",
-							   optarg, 0, ULONG_MAX);
-			break;
-		case 'p':
-			cfg.pagepool = true;
-			break;
-		case 'a':
-			cfg.allocated = parse_ulong("--allocated", optarg, 0,
-						    4096);
-			break;
-		case OPT_NO_RUN:
-			cfg.run_events = false;
-			break;
-		case OPT_MODE_NAME:
-			cfg.mode_name = optarg;
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			usage(stderr);
-			return 2;
-		}
-	}
-	if (optind < argc) {
-		fprintf(stderr, "tracegen: unexpected argument '%s': accepted options only\n",
-			argv[optind]);
-		return 2;
-	}
-
+	parse_args(argc, argv, &cfg);
 	threads = calloc(cfg.threads, sizeof(*threads));
 	if (!threads) {
 		perror("tracegen: calloc");
 		return 1;
 	}
-	for (m = 0; m < cfg.nr_modes; m++) {
-		unsigned int mode = cfg.modes[m];
-
-		for (r = 0; r < cfg.runs; r++) {
-			uint64_t calls = 0, sum = 0, pages = 0, errs = 0;
-
-			if (cfg.run_events) {
-				struct rpcsim_tp_run rs = {
-					.mode_name = cfg.mode_name ?
-						cfg.mode_name :
-						mode_names[mode],
-					.mode = mode, .run = r,
-					.pid = (int)getpid(),
-					.threads = cfg.threads, .slots = 259,
-					.io_size = 262144,
-					.max_payload = 1048576,
-					.pool_pages = 65536,
-					.file_pages = 1024, .pcp_batch = 63,
-					.pcp_high = 378,
-					.completion = "inline",
-					.read_weight = 1, .write_weight = 1,
-					.seed = 1, .version = "tracegen",
-					.backend = 0,	/* buddy */
-					.bulk_variant = 0, /* merged */
-				};
-
-				lttng_ust_tracepoint(rpcsim, run_start, &rs);
-			}
-			for (k = 0; k < cfg.threads; k++) {
-				int err;
-
-				memset(&threads[k], 0, sizeof(threads[k]));
-				threads[k].cfg = &cfg;
-				threads[k].mode = mode;
-				err = pthread_create(&threads[k].tid, NULL,
-						     gen_thread_main,
-						     &threads[k]);
-				if (err) {
-					fprintf(stderr, "tracegen: pthread_create: %s\n",
-						strerror(err));
-					return 1;
-				}
-			}
-			for (k = 0; k < cfg.threads; k++) {
-				int err = pthread_join(threads[k].tid, NULL);
-
-				if (err) {
-					fprintf(stderr, "tracegen: pthread_join: %s\n",
-						strerror(err));
-					return 1;
-				}
-				calls += threads[k].calls;
-				sum += threads[k].latency_sum;
-				pages += threads[k].pages;
-				errs += threads[k].errs;
-			}
-			if (cfg.run_events)
-				lttng_ust_tracepoint(rpcsim, run_end, mode, r,
-						     calls, pages, sum, calls,
-						     errs);
-			printf("tracegen: mode=%u run=%u calls=%" PRIu64
-			       " latency_sum_ns=%" PRIu64 " errs=%" PRIu64
-			       " pages=%" PRIu64 "\n",
-			       mode, r, calls, sum, errs, pages);
-		}
-	}
+	for (unsigned int m = 0; m < cfg.nr_modes; m++)
+		for (unsigned int r = 0; r < cfg.runs; r++)
+			if (one_run(&cfg, threads, cfg.modes[m], r))
+				return 1;
 	free(threads);
 	return 0;
 }

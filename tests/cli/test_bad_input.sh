@@ -6,7 +6,9 @@
 # error: a file or trace that cannot be read, an output that cannot be
 # written), with exactly one line on stderr naming the tool, and no crash
 # (no signal, no timeout) and no sanitizer report.  A tool that is not
-# built is skipped by name.
+# built is skipped by name.  After the table, a PAGEPOOL_FAULT that
+# libpagepool cannot read: named in exactly one line however many times
+# the tool looks at the pool configuration, then the tool's own line.
 #
 # Table lines: STATUS TOOL ARGS...; ARGS are shell words (eval'd, so
 # $tmp and $fix work), with three markers of the harness's own:
@@ -197,7 +199,14 @@ cat >"$tmp/table" <<'EOF'
 1 rpcsim-compare @full "$fix/plain.json" "$fix/plain.json"
 EOF
 
-plan_tests "$(wc -l <"$tmp/table")"
+# The environment cases after the table: TOOL ARGS...
+cat >"$tmp/envtable" <<'EOF'
+rpcsim --requests=10 --quiet
+pagebench --smoke --allocators=buddy
+pagebench --smoke --allocators=buddy --json
+EOF
+
+plan_tests "$(cat "$tmp/table" "$tmp/envtable" | wc -l)"
 
 while read -r want tool args; do
 	path=$(tool_path "$tool")
@@ -247,5 +256,34 @@ while read -r want tool args; do
 	ok $? "$desc: exit $want, one line" ||
 		diag "$why:" "$(head -c 1500 "$tmp/err")"
 done <"$tmp/table"
+
+# libpagepool names the bad spec (pagepool: ...), the tool says which
+# pool it could not create; the documented status is 1 (runtime).
+while read -r tool args; do
+	path=$(tool_path "$tool")
+	desc="PAGEPOOL_FAULT=bogus $tool $args"
+	if [ ! -x "$path" ]; then
+		skip 1 "$tool not built: $desc"
+		continue
+	fi
+	# shellcheck disable=SC2086 # ARGS are plain words
+	PAGEPOOL_FAULT=bogus timeout 60 "$path" $args </dev/null \
+		>/dev/null 2>"$tmp/err"
+	st=$?
+	named=$(grep -c "^pagepool: PAGEPOOL_FAULT='bogus': expected" \
+		"$tmp/err")
+	why=
+	if [ "$st" -ne 1 ]; then
+		why="exit status $st, not 1"
+	elif [ "$named" -ne 1 ]; then
+		why="the spec named in $named lines, not exactly 1"
+	elif [ "$(wc -l <"$tmp/err")" -ne 2 ] ||
+	     ! grep -q "^$tool: cannot create a " "$tmp/err"; then
+		why="not that line and the tool's own"
+	fi
+	[ -z "$why" ]
+	ok $? "$desc: exit 1, the spec named in exactly one line" ||
+		diag "$why:" "$(head -c 1500 "$tmp/err")"
+done <"$tmp/envtable"
 
 exit_status
