@@ -16,6 +16,7 @@
 #include <json-c/json.h>
 
 #include "plot.h"
+#include "results.h"
 #include "sweep.h"
 #include "tool.h"
 
@@ -126,20 +127,41 @@ static bool get_num(struct json_object *o, const char *key, double *out)
 	return true;
 }
 
-char *sweep_file_settings(const char *path)
+/* --- a result file's settings, to resume (results.h) -------------------- */
+
+char *results_file_settings(const char *path, const char *program,
+			    const char *body)
 {
 	struct json_object *root = json_object_from_file(path), *sw;
-	const char *s;
+	const char *prog, *s;
 	char *ret = NULL;
 
 	if (!root)
 		return NULL;
+	prog = get_str(root, "program");
 	sw = get_obj(root, "sweep", json_type_object);
 	s = sw ? get_str(sw, "settings") : NULL;
-	if (s && get_obj(root, "modes", json_type_array))
+	if (prog && !strcmp(prog, program) && s &&
+	    get_obj(root, body, json_type_array))
 		ret = xstrdup(s);
 	json_object_put(root);
 	return ret;
+}
+
+bool results_resume(const char *dir, const char *name, const char *program,
+		    const char *body, const char *settings, const char *what)
+{
+	char *path = results_path(dir, name);
+	char *had = results_file_settings(path, program, body);
+	bool done = had && !strcmp(had, settings);
+
+	if (had && !done)
+		fprintf(stderr, "%s: %s holds other settings (%s); %s runs "
+			"again with %s\n", tool_name, path, had, what,
+			settings);
+	free(had);
+	free(path);
+	return done;
 }
 
 /* The grid of the first file: its keys and their values. */

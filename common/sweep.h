@@ -21,13 +21,6 @@ int sweep_dir_files(const char *dir, char ***paths);
 void sweep_free_paths(char **paths);
 
 /*
- * sweep_file_settings() - the settings recorded in result file @path
- * (its sweep.settings), malloc'd; NULL when the file is missing, not
- * JSON or not a sweep point.
- */
-char *sweep_file_settings(const char *path);
-
-/*
  * sweep_table() - print the table of the points in @paths to @out: a row
  * per point in grid order (the swept keys' values), per mode the mean
  * latency per call over every call, the sample standard deviation of the

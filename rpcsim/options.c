@@ -24,6 +24,7 @@
 #include "number.h"
 #include "options.h"
 #include "plot.h"
+#include "results.h"
 #include "util.h"
 
 #define DEFAULT_DURATION_S	5U		/* whole seconds */
@@ -1167,14 +1168,6 @@ const char *rpcsim_point_value(const struct rpcsim_config *cfg,
 	return sw->keys[k].values[idx % sw->keys[k].nr];
 }
 
-/* A value in a file name: letters, digits, '.'; '-' for the rest. */
-static void name_part(FILE *f, const char *s)
-{
-	for (; *s; s++)
-		fputc(((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
-		       (*s >= '0' && *s <= '9') || *s == '.') ? *s : '-', f);
-}
-
 char *rpcsim_point_name(const struct rpcsim_config *cfg, uint64_t point)
 {
 	const struct rpcsim_sweep *sw = &cfg->sweep;
@@ -1186,7 +1179,7 @@ char *rpcsim_point_name(const struct rpcsim_config *cfg, uint64_t point)
 		rpcsim_die("open_memstream: %s", strerror(errno));
 	for (unsigned int k = 0; k < sw->nr_keys; k++) {
 		fprintf(f, "%s%s-", k ? "_" : "", sw->keys[k].key);
-		name_part(f, rpcsim_point_value(cfg, k, point));
+		results_name_part(f, rpcsim_point_value(cfg, k, point));
 	}
 	fclose(f);
 	return name;

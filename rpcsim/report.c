@@ -13,6 +13,7 @@
 #include "json.h"
 #include "plot.h"
 #include "report.h"
+#include "results.h"
 #include "util.h"
 
 static const double pcts[] = { 50, 90, 99, 99.9 };
@@ -528,27 +529,6 @@ double report_mean_us(const struct report *rep, enum rpcsim_mode mode)
 	return ns_to_us(hist_mean(&ms.hist));
 }
 
-/*
- * Where the document was made: the host, and the build (version,
- * configure's options, the pcp lists), so that sweep points from
- * different machines or trees are told apart.
- */
-static void json_origin(struct json *j, const struct rpcsim_config *cfg)
-{
-	char host[256] = "";
-
-	if (gethostname(host, sizeof(host) - 1))
-		snprintf(host, sizeof(host), "?");
-	json_string(j, "host", host);
-	json_object_begin(j, "build");
-	json_string(j, "version", PACKAGE_VERSION);
-	json_string(j, "libpagepool", pp_version());
-	json_string(j, "configure", PP_CONFIGURE_ARGS);
-	json_bool(j, "asan", cfg->asan);
-	json_string(j, "pcp_impl", pp_pcp_impl_name(cfg->pcp_impl));
-	json_object_end(j);
-}
-
 /* --point: the grid, this point of it, and the settings it ran with. */
 static void json_sweep(struct json *j, const struct rpcsim_config *cfg)
 {
@@ -592,7 +572,8 @@ void report_json(FILE *out, const struct report *rep)
 	json_string(&j, "program", "rpcsim");
 	json_string(&j, "version", PACKAGE_VERSION);
 	json_string(&j, "libpagepool", pp_version());
-	json_origin(&j, cfg);
+	results_json_origin(&j, PACKAGE_VERSION, pp_version(), cfg->asan,
+			    pp_pcp_impl_name(cfg->pcp_impl));
 	json_sweep(&j, cfg);
 	json_config(&j, rep);
 	json_array_begin(&j, "modes");

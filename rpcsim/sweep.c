@@ -20,6 +20,7 @@
 
 #include "sweep.h"
 #include "util.h"
+#include "../common/results.h"
 #include "../common/sweep.h"
 
 extern char **environ;
@@ -111,10 +112,8 @@ static char **grid_paths(const struct rpcsim_config *cfg)
 
 	for (uint64_t p = 1; p <= sw->nr_points; p++) {
 		char *name = rpcsim_point_name(cfg, p);
-		size_t len = strlen(sw->results) + strlen(name) + 7;
-		char *path = xcalloc(len, 1);
+		char *path = results_path(sw->results, name);
 
-		snprintf(path, len, "%s/%s.json", sw->results, name);
 		free(name);
 		if (access(path, F_OK))
 			free(path);	/* the table says it is missing */
@@ -131,11 +130,8 @@ int sweep_run(const struct rpcsim_config *cfg, const char *gnuplot)
 	char **paths;
 	int status = 0;
 
-	if (mkdir(sw->results, 0777) && errno != EEXIST) {
-		fprintf(stderr, "rpcsim: --results=%s: %s\n", sw->results,
-			strerror(errno));
+	if (results_mkdir(sw->results))
 		return 1;
-	}
 	for (uint64_t p = 1; p <= sw->nr_points; p++) {
 		int ret = run_point(cfg, p);
 
@@ -167,77 +163,26 @@ int sweep_run(const struct rpcsim_config *cfg, const char *gnuplot)
 
 char *sweep_point_path(const struct rpcsim_config *cfg)
 {
-	size_t len = strlen(cfg->sweep.results) + strlen(cfg->sweep.name) + 7;
-	char *path = xcalloc(len, 1);
-
-	snprintf(path, len, "%s/%s.json", cfg->sweep.results, cfg->sweep.name);
-	return path;
+	return results_path(cfg->sweep.results, cfg->sweep.name);
 }
 
 bool sweep_point_done(const struct rpcsim_config *cfg)
 {
-	char *path = sweep_point_path(cfg);
-	char *settings = sweep_file_settings(path);
-	bool done = settings && !strcmp(settings, cfg->sweep.settings);
+	char what[64];
 
-	if (settings && !done)
-		fprintf(stderr, "rpcsim: %s holds other settings (%s); point "
-			"%llu runs again with %s\n", path, settings,
-			(unsigned long long)cfg->sweep.point,
-			cfg->sweep.settings);
-	free(settings);
-	free(path);
-	return done;
+	snprintf(what, sizeof(what), "point %llu",
+		 (unsigned long long)cfg->sweep.point);
+	return results_resume(cfg->sweep.results, cfg->sweep.name, "rpcsim",
+			      "modes", cfg->sweep.settings, what);
+}
+
+static void write_report(FILE *f, const void *rep)
+{
+	report_json(f, rep);
 }
 
 int sweep_point_write(const struct report *rep)
 {
-	const struct rpcsim_config *cfg = rep->cfg;
-	char *path = sweep_point_path(cfg), *tmp;
-	size_t len = strlen(path) + 32;
-	const char *slash = strrchr(path, '/');
-	int fd, ret = -1;
-	mode_t mask;
-	FILE *f;
-
-	if (mkdir(cfg->sweep.results, 0777) && errno != EEXIST) {
-		fprintf(stderr, "rpcsim: --results=%s: %s\n",
-			cfg->sweep.results, strerror(errno));
-		free(path);
-		return -1;
-	}
-	/* DIR/.NAME.json.XXXXXX: hidden, and not *.json, till renamed */
-	tmp = xcalloc(len, 1);
-	snprintf(tmp, len, "%.*s.%s.XXXXXX", (int)(slash - path + 1), path,
-		 slash + 1);
-	fd = mkstemp(tmp);
-	mask = umask(0);
-	umask(mask);
-	if (fd < 0 || fchmod(fd, 0666 & ~mask) || !(f = fdopen(fd, "w"))) {
-		fprintf(stderr, "rpcsim: --results=%s: %s\n",
-			cfg->sweep.results, strerror(errno));
-		if (fd >= 0) {
-			close(fd);
-			unlink(tmp);
-		}
-		goto out;
-	}
-	report_json(f, rep);
-	if (fflush(f) || ferror(f) || fsync(fd)) {
-		fprintf(stderr, "rpcsim: writing %s: %s\n", tmp,
-			strerror(errno));
-		fclose(f);
-		unlink(tmp);
-		goto out;
-	}
-	if (fclose(f) || rename(tmp, path)) {
-		fprintf(stderr, "rpcsim: %s: %s\n", path, strerror(errno));
-		unlink(tmp);
-		goto out;
-	}
-	ret = 0;
-out:
-	free(tmp);
-	free(path);
-	return ret;
+	return results_write(rep->cfg->sweep.results, rep->cfg->sweep.name,
+			     write_report, rep);
 }

@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * One result file of --results=DIR, for rpcsim's sweep points and
+ * pagebench's runs alike: its name, its host and build record, and
+ * writing it atomically.  See results.h; reading its settings back is
+ * sweep.c's, which reads with json-c (whose json_bool this file's JSON
+ * writer, json.h, would clash with).
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "json.h"
+#include "results.h"
+#include "tool.h"
+
+void results_name_part(FILE *f, const char *s)
+{
+	for (; *s; s++)
+		fputc(((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+		       (*s >= '0' && *s <= '9') || *s == '.') ? *s : '-', f);
+}
+
+char *results_path(const char *dir, const char *name)
+{
+	size_t len = strlen(dir) + strlen(name) + 7;
+	char *path = xcalloc(len, 1);
+
+	snprintf(path, len, "%s/%s.json", dir, name);
+	return path;
+}
+
+int results_mkdir(const char *dir)
+{
+	struct stat st;
+	int err;
+
+	if (mkdir(dir, 0777) && errno != EEXIST) {
+		fprintf(stderr, "%s: --results=%s: %s\n", tool_name, dir,
+			strerror(errno));
+		return -1;
+	}
+	/* EEXIST is also a file of that name: say so now, not at the end. */
+	if (stat(dir, &st))
+		err = errno;
+	else if (!S_ISDIR(st.st_mode))
+		err = ENOTDIR;
+	else
+		return 0;
+	fprintf(stderr, "%s: --results=%s: %s\n", tool_name, dir,
+		strerror(err));
+	return -1;
+}
+
+int results_write(const char *dir, const char *name,
+		  void (*write)(FILE *f, const void *arg), const void *arg)
+{
+	char *path = results_path(dir, name), *tmp;
+	size_t len = strlen(path) + 32;
+	int fd, ret = -1;
+	mode_t mask;
+	FILE *f;
+
+	if (results_mkdir(dir)) {
+		free(path);
+		return -1;
+	}
+	/* DIR/.NAME.json.XXXXXX: hidden, and not *.json, till renamed */
+	tmp = xcalloc(len, 1);
+	snprintf(tmp, len, "%s/.%s.json.XXXXXX", dir, name);
+	fd = mkstemp(tmp);
+	mask = umask(0);
+	umask(mask);
+	if (fd < 0 || fchmod(fd, 0666 & ~mask) || !(f = fdopen(fd, "w"))) {
+		fprintf(stderr, "%s: --results=%s: %s\n", tool_name, dir,
+			strerror(errno));
+		if (fd >= 0) {
+			close(fd);
+			unlink(tmp);
+		}
+		goto out;
+	}
+	write(f, arg);
+	if (fflush(f) || ferror(f) || fsync(fd)) {
+		fprintf(stderr, "%s: writing %s: %s\n", tool_name, tmp,
+			strerror(errno));
+		fclose(f);
+		unlink(tmp);
+		goto out;
+	}
+	if (fclose(f) || rename(tmp, path)) {
+		fprintf(stderr, "%s: %s: %s\n", tool_name, path,
+			strerror(errno));
+		unlink(tmp);
+		goto out;
+	}
+	ret = 0;
+out:
+	free(tmp);
+	free(path);
+	return ret;
+}
+
+void results_json_origin(struct json *j, const char *program_version,
+			 const char *libpagepool, bool asan,
+			 const char *pcp_impl)
+{
+	char host[256] = "";
+
+	if (gethostname(host, sizeof(host) - 1))
+		snprintf(host, sizeof(host), "?");
+	json_string(j, "host", host);
+	json_object_begin(j, "build");
+	json_string(j, "version", program_version);
+	json_string(j, "libpagepool", libpagepool);
+	json_string(j, "configure", PP_CONFIGURE_ARGS);
+	json_bool(j, "asan", asan);
+	json_string(j, "pcp_impl", pcp_impl);
+	json_object_end(j);
+}

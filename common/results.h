@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * One result file of --results=DIR, the same for rpcsim's sweep points
+ * and pagebench's runs, so that both join one folder: a file named by the
+ * settings that decide what it measured, recording the host and the build
+ * it ran on and every setting it ran with (its "sweep" member), written
+ * whole or not at all, and found again when a run resumes.  Part of
+ * libsweep (it reads files back with json-c); messages start with
+ * tool_name (tool.h).
+ */
+#ifndef PP_COMMON_RESULTS_H
+#define PP_COMMON_RESULTS_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+struct json;
+
+/*
+ * results_name_part() - @s as part of a file name: letters, digits and
+ * '.' as they are, '-' for anything else ("1,2" -> "1-2").  A name is
+ * "key-value" parts joined by '_' (threads-2_pcp-batch-31).
+ */
+void results_name_part(FILE *f, const char *s);
+
+/* results_path() - "@dir/@name.json", malloc'd. */
+char *results_path(const char *dir, const char *name);
+
+/*
+ * results_mkdir() - make the folder @dir unless it is one already (its
+ * parent must exist).  0, or -1 said as "TOOL: --results=DIR: why".
+ */
+int results_mkdir(const char *dir);
+
+/*
+ * results_write() - the document @write prints to its FILE (with @arg)
+ * as @dir/@name.json: into a hidden temporary file of @dir
+ * (.NAME.json.XXXXXX, which no reader of *.json takes), flushed to disk,
+ * then renamed over the name.  A reader sees the whole file or none.
+ * 0, or -1 said on stderr.
+ */
+int results_write(const char *dir, const char *name,
+		  void (*write)(FILE *f, const void *arg), const void *arg);
+
+/*
+ * results_json_origin() - the document's "host" and "build" members:
+ * where it ran, and the build (@program_version, libpagepool's
+ * @libpagepool, configure's options, @asan, the pcp implementation
+ * @pcp_impl), so that results from different machines or trees are told
+ * apart.
+ */
+void results_json_origin(struct json *j, const char *program_version,
+			 const char *libpagepool, bool asan,
+			 const char *pcp_impl);
+
+/*
+ * results_file_settings() - the settings recorded in result file @path
+ * (its sweep.settings), malloc'd, when it is a complete document of
+ * @program (its "program" member) with the array @body (rpcsim: modes,
+ * pagebench: results); NULL when the file is missing, not JSON or not
+ * one.
+ */
+char *results_file_settings(const char *path, const char *program,
+			    const char *body);
+
+/*
+ * results_resume() - is @dir/@name.json done already, a result of
+ * @program recording @settings?  When it records other settings, says
+ * so on stderr ("PATH holds other settings (...); @what runs again with
+ * ..."): the caller runs and replaces it.
+ */
+bool results_resume(const char *dir, const char *name, const char *program,
+		    const char *body, const char *settings, const char *what);
+
+#endif /* PP_COMMON_RESULTS_H */
