@@ -14,6 +14,7 @@
 
 #include "cmdline.h"
 #include "number.h"
+#include "results.h"
 #include "tool.h"
 
 #include "pagebench.h"
@@ -23,7 +24,7 @@ static const unsigned int default_bulks[] = { 1, 2, 4, 8, 16, 32, 64, 128 };
 enum {
 	OPT_ALLOCATORS = 256, OPT_APIS, OPT_BULK, OPT_VARIANTS, OPT_RUNS,
 	OPT_RUN_MS, OPT_FREE, OPT_JE_TCACHE, OPT_JE_BATCH, OPT_PIN,
-	OPT_SMOKE, OPT_INTERLEAVE,
+	OPT_SMOKE, OPT_INTERLEAVE, OPT_RESULTS,
 };
 
 static const struct option long_options[] = {
@@ -39,6 +40,7 @@ static const struct option long_options[] = {
 	{ "pin",	required_argument,	NULL, OPT_PIN },
 	{ "smoke",	no_argument,		NULL, OPT_SMOKE },
 	{ "interleave",	no_argument,		NULL, OPT_INTERLEAVE },
+	{ "results",	required_argument,	NULL, OPT_RESULTS },
 	{ "json",	no_argument,		NULL, 'j' },
 	{ "help",	no_argument,		NULL, 'h' },
 	{ "version",	no_argument,		NULL, 'V' },
@@ -112,6 +114,15 @@ static void print_help(void)
 "                          alike; the lines come at the end (default: off)\n"
 "Output:\n"
 "  -j, --json              one JSON document instead of text\n"
+"      --results=DIR       write the JSON document into a file of the folder\n"
+"                          DIR (made if missing), the text staying on stdout,\n"
+"                          as rpcsim --sweep writes its points: named by the\n"
+"                          options given that say what is measured and\n"
+"                          PAGEPOOL_PCP (pagebench_bulk-64_pcp-lock.json),\n"
+"                          with the host, the build and every setting; when\n"
+"                          that file holds these settings already, nothing\n"
+"                          runs again; rpcsim-compare --sweep=DIR tabulates\n"
+"                          the folder; not with --json (default: no file)\n"
 "  -h, --help              this help\n"
 "  -V, --version           pagebench and libpagepool versions\n"
 "\n"
@@ -337,19 +348,101 @@ static void parse_option(int opt, const char *arg, struct options *o)
 	case OPT_INTERLEAVE:
 		o->interleave = true;
 		break;
+	case OPT_RESULTS:
+		if (!*arg)
+			tool_die(2, "--results=: expected a folder for the "
+				    "result file (made if missing)");
+		o->results = arg;
+		break;
 	case 'j':
 		o->json = true;
 		break;
 	}
 }
 
+/*
+ * What a result file records: the options that say what is measured
+ * name it; those and the ones that say how long or how (runs, pinning,
+ * interleaving) are its settings; the rest only say where the output
+ * goes.
+ */
+static const char *const named_options[] = {
+	"allocators", "api", "bulk", "variant", "free", "je-tcache",
+	"je-batch", NULL
+};
+static const char *const output_options[] = {
+	"results", "json", "help", "version", NULL
+};
+/* Read by libpagepool (PAGEPOOL_*) and by jemalloc (MALLOC_CONF). */
+static const char *const setting_env[] = {
+	"PAGEPOOL_PCP", "PAGEPOOL_DEBUG", "PAGEPOOL_FAULT", "MALLOC_CONF",
+	NULL
+};
+
+static bool listed(const char *const *list, const char *name)
+{
+	for (; *list; list++)
+		if (!strcmp(*list, name))
+			return true;
+	return false;
+}
+
+/*
+ * --results: the file's name and settings from the options given
+ * (@given, by long_options[] index: the last value of each), in
+ * long_options[]' order, so that the order on the command line does not
+ * matter.  The name is rpcsim's scheme (common/results.h) after
+ * "pagebench": pagebench_allocators-buddy-lifo_bulk-64_pcp-lock.
+ */
+static void results_settings(struct options *o, const char *const *given)
+{
+	const char *pcp = getenv("PAGEPOOL_PCP");
+	size_t nlen = 0, slen = 0;
+	FILE *n = open_memstream(&o->name, &nlen);
+	FILE *s = open_memstream(&o->settings, &slen);
+
+	if (!n || !s)
+		tool_die(1, "out of memory");
+	fputs("pagebench", n);
+	for (size_t i = 0; long_options[i].name; i++) {
+		const char *name = long_options[i].name;
+
+		if (!given[i] || listed(output_options, name))
+			continue;
+		if (long_options[i].has_arg == no_argument)
+			fprintf(s, "%s--%s", ftell(s) ? " " : "", name);
+		else
+			fprintf(s, "%s--%s=%s", ftell(s) ? " " : "", name,
+				given[i]);
+		if (!listed(named_options, name))
+			continue;
+		o->named[o->nr_named].key = name;
+		o->named[o->nr_named++].value = given[i];
+	}
+	if (pcp) {
+		o->named[o->nr_named].key = "pcp";
+		o->named[o->nr_named++].value = pcp;
+	}
+	for (unsigned int i = 0; i < o->nr_named; i++) {
+		fprintf(n, "_%s-", o->named[i].key);
+		results_name_part(n, o->named[i].value);
+	}
+	for (int i = 0; setting_env[i]; i++)
+		if (getenv(setting_env[i]))
+			fprintf(s, "%s%s=%s", ftell(s) ? " " : "",
+				setting_env[i], getenv(setting_env[i]));
+	fclose(n);
+	fclose(s);
+}
+
 void parse_options(int argc, char **argv, struct options *o)
 {
-	int opt;
+	const char *given[ARRAY_SIZE(long_options)] = { NULL };
+	int opt, idx = -1;	/* of a long option: getopt_long() sets it */
 
 	set_defaults(o);
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":jhV", long_options, NULL)) !=
+	while ((opt = getopt_long(argc, argv, ":jhV", long_options, &idx)) !=
 	       -1) {
 		switch (opt) {
 		case 'h':
@@ -367,6 +460,9 @@ void parse_options(int argc, char **argv, struct options *o)
 					    "pagebench");
 		default:
 			parse_option(opt, optarg, o);
+			if (idx >= 0)
+				given[idx] = optarg ? optarg : "";
+			idx = -1;
 		}
 	}
 	if (optind < argc)
@@ -375,6 +471,12 @@ void parse_options(int argc, char **argv, struct options *o)
 			    argv[optind]);
 	if (o->smoke)
 		o->runs = o->runs < 3 ? o->runs : 3;
+	if (o->results && o->json)
+		tool_die(2, "--json: not with --results=%s (the JSON document "
+			    "goes into its file; the text stays on stdout)",
+			 o->results);
+	if (o->results)
+		results_settings(o, given);
 	/* What it cannot read, pp_pool_create() refuses: see pool_env. */
 	(void)pp_pool_config_init(&o->pool_env);
 }

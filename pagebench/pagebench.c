@@ -382,13 +382,15 @@ int main(int argc, char **argv)
 	struct options o;
 	struct result *res;
 	unsigned int nr = 0, first[NR_ALLOCATORS], last[NR_ALLOCATORS];
-	bool used[NR_ALLOCATORS];
+	bool used[NR_ALLOCATORS], written;
 	char model[256];
 	double tsc;
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 
 	tool_set_name("pagebench");
 	parse_options(argc, argv, &o);
+	if (o.results && pb_results_done(&o))
+		return 0;
 	if (o.pin)
 		pin_to_this_cpu();
 	find_baselines();
@@ -419,9 +421,11 @@ int main(int argc, char **argv)
 			if (o.variant[v])
 				print_table(res, nr, &o, v);
 	}
+	written = !o.results || !pb_results_write(&(struct pb_doc){
+		res, nr, &o, &bench, model, tsc, cpus });
 	munmap(bench.lifo, LIFO_PAGES * sizeof(void *));
 	free(res);
-	if (stop_children(&bench))
+	if (stop_children(&bench) || !written)
 		return 1;
 	if (fflush(stdout) || ferror(stdout)) {
 		perror("pagebench: writing the results");

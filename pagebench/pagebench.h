@@ -4,7 +4,8 @@
  * one configuration's result and the state the timed loops work on.
  * pagebench.c plans and drives the runs, options.c reads the command
  * line, loops.c holds the timed loops and finds the baselines' functions,
- * report.c prints the header, the lines, the tables and the JSON document.
+ * report.c prints the header, the lines, the tables and the JSON document,
+ * results.c writes that document into --results=DIR's file.
  */
 #ifndef PAGEBENCH_PAGEBENCH_H
 #define PAGEBENCH_PAGEBENCH_H
@@ -12,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <pagepool/pagepool.h>
 
@@ -24,6 +26,7 @@
 #define DEFAULT_RUNS	5
 #define DEFAULT_RUN_MS	20.0
 #define LIFO_PAGES	65536UL
+#define MAX_NAMED	8	/* settings in a result file's name */
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 enum allocator {
@@ -72,6 +75,17 @@ struct options {
 	 * pool starts from it, and a bad value makes the first one fail.
 	 */
 	struct pp_pool_config pool_env;
+	/*
+	 * --results=DIR: the file's name, from the settings given that say
+	 * what is measured (named[], in the options' order, and
+	 * PAGEPOOL_PCP as pcp), and every setting given with the
+	 * environment libpagepool and jemalloc read, which a file must
+	 * hold to stand for this run (options.c).
+	 */
+	const char *results;
+	char *name, *settings;
+	struct { const char *key, *value; } named[MAX_NAMED];
+	unsigned int nr_named;
 };
 
 /* One configuration's result. */
@@ -118,6 +132,26 @@ unsigned long bench_run(void *ctx, enum pb_api api, unsigned int bulk,
 /* options.c: the command line into @o; bad usage exits 2. */
 void parse_options(int argc, char **argv, struct options *o);
 
+/* One run's document, for --json and --results (report.c). */
+struct pb_doc {
+	const struct result *res;
+	unsigned int nr;
+	const struct options *o;
+	const struct bench *b;
+	const char *model;
+	double tsc_ghz;
+	long cpus;
+};
+
+/*
+ * results.c: --results=DIR.  Before the runs: the folder made (exit 1
+ * when it cannot be), and true, said on stdout, when its file holds
+ * this run's settings already: nothing to run.  After them: the
+ * document written into the file; 0, or -1 said on stderr.
+ */
+bool pb_results_done(const struct options *o);
+int pb_results_write(const struct pb_doc *d);
+
 /* report.c */
 void cpu_model(char *buf, size_t len);
 void print_header(const struct bench *b, const struct options *o,
@@ -128,5 +162,7 @@ void print_table(const struct result *res, unsigned int nr,
 void print_json(const struct result *res, unsigned int nr,
 		const struct options *o, const struct bench *b,
 		const char *model, double tsc_ghz, long cpus);
+/* The --json document of @d to @out. */
+void write_json(FILE *out, const struct pb_doc *d);
 
 #endif /* PAGEBENCH_PAGEBENCH_H */

@@ -3,7 +3,10 @@
  * What pagebench prints: the header (the machine, the baselines and where
  * they come from), one greppable line per configuration, the table of
  * each bulk contract with the ratios under it, or instead the one JSON
- * document of --json, written with the tools' JSON writer (common/json.h).
+ * document of --json, written with the tools' JSON writer (common/json.h);
+ * --results=DIR's file holds the same document (results.c), which
+ * records the host, the build and the settings as rpcsim's do
+ * (common/results.h).
  */
 #include <config.h>
 
@@ -13,6 +16,7 @@
 
 #include "json.h"
 #include "number.h"
+#include "results.h"
 
 #include "pagebench.h"
 
@@ -353,22 +357,55 @@ static void json_result(struct json *j, const struct result *r,
 	json_object_end(j);
 }
 
+/* "sweep": what named the result file and the settings it holds. */
+static void json_sweep(struct json *j, const struct options *o)
+{
+	if (!o->results) {
+		json_null(j, "sweep");
+		return;
+	}
+	json_object_begin(j, "sweep");
+	json_string(j, "name", o->name);
+	json_string(j, "settings", o->settings);
+	json_object_begin(j, "values");
+	for (unsigned int i = 0; i < o->nr_named; i++)
+		json_string(j, o->named[i].key, o->named[i].value);
+	json_object_end(j);
+	json_object_end(j);
+}
+
+void write_json(FILE *out, const struct pb_doc *d)
+{
+	struct json j;
+#ifdef PP_CONFIG_ASAN
+	bool asan = true;
+#else
+	bool asan = false;
+#endif
+
+	json_init(&j, out);
+	json_object_begin(&j, NULL);
+	json_string(&j, "program", "pagebench");
+	json_string(&j, "version", PACKAGE_VERSION);
+	json_string(&j, "libpagepool", pp_version());
+	results_json_origin(&j, PACKAGE_VERSION, pp_version(), asan,
+			    pp_pcp_impl_name(buddy_pcp_impl(d->o, NULL)));
+	json_sweep(&j, d->o);
+	json_machine(&j, d->model, d->tsc_ghz, d->cpus);
+	json_config(&j, d->o, d->b);
+	json_array_begin(&j, "results");
+	for (unsigned int i = 0; i < d->nr; i++)
+		json_result(&j, &d->res[i], d->o, d->tsc_ghz);
+	json_array_end(&j);
+	json_object_end(&j);
+	json_finish(&j);
+}
+
 void print_json(const struct result *res, unsigned int nr,
 		const struct options *o, const struct bench *b,
 		const char *model, double tsc_ghz, long cpus)
 {
-	struct json j;
+	struct pb_doc d = { res, nr, o, b, model, tsc_ghz, cpus };
 
-	json_init(&j, stdout);
-	json_object_begin(&j, NULL);
-	json_string(&j, "program", "pagebench");
-	json_string(&j, "version", PACKAGE_VERSION);
-	json_machine(&j, model, tsc_ghz, cpus);
-	json_config(&j, o, b);
-	json_array_begin(&j, "results");
-	for (unsigned int i = 0; i < nr; i++)
-		json_result(&j, &res[i], o, tsc_ghz);
-	json_array_end(&j);
-	json_object_end(&j);
-	json_finish(&j);
+	write_json(stdout, &d);
 }

@@ -36,7 +36,7 @@ run()
 }
 
 options="allocators api bulk variant free je-tcache je-batch runs run-ms pin
-interleave"
+interleave results"
 num='[0-9]+\.[0-9]+'
 line_re="^pagebench allocator=[a-z]+ api=(single|list|array) bulk=[0-9]+"
 line_re="$line_re( variant=[a-z-]+ free=(release|put))? runs=[0-9]+"
@@ -147,7 +147,8 @@ else
 fi
 pcp=$(PAGEPOOL_PCP=lock "$PAGEBENCH" --smoke --allocators=buddy --api=single --bulk=1 | grep '^  buddy pcp lists: ')
 pcp_json=$(PAGEPOOL_PCP=lock "$PAGEBENCH" --smoke --json --allocators=buddy --api=single --bulk=1 | grep -c '"pcp_impl": "lock"')
-grep -Eq "^  buddy pcp lists: (rseq|lock)" "$OUT" && [ "$pcp" = "  buddy pcp lists: lock" ] && [ "$pcp_json" -eq 1 ]
+# Twice in the JSON: the run's config and the build record (results.h).
+grep -Eq "^  buddy pcp lists: (rseq|lock)" "$OUT" && [ "$pcp" = "  buddy pcp lists: lock" ] && [ "$pcp_json" -eq 2 ]
 ok $? "the header and the JSON say which pcp implementation the buddy pools run" ||
 	diag "$(grep 'pcp lists' "$OUT"); PAGEPOOL_PCP=lock: '$pcp', json $pcp_json"
 if [ -n "$no_jemalloc" ]; then
