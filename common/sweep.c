@@ -18,6 +18,7 @@
 #include "plot.h"
 #include "results.h"
 #include "sweep.h"
+#include "sweep_json.h"
 #include "tool.h"
 
 #define NR_MODES	3
@@ -92,39 +93,6 @@ void sweep_free_paths(char **paths)
 	for (char **p = paths; p && *p; p++)
 		free(*p);
 	free(paths);
-}
-
-static const char *get_str(struct json_object *o, const char *key)
-{
-	struct json_object *v;
-
-	if (!json_object_object_get_ex(o, key, &v) ||
-	    !json_object_is_type(v, json_type_string))
-		return NULL;
-	return json_object_get_string(v);
-}
-
-static struct json_object *get_obj(struct json_object *o, const char *key,
-				   enum json_type type)
-{
-	struct json_object *v;
-
-	if (!o || !json_object_object_get_ex(o, key, &v) ||
-	    !json_object_is_type(v, type))
-		return NULL;
-	return v;
-}
-
-static bool get_num(struct json_object *o, const char *key, double *out)
-{
-	struct json_object *v;
-
-	if (!o || !json_object_object_get_ex(o, key, &v) ||
-	    !(json_object_is_type(v, json_type_double) ||
-	      json_object_is_type(v, json_type_int)))
-		return false;
-	*out = json_object_get_double(v);
-	return true;
 }
 
 /* --- a result file's settings, to resume (results.h) -------------------- */
@@ -265,17 +233,14 @@ static void keys_free(struct table *t);
 /* Read @path into a new row of @t.  -1 (said) when it is not one. */
 static int row_read(struct table *t, const char *prog, const char *path)
 {
-	struct json_object *root = json_object_from_file(path);
+	struct json_object *root = load_doc(prog, path);
 	struct json_object *sw, *keys, *values, *modes;
 	double point = 0, points = 0;
 	struct row *r;
 	int ret = -1;
 
-	if (!root) {
-		fprintf(stderr, "%s: %s: not a JSON document (%s)\n", prog,
-			path, json_util_get_last_err());
+	if (!root)
 		return -1;
-	}
 	sw = get_obj(root, "sweep", json_type_object);
 	keys = get_obj(sw, "keys", json_type_array);
 	values = get_obj(sw, "values", json_type_object);
@@ -625,5 +590,55 @@ int sweep_table(FILE *out, const char *prog, char *const *paths,
 		}
 	}
 	table_free(&t);
+	return ret;
+}
+
+/* --- a folder of several tools' files ------------------------------------ */
+
+/* Is @path a document of pagebench's (its "program")? */
+static bool is_pagebench(const char *path)
+{
+	struct json_object *root = json_object_from_file(path);
+	const char *prog = get_str(root, "program");
+	bool ret = prog && !strcmp(prog, "pagebench");
+
+	json_object_put(root);
+	return ret;
+}
+
+int sweep_tables(FILE *out, const char *prog, char *const *paths,
+		 const char *plot_path, const char *gnuplot)
+{
+	size_t n = 0, nr_rp = 0, nr_pb = 0;
+	char **rp, **pb;
+	int ret = 0;
+
+	while (paths[n])
+		n++;
+	rp = xcalloc(n + 1, sizeof(*rp));
+	pb = xcalloc(n + 1, sizeof(*pb));
+	for (size_t i = 0; i < n; i++) {
+		if (is_pagebench(paths[i]))
+			pb[nr_pb++] = paths[i];
+		else
+			rp[nr_rp++] = paths[i];
+	}
+	if (plot_path && !nr_rp) {
+		fprintf(stderr, "%s: --plot=%s: no rpcsim --sweep point to "
+			"draw (pagebench's rows are tabulated, not drawn)\n",
+			prog, plot_path);
+		ret = 1;
+		goto out;
+	}
+	if (nr_rp)
+		ret = sweep_table(out, prog, rp, plot_path, gnuplot);
+	if (nr_pb) {
+		if (nr_rp)
+			fputc('\n', out);
+		ret |= sweep_pagebench_table(out, prog, pb);
+	}
+out:
+	free(rp);
+	free(pb);
 	return ret;
 }

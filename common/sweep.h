@@ -5,7 +5,9 @@
  * --sweep DIR (from files whoever produced them).  Each file is one
  * point: an rpcsim --json document with a "sweep" member naming the grid,
  * the point and its settings, and "host" and "build" saying where it ran.
- * Read with json-c (libsweep: libcommon stays free of it).
+ * pagebench --results files may share the folder (one per invocation,
+ * results.h): rpcsim-compare gives them a table of their own.  Read with
+ * json-c (libsweep: libcommon stays free of it).
  */
 #ifndef PP_COMMON_SWEEP_H
 #define PP_COMMON_SWEEP_H
@@ -34,5 +36,27 @@ void sweep_free_paths(char **paths);
  */
 int sweep_table(FILE *out, const char *prog, char *const *paths,
 		const char *plot_path, const char *gnuplot);
+
+/*
+ * sweep_pagebench_table() - print the table of pagebench --results files
+ * @paths to @out: a row per configuration of each file, the rows of one
+ * configuration together with their change against the first; the
+ * file-wide settings that differ between files as columns; files from
+ * another host or build than the first marked.  Returns 0; 1 when a
+ * file cannot be read or is not a pagebench result (said on stderr).
+ */
+int sweep_pagebench_table(FILE *out, const char *prog, char *const *paths);
+
+/*
+ * sweep_tables() - the tables of a results folder's files @paths, for
+ * rpcsim-compare --sweep: each file goes by its "program": pagebench's
+ * into sweep_pagebench_table(), after the rpcsim sweep's table of the
+ * others (sweep_table(), which names any that is no sweep point).  The
+ * two never share a table: they measure different things.  @plot_path
+ * draws the rpcsim sweep only, and fails without one.  Returns 0, or 1
+ * as the tables do.
+ */
+int sweep_tables(FILE *out, const char *prog, char *const *paths,
+		 const char *plot_path, const char *gnuplot);
 
 #endif /* PP_COMMON_SWEEP_H */

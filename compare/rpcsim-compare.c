@@ -2,7 +2,8 @@
 /*
  * rpcsim-compare: before/after tables of rpcsim and rpcsim-analyze results
  * in the shape kernel developers paste into email (lkp-tests' compare,
- * seed 003), from their --json documents, read with json-c.
+ * seed 003), from their --json documents, read with json-c; with --sweep,
+ * the tables of a results folder (common/sweep.h).
  *
  * Exit status: 0 tables printed; 1 a file unreadable, not JSON, of neither
  * kind or lacking a field, or the plot not drawn; 2 bad usage.
@@ -51,7 +52,11 @@ static void usage(void)
 "                      per call, the runs' stddev and the change\n"
 "                      against the first point; points from another\n"
 "                      host or build than the first are marked *;\n"
-"                      --plot draws the mean against the last swept key\n"
+"                      --plot draws the mean against the last swept key;\n"
+"                      pagebench --results=DIR files in the folder get a\n"
+"                      table of their own after it (ns per page, a row\n"
+"                      per configuration and file, the change against\n"
+"                      its first file's), never drawn\n"
 "  -h, --help          print this help and exit\n"
 "  -V, --version       print the version and exit\n"
 "\n"
@@ -177,7 +182,10 @@ static void plot_ready(const char *path, char *gnuplot, size_t len)
 		tool_die(1, "--plot=%s: %s", path, why);
 }
 
-/* --sweep=DIR: the table of rpcsim --sweep's result files in DIR. */
+/*
+ * --sweep=DIR: the table of rpcsim --sweep's result files in DIR, and
+ * of pagebench --results files there (sweep_tables()).
+ */
 static int compare_sweep(const char *dir, struct output_options *o,
 			 const char *metrics_arg, int nr_files, char **files)
 {
@@ -204,8 +212,8 @@ static int compare_sweep(const char *dir, struct output_options *o,
 		sweep_free_paths(paths);
 		tool_die(1, "--sweep=%s: no *.json result file in it", dir);
 	}
-	ret = sweep_table(stdout, "rpcsim-compare", paths, o->plot_path,
-			  gnuplot);
+	ret = sweep_tables(stdout, "rpcsim-compare", paths, o->plot_path,
+			   gnuplot);
 	sweep_free_paths(paths);
 	if (fflush(stdout) || ferror(stdout)) {
 		perror("rpcsim-compare: writing the table");
@@ -230,7 +238,7 @@ static void missing_value(int opt, const char *arg)
 			  ".svg or .png", arg);
 	if (opt == 's')
 		tool_die(2, "option '%s' needs a value: a folder of rpcsim "
-			  "--sweep result files", arg);
+			  "--sweep or pagebench --results result files", arg);
 	tool_die(2, "option '%s' needs a value: a comma-separated list of "
 		  "metric names or prefixes", arg);
 }
@@ -274,7 +282,8 @@ static int parse_args(int argc, char **argv, struct args *a)
 		case 's':
 			if (!*optarg)
 				tool_die(2, "--sweep=: expected a folder of "
-					  "rpcsim --sweep result files");
+					  "rpcsim --sweep or pagebench "
+					  "--results result files");
 			a->sweep_dir = optarg;
 			break;
 		case 'h':

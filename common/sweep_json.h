@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * libsweep's own: typed look-ups of a json-c object's members, shared by
+ * the rpcsim table (sweep.c) and the pagebench one (sweep_pagebench.c).
+ * Each says "absent" (NULL, false) for a missing member or one of another
+ * type, so that a reader checks a file in one place.
+ */
+#ifndef PP_COMMON_SWEEP_JSON_H
+#define PP_COMMON_SWEEP_JSON_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include <json-c/json.h>
+
+/* @path's document, or NULL said as "PROG: PATH: not a JSON document". */
+static inline struct json_object *load_doc(const char *prog, const char *path)
+{
+	struct json_object *root = json_object_from_file(path);
+
+	if (!root)
+		fprintf(stderr, "%s: %s: not a JSON document (%s)\n", prog,
+			path, json_util_get_last_err());
+	return root;
+}
+
+static inline const char *get_str(struct json_object *o, const char *key)
+{
+	struct json_object *v;
+
+	if (!o || !json_object_object_get_ex(o, key, &v) ||
+	    !json_object_is_type(v, json_type_string))
+		return NULL;
+	return json_object_get_string(v);
+}
+
+static inline struct json_object *get_obj(struct json_object *o,
+					  const char *key,
+					  enum json_type type)
+{
+	struct json_object *v;
+
+	if (!o || !json_object_object_get_ex(o, key, &v) ||
+	    !json_object_is_type(v, type))
+		return NULL;
+	return v;
+}
+
+static inline bool get_num(struct json_object *o, const char *key,
+			   double *out)
+{
+	struct json_object *v;
+
+	if (!o || !json_object_object_get_ex(o, key, &v) ||
+	    !(json_object_is_type(v, json_type_double) ||
+	      json_object_is_type(v, json_type_int)))
+		return false;
+	*out = json_object_get_double(v);
+	return true;
+}
+
+#endif /* PP_COMMON_SWEEP_JSON_H */

@@ -1,0 +1,425 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The pagebench table of a results folder (rpcsim-compare --sweep=DIR):
+ * pagebench --results files, each one invocation's --json document, read
+ * row by row.  Its own table, never columns of rpcsim's: pagebench
+ * measures ns per page of one alloc + free on one CPU, rpcsim the
+ * latency of a whole svc_alloc_arg() call under load, and a change
+ * between the two would mean nothing.  A row is one configuration
+ * (allocator, API, bulk size, bulk contract) of one file; the rows of a
+ * configuration stand together, one per file, each with its change
+ * against the first; the file-wide settings that differ between files
+ * (pcp implementation, --free, --je-tcache, --je-batch) are columns, and
+ * files run on another host or build than the first are marked, as in
+ * rpcsim's table.  See sweep.h.
+ */
+#include <config.h>
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sweep.h"
+#include "sweep_json.h"
+#include "tool.h"
+
+/* The settings a file has one value of, shown when files differ. */
+static const struct {
+	const char *column, *member;
+	bool flag;			/* a JSON bool, shown as on/off */
+} fkeys[] = {
+	{ "pcp", "pcp_impl", false },
+	{ "free", "free", false },
+	{ "je-tcache", "je_tcache", true },
+	{ "je-batch", "je_batch_alloc", true },
+};
+
+#define NR_FKEYS	(sizeof(fkeys) / sizeof(fkeys[0]))
+
+/* One result file: one pagebench invocation. */
+struct pfile {
+	const char *path;
+	char *host, *build, *settings, *fkey[NR_FKEYS];
+	double runs, run_ms;
+	bool smoke, elsewhere;
+};
+
+/* One configuration of one file. */
+struct prow {
+	unsigned int file, seq, group;	/* group: seq of its first row */
+	char *allocator, *api, *variant;
+	double bulk, ns, spread;
+};
+
+struct ptable {
+	struct pfile *files;
+	unsigned int nr_files;
+	struct prow *rows;
+	unsigned int nr_rows;
+	bool differ[NR_FKEYS];
+	unsigned int marked;		/* rows of files marked */
+};
+
+static char *dup_or(const char *s, const char *none)
+{
+	return xstrdup(s ? s : none);
+}
+
+/* Where @f ran and what it ran with. */
+static void file_origin(struct pfile *f, struct json_object *root,
+			struct json_object *config)
+{
+	struct json_object *b = get_obj(root, "build", json_type_object);
+	struct json_object *sw = get_obj(root, "sweep", json_type_object);
+	struct json_object *smoke;
+	char buf[1024];
+
+	f->host = dup_or(get_str(root, "host"), "?");
+	snprintf(buf, sizeof(buf),
+		 "pagebench %s, libpagepool %s, configure '%s'",
+		 get_str(b, "version") ? get_str(b, "version") : "?",
+		 get_str(b, "libpagepool") ? get_str(b, "libpagepool") : "?",
+		 get_str(b, "configure") ? get_str(b, "configure") : "?");
+	f->build = xstrdup(buf);
+	/* A plain --json document has no settings: it joins all the same. */
+	f->settings = dup_or(get_str(sw, "settings"), "not recorded");
+	for (size_t k = 0; k < NR_FKEYS; k++) {
+		struct json_object *v;
+
+		if (!json_object_object_get_ex(config, fkeys[k].member, &v))
+			f->fkey[k] = xstrdup("?");
+		else if (fkeys[k].flag)
+			f->fkey[k] = xstrdup(json_object_get_boolean(v) ?
+					     "on" : "off");
+		else
+			f->fkey[k] = dup_or(json_object_get_string(v), "?");
+	}
+	get_num(config, "runs", &f->runs);
+	get_num(config, "run_ms", &f->run_ms);
+	smoke = get_obj(config, "smoke", json_type_boolean);
+	f->smoke = smoke && json_object_get_boolean(smoke);
+}
+
+/* Row @i of @results into @t; -1 (said) when it lacks a field. */
+static int row_read(struct ptable *t, const char *prog, const char *path,
+		    struct json_object *results, size_t i)
+{
+	struct json_object *r = json_object_array_get_idx(results, i);
+	const char *alloc = get_str(r, "allocator"), *api = get_str(r, "api");
+	struct prow *row;
+	double bulk, ns;
+
+	if (!alloc || !api || !get_num(r, "bulk", &bulk) ||
+	    !get_num(r, "ns_per_page", &ns)) {
+		fprintf(stderr, "%s: %s: results[%zu] lacks allocator, api, "
+			"bulk or ns_per_page\n", prog, path, i);
+		return -1;
+	}
+	t->rows = xrealloc(t->rows, t->nr_rows + 1, sizeof(*t->rows));
+	row = &t->rows[t->nr_rows];
+	memset(row, 0, sizeof(*row));
+	row->file = t->nr_files;
+	row->seq = t->nr_rows++;
+	row->allocator = xstrdup(alloc);
+	row->api = xstrdup(api);
+	row->variant = dup_or(get_str(r, "variant"), "-");
+	row->bulk = bulk;
+	row->ns = ns;
+	if (!get_num(r, "spread_pct", &row->spread))
+		row->spread = -1;
+	return 0;
+}
+
+/* File @path into @t; -1 (said) when it is not a pagebench result. */
+static int file_read(struct ptable *t, const char *prog, const char *path)
+{
+	struct json_object *root = load_doc(prog, path);
+	struct json_object *results, *config;
+	unsigned int first = t->nr_rows;
+	struct pfile *f;
+	int ret = -1;
+
+	if (!root)
+		return -1;
+	results = get_obj(root, "results", json_type_array);
+	config = get_obj(root, "config", json_type_object);
+	if (!results || !config) {
+		fprintf(stderr, "%s: %s: not a pagebench result (no results "
+			"or config)\n", prog, path);
+		goto out;
+	}
+	for (size_t i = 0; i < json_object_array_length(results); i++) {
+		if (row_read(t, prog, path, results, i)) {
+			t->nr_rows = first;	/* its rows go with it */
+			goto out;
+		}
+	}
+	t->files = xrealloc(t->files, t->nr_files + 1, sizeof(*t->files));
+	f = &t->files[t->nr_files++];
+	memset(f, 0, sizeof(*f));
+	f->path = path;
+	file_origin(f, root, config);
+	ret = 0;
+out:
+	json_object_put(root);
+	return ret;
+}
+
+static bool same_config(const struct prow *a, const struct prow *b)
+{
+	return !strcmp(a->allocator, b->allocator) &&
+	       !strcmp(a->api, b->api) && a->bulk == b->bulk &&
+	       !strcmp(a->variant, b->variant);
+}
+
+/* A configuration's rows together, where it first came; then by file. */
+static int cmp_prow(const void *a, const void *b)
+{
+	const struct prow *x = a, *y = b;
+
+	if (x->group != y->group)
+		return x->group < y->group ? -1 : 1;
+	if (x->file != y->file)
+		return x->file < y->file ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* Groups, the differing settings, the marks; rows sorted. */
+static void table_settle(struct ptable *t)
+{
+	const struct pfile *first = &t->files[0];
+
+	for (unsigned int i = 0; i < t->nr_rows; i++) {
+		unsigned int j = 0;
+
+		while (!same_config(&t->rows[j], &t->rows[i]))
+			j++;
+		t->rows[i].group = j;
+	}
+	qsort(t->rows, t->nr_rows, sizeof(*t->rows), cmp_prow);
+	for (unsigned int i = 1; i < t->nr_files; i++) {
+		struct pfile *f = &t->files[i];
+
+		for (size_t k = 0; k < NR_FKEYS; k++)
+			t->differ[k] |= !!strcmp(f->fkey[k], first->fkey[k]);
+		f->elsewhere = strcmp(f->host, first->host) ||
+			       strcmp(f->build, first->build);
+	}
+	for (unsigned int i = 0; i < t->nr_rows; i++)
+		t->marked += t->files[t->rows[i].file].elsewhere;
+}
+
+static void table_free(struct ptable *t)
+{
+	for (unsigned int i = 0; i < t->nr_rows; i++) {
+		free(t->rows[i].allocator);
+		free(t->rows[i].api);
+		free(t->rows[i].variant);
+	}
+	for (unsigned int i = 0; i < t->nr_files; i++) {
+		free(t->files[i].host);
+		free(t->files[i].build);
+		free(t->files[i].settings);
+		for (size_t k = 0; k < NR_FKEYS; k++)
+			free(t->files[i].fkey[k]);
+	}
+	free(t->rows);
+	free(t->files);
+}
+
+/* --- printing ------------------------------------------------------------- */
+
+#define MAX_COLS	(6 + NR_FKEYS + 3)
+#define CELL		64
+
+/* A line of the table: its cells, and whether each is a number. */
+struct line {
+	char cell[MAX_COLS][CELL];
+	bool right[MAX_COLS];
+	unsigned int n;
+};
+
+static void put(struct line *l, bool right, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void put(struct line *l, bool right, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(l->cell[l->n], CELL, fmt, ap);
+	va_end(ap);
+	l->right[l->n++] = right;
+}
+
+/* The change of row @i against its configuration's first row. */
+static void change_cell(struct line *l, const struct ptable *t,
+			unsigned int i)
+{
+	const struct prow *r = &t->rows[i];
+	const struct prow *base = r;
+	bool alone = (i + 1 >= t->nr_rows || t->rows[i + 1].group != r->group);
+
+	while (base > t->rows && base[-1].group == r->group)
+		base--;
+	if (base == r)
+		put(l, true, "%s", alone ? "-" : "base");
+	else if (base->ns > 0)
+		put(l, true, "%+.1f%%", 100 * (r->ns - base->ns) / base->ns);
+	else
+		put(l, true, "-");
+}
+
+/* The header line's cells. */
+static void header_line(struct line *l, const struct ptable *t)
+{
+	static const char *const keys[] = { "allocator", "api", "bulk",
+					    "variant" };
+
+	l->n = 0;
+	for (size_t c = 0; c < 4; c++)
+		put(l, c == 2, "%s", keys[c]);
+	if (t->nr_files > 1)
+		put(l, true, "file");
+	for (size_t k = 0; k < NR_FKEYS; k++)
+		if (t->differ[k])
+			put(l, false, "%s", fkeys[k].column);
+	put(l, true, "ns/page");
+	put(l, true, "spread");
+	if (t->nr_files > 1)
+		put(l, true, "change");
+	if (t->marked)
+		put(l, false, "where");
+}
+
+/* Row @i's cells, in the header's columns. */
+static void row_line(struct line *l, const struct ptable *t, unsigned int i)
+{
+	const struct prow *r = &t->rows[i];
+	const struct pfile *f = &t->files[r->file];
+
+	l->n = 0;
+	put(l, false, "%s", r->allocator);
+	put(l, false, "%s", r->api);
+	put(l, true, "%.0f", r->bulk);
+	put(l, false, "%s", r->variant);
+	if (t->nr_files > 1)
+		put(l, true, "%u", r->file + 1);
+	for (size_t k = 0; k < NR_FKEYS; k++)
+		if (t->differ[k])
+			put(l, false, "%s", f->fkey[k]);
+	put(l, true, "%.3f", r->ns);
+	if (f->runs > 1 && r->spread >= 0)
+		put(l, true, "%.1f%%", r->spread);
+	else
+		put(l, true, "-");
+	if (t->nr_files > 1)
+		change_cell(l, t, i);
+	if (t->marked)
+		put(l, false, "%s", f->elsewhere ? "*" : "");
+}
+
+static void print_rows(FILE *out, const struct ptable *t)
+{
+	unsigned int nr_lines = t->nr_rows + 1, width[MAX_COLS] = { 0 };
+	struct line *lines = xcalloc(nr_lines, sizeof(*lines));
+
+	header_line(&lines[0], t);
+	for (unsigned int i = 0; i < t->nr_rows; i++)
+		row_line(&lines[i + 1], t, i);
+	for (unsigned int i = 0; i < nr_lines; i++) {
+		for (unsigned int c = 0; c < lines[i].n; c++) {
+			size_t len = strlen(lines[i].cell[c]);
+
+			if (len > width[c])
+				width[c] = (unsigned int)len;
+		}
+	}
+	for (unsigned int i = 0; i < nr_lines; i++) {
+		const struct line *l = &lines[i];
+
+		for (unsigned int c = 0; c < l->n; c++) {
+			bool last = c + 1 == l->n;
+			/* a last left-aligned cell: no trailing blanks */
+			int w = l->right[c] ? (int)width[c] :
+				last ? 0 : -(int)width[c];
+
+			if (last && !l->right[c] && !l->cell[c][0])
+				break;
+			fprintf(out, "%s%*s", c ? "  " : "", w, l->cell[c]);
+		}
+		fputc('\n', out);
+	}
+	free(lines);
+}
+
+/* Above the table: what it holds and how to read it. */
+static void print_title(FILE *out, const struct ptable *t)
+{
+	fprintf(out, "pagebench: %u row%s of %u result file%s\n",
+		t->nr_rows, t->nr_rows == 1 ? "" : "s", t->nr_files,
+		t->nr_files == 1 ? "" : "s");
+	if (t->nr_files > 1)
+		fprintf(out, "ns per page (alloc + free): the median of the "
+			"file's runs, their spread\n((max - min) / median, - "
+			"with one run), and the change of the median against\n"
+			"the configuration's first row (- when no other file "
+			"has it)\n\n");
+	else
+		fprintf(out, "ns per page (alloc + free): the median of the "
+			"file's runs and their\nspread ((max - min) / median, "
+			"- with one run)\n\n");
+}
+
+/* Below it: each file, where it ran, and its settings. */
+static void print_files(FILE *out, const struct ptable *t)
+{
+	const char *sep = "\nevery file: ";
+
+	for (size_t k = 0; k < NR_FKEYS; k++) {
+		if (t->differ[k])
+			continue;
+		fprintf(out, "%s%s %s", sep, fkeys[k].column,
+			t->files[0].fkey[k]);
+		sep = "; ";
+	}
+	/* ends that line, or is the blank line when nothing is common */
+	fputc('\n', out);
+	for (unsigned int i = 0; i < t->nr_files; i++) {
+		const struct pfile *f = &t->files[i];
+		const char *base = strrchr(f->path, '/');
+
+		fprintf(out, "%sfile %u: %s: host %s; build %s; %.0f run%s of "
+			"~%g ms%s; settings %s\n", f->elsewhere ? "* " : "",
+			i + 1, base ? base + 1 : f->path, f->host, f->build,
+			f->runs, f->runs == 1 ? "" : "s", f->run_ms,
+			f->smoke ? " (smoke: numbers meaningless)" : "",
+			f->settings[0] ? f->settings : "none given");
+	}
+	if (t->marked)
+		fprintf(out, "%u row%s marked *: run on another host or build "
+			"than file 1; their changes compare machines too\n",
+			t->marked, t->marked == 1 ? "" : "s");
+}
+
+int sweep_pagebench_table(FILE *out, const char *prog, char *const *paths)
+{
+	struct ptable t = { 0 };
+	int ret = 0;
+
+	for (char *const *p = paths; *p; p++)
+		if (file_read(&t, prog, *p))
+			ret = 1;
+	if (!t.nr_files) {
+		fprintf(stderr, "%s: no pagebench result to tabulate\n", prog);
+		table_free(&t);
+		return 1;
+	}
+	table_settle(&t);
+	print_title(out, &t);
+	print_rows(out, &t);
+	print_files(out, &t);
+	table_free(&t);
+	return ret;
+}
