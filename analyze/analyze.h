@@ -215,6 +215,16 @@ struct group {
 	uint64_t no_stamp;		/* entry/exit without timestamp */
 };
 
+/*
+ * What the tracer lost, by its discarded events or discarded packets
+ * messages (the reader checks each count: reader.c, GAP_*_MAX).
+ */
+struct loss {
+	uint64_t count;		/* summed over the messages that had one */
+	uint64_t msgs;		/* messages */
+	uint64_t unknown;	/* messages without a count */
+};
+
 struct analysis {
 	/* inputs */
 	char **traces;			/* directories holding "metadata" */
@@ -236,12 +246,8 @@ struct analysis {
 	uint64_t pp_outside;		/* pagepool events outside any run */
 	uint64_t pp_overflow;		/* pagepool names past PP_EVENTS_MAX */
 	uint64_t bad_schema;		/* rpcsim events whose fields differ */
-	uint64_t discarded_events;
-	uint64_t discarded_events_msgs;
-	uint64_t discarded_events_unknown; /* messages without a count */
-	uint64_t discarded_packets;
-	uint64_t discarded_packets_msgs;
-	uint64_t discarded_packets_unknown;
+	struct loss discarded_events;	/* discarded events messages */
+	struct loss discarded_packets;	/* discarded packets messages */
 	uint64_t run_start_twice;	/* run_start for a (mode, run) seen */
 	uint64_t mixed_pids;		/* run_starts of another pid, same process */
 	char *read_error;		/* libbabeltrace2 stopped a stream early */

@@ -1264,6 +1264,25 @@ static uint64_t add_sat(uint64_t x, uint64_t y)
 	return x > UINT64_MAX - y ? UINT64_MAX : x + y;
 }
 
+/*
+ * A discarded events or packets message into @l: its count, when it has
+ * one, checked against @max, the most one gap of @counter can lose.
+ */
+static void on_loss(struct reader *r, const struct rec *rc, struct loss *l,
+		    const char *counter, uint64_t max)
+{
+	l->msgs++;
+	if (rc->flags & RF_COUNT) {
+		if (rc->v[0] > max)
+			on_impossible_gap(r->a, rec_str(rc, S_TEXT), rc->v[0],
+					  counter, max);
+		l->count = add_sat(l->count, rc->v[0]);
+	} else {
+		l->unknown++;
+	}
+	on_discard(r);
+}
+
 /* Fold one record of source @src (a worker, or 0) into the analysis. */
 static void fold(struct reader *r, unsigned int src, const struct rec *rc)
 {
@@ -1274,32 +1293,12 @@ static void fold(struct reader *r, unsigned int src, const struct rec *rc)
 		on_event(r, src, rc);
 		break;
 	case R_DISC_EVENTS:
-		a->discarded_events_msgs++;
-		if (rc->flags & RF_COUNT) {
-			if (rc->v[0] > GAP_EVENTS_MAX)
-				on_impossible_gap(a, rec_str(rc, S_TEXT),
-					rc->v[0], "count of discarded events "
-					"(events_discarded)", GAP_EVENTS_MAX);
-			a->discarded_events = add_sat(a->discarded_events,
-						      rc->v[0]);
-		} else {
-			a->discarded_events_unknown++;
-		}
-		on_discard(r);
+		on_loss(r, rc, &a->discarded_events, "count of discarded "
+			"events (events_discarded)", GAP_EVENTS_MAX);
 		break;
 	case R_DISC_PACKETS:
-		a->discarded_packets_msgs++;
-		if (rc->flags & RF_COUNT) {
-			if (rc->v[0] > GAP_PACKETS_MAX)
-				on_impossible_gap(a, rec_str(rc, S_TEXT),
-					rc->v[0], "packet sequence number "
-					"(packet_seq_num)", GAP_PACKETS_MAX);
-			a->discarded_packets = add_sat(a->discarded_packets,
-						       rc->v[0]);
-		} else {
-			a->discarded_packets_unknown++;
-		}
-		on_discard(r);
+		on_loss(r, rc, &a->discarded_packets, "packet sequence number "
+			"(packet_seq_num)", GAP_PACKETS_MAX);
 		break;
 	case R_READ_ERROR:
 		if (!a->read_error && rec_str(rc, S_TEXT))

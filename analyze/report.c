@@ -240,9 +240,10 @@ static void group_warnings(struct warnings *w, const struct analysis *a,
 {
 	char c1[32], c2[32];
 	uint64_t calls = g->field.n;
-	uint64_t discards = a->discarded_events + a->discarded_packets +
-			    a->discarded_events_unknown +
-			    a->discarded_packets_unknown;
+	uint64_t discards = a->discarded_events.count +
+			    a->discarded_packets.count +
+			    a->discarded_events.unknown +
+			    a->discarded_packets.unknown;
 
 	if (is_mode) {
 		struct diff_verdict v = diff_check(g, tp_cost);
@@ -298,8 +299,8 @@ unsigned int find_incomplete(const struct analysis *a, char *first,
 
 	first[0] = '\0';
 	/* A discard record explains missing events: warned about, not this. */
-	if (a->discarded_events || a->discarded_packets ||
-	    a->discarded_events_unknown || a->discarded_packets_unknown)
+	if (a->discarded_events.count || a->discarded_packets.count ||
+	    a->discarded_events.unknown || a->discarded_packets.unknown)
 		return 0;
 	for (unsigned int i = 0; i < a->nr_groups; i++) {
 		const struct group *g = a->groups[i];
@@ -723,16 +724,16 @@ static void global_warnings(struct warnings *w, const struct analysis *a)
 {
 	char c1[32];
 
-	if (a->discarded_events || a->discarded_events_unknown)
+	if (a->discarded_events.count || a->discarded_events.unknown)
 		warn(w, "the tracer discarded %s events%s (%" PRIu64 " discard records): call counts and pairing are incomplete; record with bigger sub-buffers (lttng enable-channel --subbuf-size/--num-subbuf) or a blocking channel",
-		     fmt_thousands(c1, sizeof(c1), a->discarded_events),
-		     a->discarded_events_unknown ? " or more (some counts unknown)" : "",
-		     a->discarded_events_msgs);
-	if (a->discarded_packets || a->discarded_packets_unknown)
+		     fmt_thousands(c1, sizeof(c1), a->discarded_events.count),
+		     a->discarded_events.unknown ? " or more (some counts unknown)" : "",
+		     a->discarded_events.msgs);
+	if (a->discarded_packets.count || a->discarded_packets.unknown)
 		warn(w, "%s packets were lost%s (%" PRIu64 " records): call counts and pairing are incomplete",
-		     fmt_thousands(c1, sizeof(c1), a->discarded_packets),
-		     a->discarded_packets_unknown ? " or more (some counts unknown)" : "",
-		     a->discarded_packets_msgs);
+		     fmt_thousands(c1, sizeof(c1), a->discarded_packets.count),
+		     a->discarded_packets.unknown ? " or more (some counts unknown)" : "",
+		     a->discarded_packets.msgs);
 	if (!a->have_vtid && has_calls(a))
 		warn(w, "no vtid context in the trace: latency from timestamps skipped (record with: lttng add-context -u -t vtid)");
 	if (a->bad_schema)
@@ -855,16 +856,16 @@ unsigned int report(struct analysis *a, const struct report_options *o,
 		json_uint(&j, "events", a->events);
 		json_uint(&j, "rpcsim_events", a->rpcsim_events);
 		json_uint(&j, "pagepool_events", a->pagepool_events);
-		json_uint(&j, "discarded_events", a->discarded_events);
+		json_uint(&j, "discarded_events", a->discarded_events.count);
 		json_uint(&j, "discarded_events_records",
-			  a->discarded_events_msgs);
+			  a->discarded_events.msgs);
 		json_uint(&j, "discarded_events_unknown_count",
-			  a->discarded_events_unknown);
-		json_uint(&j, "discarded_packets", a->discarded_packets);
+			  a->discarded_events.unknown);
+		json_uint(&j, "discarded_packets", a->discarded_packets.count);
 		json_uint(&j, "discarded_packets_records",
-			  a->discarded_packets_msgs);
+			  a->discarded_packets.msgs);
 		json_uint(&j, "discarded_packets_unknown_count",
-			  a->discarded_packets_unknown);
+			  a->discarded_packets.unknown);
 		json_bool(&j, "vtid", a->have_vtid);
 		json_uint(&j, "tracepoint_cost_ns", o->tp_cost_ns);
 		json_array_begin(&j, "processes");
@@ -888,8 +889,10 @@ unsigned int report(struct analysis *a, const struct report_options *o,
 			fmt_thousands(c2, sizeof(c2), a->events),
 			fmt_thousands(c3, sizeof(c3), a->rpcsim_events),
 			fmt_thousands(c4, sizeof(c4), a->pagepool_events),
-			fmt_thousands(c5, sizeof(c5), a->discarded_events),
-			fmt_thousands(c6, sizeof(c6), a->discarded_packets));
+			fmt_thousands(c5, sizeof(c5),
+				      a->discarded_events.count),
+			fmt_thousands(c6, sizeof(c6),
+				      a->discarded_packets.count));
 	}
 
 	for (i = 0; i < a->nr_groups; i = k) {
