@@ -259,10 +259,10 @@ struct reader {
 #define GAP_EVENTS_MAX	(1ULL << 48)
 #define GAP_PACKETS_MAX	(1ULL << 32)
 
+/* A libbabeltrace2 object that could not be made (common/tool.h). */
 static void oom_exit(void)
 {
-	fprintf(stderr, "rpcsim-analyze: out of memory\n");
-	exit(1);
+	tool_die(1, "out of memory");
 }
 
 /* groups */
@@ -282,16 +282,13 @@ static void group_free(struct group *g)
 
 struct process *process_get(struct analysis *a, int64_t pid)
 {
-	struct process *p, **v;
+	struct process *p;
 	unsigned int i;
 
 	for (i = 0; i < a->nr_procs; i++)
 		if (a->procs[i]->pid == pid)
 			return a->procs[i];
-	v = realloc(a->procs, (a->nr_procs + 1) * sizeof(*v));
-	if (!v)
-		oom_exit();
-	a->procs = v;
+	a->procs = xrealloc(a->procs, a->nr_procs + 1, sizeof(*a->procs));
 	p = xcalloc(1, sizeof(*p));
 	p->pid = pid;
 	p->run_pid = PID_UNKNOWN;
@@ -311,11 +308,8 @@ struct group *group_get(struct analysis *a, struct process *p, uint32_t mode,
 			return a->groups[i];
 	if (a->nr_groups == a->cap_groups) {
 		unsigned int cap = a->cap_groups ? 2 * a->cap_groups : 8;
-		struct group **v = realloc(a->groups, cap * sizeof(*v));
 
-		if (!v)
-			oom_exit();
-		a->groups = v;
+		a->groups = xrealloc(a->groups, cap, sizeof(*a->groups));
 		a->cap_groups = cap;
 	}
 	g = xcalloc(1, sizeof(*g));
@@ -595,10 +589,8 @@ static struct dec_trace *dec_trace(struct decoder *d, const bt_stream *s)
 	for (i = 0; i < d->nr_traces; i++)
 		if (d->traces[i].t == t)
 			return d->last_trace = &d->traces[i];
-	dt = realloc(d->traces, (d->nr_traces + 1) * sizeof(*dt));
-	if (!dt)
-		oom_exit();
-	d->traces = dt;
+	d->traces = xrealloc(d->traces, d->nr_traces + 1,
+			     sizeof(*d->traces));
 	dt = &d->traces[d->nr_traces++];
 	memset(dt, 0, sizeof(*dt));
 	dt->t = t;
@@ -647,16 +639,12 @@ static const char *stream_name(struct decoder *d, const bt_stream *s)
 /* Whether the process's procname was sent already; if not, it is now. */
 static bool pid_sent(struct decoder *d, int64_t pid)
 {
-	int64_t *v;
 	unsigned int i;
 
 	for (i = 0; i < d->nr_pids; i++)
 		if (d->pids[i] == pid)
 			return true;
-	v = realloc(d->pids, (d->nr_pids + 1) * sizeof(*v));
-	if (!v)
-		oom_exit();
-	d->pids = v;
+	d->pids = xrealloc(d->pids, d->nr_pids + 1, sizeof(*d->pids));
 	d->pids[d->nr_pids++] = pid;
 	return false;
 }
@@ -860,10 +848,8 @@ static unsigned int rec_pp(struct reader *r, unsigned int src,
 
 	if (rc->cls >= m->n) {
 		unsigned int n = rc->cls + 16;
-		unsigned int *v = realloc(m->v, n * sizeof(*v));
+		unsigned int *v = xrealloc(m->v, n, sizeof(*v));
 
-		if (!v)
-			oom_exit();
 		memset(v + m->n, 0, (n - m->n) * sizeof(*v));
 		m->v = v;
 		m->n = n;
@@ -2025,11 +2011,7 @@ static int wsrc_fill(struct wsrc *s, size_t need)
 	s->start = 0;
 	if (need > s->cap) {
 		size_t cap = need > WSRC_BUF ? need : WSRC_BUF;
-		unsigned char *b = realloc(s->buf, cap);
-
-		if (!b)
-			oom_exit();
-		s->buf = b;
+		s->buf = xrealloc(s->buf, cap, 1);
 		s->cap = cap;
 	}
 	while (s->end < need) {
@@ -2127,7 +2109,6 @@ static struct sfile *list_streams(const struct analysis *a, unsigned int *nr)
 		struct dirent *de;
 
 		while (d && (de = readdir(d))) {
-			struct sfile *nv;
 			struct stat st;
 			size_t len;
 			char *p;
@@ -2144,10 +2125,7 @@ static struct sfile *list_streams(const struct analysis *a, unsigned int *nr)
 				continue;
 			}
 			free(p);
-			nv = realloc(v, (n + 1) * sizeof(*v));
-			if (!nv)
-				oom_exit();
-			v = nv;
+			v = xrealloc(v, n + 1, sizeof(*v));
 			v[n].trace = i;
 			v[n].name = xstrdup(de->d_name);
 			v[n].size = (uint64_t)st.st_size;
@@ -2170,11 +2148,7 @@ struct tmpdir {
 
 static void tmp_note(struct tmpdir *t, const char *path)
 {
-	char **v = realloc(t->made, (t->n + 1) * sizeof(*v));
-
-	if (!v)
-		oom_exit();
-	t->made = v;
+	t->made = xrealloc(t->made, t->n + 1, sizeof(*t->made));
 	t->made[t->n++] = xstrdup(path);
 }
 

@@ -68,20 +68,13 @@ static void warn(struct warnings *w, const char *fmt, ...)
 	char *s;
 
 	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) < 0) {
-		fprintf(stderr, "rpcsim-analyze: out of memory\n");
-		exit(1);
-	}
+	if (vasprintf(&s, fmt, ap) < 0)
+		tool_die(1, "out of memory");
 	va_end(ap);
 	if (w->n == w->cap) {
 		unsigned int cap = w->cap ? 2 * w->cap : 16;
-		char **p = realloc(w->msg, cap * sizeof(*p));
 
-		if (!p) {
-			fprintf(stderr, "rpcsim-analyze: out of memory\n");
-			exit(1);
-		}
-		w->msg = p;
+		w->msg = xrealloc(w->msg, cap, sizeof(*w->msg));
 		w->cap = cap;
 	}
 	w->msg[w->n++] = s;
@@ -816,10 +809,8 @@ static struct group *group_new_merged(void)
 	struct group *m = xcalloc(1, sizeof(*m));
 
 	if (lat_init(&m->field) || lat_init(&m->stamps) ||
-	    diff_init(&m->diff)) {
-		fprintf(stderr, "rpcsim-analyze: out of memory\n");
-		exit(1);
-	}
+	    diff_init(&m->diff))
+		tool_die(1, "out of memory");
 	return m;
 }
 
