@@ -1716,10 +1716,16 @@ next_messages(bt_message_iterator *it, bt_message_array_const *msgs,
 	}
 }
 
-static bt_graph_simple_sink_component_consume_func_status
-consume_seq(bt_message_iterator *it, void *data)
+/*
+ * The sink's step, in one process or in a worker: decode the next
+ * messages and hand each record to @use.  Always inline, so that in each
+ * caller @use is a direct call on this per-event path.
+ */
+static inline __attribute__((always_inline))
+bt_graph_simple_sink_component_consume_func_status
+consume_records(bt_message_iterator *it, struct decoder *d,
+		void (*use)(void *data, const struct rec *rc), void *data)
 {
-	struct seq *s = data;
 	bt_message_array_const msgs;
 	uint64_t count, i;
 	bt_graph_simple_sink_component_consume_func_status st;
@@ -1729,11 +1735,26 @@ consume_seq(bt_message_iterator *it, void *data)
 	if (st != BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_OK)
 		return st;
 	for (i = 0; i < count; i++) {
-		if (decode(&s->d, msgs[i], &rc))
-			fold(&s->r, 0, &rc);
+		if (decode(d, msgs[i], &rc))
+			use(data, &rc);
 		bt_message_put_ref(msgs[i]);
 	}
 	return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_OK;
+}
+
+static void fold_seq(void *data, const struct rec *rc)
+{
+	struct seq *s = data;
+
+	fold(&s->r, 0, rc);
+}
+
+static bt_graph_simple_sink_component_consume_func_status
+consume_seq(bt_message_iterator *it, void *data)
+{
+	struct seq *s = data;
+
+	return consume_records(it, &s->d, fold_seq, s);
 }
 
 static void reader_init(struct reader *r, struct analysis *a,
@@ -1902,28 +1923,23 @@ struct wctx {
 	uint64_t other;		/* events not ours: only counted */
 };
 
+/* A worker's record goes to the parent; an event not ours is counted. */
+static void send_rec(void *data, const struct rec *rc)
+{
+	struct wctx *c = data;
+
+	if (rc->type == R_EVENT && rc->kind == EV_OTHER)
+		c->other++;
+	else
+		write_rec(c->w, rc);
+}
+
 static bt_graph_simple_sink_component_consume_func_status
 consume_worker(bt_message_iterator *it, void *data)
 {
 	struct wctx *c = data;
-	bt_message_array_const msgs;
-	uint64_t count, i;
-	bt_graph_simple_sink_component_consume_func_status st;
-	struct rec rc;
 
-	st = next_messages(it, &msgs, &count);
-	if (st != BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_OK)
-		return st;
-	for (i = 0; i < count; i++) {
-		if (decode(&c->d, msgs[i], &rc)) {
-			if (rc.type == R_EVENT && rc.kind == EV_OTHER)
-				c->other++;
-			else
-				write_rec(c->w, &rc);
-		}
-		bt_message_put_ref(msgs[i]);
-	}
-	return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_OK;
+	return consume_records(it, &c->d, send_rec, c);
 }
 
 /* ASan builds: the worker checks for leaks as exit() would have. */
