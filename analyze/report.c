@@ -161,6 +161,12 @@ static void group_merge(struct group *dst, const struct group *src,
 	sums_merge(&dst->sums, &src->sums);
 }
 
+/* The calls of a group: its exit events' latency_ns values. */
+static uint64_t group_calls(const struct group *g)
+{
+	return g->field.hist->count;
+}
+
 static uint64_t lat_pct(const struct lat_stats *s, double p)
 {
 	/* the bucket's middle, within min..max (the same as s's) */
@@ -224,7 +230,7 @@ static struct diff_verdict diff_check(const struct group *g, uint64_t tp_cost)
 static bool summaries_only(const struct group *g)
 {
 	return g->nr_ends && g->nr_ends >= g->nr_starts && !g->entries &&
-	       !g->field.n;
+	       !group_calls(g);
 }
 
 static void group_warnings(struct warnings *w, const struct analysis *a,
@@ -232,7 +238,7 @@ static void group_warnings(struct warnings *w, const struct analysis *a,
 			   bool is_mode, uint64_t tp_cost)
 {
 	char c1[32], c2[32];
-	uint64_t calls = g->field.n;
+	uint64_t calls = group_calls(g);
 	uint64_t discards = a->discarded_events.count +
 			    a->discarded_packets.count +
 			    a->discarded_events.unknown +
@@ -275,10 +281,10 @@ static void group_warnings(struct warnings *w, const struct analysis *a,
 		     discards ? ": events were discarded" :
 		     g->nr_ends < g->nr_starts ? ": some runs did not end" :
 		     ": no discard was recorded; was the session started late or stopped early?");
-	else if (g->nr_ends && g->end.latency_sum_ns != g->field.sum &&
+	else if (g->nr_ends && g->end.latency_sum_ns != g->field.hist->sum &&
 		 !summaries_only(g))
 		warn(w, "%s: latency_ns sums to %" PRIu64 " ns in the trace but to %" PRIu64 " ns in run_end for the same number of calls",
-		     who, g->field.sum, g->end.latency_sum_ns);
+		     who, g->field.hist->sum, g->end.latency_sum_ns);
 	if (g->entries && !calls)
 		warn(w, "%s: %s svc_alloc_arg entries but no exit",
 		     who, fmt_thousands(c1, sizeof(c1), g->entries));
@@ -301,7 +307,7 @@ unsigned int find_incomplete(const struct analysis *a, char *first,
 
 		if (g->run == RUN_UNKNOWN || !g->nr_starts ||
 		    summaries_only(g) ||
-		    (g->nr_ends && g->end.calls <= g->field.n &&
+		    (g->nr_ends && g->end.calls <= group_calls(g) &&
 		     g->nr_ends >= g->nr_starts))
 			continue;
 		if (n++)
@@ -316,7 +322,7 @@ unsigned int find_incomplete(const struct analysis *a, char *first,
 				 "run_end counted %s calls, the trace holds %s",
 				 label, g->run,
 				 fmt_thousands(c1, sizeof(c1), g->end.calls),
-				 fmt_thousands(c2, sizeof(c2), g->field.n));
+				 fmt_thousands(c2, sizeof(c2), group_calls(g)));
 	}
 	return n;
 }
@@ -328,11 +334,12 @@ static void text_lat(FILE *out, const char *title, const struct lat_stats *s)
 	unsigned int i;
 
 	fprintf(out, "  %-12s mean %.3f us, stddev %.3f us, min %.3f",
-		title, us(lat_mean(s)), us(lat_stddev(s)), us((double)s->min));
+		title, us(lat_mean(s)), us(lat_stddev(s)),
+		us((double)s->hist->min));
 	for (i = 0; i < NR_PCTS; i++)
 		fprintf(out, ", %s %.3f", pct_names[i],
 			us((double)lat_pct(s, pcts[i])));
-	fprintf(out, ", max %.3f us\n", us((double)s->max));
+	fprintf(out, ", max %.3f us\n", us((double)s->hist->max));
 }
 
 /* The seed's line: "Bulk array:   4.590 us per call over 517,442 calls" */
@@ -343,7 +350,8 @@ static const char *summary_line(char *buf, size_t len, const char *label,
 
 	snprintf(lab, sizeof(lab), "%s:", label);
 	snprintf(buf, len, "%-12s%7.3f us per call over %s calls", lab,
-		 us(lat_mean(&g->field)), fmt_thousands(cnt, sizeof(cnt), g->field.n));
+		 us(lat_mean(&g->field)),
+		 fmt_thousands(cnt, sizeof(cnt), group_calls(g)));
 	return buf;
 }
 
@@ -412,9 +420,9 @@ static void text_group(FILE *out, const struct analysis *a,
 	char c1[32], c2[32];
 	unsigned int i;
 
-	if (g->field.n)
+	if (group_calls(g))
 		text_lat(out, "latency_ns:", &g->field);
-	if (g->stamps.n) {
+	if (g->stamps.hist->count) {
 		struct diff_verdict v = diff_check(g, tp_cost);
 
 		text_lat(out, "timestamps:", &g->stamps);
@@ -424,7 +432,7 @@ static void text_group(FILE *out, const struct analysis *a,
 			fmt_thousands(c1, sizeof(c1), g->diff.n),
 			v.ok ? "ok" : "WARNING",
 			-us(DIFF_NEG_SLACK_NS), us(2.0 * (double)tp_cost));
-	} else if (!a->have_vtid && g->field.n) {
+	} else if (!a->have_vtid && group_calls(g)) {
 		fprintf(out, "  %-12s skipped: no vtid context in the trace\n",
 			"timestamps:");
 	}
@@ -433,13 +441,13 @@ static void text_group(FILE *out, const struct analysis *a,
 			"run_end:",
 			us(per_call(g->end.latency_sum_ns, g->end.calls)),
 			fmt_thousands(c1, sizeof(c1), g->end.calls),
-			g->end.calls == g->field.n ? "" : summaries_only(g) ?
-			"  (no per-call event recorded)" :
+			g->end.calls == group_calls(g) ? "" :
+			summaries_only(g) ? "  (no per-call event recorded)" :
 			"  CALLS DIFFER FROM THE TRACE");
 	fprintf(out, "  %-12s %.2f pages allocated, %.3f allocator calls, %.4f no-progress retries (%s svc_alloc_arg_err",
-		"per call:", per_call(g->allocated, g->field.n),
-		per_call(g->alloc_calls, g->field.n),
-		per_call(g->errs, g->field.n),
+		"per call:", per_call(g->allocated, group_calls(g)),
+		per_call(g->alloc_calls, group_calls(g)),
+		per_call(g->errs, group_calls(g)),
 		fmt_thousands(c1, sizeof(c1), g->errs));
 	if (g->nr_ends)
 		fprintf(out, ", run_end no_progress %s",
@@ -459,7 +467,7 @@ static void text_group(FILE *out, const struct analysis *a,
 		for (i = 0; i < a->nr_pp; i++)
 			if (g->pp[i])
 				fprintf(out, " %s %.3f", a->pp_names[i],
-					per_call(g->pp[i], g->field.n));
+					per_call(g->pp[i], group_calls(g)));
 		fprintf(out, " per call\n");
 	}
 }
@@ -474,8 +482,8 @@ static void text_run_line(FILE *out, const struct group *g)
 		snprintf(title, sizeof(title), "run %" PRId64 ":", g->run);
 	fprintf(out, "  %-12s", title);
 	fprintf(out, " %.3f us per call over %s calls", us(lat_mean(&g->field)),
-		fmt_thousands(c1, sizeof(c1), g->field.n));
-	if (g->stamps.n)
+		fmt_thousands(c1, sizeof(c1), group_calls(g)));
+	if (g->stamps.hist->count)
 		fprintf(out, ", timestamps %.3f us", us(lat_mean(&g->stamps)));
 	if (g->nr_ends)
 		fprintf(out, "; run_end %.3f us over %s calls",
@@ -499,20 +507,20 @@ static void json_lat(struct json *j, const char *key, const struct lat_stats *s)
 {
 	unsigned int i;
 
-	if (!s->n) {
+	if (!s->hist->count) {
 		json_null(j, key);
 		return;
 	}
 	json_object_begin(j, key);
-	json_uint(j, "count", s->n);
+	json_uint(j, "count", s->hist->count);
 	json_double(j, "mean_ns", lat_mean(s), 3);
 	json_double(j, "stddev_ns", lat_stddev(s), 3);
-	json_uint(j, "min_ns", s->min);
+	json_uint(j, "min_ns", s->hist->min);
 	for (i = 0; i < NR_PCTS; i++)
 		json_uint(j, pct_keys[i], lat_pct(s, pcts[i]));
 	json_uint(j, "p99_99_ns", lat_pct(s, 99.99));
-	json_uint(j, "max_ns", s->max);
-	json_uint(j, "sum_ns", s->sum);
+	json_uint(j, "max_ns", s->hist->max);
+	json_uint(j, "sum_ns", s->hist->sum);
 	hist_json(j, "histogram", s->hist);
 	json_object_end(j);
 }
@@ -550,7 +558,7 @@ static void json_sums(struct json *j, const struct group *g)
 	json_uint(j, "holes", s->entry_holes);
 	json_object_end(j);
 	json_object_begin(j, "exit");
-	json_uint(j, "events", g->field.n);
+	json_uint(j, "events", group_calls(g));
 	json_uint(j, "allocated", g->allocated);
 	json_uint(j, "alloc_calls", g->alloc_calls);
 	json_uint(j, "retries", g->retries);
@@ -611,7 +619,7 @@ static void json_group(struct json *j, const struct analysis *a,
 		else
 			json_int(j, "run", g->run);
 	}
-	json_uint(j, "calls", g->field.n);
+	json_uint(j, "calls", group_calls(g));
 	json_double(j, "mean_us", us(lat_mean(&g->field)), 3);
 	json_lat(j, "latency_ns", &g->field);
 	json_lat(j, "timestamps", &g->stamps);
@@ -642,29 +650,30 @@ static void json_group(struct json *j, const struct analysis *a,
 		json_uint(j, "pages", g->end.pages);
 		json_uint(j, "requests", g->end.requests);
 		json_uint(j, "no_progress", g->end.no_progress);
-		json_bool(j, "calls_match", g->end.calls == g->field.n);
+		json_bool(j, "calls_match", g->end.calls == group_calls(g));
 		json_object_end(j);
 	} else {
 		json_null(j, "run_end");
 	}
-	json_double(j, "pages_per_call", per_call(g->allocated, g->field.n), 4);
+	json_double(j, "pages_per_call",
+		    per_call(g->allocated, group_calls(g)), 4);
 	json_double(j, "alloc_calls_per_call",
-		    per_call(g->alloc_calls, g->field.n), 4);
+		    per_call(g->alloc_calls, group_calls(g)), 4);
 	json_uint(j, "svc_alloc_arg_err", g->errs);
 	json_double(j, "svc_alloc_arg_err_per_call",
-		    per_call(g->errs, g->field.n), 6);
+		    per_call(g->errs, group_calls(g)), 6);
 	json_uint(j, "retries", g->retries);
 	json_uint(j, "requests", g->requests);
 	json_object_begin(j, "pagepool_per_call");
 	for (i = 0; i < a->nr_pp; i++)
 		if (g->pp[i])
 			json_double(j, a->pp_names[i],
-				    per_call(g->pp[i], g->field.n), 6);
+				    per_call(g->pp[i], group_calls(g)), 6);
 	json_object_end(j);
 	json_sums(j, g);
 	json_object_begin(j, "pairing");
 	json_uint(j, "entries", g->entries);
-	json_uint(j, "paired", g->stamps.n);
+	json_uint(j, "paired", g->stamps.hist->count);
 	json_uint(j, "entry_no_exit", g->entry_no_exit);
 	json_uint(j, "exit_no_entry", g->exit_no_entry);
 	json_uint(j, "entry_twice", g->entry_twice);
@@ -708,7 +717,7 @@ static void json_group(struct json *j, const struct analysis *a,
 static bool has_calls(const struct analysis *a)
 {
 	for (unsigned int i = 0; i < a->nr_groups; i++)
-		if (a->groups[i]->entries || a->groups[i]->field.n)
+		if (a->groups[i]->entries || group_calls(a->groups[i]))
 			return true;
 	return false;
 }
@@ -991,7 +1000,7 @@ int report_plot(struct analysis *a, const struct report_options *o,
 		for (k = i; k < a->nr_groups && a->groups[k]->mode == m->mode &&
 		     a->groups[k]->proc == m->proc; k++)
 			group_merge(m, a->groups[k], a->nr_pp);
-		if (m->field.n && selected(o, m->proc)) {
+		if (group_calls(m) && selected(o, m->proc)) {
 			const char *label = mode_label(m->mode, lab,
 						       sizeof(lab));
 
@@ -1003,9 +1012,11 @@ int report_plot(struct analysis *a, const struct report_options *o,
 			}
 			snprintf(key, sizeof(key), "%s: %.3f us per call over "
 				 "%s calls", label, us(lat_mean(&m->field)),
-				 fmt_thousands(cnt, sizeof(cnt), m->field.n));
+				 fmt_thousands(cnt, sizeof(cnt),
+					       group_calls(m)));
 			s = plot_add_series(p, label, key, lat_mean(&m->field),
-					    per_call(m->allocated, m->field.n));
+					    per_call(m->allocated,
+						     group_calls(m)));
 			if (!s)
 				ret = -1;
 			for (unsigned int b = 0; s && b < HIST_NR; b++) {
@@ -1014,10 +1025,10 @@ int report_plot(struct analysis *a, const struct report_options *o,
 				if (!m->field.hist->buckets[b])
 					continue;
 				/* the bucket's middle, within min..max */
-				if (v < m->field.min)
-					v = m->field.min;
-				if (v > m->field.max)
-					v = m->field.max;
+				if (v < m->field.hist->min)
+					v = m->field.hist->min;
+				if (v > m->field.hist->max)
+					v = m->field.hist->max;
 				if (plot_series_add(s, v,
 						    m->field.hist->buckets[b])) {
 					ret = -1;
