@@ -1500,51 +1500,31 @@ static bool verbose_errors(const struct reader_options *o)
 	return o->bt_log_level < BT_LOGGING_LEVEL_NONE;
 }
 
-/*
- * The graph: one source.ctf.fs component per input directory, named
- * "srcN" for trace index idx[i] (a failing component names its trace),
- * -> one filter.utils.muxer -> a simple sink calling @consume.  With
- * @direct, a single stream goes to the sink without a muxer (a worker
- * with one stream file: there is nothing to merge).  0, or 1 after
- * printing why on @err.
- */
-static int build_graph(const struct analysis *a, const struct reader_options *o,
-		       const bt_plugin *ctf, const bt_plugin *utils,
-		       char *const *inputs, const unsigned int *idx,
-		       unsigned int n, bool direct,
-		       bt_graph_simple_sink_component_consume_func consume,
-		       void *data, FILE *err, bt_graph **out)
-{
-	const bt_component_class_source *src_cls;
-	const bt_component_class_filter *mux_cls;
-	const bt_component_filter *mux = NULL;
-	const bt_component_source **srcs;
-	const bt_component_sink *sink;
+/* A graph being built by build_graph(). */
+struct graph_build {
+	const struct analysis *a;
+	const struct reader_options *o;
+	FILE *err;			/* where a failure is said */
 	bt_graph *graph;
-	uint64_t mux_port = 0, ports = 0;
+	const bt_component_sink *sink;
+	const bt_component_source **srcs;	/* one per input */
+	const unsigned int *idx;	/* their trace indexes */
+	unsigned int n;
+};
+
+/*
+ * One source.ctf.fs component per input directory, "srcN" for trace
+ * index idx[i], into b->srcs; their output ports counted in @ports.  0,
+ * or 1 after printing why.
+ */
+static int add_sources(struct graph_build *b,
+		       const bt_component_class_source *src_cls,
+		       char *const *inputs, uint64_t *ports)
+{
+	const struct analysis *a = b->a;
+	const struct reader_options *o = b->o;
 	unsigned int i;
 	int ret = 1;
-
-	*out = NULL;
-	src_cls = bt_plugin_borrow_source_component_class_by_name_const(ctf,
-									"fs");
-	mux_cls = bt_plugin_borrow_filter_component_class_by_name_const(utils,
-									"muxer");
-	if (!src_cls || !mux_cls) {
-		fprintf(err, "rpcsim-analyze: babeltrace2 component class source.ctf.fs or filter.utils.muxer missing\n");
-		return 1;
-	}
-	srcs = xcalloc(n ? n : 1, sizeof(*srcs));
-	graph = bt_graph_create(0);
-	if (!graph)
-		oom_exit();
-	if (bt_graph_add_simple_sink_component(graph, "sink", NULL, consume,
-					       NULL, data, &sink) !=
-	    BT_GRAPH_ADD_COMPONENT_STATUS_OK) {
-		print_bt_error_to(err, a, NULL, "cannot create the sink",
-				  verbose_errors(o));
-		goto out;
-	}
 
 	/*
 	 * babeltrace2 2.0.4 indexes every stream file when its source
@@ -1560,8 +1540,9 @@ static int build_graph(const struct analysis *a, const struct reader_options *o,
 
 		alarm(s > UINT_MAX ? UINT_MAX : (unsigned int)s);
 	}
-	for (i = 0; i < n; i++) {
-		const char *path = a->traces[idx[i]];
+	*ports = 0;
+	for (i = 0; i < b->n; i++) {
+		const char *path = a->traces[b->idx[i]];
 		bt_value *params, *inputs_v;
 		bt_graph_add_component_status st;
 		char name[32];
@@ -1574,73 +1555,139 @@ static int build_graph(const struct analysis *a, const struct reader_options *o,
 							  &inputs_v) ||
 		    bt_value_array_append_string_element(inputs_v, inputs[i]))
 			oom_exit();
-		snprintf(name, sizeof(name), "src%u", idx[i]);
-		st = bt_graph_add_source_component(graph, src_cls, name,
+		snprintf(name, sizeof(name), "src%u", b->idx[i]);
+		st = bt_graph_add_source_component(b->graph, src_cls, name,
 						   params, o->bt_log_level,
-						   &srcs[i]);
+						   &b->srcs[i]);
 		bt_value_put_ref(params);
 		if (st != BT_GRAPH_ADD_COMPONENT_STATUS_OK) {
-			print_bt_error_to(err, a, path, "cannot open trace",
+			print_bt_error_to(b->err, a, path, "cannot open trace",
 					  verbose_errors(o));
 			goto out;
 		}
-		ports += bt_component_source_get_output_port_count(srcs[i]);
-	}
-	if (o->index_watchdog_s)
-		alarm(0);
-	if (direct && n == 1 && ports == 1) {
-		if (bt_graph_connect_ports(graph,
-			bt_component_source_borrow_output_port_by_index_const(srcs[0], 0),
-			bt_component_sink_borrow_input_port_by_index_const(sink, 0),
-			NULL) != BT_GRAPH_CONNECT_PORTS_STATUS_OK) {
-			print_bt_error_to(err, a, a->traces[idx[0]],
-				"cannot connect the trace's streams",
-				verbose_errors(o));
-			goto out;
-		}
-		ret = 0;
-		goto out;
-	}
-	if (bt_graph_add_filter_component(graph, mux_cls, "mux", NULL,
-					  o->bt_log_level, &mux) !=
-	    BT_GRAPH_ADD_COMPONENT_STATUS_OK) {
-		print_bt_error_to(err, a, NULL, "cannot create the muxer",
-				  verbose_errors(o));
-		goto out;
-	}
-	for (i = 0; i < n; i++) {
-		uint64_t p, np = bt_component_source_get_output_port_count(srcs[i]);
-
-		for (p = 0; p < np; p++) {
-			if (bt_graph_connect_ports(graph,
-				bt_component_source_borrow_output_port_by_index_const(srcs[i], p),
-				bt_component_filter_borrow_input_port_by_index_const(mux, mux_port),
-				NULL) != BT_GRAPH_CONNECT_PORTS_STATUS_OK) {
-				print_bt_error_to(err, a, a->traces[idx[i]],
-					"cannot connect the trace's streams",
-					verbose_errors(o));
-				goto out;
-			}
-			mux_port++;
-		}
-	}
-	if (bt_graph_connect_ports(graph,
-		bt_component_filter_borrow_output_port_by_index_const(mux, 0),
-		bt_component_sink_borrow_input_port_by_index_const(sink, 0),
-		NULL) != BT_GRAPH_CONNECT_PORTS_STATUS_OK) {
-		print_bt_error_to(err, a, NULL, "cannot connect the muxer",
-				  verbose_errors(o));
-		goto out;
+		*ports += bt_component_source_get_output_port_count(b->srcs[i]);
 	}
 	ret = 0;
 out:
 	if (o->index_watchdog_s)
 		alarm(0);
-	free(srcs);
-	if (ret)
-		bt_graph_put_ref(graph);
+	return ret;
+}
+
+/* The single source's single port straight to the sink.  0 or 1. */
+static int connect_direct(struct graph_build *b)
+{
+	if (bt_graph_connect_ports(b->graph,
+		bt_component_source_borrow_output_port_by_index_const(b->srcs[0], 0),
+		bt_component_sink_borrow_input_port_by_index_const(b->sink, 0),
+		NULL) != BT_GRAPH_CONNECT_PORTS_STATUS_OK) {
+		print_bt_error_to(b->err, b->a, b->a->traces[b->idx[0]],
+				  "cannot connect the trace's streams",
+				  verbose_errors(b->o));
+		return 1;
+	}
+	return 0;
+}
+
+/* Every source port -> a filter.utils.muxer -> the sink.  0 or 1. */
+static int connect_muxer(struct graph_build *b,
+			 const bt_component_class_filter *mux_cls)
+{
+	const struct analysis *a = b->a;
+	const bt_component_filter *mux = NULL;
+	uint64_t mux_port = 0;
+	unsigned int i;
+
+	if (bt_graph_add_filter_component(b->graph, mux_cls, "mux", NULL,
+					  b->o->bt_log_level, &mux) !=
+	    BT_GRAPH_ADD_COMPONENT_STATUS_OK) {
+		print_bt_error_to(b->err, a, NULL, "cannot create the muxer",
+				  verbose_errors(b->o));
+		return 1;
+	}
+	for (i = 0; i < b->n; i++) {
+		uint64_t p, np =
+			bt_component_source_get_output_port_count(b->srcs[i]);
+
+		for (p = 0; p < np; p++) {
+			if (bt_graph_connect_ports(b->graph,
+				bt_component_source_borrow_output_port_by_index_const(b->srcs[i], p),
+				bt_component_filter_borrow_input_port_by_index_const(mux, mux_port),
+				NULL) != BT_GRAPH_CONNECT_PORTS_STATUS_OK) {
+				print_bt_error_to(b->err, a,
+					a->traces[b->idx[i]],
+					"cannot connect the trace's streams",
+					verbose_errors(b->o));
+				return 1;
+			}
+			mux_port++;
+		}
+	}
+	if (bt_graph_connect_ports(b->graph,
+		bt_component_filter_borrow_output_port_by_index_const(mux, 0),
+		bt_component_sink_borrow_input_port_by_index_const(b->sink, 0),
+		NULL) != BT_GRAPH_CONNECT_PORTS_STATUS_OK) {
+		print_bt_error_to(b->err, a, NULL, "cannot connect the muxer",
+				  verbose_errors(b->o));
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * The graph: one source.ctf.fs component per input directory, named
+ * "srcN" for trace index idx[i] (a failing component names its trace),
+ * -> one filter.utils.muxer -> a simple sink calling @consume.  With
+ * @direct, a single stream goes to the sink without a muxer (a worker
+ * with one stream file: there is nothing to merge).  0, or 1 after
+ * printing why on @err.
+ */
+static int build_graph(const struct analysis *a, const struct reader_options *o,
+		       const bt_plugin *ctf, const bt_plugin *utils,
+		       char *const *inputs, const unsigned int *idx,
+		       unsigned int n, bool direct,
+		       bt_graph_simple_sink_component_consume_func consume,
+		       void *data, FILE *err, bt_graph **out)
+{
+	struct graph_build b = { .a = a, .o = o, .err = err, .idx = idx,
+				 .n = n };
+	const bt_component_class_source *src_cls;
+	const bt_component_class_filter *mux_cls;
+	uint64_t ports;
+	int ret = 1;
+
+	*out = NULL;
+	src_cls = bt_plugin_borrow_source_component_class_by_name_const(ctf,
+									"fs");
+	mux_cls = bt_plugin_borrow_filter_component_class_by_name_const(utils,
+									"muxer");
+	if (!src_cls || !mux_cls) {
+		fprintf(err, "rpcsim-analyze: babeltrace2 component class source.ctf.fs or filter.utils.muxer missing\n");
+		return 1;
+	}
+	b.srcs = xcalloc(n ? n : 1, sizeof(*b.srcs));
+	b.graph = bt_graph_create(0);
+	if (!b.graph)
+		oom_exit();
+	if (bt_graph_add_simple_sink_component(b.graph, "sink", NULL, consume,
+					       NULL, data, &b.sink) !=
+	    BT_GRAPH_ADD_COMPONENT_STATUS_OK) {
+		print_bt_error_to(err, a, NULL, "cannot create the sink",
+				  verbose_errors(o));
+		goto out;
+	}
+	if (add_sources(&b, src_cls, inputs, &ports))
+		goto out;
+	if (direct && n == 1 && ports == 1)
+		ret = connect_direct(&b);
 	else
-		*out = graph;
+		ret = connect_muxer(&b, mux_cls);
+out:
+	free(b.srcs);
+	if (ret)
+		bt_graph_put_ref(b.graph);
+	else
+		*out = b.graph;
 	return ret;
 }
 
