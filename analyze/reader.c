@@ -2471,30 +2471,26 @@ static char *canon_path(const char *path)
 	return out;
 }
 
-/* 0, 1 after printing why, or READ_AGAIN (one process will do). */
-static int read_parallel(struct analysis *a, const struct reader_options *o,
-			 const bt_plugin *ctf, const bt_plugin *utils)
-{
-	struct tmpdir t = { 0 };
-	struct sfile *f;
-	struct wsrc *w = NULL;
-	uint64_t *load = NULL;
-	char **real = NULL, tmpl[PATH_MAX];
-	const char *tmpdir = getenv("TMPDIR");
-	unsigned int nf, n, i, k, bad = 0;
-	int ret = 1, status = 0, bad_status = 0, ended = -1;
+/* read_parallel()'s state, for its steps and for each worker it forks. */
+struct par {
+	struct analysis *a;
+	const struct reader_options *o;
+	const bt_plugin *ctf, *utils;
+	struct sfile *f;	/* the stream files, and their workers */
+	unsigned int nf;
+	unsigned int n;		/* workers */
+	char **real;		/* per trace: its realpath() */
+	struct tmpdir t;
+	struct wsrc *w;		/* per worker: the parent's end */
+};
 
-	f = list_streams(a, &nf);
-	n = o->jobs < nf ? o->jobs : nf;
-	if (n < 2) {
-		ret = READ_AGAIN;
-		goto out;
-	}
-	for (i = 0; i < a->nr_traces; i++)
-		if (check_metadata(a->traces[i]))
-			goto out;
+/* The files to @n workers: the biggest first, each to the least loaded. */
+static void share_out(struct sfile *f, unsigned int nf, unsigned int n)
+{
+	uint64_t *load = xcalloc(n, sizeof(*load));
+	unsigned int i, k;
+
 	qsort(f, nf, sizeof(*f), sfile_cmp);
-	load = xcalloc(n, sizeof(*load));
 	for (i = 0; i < nf; i++) {
 		unsigned int best = 0;
 
@@ -2504,85 +2500,114 @@ static int read_parallel(struct analysis *a, const struct reader_options *o,
 		f[i].worker = best;
 		load[best] += f[i].size ? f[i].size : 1;
 	}
-	/*
-	 * From here, what cannot be set up (no temporary directory, no
-	 * process left) leaves the reading to one process: the results
-	 * are the same.
-	 */
-	ret = READ_AGAIN;
-	real = xcalloc(a->nr_traces, sizeof(*real));
+	free(load);
+}
+
+/* The temporary directory of links (make_links()).  0, or 1. */
+static int par_links(struct par *p)
+{
+	const struct analysis *a = p->a;
+	const char *tmpdir = getenv("TMPDIR");
+	char tmpl[PATH_MAX];
+	unsigned int i;
+
+	p->real = xcalloc(a->nr_traces, sizeof(*p->real));
 	for (i = 0; i < a->nr_traces; i++) {
-		real[i] = realpath(a->traces[i], NULL);
-		if (!real[i])
-			goto out;
+		p->real[i] = realpath(a->traces[i], NULL);
+		if (!p->real[i])
+			return 1;
 	}
 	snprintf(tmpl, sizeof(tmpl), "%s/rpcsim-analyze.XXXXXX",
 		 tmpdir && *tmpdir ? tmpdir : "/tmp");
 	if (!mkdtemp(tmpl))
-		goto out;
-	t.base = xstrdup(tmpl);
-	if (make_links(a, &t, f, nf, n, real))
-		goto out;
+		return 1;
+	p->t.base = xstrdup(tmpl);
+	return make_links(a, &p->t, p->f, p->nf, p->n, p->real);
+}
 
-	w = xcalloc(n, sizeof(*w));
-	for (k = 0; k < n; k++)
-		w[k].fd = -1;
+/* What the parent allocated, but the temporary directory's files. */
+static void par_free(struct par *p)
+{
+	unsigned int i, k;
+
+	if (p->real)
+		for (i = 0; i < p->a->nr_traces; i++)
+			free(p->real[i]);
+	free(p->real);
+	for (i = 0; p->f && i < p->nf; i++)
+		free(p->f[i].name);
+	free(p->f);
+	if (p->w)
+		for (k = 0; k < p->n; k++)
+			free(p->w[k].buf);
+	free(p->w);
+}
+
+/*
+ * Worker @k, just forked, writing into pipe @pfd: its trace directories
+ * (TMP/wK/tN), then worker_main(), which does not return.
+ */
+static void __attribute__((noreturn))
+worker_child(struct par *p, unsigned int k, int pfd[2])
+{
+	struct analysis *a = p->a;
+	char **inputs = xcalloc(a->nr_traces, sizeof(*inputs));
+	unsigned int *idx = xcalloc(a->nr_traces, sizeof(*idx));
+	size_t len = strlen(p->t.base) + 16;
+	unsigned int ni = 0, i, j;
+	char *base;
+
+	tmp_canon = xcalloc(a->nr_traces, sizeof(*tmp_canon));
+	for (i = 0; i < a->nr_traces; i++)
+		tmp_canon[i] = canon_path(a->traces[i]);
+	for (j = 0; j < k; j++)
+		close(p->w[j].fd);
+	close(pfd[0]);
+	base = xcalloc(1, len);
+	snprintf(base, len, "%s/w%u", p->t.base, k);
+	for (i = 0; i < a->nr_traces; i++) {
+		for (j = 0; j < p->nf; j++)
+			if (p->f[j].trace == i && p->f[j].worker == k)
+				break;
+		if (j == p->nf)
+			continue;
+		inputs[ni] = xcalloc(1, strlen(base) + 16);
+		snprintf(inputs[ni], strlen(base) + 16, "%s/t%u", base, i);
+		idx[ni++] = i;
+	}
+	/* the parent's, not the worker's */
+	par_free(p);
+	while (p->t.n)
+		free(p->t.made[--p->t.n]);
+	free(p->t.made);
+	free(p->t.base);
+	worker_main(a, p->o, p->ctf, p->utils, base, inputs, idx, ni, pfd[1]);
+}
+
+/* Fork the workers, each with its pipe.  0, or -1 (no pipe, no process). */
+static int spawn_workers(struct par *p)
+{
+	unsigned int k;
+
+	p->w = xcalloc(p->n, sizeof(*p->w));
+	for (k = 0; k < p->n; k++)
+		p->w[k].fd = -1;
 	fflush(NULL);
-	for (k = 0; k < n; k++) {
+	for (k = 0; k < p->n; k++) {
 		int pfd[2];
 
 		if (pipe(pfd))
-			goto spawn_fail;
-		w[k].pid = fork();
-		if (w[k].pid < 0) {
+			return -1;
+		p->w[k].pid = fork();
+		if (p->w[k].pid < 0) {
 			close(pfd[0]);
 			close(pfd[1]);
-			goto spawn_fail;
+			return -1;
 		}
-		if (w[k].pid == 0) {
-			char **inputs = xcalloc(a->nr_traces, sizeof(*inputs));
-			unsigned int *idx = xcalloc(a->nr_traces,
-						    sizeof(*idx));
-			unsigned int ni = 0, j;
-			char *base;
-
-			tmp_canon = xcalloc(a->nr_traces, sizeof(*tmp_canon));
-			for (i = 0; i < a->nr_traces; i++)
-				tmp_canon[i] = canon_path(a->traces[i]);
-			for (j = 0; j < k; j++)
-				close(w[j].fd);
-			close(pfd[0]);
-			base = xcalloc(1, strlen(t.base) + 16);
-			snprintf(base, strlen(t.base) + 16, "%s/w%u", t.base, k);
-			for (i = 0; i < a->nr_traces; i++) {
-				for (j = 0; j < nf; j++)
-					if (f[j].trace == i && f[j].worker == k)
-						break;
-				if (j == nf)
-					continue;
-				inputs[ni] = xcalloc(1, strlen(base) + 16);
-				snprintf(inputs[ni], strlen(base) + 16, "%s/t%u",
-					 base, i);
-				idx[ni++] = i;
-			}
-			/* the parent's, not the worker's */
-			for (i = 0; i < a->nr_traces; i++)
-				free(real[i]);
-			free(real);
-			for (j = 0; j < nf; j++)
-				free(f[j].name);
-			free(f);
-			free(load);
-			free(w);
-			while (t.n)
-				free(t.made[--t.n]);
-			free(t.made);
-			free(t.base);
-			worker_main(a, o, ctf, utils, base, inputs, idx, ni,
-				    pfd[1]);
-		}
+		if (p->w[k].pid == 0)
+			worker_child(p, k, pfd);
 		close(pfd[1]);
-		w[k].fd = pfd[0];
+		p->w[k].fd = pfd[0];
 		/*
 		 * A pipe of 1 MiB (the default most a user may ask): each
 		 * side blocks, and waits to be scheduled again, 16 times
@@ -2590,7 +2615,36 @@ static int read_parallel(struct analysis *a, const struct reader_options *o,
 		 */
 		(void)fcntl(pfd[0], F_SETPIPE_SZ, PIPE_BYTES);
 	}
-	ret = merge(a, w, n, &ended);
+	return 0;
+}
+
+/* Stop and wait for every worker (spawning failed, or merge() did). */
+static void stop_workers(struct par *p)
+{
+	unsigned int k, bad;
+	int status;
+
+	kill_workers(p->w, p->n);
+	for (k = 0; k < p->n; k++)
+		if (p->w[k].fd >= 0) {
+			close(p->w[k].fd);
+			p->w[k].fd = -1;
+		}
+	reap_workers(p->w, p->n, &bad, &status);
+}
+
+/*
+ * After merge() returned @ret, worker @ended (or -1) having ended its
+ * records early: wait for the workers and say what went wrong.  A worker
+ * killed by a signal kills this process with it.  Returns the result of
+ * read_parallel().
+ */
+static int end_workers(struct par *p, int ret, int ended)
+{
+	struct wsrc *w = p->w;
+	unsigned int k, bad = 0;
+	int status = 0, bad_status = 0;
+
 	if (ended >= 0) {
 		/* it closed its pipe: it is dead, or about to be */
 		while (waitpid(w[ended].pid, &status, 0) < 0 && errno == EINTR)
@@ -2598,22 +2652,22 @@ static int read_parallel(struct analysis *a, const struct reader_options *o,
 		w[ended].pid = 0;
 	}
 	if (ret)
-		kill_workers(w, n);
-	for (k = 0; k < n; k++)
+		kill_workers(w, p->n);
+	for (k = 0; k < p->n; k++)
 		if (w[k].fd >= 0) {
 			close(w[k].fd);
 			w[k].fd = -1;
 		}
-	if (reap_workers(w, n, &bad, &bad_status) && !ret && ended < 0) {
+	if (reap_workers(w, p->n, &bad, &bad_status) && !ret && ended < 0) {
 		ended = (int)bad;
 		status = bad_status;
 		ret = 1;
 	}
 	if (ret == READ_AGAIN)
-		analysis_clear(a);
+		analysis_clear(p->a);
 	if (ret != 1 || ended < 0)
-		goto out;
-	if (ended >= 0 && WIFSIGNALED(status)) {
+		return ret;
+	if (WIFSIGNALED(status)) {
 		/*
 		 * A worker crashed, or its indexing watchdog fired: end as
 		 * it did, so that the isolating parent says it as it would
@@ -2621,34 +2675,51 @@ static int read_parallel(struct analysis *a, const struct reader_options *o,
 		 */
 		int sig = WTERMSIG(status);
 
-		tmp_remove(&t);
+		tmp_remove(&p->t);
 		signal(sig, SIG_DFL);
 		raise(sig);
 	}
-	if (ended >= 0 && WIFEXITED(status) && !WEXITSTATUS(status))
+	if (WIFEXITED(status) && !WEXITSTATUS(status))
 		fprintf(stderr, "rpcsim-analyze: a decoding worker ended "
 			"without its last records\n");
-	goto out;
-spawn_fail:
-	kill_workers(w, n);
-	for (k = 0; k < n; k++)
-		if (w[k].fd >= 0)
-			close(w[k].fd);
-	reap_workers(w, n, &bad, &bad_status);
+	return ret;
+}
+
+/* 0, 1 after printing why, or READ_AGAIN (one process will do). */
+static int read_parallel(struct analysis *a, const struct reader_options *o,
+			 const bt_plugin *ctf, const bt_plugin *utils)
+{
+	struct par p = { .a = a, .o = o, .ctf = ctf, .utils = utils };
+	unsigned int i;
+	int ret = 1, ended = -1;
+
+	p.f = list_streams(a, &p.nf);
+	p.n = o->jobs < p.nf ? o->jobs : p.nf;
+	if (p.n < 2) {
+		ret = READ_AGAIN;
+		goto out;
+	}
+	for (i = 0; i < a->nr_traces; i++)
+		if (check_metadata(a->traces[i]))
+			goto out;
+	share_out(p.f, p.nf, p.n);
+	/*
+	 * From here, what cannot be set up (no temporary directory, no
+	 * process left) leaves the reading to one process: the results
+	 * are the same.
+	 */
+	ret = READ_AGAIN;
+	if (par_links(&p))
+		goto out;
+	if (spawn_workers(&p)) {
+		stop_workers(&p);
+		goto out;
+	}
+	ret = merge(a, p.w, p.n, &ended);
+	ret = end_workers(&p, ret, ended);
 out:
-	tmp_remove(&t);
-	if (real)
-		for (i = 0; i < a->nr_traces; i++)
-			free(real[i]);
-	free(real);
-	for (i = 0; f && i < nf; i++)
-		free(f[i].name);
-	free(f);
-	free(load);
-	if (w)
-		for (k = 0; k < n; k++)
-			free(w[k].buf);
-	free(w);
+	tmp_remove(&p.t);
+	par_free(&p);
 	return ret;
 }
 
