@@ -20,33 +20,28 @@
 #include "trace_schema.h"
 
 /*
- * Latency statistics in ns.  Sums are exact (128-bit sum of squares), so
- * the mean is exact and merging groups is an addition.
+ * Latency statistics in ns: the common histogram, which keeps the exact
+ * count, sum, minimum and maximum, and an exact 128-bit sum of squares
+ * for the standard deviation.  The histogram's own stddev is a running
+ * one in doubles (Welford): on values of ~10^15 ns it drifts in the
+ * printed digits, where this one is exact, and merging groups stays an
+ * addition.
  */
 struct lat_stats {
-	uint64_t n;
-	uint64_t sum;
 	unsigned __int128 sumsq;
-	uint64_t min;
-	uint64_t max;
-	struct hist *hist;
+	struct hist *hist;	/* count, sum, min, max, buckets */
 };
 
 static inline void lat_add(struct lat_stats *s, uint64_t v)
 {
-	s->n++;
-	s->sum += v;
 	s->sumsq += (unsigned __int128)v * v;
-	if (v < s->min)
-		s->min = v;
-	if (v > s->max)
-		s->max = v;
 	hist_add(s->hist, v);
 }
 
 int lat_init(struct lat_stats *s);
 void lat_free(struct lat_stats *s);
 void lat_merge(struct lat_stats *dst, const struct lat_stats *src);
+/* Exact sum / count; 0 without values. */
 double lat_mean(const struct lat_stats *s);
 /* Sample standard deviation (n - 1), 0 below two values. */
 double lat_stddev(const struct lat_stats *s);
@@ -215,6 +210,16 @@ struct group {
 	uint64_t no_stamp;		/* entry/exit without timestamp */
 };
 
+/*
+ * What the tracer lost, by its discarded events or discarded packets
+ * messages (the reader checks each count: reader.c, GAP_*_MAX).
+ */
+struct loss {
+	uint64_t count;		/* summed over the messages that had one */
+	uint64_t msgs;		/* messages */
+	uint64_t unknown;	/* messages without a count */
+};
+
 struct analysis {
 	/* inputs */
 	char **traces;			/* directories holding "metadata" */
@@ -236,12 +241,8 @@ struct analysis {
 	uint64_t pp_outside;		/* pagepool events outside any run */
 	uint64_t pp_overflow;		/* pagepool names past PP_EVENTS_MAX */
 	uint64_t bad_schema;		/* rpcsim events whose fields differ */
-	uint64_t discarded_events;
-	uint64_t discarded_events_msgs;
-	uint64_t discarded_events_unknown; /* messages without a count */
-	uint64_t discarded_packets;
-	uint64_t discarded_packets_msgs;
-	uint64_t discarded_packets_unknown;
+	struct loss discarded_events;	/* discarded events messages */
+	struct loss discarded_packets;	/* discarded packets messages */
 	uint64_t run_start_twice;	/* run_start for a (mode, run) seen */
 	uint64_t mixed_pids;		/* run_starts of another pid, same process */
 	char *read_error;		/* libbabeltrace2 stopped a stream early */

@@ -259,10 +259,10 @@ struct reader {
 #define GAP_EVENTS_MAX	(1ULL << 48)
 #define GAP_PACKETS_MAX	(1ULL << 32)
 
+/* A libbabeltrace2 object that could not be made (common/tool.h). */
 static void oom_exit(void)
 {
-	fprintf(stderr, "rpcsim-analyze: out of memory\n");
-	exit(1);
+	tool_die(1, "out of memory");
 }
 
 /* groups */
@@ -282,16 +282,13 @@ static void group_free(struct group *g)
 
 struct process *process_get(struct analysis *a, int64_t pid)
 {
-	struct process *p, **v;
+	struct process *p;
 	unsigned int i;
 
 	for (i = 0; i < a->nr_procs; i++)
 		if (a->procs[i]->pid == pid)
 			return a->procs[i];
-	v = realloc(a->procs, (a->nr_procs + 1) * sizeof(*v));
-	if (!v)
-		oom_exit();
-	a->procs = v;
+	a->procs = xrealloc(a->procs, a->nr_procs + 1, sizeof(*a->procs));
 	p = xcalloc(1, sizeof(*p));
 	p->pid = pid;
 	p->run_pid = PID_UNKNOWN;
@@ -311,11 +308,8 @@ struct group *group_get(struct analysis *a, struct process *p, uint32_t mode,
 			return a->groups[i];
 	if (a->nr_groups == a->cap_groups) {
 		unsigned int cap = a->cap_groups ? 2 * a->cap_groups : 8;
-		struct group **v = realloc(a->groups, cap * sizeof(*v));
 
-		if (!v)
-			oom_exit();
-		a->groups = v;
+		a->groups = xrealloc(a->groups, cap, sizeof(*a->groups));
 		a->cap_groups = cap;
 	}
 	g = xcalloc(1, sizeof(*g));
@@ -595,10 +589,8 @@ static struct dec_trace *dec_trace(struct decoder *d, const bt_stream *s)
 	for (i = 0; i < d->nr_traces; i++)
 		if (d->traces[i].t == t)
 			return d->last_trace = &d->traces[i];
-	dt = realloc(d->traces, (d->nr_traces + 1) * sizeof(*dt));
-	if (!dt)
-		oom_exit();
-	d->traces = dt;
+	d->traces = xrealloc(d->traces, d->nr_traces + 1,
+			     sizeof(*d->traces));
 	dt = &d->traces[d->nr_traces++];
 	memset(dt, 0, sizeof(*dt));
 	dt->t = t;
@@ -647,16 +639,12 @@ static const char *stream_name(struct decoder *d, const bt_stream *s)
 /* Whether the process's procname was sent already; if not, it is now. */
 static bool pid_sent(struct decoder *d, int64_t pid)
 {
-	int64_t *v;
 	unsigned int i;
 
 	for (i = 0; i < d->nr_pids; i++)
 		if (d->pids[i] == pid)
 			return true;
-	v = realloc(d->pids, (d->nr_pids + 1) * sizeof(*v));
-	if (!v)
-		oom_exit();
-	d->pids = v;
+	d->pids = xrealloc(d->pids, d->nr_pids + 1, sizeof(*d->pids));
 	d->pids[d->nr_pids++] = pid;
 	return false;
 }
@@ -860,10 +848,8 @@ static unsigned int rec_pp(struct reader *r, unsigned int src,
 
 	if (rc->cls >= m->n) {
 		unsigned int n = rc->cls + 16;
-		unsigned int *v = realloc(m->v, n * sizeof(*v));
+		unsigned int *v = xrealloc(m->v, n, sizeof(*v));
 
-		if (!v)
-			oom_exit();
 		memset(v + m->n, 0, (n - m->n) * sizeof(*v));
 		m->v = v;
 		m->n = n;
@@ -1264,6 +1250,25 @@ static uint64_t add_sat(uint64_t x, uint64_t y)
 	return x > UINT64_MAX - y ? UINT64_MAX : x + y;
 }
 
+/*
+ * A discarded events or packets message into @l: its count, when it has
+ * one, checked against @max, the most one gap of @counter can lose.
+ */
+static void on_loss(struct reader *r, const struct rec *rc, struct loss *l,
+		    const char *counter, uint64_t max)
+{
+	l->msgs++;
+	if (rc->flags & RF_COUNT) {
+		if (rc->v[0] > max)
+			on_impossible_gap(r->a, rec_str(rc, S_TEXT), rc->v[0],
+					  counter, max);
+		l->count = add_sat(l->count, rc->v[0]);
+	} else {
+		l->unknown++;
+	}
+	on_discard(r);
+}
+
 /* Fold one record of source @src (a worker, or 0) into the analysis. */
 static void fold(struct reader *r, unsigned int src, const struct rec *rc)
 {
@@ -1274,32 +1279,12 @@ static void fold(struct reader *r, unsigned int src, const struct rec *rc)
 		on_event(r, src, rc);
 		break;
 	case R_DISC_EVENTS:
-		a->discarded_events_msgs++;
-		if (rc->flags & RF_COUNT) {
-			if (rc->v[0] > GAP_EVENTS_MAX)
-				on_impossible_gap(a, rec_str(rc, S_TEXT),
-					rc->v[0], "count of discarded events "
-					"(events_discarded)", GAP_EVENTS_MAX);
-			a->discarded_events = add_sat(a->discarded_events,
-						      rc->v[0]);
-		} else {
-			a->discarded_events_unknown++;
-		}
-		on_discard(r);
+		on_loss(r, rc, &a->discarded_events, "count of discarded "
+			"events (events_discarded)", GAP_EVENTS_MAX);
 		break;
 	case R_DISC_PACKETS:
-		a->discarded_packets_msgs++;
-		if (rc->flags & RF_COUNT) {
-			if (rc->v[0] > GAP_PACKETS_MAX)
-				on_impossible_gap(a, rec_str(rc, S_TEXT),
-					rc->v[0], "packet sequence number "
-					"(packet_seq_num)", GAP_PACKETS_MAX);
-			a->discarded_packets = add_sat(a->discarded_packets,
-						       rc->v[0]);
-		} else {
-			a->discarded_packets_unknown++;
-		}
-		on_discard(r);
+		on_loss(r, rc, &a->discarded_packets, "packet sequence number "
+			"(packet_seq_num)", GAP_PACKETS_MAX);
 		break;
 	case R_READ_ERROR:
 		if (!a->read_error && rec_str(rc, S_TEXT))
@@ -1515,51 +1500,31 @@ static bool verbose_errors(const struct reader_options *o)
 	return o->bt_log_level < BT_LOGGING_LEVEL_NONE;
 }
 
-/*
- * The graph: one source.ctf.fs component per input directory, named
- * "srcN" for trace index idx[i] (a failing component names its trace),
- * -> one filter.utils.muxer -> a simple sink calling @consume.  With
- * @direct, a single stream goes to the sink without a muxer (a worker
- * with one stream file: there is nothing to merge).  0, or 1 after
- * printing why on @err.
- */
-static int build_graph(const struct analysis *a, const struct reader_options *o,
-		       const bt_plugin *ctf, const bt_plugin *utils,
-		       char *const *inputs, const unsigned int *idx,
-		       unsigned int n, bool direct,
-		       bt_graph_simple_sink_component_consume_func consume,
-		       void *data, FILE *err, bt_graph **out)
-{
-	const bt_component_class_source *src_cls;
-	const bt_component_class_filter *mux_cls;
-	const bt_component_filter *mux = NULL;
-	const bt_component_source **srcs;
-	const bt_component_sink *sink;
+/* A graph being built by build_graph(). */
+struct graph_build {
+	const struct analysis *a;
+	const struct reader_options *o;
+	FILE *err;			/* where a failure is said */
 	bt_graph *graph;
-	uint64_t mux_port = 0, ports = 0;
+	const bt_component_sink *sink;
+	const bt_component_source **srcs;	/* one per input */
+	const unsigned int *idx;	/* their trace indexes */
+	unsigned int n;
+};
+
+/*
+ * One source.ctf.fs component per input directory, "srcN" for trace
+ * index idx[i], into b->srcs; their output ports counted in @ports.  0,
+ * or 1 after printing why.
+ */
+static int add_sources(struct graph_build *b,
+		       const bt_component_class_source *src_cls,
+		       char *const *inputs, uint64_t *ports)
+{
+	const struct analysis *a = b->a;
+	const struct reader_options *o = b->o;
 	unsigned int i;
 	int ret = 1;
-
-	*out = NULL;
-	src_cls = bt_plugin_borrow_source_component_class_by_name_const(ctf,
-									"fs");
-	mux_cls = bt_plugin_borrow_filter_component_class_by_name_const(utils,
-									"muxer");
-	if (!src_cls || !mux_cls) {
-		fprintf(err, "rpcsim-analyze: babeltrace2 component class source.ctf.fs or filter.utils.muxer missing\n");
-		return 1;
-	}
-	srcs = xcalloc(n ? n : 1, sizeof(*srcs));
-	graph = bt_graph_create(0);
-	if (!graph)
-		oom_exit();
-	if (bt_graph_add_simple_sink_component(graph, "sink", NULL, consume,
-					       NULL, data, &sink) !=
-	    BT_GRAPH_ADD_COMPONENT_STATUS_OK) {
-		print_bt_error_to(err, a, NULL, "cannot create the sink",
-				  verbose_errors(o));
-		goto out;
-	}
 
 	/*
 	 * babeltrace2 2.0.4 indexes every stream file when its source
@@ -1575,8 +1540,9 @@ static int build_graph(const struct analysis *a, const struct reader_options *o,
 
 		alarm(s > UINT_MAX ? UINT_MAX : (unsigned int)s);
 	}
-	for (i = 0; i < n; i++) {
-		const char *path = a->traces[idx[i]];
+	*ports = 0;
+	for (i = 0; i < b->n; i++) {
+		const char *path = a->traces[b->idx[i]];
 		bt_value *params, *inputs_v;
 		bt_graph_add_component_status st;
 		char name[32];
@@ -1589,73 +1555,139 @@ static int build_graph(const struct analysis *a, const struct reader_options *o,
 							  &inputs_v) ||
 		    bt_value_array_append_string_element(inputs_v, inputs[i]))
 			oom_exit();
-		snprintf(name, sizeof(name), "src%u", idx[i]);
-		st = bt_graph_add_source_component(graph, src_cls, name,
+		snprintf(name, sizeof(name), "src%u", b->idx[i]);
+		st = bt_graph_add_source_component(b->graph, src_cls, name,
 						   params, o->bt_log_level,
-						   &srcs[i]);
+						   &b->srcs[i]);
 		bt_value_put_ref(params);
 		if (st != BT_GRAPH_ADD_COMPONENT_STATUS_OK) {
-			print_bt_error_to(err, a, path, "cannot open trace",
+			print_bt_error_to(b->err, a, path, "cannot open trace",
 					  verbose_errors(o));
 			goto out;
 		}
-		ports += bt_component_source_get_output_port_count(srcs[i]);
-	}
-	if (o->index_watchdog_s)
-		alarm(0);
-	if (direct && n == 1 && ports == 1) {
-		if (bt_graph_connect_ports(graph,
-			bt_component_source_borrow_output_port_by_index_const(srcs[0], 0),
-			bt_component_sink_borrow_input_port_by_index_const(sink, 0),
-			NULL) != BT_GRAPH_CONNECT_PORTS_STATUS_OK) {
-			print_bt_error_to(err, a, a->traces[idx[0]],
-				"cannot connect the trace's streams",
-				verbose_errors(o));
-			goto out;
-		}
-		ret = 0;
-		goto out;
-	}
-	if (bt_graph_add_filter_component(graph, mux_cls, "mux", NULL,
-					  o->bt_log_level, &mux) !=
-	    BT_GRAPH_ADD_COMPONENT_STATUS_OK) {
-		print_bt_error_to(err, a, NULL, "cannot create the muxer",
-				  verbose_errors(o));
-		goto out;
-	}
-	for (i = 0; i < n; i++) {
-		uint64_t p, np = bt_component_source_get_output_port_count(srcs[i]);
-
-		for (p = 0; p < np; p++) {
-			if (bt_graph_connect_ports(graph,
-				bt_component_source_borrow_output_port_by_index_const(srcs[i], p),
-				bt_component_filter_borrow_input_port_by_index_const(mux, mux_port),
-				NULL) != BT_GRAPH_CONNECT_PORTS_STATUS_OK) {
-				print_bt_error_to(err, a, a->traces[idx[i]],
-					"cannot connect the trace's streams",
-					verbose_errors(o));
-				goto out;
-			}
-			mux_port++;
-		}
-	}
-	if (bt_graph_connect_ports(graph,
-		bt_component_filter_borrow_output_port_by_index_const(mux, 0),
-		bt_component_sink_borrow_input_port_by_index_const(sink, 0),
-		NULL) != BT_GRAPH_CONNECT_PORTS_STATUS_OK) {
-		print_bt_error_to(err, a, NULL, "cannot connect the muxer",
-				  verbose_errors(o));
-		goto out;
+		*ports += bt_component_source_get_output_port_count(b->srcs[i]);
 	}
 	ret = 0;
 out:
 	if (o->index_watchdog_s)
 		alarm(0);
-	free(srcs);
-	if (ret)
-		bt_graph_put_ref(graph);
+	return ret;
+}
+
+/* The single source's single port straight to the sink.  0 or 1. */
+static int connect_direct(struct graph_build *b)
+{
+	if (bt_graph_connect_ports(b->graph,
+		bt_component_source_borrow_output_port_by_index_const(b->srcs[0], 0),
+		bt_component_sink_borrow_input_port_by_index_const(b->sink, 0),
+		NULL) != BT_GRAPH_CONNECT_PORTS_STATUS_OK) {
+		print_bt_error_to(b->err, b->a, b->a->traces[b->idx[0]],
+				  "cannot connect the trace's streams",
+				  verbose_errors(b->o));
+		return 1;
+	}
+	return 0;
+}
+
+/* Every source port -> a filter.utils.muxer -> the sink.  0 or 1. */
+static int connect_muxer(struct graph_build *b,
+			 const bt_component_class_filter *mux_cls)
+{
+	const struct analysis *a = b->a;
+	const bt_component_filter *mux = NULL;
+	uint64_t mux_port = 0;
+	unsigned int i;
+
+	if (bt_graph_add_filter_component(b->graph, mux_cls, "mux", NULL,
+					  b->o->bt_log_level, &mux) !=
+	    BT_GRAPH_ADD_COMPONENT_STATUS_OK) {
+		print_bt_error_to(b->err, a, NULL, "cannot create the muxer",
+				  verbose_errors(b->o));
+		return 1;
+	}
+	for (i = 0; i < b->n; i++) {
+		uint64_t p, np =
+			bt_component_source_get_output_port_count(b->srcs[i]);
+
+		for (p = 0; p < np; p++) {
+			if (bt_graph_connect_ports(b->graph,
+				bt_component_source_borrow_output_port_by_index_const(b->srcs[i], p),
+				bt_component_filter_borrow_input_port_by_index_const(mux, mux_port),
+				NULL) != BT_GRAPH_CONNECT_PORTS_STATUS_OK) {
+				print_bt_error_to(b->err, a,
+					a->traces[b->idx[i]],
+					"cannot connect the trace's streams",
+					verbose_errors(b->o));
+				return 1;
+			}
+			mux_port++;
+		}
+	}
+	if (bt_graph_connect_ports(b->graph,
+		bt_component_filter_borrow_output_port_by_index_const(mux, 0),
+		bt_component_sink_borrow_input_port_by_index_const(b->sink, 0),
+		NULL) != BT_GRAPH_CONNECT_PORTS_STATUS_OK) {
+		print_bt_error_to(b->err, a, NULL, "cannot connect the muxer",
+				  verbose_errors(b->o));
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * The graph: one source.ctf.fs component per input directory, named
+ * "srcN" for trace index idx[i] (a failing component names its trace),
+ * -> one filter.utils.muxer -> a simple sink calling @consume.  With
+ * @direct, a single stream goes to the sink without a muxer (a worker
+ * with one stream file: there is nothing to merge).  0, or 1 after
+ * printing why on @err.
+ */
+static int build_graph(const struct analysis *a, const struct reader_options *o,
+		       const bt_plugin *ctf, const bt_plugin *utils,
+		       char *const *inputs, const unsigned int *idx,
+		       unsigned int n, bool direct,
+		       bt_graph_simple_sink_component_consume_func consume,
+		       void *data, FILE *err, bt_graph **out)
+{
+	struct graph_build b = { .a = a, .o = o, .err = err, .idx = idx,
+				 .n = n };
+	const bt_component_class_source *src_cls;
+	const bt_component_class_filter *mux_cls;
+	uint64_t ports;
+	int ret = 1;
+
+	*out = NULL;
+	src_cls = bt_plugin_borrow_source_component_class_by_name_const(ctf,
+									"fs");
+	mux_cls = bt_plugin_borrow_filter_component_class_by_name_const(utils,
+									"muxer");
+	if (!src_cls || !mux_cls) {
+		fprintf(err, "rpcsim-analyze: babeltrace2 component class source.ctf.fs or filter.utils.muxer missing\n");
+		return 1;
+	}
+	b.srcs = xcalloc(n ? n : 1, sizeof(*b.srcs));
+	b.graph = bt_graph_create(0);
+	if (!b.graph)
+		oom_exit();
+	if (bt_graph_add_simple_sink_component(b.graph, "sink", NULL, consume,
+					       NULL, data, &b.sink) !=
+	    BT_GRAPH_ADD_COMPONENT_STATUS_OK) {
+		print_bt_error_to(err, a, NULL, "cannot create the sink",
+				  verbose_errors(o));
+		goto out;
+	}
+	if (add_sources(&b, src_cls, inputs, &ports))
+		goto out;
+	if (direct && n == 1 && ports == 1)
+		ret = connect_direct(&b);
 	else
-		*out = graph;
+		ret = connect_muxer(&b, mux_cls);
+out:
+	free(b.srcs);
+	if (ret)
+		bt_graph_put_ref(b.graph);
+	else
+		*out = b.graph;
 	return ret;
 }
 
@@ -1731,10 +1763,16 @@ next_messages(bt_message_iterator *it, bt_message_array_const *msgs,
 	}
 }
 
-static bt_graph_simple_sink_component_consume_func_status
-consume_seq(bt_message_iterator *it, void *data)
+/*
+ * The sink's step, in one process or in a worker: decode the next
+ * messages and hand each record to @use.  Always inline, so that in each
+ * caller @use is a direct call on this per-event path.
+ */
+static inline __attribute__((always_inline))
+bt_graph_simple_sink_component_consume_func_status
+consume_records(bt_message_iterator *it, struct decoder *d,
+		void (*use)(void *data, const struct rec *rc), void *data)
 {
-	struct seq *s = data;
 	bt_message_array_const msgs;
 	uint64_t count, i;
 	bt_graph_simple_sink_component_consume_func_status st;
@@ -1744,11 +1782,26 @@ consume_seq(bt_message_iterator *it, void *data)
 	if (st != BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_OK)
 		return st;
 	for (i = 0; i < count; i++) {
-		if (decode(&s->d, msgs[i], &rc))
-			fold(&s->r, 0, &rc);
+		if (decode(d, msgs[i], &rc))
+			use(data, &rc);
 		bt_message_put_ref(msgs[i]);
 	}
 	return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_OK;
+}
+
+static void fold_seq(void *data, const struct rec *rc)
+{
+	struct seq *s = data;
+
+	fold(&s->r, 0, rc);
+}
+
+static bt_graph_simple_sink_component_consume_func_status
+consume_seq(bt_message_iterator *it, void *data)
+{
+	struct seq *s = data;
+
+	return consume_records(it, &s->d, fold_seq, s);
 }
 
 static void reader_init(struct reader *r, struct analysis *a,
@@ -1917,28 +1970,23 @@ struct wctx {
 	uint64_t other;		/* events not ours: only counted */
 };
 
+/* A worker's record goes to the parent; an event not ours is counted. */
+static void send_rec(void *data, const struct rec *rc)
+{
+	struct wctx *c = data;
+
+	if (rc->type == R_EVENT && rc->kind == EV_OTHER)
+		c->other++;
+	else
+		write_rec(c->w, rc);
+}
+
 static bt_graph_simple_sink_component_consume_func_status
 consume_worker(bt_message_iterator *it, void *data)
 {
 	struct wctx *c = data;
-	bt_message_array_const msgs;
-	uint64_t count, i;
-	bt_graph_simple_sink_component_consume_func_status st;
-	struct rec rc;
 
-	st = next_messages(it, &msgs, &count);
-	if (st != BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_OK)
-		return st;
-	for (i = 0; i < count; i++) {
-		if (decode(&c->d, msgs[i], &rc)) {
-			if (rc.type == R_EVENT && rc.kind == EV_OTHER)
-				c->other++;
-			else
-				write_rec(c->w, &rc);
-		}
-		bt_message_put_ref(msgs[i]);
-	}
-	return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_OK;
+	return consume_records(it, &c->d, send_rec, c);
 }
 
 /* ASan builds: the worker checks for leaks as exit() would have. */
@@ -2026,11 +2074,7 @@ static int wsrc_fill(struct wsrc *s, size_t need)
 	s->start = 0;
 	if (need > s->cap) {
 		size_t cap = need > WSRC_BUF ? need : WSRC_BUF;
-		unsigned char *b = realloc(s->buf, cap);
-
-		if (!b)
-			oom_exit();
-		s->buf = b;
+		s->buf = xrealloc(s->buf, cap, 1);
 		s->cap = cap;
 	}
 	while (s->end < need) {
@@ -2128,7 +2172,6 @@ static struct sfile *list_streams(const struct analysis *a, unsigned int *nr)
 		struct dirent *de;
 
 		while (d && (de = readdir(d))) {
-			struct sfile *nv;
 			struct stat st;
 			size_t len;
 			char *p;
@@ -2145,10 +2188,7 @@ static struct sfile *list_streams(const struct analysis *a, unsigned int *nr)
 				continue;
 			}
 			free(p);
-			nv = realloc(v, (n + 1) * sizeof(*v));
-			if (!nv)
-				oom_exit();
-			v = nv;
+			v = xrealloc(v, n + 1, sizeof(*v));
 			v[n].trace = i;
 			v[n].name = xstrdup(de->d_name);
 			v[n].size = (uint64_t)st.st_size;
@@ -2171,11 +2211,7 @@ struct tmpdir {
 
 static void tmp_note(struct tmpdir *t, const char *path)
 {
-	char **v = realloc(t->made, (t->n + 1) * sizeof(*v));
-
-	if (!v)
-		oom_exit();
-	t->made = v;
+	t->made = xrealloc(t->made, t->n + 1, sizeof(*t->made));
 	t->made[t->n++] = xstrdup(path);
 }
 
@@ -2435,30 +2471,26 @@ static char *canon_path(const char *path)
 	return out;
 }
 
-/* 0, 1 after printing why, or READ_AGAIN (one process will do). */
-static int read_parallel(struct analysis *a, const struct reader_options *o,
-			 const bt_plugin *ctf, const bt_plugin *utils)
-{
-	struct tmpdir t = { 0 };
-	struct sfile *f;
-	struct wsrc *w = NULL;
-	uint64_t *load = NULL;
-	char **real = NULL, tmpl[PATH_MAX];
-	const char *tmpdir = getenv("TMPDIR");
-	unsigned int nf, n, i, k, bad = 0;
-	int ret = 1, status = 0, bad_status = 0, ended = -1;
+/* read_parallel()'s state, for its steps and for each worker it forks. */
+struct par {
+	struct analysis *a;
+	const struct reader_options *o;
+	const bt_plugin *ctf, *utils;
+	struct sfile *f;	/* the stream files, and their workers */
+	unsigned int nf;
+	unsigned int n;		/* workers */
+	char **real;		/* per trace: its realpath() */
+	struct tmpdir t;
+	struct wsrc *w;		/* per worker: the parent's end */
+};
 
-	f = list_streams(a, &nf);
-	n = o->jobs < nf ? o->jobs : nf;
-	if (n < 2) {
-		ret = READ_AGAIN;
-		goto out;
-	}
-	for (i = 0; i < a->nr_traces; i++)
-		if (check_metadata(a->traces[i]))
-			goto out;
+/* The files to @n workers: the biggest first, each to the least loaded. */
+static void share_out(struct sfile *f, unsigned int nf, unsigned int n)
+{
+	uint64_t *load = xcalloc(n, sizeof(*load));
+	unsigned int i, k;
+
 	qsort(f, nf, sizeof(*f), sfile_cmp);
-	load = xcalloc(n, sizeof(*load));
 	for (i = 0; i < nf; i++) {
 		unsigned int best = 0;
 
@@ -2468,85 +2500,114 @@ static int read_parallel(struct analysis *a, const struct reader_options *o,
 		f[i].worker = best;
 		load[best] += f[i].size ? f[i].size : 1;
 	}
-	/*
-	 * From here, what cannot be set up (no temporary directory, no
-	 * process left) leaves the reading to one process: the results
-	 * are the same.
-	 */
-	ret = READ_AGAIN;
-	real = xcalloc(a->nr_traces, sizeof(*real));
+	free(load);
+}
+
+/* The temporary directory of links (make_links()).  0, or 1. */
+static int par_links(struct par *p)
+{
+	const struct analysis *a = p->a;
+	const char *tmpdir = getenv("TMPDIR");
+	char tmpl[PATH_MAX];
+	unsigned int i;
+
+	p->real = xcalloc(a->nr_traces, sizeof(*p->real));
 	for (i = 0; i < a->nr_traces; i++) {
-		real[i] = realpath(a->traces[i], NULL);
-		if (!real[i])
-			goto out;
+		p->real[i] = realpath(a->traces[i], NULL);
+		if (!p->real[i])
+			return 1;
 	}
 	snprintf(tmpl, sizeof(tmpl), "%s/rpcsim-analyze.XXXXXX",
 		 tmpdir && *tmpdir ? tmpdir : "/tmp");
 	if (!mkdtemp(tmpl))
-		goto out;
-	t.base = xstrdup(tmpl);
-	if (make_links(a, &t, f, nf, n, real))
-		goto out;
+		return 1;
+	p->t.base = xstrdup(tmpl);
+	return make_links(a, &p->t, p->f, p->nf, p->n, p->real);
+}
 
-	w = xcalloc(n, sizeof(*w));
-	for (k = 0; k < n; k++)
-		w[k].fd = -1;
+/* What the parent allocated, but the temporary directory's files. */
+static void par_free(struct par *p)
+{
+	unsigned int i, k;
+
+	if (p->real)
+		for (i = 0; i < p->a->nr_traces; i++)
+			free(p->real[i]);
+	free(p->real);
+	for (i = 0; p->f && i < p->nf; i++)
+		free(p->f[i].name);
+	free(p->f);
+	if (p->w)
+		for (k = 0; k < p->n; k++)
+			free(p->w[k].buf);
+	free(p->w);
+}
+
+/*
+ * Worker @k, just forked, writing into pipe @pfd: its trace directories
+ * (TMP/wK/tN), then worker_main(), which does not return.
+ */
+static void __attribute__((noreturn))
+worker_child(struct par *p, unsigned int k, int pfd[2])
+{
+	struct analysis *a = p->a;
+	char **inputs = xcalloc(a->nr_traces, sizeof(*inputs));
+	unsigned int *idx = xcalloc(a->nr_traces, sizeof(*idx));
+	size_t len = strlen(p->t.base) + 16;
+	unsigned int ni = 0, i, j;
+	char *base;
+
+	tmp_canon = xcalloc(a->nr_traces, sizeof(*tmp_canon));
+	for (i = 0; i < a->nr_traces; i++)
+		tmp_canon[i] = canon_path(a->traces[i]);
+	for (j = 0; j < k; j++)
+		close(p->w[j].fd);
+	close(pfd[0]);
+	base = xcalloc(1, len);
+	snprintf(base, len, "%s/w%u", p->t.base, k);
+	for (i = 0; i < a->nr_traces; i++) {
+		for (j = 0; j < p->nf; j++)
+			if (p->f[j].trace == i && p->f[j].worker == k)
+				break;
+		if (j == p->nf)
+			continue;
+		inputs[ni] = xcalloc(1, strlen(base) + 16);
+		snprintf(inputs[ni], strlen(base) + 16, "%s/t%u", base, i);
+		idx[ni++] = i;
+	}
+	/* the parent's, not the worker's */
+	par_free(p);
+	while (p->t.n)
+		free(p->t.made[--p->t.n]);
+	free(p->t.made);
+	free(p->t.base);
+	worker_main(a, p->o, p->ctf, p->utils, base, inputs, idx, ni, pfd[1]);
+}
+
+/* Fork the workers, each with its pipe.  0, or -1 (no pipe, no process). */
+static int spawn_workers(struct par *p)
+{
+	unsigned int k;
+
+	p->w = xcalloc(p->n, sizeof(*p->w));
+	for (k = 0; k < p->n; k++)
+		p->w[k].fd = -1;
 	fflush(NULL);
-	for (k = 0; k < n; k++) {
+	for (k = 0; k < p->n; k++) {
 		int pfd[2];
 
 		if (pipe(pfd))
-			goto spawn_fail;
-		w[k].pid = fork();
-		if (w[k].pid < 0) {
+			return -1;
+		p->w[k].pid = fork();
+		if (p->w[k].pid < 0) {
 			close(pfd[0]);
 			close(pfd[1]);
-			goto spawn_fail;
+			return -1;
 		}
-		if (w[k].pid == 0) {
-			char **inputs = xcalloc(a->nr_traces, sizeof(*inputs));
-			unsigned int *idx = xcalloc(a->nr_traces,
-						    sizeof(*idx));
-			unsigned int ni = 0, j;
-			char *base;
-
-			tmp_canon = xcalloc(a->nr_traces, sizeof(*tmp_canon));
-			for (i = 0; i < a->nr_traces; i++)
-				tmp_canon[i] = canon_path(a->traces[i]);
-			for (j = 0; j < k; j++)
-				close(w[j].fd);
-			close(pfd[0]);
-			base = xcalloc(1, strlen(t.base) + 16);
-			snprintf(base, strlen(t.base) + 16, "%s/w%u", t.base, k);
-			for (i = 0; i < a->nr_traces; i++) {
-				for (j = 0; j < nf; j++)
-					if (f[j].trace == i && f[j].worker == k)
-						break;
-				if (j == nf)
-					continue;
-				inputs[ni] = xcalloc(1, strlen(base) + 16);
-				snprintf(inputs[ni], strlen(base) + 16, "%s/t%u",
-					 base, i);
-				idx[ni++] = i;
-			}
-			/* the parent's, not the worker's */
-			for (i = 0; i < a->nr_traces; i++)
-				free(real[i]);
-			free(real);
-			for (j = 0; j < nf; j++)
-				free(f[j].name);
-			free(f);
-			free(load);
-			free(w);
-			while (t.n)
-				free(t.made[--t.n]);
-			free(t.made);
-			free(t.base);
-			worker_main(a, o, ctf, utils, base, inputs, idx, ni,
-				    pfd[1]);
-		}
+		if (p->w[k].pid == 0)
+			worker_child(p, k, pfd);
 		close(pfd[1]);
-		w[k].fd = pfd[0];
+		p->w[k].fd = pfd[0];
 		/*
 		 * A pipe of 1 MiB (the default most a user may ask): each
 		 * side blocks, and waits to be scheduled again, 16 times
@@ -2554,7 +2615,36 @@ static int read_parallel(struct analysis *a, const struct reader_options *o,
 		 */
 		(void)fcntl(pfd[0], F_SETPIPE_SZ, PIPE_BYTES);
 	}
-	ret = merge(a, w, n, &ended);
+	return 0;
+}
+
+/* Stop and wait for every worker (spawning failed, or merge() did). */
+static void stop_workers(struct par *p)
+{
+	unsigned int k, bad;
+	int status;
+
+	kill_workers(p->w, p->n);
+	for (k = 0; k < p->n; k++)
+		if (p->w[k].fd >= 0) {
+			close(p->w[k].fd);
+			p->w[k].fd = -1;
+		}
+	reap_workers(p->w, p->n, &bad, &status);
+}
+
+/*
+ * After merge() returned @ret, worker @ended (or -1) having ended its
+ * records early: wait for the workers and say what went wrong.  A worker
+ * killed by a signal kills this process with it.  Returns the result of
+ * read_parallel().
+ */
+static int end_workers(struct par *p, int ret, int ended)
+{
+	struct wsrc *w = p->w;
+	unsigned int k, bad = 0;
+	int status = 0, bad_status = 0;
+
 	if (ended >= 0) {
 		/* it closed its pipe: it is dead, or about to be */
 		while (waitpid(w[ended].pid, &status, 0) < 0 && errno == EINTR)
@@ -2562,22 +2652,22 @@ static int read_parallel(struct analysis *a, const struct reader_options *o,
 		w[ended].pid = 0;
 	}
 	if (ret)
-		kill_workers(w, n);
-	for (k = 0; k < n; k++)
+		kill_workers(w, p->n);
+	for (k = 0; k < p->n; k++)
 		if (w[k].fd >= 0) {
 			close(w[k].fd);
 			w[k].fd = -1;
 		}
-	if (reap_workers(w, n, &bad, &bad_status) && !ret && ended < 0) {
+	if (reap_workers(w, p->n, &bad, &bad_status) && !ret && ended < 0) {
 		ended = (int)bad;
 		status = bad_status;
 		ret = 1;
 	}
 	if (ret == READ_AGAIN)
-		analysis_clear(a);
+		analysis_clear(p->a);
 	if (ret != 1 || ended < 0)
-		goto out;
-	if (ended >= 0 && WIFSIGNALED(status)) {
+		return ret;
+	if (WIFSIGNALED(status)) {
 		/*
 		 * A worker crashed, or its indexing watchdog fired: end as
 		 * it did, so that the isolating parent says it as it would
@@ -2585,34 +2675,51 @@ static int read_parallel(struct analysis *a, const struct reader_options *o,
 		 */
 		int sig = WTERMSIG(status);
 
-		tmp_remove(&t);
+		tmp_remove(&p->t);
 		signal(sig, SIG_DFL);
 		raise(sig);
 	}
-	if (ended >= 0 && WIFEXITED(status) && !WEXITSTATUS(status))
+	if (WIFEXITED(status) && !WEXITSTATUS(status))
 		fprintf(stderr, "rpcsim-analyze: a decoding worker ended "
 			"without its last records\n");
-	goto out;
-spawn_fail:
-	kill_workers(w, n);
-	for (k = 0; k < n; k++)
-		if (w[k].fd >= 0)
-			close(w[k].fd);
-	reap_workers(w, n, &bad, &bad_status);
+	return ret;
+}
+
+/* 0, 1 after printing why, or READ_AGAIN (one process will do). */
+static int read_parallel(struct analysis *a, const struct reader_options *o,
+			 const bt_plugin *ctf, const bt_plugin *utils)
+{
+	struct par p = { .a = a, .o = o, .ctf = ctf, .utils = utils };
+	unsigned int i;
+	int ret = 1, ended = -1;
+
+	p.f = list_streams(a, &p.nf);
+	p.n = o->jobs < p.nf ? o->jobs : p.nf;
+	if (p.n < 2) {
+		ret = READ_AGAIN;
+		goto out;
+	}
+	for (i = 0; i < a->nr_traces; i++)
+		if (check_metadata(a->traces[i]))
+			goto out;
+	share_out(p.f, p.nf, p.n);
+	/*
+	 * From here, what cannot be set up (no temporary directory, no
+	 * process left) leaves the reading to one process: the results
+	 * are the same.
+	 */
+	ret = READ_AGAIN;
+	if (par_links(&p))
+		goto out;
+	if (spawn_workers(&p)) {
+		stop_workers(&p);
+		goto out;
+	}
+	ret = merge(a, p.w, p.n, &ended);
+	ret = end_workers(&p, ret, ended);
 out:
-	tmp_remove(&t);
-	if (real)
-		for (i = 0; i < a->nr_traces; i++)
-			free(real[i]);
-	free(real);
-	for (i = 0; f && i < nf; i++)
-		free(f[i].name);
-	free(f);
-	free(load);
-	if (w)
-		for (k = 0; k < n; k++)
-			free(w[k].buf);
-	free(w);
+	tmp_remove(&p.t);
+	par_free(&p);
 	return ret;
 }
 

@@ -68,20 +68,13 @@ static void warn(struct warnings *w, const char *fmt, ...)
 	char *s;
 
 	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) < 0) {
-		fprintf(stderr, "rpcsim-analyze: out of memory\n");
-		exit(1);
-	}
+	if (vasprintf(&s, fmt, ap) < 0)
+		tool_die(1, "out of memory");
 	va_end(ap);
 	if (w->n == w->cap) {
 		unsigned int cap = w->cap ? 2 * w->cap : 16;
-		char **p = realloc(w->msg, cap * sizeof(*p));
 
-		if (!p) {
-			fprintf(stderr, "rpcsim-analyze: out of memory\n");
-			exit(1);
-		}
-		w->msg = p;
+		w->msg = xrealloc(w->msg, cap, sizeof(*w->msg));
 		w->cap = cap;
 	}
 	w->msg[w->n++] = s;
@@ -168,6 +161,12 @@ static void group_merge(struct group *dst, const struct group *src,
 	sums_merge(&dst->sums, &src->sums);
 }
 
+/* The calls of a group: its exit events' latency_ns values. */
+static uint64_t group_calls(const struct group *g)
+{
+	return g->field.hist->count;
+}
+
 static uint64_t lat_pct(const struct lat_stats *s, double p)
 {
 	/* the bucket's middle, within min..max (the same as s's) */
@@ -231,7 +230,7 @@ static struct diff_verdict diff_check(const struct group *g, uint64_t tp_cost)
 static bool summaries_only(const struct group *g)
 {
 	return g->nr_ends && g->nr_ends >= g->nr_starts && !g->entries &&
-	       !g->field.n;
+	       !group_calls(g);
 }
 
 static void group_warnings(struct warnings *w, const struct analysis *a,
@@ -239,10 +238,11 @@ static void group_warnings(struct warnings *w, const struct analysis *a,
 			   bool is_mode, uint64_t tp_cost)
 {
 	char c1[32], c2[32];
-	uint64_t calls = g->field.n;
-	uint64_t discards = a->discarded_events + a->discarded_packets +
-			    a->discarded_events_unknown +
-			    a->discarded_packets_unknown;
+	uint64_t calls = group_calls(g);
+	uint64_t discards = a->discarded_events.count +
+			    a->discarded_packets.count +
+			    a->discarded_events.unknown +
+			    a->discarded_packets.unknown;
 
 	if (is_mode) {
 		struct diff_verdict v = diff_check(g, tp_cost);
@@ -281,10 +281,10 @@ static void group_warnings(struct warnings *w, const struct analysis *a,
 		     discards ? ": events were discarded" :
 		     g->nr_ends < g->nr_starts ? ": some runs did not end" :
 		     ": no discard was recorded; was the session started late or stopped early?");
-	else if (g->nr_ends && g->end.latency_sum_ns != g->field.sum &&
+	else if (g->nr_ends && g->end.latency_sum_ns != g->field.hist->sum &&
 		 !summaries_only(g))
 		warn(w, "%s: latency_ns sums to %" PRIu64 " ns in the trace but to %" PRIu64 " ns in run_end for the same number of calls",
-		     who, g->field.sum, g->end.latency_sum_ns);
+		     who, g->field.hist->sum, g->end.latency_sum_ns);
 	if (g->entries && !calls)
 		warn(w, "%s: %s svc_alloc_arg entries but no exit",
 		     who, fmt_thousands(c1, sizeof(c1), g->entries));
@@ -298,8 +298,8 @@ unsigned int find_incomplete(const struct analysis *a, char *first,
 
 	first[0] = '\0';
 	/* A discard record explains missing events: warned about, not this. */
-	if (a->discarded_events || a->discarded_packets ||
-	    a->discarded_events_unknown || a->discarded_packets_unknown)
+	if (a->discarded_events.count || a->discarded_packets.count ||
+	    a->discarded_events.unknown || a->discarded_packets.unknown)
 		return 0;
 	for (unsigned int i = 0; i < a->nr_groups; i++) {
 		const struct group *g = a->groups[i];
@@ -307,7 +307,7 @@ unsigned int find_incomplete(const struct analysis *a, char *first,
 
 		if (g->run == RUN_UNKNOWN || !g->nr_starts ||
 		    summaries_only(g) ||
-		    (g->nr_ends && g->end.calls <= g->field.n &&
+		    (g->nr_ends && g->end.calls <= group_calls(g) &&
 		     g->nr_ends >= g->nr_starts))
 			continue;
 		if (n++)
@@ -322,7 +322,7 @@ unsigned int find_incomplete(const struct analysis *a, char *first,
 				 "run_end counted %s calls, the trace holds %s",
 				 label, g->run,
 				 fmt_thousands(c1, sizeof(c1), g->end.calls),
-				 fmt_thousands(c2, sizeof(c2), g->field.n));
+				 fmt_thousands(c2, sizeof(c2), group_calls(g)));
 	}
 	return n;
 }
@@ -334,11 +334,12 @@ static void text_lat(FILE *out, const char *title, const struct lat_stats *s)
 	unsigned int i;
 
 	fprintf(out, "  %-12s mean %.3f us, stddev %.3f us, min %.3f",
-		title, us(lat_mean(s)), us(lat_stddev(s)), us((double)s->min));
+		title, us(lat_mean(s)), us(lat_stddev(s)),
+		us((double)s->hist->min));
 	for (i = 0; i < NR_PCTS; i++)
 		fprintf(out, ", %s %.3f", pct_names[i],
 			us((double)lat_pct(s, pcts[i])));
-	fprintf(out, ", max %.3f us\n", us((double)s->max));
+	fprintf(out, ", max %.3f us\n", us((double)s->hist->max));
 }
 
 /* The seed's line: "Bulk array:   4.590 us per call over 517,442 calls" */
@@ -349,7 +350,8 @@ static const char *summary_line(char *buf, size_t len, const char *label,
 
 	snprintf(lab, sizeof(lab), "%s:", label);
 	snprintf(buf, len, "%-12s%7.3f us per call over %s calls", lab,
-		 us(lat_mean(&g->field)), fmt_thousands(cnt, sizeof(cnt), g->field.n));
+		 us(lat_mean(&g->field)),
+		 fmt_thousands(cnt, sizeof(cnt), group_calls(g)));
 	return buf;
 }
 
@@ -418,9 +420,9 @@ static void text_group(FILE *out, const struct analysis *a,
 	char c1[32], c2[32];
 	unsigned int i;
 
-	if (g->field.n)
+	if (group_calls(g))
 		text_lat(out, "latency_ns:", &g->field);
-	if (g->stamps.n) {
+	if (g->stamps.hist->count) {
 		struct diff_verdict v = diff_check(g, tp_cost);
 
 		text_lat(out, "timestamps:", &g->stamps);
@@ -430,7 +432,7 @@ static void text_group(FILE *out, const struct analysis *a,
 			fmt_thousands(c1, sizeof(c1), g->diff.n),
 			v.ok ? "ok" : "WARNING",
 			-us(DIFF_NEG_SLACK_NS), us(2.0 * (double)tp_cost));
-	} else if (!a->have_vtid && g->field.n) {
+	} else if (!a->have_vtid && group_calls(g)) {
 		fprintf(out, "  %-12s skipped: no vtid context in the trace\n",
 			"timestamps:");
 	}
@@ -439,13 +441,13 @@ static void text_group(FILE *out, const struct analysis *a,
 			"run_end:",
 			us(per_call(g->end.latency_sum_ns, g->end.calls)),
 			fmt_thousands(c1, sizeof(c1), g->end.calls),
-			g->end.calls == g->field.n ? "" : summaries_only(g) ?
-			"  (no per-call event recorded)" :
+			g->end.calls == group_calls(g) ? "" :
+			summaries_only(g) ? "  (no per-call event recorded)" :
 			"  CALLS DIFFER FROM THE TRACE");
 	fprintf(out, "  %-12s %.2f pages allocated, %.3f allocator calls, %.4f no-progress retries (%s svc_alloc_arg_err",
-		"per call:", per_call(g->allocated, g->field.n),
-		per_call(g->alloc_calls, g->field.n),
-		per_call(g->errs, g->field.n),
+		"per call:", per_call(g->allocated, group_calls(g)),
+		per_call(g->alloc_calls, group_calls(g)),
+		per_call(g->errs, group_calls(g)),
 		fmt_thousands(c1, sizeof(c1), g->errs));
 	if (g->nr_ends)
 		fprintf(out, ", run_end no_progress %s",
@@ -465,7 +467,7 @@ static void text_group(FILE *out, const struct analysis *a,
 		for (i = 0; i < a->nr_pp; i++)
 			if (g->pp[i])
 				fprintf(out, " %s %.3f", a->pp_names[i],
-					per_call(g->pp[i], g->field.n));
+					per_call(g->pp[i], group_calls(g)));
 		fprintf(out, " per call\n");
 	}
 }
@@ -480,8 +482,8 @@ static void text_run_line(FILE *out, const struct group *g)
 		snprintf(title, sizeof(title), "run %" PRId64 ":", g->run);
 	fprintf(out, "  %-12s", title);
 	fprintf(out, " %.3f us per call over %s calls", us(lat_mean(&g->field)),
-		fmt_thousands(c1, sizeof(c1), g->field.n));
-	if (g->stamps.n)
+		fmt_thousands(c1, sizeof(c1), group_calls(g)));
+	if (g->stamps.hist->count)
 		fprintf(out, ", timestamps %.3f us", us(lat_mean(&g->stamps)));
 	if (g->nr_ends)
 		fprintf(out, "; run_end %.3f us over %s calls",
@@ -505,20 +507,20 @@ static void json_lat(struct json *j, const char *key, const struct lat_stats *s)
 {
 	unsigned int i;
 
-	if (!s->n) {
+	if (!s->hist->count) {
 		json_null(j, key);
 		return;
 	}
 	json_object_begin(j, key);
-	json_uint(j, "count", s->n);
+	json_uint(j, "count", s->hist->count);
 	json_double(j, "mean_ns", lat_mean(s), 3);
 	json_double(j, "stddev_ns", lat_stddev(s), 3);
-	json_uint(j, "min_ns", s->min);
+	json_uint(j, "min_ns", s->hist->min);
 	for (i = 0; i < NR_PCTS; i++)
 		json_uint(j, pct_keys[i], lat_pct(s, pcts[i]));
 	json_uint(j, "p99_99_ns", lat_pct(s, 99.99));
-	json_uint(j, "max_ns", s->max);
-	json_uint(j, "sum_ns", s->sum);
+	json_uint(j, "max_ns", s->hist->max);
+	json_uint(j, "sum_ns", s->hist->sum);
 	hist_json(j, "histogram", s->hist);
 	json_object_end(j);
 }
@@ -556,7 +558,7 @@ static void json_sums(struct json *j, const struct group *g)
 	json_uint(j, "holes", s->entry_holes);
 	json_object_end(j);
 	json_object_begin(j, "exit");
-	json_uint(j, "events", g->field.n);
+	json_uint(j, "events", group_calls(g));
 	json_uint(j, "allocated", g->allocated);
 	json_uint(j, "alloc_calls", g->alloc_calls);
 	json_uint(j, "retries", g->retries);
@@ -582,20 +584,17 @@ static void json_sums(struct json *j, const struct group *g)
 	json_object_end(j);
 }
 
-static void json_group(struct json *j, const struct analysis *a,
-		       const struct group *g, uint64_t tp_cost, bool is_mode)
+/* A merged mode's identity (is_mode), or a run's. */
+static void json_group_id(struct json *j, const struct group *g, bool is_mode)
 {
-	unsigned int i;
-	char lab[64];
-
+	if (g->mode == MODE_UNKNOWN)
+		json_null(j, "mode");
+	else
+		json_uint(j, "mode", g->mode);
 	if (is_mode) {
+		char lab[64], line[160];
 		const char *label = mode_label(g->mode, lab, sizeof(lab));
-		char line[160];
 
-		if (g->mode == MODE_UNKNOWN)
-			json_null(j, "mode");
-		else
-			json_uint(j, "mode", g->mode);
 		json_string(j, "label", label);
 		json_string(j, "summary",
 			    summary_line(line, sizeof(line), label, g));
@@ -608,69 +607,85 @@ static void json_group(struct json *j, const struct analysis *a,
 		else
 			json_null(j, "procname");
 	} else {
-		if (g->mode == MODE_UNKNOWN)
-			json_null(j, "mode");
-		else
-			json_uint(j, "mode", g->mode);
 		if (g->run == RUN_UNKNOWN)
 			json_null(j, "run");
 		else
 			json_int(j, "run", g->run);
 	}
-	json_uint(j, "calls", g->field.n);
-	json_double(j, "mean_us", us(lat_mean(&g->field)), 3);
-	json_lat(j, "latency_ns", &g->field);
-	json_lat(j, "timestamps", &g->stamps);
-	if (g->diff.n) {
-		struct diff_verdict v = diff_check(g, tp_cost);
+}
 
-		json_object_begin(j, "difference");
-		json_uint(j, "count", g->diff.n);
-		json_double(j, "mean_ns", v.mean, 3);
-		json_int(j, "median_ns", v.median);
-		json_int(j, "min_ns", g->diff.min);
-		json_int(j, "max_ns", g->diff.max);
-		json_uint(j, "negative", g->diff.n_neg);
-		json_int(j, "expected_min_ns", -DIFF_NEG_SLACK_NS);
-		json_uint(j, "expected_max_ns", 2 * tp_cost);
-		json_bool(j, "ok", v.ok);
-		json_object_end(j);
-	} else {
+/* "difference": timestamps - latency_ns per paired call, and the check. */
+static void json_difference(struct json *j, const struct group *g,
+			    uint64_t tp_cost)
+{
+	struct diff_verdict v;
+
+	if (!g->diff.n) {
 		json_null(j, "difference");
+		return;
 	}
-	if (g->nr_ends) {
-		json_object_begin(j, "run_end");
-		json_uint(j, "events", g->nr_ends);
-		json_uint(j, "calls", g->end.calls);
-		json_uint(j, "latency_sum_ns", g->end.latency_sum_ns);
-		json_double(j, "mean_ns",
-			    per_call(g->end.latency_sum_ns, g->end.calls), 3);
-		json_uint(j, "pages", g->end.pages);
-		json_uint(j, "requests", g->end.requests);
-		json_uint(j, "no_progress", g->end.no_progress);
-		json_bool(j, "calls_match", g->end.calls == g->field.n);
-		json_object_end(j);
-	} else {
+	v = diff_check(g, tp_cost);
+	json_object_begin(j, "difference");
+	json_uint(j, "count", g->diff.n);
+	json_double(j, "mean_ns", v.mean, 3);
+	json_int(j, "median_ns", v.median);
+	json_int(j, "min_ns", g->diff.min);
+	json_int(j, "max_ns", g->diff.max);
+	json_uint(j, "negative", g->diff.n_neg);
+	json_int(j, "expected_min_ns", -DIFF_NEG_SLACK_NS);
+	json_uint(j, "expected_max_ns", 2 * tp_cost);
+	json_bool(j, "ok", v.ok);
+	json_object_end(j);
+}
+
+/* "run_end": the sums of rpcsim's run_end events. */
+static void json_run_end(struct json *j, const struct group *g)
+{
+	if (!g->nr_ends) {
 		json_null(j, "run_end");
+		return;
 	}
-	json_double(j, "pages_per_call", per_call(g->allocated, g->field.n), 4);
+	json_object_begin(j, "run_end");
+	json_uint(j, "events", g->nr_ends);
+	json_uint(j, "calls", g->end.calls);
+	json_uint(j, "latency_sum_ns", g->end.latency_sum_ns);
+	json_double(j, "mean_ns",
+		    per_call(g->end.latency_sum_ns, g->end.calls), 3);
+	json_uint(j, "pages", g->end.pages);
+	json_uint(j, "requests", g->end.requests);
+	json_uint(j, "no_progress", g->end.no_progress);
+	json_bool(j, "calls_match", g->end.calls == group_calls(g));
+	json_object_end(j);
+}
+
+/* Pages, allocator calls, stalls and pagepool events per call. */
+static void json_per_call(struct json *j, const struct analysis *a,
+			  const struct group *g)
+{
+	uint64_t calls = group_calls(g);
+
+	json_double(j, "pages_per_call", per_call(g->allocated, calls), 4);
 	json_double(j, "alloc_calls_per_call",
-		    per_call(g->alloc_calls, g->field.n), 4);
+		    per_call(g->alloc_calls, calls), 4);
 	json_uint(j, "svc_alloc_arg_err", g->errs);
 	json_double(j, "svc_alloc_arg_err_per_call",
-		    per_call(g->errs, g->field.n), 6);
+		    per_call(g->errs, calls), 6);
 	json_uint(j, "retries", g->retries);
 	json_uint(j, "requests", g->requests);
 	json_object_begin(j, "pagepool_per_call");
-	for (i = 0; i < a->nr_pp; i++)
+	for (unsigned int i = 0; i < a->nr_pp; i++)
 		if (g->pp[i])
 			json_double(j, a->pp_names[i],
-				    per_call(g->pp[i], g->field.n), 6);
+				    per_call(g->pp[i], calls), 6);
 	json_object_end(j);
-	json_sums(j, g);
+}
+
+/* "pairing": how the entry and exit events paired. */
+static void json_pairing(struct json *j, const struct group *g)
+{
 	json_object_begin(j, "pairing");
 	json_uint(j, "entries", g->entries);
-	json_uint(j, "paired", g->stamps.n);
+	json_uint(j, "paired", g->stamps.hist->count);
 	json_uint(j, "entry_no_exit", g->entry_no_exit);
 	json_uint(j, "exit_no_entry", g->exit_no_entry);
 	json_uint(j, "entry_twice", g->entry_twice);
@@ -678,43 +693,64 @@ static void json_group(struct json *j, const struct analysis *a,
 	json_uint(j, "no_vtid", g->no_vtid);
 	json_uint(j, "no_timestamp", g->no_stamp);
 	json_object_end(j);
-	if (!is_mode) {
-		const struct run_config *c = &g->cfg;
+}
 
-		if (!g->nr_starts) {
-			json_null(j, "config");
-			return;
-		}
-		json_object_begin(j, "config");
-		if (c->pid == PID_UNKNOWN)
-			json_null(j, "pid");
-		else
-			json_int(j, "pid", c->pid);
-		json_string(j, "backend", c->backend);
-		json_string(j, "contract", c->contract);
-		json_string(j, "mode_name", c->mode_name);
-		json_uint(j, "threads", c->threads);
-		json_uint(j, "slots", c->slots);
-		json_uint(j, "io_size", c->io_size);
-		json_uint(j, "max_payload", c->max_payload);
-		json_uint(j, "pool_pages", c->pool_pages);
-		json_uint(j, "file_pages", c->file_pages);
-		json_uint(j, "pcp_batch", c->pcp_batch);
-		json_uint(j, "pcp_high", c->pcp_high);
-		json_string(j, "completion", c->completion);
-		json_uint(j, "read_weight", c->read_weight);
-		json_uint(j, "write_weight", c->write_weight);
-		json_uint(j, "seed", c->seed);
-		json_string(j, "version", c->version);
-		json_object_end(j);
+/* A run's "config": its run_start's fields, null without one. */
+static void json_config(struct json *j, const struct group *g)
+{
+	const struct run_config *c = &g->cfg;
+
+	if (!g->nr_starts) {
+		json_null(j, "config");
+		return;
 	}
+	json_object_begin(j, "config");
+	if (c->pid == PID_UNKNOWN)
+		json_null(j, "pid");
+	else
+		json_int(j, "pid", c->pid);
+	json_string(j, "backend", c->backend);
+	json_string(j, "contract", c->contract);
+	json_string(j, "mode_name", c->mode_name);
+	json_uint(j, "threads", c->threads);
+	json_uint(j, "slots", c->slots);
+	json_uint(j, "io_size", c->io_size);
+	json_uint(j, "max_payload", c->max_payload);
+	json_uint(j, "pool_pages", c->pool_pages);
+	json_uint(j, "file_pages", c->file_pages);
+	json_uint(j, "pcp_batch", c->pcp_batch);
+	json_uint(j, "pcp_high", c->pcp_high);
+	json_string(j, "completion", c->completion);
+	json_uint(j, "read_weight", c->read_weight);
+	json_uint(j, "write_weight", c->write_weight);
+	json_uint(j, "seed", c->seed);
+	json_string(j, "version", c->version);
+	json_object_end(j);
+}
+
+/* A merged mode (@is_mode) or one of its runs, as JSON members. */
+static void json_group(struct json *j, const struct analysis *a,
+		       const struct group *g, uint64_t tp_cost, bool is_mode)
+{
+	json_group_id(j, g, is_mode);
+	json_uint(j, "calls", group_calls(g));
+	json_double(j, "mean_us", us(lat_mean(&g->field)), 3);
+	json_lat(j, "latency_ns", &g->field);
+	json_lat(j, "timestamps", &g->stamps);
+	json_difference(j, g, tp_cost);
+	json_run_end(j, g);
+	json_per_call(j, a, g);
+	json_sums(j, g);
+	json_pairing(j, g);
+	if (!is_mode)
+		json_config(j, g);
 }
 
 /* Whether any svc_alloc_arg event was recorded. */
 static bool has_calls(const struct analysis *a)
 {
 	for (unsigned int i = 0; i < a->nr_groups; i++)
-		if (a->groups[i]->entries || a->groups[i]->field.n)
+		if (a->groups[i]->entries || group_calls(a->groups[i]))
 			return true;
 	return false;
 }
@@ -723,16 +759,16 @@ static void global_warnings(struct warnings *w, const struct analysis *a)
 {
 	char c1[32];
 
-	if (a->discarded_events || a->discarded_events_unknown)
+	if (a->discarded_events.count || a->discarded_events.unknown)
 		warn(w, "the tracer discarded %s events%s (%" PRIu64 " discard records): call counts and pairing are incomplete; record with bigger sub-buffers (lttng enable-channel --subbuf-size/--num-subbuf) or a blocking channel",
-		     fmt_thousands(c1, sizeof(c1), a->discarded_events),
-		     a->discarded_events_unknown ? " or more (some counts unknown)" : "",
-		     a->discarded_events_msgs);
-	if (a->discarded_packets || a->discarded_packets_unknown)
+		     fmt_thousands(c1, sizeof(c1), a->discarded_events.count),
+		     a->discarded_events.unknown ? " or more (some counts unknown)" : "",
+		     a->discarded_events.msgs);
+	if (a->discarded_packets.count || a->discarded_packets.unknown)
 		warn(w, "%s packets were lost%s (%" PRIu64 " records): call counts and pairing are incomplete",
-		     fmt_thousands(c1, sizeof(c1), a->discarded_packets),
-		     a->discarded_packets_unknown ? " or more (some counts unknown)" : "",
-		     a->discarded_packets_msgs);
+		     fmt_thousands(c1, sizeof(c1), a->discarded_packets.count),
+		     a->discarded_packets.unknown ? " or more (some counts unknown)" : "",
+		     a->discarded_packets.msgs);
 	if (!a->have_vtid && has_calls(a))
 		warn(w, "no vtid context in the trace: latency from timestamps skipped (record with: lttng add-context -u -t vtid)");
 	if (a->bad_schema)
@@ -815,10 +851,8 @@ static struct group *group_new_merged(void)
 	struct group *m = xcalloc(1, sizeof(*m));
 
 	if (lat_init(&m->field) || lat_init(&m->stamps) ||
-	    diff_init(&m->diff)) {
-		fprintf(stderr, "rpcsim-analyze: out of memory\n");
-		exit(1);
-	}
+	    diff_init(&m->diff))
+		tool_die(1, "out of memory");
 	return m;
 }
 
@@ -830,148 +864,224 @@ static void group_free_merged(struct group *m)
 	free(m);
 }
 
+/*
+ * The groups from @i on of one process and mode, its runs, merged into a
+ * new group (group_free_merged()); the first group past them in *@end.
+ */
+static struct group *merge_mode(const struct analysis *a, unsigned int i,
+				unsigned int *end)
+{
+	struct group *m = group_new_merged();
+	unsigned int k;
+
+	m->proc = a->groups[i]->proc;
+	m->mode = a->groups[i]->mode;
+	m->run = RUN_UNKNOWN;
+	for (k = i; k < a->nr_groups && a->groups[k]->mode == m->mode &&
+	     a->groups[k]->proc == m->proc; k++)
+		group_merge(m, a->groups[k], a->nr_pp);
+	*end = k;
+	return m;
+}
+
+/* What report() carries from one mode to the next. */
+struct report_state {
+	const struct analysis *a;
+	const struct report_options *o;
+	FILE *out;
+	struct json j;			/* with o->json */
+	struct warnings w;
+	unsigned int nr_procs;		/* processes selected */
+	const struct process *shown;	/* text: its "Process" line printed */
+};
+
+/* The JSON document up to its "modes" array, which it opens. */
+static void json_head(struct json *j, const struct analysis *a,
+		      const struct report_options *o)
+{
+	unsigned int i;
+
+	json_object_begin(j, NULL);
+	json_string(j, "tool", "rpcsim-analyze");
+	json_array_begin(j, "traces");
+	for (i = 0; i < a->nr_traces; i++)
+		json_string(j, NULL, a->traces[i]);
+	json_array_end(j);
+	json_uint(j, "events", a->events);
+	json_uint(j, "rpcsim_events", a->rpcsim_events);
+	json_uint(j, "pagepool_events", a->pagepool_events);
+	json_uint(j, "discarded_events", a->discarded_events.count);
+	json_uint(j, "discarded_events_records", a->discarded_events.msgs);
+	json_uint(j, "discarded_events_unknown_count",
+		  a->discarded_events.unknown);
+	json_uint(j, "discarded_packets", a->discarded_packets.count);
+	json_uint(j, "discarded_packets_records", a->discarded_packets.msgs);
+	json_uint(j, "discarded_packets_unknown_count",
+		  a->discarded_packets.unknown);
+	json_bool(j, "vtid", a->have_vtid);
+	json_uint(j, "tracepoint_cost_ns", o->tp_cost_ns);
+	json_array_begin(j, "processes");
+	for (i = 0; i < a->nr_procs; i++) {
+		if (!selected(o, a->procs[i]))
+			continue;
+		json_object_begin(j, NULL);
+		if (a->procs[i]->pid == PID_UNKNOWN)
+			json_null(j, "pid");
+		else
+			json_int(j, "pid", a->procs[i]->pid);
+		json_string(j, "procname", a->procs[i]->procname);
+		json_object_end(j);
+	}
+	json_array_end(j);
+	json_array_begin(j, "modes");
+}
+
+/* The text report's first line: what was read. */
+static void text_head(FILE *out, const struct analysis *a)
+{
+	char c1[32], c2[32], c3[32], c4[32], c5[32], c6[32];
+
+	fprintf(out, "%s trace%s, %s events (%s rpcsim, %s pagepool), discarded: %s events, %s packets\n",
+		fmt_thousands(c1, sizeof(c1), a->nr_traces),
+		a->nr_traces == 1 ? "" : "s",
+		fmt_thousands(c2, sizeof(c2), a->events),
+		fmt_thousands(c3, sizeof(c3), a->rpcsim_events),
+		fmt_thousands(c4, sizeof(c4), a->pagepool_events),
+		fmt_thousands(c5, sizeof(c5), a->discarded_events.count),
+		fmt_thousands(c6, sizeof(c6), a->discarded_packets.count));
+}
+
+/*
+ * The warnings of mode @m (@label) and, when it has several, of each of
+ * its runs, groups @i to @k - 1.
+ */
+static void mode_warnings(struct report_state *st, const struct group *m,
+			  const char *label, unsigned int i, unsigned int k)
+{
+	const struct analysis *a = st->a;
+	char who[200];
+
+	group_warnings(&st->w, a, m, label, true, st->o->tp_cost_ns);
+	for (unsigned int r = i; r < k && k - i > 1; r++) {
+		const struct group *g = a->groups[r];
+
+		if (g->run == RUN_UNKNOWN)
+			snprintf(who, sizeof(who), "%s outside runs", label);
+		else
+			snprintf(who, sizeof(who), "%s run %" PRId64, label,
+				 g->run);
+		group_warnings(&st->w, a, g, who, false, st->o->tp_cost_ns);
+	}
+}
+
+/* Mode @m, groups @i to @k - 1, as one object of the "modes" array. */
+static void json_mode(struct report_state *st, const struct group *m,
+		      unsigned int i, unsigned int k)
+{
+	struct json *j = &st->j;
+
+	json_object_begin(j, NULL);
+	json_group(j, st->a, m, st->o->tp_cost_ns, true);
+	json_array_begin(j, "runs");
+	for (unsigned int r = i; r < k; r++) {
+		json_object_begin(j, NULL);
+		json_group(j, st->a, st->a->groups[r], st->o->tp_cost_ns,
+			   false);
+		json_object_end(j);
+	}
+	json_array_end(j);
+	json_object_end(j);
+}
+
+/* Mode @m, groups @i to @k - 1, as text: its block, then its runs. */
+static void text_mode(struct report_state *st, const struct group *m,
+		      const char *label, unsigned int i, unsigned int k)
+{
+	const struct analysis *a = st->a;
+	char line[160];
+
+	fprintf(st->out, "%s\n", summary_line(line, sizeof(line), label, m));
+	text_group(st->out, a, m, st->o->tp_cost_ns);
+	if (k - i > 1 || a->groups[i]->nr_starts)
+		for (unsigned int r = i; r < k; r++)
+			text_run_line(st->out, a->groups[r]);
+}
+
+/*
+ * The mode whose groups start at @i, if --pid selects its process: its
+ * warnings, and its report.  Returns the first group past it.
+ */
+static unsigned int report_mode(struct report_state *st, unsigned int i)
+{
+	char lab[64], plab[160], pbuf[96];
+	unsigned int k;
+	struct group *m = merge_mode(st->a, i, &k);
+	const char *label;
+
+	if (!selected(st->o, m->proc)) {
+		group_free_merged(m);
+		return k;
+	}
+	label = mode_label(m->mode, lab, sizeof(lab));
+	if (st->nr_procs > 1) {
+		snprintf(plab, sizeof(plab), "%s (%s)", label,
+			 proc_label(m->proc, pbuf, sizeof(pbuf)));
+		label = plab;
+		if (!st->o->json && m->proc != st->shown) {
+			fprintf(st->out, "Process %s:\n", pbuf);
+			st->shown = m->proc;
+		}
+	}
+	mode_warnings(st, m, label, i, k);
+	if (st->o->json)
+		json_mode(st, m, i, k);
+	else
+		text_mode(st, m, label, i, k);
+	group_free_merged(m);
+	return k;
+}
+
+/* The JSON document's end: its "warnings" array. */
+static void json_tail(struct json *j, const struct warnings *w)
+{
+	json_array_end(j);
+	json_array_begin(j, "warnings");
+	for (unsigned int i = 0; i < w->n; i++)
+		json_string(j, NULL, w->msg[i]);
+	json_array_end(j);
+	json_object_end(j);
+	json_finish(j);
+}
+
 unsigned int report(struct analysis *a, const struct report_options *o,
 		    FILE *out)
 {
-	struct warnings w = { 0 };
-	struct json j;
-	unsigned int i, k, nw, nr_procs = count_selected(a, o);
-	char c1[32], c2[32], c3[32], c4[32], c5[32], c6[32];
-	char lab[64], who[200], plab[160], pbuf[96];
-	const struct process *shown = NULL;
+	struct report_state st = { .a = a, .o = o, .out = out };
+	unsigned int i, nw;
 
+	st.nr_procs = count_selected(a, o);
 	qsort(a->groups, a->nr_groups, sizeof(*a->groups), group_cmp);
 	qsort(a->procs, a->nr_procs, sizeof(*a->procs), proc_cmp);
-	global_warnings(&w, a);
-
+	global_warnings(&st.w, a);
 	if (o->json) {
-		json_init(&j, out);
-		json_object_begin(&j, NULL);
-		json_string(&j, "tool", "rpcsim-analyze");
-		json_array_begin(&j, "traces");
-		for (i = 0; i < a->nr_traces; i++)
-			json_string(&j, NULL, a->traces[i]);
-		json_array_end(&j);
-		json_uint(&j, "events", a->events);
-		json_uint(&j, "rpcsim_events", a->rpcsim_events);
-		json_uint(&j, "pagepool_events", a->pagepool_events);
-		json_uint(&j, "discarded_events", a->discarded_events);
-		json_uint(&j, "discarded_events_records",
-			  a->discarded_events_msgs);
-		json_uint(&j, "discarded_events_unknown_count",
-			  a->discarded_events_unknown);
-		json_uint(&j, "discarded_packets", a->discarded_packets);
-		json_uint(&j, "discarded_packets_records",
-			  a->discarded_packets_msgs);
-		json_uint(&j, "discarded_packets_unknown_count",
-			  a->discarded_packets_unknown);
-		json_bool(&j, "vtid", a->have_vtid);
-		json_uint(&j, "tracepoint_cost_ns", o->tp_cost_ns);
-		json_array_begin(&j, "processes");
-		for (i = 0; i < a->nr_procs; i++) {
-			if (!selected(o, a->procs[i]))
-				continue;
-			json_object_begin(&j, NULL);
-			if (a->procs[i]->pid == PID_UNKNOWN)
-				json_null(&j, "pid");
-			else
-				json_int(&j, "pid", a->procs[i]->pid);
-			json_string(&j, "procname", a->procs[i]->procname);
-			json_object_end(&j);
-		}
-		json_array_end(&j);
-		json_array_begin(&j, "modes");
+		json_init(&st.j, out);
+		json_head(&st.j, a, o);
 	} else {
-		fprintf(out, "%s trace%s, %s events (%s rpcsim, %s pagepool), discarded: %s events, %s packets\n",
-			fmt_thousands(c1, sizeof(c1), a->nr_traces),
-			a->nr_traces == 1 ? "" : "s",
-			fmt_thousands(c2, sizeof(c2), a->events),
-			fmt_thousands(c3, sizeof(c3), a->rpcsim_events),
-			fmt_thousands(c4, sizeof(c4), a->pagepool_events),
-			fmt_thousands(c5, sizeof(c5), a->discarded_events),
-			fmt_thousands(c6, sizeof(c6), a->discarded_packets));
+		text_head(out, a);
 	}
-
-	for (i = 0; i < a->nr_groups; i = k) {
-		struct group *m = group_new_merged();
-		const char *label;
-
-		m->proc = a->groups[i]->proc;
-		m->mode = a->groups[i]->mode;
-		m->run = RUN_UNKNOWN;
-		for (k = i; k < a->nr_groups && a->groups[k]->mode == m->mode &&
-		     a->groups[k]->proc == m->proc; k++)
-			group_merge(m, a->groups[k], a->nr_pp);
-		if (!selected(o, m->proc)) {
-			group_free_merged(m);
-			continue;
-		}
-		label = mode_label(m->mode, lab, sizeof(lab));
-		if (nr_procs > 1) {
-			snprintf(plab, sizeof(plab), "%s (%s)", label,
-				 proc_label(m->proc, pbuf, sizeof(pbuf)));
-			label = plab;
-			if (!o->json && m->proc != shown) {
-				fprintf(out, "Process %s:\n", pbuf);
-				shown = m->proc;
-			}
-		}
-		group_warnings(&w, a, m, label, true, o->tp_cost_ns);
-		for (unsigned int r = i; r < k && k - i > 1; r++) {
-			const struct group *g = a->groups[r];
-
-			if (g->run == RUN_UNKNOWN)
-				snprintf(who, sizeof(who), "%s outside runs",
-					 label);
-			else
-				snprintf(who, sizeof(who), "%s run %" PRId64,
-					 label, g->run);
-			group_warnings(&w, a, g, who, false, o->tp_cost_ns);
-		}
-
-		if (o->json) {
-			json_object_begin(&j, NULL);
-			json_group(&j, a, m, o->tp_cost_ns, true);
-			json_array_begin(&j, "runs");
-			for (unsigned int r = i; r < k; r++) {
-				json_object_begin(&j, NULL);
-				json_group(&j, a, a->groups[r], o->tp_cost_ns,
-					   false);
-				json_object_end(&j);
-			}
-			json_array_end(&j);
-			json_object_end(&j);
-		} else {
-			char line[160];
-
-			fprintf(out, "%s\n",
-				summary_line(line, sizeof(line), label, m));
-			text_group(out, a, m, o->tp_cost_ns);
-			if (k - i > 1 || a->groups[i]->nr_starts)
-				for (unsigned int r = i; r < k; r++)
-					text_run_line(out, a->groups[r]);
-		}
-		group_free_merged(m);
-	}
-
-	if (o->json) {
-		json_array_end(&j);
-		json_array_begin(&j, "warnings");
-		for (i = 0; i < w.n; i++)
-			json_string(&j, NULL, w.msg[i]);
-		json_array_end(&j);
-		json_object_end(&j);
-		json_finish(&j);
-	}
+	for (i = 0; i < a->nr_groups;)
+		i = report_mode(&st, i);
+	if (o->json)
+		json_tail(&st.j, &st.w);
 	fflush(out);
-	for (i = 0; i < w.n; i++) {
+	for (i = 0; i < st.w.n; i++) {
 		if (!o->no_warnings)
 			fprintf(stderr, "rpcsim-analyze: warning: %s\n",
-				w.msg[i]);
-		free(w.msg[i]);
+				st.w.msg[i]);
+		free(st.w.msg[i]);
 	}
-	free(w.msg);
-	nw = w.n;
+	free(st.w.msg);
+	nw = st.w.n;
 	return nw;
 }
 
@@ -988,16 +1098,11 @@ int report_plot(struct analysis *a, const struct report_options *o,
 
 	qsort(a->groups, a->nr_groups, sizeof(*a->groups), group_cmp);
 	for (i = 0; i < a->nr_groups && !ret; i = k) {
-		struct group *m = group_new_merged();
+		struct group *m = merge_mode(a, i, &k);
 		struct plot_series *s;
 		char lab[64], plab[160], pbuf[96], key[256], cnt[32];
 
-		m->proc = a->groups[i]->proc;
-		m->mode = a->groups[i]->mode;
-		for (k = i; k < a->nr_groups && a->groups[k]->mode == m->mode &&
-		     a->groups[k]->proc == m->proc; k++)
-			group_merge(m, a->groups[k], a->nr_pp);
-		if (m->field.n && selected(o, m->proc)) {
+		if (group_calls(m) && selected(o, m->proc)) {
 			const char *label = mode_label(m->mode, lab,
 						       sizeof(lab));
 
@@ -1009,9 +1114,11 @@ int report_plot(struct analysis *a, const struct report_options *o,
 			}
 			snprintf(key, sizeof(key), "%s: %.3f us per call over "
 				 "%s calls", label, us(lat_mean(&m->field)),
-				 fmt_thousands(cnt, sizeof(cnt), m->field.n));
+				 fmt_thousands(cnt, sizeof(cnt),
+					       group_calls(m)));
 			s = plot_add_series(p, label, key, lat_mean(&m->field),
-					    per_call(m->allocated, m->field.n));
+					    per_call(m->allocated,
+						     group_calls(m)));
 			if (!s)
 				ret = -1;
 			for (unsigned int b = 0; s && b < HIST_NR; b++) {
@@ -1020,10 +1127,10 @@ int report_plot(struct analysis *a, const struct report_options *o,
 				if (!m->field.hist->buckets[b])
 					continue;
 				/* the bucket's middle, within min..max */
-				if (v < m->field.min)
-					v = m->field.min;
-				if (v > m->field.max)
-					v = m->field.max;
+				if (v < m->field.hist->min)
+					v = m->field.hist->min;
+				if (v > m->field.hist->max)
+					v = m->field.hist->max;
 				if (plot_series_add(s, v,
 						    m->field.hist->buckets[b])) {
 					ret = -1;

@@ -434,6 +434,85 @@ static void bad_option(const struct option *longopts, const char *arg)
 	tool_die(2, "unknown option '%s': see --help", arg);
 }
 
+/* take_option(): go on with the next option. */
+#define OPT_NEXT	(-1)
+
+/*
+ * Option @c, as getopt_long() returned it, into @r and @output: OPT_NEXT,
+ * or the exit status of an option that ends the program here (--schema,
+ * --help, --version, a --plot file name refused).  A bad value exits 2.
+ */
+static int take_option(int c, char **argv, const struct option *longopts,
+		       struct run *r, const char **output)
+{
+	char why[512];
+
+	switch (c) {
+	case 'j':
+		r->ro.json = true;
+		r->ro.json_after_text = false;
+		break;
+	case 'F':
+		if (!strcmp(optarg, "text") || !strcmp(optarg, "json") ||
+		    !strcmp(optarg, "text,json")) {
+			r->ro.json = !strcmp(optarg, "json");
+			r->ro.json_after_text = !strcmp(optarg, "text,json");
+		} else {
+			tool_die(2, "invalid --output-format '%s': accepted "
+				 "text, json or text,json", optarg);
+		}
+		break;
+	case 'o':
+		if (!*optarg)
+			tool_die(2, "%s", "invalid --output '': accepted a "
+				 "file name");
+		*output = optarg;
+		break;
+	case 'P':
+		r->ro.partial = true;
+		break;
+	case 'c':
+		r->ro.tp_cost_ns = parse_ns("--tracepoint-cost", optarg,
+					    TP_COST_MAX_NS);
+		break;
+	case 'v':
+		r->rd.bt_log_level = BT_LOGGING_LEVEL_WARNING;
+		break;
+	case 'i':
+		r->ro.pid = (int64_t)parse_ns("--pid", optarg, PID_MAX);
+		break;
+	case 'J':
+		r->rd.jobs = parse_jobs(optarg);
+		break;
+	case 'S':
+		schema_print(stdout);
+		return 0;
+	case 'p':
+		if (plot_check_path(optarg, why, sizeof(why))) {
+			fprintf(stderr, "rpcsim-analyze: --plot=%s: %s\n",
+				optarg, why);
+			return 2;
+		}
+		r->plot_path = optarg;
+		break;
+	case 'h':
+		usage(stdout);
+		return 0;
+	case 'V':
+		printf("rpcsim-analyze (%s) %s, libbabeltrace2 %u.%u.%u\n",
+		       PACKAGE_NAME, PACKAGE_VERSION, bt_version_get_major(),
+		       bt_version_get_minor(), bt_version_get_patch());
+		return 0;
+	case ':':
+		tool_die(2, "option '%s' needs a value: %s", argv[optind - 1],
+			 value_needed(optopt));
+		break;
+	default:
+		bad_option(longopts, argv[optind - 1]);
+	}
+	return OPT_NEXT;
+}
+
 int rpcsim_analyze_main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -451,93 +530,30 @@ int rpcsim_analyze_main(int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct report_options ro = { .tp_cost_ns = TP_COST_DEFAULT_NS,
-				     .pid = PID_UNKNOWN };
-	struct reader_options rd = { .bt_log_level = BT_LOGGING_LEVEL_NONE };
-	const char *plot_path = NULL, *output = NULL;
+	struct run r = {
+		.ro = { .tp_cost_ns = TP_COST_DEFAULT_NS, .pid = PID_UNKNOWN },
+		.rd = { .bt_log_level = BT_LOGGING_LEVEL_NONE },
+	};
+	const char *output = NULL;
 	char gnuplot[PATH_MAX], why[512];
-	struct run r;
-	int c;
+	int c, ret;
 
 	tool_set_name("rpcsim-analyze");
 	opterr = 0;
 	optind = 0;	/* a second call parses its own argv from the start */
 	while ((c = getopt_long(argc, argv, ":jc:vhVo:", longopts,
 				NULL)) != -1) {
-		switch (c) {
-		case 'j':
-			ro.json = true;
-			ro.json_after_text = false;
-			break;
-		case 'F':
-			if (!strcmp(optarg, "text") || !strcmp(optarg, "json") ||
-			    !strcmp(optarg, "text,json")) {
-				ro.json = !strcmp(optarg, "json");
-				ro.json_after_text = !strcmp(optarg,
-							     "text,json");
-			} else {
-				tool_die(2, "invalid --output-format '%s': "
-					 "accepted text, json or text,json",
-					 optarg);
-			}
-			break;
-		case 'o':
-			if (!*optarg)
-				tool_die(2, "%s", "invalid --output '': "
-					 "accepted a file name");
-			output = optarg;
-			break;
-		case 'P':
-			ro.partial = true;
-			break;
-		case 'c':
-			ro.tp_cost_ns = parse_ns("--tracepoint-cost", optarg,
-						 TP_COST_MAX_NS);
-			break;
-		case 'v':
-			rd.bt_log_level = BT_LOGGING_LEVEL_WARNING;
-			break;
-		case 'i':
-			ro.pid = (int64_t)parse_ns("--pid", optarg, PID_MAX);
-			break;
-		case 'J':
-			rd.jobs = parse_jobs(optarg);
-			break;
-		case 'S':
-			schema_print(stdout);
-			return 0;
-		case 'p':
-			if (plot_check_path(optarg, why, sizeof(why))) {
-				fprintf(stderr, "rpcsim-analyze: --plot=%s: "
-					"%s\n", optarg, why);
-				return 2;
-			}
-			plot_path = optarg;
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		case 'V':
-			printf("rpcsim-analyze (%s) %s, libbabeltrace2 %u.%u.%u\n",
-			       PACKAGE_NAME, PACKAGE_VERSION,
-			       bt_version_get_major(), bt_version_get_minor(),
-			       bt_version_get_patch());
-			return 0;
-		case ':':
-			tool_die(2, "option '%s' needs a value: %s",
-				 argv[optind - 1], value_needed(optopt));
-			break;
-		default:
-			bad_option(longopts, argv[optind - 1]);
-		}
+		ret = take_option(c, argv, longopts, &r, &output);
+		if (ret != OPT_NEXT)
+			return ret;
 	}
 	if (optind >= argc)
 		tool_die(2, "%s", "missing TRACE: accepted one or more trace directories (see --help)");
-	if (plot_path && (plot_find_gnuplot(gnuplot, sizeof(gnuplot), why,
-					    sizeof(why)) ||
-			  plot_check_dest(plot_path, why, sizeof(why)))) {
-		fprintf(stderr, "rpcsim-analyze: --plot=%s: %s\n", plot_path,
-			why);
+	if (r.plot_path && (plot_find_gnuplot(gnuplot, sizeof(gnuplot), why,
+					      sizeof(why)) ||
+			    plot_check_dest(r.plot_path, why, sizeof(why)))) {
+		fprintf(stderr, "rpcsim-analyze: --plot=%s: %s\n",
+			r.plot_path, why);
 		return 1;
 	}
 
@@ -548,15 +564,12 @@ int rpcsim_analyze_main(int argc, char **argv)
 		return 1;
 	}
 	/* workers are processes: only under a process of our own */
-	if (!rd.jobs)
-		rd.jobs = default_jobs();
+	if (!r.rd.jobs)
+		r.rd.jobs = default_jobs();
 	if (!analyze_isolate)
-		rd.jobs = 1;
+		r.rd.jobs = 1;
 	r.traces = argv + optind;
 	r.nr = argc - optind;
-	r.ro = ro;
-	r.rd = rd;
-	r.plot_path = plot_path;
 	r.gnuplot = gnuplot;
 	return analyze_isolate ? run_isolated(&r) : run(&r);
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Latency accumulators: exact sums and the common log-linear histogram
- * (common/hist.h), percentiles of the signed differences.
+ * Latency accumulators: the common log-linear histogram (common/hist.h)
+ * with an exact sum of squares, and percentiles of the signed
+ * differences.
  */
 #include "config.h"
 
@@ -12,11 +13,7 @@
 
 int lat_init(struct lat_stats *s)
 {
-	s->n = 0;
-	s->sum = 0;
 	s->sumsq = 0;
-	s->min = UINT64_MAX;
-	s->max = 0;
 	s->hist = malloc(sizeof(*s->hist));
 	if (!s->hist)
 		return -1;
@@ -32,19 +29,13 @@ void lat_free(struct lat_stats *s)
 
 void lat_merge(struct lat_stats *dst, const struct lat_stats *src)
 {
-	dst->n += src->n;
-	dst->sum += src->sum;
 	dst->sumsq += src->sumsq;
-	if (src->min < dst->min)
-		dst->min = src->min;
-	if (src->max > dst->max)
-		dst->max = src->max;
 	hist_merge(dst->hist, src->hist);
 }
 
 double lat_mean(const struct lat_stats *s)
 {
-	return s->n ? (double)s->sum / (double)s->n : 0.0;
+	return hist_mean(s->hist);
 }
 
 /*
@@ -55,14 +46,14 @@ double lat_mean(const struct lat_stats *s)
  */
 double lat_stddev(const struct lat_stats *s)
 {
+	uint64_t n = s->hist->count, sum = s->hist->sum;
 	unsigned __int128 num;
 	long double var;
 
-	if (s->n < 2)
+	if (n < 2)
 		return 0.0;
-	num = (unsigned __int128)s->n * s->sumsq -
-	      (unsigned __int128)s->sum * s->sum;
-	var = (long double)num / ((long double)s->n * (long double)(s->n - 1));
+	num = (unsigned __int128)n * s->sumsq - (unsigned __int128)sum * sum;
+	var = (long double)num / ((long double)n * (long double)(n - 1));
 	return sqrt((double)var);
 }
 

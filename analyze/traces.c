@@ -94,13 +94,8 @@ static bool walk_seen(struct walk *w, const struct stat *st)
 			return true;
 	if (w->nr_seen == w->cap_seen) {
 		size_t cap = w->cap_seen ? 2 * w->cap_seen : 64;
-		void *p = realloc(w->seen, cap * sizeof(*w->seen));
 
-		if (!p) {
-			fprintf(stderr, "rpcsim-analyze: out of memory\n");
-			exit(1);
-		}
-		w->seen = p;
+		w->seen = xrealloc(w->seen, cap, sizeof(*w->seen));
 		w->cap_seen = cap;
 	}
 	w->seen[w->nr_seen].dev = st->st_dev;
@@ -115,13 +110,8 @@ static void walk_add_trace(struct walk *w, const char *dir)
 
 	if (a->nr_traces == w->cap_traces) {
 		unsigned int cap = w->cap_traces ? 2 * w->cap_traces : 8;
-		char **p = realloc(a->traces, cap * sizeof(*p));
 
-		if (!p) {
-			fprintf(stderr, "rpcsim-analyze: out of memory\n");
-			exit(1);
-		}
-		a->traces = p;
+		a->traces = xrealloc(a->traces, cap, sizeof(*a->traces));
 		w->cap_traces = cap;
 	}
 	a->traces[a->nr_traces++] = xstrdup(dir);
@@ -130,12 +120,8 @@ static void walk_add_trace(struct walk *w, const char *dir)
 static char *path_join(const char *dir, const char *name)
 {
 	size_t ld = strlen(dir), ln = strlen(name);
-	char *p = malloc(ld + ln + 2);
+	char *p = xcalloc(1, ld + ln + 2);
 
-	if (!p) {
-		fprintf(stderr, "rpcsim-analyze: out of memory\n");
-		exit(1);
-	}
 	memcpy(p, dir, ld);
 	if (ld && dir[ld - 1] == '/')
 		ld--;
@@ -198,16 +184,10 @@ static void walk_dir(struct walk *w, const char *dir, dev_t dev,
 			}
 			if (nr_sub == cap_sub) {
 				size_t cap = cap_sub ? 2 * cap_sub : 8;
-				char **q = realloc(subdirs, cap * sizeof(*q));
-				dev_t *v = q ? realloc(subdev, cap * sizeof(*v)) :
-					       NULL;
 
-				if (!q || !v) {
-					fprintf(stderr, "rpcsim-analyze: out of memory\n");
-					exit(1);
-				}
-				subdirs = q;
-				subdev = v;
+				subdirs = xrealloc(subdirs, cap,
+						   sizeof(*subdirs));
+				subdev = xrealloc(subdev, cap, sizeof(*subdev));
 				cap_sub = cap;
 			}
 			subdirs[nr_sub] = p;
@@ -232,11 +212,7 @@ static void walk_dir(struct walk *w, const char *dir, dev_t dev,
 	if (nr_sub) {
 		struct sub { char *path; dev_t dev; } *sv;
 
-		sv = malloc(nr_sub * sizeof(*sv));
-		if (!sv) {
-			fprintf(stderr, "rpcsim-analyze: out of memory\n");
-			exit(1);
-		}
+		sv = xcalloc(nr_sub, sizeof(*sv));
 		for (i = 0; i < nr_sub; i++) {
 			sv[i].path = subdirs[i];
 			sv[i].dev = subdev[i];
@@ -570,11 +546,7 @@ static void check_trace_streams(struct stream_check *c, const char *dir)
 			continue;
 		}
 		close(fd);
-		idxname = malloc(strlen(de->d_name) + 5);
-		if (!idxname) {
-			fprintf(stderr, "rpcsim-analyze: out of memory\n");
-			exit(1);
-		}
+		idxname = xcalloc(1, strlen(de->d_name) + 5);
 		sprintf(idxname, "%s.idx", de->d_name);
 		idx = path_join(index, idxname);
 		free(idxname);
