@@ -6,6 +6,8 @@
 # (rpcsim-compare --sweep builds the second); a sweep run again resumes
 # (finished points are not run, a missing or different one is); an
 # interrupted point leaves no file; points from another host are marked;
+# --plot draws the means the result files hold, and rpcsim-compare --sweep
+# draws the same figure from the folder;
 # bad input, a point's bad combination too, is one line and exit 2.  Structure and settings only: the
 # timings of 50 requests say nothing.
 
@@ -16,10 +18,10 @@
 
 COMPARE=$top_builddir/compare/rpcsim-compare
 
-plan_tests 22
+plan_tests 25
 
 if ! command -v python3 >/dev/null 2>&1; then
-	skip 22 "python3 is needed to read the result files"
+	skip 25 "python3 is needed to read the result files"
 	exit 0
 fi
 
@@ -213,6 +215,70 @@ status=$?
 [ "$status" -eq 1 ] && grep -q 'foreign.json: not an rpcsim --sweep result' "$ERR"
 ok $? "rpcsim-compare --sweep: a file that is no sweep point is named, exit 1" ||
 	diag "exit $status; $(cat "$ERR")"
+
+# --- --plot: the figure of the sweep, from rpcsim and from the folder --------
+# A gnuplot that keeps its script (as kept.gp) and writes a stand-in
+# picture where the script says; the script holds the data drawn.
+cat >"$tmpdir/keep-gnuplot" <<EOF
+#!/bin/sh
+cp "\$1" "$tmpdir/kept.gp" || exit 1
+out=\$(sed -n "s/^set output '\\(.*\\)'\$/\\1/p" "\$1")
+echo '<svg/>' >"\$out"
+EOF
+chmod +x "$tmpdir/keep-gnuplot"
+run_env RPCSIM_GNUPLOT="$tmpdir/keep-gnuplot" $FIXED --sweep=threads=1,2 \
+	--results="$tmpdir/plot" --plot="$tmpdir/sweep.svg"
+mv "$tmpdir/kept.gp" "$tmpdir/direct.gp" 2>/dev/null
+[ "$status" -eq 0 ] && [ ! -s "$ERR" ] && [ -s "$tmpdir/sweep.svg" ] &&
+	grep -q "^Plot: $tmpdir/sweep.svg (latency per call against threads)$" \
+		"$OUT" &&
+	grep -q "^set xtics ('1' 0, '2' 1)$" "$tmpdir/direct.gp" &&
+	grep -q "title 'single'" "$tmpdir/direct.gp" &&
+	grep -q "title 'list'" "$tmpdir/direct.gp" &&
+	grep -q "title 'array'" "$tmpdir/direct.gp"
+ok $? "--sweep --plot: exit 0, the picture, the swept values on the x axis, a line per mode" ||
+	diag "exit $status; $(cat "$ERR"); $(cat "$OUT")"
+
+# Each mode's line is its means in the result files, point by point.
+python3 - "$tmpdir/direct.gp" "$tmpdir/plot" >"$tmpdir/plot.check" <<'EOF'
+import json, os, sys
+script, d = sys.argv[1], sys.argv[2]
+blocks, cur = [], None
+for line in open(script):
+    line = line.rstrip("\n")
+    if line.endswith("<< EOD"):
+        cur = []
+    elif line == "EOD":
+        blocks.append(cur)
+        cur = None
+    elif cur is not None:
+        cur.append([float(x) for x in line.split()])
+points = [json.load(open(os.path.join(d, f)))
+          for f in ("threads-1.json", "threads-2.json")]
+bad = 0
+for k, mode in enumerate(("single", "list", "array")):
+    for x, doc in enumerate(points):
+        m = [m for m in doc["modes"] if m["mode"] == mode][0]
+        row = blocks[k][x]
+        if row[0] != x or abs(row[1] - m["mean_us"]) > 5e-6:
+            print("mode", mode, "point", x + 1, "drawn", row,
+                  "file", m["mean_us"])
+            bad += 1
+print("blocks", len(blocks), "bad", bad)
+EOF
+[ "$(tail -n 1 "$tmpdir/plot.check")" = "blocks 3 bad 0" ]
+ok $? "--sweep --plot: each mode's line is its means in the result files" ||
+	diag "$(cat "$tmpdir/plot.check")"
+
+env RPCSIM_GNUPLOT="$tmpdir/keep-gnuplot" "$COMPARE" --sweep="$tmpdir/plot" \
+	--plot="$tmpdir/folder.svg" >"$OUT" 2>"$ERR"
+status=$?
+mv "$tmpdir/kept.gp" "$tmpdir/folder.gp" 2>/dev/null
+[ "$status" -eq 0 ] && [ -s "$tmpdir/folder.svg" ] &&
+	[ "$(grep -v '^set output ' "$tmpdir/direct.gp")" = \
+	  "$(grep -v '^set output ' "$tmpdir/folder.gp")" ]
+ok $? "rpcsim-compare --sweep --plot draws the same figure from the folder" ||
+	diag "exit $status; $(cat "$ERR"); $(diff "$tmpdir/direct.gp" "$tmpdir/folder.gp")"
 
 # --- bad input: one line naming the option, the value, what is accepted ------
 bad()
