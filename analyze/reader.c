@@ -2240,6 +2240,67 @@ static int tmp_mkdir(struct tmpdir *t, const char *path)
 	return 0;
 }
 
+/*
+ * While the workers read from the temporary directory, a SIGINT, SIGTERM
+ * or SIGHUP (Ctrl-C, a timeout, a closed terminal) removes it before the
+ * signal ends the process as it would have.  The handler only unlink()s
+ * and rmdir()s the paths made before it was set (async-signal-safe), and
+ * returns with the signal pending again under its default action.
+ */
+static const int tmp_signals[] = { SIGINT, SIGTERM, SIGHUP };
+#define NR_TMP_SIGNALS (sizeof(tmp_signals) / sizeof(tmp_signals[0]))
+static struct tmpdir *volatile tmp_live;
+static struct sigaction tmp_old[NR_TMP_SIGNALS];
+
+static void tmp_on_signal(int sig)
+{
+	struct tmpdir *t = tmp_live;
+	unsigned int i;
+
+	if (t) {
+		for (i = t->n; i--; )
+			if (unlink(t->made[i]))
+				rmdir(t->made[i]);
+		if (t->base)
+			rmdir(t->base);
+	}
+	/* SA_RESETHAND: the default action now, delivered on return */
+	raise(sig);
+}
+
+/* Set the handlers for @t (complete: nothing is added to it after). */
+static void tmp_guard(struct tmpdir *t)
+{
+	struct sigaction sa;
+	unsigned int i;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = tmp_on_signal;
+	sa.sa_flags = SA_RESETHAND;
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < NR_TMP_SIGNALS; i++)
+		sigaddset(&sa.sa_mask, tmp_signals[i]);
+	tmp_live = t;
+	for (i = 0; i < NR_TMP_SIGNALS; i++) {
+		sigaction(tmp_signals[i], &sa, &tmp_old[i]);
+		/* one ignored (nohup, a shell's background job) stays so */
+		if (tmp_old[i].sa_handler == SIG_IGN)
+			sigaction(tmp_signals[i], &tmp_old[i], NULL);
+	}
+}
+
+/* The handlers as they were before tmp_guard(). */
+static void tmp_unguard(void)
+{
+	unsigned int i;
+
+	if (!tmp_live)
+		return;
+	for (i = 0; i < NR_TMP_SIGNALS; i++)
+		sigaction(tmp_signals[i], &tmp_old[i], NULL);
+	tmp_live = NULL;
+}
+
 static int tmp_link(struct tmpdir *t, const char *target, const char *path)
 {
 	if (symlink(target, path))
@@ -2557,6 +2618,8 @@ worker_child(struct par *p, unsigned int k, int pfd[2])
 	unsigned int ni = 0, i, j;
 	char *base;
 
+	/* the directory is the parent's to remove */
+	tmp_unguard();
 	tmp_canon = xcalloc(a->nr_traces, sizeof(*tmp_canon));
 	for (i = 0; i < a->nr_traces; i++)
 		tmp_canon[i] = canon_path(a->traces[i]);
@@ -2675,6 +2738,7 @@ static int end_workers(struct par *p, int ret, int ended)
 		 */
 		int sig = WTERMSIG(status);
 
+		tmp_unguard();
 		tmp_remove(&p->t);
 		signal(sig, SIG_DFL);
 		raise(sig);
@@ -2711,6 +2775,7 @@ static int read_parallel(struct analysis *a, const struct reader_options *o,
 	ret = READ_AGAIN;
 	if (par_links(&p))
 		goto out;
+	tmp_guard(&p.t);
 	if (spawn_workers(&p)) {
 		stop_workers(&p);
 		goto out;
@@ -2718,6 +2783,7 @@ static int read_parallel(struct analysis *a, const struct reader_options *o,
 	ret = merge(a, p.w, p.n, &ended);
 	ret = end_workers(&p, ret, ended);
 out:
+	tmp_unguard();
 	tmp_remove(&p.t);
 	par_free(&p);
 	return ret;

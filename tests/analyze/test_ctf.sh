@@ -633,6 +633,70 @@ TMPDIR=$tmp/tmpdir timeout 30 "$ANALYZE" --jobs=2 "$tmp/multi" \
 sh -c "[ -z \"\$(ls -A '$tmp/tmpdir')\" ]"
 ok $? "--jobs=2: its temporary directory removed"
 
+# ... and removed when a signal ends the reading: a trace of 200,000
+# events in two files, long enough to be caught while the workers read
+# it; SIGTERM to the tool and to its reading process (its child), as a
+# timeout or a closed terminal would.  No pgrep (procps may be missing):
+# /proc gives the child.
+mkdir -p "$tmp/big/trace" "$tmp/sigtmp"
+awk 'BEGIN {
+	print "stream 0"
+	print "100 run_start vtid=1 vpid=10 mode=2 run=0 threads=2 mode_name=array"
+	for (s = 0; s < 2; s++) {
+		t = 1000 + s * 500
+		if (s == 1)
+			print "stream 1"
+		for (i = 0; i < 50000; i++) {
+			printf "%d entry vtid=%d vpid=10 mode=2\n", t, s + 1
+			printf "%d exit vtid=%d vpid=10 latency_ns=500\n", t + 500, s + 1
+			t += 1000
+			if (i % 2000 == 1999 && i < 49999)
+				print "packet"
+		}
+		if (s == 0)
+			print "900000000 run_end vtid=1 vpid=10 mode=2 run=0 calls=100000 latency_sum_ns=50000000"
+	}
+}' | python3 "$CTFGEN" --vpid --index "$tmp/big/trace"
+# children_of PID: the pids whose parent is PID (the kernel's list, or a
+# walk of /proc where it has none)
+children_of()
+{
+	if [ -r "/proc/$1/task/$1/children" ]; then
+		cat "/proc/$1/task/$1/children"
+		return
+	fi
+	for st in /proc/[0-9]*/stat; do
+		[ "$(sed 's/^.*) //' "$st" 2>/dev/null | cut -d' ' -f2)" = "$1" ] &&
+			basename "$(dirname "$st")"
+	done
+}
+TMPDIR=$tmp/sigtmp "$ANALYZE" --jobs=2 "$tmp/big" >/dev/null 2>&1 &
+top=$!
+n=0
+while [ -z "$(ls -A "$tmp/sigtmp")" ] && kill -0 $top 2>/dev/null &&
+	[ $n -lt 3000 ]; do
+	sleep 0.01
+	n=$((n + 1))
+done
+reader=$(children_of $top)
+if [ -n "$(ls -A "$tmp/sigtmp")" ] && [ -n "$reader" ]; then
+	kill -TERM $reader $top 2>/dev/null
+	wait $top
+	status=$?
+	n=0
+	while kill -0 $reader 2>/dev/null && [ $n -lt 1000 ]; do
+		sleep 0.01
+		n=$((n + 1))
+	done
+	[ "$status" -eq 143 ] && ! kill -0 $reader 2>/dev/null &&
+		[ -z "$(ls -A "$tmp/sigtmp")" ]
+	ok $? "--jobs=2 ended by SIGTERM while reading: its temporary directory removed" ||
+		diag "exit $status; left: $(ls -AR "$tmp/sigtmp")"
+else
+	wait $top
+	skip 1 "the reading ended before a signal could reach it"
+fi
+
 # an error in one worker's file: the one line --jobs=1 prints, the
 # trace's own path in it
 cp -r "$tmp/multi" "$tmp/multibad"
