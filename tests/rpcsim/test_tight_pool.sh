@@ -42,10 +42,20 @@ for mode in single list array; do
 done
 
 # Waiting really happens at the minimum (else the test proves nothing).
-run --alloc=list $small --pool-size=${min}k
-waits=$(summary waits)
+# Whether the 16 threads ever hold the whole pool at once is up to the
+# scheduler: on a loaded machine one run in many had none (a plugin
+# branch's full suite saw it), so up to three runs, any one waiting.
+tries=0
+waits=0
+while [ "$tries" -lt 3 ] && [ "${waits:-0}" -eq 0 ]; do
+	run --alloc=list $small --pool-size=${min}k
+	[ "$status" -eq 0 ] || break
+	waits=$(summary waits)
+	tries=$((tries + 1))
+done
 [ "$status" -eq 0 ] && [ "${waits:-0}" -gt 0 ]
-ok $? "the list mode waits when the pool is that tight ($waits waits)"
+ok $? "the list mode waits when the pool is that tight ($waits waits, run $tries of at most 3)" ||
+	diag "exit $status: $(head -c 1000 "$ERR")"
 
 # With the allocator's debug checks, under pressure.
 run_env PAGEPOOL_DEBUG=1 --alloc=all $small --pool-size=${min}k --retry-wait=0
