@@ -231,6 +231,7 @@ static struct pp_pool *svc_pool_create(const struct rpcsim_config *cfg)
 	pc.pcp_batch = cfg->pcp_batch;
 	pc.pcp_high = cfg->pcp_high;
 	pc.backend = cfg->backend;
+	pc.backend_plugin = cfg->backend_plugin;
 	pc.bulk_variant = cfg->bulk_variant;
 	pc.je_tcache = cfg->je_tcache;
 	pc.je_batch_alloc = cfg->je_batch;
