@@ -444,13 +444,10 @@ static void pp_free_unref_page_batch(struct pp_pool *pool,
 	if (unlikely(!locked))
 		pp_count(pool, PP_PCP_TRYLOCK_FAIL, 1);
 	if (unlikely(!pp_pool_buddy(pool))) {
-		for (unsigned int i = 0; i < nr; i++) {
-			if (traced)
-				pp_do_trace(mm_page_free_batched,
-					    pp_pfn(pool, pages[i]));
-			pp_backend_free_pages(pool, locked ? pcp : NULL,
-					      pages[i], 0);
-		}
+		for (unsigned int i = 0; traced && i < nr; i++)
+			pp_do_trace(mm_page_free_batched,
+				    pp_pfn(pool, pages[i]));
+		pp_backend_free_batch(pool, locked ? pcp : NULL, pages, nr);
 	} else if (likely(locked)) {
 		pp_free_unref_pages_commit(pool, pcp, pages, nr, traced);
 	} else {

@@ -213,7 +213,7 @@ struct pp_bulk_fill {
 };
 
 /*
- * What a backend other than buddy provides (jemalloc.c).  The API entry
+ * What a backend other than buddy provides (jemalloc.c, plugin.c).  The API entry
  * points keep the parts of the contracts every backend shares (counting the
  * call, the bulk variants' front end, fallbacks, references, debug checks,
  * tracepoints) and call these for the allocator's own work.
@@ -246,6 +246,13 @@ struct pp_backend_ops {
 	 */
 	void (*free_pages)(struct pp_pool *pool, struct pp_pcp *pcp,
 			   struct pp_page *page, unsigned int order);
+	/*
+	 * Optional (NULL: free_pages once per page): @nr order-0 pages of
+	 * pp_release_pages(), prepared, given back at once, PGFREE counted.
+	 * @pcp as for free_pages.
+	 */
+	void (*free_batch)(struct pp_pool *pool, struct pp_pcp *pcp,
+			   struct pp_page **pages, unsigned int nr);
 	/* pp_pool_drain(): give cached pages back to the zone. */
 	void (*drain)(struct pp_pool *pool);
 	/* Pages held, not handed out (vmstat's nr_backend). */
@@ -305,6 +312,19 @@ static inline void pp_backend_free_pages(struct pp_pool *pool,
 					 struct pp_page *page, unsigned int order)
 {
 	pool->ops->free_pages(pool, pcp, page, order);
+}
+
+static inline void pp_backend_free_batch(struct pp_pool *pool,
+					 struct pp_pcp *pcp,
+					 struct pp_page **pages,
+					 unsigned int nr)
+{
+	if (pool->ops->free_batch) {
+		pool->ops->free_batch(pool, pcp, pages, nr);
+		return;
+	}
+	for (unsigned int i = 0; i < nr; i++)
+		pool->ops->free_pages(pool, pcp, pages[i], 0);
 }
 
 /* Any backend: nothing to do for the buddy allocator. */
@@ -875,5 +895,9 @@ void pp_prep_new_page_checked(struct pp_pool *pool, struct pp_page *page,
 /* --- the jemalloc backend (jemalloc.c) ----------------------------------- */
 
 int pp_je_create(struct pp_pool *pool, const struct pp_pool_config *cfg);
+
+/* --- a backend plugin (plugin.c, <pagepool/backend.h>) -------------------- */
+
+int pp_plugin_create(struct pp_pool *pool, const struct pp_pool_config *cfg);
 
 #endif /* PP_ALLOC_INTERNAL_H */

@@ -291,11 +291,12 @@ struct pp_pool *pp_pool_create(const struct pp_pool_config *cfg)
 	pp_pool_init_pcp(pool, cfg, slots);
 	pp_zone_init_free_lists(pool);
 
-	if (cfg->backend == PP_BACKEND_JEMALLOC) {
+	if (cfg->backend == PP_BACKEND_JEMALLOC)
 		err = pp_je_create(pool, cfg);
-		if (err)
-			goto fail_zone;
-	}
+	else if (cfg->backend == PP_BACKEND_PLUGIN)
+		err = pp_plugin_create(pool, cfg);
+	if (err)
+		goto fail_zone;
 	pool->magic = PP_POOL_LIVE;
 	return pool;
 
@@ -393,6 +394,7 @@ enum pp_backend pp_pool_backend(const struct pp_pool *pool)
 static const char *const pp_backend_names[PP_NR_BACKENDS] = {
 	[PP_BACKEND_BUDDY]	= "buddy",
 	[PP_BACKEND_JEMALLOC]	= "jemalloc",
+	[PP_BACKEND_PLUGIN]	= "plugin",
 };
 
 static const char *const pp_variant_names[PP_NR_BULK_VARIANTS] = {

@@ -66,7 +66,8 @@ static const char *const rpcsim_allocs[] = {
 	"single", "list", "array", "all", NULL
 };
 static const char *const completions[] = { "thread", "inline", NULL };
-static const char *const backends[] = { "buddy", "jemalloc", NULL };
+static const char *const backends[] = { "buddy", "jemalloc", "plugin",
+					 NULL };
 static const char *const variants[] = {
 	"merged", "stop-at-first-populated", "batched-stats",
 	"no-single-fallback", "pure-output", NULL

@@ -62,6 +62,7 @@ static unsigned long run_single(struct bench *b, unsigned long pages)
 	switch (b->allocator) {
 	case A_BUDDY:
 	case A_JEMALLOC:
+	case A_PLUGIN:
 		for (unsigned long i = 0; i < pages; i++) {
 			struct pp_page *p = pp_alloc_page(b->pool,
 							  PP_GFP_KERNEL);
@@ -135,6 +136,7 @@ static unsigned long run_array(struct bench *b, unsigned long pages,
 		switch (b->allocator) {
 		case A_BUDDY:
 		case A_JEMALLOC:
+		case A_PLUGIN:
 			n = pp_alloc_pages_bulk_array(b->pool, PP_GFP_KERNEL,
 						      bulk, b->arr);
 			if (n != bulk)

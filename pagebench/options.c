@@ -24,7 +24,7 @@ static const unsigned int default_bulks[] = { 1, 2, 4, 8, 16, 32, 64, 128 };
 enum {
 	OPT_ALLOCATORS = 256, OPT_APIS, OPT_BULK, OPT_VARIANTS, OPT_RUNS,
 	OPT_RUN_MS, OPT_FREE, OPT_JE_TCACHE, OPT_JE_BATCH, OPT_PIN,
-	OPT_SMOKE, OPT_INTERLEAVE, OPT_RESULTS,
+	OPT_SMOKE, OPT_INTERLEAVE, OPT_RESULTS, OPT_BACKEND,
 };
 
 static const struct option long_options[] = {
@@ -37,6 +37,7 @@ static const struct option long_options[] = {
 	{ "free",	required_argument,	NULL, OPT_FREE },
 	{ "je-tcache",	required_argument,	NULL, OPT_JE_TCACHE },
 	{ "je-batch",	required_argument,	NULL, OPT_JE_BATCH },
+	{ "backend",	required_argument,	NULL, OPT_BACKEND },
 	{ "pin",	required_argument,	NULL, OPT_PIN },
 	{ "smoke",	no_argument,		NULL, OPT_SMOKE },
 	{ "interleave",	no_argument,		NULL, OPT_INTERLEAVE },
@@ -101,6 +102,11 @@ static void print_help(void)
 "      --je-batch=on|off   the jemalloc backend's bulk calls through\n"
 "                          batch_alloc; off: one mallocx() per page\n"
 "                          (default: on)\n"
+"      --backend=plugin:PATH.so\n"
+"                          measure a backend plugin of your own\n"
+"                          (<pagepool/backend.h>, pagepool-backend(3)) as\n"
+"                          the allocator plugin, besides --allocators\n"
+"                          (default: none)\n"
 "How long:\n"
 "      --runs=N            timed runs per configuration, 1..%d (default: %d)\n"
 "      --run-ms=MS         about how long each run takes, 0.1..10000\n"
@@ -207,7 +213,7 @@ static void parse_allocators(const char *arg, struct options *o)
 	bool all;
 
 	for (int a = 0; a < NR_ALLOCATORS; a++)
-		if (is_built(a))
+		if (is_built(a) && a != A_PLUGIN)
 			snprintf(what + strlen(what), sizeof(what) - strlen(what),
 				 "%s%s", what[0] ? ", " : "",
 				 allocator_names[a]);
@@ -224,6 +230,20 @@ static void parse_allocators(const char *arg, struct options *o)
 				    not_built_why(a), what);
 		o->allocator[a] = false;
 	}
+}
+
+/*
+ * --backend=plugin:PATH: the plugin joins the allocators measured.  The
+ * built-in backends are named in --allocators; whether the plugin loads,
+ * its pool says (exit 1).
+ */
+static void parse_backend(const char *arg, struct options *o)
+{
+	if (strncmp(arg, "plugin:", strlen("plugin:")) || !arg[7])
+		tool_die(2, "--backend=%s: expected plugin:PATH.so, a backend "
+			    "plugin's shared object (buddy and jemalloc are "
+			    "named in --allocators)", arg);
+	o->backend_plugin = arg + strlen("plugin:");
 }
 
 /* --bulk: up to MAX_BULKS sizes from 1 to MAX_BULK. */
@@ -282,7 +302,7 @@ static void set_defaults(struct options *o)
 {
 	memset(o, 0, sizeof(*o));
 	for (int a = 0; a < NR_ALLOCATORS; a++)
-		o->allocator[a] = is_built(a);
+		o->allocator[a] = is_built(a) && a != A_PLUGIN;
 	o->allocators_all = true;
 	for (int a = 0; a < PB_NR_APIS; a++)
 		o->api[a] = true;
@@ -313,6 +333,9 @@ static void parse_option(int opt, const char *arg, struct options *o)
 	switch (opt) {
 	case OPT_ALLOCATORS:
 		parse_allocators(arg, o);
+		break;
+	case OPT_BACKEND:
+		parse_backend(arg, o);
 		break;
 	case OPT_APIS:
 		parse_names("api", arg, pb_api_names, PB_NR_APIS, o->api,
@@ -471,6 +494,12 @@ void parse_options(int argc, char **argv, struct options *o)
 			    argv[optind]);
 	if (o->smoke)
 		o->runs = o->runs < 3 ? o->runs : 3;
+	/* Measured when a path is given, whatever --allocators says. */
+	if (o->allocator[A_PLUGIN] && !o->backend_plugin &&
+	    !o->allocators_all)
+		tool_die(2, "--allocators=%s: the plugin allocator needs "
+			    "--backend=plugin:PATH.so", given[0]);
+	o->allocator[A_PLUGIN] = o->backend_plugin != NULL;
 	if (o->results && o->json)
 		tool_die(2, "--json: not with --results=%s (the JSON document "
 			    "goes into its file; the text stays on stdout)",

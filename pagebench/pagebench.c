@@ -42,7 +42,8 @@
 #include "pagebench.h"
 
 const char *const allocator_names[NR_ALLOCATORS] = {
-	[A_BUDDY] = "buddy", [A_JEMALLOC] = "jemalloc", [A_GLIBC] = "glibc",
+	[A_BUDDY] = "buddy", [A_JEMALLOC] = "jemalloc", [A_PLUGIN] = "plugin",
+	[A_GLIBC] = "glibc",
 	[A_MALLOCX] = "mallocx", [A_MEMPOOL] = "mempool",
 	[A_TCMALLOC] = "tcmalloc", [A_LIFO] = "lifo",
 };
@@ -125,7 +126,7 @@ static double median(const double *v, unsigned int n)
 static void select_config(struct bench *b, const struct result *r)
 {
 	b->allocator = r->allocator;
-	b->pool = r->allocator <= A_JEMALLOC ? b->pools[r->allocator] : NULL;
+	b->pool = r->allocator <= A_LAST_POOL ? b->pools[r->allocator] : NULL;
 	if (r->variant >= 0)
 		pp_pool_set_bulk_variant(b->pool, r->variant);
 }
@@ -192,6 +193,7 @@ static struct pp_pool *make_pool(enum pp_backend backend,
 	struct pp_pool *pool;
 
 	cfg.backend = backend;
+	cfg.backend_plugin = o->backend_plugin;
 	cfg.je_tcache = o->je_tcache;
 	cfg.je_batch_alloc = o->je_batch;
 	pool = pp_pool_create(&cfg);
@@ -235,7 +237,8 @@ static bool span_of(const struct result *res, unsigned int nr, int a,
 static void open_pool(struct bench *b, const struct options *o, int a)
 {
 	b->pools[a] = make_pool(a == A_BUDDY ? PP_BACKEND_BUDDY :
-				PP_BACKEND_JEMALLOC, o);
+				a == A_JEMALLOC ? PP_BACKEND_JEMALLOC :
+				PP_BACKEND_PLUGIN, o);
 }
 
 static void close_pool(struct bench *b, int a)
@@ -286,7 +289,7 @@ static void setup_lifo(struct bench *b)
 static unsigned int plan_allocator(const struct options *o, int a,
 				   struct result *res, unsigned int nr)
 {
-	bool ours = a == A_BUDDY || a == A_JEMALLOC;
+	bool ours = a <= A_LAST_POOL;
 
 	for (int api = 0; api < PB_NR_APIS; api++) {
 		/* Bulk variants apply to libpagepool's bulk APIs. */
@@ -336,7 +339,7 @@ static void run_interleaved(struct bench *b, const struct options *o,
 			    struct result *res, unsigned int nr,
 			    const bool *used)
 {
-	for (int a = 0; a <= A_JEMALLOC; a++)
+	for (int a = 0; a <= A_LAST_POOL; a++)
 		if (used[a])
 			open_pool(b, o, a);
 	for (unsigned int i = 0; i < nr; i++)
@@ -349,7 +352,7 @@ static void run_interleaved(struct bench *b, const struct options *o,
 		if (!o->json)
 			print_line(&res[i], o);
 	}
-	for (int a = 0; a <= A_JEMALLOC; a++)
+	for (int a = 0; a <= A_LAST_POOL; a++)
 		if (used[a])
 			close_pool(b, a);
 }
@@ -363,7 +366,7 @@ static void run_in_order(struct bench *b, const struct options *o,
 		struct result *r = &res[i];
 		int a = r->allocator;
 
-		if (a <= A_JEMALLOC && i == first[a])
+		if (a <= A_LAST_POOL && i == first[a])
 			open_pool(b, o, a);
 		prepare(b, o, r);
 		for (unsigned int k = 0; k < o->runs; k++)
@@ -371,7 +374,7 @@ static void run_in_order(struct bench *b, const struct options *o,
 		summarize(r, o);
 		if (!o->json)
 			print_line(r, o);
-		if (a <= A_JEMALLOC && i == last[a])
+		if (a <= A_LAST_POOL && i == last[a])
 			close_pool(b, a);
 	}
 }

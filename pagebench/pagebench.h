@@ -32,6 +32,7 @@
 enum allocator {
 	A_BUDDY,		/* libpagepool, buddy backend */
 	A_JEMALLOC,		/* libpagepool, jemalloc backend */
+	A_PLUGIN,		/* libpagepool, --backend=plugin:PATH */
 	A_GLIBC,		/* aligned_alloc(4096, 4096) + free() */
 	A_MALLOCX,		/* mallocx(4096, 0) + sdallocx() */
 	A_MEMPOOL,		/* DPDK rte_mempool_get/put, pagebench-mempool */
@@ -39,6 +40,9 @@ enum allocator {
 	A_LIFO,			/* a LIFO array of page pointers */
 	NR_ALLOCATORS
 };
+
+/* Allocators 0..A_LAST_POOL are libpagepool pools. */
+#define A_LAST_POOL	A_PLUGIN
 
 extern const char *const allocator_names[NR_ALLOCATORS];
 
@@ -69,6 +73,7 @@ struct options {
 	bool interleave;	/* runs round-robin over the configurations */
 	bool allocators_all;	/* by default or "all": not built ones noted */
 	bool json;
+	const char *backend_plugin;	/* --backend=plugin:PATH: the PATH */
 	/*
 	 * libpagepool's configuration from the environment (PAGEPOOL_*),
 	 * read once, so that a value it cannot read is named once; every
@@ -103,7 +108,7 @@ struct result {
 struct bench {
 	enum allocator allocator;
 	struct pp_pool *pool;		/* of @allocator */
-	struct pp_pool *pools[A_JEMALLOC + 1];
+	struct pp_pool *pools[A_LAST_POOL + 1];
 	struct pb_helper helpers[NR_ALLOCATORS];
 	bool running[NR_ALLOCATORS];	/* helpers[] started */
 	struct pp_page *arr[MAX_BULK];

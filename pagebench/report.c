@@ -99,7 +99,7 @@ static const struct result *cell(const struct result *res, unsigned int nr,
 				 int a, int api, unsigned int bulk, int variant)
 {
 	return find(res, nr, a, api, bulk,
-		    a <= A_JEMALLOC && api != PB_API_SINGLE ? variant : -1);
+		    a <= A_LAST_POOL && api != PB_API_SINGLE ? variant : -1);
 }
 
 /* One row per allocator and API, one column per bulk size. */
@@ -247,6 +247,8 @@ void print_header(const struct bench *b, const struct options *o,
 		printf("  jemalloc baseline: mallocx from %s, %ld "
 		       "thread-cache slots for 4 KiB\n", mallocx_from,
 		       pp_jemalloc_tcache_slots());
+	if (o->backend_plugin)
+		printf("  plugin backend: %s\n", o->backend_plugin);
 	print_children(b, o);
 	printf("  %u runs of ~%g ms per configuration%s%s; bulk rounds "
 	       "free by %s\n\n", o->runs, o->run_ms,

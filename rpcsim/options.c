@@ -158,6 +158,7 @@ static void apply_trace(const struct opt_spec *o, const char *arg,
 			uint64_t value, struct opt_state *st);
 static void apply_plot(const struct opt_spec *o, const char *arg,
 		       uint64_t value, struct opt_state *st);
+static int backend_lookup(const char *word);
 static void apply_backend(const struct opt_spec *o, const char *arg,
 			  uint64_t value, struct opt_state *st);
 static void apply_help(const struct opt_spec *o, const char *arg,
@@ -280,13 +281,17 @@ static const struct opt_spec opt_table[] = {
 		  "batch..{max} (default: 6 x batch, {def})" },
 	{ .help = "Allocator (what the same svc_alloc_arg() runs against):" },
 	{ "backend", 0, required_argument, "NAME", OPT_WORD,
-	  .accepted = "buddy or jemalloc", .lookup = pp_backend_from_name,
+	  .accepted = "buddy, jemalloc or plugin:PATH.so",
+	  .lookup = backend_lookup,
 	  CFG(backend, FIELD_ENUM), .apply = apply_backend,
 	  .help = "buddy: the kernel's design, emulated (buddy\n"
 		  "lists + pcp lists); jemalloc: a jemalloc 5.3\n"
 		  "arena whose extents come from the pool, single\n"
 		  "page = mallocx(), bulk = batch_alloc, free =\n"
-		  "sdallocx() (default: buddy)" },
+		  "sdallocx(); plugin:PATH.so: an allocator of\n"
+		  "your own over the pool's pages, a shared object\n"
+		  "(<pagepool/backend.h>, pagepool-backend(3))\n"
+		  "(default: buddy)" },
 	{ "bulk-variant", 0, required_argument, "NAME", OPT_WORD,
 	  .accepted = "merged, stop-at-first-populated, batched-stats, "
 		      "no-single-fallback or pure-output",
@@ -915,10 +920,30 @@ static void apply_trace(const struct opt_spec *o, const char *arg,
 	st->cfg->trace_dir = arg;
 }
 
-/* libpagepool says whether it was built with jemalloc. */
+/* A backend name, or plugin:PATH (the path is checked by apply_backend()). */
+static int backend_lookup(const char *word)
+{
+	if (!strncmp(word, "plugin:", strlen("plugin:")))
+		return PP_BACKEND_PLUGIN;
+	return pp_backend_from_name(word);
+}
+
+/*
+ * libpagepool says whether it was built with jemalloc.  A plugin's path is
+ * kept for the pools; whether it loads, the first pool says (exit 1).
+ */
 static void apply_backend(const struct opt_spec *o, const char *arg,
 			  uint64_t value, struct opt_state *st)
 {
+	st->cfg->backend_plugin = NULL;
+	if (value == PP_BACKEND_PLUGIN) {
+		const char *path = strchr(arg, ':');
+
+		if (!path || !path[1])
+			usage_error("--%s=%s: expected plugin:PATH.so, the "
+				    "plugin's shared object", o->name, arg);
+		st->cfg->backend_plugin = path + 1;
+	}
 	if (value == PP_BACKEND_JEMALLOC &&
 	    pp_jemalloc_tcache_slots() == -EOPNOTSUPP)
 		usage_error("--%s=%s: this build has no jemalloc (./configure "

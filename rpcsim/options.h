@@ -72,6 +72,7 @@ struct rpcsim_config {
 	unsigned int pcp_batch, pcp_high;
 	/* The allocator behind the APIs and the bulk API's contract. */
 	enum pp_backend backend;
+	const char *backend_plugin;	/* --backend=plugin:PATH: the PATH */
 	enum pp_bulk_variant bulk_variant;
 	bool je_tcache;			/* jemalloc: per-CPU thread caches */
 	long je_tcache_slots;		/* jemalloc: 4 KiB slots each has */

@@ -160,6 +160,9 @@ void report_config(FILE *out, const struct report *rep)
 			"for jemalloc\n", cfg->je_batch ? "batch_alloc" :
 			"one mallocx() per page",
 			fmt_thousands(a, sizeof(a), cfg->backend_pages));
+	} else if (cfg->backend == PP_BACKEND_PLUGIN) {
+		fprintf(out, "  allocator:  backend plugin %s over the pool's "
+			"zone (pcp lists unused)\n", cfg->backend_plugin);
 	} else {
 		fprintf(out, "  allocator:  buddy (zone lists + pcp lists)\n");
 	}

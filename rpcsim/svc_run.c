@@ -21,6 +21,7 @@
 
 #include "svc_internal.h"
 #include "trace.h"
+#include "trace_schema.h"
 #include "util.h"
 #include "workload.h"
 
@@ -231,6 +232,7 @@ static struct pp_pool *svc_pool_create(const struct rpcsim_config *cfg)
 	pc.pcp_batch = cfg->pcp_batch;
 	pc.pcp_high = cfg->pcp_high;
 	pc.backend = cfg->backend;
+	pc.backend_plugin = cfg->backend_plugin;
 	pc.bulk_variant = cfg->bulk_variant;
 	pc.je_tcache = cfg->je_tcache;
 	pc.je_batch_alloc = cfg->je_batch;
@@ -304,6 +306,12 @@ static int svc_teardown(struct svc_serv *serv, struct svc_result *res)
 	}
 	return ret;
 }
+
+/* The trace's backend enumeration has a label for every enum pp_backend. */
+#define SVC_ONE_LABEL(label, value) + 1
+_Static_assert(0 TRACE_ENUM_BACKEND(SVC_ONE_LABEL) == PP_NR_BACKENDS,
+	       "trace_schema.h: TRACE_ENUM_BACKEND misses a backend");
+#undef SVC_ONE_LABEL
 
 /* run_start: the configuration, so a trace describes itself. */
 static void svc_trace_run_start(const struct rpcsim_config *cfg,

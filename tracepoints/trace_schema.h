@@ -59,7 +59,8 @@
 /* the page backend: enum pp_backend */
 #define TRACE_ENUM_BACKEND(V)						\
 	V("buddy", 0)							\
-	V("jemalloc", 1)
+	V("jemalloc", 1)						\
+	V("plugin", 2)
 
 /* the bulk contract: enum pp_bulk_variant, pp_bulk_variant_name() */
 #define TRACE_ENUM_CONTRACT(V)						\

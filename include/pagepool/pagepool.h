@@ -206,10 +206,18 @@ static inline struct pp_page *pp_list_pop_page(struct pp_list_head *list)
  * PP_MAX_ORDER block needs two adjacent free order-10 blocks.  A 2,048-page
  * pool, whose first block holds the metadata, therefore never serves
  * order 10, although its buddy lists hold a free order-10 block.
+ *
+ * PP_BACKEND_PLUGIN: an allocator of the user's own, a shared object named
+ * by pp_pool_config.backend_plugin and loaded by pp_pool_create(); it
+ * takes its pages from the pool's buddy allocator and hands out the pool's
+ * descriptors (<pagepool/backend.h> has its interface).  As with jemalloc
+ * the watermarks and pcp lists play no part (the pcp locks guard the
+ * plugin's per-CPU state), and the pages it holds are nr_backend.
  */
 enum pp_backend {
 	PP_BACKEND_BUDDY,
 	PP_BACKEND_JEMALLOC,
+	PP_BACKEND_PLUGIN,
 	PP_NR_BACKENDS
 };
 
@@ -356,6 +364,21 @@ struct pp_pool_config {
 		unsigned long buddy_empty;
 		bool mmap;
 	} fault;
+	/*
+	 * PP_BACKEND_PLUGIN only: the path of the plugin's shared object, as
+	 * dlopen() takes it (a name without a slash is searched for the way
+	 * dlopen() searches).  pp_pool_create() fails with EINVAL when it
+	 * is NULL, with ENOENT when dlopen() or the symbol lookup fails,
+	 * with ENOTSUP when the plugin's ABI version or table size is not
+	 * this library's; each with one line on stderr saying why.  The
+	 * string is not kept past pp_pool_create().
+	 *
+	 * Added at the end: a program built against an earlier header
+	 * passes a shorter struct, so the library reads this field only
+	 * when @backend is PP_BACKEND_PLUGIN, a value such a program never
+	 * sets.
+	 */
+	const char *backend_plugin;
 };
 
 struct pp_pool;
@@ -498,7 +521,7 @@ enum pp_bulk_variant pp_pool_bulk_variant(const struct pp_pool *pool);
 enum pp_backend pp_pool_backend(const struct pp_pool *pool);
 
 /**
- * pp_backend_name() - "buddy" or "jemalloc"
+ * pp_backend_name() - "buddy", "jemalloc" or "plugin"
  * @backend: a backend
  *
  * Return: the name, or "unknown" for a value outside enum pp_backend.

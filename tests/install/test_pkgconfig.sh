@@ -108,7 +108,7 @@ fi
 
 missing=
 for page in man1/rpcsim.1 man1/rpcsim-analyze.1 man1/rpcsim-compare.1 \
-	    man1/pagebench.1 man3/pagepool.3; do
+	    man1/pagebench.1 man3/pagepool.3 man3/pagepool-backend.3; do
 	[ -n "$(find "$dest" -path "*/man/$page")" ] || missing="$missing $page"
 done
 [ -z "$missing" ]

@@ -18,9 +18,10 @@ trap 'exit 1' HUP INT TERM
 
 programs="rpcsim/rpcsim analyze/rpcsim-analyze compare/rpcsim-compare
 pagebench/pagebench"
-pages="rpcsim.1 rpcsim-analyze.1 rpcsim-compare.1 pagebench.1 pagepool.3"
+pages="rpcsim.1 rpcsim-analyze.1 rpcsim-compare.1 pagebench.1 pagepool.3
+pagepool-backend.3"
 
-plan_tests $((4 * 4 + 2 + 5))
+plan_tests $((4 * 4 + 2 + 6))
 
 # text PAGE: the roff source with \- as -, \e as \ and font escapes
 # removed, so that options read as they are typed.

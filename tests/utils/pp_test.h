@@ -19,11 +19,12 @@
 #include "tap.h"
 
 /*
- * The backend the suite runs on: PP_TEST_BACKEND=buddy (the default) or
- * jemalloc.  tests/unit.am runs the API tests once per backend
- * (tests/jemalloc/run.sh sets it); checks of the buddy allocator's
+ * The backend the suite runs on: PP_TEST_BACKEND=buddy (the default),
+ * jemalloc or plugin (with PP_TEST_PLUGIN, the plugin's path).
+ * tests/unit.am runs the API tests once per backend (tests/jemalloc/run.sh
+ * and tests/plugin/run.sh set it); checks of the buddy allocator's
  * internals (pcp refills, buddy shapes, zone fallbacks) use ok_buddy() and
- * are skipped, saying so, on jemalloc.
+ * are skipped, saying so, on the others.
  */
 static inline enum pp_backend test_backend(void)
 {
@@ -34,7 +35,8 @@ static inline enum pp_backend test_backend(void)
 		return PP_BACKEND_BUDDY;
 	b = pp_backend_from_name(env);
 	if (b < 0)
-		bail_out("PP_TEST_BACKEND=%s: expected buddy or jemalloc", env);
+		bail_out("PP_TEST_BACKEND=%s: expected buddy, jemalloc or "
+			 "plugin", env);
 	return (enum pp_backend)b;
 }
 
@@ -58,17 +60,21 @@ static inline bool test_backend_is_buddy(void)
  */
 #define TEST_JE_EXTRA_PAGES	1024UL
 
-/* pp_pool_config_init() with the suite's backend. */
+/*
+ * pp_pool_config_init() with the suite's backend; for the plugin backend,
+ * the shared object PP_TEST_PLUGIN names (tests/plugin/run.sh).
+ */
 static inline void test_config_init(struct pp_pool_config *cfg)
 {
 	pp_pool_config_init(cfg);
 	cfg->backend = test_backend();
+	cfg->backend_plugin = getenv("PP_TEST_PLUGIN");
 }
 
 /* Pages a test of @nr_pages pages should ask for on the suite's backend. */
 static inline unsigned long test_pool_pages(unsigned long nr_pages)
 {
-	return test_backend_is_buddy() ? nr_pages :
+	return test_backend() != PP_BACKEND_JEMALLOC ? nr_pages :
 	       nr_pages + TEST_JE_EXTRA_PAGES;
 }
 

@@ -1,0 +1,525 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The plugin backend: an allocator of the user's own, loaded from a shared
+ * object with dlopen(), behind the three APIs (<pagepool/backend.h> is its
+ * interface).
+ *
+ * This file adapts the plugin's table (struct pp_backend_plugin) to the
+ * library's struct pp_backend_ops, as jemalloc.c adapts jemalloc: the
+ * API entry points keep the contracts, references, debug checks and
+ * tracepoints; the adapter takes the pcp lock of this CPU around each
+ * callback (the lock implementation always runs for a non-buddy backend),
+ * prepares each page the plugin hands out (prep_new_page) and counts
+ * PGALLOC and PGFREE.
+ *
+ * The plugin is not trusted: each block it hands out is checked before
+ * anything is written to it (one of the pool's descriptors, aligned to
+ * its order, held by the plugin: PP_PAGE_BACKEND), and a count above what
+ * was asked is refused.  Those checks are what the built-in backends'
+ * invariants guarantee by construction; they cost a compare or two per
+ * page, next to an indirect call.  A failure is reported the way the
+ * library reports a bad page, the call named with the plugin's name and
+ * path.
+ *
+ * The pages the plugin holds are counted as they cross the zone
+ * (pp_zone_take_pages(), pp_zone_give_pages()): nr_backend without the
+ * plugin's help, and fini leaving pages behind is seen at destroy.
+ */
+#include "internal.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <pagepool/backend.h>
+
+/* Pointers gathered per callback on the list path. */
+#define PP_PLUGIN_LIST_CHUNK	64
+
+struct pp_plugin {
+	const struct pp_backend_plugin *ops;
+	void *priv;			/* the plugin's state for this pool */
+	void *handle;			/* dlopen()'s */
+	char *path;
+	/* Pages taken from the zone and not given back. */
+	_Atomic unsigned long held;
+};
+
+static struct pp_plugin *pp_plugin_of(const struct pp_pool *pool)
+{
+	return pool->backend;
+}
+
+/* --- reports ------------------------------------------------------------- */
+
+/* @call, with the plugin named: "pp_alloc_page (backend plugin x, path)". */
+static const char *pp_plugin_call(const struct pp_pool *pool,
+				  const char *call, char *buf, size_t len)
+{
+	const struct pp_plugin *pl = pp_plugin_of(pool);
+
+	snprintf(buf, len, "%s (backend plugin %s, %s)", call, pl->ops->name,
+		 pl->path);
+	return buf;
+}
+
+__attribute__((noreturn, cold))
+static void pp_plugin_bad_page(const struct pp_pool *pool,
+			       const struct pp_page *page, const char *call,
+			       const char *reason)
+{
+	char buf[512];
+
+	pp_bad_page(pool, page, pp_plugin_call(pool, call, buf, sizeof(buf)),
+		    reason);
+}
+
+__attribute__((noreturn, cold))
+static void pp_plugin_bad_pointer(const struct pp_pool *pool,
+				  const struct pp_page *page,
+				  const char *call)
+{
+	char buf[512];
+
+	pp_bad_pointer(pool, page, pp_plugin_call(pool, call, buf,
+						  sizeof(buf)));
+}
+
+__attribute__((noreturn, cold))
+static void pp_plugin_bad_count(const struct pp_pool *pool, const char *call,
+				unsigned long got, unsigned long asked)
+{
+	char buf[512];
+
+	pp_bad_call(pp_plugin_call(pool, call, buf, sizeof(buf)),
+		    "the plugin returned %lu pages for %lu slots", got, asked);
+}
+
+/* Is @page one of @pool's descriptors, aligned to a block of @order? */
+static bool pp_plugin_page_ok(const struct pp_pool *pool,
+			      const struct pp_page *page, unsigned int order)
+{
+	uintptr_t off = (uintptr_t)page - (uintptr_t)pool->mem_map;
+
+	return off < pool->map_bytes && !(off % sizeof(struct pp_page)) &&
+	       !(pp_pfn(pool, page) & ((1UL << order) - 1)) &&
+	       pp_pfn(pool, page) + (1UL << order) <= pool->nr_pages;
+}
+
+/*
+ * A block the plugin hands out: one of ours, and the plugin's to give.
+ * Each page of it must be PP_PAGE_BACKEND: in use means handed out twice,
+ * anything else that the plugin does not hold it.
+ */
+static void pp_plugin_check(struct pp_pool *pool, struct pp_page *page,
+			    unsigned int order, const char *call)
+{
+	if (unlikely(!pp_plugin_page_ok(pool, page, order))) {
+		if (pp_plugin_page_ok(pool, page, 0))
+			pp_plugin_bad_page(pool, page, call,
+					   "the plugin handed out a block "
+					   "not aligned to its order");
+		pp_plugin_bad_pointer(pool, page, call);
+	}
+	for (unsigned long i = 0; i < (1UL << order); i++) {
+		unsigned int state = pp_page_state(&page[i]);
+
+		if (likely(state == PP_PAGE_BACKEND))
+			continue;
+		pp_plugin_bad_page(pool, &page[i], call,
+				   state == PP_PAGE_INUSE ?
+				   "the plugin handed out a page that is in "
+				   "use (handed out twice)" :
+				   "the plugin handed out a page it does "
+				   "not hold");
+	}
+}
+
+/* --- the zone, for the plugin --------------------------------------------- */
+
+/* The calls of <pagepool/backend.h> are for plugin pools only. */
+static struct pp_plugin *pp_plugin_pool(struct pp_pool *pool,
+					const char *call)
+{
+	if (unlikely(pool->backend_id != PP_BACKEND_PLUGIN || !pool->backend))
+		pp_bad_call(call, "pool %p has no backend plugin",
+			    (void *)pool);
+	return pool->backend;
+}
+
+struct pp_page *pp_zone_take_pages(struct pp_pool *pool, unsigned int order)
+{
+	struct pp_plugin *pl = pp_plugin_pool(pool, "pp_zone_take_pages");
+	long pfn;
+
+	if (order > PP_MAX_ORDER)
+		return NULL;
+	pfn = pp_zone_alloc_range(pool, 1UL << order, 1UL << order);
+	if (pfn < 0)
+		return NULL;
+	atomic_fetch_add_explicit(&pl->held, 1UL << order,
+				  memory_order_relaxed);
+	pp_count(pool, PP_BACKEND_GROW, 1);
+	pp_count(pool, PP_BACKEND_GROW_PAGES, 1UL << order);
+	return &pool->mem_map[pfn];
+}
+
+void pp_zone_give_pages(struct pp_pool *pool, struct pp_page *page,
+			unsigned long nr)
+{
+	static const char call[] = "pp_zone_give_pages";
+	struct pp_plugin *pl = pp_plugin_pool(pool, call);
+	unsigned long pfn;
+
+	if (!nr)
+		return;
+	if (unlikely(!pp_plugin_page_ok(pool, page, 0)))
+		pp_plugin_bad_pointer(pool, page, call);
+	pfn = pp_pfn(pool, page);
+	if (unlikely(nr > pool->nr_pages - pfn))
+		pp_plugin_bad_count(pool, call, nr, pool->nr_pages - pfn);
+	/* Checked before any is freed: a bad page leaves the zone intact. */
+	for (unsigned long i = 0; i < nr; i++)
+		if (unlikely(pp_page_state(&page[i]) != PP_PAGE_BACKEND))
+			pp_plugin_bad_page(pool, &page[i], call,
+					   "the plugin gave back a page it "
+					   "does not hold");
+	pp_zone_free_range(pool, pfn, nr);
+	atomic_fetch_sub_explicit(&pl->held, nr, memory_order_relaxed);
+	pp_count(pool, PP_BACKEND_SHRINK, 1);
+	pp_count(pool, PP_BACKEND_SHRINK_PAGES, nr);
+}
+
+/* --- the backend ops -------------------------------------------------------- */
+
+/* Every CPU's cache under its lock, then what the plugin keeps shared. */
+static void pp_plugin_drain(struct pp_pool *pool)
+{
+	struct pp_plugin *pl = pp_plugin_of(pool);
+
+	if (!pl->ops->drain)
+		return;
+	for (unsigned int cpu = 0; cpu < pool->nr_cpus; cpu++) {
+		struct pp_pcp *pcp = &pool->pcp[cpu];
+
+		pp_pcp_lock_slow(pcp);
+		pl->ops->drain(pool, pl->priv, cpu);
+		pp_pcp_unlock(pcp);
+	}
+	pl->ops->drain(pool, pl->priv, PP_BACKEND_NO_CPU);
+}
+
+/* One block from the plugin, checked and prepared, or NULL. */
+static struct pp_page *pp_plugin_get(struct pp_pool *pool, unsigned int cpu,
+				     struct pp_alloc_ctx *ac, const char *call)
+{
+	struct pp_plugin *pl = pp_plugin_of(pool);
+	struct pp_page *page = pl->ops->alloc(pool, pl->priv, cpu, ac->order);
+
+	if (page) {
+		pp_plugin_check(pool, page, ac->order, call);
+		pp_prep_new_page_checked(pool, page, ac->order, ac->gfp, call);
+	}
+	return page;
+}
+
+static struct pp_page *pp_plugin_alloc_pages(struct pp_pool *pool,
+					     struct pp_alloc_ctx *ac,
+					     const char *call)
+{
+	struct pp_pcp *pcp = pp_this_pcp(pool);
+	struct pp_page *page;
+
+	if (likely(pp_pcp_trylock(pcp))) {
+		page = pp_plugin_get(pool, pcp->cpu, ac, call);
+		if (likely(page))
+			pp_count_locked(pcp, PP_PGALLOC, 1UL << ac->order);
+		pp_ctx_flush_locked(pcp, ac);
+		pp_pcp_unlock(pcp);
+		if (likely(page))
+			return page;
+	} else {
+		pp_count(pool, PP_PCP_TRYLOCK_FAIL, 1);
+		page = pp_plugin_get(pool, PP_BACKEND_NO_CPU, ac, call);
+		if (page)
+			goto found;
+	}
+	/* The slow path's drain_all_pages(), then one more try. */
+	pp_ctx_defer(ac, PP_ALLOC_SLOWPATH);
+	pp_count(pool, PP_DRAIN_ALL, 1);
+	pp_plugin_drain(pool);
+	page = pp_plugin_get(pool, PP_BACKEND_NO_CPU, ac, call);
+	if (!page) {
+		pp_ctx_defer(ac, PP_ALLOC_FAIL);
+		return NULL;
+	}
+found:
+	pp_count(pool, PP_PGALLOC, 1UL << ac->order);
+	return page;
+}
+
+/*
+ * Up to @nr order-0 pages into @pages (holes of the caller's array, or a
+ * buffer), each checked and prepared; returns how many.
+ */
+static unsigned long pp_plugin_fill(struct pp_pool *pool, struct pp_pcp *pcp,
+				    struct pp_page **pages, unsigned long nr,
+				    const struct pp_bulk_req *req, bool stats)
+{
+	struct pp_plugin *pl = pp_plugin_of(pool);
+	unsigned long got = 0;
+
+	if (pl->ops->fill) {
+		got = pl->ops->fill(pool, pl->priv, pcp->cpu, pages, nr);
+		if (unlikely(got > nr))
+			pp_plugin_bad_count(pool, req->call, got, nr);
+		/* Slots past the count stay holes, whatever it wrote. */
+		for (unsigned long k = got; k < nr; k++)
+			pages[k] = NULL;
+	} else {
+		while (got < nr && (pages[got] = pl->ops->alloc(pool, pl->priv,
+								pcp->cpu, 0)))
+			got++;
+	}
+	for (unsigned long k = 0; k < got; k++) {
+		pp_plugin_check(pool, pages[k], 0, req->call);
+		pp_prep_new_page_checked(pool, pages[k], 0, req->gfp,
+					 req->call);
+		if (stats)
+			pp_count_locked(pcp, PP_PGALLOC, 1);
+	}
+	return got;
+}
+
+/* The list path: pages gathered a chunk at a time. */
+static unsigned long pp_plugin_fill_list(struct pp_pool *pool,
+					 struct pp_pcp *pcp,
+					 const struct pp_bulk_req *req,
+					 struct pp_bulk_fill *f, bool stats)
+{
+	struct pp_page *buf[PP_PLUGIN_LIST_CHUNK];
+	unsigned long done = 0;
+
+	while (done < req->nr_pages) {
+		unsigned long want = req->nr_pages - done, got;
+
+		if (want > PP_PLUGIN_LIST_CHUNK)
+			want = PP_PLUGIN_LIST_CHUNK;
+		got = pp_plugin_fill(pool, pcp, buf, want, req, stats);
+		for (unsigned long k = 0; k < got; k++)
+			pp_list_add(&buf[k]->lru, req->page_list);
+		done += got;
+		if (got < want) {
+			f->dry = true;
+			break;
+		}
+	}
+	return done;
+}
+
+static void pp_plugin_bulk_fill(struct pp_pool *pool, struct pp_pcp *pcp,
+				const struct pp_bulk_req *req,
+				struct pp_bulk_fill *f, unsigned int fill)
+{
+	const bool fill_all = fill & PP_FILL_ALL, stop = fill & PP_FILL_STOP;
+	const bool stats = fill & PP_FILL_PER_PAGE_STATS;
+	struct pp_page **page_array = req->page_array;
+	unsigned long i = f->nr_populated, nr_account = 0;
+
+	if (req->page_list) {
+		nr_account = pp_plugin_fill_list(pool, pcp, req, f, stats);
+		i = nr_account;
+	}
+	while (!req->page_list && i < req->nr_pages) {
+		unsigned long end = i + 1, got;
+
+		if (!fill_all && page_array[i]) {
+			i++;
+			if (stop) {
+				f->stopped = true;
+				break;
+			}
+			continue;
+		}
+		/* The run of holes [i, end), or all of it with FILL_ALL. */
+		if (fill_all)
+			end = req->nr_pages;
+		else
+			while (end < req->nr_pages && !page_array[end])
+				end++;
+		got = pp_plugin_fill(pool, pcp, page_array + i, end - i, req,
+				     stats);
+		nr_account += got;
+		i += got;
+		if (i < end) {
+			f->dry = true;
+			break;
+		}
+	}
+	if (!stats && nr_account)
+		pp_count_locked(pcp, PP_PGALLOC, nr_account);
+	f->nr_populated = i;
+	f->nr_account = nr_account;
+}
+
+static void pp_plugin_free_pages(struct pp_pool *pool, struct pp_pcp *pcp,
+				 struct pp_page *page, unsigned int order)
+{
+	struct pp_plugin *pl = pp_plugin_of(pool);
+
+	pl->ops->free(pool, pl->priv, pcp ? pcp->cpu : PP_BACKEND_NO_CPU,
+		      page, order);
+	if (pcp)
+		pp_count_locked(pcp, PP_PGFREE, 1UL << order);
+	else
+		pp_count(pool, PP_PGFREE, 1UL << order);
+}
+
+static void pp_plugin_free_batch(struct pp_pool *pool, struct pp_pcp *pcp,
+				 struct pp_page **pages, unsigned int nr)
+{
+	struct pp_plugin *pl = pp_plugin_of(pool);
+
+	if (!pl->ops->free_batch) {
+		for (unsigned int i = 0; i < nr; i++)
+			pp_plugin_free_pages(pool, pcp, pages[i], 0);
+		return;
+	}
+	pl->ops->free_batch(pool, pl->priv, pcp ? pcp->cpu :
+			    PP_BACKEND_NO_CPU, pages, nr);
+	if (pcp)
+		pp_count_locked(pcp, PP_PGFREE, nr);
+	else
+		pp_count(pool, PP_PGFREE, nr);
+}
+
+static unsigned long pp_plugin_nr_held(struct pp_pool *pool,
+				       uint64_t allocated)
+{
+	struct pp_plugin *pl = pp_plugin_of(pool);
+	unsigned long held;
+
+	if (pl->ops->nr_held)
+		return pl->ops->nr_held(pool, pl->priv);
+	held = atomic_load_explicit(&pl->held, memory_order_relaxed);
+	return held > allocated ? held - (unsigned long)allocated : 0;
+}
+
+/* Unload; the plugin's state is gone already (or was never made). */
+static void pp_plugin_unload(struct pp_plugin *pl)
+{
+	if (pl->handle)
+		dlclose(pl->handle);
+	free(pl->path);
+	free(pl);
+}
+
+static int pp_plugin_destroy(struct pp_pool *pool)
+{
+	struct pp_plugin *pl = pp_plugin_of(pool);
+	unsigned long held;
+
+	pl->ops->fini(pool, pl->priv);
+	held = atomic_load_explicit(&pl->held, memory_order_relaxed);
+	if (held) {
+		/* pp_pool_destroy() names the pages: still PP_PAGE_BACKEND. */
+		fprintf(stderr, "pagepool: destroy: backend plugin %s (%s) "
+			"kept %lu pages after fini\n", pl->ops->name, pl->path,
+			held);
+		return -EBUSY;
+	}
+	pool->backend = NULL;
+	pp_plugin_unload(pl);
+	return 0;
+}
+
+static const struct pp_backend_ops pp_plugin_ops = {
+	.alloc_pages	= pp_plugin_alloc_pages,
+	.bulk_fill	= pp_plugin_bulk_fill,
+	.free_pages	= pp_plugin_free_pages,
+	.free_batch	= pp_plugin_free_batch,
+	.drain		= pp_plugin_drain,
+	.nr_held	= pp_plugin_nr_held,
+	.destroy	= pp_plugin_destroy,
+};
+
+/* --- loading ------------------------------------------------------------------ */
+
+/* The table of @pl->handle, checked; 0 or -errno, said on stderr. */
+static int pp_plugin_lookup(struct pp_plugin *pl)
+{
+	const struct pp_backend_plugin *t;
+
+	dlerror();
+	t = dlsym(pl->handle, PP_BACKEND_PLUGIN_SYMBOL);
+	if (!t) {
+		const char *why = dlerror();
+
+		fprintf(stderr, "pagepool: backend plugin %s: no symbol %s "
+			"(%s)\n", pl->path, PP_BACKEND_PLUGIN_SYMBOL,
+			why ? why : "it is NULL");
+		return -ENOENT;
+	}
+	if (t->abi_version != PP_BACKEND_ABI_VERSION ||
+	    t->size != sizeof(*t)) {
+		fprintf(stderr, "pagepool: backend plugin %s: ABI version %u "
+			"(table of %u bytes), this libpagepool has ABI version "
+			"%u (table of %zu bytes): rebuild the plugin against "
+			"this <pagepool/backend.h>\n", pl->path,
+			t->abi_version, t->size, PP_BACKEND_ABI_VERSION,
+			sizeof(*t));
+		return -ENOTSUP;
+	}
+	if (!t->name || !t->init || !t->fini || !t->alloc || !t->free) {
+		fprintf(stderr, "pagepool: backend plugin %s: its table lacks "
+			"one of name, init, fini, alloc, free\n", pl->path);
+		return -EINVAL;
+	}
+	pl->ops = t;
+	return 0;
+}
+
+int pp_plugin_create(struct pp_pool *pool, const struct pp_pool_config *cfg)
+{
+	struct pp_plugin *pl;
+	int err;
+
+	if (!cfg->backend_plugin || !cfg->backend_plugin[0]) {
+		fprintf(stderr, "pagepool: the plugin backend needs "
+			"pp_pool_config.backend_plugin, the plugin's path\n");
+		return -EINVAL;
+	}
+	pl = calloc(1, sizeof(*pl));
+	if (!pl || !(pl->path = strdup(cfg->backend_plugin))) {
+		free(pl);
+		return -ENOMEM;
+	}
+	/* RTLD_LOCAL: two pools may load two plugins of the same symbols. */
+	pl->handle = dlopen(pl->path, RTLD_NOW | RTLD_LOCAL);
+	if (!pl->handle) {
+		fprintf(stderr, "pagepool: backend plugin %s: %s\n", pl->path,
+			dlerror());
+		err = -ENOENT;
+		goto fail;
+	}
+	err = pp_plugin_lookup(pl);
+	if (err)
+		goto fail;
+	/* Before init: it may take pages from the zone already. */
+	pool->backend = pl;
+	err = pl->ops->init(pool, pool->nr_cpus, &pl->priv);
+	if (err) {
+		fprintf(stderr, "pagepool: backend plugin %s (%s): init: %s\n",
+			pl->ops->name, pl->path, strerror(-err));
+		pool->backend = NULL;
+		goto fail;
+	}
+	pool->ops = &pp_plugin_ops;
+	return 0;
+
+fail:
+	pp_plugin_unload(pl);
+	return err;
+}

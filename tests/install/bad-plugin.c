@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A deliberately wrong backend plugin for tests/install/test_plugin.sh:
+ * what libpagepool must catch and name instead of handing out.
+ *
+ * PP_BAD_PLUGIN (environment) picks the mistake of the bulk fill:
+ *   twice    the same page in two slots (a page handed out twice)
+ *   outside  a pointer that is not one of the pool's descriptors
+ *   count    one page more than the slots it was given
+ *   keep     (a free, not a fill) freed pages kept past fini: a leak
+ *   (unset)  none: a correct, if slow, allocator straight over the zone
+ * Built with -DBAD_PLUGIN_ABI=N, the table claims ABI version N, for the
+ * loader to refuse.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <pagepool/backend.h>
+
+#ifndef BAD_PLUGIN_ABI
+#define BAD_PLUGIN_ABI	PP_BACKEND_ABI_VERSION
+#endif
+
+/* Not a descriptor of any pool: what "outside" hands out. */
+static struct pp_page bad_outside;
+
+static int bad_init(struct pp_pool *pool, unsigned int nr_cpus, void **priv)
+{
+	const char *mode = getenv("PP_BAD_PLUGIN");
+
+	(void)pool;
+	(void)nr_cpus;
+	*priv = (void *)(mode ? mode : "");
+	return 0;
+}
+
+static void bad_fini(struct pp_pool *pool, void *priv)
+{
+	(void)pool;
+	(void)priv;
+}
+
+static struct pp_page *bad_alloc(struct pp_pool *pool, void *priv,
+				 unsigned int cpu, unsigned int order)
+{
+	(void)priv;
+	(void)cpu;
+	return pp_zone_take_pages(pool, order);
+}
+
+static unsigned long bad_fill(struct pp_pool *pool, void *priv,
+			      unsigned int cpu, struct pp_page **pages,
+			      unsigned long nr)
+{
+	const char *mode = priv;
+	unsigned long got = 0;
+
+	(void)cpu;
+	while (got < nr && (pages[got] = pp_zone_take_pages(pool, 0)))
+		got++;
+	if (!strcmp(mode, "twice") && got >= 2)
+		pages[1] = pages[0];	/* pages[1] is lost: the test aborts */
+	else if (!strcmp(mode, "outside") && got)
+		pages[got - 1] = &bad_outside;
+	else if (!strcmp(mode, "count") && got == nr)
+		got++;
+	return got;
+}
+
+static void bad_free(struct pp_pool *pool, void *priv, unsigned int cpu,
+		     struct pp_page *page, unsigned int order)
+{
+	(void)cpu;
+	if (strcmp(priv, "keep"))
+		pp_zone_give_pages(pool, page, 1UL << order);
+}
+
+const struct pp_backend_plugin pp_backend_plugin = {
+	.abi_version	= BAD_PLUGIN_ABI,
+	.size		= sizeof(struct pp_backend_plugin),
+	.name		= "bad",
+	.init		= bad_init,
+	.fini		= bad_fini,
+	.alloc		= bad_alloc,
+	.fill		= bad_fill,
+	.free		= bad_free,
+};

@@ -1,0 +1,182 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# Backend plugins as a user builds them: install the library, its headers
+# and pagepool.pc into a staging directory (make install DESTDIR=...),
+# build examples/backend-lifo with its own Makefile and nothing but
+# `pkg-config --cflags --libs pagepool`, and run rpcsim and pagebench with
+# --backend=plugin:PATH on it (rpcsim's leak check included, debug checks
+# on and off).  Then the loader's and the adapter's refusals, with
+# tests/install/bad-plugin.c: another ABI version (both versions named,
+# exit 1), a missing object (exit 1), a page handed out twice, a page
+# outside the pool, more pages than slots (each a bad-page report naming
+# the plugin, and abort), pages kept past fini (the leak check fails).
+
+# shellcheck source=tests/utils/tap.sh
+. "$top_srcdir/tests/utils/tap.sh"
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/test-plugin.XXXXXX") ||
+	bail_out "mktemp failed"
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 1' HUP INT TERM
+dest=$tmp/dest
+CC=${CC:-cc}
+rpcsim=$top_builddir/rpcsim/rpcsim
+pagebench=$top_builddir/pagebench/pagebench
+
+plan_tests 16
+
+if ! command -v pkg-config >/dev/null 2>&1; then
+	skip 16 "pkg-config not found"
+	exit_status
+	exit $?
+fi
+
+# A sanitizer build's library needs plugins built the same way.
+san=
+if grep -q '^#define PP_CONFIG_ASAN 1' "$top_builddir/config.h"; then
+	san="-fsanitize=address,undefined"
+elif grep -q '^#define PP_CONFIG_TSAN 1' "$top_builddir/config.h"; then
+	san="-fsanitize=thread"
+fi
+
+# A make of its own: not the jobserver of the make running the tests.
+submake()
+{
+	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s "$@"
+}
+
+ok_install=0
+for dir in alloc include; do
+	submake -C "$top_builddir/$dir" install DESTDIR="$dest" \
+		>>"$tmp/install.log" 2>&1 || ok_install=1
+done
+pc=$(find "$dest" -name pagepool.pc | head -n 1)
+[ $ok_install = 0 ] && [ -n "$pc" ] &&
+	[ -n "$(find "$dest" -path '*/include/pagepool/backend.h')" ]
+ok $? "make install DESTDIR=... puts the library, <pagepool/backend.h> and pagepool.pc in place" || {
+	diag "$(tail -n 20 "$tmp/install.log")"
+	skip 15 "nothing installed to build against"
+	exit_status
+	exit $?
+}
+export PKG_CONFIG_PATH="${pc%/*}" PKG_CONFIG_SYSROOT_DIR="$dest"
+
+# The example as a user has it: a copy of its folder, its own Makefile.
+cp -R "$top_srcdir/examples/backend-lifo" "$tmp/lifo" && chmod -R u+w "$tmp/lifo"
+submake -C "$tmp/lifo" CC="$CC" CFLAGS="-O2 -Wall -Wextra -Werror $san" \
+	>"$tmp/lifo.log" 2>&1 && [ -f "$tmp/lifo/backend-lifo.so" ]
+ok $? "examples/backend-lifo builds with its Makefile against the installed copy (-Wall -Wextra -Werror)" ||
+	diag "$(head -n 20 "$tmp/lifo.log")"
+lifo=$tmp/lifo/backend-lifo.so
+
+# run NAME PROGRAM ARGS...: PROGRAM's output into $tmp/NAME.out and .err.
+run()
+{
+	r_name=$1
+	shift
+	timeout 120 "$@" >"$tmp/$r_name.out" 2>"$tmp/$r_name.err"
+}
+
+run lifo "$rpcsim" --backend=plugin:"$lifo" --requests=3000 --threads=2
+ok $? "rpcsim --backend=plugin:backend-lifo.so runs, every page back at the end" ||
+	diag "$(tail -n 5 "$tmp/lifo.err")"
+grep -q "^SUMMARY alloc=array backend=plugin " "$tmp/lifo.out" &&
+	grep -q "allocator:  backend plugin $lifo" "$tmp/lifo.out" &&
+	grep -Eq "backend:   backend_grow [1-9]" "$tmp/lifo.out"
+ok $? "its report names the plugin, and the plugin took pages from the zone" ||
+	diag "$(grep -E 'SUMMARY|allocator:|backend:' "$tmp/lifo.out")"
+
+PAGEPOOL_DEBUG=1 run debug "$rpcsim" --backend=plugin:"$lifo" \
+	--requests=1000 --threads=2 --alloc=all
+ok $? "the same with the debug checks on (poison, page states) in every alloc mode" ||
+	diag "$(tail -n 5 "$tmp/debug.err")"
+
+run bench "$pagebench" --backend=plugin:"$lifo" --allocators=lifo --smoke
+ok $? "pagebench --backend=plugin:backend-lifo.so --smoke runs" ||
+	diag "$(tail -n 5 "$tmp/bench.err")"
+grep -Eq "^plugin +array +[0-9]" "$tmp/bench.out" &&
+	grep -Eq "^plugin +list +[0-9]" "$tmp/bench.out" &&
+	grep -q "plugin backend: $lifo" "$tmp/bench.out"
+ok $? "its table has the plugin's single, list and array rows" ||
+	diag "$(grep plugin "$tmp/bench.out")"
+
+# bad NAME CFLAGS...: tests/install/bad-plugin.c as $tmp/NAME.so.
+bad()
+{
+	b_name=$1
+	shift
+	# shellcheck disable=SC2046,SC2086
+	$CC -Wall -Wextra -Werror $san "$@" $(pkg-config --cflags pagepool) \
+		-fPIC -shared -o "$tmp/$b_name.so" \
+		"$top_srcdir/tests/install/bad-plugin.c" \
+		$(pkg-config --libs pagepool) >>"$tmp/bad.log" 2>&1
+}
+
+bad abi -DBAD_PLUGIN_ABI=99 && bad bad
+ok $? "bad-plugin.c builds, once claiming ABI version 99" ||
+	diag "$(head -n 20 "$tmp/bad.log")"
+
+run abi "$rpcsim" --backend=plugin:"$tmp/abi.so" --requests=100
+status=$?
+[ $status = 1 ] &&
+	grep -q "backend plugin $tmp/abi.so: ABI version 99 .*this libpagepool has ABI version 1 " "$tmp/abi.err"
+ok $? "another ABI version: rpcsim exits 1, the message names both versions" ||
+	diag "exit $status: $(cat "$tmp/abi.err")"
+
+run abi-bench "$pagebench" --backend=plugin:"$tmp/abi.so" --allocators=lifo --smoke
+status=$?
+[ $status = 1 ] && grep -q "ABI version 99" "$tmp/abi-bench.err"
+ok $? "and pagebench exits 1 with the same cause" ||
+	diag "exit $status: $(cat "$tmp/abi-bench.err")"
+
+run missing "$rpcsim" --backend=plugin:"$tmp/none.so" --requests=100
+status=$?
+[ $status = 1 ] &&
+	grep -q "backend plugin $tmp/none.so: .*cannot open shared object" "$tmp/missing.err"
+ok $? "a plugin that cannot be loaded: exit 1, dlopen()'s cause" ||
+	diag "exit $status: $(cat "$tmp/missing.err")"
+
+run usage "$rpcsim" --backend=plugin:
+status=$?
+[ $status = 2 ] && [ "$(wc -l <"$tmp/usage.err")" -eq 1 ] &&
+	grep -q "^rpcsim: --backend=plugin:: expected plugin:PATH.so" "$tmp/usage.err"
+ok $? "--backend=plugin: without a path is a one-line usage error, exit 2" ||
+	diag "exit $status: $(cat "$tmp/usage.err")"
+
+# caught MODE REASON: the bad plugin's MODE is reported and aborts.
+caught()
+{
+	PP_BAD_PLUGIN=$1 run "$1" "$rpcsim" --backend=plugin:"$tmp/bad.so" \
+		--requests=100 --threads=1
+	c_status=$?
+	[ $c_status -gt 128 ] && [ $c_status -ne 137 ] &&
+		grep -q "^pagepool: BUG: .*pp_alloc_pages_bulk_array (backend plugin bad, $tmp/bad.so)" "$tmp/$1.err" &&
+		grep -q "$2" "$tmp/$1.err"
+}
+
+caught twice "bad because: the plugin handed out a page that is in use (handed out twice)"
+ok $? "a page handed out twice is a bad page naming the plugin" ||
+	diag "$(cat "$tmp/twice.err")"
+caught outside "is not a page descriptor of pool"
+ok $? "a page outside the pool is a bad pointer naming the plugin" ||
+	diag "$(cat "$tmp/outside.err")"
+caught count "the plugin returned [0-9]* pages for [0-9]* slots"
+ok $? "more pages than slots is refused, naming the plugin" ||
+	diag "$(cat "$tmp/count.err")"
+
+PP_BAD_PLUGIN=keep run keep "$rpcsim" --backend=plugin:"$tmp/bad.so" \
+	--requests=100 --threads=1
+status=$?
+[ $status != 0 ] &&
+	grep -q "backend plugin bad ($tmp/bad.so) kept [0-9]* pages after fini" "$tmp/keep.err"
+ok $? "pages a plugin keeps past fini fail rpcsim's leak check" ||
+	diag "exit $status: $(tail -n 5 "$tmp/keep.err")"
+
+for dir in alloc include; do
+	submake -C "$top_builddir/$dir" uninstall DESTDIR="$dest" \
+		>>"$tmp/install.log" 2>&1
+done
+
+exit_status
+exit $?
