@@ -892,6 +892,83 @@ void pp_prep_new_page_checked(struct pp_pool *pool, struct pp_page *page,
 			      unsigned int order, pp_gfp_t gfp,
 			      const char *call);
 
+/*
+ * The bulk loop of a backend other than buddy, for its bulk_fill op: the
+ * request's list filled a chunk at a time, or the array's runs of holes
+ * from @f->nr_populated on (every entry with PP_FILL_ALL; stopping at a
+ * populated one with PP_FILL_STOP).  @fill_run is the backend's own work:
+ * up to @nr order-0 pages into @slots, each prepared (and counted as
+ * PGALLOC with PP_FILL_PER_PAGE_STATS), returning how many; fewer than
+ * @nr ends the loop (the backend ran dry).  Always inlined, so that each
+ * backend's copy calls its @fill_run directly.
+ */
+typedef unsigned long pp_fill_run_fn(struct pp_pool *pool, struct pp_pcp *pcp,
+				     const struct pp_bulk_req *req,
+				     struct pp_page **slots, unsigned long nr,
+				     unsigned int flags);
+
+/* Pages a backend's bulk list call gathers per @fill_run (on the stack). */
+#define PP_BACKEND_LIST_CHUNK	64
+
+static inline __attribute__((always_inline))
+void pp_backend_fill_walk(struct pp_pool *pool, struct pp_pcp *pcp,
+			  const struct pp_bulk_req *req,
+			  struct pp_bulk_fill *f, unsigned int flags,
+			  pp_fill_run_fn *fill_run)
+{
+	const bool fill_all = flags & PP_FILL_ALL;
+	const bool stop = flags & PP_FILL_STOP;
+	struct pp_page **page_array = req->page_array;
+	unsigned long i = f->nr_populated, nr_account = 0;
+
+	while (req->page_list && nr_account < req->nr_pages) {
+		struct pp_page *buf[PP_BACKEND_LIST_CHUNK];
+		unsigned long want = req->nr_pages - nr_account, got;
+
+		if (want > PP_BACKEND_LIST_CHUNK)
+			want = PP_BACKEND_LIST_CHUNK;
+		got = fill_run(pool, pcp, req, buf, want, flags);
+		for (unsigned long k = 0; k < got; k++)
+			pp_list_add(&buf[k]->lru, req->page_list);
+		nr_account += got;
+		if (got < want) {
+			f->dry = true;
+			break;
+		}
+	}
+	if (req->page_list)
+		i = nr_account;
+	while (!req->page_list && i < req->nr_pages) {
+		unsigned long end = i + 1, got;
+
+		if (!fill_all && page_array[i]) {
+			i++;
+			if (stop) {
+				f->stopped = true;
+				break;
+			}
+			continue;
+		}
+		/* The run of holes [i, end), or all of it with PP_FILL_ALL. */
+		if (fill_all)
+			end = req->nr_pages;
+		else
+			while (end < req->nr_pages && !page_array[end])
+				end++;
+		got = fill_run(pool, pcp, req, page_array + i, end - i, flags);
+		nr_account += got;
+		i += got;
+		if (i < end) {
+			f->dry = true;
+			break;
+		}
+	}
+	if (!(flags & PP_FILL_PER_PAGE_STATS) && nr_account)
+		pp_count_locked(pcp, PP_PGALLOC, nr_account);
+	f->nr_populated = i;
+	f->nr_account = nr_account;
+}
+
 /* --- the jemalloc backend (jemalloc.c) ----------------------------------- */
 
 int pp_je_create(struct pp_pool *pool, const struct pp_pool_config *cfg);

@@ -50,9 +50,6 @@
 /* The pages a hook may be asked for at once, retained extents included. */
 #define PP_JE_GROW_LIMIT	((size_t)PP_PAGE_SIZE << PP_MAX_ORDER)
 
-/* Pointers handed to batch_alloc per call on the list path. */
-#define PP_JE_LIST_CHUNK	64
-
 /*
  * experimental.batch_alloc's argument, as jemalloc 5.3's src/ctl.c reads it
  * (the layout is not in a public header).
@@ -306,91 +303,35 @@ static struct pp_page *pp_je_slot_page(struct pp_pool *pool,
 	return pp_je_page(pool, addr, 0);
 }
 
+/*
+ * pp_backend_fill_walk()'s run: a batch from jemalloc written into @slots,
+ * each address then turned into its page, checked and prepared in place.
+ */
+static unsigned long pp_je_fill_run(struct pp_pool *pool, struct pp_pcp *pcp,
+				    const struct pp_bulk_req *req,
+				    struct pp_page **slots, unsigned long nr,
+				    unsigned int flags)
+{
+	struct pp_je *je = pp_je_pool(pool);
+	size_t got = pp_je_batch(je, (void **)slots, nr,
+				 pp_je_flags(je, pcp, 0));
+
+	for (size_t k = 0; k < got; k++) {
+		struct pp_page *page = pp_je_slot_page(pool, slots + k);
+
+		pp_prep_new_page_checked(pool, page, 0, req->gfp, req->call);
+		if (flags & PP_FILL_PER_PAGE_STATS)
+			pp_count_locked(pcp, PP_PGALLOC, 1);
+		slots[k] = page;
+	}
+	return got;
+}
+
 static void pp_je_bulk_fill(struct pp_pool *pool, struct pp_pcp *pcp,
 			    const struct pp_bulk_req *req,
-			    struct pp_bulk_fill *f, unsigned int fill)
+			    struct pp_bulk_fill *f, unsigned int flags)
 {
-	const bool fill_all = fill & PP_FILL_ALL, stop = fill & PP_FILL_STOP;
-	const bool per_page_stats = fill & PP_FILL_PER_PAGE_STATS;
-	struct pp_list_head *page_list = req->page_list;
-	struct pp_page **page_array = req->page_array;
-	unsigned long nr_pages = req->nr_pages;
-	pp_gfp_t gfp = req->gfp;
-	const char *call = req->call;
-	struct pp_je *je = pp_je_pool(pool);
-	int flags = pp_je_flags(je, pcp, 0);
-	unsigned long i = f->nr_populated, nr_account = 0;
-
-	if (page_list) {
-		void *buf[PP_JE_LIST_CHUNK];
-
-		while (nr_account < nr_pages) {
-			size_t want = nr_pages - nr_account, got;
-
-			if (want > PP_JE_LIST_CHUNK)
-				want = PP_JE_LIST_CHUNK;
-			got = pp_je_batch(je, buf, want, flags);
-			for (size_t k = 0; k < got; k++) {
-				struct pp_page *page =
-					pp_je_page(pool, buf[k], 0);
-
-				pp_prep_new_page_checked(pool, page, 0, gfp,
-							 call);
-				if (per_page_stats)
-					pp_count_locked(pcp, PP_PGALLOC, 1);
-				pp_list_add(&page->lru, page_list);
-			}
-			nr_account += got;
-			if (got < want) {
-				f->dry = true;
-				break;
-			}
-		}
-		i = nr_account;
-	} else {
-		while (i < nr_pages) {
-			unsigned long end = i + 1;
-			size_t got;
-
-			if (!fill_all && page_array[i]) {
-				i++;
-				if (stop) {
-					f->stopped = true;
-					break;
-				}
-				continue;
-			}
-			/* The run of holes [i, end), filled in place. */
-			if (fill_all)
-				end = nr_pages;
-			else
-				while (end < nr_pages && !page_array[end])
-					end++;
-			got = pp_je_batch(je, (void **)(page_array + i),
-					  end - i, flags);
-			for (size_t k = 0; k < got; k++) {
-				struct pp_page *page =
-					pp_je_slot_page(pool,
-							page_array + i + k);
-
-				pp_prep_new_page_checked(pool, page, 0, gfp,
-							 call);
-				if (per_page_stats)
-					pp_count_locked(pcp, PP_PGALLOC, 1);
-				page_array[i + k] = page;
-			}
-			nr_account += got;
-			i += got;
-			if (i < end) {
-				f->dry = true;
-				break;
-			}
-		}
-	}
-	if (!per_page_stats && nr_account)
-		pp_count_locked(pcp, PP_PGALLOC, nr_account);
-	f->nr_populated = i;
-	f->nr_account = nr_account;
+	pp_backend_fill_walk(pool, pcp, req, f, flags, pp_je_fill_run);
 }
 
 static void pp_je_free_pages(struct pp_pool *pool, struct pp_pcp *pcp,

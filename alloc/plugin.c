@@ -35,9 +35,6 @@
 
 #include <pagepool/backend.h>
 
-/* Pointers gathered per callback on the list path. */
-#define PP_PLUGIN_LIST_CHUNK	64
-
 struct pp_plugin {
 	const struct pp_backend_plugin *ops;
 	void *priv;			/* the plugin's state for this pool */
@@ -261,107 +258,46 @@ found:
 }
 
 /*
- * Up to @nr order-0 pages into @pages (holes of the caller's array, or a
- * buffer), each checked and prepared; returns how many.
+ * pp_backend_fill_walk()'s run: up to @nr order-0 pages from the plugin
+ * into @slots (holes of the caller's array, or a buffer), each checked
+ * and prepared; returns how many.
  */
-static unsigned long pp_plugin_fill(struct pp_pool *pool, struct pp_pcp *pcp,
-				    struct pp_page **pages, unsigned long nr,
-				    const struct pp_bulk_req *req, bool stats)
+static unsigned long pp_plugin_fill_run(struct pp_pool *pool,
+					struct pp_pcp *pcp,
+					const struct pp_bulk_req *req,
+					struct pp_page **slots,
+					unsigned long nr, unsigned int flags)
 {
 	struct pp_plugin *pl = pp_plugin_of(pool);
 	unsigned long got = 0;
 
 	if (pl->ops->fill) {
-		got = pl->ops->fill(pool, pl->priv, pcp->cpu, pages, nr);
+		got = pl->ops->fill(pool, pl->priv, pcp->cpu, slots, nr);
 		if (unlikely(got > nr))
 			pp_plugin_bad_count(pool, req->call, got, nr);
 		/* Slots past the count stay holes, whatever it wrote. */
 		for (unsigned long k = got; k < nr; k++)
-			pages[k] = NULL;
+			slots[k] = NULL;
 	} else {
-		while (got < nr && (pages[got] = pl->ops->alloc(pool, pl->priv,
+		while (got < nr && (slots[got] = pl->ops->alloc(pool, pl->priv,
 								pcp->cpu, 0)))
 			got++;
 	}
 	for (unsigned long k = 0; k < got; k++) {
-		pp_plugin_check(pool, pages[k], 0, req->call);
-		pp_prep_new_page_checked(pool, pages[k], 0, req->gfp,
+		pp_plugin_check(pool, slots[k], 0, req->call);
+		pp_prep_new_page_checked(pool, slots[k], 0, req->gfp,
 					 req->call);
-		if (stats)
+		if (flags & PP_FILL_PER_PAGE_STATS)
 			pp_count_locked(pcp, PP_PGALLOC, 1);
 	}
 	return got;
 }
 
-/* The list path: pages gathered a chunk at a time. */
-static unsigned long pp_plugin_fill_list(struct pp_pool *pool,
-					 struct pp_pcp *pcp,
-					 const struct pp_bulk_req *req,
-					 struct pp_bulk_fill *f, bool stats)
-{
-	struct pp_page *buf[PP_PLUGIN_LIST_CHUNK];
-	unsigned long done = 0;
-
-	while (done < req->nr_pages) {
-		unsigned long want = req->nr_pages - done, got;
-
-		if (want > PP_PLUGIN_LIST_CHUNK)
-			want = PP_PLUGIN_LIST_CHUNK;
-		got = pp_plugin_fill(pool, pcp, buf, want, req, stats);
-		for (unsigned long k = 0; k < got; k++)
-			pp_list_add(&buf[k]->lru, req->page_list);
-		done += got;
-		if (got < want) {
-			f->dry = true;
-			break;
-		}
-	}
-	return done;
-}
-
 static void pp_plugin_bulk_fill(struct pp_pool *pool, struct pp_pcp *pcp,
 				const struct pp_bulk_req *req,
-				struct pp_bulk_fill *f, unsigned int fill)
+				struct pp_bulk_fill *f, unsigned int flags)
 {
-	const bool fill_all = fill & PP_FILL_ALL, stop = fill & PP_FILL_STOP;
-	const bool stats = fill & PP_FILL_PER_PAGE_STATS;
-	struct pp_page **page_array = req->page_array;
-	unsigned long i = f->nr_populated, nr_account = 0;
-
-	if (req->page_list) {
-		nr_account = pp_plugin_fill_list(pool, pcp, req, f, stats);
-		i = nr_account;
-	}
-	while (!req->page_list && i < req->nr_pages) {
-		unsigned long end = i + 1, got;
-
-		if (!fill_all && page_array[i]) {
-			i++;
-			if (stop) {
-				f->stopped = true;
-				break;
-			}
-			continue;
-		}
-		/* The run of holes [i, end), or all of it with FILL_ALL. */
-		if (fill_all)
-			end = req->nr_pages;
-		else
-			while (end < req->nr_pages && !page_array[end])
-				end++;
-		got = pp_plugin_fill(pool, pcp, page_array + i, end - i, req,
-				     stats);
-		nr_account += got;
-		i += got;
-		if (i < end) {
-			f->dry = true;
-			break;
-		}
-	}
-	if (!stats && nr_account)
-		pp_count_locked(pcp, PP_PGALLOC, nr_account);
-	f->nr_populated = i;
-	f->nr_account = nr_account;
+	pp_backend_fill_walk(pool, pcp, req, f, flags, pp_plugin_fill_run);
 }
 
 static void pp_plugin_free_pages(struct pp_pool *pool, struct pp_pcp *pcp,
