@@ -969,6 +969,28 @@ void pp_backend_fill_walk(struct pp_pool *pool, struct pp_pcp *pcp,
 	f->nr_account = nr_account;
 }
 
+/* A page a backend's @fill_run hands out: prepared, counted per page. */
+static inline void pp_backend_prep_filled(struct pp_pool *pool,
+					  struct pp_pcp *pcp,
+					  struct pp_page *page,
+					  const struct pp_bulk_req *req,
+					  unsigned int flags)
+{
+	pp_prep_new_page_checked(pool, page, 0, req->gfp, req->call);
+	if (flags & PP_FILL_PER_PAGE_STATS)
+		pp_count_locked(pcp, PP_PGALLOC, 1);
+}
+
+/* PGFREE of a backend's free: on @pcp (locked), or the pool's if NULL. */
+static inline void pp_backend_count_free(struct pp_pool *pool,
+					 struct pp_pcp *pcp, uint64_t nr)
+{
+	if (pcp)
+		pp_count_locked(pcp, PP_PGFREE, nr);
+	else
+		pp_count(pool, PP_PGFREE, nr);
+}
+
 /* --- the jemalloc backend (jemalloc.c) ----------------------------------- */
 
 int pp_je_create(struct pp_pool *pool, const struct pp_pool_config *cfg);

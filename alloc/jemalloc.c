@@ -319,9 +319,7 @@ static unsigned long pp_je_fill_run(struct pp_pool *pool, struct pp_pcp *pcp,
 	for (size_t k = 0; k < got; k++) {
 		struct pp_page *page = pp_je_slot_page(pool, slots + k);
 
-		pp_prep_new_page_checked(pool, page, 0, req->gfp, req->call);
-		if (flags & PP_FILL_PER_PAGE_STATS)
-			pp_count_locked(pcp, PP_PGALLOC, 1);
+		pp_backend_prep_filled(pool, pcp, page, req, flags);
 		slots[k] = page;
 	}
 	return got;
@@ -341,10 +339,7 @@ static void pp_je_free_pages(struct pp_pool *pool, struct pp_pcp *pcp,
 
 	sdallocx(pool->arena + (pp_pfn(pool, page) << PP_PAGE_SHIFT),
 		 PP_PAGE_SIZE << order, pp_je_flags(je, pcp, order));
-	if (pcp)
-		pp_count_locked(pcp, PP_PGFREE, 1UL << order);
-	else
-		pp_count(pool, PP_PGFREE, 1UL << order);
+	pp_backend_count_free(pool, pcp, 1UL << order);
 }
 
 static unsigned long pp_je_nr_held(struct pp_pool *pool, uint64_t allocated)

@@ -285,10 +285,7 @@ static unsigned long pp_plugin_fill_run(struct pp_pool *pool,
 	}
 	for (unsigned long k = 0; k < got; k++) {
 		pp_plugin_check(pool, slots[k], 0, req->call);
-		pp_prep_new_page_checked(pool, slots[k], 0, req->gfp,
-					 req->call);
-		if (flags & PP_FILL_PER_PAGE_STATS)
-			pp_count_locked(pcp, PP_PGALLOC, 1);
+		pp_backend_prep_filled(pool, pcp, slots[k], req, flags);
 	}
 	return got;
 }
@@ -307,10 +304,7 @@ static void pp_plugin_free_pages(struct pp_pool *pool, struct pp_pcp *pcp,
 
 	pl->ops->free(pool, pl->priv, pcp ? pcp->cpu : PP_BACKEND_NO_CPU,
 		      page, order);
-	if (pcp)
-		pp_count_locked(pcp, PP_PGFREE, 1UL << order);
-	else
-		pp_count(pool, PP_PGFREE, 1UL << order);
+	pp_backend_count_free(pool, pcp, 1UL << order);
 }
 
 static void pp_plugin_free_batch(struct pp_pool *pool, struct pp_pcp *pcp,
@@ -325,10 +319,7 @@ static void pp_plugin_free_batch(struct pp_pool *pool, struct pp_pcp *pcp,
 	}
 	pl->ops->free_batch(pool, pl->priv, pcp ? pcp->cpu :
 			    PP_BACKEND_NO_CPU, pages, nr);
-	if (pcp)
-		pp_count_locked(pcp, PP_PGFREE, nr);
-	else
-		pp_count(pool, PP_PGFREE, nr);
+	pp_backend_count_free(pool, pcp, nr);
 }
 
 static unsigned long pp_plugin_nr_held(struct pp_pool *pool,
