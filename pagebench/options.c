@@ -458,6 +458,14 @@ static void results_settings(struct options *o, const char *const *given)
 	fclose(s);
 }
 
+void options_release(struct options *o)
+{
+	free(o->name);
+	free(o->settings);
+	o->name = NULL;
+	o->settings = NULL;
+}
+
 void parse_options(int argc, char **argv, struct options *o)
 {
 	const char *given[ARRAY_SIZE(long_options)] = { NULL };

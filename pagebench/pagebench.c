@@ -392,8 +392,10 @@ int main(int argc, char **argv)
 
 	tool_set_name("pagebench");
 	parse_options(argc, argv, &o);
-	if (o.results && pb_results_done(&o))
+	if (o.results && pb_results_done(&o)) {
+		options_release(&o);
 		return 0;
+	}
 	if (o.pin)
 		pin_to_this_cpu();
 	find_baselines();
@@ -428,6 +430,7 @@ int main(int argc, char **argv)
 		res, nr, &o, &bench, model, tsc, cpus });
 	munmap(bench.lifo, LIFO_PAGES * sizeof(void *));
 	free(res);
+	options_release(&o);
 	if (stop_children(&bench) || !written)
 		return 1;
 	if (fflush(stdout) || ferror(stdout)) {

@@ -136,6 +136,8 @@ unsigned long bench_run(void *ctx, enum pb_api api, unsigned int bulk,
 
 /* options.c: the command line into @o; bad usage exits 2. */
 void parse_options(int argc, char **argv, struct options *o);
+/* What parse_options() allocated (the --results name and settings). */
+void options_release(struct options *o);
 
 /* One run's document, for --json and --results (report.c). */
 struct pb_doc {

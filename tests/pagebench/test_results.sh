@@ -148,7 +148,7 @@ ok $? "a configuration's rows stand together: the first file's is the base, the 
 	diag "$(cat "$OUT")"
 
 grep -q '^every file: je-tcache on; je-batch on$' "$OUT" &&
-	grep -q "^file 1: $NAME.json: host [^;]*; build pagebench [0-9.]*, libpagepool [0-9.]*, configure '[^']*'; 2 runs of ~1 ms (smoke: numbers meaningless); settings --allocators=buddy,lifo .*--runs=2 " "$OUT" &&
+	grep -q "^file 1: $NAME.json: host [^;]*; build pagebench [0-9.]*, libpagepool [0-9.]*, configure '[^;]*'; 2 runs of ~1 ms (smoke: numbers meaningless); settings --allocators=buddy,lifo .*--runs=2 " "$OUT" &&
 	grep -q "^file 2: $NAME2.json: host .*; 1 run of ~1 ms .* PAGEPOOL_PCP=lock\$" "$OUT" &&
 	! grep -q '\*' "$OUT"
 ok $? "below the table: the settings every file shares, then each file, where it ran and its settings" ||
