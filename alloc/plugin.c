@@ -438,8 +438,21 @@ int pp_plugin_create(struct pp_pool *pool, const struct pp_pool_config *cfg)
 	pool->backend = pl;
 	err = pl->ops->init(pool, pool->nr_cpus, &pl->priv);
 	if (err) {
+		unsigned long held = atomic_load_explicit(&pl->held,
+							  memory_order_relaxed);
+
 		fprintf(stderr, "pagepool: backend plugin %s (%s): init: %s\n",
 			pl->ops->name, pl->path, strerror(-err));
+		/*
+		 * No fini follows a failed init: what it took is lost to the
+		 * plugin.  The pages go with the arena, but say so, as the
+		 * leak it would be in a longer-lived zone.
+		 */
+		if (held)
+			fprintf(stderr, "pagepool: backend plugin %s (%s): "
+				"init failed and kept %lu pages taken from the "
+				"zone: a failing init must give them back\n",
+				pl->ops->name, pl->path, held);
 		pool->backend = NULL;
 		goto fail;
 	}

@@ -83,7 +83,10 @@ extern "C" {
  * @init: a pool is created (its zone is full, nothing taken yet): set up
  *	the plugin's state for it and store it in *@priv.  @nr_cpus: the
  *	pcp lists, @cpu of the other calls is below it.  0 or -errno
- *	(pp_pool_create() fails with that errno).
+ *	(pp_pool_create() fails with that errno).  A failing init gets no
+ *	@fini: it gives back the pages it took and frees what it allocated
+ *	itself; pages it keeps are reported on stderr (they go with the
+ *	pool's arena).
  * @fini: the pool is destroyed, no page is out: give every page held back
  *	with pp_zone_give_pages() and free the state.  Pages still held
  *	afterwards make pp_pool_destroy() fail with EBUSY, reported as

@@ -8,10 +8,13 @@
  *   outside  a pointer that is not one of the pool's descriptors
  *   count    one page more than the slots it was given
  *   keep     (a free, not a fill) freed pages kept past fini: a leak
+ *   initfail (init, not a fill) init takes pages, then fails without
+ *            giving them back
  *   (unset)  none: a correct, if slow, allocator straight over the zone
  * Built with -DBAD_PLUGIN_ABI=N, the table claims ABI version N, for the
  * loader to refuse.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,8 +31,12 @@ static int bad_init(struct pp_pool *pool, unsigned int nr_cpus, void **priv)
 {
 	const char *mode = getenv("PP_BAD_PLUGIN");
 
-	(void)pool;
 	(void)nr_cpus;
+	if (mode && !strcmp(mode, "initfail")) {
+		for (int i = 0; i < 3; i++)
+			pp_zone_take_pages(pool, 0);
+		return -EIO;
+	}
 	*priv = (void *)(mode ? mode : "");
 	return 0;
 }

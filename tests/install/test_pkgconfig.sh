@@ -17,6 +17,8 @@
 
 # shellcheck source=tests/utils/tap.sh
 . "$top_srcdir/tests/utils/tap.sh"
+# shellcheck source=tests/install/common.sh
+. "$top_srcdir/tests/install/common.sh"
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/test-pkgconfig.XXXXXX") ||
 	bail_out "mktemp failed"
@@ -32,20 +34,6 @@ if ! command -v pkg-config >/dev/null 2>&1; then
 	exit_status
 	exit $?
 fi
-
-# A sanitizer build's library needs programs built the same way.
-san=
-if grep -q '^#define PP_CONFIG_ASAN 1' "$top_builddir/config.h"; then
-	san="-fsanitize=address,undefined"
-elif grep -q '^#define PP_CONFIG_TSAN 1' "$top_builddir/config.h"; then
-	san="-fsanitize=thread"
-fi
-
-# A make of its own: not the jobserver of the make running the tests.
-submake()
-{
-	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s "$@"
-}
 
 ok_install=0
 for dir in alloc include man; do

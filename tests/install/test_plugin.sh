@@ -10,10 +10,13 @@
 # tests/install/bad-plugin.c: another ABI version (both versions named,
 # exit 1), a missing object (exit 1), a page handed out twice, a page
 # outside the pool, more pages than slots (each a bad-page report naming
-# the plugin, and abort), pages kept past fini (the leak check fails).
+# the plugin, and abort), pages kept past fini (the leak check fails), an
+# init that fails keeping pages (exit 1, the pages named).
 
 # shellcheck source=tests/utils/tap.sh
 . "$top_srcdir/tests/utils/tap.sh"
+# shellcheck source=tests/install/common.sh
+. "$top_srcdir/tests/install/common.sh"
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/test-plugin.XXXXXX") ||
 	bail_out "mktemp failed"
@@ -24,27 +27,13 @@ CC=${CC:-cc}
 rpcsim=$top_builddir/rpcsim/rpcsim
 pagebench=$top_builddir/pagebench/pagebench
 
-plan_tests 16
+plan_tests 17
 
 if ! command -v pkg-config >/dev/null 2>&1; then
-	skip 16 "pkg-config not found"
+	skip 17 "pkg-config not found"
 	exit_status
 	exit $?
 fi
-
-# A sanitizer build's library needs plugins built the same way.
-san=
-if grep -q '^#define PP_CONFIG_ASAN 1' "$top_builddir/config.h"; then
-	san="-fsanitize=address,undefined"
-elif grep -q '^#define PP_CONFIG_TSAN 1' "$top_builddir/config.h"; then
-	san="-fsanitize=thread"
-fi
-
-# A make of its own: not the jobserver of the make running the tests.
-submake()
-{
-	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s "$@"
-}
 
 ok_install=0
 for dir in alloc include; do
@@ -56,7 +45,7 @@ pc=$(find "$dest" -name pagepool.pc | head -n 1)
 	[ -n "$(find "$dest" -path '*/include/pagepool/backend.h')" ]
 ok $? "make install DESTDIR=... puts the library, <pagepool/backend.h> and pagepool.pc in place" || {
 	diag "$(tail -n 20 "$tmp/install.log")"
-	skip 15 "nothing installed to build against"
+	skip 16 "nothing installed to build against"
 	exit_status
 	exit $?
 }
@@ -172,6 +161,15 @@ status=$?
 	grep -q "backend plugin bad ($tmp/bad.so) kept [0-9]* pages after fini" "$tmp/keep.err"
 ok $? "pages a plugin keeps past fini fail rpcsim's leak check" ||
 	diag "exit $status: $(tail -n 5 "$tmp/keep.err")"
+
+PP_BAD_PLUGIN=initfail run initfail "$rpcsim" --backend=plugin:"$tmp/bad.so" \
+	--requests=100 --threads=1
+status=$?
+[ $status = 1 ] &&
+	grep -q "backend plugin bad ($tmp/bad.so): init: Input/output error" "$tmp/initfail.err" &&
+	grep -q "backend plugin bad ($tmp/bad.so): init failed and kept 3 pages taken from the zone" "$tmp/initfail.err"
+ok $? "an init that fails: exit 1 with its error, and the pages it kept are named" ||
+	diag "exit $status: $(tail -n 5 "$tmp/initfail.err")"
 
 for dir in alloc include; do
 	submake -C "$top_builddir/$dir" uninstall DESTDIR="$dest" \
