@@ -38,6 +38,12 @@ struct row {
 	uint64_t point, points;
 	char **values;			/* per key of the grid */
 	char *host, *build, *pcp;
+	/*
+	 * A backend other than buddy runs the lock lists whatever the build
+	 * (and the pcp setting) would give buddy: its pcp lists follow from
+	 * the backend, swept or not, and say nothing of the build.
+	 */
+	bool pcp_of_backend;
 	bool have[NR_MODES];
 	double mean[NR_MODES], sd[NR_MODES];
 	unsigned int runs[NR_MODES];
@@ -190,6 +196,7 @@ static bool grid_same(const struct table *t, struct json_object *keys)
 static void row_origin(struct row *r, struct json_object *root)
 {
 	struct json_object *b = get_obj(root, "build", json_type_object);
+	struct json_object *c = get_obj(root, "config", json_type_object);
 	const char *host = get_str(root, "host");
 	char buf[1024];
 
@@ -200,8 +207,20 @@ static void row_origin(struct row *r, struct json_object *root)
 		 "?", b && get_str(b, "configure") ? get_str(b, "configure") :
 		 "?");
 	r->build = xstrdup(buf);
-	r->pcp = xstrdup(b && get_str(b, "pcp_impl") ? get_str(b, "pcp_impl") :
-			 "?");
+	const char *backend = c ? get_str(c, "backend") : NULL;
+	const char *pcp = b && get_str(b, "pcp_impl") ? get_str(b, "pcp_impl") :
+			  "?";
+
+	r->pcp_of_backend = backend && strcmp(backend, "buddy");
+	if (r->pcp_of_backend) {
+		const char *plugin = get_str(c, "plugin");
+
+		snprintf(buf, sizeof(buf), "%s (backend %s%s%s's)", pcp, backend,
+			 plugin ? " " : "", plugin ? plugin : "");
+		r->pcp = xstrdup(buf);
+	} else {
+		r->pcp = xstrdup(pcp);
+	}
 }
 
 /* Each mode's mean per call and the spread of its runs' means. */
@@ -320,12 +339,16 @@ static void table_free(struct table *t)
 	keys_free(t);
 }
 
-/* Does @r come from elsewhere than @first (host, build, pcp lists)? */
+/*
+ * Does @r come from elsewhere than @first (host, build, or pcp lists that
+ * neither the sweep nor a backend explains)?
+ */
 static bool row_elsewhere(const struct table *t, const struct row *r,
 			  const struct row *first)
 {
 	return strcmp(r->host, first->host) || strcmp(r->build, first->build) ||
-	       (!t->pcp_swept && strcmp(r->pcp, first->pcp));
+	       (!t->pcp_swept && !r->pcp_of_backend && !first->pcp_of_backend &&
+		strcmp(r->pcp, first->pcp));
 }
 
 static int key_width(const struct table *t, unsigned int k)
@@ -400,6 +423,33 @@ static void print_row(FILE *out, const struct table *t, const struct row *r)
 	fputc('\n', out);
 }
 
+/*
+ * The unmarked points whose pcp lists differ from the first point's
+ * because of their backend: said once, so that a lock list next to rseq
+ * ones is not taken for another build.
+ */
+static void print_backend_pcp(FILE *out, const struct table *t)
+{
+	const struct row *first = &t->rows[0];
+	unsigned int n = 0;
+
+	if (t->pcp_swept)
+		return;
+	for (unsigned int i = 1; i < t->nr_rows; i++) {
+		const struct row *r = &t->rows[i];
+
+		if (r->elsewhere || !strcmp(r->pcp, first->pcp))
+			continue;
+		fprintf(out, "point %llu: pcp lists %s\n",
+			(unsigned long long)r->point, r->pcp);
+		n++;
+	}
+	if (n)
+		fprintf(out, "(every backend but buddy runs the lock pcp lists: "
+			"%s not from another build)\n", n > 1 ?
+			"these points are" : "this point is");
+}
+
 /* Below the table: where the points ran, and what is missing. */
 static void print_notes(FILE *out, const struct table *t)
 {
@@ -417,6 +467,7 @@ static void print_notes(FILE *out, const struct table *t)
 			(unsigned long long)r->point, r->host, r->build,
 			t->pcp_swept ? "as swept" : r->pcp);
 	}
+	print_backend_pcp(out, t);
 	for (uint64_t p = 1; p <= first->points; p++) {
 		bool found = false;
 

@@ -319,6 +319,8 @@ static void json_config(struct json *j, const struct options *o,
 	json_bool(j, "smoke", o->smoke);
 	json_bool(j, "interleave", o->interleave);
 	json_string(j, "free", o->free_put ? "put" : "release");
+	/* The plugin rows' allocator (--backend=plugin:PATH), or null. */
+	json_string(j, "plugin", o->backend_plugin);
 	json_bool(j, "je_tcache", o->je_tcache);
 	json_bool(j, "je_batch_alloc", o->je_batch);
 	/* Without jemalloc (./configure --without-jemalloc): null, not -95. */

@@ -496,6 +496,9 @@ static void json_config(struct json *j, const struct report *rep)
 	json_uint(j, "pcp_batch", cfg->pcp_batch);
 	json_uint(j, "pcp_high", cfg->pcp_high);
 	json_string(j, "backend", pp_backend_name(cfg->backend));
+	/* The plugin's path: which allocator "plugin" was (only then). */
+	if (cfg->backend == PP_BACKEND_PLUGIN)
+		json_string(j, "plugin", cfg->backend_plugin);
 	json_string(j, "bulk_variant",
 		    pp_bulk_variant_name(cfg->bulk_variant));
 	json_string(j, "pcp_impl", pp_pcp_impl_name(cfg->pcp_impl));

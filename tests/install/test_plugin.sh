@@ -27,10 +27,10 @@ CC=${CC:-cc}
 rpcsim=$top_builddir/rpcsim/rpcsim
 pagebench=$top_builddir/pagebench/pagebench
 
-plan_tests 17
+plan_tests 18
 
 if ! command -v pkg-config >/dev/null 2>&1; then
-	skip 17 "pkg-config not found"
+	skip 18 "pkg-config not found"
 	exit_status
 	exit $?
 fi
@@ -45,7 +45,7 @@ pc=$(find "$dest" -name pagepool.pc | head -n 1)
 	[ -n "$(find "$dest" -path '*/include/pagepool/backend.h')" ]
 ok $? "make install DESTDIR=... puts the library, <pagepool/backend.h> and pagepool.pc in place" || {
 	diag "$(tail -n 20 "$tmp/install.log")"
-	skip 16 "nothing installed to build against"
+	skip 17 "nothing installed to build against"
 	exit_status
 	exit $?
 }
@@ -75,6 +75,15 @@ grep -q "^SUMMARY alloc=array backend=plugin " "$tmp/lifo.out" &&
 	grep -Eq "backend:   backend_grow [1-9]" "$tmp/lifo.out"
 ok $? "its report names the plugin, and the plugin took pages from the zone" ||
 	diag "$(grep -E 'SUMMARY|allocator:|backend:' "$tmp/lifo.out")"
+
+run json "$rpcsim" --backend=plugin:"$lifo" --requests=500 --json
+[ $? = 0 ] && python3 -c '
+import json, sys
+c = json.load(open(sys.argv[1]))["config"]
+sys.exit(not (c["backend"] == "plugin" and c["plugin"] == sys.argv[2]))' \
+	"$tmp/json.out" "$lifo"
+ok $? "its JSON result names the plugin's path, not only \"plugin\"" ||
+	diag "$(head -c 600 "$tmp/json.out")"
 
 PAGEPOOL_DEBUG=1 run debug "$rpcsim" --backend=plugin:"$lifo" \
 	--requests=1000 --threads=2 --alloc=all

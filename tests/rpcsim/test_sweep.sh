@@ -5,7 +5,8 @@
 # through GNU parallel, give tables of the same structure and settings
 # (rpcsim-compare --sweep builds the second); a sweep run again resumes
 # (finished points are not run, a missing or different one is); an
-# interrupted point leaves no file; points from another host are marked;
+# interrupted point leaves no file; points from another host are marked,
+# a backend's own pcp lists are not;
 # --plot draws the means the result files hold, and rpcsim-compare --sweep
 # draws the same figure from the folder;
 # bad input, a point's bad combination too, is one line and exit 2.  Structure and settings only: the
@@ -18,10 +19,10 @@
 
 COMPARE=$top_builddir/compare/rpcsim-compare
 
-plan_tests 25
+plan_tests 26
 
 if ! command -v python3 >/dev/null 2>&1; then
-	skip 25 "python3 is needed to read the result files"
+	skip 26 "python3 is needed to read the result files"
 	exit 0
 fi
 
@@ -190,7 +191,7 @@ EOF
 python3 - "$tmpdir/mixed/threads-1_pcp-batch-63.json" <<'EOF'
 import json, sys
 doc = json.load(open(sys.argv[1]))
-doc["build"]["configure"] = "'--with-elsewhere'"
+doc["build"]["configure"] = "--with-elsewhere"
 json.dump(doc, open(sys.argv[1], "w"))
 EOF
 rm "$tmpdir/mixed/threads-2_pcp-batch-63.json"
@@ -200,13 +201,32 @@ status=$?
 	grep -q '^ *2  *1  *63  .*  \*$' "$OUT" &&
 	grep -q '^ *3  *2  *31  .*  \*$' "$OUT" &&
 	! grep -q '^ *1  .*\*$' "$OUT" &&
-	grep -q "^\* point 2: host .*; build .*configure ''--with-elsewhere''" "$OUT" &&
+	grep -q "^\* point 2: host .*; build .*configure '--with-elsewhere'" "$OUT" &&
 	grep -q '^\* point 3: host elsewhere; ' "$OUT" &&
 	grep -q '^2 points marked \*: run on another host or build' "$OUT"
 ok $? "points from another host or build are marked, and where they ran named" ||
 	diag "exit $status; $(cat "$OUT" "$ERR")"
 grep -q '^missing (no result file): point 4$' "$OUT"
 ok $? "a point of the grid without a result file is listed as missing"
+
+# A point whose backend is not buddy runs the lock lists, whatever the
+# build: not marked as another build, and said so below the table.
+cp -r "$tmpdir/direct" "$tmpdir/backend"
+python3 - "$tmpdir/backend/threads-2_pcp-batch-31.json" <<'EOF'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+doc["config"]["backend"] = "plugin"
+doc["config"]["plugin"] = "/opt/mine.so"
+doc["build"]["pcp_impl"] = "lock" if doc["build"]["pcp_impl"] != "lock" else "rseq"
+json.dump(doc, open(sys.argv[1], "w"))
+EOF
+"$COMPARE" --sweep="$tmpdir/backend" >"$OUT" 2>"$ERR"
+status=$?
+[ "$status" -eq 0 ] && ! grep -q '\*$' "$OUT" &&
+	grep -q '^point 3: pcp lists [a-z]* (backend plugin /opt/mine.so.s)$' "$OUT" &&
+	grep -q '^(every backend but buddy runs the lock pcp lists: this point is not from another build)$' "$OUT"
+ok $? "a backend's own pcp lists are not taken for another build, and said so" ||
+	diag "exit $status; $(cat "$OUT" "$ERR")"
 
 # A file of another sweep, or not a result at all, is named: exit 1.
 echo '{"program": "other"}' >"$tmpdir/mixed/foreign.json"
