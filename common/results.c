@@ -34,12 +34,68 @@ char *results_path(const char *dir, const char *name)
 	return path;
 }
 
+char *results_dir_expand(const char *arg, char *err, size_t len)
+{
+	char host[256] = "", *dir;
+	size_t size;
+	FILE *f;
+
+	f = open_memstream(&dir, &size);
+	if (!f)
+		tool_die(1, "open_memstream: %s", strerror(errno));
+	for (const char *s = arg; *s; s++) {
+		if (*s != '%') {
+			fputc(*s, f);
+			continue;
+		}
+		if (s[1] == '%') {
+			fputc('%', f);
+		} else if (s[1] == 'h') {
+			if (!host[0] && gethostname(host, sizeof(host) - 1))
+				snprintf(host, sizeof(host), "unknown-host");
+			/* A name is one folder: no '/' in it. */
+			for (char *c = host; *c; c++)
+				if (*c == '/')
+					*c = '-';
+			fputs(host, f);
+		} else {
+			snprintf(err, len, "'%%%.1s' is no placeholder "
+				 "(%%h: this host's name, %%%%: a %%)", s + 1);
+			fclose(f);
+			free(dir);
+			return NULL;
+		}
+		s++;
+	}
+	fclose(f);
+	return dir;
+}
+
+/* mkdir -p: @dir's missing parents first. */
+static int results_mkdir_parents(const char *dir)
+{
+	char *path = xstrdup(dir);
+	int ret = 0;
+
+	for (char *p = path + 1; *p && !ret; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(path, 0777) && errno != EEXIST)
+			ret = -1;
+		*p = '/';
+	}
+	free(path);
+	return ret;
+}
+
 int results_mkdir(const char *dir)
 {
 	struct stat st;
 	int err;
 
-	if (mkdir(dir, 0777) && errno != EEXIST) {
+	if ((results_mkdir_parents(dir) || mkdir(dir, 0777)) &&
+	    errno != EEXIST) {
 		fprintf(stderr, "%s: --results=%s: %s\n", tool_name, dir,
 			strerror(errno));
 		return -1;

@@ -27,8 +27,17 @@ void results_name_part(FILE *f, const char *s);
 char *results_path(const char *dir, const char *name);
 
 /*
- * results_mkdir() - make the folder @dir unless it is one already (its
- * parent must exist).  0, or -1 said as "TOOL: --results=DIR: why".
+ * results_dir_expand() - the folder --results=@arg names on this host:
+ * %h becomes the host's name ('/' in it as '-'), %% a %, so that one
+ * command (or --plan line) run on several machines writes a folder per
+ * machine (res/%h).  Malloc'd; NULL with @err (@len bytes) saying why for
+ * any other %.
+ */
+char *results_dir_expand(const char *arg, char *err, size_t len);
+
+/*
+ * results_mkdir() - make the folder @dir, and its missing parents, unless
+ * it is one already.  0, or -1 said as "TOOL: --results=DIR: why".
  */
 int results_mkdir(const char *dir);
 

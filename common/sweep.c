@@ -435,14 +435,33 @@ static void print_backend_pcp(FILE *out, const struct table *t)
 
 	if (t->pcp_swept)
 		return;
+	/* One line per pcp text, the points that have it. */
 	for (unsigned int i = 1; i < t->nr_rows; i++) {
 		const struct row *r = &t->rows[i];
+		unsigned int k = 0;
+		bool said = false;
 
 		if (r->elsewhere || !strcmp(r->pcp, first->pcp))
 			continue;
-		fprintf(out, "point %llu: pcp lists %s\n",
-			(unsigned long long)r->point, r->pcp);
-		n++;
+		for (unsigned int j = 1; j < i && !said; j++)
+			said = !t->rows[j].elsewhere &&
+			       !strcmp(t->rows[j].pcp, r->pcp);
+		if (said)
+			continue;
+		for (unsigned int j = i; j < t->nr_rows; j++)
+			k += !t->rows[j].elsewhere &&
+			     !strcmp(t->rows[j].pcp, r->pcp);
+		fputs(k > 1 ? "points " : "point ", out);
+		k = 0;
+		for (unsigned int j = i; j < t->nr_rows; j++) {
+			if (t->rows[j].elsewhere ||
+			    strcmp(t->rows[j].pcp, r->pcp))
+				continue;
+			fprintf(out, "%s%llu", k++ ? ", " : "",
+				(unsigned long long)t->rows[j].point);
+			n++;
+		}
+		fprintf(out, ": pcp lists %s\n", r->pcp);
 	}
 	if (n)
 		fprintf(out, "(every backend but buddy runs the lock pcp lists: "
@@ -597,8 +616,13 @@ static void plot_body(FILE *out, void *arg)
 	fprintf(out, "\n");
 }
 
-int sweep_table(FILE *out, const char *prog, char *const *paths,
-		const char *plot_path, const char *gnuplot)
+/*
+ * sweep_table(), and with @keep the table is left there (for the table
+ * across folders) instead of freed.
+ */
+static int table_of(FILE *out, const char *prog, char *const *paths,
+		    const char *plot_path, const char *gnuplot,
+		    struct table *keep)
 {
 	struct table t = { 0 };
 	int ret = 0;
@@ -640,8 +664,17 @@ int sweep_table(FILE *out, const char *prog, char *const *paths,
 				"%s)\n", plot_path, t.keys[f.x].name);
 		}
 	}
-	table_free(&t);
+	if (keep)
+		*keep = t;
+	else
+		table_free(&t);
 	return ret;
+}
+
+int sweep_table(FILE *out, const char *prog, char *const *paths,
+		const char *plot_path, const char *gnuplot)
+{
+	return table_of(out, prog, paths, plot_path, gnuplot, NULL);
 }
 
 /* --- a folder of several tools' files ------------------------------------ */
@@ -657,8 +690,9 @@ static bool is_pagebench(const char *path)
 	return ret;
 }
 
-int sweep_tables(FILE *out, const char *prog, char *const *paths,
-		 const char *plot_path, const char *gnuplot)
+static int tables_of(FILE *out, const char *prog, char *const *paths,
+		     const char *plot_path, const char *gnuplot,
+		     struct table *keep)
 {
 	size_t n = 0, nr_rp = 0, nr_pb = 0;
 	char **rp, **pb;
@@ -682,7 +716,7 @@ int sweep_tables(FILE *out, const char *prog, char *const *paths,
 		goto out;
 	}
 	if (nr_rp)
-		ret = sweep_table(out, prog, rp, plot_path, gnuplot);
+		ret = table_of(out, prog, rp, plot_path, gnuplot, keep);
 	if (nr_pb) {
 		if (nr_rp)
 			fputc('\n', out);
@@ -691,5 +725,196 @@ int sweep_tables(FILE *out, const char *prog, char *const *paths,
 out:
 	free(rp);
 	free(pb);
+	return ret;
+}
+
+int sweep_tables(FILE *out, const char *prog, char *const *paths,
+		 const char *plot_path, const char *gnuplot)
+{
+	return tables_of(out, prog, paths, plot_path, gnuplot, NULL);
+}
+
+/* --- several folders: a machine each ----------------------------------- */
+
+int sweep_dir_folders(const char *dir, char ***names)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char **list = xcalloc(1, sizeof(*list));
+	size_t n = 0;
+
+	if (!d) {
+		free(list);
+		return -1;
+	}
+	while ((e = readdir(d))) {
+		char *path, **files = NULL;
+		size_t len;
+		int nr;
+
+		if (e->d_name[0] == '.')
+			continue;
+		len = strlen(dir) + strlen(e->d_name) + 2;
+		path = xcalloc(len, 1);
+		snprintf(path, len, "%s/%s", dir, e->d_name);
+		/* A folder (not a file) with a result file in it. */
+		nr = sweep_dir_files(path, &files);
+		sweep_free_paths(files);
+		if (nr <= 0) {
+			free(path);
+			continue;
+		}
+		list = xrealloc(list, n + 2, sizeof(*list));
+		list[n++] = path;
+	}
+	closedir(d);
+	qsort(list, n, sizeof(*list), cmp_name);
+	list[n] = NULL;
+	*names = list;
+	return (int)n;
+}
+
+/* Do @a and @b have the same grid: keys and values, in order? */
+static bool grids_equal(const struct table *a, const struct table *b)
+{
+	if (a->nr_keys != b->nr_keys)
+		return false;
+	for (unsigned int k = 0; k < a->nr_keys; k++) {
+		if (strcmp(a->keys[k].name, b->keys[k].name) ||
+		    a->keys[k].nr != b->keys[k].nr)
+			return false;
+		for (unsigned int v = 0; v < a->keys[k].nr; v++)
+			if (strcmp(a->keys[k].values[v], b->keys[k].values[v]))
+				return false;
+	}
+	return true;
+}
+
+/* Key @k's column: its name or its widest value. */
+static int grid_key_width(const struct table *t, unsigned int k)
+{
+	size_t w = strlen(t->keys[k].name);
+
+	for (unsigned int v = 0; v < t->keys[k].nr; v++)
+		if (strlen(t->keys[k].values[v]) > w)
+			w = strlen(t->keys[k].values[v]);
+	return (int)w;
+}
+
+static const struct row *row_of_point(const struct table *t, uint64_t p)
+{
+	for (unsigned int i = 0; i < t->nr_rows; i++)
+		if (t->rows[i].point == p)
+			return &t->rows[i];
+	return NULL;
+}
+
+/* A folder's cell of mode @m at point @p: its mean, the change. */
+static void print_cell(FILE *out, const struct table *t, uint64_t p, int m,
+		       int width)
+{
+	const struct row *r = row_of_point(t, p), *first = &t->rows[0];
+	char chg[32] = "-";
+
+	if (!r || !r->have[m]) {
+		fprintf(out, "  %*s %8s", width, "-", "");
+		return;
+	}
+	if (r == first)
+		snprintf(chg, sizeof(chg), "base");
+	else if (first->have[m] && first->mean[m] > 0)
+		snprintf(chg, sizeof(chg), "%+.1f%%", 100 *
+			 (r->mean[m] - first->mean[m]) / first->mean[m]);
+	fprintf(out, "  %*.3f %8s", width, r->mean[m], chg);
+}
+
+/* Mode @m's table across the folders @tabs[@n] (of one grid, with rows). */
+static void print_across_mode(FILE *out, const struct table *tabs,
+			      char *const *names, unsigned int n, int m)
+{
+	const struct table *t0 = &tabs[0];
+	int width[n];
+
+	fprintf(out, "\nacross %u folders: %s, mean per call in us, and its "
+		"change against the folder's\nfirst point\n\n%5s", n,
+		mode_names[m], "point");
+	for (unsigned int k = 0; k < t0->nr_keys; k++)
+		fprintf(out, "  %*s", grid_key_width(t0, k), t0->keys[k].name);
+	for (unsigned int i = 0; i < n; i++) {
+		const char *base = strrchr(names[i], '/');
+
+		base = base ? base + 1 : names[i];
+		width[i] = strlen(base) > 9 ? (int)strlen(base) : 9;
+		fprintf(out, "  %*s %8s", width[i], base, "change");
+	}
+	fputc('\n', out);
+	for (uint64_t p = 1; p <= t0->rows[0].points; p++) {
+		const struct row *r = NULL;
+
+		for (unsigned int i = 0; i < n && !r; i++)
+			r = row_of_point(&tabs[i], p);
+		if (!r)
+			continue;
+		fprintf(out, "%5llu", (unsigned long long)p);
+		for (unsigned int k = 0; k < t0->nr_keys; k++)
+			fprintf(out, "  %*s", grid_key_width(t0, k),
+				r->values[k]);
+		for (unsigned int i = 0; i < n; i++)
+			print_cell(out, &tabs[i], p, m, width[i]);
+		fputc('\n', out);
+	}
+}
+
+/*
+ * The table across folders: each folder's points side by side, for each
+ * mode, when every folder with points holds the same grid.
+ */
+static void print_across(FILE *out, struct table *tabs, char *const *names,
+			 unsigned int n)
+{
+	struct table *with = xcalloc(n, sizeof(*with));
+	char **wnames = xcalloc(n, sizeof(*wnames));
+	unsigned int nw = 0;
+
+	for (unsigned int i = 0; i < n; i++) {
+		if (!tabs[i].nr_rows)
+			continue;
+		if (nw && !grids_equal(&with[0], &tabs[i])) {
+			fprintf(out, "\nno table across the folders: %s holds "
+				"another grid than %s\n", names[i], wnames[0]);
+			goto out;
+		}
+		with[nw] = tabs[i];
+		wnames[nw++] = names[i];
+	}
+	if (nw < 2)
+		goto out;
+	for (int m = 0; m < NR_MODES; m++) {
+		bool seen = false;
+
+		for (unsigned int i = 0; i < nw; i++)
+			seen |= with[i].mode_seen[m];
+		if (seen)
+			print_across_mode(out, with, wnames, nw, m);
+	}
+out:
+	free(with);
+	free(wnames);
+}
+
+int sweep_folders(FILE *out, const char *prog, char *const *names,
+		  char **const *paths, unsigned int n)
+{
+	struct table *tabs = xcalloc(n, sizeof(*tabs));
+	int ret = 0;
+
+	for (unsigned int i = 0; i < n; i++) {
+		fprintf(out, "%s== %s ==\n", i ? "\n" : "", names[i]);
+		ret |= tables_of(out, prog, paths[i], NULL, NULL, &tabs[i]);
+	}
+	print_across(out, tabs, names, n);
+	for (unsigned int i = 0; i < n; i++)
+		table_free(&tabs[i]);
+	free(tabs);
 	return ret;
 }

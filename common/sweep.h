@@ -59,4 +59,23 @@ int sweep_pagebench_table(FILE *out, const char *prog, char *const *paths);
 int sweep_tables(FILE *out, const char *prog, char *const *paths,
 		 const char *plot_path, const char *gnuplot);
 
+/*
+ * sweep_dir_folders() - the folders in @dir that hold a *.json file (one
+ * per machine, as --results=DIR/%h writes), sorted, as "DIR/NAME", in a
+ * NULL-terminated list for sweep_free_paths().  How many, or -1 (errno)
+ * when @dir cannot be read.
+ */
+int sweep_dir_folders(const char *dir, char ***names);
+
+/*
+ * sweep_folders() - the tables of @n folders, @names[i] holding the
+ * result files @paths[i] (sweep_tables() each, under "== NAME =="), then,
+ * when the folders with rpcsim points hold one grid, a table per mode
+ * across them: each point's mean in each folder (headed by the folder's
+ * last name: the host, for DIR/%h) and its change against that folder's
+ * first point.  0, or 1 when a file was refused (said on stderr).
+ */
+int sweep_folders(FILE *out, const char *prog, char *const *names,
+		  char **const *paths, unsigned int n);
+
 #endif /* PP_COMMON_SWEEP_H */

@@ -56,7 +56,10 @@ static void usage(void)
 "                      pagebench --results=DIR files in the folder get a\n"
 "                      table of their own after it (ns per page, a row\n"
 "                      per configuration and file, the change against\n"
-"                      its first file's), never drawn\n"
+"                      its first file's), never drawn; a DIR of folders\n"
+"                      (one per machine: --results=DIR/%%h) gets each\n"
+"                      folder's tables, then per mode one table of the\n"
+"                      points across the folders, side by side\n"
 "  -h, --help          print this help and exit\n"
 "  -V, --version       print the version and exit\n"
 "\n"
@@ -183,15 +186,47 @@ static void plot_ready(const char *path, char *gnuplot, size_t len)
 }
 
 /*
+ * --sweep=DIR of folders (a machine each, from --results=DIR/%h): each
+ * folder's tables, DIR's own files first as a folder of their own, then
+ * the table across them (sweep_folders()).
+ */
+static int compare_folders(const char *dir, char **files, int nr_files,
+			   char **folders, int nr_folders)
+{
+	unsigned int n = 0;
+	char **names = xcalloc(nr_folders + 2, sizeof(*names));
+	char ***paths = xcalloc(nr_folders + 1, sizeof(*paths));
+	int ret;
+
+	if (nr_files) {
+		names[n] = (char *)dir;
+		paths[n++] = files;
+	}
+	for (int i = 0; i < nr_folders; i++) {
+		names[n] = folders[i];
+		if (sweep_dir_files(folders[i], &paths[n]) < 0)
+			tool_die(1, "--sweep=%s: %s: %s", dir, folders[i],
+				  strerror(errno));
+		n++;
+	}
+	ret = sweep_folders(stdout, "rpcsim-compare", names, paths, n);
+	for (unsigned int i = nr_files ? 1 : 0; i < n; i++)
+		sweep_free_paths(paths[i]);
+	free(paths);
+	free(names);
+	return ret;
+}
+
+/*
  * --sweep=DIR: the table of rpcsim --sweep's result files in DIR, and
  * of pagebench --results files there (sweep_tables()).
  */
 static int compare_sweep(const char *dir, struct output_options *o,
 			 const char *metrics_arg, int nr_files, char **files)
 {
+	char **paths, **folders = NULL;
 	char gnuplot[4096];
-	char **paths;
-	int n, ret;
+	int n, nr_folders, ret;
 
 	if (nr_files)
 		tool_die(2, "--sweep=%s: takes no files (given '%s'); the "
@@ -203,18 +238,36 @@ static int compare_sweep(const char *dir, struct output_options *o,
 		tool_die(2, "--%s: not with --sweep (its table is text)",
 			  o->json ? "json" : "all");
 	free_list(o->only);
-	if (o->plot_path)
-		plot_ready(o->plot_path, gnuplot, sizeof(gnuplot));
 	n = sweep_dir_files(dir, &paths);
 	if (n < 0)
 		tool_die(1, "--sweep=%s: %s", dir, strerror(errno));
-	if (!n) {
-		sweep_free_paths(paths);
-		tool_die(1, "--sweep=%s: no *.json result file in it", dir);
+	nr_folders = sweep_dir_folders(dir, &folders);
+	if (nr_folders > 0 && n + nr_folders > 1) {
+		if (o->plot_path)
+			tool_die(2, "--plot=%s: one folder at a time (%s holds "
+				  "%d folders of result files: give one of "
+				  "them)", o->plot_path, dir, nr_folders);
+		ret = compare_folders(dir, paths, n, folders, nr_folders);
+		goto out;
 	}
+	if (nr_folders == 1) {
+		/* DIR/%h on one machine: that folder is the sweep's. */
+		sweep_free_paths(paths);
+		n = sweep_dir_files(folders[0], &paths);
+	}
+	if (n <= 0) {
+		sweep_free_paths(paths);
+		sweep_free_paths(folders);
+		tool_die(1, "--sweep=%s: no *.json result file in it, nor in "
+			  "a folder of it", dir);
+	}
+	if (o->plot_path)
+		plot_ready(o->plot_path, gnuplot, sizeof(gnuplot));
 	ret = sweep_tables(stdout, "rpcsim-compare", paths, o->plot_path,
 			   gnuplot);
+out:
 	sweep_free_paths(paths);
+	sweep_free_paths(folders);
 	if (fflush(stdout) || ferror(stdout)) {
 		perror("rpcsim-compare: writing the table");
 		ret = 1;

@@ -128,7 +128,9 @@ static void print_help(void)
 "                          with the host, the build and every setting; when\n"
 "                          that file holds these settings already, nothing\n"
 "                          runs again; rpcsim-compare --sweep=DIR tabulates\n"
-"                          the folder; not with --json (default: no file)\n"
+"                          the folder; %%h in DIR is this host's name\n"
+"                          (res/%%h: a folder per machine), %%%% a %%; not with\n"
+"                          --json (default: no file)\n"
 "  -h, --help              this help\n"
 "  -V, --version           pagebench and libpagepool versions\n"
 "\n"
@@ -330,6 +332,8 @@ static void parse_variants(const char *arg, struct options *o)
 /* One option getopt_long() returned, with its value @arg. */
 static void parse_option(int opt, const char *arg, struct options *o)
 {
+	char err[128];
+
 	switch (opt) {
 	case OPT_ALLOCATORS:
 		parse_allocators(arg, o);
@@ -375,7 +379,10 @@ static void parse_option(int opt, const char *arg, struct options *o)
 		if (!*arg)
 			tool_die(2, "--results=: expected a folder for the "
 				    "result file (made if missing)");
-		o->results = arg;
+		free(o->results);
+		o->results = results_dir_expand(arg, err, sizeof(err));
+		if (!o->results)
+			tool_die(2, "--results=%s: %s", arg, err);
 		break;
 	case 'j':
 		o->json = true;
@@ -460,6 +467,7 @@ static void results_settings(struct options *o, const char *const *given)
 
 void options_release(struct options *o)
 {
+	free(o->results);
 	free(o->name);
 	free(o->settings);
 	o->name = NULL;

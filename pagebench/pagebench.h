@@ -87,7 +87,7 @@ struct options {
 	 * environment libpagepool and jemalloc read, which a file must
 	 * hold to stand for this run (options.c).
 	 */
-	const char *results;
+	char *results;			/* %h expanded: this host's name */
 	char *name, *settings;
 	struct { const char *key, *value; } named[MAX_NAMED];
 	unsigned int nr_named;
@@ -136,7 +136,7 @@ unsigned long bench_run(void *ctx, enum pb_api api, unsigned int bulk,
 
 /* options.c: the command line into @o; bad usage exits 2. */
 void parse_options(int argc, char **argv, struct options *o);
-/* What parse_options() allocated (the --results name and settings). */
+/* What parse_options() allocated (the --results folder, name, settings). */
 void options_release(struct options *o);
 
 /* One run's document, for --json and --results (report.c). */

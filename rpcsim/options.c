@@ -377,7 +377,9 @@ static const struct opt_spec opt_table[] = {
 	  .help = "the sweep's folder: one file per point, named by\n"
 		  "its swept settings (threads-2_pcp-batch-31.json);\n"
 		  "a point whose file holds its settings is not run\n"
-		  "again (an interrupted sweep resumes)" },
+		  "again (an interrupted sweep resumes); %h in DIR is\n"
+		  "the host's name where the point runs (res/%h: a\n"
+		  "folder per machine), %% a %" },
 	{ "plan", 0, no_argument, NULL, OPT_FLAG, .not_setting = true,
 	  CFG(sweep.plan, FIELD_BOOL),
 	  .help = "print each point's rpcsim command, one a line,\n"
@@ -1104,8 +1106,15 @@ static void apply_sweep(const struct opt_spec *o, const char *arg,
 static void apply_results(const struct opt_spec *o, const char *arg,
 			  uint64_t value, struct opt_state *st)
 {
+	char err[128];
+
 	if (!*arg)
 		usage_error("--%s=: expected a folder name", o->name);
+	free(st->cfg->sweep.results_dir);
+	st->cfg->sweep.results_dir = results_dir_expand(arg, err, sizeof(err));
+	if (!st->cfg->sweep.results_dir)
+		usage_error("--%s=%s: %s", o->name, arg, err);
+	/* The lines of --plan keep %h: each is expanded where it runs. */
 	st->cfg->sweep.results = arg;
 }
 
@@ -1344,6 +1353,7 @@ void rpcsim_free_options(struct rpcsim_config *cfg)
 	free(sw->fixed);
 	free(sw->name);
 	free(sw->settings);
+	free(sw->results_dir);
 	memset(sw, 0, sizeof(*sw));
 }
 

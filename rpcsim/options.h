@@ -43,7 +43,8 @@ struct rpcsim_sweep {
 	struct rpcsim_sweep_key keys[RPCSIM_SWEEP_MAX_KEYS];
 	uint64_t nr_points;		/* the grid's size */
 	uint64_t point;			/* --point=N; 0: every point */
-	const char *results;		/* --results=DIR */
+	const char *results;		/* --results=DIR, as given */
+	char *results_dir;		/* ... on this host (%h expanded) */
 	bool plan;			/* --plan: print the points' commands */
 	/* The point this process runs (--point): */
 	char *name;			/* its file's name, without .json */

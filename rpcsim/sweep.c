@@ -112,7 +112,7 @@ static char **grid_paths(const struct rpcsim_config *cfg)
 
 	for (uint64_t p = 1; p <= sw->nr_points; p++) {
 		char *name = rpcsim_point_name(cfg, p);
-		char *path = results_path(sw->results, name);
+		char *path = results_path(sw->results_dir, name);
 
 		free(name);
 		if (access(path, F_OK))
@@ -130,7 +130,7 @@ int sweep_run(const struct rpcsim_config *cfg, const char *gnuplot)
 	char **paths;
 	int status = 0;
 
-	if (results_mkdir(sw->results))
+	if (results_mkdir(sw->results_dir))
 		return 1;
 	for (uint64_t p = 1; p <= sw->nr_points; p++) {
 		int ret = run_point(cfg, p);
@@ -163,7 +163,7 @@ int sweep_run(const struct rpcsim_config *cfg, const char *gnuplot)
 
 char *sweep_point_path(const struct rpcsim_config *cfg)
 {
-	return results_path(cfg->sweep.results, cfg->sweep.name);
+	return results_path(cfg->sweep.results_dir, cfg->sweep.name);
 }
 
 bool sweep_point_done(const struct rpcsim_config *cfg)
@@ -172,7 +172,7 @@ bool sweep_point_done(const struct rpcsim_config *cfg)
 
 	snprintf(what, sizeof(what), "point %llu",
 		 (unsigned long long)cfg->sweep.point);
-	return results_resume(cfg->sweep.results, cfg->sweep.name, "rpcsim",
+	return results_resume(cfg->sweep.results_dir, cfg->sweep.name, "rpcsim",
 			      "modes", cfg->sweep.settings, what);
 }
 
@@ -183,6 +183,6 @@ static void write_report(FILE *f, const void *rep)
 
 int sweep_point_write(const struct report *rep)
 {
-	return results_write(rep->cfg->sweep.results, rep->cfg->sweep.name,
+	return results_write(rep->cfg->sweep.results_dir, rep->cfg->sweep.name,
 			     write_report, rep);
 }

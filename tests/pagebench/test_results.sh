@@ -29,7 +29,7 @@ ERR=$tmpdir/stderr
 # The file's name holds PAGEPOOL_PCP when it is set: only where we set it.
 unset PAGEPOOL_PCP
 
-plan_tests 17
+plan_tests 19
 
 run()
 {
@@ -247,7 +247,15 @@ fails 2 "pagebench: --json: not with --results=$tmpdir/j" $SHORT --json \
 	--results="$tmpdir/j"
 fails 1 "pagebench: --results=$tmpdir/plain: Not a directory" $SHORT \
 	--results="$tmpdir/plain"
-fails 1 "pagebench: --results=$tmpdir/none/sub: No such file or directory" \
-	$SHORT --results="$tmpdir/none/sub"
+fails 1 "pagebench: --results=$tmpdir/plain/sub: Not a directory" \
+	$SHORT --results="$tmpdir/plain/sub"
+fails 2 "pagebench: --results=$tmpdir/%x: '%x' is no placeholder (%h: this host's name, %%: a %)" \
+	$SHORT --results="$tmpdir/%x"
+
+# %h: this host's name, missing parents made (a folder per machine).
+run $WHAT $SHORT --results="$tmpdir/hosts/%h"
+[ "$status" -eq 0 ] && [ "$(files "$tmpdir/hosts/$(hostname)")" = "$NAME.json" ]
+ok $? "--results=DIR/%h: the file goes into DIR/<this host's name>, DIR made" ||
+	diag "exit $status; $(cat "$ERR"); $(find "$tmpdir/hosts" 2>&1)"
 
 exit_status
