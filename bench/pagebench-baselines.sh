@@ -16,6 +16,9 @@
 
 set -u
 
+# shellcheck source=bench/common.sh
+. "$(dirname "$0")/common.sh"
+
 builddir=.
 defaults="--allocators=buddy,mempool,tcmalloc,lifo --api=single,array --bulk=1,64 --runs=11 --interleave"
 
@@ -46,31 +49,16 @@ trap 'exit 1' HUP INT PIPE TERM
 
 # shellcheck disable=SC2086
 set -- $defaults "$@"
-load_before=$(cut -d' ' -f1-3 /proc/loadavg)
-"$pagebench" "$@" >"$out" || exit $?
-load_after=$(cut -d' ' -f1-3 /proc/loadavg)
-
-# A code block (indented) then the table: Markdown to paste as is.
-echo "    \$ pagebench $*"
-# The header: CPU, TSC, where each baseline comes from, the EAL arguments.
-sed -n '1,/^$/p' "$out" | sed '/^$/d; s/^/    /'
-echo "    load average $load_before before, $load_after after"
-echo
+pb_run "$out" "$pagebench" -- "$@" || exit $?
 echo "| allocator | API | bulk | median ns/page | fastest-slowest | spread | TSC ticks | / lifo |"
 echo "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |"
-awk '
-/^pagebench allocator=/ {
-	delete f
-	for (i = 2; i <= NF; i++) {
-		eq = index($i, "=")
-		f[substr($i, 1, eq - 1)] = substr($i, eq + 1)
-	}
+pb_columns "$out" | awk '
+{
 	n++
-	alloc[n] = f["allocator"]; api[n] = f["api"]; bulk[n] = f["bulk"]
-	ns[n] = f["ns_per_page"]; lo[n] = f["min_ns"]; hi[n] = f["max_ns"]
-	spread[n] = f["spread_pct"]; tsc[n] = f["tsc_per_page"]
-	if (f["allocator"] == "lifo")
-		floor[f["api"] "/" f["bulk"]] = f["ns_per_page"]
+	alloc[n] = $1; api[n] = $2; bulk[n] = $3; ns[n] = $4; lo[n] = $5
+	hi[n] = $6; spread[n] = $7; tsc[n] = $8
+	if ($1 == "lifo")
+		floor[$2 "/" $3] = $4
 }
 END {
 	for (i = 1; i <= n; i++) {
@@ -82,4 +70,4 @@ END {
 		       alloc[i], api[i], bulk[i], ns[i], lo[i], hi[i],
 		       spread[i], tsc[i], ratio
 	}
-}' "$out"
+}'

@@ -18,6 +18,9 @@
 
 set -u
 
+# shellcheck source=bench/common.sh
+. "$(dirname "$0")/common.sh"
+
 builddir=.
 defaults="--allocators=buddy --api=single,list,array --bulk=64 --runs=11 --interleave"
 
@@ -50,29 +53,17 @@ trap 'exit 1' HUP INT PIPE TERM
 
 # shellcheck disable=SC2086
 set -- $defaults --backend=plugin:"$lifo" "$@"
-load_before=$(cut -d' ' -f1-3 /proc/loadavg)
-PAGEPOOL_PCP=lock "$pagebench" "$@" >"$out" || exit $?
-load_after=$(cut -d' ' -f1-3 /proc/loadavg)
-
-echo "    \$ PAGEPOOL_PCP=lock pagebench $*"
-sed -n '1,/^$/p' "$out" | sed '/^$/d; s/^/    /'
-echo "    load average $load_before before, $load_after after"
-echo
+pb_run "$out" "$pagebench" PAGEPOOL_PCP=lock -- "$@" || exit $?
 echo "| API | bulk | buddy ns/page | plugin ns/page | plugin / buddy |"
 echo "| --- | ---: | ---: | ---: | ---: |"
-awk '
-/^pagebench allocator=/ {
-	delete f
-	for (i = 2; i <= NF; i++) {
-		eq = index($i, "=")
-		f[substr($i, 1, eq - 1)] = substr($i, eq + 1)
-	}
-	key = f["api"] " | " f["bulk"]
+pb_columns "$out" | awk '
+{
+	key = $2 " | " $3
 	if (!(key in seen)) {
 		seen[key] = 1
 		order[++n] = key
 	}
-	ns[f["allocator"] "/" key] = f["ns_per_page"]
+	ns[$1 "/" key] = $4
 }
 END {
 	for (i = 1; i <= n; i++) {
@@ -83,4 +74,4 @@ END {
 		printf "| %s | %.2f | %.2f | %.2fx |\n", order[i], b, p,
 		       (b > 0 ? p / b : 0)
 	}
-}' "$out"
+}'

@@ -1,0 +1,45 @@
+# SPDX-License-Identifier: MIT
+#
+# What the pagebench table scripts share (sourced): running pagebench once
+# with the command, its header and the load average printed as a Markdown
+# code block, and its result lines as plain columns for their tables.
+
+# pb_run OUT PAGEBENCH [VAR=VALUE] -- ARGS...: PAGEBENCH ARGS (with
+# VAR=VALUE in its environment) into OUT; then the command, the header and
+# the load average before and after, indented, and a blank line.
+pb_run()
+{
+	pb_out=$1 pb_bin=$2
+	shift 2
+	pb_env=
+	if [ "$1" != "--" ]; then
+		pb_env=$1
+		shift
+	fi
+	shift
+	pb_load_before=$(cut -d' ' -f1-3 /proc/loadavg)
+	env $pb_env "$pb_bin" "$@" >"$pb_out" || return $?
+	pb_load_after=$(cut -d' ' -f1-3 /proc/loadavg)
+	echo "    \$ ${pb_env:+$pb_env }pagebench $*"
+	# The header: CPU, TSC, where each baseline comes from.
+	sed -n '1,/^$/p' "$pb_out" | sed '/^$/d; s/^/    /'
+	echo "    load average $pb_load_before before, $pb_load_after after"
+	echo
+}
+
+# pb_columns OUT: each result line of OUT as "allocator api bulk
+# ns_per_page min_ns max_ns spread_pct tsc_per_page".
+pb_columns()
+{
+	awk '
+	/^pagebench allocator=/ {
+		delete f
+		for (i = 2; i <= NF; i++) {
+			eq = index($i, "=")
+			f[substr($i, 1, eq - 1)] = substr($i, eq + 1)
+		}
+		print f["allocator"], f["api"], f["bulk"], f["ns_per_page"],
+		      f["min_ns"], f["max_ns"], f["spread_pct"],
+		      f["tsc_per_page"]
+	}' "$1"
+}
