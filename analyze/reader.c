@@ -216,6 +216,16 @@ struct decoder {
 
 	char label[M_MAX][32];	/* get_label() of a number */
 	char name[PATH_MAX + 64];	/* a stream's, its trace's path */
+
+	/*
+	 * A worker's graph has no muxer when it reads one stream, and the
+	 * muxer is what refuses a stream whose timestamps go back (an empty
+	 * last packet at 0, say): the worker checks that itself, so that
+	 * --jobs=N refuses what --jobs=1 refuses.
+	 */
+	bool order_check;
+	bool order_bad;
+	uint64_t last_ts, bad_ts;
 };
 
 /* (trace, vtid) -> the open svc_alloc_arg call of that thread */
@@ -797,13 +807,61 @@ static void decode_discard(struct decoder *d, const bt_message *msg,
 	}
 }
 
+/* A timestamp of the worker's stream: not below the last (order_check). */
+static void order_see(struct decoder *d, uint64_t ts)
+{
+	if (ts < d->last_ts) {
+		if (!d->order_bad)
+			d->bad_ts = ts;
+		d->order_bad = true;
+		return;
+	}
+	d->last_ts = ts;
+}
+
+/* A packet's beginning or end, as the worker's order check sees it. */
+static void order_packet(struct decoder *d, const bt_message *msg,
+			 bool beginning)
+{
+	const bt_stream_class *sc;
+	const bt_clock_snapshot *cs;
+	int64_t ns;
+
+	if (beginning) {
+		sc = bt_stream_borrow_class_const(bt_packet_borrow_stream_const(
+			bt_message_packet_beginning_borrow_packet_const(msg)));
+		if (!bt_stream_class_packets_have_beginning_default_clock_snapshot(sc))
+			return;
+		cs = bt_message_packet_beginning_borrow_default_clock_snapshot_const(msg);
+	} else {
+		sc = bt_stream_borrow_class_const(bt_packet_borrow_stream_const(
+			bt_message_packet_end_borrow_packet_const(msg)));
+		if (!bt_stream_class_packets_have_end_default_clock_snapshot(sc))
+			return;
+		cs = bt_message_packet_end_borrow_default_clock_snapshot_const(msg);
+	}
+	if (bt_clock_snapshot_get_ns_from_origin(cs, &ns) ==
+	    BT_CLOCK_SNAPSHOT_GET_NS_FROM_ORIGIN_STATUS_OK)
+		order_see(d, (uint64_t)ns);
+	else
+		bt_current_thread_clear_error();
+}
+
 /* A message as a record: false for one the fold has no use for. */
 static bool decode(struct decoder *d, const bt_message *msg, struct rec *rc)
 {
 	switch (bt_message_get_type(msg)) {
 	case BT_MESSAGE_TYPE_EVENT:
 		decode_event(d, msg, rc);
+		if (d->order_check && (rc->flags & RF_TS))
+			order_see(d, (uint64_t)rc->ts);
 		return true;
+	case BT_MESSAGE_TYPE_PACKET_BEGINNING:
+	case BT_MESSAGE_TYPE_PACKET_END:
+		if (d->order_check)
+			order_packet(d, msg, bt_message_get_type(msg) ==
+				     BT_MESSAGE_TYPE_PACKET_BEGINNING);
+		return false;
 	case BT_MESSAGE_TYPE_DISCARDED_EVENTS:
 		decode_discard(d, msg, true, rc);
 		return true;
@@ -1786,6 +1844,14 @@ consume_records(bt_message_iterator *it, struct decoder *d,
 			use(data, &rc);
 		bt_message_put_ref(msgs[i]);
 	}
+	if (__builtin_expect(d->order_bad, 0)) {
+		bt_current_thread_error_append_cause_from_unknown(
+			"rpcsim-analyze", __FILE__, __LINE__,
+			"a message's timestamp is less than the last one of "
+			"its stream: ts=%" PRIu64 ", last-returned-ts=%" PRIu64,
+			d->bad_ts, d->last_ts);
+		return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_ERROR;
+	}
 	return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_OK;
 }
 
@@ -2010,6 +2076,7 @@ worker_main(struct analysis *a, const struct reader_options *o,
 	memset(&c, 0, sizeof(c));
 	c.d.a = a;
 	c.d.tmp = tmp;
+	c.d.order_check = true;
 	c.w = w;
 	tmp_base = tmp;
 	err = open_memstream(&text, &text_len);

@@ -729,6 +729,32 @@ for idx in with without; do
 	ok $? "--jobs=2, a bad packet in one stream file ($idx index): exit 1, the line --jobs=1 prints"
 done
 
+# timestamps that go back within a stream (an empty last packet at 0):
+# --jobs=1's muxer refuses the trace; a worker reading that stream file
+# alone has no muxer and must refuse it as well
+mkdir -p "$tmp/back/trace"
+python3 "$CTFGEN" --index "$tmp/back/trace" <<'EOF'
+1000 run_start mode=2 run=0 mode_name=array threads=2
+2000 entry vtid=10 mode=2
+4300 exit vtid=10 latency_ns=2000 allocated=3 alloc_calls=1
+packet
+stream 1
+2100 entry vtid=11 mode=2
+4500 exit vtid=11 latency_ns=2200 allocated=2 alloc_calls=1
+10000 run_end mode=2 run=0 calls=2 latency_sum_ns=4200 pages=5 no_progress=0
+EOF
+for jobs in 1 2; do
+	timeout 30 "$ANALYZE" --jobs=$jobs "$tmp/back" \
+		>"$tmp/back$jobs.out" 2>"$tmp/back$jobs.err"
+	echo $? >"$tmp/back$jobs.rc"
+done
+[ "$(cat "$tmp/back1.rc")" = 1 ] && [ "$(cat "$tmp/back2.rc")" = 1 ] &&
+	[ ! -s "$tmp/back2.out" ] && [ "$(wc -l <"$tmp/back2.err")" -eq 1 ] &&
+	grep -q "^rpcsim-analyze: $tmp/back/trace: cannot read trace: .*ts=0, last-returned-ts=4300" "$tmp/back1.err" &&
+	grep -q "^rpcsim-analyze: $tmp/back/trace: cannot read trace: a message's timestamp is less than the last one of its stream: ts=0, last-returned-ts=4300" "$tmp/back2.err"
+ok $? "--jobs=2, a stream whose timestamps go back: refused, exit 1, as --jobs=1 refuses it" ||
+	diag "jobs=1: $(cat "$tmp/back1.rc") $(cat "$tmp/back1.err"); jobs=2: $(cat "$tmp/back2.rc") $(cat "$tmp/back2.err")"
+
 # without timestamps (no clock: the header fields renamed), records
 # cannot be merged by time: read again in one process, same results
 cp -r "$tmp/multi" "$tmp/noclock"
