@@ -125,7 +125,9 @@ ok $? "--plan: one self-contained command per point, nothing run" ||
 	diag "exit $status; $(cat "$tmpdir/plan")"
 
 if command -v parallel >/dev/null 2>&1; then
-	parallel --will-cite -j2 <"$tmpdir/plan" >"$tmpdir/parallel.out" 2>"$ERR"
+	# PARALLEL_HOME: its caches in the test's folder, not ~/.parallel.
+	PARALLEL_HOME=$tmpdir/parallel-home parallel --will-cite -j2 \
+		<"$tmpdir/plan" >"$tmpdir/parallel.out" 2>"$ERR"
 	status=$?
 	[ "$status" -eq 0 ] && [ ! -s "$ERR" ] &&
 		[ "$(files "$tmpdir/planned")" = "$(files "$tmpdir/direct")" ] &&

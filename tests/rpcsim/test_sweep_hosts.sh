@@ -89,7 +89,9 @@ elif ! unshare --uts true 2>/dev/null; then
 else
 	run $FIXED $GRID --results="$tmpdir/three/%h" --plan
 	printf 'alpha\nbeta\ngamma\n' >"$tmpdir/hosts"
-	timeout 300 parallel --ssh="sh $UTS_SSH" -j1 --onall \
+	# PARALLEL_HOME: its caches in the test's folder, not ~/.parallel.
+	PARALLEL_HOME=$tmpdir/parallel-home timeout 300 parallel --will-cite \
+		--ssh="sh $UTS_SSH" -j1 --onall \
 		--sshloginfile "$tmpdir/hosts" <"$OUT" >"$tmpdir/par.out" 2>&1
 	pstatus=$?
 	[ $pstatus -eq 0 ] &&
