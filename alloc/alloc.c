@@ -13,12 +13,12 @@
  * pages (lowered for ALLOC_HIGH/HARDER callers) after taking 2^order?
  * Pages on pcp lists do not count, as in the kernel.
  */
-static inline bool pp_zone_watermark_ok_inline(struct pp_pool *pool,
+static inline bool pp_zone_watermark_ok_inline(struct pp_zone *zone,
 					       unsigned int order,
 					       unsigned long mark,
 					       unsigned int alloc_flags)
 {
-	long free_pages = (long)pp_zone_free(pool) - ((1L << order) - 1);
+	long free_pages = (long)pp_zone_free(zone) - ((1L << order) - 1);
 	long min = (long)mark;
 
 	if (alloc_flags & PP_ALLOC_HIGH)
@@ -31,7 +31,7 @@ static inline bool pp_zone_watermark_ok_inline(struct pp_pool *pool,
 		return true;
 	/* A block of the order must exist; reading nr_free racily is fine. */
 	for (unsigned int o = order; o < PP_NR_ORDERS; o++)
-		if (__atomic_load_n(&pool->free_area[o].nr_free,
+		if (__atomic_load_n(&zone->free_area[o].nr_free,
 				    __ATOMIC_RELAXED))
 			return true;
 	return false;
@@ -116,23 +116,24 @@ static inline struct pp_page *pp_rmqueue_pcplist(struct pp_pool *pool,
 	return page;
 }
 
-/* rmqueue_buddy(): take a block straight from the buddy lists. */
+/* rmqueue_buddy(): take a block straight from @zone's buddy lists. */
 static struct pp_page *pp_rmqueue_buddy(struct pp_pool *pool,
+					struct pp_zone *zone,
 					unsigned int order)
 {
 	struct pp_page *page;
 
-	pp_zone_lock(pool);
-	page = pp_fault_buddy_short(pool, 1UL << order) ? NULL :
-	       pp_rmqueue_smallest(pool, order, "rmqueue_buddy");
+	pp_zone_lock(zone);
+	page = pp_fault_buddy_short(zone, 1UL << order) ? NULL :
+	       pp_rmqueue_smallest(pool, zone, order, "rmqueue_buddy");
 	if (page) {
-		atomic_store_explicit(&pool->nr_free,
-				      pp_zone_free(pool) - (1UL << order),
+		atomic_store_explicit(&zone->nr_free,
+				      pp_zone_free(zone) - (1UL << order),
 				      memory_order_relaxed);
 		pp_trace(mm_page_alloc_zone_locked, pp_pfn(pool, page), order,
 			 PP_MIGRATE_UNMOVABLE, 0);
 	}
-	pp_zone_unlock(pool);
+	pp_zone_unlock(zone);
 	pp_count(pool, PP_ZONE_LOCK, 1);
 	return page;
 }
@@ -143,8 +144,8 @@ static struct pp_page *pp_rmqueue_buddy(struct pp_pool *pool,
  * by a drain: pcp_trylock_fail, as a failed trylock) or nothing is left.
  */
 static __attribute__((noinline))
-struct pp_page *pp_rseq_rmqueue(struct pp_pool *pool, struct pp_alloc_ctx *ac,
-				const char *call)
+struct pp_page *pp_rseq_rmqueue(struct pp_pool *pool, struct pp_zone *zone,
+				struct pp_alloc_ctx *ac, const char *call)
 {
 	enum pp_pcp_miss miss;
 	struct pp_page *page;
@@ -154,12 +155,12 @@ struct pp_page *pp_rseq_rmqueue(struct pp_pool *pool, struct pp_alloc_ctx *ac,
 		pp_count(pool, PP_PCP_TRYLOCK_FAIL, 1);
 		return NULL;
 	}
-	while (!(page = pp_rseq_alloc_one(pool, &cpu, &miss))) {
+	while (!(page = pp_rseq_alloc_one(pool, zone, &cpu, &miss))) {
 		if (miss == PP_PCP_BUSY) {
 			pp_count(pool, PP_PCP_TRYLOCK_FAIL, 1);
 			return NULL;
 		}
-		if (!pp_rseq_refill(pool, call))
+		if (!pp_rseq_refill(pool, zone, call))
 			return NULL;
 	}
 	if (unlikely(pool->debug) &&
@@ -174,22 +175,22 @@ struct pp_page *pp_rseq_rmqueue(struct pp_pool *pool, struct pp_alloc_ctx *ac,
 }
 
 /*
- * rmqueue(): order-0 pages come from this CPU's pcp list; if its trylock
- * fails (a drain, or another thread on this CPU), or for larger orders, from
- * the buddy lists directly.
+ * rmqueue(): order-0 pages come from this CPU's pcp list of @zone; if its
+ * trylock fails (a drain, or another thread on this CPU), or for larger
+ * orders, from the zone's buddy lists directly.
  */
 static inline __attribute__((always_inline))
-struct pp_page *pp_rmqueue(struct pp_pool *pool, struct pp_alloc_ctx *ac,
-			   const char *call)
+struct pp_page *pp_rmqueue(struct pp_pool *pool, struct pp_zone *zone,
+			   struct pp_alloc_ctx *ac, const char *call)
 {
 	struct pp_page *page;
 
 	if (likely(ac->order == 0) && pool->pcp_rseq) {
-		page = pp_rseq_rmqueue(pool, ac, call);
+		page = pp_rseq_rmqueue(pool, zone, ac, call);
 		if (likely(page))
 			return page;
 	} else if (likely(ac->order == 0)) {
-		struct pp_pcp *pcp = pp_this_pcp(pool);
+		struct pp_pcp *pcp = pp_zone_this_pcp(pool, zone);
 
 		if (likely(pp_pcp_trylock(pcp))) {
 			page = pp_rmqueue_pcplist(pool, pcp, call);
@@ -205,7 +206,7 @@ struct pp_page *pp_rmqueue(struct pp_pool *pool, struct pp_alloc_ctx *ac,
 			pp_count(pool, PP_PCP_TRYLOCK_FAIL, 1);
 		}
 	}
-	page = pp_rmqueue_buddy(pool, ac->order);
+	page = pp_rmqueue_buddy(pool, zone, ac->order);
 	if (page) {
 		pp_prep_new_page(pool, page, ac->order, ac->gfp, call);
 		pp_count(pool, PP_PGALLOC, 1UL << ac->order);
@@ -219,15 +220,17 @@ struct pp_page *pp_get_page_from_freelist(struct pp_pool *pool,
 					  struct pp_alloc_ctx *ac,
 					  const char *call)
 {
+	struct pp_zone *zone = pp_local_zone(pool);
+
 	if (!(ac->alloc_flags & PP_ALLOC_NO_WATERMARKS)) {
 		unsigned long mark =
-			pool->wmark[ac->alloc_flags & PP_ALLOC_WMARK_MASK];
+			zone->wmark[ac->alloc_flags & PP_ALLOC_WMARK_MASK];
 
-		if (!pp_zone_watermark_ok_inline(pool, ac->order, mark,
+		if (!pp_zone_watermark_ok_inline(zone, ac->order, mark,
 					  ac->alloc_flags))
 			return NULL;
 	}
-	return pp_rmqueue(pool, ac, call);
+	return pp_rmqueue(pool, zone, ac, call);
 }
 
 /*
@@ -341,20 +344,21 @@ static inline __attribute__((always_inline))
 struct pp_page *pp_alloc_page_fast(struct pp_pool *pool,
 				   struct pp_alloc_ctx *ac)
 {
+	struct pp_zone *zone = pp_local_zone(pool);
 	struct pp_page *page;
 	struct pp_pcp *pcp;
 	unsigned int count;
 
 	if (unlikely(pp_pool_slow(pool) ||
-		     pp_zone_free(pool) <= pool->wmark[PP_WMARK_LOW]))
+		     pp_zone_free(zone) <= zone->wmark[PP_WMARK_LOW]))
 		return NULL;
 	if (pool->pcp_rseq) {
 		enum pp_pcp_miss miss;
 		unsigned int cpu;
 
-		if (unlikely(pool->pcp[0].fault_trylock))
+		if (unlikely(zone->pcp[0].fault_trylock))
 			return NULL;
-		page = pp_rseq_alloc_one(pool, &cpu, &miss);
+		page = pp_rseq_alloc_one(pool, zone, &cpu, &miss);
 		if (unlikely(!page))
 			return NULL;
 		pp_prep_new_page_fast(pool, page);
@@ -362,17 +366,17 @@ struct pp_page *pp_alloc_page_fast(struct pp_pool *pool,
 		{
 			struct rseq *rs = pp_rseq_area();
 
-			pp_rseq_count_at(pool, rs, cpu, PP_PGALLOC, 1);
+			pp_rseq_count_at(pool, zone, rs, cpu, PP_PGALLOC, 1);
 			if (ac)
-				pp_ctx_flush_rseq_at(pool, rs, cpu, ac);
+				pp_ctx_flush_rseq_at(pool, zone, rs, cpu, ac);
 			else
-				pp_rseq_count_at(pool, rs, cpu,
+				pp_rseq_count_at(pool, zone, rs, cpu,
 						 PP_ALLOC_SINGLE_CALLS, 1);
 		}
 #endif
 		return page;
 	}
-	pcp = pp_this_pcp(pool);
+	pcp = pp_zone_this_pcp(pool, zone);
 	if (unlikely(!pp_pcp_trylock_fast(pcp)))
 		return NULL;
 	count = pp_pcp_count(pcp);
@@ -558,7 +562,7 @@ void pp_bulk_fill_pcp_checked(struct pp_pool *pool, struct pp_pcp *pcp,
  * have written pages there that stayed on the list, so they are cleared
  * (back to what the caller had) before the section runs again.
  */
-static inline long pp_rseq_pop_bulk(struct pp_pool *pool,
+static inline long pp_rseq_pop_bulk(struct pp_pool *pool, struct pp_zone *zone,
 				    struct pp_page **dst, unsigned long n,
 				    bool clear, unsigned int *cpu_out)
 {
@@ -571,7 +575,7 @@ static inline long pp_rseq_pop_bulk(struct pp_pool *pool,
 
 		if (unlikely((unsigned int)cpu >= pool->nr_cpus))
 			return -1;
-		k = pp_rseq_pop_n(rs, &pool->pcp[cpu], cpu, dst, n);
+		k = pp_rseq_pop_n(rs, &zone->pcp[cpu], cpu, dst, n);
 		if (likely(k >= 0)) {
 			*cpu_out = (unsigned int)cpu;
 			return k;
@@ -596,7 +600,8 @@ static inline long pp_rseq_pop_bulk(struct pp_pool *pool,
  * at the first section: the caller falls back as after a failed trylock.
  */
 static inline __attribute__((always_inline))
-bool pp_bulk_fill_rseq(struct pp_pool *pool, const struct pp_bulk_req *req,
+bool pp_bulk_fill_rseq(struct pp_pool *pool, struct pp_zone *zone,
+		       const struct pp_bulk_req *req,
 		       struct pp_bulk_fill *f, const unsigned int flags)
 {
 	const bool to_list = flags & PP_FILL_LIST;
@@ -658,7 +663,8 @@ bool pp_bulk_fill_rseq(struct pp_pool *pool, const struct pp_bulk_req *req,
 			dst = page_array + nr_populated;
 			want = end - nr_populated;
 		}
-		k = pp_rseq_pop_bulk(pool, dst, want, !to_list && !fill_all,
+		k = pp_rseq_pop_bulk(pool, zone, dst, want,
+				     !to_list && !fill_all,
 				     &cpu);
 		if (unlikely(k < 0)) {
 			if (first)
@@ -669,7 +675,7 @@ bool pp_bulk_fill_rseq(struct pp_pool *pool, const struct pp_bulk_req *req,
 		first = false;
 		/* __rmqueue_pcplist(): the list ran out, refill it. */
 		if (unlikely(!k)) {
-			if (!pp_rseq_refill(pool, call)) {
+			if (!pp_rseq_refill(pool, zone, call)) {
 				f->dry = true;
 				break;
 			}
@@ -725,17 +731,17 @@ bool pp_bulk_fill_rseq(struct pp_pool *pool, const struct pp_bulk_req *req,
  * request comes by value (see pp_alloc_pages_bulk_core()).
  */
 static __attribute__((noinline))
-bool pp_bulk_fill_rseq_checked(struct pp_pool *pool,
+bool pp_bulk_fill_rseq_checked(struct pp_pool *pool, struct pp_zone *zone,
 			       const struct pp_bulk_req r,
 			       struct pp_bulk_fill *f, unsigned int flags)
 {
 	const struct pp_bulk_req *req = &r;
 
 	if (flags & PP_FILL_LIST)
-		return pp_bulk_fill_rseq(pool, req, f, PP_FILL_LIST |
+		return pp_bulk_fill_rseq(pool, zone, req, f, PP_FILL_LIST |
 					 PP_FILL_CHECKS |
 					 (flags & PP_FILL_PER_PAGE_STATS));
-	return pp_bulk_fill_rseq(pool, req, f, PP_FILL_CHECKS |
+	return pp_bulk_fill_rseq(pool, zone, req, f, PP_FILL_CHECKS |
 				 (flags & (PP_FILL_ALL | PP_FILL_STOP |
 					   PP_FILL_PER_PAGE_STATS)));
 }
@@ -792,6 +798,7 @@ unsigned long pp_alloc_pages_bulk_core(struct pp_pool *pool, pp_gfp_t gfp,
 	};
 	struct pp_bulk_fill f = { 0 };
 	unsigned long nr_populated = 0, nr_account = 0, nr_leading;
+	struct pp_zone *zone = pp_local_zone(pool);
 	struct pp_page *page;
 	struct pp_pcp *pcp;
 
@@ -827,8 +834,8 @@ unsigned long pp_alloc_pages_bulk_core(struct pp_pool *pool, pp_gfp_t gfp,
 	 */
 	if (pp_pool_buddy(pool) &&
 	    (nr_pages > pool->nr_pages ||
-	     !pp_zone_watermark_ok_inline(pool, 0,
-					  pool->wmark[PP_WMARK_LOW] + nr_pages,
+	     !pp_zone_watermark_ok_inline(zone, 0,
+					  zone->wmark[PP_WMARK_LOW] + nr_pages,
 					  0))) {
 		pp_ctx_defer(&ac, PP_BULK_FALLBACK_WATERMARK);
 		fallback = PP_TRACE_FALLBACK_WATERMARK;
@@ -844,12 +851,13 @@ unsigned long pp_alloc_pages_bulk_core(struct pp_pool *pool, pp_gfp_t gfp,
 		if (unlikely(pp_rseq_fault(pool)))
 			ok = false;
 		else if (unlikely(pool->debug || (ac.gfp & PP_GFP_ZERO)))
-			ok = pp_bulk_fill_rseq_checked(pool, req, &f, fill);
+			ok = pp_bulk_fill_rseq_checked(pool, zone, req, &f,
+						       fill);
 		else if (page_list)
-			ok = pp_bulk_fill_rseq(pool, &req, &f,
+			ok = pp_bulk_fill_rseq(pool, zone, &req, &f,
 					       PP_FILL_LIST | stats);
 		else
-			ok = pp_bulk_fill_rseq(pool, &req, &f, fill);
+			ok = pp_bulk_fill_rseq(pool, zone, &req, &f, fill);
 		if (unlikely(!ok)) {
 			pp_ctx_defer(&ac, PP_BULK_FALLBACK_TRYLOCK);
 			fallback = PP_TRACE_FALLBACK_TRYLOCK;
@@ -871,7 +879,7 @@ unsigned long pp_alloc_pages_bulk_core(struct pp_pool *pool, pp_gfp_t gfp,
 		return page_list ? nr_account : nr_populated;
 	}
 
-	pcp = pp_this_pcp(pool);
+	pcp = pp_zone_this_pcp(pool, zone);
 	/* A drain or another thread on this CPU holds it: one page instead. */
 	if (unlikely(!pp_pcp_trylock(pcp))) {
 		pp_ctx_defer(&ac, PP_BULK_FALLBACK_TRYLOCK);

@@ -168,25 +168,35 @@ static bool pp_map_arena(struct pp_pool *pool)
 	return true;
 }
 
-static void pp_zone_lock_destroy(struct pp_pool *pool)
+static void pp_zone_lock_destroy(struct pp_zone *zone)
 {
-	int err = pthread_mutex_destroy(&pool->lock);
+	int err = pthread_mutex_destroy(&zone->lock);
 
 	if (err)
 		pp_die("pthread_mutex_destroy: error %d", err);
 }
 
+/* Undo pp_zone_setup() of zones [0, @nr). */
+static void pp_zones_teardown(struct pp_pool *pool, unsigned int nr)
+{
+	for (unsigned int nid = 0; nid < nr; nid++) {
+		struct pp_zone *zone = &pool->zones[nid];
+
+		pp_zone_lock_destroy(zone);
+		munmap(zone->rings, zone->rings_bytes);
+		free(zone->pcp);
+	}
+}
+
 /* Unmap and free a pool whose pages are all back (or never used). */
 static void pp_pool_unmap(struct pp_pool *pool)
 {
-	pp_zone_lock_destroy(pool);
+	pp_zones_teardown(pool, pool->nr_nodes);
 	pool->magic = PP_POOL_DEAD;
 	/* KASAN: a later mapping at this address must not inherit poison. */
 	pp_kasan_unpoison_range(pool, 0, pool->nr_pages);
 	munmap(pool->map_base, pool->map_len);
 	munmap(pool->mem_map, pool->map_bytes);
-	munmap(pool->rings, pool->rings_bytes);
-	free(pool->pcp);
 	free(pool);
 }
 
@@ -202,29 +212,86 @@ static unsigned int pp_ring_slots(const struct pp_pool_config *cfg)
 	return slots;
 }
 
-/* The pcp lists: empty, each with its slice of the ring mapping. */
-static void pp_pool_init_pcp(struct pp_pool *pool,
+/* @zone's pcp lists: empty, each with its slice of the ring mapping. */
+static void pp_zone_init_pcp(struct pp_pool *pool, struct pp_zone *zone,
 			     const struct pp_pool_config *cfg,
 			     unsigned int slots)
 {
-	memset(pool->pcp, 0, pool->nr_cpus * sizeof(*pool->pcp));
+	memset(zone->pcp, 0, pool->nr_cpus * sizeof(*zone->pcp));
 	for (unsigned int cpu = 0; cpu < pool->nr_cpus; cpu++) {
-		struct pp_pcp *pcp = &pool->pcp[cpu];
+		struct pp_pcp *pcp = &zone->pcp[cpu];
 
 		pcp->batch = cfg->pcp_batch;
 		pcp->fault_trylock = cfg->fault.trylock;
 		pcp->high = cfg->pcp_high;
 		pcp->cpu = cpu;
 		pcp->mask = slots - 1;
-		pcp->ring = pool->rings + (size_t)cpu * slots;
+		pcp->ring = zone->rings + (size_t)cpu * slots;
+		pcp->node = zone->node;
 	}
+}
+
+/*
+ * Node @nid's zone over pfns [@start, @start + @nr): its pcp lists and
+ * rings, its lock, its pages on its buddy lists.  0 or -ENOMEM.
+ */
+static int pp_zone_setup(struct pp_pool *pool, unsigned int nid,
+			 const struct pp_pool_config *cfg,
+			 unsigned long start, unsigned long nr)
+{
+	struct pp_zone *zone = &pool->zones[nid];
+	unsigned int slots = pp_ring_slots(cfg);
+	int err;
+
+	zone->node = nid;
+	zone->start_pfn = start;
+	zone->nr_pages = nr;
+	zone->fault_buddy_reserve = cfg->fault.buddy_empty;
+	if (posix_memalign((void **)&zone->pcp, PP_CACHELINE,
+			   pool->nr_cpus * sizeof(*zone->pcp)))
+		return -ENOMEM;
+	zone->rings_bytes = (size_t)pool->nr_cpus * slots * sizeof(void *);
+	zone->rings = pp_map(zone->rings_bytes);
+	if (!zone->rings) {
+		free(zone->pcp);
+		return -ENOMEM;
+	}
+	err = pthread_mutex_init(&zone->lock, NULL);
+	if (err)
+		pp_die("pthread_mutex_init: error %d", err);
+	pp_zone_init_pcp(pool, zone, cfg, slots);
+	pp_zone_init_free_lists(pool, zone);
+	return 0;
+}
+
+/*
+ * The zones, one per node: 0, or -ENOMEM with none left set up.  The
+ * watermarks are the configuration's, for a zone of the whole pool.
+ */
+static int pp_pool_setup_zones(struct pp_pool *pool,
+			       const struct pp_pool_config *cfg)
+{
+	unsigned long wmark[PP_NR_WMARK];
+	int err;
+
+	err = pp_pool_config_wmarks(cfg, &wmark[PP_WMARK_MIN],
+				    &wmark[PP_WMARK_LOW],
+				    &wmark[PP_WMARK_HIGH]);
+	if (err)
+		return err;
+	pool->nr_nodes = 1;
+	memcpy(pool->zones[0].wmark, wmark, sizeof(wmark));
+	err = pp_zone_setup(pool, 0, cfg, 0, pool->nr_pages);
+	if (err)
+		pool->nr_nodes = 0;
+	return err;
 }
 
 struct pp_pool *pp_pool_create(const struct pp_pool_config *cfg)
 {
 	struct pp_pool_config defaults;
 	struct pp_pool *pool;
-	unsigned int slots;
+	unsigned long wmark[PP_NR_WMARK];
 	int err;
 
 	if (!cfg) {
@@ -247,14 +314,14 @@ struct pp_pool *pp_pool_create(const struct pp_pool_config *cfg)
 	err = pp_debug_env_check();
 	if (err)
 		goto fail_free;
-	pool->fault_buddy_reserve = cfg->fault.buddy_empty;
 	pool->nr_pages = cfg->nr_pages;
 	pool->debug = cfg->debug;
 	atomic_init(&pool->bulk_variant, (unsigned int)cfg->bulk_variant);
 	pool->backend_id = (uint8_t)cfg->backend;
-	err = pp_pool_config_wmarks(cfg, &pool->wmark[PP_WMARK_MIN],
-				    &pool->wmark[PP_WMARK_LOW],
-				    &pool->wmark[PP_WMARK_HIGH]);
+	/* Checked before anything is mapped. */
+	err = pp_pool_config_wmarks(cfg, &wmark[PP_WMARK_MIN],
+				    &wmark[PP_WMARK_LOW],
+				    &wmark[PP_WMARK_HIGH]);
 	if (err)
 		goto fail_free;
 	pool->nr_cpus = cfg->nr_cpus;
@@ -273,41 +340,27 @@ struct pp_pool *pp_pool_create(const struct pp_pool_config *cfg)
 	pool->mem_map = pp_map(pool->map_bytes);
 	if (!pool->mem_map)
 		goto fail_arena;
-	if (posix_memalign((void **)&pool->pcp, PP_CACHELINE,
-			   pool->nr_cpus * sizeof(*pool->pcp)))
-		goto fail_mem_map;
-	slots = pp_ring_slots(cfg);
-	pool->rings_bytes = (size_t)pool->nr_cpus * slots * sizeof(void *);
-	pool->rings = pp_map(pool->rings_bytes);
-	if (!pool->rings)
-		goto fail_pcp;
 
 	err = pp_pcp_setup(pool, cfg);
 	if (err)
-		goto fail_rings;
-	err = pthread_mutex_init(&pool->lock, NULL);
+		goto fail_mem_map;
+	err = pp_pool_setup_zones(pool, cfg);
 	if (err)
-		pp_die("pthread_mutex_init: error %d", err);
-	pp_pool_init_pcp(pool, cfg, slots);
-	pp_zone_init_free_lists(pool);
+		goto fail_mem_map;
 
 	if (cfg->backend == PP_BACKEND_JEMALLOC)
 		err = pp_je_create(pool, cfg);
 	else if (cfg->backend == PP_BACKEND_PLUGIN)
 		err = pp_plugin_create(pool, cfg);
 	if (err)
-		goto fail_zone;
+		goto fail_zones;
 	pool->magic = PP_POOL_LIVE;
 	return pool;
 
-fail_zone:
-	pp_zone_lock_destroy(pool);
+fail_zones:
+	pp_zones_teardown(pool, pool->nr_nodes);
 	/* KASAN: a later mapping at this address must not inherit poison. */
 	pp_kasan_unpoison_range(pool, 0, pool->nr_pages);
-fail_rings:
-	munmap(pool->rings, pool->rings_bytes);
-fail_pcp:
-	free(pool->pcp);
 fail_mem_map:
 	munmap(pool->mem_map, pool->map_bytes);
 fail_arena:
@@ -372,7 +425,7 @@ int pp_pool_destroy(struct pp_pool *pool)
 			return -EBUSY;
 	}
 	pp_drain_all_pages(pool);
-	nr_free = pp_zone_free(pool);
+	nr_free = pp_pool_free(pool);
 	if (nr_free != pool->nr_pages) {
 		if (pool->backend_id == PP_BACKEND_BUDDY)
 			pp_report_leak(pool, pool->nr_pages - nr_free,

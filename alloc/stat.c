@@ -44,32 +44,38 @@ const char *pp_vm_event_name(enum pp_vm_event item)
 
 void pp_pool_vmstat(struct pp_pool *pool, struct pp_vmstat *st)
 {
+	const struct pp_zone *z0 = &pool->zones[0];
+
 	memset(st, 0, sizeof(*st));
-	for (unsigned int cpu = 0; cpu < pool->nr_cpus; cpu++)
-		for (unsigned int i = 0; i < PP_NR_VM_EVENTS; i++)
-			st->events[i] +=
-				atomic_load_explicit(&pool->pcp[cpu].events[i],
-						     memory_order_relaxed) +
-				atomic_load_explicit(
-					&pool->pcp[cpu].events_unlocked[i],
-					memory_order_relaxed);
+	for (unsigned int nid = 0; nid < pool->nr_nodes; nid++) {
+		struct pp_zone *zone = &pool->zones[nid];
+
+		for (unsigned int cpu = 0; cpu < pool->nr_cpus; cpu++)
+			for (unsigned int i = 0; i < PP_NR_VM_EVENTS; i++)
+				st->events[i] += atomic_load_explicit(
+						&zone->pcp[cpu].events[i],
+						memory_order_relaxed) +
+					atomic_load_explicit(
+						&zone->pcp[cpu].events_unlocked[i],
+						memory_order_relaxed);
+		pp_zone_lock(zone);
+		st->nr_free += pp_zone_free(zone);
+		for (unsigned int o = 0; o < PP_NR_ORDERS; o++)
+			st->free_area[o] += zone->free_area[o].nr_free;
+		pp_zone_unlock(zone);
+	}
 	st->nr_pages = pool->nr_pages;
-	pp_zone_lock(pool);
-	st->nr_free = pp_zone_free(pool);
-	for (unsigned int o = 0; o < PP_NR_ORDERS; o++)
-		st->free_area[o] = pool->free_area[o].nr_free;
-	pp_zone_unlock(pool);
 	st->nr_pcp = pp_pcp_pages(pool);
 	st->nr_backend = pp_backend_nr_held(pool, st->events[PP_PGALLOC] -
 					    st->events[PP_PGFREE]);
 	st->backend = (enum pp_backend)pool->backend_id;
 	st->bulk_variant = pp_pool_bulk_variant(pool);
 	st->pcp_impl = pp_pool_pcp_impl(pool);
-	st->wmark_min = pool->wmark[PP_WMARK_MIN];
-	st->wmark_low = pool->wmark[PP_WMARK_LOW];
-	st->wmark_high = pool->wmark[PP_WMARK_HIGH];
-	st->pcp_batch = pool->pcp[0].batch;
-	st->pcp_high = pool->pcp[0].high;
+	st->wmark_min = z0->wmark[PP_WMARK_MIN];
+	st->wmark_low = z0->wmark[PP_WMARK_LOW];
+	st->wmark_high = z0->wmark[PP_WMARK_HIGH];
+	st->pcp_batch = z0->pcp[0].batch;
+	st->pcp_high = z0->pcp[0].high;
 	st->nr_cpus = pool->nr_cpus;
 }
 

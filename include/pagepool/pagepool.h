@@ -68,6 +68,9 @@ extern "C" {
 #define PP_MAX_ORDER	10
 #define PP_NR_ORDERS	(PP_MAX_ORDER + 1)
 
+/* Nodes (zones) a pool may have (pp_pool_config.nr_nodes). */
+#define PP_MAX_NODES	8
+
 /* Allocation flags (gfp_t analogue). */
 typedef unsigned int pp_gfp_t;
 
