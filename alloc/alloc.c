@@ -214,23 +214,88 @@ struct pp_page *pp_rmqueue(struct pp_pool *pool, struct pp_zone *zone,
 	return page;
 }
 
-/* get_page_from_freelist(): the watermark check, then rmqueue(). */
+static inline void pp_numa_add(struct pp_zone *zone, unsigned int cpu,
+			       enum pp_numa_stat item, uint64_t n)
+{
+	atomic_fetch_add_explicit(&zone->numa[cpu].ev[item], n,
+				  memory_order_relaxed);
+}
+
+/*
+ * zone_statistics(): @n pages came from @z for a call that preferred node
+ * @pref, on this CPU.  Pools of several nodes only (one node: every page
+ * is a hit and local, read off pgalloc).
+ */
+static __attribute__((noinline))
+void pp_zone_statistics(struct pp_pool *pool, unsigned int pref,
+			struct pp_zone *z, uint64_t n)
+{
+	unsigned int cpu = pp_this_cpu(pool);
+
+	if (z->node == pref) {
+		pp_numa_add(z, cpu, PP_NUMA_HIT, n);
+	} else {
+		pp_numa_add(z, cpu, PP_NUMA_MISS, n);
+		pp_numa_add(&pool->zones[pref], cpu, PP_NUMA_FOREIGN, n);
+	}
+	pp_numa_add(z, cpu, z->node == pool->cpu_node[cpu] ? PP_NUMA_LOCAL :
+			    PP_NUMA_OTHER, n);
+}
+
+/*
+ * zone_statistics() of a bulk call: its pages all come from the preferred
+ * node's own zone.  Out of line, so that the one-node bulk core does not
+ * keep the arguments around.
+ */
+static __attribute__((noinline))
+void pp_bulk_statistics(struct pp_pool *pool, struct pp_zone *zone,
+			unsigned long nr_account)
+{
+	pp_zone_statistics(pool, zone->node, zone, nr_account);
+}
+
+/* The preferred node of a call: @nid, or this CPU's (PP_NUMA_NO_NODE). */
+static inline unsigned int pp_preferred_nid(const struct pp_pool *pool,
+					    int nid)
+{
+	return nid < 0 ? pp_numa_node_id(pool) : (unsigned int)nid;
+}
+
+/*
+ * get_page_from_freelist(): the zonelist of the preferred node, nearest
+ * first (only that node with PP_GFP_THISNODE): the first zone above its
+ * watermark that has the pages, through rmqueue().
+ */
 static inline __attribute__((always_inline))
 struct pp_page *pp_get_page_from_freelist(struct pp_pool *pool,
 					  struct pp_alloc_ctx *ac,
 					  const char *call)
 {
-	struct pp_zone *zone = pp_local_zone(pool);
+	unsigned int pref = pp_preferred_nid(pool, ac->nid);
+	unsigned int nr = ac->gfp & PP_GFP_THISNODE ? 1 : pool->nr_nodes;
 
-	if (!(ac->alloc_flags & PP_ALLOC_NO_WATERMARKS)) {
-		unsigned long mark =
-			zone->wmark[ac->alloc_flags & PP_ALLOC_WMARK_MASK];
+	for (unsigned int i = 0; i < nr; i++) {
+		struct pp_zone *zone = &pool->zones[pool->zonelist[pref][i]];
+		struct pp_page *page;
 
-		if (!pp_zone_watermark_ok_inline(zone, ac->order, mark,
-					  ac->alloc_flags))
-			return NULL;
+		if (!(ac->alloc_flags & PP_ALLOC_NO_WATERMARKS)) {
+			unsigned long mark =
+				zone->wmark[ac->alloc_flags &
+					    PP_ALLOC_WMARK_MASK];
+
+			if (!pp_zone_watermark_ok_inline(zone, ac->order, mark,
+							 ac->alloc_flags))
+				continue;
+		}
+		page = pp_rmqueue(pool, zone, ac, call);
+		if (!page)
+			continue;
+		if (unlikely(pool->nr_nodes > 1))
+			pp_zone_statistics(pool, pref, zone,
+					   1UL << ac->order);
+		return page;
 	}
-	return pp_rmqueue(pool, zone, ac, call);
+	return NULL;
 }
 
 /*
@@ -297,7 +362,8 @@ struct pp_page *pp_alloc_pages_impl(struct pp_pool *pool,
 struct pp_page *pp_alloc_pages(struct pp_pool *pool, pp_gfp_t gfp,
 			       unsigned int order)
 {
-	struct pp_alloc_ctx ac = { .gfp = gfp, .order = order };
+	struct pp_alloc_ctx ac = { .gfp = gfp, .order = order,
+				   .nid = PP_NUMA_NO_NODE };
 
 	if (unlikely(order > PP_MAX_ORDER)) {
 		pp_count(pool, PP_ALLOC_SINGLE_CALLS, 1);
@@ -312,7 +378,8 @@ struct pp_page *pp_alloc_pages(struct pp_pool *pool, pp_gfp_t gfp,
 static __attribute__((noinline))
 struct pp_page *pp_alloc_page_slow(struct pp_pool *pool, pp_gfp_t gfp)
 {
-	struct pp_alloc_ctx ac = { .gfp = gfp, .order = 0 };
+	struct pp_alloc_ctx ac = { .gfp = gfp, .order = 0,
+				   .nid = PP_NUMA_NO_NODE };
 
 	pp_ctx_defer(&ac, PP_ALLOC_SINGLE_CALLS);
 	return pp_alloc_pages_impl(pool, &ac, "pp_alloc_page");
@@ -332,8 +399,8 @@ struct pp_page *pp_alloc_page_finish(struct pp_pool *pool,
 }
 
 /*
- * The common case of the single-page path, straight-line: the zone above
- * its low watermark (what pp_zone_watermark_ok() says for order 0 and no
+ * The common case of the single-page path, straight-line: one node, its
+ * zone above its low watermark (what pp_zone_watermark_ok() says for order 0 and no
  * ALLOC_* flags), this CPU's pcp list to be had (rseq: not stopped; lock:
  * taken at the first try), a page on it, debug checks off, buddy backend.  The same steps and counters
  * as the general path: PGALLOC, and the call's own counters (@ac's
@@ -344,11 +411,12 @@ static inline __attribute__((always_inline))
 struct pp_page *pp_alloc_page_fast(struct pp_pool *pool,
 				   struct pp_alloc_ctx *ac)
 {
-	struct pp_zone *zone = pp_local_zone(pool);
+	struct pp_zone *zone = &pool->zones[0];
 	struct pp_page *page;
 	struct pp_pcp *pcp;
 	unsigned int count;
 
+	/* Several nodes (pp_pool_slow()): the general path's zonelist walk. */
 	if (unlikely(pp_pool_slow(pool) ||
 		     pp_zone_free(zone) <= zone->wmark[PP_WMARK_LOW]))
 		return NULL;
@@ -769,14 +837,15 @@ bool pp_bulk_fill_rseq_checked(struct pp_pool *pool, struct pp_zone *zone,
  */
 static inline __attribute__((always_inline))
 unsigned long pp_alloc_pages_bulk_core(struct pp_pool *pool, pp_gfp_t gfp,
-				       unsigned long nr_pages,
+				       int nid, unsigned long nr_pages,
 				       struct pp_list_head *page_list,
 				       struct pp_page **page_array,
 				       enum pp_vm_event call_event,
 				       const char *call,
 				       const enum pp_bulk_variant v)
 {
-	struct pp_alloc_ctx ac = { .gfp = gfp & PP_GFP_MASK, .order = 0 };
+	struct pp_alloc_ctx ac = { .gfp = gfp & PP_GFP_MASK, .order = 0,
+				   .nid = nid };
 	enum pp_trace_fallback fallback = PP_TRACE_FALLBACK_NONE;
 	const bool fill_all = page_array && V_FILL_ALL(v);
 	const bool stop = page_array && V_STOP(v);
@@ -798,11 +867,18 @@ unsigned long pp_alloc_pages_bulk_core(struct pp_pool *pool, pp_gfp_t gfp,
 	};
 	struct pp_bulk_fill f = { 0 };
 	unsigned long nr_populated = 0, nr_account = 0, nr_leading;
-	struct pp_zone *zone = pp_local_zone(pool);
+	/*
+	 * The first zone of the preferred node's zonelist: its own.  Read
+	 * once: a one-node pool's is zones[0], at a constant offset.
+	 */
+	const bool numa = pool->nr_nodes > 1;
+	struct pp_zone *zone = &pool->zones[0];
 	struct pp_page *page;
 	struct pp_pcp *pcp;
 
 	pp_ctx_defer(&ac, call_event);
+	if (unlikely(numa))
+		zone = &pool->zones[pp_preferred_nid(pool, nid)];
 	if (unlikely(nr_pages == 0))
 		goto out_flush;
 
@@ -830,7 +906,10 @@ unsigned long pp_alloc_pages_bulk_core(struct pp_pool *pool, pp_gfp_t gfp,
 	 * The zone must stay above low + nr_pages (full nr_pages, as 5.13).
 	 * The kernel's nr_pages is an int; ours is unsigned long, so a
 	 * request larger than the pool must not wrap the sum.  A zone
-	 * policy: the jemalloc backend manages its own pages.
+	 * policy: the jemalloc backend manages its own pages.  With several
+	 * nodes the next zone of the zonelist is another node's, which the
+	 * bulk path never fills from (nor any with PP_GFP_THISNODE): one
+	 * page through the zonelist walk instead.
 	 */
 	if (pp_pool_buddy(pool) &&
 	    (nr_pages > pool->nr_pages ||
@@ -839,6 +918,9 @@ unsigned long pp_alloc_pages_bulk_core(struct pp_pool *pool, pp_gfp_t gfp,
 					  0))) {
 		pp_ctx_defer(&ac, PP_BULK_FALLBACK_WATERMARK);
 		fallback = PP_TRACE_FALLBACK_WATERMARK;
+		if (unlikely(numa) && !(ac.gfp & PP_GFP_THISNODE))
+			pp_numa_add(zone, pp_this_cpu(pool),
+				    PP_NUMA_BULK_FALLBACK_REMOTE, 1);
 		goto failed;
 	}
 
@@ -874,6 +956,8 @@ unsigned long pp_alloc_pages_bulk_core(struct pp_pool *pool, pp_gfp_t gfp,
 		if (f.dry)
 			pp_ctx_defer(&ac, PP_BULK_PARTIAL);
 		pp_ctx_flush_rseq(pool, &ac);
+		if (unlikely(numa))
+			pp_bulk_statistics(pool, zone, nr_account);
 		pp_trace(mm_page_alloc_bulk, nr_pages, nr_leading, nr_account,
 			 page_array != NULL, fallback);
 		return page_list ? nr_account : nr_populated;
@@ -910,6 +994,8 @@ unsigned long pp_alloc_pages_bulk_core(struct pp_pool *pool, pp_gfp_t gfp,
 		pp_ctx_defer(&ac, PP_BULK_PARTIAL);
 	pp_ctx_flush_locked(pcp, &ac);
 	pp_pcp_unlock(pcp);
+	if (unlikely(numa))
+		pp_bulk_statistics(pool, zone, nr_account);
 	pp_trace(mm_page_alloc_bulk, nr_pages, nr_leading, nr_account,
 		 page_array != NULL, fallback);
 	return page_list ? nr_account : nr_populated;
@@ -939,7 +1025,7 @@ out_flush:
 /* One copy of the core per variant; the variant is read once per call. */
 static inline __attribute__((always_inline))
 unsigned long pp_alloc_pages_bulk_impl(struct pp_pool *pool, pp_gfp_t gfp,
-				       unsigned long nr_pages,
+				       int nid, unsigned long nr_pages,
 				       struct pp_list_head *page_list,
 				       struct pp_page **page_array,
 				       enum pp_vm_event call_event,
@@ -948,24 +1034,29 @@ unsigned long pp_alloc_pages_bulk_impl(struct pp_pool *pool, pp_gfp_t gfp,
 	switch (atomic_load_explicit(&pool->bulk_variant,
 				     memory_order_relaxed)) {
 	case PP_BULK_STOP_AT_POPULATED:
-		return pp_alloc_pages_bulk_core(pool, gfp, nr_pages, page_list,
+		return pp_alloc_pages_bulk_core(pool, gfp, nid, nr_pages,
+						page_list,
 						page_array, call_event, call,
 						PP_BULK_STOP_AT_POPULATED);
 	case PP_BULK_BATCHED_STATS:
-		return pp_alloc_pages_bulk_core(pool, gfp, nr_pages, page_list,
+		return pp_alloc_pages_bulk_core(pool, gfp, nid, nr_pages,
+						page_list,
 						page_array, call_event, call,
 						PP_BULK_BATCHED_STATS);
 	case PP_BULK_NO_SINGLE_FALLBACK:
-		return pp_alloc_pages_bulk_core(pool, gfp, nr_pages, page_list,
+		return pp_alloc_pages_bulk_core(pool, gfp, nid, nr_pages,
+						page_list,
 						page_array, call_event, call,
 						PP_BULK_NO_SINGLE_FALLBACK);
 	case PP_BULK_PURE_OUTPUT:
-		return pp_alloc_pages_bulk_core(pool, gfp, nr_pages, page_list,
+		return pp_alloc_pages_bulk_core(pool, gfp, nid, nr_pages,
+						page_list,
 						page_array, call_event, call,
 						PP_BULK_PURE_OUTPUT);
 	case PP_BULK_MERGED:
 	default:
-		return pp_alloc_pages_bulk_core(pool, gfp, nr_pages, page_list,
+		return pp_alloc_pages_bulk_core(pool, gfp, nid, nr_pages,
+						page_list,
 						page_array, call_event, call,
 						PP_BULK_MERGED);
 	}
@@ -979,9 +1070,96 @@ unsigned long pp_alloc_pages_bulk_array(struct pp_pool *pool, pp_gfp_t gfp,
 	if (unlikely(!page_array) && nr_pages)
 		pp_bad_call("pp_alloc_pages_bulk_array",
 			    "page_array is NULL with nr_pages %lu", nr_pages);
-	return pp_alloc_pages_bulk_impl(pool, gfp, nr_pages, NULL, page_array,
+	return pp_alloc_pages_bulk_impl(pool, gfp, PP_NUMA_NO_NODE, nr_pages,
+					NULL, page_array,
 					PP_ALLOC_BULK_ARRAY_CALLS,
 					"pp_alloc_pages_bulk_array");
+}
+
+unsigned long pp_alloc_pages_bulk_array_node(struct pp_pool *pool,
+					     pp_gfp_t gfp, int nid,
+					     unsigned long nr_pages,
+					     struct pp_page **page_array)
+{
+	if (unlikely(!page_array) && nr_pages)
+		pp_bad_call("pp_alloc_pages_bulk_array_node",
+			    "page_array is NULL with nr_pages %lu", nr_pages);
+	if (unlikely(nid != PP_NUMA_NO_NODE &&
+		     (nid < 0 || (unsigned int)nid >= pool->nr_nodes)))
+		pp_bad_call("pp_alloc_pages_bulk_array_node",
+			    "node %d is not one of the pool's %u", nid,
+			    pool->nr_nodes);
+	return pp_alloc_pages_bulk_impl(pool, gfp, nid, nr_pages, NULL,
+					page_array, PP_ALLOC_BULK_ARRAY_CALLS,
+					"pp_alloc_pages_bulk_array_node");
+}
+
+/* next_node_in(): the first node of @mask after @prev, wrapping. */
+static unsigned int pp_next_node_in(unsigned int prev, unsigned long mask)
+{
+	unsigned long after = prev + 1 < PP_MAX_NODES ?
+			      mask & ~((2UL << prev) - 1) : 0;
+
+	return (unsigned int)__builtin_ctzl(after ? after : mask);
+}
+
+/*
+ * alloc_pages_bulk_array_interleave() (5.14): @nr_pages split evenly over
+ * the nodes of @mask, the remainder one page each to the first in
+ * interleave order, each share a bulk call on its node.
+ */
+static unsigned long pp_bulk_array_interleave(struct pp_pool *pool,
+					      pp_gfp_t gfp,
+					      struct pp_mempolicy *pol,
+					      unsigned long mask,
+					      unsigned long nr_pages,
+					      struct pp_page **page_array)
+{
+	unsigned long nodes = (unsigned long)__builtin_popcountl(mask);
+	unsigned long per_node = nr_pages / nodes;
+	unsigned long delta = nr_pages - nodes * per_node, total = 0;
+
+	for (unsigned long i = 0; i < nodes; i++) {
+		unsigned long want = per_node + (delta ? 1 : 0);
+		unsigned int nid = pp_next_node_in(pol->il_prev, mask);
+
+		if (delta)
+			delta--;
+		pol->il_prev = nid;
+		total += pp_alloc_pages_bulk_array_node(pool, gfp, (int)nid,
+							want,
+							page_array + total);
+	}
+	return total;
+}
+
+unsigned long pp_alloc_pages_bulk_array_mempolicy(struct pp_pool *pool,
+						  pp_gfp_t gfp,
+						  struct pp_mempolicy *pol,
+						  unsigned long nr_pages,
+						  struct pp_page **page_array)
+{
+	unsigned long mask;
+
+	if (!pol || pol->mode == PP_MPOL_DEFAULT || pol->mode == PP_MPOL_LOCAL)
+		return pp_alloc_pages_bulk_array_node(pool, gfp,
+						      PP_NUMA_NO_NODE,
+						      nr_pages, page_array);
+	if ((unsigned int)pol->mode >= PP_NR_MPOL_MODES)
+		pp_bad_call("pp_alloc_pages_bulk_array_mempolicy",
+			    "policy mode %u is not a pp_mpol_mode",
+			    (unsigned int)pol->mode);
+	mask = pol->nodes & ((1UL << pool->nr_nodes) - 1);
+	if (!mask)
+		pp_bad_call("pp_alloc_pages_bulk_array_mempolicy",
+			    "policy nodes 0x%lx hold none of the pool's %u",
+			    pol->nodes, pool->nr_nodes);
+	if (pol->mode == PP_MPOL_PREFERRED)
+		return pp_alloc_pages_bulk_array_node(pool, gfp,
+						      __builtin_ctzl(mask),
+						      nr_pages, page_array);
+	return pp_bulk_array_interleave(pool, gfp, pol, mask, nr_pages,
+					page_array);
 }
 
 unsigned long pp_alloc_pages_bulk_list(struct pp_pool *pool, pp_gfp_t gfp,
@@ -991,7 +1169,8 @@ unsigned long pp_alloc_pages_bulk_list(struct pp_pool *pool, pp_gfp_t gfp,
 	if (unlikely(!list) && nr_pages)
 		pp_bad_call("pp_alloc_pages_bulk_list",
 			    "list is NULL with nr_pages %lu", nr_pages);
-	return pp_alloc_pages_bulk_impl(pool, gfp, nr_pages, list, NULL,
+	return pp_alloc_pages_bulk_impl(pool, gfp, PP_NUMA_NO_NODE, nr_pages,
+					list, NULL,
 					PP_ALLOC_BULK_LIST_CALLS,
 					"pp_alloc_pages_bulk_list");
 }

@@ -324,7 +324,8 @@ void pp_put_page(struct pp_pool *pool, struct pp_page *page)
 		     __atomic_load_n(&page->refcount, __ATOMIC_ACQUIRE) != 1 ||
 		     pp_trace_enabled(mm_page_free)))
 		return pp_put_page_slow(pool, page);
-	zone = pp_page_zone(pool, page);
+	/* One node past pp_pool_slow(): the page is the first zone's. */
+	zone = &pool->zones[0];
 	if (pool->pcp_rseq) {
 		long n;
 
@@ -402,7 +403,8 @@ void pp_release_pages_rseq(struct pp_pool *pool, struct pp_page **pages,
 			   unsigned long nr)
 {
 	struct pp_page *batch[PP_SWAP_CLUSTER_MAX];
-	struct pp_zone *zone = NULL;
+	/* One node past pp_pool_slow(): every page is the first zone's. */
+	struct pp_zone *zone = &pool->zones[0];
 	unsigned int n = 0;
 
 	for (unsigned long i = 0; i < nr; i++) {
@@ -425,12 +427,6 @@ void pp_release_pages_rseq(struct pp_pool *pool, struct pp_page **pages,
 			continue;
 		}
 		pp_kasan_poison(pool, page, 0);
-		/* A batch is of one zone: each page to its own node's. */
-		if (n && pp_page_zone(pool, page) != zone) {
-			pp_rseq_release_batch(pool, zone, batch, n);
-			n = 0;
-		}
-		zone = pp_page_zone(pool, page);
 		batch[n++] = page;
 		if (n == PP_SWAP_CLUSTER_MAX) {
 			pp_rseq_release_batch(pool, zone, batch, n);
@@ -583,12 +579,12 @@ void pp_release_pages(struct pp_pool *pool, struct pp_page **pages,
 		pp_bad_call("pp_release_pages", "pages is NULL with nr %lu",
 			    nr);
 	/*
-	 * Several nodes: the batches of the general path go each to the
-	 * list of their pages' zone; one zone is all this loop knows.
+	 * Several nodes are pp_pool_slow(): the batches of the general path
+	 * go each to the list of their pages' zone; one zone, zones[0], is
+	 * all the loops below know.
 	 */
 	if (unlikely(pp_pool_slow(pool) || pp_trace_enabled(mm_page_free) ||
-		     pp_trace_enabled(mm_page_free_batched) ||
-		     pool->nr_nodes > 1))
+		     pp_trace_enabled(mm_page_free_batched)))
 		return pp_release_pages_checked(pool, pages, nr);
 	if (pool->pcp_rseq)
 		return pp_release_pages_rseq(pool, pages, nr);
@@ -611,7 +607,7 @@ void pp_release_pages(struct pp_pool *pool, struct pp_page **pages,
 			continue;
 		}
 		if (unlikely(!pcp)) {
-			pcp = pp_zone_this_pcp(pool, pp_page_zone(pool, page));
+			pcp = pp_zone_this_pcp(pool, &pool->zones[0]);
 			if (unlikely(!pp_pcp_trylock(pcp))) {
 				pcp = NULL;
 				pp_free_page_skip_pcp(pool, page);
@@ -661,6 +657,13 @@ unsigned long pp_page_to_pfn(const struct pp_pool *pool,
 	if (unlikely(!pp_page_in_pool(pool, page)))
 		pp_bad_pointer(pool, page, "pp_page_to_pfn");
 	return pp_pfn(pool, page);
+}
+
+int pp_page_to_nid(const struct pp_pool *pool, const struct pp_page *page)
+{
+	if (unlikely(!pp_page_in_pool(pool, page)))
+		pp_bad_pointer(pool, page, "pp_page_to_nid");
+	return (int)pp_pfn_nid(pool, pp_pfn(pool, page));
 }
 
 struct pp_page *pp_pfn_to_page(const struct pp_pool *pool, unsigned long pfn)

@@ -120,6 +120,11 @@ struct pp_free_area {
 	unsigned long nr_free;		/* blocks of this order */
 };
 
+/* One CPU's numa counters of one zone, on a line of their own. */
+struct pp_numa_pcpu {
+	_Atomic uint64_t ev[PP_NR_NUMA_STATS];
+} __attribute__((aligned(PP_CACHELINE)));
+
 /*
  * A zone (struct zone): one node's pages, pfns [@start_pfn, @start_pfn +
  * @nr_pages), with their buddy lists, watermarks and per-CPU lists.  The
@@ -136,6 +141,12 @@ struct pp_zone {
 	unsigned int node;
 	struct pp_page **rings;		/* the pcp lists' rings, one mapping */
 	size_t rings_bytes;
+	/*
+	 * zone_statistics() of a pool of several nodes, a cache line of
+	 * counters per CPU (the CPU counting, atomic adds): pool->nr_cpus
+	 * entries.
+	 */
+	struct pp_numa_pcpu *numa;
 
 	/* The buddy lists under the zone lock. */
 	pthread_mutex_t lock __attribute__((aligned(PP_CACHELINE)));
@@ -169,7 +180,13 @@ struct pp_pool {
 	unsigned long nr_pages;
 	unsigned int nr_cpus;
 	unsigned int nr_nodes;		/* zones in use in @zones */
+	unsigned long node_span;	/* pages per node (the last: more) */
+	uint8_t *cpu_node;		/* nr_cpus entries: cpu_to_node() */
+	/* node_distance(i, j); the zonelist of node i, nearest first. */
+	uint8_t distance[PP_MAX_NODES][PP_MAX_NODES];
+	uint8_t zonelist[PP_MAX_NODES][PP_MAX_NODES];
 	bool debug;
+	bool slow;			/* see pp_pool_slow() */
 	bool pcp_rseq;			/* PP_PCP_RSEQ, else PP_PCP_LOCK */
 	uint8_t backend_id;		/* enum pp_backend */
 	_Atomic unsigned int bulk_variant;	/* enum pp_bulk_variant */
@@ -198,6 +215,7 @@ struct pp_pool {
 struct pp_alloc_ctx {
 	pp_gfp_t gfp;
 	unsigned int order;
+	int nid;		/* preferred node; PP_NUMA_NO_NODE: this CPU's */
 	unsigned int alloc_flags;
 	unsigned int nr_pending;
 	enum pp_vm_event pending[4];
@@ -307,8 +325,13 @@ struct pp_backend_ops {
  */
 #define pp_pool_buddy(pool)	(!(pool)->ops)
 
-/* The straight-line fast paths do not apply: debug checks, or a backend. */
-#define pp_pool_slow(pool)	((pool)->debug || (pool)->ops)
+/*
+ * The straight-line fast paths do not apply: debug checks, a backend, or
+ * several nodes (a zonelist to walk, pages of several zones to free).  One
+ * flag, set when the pool is created, so that they test one byte: the
+ * fast paths know zones[0] is the pool's only zone past it.
+ */
+#define pp_pool_slow(pool)	((pool)->slow)
 
 /* The state a block whose last reference went is left in for its owner. */
 static inline unsigned int pp_backend_free_state(const struct pp_pool *pool)
@@ -539,13 +562,31 @@ static inline int pp_cpu_id(void)
 	return sched_getcpu();
 }
 
+/* This thread's CPU as an index of the pool's per-CPU arrays. */
+static inline unsigned int pp_this_cpu(const struct pp_pool *pool)
+{
+	int cpu = pp_cpu_id();
+
+	if (unlikely(cpu < 0 || (unsigned int)cpu >= pool->nr_cpus))
+		cpu = cpu < 0 ? 0 : (int)((unsigned int)cpu % pool->nr_cpus);
+	return (unsigned int)cpu;
+}
+
+/* numa_node_id(): the node of the CPU this thread runs on. */
+static inline unsigned int pp_numa_node_id(const struct pp_pool *pool)
+{
+	if (likely(pool->nr_nodes == 1))
+		return 0;
+	return pool->cpu_node[pp_this_cpu(pool)];
+}
+
 /*
  * The zone of the node this thread's CPU belongs to (numa_node_id()'s
  * zone): the first of its zonelist.
  */
 static inline struct pp_zone *pp_local_zone(struct pp_pool *pool)
 {
-	return &pool->zones[0];
+	return &pool->zones[pp_numa_node_id(pool)];
 }
 
 /* @zone's pcp list of the CPU this thread runs on. */
@@ -577,11 +618,16 @@ static inline void pp_count_locked(struct pp_pcp *pcp, enum pp_vm_event ev,
 	atomic_store_explicit(&pcp->events[ev], v + n, memory_order_relaxed);
 }
 
-/* No pcp lock held: an atomic add to this CPU's counters (slow paths). */
+/*
+ * No pcp lock held: an atomic add to this CPU's counters (slow paths).
+ * The pool's counters are the sum over every zone's lists; those of no
+ * zone in particular go to the first zone's.
+ */
 static inline void pp_count(struct pp_pool *pool, enum pp_vm_event ev,
 			    uint64_t n)
 {
-	atomic_fetch_add_explicit(&pp_this_pcp(pool)->events_unlocked[ev], n,
+	atomic_fetch_add_explicit(&pp_zone_this_pcp(pool, &pool->zones[0])->
+				  events_unlocked[ev], n,
 				  memory_order_relaxed);
 }
 
@@ -660,8 +706,8 @@ static inline void pp_rseq_count(struct pp_pool *pool, enum pp_vm_event ev,
 
 	if (unlikely((unsigned int)cpu >= pool->nr_cpus))
 		return pp_count(pool, ev, n);
-	pp_rseq_count_at(pool, pp_local_zone(pool), rs, (unsigned int)cpu,
-			 ev, n);
+	/* As pp_count(): on the first zone's lists. */
+	pp_rseq_count_at(pool, &pool->zones[0], rs, (unsigned int)cpu, ev, n);
 }
 
 /*
@@ -896,11 +942,22 @@ static inline struct pp_zone *pp_pcp_zone(struct pp_pool *pool,
 	return &pool->zones[pcp->node];
 }
 
-/* The zone holding @pfn: the node whose range it falls in. */
+/* The node holding @pfn: the range it falls in, the last takes the rest. */
+static inline unsigned int pp_pfn_nid(const struct pp_pool *pool,
+				      unsigned long pfn)
+{
+	unsigned long nid;
+
+	if (likely(pool->nr_nodes == 1))
+		return 0;
+	nid = pfn / pool->node_span;
+	return nid < pool->nr_nodes ? (unsigned int)nid : pool->nr_nodes - 1;
+}
+
 static inline struct pp_zone *pp_pfn_zone(struct pp_pool *pool,
 					  unsigned long pfn)
 {
-	return &pool->zones[0];
+	return &pool->zones[pp_pfn_nid(pool, pfn)];
 }
 
 static inline struct pp_zone *pp_page_zone(struct pp_pool *pool,
