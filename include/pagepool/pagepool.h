@@ -3,7 +3,8 @@
  * libpagepool: a user-space zone that behaves like the Linux kernel's
  * order-0 page allocator.
  *
- * One pool is one zone over one mmap'd arena of 4 KiB pages.  Every page has
+ * One pool is one zone (or one per node, pp_pool_config.nr_nodes) over one
+ * mmap'd arena of 4 KiB pages.  Every page has
  * a descriptor (struct pp_page, the struct page analogue) in an array
  * parallel to the arena: pfn = index, address = arena + pfn * PP_PAGE_SIZE.
  * Free pages live in buddy free lists (orders 0..PP_MAX_ORDER) under one
