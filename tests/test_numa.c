@@ -27,14 +27,7 @@ static struct pp_pool *numa_pool(unsigned long nr_pages, unsigned int nodes,
 	struct pp_pool_config cfg;
 	unsigned int map[1] = { local };
 
-	pp_pool_config_init(&cfg);
-	cfg.nr_pages = nr_pages;
-	cfg.pcp_batch = 8;
-	cfg.pcp_high = 48;
-	cfg.nr_cpus = 1;
-	cfg.wmark_min = 0;
-	cfg.wmark_low = 0;
-	cfg.wmark_high = 0;
+	test_pool_config(&cfg, nr_pages, 8, 48, 1);
 	cfg.nr_nodes = nodes;
 	cfg.cpu_to_node = map;
 	cfg.node_distance = distance;
