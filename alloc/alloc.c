@@ -13,12 +13,12 @@
  * pages (lowered for ALLOC_HIGH/HARDER callers) after taking 2^order?
  * Pages on pcp lists do not count, as in the kernel.
  */
-static inline bool pp_zone_watermark_ok_inline(struct pp_pool *pool,
+static inline bool pp_zone_watermark_ok_inline(struct pp_zone *zone,
 					       unsigned int order,
 					       unsigned long mark,
 					       unsigned int alloc_flags)
 {
-	long free_pages = (long)pp_zone_free(pool) - ((1L << order) - 1);
+	long free_pages = (long)pp_zone_free(zone) - ((1L << order) - 1);
 	long min = (long)mark;
 
 	if (alloc_flags & PP_ALLOC_HIGH)
@@ -31,7 +31,7 @@ static inline bool pp_zone_watermark_ok_inline(struct pp_pool *pool,
 		return true;
 	/* A block of the order must exist; reading nr_free racily is fine. */
 	for (unsigned int o = order; o < PP_NR_ORDERS; o++)
-		if (__atomic_load_n(&pool->free_area[o].nr_free,
+		if (__atomic_load_n(&zone->free_area[o].nr_free,
 				    __ATOMIC_RELAXED))
 			return true;
 	return false;
@@ -116,23 +116,24 @@ static inline struct pp_page *pp_rmqueue_pcplist(struct pp_pool *pool,
 	return page;
 }
 
-/* rmqueue_buddy(): take a block straight from the buddy lists. */
+/* rmqueue_buddy(): take a block straight from @zone's buddy lists. */
 static struct pp_page *pp_rmqueue_buddy(struct pp_pool *pool,
+					struct pp_zone *zone,
 					unsigned int order)
 {
 	struct pp_page *page;
 
-	pp_zone_lock(pool);
-	page = pp_fault_buddy_short(pool, 1UL << order) ? NULL :
-	       pp_rmqueue_smallest(pool, order, "rmqueue_buddy");
+	pp_zone_lock(zone);
+	page = pp_fault_buddy_short(zone, 1UL << order) ? NULL :
+	       pp_rmqueue_smallest(pool, zone, order, "rmqueue_buddy");
 	if (page) {
-		atomic_store_explicit(&pool->nr_free,
-				      pp_zone_free(pool) - (1UL << order),
+		atomic_store_explicit(&zone->nr_free,
+				      pp_zone_free(zone) - (1UL << order),
 				      memory_order_relaxed);
 		pp_trace(mm_page_alloc_zone_locked, pp_pfn(pool, page), order,
 			 PP_MIGRATE_UNMOVABLE, 0);
 	}
-	pp_zone_unlock(pool);
+	pp_zone_unlock(zone);
 	pp_count(pool, PP_ZONE_LOCK, 1);
 	return page;
 }
@@ -143,8 +144,8 @@ static struct pp_page *pp_rmqueue_buddy(struct pp_pool *pool,
  * by a drain: pcp_trylock_fail, as a failed trylock) or nothing is left.
  */
 static __attribute__((noinline))
-struct pp_page *pp_rseq_rmqueue(struct pp_pool *pool, struct pp_alloc_ctx *ac,
-				const char *call)
+struct pp_page *pp_rseq_rmqueue(struct pp_pool *pool, struct pp_zone *zone,
+				struct pp_alloc_ctx *ac, const char *call)
 {
 	enum pp_pcp_miss miss;
 	struct pp_page *page;
@@ -154,12 +155,12 @@ struct pp_page *pp_rseq_rmqueue(struct pp_pool *pool, struct pp_alloc_ctx *ac,
 		pp_count(pool, PP_PCP_TRYLOCK_FAIL, 1);
 		return NULL;
 	}
-	while (!(page = pp_rseq_alloc_one(pool, &cpu, &miss))) {
+	while (!(page = pp_rseq_alloc_one(pool, zone, &cpu, &miss))) {
 		if (miss == PP_PCP_BUSY) {
 			pp_count(pool, PP_PCP_TRYLOCK_FAIL, 1);
 			return NULL;
 		}
-		if (!pp_rseq_refill(pool, call))
+		if (!pp_rseq_refill(pool, zone, call))
 			return NULL;
 	}
 	if (unlikely(pool->debug) &&
@@ -174,22 +175,22 @@ struct pp_page *pp_rseq_rmqueue(struct pp_pool *pool, struct pp_alloc_ctx *ac,
 }
 
 /*
- * rmqueue(): order-0 pages come from this CPU's pcp list; if its trylock
- * fails (a drain, or another thread on this CPU), or for larger orders, from
- * the buddy lists directly.
+ * rmqueue(): order-0 pages come from this CPU's pcp list of @zone; if its
+ * trylock fails (a drain, or another thread on this CPU), or for larger
+ * orders, from the zone's buddy lists directly.
  */
 static inline __attribute__((always_inline))
-struct pp_page *pp_rmqueue(struct pp_pool *pool, struct pp_alloc_ctx *ac,
-			   const char *call)
+struct pp_page *pp_rmqueue(struct pp_pool *pool, struct pp_zone *zone,
+			   struct pp_alloc_ctx *ac, const char *call)
 {
 	struct pp_page *page;
 
 	if (likely(ac->order == 0) && pool->pcp_rseq) {
-		page = pp_rseq_rmqueue(pool, ac, call);
+		page = pp_rseq_rmqueue(pool, zone, ac, call);
 		if (likely(page))
 			return page;
 	} else if (likely(ac->order == 0)) {
-		struct pp_pcp *pcp = pp_this_pcp(pool);
+		struct pp_pcp *pcp = pp_zone_this_pcp(pool, zone);
 
 		if (likely(pp_pcp_trylock(pcp))) {
 			page = pp_rmqueue_pcplist(pool, pcp, call);
@@ -205,7 +206,7 @@ struct pp_page *pp_rmqueue(struct pp_pool *pool, struct pp_alloc_ctx *ac,
 			pp_count(pool, PP_PCP_TRYLOCK_FAIL, 1);
 		}
 	}
-	page = pp_rmqueue_buddy(pool, ac->order);
+	page = pp_rmqueue_buddy(pool, zone, ac->order);
 	if (page) {
 		pp_prep_new_page(pool, page, ac->order, ac->gfp, call);
 		pp_count(pool, PP_PGALLOC, 1UL << ac->order);
@@ -213,21 +214,88 @@ struct pp_page *pp_rmqueue(struct pp_pool *pool, struct pp_alloc_ctx *ac,
 	return page;
 }
 
-/* get_page_from_freelist(): the watermark check, then rmqueue(). */
+static inline void pp_numa_add(struct pp_zone *zone, unsigned int cpu,
+			       enum pp_numa_stat item, uint64_t n)
+{
+	atomic_fetch_add_explicit(&zone->numa[cpu].ev[item], n,
+				  memory_order_relaxed);
+}
+
+/*
+ * zone_statistics(): @n pages came from @z for a call that preferred node
+ * @pref, on this CPU.  Pools of several nodes only (one node: every page
+ * is a hit and local, read off pgalloc).
+ */
+static __attribute__((noinline))
+void pp_zone_statistics(struct pp_pool *pool, unsigned int pref,
+			struct pp_zone *z, uint64_t n)
+{
+	unsigned int cpu = pp_this_cpu(pool);
+
+	if (z->node == pref) {
+		pp_numa_add(z, cpu, PP_NUMA_HIT, n);
+	} else {
+		pp_numa_add(z, cpu, PP_NUMA_MISS, n);
+		pp_numa_add(&pool->zones[pref], cpu, PP_NUMA_FOREIGN, n);
+	}
+	pp_numa_add(z, cpu, z->node == pool->cpu_node[cpu] ? PP_NUMA_LOCAL :
+			    PP_NUMA_OTHER, n);
+}
+
+/*
+ * zone_statistics() of a bulk call: its pages all come from the preferred
+ * node's own zone.  Out of line, so that the one-node bulk core does not
+ * keep the arguments around.
+ */
+static __attribute__((noinline))
+void pp_bulk_statistics(struct pp_pool *pool, struct pp_zone *zone,
+			unsigned long nr_account)
+{
+	pp_zone_statistics(pool, zone->node, zone, nr_account);
+}
+
+/* The preferred node of a call: @nid, or this CPU's (PP_NUMA_NO_NODE). */
+static inline unsigned int pp_preferred_nid(const struct pp_pool *pool,
+					    int nid)
+{
+	return nid < 0 ? pp_numa_node_id(pool) : (unsigned int)nid;
+}
+
+/*
+ * get_page_from_freelist(): the zonelist of the preferred node, nearest
+ * first (only that node with PP_GFP_THISNODE): the first zone above its
+ * watermark that has the pages, through rmqueue().
+ */
 static inline __attribute__((always_inline))
 struct pp_page *pp_get_page_from_freelist(struct pp_pool *pool,
 					  struct pp_alloc_ctx *ac,
 					  const char *call)
 {
-	if (!(ac->alloc_flags & PP_ALLOC_NO_WATERMARKS)) {
-		unsigned long mark =
-			pool->wmark[ac->alloc_flags & PP_ALLOC_WMARK_MASK];
+	unsigned int pref = pp_preferred_nid(pool, ac->nid);
+	unsigned int nr = ac->gfp & PP_GFP_THISNODE ? 1 : pool->nr_nodes;
 
-		if (!pp_zone_watermark_ok_inline(pool, ac->order, mark,
-					  ac->alloc_flags))
-			return NULL;
+	for (unsigned int i = 0; i < nr; i++) {
+		struct pp_zone *zone = &pool->zones[pool->zonelist[pref][i]];
+		struct pp_page *page;
+
+		if (!(ac->alloc_flags & PP_ALLOC_NO_WATERMARKS)) {
+			unsigned long mark =
+				zone->wmark[ac->alloc_flags &
+					    PP_ALLOC_WMARK_MASK];
+
+			if (!pp_zone_watermark_ok_inline(zone, ac->order, mark,
+							 ac->alloc_flags))
+				continue;
+		}
+		page = pp_rmqueue(pool, zone, ac, call);
+		if (!page)
+			continue;
+		if (unlikely(pool->nr_nodes > 1))
+			pp_zone_statistics(pool, pref, zone,
+					   1UL << ac->order);
+		return page;
 	}
-	return pp_rmqueue(pool, ac, call);
+	return NULL;
 }
 
 /*
@@ -294,7 +362,8 @@ struct pp_page *pp_alloc_pages_impl(struct pp_pool *pool,
 struct pp_page *pp_alloc_pages(struct pp_pool *pool, pp_gfp_t gfp,
 			       unsigned int order)
 {
-	struct pp_alloc_ctx ac = { .gfp = gfp, .order = order };
+	struct pp_alloc_ctx ac = { .gfp = gfp, .order = order,
+				   .nid = PP_NUMA_NO_NODE };
 
 	if (unlikely(order > PP_MAX_ORDER)) {
 		pp_count(pool, PP_ALLOC_SINGLE_CALLS, 1);
@@ -309,7 +378,8 @@ struct pp_page *pp_alloc_pages(struct pp_pool *pool, pp_gfp_t gfp,
 static __attribute__((noinline))
 struct pp_page *pp_alloc_page_slow(struct pp_pool *pool, pp_gfp_t gfp)
 {
-	struct pp_alloc_ctx ac = { .gfp = gfp, .order = 0 };
+	struct pp_alloc_ctx ac = { .gfp = gfp, .order = 0,
+				   .nid = PP_NUMA_NO_NODE };
 
 	pp_ctx_defer(&ac, PP_ALLOC_SINGLE_CALLS);
 	return pp_alloc_pages_impl(pool, &ac, "pp_alloc_page");
@@ -329,8 +399,8 @@ struct pp_page *pp_alloc_page_finish(struct pp_pool *pool,
 }
 
 /*
- * The common case of the single-page path, straight-line: the zone above
- * its low watermark (what pp_zone_watermark_ok() says for order 0 and no
+ * The common case of the single-page path, straight-line: one node, its
+ * zone above its low watermark (what pp_zone_watermark_ok() says for order 0 and no
  * ALLOC_* flags), this CPU's pcp list to be had (rseq: not stopped; lock:
  * taken at the first try), a page on it, debug checks off, buddy backend.  The same steps and counters
  * as the general path: PGALLOC, and the call's own counters (@ac's
@@ -341,20 +411,22 @@ static inline __attribute__((always_inline))
 struct pp_page *pp_alloc_page_fast(struct pp_pool *pool,
 				   struct pp_alloc_ctx *ac)
 {
+	struct pp_zone *zone = &pool->zones[0];
 	struct pp_page *page;
 	struct pp_pcp *pcp;
 	unsigned int count;
 
+	/* Several nodes (pp_pool_slow()): the general path's zonelist walk. */
 	if (unlikely(pp_pool_slow(pool) ||
-		     pp_zone_free(pool) <= pool->wmark[PP_WMARK_LOW]))
+		     pp_zone_free(zone) <= zone->wmark[PP_WMARK_LOW]))
 		return NULL;
 	if (pool->pcp_rseq) {
 		enum pp_pcp_miss miss;
 		unsigned int cpu;
 
-		if (unlikely(pool->pcp[0].fault_trylock))
+		if (unlikely(zone->pcp[0].fault_trylock))
 			return NULL;
-		page = pp_rseq_alloc_one(pool, &cpu, &miss);
+		page = pp_rseq_alloc_one(pool, zone, &cpu, &miss);
 		if (unlikely(!page))
 			return NULL;
 		pp_prep_new_page_fast(pool, page);
@@ -362,17 +434,17 @@ struct pp_page *pp_alloc_page_fast(struct pp_pool *pool,
 		{
 			struct rseq *rs = pp_rseq_area();
 
-			pp_rseq_count_at(pool, rs, cpu, PP_PGALLOC, 1);
+			pp_rseq_count_at(pool, zone, rs, cpu, PP_PGALLOC, 1);
 			if (ac)
-				pp_ctx_flush_rseq_at(pool, rs, cpu, ac);
+				pp_ctx_flush_rseq_at(pool, zone, rs, cpu, ac);
 			else
-				pp_rseq_count_at(pool, rs, cpu,
+				pp_rseq_count_at(pool, zone, rs, cpu,
 						 PP_ALLOC_SINGLE_CALLS, 1);
 		}
 #endif
 		return page;
 	}
-	pcp = pp_this_pcp(pool);
+	pcp = pp_zone_this_pcp(pool, zone);
 	if (unlikely(!pp_pcp_trylock_fast(pcp)))
 		return NULL;
 	count = pp_pcp_count(pcp);
@@ -558,7 +630,7 @@ void pp_bulk_fill_pcp_checked(struct pp_pool *pool, struct pp_pcp *pcp,
  * have written pages there that stayed on the list, so they are cleared
  * (back to what the caller had) before the section runs again.
  */
-static inline long pp_rseq_pop_bulk(struct pp_pool *pool,
+static inline long pp_rseq_pop_bulk(struct pp_pool *pool, struct pp_zone *zone,
 				    struct pp_page **dst, unsigned long n,
 				    bool clear, unsigned int *cpu_out)
 {
@@ -571,7 +643,7 @@ static inline long pp_rseq_pop_bulk(struct pp_pool *pool,
 
 		if (unlikely((unsigned int)cpu >= pool->nr_cpus))
 			return -1;
-		k = pp_rseq_pop_n(rs, &pool->pcp[cpu], cpu, dst, n);
+		k = pp_rseq_pop_n(rs, &zone->pcp[cpu], cpu, dst, n);
 		if (likely(k >= 0)) {
 			*cpu_out = (unsigned int)cpu;
 			return k;
@@ -596,7 +668,8 @@ static inline long pp_rseq_pop_bulk(struct pp_pool *pool,
  * at the first section: the caller falls back as after a failed trylock.
  */
 static inline __attribute__((always_inline))
-bool pp_bulk_fill_rseq(struct pp_pool *pool, const struct pp_bulk_req *req,
+bool pp_bulk_fill_rseq(struct pp_pool *pool, struct pp_zone *zone,
+		       const struct pp_bulk_req *req,
 		       struct pp_bulk_fill *f, const unsigned int flags)
 {
 	const bool to_list = flags & PP_FILL_LIST;
@@ -658,7 +731,8 @@ bool pp_bulk_fill_rseq(struct pp_pool *pool, const struct pp_bulk_req *req,
 			dst = page_array + nr_populated;
 			want = end - nr_populated;
 		}
-		k = pp_rseq_pop_bulk(pool, dst, want, !to_list && !fill_all,
+		k = pp_rseq_pop_bulk(pool, zone, dst, want,
+				     !to_list && !fill_all,
 				     &cpu);
 		if (unlikely(k < 0)) {
 			if (first)
@@ -669,7 +743,7 @@ bool pp_bulk_fill_rseq(struct pp_pool *pool, const struct pp_bulk_req *req,
 		first = false;
 		/* __rmqueue_pcplist(): the list ran out, refill it. */
 		if (unlikely(!k)) {
-			if (!pp_rseq_refill(pool, call)) {
+			if (!pp_rseq_refill(pool, zone, call)) {
 				f->dry = true;
 				break;
 			}
@@ -725,17 +799,17 @@ bool pp_bulk_fill_rseq(struct pp_pool *pool, const struct pp_bulk_req *req,
  * request comes by value (see pp_alloc_pages_bulk_core()).
  */
 static __attribute__((noinline))
-bool pp_bulk_fill_rseq_checked(struct pp_pool *pool,
+bool pp_bulk_fill_rseq_checked(struct pp_pool *pool, struct pp_zone *zone,
 			       const struct pp_bulk_req r,
 			       struct pp_bulk_fill *f, unsigned int flags)
 {
 	const struct pp_bulk_req *req = &r;
 
 	if (flags & PP_FILL_LIST)
-		return pp_bulk_fill_rseq(pool, req, f, PP_FILL_LIST |
+		return pp_bulk_fill_rseq(pool, zone, req, f, PP_FILL_LIST |
 					 PP_FILL_CHECKS |
 					 (flags & PP_FILL_PER_PAGE_STATS));
-	return pp_bulk_fill_rseq(pool, req, f, PP_FILL_CHECKS |
+	return pp_bulk_fill_rseq(pool, zone, req, f, PP_FILL_CHECKS |
 				 (flags & (PP_FILL_ALL | PP_FILL_STOP |
 					   PP_FILL_PER_PAGE_STATS)));
 }
@@ -763,14 +837,15 @@ bool pp_bulk_fill_rseq_checked(struct pp_pool *pool,
  */
 static inline __attribute__((always_inline))
 unsigned long pp_alloc_pages_bulk_core(struct pp_pool *pool, pp_gfp_t gfp,
-				       unsigned long nr_pages,
+				       int nid, unsigned long nr_pages,
 				       struct pp_list_head *page_list,
 				       struct pp_page **page_array,
 				       enum pp_vm_event call_event,
 				       const char *call,
 				       const enum pp_bulk_variant v)
 {
-	struct pp_alloc_ctx ac = { .gfp = gfp & PP_GFP_MASK, .order = 0 };
+	struct pp_alloc_ctx ac = { .gfp = gfp & PP_GFP_MASK, .order = 0,
+				   .nid = nid };
 	enum pp_trace_fallback fallback = PP_TRACE_FALLBACK_NONE;
 	const bool fill_all = page_array && V_FILL_ALL(v);
 	const bool stop = page_array && V_STOP(v);
@@ -792,10 +867,18 @@ unsigned long pp_alloc_pages_bulk_core(struct pp_pool *pool, pp_gfp_t gfp,
 	};
 	struct pp_bulk_fill f = { 0 };
 	unsigned long nr_populated = 0, nr_account = 0, nr_leading;
+	/*
+	 * The first zone of the preferred node's zonelist: its own.  Read
+	 * once: a one-node pool's is zones[0], at a constant offset.
+	 */
+	const bool numa = pool->nr_nodes > 1;
+	struct pp_zone *zone = &pool->zones[0];
 	struct pp_page *page;
 	struct pp_pcp *pcp;
 
 	pp_ctx_defer(&ac, call_event);
+	if (unlikely(numa))
+		zone = &pool->zones[pp_preferred_nid(pool, nid)];
 	if (unlikely(nr_pages == 0))
 		goto out_flush;
 
@@ -823,15 +906,21 @@ unsigned long pp_alloc_pages_bulk_core(struct pp_pool *pool, pp_gfp_t gfp,
 	 * The zone must stay above low + nr_pages (full nr_pages, as 5.13).
 	 * The kernel's nr_pages is an int; ours is unsigned long, so a
 	 * request larger than the pool must not wrap the sum.  A zone
-	 * policy: the jemalloc backend manages its own pages.
+	 * policy: the jemalloc backend manages its own pages.  With several
+	 * nodes the next zone of the zonelist is another node's, which the
+	 * bulk path never fills from (nor any with PP_GFP_THISNODE): one
+	 * page through the zonelist walk instead.
 	 */
 	if (pp_pool_buddy(pool) &&
 	    (nr_pages > pool->nr_pages ||
-	     !pp_zone_watermark_ok_inline(pool, 0,
-					  pool->wmark[PP_WMARK_LOW] + nr_pages,
+	     !pp_zone_watermark_ok_inline(zone, 0,
+					  zone->wmark[PP_WMARK_LOW] + nr_pages,
 					  0))) {
 		pp_ctx_defer(&ac, PP_BULK_FALLBACK_WATERMARK);
 		fallback = PP_TRACE_FALLBACK_WATERMARK;
+		if (unlikely(numa) && !(ac.gfp & PP_GFP_THISNODE))
+			pp_numa_add(zone, pp_this_cpu(pool),
+				    PP_NUMA_BULK_FALLBACK_REMOTE, 1);
 		goto failed;
 	}
 
@@ -844,12 +933,13 @@ unsigned long pp_alloc_pages_bulk_core(struct pp_pool *pool, pp_gfp_t gfp,
 		if (unlikely(pp_rseq_fault(pool)))
 			ok = false;
 		else if (unlikely(pool->debug || (ac.gfp & PP_GFP_ZERO)))
-			ok = pp_bulk_fill_rseq_checked(pool, req, &f, fill);
+			ok = pp_bulk_fill_rseq_checked(pool, zone, req, &f,
+						       fill);
 		else if (page_list)
-			ok = pp_bulk_fill_rseq(pool, &req, &f,
+			ok = pp_bulk_fill_rseq(pool, zone, &req, &f,
 					       PP_FILL_LIST | stats);
 		else
-			ok = pp_bulk_fill_rseq(pool, &req, &f, fill);
+			ok = pp_bulk_fill_rseq(pool, zone, &req, &f, fill);
 		if (unlikely(!ok)) {
 			pp_ctx_defer(&ac, PP_BULK_FALLBACK_TRYLOCK);
 			fallback = PP_TRACE_FALLBACK_TRYLOCK;
@@ -866,12 +956,14 @@ unsigned long pp_alloc_pages_bulk_core(struct pp_pool *pool, pp_gfp_t gfp,
 		if (f.dry)
 			pp_ctx_defer(&ac, PP_BULK_PARTIAL);
 		pp_ctx_flush_rseq(pool, &ac);
+		if (unlikely(numa))
+			pp_bulk_statistics(pool, zone, nr_account);
 		pp_trace(mm_page_alloc_bulk, nr_pages, nr_leading, nr_account,
 			 page_array != NULL, fallback);
 		return page_list ? nr_account : nr_populated;
 	}
 
-	pcp = pp_this_pcp(pool);
+	pcp = pp_zone_this_pcp(pool, zone);
 	/* A drain or another thread on this CPU holds it: one page instead. */
 	if (unlikely(!pp_pcp_trylock(pcp))) {
 		pp_ctx_defer(&ac, PP_BULK_FALLBACK_TRYLOCK);
@@ -902,6 +994,8 @@ unsigned long pp_alloc_pages_bulk_core(struct pp_pool *pool, pp_gfp_t gfp,
 		pp_ctx_defer(&ac, PP_BULK_PARTIAL);
 	pp_ctx_flush_locked(pcp, &ac);
 	pp_pcp_unlock(pcp);
+	if (unlikely(numa))
+		pp_bulk_statistics(pool, zone, nr_account);
 	pp_trace(mm_page_alloc_bulk, nr_pages, nr_leading, nr_account,
 		 page_array != NULL, fallback);
 	return page_list ? nr_account : nr_populated;
@@ -931,7 +1025,7 @@ out_flush:
 /* One copy of the core per variant; the variant is read once per call. */
 static inline __attribute__((always_inline))
 unsigned long pp_alloc_pages_bulk_impl(struct pp_pool *pool, pp_gfp_t gfp,
-				       unsigned long nr_pages,
+				       int nid, unsigned long nr_pages,
 				       struct pp_list_head *page_list,
 				       struct pp_page **page_array,
 				       enum pp_vm_event call_event,
@@ -940,24 +1034,29 @@ unsigned long pp_alloc_pages_bulk_impl(struct pp_pool *pool, pp_gfp_t gfp,
 	switch (atomic_load_explicit(&pool->bulk_variant,
 				     memory_order_relaxed)) {
 	case PP_BULK_STOP_AT_POPULATED:
-		return pp_alloc_pages_bulk_core(pool, gfp, nr_pages, page_list,
+		return pp_alloc_pages_bulk_core(pool, gfp, nid, nr_pages,
+						page_list,
 						page_array, call_event, call,
 						PP_BULK_STOP_AT_POPULATED);
 	case PP_BULK_BATCHED_STATS:
-		return pp_alloc_pages_bulk_core(pool, gfp, nr_pages, page_list,
+		return pp_alloc_pages_bulk_core(pool, gfp, nid, nr_pages,
+						page_list,
 						page_array, call_event, call,
 						PP_BULK_BATCHED_STATS);
 	case PP_BULK_NO_SINGLE_FALLBACK:
-		return pp_alloc_pages_bulk_core(pool, gfp, nr_pages, page_list,
+		return pp_alloc_pages_bulk_core(pool, gfp, nid, nr_pages,
+						page_list,
 						page_array, call_event, call,
 						PP_BULK_NO_SINGLE_FALLBACK);
 	case PP_BULK_PURE_OUTPUT:
-		return pp_alloc_pages_bulk_core(pool, gfp, nr_pages, page_list,
+		return pp_alloc_pages_bulk_core(pool, gfp, nid, nr_pages,
+						page_list,
 						page_array, call_event, call,
 						PP_BULK_PURE_OUTPUT);
 	case PP_BULK_MERGED:
 	default:
-		return pp_alloc_pages_bulk_core(pool, gfp, nr_pages, page_list,
+		return pp_alloc_pages_bulk_core(pool, gfp, nid, nr_pages,
+						page_list,
 						page_array, call_event, call,
 						PP_BULK_MERGED);
 	}
@@ -971,9 +1070,96 @@ unsigned long pp_alloc_pages_bulk_array(struct pp_pool *pool, pp_gfp_t gfp,
 	if (unlikely(!page_array) && nr_pages)
 		pp_bad_call("pp_alloc_pages_bulk_array",
 			    "page_array is NULL with nr_pages %lu", nr_pages);
-	return pp_alloc_pages_bulk_impl(pool, gfp, nr_pages, NULL, page_array,
+	return pp_alloc_pages_bulk_impl(pool, gfp, PP_NUMA_NO_NODE, nr_pages,
+					NULL, page_array,
 					PP_ALLOC_BULK_ARRAY_CALLS,
 					"pp_alloc_pages_bulk_array");
+}
+
+unsigned long pp_alloc_pages_bulk_array_node(struct pp_pool *pool,
+					     pp_gfp_t gfp, int nid,
+					     unsigned long nr_pages,
+					     struct pp_page **page_array)
+{
+	if (unlikely(!page_array) && nr_pages)
+		pp_bad_call("pp_alloc_pages_bulk_array_node",
+			    "page_array is NULL with nr_pages %lu", nr_pages);
+	if (unlikely(nid != PP_NUMA_NO_NODE &&
+		     (nid < 0 || (unsigned int)nid >= pool->nr_nodes)))
+		pp_bad_call("pp_alloc_pages_bulk_array_node",
+			    "node %d is not one of the pool's %u", nid,
+			    pool->nr_nodes);
+	return pp_alloc_pages_bulk_impl(pool, gfp, nid, nr_pages, NULL,
+					page_array, PP_ALLOC_BULK_ARRAY_CALLS,
+					"pp_alloc_pages_bulk_array_node");
+}
+
+/* next_node_in(): the first node of @mask after @prev, wrapping. */
+static unsigned int pp_next_node_in(unsigned int prev, unsigned long mask)
+{
+	unsigned long after = prev + 1 < PP_MAX_NODES ?
+			      mask & ~((2UL << prev) - 1) : 0;
+
+	return (unsigned int)__builtin_ctzl(after ? after : mask);
+}
+
+/*
+ * alloc_pages_bulk_array_interleave() (5.14): @nr_pages split evenly over
+ * the nodes of @mask, the remainder one page each to the first in
+ * interleave order, each share a bulk call on its node.
+ */
+static unsigned long pp_bulk_array_interleave(struct pp_pool *pool,
+					      pp_gfp_t gfp,
+					      struct pp_mempolicy *pol,
+					      unsigned long mask,
+					      unsigned long nr_pages,
+					      struct pp_page **page_array)
+{
+	unsigned long nodes = (unsigned long)__builtin_popcountl(mask);
+	unsigned long per_node = nr_pages / nodes;
+	unsigned long delta = nr_pages - nodes * per_node, total = 0;
+
+	for (unsigned long i = 0; i < nodes; i++) {
+		unsigned long want = per_node + (delta ? 1 : 0);
+		unsigned int nid = pp_next_node_in(pol->il_prev, mask);
+
+		if (delta)
+			delta--;
+		pol->il_prev = nid;
+		total += pp_alloc_pages_bulk_array_node(pool, gfp, (int)nid,
+							want,
+							page_array + total);
+	}
+	return total;
+}
+
+unsigned long pp_alloc_pages_bulk_array_mempolicy(struct pp_pool *pool,
+						  pp_gfp_t gfp,
+						  struct pp_mempolicy *pol,
+						  unsigned long nr_pages,
+						  struct pp_page **page_array)
+{
+	unsigned long mask;
+
+	if (!pol || pol->mode == PP_MPOL_DEFAULT || pol->mode == PP_MPOL_LOCAL)
+		return pp_alloc_pages_bulk_array_node(pool, gfp,
+						      PP_NUMA_NO_NODE,
+						      nr_pages, page_array);
+	if ((unsigned int)pol->mode >= PP_NR_MPOL_MODES)
+		pp_bad_call("pp_alloc_pages_bulk_array_mempolicy",
+			    "policy mode %u is not a pp_mpol_mode",
+			    (unsigned int)pol->mode);
+	mask = pol->nodes & ((1UL << pool->nr_nodes) - 1);
+	if (!mask)
+		pp_bad_call("pp_alloc_pages_bulk_array_mempolicy",
+			    "policy nodes 0x%lx hold none of the pool's %u",
+			    pol->nodes, pool->nr_nodes);
+	if (pol->mode == PP_MPOL_PREFERRED)
+		return pp_alloc_pages_bulk_array_node(pool, gfp,
+						      __builtin_ctzl(mask),
+						      nr_pages, page_array);
+	return pp_bulk_array_interleave(pool, gfp, pol, mask, nr_pages,
+					page_array);
 }
 
 unsigned long pp_alloc_pages_bulk_list(struct pp_pool *pool, pp_gfp_t gfp,
@@ -983,7 +1169,8 @@ unsigned long pp_alloc_pages_bulk_list(struct pp_pool *pool, pp_gfp_t gfp,
 	if (unlikely(!list) && nr_pages)
 		pp_bad_call("pp_alloc_pages_bulk_list",
 			    "list is NULL with nr_pages %lu", nr_pages);
-	return pp_alloc_pages_bulk_impl(pool, gfp, nr_pages, list, NULL,
+	return pp_alloc_pages_bulk_impl(pool, gfp, PP_NUMA_NO_NODE, nr_pages,
+					list, NULL,
 					PP_ALLOC_BULK_LIST_CALLS,
 					"pp_alloc_pages_bulk_list");
 }

@@ -57,13 +57,18 @@ void pp_free_pages_prepare(struct pp_pool *pool, struct pp_page *page,
 	pp_free_pages_prepare_inline(pool, page, order, call);
 }
 
-/* free_one_page(): straight to the buddy lists under the zone lock. */
+/*
+ * free_one_page(): straight to the buddy lists of the page's zone under
+ * the zone lock.
+ */
 static void pp_free_one_page(struct pp_pool *pool, struct pp_page *page,
 			     unsigned int order)
 {
-	pp_zone_lock(pool);
-	pp_free_one_page_locked(pool, page, order);
-	pp_zone_unlock(pool);
+	struct pp_zone *zone = pp_page_zone(pool, page);
+
+	pp_zone_lock(zone);
+	pp_free_one_page_locked(pool, zone, page, order);
+	pp_zone_unlock(zone);
 	pp_count(pool, PP_ZONE_LOCK, 1);
 	pp_count(pool, PP_PGFREE, 1UL << order);
 }
@@ -152,24 +157,26 @@ static inline void pp_free_unref_pages_commit(struct pp_pool *pool,
 }
 
 /*
- * free_unref_page() onto an rseq list: push, and drain a batch at high.
- * False when the list is busy (stopped by a drain, no list for this CPU,
- * or an injected trylock failure): the caller frees to the buddy lists.
+ * free_unref_page() onto an rseq list (this CPU's of the page's zone):
+ * push, and drain a batch at high.  False when the list is busy (stopped
+ * by a drain, no list for this CPU, or an injected trylock failure): the
+ * caller frees to the buddy lists.
  */
 static bool pp_rseq_free_unref_page(struct pp_pool *pool, struct pp_page *page)
 {
+	struct pp_zone *zone = pp_page_zone(pool, page);
 	long count;
 
 	if (pp_rseq_fault(pool))
 		return false;
 	/* Every ring slot in use (a refill overshot high): drain first. */
-	while ((count = pp_rseq_free_one(pool, page)) < 0)
-		pp_rseq_drain_high(pool);
+	while ((count = pp_rseq_free_one(pool, zone, page)) < 0)
+		pp_rseq_drain_high(pool, zone);
 	if (!count)
 		return false;
 	pp_rseq_count(pool, PP_PGFREE, 1);
 	if ((unsigned long)count >= pp_rseq_high(pool))
-		pp_rseq_drain_high(pool);
+		pp_rseq_drain_high(pool, zone);
 	return true;
 }
 
@@ -198,7 +205,7 @@ static void pp_free_pages(struct pp_pool *pool, struct pp_page *page,
 			return;
 		pp_count(pool, PP_PCP_TRYLOCK_FAIL, 1);
 	} else if (likely(order == 0)) {
-		pcp = pp_this_pcp(pool);
+		pcp = pp_zone_this_pcp(pool, pp_page_zone(pool, page));
 		if (likely(pp_pcp_trylock(pcp))) {
 			pp_free_unref_page_commit(pool, pcp, page);
 			pp_pcp_unlock(pcp);
@@ -309,6 +316,7 @@ void pp_pcp_drain_unlock(struct pp_pool *pool, struct pp_pcp *pcp)
  */
 void pp_put_page(struct pp_pool *pool, struct pp_page *page)
 {
+	struct pp_zone *zone;
 	struct pp_pcp *pcp;
 
 	if (unlikely(!pp_page_in_pool(pool, page) || pp_pool_slow(pool) ||
@@ -316,23 +324,25 @@ void pp_put_page(struct pp_pool *pool, struct pp_page *page)
 		     __atomic_load_n(&page->refcount, __ATOMIC_ACQUIRE) != 1 ||
 		     pp_trace_enabled(mm_page_free)))
 		return pp_put_page_slow(pool, page);
+	/* One node past pp_pool_slow(): the page is the first zone's. */
+	zone = &pool->zones[0];
 	if (pool->pcp_rseq) {
 		long n;
 
-		if (unlikely(pool->pcp[0].fault_trylock))
+		if (unlikely(zone->pcp[0].fault_trylock))
 			return pp_put_page_slow(pool, page);
 		/* The only reference is ours: see pp_put_page_testzero(). */
 		__atomic_store_n(&page->refcount, 0, __ATOMIC_RELAXED);
 		pp_kasan_poison(pool, page, 0);
-		n = pp_rseq_free_one(pool, page);
+		n = pp_rseq_free_one(pool, zone, page);
 		if (unlikely(n <= 0))
 			return pp_put_page_rseq_miss(pool, page);
 		pp_rseq_count(pool, PP_PGFREE, 1);
 		if (unlikely((unsigned long)n >= pp_rseq_high(pool)))
-			return pp_rseq_drain_high(pool);
+			return pp_rseq_drain_high(pool, zone);
 		return;
 	}
-	pcp = pp_this_pcp(pool);
+	pcp = pp_zone_this_pcp(pool, zone);
 	if (unlikely(!pp_pcp_trylock_fast(pcp)))
 		return pp_put_page_slow(pool, page);
 	/* The only reference is ours: see pp_put_page_testzero(). */
@@ -343,39 +353,44 @@ void pp_put_page(struct pp_pool *pool, struct pp_page *page)
 	pp_pcp_unlock(pcp);
 }
 
-/* The pcp trylock failed: @nr prepared pages straight to the buddy lists. */
+/*
+ * The pcp trylock failed: @nr prepared pages, all of @zone, straight to its
+ * buddy lists.
+ */
 static void pp_free_pages_batch_buddy(struct pp_pool *pool,
+				      struct pp_zone *zone,
 				      struct pp_page **pages, unsigned int nr,
 				      bool traced)
 {
-	pp_zone_lock(pool);
+	pp_zone_lock(zone);
 	for (unsigned int i = 0; i < nr; i++) {
 		if (traced)
 			pp_do_trace(mm_page_free_batched,
 				    pp_pfn(pool, pages[i]));
-		pp_free_one_page_locked(pool, pages[i], 0);
+		pp_free_one_page_locked(pool, zone, pages[i], 0);
 	}
-	pp_zone_unlock(pool);
+	pp_zone_unlock(zone);
 	pp_count(pool, PP_ZONE_LOCK, 1);
 	pp_count(pool, PP_PGFREE, nr);
 }
 
 /*
- * @nr order-0 pages whose last reference went onto this CPU's rseq list
- * (pp_rseq_free_batch()); those that find it busy go to the buddy lists.
+ * @nr order-0 pages of @zone whose last reference went onto this CPU's
+ * rseq list of the zone (pp_rseq_free_batch()); those that find it busy
+ * go to the buddy lists.
  */
-static void pp_rseq_release_batch(struct pp_pool *pool, struct pp_page **pages,
-				  unsigned int nr)
+static void pp_rseq_release_batch(struct pp_pool *pool, struct pp_zone *zone,
+				  struct pp_page **pages, unsigned int nr)
 {
 	unsigned int done = pp_rseq_fault(pool) ? 0 :
-			    pp_rseq_free_batch(pool, pages, nr);
+			    pp_rseq_free_batch(pool, zone, pages, nr);
 
 	if (likely(done == nr))
 		return;
 	for (unsigned int i = done; i < nr; i++)
 		pp_set_page_state(pages[i], PP_PAGE_NONE);
 	pp_count(pool, PP_PCP_TRYLOCK_FAIL, 1);
-	pp_free_pages_batch_buddy(pool, pages + done, nr - done, false);
+	pp_free_pages_batch_buddy(pool, zone, pages + done, nr - done, false);
 }
 
 /*
@@ -388,6 +403,8 @@ void pp_release_pages_rseq(struct pp_pool *pool, struct pp_page **pages,
 			   unsigned long nr)
 {
 	struct pp_page *batch[PP_SWAP_CLUSTER_MAX];
+	/* One node past pp_pool_slow(): every page is the first zone's. */
+	struct pp_zone *zone = &pool->zones[0];
 	unsigned int n = 0;
 
 	for (unsigned long i = 0; i < nr; i++) {
@@ -412,19 +429,21 @@ void pp_release_pages_rseq(struct pp_pool *pool, struct pp_page **pages,
 		pp_kasan_poison(pool, page, 0);
 		batch[n++] = page;
 		if (n == PP_SWAP_CLUSTER_MAX) {
-			pp_rseq_release_batch(pool, batch, n);
+			pp_rseq_release_batch(pool, zone, batch, n);
 			n = 0;
 		}
 	}
 	if (n)
-		pp_rseq_release_batch(pool, batch, n);
+		pp_rseq_release_batch(pool, zone, batch, n);
 }
 
 /*
- * Free @nr prepared order-0 pages to this CPU's pcp list under one hold of
- * its lock; if the trylock fails, straight to the buddy lists.
+ * Free @nr prepared order-0 pages, all of @zone, to this CPU's pcp list of
+ * the zone under one hold of its lock; if the trylock fails, straight to
+ * the zone's buddy lists.
  */
 static void pp_free_unref_page_batch(struct pp_pool *pool,
+				     struct pp_zone *zone,
 				     struct pp_page **pages, unsigned int nr)
 {
 	struct pp_pcp *pcp;
@@ -436,9 +455,9 @@ static void pp_free_unref_page_batch(struct pp_pool *pool,
 			for (unsigned int i = 0; i < nr; i++)
 				pp_do_trace(mm_page_free_batched,
 					    pp_pfn(pool, pages[i]));
-		return pp_rseq_release_batch(pool, pages, nr);
+		return pp_rseq_release_batch(pool, zone, pages, nr);
 	}
-	pcp = pp_this_pcp(pool);
+	pcp = pp_zone_this_pcp(pool, zone);
 	locked = pp_pcp_trylock(pcp);
 
 	if (unlikely(!locked))
@@ -451,7 +470,7 @@ static void pp_free_unref_page_batch(struct pp_pool *pool,
 	} else if (likely(locked)) {
 		pp_free_unref_pages_commit(pool, pcp, pages, nr, traced);
 	} else {
-		pp_free_pages_batch_buddy(pool, pages, nr, traced);
+		pp_free_pages_batch_buddy(pool, zone, pages, nr, traced);
 	}
 	if (likely(locked))
 		pp_pcp_unlock(pcp);
@@ -463,19 +482,21 @@ void pp_free_page_skip_pcp(struct pp_pool *pool, struct pp_page *page)
 {
 	pp_set_page_state(page, PP_PAGE_NONE);
 	pp_count(pool, PP_PCP_TRYLOCK_FAIL, 1);
-	pp_free_pages_batch_buddy(pool, &page, 1,
+	pp_free_pages_batch_buddy(pool, pp_page_zone(pool, page), &page, 1,
 				  pp_trace_enabled(mm_page_free_batched));
 }
 
 /*
- * pp_release_pages() with debug checks on, or another backend: every check,
- * page by page, then the pages in batches of PP_SWAP_CLUSTER_MAX.
+ * pp_release_pages() with debug checks on, another backend, or several
+ * nodes: every check, page by page, then the pages in batches of
+ * PP_SWAP_CLUSTER_MAX, each of one zone.
  */
 static __attribute__((noinline))
 void pp_release_pages_checked(struct pp_pool *pool, struct pp_page **pages,
 			      unsigned long nr)
 {
 	struct pp_page *batch[PP_SWAP_CLUSTER_MAX];
+	struct pp_zone *zone = NULL;
 	unsigned int n = 0;
 
 	for (unsigned long i = 0; i < nr; i++) {
@@ -491,14 +512,20 @@ void pp_release_pages_checked(struct pp_pool *pool, struct pp_page **pages,
 		}
 		pp_free_pages_prepare_inline(pool, page, 0,
 					     "pp_release_pages");
+		/* A batch is of one zone: each page to its own node's. */
+		if (n && pp_page_zone(pool, page) != zone) {
+			pp_free_unref_page_batch(pool, zone, batch, n);
+			n = 0;
+		}
+		zone = pp_page_zone(pool, page);
 		batch[n++] = page;
 		if (n == PP_SWAP_CLUSTER_MAX) {
-			pp_free_unref_page_batch(pool, batch, n);
+			pp_free_unref_page_batch(pool, zone, batch, n);
 			n = 0;
 		}
 	}
 	if (n)
-		pp_free_unref_page_batch(pool, batch, n);
+		pp_free_unref_page_batch(pool, zone, batch, n);
 }
 
 /* A put that is not of a page's only reference: the atomic path. */
@@ -551,6 +578,11 @@ void pp_release_pages(struct pp_pool *pool, struct pp_page **pages,
 	if (unlikely(!pages) && nr)
 		pp_bad_call("pp_release_pages", "pages is NULL with nr %lu",
 			    nr);
+	/*
+	 * Several nodes are pp_pool_slow(): the batches of the general path
+	 * go each to the list of their pages' zone; one zone, zones[0], is
+	 * all the loops below know.
+	 */
 	if (unlikely(pp_pool_slow(pool) || pp_trace_enabled(mm_page_free) ||
 		     pp_trace_enabled(mm_page_free_batched)))
 		return pp_release_pages_checked(pool, pages, nr);
@@ -575,7 +607,7 @@ void pp_release_pages(struct pp_pool *pool, struct pp_page **pages,
 			continue;
 		}
 		if (unlikely(!pcp)) {
-			pcp = pp_this_pcp(pool);
+			pcp = pp_zone_this_pcp(pool, &pool->zones[0]);
 			if (unlikely(!pp_pcp_trylock(pcp))) {
 				pcp = NULL;
 				pp_free_page_skip_pcp(pool, page);
@@ -625,6 +657,13 @@ unsigned long pp_page_to_pfn(const struct pp_pool *pool,
 	if (unlikely(!pp_page_in_pool(pool, page)))
 		pp_bad_pointer(pool, page, "pp_page_to_pfn");
 	return pp_pfn(pool, page);
+}
+
+int pp_page_to_nid(const struct pp_pool *pool, const struct pp_page *page)
+{
+	if (unlikely(!pp_page_in_pool(pool, page)))
+		pp_bad_pointer(pool, page, "pp_page_to_nid");
+	return (int)pp_pfn_nid(pool, pp_pfn(pool, page));
 }
 
 struct pp_page *pp_pfn_to_page(const struct pp_pool *pool, unsigned long pfn)

@@ -14,7 +14,7 @@
  * Locking, in the order it may nest:
  *   pcp->lock   lock implementation: the list; rseq: serialises remote
  *               drains of the list;
- *   pool->lock  the zone lock, a mutex, guards free_area[] and nr_free.
+ *   zone->lock  the zone lock, a mutex, guards free_area[] and nr_free.
  * Nothing takes a pcp lock while holding the zone lock.  rseq sections
  * take no lock and may run while the zone lock is held.
  */
@@ -66,7 +66,7 @@
 enum pp_wmark { PP_WMARK_MIN, PP_WMARK_LOW, PP_WMARK_HIGH, PP_NR_WMARK };
 
 /* Allocation flags derived from gfp (ALLOC_* in mm/internal.h). */
-#define PP_ALLOC_WMARK_MASK	0x03u	/* index into pool->wmark[] */
+#define PP_ALLOC_WMARK_MASK	0x03u	/* index into zone->wmark[] */
 #define PP_ALLOC_NO_WATERMARKS	0x04u
 #define PP_ALLOC_HARDER		0x08u
 #define PP_ALLOC_HIGH		0x10u
@@ -95,6 +95,13 @@ struct pp_pcp {
 	unsigned int batch;
 	unsigned int cpu;
 	unsigned int mask;		/* ring slots - 1 (a power of two) */
+	/*
+	 * The node of the zone whose pages it holds: an index, not a
+	 * pointer, as it fits the hole before @ring and keeps the struct at
+	 * 512 bytes (a pointer made it 576: a multiply, not a shift, on
+	 * every pool->pcp[cpu] of the fast paths).
+	 */
+	unsigned int node;
 	struct pp_page **ring;
 	/*
 	 * Counters of events on this CPU.  @events is written only by the
@@ -111,6 +118,41 @@ struct pp_pcp {
 struct pp_free_area {
 	struct pp_list_head free_list;
 	unsigned long nr_free;		/* blocks of this order */
+};
+
+/* One CPU's numa counters of one zone, on a line of their own. */
+struct pp_numa_pcpu {
+	_Atomic uint64_t ev[PP_NR_NUMA_STATS];
+} __attribute__((aligned(PP_CACHELINE)));
+
+/*
+ * A zone (struct zone): one node's pages, pfns [@start_pfn, @start_pfn +
+ * @nr_pages), with their buddy lists, watermarks and per-CPU lists.  The
+ * read-mostly part comes first; the zone lock and what it guards start a
+ * cache line of their own, as pool->lock did.
+ */
+struct pp_zone {
+	struct pp_pcp *pcp;		/* pool->nr_cpus entries */
+	unsigned long wmark[PP_NR_WMARK];
+	/* cfg->fault.buddy_empty: pages the buddy lists pretend not to have */
+	unsigned long fault_buddy_reserve;
+	unsigned long start_pfn;
+	unsigned long nr_pages;
+	unsigned int node;
+	struct pp_page **rings;		/* the pcp lists' rings, one mapping */
+	size_t rings_bytes;
+	/*
+	 * zone_statistics() of a pool of several nodes, a cache line of
+	 * counters per CPU (the CPU counting, atomic adds): pool->nr_cpus
+	 * entries.
+	 */
+	struct pp_numa_pcpu *numa;
+
+	/* The buddy lists under the zone lock. */
+	pthread_mutex_t lock __attribute__((aligned(PP_CACHELINE)));
+	/* Pages in the buddy lists; read without the lock by watermarks. */
+	atomic_ulong nr_free;
+	struct pp_free_area free_area[PP_NR_ORDERS];
 };
 
 struct pp_backend_ops;
@@ -136,9 +178,15 @@ struct pp_pool {
 	size_t map_bytes;
 	unsigned int magic;		/* PP_POOL_LIVE or PP_POOL_DEAD */
 	unsigned long nr_pages;
-	unsigned long wmark[PP_NR_WMARK];
 	unsigned int nr_cpus;
+	unsigned int nr_nodes;		/* zones in use in @zones */
+	unsigned long node_span;	/* pages per node (the last: more) */
+	uint8_t *cpu_node;		/* nr_cpus entries: cpu_to_node() */
+	/* node_distance(i, j); the zonelist of node i, nearest first. */
+	uint8_t distance[PP_MAX_NODES][PP_MAX_NODES];
+	uint8_t zonelist[PP_MAX_NODES][PP_MAX_NODES];
 	bool debug;
+	bool slow;			/* see pp_pool_slow() */
 	bool pcp_rseq;			/* PP_PCP_RSEQ, else PP_PCP_LOCK */
 	uint8_t backend_id;		/* enum pp_backend */
 	_Atomic unsigned int bulk_variant;	/* enum pp_bulk_variant */
@@ -148,19 +196,15 @@ struct pp_pool {
 	 */
 	const struct pp_backend_ops *ops;
 	void *backend;			/* the backend's private state */
-	struct pp_pcp *pcp;		/* nr_cpus entries */
-	struct pp_page **rings;		/* their rings, one mapping */
-	size_t rings_bytes;
 	char *map_base;			/* the arena's mapping, before alignment */
 	size_t map_len;
-	/* cfg->fault.buddy_empty: pages the buddy lists pretend not to have */
-	unsigned long fault_buddy_reserve;
 
-	/* The zone: buddy lists under the zone lock. */
-	pthread_mutex_t lock __attribute__((aligned(PP_CACHELINE)));
-	/* Pages in the buddy lists; read without the lock by watermarks. */
-	atomic_ulong nr_free;
-	struct pp_free_area free_area[PP_NR_ORDERS];
+	/*
+	 * One zone per node, embedded so that zones[0] (the only one of a
+	 * one-node pool) is at a constant offset: the fast paths reach its
+	 * pcp lists with the one load they took when they were the pool's.
+	 */
+	struct pp_zone zones[PP_MAX_NODES];
 };
 
 /*
@@ -171,6 +215,7 @@ struct pp_pool {
 struct pp_alloc_ctx {
 	pp_gfp_t gfp;
 	unsigned int order;
+	int nid;		/* preferred node; PP_NUMA_NO_NODE: this CPU's */
 	unsigned int alloc_flags;
 	unsigned int nr_pending;
 	enum pp_vm_event pending[4];
@@ -280,8 +325,13 @@ struct pp_backend_ops {
  */
 #define pp_pool_buddy(pool)	(!(pool)->ops)
 
-/* The straight-line fast paths do not apply: debug checks, or a backend. */
-#define pp_pool_slow(pool)	((pool)->debug || (pool)->ops)
+/*
+ * The straight-line fast paths do not apply: debug checks, a backend, or
+ * several nodes (a zonelist to walk, pages of several zones to free).  One
+ * flag, set when the pool is created, so that they test one byte: the
+ * fast paths know zones[0] is the pool's only zone past it.
+ */
+#define pp_pool_slow(pool)	((pool)->slow)
 
 /* The state a block whose last reference went is left in for its owner. */
 static inline unsigned int pp_backend_free_state(const struct pp_pool *pool)
@@ -390,17 +440,17 @@ int pp_table_index(const char *const *names, unsigned int n, const char *name);
 
 /* --- locks ------------------------------------------------------------- */
 
-static inline void pp_zone_lock(struct pp_pool *pool)
+static inline void pp_zone_lock(struct pp_zone *zone)
 {
-	int err = pthread_mutex_lock(&pool->lock);
+	int err = pthread_mutex_lock(&zone->lock);
 
 	if (unlikely(err))
 		pp_die("pthread_mutex_lock: error %d", err);
 }
 
-static inline void pp_zone_unlock(struct pp_pool *pool)
+static inline void pp_zone_unlock(struct pp_zone *zone)
 {
-	int err = pthread_mutex_unlock(&pool->lock);
+	int err = pthread_mutex_unlock(&zone->lock);
 
 	if (unlikely(err))
 		pp_die("pthread_mutex_unlock: error %d", err);
@@ -512,14 +562,48 @@ static inline int pp_cpu_id(void)
 	return sched_getcpu();
 }
 
-/* The pcp list of the CPU this thread runs on. */
-static inline struct pp_pcp *pp_this_pcp(struct pp_pool *pool)
+/* This thread's CPU as an index of the pool's per-CPU arrays. */
+static inline unsigned int pp_this_cpu(const struct pp_pool *pool)
 {
 	int cpu = pp_cpu_id();
 
 	if (unlikely(cpu < 0 || (unsigned int)cpu >= pool->nr_cpus))
 		cpu = cpu < 0 ? 0 : (int)((unsigned int)cpu % pool->nr_cpus);
-	return &pool->pcp[cpu];
+	return (unsigned int)cpu;
+}
+
+/* numa_node_id(): the node of the CPU this thread runs on. */
+static inline unsigned int pp_numa_node_id(const struct pp_pool *pool)
+{
+	if (likely(pool->nr_nodes == 1))
+		return 0;
+	return pool->cpu_node[pp_this_cpu(pool)];
+}
+
+/*
+ * The zone of the node this thread's CPU belongs to (numa_node_id()'s
+ * zone): the first of its zonelist.
+ */
+static inline struct pp_zone *pp_local_zone(struct pp_pool *pool)
+{
+	return &pool->zones[pp_numa_node_id(pool)];
+}
+
+/* @zone's pcp list of the CPU this thread runs on. */
+static inline struct pp_pcp *pp_zone_this_pcp(struct pp_pool *pool,
+					      struct pp_zone *zone)
+{
+	int cpu = pp_cpu_id();
+
+	if (unlikely(cpu < 0 || (unsigned int)cpu >= pool->nr_cpus))
+		cpu = cpu < 0 ? 0 : (int)((unsigned int)cpu % pool->nr_cpus);
+	return &zone->pcp[cpu];
+}
+
+/* The local zone's pcp list of the CPU this thread runs on. */
+static inline struct pp_pcp *pp_this_pcp(struct pp_pool *pool)
+{
+	return pp_zone_this_pcp(pool, pp_local_zone(pool));
 }
 
 /* --- counters ---------------------------------------------------------- */
@@ -534,11 +618,16 @@ static inline void pp_count_locked(struct pp_pcp *pcp, enum pp_vm_event ev,
 	atomic_store_explicit(&pcp->events[ev], v + n, memory_order_relaxed);
 }
 
-/* No pcp lock held: an atomic add to this CPU's counters (slow paths). */
+/*
+ * No pcp lock held: an atomic add to this CPU's counters (slow paths).
+ * The pool's counters are the sum over every zone's lists; those of no
+ * zone in particular go to the first zone's.
+ */
 static inline void pp_count(struct pp_pool *pool, enum pp_vm_event ev,
 			    uint64_t n)
 {
-	atomic_fetch_add_explicit(&pp_this_pcp(pool)->events_unlocked[ev], n,
+	atomic_fetch_add_explicit(&pp_zone_this_pcp(pool, &pool->zones[0])->
+				  events_unlocked[ev], n,
 				  memory_order_relaxed);
 }
 
@@ -589,21 +678,23 @@ enum pp_pcp_miss {
 #ifdef PP_RSEQ_PCP
 #include "rseq.h"
 
-void pp_rseq_count_slow(struct pp_pool *pool, enum pp_vm_event ev, uint64_t n);
+void pp_rseq_count_slow(struct pp_pool *pool, struct pp_zone *zone,
+			enum pp_vm_event ev, uint64_t n);
 
 /*
- * Add @n to counter @ev of @cpu, which the caller just worked on, in an
- * rseq section (a this_cpu_add()); if the thread has moved since, to the
- * counter of the CPU it is on now.
+ * Add @n to counter @ev of @zone's list of @cpu, which the caller just
+ * worked on, in an rseq section (a this_cpu_add()); if the thread has
+ * moved since, to the counter of the CPU it is on now.
  */
-static inline void pp_rseq_count_at(struct pp_pool *pool, struct rseq *rs,
+static inline void pp_rseq_count_at(struct pp_pool *pool,
+				    struct pp_zone *zone, struct rseq *rs,
 				    unsigned int cpu, enum pp_vm_event ev,
 				    uint64_t n)
 {
 	if (likely(!pp_rseq_add(rs, (int)cpu,
-				(uint64_t *)&pool->pcp[cpu].events[ev], n)))
+				(uint64_t *)&zone->pcp[cpu].events[ev], n)))
 		return;
-	pp_rseq_count_slow(pool, ev, n);
+	pp_rseq_count_slow(pool, zone, ev, n);
 }
 
 /* The same for the CPU this thread runs on. */
@@ -615,14 +706,16 @@ static inline void pp_rseq_count(struct pp_pool *pool, enum pp_vm_event ev,
 
 	if (unlikely((unsigned int)cpu >= pool->nr_cpus))
 		return pp_count(pool, ev, n);
-	pp_rseq_count_at(pool, rs, (unsigned int)cpu, ev, n);
+	/* As pp_count(): on the first zone's lists. */
+	pp_rseq_count_at(pool, &pool->zones[0], rs, (unsigned int)cpu, ev, n);
 }
 
 /*
- * Take one page off this CPU's list.  Returns it, with *@cpu_out the list
- * it came from, or NULL with *@miss saying why.
+ * Take one page off this CPU's list of @zone.  Returns it, with *@cpu_out
+ * the list it came from, or NULL with *@miss saying why.
  */
 static inline struct pp_page *pp_rseq_alloc_one(struct pp_pool *pool,
+						struct pp_zone *zone,
 						unsigned int *cpu_out,
 						enum pp_pcp_miss *miss)
 {
@@ -636,7 +729,7 @@ static inline struct pp_page *pp_rseq_alloc_one(struct pp_pool *pool,
 			*miss = PP_PCP_BUSY;
 			return NULL;
 		}
-		r = pp_rseq_pop1(rs, &pool->pcp[cpu], cpu);
+		r = pp_rseq_pop1(rs, &zone->pcp[cpu], cpu);
 		if (likely(r > 0)) {
 			*cpu_out = (unsigned int)cpu;
 			return (struct pp_page *)r;
@@ -654,11 +747,13 @@ static inline struct pp_page *pp_rseq_alloc_one(struct pp_pool *pool,
 }
 
 /*
- * Give one page (refcount 0, the caller's) back to this CPU's list.
- * Returns the list's new count, 0 if the list was busy (the caller frees
- * to the buddy lists), or -1 if it was full (drain, then try again).
+ * Give one page (refcount 0, the caller's) back to this CPU's list of
+ * @zone, the page's own.  Returns the list's new count, 0 if the list was
+ * busy (the caller frees to the buddy lists), or -1 if it was full
+ * (drain, then try again).
  */
-static inline long pp_rseq_free_one(struct pp_pool *pool, struct pp_page *page)
+static inline long pp_rseq_free_one(struct pp_pool *pool, struct pp_zone *zone,
+				    struct pp_page *page)
 {
 	struct rseq *rs = pp_rseq_area();
 
@@ -668,7 +763,7 @@ static inline long pp_rseq_free_one(struct pp_pool *pool, struct pp_page *page)
 
 		if (unlikely((unsigned int)cpu >= pool->nr_cpus))
 			return 0;
-		r = pp_rseq_push1(rs, &pool->pcp[cpu], cpu, page);
+		r = pp_rseq_push1(rs, &zone->pcp[cpu], cpu, page);
 		if (likely(r > 0))
 			return r;
 		if (r == PP_RSEQ_STOPPED)
@@ -687,6 +782,7 @@ static inline void pp_rseq_count(struct pp_pool *pool, enum pp_vm_event ev,
 }
 
 static inline struct pp_page *pp_rseq_alloc_one(struct pp_pool *pool,
+						struct pp_zone *zone,
 						unsigned int *cpu_out,
 						enum pp_pcp_miss *miss)
 {
@@ -694,7 +790,8 @@ static inline struct pp_page *pp_rseq_alloc_one(struct pp_pool *pool,
 	return NULL;
 }
 
-static inline long pp_rseq_free_one(struct pp_pool *pool, struct pp_page *page)
+static inline long pp_rseq_free_one(struct pp_pool *pool, struct pp_zone *zone,
+				    struct pp_page *page)
 {
 	return 0;
 }
@@ -704,7 +801,7 @@ static inline long pp_rseq_free_one(struct pp_pool *pool, struct pp_page *page)
 /* The high mark of this CPU's list (the same on every list). */
 static inline unsigned int pp_rseq_high(const struct pp_pool *pool)
 {
-	return pool->pcp[0].high;
+	return pool->zones[0].pcp[0].high;
 }
 
 
@@ -717,22 +814,27 @@ static inline void pp_ctx_flush_rseq(struct pp_pool *pool,
 }
 
 #ifdef PP_RSEQ_PCP
-/* pp_ctx_flush_rseq() on the counters of @cpu (see pp_rseq_count_at()). */
+/*
+ * pp_ctx_flush_rseq() on the counters of @zone's list of @cpu (see
+ * pp_rseq_count_at()).
+ */
 static inline void pp_ctx_flush_rseq_at(struct pp_pool *pool,
+					struct pp_zone *zone,
 					struct rseq *rs, unsigned int cpu,
 					struct pp_alloc_ctx *ac)
 {
 	for (unsigned int i = 0; i < ac->nr_pending; i++)
-		pp_rseq_count_at(pool, rs, cpu, ac->pending[i], 1);
+		pp_rseq_count_at(pool, zone, rs, cpu, ac->pending[i], 1);
 	ac->nr_pending = 0;
 }
 #endif
 
 /* pcp.c: the slow paths and remote access of the rseq lists. */
-unsigned int pp_rseq_refill(struct pp_pool *pool, const char *call);
-void pp_rseq_drain_high(struct pp_pool *pool);
-unsigned int pp_rseq_free_batch(struct pp_pool *pool, struct pp_page **pages,
-				unsigned int nr);
+unsigned int pp_rseq_refill(struct pp_pool *pool, struct pp_zone *zone,
+			    const char *call);
+void pp_rseq_drain_high(struct pp_pool *pool, struct pp_zone *zone);
+unsigned int pp_rseq_free_batch(struct pp_pool *pool, struct pp_zone *zone,
+				struct pp_page **pages, unsigned int nr);
 void pp_pcp_stop(struct pp_pool *pool, struct pp_pcp *pcp);
 void pp_pcp_restart(struct pp_pool *pool, struct pp_pcp *pcp);
 int pp_pcp_setup(struct pp_pool *pool, const struct pp_pool_config *cfg);
@@ -743,7 +845,7 @@ int pp_pcp_setup(struct pp_pool *pool, const struct pp_pool_config *cfg);
  */
 static inline bool pp_rseq_fault(const struct pp_pool *pool)
 {
-	unsigned int p = pool->pcp[0].fault_trylock;
+	unsigned int p = pool->zones[0].pcp[0].fault_trylock;
 
 	return unlikely(p) && pp_fault_trylock_hit(p);
 }
@@ -828,53 +930,87 @@ static inline void pp_kasan_unpoison(const struct pp_pool *pool,
 	pp_kasan_unpoison_range(pool, pp_pfn(pool, page), 1UL << order);
 }
 
-static inline unsigned long pp_zone_free(const struct pp_pool *pool)
+static inline unsigned long pp_zone_free(const struct pp_zone *zone)
 {
-	return atomic_load_explicit(&pool->nr_free, memory_order_relaxed);
+	return atomic_load_explicit(&zone->nr_free, memory_order_relaxed);
 }
 
-void pp_zone_init_free_lists(struct pp_pool *pool);
-struct pp_page *pp_rmqueue_smallest(struct pp_pool *pool, unsigned int order,
-				    const char *call);
+/* The zone whose pages @pcp holds. */
+static inline struct pp_zone *pp_pcp_zone(struct pp_pool *pool,
+					  const struct pp_pcp *pcp)
+{
+	return &pool->zones[pcp->node];
+}
+
+/* The node holding @pfn: the range it falls in, the last takes the rest. */
+static inline unsigned int pp_pfn_nid(const struct pp_pool *pool,
+				      unsigned long pfn)
+{
+	unsigned long nid;
+
+	if (likely(pool->nr_nodes == 1))
+		return 0;
+	nid = pfn / pool->node_span;
+	return nid < pool->nr_nodes ? (unsigned int)nid : pool->nr_nodes - 1;
+}
+
+static inline struct pp_zone *pp_pfn_zone(struct pp_pool *pool,
+					  unsigned long pfn)
+{
+	return &pool->zones[pp_pfn_nid(pool, pfn)];
+}
+
+static inline struct pp_zone *pp_page_zone(struct pp_pool *pool,
+					   const struct pp_page *page)
+{
+	return pp_pfn_zone(pool, pp_pfn(pool, page));
+}
+
+void pp_zone_init_free_lists(struct pp_pool *pool, struct pp_zone *zone);
+struct pp_page *pp_rmqueue_smallest(struct pp_pool *pool, struct pp_zone *zone,
+				    unsigned int order, const char *call);
 
 /*
  * PAGEPOOL_FAULT buddy-empty=N: would taking @nr pages leave fewer than N
  * in the buddy lists?  Then the buddy allocator reports itself empty.
  * Zone lock held.
  */
-static inline bool pp_fault_buddy_short(const struct pp_pool *pool,
+static inline bool pp_fault_buddy_short(const struct pp_zone *zone,
 					unsigned long nr)
 {
-	return unlikely(pool->fault_buddy_reserve) &&
-	       pp_zone_free(pool) < pool->fault_buddy_reserve + nr;
+	return unlikely(zone->fault_buddy_reserve) &&
+	       pp_zone_free(zone) < zone->fault_buddy_reserve + nr;
 }
 
 /*
  * PAGEPOOL_FAULT buddy-empty=N: at most how many of @want pages a refill
  * may take and leave N in the buddy lists.  Zone lock held.
  */
-static inline unsigned int pp_fault_buddy_clamp(const struct pp_pool *pool,
+static inline unsigned int pp_fault_buddy_clamp(const struct pp_zone *zone,
 						unsigned int want)
 {
 	unsigned long avail;
 
-	if (likely(!pool->fault_buddy_reserve))
+	if (likely(!zone->fault_buddy_reserve))
 		return want;
-	avail = pp_zone_free(pool);
-	avail = avail > pool->fault_buddy_reserve ?
-		avail - pool->fault_buddy_reserve : 0;
+	avail = pp_zone_free(zone);
+	avail = avail > zone->fault_buddy_reserve ?
+		avail - zone->fault_buddy_reserve : 0;
 	return want > avail ? (unsigned int)avail : want;
 }
-void pp_free_one_page_locked(struct pp_pool *pool, struct pp_page *page,
-			     unsigned int order);
+void pp_free_one_page_locked(struct pp_pool *pool, struct pp_zone *zone,
+			     struct pp_page *page, unsigned int order);
 unsigned int pp_rmqueue_bulk(struct pp_pool *pool, struct pp_pcp *pcp,
 			     unsigned int count);
-void pp_free_pcppage_locked(struct pp_pool *pool, struct pp_page *page,
-			    unsigned int cpu);
+void pp_free_pcppage_locked(struct pp_pool *pool, struct pp_zone *zone,
+			    struct pp_page *page, unsigned int cpu);
 void pp_free_pcppages_bulk(struct pp_pool *pool, struct pp_pcp *pcp,
 			   unsigned int count);
 void pp_drain_all_pages(struct pp_pool *pool);
+unsigned long pp_zone_pcp_pages(const struct pp_pool *pool,
+				const struct pp_zone *zone);
 unsigned long pp_pcp_pages(const struct pp_pool *pool);
+unsigned long pp_pool_free(const struct pp_pool *pool);
 
 void pp_zone_free_range(struct pp_pool *pool, unsigned long pfn,
 			unsigned long nr);

@@ -230,7 +230,7 @@ static void pp_je_drain(struct pp_pool *pool)
 
 	for (unsigned int cpu = 0; je->tcache_on && cpu < pool->nr_cpus;
 	     cpu++) {
-		struct pp_pcp *pcp = &pool->pcp[cpu];
+		struct pp_pcp *pcp = &pool->zones[0].pcp[cpu];
 
 		pp_pcp_lock_slow(pcp);
 		if (mallctl("tcache.flush", NULL, NULL, &je->tcache[cpu],

@@ -7,7 +7,7 @@
  *
  *   kernel                                here (PP_PCP_RSEQ)
  *   ------------------------------------  ---------------------------------
- *   this_cpu_ptr(zone->per_cpu_pageset)   pool->pcp[rseq->cpu_id]
+ *   this_cpu_ptr(zone->per_cpu_pageset)   zone->pcp[rseq->cpu_id]
  *   preempt_disable() / local_irq_save()  an rseq critical section: the
  *   + pcp->lock around a list change      kernel aborts it if the thread
  *                                         is preempted, migrated or
@@ -228,7 +228,8 @@ void pp_pcp_restart(struct pp_pool *pool, struct pp_pcp *pcp)
 #ifdef PP_RSEQ_PCP
 
 /* pp_rseq_count_at() found the thread on another CPU, or was aborted. */
-void pp_rseq_count_slow(struct pp_pool *pool, enum pp_vm_event ev, uint64_t n)
+void pp_rseq_count_slow(struct pp_pool *pool, struct pp_zone *zone,
+			enum pp_vm_event ev, uint64_t n)
 {
 	struct rseq *rs = pp_rseq_area();
 
@@ -239,7 +240,7 @@ void pp_rseq_count_slow(struct pp_pool *pool, enum pp_vm_event ev, uint64_t n)
 		if ((unsigned int)cpu >= pool->nr_cpus)
 			return pp_count(pool, ev, n);
 		if (!pp_rseq_add(rs, cpu,
-				 (uint64_t *)&pool->pcp[cpu].events[ev], n))
+				 (uint64_t *)&zone->pcp[cpu].events[ev], n))
 			return;
 		pp_count(pool, PP_PCP_RESTART_COUNT, 1);
 	}
@@ -249,27 +250,28 @@ void pp_rseq_count_slow(struct pp_pool *pool, enum pp_vm_event ev, uint64_t n)
 #define PP_RSEQ_CHUNK	128U
 
 /* Slots a list may fill: the ring's, and no more than high for frees. */
-static inline unsigned int pp_rseq_slots(const struct pp_pool *pool)
+static inline unsigned int pp_rseq_slots(const struct pp_zone *zone)
 {
-	return pool->pcp[0].mask + 1;
+	return zone->pcp[0].mask + 1;
 }
 
 /*
- * rmqueue_bulk() for an rseq list: take up to batch pages from the buddy
- * lists under the zone lock, then publish them onto the list of the CPU
- * this thread runs on, a chunk per section, the zone lock still held (a
- * section takes no lock).  Pages that find no room, or a stopped list,
- * go back to the buddy lists.  Returns the pages published.
+ * rmqueue_bulk() for an rseq list: take up to batch pages from @zone's
+ * buddy lists under the zone lock, then publish them onto the zone's list
+ * of the CPU this thread runs on, a chunk per section, the zone lock still
+ * held (a section takes no lock).  Pages that find no room, or a stopped
+ * list, go back to the buddy lists.  Returns the pages published.
  */
-unsigned int pp_rseq_refill(struct pp_pool *pool, const char *call)
+unsigned int pp_rseq_refill(struct pp_pool *pool, struct pp_zone *zone,
+			    const char *call)
 {
 	struct rseq *rs = pp_rseq_area();
 	struct pp_page *buf[PP_RSEQ_CHUNK];
-	unsigned int want = pool->pcp[0].batch, published = 0;
+	unsigned int want = zone->pcp[0].batch, published = 0;
 	bool busy = false;
 
-	pp_zone_lock(pool);
-	want = pp_fault_buddy_clamp(pool, want);
+	pp_zone_lock(zone);
+	want = pp_fault_buddy_clamp(zone, want);
 	while (published < want && !busy) {
 		unsigned int n = want - published, got, pushed = 0;
 
@@ -277,7 +279,8 @@ unsigned int pp_rseq_refill(struct pp_pool *pool, const char *call)
 			n = PP_RSEQ_CHUNK;
 		for (got = 0; got < n; got++) {
 			struct pp_page *page =
-				pp_rmqueue_smallest(pool, 0, "rmqueue_bulk");
+				pp_rmqueue_smallest(pool, zone, 0,
+						    "rmqueue_bulk");
 
 			if (unlikely(!page))
 				break;
@@ -286,7 +289,7 @@ unsigned int pp_rseq_refill(struct pp_pool *pool, const char *call)
 				 1);
 			buf[got] = page;
 		}
-		atomic_store_explicit(&pool->nr_free, pp_zone_free(pool) - got,
+		atomic_store_explicit(&zone->nr_free, pp_zone_free(zone) - got,
 				      memory_order_relaxed);
 		/*
 		 * Physical order, as list_add_tail() leaves it: the first
@@ -308,9 +311,9 @@ unsigned int pp_rseq_refill(struct pp_pool *pool, const char *call)
 				busy = true;
 				break;
 			}
-			r = pp_rseq_push_n(rs, &pool->pcp[cpu], cpu,
+			r = pp_rseq_push_n(rs, &zone->pcp[cpu], cpu,
 					   buf + pushed, got - pushed,
-					   pp_rseq_slots(pool), &st);
+					   pp_rseq_slots(zone), &st);
 			if (r > 0) {
 				pushed += (unsigned int)r;
 			} else if (r == 0 || r == PP_RSEQ_STOPPED) {
@@ -323,13 +326,13 @@ unsigned int pp_rseq_refill(struct pp_pool *pool, const char *call)
 		/* No room after all: back where they came from. */
 		for (unsigned int i = pushed; i < got; i++) {
 			pp_set_page_state(buf[i], PP_PAGE_NONE);
-			pp_free_one_page_locked(pool, buf[i], 0);
+			pp_free_one_page_locked(pool, zone, buf[i], 0);
 		}
 		published += pushed;
 		if (got < n)
 			break;
 	}
-	pp_zone_unlock(pool);
+	pp_zone_unlock(zone);
 	pp_count(pool, PP_ZONE_LOCK, 1);
 	pp_count(pool, PP_PCP_REFILL, 1);
 	pp_count(pool, PP_PCP_REFILL_PAGES, published);
@@ -337,20 +340,20 @@ unsigned int pp_rseq_refill(struct pp_pool *pool, const char *call)
 }
 
 /*
- * free_pcppages_bulk() at high: if this CPU's list holds high pages or
- * more, take a batch off its cold end (a section per chunk) and give it
- * to the buddy lists under the zone lock.
+ * free_pcppages_bulk() at high: if this CPU's list of @zone holds high
+ * pages or more, take a batch off its cold end (a section per chunk) and
+ * give it to the zone's buddy lists under the zone lock.
  */
-void pp_rseq_drain_high(struct pp_pool *pool)
+void pp_rseq_drain_high(struct pp_pool *pool, struct pp_zone *zone)
 {
 	struct rseq *rs = pp_rseq_area();
 	struct pp_page *buf[PP_RSEQ_CHUNK];
-	unsigned int batch = pool->pcp[0].batch, done = 0;
-	unsigned int high = pool->pcp[0].high;
+	unsigned int batch = zone->pcp[0].batch, done = 0;
+	unsigned int high = zone->pcp[0].high;
 	bool locked = false;
 
-	if (high > pp_rseq_slots(pool))
-		high = pp_rseq_slots(pool);
+	if (high > pp_rseq_slots(zone))
+		high = pp_rseq_slots(zone);
 	while (done < batch) {
 		unsigned int n = batch - done;
 		int cpu = pp_rseq_cpu(rs);
@@ -360,7 +363,7 @@ void pp_rseq_drain_high(struct pp_pool *pool)
 			break;
 		if (n > PP_RSEQ_CHUNK)
 			n = PP_RSEQ_CHUNK;
-		r = pp_rseq_pop_cold(rs, &pool->pcp[cpu], cpu, buf, n,
+		r = pp_rseq_pop_cold(rs, &zone->pcp[cpu], cpu, buf, n,
 				     done ? 1 : high);
 		if (r == PP_RSEQ_ABORTED || r == PP_RSEQ_MOVED) {
 			pp_count(pool, PP_PCP_RESTART_DRAIN, 1);
@@ -369,16 +372,17 @@ void pp_rseq_drain_high(struct pp_pool *pool)
 		if (r <= 0)
 			break;
 		if (!locked) {
-			pp_zone_lock(pool);
+			pp_zone_lock(zone);
 			locked = true;
 		}
 		for (long i = 0; i < r; i++)
-			pp_free_pcppage_locked(pool, buf[i], (unsigned int)cpu);
+			pp_free_pcppage_locked(pool, zone, buf[i],
+					       (unsigned int)cpu);
 		done += (unsigned int)r;
 	}
 	if (!locked)
 		return;
-	pp_zone_unlock(pool);
+	pp_zone_unlock(zone);
 	pp_count(pool, PP_ZONE_LOCK, 1);
 	pp_count(pool, PP_PCP_DRAIN, 1);
 	pp_count(pool, PP_PCP_DRAIN_PAGES, done);
@@ -386,20 +390,20 @@ void pp_rseq_drain_high(struct pp_pool *pool)
 
 /*
  * free_unref_page_list()'s commits: give @nr prepared order-0 pages
- * (refcount 0, the caller's) back to this CPU's list, as many per section
- * as fit below high, draining a batch whenever the list reaches high.
- * Returns how many went onto lists; the caller frees the rest
- * ([return, @nr)) to the buddy lists: the list was stopped, or the thread
- * runs on a CPU without one.
+ * (refcount 0, the caller's, all of @zone) back to this CPU's list of
+ * @zone, as many per section as fit below high, draining a batch whenever
+ * the list reaches high.  Returns how many went onto lists; the caller
+ * frees the rest ([return, @nr)) to the buddy lists: the list was
+ * stopped, or the thread runs on a CPU without one.
  */
-unsigned int pp_rseq_free_batch(struct pp_pool *pool, struct pp_page **pages,
-				unsigned int nr)
+unsigned int pp_rseq_free_batch(struct pp_pool *pool, struct pp_zone *zone,
+				struct pp_page **pages, unsigned int nr)
 {
 	struct rseq *rs = pp_rseq_area();
-	unsigned int high = pool->pcp[0].high, i = 0;
+	unsigned int high = zone->pcp[0].high, i = 0;
 
-	if (high > pp_rseq_slots(pool))
-		high = pp_rseq_slots(pool);
+	if (high > pp_rseq_slots(zone))
+		high = pp_rseq_slots(zone);
 	while (i < nr) {
 		int cpu = pp_rseq_cpu(rs);
 		uint64_t st;
@@ -407,15 +411,15 @@ unsigned int pp_rseq_free_batch(struct pp_pool *pool, struct pp_page **pages,
 
 		if ((unsigned int)cpu >= pool->nr_cpus)
 			break;
-		r = pp_rseq_push_n(rs, &pool->pcp[cpu], cpu, pages + i, nr - i,
+		r = pp_rseq_push_n(rs, &zone->pcp[cpu], cpu, pages + i, nr - i,
 				   high, &st);
 		if (r > 0) {
 			i += (unsigned int)r;
 			if ((uint32_t)st >= high)
-				pp_rseq_drain_high(pool);
+				pp_rseq_drain_high(pool, zone);
 		} else if (r == 0) {
 			/* At high already (a refill overshot it): drain. */
-			pp_rseq_drain_high(pool);
+			pp_rseq_drain_high(pool, zone);
 		} else if (r == PP_RSEQ_STOPPED) {
 			break;
 		} else {
@@ -429,17 +433,18 @@ unsigned int pp_rseq_free_batch(struct pp_pool *pool, struct pp_page **pages,
 
 #else /* !PP_RSEQ_PCP: never called, pool->pcp_rseq is always false */
 
-unsigned int pp_rseq_refill(struct pp_pool *pool, const char *call)
+unsigned int pp_rseq_refill(struct pp_pool *pool, struct pp_zone *zone,
+			    const char *call)
 {
 	return 0;
 }
 
-void pp_rseq_drain_high(struct pp_pool *pool)
+void pp_rseq_drain_high(struct pp_pool *pool, struct pp_zone *zone)
 {
 }
 
-unsigned int pp_rseq_free_batch(struct pp_pool *pool, struct pp_page **pages,
-				unsigned int nr)
+unsigned int pp_rseq_free_batch(struct pp_pool *pool, struct pp_zone *zone,
+				struct pp_page **pages, unsigned int nr)
 {
 	return 0;
 }

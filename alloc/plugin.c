@@ -199,7 +199,7 @@ static void pp_plugin_drain(struct pp_pool *pool)
 	if (!pl->ops->drain)
 		return;
 	for (unsigned int cpu = 0; cpu < pool->nr_cpus; cpu++) {
-		struct pp_pcp *pcp = &pool->pcp[cpu];
+		struct pp_pcp *pcp = &pool->zones[0].pcp[cpu];
 
 		pp_pcp_lock_slow(pcp);
 		pl->ops->drain(pool, pl->priv, cpu);

@@ -33,6 +33,7 @@ int pp_pool_config_init(struct pp_pool_config *cfg)
 	cfg->wmark_low = PP_WMARK_AUTO;
 	cfg->wmark_high = PP_WMARK_AUTO;
 	cfg->debug = PP_CONFIG_DEBUG_DEFAULT;
+	cfg->nr_nodes = 1;
 	/* Any other value makes pp_pool_create() fail, saying so. */
 	if (env && (env[0] == '0' || env[0] == '1') && env[1] == '\0')
 		cfg->debug = env[0] == '1';
@@ -168,25 +169,37 @@ static bool pp_map_arena(struct pp_pool *pool)
 	return true;
 }
 
-static void pp_zone_lock_destroy(struct pp_pool *pool)
+static void pp_zone_lock_destroy(struct pp_zone *zone)
 {
-	int err = pthread_mutex_destroy(&pool->lock);
+	int err = pthread_mutex_destroy(&zone->lock);
 
 	if (err)
 		pp_die("pthread_mutex_destroy: error %d", err);
 }
 
+/* Undo pp_zone_setup() of zones [0, @nr). */
+static void pp_zones_teardown(struct pp_pool *pool, unsigned int nr)
+{
+	for (unsigned int nid = 0; nid < nr; nid++) {
+		struct pp_zone *zone = &pool->zones[nid];
+
+		pp_zone_lock_destroy(zone);
+		munmap(zone->rings, zone->rings_bytes);
+		free(zone->pcp);
+		free(zone->numa);
+	}
+}
+
 /* Unmap and free a pool whose pages are all back (or never used). */
 static void pp_pool_unmap(struct pp_pool *pool)
 {
-	pp_zone_lock_destroy(pool);
+	pp_zones_teardown(pool, pool->nr_nodes);
 	pool->magic = PP_POOL_DEAD;
 	/* KASAN: a later mapping at this address must not inherit poison. */
 	pp_kasan_unpoison_range(pool, 0, pool->nr_pages);
 	munmap(pool->map_base, pool->map_len);
 	munmap(pool->mem_map, pool->map_bytes);
-	munmap(pool->rings, pool->rings_bytes);
-	free(pool->pcp);
+	free(pool->cpu_node);
 	free(pool);
 }
 
@@ -202,29 +215,195 @@ static unsigned int pp_ring_slots(const struct pp_pool_config *cfg)
 	return slots;
 }
 
-/* The pcp lists: empty, each with its slice of the ring mapping. */
-static void pp_pool_init_pcp(struct pp_pool *pool,
+/* @zone's pcp lists: empty, each with its slice of the ring mapping. */
+static void pp_zone_init_pcp(struct pp_pool *pool, struct pp_zone *zone,
 			     const struct pp_pool_config *cfg,
 			     unsigned int slots)
 {
-	memset(pool->pcp, 0, pool->nr_cpus * sizeof(*pool->pcp));
+	memset(zone->pcp, 0, pool->nr_cpus * sizeof(*zone->pcp));
 	for (unsigned int cpu = 0; cpu < pool->nr_cpus; cpu++) {
-		struct pp_pcp *pcp = &pool->pcp[cpu];
+		struct pp_pcp *pcp = &zone->pcp[cpu];
 
 		pcp->batch = cfg->pcp_batch;
 		pcp->fault_trylock = cfg->fault.trylock;
 		pcp->high = cfg->pcp_high;
 		pcp->cpu = cpu;
 		pcp->mask = slots - 1;
-		pcp->ring = pool->rings + (size_t)cpu * slots;
+		pcp->ring = zone->rings + (size_t)cpu * slots;
+		pcp->node = zone->node;
 	}
+}
+
+/*
+ * Node @nid's zone over pfns [@start, @start + @nr): its pcp lists and
+ * rings, its lock, its pages on its buddy lists.  0 or -ENOMEM.
+ */
+static int pp_zone_setup(struct pp_pool *pool, unsigned int nid,
+			 const struct pp_pool_config *cfg,
+			 unsigned long start, unsigned long nr)
+{
+	struct pp_zone *zone = &pool->zones[nid];
+	unsigned int slots = pp_ring_slots(cfg);
+	int err;
+
+	zone->node = nid;
+	zone->start_pfn = start;
+	zone->nr_pages = nr;
+	zone->fault_buddy_reserve = cfg->fault.buddy_empty;
+	if (posix_memalign((void **)&zone->pcp, PP_CACHELINE,
+			   pool->nr_cpus * sizeof(*zone->pcp)))
+		return -ENOMEM;
+	zone->numa = NULL;
+	if (pool->nr_nodes > 1) {
+		if (posix_memalign((void **)&zone->numa, PP_CACHELINE,
+				   pool->nr_cpus * sizeof(*zone->numa))) {
+			free(zone->pcp);
+			return -ENOMEM;
+		}
+		memset(zone->numa, 0, pool->nr_cpus * sizeof(*zone->numa));
+	}
+	zone->rings_bytes = (size_t)pool->nr_cpus * slots * sizeof(void *);
+	zone->rings = pp_map(zone->rings_bytes);
+	if (!zone->rings) {
+		free(zone->pcp);
+		free(zone->numa);
+		return -ENOMEM;
+	}
+	err = pthread_mutex_init(&zone->lock, NULL);
+	if (err)
+		pp_die("pthread_mutex_init: error %d", err);
+	pp_zone_init_pcp(pool, zone, cfg, slots);
+	pp_zone_init_free_lists(pool, zone);
+	return 0;
+}
+
+/*
+ * The zones, one per node, over consecutive pfn ranges: 0, or -ENOMEM
+ * with none left set up.  Each zone gets the pool's watermarks in
+ * proportion to its pages, as the kernel shares min_free_kbytes among
+ * zones (one node: the configuration's, unchanged).
+ */
+static int pp_pool_setup_zones(struct pp_pool *pool,
+			       const struct pp_pool_config *cfg)
+{
+	unsigned long wmark[PP_NR_WMARK];
+	unsigned int nr = pool->nr_nodes;
+	int err;
+
+	err = pp_pool_config_wmarks(cfg, &wmark[PP_WMARK_MIN],
+				    &wmark[PP_WMARK_LOW],
+				    &wmark[PP_WMARK_HIGH]);
+	if (err)
+		return err;
+	pool->node_span = pool->nr_pages / nr;
+	for (unsigned int nid = 0; nid < nr; nid++) {
+		unsigned long start = nid * pool->node_span;
+		unsigned long pages = nid == nr - 1 ?
+				      pool->nr_pages - start : pool->node_span;
+
+		for (unsigned int w = 0; w < PP_NR_WMARK; w++)
+			pool->zones[nid].wmark[w] = nr == 1 ? wmark[w] :
+				wmark[w] * pages / pool->nr_pages;
+		err = pp_zone_setup(pool, nid, cfg, start, pages);
+		if (err) {
+			pp_zones_teardown(pool, nid);
+			pool->nr_nodes = 0;
+			return err;
+		}
+	}
+	return 0;
+}
+
+/*
+ * build_zonelists(): each node's zones by distance from it, nearest
+ * first (the node itself, at 10).  Equal distances go round from the
+ * node on (node n + 1 before n + 2 ...), so that nodes at the same
+ * distance share the fallback load, as find_next_best_node()'s penalty
+ * for nodes already used spreads it.
+ */
+static void pp_build_zonelists(struct pp_pool *pool)
+{
+	unsigned int nr = pool->nr_nodes;
+
+	for (unsigned int n = 0; n < nr; n++) {
+		uint8_t *list = pool->zonelist[n];
+
+		for (unsigned int i = 0; i < nr; i++)
+			list[i] = (uint8_t)((n + i) % nr);
+		/* Insertion sort by distance; stable keeps the round order. */
+		for (unsigned int i = 1; i < nr; i++) {
+			uint8_t v = list[i];
+			unsigned int j = i;
+
+			while (j && pool->distance[n][list[j - 1]] >
+				    pool->distance[n][v]) {
+				list[j] = list[j - 1];
+				j--;
+			}
+			list[j] = v;
+		}
+	}
+}
+
+/* LOCAL_DISTANCE, REMOTE_DISTANCE: the defaults of the distance table. */
+#define PP_LOCAL_DISTANCE	10
+#define PP_REMOTE_DISTANCE	20
+
+/*
+ * The node rules of pp_pool_config (see its @nr_nodes): 0, or -EINVAL.
+ * @nr_cpus is the pool's CPU count.
+ */
+static int pp_pool_config_nodes_ok(const struct pp_pool_config *cfg,
+				   unsigned int nr_cpus)
+{
+	unsigned int nr = cfg->nr_nodes ? cfg->nr_nodes : 1;
+
+	if (nr > PP_MAX_NODES || cfg->nr_pages < nr)
+		return -EINVAL;
+	if (nr > 1 && cfg->backend != PP_BACKEND_BUDDY)
+		return -EINVAL;
+	for (unsigned int c = 0; cfg->cpu_to_node && c < nr_cpus; c++)
+		if (cfg->cpu_to_node[c] >= nr)
+			return -EINVAL;
+	for (unsigned int i = 0; cfg->node_distance && i < nr; i++)
+		for (unsigned int j = 0; j < nr; j++) {
+			unsigned int d = cfg->node_distance[i * nr + j];
+
+			if (i == j ? d != PP_LOCAL_DISTANCE :
+			    d <= PP_LOCAL_DISTANCE || d > 254)
+				return -EINVAL;
+		}
+	return 0;
+}
+
+/* The CPU map, the distances and the zonelists: 0 or -ENOMEM. */
+static int pp_pool_setup_nodes(struct pp_pool *pool,
+			       const struct pp_pool_config *cfg)
+{
+	unsigned int nr = cfg->nr_nodes ? cfg->nr_nodes : 1;
+
+	pool->nr_nodes = nr;
+	pool->cpu_node = calloc(pool->nr_cpus, 1);
+	if (!pool->cpu_node)
+		return -ENOMEM;
+	for (unsigned int c = 0; c < pool->nr_cpus; c++)
+		pool->cpu_node[c] = (uint8_t)(cfg->cpu_to_node ?
+					      cfg->cpu_to_node[c] : c % nr);
+	for (unsigned int i = 0; i < nr; i++)
+		for (unsigned int j = 0; j < nr; j++)
+			pool->distance[i][j] = (uint8_t)(cfg->node_distance ?
+				cfg->node_distance[i * nr + j] :
+				i == j ? PP_LOCAL_DISTANCE :
+					 PP_REMOTE_DISTANCE);
+	pp_build_zonelists(pool);
+	return 0;
 }
 
 struct pp_pool *pp_pool_create(const struct pp_pool_config *cfg)
 {
 	struct pp_pool_config defaults;
 	struct pp_pool *pool;
-	unsigned int slots;
+	unsigned long wmark[PP_NR_WMARK];
 	int err;
 
 	if (!cfg) {
@@ -247,14 +426,14 @@ struct pp_pool *pp_pool_create(const struct pp_pool_config *cfg)
 	err = pp_debug_env_check();
 	if (err)
 		goto fail_free;
-	pool->fault_buddy_reserve = cfg->fault.buddy_empty;
 	pool->nr_pages = cfg->nr_pages;
 	pool->debug = cfg->debug;
 	atomic_init(&pool->bulk_variant, (unsigned int)cfg->bulk_variant);
 	pool->backend_id = (uint8_t)cfg->backend;
-	err = pp_pool_config_wmarks(cfg, &pool->wmark[PP_WMARK_MIN],
-				    &pool->wmark[PP_WMARK_LOW],
-				    &pool->wmark[PP_WMARK_HIGH]);
+	/* Checked before anything is mapped. */
+	err = pp_pool_config_wmarks(cfg, &wmark[PP_WMARK_MIN],
+				    &wmark[PP_WMARK_LOW],
+				    &wmark[PP_WMARK_HIGH]);
 	if (err)
 		goto fail_free;
 	pool->nr_cpus = cfg->nr_cpus;
@@ -263,6 +442,12 @@ struct pp_pool *pp_pool_create(const struct pp_pool_config *cfg)
 
 		pool->nr_cpus = n > 0 ? (unsigned int)n : 1;
 	}
+	err = pp_pool_config_nodes_ok(cfg, pool->nr_cpus);
+	if (err)
+		goto fail_free;
+	err = pp_pool_setup_nodes(pool, cfg);
+	if (err)
+		goto fail_free;
 
 	/* The mappings, each undone below in the reverse order. */
 	err = -ENOMEM;
@@ -273,46 +458,34 @@ struct pp_pool *pp_pool_create(const struct pp_pool_config *cfg)
 	pool->mem_map = pp_map(pool->map_bytes);
 	if (!pool->mem_map)
 		goto fail_arena;
-	if (posix_memalign((void **)&pool->pcp, PP_CACHELINE,
-			   pool->nr_cpus * sizeof(*pool->pcp)))
-		goto fail_mem_map;
-	slots = pp_ring_slots(cfg);
-	pool->rings_bytes = (size_t)pool->nr_cpus * slots * sizeof(void *);
-	pool->rings = pp_map(pool->rings_bytes);
-	if (!pool->rings)
-		goto fail_pcp;
 
 	err = pp_pcp_setup(pool, cfg);
 	if (err)
-		goto fail_rings;
-	err = pthread_mutex_init(&pool->lock, NULL);
+		goto fail_mem_map;
+	err = pp_pool_setup_zones(pool, cfg);
 	if (err)
-		pp_die("pthread_mutex_init: error %d", err);
-	pp_pool_init_pcp(pool, cfg, slots);
-	pp_zone_init_free_lists(pool);
+		goto fail_mem_map;
 
 	if (cfg->backend == PP_BACKEND_JEMALLOC)
 		err = pp_je_create(pool, cfg);
 	else if (cfg->backend == PP_BACKEND_PLUGIN)
 		err = pp_plugin_create(pool, cfg);
 	if (err)
-		goto fail_zone;
+		goto fail_zones;
+	pool->slow = pool->debug || pool->ops || pool->nr_nodes > 1;
 	pool->magic = PP_POOL_LIVE;
 	return pool;
 
-fail_zone:
-	pp_zone_lock_destroy(pool);
+fail_zones:
+	pp_zones_teardown(pool, pool->nr_nodes);
 	/* KASAN: a later mapping at this address must not inherit poison. */
 	pp_kasan_unpoison_range(pool, 0, pool->nr_pages);
-fail_rings:
-	munmap(pool->rings, pool->rings_bytes);
-fail_pcp:
-	free(pool->pcp);
 fail_mem_map:
 	munmap(pool->mem_map, pool->map_bytes);
 fail_arena:
 	munmap(pool->map_base, pool->map_len);
 fail_free:
+	free(pool->cpu_node);
 	free(pool);
 	errno = -err;
 	return NULL;
@@ -372,7 +545,7 @@ int pp_pool_destroy(struct pp_pool *pool)
 			return -EBUSY;
 	}
 	pp_drain_all_pages(pool);
-	nr_free = pp_zone_free(pool);
+	nr_free = pp_pool_free(pool);
 	if (nr_free != pool->nr_pages) {
 		if (pool->backend_id == PP_BACKEND_BUDDY)
 			pp_report_leak(pool, pool->nr_pages - nr_free,
@@ -384,6 +557,24 @@ int pp_pool_destroy(struct pp_pool *pool)
 	}
 	pp_pool_unmap(pool);
 	return 0;
+}
+
+unsigned int pp_pool_nr_nodes(const struct pp_pool *pool)
+{
+	return pool->nr_nodes;
+}
+
+int pp_pool_cpu_to_node(const struct pp_pool *pool, unsigned int cpu)
+{
+	return cpu < pool->nr_cpus ? pool->cpu_node[cpu] : -EINVAL;
+}
+
+int pp_pool_node_distance(const struct pp_pool *pool, unsigned int from,
+			  unsigned int to)
+{
+	if (from >= pool->nr_nodes || to >= pool->nr_nodes)
+		return -EINVAL;
+	return pool->distance[from][to];
 }
 
 enum pp_backend pp_pool_backend(const struct pp_pool *pool)

@@ -44,32 +44,39 @@ const char *pp_vm_event_name(enum pp_vm_event item)
 
 void pp_pool_vmstat(struct pp_pool *pool, struct pp_vmstat *st)
 {
+	const struct pp_zone *z0 = &pool->zones[0];
+
 	memset(st, 0, sizeof(*st));
-	for (unsigned int cpu = 0; cpu < pool->nr_cpus; cpu++)
-		for (unsigned int i = 0; i < PP_NR_VM_EVENTS; i++)
-			st->events[i] +=
-				atomic_load_explicit(&pool->pcp[cpu].events[i],
-						     memory_order_relaxed) +
-				atomic_load_explicit(
-					&pool->pcp[cpu].events_unlocked[i],
-					memory_order_relaxed);
+	for (unsigned int nid = 0; nid < pool->nr_nodes; nid++) {
+		struct pp_zone *zone = &pool->zones[nid];
+
+		for (unsigned int cpu = 0; cpu < pool->nr_cpus; cpu++)
+			for (unsigned int i = 0; i < PP_NR_VM_EVENTS; i++)
+				st->events[i] += atomic_load_explicit(
+						&zone->pcp[cpu].events[i],
+						memory_order_relaxed) +
+					atomic_load_explicit(
+						&zone->pcp[cpu].events_unlocked[i],
+						memory_order_relaxed);
+		/* Several nodes: the pool's are the zones' summed. */
+		st->wmark_min += zone->wmark[PP_WMARK_MIN];
+		st->wmark_low += zone->wmark[PP_WMARK_LOW];
+		st->wmark_high += zone->wmark[PP_WMARK_HIGH];
+		pp_zone_lock(zone);
+		st->nr_free += pp_zone_free(zone);
+		for (unsigned int o = 0; o < PP_NR_ORDERS; o++)
+			st->free_area[o] += zone->free_area[o].nr_free;
+		pp_zone_unlock(zone);
+	}
 	st->nr_pages = pool->nr_pages;
-	pp_zone_lock(pool);
-	st->nr_free = pp_zone_free(pool);
-	for (unsigned int o = 0; o < PP_NR_ORDERS; o++)
-		st->free_area[o] = pool->free_area[o].nr_free;
-	pp_zone_unlock(pool);
 	st->nr_pcp = pp_pcp_pages(pool);
 	st->nr_backend = pp_backend_nr_held(pool, st->events[PP_PGALLOC] -
 					    st->events[PP_PGFREE]);
 	st->backend = (enum pp_backend)pool->backend_id;
 	st->bulk_variant = pp_pool_bulk_variant(pool);
 	st->pcp_impl = pp_pool_pcp_impl(pool);
-	st->wmark_min = pool->wmark[PP_WMARK_MIN];
-	st->wmark_low = pool->wmark[PP_WMARK_LOW];
-	st->wmark_high = pool->wmark[PP_WMARK_HIGH];
-	st->pcp_batch = pool->pcp[0].batch;
-	st->pcp_high = pool->pcp[0].high;
+	st->pcp_batch = z0->pcp[0].batch;
+	st->pcp_high = z0->pcp[0].high;
 	st->nr_cpus = pool->nr_cpus;
 }
 
@@ -92,6 +99,72 @@ void pp_vmstat_print(FILE *out, const struct pp_vmstat *st)
 	for (unsigned int i = 0; i < PP_NR_VM_EVENTS; i++)
 		fprintf(out, "%s %" PRIu64 "\n", pp_vm_event_names[i],
 			st->events[i]);
+}
+
+static const char *const pp_numa_stat_names[PP_NR_NUMA_STATS] = {
+	[PP_NUMA_HIT]			= "numa_hit",
+	[PP_NUMA_MISS]			= "numa_miss",
+	[PP_NUMA_FOREIGN]		= "numa_foreign",
+	[PP_NUMA_LOCAL]			= "numa_local",
+	[PP_NUMA_OTHER]			= "numa_other",
+	[PP_NUMA_BULK_FALLBACK_REMOTE]	= "bulk_fallback_remote",
+};
+
+const char *pp_numa_stat_name(enum pp_numa_stat item)
+{
+	return pp_table_name(pp_numa_stat_names, PP_NR_NUMA_STATS, item);
+}
+
+int pp_pool_node_vmstat(struct pp_pool *pool, unsigned int nid,
+			struct pp_node_vmstat *st)
+{
+	struct pp_zone *zone;
+
+	if (nid >= pool->nr_nodes)
+		return -EINVAL;
+	zone = &pool->zones[nid];
+	memset(st, 0, sizeof(*st));
+	if (pool->nr_nodes == 1) {
+		/* Not counted on one node: every page is a local hit. */
+		struct pp_vmstat all;
+
+		pp_pool_vmstat(pool, &all);
+		st->numa[PP_NUMA_HIT] = all.events[PP_PGALLOC];
+		st->numa[PP_NUMA_LOCAL] = all.events[PP_PGALLOC];
+	} else {
+		for (unsigned int cpu = 0; cpu < pool->nr_cpus; cpu++)
+			for (unsigned int i = 0; i < PP_NR_NUMA_STATS; i++)
+				st->numa[i] += atomic_load_explicit(
+						&zone->numa[cpu].ev[i],
+						memory_order_relaxed);
+	}
+	st->start_pfn = zone->start_pfn;
+	st->nr_pages = zone->nr_pages;
+	pp_zone_lock(zone);
+	st->nr_free = pp_zone_free(zone);
+	pp_zone_unlock(zone);
+	st->nr_pcp = pp_zone_pcp_pages(pool, zone);
+	st->wmark_min = zone->wmark[PP_WMARK_MIN];
+	st->wmark_low = zone->wmark[PP_WMARK_LOW];
+	st->wmark_high = zone->wmark[PP_WMARK_HIGH];
+	return 0;
+}
+
+void pp_node_vmstat_print(FILE *out, const struct pp_node_vmstat *st,
+			  unsigned int nr)
+{
+	for (unsigned int nid = 0; nid < nr; nid++) {
+		const struct pp_node_vmstat *n = &st[nid];
+
+		fprintf(out, "node %u\n  start_pfn %lu\n  nr_pages %lu\n"
+			"  nr_free_pages %lu\n  nr_pcp_pages %lu\n"
+			"  wmark_min %lu\n  wmark_low %lu\n  wmark_high %lu\n",
+			nid, n->start_pfn, n->nr_pages, n->nr_free, n->nr_pcp,
+			n->wmark_min, n->wmark_low, n->wmark_high);
+		for (unsigned int i = 0; i < PP_NR_NUMA_STATS; i++)
+			fprintf(out, "  %s %" PRIu64 "\n",
+				pp_numa_stat_names[i], n->numa[i]);
+	}
 }
 
 const char *pp_version(void)

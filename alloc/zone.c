@@ -13,52 +13,54 @@
 _Static_assert(sizeof(struct pp_page) == PP_CACHELINE,
 	       "struct pp_page must be one cache line");
 
-static void pp_add_to_free_list(struct pp_pool *pool, struct pp_page *page,
+static void pp_add_to_free_list(struct pp_zone *zone, struct pp_page *page,
 				unsigned int order, bool tail)
 {
 	pp_set_page_state(page, PP_PAGE_BUDDY);
 	page->order = (uint8_t)order;
 	if (tail)
-		pp_list_add_tail(&page->lru, &pool->free_area[order].free_list);
+		pp_list_add_tail(&page->lru, &zone->free_area[order].free_list);
 	else
-		pp_list_add(&page->lru, &pool->free_area[order].free_list);
+		pp_list_add(&page->lru, &zone->free_area[order].free_list);
 	/* Read without the lock by the order > 0 watermark check. */
-	__atomic_store_n(&pool->free_area[order].nr_free,
-			 pool->free_area[order].nr_free + 1, __ATOMIC_RELAXED);
+	__atomic_store_n(&zone->free_area[order].nr_free,
+			 zone->free_area[order].nr_free + 1, __ATOMIC_RELAXED);
 }
 
-static void pp_del_from_free_list(struct pp_pool *pool, struct pp_page *page,
+static void pp_del_from_free_list(struct pp_zone *zone, struct pp_page *page,
 				  unsigned int order)
 {
 	pp_list_del(&page->lru);
 	pp_set_page_state(page, PP_PAGE_NONE);
-	__atomic_store_n(&pool->free_area[order].nr_free,
-			 pool->free_area[order].nr_free - 1, __ATOMIC_RELAXED);
+	__atomic_store_n(&zone->free_area[order].nr_free,
+			 zone->free_area[order].nr_free - 1, __ATOMIC_RELAXED);
 }
 
 /*
  * memmap_init + free_all_bootmem: descriptors start zeroed (fresh anonymous
- * memory, touched here only for block heads), and the arena goes to the
- * buddy lists as the largest aligned blocks.  Pool creation, before the
- * pool is shared: no lock taken.
+ * memory, touched here only for block heads), and the zone's pages go to
+ * its buddy lists as the largest aligned blocks.  Pool creation, before
+ * the pool is shared: no lock taken.
  */
-void pp_zone_init_free_lists(struct pp_pool *pool)
+void pp_zone_init_free_lists(struct pp_pool *pool, struct pp_zone *zone)
 {
+	unsigned long end = zone->start_pfn + zone->nr_pages;
+
 	for (unsigned int o = 0; o < PP_NR_ORDERS; o++)
-		pp_list_init(&pool->free_area[o].free_list);
-	for (unsigned long pfn = 0; pfn < pool->nr_pages;) {
+		pp_list_init(&zone->free_area[o].free_list);
+	for (unsigned long pfn = zone->start_pfn; pfn < end;) {
 		unsigned int order = PP_MAX_ORDER;
 
 		while ((pfn & ((1UL << order) - 1)) ||
-		       pfn + (1UL << order) > pool->nr_pages)
+		       pfn + (1UL << order) > end)
 			order--;
 		/* At the tail, so the lowest pfns are handed out first. */
-		pp_add_to_free_list(pool, &pool->mem_map[pfn], order, true);
+		pp_add_to_free_list(zone, &pool->mem_map[pfn], order, true);
 		pfn += 1UL << order;
 	}
-	atomic_store(&pool->nr_free, pool->nr_pages);
+	atomic_store(&zone->nr_free, zone->nr_pages);
 	/* KASAN: every page starts free, so poisoned (ASan build). */
-	pp_kasan_poison_range(pool, 0, pool->nr_pages);
+	pp_kasan_poison_range(pool, zone->start_pfn, zone->nr_pages);
 }
 
 /*
@@ -66,11 +68,11 @@ void pp_zone_init_free_lists(struct pp_pool *pool)
  * order >= @order and give the unused halves back.  Zone lock held; the
  * caller adjusts nr_free.
  */
-struct pp_page *pp_rmqueue_smallest(struct pp_pool *pool, unsigned int order,
-				    const char *call)
+struct pp_page *pp_rmqueue_smallest(struct pp_pool *pool, struct pp_zone *zone,
+				    unsigned int order, const char *call)
 {
 	for (unsigned int o = order; o < PP_NR_ORDERS; o++) {
-		struct pp_free_area *area = &pool->free_area[o];
+		struct pp_free_area *area = &zone->free_area[o];
 		struct pp_page *page;
 
 		if (pp_list_empty(&area->free_list))
@@ -83,10 +85,10 @@ struct pp_page *pp_rmqueue_smallest(struct pp_pool *pool, unsigned int order,
 			pp_bad_page(pool, page, call,
 				    "free list corruption: block on the buddy "
 				    "list is not a free block of this order");
-		pp_del_from_free_list(pool, page, o);
+		pp_del_from_free_list(zone, page, o);
 		while (o > order) {
 			o--;
-			pp_add_to_free_list(pool, page + (1UL << o), o, false);
+			pp_add_to_free_list(zone, page + (1UL << o), o, false);
 		}
 		return page;
 	}
@@ -95,30 +97,33 @@ struct pp_page *pp_rmqueue_smallest(struct pp_pool *pool, unsigned int order,
 
 /*
  * __free_one_page(): give a block back, merging it with its buddy while the
- * buddy is a free block of the same order.  Zone lock held.
+ * buddy is a free block of the same order.  @zone's lock held, @page one of
+ * its pages; a buddy outside the zone never merges (zones start on a
+ * largest-block boundary, so only the last block of one can be short).
  */
-void pp_free_one_page_locked(struct pp_pool *pool, struct pp_page *page,
-			     unsigned int order)
+void pp_free_one_page_locked(struct pp_pool *pool, struct pp_zone *zone,
+			     struct pp_page *page, unsigned int order)
 {
 	unsigned long pfn = pp_pfn(pool, page);
+	unsigned long end = zone->start_pfn + zone->nr_pages;
 	unsigned int o = order;
 
 	while (o < PP_MAX_ORDER) {
 		unsigned long buddy_pfn = pfn ^ (1UL << o);
 		struct pp_page *buddy;
 
-		if (buddy_pfn >= pool->nr_pages)
+		if (buddy_pfn >= end || buddy_pfn < zone->start_pfn)
 			break;
 		buddy = &pool->mem_map[buddy_pfn];
 		if (pp_page_state(buddy) != PP_PAGE_BUDDY || buddy->order != o)
 			break;
-		pp_del_from_free_list(pool, buddy, o);
+		pp_del_from_free_list(zone, buddy, o);
 		pfn &= buddy_pfn;
 		o++;
 	}
-	pp_add_to_free_list(pool, &pool->mem_map[pfn], o, false);
-	atomic_store_explicit(&pool->nr_free,
-			      pp_zone_free(pool) + (1UL << order),
+	pp_add_to_free_list(zone, &pool->mem_map[pfn], o, false);
+	atomic_store_explicit(&zone->nr_free,
+			      pp_zone_free(zone) + (1UL << order),
 			      memory_order_relaxed);
 }
 
@@ -130,15 +135,16 @@ void pp_free_one_page_locked(struct pp_pool *pool, struct pp_page *page,
 unsigned int pp_rmqueue_bulk(struct pp_pool *pool, struct pp_pcp *pcp,
 			     unsigned int count)
 {
+	struct pp_zone *zone = pp_pcp_zone(pool, pcp);
 	unsigned int base = pp_pcp_top(pcp), i;
 
 	if (pool->debug && pp_pcp_count(pcp))
 		pp_die("rmqueue_bulk: pcp list %u not empty (%u pages)",
 		       pcp->cpu, pp_pcp_count(pcp));
-	pp_zone_lock(pool);
-	count = pp_fault_buddy_clamp(pool, count);
+	pp_zone_lock(zone);
+	count = pp_fault_buddy_clamp(zone, count);
 	for (i = 0; i < count; i++) {
-		struct pp_page *page = pp_rmqueue_smallest(pool, 0,
+		struct pp_page *page = pp_rmqueue_smallest(pool, zone, 0,
 							   "rmqueue_bulk");
 
 		if (unlikely(!page))
@@ -149,9 +155,9 @@ unsigned int pp_rmqueue_bulk(struct pp_pool *pool, struct pp_pcp *pcp,
 			 PP_MIGRATE_UNMOVABLE, 1);
 		pcp->ring[(base + i) & pcp->mask] = page;
 	}
-	atomic_store_explicit(&pool->nr_free, pp_zone_free(pool) - i,
+	atomic_store_explicit(&zone->nr_free, pp_zone_free(zone) - i,
 			      memory_order_relaxed);
-	pp_zone_unlock(pool);
+	pp_zone_unlock(zone);
 
 	/*
 	 * Physical order, as list_add_tail() leaves it: the first page taken
@@ -175,8 +181,8 @@ unsigned int pp_rmqueue_bulk(struct pp_pool *pool, struct pp_pcp *pcp,
  * (either implementation): it must be a free pcp page of that CPU; trace
  * it and merge it into the buddy lists.  Zone lock held.
  */
-void pp_free_pcppage_locked(struct pp_pool *pool, struct pp_page *page,
-			    unsigned int cpu)
+void pp_free_pcppage_locked(struct pp_pool *pool, struct pp_zone *zone,
+			    struct pp_page *page, unsigned int cpu)
 {
 	if (pool->debug &&
 	    (pp_page_state(page) != PP_PAGE_PCP || page->pcp_cpu != cpu))
@@ -186,7 +192,7 @@ void pp_free_pcppage_locked(struct pp_pool *pool, struct pp_page *page,
 	pp_set_page_state(page, PP_PAGE_NONE);
 	pp_trace(mm_page_pcpu_drain, pp_pfn(pool, page), 0,
 		 PP_MIGRATE_UNMOVABLE);
-	pp_free_one_page_locked(pool, page, 0);
+	pp_free_one_page_locked(pool, zone, page, 0);
 }
 
 /*
@@ -196,17 +202,18 @@ void pp_free_pcppage_locked(struct pp_pool *pool, struct pp_page *page,
 void pp_free_pcppages_bulk(struct pp_pool *pool, struct pp_pcp *pcp,
 			   unsigned int count)
 {
+	struct pp_zone *zone = pp_pcp_zone(pool, pcp);
 	unsigned int left = pp_pcp_count(pcp), top = pp_pcp_top(pcp), n = 0;
 
-	pp_zone_lock(pool);
+	pp_zone_lock(zone);
 	while (n < count && left) {
-		pp_free_pcppage_locked(pool,
+		pp_free_pcppage_locked(pool, zone,
 				       pcp->ring[(top - left) & pcp->mask],
 				       pcp->cpu);
 		left--;
 		n++;
 	}
-	pp_zone_unlock(pool);
+	pp_zone_unlock(zone);
 
 	pp_pcp_set(pcp, top, left);
 	pp_count_owner(pool, pcp, PP_ZONE_LOCK, 1);
@@ -232,15 +239,20 @@ void pp_pcp_lock_slow(struct pp_pcp *pcp)
  */
 void pp_drain_all_pages(struct pp_pool *pool)
 {
-	for (unsigned int cpu = 0; cpu < pool->nr_cpus; cpu++) {
-		struct pp_pcp *pcp = &pool->pcp[cpu];
+	for (unsigned int nid = 0; nid < pool->nr_nodes; nid++) {
+		struct pp_zone *zone = &pool->zones[nid];
 
-		if (!pp_pcp_count(pcp))
-			continue;
-		pp_pcp_stop(pool, pcp);
-		if (pp_pcp_count(pcp))
-			pp_free_pcppages_bulk(pool, pcp, pp_pcp_count(pcp));
-		pp_pcp_restart(pool, pcp);
+		for (unsigned int cpu = 0; cpu < pool->nr_cpus; cpu++) {
+			struct pp_pcp *pcp = &zone->pcp[cpu];
+
+			if (!pp_pcp_count(pcp))
+				continue;
+			pp_pcp_stop(pool, pcp);
+			if (pp_pcp_count(pcp))
+				pp_free_pcppages_bulk(pool, pcp,
+						      pp_pcp_count(pcp));
+			pp_pcp_restart(pool, pcp);
+		}
 	}
 }
 
@@ -256,15 +268,15 @@ void pp_pool_drain(struct pp_pool *pool)
  * blocks they hold; each merges with its free buddies.  The pages' states
  * must be "none".  Zone lock held.
  */
-static void pp_free_range_locked(struct pp_pool *pool, unsigned long pfn,
-				 unsigned long nr)
+static void pp_free_range_locked(struct pp_pool *pool, struct pp_zone *zone,
+				 unsigned long pfn, unsigned long nr)
 {
 	while (nr) {
 		unsigned int o = PP_MAX_ORDER;
 
 		while ((pfn & ((1UL << o) - 1)) || (1UL << o) > nr)
 			o--;
-		pp_free_one_page_locked(pool, &pool->mem_map[pfn], o);
+		pp_free_one_page_locked(pool, zone, &pool->mem_map[pfn], o);
 		pfn += 1UL << o;
 		nr -= 1UL << o;
 	}
@@ -275,11 +287,13 @@ static void pp_free_range_locked(struct pp_pool *pool, unsigned long pfn,
  * free order-PP_MAX_ORDER blocks side by side, found by a walk over the
  * zone.  Zone lock held.  Returns the first pfn, or -ENOMEM.
  */
-static long pp_take_contig_locked(struct pp_pool *pool, unsigned long nblocks)
+static long pp_take_contig_locked(struct pp_pool *pool, struct pp_zone *zone,
+				  unsigned long nblocks)
 {
 	unsigned long step = 1UL << PP_MAX_ORDER;
+	unsigned long end = zone->start_pfn + zone->nr_pages;
 
-	for (unsigned long pfn = 0; pfn + nblocks * step <= pool->nr_pages;
+	for (unsigned long pfn = zone->start_pfn; pfn + nblocks * step <= end;
 	     pfn += step) {
 		unsigned long i;
 
@@ -296,7 +310,7 @@ static long pp_take_contig_locked(struct pp_pool *pool, unsigned long nblocks)
 			continue;
 		}
 		for (i = 0; i < nblocks; i++)
-			pp_del_from_free_list(pool,
+			pp_del_from_free_list(zone,
 					      &pool->mem_map[pfn + i * step],
 					      PP_MAX_ORDER);
 		return (long)pfn;
@@ -310,13 +324,15 @@ static long pp_take_contig_locked(struct pp_pool *pool, unsigned long nblocks)
  * alloc_pages_exact() does: the smallest block that holds them, the tail
  * given back; runs longer than the largest block come from free largest
  * blocks side by side.  No watermark applies: the backend decides how much
- * it keeps.  The pages leave as PP_PAGE_BACKEND.
+ * it keeps.  The pages leave as PP_PAGE_BACKEND.  The backends run on
+ * one-node pools only: the zone is the first.
  *
  * Return: the first pfn, or -ENOMEM (-EINVAL for a bad @align).
  */
 long pp_zone_alloc_range(struct pp_pool *pool, unsigned long nr,
 			 unsigned long align)
 {
+	struct pp_zone *zone = &pool->zones[0];
 	unsigned int order = 0;
 	unsigned long span;
 	long pfn;
@@ -329,31 +345,32 @@ long pp_zone_alloc_range(struct pp_pool *pool, unsigned long nr,
 			break;
 		order++;
 	}
-	pp_zone_lock(pool);
-	if (pp_fault_buddy_short(pool, nr)) {
+	pp_zone_lock(zone);
+	if (pp_fault_buddy_short(zone, nr)) {
 		pfn = -ENOMEM;
 		span = 0;
 	} else if ((1UL << order) >= nr) {
-		struct pp_page *page = pp_rmqueue_smallest(pool, order,
+		struct pp_page *page = pp_rmqueue_smallest(pool, zone, order,
 							   "extent_alloc");
 
 		pfn = page ? (long)pp_pfn(pool, page) : -ENOMEM;
 		span = 1UL << order;
 	} else {
 		span = (nr + (1UL << PP_MAX_ORDER) - 1) >> PP_MAX_ORDER;
-		pfn = pp_take_contig_locked(pool, span);
+		pfn = pp_take_contig_locked(pool, zone, span);
 		span <<= PP_MAX_ORDER;
 	}
 	if (pfn >= 0) {
-		atomic_store_explicit(&pool->nr_free, pp_zone_free(pool) - span,
+		atomic_store_explicit(&zone->nr_free, pp_zone_free(zone) - span,
 				      memory_order_relaxed);
 		pp_trace(mm_page_alloc_zone_locked, (unsigned long)pfn, order,
 			 PP_MIGRATE_UNMOVABLE, 0);
 		if (span > nr)
-			pp_free_range_locked(pool, (unsigned long)pfn + nr,
+			pp_free_range_locked(pool, zone,
+					     (unsigned long)pfn + nr,
 					     span - nr);
 	}
-	pp_zone_unlock(pool);
+	pp_zone_unlock(zone);
 	pp_count(pool, PP_ZONE_LOCK, 1);
 	if (pfn < 0)
 		return pfn;
@@ -377,6 +394,8 @@ long pp_zone_alloc_range(struct pp_pool *pool, unsigned long nr,
 void pp_zone_free_range(struct pp_pool *pool, unsigned long pfn,
 			unsigned long nr)
 {
+	struct pp_zone *zone = pp_pfn_zone(pool, pfn);
+
 	for (unsigned long i = 0; i < nr; i++) {
 		struct pp_page *page = &pool->mem_map[pfn + i];
 
@@ -389,17 +408,39 @@ void pp_zone_free_range(struct pp_pool *pool, unsigned long pfn,
 	}
 	/* KASAN: free again; before the buddy lists can hand it out. */
 	pp_kasan_poison_range(pool, pfn, nr);
-	pp_zone_lock(pool);
-	pp_free_range_locked(pool, pfn, nr);
-	pp_zone_unlock(pool);
+	pp_zone_lock(zone);
+	pp_free_range_locked(pool, zone, pfn, nr);
+	pp_zone_unlock(zone);
 	pp_count(pool, PP_ZONE_LOCK, 1);
 }
 
-unsigned long pp_pcp_pages(const struct pp_pool *pool)
+/* Pages on @zone's pcp lists (a racy snapshot). */
+unsigned long pp_zone_pcp_pages(const struct pp_pool *pool,
+				const struct pp_zone *zone)
 {
 	unsigned long n = 0;
 
 	for (unsigned int cpu = 0; cpu < pool->nr_cpus; cpu++)
-		n += pp_pcp_count(&pool->pcp[cpu]);
+		n += pp_pcp_count(&zone->pcp[cpu]);
+	return n;
+}
+
+/* Pages on all pcp lists of the pool (a racy snapshot). */
+unsigned long pp_pcp_pages(const struct pp_pool *pool)
+{
+	unsigned long n = 0;
+
+	for (unsigned int nid = 0; nid < pool->nr_nodes; nid++)
+		n += pp_zone_pcp_pages(pool, &pool->zones[nid]);
+	return n;
+}
+
+/* Pages in the buddy lists of all zones. */
+unsigned long pp_pool_free(const struct pp_pool *pool)
+{
+	unsigned long n = 0;
+
+	for (unsigned int nid = 0; nid < pool->nr_nodes; nid++)
+		n += pp_zone_free(&pool->zones[nid]);
 	return n;
 }

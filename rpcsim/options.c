@@ -279,6 +279,13 @@ static const struct opt_spec opt_table[] = {
 	  CFG(pcp_high, FIELD_UINT),
 	  .help = "pcp list length that triggers a drain,\n"
 		  "batch..{max} (default: 6 x batch, {def})" },
+	{ "nodes", 0, required_argument, "N", OPT_COUNT,
+	  .min = 1, .max = PP_MAX_NODES, .def = 1, CFG(nodes, FIELD_UINT),
+	  .help = "NUMA nodes of the pool, {min}..{max}: a zone each\n"
+		  "over an equal share of the arena, CPUs round\n"
+		  "robin over them, remote nodes at distance 20;\n"
+		  "the vmstat counters get a line per node (buddy\n"
+		  "backend only; default: {def})" },
 	{ .help = "Allocator (what the same svc_alloc_arg() runs against):" },
 	{ "backend", 0, required_argument, "NAME", OPT_WORD,
 	  .accepted = "buddy, jemalloc or plugin:PATH.so",
@@ -1616,6 +1623,10 @@ static void check_sizes(struct opt_state *st)
 	if (!opt_given(st, "duration") && !cfg->requests)
 		cfg->duration_s = DEFAULT_DURATION_S;
 
+	if (cfg->nodes > 1 && cfg->backend != PP_BACKEND_BUDDY)
+		usage_error("--nodes=%u: expected 1 with --backend=%s (only "
+			    "buddy pools have nodes)", cfg->nodes,
+			    pp_backend_name(cfg->backend));
 	if (!opt_given(st, "pcp-high"))
 		cfg->pcp_high = cfg->pcp_batch * 6;
 	else if (cfg->pcp_high < cfg->pcp_batch)

@@ -71,6 +71,7 @@ struct rpcsim_config {
 	uint64_t pool_size;
 	uint64_t file_size;
 	unsigned int pcp_batch, pcp_high;
+	unsigned int nodes;		/* --nodes: the pool's NUMA nodes */
 	/* The allocator behind the APIs and the bulk API's contract. */
 	enum pp_backend backend;
 	const char *backend_plugin;	/* --backend=plugin:PATH: the PATH */

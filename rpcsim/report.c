@@ -226,6 +226,31 @@ static void print_events(FILE *out, const char *title, const uint64_t *ev,
 	fputc('\n', out);
 }
 
+/*
+ * Several nodes: a line per node, its numa_* counters summed over the
+ * mode's runs (each run has a pool of its own, counted from its creation,
+ * warm-up included), as /proc/vmstat's.
+ */
+static void print_nodes(FILE *out, const struct report *rep,
+			enum rpcsim_mode mode)
+{
+	for (unsigned int n = 0; n < rep->cfg->nodes; n++) {
+		uint64_t sum[PP_NR_NUMA_STATS] = { 0 };
+		char title[24];
+
+		for (unsigned int r = 0; r < rep->runs_done[mode]; r++)
+			for (unsigned int i = 0; i < PP_NR_NUMA_STATS; i++)
+				sum[i] += rep->results[mode][r].nodes_exit[n]
+						  .numa[i];
+		snprintf(title, sizeof(title), "node %u:", n);
+		fprintf(out, "  %-11s", title);
+		for (unsigned int i = 0; i < PP_NR_NUMA_STATS; i++)
+			fprintf(out, "%s%s %" PRIu64, i ? ", " : "",
+				pp_numa_stat_name(i), sum[i]);
+		fputc('\n', out);
+	}
+}
+
 void report_mode(FILE *out, const struct report *rep, enum rpcsim_mode mode)
 {
 	static const enum pp_vm_event calls_ev[] = {
@@ -295,6 +320,8 @@ void report_mode(FILE *out, const struct report *rep, enum rpcsim_mode mode)
 	if (cfg->pcp_impl == PP_PCP_RSEQ)
 		print_events(out, "rseq:", ms.events, restart_ev,
 			     ARRAY_SIZE(restart_ev));
+	if (cfg->nodes > 1)
+		print_nodes(out, rep, mode);
 	if (ms.runs > 1)
 		fprintf(out, "  runs:      avg %.3f us, stddev %.3f us over %u "
 			"runs; min-max(mean) %.3f-%.3f(%.3f) us%s\n",

@@ -52,6 +52,8 @@ struct svc_result {
 	uint64_t events[PP_NR_VM_EVENTS]; /* pool counters over the run */
 	struct pp_vmstat start;		/* pool at the start of timing */
 	struct pp_vmstat exit;		/* pool once everything went back */
+	/* Its nodes then (cfg->nodes): numa_* over the pool's life. */
+	struct pp_node_vmstat nodes_exit[PP_MAX_NODES];
 };
 
 /*

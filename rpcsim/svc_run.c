@@ -231,6 +231,7 @@ static struct pp_pool *svc_pool_create(const struct rpcsim_config *cfg)
 	pc.nr_pages = cfg->pool_pages;
 	pc.pcp_batch = cfg->pcp_batch;
 	pc.pcp_high = cfg->pcp_high;
+	pc.nr_nodes = cfg->nodes;
 	pc.backend = cfg->backend;
 	pc.backend_plugin = cfg->backend_plugin;
 	pc.bulk_variant = cfg->bulk_variant;
@@ -271,6 +272,8 @@ static int svc_teardown(struct svc_serv *serv, struct svc_result *res)
 	svc_cache_release(serv);
 	*a = serv->acct;
 	pp_pool_vmstat(serv->pool, st);
+	for (unsigned int n = 0; n < pp_pool_nr_nodes(serv->pool); n++)
+		pp_pool_node_vmstat(serv->pool, n, &res->nodes_exit[n]);
 	out = st->nr_pages - st->nr_free - st->nr_pcp - st->nr_backend;
 	res->counters_consistent = st->events[PP_PGALLOC] ==
 				   st->events[PP_PGFREE];

@@ -3,7 +3,8 @@
  * libpagepool: a user-space zone that behaves like the Linux kernel's
  * order-0 page allocator.
  *
- * One pool is one zone over one mmap'd arena of 4 KiB pages.  Every page has
+ * One pool is one zone (or one per node, pp_pool_config.nr_nodes) over one
+ * mmap'd arena of 4 KiB pages.  Every page has
  * a descriptor (struct pp_page, the struct page analogue) in an array
  * parallel to the arena: pfn = index, address = arena + pfn * PP_PAGE_SIZE.
  * Free pages live in buddy free lists (orders 0..PP_MAX_ORDER) under one
@@ -68,6 +69,9 @@ extern "C" {
 #define PP_MAX_ORDER	10
 #define PP_NR_ORDERS	(PP_MAX_ORDER + 1)
 
+/* Nodes (zones) a pool may have (pp_pool_config.nr_nodes). */
+#define PP_MAX_NODES	8
+
 /* Allocation flags (gfp_t analogue). */
 typedef unsigned int pp_gfp_t;
 
@@ -79,7 +83,17 @@ typedef unsigned int pp_gfp_t;
 #define PP_GFP_MEMALLOC	0x04u
 /* Zero the page(s) before returning them (__GFP_ZERO). */
 #define PP_GFP_ZERO	0x08u
-#define PP_GFP_MASK	0x0fu
+/*
+ * The preferred node only, no fallback to the others of its zonelist
+ * (__GFP_THISNODE): a pool of several nodes fails the call (the single
+ * page path) or falls back to one page (the bulk path, which never leaves
+ * the preferred node anyway) when that node is short.
+ */
+#define PP_GFP_THISNODE	0x10u
+#define PP_GFP_MASK	0x1fu
+
+/* No node given: the node of the CPU the thread runs on (NUMA_NO_NODE). */
+#define PP_NUMA_NO_NODE	(-1)
 
 /* Doubly linked list threaded through page descriptors (list_head). */
 struct pp_list_head {
@@ -379,6 +393,59 @@ struct pp_pool_config {
 	 * sets.
 	 */
 	const char *backend_plugin;
+	/*
+	 * Nodes (default 1; 0 is taken as 1), each a zone with its own buddy lists,
+	 * watermarks and pcp lists (struct zone per NUMA node): 1 to
+	 * PP_MAX_NODES.  The arena is split in pfn ranges: node n holds
+	 * pfns [n * (nr_pages / nr_nodes), (n + 1) * (nr_pages / nr_nodes)),
+	 * the last node the remainder too; each zone gets the pool's
+	 * watermarks in proportion to its pages.  Only the buddy backend
+	 * takes more than one node (another backend: EINVAL).
+	 *
+	 * @cpu_to_node: NULL (CPU c on node c % nr_nodes, round robin), or
+	 * nr_cpus entries (the pool's CPUs, see @nr_cpus), each below
+	 * nr_nodes.  @node_distance: NULL (10 within a node, 20 between
+	 * two), or nr_nodes * nr_nodes entries, row i the distances from
+	 * node i (node_distance(i, j)): 10 on the diagonal, 11..254
+	 * elsewhere, as the kernel's SLIT.  Both are copied by
+	 * pp_pool_create(); any rule broken: EINVAL.
+	 *
+	 * Added at the end, as @backend_plugin; the library has had no
+	 * release (soname 0:0:0), so a program built against an earlier
+	 * header must be rebuilt.
+	 */
+	unsigned int nr_nodes;
+	const unsigned int *cpu_to_node;
+	const unsigned int *node_distance;
+};
+
+/*
+ * NUMA policies of pp_alloc_pages_bulk_array_mempolicy() (struct
+ * mempolicy's modes): the node of the running CPU (PP_MPOL_DEFAULT and
+ * PP_MPOL_LOCAL, the same for a bulk call), one node (PP_MPOL_PREFERRED,
+ * the lowest of @nodes, falling back along its zonelist), or pages spread
+ * over @nodes in turn (PP_MPOL_INTERLEAVE).
+ */
+enum pp_mpol_mode {
+	PP_MPOL_DEFAULT,
+	PP_MPOL_PREFERRED,
+	PP_MPOL_INTERLEAVE,
+	PP_MPOL_LOCAL,
+	PP_NR_MPOL_MODES
+};
+
+/*
+ * A memory policy.  @nodes: a mask of node ids (bit n: node n) for
+ * PREFERRED and INTERLEAVE, ignored otherwise.  @il_prev: the last node
+ * interleaving used (the kernel keeps it in the task, current->il_prev);
+ * start it at 0 or anything: the next node is the first of @nodes after
+ * it, wrapping.  The call updates it, so a policy is one thread's at a
+ * time, as a task's is.
+ */
+struct pp_mempolicy {
+	enum pp_mpol_mode mode;
+	unsigned long nodes;
+	unsigned int il_prev;
 };
 
 struct pp_pool;
@@ -698,6 +765,70 @@ unsigned long pp_alloc_pages_bulk_array(struct pp_pool *pool, pp_gfp_t gfp,
 					struct pp_page **page_array);
 
 /**
+ * pp_alloc_pages_bulk_array_node() - pp_alloc_pages_bulk_array() on a node
+ * @pool: the pool
+ * @gfp: PP_GFP_* flags
+ * @nid: the preferred node, 0 .. nr_nodes - 1, or PP_NUMA_NO_NODE for the
+ *       node of the CPU the thread runs on; any other value is a bug of
+ *       the caller: the call reports it and aborts
+ * @nr_pages: as pp_alloc_pages_bulk_array()
+ * @page_array: as pp_alloc_pages_bulk_array()
+ *
+ * alloc_pages_bulk_array_node(): the same contract, with the zonelist of
+ * @nid.  The bulk loop works on the first zone of the zonelist that is
+ * above its low watermark + @nr_pages, and only if that zone is @nid's
+ * own: on a pool of several nodes it never fills from another node (the
+ * kernel's rule in __alloc_pages_bulk()).  Otherwise one page comes
+ * through the single-page path, which walks @nid's zonelist (nearest
+ * first; none but @nid with PP_GFP_THISNODE); the pool's
+ * bulk_fallback_watermark counts it, and @nid's bulk_fallback_remote too
+ * when another node's zone was next (pp_pool_node_vmstat()).  The pages
+ * come from @nid's pcp list of the running CPU.
+ *
+ * Thread safety: any thread, concurrently; @page_array is the caller's.
+ *
+ * Return: as pp_alloc_pages_bulk_array().
+ */
+unsigned long pp_alloc_pages_bulk_array_node(struct pp_pool *pool,
+					     pp_gfp_t gfp, int nid,
+					     unsigned long nr_pages,
+					     struct pp_page **page_array);
+
+/**
+ * pp_alloc_pages_bulk_array_mempolicy() - bulk array under a NUMA policy
+ * @pool: the pool
+ * @gfp: PP_GFP_* flags
+ * @pol: the policy, NULL for the default (the running CPU's node);
+ *       @pol->il_prev is updated by an interleaving call
+ * @nr_pages: as pp_alloc_pages_bulk_array()
+ * @page_array: as pp_alloc_pages_bulk_array()
+ *
+ * alloc_pages_bulk_array_mempolicy() as 5.14 has it.  PP_MPOL_INTERLEAVE:
+ * @nr_pages is split evenly over the nodes of @pol->nodes (those of the
+ * pool), the first (@nr_pages % nodes) in interleave order getting one
+ * page more; each node in turn, the next of @pol->nodes after
+ * @pol->il_prev, gets a pp_alloc_pages_bulk_array_node() call for its
+ * share, starting where the previous call's return left the array.  Any
+ * other mode: one pp_alloc_pages_bulk_array_node() call for the policy's
+ * node.  An empty interleave mask (no node of the pool in it), a mode out
+ * of range or a PREFERRED mask without a node of the pool is the
+ * caller's bug: reported, abort.
+ *
+ * Thread safety: any thread, concurrently, each with a policy of its own
+ * (interleaving writes @pol->il_prev); @page_array is the caller's.
+ *
+ * Return: the sum of the per-node calls' returns: as
+ * pp_alloc_pages_bulk_array() for an array that starts empty (each share
+ * lands after the last); with pre-populated entries the kernel's
+ * arithmetic, kept as it is, may count them more than once.
+ */
+unsigned long pp_alloc_pages_bulk_array_mempolicy(struct pp_pool *pool,
+						  pp_gfp_t gfp,
+						  struct pp_mempolicy *pol,
+						  unsigned long nr_pages,
+						  struct pp_page **page_array);
+
+/**
  * pp_alloc_pages_bulk_list() - allocate up to @nr_pages pages onto a list
  * @pool: the pool
  * @gfp: PP_GFP_* flags
@@ -854,7 +985,7 @@ struct pp_vmstat {
 	 */
 	unsigned long nr_backend;
 	unsigned long free_area[PP_NR_ORDERS];	/* free blocks per order */
-	unsigned long wmark_min, wmark_low, wmark_high;
+	unsigned long wmark_min, wmark_low, wmark_high;	/* summed over nodes */
 	unsigned int pcp_batch, pcp_high, nr_cpus;
 	enum pp_backend backend;
 	enum pp_bulk_variant bulk_variant;
@@ -878,6 +1009,87 @@ const char *pp_vm_event_name(enum pp_vm_event item);
 
 /* Print every counter as "name value" lines (the /proc/vmstat shape). */
 void pp_vmstat_print(FILE *out, const struct pp_vmstat *st);
+
+/* Per node counters, as /proc/vmstat and /sys/devices/system/node have. */
+enum pp_numa_stat {
+	PP_NUMA_HIT,		/* allocated on the preferred node */
+	PP_NUMA_MISS,		/* allocated here, another node preferred */
+	PP_NUMA_FOREIGN,	/* preferred here, allocated elsewhere */
+	PP_NUMA_LOCAL,		/* allocated here by a CPU of this node */
+	PP_NUMA_OTHER,		/* allocated here by another node's CPU */
+	PP_NUMA_BULK_FALLBACK_REMOTE,	/* bulk call preferring this node
+					   went single-page: its zone was
+					   short and the next is remote */
+	PP_NR_NUMA_STATS
+};
+
+/* One node of pp_pool_node_vmstat(). */
+struct pp_node_vmstat {
+	uint64_t numa[PP_NR_NUMA_STATS];
+	unsigned long start_pfn;	/* the node's pfns: [start_pfn, */
+	unsigned long nr_pages;		/*   start_pfn + nr_pages) */
+	unsigned long nr_free;		/* in its buddy lists */
+	unsigned long nr_pcp;		/* on its pcp lists */
+	unsigned long wmark_min, wmark_low, wmark_high;
+};
+
+/**
+ * pp_pool_nr_nodes() - the pool's nodes (pp_pool_config.nr_nodes)
+ */
+unsigned int pp_pool_nr_nodes(const struct pp_pool *pool);
+
+/**
+ * pp_pool_cpu_to_node() - the node of CPU @cpu (cpu_to_node())
+ *
+ * Return: the node, or -EINVAL when @cpu is not one of the pool's CPUs.
+ */
+int pp_pool_cpu_to_node(const struct pp_pool *pool, unsigned int cpu);
+
+/**
+ * pp_pool_node_distance() - node_distance(@from, @to) of the pool
+ *
+ * Return: the distance, or -EINVAL for a node out of range.
+ */
+int pp_pool_node_distance(const struct pp_pool *pool, unsigned int from,
+			  unsigned int to);
+
+/**
+ * pp_page_to_nid() - the node whose zone @page belongs to (page_to_nid())
+ *
+ * A page outside the pool is reported and the call aborts.
+ */
+int pp_page_to_nid(const struct pp_pool *pool, const struct pp_page *page);
+
+/**
+ * pp_pool_node_vmstat() - read one node's counters
+ * @pool: the pool
+ * @nid: 0 .. pp_pool_nr_nodes() - 1
+ * @st: filled with a snapshot
+ *
+ * The counters are zone_statistics()'s, in pages: a page allocated from
+ * node z for a call preferring node p, by a CPU of node c, counts numa_hit
+ * on z if z == p, else numa_miss on z and numa_foreign on p; numa_local
+ * on z if z == c, else numa_other on z.  On a one-node pool every page is
+ * a hit and local: both read as the pool's pgalloc.  nr_free is read
+ * under the node's zone lock, nr_pcp is a racy sum.
+ *
+ * Thread safety: any thread, concurrently with allocations.
+ *
+ * Return: 0, or -EINVAL when @nid is out of range.
+ */
+int pp_pool_node_vmstat(struct pp_pool *pool, unsigned int nid,
+			struct pp_node_vmstat *st);
+
+/* Name of a per node counter ("numa_hit", ...); "unknown" out of range. */
+const char *pp_numa_stat_name(enum pp_numa_stat item);
+
+/*
+ * Print each node's counters, /proc/zoneinfo-like: "node N" then one
+ * "NAME VALUE" line each (indented by two spaces), for nodes 0 .. nr - 1
+ * of @st.
+ */
+void pp_node_vmstat_print(FILE *out, const struct pp_node_vmstat *st,
+			  unsigned int nr);
 
 /* Library version string ("0.1.0"). */
 const char *pp_version(void);

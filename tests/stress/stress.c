@@ -26,7 +26,9 @@
  *
  *   - refill the holes with pp_alloc_page() per hole, with
  *     pp_alloc_pages_bulk_list() for the hole count, or with
- *     pp_alloc_pages_bulk_array() (GFP_ZERO now and then);
+ *     pp_alloc_pages_bulk_array() (GFP_ZERO now and then; on pools of
+ *     2 to 4 nodes, one round in three of the buddy's, half the array
+ *     calls are pp_alloc_pages_bulk_array_node() on a node or none);
  *   - punch holes: put the pages, release them in a batch with NULL
  *     entries, or send them to another thread, which frees them there
  *     (cross-thread frees, onto another CPU's pcp list);
@@ -450,10 +452,18 @@ static void refill_array(struct worker *w, pp_gfp_t gfp)
 	struct pp_page *old[MAX_SLOTS];
 	unsigned long ret;
 
+	unsigned int nodes = pp_pool_nr_nodes(w->r->pool);
+
 	memcpy(old, w->slots, w->nr_slots * sizeof(*old));
 	w->calls[C_ARRAY]++;
-	ret = pp_alloc_pages_bulk_array(w->r->pool, gfp, w->nr_slots,
-					w->slots);
+	/* Several nodes: half the calls name one, or PP_NUMA_NO_NODE. */
+	if (nodes > 1 && test_rand(&w->rng) % 2)
+		ret = pp_alloc_pages_bulk_array_node(w->r->pool, gfp,
+			(int)(test_rand(&w->rng) % (nodes + 1)) - 1,
+			w->nr_slots, w->slots);
+	else
+		ret = pp_alloc_pages_bulk_array(w->r->pool, gfp, w->nr_slots,
+						w->slots);
 	if (ret > w->nr_slots)
 		w_error(w, "bulk array returned %lu for %u", ret, w->nr_slots);
 	for (unsigned long i = 0; i < ret && i < w->nr_slots; i++)
@@ -802,6 +812,9 @@ static void round_config(struct round *r, uint64_t *rng, enum pp_pcp_impl impl)
 	cfg->debug = test_rand(rng) % 2;
 	cfg->bulk_variant = (enum pp_bulk_variant)(test_rand(rng) %
 						   PP_NR_BULK_VARIANTS);
+	/* Drawn last, so the draws above are what they were before. */
+	if (cfg->backend == PP_BACKEND_BUDDY && test_rand(rng) % 3 == 0)
+		cfg->nr_nodes = 2 + (unsigned int)(test_rand(rng) % 3);
 }
 
 static void sleep_ms(long ms)
@@ -860,11 +873,13 @@ static struct round *round_start(unsigned int index, unsigned int lane,
 		bail_out("out of memory");
 	pp_pool_vmstat(r->pool, &r->initial);
 	snprintf(r->desc, sizeof(r->desc), "round %u (lane %u): %lu pages, "
-		 "batch %u high %u, %u pcp lists, pcp %s (asked %s), %s, "
+		 "batch %u high %u, %u pcp lists, %u nodes, pcp %s (asked %s), "
+		 "%s, "
 		 "debug %s, %s%s%s, %s, %u threads, %u drainers, %u kickers",
 		 index, lane,
 		 r->nr_pages, r->cfg.pcp_batch, r->cfg.pcp_high,
-		 r->initial.nr_cpus, pp_pcp_impl_name(r->impl),
+		 r->initial.nr_cpus, pp_pool_nr_nodes(r->pool),
+		 pp_pcp_impl_name(r->impl),
 		 pp_pcp_impl_name(impl),
 		 r->cfg.wmark_min ? "kernel watermarks" : "watermarks 0",
 		 r->cfg.debug ? "on" : "off", pp_backend_name(r->cfg.backend),

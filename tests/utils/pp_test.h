@@ -171,8 +171,25 @@ test_pool_create_config(const struct pp_pool_config *cfg)
  * on the suite's backend (jemalloc gets TEST_JE_EXTRA_PAGES more).
  * The debug default (PAGEPOOL_DEBUG) is left alone: the whole suite can
  * run with the debug checks on; so is the pcp implementation's
- * (PAGEPOOL_PCP).  The thread may be pinned (test_pool_pin()).
+ * (PAGEPOOL_PCP).  The thread may be pinned (test_pool_pin()) once it
+ * is created.  test_pool_config() fills @cfg so; a test sets more fields
+ * before creating it.
  */
+static inline void test_pool_config(struct pp_pool_config *cfg,
+				    unsigned long nr_pages, unsigned int batch,
+				    unsigned int high, unsigned int nr_cpus)
+{
+	test_config_init(cfg);
+	cfg->nr_pages = test_pool_pages(nr_pages);
+	cfg->pcp_batch = batch;
+	cfg->pcp_high = high;
+	cfg->nr_cpus = nr_cpus;
+	cfg->wmark_min = 0;
+	cfg->wmark_low = 0;
+	cfg->wmark_high = 0;
+}
+
+/* test_pool_config()'s pool, created (test_pool_create_config()). */
 static inline struct pp_pool *test_pool_create(unsigned long nr_pages,
 					       unsigned int batch,
 					       unsigned int high,
@@ -180,14 +197,7 @@ static inline struct pp_pool *test_pool_create(unsigned long nr_pages,
 {
 	struct pp_pool_config cfg;
 
-	test_config_init(&cfg);
-	cfg.nr_pages = test_pool_pages(nr_pages);
-	cfg.pcp_batch = batch;
-	cfg.pcp_high = high;
-	cfg.nr_cpus = nr_cpus;
-	cfg.wmark_min = 0;
-	cfg.wmark_low = 0;
-	cfg.wmark_high = 0;
+	test_pool_config(&cfg, nr_pages, batch, high, nr_cpus);
 	return test_pool_create_config(&cfg);
 }
 
