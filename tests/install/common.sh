@@ -2,8 +2,9 @@
 #
 # What the tests of the installed library share (sourced after
 # tests/utils/tap.sh): $san, the sanitizer flags a program or plugin built
-# outside the tree needs to load this build's library, and submake, a make
-# of its own for the staged installs.
+# outside the tree needs to load this build's library, submake, a make of
+# its own for the staged installs, and tree_make, for make install and
+# uninstall in the build tree, one test at a time.
 
 # A sanitizer build's library needs programs built the same way.
 san=
@@ -17,4 +18,19 @@ fi
 submake()
 {
 	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s "$@"
+}
+
+# tree_make ARGS...: submake ARGS on the build tree (make install or
+# uninstall), holding a lock on the build tree's tests/install folder:
+# test_pkgconfig.sh and test_plugin.sh run at once under make -j, and two
+# installs from one tree race on the files they regenerate (pagepool.pc's
+# temporary file).
+tree_make()
+{
+	if command -v flock >/dev/null 2>&1; then
+		flock "$top_builddir/tests/install" env -u MAKEFLAGS -u MFLAGS \
+			-u MAKELEVEL make -s "$@"
+	else
+		submake "$@"
+	fi
 }

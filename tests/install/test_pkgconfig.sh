@@ -37,7 +37,7 @@ fi
 
 ok_install=0
 for dir in alloc include man; do
-	submake -C "$top_builddir/$dir" install DESTDIR="$dest" \
+	tree_make -C "$top_builddir/$dir" install DESTDIR="$dest" \
 		>>"$tmp/install.log" 2>&1 || ok_install=1
 done
 ok $ok_install "make install DESTDIR=... of the library, header, pagepool.pc and man pages" ||
@@ -103,7 +103,7 @@ done
 ok $? "make install put every man page in place" || diag "missing:$missing"
 
 for dir in alloc include man; do
-	submake -C "$top_builddir/$dir" uninstall DESTDIR="$dest" \
+	tree_make -C "$top_builddir/$dir" uninstall DESTDIR="$dest" \
 		>>"$tmp/install.log" 2>&1
 done
 left=$(find "$dest" -type f)
@@ -114,7 +114,7 @@ ok $? "make uninstall removes every file it installed" || diag "$left"
 prefix=$tmp/prefix
 ok_install=0
 for dir in alloc include; do
-	submake -C "$top_builddir/$dir" install prefix="$prefix" \
+	tree_make -C "$top_builddir/$dir" install prefix="$prefix" \
 		>>"$tmp/install.log" 2>&1 || ok_install=1
 done
 [ "$ok_install" -eq 0 ] && [ -f "$prefix/lib/pkgconfig/pagepool.pc" ]
@@ -181,7 +181,7 @@ else
 fi
 
 for dir in alloc include; do
-	submake -C "$top_builddir/$dir" uninstall prefix="$prefix" \
+	tree_make -C "$top_builddir/$dir" uninstall prefix="$prefix" \
 		>>"$tmp/install.log" 2>&1
 done
 left=$(find "$prefix" -type f)

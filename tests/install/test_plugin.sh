@@ -37,7 +37,7 @@ fi
 
 ok_install=0
 for dir in alloc include; do
-	submake -C "$top_builddir/$dir" install DESTDIR="$dest" \
+	tree_make -C "$top_builddir/$dir" install DESTDIR="$dest" \
 		>>"$tmp/install.log" 2>&1 || ok_install=1
 done
 pc=$(find "$dest" -name pagepool.pc | head -n 1)
@@ -181,7 +181,7 @@ ok $? "an init that fails: exit 1 with its error, and the pages it kept are name
 	diag "exit $status: $(tail -n 5 "$tmp/initfail.err")"
 
 for dir in alloc include; do
-	submake -C "$top_builddir/$dir" uninstall DESTDIR="$dest" \
+	tree_make -C "$top_builddir/$dir" uninstall DESTDIR="$dest" \
 		>>"$tmp/install.log" 2>&1
 done
 
