@@ -131,9 +131,10 @@ static void config_page_pool(FILE *out, const struct rpcsim_config *cfg)
 	fprintf(out, "; GFP_ATOMIC, no retry (a failed refill drops the "
 		"packet); %u run%s per mode\n", cfg->repeat,
 		cfg->repeat > 1 ? "s" : "");
-	fprintf(out, "  consumer:   page_pool: %u RX queues, a page_pool "
+	fprintf(out, "  consumer:   page_pool: %u RX queue%s, a page_pool "
 		"each (cache %d, refill %d, ring %u), one stack thread "
 		"(queue depth %u packets)\n", cfg->threads,
+		cfg->threads > 1 ? "s" : "",
 		PP_ALLOC_CACHE_SIZE, PP_ALLOC_CACHE_REFILL, cfg->ring_size,
 		cfg->queue_depth);
 	if (cfg->rate)
@@ -383,6 +384,16 @@ static void mode_nfsd(FILE *out, const struct rpcsim_config *cfg,
 		ms->total.reads, ms->total.writes, ms->total.digest);
 }
 
+/*
+ * A refill's cost per page it allocated: what compares a bulk refill of
+ * 64 pages with the single-page one of before 5.13.
+ */
+static double ns_per_page(const struct mode_summary *ms)
+{
+	return ms->pp.alloc.slow_pages ? (double)ms->hist.sum /
+	       (double)ms->pp.alloc.slow_pages : 0;
+}
+
 /* The page_pool figures of a mode's block: refills, recycling, returns. */
 static void mode_page_pool_lines(FILE *out, const struct mode_summary *ms)
 {
@@ -394,11 +405,11 @@ static void mode_page_pool_lines(FILE *out, const struct mode_summary *ms)
 		     0;
 	char a[32], b[32], c[32];
 
-	fprintf(out, "  refill:    %.2f pages allocated per refill (%s "
-		"refills, %s pages, %" PRIu64 " got none); %s packets/s "
-		"(%" PRIu64 " dropped) in %.3f s\n", al->slow ?
+	fprintf(out, "  refill:    %.2f pages allocated per refill, %.1f ns "
+		"per page (%s refills, %s pages, %" PRIu64 " got none); %s "
+		"packets/s (%" PRIu64 " dropped) in %.3f s\n", al->slow ?
 		(double)al->slow_pages / (double)al->slow : 0,
-		fmt_thousands(a, sizeof(a), al->slow),
+		ns_per_page(ms), fmt_thousands(a, sizeof(a), al->slow),
 		fmt_thousands(b, sizeof(b), al->slow_pages), al->slow_fail,
 		fmt_thousands(c, sizeof(c), (uint64_t)pps), pp->dropped,
 		ms->elapsed_s);
@@ -443,12 +454,13 @@ static void mode_page_pool(FILE *out, const struct rpcsim_config *cfg,
 		pp_bulk_variant_name(cfg->bulk_variant), ms->runs, cfg->threads,
 		al->slow);
 	summary_latency(out, &ms->hist);
-	fprintf(out, " pages_per_refill=%.2f hit_rate=%.4f handed_out=%"
-		PRIu64 " from_cache=%" PRIu64 " from_ring=%" PRIu64
+	fprintf(out, " pages_per_refill=%.2f ns_per_page=%.1f hit_rate=%.4f "
+		"handed_out=%" PRIu64 " from_cache=%" PRIu64 " from_ring=%"
+		PRIu64
 		" allocated=%" PRIu64 " packets=%" PRIu64 " dropped=%" PRIu64
 		" packets_per_s=%.0f waits=%" PRIu64 " inflight=%" PRIu64
 		"\n\n", al->slow ? (double)al->slow_pages / (double)al->slow :
-		0, ppc_hit_rate(pp), al->handed_out, al->from_cache,
+		0, ns_per_page(ms), ppc_hit_rate(pp), al->handed_out, al->from_cache,
 		al->from_ring, al->from_alloc, pp->packets, pp->dropped,
 		ms->elapsed_s > 0 ? (double)pp->packets / ms->elapsed_s : 0,
 		ms->total.waits, pp->inflight);
@@ -583,7 +595,7 @@ static void json_recycle(struct json *j, const char *key,
 
 /* --consumer=page_pool: what the page_pools did (names as the kernel's). */
 static void json_page_pool(struct json *j, const struct ppc_result *pp,
-			   double elapsed_s)
+			   const struct hist *h, double elapsed_s)
 {
 	const struct page_pool_alloc_stats *al = &pp->alloc;
 
@@ -592,6 +604,8 @@ static void json_page_pool(struct json *j, const struct ppc_result *pp,
 	json_uint(j, "refill_pages", al->slow_pages);
 	json_number(j, "pages_per_refill", al->slow ?
 		    (double)al->slow_pages / (double)al->slow : 0);
+	json_number(j, "ns_per_page", al->slow_pages ? (double)h->sum /
+		    (double)al->slow_pages : 0);
 	json_uint(j, "refills_empty", al->slow_fail);
 	json_number(j, "hit_rate", ppc_hit_rate(pp));
 	json_uint(j, "handed_out", al->handed_out);
@@ -664,7 +678,7 @@ static void json_run(struct json *j, const struct rpcsim_config *cfg,
 	json_uint(j, "cache_puts", r->acct.cache_puts);
 	json_object_end(j);
 	if (r->pp)
-		json_page_pool(j, r->pp, r->elapsed_s);
+		json_page_pool(j, r->pp, &r->hist, r->elapsed_s);
 	json_object_end(j);
 }
 
@@ -831,7 +845,7 @@ void report_json(FILE *out, const struct report *rep)
 		json_uint(&j, "trimmed", ms.runs >= 3 ? 2 : 0);
 		json_object_end(&j);
 		if (cfg->consumer == RPCSIM_CONSUMER_PAGE_POOL)
-			json_page_pool(&j, &ms.pp, ms.elapsed_s);
+			json_page_pool(&j, &ms.pp, &ms.hist, ms.elapsed_s);
 		json_array_begin(&j, "per_run");
 		for (unsigned int r = 0; r < rep->runs_done[m]; r++)
 			json_run(&j, cfg, &rep->results[m][r]);

@@ -161,7 +161,7 @@ grep -q '^Bulk array: *[0-9.]* us per call over [0-9,]* calls$' "$OUT" &&
 	grep -q '^SUMMARY consumer=page_pool alloc=array .* inflight=0$' "$OUT"
 ok $? "text: the seed's per-call line, pages per refill, hit rate, SUMMARY" ||
 	diag "$(head -n 40 "$OUT")"
-grep -q '^  consumer:   page_pool: 1 RX queues' "$OUT" &&
+grep -q '^  consumer:   page_pool: 1 RX queue, a page_pool each' "$OUT" &&
 	! grep -q '^  server:' "$OUT"
 ok $? "text: the configuration names the page_pool consumer"
 
