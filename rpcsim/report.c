@@ -175,8 +175,10 @@ void report_config(FILE *out, const struct report *rep)
 	if (cfg->duration_s > 0 && cfg->requests)
 		fprintf(out, " or ");
 	if (cfg->requests)
-		fprintf(out, "%s requests",
-			fmt_thousands(a, sizeof(a), cfg->requests));
+		fprintf(out, "%s %s",
+			fmt_thousands(a, sizeof(a), cfg->requests),
+			cfg->consumer == RPCSIM_CONSUMER_PAGE_POOL ? "packets" :
+			"requests");
 	fprintf(out, " per run%s", cfg->duration_s > 0 && cfg->requests ?
 		", whichever comes first" : "");
 	if (cfg->warmup)
