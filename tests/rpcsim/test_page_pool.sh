@@ -9,11 +9,11 @@
 # reference -> released, a full ring -> released), every page comes back
 # (0 in flight, nothing leaked), --alloc=all under the merged and the
 # pure-output bulk contract, --rate paced by the clock, the text report,
-# and bad input (exit 2, one line).
+# a signal ending a run, and bad input (exit 2, one line).
 
 . "${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/rpcsim/common.sh"
 
-plan_tests 51
+plan_tests 53
 
 if ! have_python; then
 	skip 28 "python3 missing: the JSON checks need it"
@@ -165,7 +165,21 @@ grep -q '^  consumer:   page_pool: 1 RX queue, a page_pool each' "$OUT" &&
 	! grep -q '^  server:' "$OUT"
 ok $? "text: the configuration names the page_pool consumer"
 
-# 6. Bad input.
+# 6. A signal ends a paced run early; every page still comes back.
+spawn $PP --threads=2 --rate=1000 --duration=60
+# A second into the run, not before it began (nothing measured then).
+if started; then
+	sleep 1
+	kill -INT "$pid"
+	wait_bounded "$pid" "$STOP_BOUND"
+fi
+[ "$status" -eq 130 ]
+ok $? "SIGINT stops a --rate run: exit 130" || diag "exit $status: $(cat "$ERR")"
+grep -q '^Bulk array: ' "$OUT" && ! grep -q 'leak' "$ERR"
+ok $? "  with what was measured, and no page left out" ||
+	diag "$(cat "$ERR")"
+
+# 7. Bad input.
 check_bad_inputs "--consumer=foo	--consumer=foo
 --consumer=	--consumer=
 $PP --packet-size=0	--packet-size=0
