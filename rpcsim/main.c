@@ -25,6 +25,7 @@
 
 #include "options.h"
 #include "plot.h"
+#include "pp_consumer.h"
 #include "report.h"
 #include "svc.h"
 #include "sweep.h"
@@ -210,6 +211,7 @@ static int trace_start(const struct rpcsim_config *cfg,
 	struct trace_session_config tc = {
 		.dir = cfg->trace_dir,
 		.all_events = cfg->trace_all,
+		.page_pool = cfg->consumer == RPCSIM_CONSUMER_PAGE_POOL,
 	};
 	char err[512];
 
@@ -253,6 +255,13 @@ static int trace_finish(const struct rpcsim_config *cfg,
 			(unsigned long long)rep->trace_lost);
 	if (cfg->json)
 		return 0;
+	if (cfg->consumer == RPCSIM_CONSUMER_PAGE_POOL) {
+		/* rpcsim-analyze reads the rpcsim:* events, not these. */
+		printf("\nTrace %s: its page_pool:* events (babeltrace2 "
+		       "prints them) are not read by rpcsim-analyze\n",
+		       rep->trace_dir);
+		return 0;
+	}
 	printf("\nTrace %s, as rpcsim-analyze reads it:\n", rep->trace_dir);
 	return run_analyzer(rep->trace_dir);
 }
@@ -277,7 +286,10 @@ static int run_modes(const struct rpcsim_config *cfg, struct report *rep,
 			if (!cfg->mode[m])
 				continue;
 			res = &rep->results[m][r - 1];
-			ret = svc_run(cfg, m, r, res);
+			if (cfg->consumer == RPCSIM_CONSUMER_PAGE_POOL)
+				ret = ppc_run(cfg, m, r, res);
+			else
+				ret = svc_run(cfg, m, r, res);
 			if (ret) {
 				svc_result_free(res);
 				status = ret < 0 ? 1 : 128 + rpcsim_interrupted;
@@ -403,7 +415,12 @@ static void report_start(const struct rpcsim_config *cfg,
 {
 	if (!cfg->json && !cfg->quiet && !cfg->sweep.point) {
 		report_config(stdout, rep);
-		if (rep->trace_dir)
+		if (rep->trace_dir && cfg->consumer ==
+		    RPCSIM_CONSUMER_PAGE_POOL)
+			printf("  trace:      %s (page_pool%s events)\n",
+			       rep->trace_dir,
+			       cfg->trace_all ? " and pagepool" : "");
+		else if (rep->trace_dir)
 			printf("  trace:      %s (%s events)\n", rep->trace_dir,
 			       cfg->trace_all ? "rpcsim and pagepool" :
 			       "rpcsim");

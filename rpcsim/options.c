@@ -23,6 +23,7 @@
 #include "cmdline.h"
 #include "number.h"
 #include "options.h"
+#include "page_pool.h"
 #include "plot.h"
 #include "results.h"
 #include "util.h"
@@ -53,6 +54,16 @@
 #define MAX_TRACE_BUFFER	(1ULL << 30)
 #define MAX_MIX_WEIGHT		1000000U
 #define MAX_SWEEP_POINTS	100000U
+#define DEFAULT_PACKET_SIZE	1500U		/* an Ethernet MTU's payload */
+#define MAX_PACKET_SIZE		(64ULL << 10)	/* a GRO/LRO aggregate */
+#define MAX_RATE		1000000000ULL
+#define DEFAULT_RING_SIZE	1024U		/* a common RX ring size */
+#define MAX_RING_SIZE		(1U << 20)
+#define DEFAULT_FREE_DIRECT	6U
+#define DEFAULT_FREE_RING	3U
+#define DEFAULT_FREE_HELD	1U
+/* A NAPI poll's budget of packets per RX queue may wait for the stack. */
+#define PP_QUEUE_DEPTH_PER_RXQ	64U
 
 static const char *const mode_names[RPCSIM_NR_MODES] = {
 	[RPCSIM_SINGLE]	= "single",
@@ -74,6 +85,13 @@ const char *rpcsim_mode_name(enum rpcsim_mode mode)
 const char *rpcsim_mode_label(enum rpcsim_mode mode)
 {
 	return mode_labels[mode];
+}
+
+static const char *const words_consumer[] = { "nfsd", "page_pool", NULL };
+
+const char *rpcsim_consumer_name(enum rpcsim_consumer consumer)
+{
+	return words_consumer[consumer];
 }
 
 /* --- the option table ------------------------------------------------------ */
@@ -121,6 +139,8 @@ struct opt_spec {
 	enum opt_field field;		/* where the value goes */
 	size_t offset;			/* in struct rpcsim_config */
 	bool jemalloc_only;		/* refused without --backend=jemalloc */
+	/* Refused with the other consumer: 0 any, else consumer + 1. */
+	unsigned char consumer_only;
 	bool hidden;			/* accepted, not in --help */
 	/* Says how to run or report, not what runs: no sweep setting. */
 	bool not_setting;
@@ -150,6 +170,8 @@ static void apply_alloc(const struct opt_spec *o, const char *arg,
 			uint64_t value, struct opt_state *st);
 static void apply_mix(const struct opt_spec *o, const char *arg,
 		      uint64_t value, struct opt_state *st);
+static void apply_free_mix(const struct opt_spec *o, const char *arg,
+			   uint64_t value, struct opt_state *st);
 static void apply_pool_size(const struct opt_spec *o, const char *arg,
 			    uint64_t value, struct opt_state *st);
 static void apply_je_slots(const struct opt_spec *o, const char *arg,
@@ -179,6 +201,15 @@ static void apply_results(const struct opt_spec *o, const char *arg,
 /* Every option, in the order --help lists them. */
 static const struct opt_spec opt_table[] = {
 	{ .help = "Allocation (each mode runs on a fresh pool):" },
+	{ "consumer", 0, required_argument, "NAME", OPT_WORD,
+	  .accepted = "nfsd or page_pool", .words = words_consumer,
+	  CFG(consumer, FIELD_ENUM),
+	  .help = "who calls the allocator: nfsd (svc_alloc_arg()\n"
+		  "refilling rq_pages per request) or page_pool (a\n"
+		  "NIC's RX queues, each page_pool refilling its\n"
+		  "cache with 64 pages per slow-path call); a call\n"
+		  "is one svc_alloc_arg() or one refill\n"
+		  "(default: nfsd)" },
 	{ "alloc", 'a', required_argument, "MODE", OPT_WORD,
 	  .accepted = "single, list, array or all", .lookup = alloc_lookup,
 	  .apply = apply_alloc,
@@ -188,10 +219,13 @@ static const struct opt_spec opt_table[] = {
 		  "array:  alloc_pages_bulk_array() until full,\n"
 		  "        waiting only after no progress\n"
 		  "all:    single, list and array in turn\n"
+		  "page_pool: single is one alloc_page() per\n"
+		  "refill, as before 5.13\n"
 		  "(default: array)" },
 	{ "retry-wait", 0, required_argument, "USEC", OPT_COUNT,
 	  .min = 0, .max = MAX_RETRY_WAIT_US, .def = DEFAULT_RETRY_WAIT_US,
 	  CFG(retry_wait_us, FIELD_UINT),
+	  .consumer_only = RPCSIM_CONSUMER_NFSD + 1,
 	  .help = "the wait after an allocation made no progress,\n"
 		  "as memalloc_retry_wait(); 0 only yields the CPU\n"
 		  "(default: {def})" },
@@ -199,30 +233,65 @@ static const struct opt_spec opt_table[] = {
 	{ "threads", 't', required_argument, "N", OPT_COUNT,
 	  .min = 1, .max = MAX_THREADS, .def_per_cpu = 1,
 	  CFG(threads, FIELD_UINT),
-	  .help = "server threads, {min}..{max} (default: online CPUs, "
-		  "{def})" },
+	  .help = "server threads (page_pool: RX queues, a NAPI\n"
+		  "thread and a page_pool each), {min}..{max}\n"
+		  "(default: online CPUs, {def})" },
 	{ "max-payload", 0, required_argument, "SIZE", OPT_SIZE,
 	  .min = 1, .max = MAX_PAYLOAD, .def = DEFAULT_MAX_PAYLOAD,
 	  .accepted = "a size from {min} to {max}",
 	  CFG(max_payload, FIELD_U64),
+	  .consumer_only = RPCSIM_CONSUMER_NFSD + 1,
 	  .help = "sv_max_payload, {min}..{max}; each thread's rq_pages\n"
 		  "has (roundup(SIZE + 4k, 4k) + 8k) / 4k slots\n"
 		  "(default: {def}, 259 slots)" },
 	{ "completion", 0, required_argument, "WHERE", OPT_WORD,
 	  .accepted = "inline or thread", .words = words_completion,
 	  CFG(completion, FIELD_ENUM),
+	  .consumer_only = RPCSIM_CONSUMER_NFSD + 1,
 	  .help = "where reply pages are released: inline (the\n"
 		  "server thread) or thread (a completion thread,\n"
 		  "so frees land on another CPU) (default: thread)" },
 	{ "queue-depth", 0, required_argument, "N", OPT_COUNT,
 	  .min = 1, .max = MAX_QUEUE_DEPTH, .def_per_cpu = 2,
 	  CFG(queue_depth, FIELD_UINT),
-	  .help = "replies the completion thread may have pending\n"
-		  "before a server thread blocks (default: 2 x\n"
-		  "threads, {def})" },
+	  .help = "replies the completion thread (page_pool:\n"
+		  "packets the stack thread) may have pending\n"
+		  "before a server (RX) thread blocks (default:\n"
+		  "2 x threads, {def}; page_pool: 64 x threads)" },
+	{ .help = "Packets (--consumer=page_pool):" },
+	{ "packet-size", 0, required_argument, "SIZE", OPT_SIZE,
+	  .min = 1, .max = MAX_PACKET_SIZE, .def = DEFAULT_PACKET_SIZE,
+	  .accepted = "a size from {min} to {max}",
+	  CFG(packet_size, FIELD_U64),
+	  .consumer_only = RPCSIM_CONSUMER_PAGE_POOL + 1,
+	  .help = "bytes per received packet, {min}..{max}; one\n"
+		  "page per 4k of it (whole-page fragments)\n"
+		  "(default: {def}, one page)" },
+	{ "rate", 0, required_argument, "PPS", OPT_COUNT,
+	  .min = 0, .max = MAX_RATE, CFG(rate, FIELD_U64),
+	  .consumer_only = RPCSIM_CONSUMER_PAGE_POOL + 1,
+	  .help = "packets per second per RX queue, paced by the\n"
+		  "clock; 0: as fast as the pool allows\n"
+		  "(default: 0)" },
+	{ "free-mix", 0, required_argument, "direct:W,ring:W,held:W",
+	  OPT_OTHER, .apply = apply_free_mix,
+	  .consumer_only = RPCSIM_CONSUMER_PAGE_POOL + 1,
+	  .help = "how a packet's pages come back, by weight:\n"
+		  "direct: freed in NAPI context (into the\n"
+		  "alloc cache); ring: freed by the stack thread\n"
+		  "(into the ring); held: an skb clone keeps a\n"
+		  "reference, so the pool releases the page\n"
+		  "(default: direct:6,ring:3,held:1)" },
+	{ "ring-size", 0, required_argument, "N", OPT_COUNT,
+	  .min = 1, .max = MAX_RING_SIZE, .def = DEFAULT_RING_SIZE,
+	  CFG(ring_size, FIELD_UINT),
+	  .consumer_only = RPCSIM_CONSUMER_PAGE_POOL + 1,
+	  .help = "entries of each page_pool's ring (its\n"
+		  "pool_size), {min}..{max} (default: {def})" },
 	{ .help = "Workload:" },
 	{ "mix", 0, required_argument, "read:W,write:W", OPT_OTHER,
 	  .apply = apply_mix,
+	  .consumer_only = RPCSIM_CONSUMER_NFSD + 1,
 	  .help = "relative weights of READ and WRITE requests\n"
 		  "(default: read:1,write:1)" },
 	{ "io-size", 0, required_argument, "SIZE", OPT_SIZE,
@@ -230,18 +299,21 @@ static const struct opt_spec opt_table[] = {
 	  .accepted = "a size from {min} to {max} (and at most "
 		      "--max-payload)",
 	  CFG(io_size, FIELD_U64),
+	  .consumer_only = RPCSIM_CONSUMER_NFSD + 1,
 	  .help = "bytes per READ or WRITE, {min}..max-payload\n"
 		  "(default: {def})" },
 	{ "file-size", 0, required_argument, "SIZE", OPT_SIZE,
 	  .min = 1, .max = MAX_FILE_SIZE, .def = DEFAULT_FILE_SIZE,
 	  .accepted = "a size from {min} to {max} (at least --io-size)",
 	  CFG(file_size, FIELD_U64),
+	  .consumer_only = RPCSIM_CONSUMER_NFSD + 1,
 	  .help = "the file in the page cache, io-size..{max}\n"
 		  "(default: {def})" },
 	{ "seed", 0, required_argument, "N", OPT_COUNT,
 	  .min = 0, .max = UINT64_MAX, .def = DEFAULT_SEED,
 	  CFG(seed, FIELD_U64),
-	  .help = "request stream seed (default: {def})" },
+	  .help = "request stream seed (page_pool: of each\n"
+		  "packet's --free-mix draw) (default: {def})" },
 	{ .help = "Length (whichever limit comes first; with neither, {def} "
 		  "seconds):", .def = DEFAULT_DURATION_S },
 	{ "duration", 'd', required_argument, "SECONDS", OPT_SECONDS,
@@ -252,9 +324,11 @@ static const struct opt_spec opt_table[] = {
 	{ "requests", 'n', required_argument, "N", OPT_COUNT,
 	  .min = 1, .max = MAX_REQUESTS, CFG(requests, FIELD_U64),
 	  .help = "requests per run over all threads; each takes\n"
-		  "one svc_alloc_arg() call (default: no limit)" },
+		  "one svc_alloc_arg() call (page_pool: packets\n"
+		  "over all RX queues) (default: no limit)" },
 	{ "warmup", 0, required_argument, "N", OPT_COUNT,
 	  .min = 0, .max = MAX_WARMUP, CFG(warmup, FIELD_U64),
+	  .consumer_only = RPCSIM_CONSUMER_NFSD + 1,
 	  .help = "untimed requests per thread before each run\n"
 		  "(default: 0: every call is reported)" },
 	{ "repeat", 'r', required_argument, "N", OPT_COUNT,
@@ -357,9 +431,10 @@ static const struct opt_spec opt_table[] = {
 	  .accepted = "rpcsim or all", .words = words_trace_events,
 	  CFG(trace_all, FIELD_BOOL), .hidden = !TRACING_BUILT,
 	  .not_setting = true,
-	  .help = "rpcsim: the rpcsim:* events; all: also the\n"
-		  "allocator's pagepool:* events, about 70 per\n"
-		  "call (default: rpcsim)" },
+	  .help = "rpcsim: the rpcsim:* events (with\n"
+		  "--consumer=page_pool: the page_pool:* events);\n"
+		  "all: also the allocator's pagepool:* events,\n"
+		  "about 70 per call (default: rpcsim)" },
 	{ "trace-buffer", 0, required_argument, "SIZE", OPT_SIZE,
 	  .min = MIN_TRACE_BUFFER, .max = MAX_TRACE_BUFFER,
 	  .def = DEFAULT_TRACE_BUFFER, .accepted = "a size from {min} to {max}",
@@ -573,6 +648,8 @@ static const char help_intro[] =
 "libpagepool pool, serving a seeded stream of NFSv3-over-TCP READs and\n"
 "WRITEs from an emulated page cache, and report the latency of every\n"
 "svc_alloc_arg() call, as the bulk allocator's SUNRPC consumer was measured.\n"
+"With --consumer=page_pool, a NIC's RX queues receive packets instead, each\n"
+"page_pool refilling its cache in bulk, and every refill is timed.\n"
 "\n";
 
 static const char help_footer[] =
@@ -837,64 +914,109 @@ static void apply_alloc(const struct opt_spec *o, const char *arg,
 	cfg->alloc = arg;
 }
 
-/* --mix=read:W,write:W, either part optional, each at most once. */
-static void apply_mix(const struct opt_spec *o, const char *arg,
-		      uint64_t value, struct opt_state *st)
-{
-	static const char accepted[] = "expected read:W,write:W with integer "
-				       "weights from 0 to 1000000, not both 0";
-	struct rpcsim_config *cfg = st->cfg;
-	bool seen_read = false, seen_write = false;
-	const char *p = arg;
+/*
+ * A list of NAME:W weights, each of @nr names at most once, either order,
+ * any left out meaning 0 (--mix, --free-mix): into @weight[i] for
+ * @names[i].  @what names the parts in messages ("operation").
+ */
+struct weights_spec {
+	const char *option;		/* "mix" */
+	const char *what;		/* "operation" */
+	const char *accepted;		/* the message's tail */
+	unsigned int nr;
+	const char *const *names;
+	unsigned int **weight;
+};
 
-	cfg->read_weight = 0;
-	cfg->write_weight = 0;
+static void parse_weights(const struct weights_spec *ws, const char *arg)
+{
+	bool seen[4] = { false };
+	const char *p = arg;
+	unsigned int i, sum = 0, given = 0;
+
+	for (i = 0; i < ws->nr; i++)
+		*ws->weight[i] = 0;
 	while (*p) {
 		const char *colon = strchr(p, ':'), *comma;
 		char num[24];
 		uint64_t w;
 		size_t len;
-		bool *seen;
-		unsigned int *weight;
 
 		if (!colon)
-			usage_error("--mix=%s: %s", arg, accepted);
-		if ((size_t)(colon - p) == 4 && !strncasecmp(p, "read", 4)) {
-			seen = &seen_read;
-			weight = &cfg->read_weight;
-		} else if ((size_t)(colon - p) == 5 &&
-			   !strncasecmp(p, "write", 5)) {
-			seen = &seen_write;
-			weight = &cfg->write_weight;
-		} else {
-			usage_error("--mix=%s: unknown operation '%.*s'; %s",
-				    arg, (int)(colon - p), p, accepted);
-		}
-		if (*seen)
-			usage_error("--mix=%s: '%.*s' given twice; %s", arg,
-				    (int)(colon - p), p, accepted);
-		*seen = true;
+			usage_error("--%s=%s: %s", ws->option, arg,
+				    ws->accepted);
+		for (i = 0; i < ws->nr; i++)
+			if ((size_t)(colon - p) == strlen(ws->names[i]) &&
+			    !strncasecmp(p, ws->names[i], strlen(ws->names[i])))
+				break;
+		if (i == ws->nr)
+			usage_error("--%s=%s: unknown %s '%.*s'; %s",
+				    ws->option, arg, ws->what,
+				    (int)(colon - p), p, ws->accepted);
+		if (seen[i])
+			usage_error("--%s=%s: '%.*s' given twice; %s",
+				    ws->option, arg, (int)(colon - p), p,
+				    ws->accepted);
+		seen[i] = true;
+		given++;
 		comma = strchr(colon + 1, ',');
 		len = comma ? (size_t)(comma - colon - 1) : strlen(colon + 1);
 		if (len == 0 || len >= sizeof(num))
-			usage_error("--mix=%s: %s", arg, accepted);
+			usage_error("--%s=%s: %s", ws->option, arg,
+				    ws->accepted);
 		memcpy(num, colon + 1, len);
 		num[len] = '\0';
 		if (num_parse_u64(num, &w) || w > MAX_MIX_WEIGHT)
-			usage_error("--mix=%s: bad weight '%s'; %s", arg, num,
-				    accepted);
-		*weight = (unsigned int)w;
+			usage_error("--%s=%s: bad weight '%s'; %s", ws->option,
+				    arg, num, ws->accepted);
+		*ws->weight[i] = (unsigned int)w;
+		sum += (unsigned int)w;
 		if (!comma)
 			break;
 		p = comma + 1;
 		if (!*p)
-			usage_error("--mix=%s: %s", arg, accepted);
+			usage_error("--%s=%s: %s", ws->option, arg,
+				    ws->accepted);
 	}
-	if (!seen_read && !seen_write)
-		usage_error("--mix=%s: %s", arg, accepted);
-	if (!cfg->read_weight && !cfg->write_weight)
-		usage_error("--mix=%s: all weights are zero; %s", arg,
-			    accepted);
+	if (!given)
+		usage_error("--%s=%s: %s", ws->option, arg, ws->accepted);
+	if (!sum)
+		usage_error("--%s=%s: all weights are zero; %s", ws->option,
+			    arg, ws->accepted);
+}
+
+/* --mix=read:W,write:W, either part optional, each at most once. */
+static void apply_mix(const struct opt_spec *o, const char *arg,
+		      uint64_t value, struct opt_state *st)
+{
+	static const char *const names[] = { "read", "write" };
+	unsigned int *weight[] = { &st->cfg->read_weight,
+				   &st->cfg->write_weight };
+	const struct weights_spec ws = {
+		.option = "mix", .what = "operation",
+		.accepted = "expected read:W,write:W with integer weights "
+			    "from 0 to 1000000, not both 0",
+		.nr = 2, .names = names, .weight = weight,
+	};
+
+	parse_weights(&ws, arg);
+}
+
+/* --free-mix=direct:W,ring:W,held:W, as --mix. */
+static void apply_free_mix(const struct opt_spec *o, const char *arg,
+			   uint64_t value, struct opt_state *st)
+{
+	static const char *const names[] = { "direct", "ring", "held" };
+	unsigned int *weight[] = { &st->cfg->free_direct,
+				   &st->cfg->free_ring, &st->cfg->free_held };
+	const struct weights_spec ws = {
+		.option = "free-mix", .what = "way",
+		.accepted = "expected direct:W,ring:W,held:W with integer "
+			    "weights from 0 to 1000000, not all 0",
+		.nr = 3, .names = names, .weight = weight,
+	};
+
+	parse_weights(&ws, arg);
 }
 
 static void apply_pool_size(const struct opt_spec *o, const char *arg,
@@ -1527,6 +1649,16 @@ static void compute_min_pool(struct rpcsim_config *cfg)
 	if (cfg->completion == RPCSIM_COMPLETION_THREAD)
 		demand += cfg->queue_depth;	/* one reply head each */
 	/*
+	 * page_pool: each RX queue's cache and ring full and a packet in
+	 * hand, and the stack thread's queue full of packets.  A smaller
+	 * pool cannot deadlock (RX allocations fail and drop packets
+	 * instead of waiting) but would measure drops, not refills.
+	 */
+	if (cfg->consumer == RPCSIM_CONSUMER_PAGE_POOL)
+		demand = cfg->threads * (PP_ALLOC_CACHE_SIZE +
+					 cfg->ring_size + cfg->packet_pages) +
+			 cfg->queue_depth * cfg->packet_pages;
+	/*
 	 * jemalloc keeps pages of its own out of the pool: its first
 	 * metadata block (512 pages), about 150 bytes of metadata per page
 	 * it hands out (demand / 16 is more), retained extents it grows by
@@ -1578,6 +1710,31 @@ static void config_defaults(struct rpcsim_config *cfg)
 	cfg->je_tcache = true;
 	cfg->je_batch = true;
 	cfg->trace_buffer = DEFAULT_TRACE_BUFFER;
+	cfg->consumer = RPCSIM_CONSUMER_NFSD;
+	cfg->packet_size = DEFAULT_PACKET_SIZE;
+	cfg->ring_size = DEFAULT_RING_SIZE;
+	cfg->free_direct = DEFAULT_FREE_DIRECT;
+	cfg->free_ring = DEFAULT_FREE_RING;
+	cfg->free_held = DEFAULT_FREE_HELD;
+}
+
+/* An option of one consumer given with the other: refused. */
+static void check_consumer(const struct opt_state *st)
+{
+	const struct rpcsim_config *cfg = st->cfg;
+
+	for (size_t i = 0; i < NR_OPT_SPECS; i++) {
+		const struct opt_spec *o = &opt_table[i];
+		const char *arg = st->given[i];
+
+		if (!o->consumer_only || !arg ||
+		    o->consumer_only == cfg->consumer + 1)
+			continue;
+		usage_error("--%s%s%s: only with --consumer=%s (this run's "
+			    "consumer is %s)", o->name, *arg ? "=" : "", arg,
+			    words_consumer[o->consumer_only - 1],
+			    words_consumer[cfg->consumer]);
+	}
 }
 
 /* Options that only go with another: refused alone. */
@@ -1586,6 +1743,7 @@ static void check_dependencies(struct opt_state *st)
 	struct rpcsim_config *cfg = st->cfg;
 	const char *arg;
 
+	check_consumer(st);
 	arg = opt_given(st, "trace-events");
 	if (!cfg->trace && arg)
 		usage_error("--trace-events=%s: only with --trace", arg);
@@ -1633,7 +1791,12 @@ static void check_sizes(struct opt_state *st)
 		usage_error("--pcp-high=%u: expected an integer from the pcp "
 			    "batch (%u) to %u", cfg->pcp_high, cfg->pcp_batch,
 			    MAX_PCP_HIGH);
-	if (!opt_given(st, "queue-depth"))
+	if (!opt_given(st, "queue-depth") &&
+	    cfg->consumer == RPCSIM_CONSUMER_PAGE_POOL)
+		cfg->queue_depth = cfg->threads * PP_QUEUE_DEPTH_PER_RXQ >
+				   MAX_QUEUE_DEPTH ? MAX_QUEUE_DEPTH :
+				   cfg->threads * PP_QUEUE_DEPTH_PER_RXQ;
+	else if (!opt_given(st, "queue-depth"))
 		cfg->queue_depth = cfg->threads * 2 > MAX_QUEUE_DEPTH ?
 				   MAX_QUEUE_DEPTH : cfg->threads * 2;
 
@@ -1668,8 +1831,30 @@ static void derive_sizes(struct opt_state *st)
 						      PP_PAGE_SIZE);
 	cfg->io_pages = (unsigned long)DIV_ROUND_UP(cfg->io_size,
 						    PP_PAGE_SIZE);
+	cfg->packet_pages = (unsigned long)DIV_ROUND_UP(cfg->packet_size,
+							PP_PAGE_SIZE);
+	if (cfg->consumer == RPCSIM_CONSUMER_PAGE_POOL)
+		cfg->file_pages = 0;	/* no page cache */
 
 	compute_min_pool(cfg);
+	if (cfg->pool_pages < cfg->min_pool_pages &&
+	    cfg->consumer == RPCSIM_CONSUMER_PAGE_POOL)
+		usage_error("--pool-size=%s: too small for %u RX queues x "
+			    "(%d cache + %u ring + %lu packet pages) + %u "
+			    "queued packets x %lu pages + a %lu-page min "
+			    "watermark%s%.0lu%s; expected at least %luk "
+			    "(%lu pages)",
+			    opt_given_or_default(st, "pool-size", given,
+						 sizeof(given)),
+			    cfg->threads, PP_ALLOC_CACHE_SIZE,
+			    cfg->ring_size, cfg->packet_pages,
+			    cfg->queue_depth, cfg->packet_pages,
+			    cfg->min_pool_wmark,
+			    cfg->backend_pages ? " + " : "",
+			    cfg->backend_pages,
+			    cfg->backend_pages ? " pages for jemalloc" : "",
+			    cfg->min_pool_pages * (PP_PAGE_SIZE / 1024),
+			    cfg->min_pool_pages);
 	if (cfg->pool_pages < cfg->min_pool_pages)
 		usage_error("--pool-size=%s: too small for %u threads x %lu "
 			    "rq_pages + %u queued reply pages + %lu page-cache "
@@ -1730,6 +1915,10 @@ void rpcsim_parse_options(int argc, char **argv, struct rpcsim_config *cfg)
 	if (env) {
 		uint64_t n;
 
+		if (cfg->consumer == RPCSIM_CONSUMER_PAGE_POOL)
+			usage_error("RPCSIM_LEAK_PAGES=%s: only with "
+				    "--consumer=nfsd (page_pool has no page "
+				    "cache)", env);
 		if (num_parse_u64(env, &n) || n > cfg->file_pages)
 			usage_error("RPCSIM_LEAK_PAGES=%s: expected an integer "
 				    "from 0 to the file's %lu pages", env,

@@ -18,6 +18,13 @@ enum rpcsim_mode {
 	RPCSIM_NR_MODES
 };
 
+/* --consumer: who calls the allocator. */
+enum rpcsim_consumer {
+	RPCSIM_CONSUMER_NFSD,		/* svc_alloc_arg(), svc*.c */
+	RPCSIM_CONSUMER_PAGE_POOL,	/* a NIC's RX page_pool, pp_consumer.c */
+	RPCSIM_NR_CONSUMERS
+};
+
 enum rpcsim_completion {
 	RPCSIM_COMPLETION_INLINE,
 	RPCSIM_COMPLETION_THREAD,
@@ -60,6 +67,7 @@ struct rpcsim_sweep {
 };
 
 struct rpcsim_config {
+	enum rpcsim_consumer consumer;
 	const char *alloc;		/* as given: single, list, array, all */
 	bool mode[RPCSIM_NR_MODES];	/* modes to run */
 	unsigned int threads;
@@ -90,7 +98,12 @@ struct rpcsim_config {
 	enum pp_pcp_impl pcp_impl;
 	const char *pcp_why;		/* why not rseq, when it was wanted */
 	enum rpcsim_completion completion;
-	unsigned int queue_depth;	/* completion thread backlog */
+	unsigned int queue_depth;	/* completion (stack) thread backlog */
+	/* --consumer=page_pool: the packet stream and how it is freed. */
+	uint64_t packet_size;		/* bytes per packet */
+	uint64_t rate;			/* packets/s per RX queue, 0: no pacing */
+	unsigned int free_direct, free_ring, free_held;	/* --free-mix */
+	unsigned int ring_size;		/* ptr_ring entries per page_pool */
 	uint64_t seed;
 	unsigned int repeat;
 	uint64_t warmup;		/* untimed requests per thread */
@@ -119,6 +132,7 @@ struct rpcsim_config {
 	unsigned long sv_max_mesg;	/* bytes */
 	unsigned long pages;		/* rq_pages[] slots svc_alloc_arg fills */
 	unsigned long pool_pages, file_pages, io_pages;
+	unsigned long packet_pages;	/* pages per packet (page_pool) */
 	unsigned long min_pool_pages;	/* smallest pool that cannot deadlock */
 	unsigned long backend_pages;	/* of which the backend's headroom */
 	unsigned long min_pool_wmark;	/* its min watermark */
@@ -139,6 +153,8 @@ void rpcsim_free_options(struct rpcsim_config *cfg);
 const char *rpcsim_mode_label(enum rpcsim_mode mode);
 /* "single", "list", "array" (the --alloc names). */
 const char *rpcsim_mode_name(enum rpcsim_mode mode);
+/* "nfsd", "page_pool" (the --consumer names). */
+const char *rpcsim_consumer_name(enum rpcsim_consumer consumer);
 
 /*
  * The command of sweep point @point (1-based): "rpcsim" (@prog), the

@@ -12,6 +12,7 @@
 
 #include "json.h"
 #include "plot.h"
+#include "pp_consumer.h"
 #include "report.h"
 #include "results.h"
 #include "util.h"
@@ -29,6 +30,7 @@ struct mode_summary {
 	double elapsed_s;
 	/* Over the runs' mean latencies, in us. */
 	double avg_us, stddev_us, min_us, max_us, trimmed_us;
+	struct ppc_result pp;	/* --consumer=page_pool */
 };
 
 static double ns_to_us(double ns)
@@ -70,6 +72,8 @@ static void summary_build(struct mode_summary *ms, const struct svc_result *r,
 			ms->events[e] += r[i].events[e];
 		ms->completions += r[i].completions;
 		ms->elapsed_s += r[i].elapsed_s;
+		if (r[i].pp)
+			ppc_result_add(&ms->pp, r[i].pp);
 		means[i] = run_mean_us(&r[i]);
 		sum += means[i];
 	}
@@ -95,22 +99,11 @@ static const char *build_name(const struct rpcsim_config *cfg)
 	return cfg->asan ? "AddressSanitizer + UBSan" : "plain";
 }
 
-void report_config(FILE *out, const struct report *rep)
+/* The nfsd consumer's lines of the configuration. */
+static void config_nfsd(FILE *out, const struct rpcsim_config *cfg)
 {
-	const struct rpcsim_config *cfg = rep->cfg;
-	char a[32], b[32], c[32];
-	bool first = true;
+	char a[32], b[32];
 
-	fprintf(out, "rpcsim %s (libpagepool %s), %s build, allocator "
-		"debug checks %s\n", PACKAGE_VERSION, pp_version(),
-		build_name(cfg), cfg->debug_checks ? "on" : "off");
-	fprintf(out, "  alloc:      ");
-	for (int m = 0; m < RPCSIM_NR_MODES; m++) {
-		if (!cfg->mode[m])
-			continue;
-		fprintf(out, "%s%s", first ? "" : ", ", rpcsim_mode_name(m));
-		first = false;
-	}
 	fprintf(out, "; retry wait %u us; %u run%s per mode\n",
 		cfg->retry_wait_us, cfg->repeat, cfg->repeat > 1 ? "s" : "");
 	fprintf(out, "  server:     %u threads, rq_pages %lu + 1 slots "
@@ -128,14 +121,64 @@ void report_config(FILE *out, const struct report *rep)
 		cfg->read_weight, cfg->write_weight,
 		fmt_size(a, sizeof(a), cfg->io_size), cfg->seed,
 		fmt_size(b, sizeof(b), cfg->file_size), cfg->file_pages);
+}
+
+/* The page_pool consumer's lines of the configuration. */
+static void config_page_pool(FILE *out, const struct rpcsim_config *cfg)
+{
+	char a[32], b[32];
+
+	fprintf(out, "; GFP_ATOMIC, no retry (a failed refill drops the "
+		"packet); %u run%s per mode\n", cfg->repeat,
+		cfg->repeat > 1 ? "s" : "");
+	fprintf(out, "  consumer:   page_pool: %u RX queue%s, a page_pool "
+		"each (cache %d, refill %d, ring %u), one stack thread "
+		"(queue depth %u packets)\n", cfg->threads,
+		cfg->threads > 1 ? "s" : "",
+		PP_ALLOC_CACHE_SIZE, PP_ALLOC_CACHE_REFILL, cfg->ring_size,
+		cfg->queue_depth);
+	if (cfg->rate)
+		snprintf(b, sizeof(b), "%s packets/s per queue",
+			 fmt_thousands(a, sizeof(a), cfg->rate));
+	else
+		snprintf(b, sizeof(b), "as fast as the pool allows");
+	fprintf(out, "  packets:    %" PRIu64 " bytes (%lu page%s each), %s; "
+		"freed direct:%u,ring:%u,held:%u, seed %" PRIu64 "\n",
+		cfg->packet_size, cfg->packet_pages,
+		cfg->packet_pages > 1 ? "s" : "", b, cfg->free_direct,
+		cfg->free_ring, cfg->free_held, cfg->seed);
+}
+
+void report_config(FILE *out, const struct report *rep)
+{
+	const struct rpcsim_config *cfg = rep->cfg;
+	char a[32], b[32], c[32];
+	bool first = true;
+
+	fprintf(out, "rpcsim %s (libpagepool %s), %s build, allocator "
+		"debug checks %s\n", PACKAGE_VERSION, pp_version(),
+		build_name(cfg), cfg->debug_checks ? "on" : "off");
+	fprintf(out, "  alloc:      ");
+	for (int m = 0; m < RPCSIM_NR_MODES; m++) {
+		if (!cfg->mode[m])
+			continue;
+		fprintf(out, "%s%s", first ? "" : ", ", rpcsim_mode_name(m));
+		first = false;
+	}
+	if (cfg->consumer == RPCSIM_CONSUMER_PAGE_POOL)
+		config_page_pool(out, cfg);
+	else
+		config_nfsd(out, cfg);
 	fprintf(out, "  length:     ");
 	if (cfg->duration_s > 0)
 		fprintf(out, "%g s", cfg->duration_s);
 	if (cfg->duration_s > 0 && cfg->requests)
 		fprintf(out, " or ");
 	if (cfg->requests)
-		fprintf(out, "%s requests",
-			fmt_thousands(a, sizeof(a), cfg->requests));
+		fprintf(out, "%s %s",
+			fmt_thousands(a, sizeof(a), cfg->requests),
+			cfg->consumer == RPCSIM_CONSUMER_PAGE_POOL ? "packets" :
+			"requests");
 	fprintf(out, " per run%s", cfg->duration_s > 0 && cfg->requests ?
 		", whichever comes first" : "");
 	if (cfg->warmup)
@@ -205,14 +248,16 @@ void report_run(FILE *out, const struct report *rep,
 	double us = run_mean_us(res);
 
 	fprintf(out, "  [run %u/%u] %s: %.3f us per call over %s calls, "
-		"stddev %.3f us, p99 %.3f us, %s requests/s\n", res->run,
+		"stddev %.3f us, p99 %.3f us, %s %s/s\n", res->run,
 		rep->cfg->repeat, rpcsim_mode_label(res->mode), us,
 		fmt_thousands(calls, sizeof(calls), res->total.calls),
 		ns_to_us(hist_stddev(&res->hist)),
 		ns_to_us((double)hist_percentile(&res->hist, 99)),
 		fmt_thousands(rate, sizeof(rate), res->elapsed_s > 0 ?
 			      (uint64_t)((double)res->total.requests /
-					 res->elapsed_s) : 0));
+					 res->elapsed_s) : 0),
+		rep->cfg->consumer == RPCSIM_CONSUMER_PAGE_POOL ? "packets" :
+		"requests");
 }
 
 /* "name value" pairs of the listed counters, as /proc/vmstat spells them. */
@@ -251,7 +296,9 @@ static void print_nodes(FILE *out, const struct report *rep,
 	}
 }
 
-void report_mode(FILE *out, const struct report *rep, enum rpcsim_mode mode)
+/* The libpagepool counters of a mode's block, as /proc/vmstat names them. */
+static void mode_events(FILE *out, const struct rpcsim_config *cfg,
+			const uint64_t *ev)
 {
 	static const enum pp_vm_event calls_ev[] = {
 		PP_PGALLOC, PP_PGFREE, PP_ALLOC_SINGLE_CALLS,
@@ -278,75 +325,195 @@ void report_mode(FILE *out, const struct report *rep, enum rpcsim_mode mode)
 		PP_PCP_RESTART_BULK_ALLOC, PP_PCP_RESTART_BULK_FREE,
 		PP_PCP_RESTART_DRAIN, PP_PCP_RESTART_COUNT,
 	};
-	const struct rpcsim_config *cfg = rep->cfg;
-	struct mode_summary ms;
-	const struct hist *h = &ms.hist;
-	double mean, ppc, acpc, rps;
-	char a[32], b[32];
 
-	summary_build(&ms, rep->results[mode], rep->runs_done[mode]);
-	mean = ns_to_us(hist_mean(h));
-	seed_line(out, mode, mean, ms.total.calls, seed_width(mean));
-	if (cfg->quiet)
-		return;
+	print_events(out, "pool:", ev, calls_ev, ARRAY_SIZE(calls_ev));
+	print_events(out, "pcp:", ev, pcp_ev, ARRAY_SIZE(pcp_ev));
+	print_events(out, "fallbacks:", ev, fallback_ev,
+		     ARRAY_SIZE(fallback_ev));
+	print_events(out, "slow path:", ev, slow_ev, ARRAY_SIZE(slow_ev));
+	if (cfg->backend != PP_BACKEND_BUDDY)
+		print_events(out, "backend:", ev, backend_ev,
+			     ARRAY_SIZE(backend_ev));
+	if (cfg->pcp_impl == PP_PCP_RSEQ)
+		print_events(out, "rseq:", ev, restart_ev,
+			     ARRAY_SIZE(restart_ev));
+}
 
-	ppc = ms.total.calls ? (double)ms.total.pages / ms.total.calls : 0;
-	acpc = ms.total.calls ? (double)ms.total.alloc_calls /
-				(double)ms.total.calls : 0;
-	rps = ms.elapsed_s > 0 ? (double)ms.total.requests / ms.elapsed_s : 0;
+static void mode_latency(FILE *out, const struct hist *h)
+{
 	fprintf(out, "  latency:   stddev %.3f us; ", ns_to_us(hist_stddev(h)));
 	for (unsigned int i = 0; i < ARRAY_SIZE(pcts); i++)
 		fprintf(out, "%s %.3f, ", pct_names[i],
 			ns_to_us((double)hist_percentile(h, pcts[i])));
 	fprintf(out, "max %.3f us\n", ns_to_us((double)h->max));
-	fprintf(out, "  refill:    %.2f pages per call (%.2f allocator "
-		"calls, %s pages); %s requests/s (%" PRIu64 " READ, %" PRIu64
-		" WRITE) in %.3f s\n", ppc, acpc,
-		fmt_thousands(a, sizeof(a), ms.total.pages),
-		fmt_thousands(b, sizeof(b), (uint64_t)rps), ms.total.reads,
-		ms.total.writes, ms.elapsed_s);
-	fprintf(out, "  retries:   %" PRIu64 " no-progress calls, %" PRIu64
-		" waits (%.3f s waiting)\n", ms.total.no_progress,
-		ms.total.waits, (double)ms.total.wait_ns / 1e9);
-	print_events(out, "pool:", ms.events, calls_ev, ARRAY_SIZE(calls_ev));
-	print_events(out, "pcp:", ms.events, pcp_ev, ARRAY_SIZE(pcp_ev));
-	print_events(out, "fallbacks:", ms.events, fallback_ev,
-		     ARRAY_SIZE(fallback_ev));
-	print_events(out, "slow path:", ms.events, slow_ev,
-		     ARRAY_SIZE(slow_ev));
-	if (cfg->backend != PP_BACKEND_BUDDY)
-		print_events(out, "backend:", ms.events, backend_ev,
-			     ARRAY_SIZE(backend_ev));
-	if (cfg->pcp_impl == PP_PCP_RSEQ)
-		print_events(out, "rseq:", ms.events, restart_ev,
-			     ARRAY_SIZE(restart_ev));
-	if (cfg->nodes > 1)
-		print_nodes(out, rep, mode);
-	if (ms.runs > 1)
+}
+
+static void mode_runs(FILE *out, const struct mode_summary *ms)
+{
+	if (ms->runs > 1)
 		fprintf(out, "  runs:      avg %.3f us, stddev %.3f us over %u "
 			"runs; min-max(mean) %.3f-%.3f(%.3f) us%s\n",
-			ms.avg_us, ms.stddev_us, ms.runs, ms.min_us,
-			ms.max_us, ms.trimmed_us,
-			ms.runs >= 3 ? ", highest and lowest run trimmed" :
+			ms->avg_us, ms->stddev_us, ms->runs, ms->min_us,
+			ms->max_us, ms->trimmed_us,
+			ms->runs >= 3 ? ", highest and lowest run trimmed" :
 			"");
-	fprintf(out, "SUMMARY alloc=%s backend=%s bulk_variant=%s runs=%u "
-		"threads=%u calls=%" PRIu64
-		" mean_us=%.3f stddev_us=%.3f p50_us=%.3f p90_us=%.3f "
-		"p99_us=%.3f p99.9_us=%.3f max_us=%.3f pages_per_call=%.2f "
-		"alloc_calls_per_call=%.2f "
-		"requests_per_s=%.0f no_progress=%" PRIu64 " waits=%" PRIu64
-		" requests=%" PRIu64 " reads=%" PRIu64 " writes=%" PRIu64
-		" digest=0x%016" PRIx64 "\n\n", rpcsim_mode_name(mode),
-		pp_backend_name(cfg->backend),
-		pp_bulk_variant_name(cfg->bulk_variant), ms.runs, cfg->threads,
-		ms.total.calls, mean, ns_to_us(hist_stddev(h)),
+}
+
+/* "mean_us=... max_us=...": the latency keys of a SUMMARY line. */
+static void summary_latency(FILE *out, const struct hist *h)
+{
+	fprintf(out, " mean_us=%.3f stddev_us=%.3f p50_us=%.3f p90_us=%.3f "
+		"p99_us=%.3f p99.9_us=%.3f max_us=%.3f",
+		ns_to_us(hist_mean(h)), ns_to_us(hist_stddev(h)),
 		ns_to_us((double)hist_percentile(h, 50)),
 		ns_to_us((double)hist_percentile(h, 90)),
 		ns_to_us((double)hist_percentile(h, 99)),
 		ns_to_us((double)hist_percentile(h, 99.9)),
-		ns_to_us((double)h->max), ppc, acpc, rps, ms.total.no_progress,
-		ms.total.waits, ms.total.requests, ms.total.reads,
-		ms.total.writes, ms.total.digest);
+		ns_to_us((double)h->max));
+}
+
+/* The nfsd consumer's block of one mode, after its per-call line. */
+static void mode_nfsd(FILE *out, const struct report *rep,
+		      const struct mode_summary *ms, enum rpcsim_mode mode)
+{
+	const struct rpcsim_config *cfg = rep->cfg;
+	const struct hist *h = &ms->hist;
+	double ppc, acpc, rps;
+	char a[32], b[32];
+
+	ppc = ms->total.calls ? (double)ms->total.pages / ms->total.calls : 0;
+	acpc = ms->total.calls ? (double)ms->total.alloc_calls /
+				 (double)ms->total.calls : 0;
+	rps = ms->elapsed_s > 0 ? (double)ms->total.requests / ms->elapsed_s :
+	      0;
+	mode_latency(out, h);
+	fprintf(out, "  refill:    %.2f pages per call (%.2f allocator "
+		"calls, %s pages); %s requests/s (%" PRIu64 " READ, %" PRIu64
+		" WRITE) in %.3f s\n", ppc, acpc,
+		fmt_thousands(a, sizeof(a), ms->total.pages),
+		fmt_thousands(b, sizeof(b), (uint64_t)rps), ms->total.reads,
+		ms->total.writes, ms->elapsed_s);
+	fprintf(out, "  retries:   %" PRIu64 " no-progress calls, %" PRIu64
+		" waits (%.3f s waiting)\n", ms->total.no_progress,
+		ms->total.waits, (double)ms->total.wait_ns / 1e9);
+	mode_events(out, cfg, ms->events);
+	if (cfg->nodes > 1)
+		print_nodes(out, rep, mode);
+	mode_runs(out, ms);
+	fprintf(out, "SUMMARY alloc=%s backend=%s bulk_variant=%s runs=%u "
+		"threads=%u calls=%" PRIu64, rpcsim_mode_name(mode),
+		pp_backend_name(cfg->backend),
+		pp_bulk_variant_name(cfg->bulk_variant), ms->runs, cfg->threads,
+		ms->total.calls);
+	summary_latency(out, h);
+	fprintf(out, " pages_per_call=%.2f alloc_calls_per_call=%.2f "
+		"requests_per_s=%.0f no_progress=%" PRIu64 " waits=%" PRIu64
+		" requests=%" PRIu64 " reads=%" PRIu64 " writes=%" PRIu64
+		" digest=0x%016" PRIx64 "\n\n", ppc, acpc, rps,
+		ms->total.no_progress, ms->total.waits, ms->total.requests,
+		ms->total.reads, ms->total.writes, ms->total.digest);
+}
+
+/*
+ * A refill's cost per page it allocated: what compares a bulk refill of
+ * 64 pages with the single-page one of before 5.13.
+ */
+static double ns_per_page(const struct mode_summary *ms)
+{
+	return ms->pp.alloc.slow_pages ? (double)ms->hist.sum /
+	       (double)ms->pp.alloc.slow_pages : 0;
+}
+
+/* The page_pool figures of a mode's block: refills, recycling, returns. */
+static void mode_page_pool_lines(FILE *out, const struct mode_summary *ms)
+{
+	const struct ppc_result *pp = &ms->pp;
+	const struct page_pool_alloc_stats *al = &pp->alloc;
+	const struct page_pool_recycle_stats *d = &pp->recycle_direct;
+	const struct page_pool_recycle_stats *k = &pp->recycle_stack;
+	double pps = ms->elapsed_s > 0 ? (double)pp->packets / ms->elapsed_s :
+		     0;
+	char a[32], b[32], c[32];
+
+	fprintf(out, "  refill:    %.2f pages allocated per refill, %.1f ns "
+		"per page (%s refills, %s pages, %" PRIu64 " got none); %s "
+		"packets/s (%" PRIu64 " dropped) in %.3f s\n", al->slow ?
+		(double)al->slow_pages / (double)al->slow : 0,
+		ns_per_page(ms), fmt_thousands(a, sizeof(a), al->slow),
+		fmt_thousands(b, sizeof(b), al->slow_pages), al->slow_fail,
+		fmt_thousands(c, sizeof(c), (uint64_t)pps), pp->dropped,
+		ms->elapsed_s);
+	fprintf(out, "  recycle:   hit rate %.1f %% of %s pages handed out: "
+		"%" PRIu64 " from the cache, %" PRIu64 " from the ring, %"
+		PRIu64 " allocated\n", 100.0 * ppc_hit_rate(pp),
+		fmt_thousands(a, sizeof(a), al->handed_out), al->from_cache,
+		al->from_ring, al->from_alloc);
+	fprintf(out, "  returns:   NAPI: cached %" PRIu64 ", cache_full %"
+		PRIu64 ", ring %" PRIu64 ", ring_full %" PRIu64
+		", released_refcnt %" PRIu64 "; stack: ring %" PRIu64
+		", ring_full %" PRIu64 "\n", d->cached, d->cache_full,
+		d->ring, d->ring_full, d->released_refcnt, k->ring,
+		k->ring_full);
+	fprintf(out, "  page_pool: hold %" PRIu64 ", release %" PRIu64
+		", in flight at destroy %" PRIu64 "; ring refills %" PRIu64
+		" (%" PRIu64 " pages), ring empty %" PRIu64 "\n", pp->hold,
+		pp->release, pp->inflight, al->refill, al->refill_pages,
+		al->empty);
+	fprintf(out, "  packets:   %" PRIu64 " freed direct, %" PRIu64
+		" by the stack thread, %" PRIu64 " held by a clone (%" PRIu64
+		" clone references dropped); %" PRIu64 " RX waits (%.3f s)\n",
+		pp->freed_direct, pp->freed_ring, pp->freed_held,
+		pp->clone_puts, ms->total.waits,
+		(double)ms->total.wait_ns / 1e9);
+}
+
+/* The page_pool consumer's block of one mode, after its per-call line. */
+static void mode_page_pool(FILE *out, const struct report *rep,
+			   const struct mode_summary *ms, enum rpcsim_mode mode)
+{
+	const struct rpcsim_config *cfg = rep->cfg;
+	const struct ppc_result *pp = &ms->pp;
+	const struct page_pool_alloc_stats *al = &pp->alloc;
+
+	mode_latency(out, &ms->hist);
+	mode_page_pool_lines(out, ms);
+	mode_events(out, cfg, ms->events);
+	if (cfg->nodes > 1)
+		print_nodes(out, rep, mode);
+	mode_runs(out, ms);
+	fprintf(out, "SUMMARY consumer=page_pool alloc=%s backend=%s "
+		"bulk_variant=%s runs=%u rx_queues=%u calls=%" PRIu64,
+		rpcsim_mode_name(mode), pp_backend_name(cfg->backend),
+		pp_bulk_variant_name(cfg->bulk_variant), ms->runs, cfg->threads,
+		al->slow);
+	summary_latency(out, &ms->hist);
+	fprintf(out, " pages_per_refill=%.2f ns_per_page=%.1f hit_rate=%.4f "
+		"handed_out=%" PRIu64 " from_cache=%" PRIu64 " from_ring=%"
+		PRIu64
+		" allocated=%" PRIu64 " packets=%" PRIu64 " dropped=%" PRIu64
+		" packets_per_s=%.0f waits=%" PRIu64 " inflight=%" PRIu64
+		"\n\n", al->slow ? (double)al->slow_pages / (double)al->slow :
+		0, ns_per_page(ms), ppc_hit_rate(pp), al->handed_out, al->from_cache,
+		al->from_ring, al->from_alloc, pp->packets, pp->dropped,
+		ms->elapsed_s > 0 ? (double)pp->packets / ms->elapsed_s : 0,
+		ms->total.waits, pp->inflight);
+}
+
+void report_mode(FILE *out, const struct report *rep, enum rpcsim_mode mode)
+{
+	const struct rpcsim_config *cfg = rep->cfg;
+	struct mode_summary ms;
+	double mean;
+
+	summary_build(&ms, rep->results[mode], rep->runs_done[mode]);
+	mean = ns_to_us(hist_mean(&ms.hist));
+	seed_line(out, mode, mean, ms.total.calls, seed_width(mean));
+	if (cfg->quiet)
+		return;
+	if (cfg->consumer == RPCSIM_CONSUMER_PAGE_POOL)
+		mode_page_pool(out, rep, &ms, mode);
+	else
+		mode_nfsd(out, rep, &ms, mode);
 }
 
 /*
@@ -447,6 +614,60 @@ static void json_events(struct json *j, const char *key, const uint64_t *ev)
 	json_object_end(j);
 }
 
+static void json_recycle(struct json *j, const char *key,
+			 const struct page_pool_recycle_stats *st)
+{
+	json_object_begin(j, key);
+	json_uint(j, "cached", st->cached);
+	json_uint(j, "cache_full", st->cache_full);
+	json_uint(j, "ring", st->ring);
+	json_uint(j, "ring_full", st->ring_full);
+	json_uint(j, "released_refcnt", st->released_refcnt);
+	json_object_end(j);
+}
+
+/* --consumer=page_pool: what the page_pools did (names as the kernel's). */
+static void json_page_pool(struct json *j, const struct ppc_result *pp,
+			   const struct hist *h, double elapsed_s)
+{
+	const struct page_pool_alloc_stats *al = &pp->alloc;
+
+	json_object_begin(j, "page_pool");
+	json_uint(j, "refills", al->slow);
+	json_uint(j, "refill_pages", al->slow_pages);
+	json_number(j, "pages_per_refill", al->slow ?
+		    (double)al->slow_pages / (double)al->slow : 0);
+	json_number(j, "ns_per_page", al->slow_pages ? (double)h->sum /
+		    (double)al->slow_pages : 0);
+	json_uint(j, "refills_empty", al->slow_fail);
+	json_number(j, "hit_rate", ppc_hit_rate(pp));
+	json_uint(j, "handed_out", al->handed_out);
+	json_uint(j, "from_cache", al->from_cache);
+	json_uint(j, "from_ring", al->from_ring);
+	json_uint(j, "from_alloc", al->from_alloc);
+	json_object_begin(j, "alloc_stats");
+	json_uint(j, "fast", al->fast);
+	json_uint(j, "slow", al->slow);
+	json_uint(j, "empty", al->empty);
+	json_uint(j, "refill", al->refill);
+	json_uint(j, "refill_pages", al->refill_pages);
+	json_object_end(j);
+	json_recycle(j, "recycle_napi", &pp->recycle_direct);
+	json_recycle(j, "recycle_stack", &pp->recycle_stack);
+	json_uint(j, "hold", pp->hold);
+	json_uint(j, "release", pp->release);
+	json_uint(j, "inflight", pp->inflight);
+	json_uint(j, "packets", pp->packets);
+	json_uint(j, "dropped", pp->dropped);
+	json_number(j, "packets_per_s", elapsed_s > 0 ?
+		    (double)pp->packets / elapsed_s : 0);
+	json_uint(j, "freed_direct", pp->freed_direct);
+	json_uint(j, "freed_ring", pp->freed_ring);
+	json_uint(j, "freed_held", pp->freed_held);
+	json_uint(j, "clone_puts", pp->clone_puts);
+	json_object_end(j);
+}
+
 static void json_run(struct json *j, const struct rpcsim_config *cfg,
 		     const struct svc_result *r)
 {
@@ -489,6 +710,28 @@ static void json_run(struct json *j, const struct rpcsim_config *cfg,
 	json_uint(j, "cache_gets", r->acct.cache_gets);
 	json_uint(j, "cache_puts", r->acct.cache_puts);
 	json_object_end(j);
+	if (r->pp)
+		json_page_pool(j, r->pp, &r->hist, r->elapsed_s);
+	json_object_end(j);
+}
+
+static void json_config_page_pool(struct json *j,
+				  const struct rpcsim_config *cfg)
+{
+	json_string(j, "consumer", rpcsim_consumer_name(cfg->consumer));
+	json_object_begin(j, "page_pool");
+	json_uint(j, "rx_queues", cfg->threads);
+	json_uint(j, "cache_size", PP_ALLOC_CACHE_SIZE);
+	json_uint(j, "refill_size", PP_ALLOC_CACHE_REFILL);
+	json_uint(j, "ring_size", cfg->ring_size);
+	json_uint(j, "packet_size", cfg->packet_size);
+	json_uint(j, "packet_pages", cfg->packet_pages);
+	json_uint(j, "rate", cfg->rate);
+	json_object_begin(j, "free_mix");
+	json_uint(j, "direct", cfg->free_direct);
+	json_uint(j, "ring", cfg->free_ring);
+	json_uint(j, "held", cfg->free_held);
+	json_object_end(j);
 	json_object_end(j);
 }
 
@@ -497,6 +740,9 @@ static void json_config(struct json *j, const struct report *rep)
 	const struct rpcsim_config *cfg = rep->cfg;
 
 	json_object_begin(j, "config");
+	/* The nfsd document stays as it was before there were consumers. */
+	if (cfg->consumer == RPCSIM_CONSUMER_PAGE_POOL)
+		json_config_page_pool(j, cfg);
 	json_string(j, "alloc", cfg->alloc);
 	json_uint(j, "threads", cfg->threads);
 	if (cfg->duration_s > 0)
@@ -634,6 +880,8 @@ void report_json(FILE *out, const struct report *rep)
 		json_number(&j, "trimmed_mean_us", ms.trimmed_us);
 		json_uint(&j, "trimmed", ms.runs >= 3 ? 2 : 0);
 		json_object_end(&j);
+		if (cfg->consumer == RPCSIM_CONSUMER_PAGE_POOL)
+			json_page_pool(&j, &ms.pp, &ms.hist, ms.elapsed_s);
 		json_array_begin(&j, "per_run");
 		for (unsigned int r = 0; r < rep->runs_done[m]; r++)
 			json_run(&j, cfg, &rep->results[m][r]);

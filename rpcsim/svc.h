@@ -39,6 +39,8 @@ struct svc_acct {
 	uint64_t cache_gets, cache_puts;
 };
 
+struct ppc_result;
+
 struct svc_result {
 	enum rpcsim_mode mode;
 	unsigned int run;		/* 1-based */
@@ -54,6 +56,7 @@ struct svc_result {
 	struct pp_vmstat exit;		/* pool once everything went back */
 	/* Its nodes then (cfg->nodes): numa_* over the pool's life. */
 	struct pp_node_vmstat nodes_exit[PP_MAX_NODES];
+	struct ppc_result *pp;		/* --consumer=page_pool only */
 };
 
 /*
@@ -66,6 +69,24 @@ struct svc_result {
 int svc_run(const struct rpcsim_config *cfg, enum rpcsim_mode mode,
 	    unsigned int run, struct svc_result *res);
 void svc_result_free(struct svc_result *res);
+
+/* A fresh pool of @cfg's size and allocator; NULL, said, if it fails. */
+struct pp_pool *svc_pool_create(const struct rpcsim_config *cfg);
+
+/*
+ * The end of a run, every page given back: @res->exit is the pool's state
+ * and res->counters_consistent its counters' agreement.  -1, said, when
+ * pages are still out.
+ */
+int svc_pool_out(struct pp_pool *pool, const char *label,
+		 struct svc_result *res);
+/*
+ * Then: warn when every page came back but the counters disagree, and
+ * destroy @pool.  -1 when it still had pages out (said unless @ret, the
+ * run's verdict so far, already is -1).
+ */
+int svc_pool_finish(struct pp_pool *pool, const char *label,
+		    struct svc_result *res, int ret);
 
 /* Add every count of @src to @dst (threads into a run, runs into a mode). */
 void svc_stats_add(struct svc_stats *dst, const struct svc_stats *src);

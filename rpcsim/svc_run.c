@@ -223,7 +223,7 @@ void svc_stats_add(struct svc_stats *dst, const struct svc_stats *src)
 	dst->digest += src->digest;
 }
 
-static struct pp_pool *svc_pool_create(const struct rpcsim_config *cfg)
+struct pp_pool *svc_pool_create(const struct rpcsim_config *cfg)
 {
 	struct pp_pool_config pc = cfg->pool_env;
 	struct pp_pool *pool;
@@ -249,21 +249,65 @@ static struct pp_pool *svc_pool_create(const struct rpcsim_config *cfg)
 static struct pp_pool *volatile svc_leaked_pool;
 
 /*
- * Everything back; the pool must be whole.  The verdict comes from page
- * state (free + pcp pages == all pages, and pp_pool_destroy() agreeing),
- * not from the pool's event counters, which are statistics.  With the
- * jemalloc backend the pages jemalloc keeps for reuse (nr_backend) are
- * not out; pp_pool_destroy() then checks that no page is in use, destroys
- * the jemalloc arena and checks that every page came back.
- * Returns -1 on a leak.
+ * The verdict comes from page state (free + pcp pages == all pages, and
+ * pp_pool_destroy() agreeing), not from the pool's event counters, which
+ * are statistics.  With the jemalloc backend the pages jemalloc keeps for
+ * reuse (nr_backend) are not out; pp_pool_destroy() then checks that no
+ * page is in use, destroys the jemalloc arena and checks that every page
+ * came back.
+ */
+int svc_pool_out(struct pp_pool *pool, const char *label,
+		 struct svc_result *res)
+{
+	struct pp_vmstat *st = &res->exit;
+	unsigned long out;
+
+	pp_pool_vmstat(pool, st);
+	for (unsigned int n = 0; n < pp_pool_nr_nodes(pool); n++)
+		pp_pool_node_vmstat(pool, n, &res->nodes_exit[n]);
+	out = st->nr_pages - st->nr_free - st->nr_pcp - st->nr_backend;
+	res->counters_consistent = st->events[PP_PGALLOC] ==
+				   st->events[PP_PGFREE];
+	if (!out)
+		return 0;
+	fprintf(stderr, "rpcsim: leak: %lu of %lu pages did not come "
+		"back to the pool after %s run %u\n", out, st->nr_pages, label,
+		res->run);
+	return -1;
+}
+
+int svc_pool_finish(struct pp_pool *pool, const char *label,
+		    struct svc_result *res, int ret)
+{
+	const struct pp_vmstat *st = &res->exit;
+	bool out = st->nr_pages != st->nr_free + st->nr_pcp + st->nr_backend;
+
+	if (!out && !res->counters_consistent)
+		fprintf(stderr, "rpcsim: warning: every page came back after "
+			"%s run %u, but libpagepool's counters disagree: "
+			"pgalloc %llu, pgfree %llu\n", label, res->run,
+			(unsigned long long)st->events[PP_PGALLOC],
+			(unsigned long long)st->events[PP_PGFREE]);
+	/* Destroy checks again, and names the first pages still out. */
+	if (pp_pool_destroy(pool)) {
+		if (!ret)
+			fprintf(stderr, "rpcsim: leak: the pool of %s run %u "
+				"still has pages out\n", label, res->run);
+		svc_leaked_pool = pool;
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Everything back; the pool must be whole (svc_pool_out()) and rpcsim's
+ * own books must balance.  Returns -1 on a leak.
  */
 static int svc_teardown(struct svc_serv *serv, struct svc_result *res)
 {
 	const struct rpcsim_config *cfg = serv->cfg;
 	const char *label = rpcsim_mode_label(serv->mode);
-	struct pp_vmstat *st = &res->exit;
 	struct svc_acct *a = &res->acct;
-	unsigned long out;
 	int ret = 0;
 
 	for (unsigned int i = 0; i < cfg->threads; i++)
@@ -271,18 +315,8 @@ static int svc_teardown(struct svc_serv *serv, struct svc_result *res)
 	free(serv->rqsts);
 	svc_cache_release(serv);
 	*a = serv->acct;
-	pp_pool_vmstat(serv->pool, st);
-	for (unsigned int n = 0; n < pp_pool_nr_nodes(serv->pool); n++)
-		pp_pool_node_vmstat(serv->pool, n, &res->nodes_exit[n]);
-	out = st->nr_pages - st->nr_free - st->nr_pcp - st->nr_backend;
-	res->counters_consistent = st->events[PP_PGALLOC] ==
-				   st->events[PP_PGFREE];
-	if (out) {
-		fprintf(stderr, "rpcsim: leak: %lu of %lu pages did not come "
-			"back to the pool after %s run %u\n", out,
-			st->nr_pages, label, res->run);
+	if (svc_pool_out(serv->pool, label, res))
 		ret = -1;
-	}
 	if (a->allocated != a->released || a->cache_gets != a->cache_puts) {
 		fprintf(stderr, "rpcsim: leak: after %s run %u rpcsim "
 			"allocated %llu pages and released %llu, took %llu "
@@ -293,20 +327,8 @@ static int svc_teardown(struct svc_serv *serv, struct svc_result *res)
 			(unsigned long long)a->cache_puts);
 		ret = -1;
 	}
-	if (!out && !res->counters_consistent)
-		fprintf(stderr, "rpcsim: warning: every page came back after "
-			"%s run %u, but libpagepool's counters disagree: "
-			"pgalloc %llu, pgfree %llu\n", label, res->run,
-			(unsigned long long)st->events[PP_PGALLOC],
-			(unsigned long long)st->events[PP_PGFREE]);
-	/* Destroy checks again, and names the first pages still out. */
-	if (pp_pool_destroy(serv->pool)) {
-		if (!ret)
-			fprintf(stderr, "rpcsim: leak: the pool of %s run %u "
-				"still has pages out\n", label, res->run);
-		svc_leaked_pool = serv->pool;
+	if (svc_pool_finish(serv->pool, label, res, ret))
 		ret = -1;
-	}
 	return ret;
 }
 
@@ -528,4 +550,6 @@ void svc_result_free(struct svc_result *res)
 {
 	free(res->threads);
 	res->threads = NULL;
+	free(res->pp);
+	res->pp = NULL;
 }

@@ -262,6 +262,8 @@ int trace_session_start(struct trace_session *ts,
 		goto fail;
 	if (cfg->all_events && trace_enable(h, "pagepool:*", err, errlen))
 		goto fail;
+	if (cfg->page_pool && trace_enable(h, "page_pool:*", err, errlen))
+		goto fail;
 	/*
 	 * vtid pairs a thread's entry and exit; vpid tells the processes
 	 * apart (per-UID buffers mix a user's processes).  Not procname: a

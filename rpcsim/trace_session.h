@@ -16,6 +16,7 @@
 struct trace_session_config {
 	const char *dir;		/* output folder; NULL: a new one */
 	bool all_events;		/* also enable pagepool:* */
+	bool page_pool;			/* also enable page_pool:* */
 	uint64_t subbuf_size;		/* bytes per sub-buffer, power of 2 */
 	uint64_t num_subbuf;		/* sub-buffers per CPU, power of 2 */
 };

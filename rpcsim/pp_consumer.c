@@ -1,0 +1,552 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The page_pool consumer (see pp_consumer.h).  The packet model:
+ *
+ * - one RX queue per --threads, each a thread standing for its NAPI
+ *   poll loop, with a page_pool of its own;
+ * - a packet of --packet-size bytes takes one page per 4 KiB of it (a
+ *   driver receiving into whole-page fragments, as multi-buffer XDP
+ *   does), each from page_pool_alloc_pages(); a packet short of a page is
+ *   dropped, its pages given back;
+ * - --rate paces each queue by the clock (packet n is due n / rate s
+ *   after the start); 0 receives as fast as the pool allows;
+ * - --free-mix decides, per packet, how its pages come back: direct (the
+ *   skb consumed in NAPI context: recycled into the alloc cache), ring
+ *   (freed later by the stack thread, another CPU: into the ring), or
+ *   held (an skb clone keeps a reference: the pool releases the page,
+ *   the stack thread later drops the clone's reference, which frees it
+ *   to the allocator);
+ * - one stack thread frees the ring and held packets from a bounded
+ *   queue (--queue-depth packets; a full queue makes the RX thread wait,
+ *   counted as a wait).
+ *
+ * A timed "call" is one slow-path refill (__page_pool_alloc_pages_slow()),
+ * as svc_alloc_arg() is for the nfsd consumer.  At the end every pool is
+ * destroyed, its pages in flight must be 0, and libpagepool's pool must
+ * be whole, as after an nfsd run.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <pagepool/pagepool.h>
+
+#include "pp_consumer.h"
+#include "util.h"
+
+/* How the stack thread frees a queued packet. */
+enum ppc_fate {
+	PPC_DIRECT,		/* not queued: freed in NAPI context */
+	PPC_RING,		/* page_pool_put_page(), not direct */
+	PPC_HELD,		/* the clone's reference: pp_put_page() */
+};
+
+struct ppc_packet {
+	unsigned int queue;
+	enum ppc_fate fate;
+	struct pp_page **pages;		/* packet_pages slots */
+};
+
+/* The stack thread and the packets it has yet to free. */
+struct ppc_stack {
+	pthread_mutex_t lock;
+	pthread_cond_t more;		/* a packet was queued, or stop */
+	pthread_cond_t space;		/* a packet was freed */
+	struct ppc_packet *ring;
+	struct pp_page **slots;		/* depth x packet_pages */
+	unsigned int depth;
+	uint64_t head, tail;		/* packets queued, freed */
+	bool stop;
+	struct page_pool_recycle_stats rst;
+	uint64_t clone_puts;
+	pthread_t thread;
+};
+
+struct ppc_run;
+
+/* One RX queue and its NAPI thread. */
+struct ppc_rxq {
+	struct page_pool pool;
+	struct ppc_run *run;
+	unsigned int id;
+	pthread_t thread;
+	struct pp_page **pkt;		/* the packet being received */
+	uint64_t rng;
+	uint64_t packets, dropped, freed[3];
+	uint64_t waits, wait_ns;
+	uint64_t finish_ns;
+	struct page_pool_recycle_stats rst;	/* direct returns */
+} __attribute__((aligned(64)));
+
+struct ppc_run {
+	const struct rpcsim_config *cfg;
+	enum rpcsim_mode mode;
+	struct pp_pool *pp;
+	unsigned char *origin;		/* per pfn (page_pool.h) */
+	struct ppc_stack stack;
+	struct ppc_rxq *rxq;		/* cfg->threads */
+	pthread_barrier_t go;
+	uint64_t start_ns;
+	atomic_bool stop;
+	_Atomic uint64_t next_packet;	/* packets claimed, --requests */
+	uint64_t limit;			/* UINT64_MAX: none */
+	atomic_uint nr_done;
+};
+
+static bool ppc_stopping(struct ppc_run *run)
+{
+	return atomic_load_explicit(&run->stop, memory_order_relaxed);
+}
+
+/* splitmix64: the per-queue stream deciding each packet's fate. */
+static uint64_t ppc_random(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/* --- the stack thread --------------------------------------------------- */
+
+static void ppc_free_packet(struct ppc_run *run, struct ppc_packet *p)
+{
+	unsigned long n = run->cfg->packet_pages;
+	struct ppc_stack *s = &run->stack;
+
+	for (unsigned long i = 0; i < n; i++) {
+		if (p->fate == PPC_HELD) {
+			pp_put_page(run->pp, p->pages[i]);
+			s->clone_puts++;
+		} else {
+			page_pool_put_page(&run->rxq[p->queue].pool,
+					   p->pages[i], false, &s->rst);
+		}
+	}
+}
+
+/*
+ * The stack: free the queued packets oldest first, all that are there at
+ * once, outside the lock (each page_pool's ring has a lock of its own).
+ * Stops when told to and the queue is empty.
+ */
+static void *ppc_stack_thread(void *arg)
+{
+	struct ppc_run *run = arg;
+	struct ppc_stack *s = &run->stack;
+
+	PTHREAD_CHECK(pthread_mutex_lock(&s->lock));
+	for (;;) {
+		uint64_t head, tail = s->tail;
+
+		while (s->head == tail && !s->stop)
+			PTHREAD_CHECK(pthread_cond_wait(&s->more, &s->lock));
+		head = s->head;
+		if (head == tail)
+			break;
+		PTHREAD_CHECK(pthread_mutex_unlock(&s->lock));
+		for (uint64_t i = tail; i < head; i++)
+			ppc_free_packet(run, &s->ring[i % s->depth]);
+		PTHREAD_CHECK(pthread_mutex_lock(&s->lock));
+		s->tail = head;
+		PTHREAD_CHECK(pthread_cond_broadcast(&s->space));
+	}
+	PTHREAD_CHECK(pthread_mutex_unlock(&s->lock));
+	return NULL;
+}
+
+static void ppc_stack_start(struct ppc_run *run)
+{
+	const struct rpcsim_config *cfg = run->cfg;
+	struct ppc_stack *s = &run->stack;
+	int err;
+
+	PTHREAD_CHECK(pthread_mutex_init(&s->lock, NULL));
+	PTHREAD_CHECK(pthread_cond_init(&s->more, NULL));
+	PTHREAD_CHECK(pthread_cond_init(&s->space, NULL));
+	s->depth = cfg->queue_depth;
+	s->ring = xcalloc(s->depth, sizeof(*s->ring));
+	s->slots = xcalloc((size_t)s->depth * cfg->packet_pages,
+			   sizeof(*s->slots));
+	for (unsigned int i = 0; i < s->depth; i++)
+		s->ring[i].pages = s->slots + (size_t)i * cfg->packet_pages;
+	err = pthread_create(&s->thread, NULL, ppc_stack_thread, run);
+	if (err) {
+		fprintf(stderr, "rpcsim: cannot start the stack thread: %s\n",
+			strerror(err));
+		exit(1);
+	}
+}
+
+/* Everything queued is freed, then the thread ends. */
+static void ppc_stack_stop(struct ppc_run *run)
+{
+	struct ppc_stack *s = &run->stack;
+
+	PTHREAD_CHECK(pthread_mutex_lock(&s->lock));
+	s->stop = true;
+	PTHREAD_CHECK(pthread_cond_signal(&s->more));
+	PTHREAD_CHECK(pthread_mutex_unlock(&s->lock));
+	PTHREAD_CHECK(pthread_join(s->thread, NULL));
+	PTHREAD_CHECK(pthread_cond_destroy(&s->space));
+	PTHREAD_CHECK(pthread_cond_destroy(&s->more));
+	PTHREAD_CHECK(pthread_mutex_destroy(&s->lock));
+	free(s->slots);
+	free(s->ring);
+}
+
+/*
+ * Hand @rxq's packet to the stack thread, waiting while the queue is
+ * full (the stack thread always makes progress, so the wait ends).
+ */
+static void ppc_stack_queue(struct ppc_rxq *rxq, enum ppc_fate fate)
+{
+	struct ppc_run *run = rxq->run;
+	struct ppc_stack *s = &run->stack;
+	struct ppc_packet *p;
+
+	PTHREAD_CHECK(pthread_mutex_lock(&s->lock));
+	if (s->head - s->tail == s->depth) {
+		uint64_t t0 = now_ns();
+
+		while (s->head - s->tail == s->depth)
+			PTHREAD_CHECK(pthread_cond_wait(&s->space, &s->lock));
+		rxq->waits++;
+		rxq->wait_ns += now_ns() - t0;
+	}
+	p = &s->ring[s->head % s->depth];
+	p->queue = rxq->id;
+	p->fate = fate;
+	memcpy(p->pages, rxq->pkt, run->cfg->packet_pages * sizeof(*p->pages));
+	/* The stack thread sleeps only on an empty queue: wake it then. */
+	if (s->head++ == s->tail)
+		PTHREAD_CHECK(pthread_cond_signal(&s->more));
+	PTHREAD_CHECK(pthread_mutex_unlock(&s->lock));
+}
+
+/* --- an RX queue ----------------------------------------------------------- */
+
+static void ppc_barrier_wait(pthread_barrier_t *b)
+{
+	int err = pthread_barrier_wait(b);
+
+	if (err && err != PTHREAD_BARRIER_SERIAL_THREAD)
+		rpcsim_die("pthread_barrier_wait: %s", strerror(err));
+}
+
+/*
+ * --rate: sleep until packet @n of this queue is due.  False when the run
+ * is stopping.  Slept in slices so a stop is seen within 50 ms.
+ */
+static bool ppc_pace(struct ppc_rxq *rxq, uint64_t n)
+{
+	struct ppc_run *run = rxq->run;
+	uint64_t due = run->start_ns +
+		       (uint64_t)((double)n * 1e9 / (double)run->cfg->rate);
+
+	for (uint64_t now = now_ns(); now < due; now = now_ns()) {
+		uint64_t left = due - now;
+		struct timespec ts;
+
+		if (ppc_stopping(run))
+			return false;
+		if (left > NSEC_PER_SEC / 20)
+			left = NSEC_PER_SEC / 20;
+		ts.tv_sec = (time_t)(left / NSEC_PER_SEC);
+		ts.tv_nsec = (long)(left % NSEC_PER_SEC);
+		nanosleep(&ts, NULL);
+	}
+	return true;
+}
+
+/*
+ * Receive one packet into rxq->pkt: a page per 4 KiB, the device's
+ * write stamped on each (its sequence number).  False, the pages given
+ * back, when the pool had none left (the packet is dropped).
+ */
+static bool ppc_receive(struct ppc_rxq *rxq, uint64_t seq)
+{
+	struct ppc_run *run = rxq->run;
+	unsigned long n = run->cfg->packet_pages;
+
+	for (unsigned long i = 0; i < n; i++) {
+		rxq->pkt[i] = page_pool_alloc_pages(&rxq->pool);
+		if (!rxq->pkt[i]) {
+			while (i--)
+				page_pool_put_page(&rxq->pool, rxq->pkt[i],
+						   true, &rxq->rst);
+			return false;
+		}
+		memcpy(pp_page_address(run->pp, rxq->pkt[i]), &seq,
+		       sizeof(seq));
+	}
+	return true;
+}
+
+/* The packet's pages come back the way --free-mix drew for it. */
+static void ppc_consume(struct ppc_rxq *rxq)
+{
+	const struct rpcsim_config *cfg = rxq->run->cfg;
+	unsigned int total = cfg->free_direct + cfg->free_ring +
+			     cfg->free_held;
+	unsigned int r = (unsigned int)(ppc_random(&rxq->rng) % total);
+	unsigned long n = cfg->packet_pages;
+	enum ppc_fate fate;
+
+	if (r < cfg->free_direct)
+		fate = PPC_DIRECT;
+	else if (r < cfg->free_direct + cfg->free_ring)
+		fate = PPC_RING;
+	else
+		fate = PPC_HELD;
+	rxq->freed[fate]++;
+	if (fate == PPC_RING) {
+		ppc_stack_queue(rxq, fate);
+		return;
+	}
+	for (unsigned long i = 0; i < n; i++) {
+		/* The clone's reference first, then the skb's goes. */
+		if (fate == PPC_HELD)
+			pp_get_page(rxq->run->pp, rxq->pkt[i]);
+		page_pool_put_page(&rxq->pool, rxq->pkt[i], true, &rxq->rst);
+	}
+	if (fate == PPC_HELD)
+		ppc_stack_queue(rxq, fate);
+}
+
+static void *ppc_rx_thread(void *arg)
+{
+	struct ppc_rxq *rxq = arg;
+	struct ppc_run *run = rxq->run;
+
+	ppc_barrier_wait(&run->go);
+	for (uint64_t n = 0; !ppc_stopping(run); n++) {
+		uint64_t seq = atomic_fetch_add_explicit(&run->next_packet, 1,
+							 memory_order_relaxed);
+
+		if (seq >= run->limit)
+			break;
+		if (run->cfg->rate && !ppc_pace(rxq, n))
+			break;
+		if (!ppc_receive(rxq, seq)) {
+			rxq->dropped++;
+			continue;
+		}
+		rxq->packets++;
+		ppc_consume(rxq);
+	}
+	rxq->finish_ns = now_ns();
+	atomic_fetch_add_explicit(&run->nr_done, 1, memory_order_release);
+	return NULL;
+}
+
+/* --- the run ------------------------------------------------------------- */
+
+#define PPC_POLL_NS	(NSEC_PER_SEC / 100)
+
+/* Main thread: until every queue is done; the deadline or a signal stops. */
+static void ppc_watch(struct ppc_run *run)
+{
+	const struct rpcsim_config *cfg = run->cfg;
+	uint64_t deadline = UINT64_MAX;
+
+	if (cfg->duration_s > 0)
+		deadline = run->start_ns + (uint64_t)(cfg->duration_s * 1e9);
+	while (atomic_load_explicit(&run->nr_done, memory_order_acquire) <
+	       cfg->threads) {
+		uint64_t now = now_ns(), wait = PPC_POLL_NS;
+		struct timespec ts;
+
+		if (now >= deadline || rpcsim_interrupted)
+			atomic_store_explicit(&run->stop, true,
+					      memory_order_relaxed);
+		else if (deadline - now < wait)
+			wait = deadline - now;
+		ts.tv_sec = 0;
+		ts.tv_nsec = (long)wait;
+		nanosleep(&ts, NULL);
+	}
+}
+
+static void ppc_rxq_start(struct ppc_run *run, unsigned int id)
+{
+	const struct rpcsim_config *cfg = run->cfg;
+	struct ppc_rxq *rxq = &run->rxq[id];
+	int err;
+
+	rxq->run = run;
+	rxq->id = id;
+	rxq->rng = cfg->seed * 0x100000001b3ULL + id;
+	rxq->pkt = xcalloc(cfg->packet_pages, sizeof(*rxq->pkt));
+	page_pool_init(&rxq->pool, run->pp, run->mode, id, cfg->ring_size,
+		       run->origin);
+	err = pthread_create(&rxq->thread, NULL, ppc_rx_thread, rxq);
+	if (err) {
+		fprintf(stderr, "rpcsim: cannot start RX queue thread %u of "
+			"%u: %s\n", id + 1, cfg->threads, strerror(err));
+		exit(1);
+	}
+}
+
+/* The RX threads are done: their figures and latencies into @res. */
+static void ppc_collect(struct ppc_run *run, struct svc_result *res)
+{
+	const struct rpcsim_config *cfg = run->cfg;
+	struct ppc_result *pr = res->pp;
+	uint64_t last = run->start_ns;
+
+	for (unsigned int i = 0; i < cfg->threads; i++) {
+		struct ppc_rxq *rxq = &run->rxq[i];
+		const struct page_pool_alloc_stats *a = &rxq->pool.alloc;
+		struct svc_stats *st = &res->threads[i];
+
+		PTHREAD_CHECK(pthread_join(rxq->thread, NULL));
+		if (rxq->finish_ns > last)
+			last = rxq->finish_ns;
+		st->calls = a->slow;
+		st->alloc_calls = a->alloc_calls;
+		st->pages = a->slow_pages;
+		st->no_progress = a->slow_fail;
+		st->waits = rxq->waits;
+		st->wait_ns = rxq->wait_ns;
+		st->requests = rxq->packets;
+		st->bytes_read = rxq->packets * cfg->packet_size;
+		svc_stats_add(&res->total, st);
+		hist_merge(&res->hist, &rxq->pool.hist);
+		page_pool_alloc_stats_add(&pr->alloc, a);
+		page_pool_recycle_stats_add(&pr->recycle_direct, &rxq->rst);
+		pr->packets += rxq->packets;
+		pr->dropped += rxq->dropped;
+		pr->freed_direct += rxq->freed[PPC_DIRECT];
+		pr->freed_ring += rxq->freed[PPC_RING];
+		pr->freed_held += rxq->freed[PPC_HELD];
+	}
+	res->elapsed_s = (double)(last - run->start_ns) / 1e9;
+}
+
+/*
+ * After the RX threads: the stack thread frees what it holds, then each
+ * page_pool is destroyed (its cache and ring back to the allocator).
+ * Returns -1, said, when a pool still has pages in flight.
+ */
+static int ppc_teardown_pools(struct ppc_run *run, struct svc_result *res)
+{
+	const struct rpcsim_config *cfg = run->cfg;
+	struct ppc_result *pr = res->pp;
+	int ret = 0;
+
+	ppc_stack_stop(run);
+	page_pool_recycle_stats_add(&pr->recycle_stack, &run->stack.rst);
+	pr->clone_puts = run->stack.clone_puts;
+	pr->stack_packets = run->stack.tail;
+	for (unsigned int i = 0; i < cfg->threads; i++) {
+		struct ppc_rxq *rxq = &run->rxq[i];
+		uint32_t inflight = page_pool_destroy(&rxq->pool);
+
+		pr->hold += rxq->pool.hold_cnt;
+		pr->release += atomic_load_explicit(&rxq->pool.release_cnt,
+						    memory_order_relaxed);
+		pr->inflight += inflight;
+		if (inflight) {
+			fprintf(stderr, "rpcsim: leak: the page_pool of RX "
+				"queue %u has %u pages in flight after %s run "
+				"%u\n", i, inflight,
+				rpcsim_mode_label(run->mode), res->run);
+			ret = -1;
+		}
+		free(rxq->pkt);
+	}
+	return ret;
+}
+
+int ppc_run(const struct rpcsim_config *cfg, enum rpcsim_mode mode,
+	    unsigned int run_nr, struct svc_result *res)
+{
+	struct ppc_run run = {
+		.cfg = cfg,
+		.mode = mode,
+		.limit = cfg->requests ? cfg->requests : UINT64_MAX,
+	};
+	const char *label = rpcsim_mode_label(mode);
+	struct svc_acct *acct = &res->acct;
+	struct pp_vmstat end;
+	int ret;
+
+	memset(res, 0, sizeof(*res));
+	res->mode = mode;
+	res->run = run_nr;
+	hist_init(&res->hist);
+	res->threads = xcalloc(cfg->threads, sizeof(*res->threads));
+	res->pp = xcalloc(1, sizeof(*res->pp));
+	if (rpcsim_interrupted)
+		return 1;
+	run.pp = svc_pool_create(cfg);
+	if (!run.pp)
+		return -1;
+	run.origin = xcalloc(cfg->pool_pages, 1);
+	atomic_init(&run.stop, false);
+	atomic_init(&run.next_packet, 0);
+	atomic_init(&run.nr_done, 0);
+	PTHREAD_CHECK(pthread_barrier_init(&run.go, NULL, cfg->threads + 1));
+	ppc_stack_start(&run);
+	if (posix_memalign((void **)&run.rxq, 64,
+			   cfg->threads * sizeof(*run.rxq)))
+		rpcsim_die("out of memory for the RX queues");
+	memset(run.rxq, 0, cfg->threads * sizeof(*run.rxq));
+	for (unsigned int i = 0; i < cfg->threads; i++)
+		ppc_rxq_start(&run, i);
+
+	pp_pool_vmstat(run.pp, &res->start);
+	run.start_ns = now_ns();
+	ppc_barrier_wait(&run.go);
+	ppc_watch(&run);
+	ppc_collect(&run, res);
+	pp_pool_vmstat(run.pp, &end);
+	for (unsigned int e = 0; e < PP_NR_VM_EVENTS; e++)
+		res->events[e] = end.events[e] - res->start.events[e];
+	PTHREAD_CHECK(pthread_barrier_destroy(&run.go));
+	ret = ppc_teardown_pools(&run, res);
+	free(run.rxq);
+	free(run.origin);
+
+	/* Every page the pools held came back: rpcsim's own books. */
+	acct->allocated = res->pp->hold;
+	acct->released = res->pp->release;
+	if (svc_pool_out(run.pp, label, res))
+		ret = -1;
+	if (svc_pool_finish(run.pp, label, res, ret))
+		ret = -1;
+	return ret;
+}
+
+void ppc_result_add(struct ppc_result *dst, const struct ppc_result *src)
+{
+	page_pool_alloc_stats_add(&dst->alloc, &src->alloc);
+	page_pool_recycle_stats_add(&dst->recycle_direct,
+				    &src->recycle_direct);
+	page_pool_recycle_stats_add(&dst->recycle_stack, &src->recycle_stack);
+	dst->hold += src->hold;
+	dst->release += src->release;
+	dst->inflight += src->inflight;
+	dst->packets += src->packets;
+	dst->dropped += src->dropped;
+	dst->freed_direct += src->freed_direct;
+	dst->freed_ring += src->freed_ring;
+	dst->freed_held += src->freed_held;
+	dst->clone_puts += src->clone_puts;
+	dst->stack_packets += src->stack_packets;
+}
+
+double ppc_hit_rate(const struct ppc_result *r)
+{
+	return r->alloc.handed_out ?
+	       (double)(r->alloc.from_cache + r->alloc.from_ring) /
+	       (double)r->alloc.handed_out : 0;
+}

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * rpcsim's second consumer (--consumer=page_pool): network RX queues, each
+ * with a page_pool (page_pool.h) refilled in bulk, fed by a stream of
+ * packets, and a stack thread that frees what NAPI context did not.  One
+ * run of one allocation mode, reported through the same struct svc_result
+ * as the nfsd consumer's (a "call" is one slow-path refill), plus the
+ * pool's own figures in struct ppc_result.
+ */
+#ifndef RPCSIM_PP_CONSUMER_H
+#define RPCSIM_PP_CONSUMER_H
+
+#include <stdint.h>
+
+#include "options.h"
+#include "page_pool.h"
+#include "svc.h"
+
+/* What the page_pools of one run did, summed over its RX queues. */
+struct ppc_result {
+	struct page_pool_alloc_stats alloc;
+	/* Returns: by the NAPI threads (direct) and by the stack thread. */
+	struct page_pool_recycle_stats recycle_direct, recycle_stack;
+	uint64_t hold, release;		/* pages_state_{hold,release}_cnt */
+	uint64_t inflight;		/* at destroy: must be 0 */
+	uint64_t packets;		/* received (timed run) */
+	uint64_t dropped;		/* no page for them */
+	/* How the received packets were freed (--free-mix). */
+	uint64_t freed_direct, freed_ring, freed_held;
+	uint64_t clone_puts;		/* clone references dropped */
+	uint64_t stack_packets;		/* packets the stack thread freed */
+};
+
+/*
+ * Run @mode once with the page_pool consumer.  Same contract as svc_run():
+ * fills @res (res->pp allocated; svc_result_free() frees it); 0, 1 when
+ * a signal came before the run began, -1 after printing the cause.
+ */
+int ppc_run(const struct rpcsim_config *cfg, enum rpcsim_mode mode,
+	    unsigned int run, struct svc_result *res);
+
+/* Add @src into @dst (runs into a mode). */
+void ppc_result_add(struct ppc_result *dst, const struct ppc_result *src);
+
+/* Recycle hit rate: pages handed out that were recycled, over all. */
+double ppc_hit_rate(const struct ppc_result *r);
+
+#endif /* RPCSIM_PP_CONSUMER_H */

@@ -1,0 +1,192 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# rpcsim --consumer=page_pool: the page_pool's contracts, read from the
+# JSON document of short runs: the slow path refills an empty cache with
+# 64 pages per call (one with --alloc=single), the pages handed out add up
+# (from the cache + from the ring + allocated), the recycle-or-release
+# decision follows --free-mix (direct -> cache, stack -> ring, a clone's
+# reference -> released, a full ring -> released), every page comes back
+# (0 in flight, nothing leaked), --alloc=all under the merged and the
+# pure-output bulk contract, --rate paced by the clock, the text report,
+# a signal ending a run, and bad input (exit 2, one line).
+
+. "${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/rpcsim/common.sh"
+
+plan_tests 53
+
+if ! have_python; then
+	skip 28 "python3 missing: the JSON checks need it"
+	skipped_json=1
+fi
+
+# check FILE EXPR...: python3 asserts each EXPR (d: the document; m: each
+# mode, pp: its page_pool object, with r and rp for each of its runs);
+# prints the failing expression.
+check()
+{
+	ck_file=$1
+	shift
+	python3 - "$ck_file" "$@" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for m in d["modes"]:
+    pp = m["page_pool"]
+    for r in m["per_run"]:
+        rp = r["page_pool"]
+        for e in sys.argv[2:]:
+            if not eval(e):
+                print("%s: %s fails (mode page_pool %s)" % (m["mode"], e, pp))
+                sys.exit(1)
+PY
+}
+
+PP="--consumer=page_pool"
+
+if [ -z "${skipped_json:-}" ]; then
+	# 1. The slow path: 64 pages per refill into the empty cache.
+	for mode in array list; do
+		run $PP --alloc=$mode --threads=1 --requests=20000 --json
+		ran_ok "--alloc=$mode: runs"
+		cp "$OUT" "$tmpdir/$mode.json"
+		check "$tmpdir/$mode.json" \
+			'pp["refills"] > 0' \
+			'pp["refill_pages"] == 64 * pp["refills"]' \
+			'pp["pages_per_refill"] == 64' \
+			'm["calls"] == pp["refills"]'
+		ok $? "--alloc=$mode: every refill allocates 64 pages, one call each"
+		check "$tmpdir/$mode.json" \
+			'pp["handed_out"] == pp["from_cache"] + pp["from_ring"] + pp["from_alloc"]' \
+			'pp["handed_out"] == pp["packets"] == 20000' \
+			'pp["dropped"] == 0'
+		ok $? "--alloc=$mode: handed out = from cache + from ring + allocated"
+		check "$tmpdir/$mode.json" \
+			'rp["inflight"] == 0' 'rp["hold"] == rp["release"]' \
+			'r["pool_at_exit"]["leaked"] == 0' \
+			'pp["hold"] == pp["refill_pages"]'
+		ok $? "--alloc=$mode: every page back, 0 in flight at destroy"
+	done
+	check "$tmpdir/array.json" \
+		'm["counters"]["alloc_bulk_array_calls"] == pp["refills"]' \
+		'm["counters"]["alloc_single_calls"] == 0'
+	ok $? "--alloc=array: one alloc_pages_bulk_array() per refill"
+	check "$tmpdir/list.json" \
+		'm["counters"]["alloc_bulk_list_calls"] == pp["refills"]'
+	ok $? "--alloc=list: one alloc_pages_bulk_list() per refill"
+
+	run $PP --alloc=single --threads=1 --requests=5000 --json
+	ran_ok "--alloc=single: runs"
+	check "$OUT" 'pp["refill_pages"] == pp["refills"]' \
+		'm["counters"]["alloc_single_calls"] == pp["refills"]' \
+		'pp["handed_out"] == pp["from_cache"] + pp["from_ring"] + pp["from_alloc"]' \
+		'rp["inflight"] == 0'
+	ok $? "--alloc=single: one page per refill (before 5.13), pages add up"
+
+	# 2. The recycle-or-release decision.
+	run $PP --free-mix=direct:1 --threads=1 --requests=10000 --json
+	ran_ok "--free-mix=direct:1 runs"
+	# The cache is a stack: the page just returned is the next one out.
+	check "$OUT" 'pp["refills"] == 1' \
+		'pp["from_alloc"] == 1' \
+		'pp["recycle_napi"]["cached"] == 10000' \
+		'pp["recycle_stack"]["ring"] == 0' \
+		'pp["from_ring"] == 0' \
+		'pp["hit_rate"] == 9999 / 10000'
+	ok $? "direct returns go into the alloc cache: one refill in all"
+
+	run $PP --free-mix=ring:1 --threads=1 --requests=10000 --json
+	ran_ok "--free-mix=ring:1 runs"
+	check "$OUT" 'pp["recycle_napi"]["cached"] == 0' \
+		'pp["from_cache"] == 0' \
+		'pp["recycle_stack"]["ring"] + pp["recycle_stack"]["ring_full"] == 10000' \
+		'pp["from_ring"] > 0' \
+		'pp["alloc_stats"]["refill_pages"] >= pp["from_ring"]' \
+		'rp["inflight"] == 0'
+	ok $? "returns from the stack thread go into the ring"
+
+	run $PP --free-mix=ring:1 --ring-size=1 --threads=1 --requests=5000 --json
+	ran_ok "--free-mix=ring:1 --ring-size=1 runs"
+	check "$OUT" 'pp["recycle_stack"]["ring_full"] > 0' \
+		'pp["release"] >= pp["recycle_stack"]["ring_full"]' \
+		'rp["inflight"] == 0' 'r["pool_at_exit"]["leaked"] == 0'
+	ok $? "a full ring releases the page to the allocator"
+
+	run $PP --free-mix=held:1 --threads=1 --requests=5000 --json
+	ran_ok "--free-mix=held:1 runs"
+	check "$OUT" 'pp["hit_rate"] == 0' \
+		'pp["from_alloc"] == pp["handed_out"] == 5000' \
+		'pp["recycle_napi"]["released_refcnt"] == 5000' \
+		'pp["clone_puts"] == 5000' \
+		'pp["recycle_napi"]["cached"] == 0' \
+		'r["pool_at_exit"]["leaked"] == 0'
+	ok $? "a page still referenced by a clone is released, never recycled"
+
+	run $PP --packet-size=9000 --threads=2 --requests=4000 --json
+	ran_ok "--packet-size=9000 on 2 RX queues runs"
+	check "$OUT" 'd["config"]["page_pool"]["packet_pages"] == 3' \
+		'pp["handed_out"] == 3 * pp["packets"] == 12000' \
+		'pp["handed_out"] == pp["from_cache"] + pp["from_ring"] + pp["from_alloc"]' \
+		'sum(t["requests"] for t in r["threads"]) == 4000' \
+		'rp["inflight"] == 0'
+	ok $? "9000-byte packets take 3 pages each, counts add up over queues"
+
+	# 3. --alloc=all under both bulk contracts.
+	for v in merged pure-output; do
+		run $PP --alloc=all --bulk-variant=$v --threads=2 \
+			--requests=8000 --json
+		ran_ok "--alloc=all --bulk-variant=$v runs"
+		check "$OUT" 'len(d["modes"]) == 3' \
+			'd["config"]["bulk_variant"] == "'$v'"' \
+			'pp["pages_per_refill"] == (1 if m["mode"] == "single" else 64)' \
+			'pp["handed_out"] == pp["from_cache"] + pp["from_ring"] + pp["from_alloc"]' \
+			'rp["inflight"] == 0' 'r["pool_at_exit"]["leaked"] == 0'
+		ok $? "--alloc=all --bulk-variant=$v: three modes, full refills, all back"
+	done
+
+	# 4. --rate: packet n of a queue is due n / rate s after the start.
+	run $PP --rate=2000 --threads=1 --requests=400 --json
+	ran_ok "--rate=2000 runs"
+	check "$OUT" 'r["elapsed_s"] >= 0.19' \
+		'pp["packets_per_s"] <= 2000 * 1.05'
+	ok $? "--rate=2000: 400 packets take at least 0.2 s"
+fi
+
+# 5. The text report.
+run $PP --alloc=all --threads=1 --requests=3000
+ran_ok "text report runs"
+grep -q '^Bulk array: *[0-9.]* us per call over [0-9,]* calls$' "$OUT" &&
+	grep -q '^Single page: *[0-9.]* us per call' "$OUT" &&
+	grep -q '^  recycle:   hit rate [0-9.]* % of' "$OUT" &&
+	grep -q '^  refill:    64.00 pages allocated per refill' "$OUT" &&
+	grep -q '^SUMMARY consumer=page_pool alloc=array .* inflight=0$' "$OUT"
+ok $? "text: the seed's per-call line, pages per refill, hit rate, SUMMARY" ||
+	diag "$(head -n 40 "$OUT")"
+grep -q '^  consumer:   page_pool: 1 RX queue, a page_pool each' "$OUT" &&
+	! grep -q '^  server:' "$OUT"
+ok $? "text: the configuration names the page_pool consumer"
+
+# 6. A signal ends a paced run early; every page still comes back.
+spawn $PP --threads=2 --rate=1000 --duration=60
+# A second into the run, not before it began (nothing measured then).
+if started; then
+	sleep 1
+	kill -INT "$pid"
+	wait_bounded "$pid" "$STOP_BOUND"
+fi
+[ "$status" -eq 130 ]
+ok $? "SIGINT stops a --rate run: exit 130" || diag "exit $status: $(cat "$ERR")"
+grep -q '^Bulk array: ' "$OUT" && ! grep -q 'leak' "$ERR"
+ok $? "  with what was measured, and no page left out" ||
+	diag "$(cat "$ERR")"
+
+# 7. Bad input.
+check_bad_inputs "--consumer=foo	--consumer=foo
+--consumer=	--consumer=
+$PP --packet-size=0	--packet-size=0
+$PP --packet-size=65k	--packet-size=65k
+$PP --rate=-1	--rate=-1
+$PP --ring-size=0	--ring-size=0
+$PP --free-mix=direct:0	--free-mix=direct:0
+$PP --free-mix=bogus:1	--free-mix=bogus:1
+$PP --mix=read:1	--mix=read:1: only with --consumer=nfsd
+--free-mix=direct:1	--free-mix=direct:1: only with --consumer=page_pool"
