@@ -54,6 +54,7 @@ struct table {
 	struct key *keys;
 	unsigned int nr_keys;
 	bool pcp_swept;
+	bool page_pool;			/* a point of rpcsim's page_pool consumer */
 	struct row *rows;
 	unsigned int nr_rows;
 	bool mode_seen[NR_MODES];
@@ -255,6 +256,7 @@ static int row_read(struct table *t, const char *prog, const char *path)
 	struct json_object *root = load_doc(prog, path);
 	struct json_object *sw, *keys, *values, *modes;
 	double point = 0, points = 0;
+	const char *consumer;
 	struct row *r;
 	int ret = -1;
 
@@ -297,6 +299,9 @@ static int row_read(struct table *t, const char *prog, const char *path)
 	}
 	row_origin(r, root);
 	row_modes(r, t, modes);
+	consumer = get_str(get_obj(root, "config", json_type_object),
+			   "consumer");
+	t->page_pool |= consumer && !strcmp(consumer, "page_pool");
 	t->nr_rows++;
 	ret = 0;
 out:
@@ -374,10 +379,11 @@ static void print_header(FILE *out, const struct table *t)
 							 "mix") ? "," : "/") :
 				"", t->keys[k].values[v]);
 	}
-	fprintf(out, ")\nsvc_alloc_arg() latency per call in us: the mean "
+	fprintf(out, ")\n%s latency per call in us: the mean "
 		"over every call, +- the sample stddev of the\nruns' means "
 		"(- with one run), and the change of the mean against point "
-		"%llu\n\n", (unsigned long long)t->rows[0].point);
+		"%llu\n\n", t->page_pool ? "page_pool refill (slow path)" :
+		"svc_alloc_arg()", (unsigned long long)t->rows[0].point);
 	fprintf(out, "%5s", "point");
 	for (unsigned int k = 0; k < t->nr_keys; k++)
 		fprintf(out, "  %*s", key_width(t, k), t->keys[k].name);

@@ -5,7 +5,8 @@
  * recycle-or-release decision on return, and destroy.  Written from the
  * kernel's design (net/core/page_pool.c, 5.13 with the bulk refill);
  * DMA mapping and pfmemalloc pages have no counterpart here (libpagepool
- * has neither), nor has the NUMA node test of the ring refill (one node).
+ * has neither), nor has the NUMA node test of the ring refill: a pool
+ * refills on the running CPU's node, whatever rpcsim's --nodes.
  */
 #include <config.h>
 

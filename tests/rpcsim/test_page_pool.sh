@@ -13,7 +13,7 @@
 
 . "${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/rpcsim/common.sh"
 
-plan_tests 53
+plan_tests 54
 
 if ! have_python; then
 	skip 28 "python3 missing: the JSON checks need it"
@@ -178,6 +178,15 @@ ok $? "SIGINT stops a --rate run: exit 130" || diag "exit $status: $(cat "$ERR")
 grep -q '^Bulk array: ' "$OUT" && ! grep -q 'leak' "$ERR"
 ok $? "  with what was measured, and no page left out" ||
 	diag "$(cat "$ERR")"
+
+# 6b. A sweep of page_pool points: its table says what it times.
+run $PP --alloc=array --requests=200 --sweep=threads=1,2 \
+	--results="$tmpdir/sweep"
+[ "$status" -eq 0 ] &&
+	grep -q '^page_pool refill (slow path) latency per call in us: ' "$OUT" &&
+	! grep -q 'svc_alloc_arg' "$OUT"
+ok $? "--sweep with page_pool: the table is headed by the refill's latency" ||
+	diag "exit $status: $(cat "$ERR"; grep -A1 '^sweep' "$OUT")"
 
 # 7. Bad input.
 check_bad_inputs "--consumer=foo	--consumer=foo
