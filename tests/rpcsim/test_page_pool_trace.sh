@@ -13,15 +13,8 @@
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 # shellcheck source=tests/utils/lttng.sh
 . "$top_srcdir/tests/utils/lttng.sh"
-if why=$(lttng_missing); then
-	echo "1..0 # SKIP $why"
-	exit 0
-fi
-if ! why=$(lttng_can_isolate); then
-	echo "1..0 # SKIP $why"
-	exit 0
-fi
-lttng_isolate "$0" "$@"
+# Runs this script again, isolated, before anything is printed.
+lttng_test_isolated "$0" "$@"
 
 # shellcheck source=tests/rpcsim/common.sh
 . "$top_srcdir/tests/rpcsim/common.sh"

@@ -5,6 +5,10 @@
 #   lttng_missing               print the missing LTTng tools; true if any
 #   lttng_can_isolate           true if lttng_isolate can work here, else
 #                               false with the reason (the test skips)
+#   lttng_test_isolated SCRIPT [ARG]...
+#                               a test's opening: skip it all without
+#                               the tools or the isolation, else
+#                               lttng_isolate SCRIPT ARG...
 #   lttng_isolate SCRIPT [ARG]...
 #                               run "sh SCRIPT ARG..." (the test itself:
 #                               "$0" "$@") where it can neither see nor
@@ -151,6 +155,19 @@ lttng_isolate()
 		mount -t tmpfs -o mode=1777 pp-lttng-shm /dev/shm || exit 99
 		shift
 		exec sh "$@"' sh "$li_run" "$@"
+}
+
+# lttng_test_isolated SCRIPT [ARG]...: the opening of an LTTng test:
+# the whole test skipped ("1..0 # SKIP why") without the LTTng tools or
+# without the isolation, else lttng_isolate SCRIPT ARG...  Call it before
+# anything is printed, as lttng_isolate.
+lttng_test_isolated()
+{
+	if lti_why=$(lttng_missing) || ! lti_why=$(lttng_can_isolate); then
+		echo "1..0 # SKIP $lti_why"
+		exit 0
+	fi
+	lttng_isolate "$@"
 }
 
 lttng_rundir()
