@@ -244,15 +244,16 @@ static int compare_sweep(const char *dir, struct output_options *o,
 	nr_folders = sweep_dir_folders(dir, &folders);
 	if (nr_folders > 0 && n + nr_folders > 1) {
 		if (o->plot_path)
-			tool_die(2, "--plot=%s: one folder at a time (%s holds "
-				  "%d folders of result files: give one of "
-				  "them)", o->plot_path, dir, nr_folders);
+			tool_die(2, "--plot=%s: one folder at a time (%s has "
+				  "folders of result files: give one of them)",
+				  o->plot_path, dir);
 		ret = compare_folders(dir, paths, n, folders, nr_folders);
 		goto out;
 	}
 	if (nr_folders == 1) {
 		/* DIR/%h on one machine: that folder is the sweep's. */
 		sweep_free_paths(paths);
+		paths = NULL;
 		n = sweep_dir_files(folders[0], &paths);
 	}
 	if (n <= 0) {

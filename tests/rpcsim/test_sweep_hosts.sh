@@ -150,7 +150,7 @@ ok $? "folders of two grids: each table, and no table across them, saying why" |
 "$COMPARE" --sweep="$tmpdir/mixed" --plot="$tmpdir/p.svg" >"$OUT" 2>"$ERR"
 status=$?
 [ "$status" -eq 2 ] && [ "$(wc -l <"$ERR")" -eq 1 ] &&
-	grep -q "^rpcsim-compare: --plot=$tmpdir/p.svg: one folder at a time ($tmpdir/mixed holds 2 folders of result files: give one of them)\$" "$ERR"
+	grep -q "^rpcsim-compare: --plot=$tmpdir/p.svg: one folder at a time ($tmpdir/mixed has folders of result files: give one of them)\$" "$ERR"
 ok $? "--plot of several folders: one line, exit 2" ||
 	diag "exit $status; $(cat "$ERR")"
 
