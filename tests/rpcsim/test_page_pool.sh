@@ -130,14 +130,17 @@ if [ -z "${skipped_json:-}" ]; then
 		'rp["inflight"] == 0'
 	ok $? "9000-byte packets take 3 pages each, counts add up over queues"
 
-	# 3. --alloc=all under both bulk contracts.
+	# 3. --alloc=all under both bulk contracts.  A bulk refill is 64
+	# pages unless the allocator counted why not: on the lock pcp lists
+	# (ThreadSanitizer builds) a preempted holder makes a trylock fail
+	# and the kernel's rule gives one page.
 	for v in merged pure-output; do
 		run $PP --alloc=all --bulk-variant=$v --threads=2 \
 			--requests=8000 --json
 		ran_ok "--alloc=all --bulk-variant=$v runs"
 		check "$OUT" 'len(d["modes"]) == 3' \
 			'd["config"]["bulk_variant"] == "'$v'"' \
-			'pp["pages_per_refill"] == (1 if m["mode"] == "single" else 64)' \
+			'pp["pages_per_refill"] == (1 if m["mode"] == "single" else 64) or (m["mode"] != "single" and pp["pages_per_refill"] < 64 and sum(m["counters"][k] for k in ("bulk_fallback_trylock", "bulk_fallback_one_page", "bulk_fallback_watermark", "bulk_fallback_empty", "bulk_partial")) > 0)' \
 			'pp["handed_out"] == pp["from_cache"] + pp["from_ring"] + pp["from_alloc"]' \
 			'rp["inflight"] == 0' 'r["pool_at_exit"]["leaked"] == 0'
 		ok $? "--alloc=all --bulk-variant=$v: three modes, full refills, all back"
