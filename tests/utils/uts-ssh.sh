@@ -7,7 +7,11 @@
 # shell would, in a UTS namespace of its own whose host name is HOST
 # (unshare --uts; root, or a kernel that lets users make namespaces).
 # Same CPUs, same memory, same files: only the name differs.  Options
-# before HOST (ssh's) are skipped.
+# before HOST (ssh's) are skipped.  SHELL is set to /bin/sh, the shell
+# this "remote" side runs, as sshd sets it to the login shell: GNU
+# parallel's remote worker execs $SHELL, and where the caller's
+# environment has no SHELL (a CI job's may not) it would exec an empty
+# name and run nothing, silently, with exit status 0.
 
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -23,6 +27,8 @@ fi
 host=$1
 shift
 [ "${1:-}" = "--" ] && shift
+SHELL=/bin/sh
+export SHELL
 # shellcheck disable=SC2016
 exec unshare --uts sh -c 'hostname "$1" && shift && exec sh -c "$*"' \
 	uts-ssh "$host" "$@"
