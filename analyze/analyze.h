@@ -73,6 +73,13 @@ int64_t diff_percentile(const struct diff_stats *s, double p);
 
 #define MODE_UNKNOWN	UINT32_MAX
 #define RUN_UNKNOWN	(-1)
+/*
+ * Stand-ins a worker of a later time range folds into (reader.c): its
+ * process's cur and last_entry as they were at its range's start, which
+ * the parent alone knows; never in a report.
+ */
+#define RUN_CUR_IN	(-2)
+#define RUN_LAST_IN	(-3)
 #define PID_UNKNOWN	(-1)
 
 /*
@@ -134,6 +141,14 @@ struct process {
 	struct group *last_entry;	/* group of the latest entry */
 	int64_t run_pid;		/* pid field of its first run_start */
 	bool run_pids_differ;		/* run_start pids that differ */
+	/*
+	 * A decoding worker of a later time range (reader.c, "folded in
+	 * the workers"): what it assumed of cur and last_entry as they
+	 * were at its range's start, for the parent to check (AS_*).
+	 */
+	unsigned int assume;
+	uint32_t assume_mode;
+	int64_t assume_run;
 };
 
 struct run_config {
@@ -318,6 +333,12 @@ bool report_has_pid(const struct analysis *a, int64_t pid, char *have,
  */
 unsigned int find_incomplete(const struct analysis *a, char *first,
 			     size_t len);
+/*
+ * Add @src's counts and statistics into @dst, but its run_start
+ * configuration and pagepool event counts (pp[], whose names are the
+ * analysis's).
+ */
+void group_merge(struct group *dst, const struct group *src);
 /* Print the analysis; returns the number of warnings. */
 unsigned int report(struct analysis *a, const struct report_options *o,
 		    FILE *out);

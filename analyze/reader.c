@@ -18,10 +18,16 @@
  * CPU's events, a thread that migrates spreads over several streams, and
  * pairing a thread's entry with its exit needs the events in time order.
  *
- * --jobs=N: the stream files are shared out among N worker processes,
- * each running such a graph over its share and writing the records down a
- * pipe; the parent merges them by timestamp and folds them (read_parallel()
- * below says how).
+ * --jobs=N, by time: one trace whose LTTng index vouches for every packet
+ * (no discard) is cut into N time ranges; each worker process runs such a
+ * graph over a copy of the packets that can hold its range's events, folds
+ * them itself, and sends what it folded; the parent merges those in time
+ * order ("Folded in the workers" below).
+ *
+ * --jobs=N, by file (other traces): the stream files are shared out among
+ * N worker processes, each running such a graph over its share and
+ * writing the records down a pipe; the parent merges them by timestamp and
+ * folds them (read_parallel() below says how).
  *
  * Per event, the work is kept small: the event class is looked up in a
  * pointer-keyed cache that holds what the class is (entry, exit, ...) and
@@ -42,10 +48,12 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -226,13 +234,73 @@ struct decoder {
 	bool order_check;
 	bool order_bad;
 	uint64_t last_ts, bad_ts;
+
+	/*
+	 * A worker over a time range (split_plan()): only the events whose
+	 * clock value (cycles, the one clock of the trace) is in [lo, hi)
+	 * are decoded, the others skipped uncounted: the worker of the next
+	 * or previous range takes them.  That is exact only if each event
+	 * lies within its packet's beginning and end, as the index that
+	 * placed the cuts says, and every stream has the same clock: each
+	 * is checked, and range_bad sends the parent back to one process.
+	 */
+	bool range;
+	bool range_bad;
+	const struct sfile *files;	/* the stream files and their index */
+	unsigned int nr_files;
+	bool range_end;		/* past hi: the rest is the next range's */
+	bool have_lim;
+	int64_t lim_ns;		/* hi - 1 in ns from origin */
+	uint64_t lo, hi;
+	const bt_clock_class *clock;
+	struct range_stream *rs;	/* per stream: its packet's bounds */
+	unsigned int nr_rs;
+	struct range_stream *last_rs;
 };
+
+struct range_stream {
+	const bt_stream *s;
+	uint64_t tb, last;	/* packet beginning; last event's value */
+	bool open;		/* in a packet */
+	/* its file, whose index entries [next, end] its packets must match */
+	const struct sfile *f;
+	unsigned int next, end;
+};
+
+/* Fields of a packet's index entry, for pk() */
+#define PK_OFF		0
+#define PK_BITS		1
+#define PK_TB		3
+#define PK_TE		4
+#define PK_DISC		5
+#define PK_SEQ		8
+
+/* One stream file, and the worker it goes to. */
+struct sfile {
+	unsigned int trace;
+	char *name;
+	uint64_t size;
+	unsigned int worker;
+	/* its LTTng index, when the work is split by time (split_plan()) */
+	unsigned char hdr[16];	/* the index's header */
+	unsigned char *idx;	/* the entries as in the file */
+	uint32_t elen;		/* bytes per entry */
+	unsigned int npk;	/* entries: packets */
+};
+
+static inline uint64_t pk(const struct sfile *f, unsigned int i,
+			  unsigned int field);
+static bool range_packets(const struct sfile *f, uint64_t lo, uint64_t hi,
+			  unsigned int *first, unsigned int *last);
 
 /* (trace, vtid) -> the open svc_alloc_arg call of that thread */
 struct thread_slot {
 	uint64_t trace;		/* trace key */
 	int64_t vtid;
 	bool used;		/* false: free slot */
+	bool in;		/* a later range's worker: as it came in,
+				 * unknown until the thread's first entry or
+				 * exit (struct pend) */
 	bool open;
 	bool lost;		/* open when events were discarded */
 	int64_t ts;		/* entry timestamp, ns from origin */
@@ -255,7 +323,48 @@ struct reader {
 	struct process *last_proc;	/* of the latest event */
 	struct pp_map *ppm;		/* per source of records */
 	unsigned int nr_ppm;
+
+	/*
+	 * A worker of a later time range folds from a state it does not
+	 * know (edge): a process's cur and last_entry as they came in are
+	 * stand-in groups (RUN_CUR_IN, RUN_LAST_IN) and what is assumed of
+	 * them is noted (AS_*); a thread's slot is "in" until its first
+	 * entry or exit, and what depends on it is left to the parent
+	 * (pend).  Assumptions that contradict each other: edge_fail.
+	 */
+	bool edge;
+	bool edge_fail;
+	struct pend *pend;
+	unsigned int nr_pend, cap_pend;
 };
+
+/* A group's identity, to name it to the parent; none: NULL. */
+struct gkey {
+	int64_t pid;
+	int64_t run;
+	uint32_t mode;
+	bool none;
+};
+
+/*
+ * What a later range's worker leaves to the parent, in order: the
+ * first entry of a thread whose slot was "in" (an open call as it came
+ * in lost its exit: entry_twice), and its exits and errs before that,
+ * which depend on the slot as it came in; with the process's cur and
+ * last_entry at that point, should the slot turn out closed.
+ */
+enum pend_what { PEND_ENTRY, PEND_EXIT, PEND_ERR };
+
+struct pend {
+	uint8_t what;
+	struct gkey cur, last;
+	struct rec rc;		/* no strings */
+};
+
+#define AS_CUR		0x01	/* cur as it came in is a group */
+#define AS_LAST		0x02	/* last_entry as it came in is a group */
+#define AS_MODE		0x04	/* cur as it came in has assume_mode */
+#define AS_IS		0x08	/* ... is (assume_mode, assume_run) */
 
 /*
  * The most one gap between two packets of a stream can really have lost:
@@ -847,17 +956,158 @@ static void order_packet(struct decoder *d, const bt_message *msg,
 		bt_current_thread_clear_error();
 }
 
+/* The range state of stream @s, its default clock checked (range_bad). */
+static struct range_stream *range_stream(struct decoder *d,
+					 const bt_stream *s)
+{
+	const bt_clock_class *cc;
+	struct range_stream *rs;
+	const char *name, *base;
+	unsigned int i;
+
+	if (d->last_rs && d->last_rs->s == s)
+		return d->last_rs;
+	for (i = 0; i < d->nr_rs; i++)
+		if (d->rs[i].s == s)
+			return d->last_rs = &d->rs[i];
+	cc = bt_stream_class_borrow_default_clock_class_const(
+					bt_stream_borrow_class_const(s));
+	if (!cc || (d->clock && cc != d->clock))
+		d->range_bad = true;
+	if (!d->clock)
+		d->clock = cc;
+	d->rs = xrealloc(d->rs, d->nr_rs + 1, sizeof(*d->rs));
+	d->last_rs = NULL;	/* moved */
+	rs = &d->rs[d->nr_rs++];
+	memset(rs, 0, sizeof(*rs));
+	rs->s = s;
+	/* its file: the stream's name is its path, the file's name last */
+	name = bt_stream_get_name(s);
+	base = name ? strrchr(name, '/') : NULL;
+	base = base ? base + 1 : name;
+	for (i = 0; base && i < d->nr_files; i++)
+		if (!strcmp(d->files[i].name, base) &&
+		    range_packets(&d->files[i], d->lo, d->hi, &rs->next,
+				  &rs->end)) {
+			rs->f = &d->files[i];
+			break;
+		}
+	if (!rs->f)
+		d->range_bad = true;
+	return d->last_rs = rs;
+}
+
+/*
+ * A worker over a time range: a packet's beginning or end, whose clock
+ * values bound its events' (range_bad otherwise).
+ */
+static void range_packet(struct decoder *d, const bt_message *msg,
+			 bool beginning)
+{
+	const bt_packet *pkt = beginning ?
+		bt_message_packet_beginning_borrow_packet_const(msg) :
+		bt_message_packet_end_borrow_packet_const(msg);
+	const bt_stream *s = bt_packet_borrow_stream_const(pkt);
+	const bt_stream_class *sc = bt_stream_borrow_class_const(s);
+	struct range_stream *rs = range_stream(d, s);
+	uint64_t v;
+
+	if (beginning) {
+		if (!bt_stream_class_packets_have_beginning_default_clock_snapshot(sc)) {
+			d->range_bad = true;
+			return;
+		}
+		v = bt_clock_snapshot_get_value(
+			bt_message_packet_beginning_borrow_default_clock_snapshot_const(msg));
+		/* the packet the index said, where the cuts were placed */
+		if (!rs->f || rs->next > rs->end ||
+		    v != pk(rs->f, rs->next, PK_TB))
+			d->range_bad = true;
+		rs->tb = rs->last = v;
+		rs->open = true;
+		return;
+	}
+	if (!bt_stream_class_packets_have_end_default_clock_snapshot(sc)) {
+		d->range_bad = true;
+		return;
+	}
+	v = bt_clock_snapshot_get_value(
+		bt_message_packet_end_borrow_default_clock_snapshot_const(msg));
+	if (!rs->open || rs->last > v || !rs->f || rs->next > rs->end ||
+	    v != pk(rs->f, rs->next, PK_TE))
+		d->range_bad = true;
+	rs->next++;
+	rs->open = false;
+}
+
+/*
+ * An event past the range, at @cs: the messages come in time order (the
+ * muxer's, or one stream's), so once one is later than hi - 1 in ns,
+ * every event still to come is past the range, and the worker stops.
+ * In ns, not in clock values: two values may make the same ns, and the
+ * muxer orders by ns.
+ */
+static void range_past(struct decoder *d, const bt_clock_snapshot *cs)
+{
+	int64_t ns;
+
+	if (!d->have_lim) {
+		if (bt_clock_class_cycles_to_ns_from_origin(d->clock,
+				d->hi - 1, &d->lim_ns) !=
+		    BT_CLOCK_CLASS_CYCLES_TO_NS_FROM_ORIGIN_STATUS_OK) {
+			bt_current_thread_clear_error();
+			d->lim_ns = INT64_MAX;
+		}
+		d->have_lim = true;
+	}
+	if (bt_clock_snapshot_get_ns_from_origin(cs, &ns) ==
+	    BT_CLOCK_SNAPSHOT_GET_NS_FROM_ORIGIN_STATUS_OK) {
+		if (ns > d->lim_ns)
+			d->range_end = true;
+	} else {
+		bt_current_thread_clear_error();
+	}
+}
+
+/* A worker over a time range: whether the event is in it. */
+static bool range_event(struct decoder *d, const bt_message *msg)
+{
+	const bt_event *ev = bt_message_event_borrow_event_const(msg);
+	const bt_clock_snapshot *cs;
+	struct range_stream *rs = range_stream(d,
+					bt_event_borrow_stream_const(ev));
+	uint64_t v;
+
+	if (d->range_bad || !rs->open) {
+		d->range_bad = true;
+		return false;
+	}
+	cs = bt_message_event_borrow_default_clock_snapshot_const(msg);
+	v = bt_clock_snapshot_get_value(cs);
+	if (v < rs->last)
+		d->range_bad = true;
+	rs->last = v;
+	if (v >= d->hi)
+		range_past(d, cs);
+	return v >= d->lo && v < d->hi;
+}
+
 /* A message as a record: false for one the fold has no use for. */
 static bool decode(struct decoder *d, const bt_message *msg, struct rec *rc)
 {
 	switch (bt_message_get_type(msg)) {
 	case BT_MESSAGE_TYPE_EVENT:
+		if (d->range && !range_event(d, msg))
+			return false;
 		decode_event(d, msg, rc);
 		if (d->order_check && (rc->flags & RF_TS))
 			order_see(d, (uint64_t)rc->ts);
 		return true;
 	case BT_MESSAGE_TYPE_PACKET_BEGINNING:
 	case BT_MESSAGE_TYPE_PACKET_END:
+		if (d->range)
+			range_packet(d, msg, bt_message_get_type(msg) ==
+				     BT_MESSAGE_TYPE_PACKET_BEGINNING);
 		if (d->order_check)
 			order_packet(d, msg, bt_message_get_type(msg) ==
 				     BT_MESSAGE_TYPE_PACKET_BEGINNING);
@@ -878,6 +1128,7 @@ static void decoder_free(struct decoder *d)
 	free(d->evc);
 	free(d->traces);
 	free(d->pids);
+	free(d->rs);
 }
 
 /* fold */
@@ -960,6 +1211,7 @@ static struct thread_slot *thr_lookup(struct reader *r, uint64_t trace,
 		j = (j + 1) & (r->thr_size - 1);
 	if (!r->threads[j].used) {
 		r->threads[j].used = true;
+		r->threads[j].in = r->edge;
 		r->threads[j].trace = trace;
 		r->threads[j].vtid = vtid;
 		r->thr_used++;
@@ -982,13 +1234,79 @@ static struct process *rec_process(struct reader *r, const struct rec *rc)
 		p = r->last_proc = process_get(r->a, rc->vpid);
 	if (name && !p->procname)
 		p->procname = xstrdup(name);
+	if (__builtin_expect(r->edge, 0) && !p->last_entry) {
+		/*
+		 * Its first event here (last_entry is never NULL after):
+		 * it came in with a state only the parent knows.
+		 */
+		p->cur = group_get(r->a, p, MODE_UNKNOWN, RUN_CUR_IN);
+		p->last_entry = group_get(r->a, p, MODE_UNKNOWN, RUN_LAST_IN);
+	}
 	return p;
+}
+
+/* A stand-in group is used: what that assumes of the state that came in. */
+static void assume_in(struct process *p, const struct group *g)
+{
+	p->assume |= g->run == RUN_CUR_IN ? AS_CUR : AS_LAST;
+}
+
+/*
+ * An entry of @mode, or the run_end of (@mode, @run) with @is, while cur
+ * is as it came in: it is assumed to be that run, or of that mode.
+ */
+static void assume_cur(struct reader *r, struct process *p, uint32_t mode,
+		       int64_t run, bool is)
+{
+	if ((p->assume & AS_MODE) && p->assume_mode != mode)
+		r->edge_fail = true;
+	p->assume |= AS_CUR | AS_MODE;
+	p->assume_mode = mode;
+	if (is) {
+		p->assume |= AS_IS;
+		p->assume_run = run;
+	}
 }
 
 /* Where a process's events that carry no mode of their own are counted. */
 static inline struct group *context_group(struct process *p)
 {
-	return p->cur ? p->cur : p->last_entry;
+	struct group *g = p->cur ? p->cur : p->last_entry;
+
+	if (__builtin_expect(g && g->run < RUN_UNKNOWN, 0))
+		assume_in(p, g);
+	return g;
+}
+
+static struct gkey group_key(const struct group *g)
+{
+	struct gkey k = { .none = !g };
+
+	if (g) {
+		k.pid = g->proc->pid;
+		k.mode = g->mode;
+		k.run = g->run;
+	}
+	return k;
+}
+
+/* A later range's worker: @rc is left to the parent (struct pend). */
+static void pend_add(struct reader *r, enum pend_what what,
+		     struct process *p, const struct rec *rc)
+{
+	struct pend *e;
+
+	if (r->nr_pend == r->cap_pend) {
+		r->cap_pend = r->cap_pend ? 2 * r->cap_pend : 64;
+		r->pend = xrealloc(r->pend, r->cap_pend, sizeof(*r->pend));
+	}
+	e = &r->pend[r->nr_pend++];
+	memset(e, 0, sizeof(*e));
+	e->what = (uint8_t)what;
+	e->cur = group_key(p->cur);
+	e->last = group_key(p->last_entry);
+	e->rc = *rc;
+	e->rc.strs = 0;
 }
 
 /* ... or, outside any run and call, in the process's unknown mode. */
@@ -1064,8 +1382,13 @@ static void on_run_end(struct reader *r, struct process *proc,
 	g->end.latency_sum_ns += rc->v[RE_latency_sum_ns];
 	g->end.requests += rc->v[RE_requests];
 	g->end.no_progress += rc->v[RE_no_progress];
-	if (proc->cur == g)
+	if (proc->cur == g) {
 		proc->cur = NULL;
+	} else if (proc->cur && proc->cur->run == RUN_CUR_IN) {
+		/* the run that came in, surely: checked by the parent */
+		assume_cur(r, proc, mode, run, true);
+		proc->cur = NULL;
+	}
 }
 
 static void on_call_entry(struct reader *r, struct process *proc,
@@ -1075,10 +1398,15 @@ static void on_call_entry(struct reader *r, struct process *proc,
 	struct group *g;
 	struct thread_slot *t;
 
-	if (proc->cur && proc->cur->mode == mode)
+	if (proc->cur && __builtin_expect(proc->cur->run == RUN_CUR_IN, 0)) {
+		/* of the run that came in, surely: checked by the parent */
+		assume_cur(r, proc, mode, 0, false);
 		g = proc->cur;
-	else
+	} else if (proc->cur && proc->cur->mode == mode) {
+		g = proc->cur;
+	} else {
 		g = group_get(r->a, proc, mode, RUN_UNKNOWN);
+	}
 	g->entries++;
 	g->sums.entry_slots += rc->v[EN_slots];
 	g->sums.entry_holes += rc->v[EN_holes];
@@ -1093,8 +1421,12 @@ static void on_call_entry(struct reader *r, struct process *proc,
 		return;
 	}
 	t = thr_lookup(r, rc->trace, rc->vtid);
-	if (t->open)
+	if (__builtin_expect(t->in, 0)) {
+		pend_add(r, PEND_ENTRY, proc, rc);
+		t->in = false;
+	} else if (t->open) {
 		t->g->entry_twice++;	/* that call's exit was lost */
+	}
 	t->open = true;
 	t->lost = false;
 	t->ts = rc->ts;
@@ -1125,6 +1457,13 @@ static void on_call_exit(struct reader *r, struct process *proc,
 	if (rc->flags & RF_VTID) {
 		r->a->have_vtid = true;
 		t = thr_lookup(r, rc->trace, rc->vtid);
+		if (__builtin_expect(t->in, 0)) {
+			pend_add(r, PEND_EXIT, proc, rc);
+			t->in = false;
+			t->open = false;
+			t->lost = false;
+			return;
+		}
 	}
 	if (t && t->open) {
 		g = t->g;
@@ -1165,6 +1504,10 @@ static void on_err(struct reader *r, struct process *proc,
 	if (rc->flags & RF_VTID) {
 		struct thread_slot *t = thr_lookup(r, rc->trace, rc->vtid);
 
+		if (__builtin_expect(t->in, 0)) {
+			pend_add(r, PEND_ERR, proc, rc);
+			return;
+		}
 		if (t->open)
 			g = t->g;
 	}
@@ -1374,6 +1717,7 @@ static void reader_free(struct reader *r)
 		free(r->ppm[i].v);
 	free(r->ppm);
 	free(r->threads);
+	free(r->pend);
 }
 
 /* errors */
@@ -1840,9 +2184,19 @@ consume_records(bt_message_iterator *it, struct decoder *d,
 	if (st != BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_OK)
 		return st;
 	for (i = 0; i < count; i++) {
-		if (decode(d, msgs[i], &rc))
+		if (!d->range_end && decode(d, msgs[i], &rc))
 			use(data, &rc);
 		bt_message_put_ref(msgs[i]);
+	}
+	if (__builtin_expect(d->range_end, 0) && !d->range_bad &&
+	    !d->order_bad)
+		return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_END;
+	if (__builtin_expect(d->range_bad, 0)) {
+		bt_current_thread_error_append_cause_from_unknown(
+			"rpcsim-analyze", __FILE__, __LINE__,
+			"an event outside its packet's clock values, or "
+			"streams of different clocks: no time range");
+		return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_ERROR;
 	}
 	if (__builtin_expect(d->order_bad, 0)) {
 		bt_current_thread_error_append_cause_from_unknown(
@@ -1909,7 +2263,7 @@ out:
 }
 
 /*
- * --jobs=N: the stream files are shared out among N workers (the biggest
+ * --jobs=N, by file: the stream files are shared out among N workers (the biggest
  * first, each to the worker with the fewest bytes yet), each a process
  * with its own graph over links to its files (TMP/wK/tN/ for trace N:
  * its metadata, its index entries, its stream files), which decodes and
@@ -2030,11 +2384,204 @@ static void write_simple(struct wout *w, enum rec_type type,
 	write_rec(w, &rc);
 }
 
+/*
+ * Folded in the workers (by time).  The fold of a range depends on what
+ * came before it only through a little state: per process, the run open
+ * (cur) and the group of its latest entry (last_entry); per thread, the
+ * call open (its slot); and through the first run_start of each group
+ * and the first procname and pagepool names, which merge in order.  The
+ * worker of the first range starts from nothing, as one process does.  A
+ * worker of a later range starts each process on two stand-in groups
+ * (RUN_CUR_IN, RUN_LAST_IN) and notes what it takes for granted of them:
+ * that the run that came in is a run (AS_CUR), of the mode of the
+ * entries that follow (AS_MODE), the one a run_end ends (AS_IS), that
+ * there was an entry before (AS_LAST).  Each thread's slot starts "in":
+ * its first entry, and the exits and errs before it, depend on whether a
+ * call was open, and go to the parent as records (struct pend).  The
+ * rest it folds as one process would.
+ *
+ * The parent merges the workers' results in time order: with its state
+ * as at the start of worker k's range, it checks the assumptions (one
+ * that fails sends the reading back to one process: READ_AGAIN), puts
+ * the stand-ins' counts into the groups they stand for, folds the
+ * records left to it with the fold itself (on_call_exit(), on_err()),
+ * then takes the worker's state at its range's end.  Every count is a
+ * sum, and the histograms merge exactly, so the results are those of
+ * one process.  tests/analyze/test_ctf.sh compares them on random traces
+ * under several --jobs.
+ *
+ * A worker sends what it folded when it is done (write_partial()): a
+ * status, then its counters, pagepool names, processes (with what was
+ * assumed of them), groups, the records left to the parent and its
+ * threads' slots.  Numbers in host order: the parent is the same program.
+ */
+#define PART_MAGIC	0x70617274u
+enum part_status { PART_OK, PART_AGAIN, PART_ERROR };
+
+static void pw_u64(struct wout *w, uint64_t v)
+{
+	wout_put(w, &v, sizeof(v));
+}
+
+static void pw_str(struct wout *w, const char *str)
+{
+	uint64_t n = str ? strlen(str) : UINT64_MAX;
+
+	pw_u64(w, n);
+	if (str)
+		wout_put(w, str, (size_t)n);
+}
+
+static void pw_key(struct wout *w, struct gkey k)
+{
+	pw_u64(w, k.none);
+	pw_u64(w, (uint64_t)k.pid);
+	pw_u64(w, k.mode);
+	pw_u64(w, (uint64_t)k.run);
+}
+
+static void pw_lat(struct wout *w, const struct lat_stats *l)
+{
+	wout_put(w, &l->sumsq, sizeof(l->sumsq));
+	wout_put(w, l->hist, sizeof(*l->hist));
+}
+
+static void pw_status(struct wout *w, enum part_status st, const char *text)
+{
+	pw_u64(w, PART_MAGIC);
+	pw_u64(w, st);
+	if (st == PART_ERROR)
+		pw_str(w, text);
+}
+
+static void pw_rec(struct wout *w, const struct rec *rc)
+{
+	pw_u64(w, (uint64_t)rc->type << 24 | (uint64_t)rc->kind << 16 |
+		  (uint64_t)rc->flags << 8 | rc->nv);
+	pw_u64(w, rc->present);
+	pw_u64(w, rc->cls);
+	pw_u64(w, rc->trace);
+	pw_u64(w, (uint64_t)rc->ts);
+	pw_u64(w, (uint64_t)rc->vtid);
+	pw_u64(w, (uint64_t)rc->vpid);
+	wout_put(w, rc->v, rc->nv * sizeof(uint64_t));
+}
+
+static void write_partial(struct wout *w, const struct reader *r)
+{
+	const struct analysis *a = r->a;
+	unsigned int i, n;
+
+	pw_status(w, PART_OK, NULL);
+	pw_u64(w, a->events);
+	pw_u64(w, a->rpcsim_events);
+	pw_u64(w, a->pagepool_events);
+	pw_u64(w, a->pp_outside);
+	pw_u64(w, a->pp_overflow);
+	pw_u64(w, a->bad_schema);
+	pw_u64(w, a->run_start_twice);
+	pw_u64(w, a->have_vtid);
+	pw_str(w, a->read_error);
+	pw_u64(w, a->nr_pp);
+	for (i = 0; i < a->nr_pp; i++)
+		pw_str(w, a->pp_names[i]);
+	pw_u64(w, a->nr_procs);
+	for (i = 0; i < a->nr_procs; i++) {
+		const struct process *p = a->procs[i];
+
+		pw_u64(w, (uint64_t)p->pid);
+		pw_str(w, p->procname);
+		pw_u64(w, (uint64_t)p->run_pid);
+		pw_u64(w, p->run_pids_differ);
+		pw_u64(w, p->assume);
+		pw_u64(w, p->assume_mode);
+		pw_u64(w, (uint64_t)p->assume_run);
+		pw_key(w, group_key(p->cur));
+		pw_key(w, group_key(p->last_entry));
+	}
+	pw_u64(w, a->nr_groups);
+	for (i = 0; i < a->nr_groups; i++) {
+		const struct group *g = a->groups[i];
+		const struct run_config *c = &g->cfg;
+
+		pw_key(w, group_key(g));
+		pw_u64(w, g->nr_starts);
+		pw_u64(w, g->nr_ends);
+		pw_u64(w, (uint64_t)c->pid);
+		pw_str(w, c->backend);
+		pw_str(w, c->contract);
+		pw_str(w, c->mode_name);
+		pw_str(w, c->completion);
+		pw_str(w, c->version);
+		wout_put(w, &c->threads, offsetof(struct run_config, completion) -
+			 offsetof(struct run_config, threads));
+		wout_put(w, &c->read_weight, sizeof(c->read_weight));
+		wout_put(w, &c->write_weight, sizeof(c->write_weight));
+		wout_put(w, &c->seed, sizeof(c->seed));
+		wout_put(w, &g->end, sizeof(g->end));
+		pw_lat(w, &g->field);
+		pw_lat(w, &g->stamps);
+		pw_u64(w, g->diff.n);
+		wout_put(w, &g->diff.sum, sizeof(g->diff.sum));
+		pw_u64(w, (uint64_t)g->diff.min);
+		pw_u64(w, (uint64_t)g->diff.max);
+		pw_u64(w, g->diff.n_neg);
+		wout_put(w, g->diff.pos, sizeof(*g->diff.pos));
+		wout_put(w, g->diff.neg, sizeof(*g->diff.neg));
+		wout_put(w, &g->entries, offsetof(struct group, sums) -
+			 offsetof(struct group, entries));
+		wout_put(w, &g->sums, sizeof(g->sums));
+		wout_put(w, &g->entry_twice, sizeof(*g) -
+			 offsetof(struct group, entry_twice));
+	}
+	pw_u64(w, r->nr_pend);
+	for (i = 0; i < r->nr_pend; i++) {
+		pw_u64(w, r->pend[i].what);
+		pw_key(w, r->pend[i].cur);
+		pw_key(w, r->pend[i].last);
+		pw_rec(w, &r->pend[i].rc);
+	}
+	for (i = 0, n = 0; i < r->thr_size; i++)
+		n += r->threads[i].used && !r->threads[i].in;
+	pw_u64(w, n);
+	for (i = 0; i < r->thr_size; i++) {
+		const struct thread_slot *t = &r->threads[i];
+
+		if (!t->used || t->in)
+			continue;
+		pw_u64(w, t->trace);
+		pw_u64(w, (uint64_t)t->vtid);
+		pw_u64(w, (uint64_t)t->open << 1 | t->lost);
+		pw_u64(w, (uint64_t)t->ts);
+		pw_key(w, group_key(t->open || t->lost ? t->g : NULL));
+	}
+}
+
 struct wctx {
 	struct decoder d;
 	struct wout *w;
 	uint64_t other;		/* events not ours: only counted */
+	struct reader *r;	/* folded in the worker: its fold */
 };
+
+/* Folded in the worker. */
+static void fold_worker(void *data, const struct rec *rc)
+{
+	struct wctx *c = data;
+
+	if (rc->type == R_DISC_EVENTS || rc->type == R_DISC_PACKETS)
+		c->r->edge_fail = true;		/* no discard by time */
+	else
+		fold(c->r, 0, rc);
+}
+
+static bt_graph_simple_sink_component_consume_func_status
+consume_fold(bt_message_iterator *it, void *data)
+{
+	struct wctx *c = data;
+
+	return consume_records(it, &c->d, fold_worker, c);
+}
 
 /* A worker's record goes to the parent; an event not ours is counted. */
 static void send_rec(void *data, const struct rec *rc)
@@ -2058,13 +2605,22 @@ consume_worker(bt_message_iterator *it, void *data)
 /* ASan builds: the worker checks for leaks as exit() would have. */
 void __lsan_do_leak_check(void) __attribute__((weak));
 
-/* A worker: decode the traces in @inputs into @fd, and exit. */
+/*
+ * A worker: decode the traces in @inputs into @fd, and exit.  With
+ * @range, only the events of its clock values [range[0], range[1]);
+ * with @again (its copies could not be made), nothing: it asks the
+ * parent to read in one process.
+ */
 static void __attribute__((noreturn))
 worker_main(struct analysis *a, const struct reader_options *o,
 	    const bt_plugin *ctf, const bt_plugin *utils, char *tmp,
-	    char **inputs, unsigned int *idx, unsigned int n, int fd)
+	    char **inputs, unsigned int *idx, unsigned int n,
+	    const uint64_t *range, struct sfile *files, unsigned int nr_files,
+	    bool again, int fd)
 {
 	struct wout *w = xcalloc(1, sizeof(*w));
+	struct analysis wa;
+	struct reader r;
 	struct wctx c;
 	bt_graph *graph = NULL;
 	char *text = NULL, *rerr;
@@ -2077,31 +2633,75 @@ worker_main(struct analysis *a, const struct reader_options *o,
 	c.d.a = a;
 	c.d.tmp = tmp;
 	c.d.order_check = true;
+	if (range) {
+		c.d.range = true;
+		c.d.lo = range[0];
+		c.d.hi = range[1];
+		c.d.files = files;
+		c.d.nr_files = nr_files;
+	}
 	c.w = w;
 	tmp_base = tmp;
+	if (range) {
+		/* folded here: into an analysis of its own */
+		memset(&wa, 0, sizeof(wa));
+		wa.traces = a->traces;
+		wa.nr_traces = a->nr_traces;
+		reader_init(&r, &wa, 1);
+		r.edge = range[0] != 0;
+		c.r = &r;
+	}
+	if (again) {
+		pw_status(w, PART_AGAIN, NULL);
+		wout_flush(w);
+		_exit(1);
+	}
 	err = open_memstream(&text, &text_len);
 	if (!err)
 		oom_exit();
-	if (build_graph(a, o, ctf, utils, inputs, idx, n, true, consume_worker,
-			&c, err, &graph) ||
+	if (build_graph(a, o, ctf, utils, inputs, idx, n, true,
+			range ? consume_fold : consume_worker, &c, err,
+			&graph) ||
 	    run_graph(graph, a, o, err)) {
 		fclose(err);
-		write_simple(w, R_ERROR, text, 0);
+		if (range)
+			pw_status(w, c.d.range_bad || r.edge_fail ?
+				  PART_AGAIN : PART_ERROR, text);
+		else
+			write_simple(w, R_ERROR, text, 0);
 		wout_flush(w);
 		_exit(1);
 	}
 	fclose(err);
 	free(text);
 	rerr = take_read_error(a);
-	if (rerr)
-		write_simple(w, R_READ_ERROR, rerr, 0);
+	if (range) {
+		wa.read_error = rerr;
+		rerr = NULL;
+		if (r.edge_fail || c.d.range_bad)
+			pw_status(w, PART_AGAIN, NULL);
+		else
+			write_partial(w, &r);
+		reader_free(&r);
+		wa.traces = NULL;
+		wa.nr_traces = 0;
+		analysis_free(&wa);
+	} else {
+		if (rerr)
+			write_simple(w, R_READ_ERROR, rerr, 0);
+		write_simple(w, R_END, NULL, c.other);
+	}
 	free(rerr);
-	write_simple(w, R_END, NULL, c.other);
 	wout_flush(w);
 	close(fd);
 	bt_graph_put_ref(graph);
 	decoder_free(&c.d);
 	free(w);
+	for (i = 0; i < nr_files; i++) {
+		free(files[i].name);
+		free(files[i].idx);
+	}
+	free(files);
 	for (i = 0; i < n; i++)
 		free(inputs[i]);
 	free(inputs);
@@ -2209,13 +2809,6 @@ static int wsrc_next(struct wsrc *s)
 	return 0;
 }
 
-/* One stream file, and the worker it goes to. */
-struct sfile {
-	unsigned int trace;
-	char *name;
-	uint64_t size;
-	unsigned int worker;
-};
 
 static int sfile_cmp(const void *x, const void *y)
 {
@@ -2256,6 +2849,7 @@ static struct sfile *list_streams(const struct analysis *a, unsigned int *nr)
 			}
 			free(p);
 			v = xrealloc(v, n + 1, sizeof(*v));
+			memset(&v[n], 0, sizeof(v[n]));
 			v[n].trace = i;
 			v[n].name = xstrdup(de->d_name);
 			v[n].size = (uint64_t)st.st_size;
@@ -2540,6 +3134,448 @@ out:
 	return ret;
 }
 
+/* A worker's partial (write_partial()), read back, bounds checked. */
+struct prd {
+	const unsigned char *p, *e;
+	bool bad;
+};
+
+static void pr_bytes(struct prd *d, void *dst, size_t n)
+{
+	if ((size_t)(d->e - d->p) < n) {
+		d->bad = true;
+		memset(dst, 0, n);
+		return;
+	}
+	memcpy(dst, d->p, n);
+	d->p += n;
+}
+
+static uint64_t pr_u64(struct prd *d)
+{
+	uint64_t v;
+
+	pr_bytes(d, &v, sizeof(v));
+	return v;
+}
+
+static char *pr_str(struct prd *d)
+{
+	uint64_t n = pr_u64(d);
+	char *str;
+
+	if (n == UINT64_MAX || d->bad)
+		return NULL;
+	if (n > (uint64_t)(d->e - d->p)) {
+		d->bad = true;
+		return NULL;
+	}
+	str = xcalloc(1, (size_t)n + 1);
+	pr_bytes(d, str, (size_t)n);
+	return str;
+}
+
+static struct gkey pr_key(struct prd *d)
+{
+	struct gkey k;
+
+	k.none = pr_u64(d) != 0;
+	k.pid = (int64_t)pr_u64(d);
+	k.mode = (uint32_t)pr_u64(d);
+	k.run = (int64_t)pr_u64(d);
+	return k;
+}
+
+static void pr_lat(struct prd *d, struct lat_stats *l)
+{
+	pr_bytes(d, &l->sumsq, sizeof(l->sumsq));
+	pr_bytes(d, l->hist, sizeof(*l->hist));
+}
+
+static void pr_rec(struct prd *d, struct rec *rc)
+{
+	uint64_t h = pr_u64(d);
+
+	memset(rc, 0, sizeof(*rc));
+	rc->type = (uint8_t)(h >> 24);
+	rc->kind = (uint8_t)(h >> 16);
+	rc->flags = (uint8_t)(h >> 8);
+	rc->nv = (uint8_t)h;
+	rc->present = (uint32_t)pr_u64(d);
+	rc->cls = (uint32_t)pr_u64(d);
+	rc->trace = pr_u64(d);
+	rc->ts = (int64_t)pr_u64(d);
+	rc->vtid = (int64_t)pr_u64(d);
+	rc->vpid = (int64_t)pr_u64(d);
+	if (rc->nv > M_MAX) {
+		d->bad = true;
+		return;
+	}
+	pr_bytes(d, rc->v, rc->nv * sizeof(uint64_t));
+}
+
+/* A worker's process, while the parent merges what the worker folded. */
+struct pin {
+	int64_t pid;
+	char *procname;
+	int64_t run_pid;
+	bool differ;
+	unsigned int assume;
+	uint32_t assume_mode;
+	int64_t assume_run;
+	struct gkey cur, last;		/* as the worker ended */
+	struct process *p;		/* the parent's */
+	struct group *cin, *lin;	/* its cur, last_entry as they came in */
+};
+
+/* The parent's group a worker's key names (its stand-ins resolved). */
+static struct group *resolve(struct analysis *a, const struct gkey *k,
+			     const struct pin *pin, unsigned int n)
+{
+	unsigned int i;
+
+	if (k->none)
+		return NULL;
+	if (k->run == RUN_CUR_IN || k->run == RUN_LAST_IN) {
+		for (i = 0; i < n; i++)
+			if (pin[i].pid == k->pid)
+				return k->run == RUN_CUR_IN ? pin[i].cin :
+				       pin[i].lin;
+		return NULL;
+	}
+	return group_get(a, process_get(a, k->pid), k->mode, k->run);
+}
+
+/* Whether what the worker assumed of process @pi holds. */
+static bool assumed_right(const struct pin *pi)
+{
+	const struct group *c = pi->cin;
+
+	if ((pi->assume & AS_CUR) && !c)
+		return false;
+	if ((pi->assume & AS_MODE) && c->mode != pi->assume_mode)
+		return false;
+	if ((pi->assume & AS_IS) && c->run != pi->assume_run)
+		return false;
+	return !(pi->assume & AS_LAST) || pi->lin;
+}
+
+/* A group of a worker's partial, read into the parent's group @g. */
+static void merge_group(struct analysis *a, struct group *g, struct prd *d,
+			const unsigned int *ppmap, unsigned int nr_pp)
+{
+	struct group t;
+	struct run_config *c = &t.cfg;
+	unsigned int i;
+
+	memset(&t, 0, sizeof(t));
+	if (lat_init(&t.field) || lat_init(&t.stamps) || diff_init(&t.diff))
+		oom_exit();
+	t.nr_starts = (unsigned int)pr_u64(d);
+	t.nr_ends = (unsigned int)pr_u64(d);
+	c->pid = (int64_t)pr_u64(d);
+	c->backend = pr_str(d);
+	c->contract = pr_str(d);
+	c->mode_name = pr_str(d);
+	c->completion = pr_str(d);
+	c->version = pr_str(d);
+	pr_bytes(d, &c->threads, offsetof(struct run_config, completion) -
+		 offsetof(struct run_config, threads));
+	pr_bytes(d, &c->read_weight, sizeof(c->read_weight));
+	pr_bytes(d, &c->write_weight, sizeof(c->write_weight));
+	pr_bytes(d, &c->seed, sizeof(c->seed));
+	pr_bytes(d, &t.end, sizeof(t.end));
+	pr_lat(d, &t.field);
+	pr_lat(d, &t.stamps);
+	t.diff.n = pr_u64(d);
+	pr_bytes(d, &t.diff.sum, sizeof(t.diff.sum));
+	t.diff.min = (int64_t)pr_u64(d);
+	t.diff.max = (int64_t)pr_u64(d);
+	t.diff.n_neg = pr_u64(d);
+	pr_bytes(d, t.diff.pos, sizeof(*t.diff.pos));
+	pr_bytes(d, t.diff.neg, sizeof(*t.diff.neg));
+	pr_bytes(d, &t.entries, offsetof(struct group, sums) -
+		 offsetof(struct group, entries));
+	pr_bytes(d, &t.sums, sizeof(t.sums));
+	pr_bytes(d, &t.entry_twice, sizeof(t) -
+		 offsetof(struct group, entry_twice));
+	if (g && !d->bad) {
+		/* the first run_start's configuration; one more is twice */
+		if (t.nr_starts && g->nr_starts)
+			a->run_start_twice++;
+		else if (t.nr_starts) {
+			struct run_config keep = g->cfg;
+
+			g->cfg = t.cfg;
+			t.cfg = keep;
+		}
+		group_merge(g, &t);
+		for (i = 0; i < nr_pp && i < PP_EVENTS_MAX; i++) {
+			if (ppmap[i] < PP_EVENTS_MAX)
+				g->pp[ppmap[i]] += t.pp[i];
+			else
+				a->pp_overflow += t.pp[i];
+		}
+	}
+	lat_free(&t.field);
+	lat_free(&t.stamps);
+	diff_free(&t.diff);
+	free(t.cfg.backend);
+	free(t.cfg.contract);
+	free(t.cfg.mode_name);
+	free(t.cfg.completion);
+	free(t.cfg.version);
+}
+
+/* A record the worker left (struct pend), folded with the parent's state. */
+static void merge_pend(struct reader *r, unsigned int what,
+		       const struct gkey *cur, const struct gkey *last,
+		       const struct rec *rc, const struct pin *pin,
+		       unsigned int npin)
+{
+	struct process *p = rec_process(r, rc);
+	struct group *c = p->cur, *l = p->last_entry;
+	struct thread_slot *t;
+
+	if (what == PEND_ENTRY) {
+		t = thr_lookup(r, rc->trace, rc->vtid);
+		if (t->open)
+			t->g->entry_twice++;	/* that call's exit was lost */
+		return;
+	}
+	/* the process's state where the worker met the record */
+	p->cur = resolve(r->a, cur, pin, npin);
+	p->last_entry = resolve(r->a, last, pin, npin);
+	if (what == PEND_EXIT)
+		on_call_exit(r, p, rc);
+	else
+		on_err(r, p, rc);
+	p->cur = c;
+	p->last_entry = l;
+}
+
+/*
+ * Merge a worker's partial into the parent's analysis (r->a) and state
+ * (r's threads, its processes' cur and last_entry), which are those of
+ * the start of the worker's range.  0; READ_AGAIN when an assumption
+ * does not hold; -1 for garbage.
+ */
+static int merge_partial(struct reader *r, struct prd *d)
+{
+	struct analysis *a = r->a;
+	unsigned int ppmap[PP_EVENTS_MAX], nr_pp, npin, i, n;
+	struct pin *pin = NULL;
+	char *str;
+	int ret = -1;
+
+	a->events += pr_u64(d);
+	a->rpcsim_events += pr_u64(d);
+	a->pagepool_events += pr_u64(d);
+	a->pp_outside += pr_u64(d);
+	a->pp_overflow += pr_u64(d);
+	a->bad_schema += pr_u64(d);
+	a->run_start_twice += pr_u64(d);
+	a->have_vtid |= pr_u64(d) != 0;
+	str = pr_str(d);
+	if (str && !a->read_error)
+		a->read_error = str;
+	else
+		free(str);
+	nr_pp = (unsigned int)pr_u64(d);
+	if (nr_pp > PP_EVENTS_MAX)
+		return -1;
+	for (i = 0; i < nr_pp; i++) {
+		str = pr_str(d);
+		ppmap[i] = str ? pp_index(a, str) : PP_EVENTS_MAX;
+		free(str);
+	}
+	n = (unsigned int)pr_u64(d);
+	if (d->bad || n > (size_t)(d->e - d->p) / 8)
+		return -1;
+	npin = n;
+	pin = xcalloc(npin ? npin : 1, sizeof(*pin));
+	for (i = 0; i < npin; i++) {
+		struct pin *pi = &pin[i];
+
+		pi->pid = (int64_t)pr_u64(d);
+		pi->procname = pr_str(d);
+		pi->run_pid = (int64_t)pr_u64(d);
+		pi->differ = pr_u64(d) != 0;
+		pi->assume = (unsigned int)pr_u64(d);
+		pi->assume_mode = (uint32_t)pr_u64(d);
+		pi->assume_run = (int64_t)pr_u64(d);
+		pi->cur = pr_key(d);
+		pi->last = pr_key(d);
+		pi->p = process_get(a, pi->pid);
+		pi->cin = pi->p->cur;
+		pi->lin = pi->p->last_entry;
+		if (!d->bad && !assumed_right(pi)) {
+			ret = READ_AGAIN;
+			goto out;
+		}
+	}
+	n = (unsigned int)pr_u64(d);
+	for (i = 0; i < n && !d->bad; i++) {
+		struct gkey k = pr_key(d);
+
+		merge_group(a, resolve(a, &k, pin, npin), d, ppmap, nr_pp);
+	}
+	n = (unsigned int)pr_u64(d);
+	for (i = 0; i < n && !d->bad; i++) {
+		unsigned int what = (unsigned int)pr_u64(d);
+		struct gkey cur = pr_key(d), last = pr_key(d);
+		struct rec rc;
+
+		pr_rec(d, &rc);
+		if (!d->bad)
+			merge_pend(r, what, &cur, &last, &rc, pin, npin);
+	}
+	n = (unsigned int)pr_u64(d);
+	for (i = 0; i < n && !d->bad; i++) {
+		uint64_t trace = pr_u64(d);
+		int64_t vtid = (int64_t)pr_u64(d);
+		uint64_t st = pr_u64(d);
+		int64_t ts = (int64_t)pr_u64(d);
+		struct gkey k = pr_key(d);
+		struct thread_slot *t;
+
+		if (d->bad)
+			break;
+		t = thr_lookup(r, trace, vtid);
+		t->open = st & 2;
+		t->lost = st & 1;
+		t->ts = ts;
+		t->g = resolve(a, &k, pin, npin);
+		if ((t->open || t->lost) && !t->g)
+			goto out;
+	}
+	if (d->bad || d->p != d->e)
+		goto out;
+	/* the processes as the range ends */
+	for (i = 0; i < npin; i++) {
+		struct pin *pi = &pin[i];
+		struct process *p = pi->p;
+		bool differ;
+
+		p->cur = resolve(a, &pi->cur, pin, npin);
+		p->last_entry = resolve(a, &pi->last, pin, npin);
+		if (!p->procname && pi->procname) {
+			p->procname = pi->procname;
+			pi->procname = NULL;
+		}
+		differ = p->run_pids_differ || pi->differ ||
+			 (p->run_pid != PID_UNKNOWN &&
+			  pi->run_pid != PID_UNKNOWN &&
+			  p->run_pid != pi->run_pid);
+		if (p->run_pid == PID_UNKNOWN)
+			p->run_pid = pi->run_pid;
+		if (differ && !p->run_pids_differ)
+			a->mixed_pids++;
+		p->run_pids_differ = differ;
+	}
+	ret = 0;
+out:
+	for (i = 0; pin && i < npin; i++)
+		free(pin[i].procname);
+	free(pin);
+	return ret;
+}
+
+/* Read worker @s's whole output into its buffer.  0, or -1. */
+static int wsrc_slurp(struct wsrc *s)
+{
+	s->start = s->end = 0;
+	for (;;) {
+		ssize_t n;
+
+		if (s->end == s->cap) {
+			size_t cap = s->cap ? 2 * s->cap : WSRC_BUF;
+
+			s->buf = xrealloc(s->buf, cap, 1);
+			s->cap = cap;
+		}
+		n = read(s->fd, s->buf + s->end, s->cap - s->end);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		if (!n)
+			return 0;
+		s->end += (size_t)n;
+	}
+}
+
+/*
+ * Folded in the workers: merge their partials, in time order.  0; 1
+ * after printing why (a worker failed), or with *@ended the worker whose
+ * output ended early or made no sense; READ_AGAIN.
+ */
+static int merge_folded(struct analysis *a, struct wsrc *w, unsigned int n,
+			int *ended, bool verbose)
+{
+	struct reader r;
+	unsigned int k;
+	int ret = 1;
+
+	*ended = -1;
+	reader_init(&r, a, 1);
+	for (k = 0; k < n; k++) {
+		struct prd d;
+		uint64_t st;
+		char *text;
+		int m;
+
+		if (wsrc_slurp(&w[k]))
+			goto early;
+		d.p = w[k].buf;
+		d.e = w[k].buf + w[k].end;
+		d.bad = false;
+		if (pr_u64(&d) != PART_MAGIC)
+			goto early;
+		st = pr_u64(&d);
+		if (d.bad)
+			goto early;
+		if (st == PART_AGAIN) {
+			if (verbose)
+				fprintf(stderr, "rpcsim-analyze: worker %u: "
+					"its range cannot be read apart (an "
+					"event outside its packet's times, "
+					"streams of different clocks, a "
+					"discard, or no room for its "
+					"copies): read again in one process\n",
+					k);
+			ret = READ_AGAIN;
+			goto out;
+		}
+		if (st == PART_ERROR) {
+			text = pr_str(&d);
+			fputs(text ? text : "", stderr);
+			free(text);
+			goto out;
+		}
+		m = st == PART_OK ? merge_partial(&r, &d) : -1;
+		if (m == READ_AGAIN) {
+			if (verbose)
+				fprintf(stderr, "rpcsim-analyze: worker %u: "
+					"what it assumed of the state its "
+					"range came in with does not hold: "
+					"read again in one process\n", k);
+			ret = READ_AGAIN;
+			goto out;
+		}
+		if (m)
+			goto early;
+	}
+	reader_finish(&r);
+	ret = 0;
+	goto out;
+early:
+	*ended = (int)k;
+out:
+	reader_free(&r);
+	return ret;
+}
+
 /* Forget what was folded: the traces are read again. */
 static void analysis_clear(struct analysis *a)
 {
@@ -2610,12 +3646,22 @@ struct par {
 	char **real;		/* per trace: its realpath() */
 	struct tmpdir t;
 	struct wsrc *w;		/* per worker: the parent's end */
+	/*
+	 * By time (split_plan()): worker k reads the events whose clock
+	 * value is in [cut[k], cut[k + 1]), from a copy of the packets of
+	 * each stream file that hold such events; else by file.
+	 */
+	uint64_t *cut;		/* n + 1 bounds, or NULL */
+	uint64_t twice;		/* bytes of packets two workers decode */
 };
 
-/* The files to @n workers: the biggest first, each to the least loaded. */
-static void share_out(struct sfile *f, unsigned int nf, unsigned int n)
+/*
+ * The files to @n workers: the biggest first, each to the least loaded.
+ * Returns the most bytes one worker got.
+ */
+static uint64_t share_out(struct sfile *f, unsigned int nf, unsigned int n)
 {
-	uint64_t *load = xcalloc(n, sizeof(*load));
+	uint64_t *load = xcalloc(n, sizeof(*load)), most = 0;
 	unsigned int i, k;
 
 	qsort(f, nf, sizeof(*f), sfile_cmp);
@@ -2627,15 +3673,297 @@ static void share_out(struct sfile *f, unsigned int nf, unsigned int n)
 				best = k;
 		f[i].worker = best;
 		load[best] += f[i].size ? f[i].size : 1;
+		if (load[best] > most)
+			most = load[best];
 	}
 	free(load);
+	return most;
+}
+
+/* Where the temporary directory goes: TMPDIR, or /tmp. */
+static const char *tmp_parent(void)
+{
+	const char *tmpdir = getenv("TMPDIR");
+
+	return tmpdir && *tmpdir ? tmpdir : "/tmp";
+}
+
+/*
+ * Split by time.  LTTng's packet index (TRACE/index/NAME.idx, version
+ * 1.1): a 16-byte header (magic, major, minor, entry length), then one
+ * entry per packet, each field a big-endian 64-bit integer: offset in
+ * bytes, packet and content sizes in bits, timestamp_begin and
+ * timestamp_end (clock values), events_discarded, stream_id,
+ * stream_instance_id, packet_seq_num.  The work of N workers is cut at
+ * N - 1 times, each a packet's timestamp_begin; a worker decodes a copy
+ * of the packets of each file that can hold events of its range (the
+ * packet that straddles a cut is decoded by the workers of both sides,
+ * each keeping its side's events), with an index of its own: babeltrace2
+ * ignores an index that does not add up to its file.  The discard counts
+ * are the risk: babeltrace2 reports a stream's first packet's whole
+ * events_discarded counter as lost, and a gap in packet_seq_num between
+ * two packets of the overlap would be reported twice.  So a trace is cut
+ * only where every index is there, covers its file exactly, in packets
+ * whose times do not overlap or go back, consecutive, none counting a
+ * discarded event; and one trace (one clock) only.
+ */
+#define IDX_MAGIC	0xC1F1DCC1u
+#define IDX_HDR		16
+#define IDX_ENTRY_MIN	72
+
+static uint64_t get_be64(const unsigned char *p)
+{
+	uint64_t v = 0;
+
+	for (int i = 0; i < 8; i++)
+		v = v << 8 | p[i];
+	return v;
+}
+
+static void put_be64(unsigned char *p, uint64_t v)
+{
+	for (int i = 7; i >= 0; i--, v >>= 8)
+		p[i] = (unsigned char)v;
+}
+
+static uint32_t get_be32(const unsigned char *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+	       (uint32_t)p[2] << 8 | p[3];
+}
+
+/* Field @field (0: offset, 1: size in bits, ...) of packet @i of @f. */
+static inline uint64_t pk(const struct sfile *f, unsigned int i,
+			  unsigned int field)
+{
+	return get_be64(f->idx + (size_t)i * f->elen + 8 * field);
+}
+
+
+/* @f's index in f->idx, if a split can trust it: 0, or -1. */
+static int read_index(const char *dir, struct sfile *f)
+{
+	char path[PATH_MAX + 64];
+	struct stat st;
+	uint64_t n, end = 0;
+	unsigned int i;
+	int fd, ret = -1;
+
+	snprintf(path, sizeof(path), "%s/index/%s.idx", dir, f->name);
+	fd = open(path, O_RDONLY | O_NONBLOCK);
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size < IDX_HDR ||
+	    pread(fd, f->hdr, IDX_HDR, 0) != IDX_HDR ||
+	    get_be32(f->hdr) != IDX_MAGIC)
+		goto out;
+	f->elen = get_be32(f->hdr + 12);
+	if (f->elen < IDX_ENTRY_MIN || f->elen > 4096 || f->elen % 8 ||
+	    ((uint64_t)st.st_size - IDX_HDR) % f->elen)
+		goto out;
+	n = ((uint64_t)st.st_size - IDX_HDR) / f->elen;
+	if (!n || n > (1u << 24))
+		goto out;
+	f->idx = xcalloc(n, f->elen);
+	if (pread(fd, f->idx, n * f->elen, IDX_HDR) != (ssize_t)(n * f->elen))
+		goto out;
+	f->npk = (unsigned int)n;
+	for (i = 0; i < f->npk; i++) {
+		uint64_t bits = pk(f, i, PK_BITS);
+
+		if (pk(f, i, PK_OFF) != end || !bits || bits % 8 ||
+		    bits / 8 > f->size - end ||
+		    pk(f, i, PK_TB) > pk(f, i, PK_TE) ||
+		    (i && pk(f, i, PK_TB) < pk(f, i - 1, PK_TE)) ||
+		    pk(f, i, PK_DISC) ||
+		    (i && pk(f, i, PK_SEQ) != pk(f, i - 1, PK_SEQ) + 1))
+			goto out;
+		end += bits / 8;
+	}
+	if (end == f->size)
+		ret = 0;
+out:
+	close(fd);
+	if (ret) {
+		free(f->idx);
+		f->idx = NULL;
+		f->npk = 0;
+	}
+	return ret;
+}
+
+/*
+ * The packets of @f that can hold events of [lo, hi): [*first, *last];
+ * false if none.
+ */
+static bool range_packets(const struct sfile *f, uint64_t lo, uint64_t hi,
+			  unsigned int *first, unsigned int *last)
+{
+	unsigned int i = 0, j;
+
+	while (i < f->npk && pk(f, i, PK_TE) < lo)
+		i++;
+	if (i == f->npk || pk(f, i, PK_TB) >= hi)
+		return false;
+	for (j = i; j + 1 < f->npk && pk(f, j + 1, PK_TB) < hi; j++)
+		;
+	*first = i;
+	*last = j;
+	return true;
+}
+
+/*
+ * What a worker of [lo, hi) decodes, in bytes, the events of a packet
+ * taken as spread evenly over its time: each packet that can hold
+ * events of the range from its beginning (to reach the range's first
+ * events, it decodes those before lo too) up to hi, where it stops
+ * (range_past()).
+ */
+static double range_cost(const struct par *p, uint64_t lo, uint64_t hi)
+{
+	double sum = 0;
+	unsigned int i, j;
+
+	for (i = 0; i < p->nf; i++) {
+		const struct sfile *f = &p->f[i];
+
+		for (j = 0; j < f->npk; j++) {
+			uint64_t tb = pk(f, j, PK_TB), te = pk(f, j, PK_TE);
+			double b = (double)(pk(f, j, PK_BITS) / 8);
+
+			if (te < lo)
+				continue;
+			if (tb >= hi)
+				break;
+			if (hi <= te && te > tb)
+				b *= (double)(hi - tb) / (double)(te - tb);
+			sum += b;
+		}
+	}
+	return sum;
+}
+
+/* The greatest hi in (lo, end] with range_cost(lo, hi) <= @t, or lo. */
+static uint64_t range_reach(const struct par *p, uint64_t lo, uint64_t end,
+			    double t)
+{
+	uint64_t a = lo, b = end;	/* cost(a) <= t, cost(b) > t */
+
+	while (b - a > 1) {
+		uint64_t m = a + (b - a) / 2;
+
+		if (range_cost(p, lo, m) <= t)
+			a = m;
+		else
+			b = m;
+	}
+	return a;
+}
+
+/*
+ * Cut the work by time for up to @jobs workers (p->cut, p->n, p->twice)
+ * when the indexes allow it (above).  Each cut is placed so that the
+ * workers still to place get equal shares of what is left to decode
+ * (range_cost()), which counts what the worker after a cut decodes of
+ * the packets that straddle it, before the cut.  Returns whether it cut.
+ */
+static bool split_plan(struct par *p, unsigned int jobs)
+{
+	struct statvfs vfs;
+	uint64_t total = 0, copies = 0, first = UINT64_MAX, last = 0;
+	double decoded = 0;
+	unsigned int i, j, a, b, n = 1;
+
+	if (p->a->nr_traces != 1 || jobs < 2)
+		return false;
+	for (i = 0; i < p->nf; i++) {
+		struct sfile *f = &p->f[i];
+
+		if (read_index(p->a->traces[f->trace], f))
+			return false;
+		total += f->size;
+		if (pk(f, 0, PK_TB) < first)
+			first = pk(f, 0, PK_TB);
+		if (pk(f, f->npk - 1, PK_TE) > last)
+			last = pk(f, f->npk - 1, PK_TE);
+	}
+	if (last <= first || last == UINT64_MAX)
+		return false;
+	p->cut = xcalloc(jobs + 1, sizeof(*p->cut));
+	for (j = 1; j < jobs; j++) {
+		uint64_t lo = p->cut[n - 1], hi;
+		double left = range_cost(p, lo, UINT64_MAX);
+
+		hi = range_reach(p, lo, last + 1, left / (jobs - j + 1));
+		if (hi <= lo || hi <= first || hi > last)
+			break;
+		p->cut[n++] = hi;
+	}
+	p->cut[n] = UINT64_MAX;
+	for (j = 0; j < n; j++) {
+		decoded += range_cost(p, p->cut[j], p->cut[j + 1]);
+		for (i = 0; i < p->nf; i++)
+			if (range_packets(&p->f[i], p->cut[j], p->cut[j + 1],
+					  &a, &b))
+				copies += pk(&p->f[i], b, PK_OFF) +
+					  pk(&p->f[i], b, PK_BITS) / 8 -
+					  pk(&p->f[i], a, PK_OFF);
+	}
+	/* the copies, and room to spare (64 MiB, 1/16) */
+	if (n < 2 || statvfs(tmp_parent(), &vfs) ||
+	    (uint64_t)vfs.f_bavail * vfs.f_frsize / 16 * 15 <
+	    copies + (64u << 20)) {
+		free(p->cut);
+		p->cut = NULL;
+		return false;
+	}
+	p->n = n;
+	p->twice = decoded > (double)total ? (uint64_t)(decoded - (double)total) : 0;
+	return true;
+}
+
+/*
+ * TMP/wK/tN for each worker K (trace N, the one): a link to its metadata,
+ * an index directory, and the names of the copies the worker makes
+ * (worker_copy()), noted to be removed.  0, or 1.
+ */
+static int make_split_dirs(const struct par *p, struct tmpdir *t)
+{
+	char path[PATH_MAX + 64], q[PATH_MAX + 64];
+	unsigned int k, i, tr = p->f[0].trace;
+
+	for (k = 0; k < p->n; k++) {
+		snprintf(path, sizeof(path), "%s/w%u", t->base, k);
+		if (tmp_mkdir(t, path))
+			return 1;
+		snprintf(path, sizeof(path), "%s/w%u/t%u", t->base, k, tr);
+		if (tmp_mkdir(t, path))
+			return 1;
+		snprintf(q, sizeof(q), "%s/metadata", p->real[tr]);
+		snprintf(path, sizeof(path), "%s/w%u/t%u/metadata", t->base,
+			 k, tr);
+		if (tmp_link(t, q, path))
+			return 1;
+		snprintf(path, sizeof(path), "%s/w%u/t%u/index", t->base, k,
+			 tr);
+		if (tmp_mkdir(t, path))
+			return 1;
+		for (i = 0; i < p->nf; i++) {
+			snprintf(path, sizeof(path), "%s/w%u/t%u/%s", t->base,
+				 k, tr, p->f[i].name);
+			tmp_note(t, path);
+			snprintf(path, sizeof(path), "%s/w%u/t%u/index/%s.idx",
+				 t->base, k, tr, p->f[i].name);
+			tmp_note(t, path);
+		}
+	}
+	return 0;
 }
 
 /* The temporary directory of links (make_links()).  0, or 1. */
 static int par_links(struct par *p)
 {
 	const struct analysis *a = p->a;
-	const char *tmpdir = getenv("TMPDIR");
 	char tmpl[PATH_MAX];
 	unsigned int i;
 
@@ -2645,12 +3973,111 @@ static int par_links(struct par *p)
 		if (!p->real[i])
 			return 1;
 	}
-	snprintf(tmpl, sizeof(tmpl), "%s/rpcsim-analyze.XXXXXX",
-		 tmpdir && *tmpdir ? tmpdir : "/tmp");
+	snprintf(tmpl, sizeof(tmpl), "%s/rpcsim-analyze.XXXXXX", tmp_parent());
 	if (!mkdtemp(tmpl))
 		return 1;
 	p->t.base = xstrdup(tmpl);
+	if (p->cut)
+		return make_split_dirs(p, &p->t);
 	return make_links(a, &p->t, p->f, p->nf, p->n, p->real);
+}
+
+/* Bytes [@off, @off + @len) of @in to the new file @out.  0, or -1. */
+static int copy_bytes(const char *in, const char *out, uint64_t off,
+		      uint64_t len)
+{
+	int fi = open(in, O_RDONLY), fo = -1, ret = -1;
+	loff_t o = (loff_t)off;
+	char *buf = NULL;
+
+	if (fi < 0)
+		return -1;
+	fo = open(out, O_WRONLY | O_CREAT | O_EXCL, 0600);
+	if (fo < 0)
+		goto out;
+	/* in the kernel, where the filesystem can */
+	while (len) {
+		ssize_t n = copy_file_range(fi, &o, fo, NULL, len, 0);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		len -= (uint64_t)n;
+	}
+	if (len) {
+		size_t cap = 1 << 20;
+
+		buf = xcalloc(1, cap);
+		while (len) {
+			ssize_t n = pread(fi, buf, len < cap ? len : cap, o);
+			ssize_t w;
+
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n <= 0)
+				goto out;
+			w = write(fo, buf, (size_t)n);
+			if (w != n)
+				goto out;
+			o += n;
+			len -= (uint64_t)n;
+		}
+	}
+	ret = 0;
+out:
+	free(buf);
+	if (fo >= 0 && close(fo))
+		ret = -1;
+	close(fi);
+	return ret;
+}
+
+/*
+ * Worker @k's copies, by time: for each stream file, its packets that
+ * can hold events of the worker's range, and their index entries with
+ * the offsets moved.  0, or -1 (the parent then reads in one process).
+ */
+static int worker_copy(const struct par *p, unsigned int k, const char *base)
+{
+	char in[PATH_MAX + 64], out[PATH_MAX + 64];
+	unsigned int i, a, b, j;
+
+	for (i = 0; i < p->nf; i++) {
+		const struct sfile *f = &p->f[i];
+		uint64_t off, end;
+		unsigned char *e;
+		int fd, ok;
+		size_t len;
+
+		if (!range_packets(f, p->cut[k], p->cut[k + 1], &a, &b))
+			continue;
+		off = pk(f, a, PK_OFF);
+		end = pk(f, b, PK_OFF) + pk(f, b, PK_BITS) / 8;
+		snprintf(in, sizeof(in), "%s/%s", p->real[f->trace], f->name);
+		snprintf(out, sizeof(out), "%s/t%u/%s", base, f->trace,
+			 f->name);
+		if (copy_bytes(in, out, off, end - off))
+			return -1;
+		len = IDX_HDR + (size_t)(b - a + 1) * f->elen;
+		e = xcalloc(1, len);
+		memcpy(e, f->hdr, IDX_HDR);
+		memcpy(e + IDX_HDR, f->idx + (size_t)a * f->elen,
+		       (size_t)(b - a + 1) * f->elen);
+		for (j = 0; j <= b - a; j++)
+			put_be64(e + IDX_HDR + (size_t)j * f->elen,
+				 pk(f, a + j, PK_OFF) - off);
+		snprintf(out, sizeof(out), "%s/t%u/index/%s.idx", base,
+			 f->trace, f->name);
+		fd = open(out, O_WRONLY | O_CREAT | O_EXCL, 0600);
+		ok = fd >= 0 && write(fd, e, len) == (ssize_t)len;
+		if (fd >= 0 && close(fd))
+			ok = 0;
+		free(e);
+		if (!ok)
+			return -1;
+	}
+	return 0;
 }
 
 /* What the parent allocated, but the temporary directory's files. */
@@ -2662,9 +4089,12 @@ static void par_free(struct par *p)
 		for (i = 0; i < p->a->nr_traces; i++)
 			free(p->real[i]);
 	free(p->real);
-	for (i = 0; p->f && i < p->nf; i++)
+	for (i = 0; p->f && i < p->nf; i++) {
 		free(p->f[i].name);
+		free(p->f[i].idx);
+	}
 	free(p->f);
+	free(p->cut);
 	if (p->w)
 		for (k = 0; k < p->n; k++)
 			free(p->w[k].buf);
@@ -2682,7 +4112,10 @@ worker_child(struct par *p, unsigned int k, int pfd[2])
 	char **inputs = xcalloc(a->nr_traces, sizeof(*inputs));
 	unsigned int *idx = xcalloc(a->nr_traces, sizeof(*idx));
 	size_t len = strlen(p->t.base) + 16;
-	unsigned int ni = 0, i, j;
+	unsigned int ni = 0, i, j, fa, fb, nr_files = 0;
+	struct sfile *files = NULL;
+	uint64_t range[2] = { 0, 0 };
+	bool again = false;
 	char *base;
 
 	/* the directory is the parent's to remove */
@@ -2695,9 +4128,17 @@ worker_child(struct par *p, unsigned int k, int pfd[2])
 	close(pfd[0]);
 	base = xcalloc(1, len);
 	snprintf(base, len, "%s/w%u", p->t.base, k);
+	if (p->cut) {
+		range[0] = p->cut[k];
+		range[1] = p->cut[k + 1];
+		again = worker_copy(p, k, base) != 0;
+	}
 	for (i = 0; i < a->nr_traces; i++) {
 		for (j = 0; j < p->nf; j++)
-			if (p->f[j].trace == i && p->f[j].worker == k)
+			if (p->f[j].trace == i &&
+			    (p->cut ? range_packets(&p->f[j], range[0],
+						    range[1], &fa, &fb) :
+			     p->f[j].worker == k))
 				break;
 		if (j == p->nf)
 			continue;
@@ -2705,13 +4146,19 @@ worker_child(struct par *p, unsigned int k, int pfd[2])
 		snprintf(inputs[ni], strlen(base) + 16, "%s/t%u", base, i);
 		idx[ni++] = i;
 	}
-	/* the parent's, not the worker's */
+	/* the parent's, not the worker's, but the files by time */
+	if (p->cut) {
+		files = p->f;
+		nr_files = p->nf;
+		p->f = NULL;
+	}
 	par_free(p);
 	while (p->t.n)
 		free(p->t.made[--p->t.n]);
 	free(p->t.made);
 	free(p->t.base);
-	worker_main(a, p->o, p->ctf, p->utils, base, inputs, idx, ni, pfd[1]);
+	worker_main(a, p->o, p->ctf, p->utils, base, inputs, idx, ni,
+		    range[1] ? range : NULL, files, nr_files, again, pfd[1]);
 }
 
 /* Fork the workers, each with its pipe.  0, or -1 (no pipe, no process). */
@@ -2821,19 +4268,38 @@ static int read_parallel(struct analysis *a, const struct reader_options *o,
 			 const bt_plugin *ctf, const bt_plugin *utils)
 {
 	struct par p = { .a = a, .o = o, .ctf = ctf, .utils = utils };
+	uint64_t by_file = 0;
 	unsigned int i;
 	int ret = 1, ended = -1;
+	char b1[32], b2[32];
 
 	p.f = list_streams(a, &p.nf);
 	p.n = o->jobs < p.nf ? o->jobs : p.nf;
-	if (p.n < 2) {
-		ret = READ_AGAIN;
-		goto out;
-	}
 	for (i = 0; i < a->nr_traces; i++)
 		if (check_metadata(a->traces[i]))
 			goto out;
-	share_out(p.f, p.nf, p.n);
+	for (i = 0; i < p.nf; i++)
+		by_file += p.f[i].size;
+	if (p.n >= 2)
+		by_file = share_out(p.f, p.nf, p.n);
+	if (split_plan(&p, o->jobs)) {
+		if (verbose_errors(o))
+			fprintf(stderr, "rpcsim-analyze: --jobs=%u: %u "
+				"workers over time ranges of %u stream "
+				"file%s, each folding its own; about %s "
+				"bytes decoded twice at the edges\n",
+				o->jobs, p.n, p.nf, p.nf == 1 ? "" : "s",
+				fmt_thousands(b1, sizeof(b1), p.twice));
+	} else if (p.n < 2) {
+		ret = READ_AGAIN;
+		goto out;
+	} else if (verbose_errors(o)) {
+		fprintf(stderr, "rpcsim-analyze: --jobs=%u: %u workers over "
+			"whole stream files, the most bytes one reads %s of "
+			"%s\n", o->jobs, p.n, fmt_thousands(b1, sizeof(b1),
+							     by_file),
+			fmt_thousands(b2, sizeof(b2), stream_bytes(a)));
+	}
 	/*
 	 * From here, what cannot be set up (no temporary directory, no
 	 * process left) leaves the reading to one process: the results
@@ -2847,7 +4313,11 @@ static int read_parallel(struct analysis *a, const struct reader_options *o,
 		stop_workers(&p);
 		goto out;
 	}
-	ret = merge(a, p.w, p.n, &ended);
+	if (p.cut)
+		ret = merge_folded(a, p.w, p.n, &ended,
+				   verbose_errors(o));
+	else
+		ret = merge(a, p.w, p.n, &ended);
 	ret = end_workers(&p, ret, ended);
 out:
 	tmp_unguard();

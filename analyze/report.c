@@ -129,11 +129,8 @@ static void sums_merge(struct field_sums *d, const struct field_sums *s)
 		d->bulk_fallback[i] += s->bulk_fallback[i];
 }
 
-static void group_merge(struct group *dst, const struct group *src,
-			unsigned int nr_pp)
+void group_merge(struct group *dst, const struct group *src)
 {
-	unsigned int i;
-
 	dst->nr_starts += src->nr_starts;
 	dst->nr_ends += src->nr_ends;
 	dst->end.calls += src->end.calls;
@@ -150,8 +147,6 @@ static void group_merge(struct group *dst, const struct group *src,
 	dst->retries += src->retries;
 	dst->errs += src->errs;
 	dst->requests += src->requests;
-	for (i = 0; i < nr_pp; i++)
-		dst->pp[i] += src->pp[i];
 	dst->entry_twice += src->entry_twice;
 	dst->exit_no_entry += src->exit_no_entry;
 	dst->entry_no_exit += src->entry_no_exit;
@@ -878,8 +873,11 @@ static struct group *merge_mode(const struct analysis *a, unsigned int i,
 	m->mode = a->groups[i]->mode;
 	m->run = RUN_UNKNOWN;
 	for (k = i; k < a->nr_groups && a->groups[k]->mode == m->mode &&
-	     a->groups[k]->proc == m->proc; k++)
-		group_merge(m, a->groups[k], a->nr_pp);
+	     a->groups[k]->proc == m->proc; k++) {
+		group_merge(m, a->groups[k]);
+		for (unsigned int p = 0; p < a->nr_pp; p++)
+			m->pp[p] += a->groups[k]->pp[p];
+	}
 	*end = k;
 	return m;
 }

@@ -633,6 +633,148 @@ TMPDIR=$tmp/tmpdir timeout 30 "$ANALYZE" --jobs=2 "$tmp/multi" \
 sh -c "[ -z \"\$(ls -A '$tmp/tmpdir')\" ]"
 ok $? "--jobs=2: its temporary directory removed"
 
+# --jobs by time: one trace with an index and no discard is cut into time
+# ranges, each worker folding its own and the parent merging what they
+# folded.  Random traces (fixed seeds) of two processes, threads that
+# migrate between two stream files, runs of each mode one after another,
+# calls that straddle packets and cuts, lost entries and exits, errs,
+# requests and pagepool events: for every --jobs, the same JSON, text
+# and warnings as --jobs=1, and -v says the ranges were folded apart
+# (not read again in one process).
+gen_random()
+{
+	python3 - "$1" "$2" <<'PYEOF'
+import random, sys
+rnd = random.Random(int(sys.argv[1]))
+late = sys.argv[2] == "late"
+streams = {0: [], 1: []}
+t = 1000
+def ev(text, stream=None):
+    global t
+    t += rnd.choice((0, 1, 7, 40, 130))
+    streams[rnd.randrange(2) if stream is None else stream].append(
+        "%d %s" % (t, text))
+def run(vpid, tids, mode, run_no, calls):
+    ev("run_start vtid=%d vpid=%d mode=%d run=%d threads=%d mode_name=m%d"
+       " pid=%d" % (tids[0], vpid, mode, run_no, len(tids), mode, vpid))
+    n = 0
+    open_ = {}
+    for _ in range(calls):
+        tid = rnd.choice(tids)
+        c = "vtid=%d vpid=%d" % (tid, vpid)
+        if tid in open_:
+            if rnd.random() < 0.3:
+                ev("err %s requested=4 allocated=%d" % (c, rnd.randrange(4)))
+            if rnd.random() < 0.04:
+                del open_[tid]          # the exit is lost: entry_twice
+                continue
+            ev("exit %s latency_ns=%d allocated=%d alloc_calls=1 retries=%d"
+               % (c, rnd.randrange(50, 5000), rnd.randrange(1, 9),
+                  rnd.randrange(2)))
+            del open_[tid]
+            n += 1
+        else:
+            if rnd.random() < 0.03:     # the entry is lost: exit_no_entry
+                ev("exit %s latency_ns=77" % c)
+                n += 1
+                continue
+            ev("entry %s mode=%d slots=%d holes=%d" % (c, mode, rnd.randrange(9),
+                                                      rnd.randrange(3)))
+            open_[tid] = 1
+            if rnd.random() < 0.5:
+                ev("alloc_bulk %s requested=8 populated=%d allocated=%d variant=%d"
+                   % (c, rnd.randrange(9), rnd.randrange(9), rnd.randrange(2)))
+        if rnd.random() < 0.2:
+            ev("request vtid=%d vpid=%d op=%d bytes=4096 request_pages=1"
+               % (rnd.choice(tids), vpid, rnd.randrange(2)))
+    ev("run_end vtid=%d vpid=%d mode=%d run=%d calls=%d latency_sum_ns=1"
+       % (tids[0], vpid, mode, run_no, n))
+if late:
+    # events of a process outside any run, late in the trace: a range
+    # that begins before them cannot stand in for what came in
+    for mode in range(3):
+        run(10, [1, 2, 3], mode, 0, 300)
+    for _ in range(40):
+        ev("request vtid=7 vpid=20 op=1 bytes=4096 request_pages=1")
+        ev("alloc_bulk vtid=7 vpid=20 requested=8 populated=8 allocated=8")
+    run(20, [7, 8], 1, 0, 200)
+else:
+    for mode in range(3):
+        run(10, [1, 2, 3], mode, 0, 300)
+        run(20, [7, 8], 2 - mode, mode, 150)
+for n in (0, 1):
+    print("stream %d" % n)
+    for i, line in enumerate(streams[n]):
+        if i and i % 37 == 0:
+            print("packet")
+        print(line)
+PYEOF
+}
+# by_time NAME JOBS...: NAME's results under each --jobs, against --jobs=1
+by_time()
+{
+	bt_name=$1
+	shift
+	timeout 60 "$ANALYZE" --jobs=1 --json "$tmp/$bt_name" \
+		>"$tmp/$bt_name.1.json" 2>"$tmp/$bt_name.1.err"
+	timeout 60 "$ANALYZE" --jobs=1 "$tmp/$bt_name" \
+		>"$tmp/$bt_name.1.out" 2>>"$tmp/$bt_name.1.err"
+	for bt_jobs in "$@"; do
+		timeout 60 "$ANALYZE" --jobs="$bt_jobs" --json "$tmp/$bt_name" \
+			>"$tmp/$bt_name.n.json" 2>"$tmp/$bt_name.n.err"
+		timeout 60 "$ANALYZE" --jobs="$bt_jobs" "$tmp/$bt_name" \
+			>"$tmp/$bt_name.n.out" 2>>"$tmp/$bt_name.n.err"
+		timeout 60 "$ANALYZE" -v --jobs="$bt_jobs" "$tmp/$bt_name" \
+			>/dev/null 2>"$tmp/$bt_name.$bt_jobs.v"
+		if ! cmp -s "$tmp/$bt_name.1.json" "$tmp/$bt_name.n.json" ||
+		   ! cmp -s "$tmp/$bt_name.1.out" "$tmp/$bt_name.n.out" ||
+		   ! cmp -s "$tmp/$bt_name.1.err" "$tmp/$bt_name.n.err"; then
+			diag "--jobs=$bt_jobs differs from --jobs=1:"
+			diag "$(diff "$tmp/$bt_name.1.json" "$tmp/$bt_name.n.json" | head -n 20)"
+			diag "$(diff "$tmp/$bt_name.1.err" "$tmp/$bt_name.n.err" | head -n 5)"
+			return 1
+		fi
+	done
+}
+for seed in 1 2 3; do
+	mkdir -p "$tmp/rt$seed/trace"
+	gen_random $seed early | python3 "$CTFGEN" --vpid --seq --index "$tmp/rt$seed/trace"
+	by_time rt$seed 2 3 4 7
+	ok $? "--jobs=2,3,4,7 by time, random trace $seed: the same JSON, text and warnings as --jobs=1"
+	grep -q "^rpcsim-analyze: --jobs=7: 7 workers over time ranges of 2 stream files, each folding its own; about [0-9,]* bytes decoded twice at the edges\$" "$tmp/rt$seed.7.v" &&
+		grep -q "^rpcsim-analyze: --jobs=2: 2 workers over time ranges" "$tmp/rt$seed.2.v" &&
+		! grep -q "read again in one process" "$tmp/rt$seed".*.v
+	ok $? "--jobs by time, random trace $seed: -v says the ranges were folded apart, none read again" ||
+		diag "$(cat "$tmp/rt$seed".*.v)"
+done
+j rt1.1 'mode(0)["pairing"]["entry_twice"] > 0 and mode(0)["pairing"]["exit_no_entry"] > 0 and mode(1)["pairing"]["paired"] > 0 and len(d["modes"]) == 6'
+ok $? "random trace 1 holds lost entries and exits, three modes of two processes"
+mkdir -p "$tmp/rtlate/trace"
+gen_random 4 late | python3 "$CTFGEN" --vpid --seq --index "$tmp/rtlate/trace"
+by_time rtlate 2 4
+ok $? "--jobs by time, a process's events outside any run in a later range: the results of --jobs=1"
+grep -q "^rpcsim-analyze: worker [0-9]*: what it assumed of the state its range came in with does not hold: read again in one process\$" "$tmp/rtlate.4.v"
+ok $? "... read again in one process, and -v says why" || diag "$(cat "$tmp/rtlate.4.v")"
+# an index whose times are not its packets': the worker whose packet it
+# is finds out, and the trace is read again in one process
+cp -r "$tmp/rt1" "$tmp/rtidx"
+python3 - "$tmp/rtidx/trace/index/stream_0.idx" <<'PYEOF'
+import struct, sys
+b = bytearray(open(sys.argv[1], "rb").read())
+off = 16 + 3 * 72 + 32                  # packet 3's timestamp_end
+te = struct.unpack_from(">Q", b, off)[0]
+struct.pack_into(">Q", b, off, te - 1)
+open(sys.argv[1], "wb").write(b)
+PYEOF
+by_time rtidx 2 3
+ok $? "--jobs by time, an index whose times differ from its packets': the results of --jobs=1" &&
+	grep -q "^rpcsim-analyze: worker [0-9]*: its range cannot be read apart" "$tmp/rtidx.3.v"
+ok $? "... read again in one process, and -v says why" || diag "$(cat "$tmp/rtidx.3.v")"
+mkdir "$tmp/tmpdir2"
+TMPDIR=$tmp/tmpdir2 timeout 30 "$ANALYZE" --jobs=3 "$tmp/rt1" >/dev/null 2>&1 &&
+	sh -c "[ -z \"\$(ls -A '$tmp/tmpdir2')\" ]"
+ok $? "--jobs=3 by time: the copies and the temporary directory removed"
+
 # ... and removed when a signal ends the reading: a trace of 200,000
 # events in two files, long enough to be caught while the workers read
 # it; SIGTERM to the tool and to its reading process (its child), as a
