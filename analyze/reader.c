@@ -3843,29 +3843,35 @@ static double range_cost(const struct par *p, uint64_t lo, uint64_t hi)
 	return sum;
 }
 
-/* The greatest hi in (lo, end] with range_cost(lo, hi) <= @t, or lo. */
+/*
+ * The cut after @lo that leaves a range of as much work as each of the
+ * @rest ranges after it will have: the least hi in (lo, end] with
+ * range_cost(lo, hi) >= range_cost(hi, end of trace) / rest (the first
+ * grows with hi, the second shrinks).
+ */
 static uint64_t range_reach(const struct par *p, uint64_t lo, uint64_t end,
-			    double t)
+			    unsigned int rest)
 {
-	uint64_t a = lo, b = end;	/* cost(a) <= t, cost(b) > t */
+	uint64_t a = lo, b = end;	/* short at a, not short at b */
 
 	while (b - a > 1) {
 		uint64_t m = a + (b - a) / 2;
 
-		if (range_cost(p, lo, m) <= t)
+		if (range_cost(p, lo, m) * rest <
+		    range_cost(p, m, UINT64_MAX))
 			a = m;
 		else
 			b = m;
 	}
-	return a;
+	return b;
 }
 
 /*
  * Cut the work by time for up to @jobs workers (p->cut, p->n, p->twice)
  * when the indexes allow it (above).  Each cut is placed so that the
- * workers still to place get equal shares of what is left to decode
- * (range_cost()), which counts what the worker after a cut decodes of
- * the packets that straddle it, before the cut.  Returns whether it cut.
+ * range before it has as much to decode (range_cost()) as each of the
+ * ranges still to place, which count what a worker decodes of the
+ * packets that straddle its start.  Returns whether it cut.
  */
 static bool split_plan(struct par *p, unsigned int jobs)
 {
@@ -3892,10 +3898,9 @@ static bool split_plan(struct par *p, unsigned int jobs)
 	p->cut = xcalloc(jobs + 1, sizeof(*p->cut));
 	for (j = 1; j < jobs; j++) {
 		uint64_t lo = p->cut[n - 1], hi;
-		double left = range_cost(p, lo, UINT64_MAX);
 
-		hi = range_reach(p, lo, last + 1, left / (jobs - j + 1));
-		if (hi <= lo || hi <= first || hi > last)
+		hi = range_reach(p, lo, last, jobs - j);
+		if (hi <= lo || hi <= first || hi >= last)
 			break;
 		p->cut[n++] = hi;
 	}
