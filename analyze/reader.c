@@ -3372,7 +3372,12 @@ static int merge_partial(struct reader *r, struct prd *d)
 	a->rpcsim_events += pr_u64(d);
 	a->pagepool_events += pr_u64(d);
 	a->pp_outside += pr_u64(d);
-	a->pp_overflow += pr_u64(d);
+	/*
+	 * Pagepool names past the worker's PP_EVENTS_MAX: which of them
+	 * the analysis would have named depends on the names before.
+	 */
+	if (pr_u64(d))
+		return READ_AGAIN;
 	a->bad_schema += pr_u64(d);
 	a->run_start_twice += pr_u64(d);
 	a->have_vtid |= pr_u64(d) != 0;
@@ -3557,9 +3562,10 @@ static int merge_folded(struct analysis *a, struct wsrc *w, unsigned int n,
 		if (m == READ_AGAIN) {
 			if (verbose)
 				fprintf(stderr, "rpcsim-analyze: worker %u: "
-					"what it assumed of the state its "
-					"range came in with does not hold: "
-					"read again in one process\n", k);
+					"what it counted depends on what came "
+					"before its range in a way it could "
+					"not stand in for: read again in one "
+					"process\n", k);
 			ret = READ_AGAIN;
 			goto out;
 		}

@@ -753,7 +753,7 @@ mkdir -p "$tmp/rtlate/trace"
 gen_random 4 late | python3 "$CTFGEN" --vpid --seq --index "$tmp/rtlate/trace"
 by_time rtlate 2 4
 ok $? "--jobs by time, a process's events outside any run in a later range: the results of --jobs=1"
-grep -q "^rpcsim-analyze: worker [0-9]*: what it assumed of the state its range came in with does not hold: read again in one process\$" "$tmp/rtlate.4.v"
+grep -q "^rpcsim-analyze: worker [0-9]*: what it counted depends on what came before its range in a way it could not stand in for: read again in one process\$" "$tmp/rtlate.4.v"
 ok $? "... read again in one process, and -v says why" || diag "$(cat "$tmp/rtlate.4.v")"
 # an index whose times are not its packets': the worker whose packet it
 # is finds out, and the trace is read again in one process
