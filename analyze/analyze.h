@@ -283,6 +283,17 @@ int check_metadata(const char *dir);
  */
 unsigned int check_streams(const struct analysis *a, bool partial,
 			   char *first, size_t len);
+/*
+ * LTTng's packet index (TRACE/index/STREAM.idx): a header of
+ * CTF_INDEX_HEADER_SIZE bytes (magic, major, minor, entry length:
+ * big-endian 32-bit), then one entry per packet of big-endian 64-bit
+ * fields, the first ones the packet's offset and its size in bits.
+ */
+#define CTF_INDEX_MAGIC		0xC1F1DCC1u
+#define CTF_INDEX_HEADER_SIZE	16
+/* A 32-bit integer of @be byte order; a big-endian 64-bit one. */
+uint32_t load_u32(const unsigned char *p, bool be);
+uint64_t load_be64(const unsigned char *p);
 /* Bytes of the files other than "metadata" in the trace directories. */
 uint64_t stream_bytes(const struct analysis *a);
 

@@ -3701,11 +3701,11 @@ static const char *tmp_parent(void)
  * bytes, packet and content sizes in bits, timestamp_begin and
  * timestamp_end (clock values), events_discarded, stream_id,
  * stream_instance_id, packet_seq_num.  The work of N workers is cut at
- * N - 1 times, each a packet's timestamp_begin; a worker decodes a copy
- * of the packets of each file that can hold events of its range (the
- * packet that straddles a cut is decoded by the workers of both sides,
- * each keeping its side's events), with an index of its own: babeltrace2
- * ignores an index that does not add up to its file.  The discard counts
+ * N - 1 times (split_plan()); a worker decodes a copy of the packets of
+ * each file that can hold events of its range (a packet that straddles a
+ * cut is decoded by the workers of both sides, each keeping its side's
+ * events), with an index of its own: babeltrace2 ignores an index that
+ * does not add up to its file.  The discard counts
  * are the risk: babeltrace2 reports a stream's first packet's whole
  * events_discarded counter as lost, and a gap in packet_seq_num between
  * two packets of the overlap would be reported twice.  So a trace is cut
@@ -3713,18 +3713,8 @@ static const char *tmp_parent(void)
  * whose times do not overlap or go back, consecutive, none counting a
  * discarded event; and one trace (one clock) only.
  */
-#define IDX_MAGIC	0xC1F1DCC1u
-#define IDX_HDR		16
-#define IDX_ENTRY_MIN	72
-
-static uint64_t get_be64(const unsigned char *p)
-{
-	uint64_t v = 0;
-
-	for (int i = 0; i < 8; i++)
-		v = v << 8 | p[i];
-	return v;
-}
+#define IDX_HDR		CTF_INDEX_HEADER_SIZE
+#define IDX_ENTRY_MIN	72	/* version 1.1: up to packet_seq_num */
 
 static void put_be64(unsigned char *p, uint64_t v)
 {
@@ -3732,17 +3722,11 @@ static void put_be64(unsigned char *p, uint64_t v)
 		p[i] = (unsigned char)v;
 }
 
-static uint32_t get_be32(const unsigned char *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
-	       (uint32_t)p[2] << 8 | p[3];
-}
-
 /* Field @field (0: offset, 1: size in bits, ...) of packet @i of @f. */
 static inline uint64_t pk(const struct sfile *f, unsigned int i,
 			  unsigned int field)
 {
-	return get_be64(f->idx + (size_t)i * f->elen + 8 * field);
+	return load_be64(f->idx + (size_t)i * f->elen + 8 * field);
 }
 
 
@@ -3761,9 +3745,9 @@ static int read_index(const char *dir, struct sfile *f)
 		return -1;
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size < IDX_HDR ||
 	    pread(fd, f->hdr, IDX_HDR, 0) != IDX_HDR ||
-	    get_be32(f->hdr) != IDX_MAGIC)
+	    load_u32(f->hdr, true) != CTF_INDEX_MAGIC)
 		goto out;
-	f->elen = get_be32(f->hdr + 12);
+	f->elen = load_u32(f->hdr + 12, true);
 	if (f->elen < IDX_ENTRY_MIN || f->elen > 4096 || f->elen % 8 ||
 	    ((uint64_t)st.st_size - IDX_HDR) % f->elen)
 		goto out;

@@ -301,7 +301,7 @@ int find_traces(struct analysis *a, char *const *paths, unsigned int n)
 #define TSDL_MAGIC		0x75d11d57u
 #define TSDL_HEADER_SIZE	37
 
-static uint32_t load_u32(const unsigned char *p, bool be)
+uint32_t load_u32(const unsigned char *p, bool be)
 {
 	if (be)
 		return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
@@ -401,11 +401,9 @@ uint64_t stream_bytes(const struct analysis *a)
  * starting with the packet's offset in the stream file and its size in
  * bits.  From the last entry, the least size the stream file must have.
  */
-#define CTF_INDEX_MAGIC		0xC1F1DCC1u
-#define CTF_INDEX_HEADER_SIZE	16
 #define CTF_INDEX_ENTRY_MIN	16
 
-static uint64_t load_be64(const unsigned char *p)
+uint64_t load_be64(const unsigned char *p)
 {
 	uint64_t v = 0;
 
