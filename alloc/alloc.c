@@ -55,14 +55,15 @@ void pp_set_page_allocated(struct pp_page *page, unsigned int order)
 /*
  * prep_new_page() for an order-0 page when there is nothing to check or
  * zero (debug checks off, no GFP_ZERO): the fast paths' and the bulk
- * loops' unchecked copies.
+ * loops' unchecked copies.  pp_set_page_allocated()'s three stores as one
+ * (see pp_page_word(): with debug off, flags is 0).
  */
 static inline __attribute__((always_inline))
 void pp_prep_new_page_fast(struct pp_pool *pool, struct pp_page *page)
 {
 	/* KASAN: the caller's now (ASan build). */
 	pp_kasan_unpoison(pool, page, 0);
-	pp_set_page_allocated(page, 0);
+	pp_page_word_store(page, pp_page_word(1, 0, PP_PAGE_INUSE, 0));
 }
 
 /*
@@ -619,6 +620,24 @@ void pp_bulk_fill_pcp_checked(struct pp_pool *pool, struct pp_pcp *pcp,
 					   PP_FILL_PER_PAGE_STATS)));
 }
 
+/*
+ * The end of the run of NULL slots of @a that starts before @i: the first
+ * populated slot at or after @i, or @n.  Four slots a step while all four
+ * are NULL (an OR of four words, one branch), as a refilled array mostly
+ * is: a slot a step cost about a quarter of the 64-page array call.
+ */
+static inline unsigned long pp_hole_run_end(struct pp_page *const *a,
+					    unsigned long i, unsigned long n)
+{
+	while (i + 4 <= n &&
+	       !((uintptr_t)a[i] | (uintptr_t)a[i + 1] |
+		 (uintptr_t)a[i + 2] | (uintptr_t)a[i + 3]))
+		i += 4;
+	while (i < n && !a[i])
+		i++;
+	return i;
+}
+
 /* Pages a bulk list call takes per section (on the stack). */
 #define PP_RSEQ_LIST_CHUNK	64U
 
@@ -724,12 +743,9 @@ bool pp_bulk_fill_rseq(struct pp_pool *pool, struct pp_zone *zone,
 			if (want > PP_RSEQ_LIST_CHUNK)
 				want = PP_RSEQ_LIST_CHUNK;
 		} else {
-			unsigned long end = nr_populated + 1;
-
-			while (end < nr_pages && !page_array[end])
-				end++;
 			dst = page_array + nr_populated;
-			want = end - nr_populated;
+			want = pp_hole_run_end(page_array, nr_populated + 1,
+					       nr_pages) - nr_populated;
 		}
 		k = pp_rseq_pop_bulk(pool, zone, dst, want,
 				     !to_list && !fill_all,

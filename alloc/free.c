@@ -405,6 +405,9 @@ void pp_release_pages_rseq(struct pp_pool *pool, struct pp_page **pages,
 	struct pp_page *batch[PP_SWAP_CLUSTER_MAX];
 	/* One node past pp_pool_slow(): every page is the first zone's. */
 	struct pp_zone *zone = &pool->zones[0];
+	/* Debug checks are off here: flags is 0 (pp_page_word()). */
+	const uint64_t in_use = pp_page_word(1, 0, PP_PAGE_INUSE, 0);
+	const uint64_t unref = pp_page_word(0, 0, PP_PAGE_INUSE, 0);
 	unsigned int n = 0;
 
 	for (unsigned long i = 0; i < nr; i++) {
@@ -414,17 +417,25 @@ void pp_release_pages_rseq(struct pp_pool *pool, struct pp_page **pages,
 			continue;
 		if (unlikely(!pp_page_in_pool(pool, page)))
 			pp_bad_pointer(pool, page, "pp_release_pages");
-		/* The only reference is ours: see pp_put_page_testzero(). */
-		if (likely(__atomic_load_n(&page->refcount,
-					   __ATOMIC_ACQUIRE) == 1))
-			__atomic_store_n(&page->refcount, 0,
-					 __ATOMIC_RELAXED);
-		else if (!pp_put_page_testzero(pool, page,
-					       "pp_release_pages"))
-			continue;
-		if (unlikely(page->order)) {
-			pp_free_pages(pool, page, "pp_release_pages");
-			continue;
+		/*
+		 * The common page, an order-0 page in use whose only
+		 * reference is ours (see pp_put_page_testzero()), tested and
+		 * dropped with one load and one store (pp_page_word()).
+		 */
+		if (likely(pp_page_word_load(page) == in_use)) {
+			pp_page_word_store(page, unref);
+		} else {
+			if (__atomic_load_n(&page->refcount,
+					    __ATOMIC_ACQUIRE) == 1)
+				__atomic_store_n(&page->refcount, 0,
+						 __ATOMIC_RELAXED);
+			else if (!pp_put_page_testzero(pool, page,
+						       "pp_release_pages"))
+				continue;
+			if (unlikely(page->order)) {
+				pp_free_pages(pool, page, "pp_release_pages");
+				continue;
+			}
 		}
 		pp_kasan_poison(pool, page, 0);
 		batch[n++] = page;

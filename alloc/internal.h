@@ -27,6 +27,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdint.h>
 #if defined(__has_include)
 #if __has_include(<sys/rseq.h>)
@@ -871,6 +872,52 @@ static inline unsigned int pp_page_state(const struct pp_page *page)
 static inline void pp_set_page_state(struct pp_page *page, unsigned int state)
 {
 	__atomic_store_n(&page->state, (uint8_t)state, __ATOMIC_RELAXED);
+}
+
+/*
+ * A descriptor's refcount, order, state and flags make one aligned 8-byte
+ * word (the layout in pagepool.h, checked here).  Where a fast path knows
+ * all four, it reads or writes them with one access instead of three or
+ * four: prep_new_page()'s stores, and release_pages()'s test that a page
+ * is an order-0 page in use with one reference.  Only where debug checks
+ * are off: then no page carries PP_PG_POISONED, so @flags is 0.
+ */
+typedef uint64_t __attribute__((may_alias, aligned(8))) pp_page_word_t;
+
+_Static_assert(offsetof(struct pp_page, refcount) % 8 == 0 &&
+	       offsetof(struct pp_page, order) ==
+	       offsetof(struct pp_page, refcount) + 4 &&
+	       offsetof(struct pp_page, state) ==
+	       offsetof(struct pp_page, refcount) + 5 &&
+	       offsetof(struct pp_page, flags) ==
+	       offsetof(struct pp_page, refcount) + 6 &&
+	       sizeof(((struct pp_page *)0)->refcount) == 4,
+	       "refcount, order, state, flags: one 8-byte word");
+
+/* The word's value for these fields, as memory holds it. */
+static inline uint64_t pp_page_word(uint32_t refcount, unsigned int order,
+				    unsigned int state, unsigned int flags)
+{
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	return (uint64_t)refcount | (uint64_t)(uint8_t)order << 32 |
+	       (uint64_t)(uint8_t)state << 40 |
+	       (uint64_t)(uint16_t)flags << 48;
+#else
+	return (uint64_t)refcount << 32 | (uint64_t)(uint8_t)order << 24 |
+	       (uint64_t)(uint8_t)state << 16 | (uint16_t)flags;
+#endif
+}
+
+static inline uint64_t pp_page_word_load(const struct pp_page *page)
+{
+	return __atomic_load_n((const pp_page_word_t *)&page->refcount,
+			       __ATOMIC_ACQUIRE);
+}
+
+static inline void pp_page_word_store(struct pp_page *page, uint64_t word)
+{
+	__atomic_store_n((pp_page_word_t *)&page->refcount, word,
+			 __ATOMIC_RELAXED);
 }
 
 /*
