@@ -215,11 +215,18 @@ static inline long pp_rseq_push1(struct rseq *rs, struct pp_pcp *pcp, int cpu,
  * Take up to @n pages from the hot end into @dst[0..k), hottest first.
  * Returns k (0: the list is empty) or a PP_RSEQ_* code; after a code,
  * @dst[0..@n) may hold pages that are still on the list.
+ *
+ * When the k slots do not wrap around the end of the ring (all but about
+ * one call in ring/k), they are copied two at a time: a 16-byte load of
+ * two slots, their order swapped (pshufd), a 16-byte store, which is a
+ * third of the instructions of the slot-by-slot loop the wrapping case
+ * keeps.
  */
 static inline long pp_rseq_pop_n(struct rseq *rs, struct pp_pcp *pcp, int cpu,
 				 struct pp_page **dst, unsigned long n)
 {
 	uint64_t st, top, ring, j, idx;
+	__attribute__((vector_size(16))) long long two;
 	long k;
 
 	__asm__ __volatile__(
@@ -236,8 +243,34 @@ static inline long pp_rseq_pop_n(struct rseq *rs, struct pp_pcp *pcp, int cpu,
 		"shrq $32, %[top]\n\t"
 		"movq %c[ringp](%[pcp]), %[ring]\n\t"
 		"xorl %k[j], %k[j]\n\t"
+		/* hi = top & mask: the slot past the hottest one. */
+		"movl %k[top], %k[idx]\n\t"
+		"andl %c[mask](%[pcp]), %k[idx]\n\t"
+		"cmpq %[k], %[idx]\n\t"
+		"jb 10f\n\t"
+		/* No wrap: ring[hi - 1], ring[hi - 2], ... into dst[0..k). */
+		"leaq (%[ring], %[idx], 8), %[ring]\n\t"
+		"leaq -1(%[k]), %[top]\n\t"
+		"cmpq $1, %[k]\n\t"
+		"jbe 12f\n\t"
 		".p2align 4\n\t"
-		"9:\n\t"
+		"11:\n\t"
+		"movdqu -16(%[ring]), %[two]\n\t"
+		"pshufd $0x4e, %[two], %[two]\n\t"
+		"movdqu %[two], (%[dst], %[j], 8)\n\t"
+		"subq $16, %[ring]\n\t"
+		"addq $2, %[j]\n\t"
+		"cmpq %[top], %[j]\n\t"
+		"jb 11b\n\t"
+		"12:\n\t"
+		"cmpq %[k], %[j]\n\t"
+		"jae 13f\n\t"
+		"movq -8(%[ring]), %[idx]\n\t"
+		"movq %[idx], (%[dst], %[j], 8)\n\t"
+		"jmp 13f\n\t"
+		/* Wrapping: slot by slot, each index masked. */
+		".p2align 4\n\t"
+		"10:\n\t"
 		"decl %k[top]\n\t"
 		"movl %k[top], %k[idx]\n\t"
 		"andl %c[mask](%[pcp]), %k[idx]\n\t"
@@ -245,7 +278,8 @@ static inline long pp_rseq_pop_n(struct rseq *rs, struct pp_pcp *pcp, int cpu,
 		"movq %[idx], (%[dst], %[j], 8)\n\t"
 		"incq %[j]\n\t"
 		"cmpq %[k], %[j]\n\t"
-		"jb 9b\n\t"
+		"jb 10b\n\t"
+		"13:\n\t"
 		"movq %[k], %[idx]\n\t"
 		"shlq $32, %[idx]\n\t"
 		"addq %[k], %[idx]\n\t"
@@ -255,7 +289,8 @@ static inline long pp_rseq_pop_n(struct rseq *rs, struct pp_pcp *pcp, int cpu,
 		PP_RSEQ_EXITS("%[k]")
 		"5:\n\t"
 		: [k] "=&r" (k), [st] "=&r" (st), [top] "=&r" (top),
-		  [ring] "=&r" (ring), [j] "=&r" (j), [idx] "=&r" (idx)
+		  [ring] "=&r" (ring), [j] "=&r" (j), [idx] "=&r" (idx),
+		  [two] "=&x" (two)
 		: PP_RSEQ_COMMON_OPERANDS, PP_RSEQ_LIST_OPERANDS,
 		  [dst] "r" (dst), [n] "rm" (n)
 		: "memory", "cc");
