@@ -380,10 +380,11 @@ static void pp_free_pages_batch_buddy(struct pp_pool *pool,
  * go to the buddy lists.
  */
 static void pp_rseq_release_batch(struct pp_pool *pool, struct pp_zone *zone,
-				  struct pp_page **pages, unsigned int nr)
+				  struct pp_page **pages, unsigned int nr,
+				  int marked)
 {
 	unsigned int done = pp_rseq_fault(pool) ? 0 :
-			    pp_rseq_free_batch(pool, zone, pages, nr);
+			    pp_rseq_free_batch(pool, zone, pages, nr, marked);
 
 	if (likely(done == nr))
 		return;
@@ -405,9 +406,15 @@ void pp_release_pages_rseq(struct pp_pool *pool, struct pp_page **pages,
 	struct pp_page *batch[PP_SWAP_CLUSTER_MAX];
 	/* One node past pp_pool_slow(): every page is the first zone's. */
 	struct pp_zone *zone = &pool->zones[0];
-	/* Debug checks are off here: flags is 0 (pp_page_word()). */
+	/*
+	 * Debug checks are off here: flags is 0 (pp_page_word()).  A page
+	 * whose last reference goes is marked a free pcp page of this CPU
+	 * in the same store (and pcp_cpu), so that the sections only move
+	 * pointers (pp_rseq_free_batch() marks again if the thread moves).
+	 */
 	const uint64_t in_use = pp_page_word(1, 0, PP_PAGE_INUSE, 0);
-	const uint64_t unref = pp_page_word(0, 0, PP_PAGE_INUSE, 0);
+	const uint64_t unref = pp_page_word(0, 0, PP_PAGE_PCP, 0);
+	const int cpu = pp_rseq_cpu(pp_rseq_area());
 	unsigned int n = 0;
 
 	for (unsigned long i = 0; i < nr; i++) {
@@ -436,16 +443,18 @@ void pp_release_pages_rseq(struct pp_pool *pool, struct pp_page **pages,
 				pp_free_pages(pool, page, "pp_release_pages");
 				continue;
 			}
+			pp_set_page_state(page, PP_PAGE_PCP);
 		}
+		page->pcp_cpu = (uint32_t)cpu;
 		pp_kasan_poison(pool, page, 0);
 		batch[n++] = page;
 		if (n == PP_SWAP_CLUSTER_MAX) {
-			pp_rseq_release_batch(pool, zone, batch, n);
+			pp_rseq_release_batch(pool, zone, batch, n, cpu);
 			n = 0;
 		}
 	}
 	if (n)
-		pp_rseq_release_batch(pool, zone, batch, n);
+		pp_rseq_release_batch(pool, zone, batch, n, cpu);
 }
 
 /*
@@ -466,7 +475,7 @@ static void pp_free_unref_page_batch(struct pp_pool *pool,
 			for (unsigned int i = 0; i < nr; i++)
 				pp_do_trace(mm_page_free_batched,
 					    pp_pfn(pool, pages[i]));
-		return pp_rseq_release_batch(pool, zone, pages, nr);
+		return pp_rseq_release_batch(pool, zone, pages, nr, -1);
 	}
 	pcp = pp_zone_this_pcp(pool, zone);
 	locked = pp_pcp_trylock(pcp);

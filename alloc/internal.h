@@ -835,7 +835,8 @@ unsigned int pp_rseq_refill(struct pp_pool *pool, struct pp_zone *zone,
 			    const char *call);
 void pp_rseq_drain_high(struct pp_pool *pool, struct pp_zone *zone);
 unsigned int pp_rseq_free_batch(struct pp_pool *pool, struct pp_zone *zone,
-				struct pp_page **pages, unsigned int nr);
+				struct pp_page **pages, unsigned int nr,
+				int marked);
 void pp_pcp_stop(struct pp_pool *pool, struct pp_pcp *pcp);
 void pp_pcp_restart(struct pp_pool *pool, struct pp_pcp *pcp);
 int pp_pcp_setup(struct pp_pool *pool, const struct pp_pool_config *cfg);

@@ -394,10 +394,15 @@ void pp_rseq_drain_high(struct pp_pool *pool, struct pp_zone *zone)
  * @zone, as many per section as fit below high, draining a batch whenever
  * the list reaches high.  Returns how many went onto lists; the caller
  * frees the rest ([return, @nr)) to the buddy lists: the list was
- * stopped, or the thread runs on a CPU without one.
+ * stopped, or the thread runs on a CPU without one.  @marked: -1, or the
+ * CPU whose free pcp pages the caller has already marked the pages
+ * (state and pcp_cpu, pp_release_pages_rseq()); the sections then only
+ * move pointers, and if the thread runs elsewhere by then, the pages not
+ * yet given back are marked again for its CPU first.
  */
 unsigned int pp_rseq_free_batch(struct pp_pool *pool, struct pp_zone *zone,
-				struct pp_page **pages, unsigned int nr)
+				struct pp_page **pages, unsigned int nr,
+				int marked)
 {
 	struct rseq *rs = pp_rseq_area();
 	unsigned int high = zone->pcp[0].high, i = 0;
@@ -411,8 +416,20 @@ unsigned int pp_rseq_free_batch(struct pp_pool *pool, struct pp_zone *zone,
 
 		if ((unsigned int)cpu >= pool->nr_cpus)
 			break;
-		r = pp_rseq_push_n(rs, &zone->pcp[cpu], cpu, pages + i, nr - i,
-				   high, &st);
+		if (marked < 0) {
+			r = pp_rseq_push_n(rs, &zone->pcp[cpu], cpu, pages + i,
+					   nr - i, high, &st);
+		} else {
+			/* Marked for another CPU: the thread moved since. */
+			if (unlikely(cpu != marked)) {
+				for (unsigned int j = i; j < nr; j++)
+					pages[j]->pcp_cpu = (uint32_t)cpu;
+				marked = cpu;
+			}
+			r = pp_rseq_push_n_marked(rs, &zone->pcp[cpu], cpu,
+						  pages + i, nr - i, high,
+						  &st);
+		}
 		if (r > 0) {
 			i += (unsigned int)r;
 			if ((uint32_t)st >= high)
@@ -444,7 +461,8 @@ void pp_rseq_drain_high(struct pp_pool *pool, struct pp_zone *zone)
 }
 
 unsigned int pp_rseq_free_batch(struct pp_pool *pool, struct pp_zone *zone,
-				struct pp_page **pages, unsigned int nr)
+				struct pp_page **pages, unsigned int nr,
+				int marked)
 {
 	return 0;
 }

@@ -361,6 +361,95 @@ static inline long pp_rseq_push_n(struct rseq *rs, struct pp_pcp *pcp, int cpu,
 }
 
 /*
+ * pp_rseq_push_n() for pages the caller has already marked free pcp pages
+ * of @cpu (state and pcp_cpu): the section only copies the pointers into
+ * the ring and commits.  When the k slots do not wrap around the ring's
+ * end they are copied two at a time (16-byte loads and stores).  The same
+ * returns and *@state_out as pp_rseq_push_n().
+ */
+static inline long pp_rseq_push_n_marked(struct rseq *rs, struct pp_pcp *pcp,
+					 int cpu, struct pp_page *const *src,
+					 unsigned long n, unsigned int limit,
+					 uint64_t *state_out)
+{
+	uint64_t st, top, ring, j, idx;
+	__attribute__((vector_size(16))) long long two;
+	long k;
+
+	__asm__ __volatile__(
+		PP_RSEQ_CS_DESCRIPTOR
+		PP_RSEQ_ENTER("%[idx]", "%[rs]")
+		PP_RSEQ_CHECK_LIST
+		"movq %c[state](%[pcp]), %[st]\n\t"
+		"xorl %k[k], %k[k]\n\t"
+		"movl %[limit], %k[idx]\n\t"
+		"subl %k[st], %k[idx]\n\t"
+		"jbe 2f\n\t"
+		"movl %k[idx], %k[k]\n\t"
+		"cmpq %[n], %[k]\n\t"
+		"cmovaq %[n], %[k]\n\t"
+		"movq %[st], %[top]\n\t"
+		"shrq $32, %[top]\n\t"
+		"movq %c[ringp](%[pcp]), %[ring]\n\t"
+		/* lo = top & mask: the first free slot. */
+		"movl %k[top], %k[idx]\n\t"
+		"andl %c[mask](%[pcp]), %k[idx]\n\t"
+		"leaq -1(%[idx], %[k]), %[j]\n\t"
+		"cmpl %c[mask](%[pcp]), %k[j]\n\t"
+		"ja 10f\n\t"
+		/* No wrap: src[0..k) into ring[lo..lo + k). */
+		"leaq (%[ring], %[idx], 8), %[ring]\n\t"
+		"xorl %k[j], %k[j]\n\t"
+		"leaq -1(%[k]), %[top]\n\t"
+		"cmpq $1, %[k]\n\t"
+		"jbe 12f\n\t"
+		".p2align 4\n\t"
+		"11:\n\t"
+		"movdqu (%[src], %[j], 8), %[two]\n\t"
+		"movdqu %[two], (%[ring], %[j], 8)\n\t"
+		"addq $2, %[j]\n\t"
+		"cmpq %[top], %[j]\n\t"
+		"jb 11b\n\t"
+		"12:\n\t"
+		"cmpq %[k], %[j]\n\t"
+		"jae 13f\n\t"
+		"movq (%[src], %[j], 8), %[idx]\n\t"
+		"movq %[idx], (%[ring], %[j], 8)\n\t"
+		"jmp 13f\n\t"
+		/* Wrapping: slot by slot, each index masked. */
+		".p2align 4\n\t"
+		"10:\n\t"
+		"xorl %k[j], %k[j]\n\t"
+		"14:\n\t"
+		"movq (%[src], %[j], 8), %[idx]\n\t"
+		"movq %[idx], %[two]\n\t"
+		"movl %k[top], %k[idx]\n\t"
+		"andl %c[mask](%[pcp]), %k[idx]\n\t"
+		"movq %[two], (%[ring], %[idx], 8)\n\t"
+		"incl %k[top]\n\t"
+		"incq %[j]\n\t"
+		"cmpq %[k], %[j]\n\t"
+		"jb 14b\n\t"
+		"13:\n\t"
+		"movq %[k], %[idx]\n\t"
+		"shlq $32, %[idx]\n\t"
+		"addq %[k], %[idx]\n\t"
+		"addq %[idx], %[st]\n\t"
+		"movq %[st], %c[state](%[pcp])\n\t"	/* commit */
+		"2:\n\t"
+		PP_RSEQ_EXITS("%[k]")
+		"5:\n\t"
+		: [k] "=&r" (k), [st] "=&r" (st), [top] "=&r" (top),
+		  [ring] "=&r" (ring), [j] "=&r" (j), [idx] "=&r" (idx),
+		  [two] "=&x" (two)
+		: PP_RSEQ_COMMON_OPERANDS, PP_RSEQ_LIST_OPERANDS,
+		  [src] "r" (src), [n] "rm" (n), [limit] "rm" (limit)
+		: "memory", "cc");
+	*state_out = st;
+	return k;
+}
+
+/*
  * Take up to @n pages from the cold end into @dst[0..k), coldest first,
  * if the list holds at least @min pages.  Returns k (0: fewer than @min,
  * or empty) or a PP_RSEQ_* code.
