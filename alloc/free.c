@@ -298,6 +298,37 @@ void pp_put_page_rseq_miss(struct pp_pool *pool, struct pp_page *page)
 	pp_free_one_page(pool, page, 0);
 }
 
+#ifdef PP_RSEQ_PCP
+/*
+ * pp_put_page()'s push came back with @r, a PP_RSEQ_* code: an aborted
+ * section or a moved thread is a restart, counted, then the push is tried
+ * again as pp_put_page_rseq_miss() tries it.
+ */
+static __attribute__((noinline))
+void pp_put_page_rseq_retry(struct pp_pool *pool, struct pp_page *page,
+			    long r)
+{
+	if (r == PP_RSEQ_ABORTED || r == PP_RSEQ_MOVED)
+		pp_count(pool, PP_PCP_RESTART_FREE, 1);
+	pp_put_page_rseq_miss(pool, page);
+}
+
+/*
+ * pp_put_page()'s PGFREE section did not commit: count it as
+ * pp_rseq_count() does, then the drain at high; @n is the list's count
+ * after the push.
+ */
+static __attribute__((noinline))
+void pp_put_page_rseq_recount(struct pp_pool *pool, long n)
+{
+	struct pp_zone *zone = &pool->zones[0];
+
+	pp_rseq_count_slow(pool, zone, PP_PGFREE, 1);
+	if ((unsigned long)n >= pp_rseq_high(pool))
+		pp_rseq_drain_high(pool, zone);
+}
+#endif
+
 /* The fast path's page reached high: drain a batch, then unlock. */
 static __attribute__((noinline))
 void pp_pcp_drain_unlock(struct pp_pool *pool, struct pp_pcp *pcp)
@@ -319,14 +350,22 @@ void pp_put_page(struct pp_pool *pool, struct pp_page *page)
 	struct pp_zone *zone;
 	struct pp_pcp *pcp;
 
+	/*
+	 * Past pp_pool_slow() debug checks are off, so flags is 0: an
+	 * order-0 page in use with one reference is one word (see
+	 * pp_page_word()); any other goes the general way.
+	 */
 	if (unlikely(!pp_page_in_pool(pool, page) || pp_pool_slow(pool) ||
-		     page->order ||
-		     __atomic_load_n(&page->refcount, __ATOMIC_ACQUIRE) != 1 ||
+		     pp_page_word_load(page) !=
+		     pp_page_word(1, 0, PP_PAGE_INUSE, 0) ||
 		     pp_trace_enabled(mm_page_free)))
 		return pp_put_page_slow(pool, page);
 	/* One node past pp_pool_slow(): the page is the first zone's. */
 	zone = &pool->zones[0];
+#ifdef PP_RSEQ_PCP
 	if (pool->pcp_rseq) {
+		struct rseq *rs = pp_rseq_area();
+		int cpu = pp_rseq_cpu(rs);
 		long n;
 
 		if (unlikely(zone->pcp[0].fault_trylock))
@@ -334,14 +373,25 @@ void pp_put_page(struct pp_pool *pool, struct pp_page *page)
 		/* The only reference is ours: see pp_put_page_testzero(). */
 		__atomic_store_n(&page->refcount, 0, __ATOMIC_RELAXED);
 		pp_kasan_poison(pool, page, 0);
-		n = pp_rseq_free_one(pool, zone, page);
-		if (unlikely(n <= 0))
+		/*
+		 * free_unref_page_commit() and PGFREE, a section each; what
+		 * does not go straight is finished out of line, as a tail
+		 * call, so that this path saves no registers.
+		 */
+		if (unlikely((unsigned int)cpu >= pool->nr_cpus))
 			return pp_put_page_rseq_miss(pool, page);
-		pp_rseq_count(pool, PP_PGFREE, 1);
+		n = pp_rseq_push1(rs, &zone->pcp[cpu], cpu, page);
+		if (unlikely(n <= 0))
+			return pp_put_page_rseq_retry(pool, page, n);
+		if (unlikely(pp_rseq_add(rs, cpu, (uint64_t *)
+					 &zone->pcp[cpu].events[PP_PGFREE],
+					 1)))
+			return pp_put_page_rseq_recount(pool, n);
 		if (unlikely((unsigned long)n >= pp_rseq_high(pool)))
 			return pp_rseq_drain_high(pool, zone);
 		return;
 	}
+#endif
 	pcp = pp_zone_this_pcp(pool, zone);
 	if (unlikely(!pp_pcp_trylock_fast(pcp)))
 		return pp_put_page_slow(pool, page);
