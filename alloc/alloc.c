@@ -469,9 +469,95 @@ struct pp_page *pp_alloc_page_fast(struct pp_pool *pool,
  * starts over.  Every call out of here is a tail call, so the compiler
  * saves no registers on the way in.
  */
+#ifdef PP_RSEQ_PCP
+/*
+ * pp_alloc_page()'s pop came back with @r, 0 (the list is empty) or a
+ * PP_RSEQ_* code: an aborted section or a moved thread is a restart,
+ * counted; then the general path, which tries the list again.
+ */
+static __attribute__((noinline))
+struct pp_page *pp_alloc_page_rseq_miss(struct pp_pool *pool, pp_gfp_t gfp,
+					long r)
+{
+	if (r == PP_RSEQ_ABORTED || r == PP_RSEQ_MOVED)
+		pp_count(pool, PP_PCP_RESTART_ALLOC, 1);
+	return pp_alloc_page_slow(pool, gfp);
+}
+
+/*
+ * A counter section of pp_alloc_page() did not commit: the counts still
+ * to make (@pgalloc: PGALLOC too) as pp_rseq_count() makes them, then
+ * the end of the fast path.
+ */
+static __attribute__((noinline))
+struct pp_page *pp_alloc_page_rseq_recount(struct pp_pool *pool,
+					   struct pp_page *page, pp_gfp_t gfp,
+					   bool pgalloc)
+{
+	struct pp_zone *zone = &pool->zones[0];
+
+	if (pgalloc) {
+		pp_rseq_count_slow(pool, zone, PP_PGALLOC, 1);
+		pp_rseq_count(pool, PP_ALLOC_SINGLE_CALLS, 1);
+	} else {
+		pp_rseq_count_slow(pool, zone, PP_ALLOC_SINGLE_CALLS, 1);
+	}
+	if (unlikely((gfp & PP_GFP_ZERO) || pp_trace_enabled(mm_page_alloc)))
+		return pp_alloc_page_finish(pool, page, gfp);
+	return page;
+}
+
+/*
+ * pp_alloc_page_fast() on rseq lists without @ac, as pp_alloc_page()
+ * takes it: the pop and the two counts a section each, and whatever does
+ * not go straight finished out of line as a tail call, so that the path
+ * saves no registers.  The same steps, checks and counters.
+ */
+static inline __attribute__((always_inline))
+struct pp_page *pp_alloc_page_rseq(struct pp_pool *pool, pp_gfp_t gfp)
+{
+	struct pp_zone *zone = &pool->zones[0];
+	struct pp_page *page;
+	struct pp_pcp *pcp;
+	struct rseq *rs;
+	int cpu;
+	long r;
+
+	if (unlikely(pp_pool_slow(pool) ||
+		     pp_zone_free(zone) <= zone->wmark[PP_WMARK_LOW] ||
+		     zone->pcp[0].fault_trylock))
+		return pp_alloc_page_slow(pool, gfp);
+	rs = pp_rseq_area();
+	cpu = pp_rseq_cpu(rs);
+	if (unlikely((unsigned int)cpu >= pool->nr_cpus))
+		return pp_alloc_page_slow(pool, gfp);
+	pcp = &zone->pcp[cpu];
+	r = pp_rseq_pop1(rs, pcp, cpu);
+	if (unlikely(r <= 0))
+		return pp_alloc_page_rseq_miss(pool, gfp, r);
+	page = (struct pp_page *)r;
+	pp_prep_new_page_fast(pool, page);
+	if (unlikely(pp_rseq_add(rs, cpu, (uint64_t *)&pcp->events[PP_PGALLOC],
+				 1)))
+		return pp_alloc_page_rseq_recount(pool, page, gfp, true);
+	if (unlikely(pp_rseq_add(rs, cpu, (uint64_t *)
+				 &pcp->events[PP_ALLOC_SINGLE_CALLS], 1)))
+		return pp_alloc_page_rseq_recount(pool, page, gfp, false);
+	if (unlikely((gfp & PP_GFP_ZERO) || pp_trace_enabled(mm_page_alloc)))
+		return pp_alloc_page_finish(pool, page, gfp);
+	return page;
+}
+#endif
+
 struct pp_page *pp_alloc_page(struct pp_pool *pool, pp_gfp_t gfp)
 {
-	struct pp_page *page = pp_alloc_page_fast(pool, NULL);
+	struct pp_page *page;
+
+#ifdef PP_RSEQ_PCP
+	if (likely(pool->pcp_rseq))
+		return pp_alloc_page_rseq(pool, gfp);
+#endif
+	page = pp_alloc_page_fast(pool, NULL);
 
 	if (unlikely(!page))
 		return pp_alloc_page_slow(pool, gfp);
