@@ -19,6 +19,9 @@
  *   free_unref_page_commit()              pp_rseq_push1(); at high, the
  *                                         drain below
  *   free_unref_page_list() commits        pp_rseq_push_n(), up to 32
+ *                                         (pp_rseq_push_n_marked() for
+ *                                         release_pages(), whose pages
+ *                                         are marked beforehand)
  *   rmqueue_bulk() filling an empty list  pp_rseq_refill(): pages taken
  *                                         from the buddy lists under the
  *                                         zone lock, then published onto
