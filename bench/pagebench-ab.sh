@@ -14,7 +14,7 @@
 
 set -u
 
-a= b= rounds=9
+a='' b='' rounds=9
 
 usage()
 {

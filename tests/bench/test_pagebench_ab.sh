@@ -1,0 +1,109 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# bench/pagebench-ab.sh with pagebench in smoke mode (a few pages per
+# configuration: the table's format and arithmetic, never the timing):
+# this build as both A and B gives the header, the load lines, one row per
+# configuration with both medians and B/A equal to their quotient, and
+# each median the median of the rounds' figures; --help says how it is
+# used; bad input exits 2 with one line naming the option; a build
+# without pagebench exits 1.
+
+: "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
+: "${top_builddir:=$top_srcdir}"
+# shellcheck source=tests/utils/tap.sh
+. "$top_srcdir/tests/utils/tap.sh"
+
+SCRIPT=$top_srcdir/bench/pagebench-ab.sh
+[ -x "$top_builddir/pagebench/pagebench" ] ||
+	bail_out "$top_builddir/pagebench/pagebench not built"
+tmpdir=$(mktemp -d "${TMPDIR:-/tmp}/pagebench-ab-test.XXXXXX") ||
+	bail_out "mktemp failed"
+trap 'rm -rf "$tmpdir"' EXIT
+trap 'exit 1' HUP INT TERM
+OUT=$tmpdir/stdout
+ERR=$tmpdir/stderr
+
+# run ARGS...: the script into $OUT and $ERR, its status in $status.
+run()
+{
+	timeout 300 sh "$SCRIPT" "$@" >"$OUT" 2>"$ERR"
+	status=$?
+}
+
+plan_tests 12
+
+run --help
+ok $? "--help exits 0" ||
+	diag "status $status"
+grep -q '^Usage: pagebench-ab.sh --a=DIR --b=DIR' "$OUT"
+ok $? "--help prints the usage"
+
+# Three rounds of the same build on both sides, two configurations.
+run --a="$top_builddir" --b="$top_builddir" --rounds=3 --smoke \
+	--allocators=buddy --api=single,array --bulk=64
+ok $? "this build as A and B: exit 0" ||
+	diag "status $status: $(cat "$ERR")"
+[ "$(grep -c '^load average \(before\|after\):' "$OUT")" = 2 ] &&
+	head -n 1 "$OUT" | grep -q '^rounds 3, A .*, B .*, pagebench --smoke'
+ok $? "the header and the load average before and after" ||
+	diag "$(cat "$OUT")"
+grep -q '^configuration  *A ns  *B ns  *B/A$' "$OUT"
+ok $? "the table's header line" ||
+	diag "$(cat "$OUT")"
+rows=$(sed -n '/^configuration/,$p' "$OUT" | sed 1d)
+[ "$(printf '%s\n' "$rows" | grep -c 'allocator=buddy api=single bulk=1 ')" = 1 ] &&
+	[ "$(printf '%s\n' "$rows" | grep -c 'allocator=buddy api=array bulk=64 variant=merged free=release ')" = 1 ] &&
+	[ "$(printf '%s\n' "$rows" | wc -l)" = 2 ]
+ok $? "one row per configuration" ||
+	diag "$rows"
+printf '%s\n' "$rows" | awk '
+{
+	a = $(NF - 2); b = $(NF - 1); r = $NF
+	if (a <= 0 || b <= 0)
+		exit 1
+	d = b / a - r
+	if (d > 0.001 || d < -0.001)
+		exit 1
+}'
+ok $? "B/A is B's median over A's" ||
+	diag "$rows"
+
+# A side whose pagebench prints known figures: the median is computed.
+mkdir -p "$tmpdir/fake/pagebench"
+cat >"$tmpdir/fake/pagebench/pagebench" <<'EOF'
+#!/bin/sh
+# Prints the next of 5, 1, 3 ns per page, one per call.
+n=$(cat "$0.n" 2>/dev/null || echo 0)
+echo $((n + 1)) >"$0.n"
+set -- 5 1 3
+shift $((n % 3))
+echo "pagebench allocator=buddy api=single bulk=1 runs=1 pages_per_run=9 ns_per_page=$1.000 min_ns=1 max_ns=1 spread_pct=0 tsc_per_page=1"
+EOF
+chmod +x "$tmpdir/fake/pagebench/pagebench"
+run --a="$tmpdir/fake" --b="$tmpdir/fake" --rounds=3
+# A gets 5, 3, 1 (calls 1, 3, 5); B gets 1, 5, 3: both medians 3.
+grep -q '^allocator=buddy api=single bulk=1  *3\.000  *3\.000  *1\.000$' "$OUT"
+ok $? "each side's figure is the median of its rounds" ||
+	diag "$(cat "$OUT")"
+
+# bad_input ARGS... -- WHAT: exit 2, nothing on stdout, one line naming it.
+bad_input()
+{
+	what=$1
+	shift
+	run "$@"
+	[ "$status" = 2 ] && [ ! -s "$OUT" ] &&
+		[ "$(wc -l <"$ERR")" = 1 ] && grep -q -- "$what" "$ERR"
+	ok $? "bad input $* exits 2 with one line naming $what" ||
+		diag "status $status, stderr: $(cat "$ERR")"
+}
+bad_input --rounds --a="$top_builddir" --b="$top_builddir" --rounds=0
+bad_input --rounds --a="$top_builddir" --b="$top_builddir" --rounds=x
+bad_input '--a and --b' --a="$top_builddir"
+
+run --a="$top_builddir" --b="$tmpdir/nowhere"
+[ "$status" = 1 ] && grep -q 'nowhere/pagebench/pagebench not built' "$ERR"
+ok $? "a build without pagebench: exit 1, named" ||
+	diag "status $status, stderr: $(cat "$ERR")"
+exit_status
