@@ -464,11 +464,6 @@ struct pp_page *pp_alloc_page_fast(struct pp_pool *pool,
 	return page;
 }
 
-/*
- * pp_alloc_page(): the fast path, the rest to pp_alloc_page_slow(), which
- * starts over.  Every call out of here is a tail call, so the compiler
- * saves no registers on the way in.
- */
 #ifdef PP_RSEQ_PCP
 /*
  * pp_alloc_page()'s pop came back with @r, 0 (the list is empty) or a
@@ -549,6 +544,11 @@ struct pp_page *pp_alloc_page_rseq(struct pp_pool *pool, pp_gfp_t gfp)
 }
 #endif
 
+/*
+ * pp_alloc_page(): the fast path, the rest to pp_alloc_page_slow(), which
+ * starts over.  Every call out of here is a tail call, so the compiler
+ * saves no registers on the way in.
+ */
 struct pp_page *pp_alloc_page(struct pp_pool *pool, pp_gfp_t gfp)
 {
 	struct pp_page *page;

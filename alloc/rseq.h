@@ -388,6 +388,8 @@ static inline long pp_rseq_push_n_marked(struct rseq *rs, struct pp_pcp *pcp,
 		"movl %k[idx], %k[k]\n\t"
 		"cmpq %[n], %[k]\n\t"
 		"cmovaq %[n], %[k]\n\t"
+		"testq %[k], %[k]\n\t"
+		"jz 2f\n\t"
 		"movq %[st], %[top]\n\t"
 		"shrq $32, %[top]\n\t"
 		"movq %c[ringp](%[pcp]), %[ring]\n\t"
