@@ -284,6 +284,7 @@ void pp_put_page_slow(struct pp_pool *pool, struct pp_page *page)
 		pp_free_pages(pool, page, "pp_put_page");
 }
 
+#ifdef PP_RSEQ_PCP
 /*
  * pp_put_page()'s rseq list was full or busy; the page's last reference
  * is gone already.  Onto a list after a drain, or to the buddy lists.
@@ -298,7 +299,6 @@ void pp_put_page_rseq_miss(struct pp_pool *pool, struct pp_page *page)
 	pp_free_one_page(pool, page, 0);
 }
 
-#ifdef PP_RSEQ_PCP
 /*
  * pp_put_page()'s push came back with @r, a PP_RSEQ_* code: an aborted
  * section or a moved thread is a restart, counted, then the push is tried
@@ -464,7 +464,11 @@ void pp_release_pages_rseq(struct pp_pool *pool, struct pp_page **pages,
 	 */
 	const uint64_t in_use = pp_page_word(1, 0, PP_PAGE_INUSE, 0);
 	const uint64_t unref = pp_page_word(0, 0, PP_PAGE_PCP, 0);
+#ifdef PP_RSEQ_PCP
 	const int cpu = pp_rseq_cpu(pp_rseq_area());
+#else
+	const int cpu = -1;	/* never called: pool->pcp_rseq is false */
+#endif
 	unsigned int n = 0;
 
 	for (unsigned long i = 0; i < nr; i++) {
