@@ -24,7 +24,8 @@
  * stdout to /dev/null, stderr caught: first in a child process, then in
  * this one (rpcsim_analyze_main(), reading in process, where the fuzzer
  * sees the coverage), or, if libbabeltrace2 aborted in the child on one
- * of its own assertions or looped (CHILD_SECONDS), as the real tool runs
+ * of its own assertions or precondition checks or looped
+ * (CHILD_SECONDS), as the real tool runs
  * (reading in a child of its own with a watchdog, analyze_isolate).
  * Checks: it returns, within libFuzzer's -timeout (a hang is a crash);
  * with status 0 (results) or 1 (an unreadable trace), never 2 or
@@ -457,11 +458,18 @@ static void run_analyze(int argc, char **argv, struct analyze_run *r)
 			die("waitpid");
 	take_output(fd, r->child_err);
 	r->crashed = WIFSIGNALED(r->status);
-	/* libbabeltrace2's assertions, and its loops (our alarm) */
+	/*
+	 * libbabeltrace2's assertions, the aborts of its library's own
+	 * precondition checks (its CTF reader can hand the library what the
+	 * library refuses, e.g. a structure with two members of one name),
+	 * and its loops (our alarm)
+	 */
 	r->bt_assert = r->crashed &&
 		       ((WTERMSIG(r->status) == SIGABRT &&
-			 strstr(r->child_err, ": Assertion `") &&
-			 strstr(r->child_err, "` failed.")) ||
+			 ((strstr(r->child_err, ": Assertion `") &&
+			   strstr(r->child_err, "` failed.")) ||
+			  strstr(r->child_err, "Babeltrace 2 library "
+					       "precondition not satisfied"))) ||
 			WTERMSIG(r->status) == SIGALRM);
 	if (!r->crashed || r->bt_assert) {
 		const bt_error *stale;
