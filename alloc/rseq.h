@@ -119,6 +119,31 @@ static inline int pp_rseq_cpu(const struct rseq *rs)
 	"cmpl $0, %c[stopped](%[pcp])\n\t"				\
 	"jne 7f\n\t"
 
+/*
+ * Of a push: k = min(@n, @limit - count) in %[k] (0, and out through
+ * label 2, when the list holds @limit or more), the state word in %[st].
+ */
+#define PP_RSEQ_PUSH_ROOM						\
+	"movq %c[state](%[pcp]), %[st]\n\t"				\
+	"xorl %k[k], %k[k]\n\t"					\
+	"movl %[limit], %k[idx]\n\t"					\
+	"subl %k[st], %k[idx]\n\t"					\
+	"jbe 2f\n\t"							\
+	"movl %k[idx], %k[k]\n\t"					\
+	"cmpq %[n], %[k]\n\t"						\
+	"cmovaq %[n], %[k]\n\t"
+
+/*
+ * The commit of k pages taken (op "subq") or given back ("addq") at the
+ * hot end: both halves of the state word move by k, one store.
+ */
+#define PP_RSEQ_COMMIT_K(op)						\
+	"movq %[k], %[idx]\n\t"					\
+	"shlq $32, %[idx]\n\t"					\
+	"addq %[k], %[idx]\n\t"					\
+	op " %[idx], %[st]\n\t"					\
+	"movq %[st], %c[state](%[pcp])\n\t"	/* commit */
+
 #define PP_RSEQ_COMMON_OPERANDS						\
 	[rs] "r" (rs), [cpu] "r" (cpu),					\
 	[rs_cs] "i" (offsetof(struct rseq, rseq_cs)),			\
@@ -280,11 +305,7 @@ static inline long pp_rseq_pop_n(struct rseq *rs, struct pp_pcp *pcp, int cpu,
 		"cmpq %[k], %[j]\n\t"
 		"jb 10b\n\t"
 		"13:\n\t"
-		"movq %[k], %[idx]\n\t"
-		"shlq $32, %[idx]\n\t"
-		"addq %[k], %[idx]\n\t"
-		"subq %[idx], %[st]\n\t"
-		"movq %[st], %c[state](%[pcp])\n\t"	/* commit */
+		PP_RSEQ_COMMIT_K("subq")
 		"2:\n\t"
 		PP_RSEQ_EXITS("%[k]")
 		"5:\n\t"
@@ -315,14 +336,7 @@ static inline long pp_rseq_push_n(struct rseq *rs, struct pp_pcp *pcp, int cpu,
 		PP_RSEQ_CS_DESCRIPTOR
 		PP_RSEQ_ENTER("%[idx]", "%[rs]")
 		PP_RSEQ_CHECK_LIST
-		"movq %c[state](%[pcp]), %[st]\n\t"
-		"xorl %k[k], %k[k]\n\t"
-		"movl %[limit], %k[idx]\n\t"
-		"subl %k[st], %k[idx]\n\t"
-		"jbe 2f\n\t"
-		"movl %k[idx], %k[k]\n\t"
-		"cmpq %[n], %[k]\n\t"
-		"cmovaq %[n], %[k]\n\t"
+		PP_RSEQ_PUSH_ROOM
 		"movq %[st], %[top]\n\t"
 		"shrq $32, %[top]\n\t"
 		"movq %c[ringp](%[pcp]), %[ring]\n\t"
@@ -339,11 +353,7 @@ static inline long pp_rseq_push_n(struct rseq *rs, struct pp_pcp *pcp, int cpu,
 		"incq %[j]\n\t"
 		"cmpq %[k], %[j]\n\t"
 		"jb 9b\n\t"
-		"movq %[k], %[idx]\n\t"
-		"shlq $32, %[idx]\n\t"
-		"addq %[k], %[idx]\n\t"
-		"addq %[idx], %[st]\n\t"
-		"movq %[st], %c[state](%[pcp])\n\t"	/* commit */
+		PP_RSEQ_COMMIT_K("addq")
 		"2:\n\t"
 		PP_RSEQ_EXITS("%[k]")
 		"5:\n\t"
@@ -380,14 +390,7 @@ static inline long pp_rseq_push_n_marked(struct rseq *rs, struct pp_pcp *pcp,
 		PP_RSEQ_CS_DESCRIPTOR
 		PP_RSEQ_ENTER("%[idx]", "%[rs]")
 		PP_RSEQ_CHECK_LIST
-		"movq %c[state](%[pcp]), %[st]\n\t"
-		"xorl %k[k], %k[k]\n\t"
-		"movl %[limit], %k[idx]\n\t"
-		"subl %k[st], %k[idx]\n\t"
-		"jbe 2f\n\t"
-		"movl %k[idx], %k[k]\n\t"
-		"cmpq %[n], %[k]\n\t"
-		"cmovaq %[n], %[k]\n\t"
+		PP_RSEQ_PUSH_ROOM
 		"testq %[k], %[k]\n\t"
 		"jz 2f\n\t"
 		"movq %[st], %[top]\n\t"
@@ -433,11 +436,7 @@ static inline long pp_rseq_push_n_marked(struct rseq *rs, struct pp_pcp *pcp,
 		"cmpq %[k], %[j]\n\t"
 		"jb 14b\n\t"
 		"13:\n\t"
-		"movq %[k], %[idx]\n\t"
-		"shlq $32, %[idx]\n\t"
-		"addq %[k], %[idx]\n\t"
-		"addq %[idx], %[st]\n\t"
-		"movq %[st], %c[state](%[pcp])\n\t"	/* commit */
+		PP_RSEQ_COMMIT_K("addq")
 		"2:\n\t"
 		PP_RSEQ_EXITS("%[k]")
 		"5:\n\t"
