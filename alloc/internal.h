@@ -29,26 +29,11 @@
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
-#if defined(__has_include)
-#if __has_include(<sys/rseq.h>)
-#include <sys/rseq.h>
-#define PP_HAVE_RSEQ	1
-#endif
-#endif
 
 #include <pagepool/pagepool.h>
 
+#include "rseq-config.h"
 #include "trace.h"
-
-/*
- * rseq pcp lists: x86_64 (the sections are written in its assembly), a
- * glibc that registers rseq (2.35+, <sys/rseq.h> with __rseq_offset), and
- * not ThreadSanitizer, which cannot see the stores made in assembly and
- * would report every list access as a race.
- */
-#if defined(__x86_64__) && defined(PP_HAVE_RSEQ) && !defined(PP_CONFIG_TSAN)
-#define PP_RSEQ_PCP	1
-#endif
 
 #define likely(x)	__builtin_expect(!!(x), 1)
 #define unlikely(x)	__builtin_expect(!!(x), 0)

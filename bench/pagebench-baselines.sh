@@ -3,7 +3,9 @@
 #
 # pagebench-baselines.sh: the README's comparison of the baselines a user
 # would pick (DPDK's rte_mempool, tcmalloc) beside libpagepool's buddy
-# allocator and the LIFO floor, as a Markdown table ready to paste: one
+# allocator and the floors (LIFO; LIFO plus the per-page contract; that on
+# per-CPU rseq lists), as a Markdown table ready to paste, then the
+# targets (buddy, and each floor, against mempool and tcmalloc): one
 # pagebench run with --interleave (every configuration warmed up, then run
 # k of each in turn, so that a shared machine's noise falls on all alike),
 # the median, fastest and slowest run in ns per page, TSC ticks, and each
@@ -20,7 +22,7 @@ set -u
 . "$(dirname "$0")/common.sh"
 
 builddir=.
-defaults="--allocators=buddy,mempool,tcmalloc,lifo --api=single,array --bulk=1,64 --runs=11 --interleave"
+defaults="--allocators=buddy,mempool,tcmalloc,lifo,contract,percpu --api=single,array --bulk=1,64 --runs=11 --interleave"
 
 case ${1:-} in
 --builddir=*)
@@ -59,6 +61,24 @@ pb_columns "$out" | awk '
 	hi[n] = $6; spread[n] = $7; tsc[n] = $8
 	if ($1 == "lifo")
 		floor[$2 "/" $3] = $4
+	at[$1 "/" $2 "/" $3] = $4
+}
+# "A / B = R" of the medians at @key, or nothing if one is missing.
+function against(a, b, key) {
+	if (!((a "/" key) in at) || !((b "/" key) in at) || at[b "/" key] <= 0)
+		return ""
+	return sprintf("%s / %s = %.2fx", a, b, at[a "/" key] / at[b "/" key])
+}
+function targets(what, key, base, goal,    line, r, i, n, names) {
+	n = split("buddy contract percpu", names, " ")
+	line = ""
+	for (i = 1; i <= n; i++) {
+		r = against(names[i], base, key)
+		if (r != "")
+			line = line (line == "" ? "" : ", ") r
+	}
+	if (line != "")
+		printf "\n%s (target %s): %s\n", what, goal, line
 }
 END {
 	for (i = 1; i <= n; i++) {
@@ -70,4 +90,7 @@ END {
 		       alloc[i], api[i], bulk[i], ns[i], lo[i], hi[i],
 		       spread[i], tsc[i], ratio
 	}
+	# The issue-10 targets, and the floors against them.
+	targets("array at 64", "array/64", "mempool", "1.20x or less")
+	targets("single page", "single/1", "tcmalloc", "1.00x or less")
 }'

@@ -54,6 +54,102 @@ void lifo_free(struct bench *b, void **arr, unsigned long n)
 			b->lifo[b->lifo_top++] = arr[i];
 }
 
+/*
+ * The contract floor: the LIFO floor plus the work the kernel's contract
+ * asks of each page, and nothing else.  A page handed out gets
+ * prep_new_page()'s store (one reference, order 0, in use: one word); a
+ * page given back gets put_page()'s test (the last reference of an
+ * order-0 page in use, one load) and the store that makes it free.  No
+ * per-CPU list, lock, section, counter or watermark: what any allocator
+ * keeping libpagepool's semantics pays at least.  The array loops take
+ * the quickest form measured on the development machine: the copy of the
+ * pointers and the descriptor work as separate loops (a run of NULL
+ * slots, the usual refilled array, is one memcpy() from the LIFO, in its
+ * order; slot by slot otherwise).
+ */
+static __attribute__((noinline))
+unsigned long contract_alloc(struct bench *b, struct pp_page **arr,
+			     unsigned long n)
+{
+	const uint64_t used = b->cword_used;
+	uintptr_t any = 0;
+	unsigned long i;
+
+	for (i = 0; i < n; i++)
+		any |= (uintptr_t)arr[i];
+	if (!any && b->clifo_top >= n) {
+		struct pp_page **top = b->clifo + b->clifo_top;
+
+		memcpy(arr, top - n, n * sizeof(*arr));
+		for (i = 0; i < n; i++)
+			contract_set_word(arr[i], used);
+		b->clifo_top -= n;
+		return n;
+	}
+	for (i = 0; i < n; i++) {
+		if (arr[i])
+			continue;
+		if (!b->clifo_top)
+			break;
+		arr[i] = b->clifo[--b->clifo_top];
+		contract_set_word(arr[i], used);
+	}
+	return i;
+}
+
+/* The test and store of every page, then one copy onto the LIFO. */
+static __attribute__((noinline))
+void contract_free(struct bench *b, struct pp_page **arr, unsigned long n)
+{
+	const uint64_t used = b->cword_used, free = b->cword_free;
+	struct pp_page **top = b->clifo + b->clifo_top;
+	uint64_t bad = 0;
+	unsigned long k = 0, holes = 0;
+
+	for (unsigned long i = 0; i < n; i++) {
+		struct pp_page *p = arr[i];
+
+		if (!p) {
+			holes++;
+			continue;
+		}
+		bad |= contract_word(p) ^ used;
+		contract_set_word(p, free);
+	}
+	if (bad)
+		fail("contract floor: a page given back was not in use");
+	if (!holes) {
+		memcpy(top, arr, n * sizeof(*arr));
+		k = n;
+	} else {
+		for (unsigned long i = 0; i < n; i++)
+			if (arr[i])
+				top[k++] = arr[i];
+	}
+	b->clifo_top += k;
+}
+
+/* One page, as the single-page API hands it out and takes it back. */
+static __attribute__((noinline)) struct pp_page *contract_get1(struct bench *b)
+{
+	struct pp_page *p;
+
+	if (!b->clifo_top)
+		fail("contract floor: out of pages");
+	p = b->clifo[--b->clifo_top];
+	contract_set_word(p, b->cword_used);
+	return p;
+}
+
+static __attribute__((noinline))
+void contract_put1(struct bench *b, struct pp_page *p)
+{
+	if (contract_word(p) != b->cword_used)
+		fail("contract floor: a page given back was not in use");
+	contract_set_word(p, b->cword_free);
+	b->clifo[b->clifo_top++] = p;
+}
+
 /* @pages pages through the single-page API of @b's allocator. */
 static unsigned long run_single(struct bench *b, unsigned long pages)
 {
@@ -101,6 +197,17 @@ static unsigned long run_single(struct bench *b, unsigned long pages)
 			lifo_alloc(b, &p, 1);
 			acc += (uintptr_t)p;
 			lifo_free(b, &p, 1);
+		}
+		break;
+	case A_PERCPU:
+		acc = percpu_single(pages);
+		break;
+	case A_CONTRACT:
+		for (unsigned long i = 0; i < pages; i++) {
+			struct pp_page *p = contract_get1(b);
+
+			acc += (uintptr_t)p;
+			contract_put1(b, p);
 		}
 		break;
 	default:
@@ -167,6 +274,18 @@ static unsigned long run_array(struct bench *b, unsigned long pages,
 			for (n = 0; n < bulk; n++)
 				je_sdallocx(b->ptrs[n], PP_PAGE_SIZE, 0);
 			memset(b->ptrs, 0, bulk * sizeof(b->ptrs[0]));
+			break;
+		case A_PERCPU:
+			n = bulk;
+			acc += percpu_array(b->arr, n);
+			break;
+		case A_CONTRACT:
+			n = contract_alloc(b, b->arr, bulk);
+			if (n != bulk)
+				fail("contract: %lu of %u", n, bulk);
+			acc += (uintptr_t)b->arr[n - 1];
+			contract_free(b, b->arr, n);
+			memset(b->arr, 0, n * sizeof(b->arr[0]));
 			break;
 		case A_LIFO:
 		default:

@@ -46,6 +46,7 @@ const char *const allocator_names[NR_ALLOCATORS] = {
 	[A_GLIBC] = "glibc",
 	[A_MALLOCX] = "mallocx", [A_MEMPOOL] = "mempool",
 	[A_TCMALLOC] = "tcmalloc", [A_LIFO] = "lifo",
+	[A_CONTRACT] = "contract", [A_PERCPU] = "percpu",
 };
 
 const struct child_baseline children[NR_ALLOCATORS] = {
@@ -80,6 +81,8 @@ const char *not_built_why(int a)
 {
 	if (a == A_JEMALLOC || a == A_MALLOCX)
 		return PAGEBENCH_NO_JEMALLOC_WHY;
+	if (a == A_PERCPU)
+		return percpu_unavailable();
 	return is_child(a) ? children[a].not_built : NULL;
 }
 
@@ -283,6 +286,35 @@ static void setup_lifo(struct bench *b)
 }
 
 /*
+ * The contract floor's pages: descriptors never handed to libpagepool, on
+ * a LIFO of their own, and the two words it stores (contract_word()).
+ */
+static void setup_contract(struct bench *b)
+{
+	struct pp_page model;
+
+	b->cdesc = mmap(NULL, CONTRACT_PAGES * sizeof(struct pp_page),
+			PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+			-1, 0);
+	b->clifo = mmap(NULL, CONTRACT_PAGES * sizeof(struct pp_page *),
+			PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+			-1, 0);
+	if (b->cdesc == MAP_FAILED || b->clifo == MAP_FAILED)
+		fail("out of memory");
+	memset(&model, 0, sizeof(model));
+	model.state = PP_PAGE_PCP;
+	b->cword_free = contract_word(&model);
+	model.refcount = 1;
+	model.state = PP_PAGE_INUSE;
+	b->cword_used = contract_word(&model);
+	for (unsigned long i = 0; i < CONTRACT_PAGES; i++) {
+		b->cdesc[i].state = PP_PAGE_PCP;
+		b->clifo[i] = &b->cdesc[i];
+	}
+	b->clifo_top = CONTRACT_PAGES;
+}
+
+/*
  * The configurations of allocator @a into @res from @nr on, in the
  * table's order; returns the new count.
  */
@@ -405,6 +437,8 @@ int main(int argc, char **argv)
 	res = xcalloc(NR_ALLOCATORS * PB_NR_APIS * PP_NR_BULK_VARIANTS *
 		      MAX_BULKS, sizeof(*res));
 	setup_lifo(&bench);
+	setup_contract(&bench);
+	percpu_setup(bench.cword_used, bench.cword_free);
 	bench.free_put = o.free_put;
 	for (int a = 0; a < NR_ALLOCATORS; a++)
 		if (o.allocator[a])
@@ -429,6 +463,9 @@ int main(int argc, char **argv)
 	written = !o.results || !pb_results_write(&(struct pb_doc){
 		res, nr, &o, &bench, model, tsc, cpus });
 	munmap(bench.lifo, LIFO_PAGES * sizeof(void *));
+	munmap(bench.cdesc, CONTRACT_PAGES * sizeof(struct pp_page));
+	munmap(bench.clifo, CONTRACT_PAGES * sizeof(struct pp_page *));
+	percpu_teardown();
 	free(res);
 	options_release(&o);
 	if (stop_children(&bench) || !written)

@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include <pagepool/pagepool.h>
 
@@ -26,6 +27,7 @@
 #define DEFAULT_RUNS	5
 #define DEFAULT_RUN_MS	20.0
 #define LIFO_PAGES	65536UL
+#define CONTRACT_PAGES	4096UL
 #define MAX_NAMED	8	/* settings in a result file's name */
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
@@ -38,6 +40,8 @@ enum allocator {
 	A_MEMPOOL,		/* DPDK rte_mempool_get/put, pagebench-mempool */
 	A_TCMALLOC,		/* tcmalloc aligned_alloc, pagebench-tcmalloc */
 	A_LIFO,			/* a LIFO array of page pointers */
+	A_CONTRACT,		/* the LIFO plus the kernel's per-page contract */
+	A_PERCPU,		/* the contract on per-CPU rseq lists */
 	NR_ALLOCATORS
 };
 
@@ -117,7 +121,50 @@ struct bench {
 	/* The LIFO floor. */
 	void **lifo;
 	unsigned long lifo_top;
+	/*
+	 * The contract floor: descriptors of its own, a LIFO of them, and
+	 * the descriptor's refcount/order/state/flags word of a page handed
+	 * out and of a free one.
+	 */
+	struct pp_page *cdesc;
+	struct pp_page **clifo;
+	unsigned long clifo_top;
+	uint64_t cword_used, cword_free;
 };
+
+/*
+ * The contract floor's view of a descriptor: its refcount, order, state
+ * and flags, which sit together in one aligned 8-byte word (libpagepool
+ * tests and stores them as one; see pp_page_word() in alloc/).
+ */
+static inline uint64_t contract_word(const struct pp_page *page)
+{
+	uint64_t w;
+
+	memcpy(&w, (const char *)page + offsetof(struct pp_page, refcount),
+	       sizeof(w));
+	return w;
+}
+
+static inline void contract_set_word(struct pp_page *page, uint64_t w)
+{
+	memcpy((char *)page + offsetof(struct pp_page, refcount), &w,
+	       sizeof(w));
+}
+
+/*
+ * percpu.c: the per-CPU floor.  Why it cannot run here, or NULL; its
+ * lists, made with the contract floor's two words (nothing when it cannot
+ * run); one page out and back @pages times; one round of @n pages
+ * through @arr, all NULL (the sums of pages it handed out, kept alive).
+ */
+#define PAGEBENCH_NO_PERCPU_WHY	"this build has no rseq lists: x86_64, " \
+	"glibc 2.35 and no ThreadSanitizer needed"
+const char *percpu_unavailable(void);
+void percpu_setup(uint64_t used, uint64_t free);
+void percpu_teardown(void);
+uintptr_t percpu_single(unsigned long pages);
+uintptr_t percpu_array(struct pp_page **arr, unsigned long n);
 
 /*
  * pagebench.c: stop the child baselines, then "pagebench: message" and

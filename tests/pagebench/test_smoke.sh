@@ -95,8 +95,13 @@ for c in $children; do
 done
 nr_built=$(echo $built | wc -w)
 nr_not_built=$(echo $not_built | wc -w)
+# The per-CPU floor runs where the library has rseq lists and glibc
+# registered rseq; --help names it among the baselines not built if not.
+percpu=9
+"$PAGEBENCH" --help 2>/dev/null | grep -q '^ *not built here:.*percpu' &&
+	percpu=0
 # Per child built: 5 checks; per child not built: those 5 skipped, and 3.
-plan_tests $((2 + nr_options + 9 + 2 * nr_bad + 5 * nr_built + 8 * nr_not_built + 1))
+plan_tests $((2 + nr_options + 9 + 2 * nr_bad + 5 * nr_built + 8 * nr_not_built + 1 + 4))
 
 run --help
 [ "$status" -eq 0 ] && [ ! -s "$ERR" ]
@@ -117,14 +122,14 @@ run --version
 grep -Eq '^pagebench [0-9.]+ \(libpagepool [0-9.]+\)$' "$OUT"
 ok $? "--version names pagebench's and the library's versions"
 
-# Every allocator, API and bulk size: 2 x (1 + 8 + 8) + 3 x (1 + 8), and
-# 1 + 8 per child baseline built.  TMPDIR: the mempool child's own files.
+# Every allocator, API and bulk size: 2 x (1 + 8 + 8) + 4 x (1 + 8) (the
+# per-CPU floor's 9 where it runs), and 1 + 8 per child baseline built.  TMPDIR: the mempool child's own files.
 mkdir "$tmpdir/tmp"
 TMPDIR=$tmpdir/tmp run --smoke
 [ "$status" -eq 0 ] && [ ! -s "$ERR" ]
 ok $? "--smoke runs every configuration" || diag "exit $status: $(cat "$ERR")"
 cp "$OUT" "$tmpdir/full"
-nr_lines=$((61 + 9 * nr_built))
+nr_lines=$((70 + percpu + 9 * nr_built))
 # Without jemalloc: no jemalloc backend (1 + 8 + 8), no mallocx (1 + 8).
 [ -z "$no_jemalloc" ] || nr_lines=$((nr_lines - 26))
 lines=$(grep -c '^pagebench allocator=' "$OUT")
@@ -308,6 +313,41 @@ for name in $not_built; do
 	! grep -Eq "^(pagebench allocator=)?$name " "$tmpdir/full"
 	ok $? "$name not built: no lines, no table rows"
 done
+
+# The two floors with the contract: their rows; the per-CPU one wherever
+# the thread runs (--pin=off: a list per CPU, a stash past them).
+floors=contract
+[ "$percpu" -eq 0 ] || floors=contract,percpu
+run --smoke --allocators=$floors --api=single,array --bulk=1,64 --pin=off --interleave
+[ "$status" -eq 0 ] && [ ! -s "$ERR" ] &&
+	[ "$(grep -Ec "^pagebench allocator=(contract|percpu) api=(single bulk=1|array bulk=(1|64)) " "$OUT")" -eq $((percpu ? 6 : 3)) ] &&
+	grep -Eq "^contract +array +$num +$num\$" "$OUT"
+ok $? "--allocators=$floors: the floors' rows, single and array" ||
+	diag "exit $status: $(cat "$ERR" "$OUT")"
+if [ "$percpu" -eq 9 ]; then
+	run --smoke --allocators=percpu --bulk=1,2,4,8,16,32,64,128 --pin=off
+	[ "$status" -eq 0 ] && [ ! -s "$ERR" ] &&
+		[ "$(grep -c "^pagebench allocator=percpu " "$OUT")" -eq 9 ] &&
+		grep -Eq "^percpu +array( +$num){8}\$" "$OUT"
+	ok $? "--allocators=percpu: single and every bulk size, unpinned" ||
+		diag "exit $status: $(cat "$ERR" "$OUT")"
+else
+	skip 1 "the per-CPU floor does not run here"
+fi
+# Without rseq (glibc's tunable off) the per-CPU floor cannot run: named,
+# a usage error saying why; by default, left out, with a note.
+GLIBC_TUNABLES=glibc.pthread.rseq=0 run --smoke --allocators=percpu
+[ "$status" -eq 2 ] && [ ! -s "$OUT" ] && [ "$(wc -l <"$ERR")" -eq 1 ] &&
+	grep -q "^pagebench: --allocators=percpu: the percpu baseline was not built (.*rseq.*); expected .*contract, comma-separated, or all\$" "$ERR"
+ok $? "without rseq: --allocators=percpu is a usage error saying why (exit 2)" ||
+	diag "exit $status: $(cat "$ERR")"
+GLIBC_TUNABLES=glibc.pthread.rseq=0 run --smoke --api=single --bulk=1
+[ "$status" -eq 0 ] &&
+	grep -q "^  percpu baseline: not built, left out (.*rseq.*)\$" "$OUT" &&
+	! grep -q "^pagebench allocator=percpu " "$OUT" &&
+	grep -q "^pagebench allocator=contract api=single " "$OUT"
+ok $? "without rseq: the default run leaves the per-CPU floor out, saying why" ||
+	diag "exit $status: $(cat "$ERR" "$OUT")"
 
 # The mempool child's EAL runtime folder went to TMPDIR and was removed.
 [ -z "$(ls -A "$tmpdir/tmp")" ]
