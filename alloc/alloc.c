@@ -480,23 +480,18 @@ struct pp_page *pp_alloc_page_rseq_miss(struct pp_pool *pool, pp_gfp_t gfp,
 }
 
 /*
- * A counter section of pp_alloc_page() did not commit: the counts still
- * to make (@pgalloc: PGALLOC too) as pp_rseq_count() makes them, then
- * the end of the fast path.
+ * The counter section of pp_alloc_page() did not commit (a restart,
+ * counted once): its two counts, which single_pages stands for, one by
+ * one, then the end of the fast path.
  */
 static __attribute__((noinline))
 struct pp_page *pp_alloc_page_rseq_recount(struct pp_pool *pool,
-					   struct pp_page *page, pp_gfp_t gfp,
-					   bool pgalloc)
+					   struct pp_page *page, pp_gfp_t gfp)
 {
 	struct pp_zone *zone = &pool->zones[0];
 
-	if (pgalloc) {
-		pp_rseq_count_slow(pool, zone, PP_PGALLOC, 1);
-		pp_rseq_count(pool, PP_ALLOC_SINGLE_CALLS, 1);
-	} else {
-		pp_rseq_count_slow(pool, zone, PP_ALLOC_SINGLE_CALLS, 1);
-	}
+	pp_rseq_count_slow(pool, zone, PP_PGALLOC, 1);
+	pp_rseq_count(pool, PP_ALLOC_SINGLE_CALLS, 1);
 	if (unlikely((gfp & PP_GFP_ZERO) || pp_trace_enabled(mm_page_alloc)))
 		return pp_alloc_page_finish(pool, page, gfp);
 	return page;
@@ -504,7 +499,7 @@ struct pp_page *pp_alloc_page_rseq_recount(struct pp_pool *pool,
 
 /*
  * pp_alloc_page_fast() on rseq lists without @ac, as pp_alloc_page()
- * takes it: the pop and the two counts a section each, and whatever does
+ * takes it: the pop and the count a section each, and whatever does
  * not go straight finished out of line as a tail call, so that the path
  * saves no registers.  The same steps, checks and counters.
  */
@@ -532,12 +527,9 @@ struct pp_page *pp_alloc_page_rseq(struct pp_pool *pool, pp_gfp_t gfp)
 		return pp_alloc_page_rseq_miss(pool, gfp, r);
 	page = (struct pp_page *)r;
 	pp_prep_new_page_fast(pool, page);
-	if (unlikely(pp_rseq_add(rs, cpu, (uint64_t *)&pcp->events[PP_PGALLOC],
-				 1)))
-		return pp_alloc_page_rseq_recount(pool, page, gfp, true);
-	if (unlikely(pp_rseq_add(rs, cpu, (uint64_t *)
-				 &pcp->events[PP_ALLOC_SINGLE_CALLS], 1)))
-		return pp_alloc_page_rseq_recount(pool, page, gfp, false);
+	/* PGALLOC and ALLOC_SINGLE_CALLS: see pp_pcp.single_pages. */
+	if (unlikely(pp_rseq_add(rs, cpu, (uint64_t *)&pcp->single_pages, 1)))
+		return pp_alloc_page_rseq_recount(pool, page, gfp);
 	if (unlikely((gfp & PP_GFP_ZERO) || pp_trace_enabled(mm_page_alloc)))
 		return pp_alloc_page_finish(pool, page, gfp);
 	return page;

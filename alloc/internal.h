@@ -83,9 +83,7 @@ struct pp_pcp {
 	unsigned int mask;		/* ring slots - 1 (a power of two) */
 	/*
 	 * The node of the zone whose pages it holds: an index, not a
-	 * pointer, as it fits the hole before @ring and keeps the struct at
-	 * 512 bytes (a pointer made it 576: a multiply, not a shift, on
-	 * every pool->pcp[cpu] of the fast paths).
+	 * pointer, as it fits the hole before @ring.
 	 */
 	unsigned int node;
 	struct pp_page **ring;
@@ -99,6 +97,13 @@ struct pp_pcp {
 	 */
 	_Atomic uint64_t events[PP_NR_VM_EVENTS];
 	_Atomic uint64_t events_unlocked[PP_NR_VM_EVENTS];
+	/*
+	 * pp_alloc_page() on rseq lists: calls that took their one order-0
+	 * page off this list, each one PGALLOC and one ALLOC_SINGLE_CALLS.
+	 * The two move together there, so they are one add, one section
+	 * (of the owner, as @events); pp_pool_vmstat() adds it to both.
+	 */
+	_Atomic uint64_t single_pages;
 } __attribute__((aligned(PP_CACHELINE)));
 
 struct pp_free_area {

@@ -50,14 +50,21 @@ void pp_pool_vmstat(struct pp_pool *pool, struct pp_vmstat *st)
 	for (unsigned int nid = 0; nid < pool->nr_nodes; nid++) {
 		struct pp_zone *zone = &pool->zones[nid];
 
-		for (unsigned int cpu = 0; cpu < pool->nr_cpus; cpu++)
+		for (unsigned int cpu = 0; cpu < pool->nr_cpus; cpu++) {
+			const struct pp_pcp *pcp = &zone->pcp[cpu];
+			uint64_t single = atomic_load_explicit(
+				&pcp->single_pages, memory_order_relaxed);
+
 			for (unsigned int i = 0; i < PP_NR_VM_EVENTS; i++)
 				st->events[i] += atomic_load_explicit(
-						&zone->pcp[cpu].events[i],
+						&pcp->events[i],
 						memory_order_relaxed) +
 					atomic_load_explicit(
-						&zone->pcp[cpu].events_unlocked[i],
+						&pcp->events_unlocked[i],
 						memory_order_relaxed);
+			st->events[PP_PGALLOC] += single;
+			st->events[PP_ALLOC_SINGLE_CALLS] += single;
+		}
 		/* Several nodes: the pool's are the zones' summed. */
 		st->wmark_min += zone->wmark[PP_WMARK_MIN];
 		st->wmark_low += zone->wmark[PP_WMARK_LOW];
