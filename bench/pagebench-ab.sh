@@ -6,24 +6,29 @@
 # run in turn, A B A B ..., for a number of rounds, so that a shared
 # machine's noise falls on both alike; then one line per configuration
 # with each side's median ns per page over the rounds and the ratio B/A.
-# Each round is one pagebench run of each build, with the options given.
-# A benchmark, not a test.
+# Each round is one pagebench run of each build, with the options given,
+# both on the same CPU (--cpu; pagebench pins itself to the CPU it starts
+# on, and the two CPUs of the development machine ran the same build at
+# 7.5 and 12.5 ns a page for minutes, which turned a 3 % change into 8 %,
+# or into 50 % either way).  A benchmark, not a test.
 #
 #   sh bench/pagebench-ab.sh --a=OLD/build --b=NEW/build [--rounds=N] \
-#       [PAGEBENCH OPTION]...
+#       [--cpu=N] [PAGEBENCH OPTION]...
 
 set -u
 
-a='' b='' rounds=9
+a='' b='' rounds=9 cpu=''
 
 usage()
 {
 	cat <<EOF
-Usage: pagebench-ab.sh --a=DIR --b=DIR [--rounds=N] [PAGEBENCH OPTION]...
+Usage: pagebench-ab.sh --a=DIR --b=DIR [--rounds=N] [--cpu=N] [PAGEBENCH OPTION]...
 Run DIR/pagebench/pagebench of build A, then of build B, N times (default
 9), and print per configuration the median ns per page of each and B/A.
-The other options go to every pagebench run (default: --allocators=buddy
---api=single,array --bulk=64 --runs=3).
+Every run is on CPU --cpu (taskset; default: the first CPU this shell may
+run on), so that both sides meet the same CPU.  The other options go to
+every pagebench run (default: --allocators=buddy --api=single,array
+--bulk=64 --runs=3).
 EOF
 }
 
@@ -32,6 +37,7 @@ while [ $# -gt 0 ]; do
 	--a=*) a=${1#*=} ;;
 	--b=*) b=${1#*=} ;;
 	--rounds=*) rounds=${1#*=} ;;
+	--cpu=*) cpu=${1#*=} ;;
 	-h|--help) usage; exit 0 ;;
 	*) break ;;
 	esac
@@ -43,6 +49,24 @@ case $rounds in
 	exit 2
 	;;
 esac
+allowed=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/self/status)
+case $cpu in
+'')
+	cpu=${allowed%%[,-]*}
+	;;
+*[!0-9]*)
+	echo "pagebench-ab.sh: --cpu: '$cpu' is not a CPU number (this shell may run on $allowed)" >&2
+	exit 2
+	;;
+esac
+if ! command -v taskset >/dev/null 2>&1; then
+	echo "pagebench-ab.sh: taskset (util-linux) not found: it puts both sides on one CPU" >&2
+	exit 1
+fi
+if ! taskset -c "$cpu" true 2>/dev/null; then
+	echo "pagebench-ab.sh: --cpu=$cpu: not a CPU this shell may run on ($allowed)" >&2
+	exit 2
+fi
 for side in "$a" "$b"; do
 	if [ -z "$side" ]; then
 		echo "pagebench-ab.sh: --a and --b are required (build trees)" >&2
@@ -59,13 +83,13 @@ out=$(mktemp "${TMPDIR:-/tmp}/pagebench-ab.XXXXXX") || exit 1
 trap 'rm -f "$out" "$out.run"' EXIT
 trap 'exit 1' HUP INT PIPE TERM
 
-echo "rounds $rounds, A $a, B $b, pagebench $*"
+echo "rounds $rounds, A $a, B $b, CPU $cpu, pagebench $*"
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 i=0
 while [ "$i" -lt "$rounds" ]; do
 	for side in A B; do
 		if [ $side = A ]; then dir=$a; else dir=$b; fi
-		"$dir/pagebench/pagebench" "$@" >"$out.run" || {
+		taskset -c "$cpu" "$dir/pagebench/pagebench" "$@" >"$out.run" || {
 			echo "pagebench-ab.sh: $dir/pagebench/pagebench failed" >&2
 			rm -f "$out.run"
 			exit 1

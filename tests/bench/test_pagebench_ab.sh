@@ -31,7 +31,7 @@ run()
 	status=$?
 }
 
-plan_tests 12
+plan_tests 16
 
 run --help
 ok $? "--help exits 0" ||
@@ -87,6 +87,31 @@ grep -q '^allocator=buddy api=single bulk=1  *3\.000  *3\.000  *1\.000$' "$OUT"
 ok $? "each side's figure is the median of its rounds" ||
 	diag "$(cat "$OUT")"
 
+# Both sides run on the CPU --cpu names: a pagebench that reports the
+# CPUs it may run on.
+allowed=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/self/status)
+first=${allowed%%[,-]*}
+last=$(printf '%s\n' "$allowed" | tr ',' '\n' | sed 's/.*-//' | tail -n 1)
+where=$tmpdir/where/pagebench/pagebench
+mkdir -p "$tmpdir/where/pagebench"
+{
+	echo '#!/bin/sh'
+	echo "sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/self/status >>\"\$0.cpus\""
+	echo 'echo "pagebench allocator=buddy api=single bulk=1 runs=1 pages_per_run=9 ns_per_page=1.000 min_ns=1 max_ns=1 spread_pct=0 tsc_per_page=1"'
+} >"$where"
+chmod +x "$where"
+run --a="$tmpdir/where" --b="$tmpdir/where" --rounds=2
+[ "$status" = 0 ] && [ "$(sort -u "$where.cpus")" = "$first" ] &&
+	head -n 1 "$OUT" | grep -q ", CPU $first, "
+ok $? "by default every run is on the first CPU allowed ($first), said in the header" ||
+	diag "status $status: $(cat "$ERR" "$where.cpus")"
+rm -f "$where.cpus"
+run --a="$tmpdir/where" --b="$tmpdir/where" --rounds=2 --cpu="$last"
+[ "$status" = 0 ] && [ "$(sort -u "$where.cpus")" = "$last" ] &&
+	[ "$(wc -l <"$where.cpus")" = 4 ]
+ok $? "--cpu=$last: all four runs on CPU $last" ||
+	diag "status $status: $(cat "$ERR" "$where.cpus")"
+
 # bad_input ARGS... -- WHAT: exit 2, nothing on stdout, one line naming it.
 bad_input()
 {
@@ -101,6 +126,8 @@ bad_input()
 bad_input --rounds --a="$top_builddir" --b="$top_builddir" --rounds=0
 bad_input --rounds --a="$top_builddir" --b="$top_builddir" --rounds=x
 bad_input '--a and --b' --a="$top_builddir"
+bad_input "--cpu: 'x' is not a CPU number" --a="$top_builddir" --b="$top_builddir" --cpu=x
+bad_input '--cpu=99999: not a CPU this shell may run on' --a="$top_builddir" --b="$top_builddir" --cpu=99999
 
 run --a="$top_builddir" --b="$tmpdir/nowhere"
 [ "$status" = 1 ] && grep -q 'nowhere/pagebench/pagebench not built' "$ERR"
