@@ -250,7 +250,8 @@ static int pp_zone_setup(struct pp_pool *pool, unsigned int nid,
 	zone->start_pfn = start;
 	zone->nr_pages = nr;
 	zone->fault_buddy_reserve = cfg->fault.buddy_empty;
-	if (posix_memalign((void **)&zone->pcp, PP_CACHELINE,
+	/* The lists' alignment: 1024 (see pp_pcp.single_pages). */
+	if (posix_memalign((void **)&zone->pcp, _Alignof(struct pp_pcp),
 			   pool->nr_cpus * sizeof(*zone->pcp)))
 		return -ENOMEM;
 	zone->numa = NULL;
