@@ -101,7 +101,7 @@ unsigned long contract_alloc(struct bench *b, struct pp_page **arr,
 static __attribute__((noinline))
 void contract_free(struct bench *b, struct pp_page **arr, unsigned long n)
 {
-	const uint64_t used = b->cword_used, free = b->cword_free;
+	const uint64_t used = b->cword_used, unused = b->cword_free;
 	struct pp_page **top = b->clifo + b->clifo_top;
 	uint64_t bad = 0;
 	unsigned long k = 0, holes = 0;
@@ -114,7 +114,7 @@ void contract_free(struct bench *b, struct pp_page **arr, unsigned long n)
 			continue;
 		}
 		bad |= contract_word(p) ^ used;
-		contract_set_word(p, free);
+		contract_set_word(p, unused);
 	}
 	if (bad)
 		fail("contract floor: a page given back was not in use");

@@ -161,7 +161,7 @@ static inline void contract_set_word(struct pp_page *page, uint64_t w)
 #define PAGEBENCH_NO_PERCPU_WHY	"this build has no rseq lists: x86_64, " \
 	"glibc 2.35 and no ThreadSanitizer needed"
 const char *percpu_unavailable(void);
-void percpu_setup(uint64_t used, uint64_t free);
+void percpu_setup(uint64_t used, uint64_t unused);
 void percpu_teardown(void);
 uintptr_t percpu_single(unsigned long pages);
 uintptr_t percpu_array(struct pp_page **arr, unsigned long n);

@@ -60,7 +60,7 @@ const char *percpu_unavailable(void)
 	return NULL;
 }
 
-void percpu_setup(uint64_t used, uint64_t free)
+void percpu_setup(uint64_t used, uint64_t unused)
 {
 	long nr = sysconf(_SC_NPROCESSORS_CONF);
 	size_t rings;
@@ -89,7 +89,7 @@ void percpu_setup(uint64_t used, uint64_t free)
 		stash[stash_top++] = &pcpu_desc[i];
 	}
 	word_used = used;
-	word_free = free;
+	word_free = unused;
 }
 
 void percpu_teardown(void)
@@ -272,10 +272,10 @@ const char *percpu_unavailable(void)
 	return PAGEBENCH_NO_PERCPU_WHY;
 }
 
-void percpu_setup(uint64_t used, uint64_t free)
+void percpu_setup(uint64_t used, uint64_t unused)
 {
 	(void)used;
-	(void)free;
+	(void)unused;
 }
 
 void percpu_teardown(void)
