@@ -113,8 +113,7 @@ void contract_free(struct bench *b, struct pp_page **arr, unsigned long n)
 			holes++;
 			continue;
 		}
-		bad |= contract_word(p) ^ used;
-		contract_set_word(p, unused);
+		bad |= contract_give_back(p, used, unused);
 	}
 	if (bad)
 		fail("contract floor: a page given back was not in use");
@@ -144,9 +143,8 @@ static __attribute__((noinline)) struct pp_page *contract_get1(struct bench *b)
 static __attribute__((noinline))
 void contract_put1(struct bench *b, struct pp_page *p)
 {
-	if (contract_word(p) != b->cword_used)
+	if (contract_give_back(p, b->cword_used, b->cword_free))
 		fail("contract floor: a page given back was not in use");
-	contract_set_word(p, b->cword_free);
 	b->clifo[b->clifo_top++] = p;
 }
 

@@ -153,6 +153,19 @@ static inline void contract_set_word(struct pp_page *page, uint64_t w)
 }
 
 /*
+ * A page given back: put_page()'s test (was it @used, the word of a page
+ * handed out?) and the store of @unused.  Nonzero when the test failed.
+ */
+static inline uint64_t contract_give_back(struct pp_page *page,
+					  uint64_t used, uint64_t unused)
+{
+	uint64_t bad = contract_word(page) ^ used;
+
+	contract_set_word(page, unused);
+	return bad;
+}
+
+/*
  * percpu.c: the per-CPU floor.  Why it cannot run here, or NULL; its
  * lists, made with the contract floor's two words (nothing when it cannot
  * run); one page out and back @pages times; one round of @n pages

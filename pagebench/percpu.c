@@ -18,7 +18,6 @@
  */
 #include <config.h>
 
-#include <errno.h>
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -167,15 +166,6 @@ static __attribute__((noinline)) void percpu_push(struct pp_page *page)
 	stash[stash_top++] = page;
 }
 
-/* The contract's test of a page given back, and its store. */
-static inline uint64_t percpu_free_word(struct pp_page *page)
-{
-	uint64_t bad = contract_word(page) ^ word_used;
-
-	contract_set_word(page, word_free);
-	return bad;
-}
-
 /* One page out and back, @pages times; the pages' sum. */
 uintptr_t percpu_single(unsigned long pages)
 {
@@ -186,7 +176,7 @@ uintptr_t percpu_single(unsigned long pages)
 
 		contract_set_word(p, word_used);
 		acc += (uintptr_t)p;
-		if (percpu_free_word(p))
+		if (contract_give_back(p, word_used, word_free))
 			fail("per-CPU floor: a page given back was not in use");
 		percpu_push(p);
 	}
@@ -238,7 +228,7 @@ void percpu_free_array(struct pp_page **arr, unsigned long n)
 	int cpu;
 
 	for (unsigned long j = 0; j < n; j++)
-		bad |= percpu_free_word(arr[j]);
+		bad |= contract_give_back(arr[j], word_used, word_free);
 	if (bad)
 		fail("per-CPU floor: a page given back was not in use");
 	cpu = pp_rseq_cpu(rs);
