@@ -38,21 +38,6 @@ static inline bool pp_zone_watermark_ok_inline(struct pp_zone *zone,
 }
 
 /*
- * prep_new_page()'s stores: the block is the caller's now, with one
- * reference.  The one body of every hand-out site.  Always inlined, and
- * with @order a constant at the order-0 sites the fast paths and bulk
- * loops compile to the three stores they had when each site wrote them
- * out.
- */
-static inline __attribute__((always_inline))
-void pp_set_page_allocated(struct pp_page *page, unsigned int order)
-{
-	page->order = (uint8_t)order;
-	pp_set_page_state(page, PP_PAGE_INUSE);
-	__atomic_store_n(&page->refcount, 1, __ATOMIC_RELAXED);
-}
-
-/*
  * prep_new_page() for an order-0 page when there is nothing to check or
  * zero (debug checks off, no GFP_ZERO): the fast paths' and the bulk
  * loops' unchecked copies.  pp_set_page_allocated()'s three stores as one
@@ -64,24 +49,6 @@ void pp_prep_new_page_fast(struct pp_pool *pool, struct pp_page *page)
 	/* KASAN: the caller's now (ASan build). */
 	pp_kasan_unpoison(pool, page, 0);
 	pp_page_word_store(page, pp_page_word(1, 0, PP_PAGE_INUSE, 0));
-}
-
-/*
- * prep_new_page(): the page leaves the allocator.  Verifies the poison left
- * by a debug free (a use after free shows up here), zeroes on request.
- */
-static inline void pp_prep_new_page(struct pp_pool *pool, struct pp_page *page,
-				    unsigned int order, pp_gfp_t gfp,
-				    const char *call)
-{
-	/* KASAN: the caller's now; before the poison check and GFP_ZERO. */
-	pp_kasan_unpoison(pool, page, order);
-	if (unlikely(pool->debug))
-		pp_check_poison(pool, page, order, call);
-	pp_set_page_allocated(page, order);
-	if (unlikely(gfp & PP_GFP_ZERO))
-		memset(pool->arena + (pp_pfn(pool, page) << PP_PAGE_SHIFT), 0,
-		       PP_PAGE_SIZE << order);
 }
 
 /* prep_new_page() for the other backends. */
@@ -347,6 +314,8 @@ struct pp_page *pp_alloc_pages_impl(struct pp_pool *pool,
 	ac->gfp &= PP_GFP_MASK;
 	if (unlikely(!pp_pool_buddy(pool))) {
 		page = pp_backend_alloc_pages(pool, ac, call);
+	} else if (unlikely(pool->kernel)) {
+		page = ppk_alloc_pages(pool, ac, call);
 	} else {
 		ac->alloc_flags = PP_WMARK_LOW;
 		page = pp_get_page_from_freelist(pool, ac, call);
@@ -564,7 +533,7 @@ struct pp_page *pp_alloc_page(struct pp_pool *pool, pp_gfp_t gfp)
  * as pp_alloc_page() would take it, else the general one.  Not inlined
  * into the bulk core.
  */
-static __attribute__((noinline))
+__attribute__((noinline))
 struct pp_page *pp_alloc_pages_fallback(struct pp_pool *pool,
 					struct pp_alloc_ctx *ac,
 					const char *call)
@@ -696,24 +665,6 @@ void pp_bulk_fill_pcp_checked(struct pp_pool *pool, struct pp_pcp *pcp,
 		pp_bulk_fill_pcp(pool, pcp, req, f, PP_FILL_CHECKS |
 				 (flags & (PP_FILL_ALL | PP_FILL_STOP |
 					   PP_FILL_PER_PAGE_STATS)));
-}
-
-/*
- * The end of the run of NULL slots of @a that starts before @i: the first
- * populated slot at or after @i, or @n.  Four slots a step while all four
- * are NULL (an OR of four words, one branch), as a refilled array mostly
- * is: a slot a step cost about a quarter of the 64-page array call.
- */
-static inline unsigned long pp_hole_run_end(struct pp_page *const *a,
-					    unsigned long i, unsigned long n)
-{
-	while (i + 4 <= n &&
-	       !((uintptr_t)a[i] | (uintptr_t)a[i + 1] |
-		 (uintptr_t)a[i + 2] | (uintptr_t)a[i + 3]))
-		i += 4;
-	while (i < n && !a[i])
-		i++;
-	return i;
 }
 
 /* Pages a bulk list call takes per section (on the stack). */
@@ -1125,6 +1076,10 @@ unsigned long pp_alloc_pages_bulk_impl(struct pp_pool *pool, pp_gfp_t gfp,
 				       enum pp_vm_event call_event,
 				       const char *call)
 {
+	if (unlikely(pool->kernel))
+		return ppk_alloc_pages_bulk(pool, gfp, nid, nr_pages,
+					    page_list, page_array, call_event,
+					    call);
 	switch (atomic_load_explicit(&pool->bulk_variant,
 				     memory_order_relaxed)) {
 	case PP_BULK_STOP_AT_POPULATED:

@@ -8,27 +8,6 @@
 #include <limits.h>
 
 /*
- * Is @page one of @pool's descriptors (in range and aligned)?  Checked on
- * every put, get, release and conversion, debug or not: one subtraction,
- * and one compare folded with the alignment test, on paths that already
- * branch on the page.  Without it a page put to the wrong pool joins that
- * pool's lists and is handed out by it, and a pointer into the middle of
- * a descriptor corrupts its neighbours' fields.
- */
-static inline bool pp_page_in_pool(const struct pp_pool *pool,
-				   const struct pp_page *page)
-{
-	uintptr_t off = (uintptr_t)page - (uintptr_t)pool->mem_map;
-
-	_Static_assert((sizeof(struct pp_page) &
-			(sizeof(struct pp_page) - 1)) == 0,
-		       "descriptor size must be a power of two");
-	/* Below the base, off wraps to a huge value: one unsigned compare. */
-	return off < pool->map_bytes &&
-	       !(off & (sizeof(struct pp_page) - 1));
-}
-
-/*
  * free_pages_prepare(): the block's last reference is gone.  In debug mode,
  * check it was allocated and poison it.
  */
@@ -180,8 +159,8 @@ static bool pp_rseq_free_unref_page(struct pp_pool *pool, struct pp_page *page)
 	return true;
 }
 
-/* __free_pages() once the refcount is zero. */
-static void pp_free_pages(struct pp_pool *pool, struct pp_page *page,
+/* free_the_page(): __free_pages() once the refcount is zero. */
+static void pp_free_the_page(struct pp_pool *pool, struct pp_page *page,
 			  const char *call)
 {
 	unsigned int order = page->order;
@@ -231,24 +210,13 @@ static void pp_free_pages(struct pp_pool *pool, struct pp_page *page,
 static inline bool pp_put_page_testzero(struct pp_pool *pool,
 					struct pp_page *page, const char *call)
 {
-	int old;
-
 	if (unlikely(!pp_page_in_pool(pool, page)))
 		pp_bad_pointer(pool, page, call);
 	if (likely(__atomic_load_n(&page->refcount, __ATOMIC_ACQUIRE) == 1)) {
 		__atomic_store_n(&page->refcount, 0, __ATOMIC_RELAXED);
 		return true;
 	}
-	old = __atomic_fetch_sub(&page->refcount, 1, __ATOMIC_ACQ_REL);
-	if (unlikely(old <= 0)) {
-		__atomic_fetch_add(&page->refcount, 1, __ATOMIC_RELAXED);
-		pp_bad_page(pool, page, call, old == 0 ?
-			    "refcount underflow: put of a free page "
-			    "(double free?)" :
-			    "refcount negative: corrupted, or overflowed by "
-			    "2^31 references");
-	}
-	return old == 1;
+	return pp_page_ref_dec_and_test(pool, page, call);
 }
 
 void pp_get_page(struct pp_pool *pool, struct pp_page *page)
@@ -280,8 +248,10 @@ void pp_get_page(struct pp_pool *pool, struct pp_page *page)
 static __attribute__((noinline))
 void pp_put_page_slow(struct pp_pool *pool, struct pp_page *page)
 {
+	if (pool->kernel)
+		return ppk_put_page(pool, page);
 	if (pp_put_page_testzero(pool, page, "pp_put_page"))
-		pp_free_pages(pool, page, "pp_put_page");
+		pp_free_the_page(pool, page, "pp_put_page");
 }
 
 #ifdef PP_RSEQ_PCP
@@ -340,12 +310,13 @@ void pp_pcp_drain_unlock(struct pp_pool *pool, struct pp_pcp *pcp)
 /*
  * The common case, straight-line: the last reference of an order-0 page,
  * debug checks and the mm_page_free tracepoint off, this CPU's pcp lock
- * taken at the first try.  The same steps and counters as pp_free_pages();
+ * taken at the first try.  The same steps and counters as pp_free_the_page();
  * the page's state goes from in-use straight to pcp (nothing reads the
  * transient "none" in between).  Every call out of here is a tail call,
  * so the compiler saves no registers on the way in.
  */
-void pp_put_page(struct pp_pool *pool, struct pp_page *page)
+static inline __attribute__((always_inline))
+void pp_put_page_inline(struct pp_pool *pool, struct pp_page *page)
 {
 	struct pp_zone *zone;
 	struct pp_pcp *pcp;
@@ -401,6 +372,11 @@ void pp_put_page(struct pp_pool *pool, struct pp_page *page)
 	if (unlikely(pp_pcp_commit_page(pcp, page)))
 		return pp_pcp_drain_unlock(pool, pcp);
 	pp_pcp_unlock(pcp);
+}
+
+void pp_put_page(struct pp_pool *pool, struct pp_page *page)
+{
+	pp_put_page_inline(pool, page);
 }
 
 /*
@@ -494,7 +470,7 @@ void pp_release_pages_rseq(struct pp_pool *pool, struct pp_page **pages,
 						       "pp_release_pages"))
 				continue;
 			if (unlikely(page->order)) {
-				pp_free_pages(pool, page, "pp_release_pages");
+				pp_free_the_page(pool, page, "pp_release_pages");
 				continue;
 			}
 			pp_set_page_state(page, PP_PAGE_PCP);
@@ -561,8 +537,8 @@ void pp_free_page_skip_pcp(struct pp_pool *pool, struct pp_page *page)
 }
 
 /*
- * pp_release_pages() with debug checks on, another backend, or several
- * nodes: every check, page by page, then the pages in batches of
+ * pp_release_pages() with debug checks on, another backend, several
+ * nodes, or the kernel profile (its own path): every check, page by page, then the pages in batches of
  * PP_SWAP_CLUSTER_MAX, each of one zone.
  */
 static __attribute__((noinline))
@@ -573,6 +549,8 @@ void pp_release_pages_checked(struct pp_pool *pool, struct pp_page **pages,
 	struct pp_zone *zone = NULL;
 	unsigned int n = 0;
 
+	if (pool->kernel)
+		return ppk_release_pages(pool, pages, nr);
 	for (unsigned long i = 0; i < nr; i++) {
 		struct pp_page *page = pages[i];
 
@@ -581,7 +559,7 @@ void pp_release_pages_checked(struct pp_pool *pool, struct pp_page **pages,
 		if (!pp_put_page_testzero(pool, page, "pp_release_pages"))
 			continue;
 		if (page->order) {
-			pp_free_pages(pool, page, "pp_release_pages");
+			pp_free_the_page(pool, page, "pp_release_pages");
 			continue;
 		}
 		pp_free_pages_prepare_inline(pool, page, 0,
@@ -677,7 +655,7 @@ void pp_release_pages(struct pp_pool *pool, struct pp_page **pages,
 		else if (!pp_put_page_testzero_shared(pool, page))
 			continue;
 		if (unlikely(page->order)) {
-			pp_free_pages(pool, page, "pp_release_pages");
+			pp_free_the_page(pool, page, "pp_release_pages");
 			continue;
 		}
 		if (unlikely(!pcp)) {
@@ -723,6 +701,24 @@ void pp_release_pages(struct pp_pool *pool, struct pp_page **pages,
 		}
 		pp_pcp_unlock(pcp);
 	}
+}
+
+/*
+ * __free_pages(): the lean profile has no work in the steps put_page()
+ * adds (its pp_put_page() is this); the kernel profile does them there.
+ */
+void pp_free_pages(struct pp_pool *pool, struct pp_page *page,
+		   unsigned int order)
+{
+	if (unlikely(!pp_page_in_pool(pool, page)))
+		pp_bad_pointer(pool, page, "pp_free_pages");
+	if (unlikely(order != page->order && pp_page_count(page) > 0))
+		pp_bad_call("pp_free_pages", "pfn 0x%lx was allocated with "
+			    "order %u, freed with order %u",
+			    pp_pfn(pool, page), page->order, order);
+	if (pool->kernel)
+		return ppk_free_pages(pool, page, order);
+	pp_put_page_inline(pool, page);
 }
 
 unsigned long pp_page_to_pfn(const struct pp_pool *pool,

@@ -29,9 +29,11 @@
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <pagepool/pagepool.h>
 
+#include "kernel.h"
 #include "rseq-config.h"
 #include "trace.h"
 
@@ -108,6 +110,8 @@ struct pp_pcp {
 	 * allocated with that alignment (pp_zone_setup()).
 	 */
 	_Atomic uint64_t single_pages;
+	/* The kernel profile's lists and differentials (kernel.h). */
+	struct ppk_pcp k;
 } __attribute__((aligned(1024)));
 
 struct pp_free_area {
@@ -183,6 +187,8 @@ struct pp_pool {
 	bool debug;
 	bool slow;			/* see pp_pool_slow() */
 	bool pcp_rseq;			/* PP_PCP_RSEQ, else PP_PCP_LOCK */
+	bool kernel;			/* PP_PROFILE_KERNEL */
+	bool init_on_alloc;		/* kernel profile: zero every page */
 	uint8_t backend_id;		/* enum pp_backend */
 	_Atomic unsigned int bulk_variant;	/* enum pp_bulk_variant */
 	/*
@@ -191,6 +197,7 @@ struct pp_pool {
 	 */
 	const struct pp_backend_ops *ops;
 	void *backend;			/* the backend's private state */
+	struct ppk_pool *k;		/* the kernel profile's, else NULL */
 	char *map_base;			/* the arena's mapping, before alignment */
 	size_t map_len;
 
@@ -321,8 +328,9 @@ struct pp_backend_ops {
 #define pp_pool_buddy(pool)	(!(pool)->ops)
 
 /*
- * The straight-line fast paths do not apply: debug checks, a backend, or
- * several nodes (a zonelist to walk, pages of several zones to free).  One
+ * The straight-line fast paths do not apply: debug checks, a backend,
+ * several nodes (a zonelist to walk, pages of several zones to free), or
+ * the kernel profile (its own paths, kernel*.c, from the slow ones).  One
  * flag, set when the pool is created, so that they test one byte: the
  * fast paths know zones[0] is the pool's only zone past it.
  */
@@ -1061,10 +1069,115 @@ long pp_zone_alloc_range(struct pp_pool *pool, unsigned long nr,
 
 /* --- free side (free.c) ------------------------------------------------- */
 
+/*
+ * Is @page one of @pool's descriptors (in range and aligned)?  Checked on
+ * every put, get, release and conversion, debug or not: one subtraction,
+ * and one compare folded with the alignment test, on paths that already
+ * branch on the page.  Without it a page put to the wrong pool joins that
+ * pool's lists and is handed out by it, and a pointer into the middle of
+ * a descriptor corrupts its neighbours' fields.
+ */
+static inline bool pp_page_in_pool(const struct pp_pool *pool,
+				   const struct pp_page *page)
+{
+	uintptr_t off = (uintptr_t)page - (uintptr_t)pool->mem_map;
+
+	_Static_assert((sizeof(struct pp_page) &
+			(sizeof(struct pp_page) - 1)) == 0,
+		       "descriptor size must be a power of two");
+	/* Below the base, off wraps to a huge value: one unsigned compare. */
+	return off < pool->map_bytes &&
+	       !(off & (sizeof(struct pp_page) - 1));
+}
+
+/*
+ * page_ref_dec_and_test(): drop one reference with a locked decrement;
+ * true when it was the last.  An underflow is always caught: the old
+ * value is at hand, so the check is free.
+ */
+static inline bool pp_page_ref_dec_and_test(struct pp_pool *pool,
+					    struct pp_page *page,
+					    const char *call)
+{
+	int old = __atomic_fetch_sub(&page->refcount, 1, __ATOMIC_ACQ_REL);
+
+	if (unlikely(old <= 0)) {
+		__atomic_fetch_add(&page->refcount, 1, __ATOMIC_RELAXED);
+		pp_bad_page(pool, page, call, old == 0 ?
+			    "refcount underflow: put of a free page "
+			    "(double free?)" :
+			    "refcount negative: corrupted, or overflowed by "
+			    "2^31 references");
+	}
+	return old == 1;
+}
+
+
 void pp_free_pages_prepare(struct pp_pool *pool, struct pp_page *page,
 			   unsigned int order, const char *call);
 
 /* --- allocation side (alloc.c), shared with the backends ----------------- */
+
+/*
+ * prep_new_page()'s stores: the block is the caller's now, with one
+ * reference.  The one body of every hand-out site.  Always inlined, and
+ * with @order a constant at the order-0 sites the fast paths and bulk
+ * loops compile to the three stores they had when each site wrote them
+ * out.
+ */
+static inline __attribute__((always_inline))
+void pp_set_page_allocated(struct pp_page *page, unsigned int order)
+{
+	page->order = (uint8_t)order;
+	pp_set_page_state(page, PP_PAGE_INUSE);
+	__atomic_store_n(&page->refcount, 1, __ATOMIC_RELAXED);
+}
+
+/*
+ * prep_new_page(): the page leaves the allocator.  Verifies the poison left
+ * by a debug free (a use after free shows up here), zeroes on request.
+ */
+static inline void pp_prep_new_page(struct pp_pool *pool, struct pp_page *page,
+				    unsigned int order, pp_gfp_t gfp,
+				    const char *call)
+{
+	/* KASAN: the caller's now; before the poison check and GFP_ZERO. */
+	pp_kasan_unpoison(pool, page, order);
+	if (unlikely(pool->debug))
+		pp_check_poison(pool, page, order, call);
+	pp_set_page_allocated(page, order);
+	if (unlikely(gfp & PP_GFP_ZERO))
+		memset(pool->arena + (pp_pfn(pool, page) << PP_PAGE_SHIFT), 0,
+		       PP_PAGE_SIZE << order);
+}
+
+
+/*
+ * The end of the run of NULL slots of @a that starts before @i: the first
+ * populated slot at or after @i, or @n.  Four slots a step while all four
+ * are NULL (an OR of four words, one branch), as a refilled array mostly
+ * is: a slot a step cost about a quarter of the 64-page array call.
+ */
+static inline unsigned long pp_hole_run_end(struct pp_page *const *a,
+					    unsigned long i, unsigned long n)
+{
+	while (i + 4 <= n &&
+	       !((uintptr_t)a[i] | (uintptr_t)a[i + 1] |
+		 (uintptr_t)a[i + 2] | (uintptr_t)a[i + 3]))
+		i += 4;
+	while (i < n && !a[i])
+		i++;
+	return i;
+}
+
+/*
+ * The single-page path as a bulk call's fallback (one missing page, a
+ * failed trylock, a low zone, nothing in the loop), traced as
+ * mm_page_alloc; the counters deferred in @ac are added.
+ */
+struct pp_page *pp_alloc_pages_fallback(struct pp_pool *pool,
+					struct pp_alloc_ctx *ac,
+					const char *call);
 
 void pp_prep_new_page_checked(struct pp_pool *pool, struct pp_page *page,
 			      unsigned int order, pp_gfp_t gfp,
@@ -1167,6 +1280,46 @@ static inline void pp_backend_count_free(struct pp_pool *pool,
 		pp_count_locked(pcp, PP_PGFREE, nr);
 	else
 		pp_count(pool, PP_PGFREE, nr);
+}
+
+/* --- the kernel profile (kernel*.c; kernel.h has the map) -------------- */
+
+/*
+ * The entry points' kernel profile paths: pools with pool->kernel set are
+ * pp_pool_slow(), and the slow paths of the API calls hand them here.
+ * ppk_alloc_pages() is __alloc_pages() without its tracepoint (the
+ * caller's), the others the whole call.
+ */
+struct pp_page *ppk_alloc_pages(struct pp_pool *pool, struct pp_alloc_ctx *ac,
+				const char *call);
+unsigned long ppk_alloc_pages_bulk(struct pp_pool *pool, pp_gfp_t gfp, int nid,
+				   unsigned long nr_pages,
+				   struct pp_list_head *page_list,
+				   struct pp_page **page_array,
+				   enum pp_vm_event call_event,
+				   const char *call);
+void ppk_put_page(struct pp_pool *pool, struct pp_page *page);
+void ppk_free_pages(struct pp_pool *pool, struct pp_page *page,
+		    unsigned int order);
+void ppk_release_pages(struct pp_pool *pool, struct pp_page **pages,
+		       unsigned long nr);
+
+/* The pool's side (kernel_pcp.c). */
+int ppk_pool_setup(struct pp_pool *pool);
+void ppk_pool_teardown(struct pp_pool *pool);
+unsigned int ppk_pcp_count(const struct pp_pcp *pcp);
+void ppk_drain_pcp(struct pp_pool *pool, struct pp_zone *zone,
+		   struct pp_pcp *pcp);
+void ppk_node_numa(const struct pp_pool *pool, const struct pp_zone *zone,
+		   uint64_t *numa);
+unsigned long ppk_zone_free_folded(const struct pp_pool *pool,
+				   const struct pp_zone *zone);
+
+/* Pages on @pcp's lists, either profile (a snapshot but for its owner). */
+static inline unsigned int pp_pcp_nr(const struct pp_pool *pool,
+				     const struct pp_pcp *pcp)
+{
+	return pool->kernel ? ppk_pcp_count(pcp) : pp_pcp_count(pcp);
 }
 
 /* --- the jemalloc backend (jemalloc.c) ----------------------------------- */

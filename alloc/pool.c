@@ -55,10 +55,39 @@ int pp_pool_config_init(struct pp_pool_config *cfg)
 		if (impl < 0)
 			err = -EINVAL;
 	}
+	/* A value it cannot read makes pp_pool_create() fail, saying so. */
+	env = getenv("PAGEPOOL_PROFILE");
+	cfg->profile = PP_PROFILE_LEAN;
+	if (env) {
+		int profile = pp_profile_from_name(env);
+
+		cfg->profile = profile < 0 ? PP_NR_PROFILES :
+					     (enum pp_profile)profile;
+		if (profile < 0)
+			err = -EINVAL;
+	}
+	cfg->init_on_alloc = false;
 	/* Named here; the trylock share it leaves fails pp_pool_create(). */
 	if (pp_fault_config_env(cfg))
 		err = -EINVAL;
 	return err;
+}
+
+/*
+ * The profile of @cfg: 0, or -EINVAL for one out of range (a
+ * PAGEPOOL_PROFILE it could not read is named).
+ */
+static int pp_profile_check(const struct pp_pool_config *cfg)
+{
+	if ((unsigned int)cfg->profile >= PP_NR_PROFILES) {
+		const char *env = getenv("PAGEPOOL_PROFILE");
+
+		if (env && pp_profile_from_name(env) < 0)
+			fprintf(stderr, "pagepool: PAGEPOOL_PROFILE='%s': "
+				"expected lean or kernel\n", env);
+		return -EINVAL;
+	}
+	return 0;
 }
 
 /*
@@ -193,6 +222,7 @@ static void pp_zones_teardown(struct pp_pool *pool, unsigned int nr)
 /* Unmap and free a pool whose pages are all back (or never used). */
 static void pp_pool_unmap(struct pp_pool *pool)
 {
+	ppk_pool_teardown(pool);
 	pp_zones_teardown(pool, pool->nr_nodes);
 	pool->magic = PP_POOL_DEAD;
 	/* KASAN: a later mapping at this address must not inherit poison. */
@@ -425,8 +455,14 @@ struct pp_pool *pp_pool_create(const struct pp_pool_config *cfg)
 	}
 	memset(pool, 0, sizeof(*pool));
 	err = pp_debug_env_check();
+	if (!err)
+		err = pp_profile_check(cfg);
 	if (err)
 		goto fail_free;
+	/* kernel*.c are the buddy allocator's paths: see enum pp_profile. */
+	pool->kernel = cfg->profile == PP_PROFILE_KERNEL &&
+		       cfg->backend == PP_BACKEND_BUDDY;
+	pool->init_on_alloc = pool->kernel && cfg->init_on_alloc;
 	pool->nr_pages = cfg->nr_pages;
 	pool->debug = cfg->debug;
 	atomic_init(&pool->bulk_variant, (unsigned int)cfg->bulk_variant);
@@ -466,6 +502,11 @@ struct pp_pool *pp_pool_create(const struct pp_pool_config *cfg)
 	err = pp_pool_setup_zones(pool, cfg);
 	if (err)
 		goto fail_mem_map;
+	if (pool->kernel) {
+		err = ppk_pool_setup(pool);
+		if (err)
+			goto fail_zones;
+	}
 
 	if (cfg->backend == PP_BACKEND_JEMALLOC)
 		err = pp_je_create(pool, cfg);
@@ -473,11 +514,13 @@ struct pp_pool *pp_pool_create(const struct pp_pool_config *cfg)
 		err = pp_plugin_create(pool, cfg);
 	if (err)
 		goto fail_zones;
-	pool->slow = pool->debug || pool->ops || pool->nr_nodes > 1;
+	pool->slow = pool->debug || pool->ops || pool->nr_nodes > 1 ||
+		     pool->kernel;
 	pool->magic = PP_POOL_LIVE;
 	return pool;
 
 fail_zones:
+	ppk_pool_teardown(pool);
 	pp_zones_teardown(pool, pool->nr_nodes);
 	/* KASAN: a later mapping at this address must not inherit poison. */
 	pp_kasan_unpoison_range(pool, 0, pool->nr_pages);
@@ -589,6 +632,11 @@ static const char *const pp_backend_names[PP_NR_BACKENDS] = {
 	[PP_BACKEND_PLUGIN]	= "plugin",
 };
 
+static const char *const pp_profile_names[PP_NR_PROFILES] = {
+	[PP_PROFILE_LEAN]	= "lean",
+	[PP_PROFILE_KERNEL]	= "kernel",
+};
+
 static const char *const pp_variant_names[PP_NR_BULK_VARIANTS] = {
 	[PP_BULK_MERGED]		= "merged",
 	[PP_BULK_STOP_AT_POPULATED]	= "stop-at-first-populated",
@@ -631,4 +679,19 @@ const char *pp_bulk_variant_name(enum pp_bulk_variant variant)
 int pp_bulk_variant_from_name(const char *name)
 {
 	return pp_table_index(pp_variant_names, PP_NR_BULK_VARIANTS, name);
+}
+
+const char *pp_profile_name(enum pp_profile profile)
+{
+	return pp_table_name(pp_profile_names, PP_NR_PROFILES, profile);
+}
+
+int pp_profile_from_name(const char *name)
+{
+	return pp_table_index(pp_profile_names, PP_NR_PROFILES, name);
+}
+
+enum pp_profile pp_pool_profile(const struct pp_pool *pool)
+{
+	return pool->kernel ? PP_PROFILE_KERNEL : PP_PROFILE_LEAN;
 }

@@ -82,6 +82,14 @@ void pp_pool_vmstat(struct pp_pool *pool, struct pp_vmstat *st)
 	st->backend = (enum pp_backend)pool->backend_id;
 	st->bulk_variant = pp_pool_bulk_variant(pool);
 	st->pcp_impl = pp_pool_pcp_impl(pool);
+	st->profile = pp_pool_profile(pool);
+	st->nr_free_folded = st->nr_free;
+	if (pool->kernel) {
+		st->nr_free_folded = 0;
+		for (unsigned int nid = 0; nid < pool->nr_nodes; nid++)
+			st->nr_free_folded +=
+				ppk_zone_free_folded(pool, &pool->zones[nid]);
+	}
 	st->pcp_batch = z0->pcp[0].batch;
 	st->pcp_high = z0->pcp[0].high;
 	st->nr_cpus = pool->nr_cpus;
@@ -89,13 +97,14 @@ void pp_pool_vmstat(struct pp_pool *pool, struct pp_vmstat *st)
 
 void pp_vmstat_print(FILE *out, const struct pp_vmstat *st)
 {
-	fprintf(out, "backend %s\nbulk_variant %s\npcp_impl %s\n",
+	fprintf(out, "backend %s\nbulk_variant %s\npcp_impl %s\nprofile %s\n",
 		pp_backend_name(st->backend),
 		pp_bulk_variant_name(st->bulk_variant),
-		pp_pcp_impl_name(st->pcp_impl));
+		pp_pcp_impl_name(st->pcp_impl), pp_profile_name(st->profile));
 	fprintf(out, "nr_pages %lu\nnr_free_pages %lu\nnr_pcp_pages %lu\n"
-		"nr_backend_pages %lu\n", st->nr_pages, st->nr_free,
-		st->nr_pcp, st->nr_backend);
+		"nr_backend_pages %lu\nnr_free_pages_folded %lu\n",
+		st->nr_pages, st->nr_free, st->nr_pcp, st->nr_backend,
+		st->nr_free_folded);
 	fprintf(out, "free_area");
 	for (unsigned int o = 0; o < PP_NR_ORDERS; o++)
 		fprintf(out, " %lu", st->free_area[o]);
@@ -131,7 +140,10 @@ int pp_pool_node_vmstat(struct pp_pool *pool, unsigned int nid,
 		return -EINVAL;
 	zone = &pool->zones[nid];
 	memset(st, 0, sizeof(*st));
-	if (pool->nr_nodes == 1) {
+	if (pool->kernel) {
+		/* zone_statistics() counted them, on one node too. */
+		ppk_node_numa(pool, zone, st->numa);
+	} else if (pool->nr_nodes == 1) {
 		/* Not counted on one node: every page is a local hit. */
 		struct pp_vmstat all;
 

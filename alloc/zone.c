@@ -245,10 +245,12 @@ void pp_drain_all_pages(struct pp_pool *pool)
 		for (unsigned int cpu = 0; cpu < pool->nr_cpus; cpu++) {
 			struct pp_pcp *pcp = &zone->pcp[cpu];
 
-			if (!pp_pcp_count(pcp))
+			if (!pp_pcp_nr(pool, pcp))
 				continue;
 			pp_pcp_stop(pool, pcp);
-			if (pp_pcp_count(pcp))
+			if (pool->kernel)
+				ppk_drain_pcp(pool, zone, pcp);
+			else if (pp_pcp_count(pcp))
 				pp_free_pcppages_bulk(pool, pcp,
 						      pp_pcp_count(pcp));
 			pp_pcp_restart(pool, pcp);
@@ -421,7 +423,7 @@ unsigned long pp_zone_pcp_pages(const struct pp_pool *pool,
 	unsigned long n = 0;
 
 	for (unsigned int cpu = 0; cpu < pool->nr_cpus; cpu++)
-		n += pp_pcp_count(&zone->pcp[cpu]);
+		n += pp_pcp_nr(pool, &zone->pcp[cpu]);
 	return n;
 }
 

@@ -120,8 +120,21 @@ struct pp_page {
 	uint8_t state;		/* enum pp_page_state */
 	uint16_t flags;		/* PP_PG_* (allocator-internal) */
 	uint32_t pcp_cpu;	/* pcp list the page sits on while PP_PAGE_PCP */
-	unsigned char reserved[64 - 2 * sizeof(void *) - 2 * sizeof(unsigned long)
-			       - 2 * sizeof(int) - 4];
+	/*
+	 * The kernel profile's copies of the struct page fields that
+	 * mm/page_alloc.c reads and writes on every allocation and free
+	 * (PP_PROFILE_KERNEL; the lean profile leaves them 0).  Allocator
+	 * fields, as the kernel's are: a free page must have all four 0
+	 * (its "bad page" checks), and a caller never writes them.
+	 * @mapcount is _mapcount + 1 (0: mapped nowhere, the kernel's -1),
+	 * so that zeroed descriptors start right; @memcg stands for
+	 * memcg_data (0: not charged); @page_flags holds PG_* bits, the
+	 * zone and node ids and the last cpupid, as page->flags does.
+	 */
+	int16_t mapcount;
+	uint16_t memcg;
+	uint64_t page_flags;
+	void *mapping;
 } __attribute__((aligned(64)));
 
 /* What a descriptor is at the moment (allocator-owned @state). */
@@ -310,6 +323,42 @@ enum pp_pcp_impl {
 };
 
 /*
+ * enum pp_profile - how much of the kernel's work the buddy allocator does
+ * besides what its contracts ask.  Both keep every contract of this
+ * header (return values, fallbacks, counters, checks); they differ in
+ * cost, which is what a comparison of the APIs measures.
+ *
+ * PP_PROFILE_LEAN: the contracts' own work and nothing else: a ring of
+ * page pointers per CPU, one store to prepare a page, the last put of a
+ * page without a locked instruction.  The quickest this lab can keep the
+ * kernel's semantics; the default.
+ *
+ * PP_PROFILE_KERNEL: the steps Linux 5.13's mm/page_alloc.c runs on every
+ * order-0 allocation and free with CONFIG_DEBUG_VM off, done for real,
+ * each in a function named after its kernel counterpart (alloc/kernel*.c):
+ * prepare_alloc_pages() and the zonelist walk with zone_watermark_fast()
+ * (lowmem_reserve included) on every call; pcp lists per migratetype
+ * linked through page->lru; the interrupt flag saved and restored around
+ * every pcp section (pushf/popf on x86_64); post_alloc_hook(),
+ * __count_zid_vm_events(), zone_statistics() and per-CPU vmstat
+ * differentials folded at stat_threshold; put_page_testzero()'s locked
+ * decrement, __page_cache_release(), mem_cgroup_uncharge(),
+ * free_pages_prepare(), get_pfnblock_migratetype() from a pageblock
+ * bitmap, and the bad-page checks where a production kernel makes them
+ * (pages moving between the pcp and buddy lists).  The README's
+ * "Reproducing the seed's comparison" says what each step costs and what
+ * user space cannot do.  The profiles are the buddy allocator's: a pool
+ * of another backend runs that backend's own paths whatever the profile
+ * asks, and pp_pool_profile() says lean (as a jemalloc pool asked for
+ * rseq lists runs the lock ones).
+ */
+enum pp_profile {
+	PP_PROFILE_LEAN,
+	PP_PROFILE_KERNEL,
+	PP_NR_PROFILES
+};
+
+/*
  * struct pp_pool_config - how to build a pool.  Start from
  * pp_pool_config_init() and change what you need.
  */
@@ -417,6 +466,19 @@ struct pp_pool_config {
 	unsigned int nr_nodes;
 	const unsigned int *cpu_to_node;
 	const unsigned int *node_distance;
+	/*
+	 * How much of the kernel's work the buddy allocator does (default
+	 * PP_PROFILE_LEAN, or what the PAGEPOOL_PROFILE environment
+	 * variable says: lean or kernel; pp_pool_create() fails with EINVAL
+	 * for a value it cannot read, naming it).  See enum pp_profile.
+	 * @init_on_alloc: the kernel profile zeroes every page it hands out,
+	 * as init_on_alloc=1 (CONFIG_INIT_ON_ALLOC_DEFAULT_ON) does; off by
+	 * default, as in the kernel's defconfig.  Ignored by the lean
+	 * profile (PP_GFP_ZERO zeroes in both).  Added at the end, as
+	 * @nr_nodes.
+	 */
+	enum pp_profile profile;
+	bool init_on_alloc;
 };
 
 /*
@@ -469,11 +531,12 @@ int pp_pool_config_wmarks(const struct pp_pool_config *cfg,
  * @cfg: configuration to initialise
  *
  * The environment sets some defaults, read here: PAGEPOOL_DEBUG (@debug),
- * PAGEPOOL_PCP (@pcp_impl) and PAGEPOOL_FAULT (@fault, in the syntax of
- * pp_pool_config_fault()).  Change the fields to override them:
- * pp_pool_create() takes @fault as it finds it and does not read
- * PAGEPOOL_FAULT.  (It still refuses a PAGEPOOL_DEBUG other than 0 or 1
- * whatever @debug says, and reads PAGEPOOL_PCP again to name a bad one.)
+ * PAGEPOOL_PCP (@pcp_impl), PAGEPOOL_PROFILE (@profile) and
+ * PAGEPOOL_FAULT (@fault, in the syntax of pp_pool_config_fault()).
+ * Change the fields to override them: pp_pool_create() takes @fault as it
+ * finds it and does not read PAGEPOOL_FAULT.  (It still refuses a
+ * PAGEPOOL_DEBUG other than 0 or 1 whatever @debug says, and reads
+ * PAGEPOOL_PCP and PAGEPOOL_PROFILE again to name a bad one.)
  *
  * Thread safety: touches only @cfg (and reads the environment).
  *
@@ -482,8 +545,8 @@ int pp_pool_config_wmarks(const struct pp_pool_config *cfg,
  * refuses with EINVAL, so a caller that ignores the return value does not
  * run without the checks or faults the user asked for.  A bad
  * PAGEPOOL_FAULT is named here, in one line on stderr (what it is, what
- * is accepted), and leaves @fault.trylock above 100; a bad PAGEPOOL_DEBUG
- * or PAGEPOOL_PCP is named by pp_pool_create().
+ * is accepted), and leaves @fault.trylock above 100; a bad PAGEPOOL_DEBUG,
+ * PAGEPOOL_PCP or PAGEPOOL_PROFILE is named by pp_pool_create().
  */
 int pp_pool_config_init(struct pp_pool_config *cfg);
 
@@ -511,9 +574,10 @@ int pp_pool_config_fault(struct pp_pool_config *cfg, const char *spec);
  * cannot work (no pages, batch 0 or above high, watermarks out of order or
  * above the pool size, a fault.trylock above 100) or one that
  * pp_pool_config_init() made from an environment variable it could not
- * read (PAGEPOOL_DEBUG other than 0 or 1, PAGEPOOL_PCP: one line on stderr
- * names the variable, its value and what is accepted; PAGEPOOL_FAULT:
- * pp_pool_config_init() named it), ENOMEM when the mappings fail (or
+ * read (PAGEPOOL_DEBUG other than 0 or 1, PAGEPOOL_PCP, PAGEPOOL_PROFILE:
+ * one line on stderr names the variable, its value and what is accepted;
+ * PAGEPOOL_FAULT: pp_pool_config_init() named it), a kernel profile
+ * over 2^32 pages, ENOMEM when the mappings fail (or
  * fault.mmap asks them to), EOPNOTSUPP for PP_BACKEND_JEMALLOC in a
  * libpagepool built without jemalloc (./configure --without-jemalloc).
  */
@@ -672,6 +736,23 @@ int pp_pcp_impl_from_name(const char *name);
  * Return: true when rseq pcp lists can be used.
  */
 bool pp_pcp_rseq_supported(const char **why);
+
+/**
+ * pp_pool_profile() - the pool's profile (enum pp_profile)
+ */
+enum pp_profile pp_pool_profile(const struct pp_pool *pool);
+
+/**
+ * pp_profile_name() - "lean" or "kernel"; "unknown" out of range
+ */
+const char *pp_profile_name(enum pp_profile profile);
+
+/**
+ * pp_profile_from_name() - the profile called @name
+ *
+ * Return: the enum pp_profile value, or -EINVAL (NULL too).
+ */
+int pp_profile_from_name(const char *name);
 
 /**
  * pp_jemalloc_tcache_slots() - slots jemalloc's thread caches have for 4 KiB
@@ -891,6 +972,25 @@ void pp_get_page(struct pp_pool *pool, struct pp_page *page);
 void pp_put_page(struct pp_pool *pool, struct pp_page *page);
 
 /**
+ * pp_free_pages() - drop a reference; the last one frees the block
+ * @pool: the pool the page came from
+ * @page: the head page of a block of 2^@order pages, refcount > 0
+ * @order: the order it was allocated with (any other is reported and
+ *         aborts)
+ *
+ * __free_pages(): pp_put_page() without the steps put_page() adds on the
+ * way (compound_head(), __page_cache_release(), mem_cgroup_uncharge()),
+ * which the kernel profile does and the lean profile has no work in.
+ * page_bench04_bulk frees its list pages this way ("avoid
+ * __page_cache_release()"), its array pages with put_page().  The same
+ * checks as pp_put_page().
+ *
+ * Thread safety: any thread, concurrently.
+ */
+void pp_free_pages(struct pp_pool *pool, struct pp_page *page,
+		   unsigned int order);
+
+/**
  * pp_release_pages() - drop one reference on each of @nr pages
  * @pool: the pool
  * @pages: array of pages; NULL entries are skipped, the array is not changed
@@ -990,6 +1090,16 @@ struct pp_vmstat {
 	enum pp_backend backend;
 	enum pp_bulk_variant bulk_variant;
 	enum pp_pcp_impl pcp_impl;	/* PP_PCP_RSEQ or PP_PCP_LOCK */
+	enum pp_profile profile;
+	/*
+	 * NR_FREE_PAGES as the kernel profile's zone_page_state() reads it:
+	 * the zones' counters, to which each CPU folds its differential
+	 * once it passes stat_threshold (__mod_zone_page_state()), so it
+	 * lags nr_free by at most nr_cpus * stat_threshold pages per zone.
+	 * The watermark checks read the exact nr_free in both profiles, so
+	 * that both keep the same contract.  Lean profile: nr_free.
+	 */
+	unsigned long nr_free_folded;
 };
 
 /**

@@ -11,6 +11,8 @@
 #   norseq   PAGEPOOL_PCP=rseq with glibc's rseq registration turned off
 #            (GLIBC_TUNABLES=glibc.pthread.rseq=0): the pools fall back to
 #            the lock, with the one-line notice on stderr
+#   kernel-lock, kernel-rseq
+#            lock and rseq on the kernel profile (PAGEPOOL_PROFILE=kernel)
 #
 # The tests' pool helpers (tests/utils/pp_test.h) check that each pool
 # runs the implementation asked for.
@@ -20,6 +22,13 @@ pcp_impl=$(basename "$(dirname "$0")")
 pcp_test=$(basename "$0" .sh)
 PP_TEST_BACKEND=buddy
 export PP_TEST_BACKEND
+case $pcp_impl in
+kernel-*)
+	PAGEPOOL_PROFILE=kernel
+	export PAGEPOOL_PROFILE
+	pcp_impl=${pcp_impl#kernel-}
+	;;
+esac
 case $pcp_impl in
 lock)
 	PAGEPOOL_PCP=lock

@@ -120,6 +120,27 @@ static inline void test_pool_check_impl(struct pp_pool *pool,
 }
 
 /*
+ * The profile the suite runs on: PAGEPOOL_PROFILE (tests/unit.am runs the
+ * buddy suite once more on the kernel profile): a buddy pool must run it,
+ * any other the lean one, so that the kernel run cannot silently test the
+ * lean paths.
+ */
+static inline void test_pool_check_profile(struct pp_pool *pool,
+					   enum pp_backend backend)
+{
+	const char *env = getenv("PAGEPOOL_PROFILE");
+	int want = env ? pp_profile_from_name(env) : PP_PROFILE_LEAN;
+
+	if (backend != PP_BACKEND_BUDDY)
+		want = PP_PROFILE_LEAN;
+	if (want >= 0 && (int)pp_pool_profile(pool) != want)
+		bail_out("PAGEPOOL_PROFILE=%s, %s backend: the pool runs %s, "
+			 "not %s", env ? env : "", pp_backend_name(backend),
+			 pp_profile_name(pp_pool_profile(pool)),
+			 pp_profile_name((enum pp_profile)want));
+}
+
+/*
  * Under PP_PCP_RSEQ, list i serves CPU i only and a thread on a CPU
  * without a list bypasses the pcp lists (utils/pin.h).  Many tests make
  * pools with one list and count on every call using it, as the lock
@@ -161,6 +182,7 @@ test_pool_create_config(const struct pp_pool_config *cfg)
 			 cfg->pcp_high, cfg->nr_cpus,
 			 pp_backend_name(cfg->backend), strerror(errno));
 	test_pool_check_impl(pool, cfg->backend);
+	test_pool_check_profile(pool, cfg->backend);
 	test_pool_pin(pool);
 	return pool;
 }

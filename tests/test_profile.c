@@ -1,0 +1,371 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The profiles (enum pp_profile): names, PAGEPOOL_PROFILE, which pools
+ * run which, and what only the kernel profile does, seen from outside:
+ * pages come off lists threaded through page->lru (list_del()'s poison),
+ * post_alloc_hook() clears private and index (the pfmemalloc mark for
+ * PP_GFP_MEMALLOC), init_on_alloc zeroes, NR_FREE_PAGES folds per-CPU
+ * differentials at stat_threshold, __free_pages() checks its order, and
+ * the bad-page checks run where a production kernel runs them: not when
+ * a page is freed, but when it goes from a pcp list to the buddy lists.
+ * The contracts themselves are the whole suite's, run on both profiles
+ * (tests/unit.am).  Buddy backend; PP_TEST_BACKEND=jemalloc skips it.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <pagepool/pagepool.h>
+
+#include "capture.h"
+#include "pp_test.h"
+#include "tap.h"
+
+#define POOL_PAGES	4096UL
+
+static struct pp_pool *profile_pool(enum pp_profile profile, bool init)
+{
+	struct pp_pool_config cfg;
+	struct pp_pool *pool;
+
+	test_pool_config(&cfg, POOL_PAGES, 8, 48, 1);
+	cfg.profile = profile;
+	cfg.init_on_alloc = init;
+	pool = pp_pool_create(&cfg);
+	if (!pool)
+		bail_out("pp_pool_create(%s profile): %s",
+			 pp_profile_name(profile), strerror(errno));
+	test_pool_pin(pool);
+	return pool;
+}
+
+/* pp_pool_create(@arg): 0 (the pool destroyed again), or its errno. */
+static int create_errno(void *arg)
+{
+	struct pp_pool *pool = pp_pool_create(arg);
+
+	if (!pool)
+		return errno;
+	pp_pool_destroy(pool);
+	return 0;
+}
+
+static void test_names(void)
+{
+	struct pp_pool_config cfg;
+	char err[256];
+	int ret;
+
+	ok(pp_profile_from_name("lean") == PP_PROFILE_LEAN &&
+	   pp_profile_from_name("kernel") == PP_PROFILE_KERNEL &&
+	   !strcmp(pp_profile_name(PP_PROFILE_KERNEL), "kernel") &&
+	   pp_profile_from_name("Kernel") == -EINVAL &&
+	   pp_profile_from_name(NULL) == -EINVAL &&
+	   !strcmp(pp_profile_name(PP_NR_PROFILES), "unknown"),
+	   "pp_profile_name/from_name - lean and kernel round-trip, others "
+	   "-EINVAL or \"unknown\"");
+	unsetenv("PAGEPOOL_PROFILE");
+	ret = pp_pool_config_init(&cfg);
+	ok(ret == 0 && cfg.profile == PP_PROFILE_LEAN && !cfg.init_on_alloc,
+	   "pp_pool_config_init - lean by default, init_on_alloc off");
+	setenv("PAGEPOOL_PROFILE", "kernel", 1);
+	ret = pp_pool_config_init(&cfg);
+	ok(ret == 0 && cfg.profile == PP_PROFILE_KERNEL,
+	   "pp_pool_config_init - PAGEPOOL_PROFILE=kernel sets the default");
+	setenv("PAGEPOOL_PROFILE", "fast", 1);
+	ret = pp_pool_config_init(&cfg);
+	err[0] = '\0';
+	{
+		/* pp_pool_create() names it on stderr: capture that. */
+		int e = capture_stderr(create_errno, &cfg, err, sizeof(err));
+
+		ok(ret == -EINVAL && e == EINVAL &&
+		   strstr(err, "PAGEPOOL_PROFILE='fast': expected lean or "
+			  "kernel"),
+		   "PAGEPOOL_PROFILE=fast: pp_pool_config_init -EINVAL, "
+		   "pp_pool_create EINVAL naming it");
+	}
+	unsetenv("PAGEPOOL_PROFILE");
+}
+
+static void test_which_pools(void)
+{
+	struct pp_pool *lean = profile_pool(PP_PROFILE_LEAN, false);
+	struct pp_pool *kern = profile_pool(PP_PROFILE_KERNEL, false);
+	struct pp_vmstat a, b;
+
+	pp_pool_vmstat(lean, &a);
+	pp_pool_vmstat(kern, &b);
+	ok(pp_pool_profile(lean) == PP_PROFILE_LEAN &&
+	   pp_pool_profile(kern) == PP_PROFILE_KERNEL &&
+	   a.profile == PP_PROFILE_LEAN && b.profile == PP_PROFILE_KERNEL,
+	   "pp_pool_profile and vmstat - each pool runs the profile asked");
+	ok(pp_pool_destroy(lean) == 0 && pp_pool_destroy(kern) == 0,
+	   "lean and kernel pools - destroyed");
+	if (pp_jemalloc_tcache_slots() == -EOPNOTSUPP) {
+		skip(1, "libpagepool built without jemalloc");
+	} else {
+		struct pp_pool_config cfg;
+		struct pp_pool *je;
+
+		test_pool_config(&cfg, POOL_PAGES, 8, 48, 1);
+		cfg.backend = PP_BACKEND_JEMALLOC;
+		cfg.profile = PP_PROFILE_KERNEL;
+		je = pp_pool_create(&cfg);
+		ok(je && pp_pool_profile(je) == PP_PROFILE_LEAN &&
+		   pp_pool_destroy(je) == 0,
+		   "a jemalloc pool asked for the kernel profile runs its own "
+		   "paths: lean");
+	}
+}
+
+/*
+ * A kernel pool with a real min watermark: a PP_GFP_MEMALLOC page above
+ * low has index 0; once PP_GFP_KERNEL fails (below min, pcp lists
+ * drained), one taken ignoring the watermarks has index ~0.
+ */
+static bool pfmemalloc_marks(void)
+{
+	struct pp_pool_config cfg;
+	struct pp_list_head held = PP_LIST_HEAD_INIT(held);
+	struct pp_pool *pool;
+	struct pp_page *p, *q;
+	bool above, below;
+
+	test_pool_config(&cfg, POOL_PAGES, 8, 48, 1);
+	cfg.profile = PP_PROFILE_KERNEL;
+	cfg.wmark_min = 64;
+	cfg.wmark_low = PP_WMARK_AUTO;
+	cfg.wmark_high = PP_WMARK_AUTO;
+	pool = pp_pool_create(&cfg);
+	if (!pool)
+		return false;
+	test_pool_pin(pool);
+	p = pp_alloc_page(pool, PP_GFP_MEMALLOC);
+	above = p && p->index == 0;
+	while ((q = pp_alloc_page(pool, PP_GFP_KERNEL)))
+		pp_list_add(&q->lru, &held);
+	q = pp_alloc_page(pool, PP_GFP_MEMALLOC);
+	below = q && q->index == ~0UL;
+	if (p)
+		pp_put_page(pool, p);
+	if (q)
+		pp_put_page(pool, q);
+	put_list(pool, &held);
+	return above && below && pp_pool_destroy(pool) == 0;
+}
+
+/* What a page handed out looks like, in each profile. */
+static void test_hand_out(void)
+{
+	struct pp_pool *lean = profile_pool(PP_PROFILE_LEAN, false);
+	struct pp_pool *kern = profile_pool(PP_PROFILE_KERNEL, false);
+	struct pp_pool *pools[2] = { lean, kern };
+	bool cleared[2], poisoned[2], pfmemalloc;
+
+	for (int i = 0; i < 2; i++) {
+		struct pp_page *p = pp_alloc_page(pools[i], PP_GFP_KERNEL), *q;
+
+		p->private = 123;
+		p->index = 456;
+		p->lru.next = p->lru.prev = NULL;
+		pp_put_page(pools[i], p);
+		/* LIFO: the same page comes back. */
+		q = pp_alloc_page(pools[i], PP_GFP_KERNEL);
+		cleared[i] = q == p && q->private == 0 && q->index == 0;
+		poisoned[i] = (uintptr_t)q->lru.next == 0xdead000000000100UL &&
+			      (uintptr_t)q->lru.prev == 0xdead000000000122UL;
+		pp_put_page(pools[i], q);
+	}
+	ok(cleared[1] && !cleared[0],
+	   "kernel profile: post_alloc_hook() clears private, and index "
+	   "(the pfmemalloc mark); lean leaves both");
+	ok(poisoned[1] && !poisoned[0],
+	   "kernel profile: a page comes off a list through its lru, which "
+	   "list_del() poisons; lean: a ring, lru untouched");
+	pfmemalloc = pfmemalloc_marks();
+	ok(pfmemalloc, "kernel profile: a page taken below min with "
+	   "PP_GFP_MEMALLOC (ALLOC_NO_WATERMARKS) carries the pfmemalloc "
+	   "mark, index ~0, as 5.13 keeps it; one above low does not");
+	ok(pp_pool_destroy(lean) == 0 && pp_pool_destroy(kern) == 0,
+	   "hand-out pools - destroyed");
+}
+
+static void test_init_on_alloc(void)
+{
+	struct pp_pool *lean = profile_pool(PP_PROFILE_LEAN, true);
+	struct pp_pool *kern = profile_pool(PP_PROFILE_KERNEL, true);
+	struct pp_pool *pools[2] = { lean, kern };
+	bool zero[2];
+
+	for (int i = 0; i < 2; i++) {
+		struct pp_page *p = pp_alloc_page(pools[i], PP_GFP_KERNEL);
+		unsigned char *addr = pp_page_address(pools[i], p);
+		struct pp_page *arr[4] = { NULL };
+		unsigned long n;
+
+		memset(addr, 0x5a, PP_PAGE_SIZE);
+		pp_put_page(pools[i], p);
+		n = pp_alloc_pages_bulk_array(pools[i], PP_GFP_KERNEL, 4, arr);
+		zero[i] = n == 4 && arr[0] == p;
+		for (unsigned long b = 0; zero[i] && b < PP_PAGE_SIZE; b++)
+			zero[i] = addr[b] == 0;
+		put_array(pools[i], arr, n);
+	}
+	ok(zero[1] && !zero[0],
+	   "init_on_alloc: the kernel profile zeroes pages it hands out (bulk "
+	   "too); the lean profile ignores it");
+	ok(pp_pool_destroy(lean) == 0 && pp_pool_destroy(kern) == 0,
+	   "init_on_alloc pools - destroyed");
+}
+
+/*
+ * NR_FREE_PAGES: each refill takes batch (8) pages off the buddy lists,
+ * the CPU's differential passes stat_threshold (2 for one CPU and a zone
+ * under 128 MiB: 2 * fls(1) * (1 + fls(0))) and is folded, so the folded
+ * count follows the exact one to within the threshold.
+ */
+static void test_folded(void)
+{
+	struct pp_pool *kern = profile_pool(PP_PROFILE_KERNEL, false);
+	struct pp_pool *lean = profile_pool(PP_PROFILE_LEAN, false);
+	struct pp_page *pages[200];
+	struct pp_vmstat st, sl;
+	long gap;
+
+	for (int i = 0; i < 200; i++)
+		pages[i] = pp_alloc_page(kern, PP_GFP_KERNEL);
+	pp_pool_vmstat(kern, &st);
+	gap = (long)st.nr_free - (long)st.nr_free_folded;
+	ok(st.nr_free == POOL_PAGES - 200 - st.nr_pcp &&
+	   st.nr_free_folded < POOL_PAGES - 100 && gap >= -8 && gap <= 8,
+	   "kernel profile: NR_FREE_PAGES folded from the CPU's differential "
+	   "follows nr_free to within the threshold (%lu exact, %lu folded)",
+	   st.nr_free, st.nr_free_folded);
+	for (int i = 0; i < 200; i++)
+		pp_put_page(kern, pages[i]);
+	pp_pool_drain(kern);
+	pp_pool_vmstat(kern, &st);
+	pp_pool_vmstat(lean, &sl);
+	gap = (long)st.nr_free - (long)st.nr_free_folded;
+	ok(st.nr_free == POOL_PAGES && gap >= -8 && gap <= 8 &&
+	   sl.nr_free_folded == sl.nr_free,
+	   "drained: every page counted back within the threshold (%lu "
+	   "folded); lean: nr_free_folded is nr_free", st.nr_free_folded);
+	ok(pp_pool_destroy(kern) == 0 && pp_pool_destroy(lean) == 0,
+	   "folded-count pools - destroyed");
+}
+
+/* A one-node pool counts zone_statistics() for real: hit and local. */
+static void test_numa_one_node(void)
+{
+	struct pp_pool *kern = profile_pool(PP_PROFILE_KERNEL, false);
+	struct pp_node_vmstat nst;
+	struct pp_page *arr[16] = { NULL };
+	struct pp_page *p;
+	unsigned long n;
+
+	p = pp_alloc_page(kern, PP_GFP_KERNEL);
+	n = pp_alloc_pages_bulk_array(kern, PP_GFP_KERNEL, 16, arr);
+	pp_pool_node_vmstat(kern, 0, &nst);
+	ok(nst.numa[PP_NUMA_HIT] == 1 + n && nst.numa[PP_NUMA_LOCAL] == 1 + n &&
+	   nst.numa[PP_NUMA_MISS] == 0 && nst.numa[PP_NUMA_OTHER] == 0,
+	   "kernel profile, one node: numa_hit and numa_local count every "
+	   "page (%llu, %llu of %lu)",
+	   (unsigned long long)nst.numa[PP_NUMA_HIT],
+	   (unsigned long long)nst.numa[PP_NUMA_LOCAL], 1 + n);
+	pp_put_page(kern, p);
+	put_array(kern, arr, n);
+	ok(pp_pool_destroy(kern) == 0, "numa pool - destroyed");
+}
+
+struct misuse {
+	enum pp_profile profile;
+	int what;
+};
+
+static void misuse_child(void *arg)
+{
+	const struct misuse *m = arg;
+	struct pp_pool *pool = profile_pool(m->profile, false);
+	struct pp_page *p = pp_alloc_page(pool, PP_GFP_KERNEL);
+
+	switch (m->what) {
+	case 0:	/* __free_pages() with the wrong order */
+		pp_free_pages(pool, p, 1);
+		break;
+	case 1:	/* a mapping left on a freed page, then the drain */
+		p->mapping = (void *)0x1000;
+		pp_put_page(pool, p);
+		pp_pool_drain(pool);
+		break;
+	case 2:	/* a mapping with PAGE_MAPPING_ANON: cleared on free */
+		p->mapping = (void *)0x1001;
+		pp_put_page(pool, p);
+		pp_pool_drain(pool);
+		break;
+	case 3:	/* a tail page's mark in lru.next */
+		p->lru.next = (void *)((uintptr_t)&p->lru | 1);
+		pp_put_page(pool, p);
+		break;
+	}
+	exit(pp_pool_destroy(pool) == 0 ? 0 : 3);
+}
+
+static bool misuse(enum pp_profile profile, int what, const char *text,
+		   struct child_result *res)
+{
+	struct misuse m = { profile, what };
+
+	if (!run_in_child(misuse_child, &m, 30, res))
+		return false;
+	if (!text)
+		return child_exited_ok(res);
+	return child_aborted(res) && strstr(res->output, text);
+}
+
+static void test_checks(void)
+{
+	struct child_result res;
+	bool k, l;
+
+	k = misuse(PP_PROFILE_KERNEL, 0, "allocated with order 0, freed with "
+		   "order 1", &res);
+	l = misuse(PP_PROFILE_LEAN, 0, "allocated with order 0, freed with "
+		   "order 1", &res);
+	ok(k && l, "pp_free_pages - an order other than the block's is "
+	   "reported and aborts, both profiles");
+	k = misuse(PP_PROFILE_KERNEL, 1, "bad because: non-NULL mapping",
+		   &res);
+	if (!k)
+		diag_text("child: ", res.output);
+	l = misuse(PP_PROFILE_LEAN, 1, NULL, &res);
+	ok(k && l, "kernel profile: a page freed with a mapping is a bad page "
+	   "when it goes to the buddy lists (bulkfree_pcp_prepare()), not "
+	   "before; the lean profile does not look");
+	k = misuse(PP_PROFILE_KERNEL, 2, NULL, &res);
+	ok(k, "kernel profile: a mapping with PAGE_MAPPING_ANON set is "
+	   "cleared by free_pages_prepare(), no bad page");
+	k = misuse(PP_PROFILE_KERNEL, 3, "compound_head", &res);
+	ok(k, "kernel profile: put_page() of a page whose lru.next carries a "
+	   "tail page's bit is reported (compound_head())");
+}
+
+int main(void)
+{
+	plan_tests(22);
+	if (!test_backend_is_buddy()) {
+		skip(22, "the profiles are the buddy backend's");
+		return exit_status();
+	}
+	test_names();
+	test_which_pools();
+	test_hand_out();
+	test_init_on_alloc();
+	test_folded();
+	test_numa_one_node();
+	test_checks();
+	return exit_status();
+}
