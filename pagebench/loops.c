@@ -319,10 +319,13 @@ static unsigned long run_list(struct bench *b, unsigned long pages,
 		if (n != bulk)
 			fail("pp_alloc_pages_bulk_list: %lu of %u", n, bulk);
 		acc += (uintptr_t)list.next;
-		/* page_bench04: list_del + free each; or release them. */
+		/*
+		 * page_bench04: list_del + __free_pages() each; or release
+		 * them.
+		 */
 		while ((page = pp_list_pop_page(&list))) {
 			if (b->free_put)
-				pp_put_page(b->pool, page);
+				pp_free_pages(b->pool, page, 0);
 			else
 				b->arr[k++] = page;
 		}

@@ -24,7 +24,7 @@ static const unsigned int default_bulks[] = { 1, 2, 4, 8, 16, 32, 64, 128 };
 enum {
 	OPT_ALLOCATORS = 256, OPT_APIS, OPT_BULK, OPT_VARIANTS, OPT_RUNS,
 	OPT_RUN_MS, OPT_FREE, OPT_JE_TCACHE, OPT_JE_BATCH, OPT_PIN,
-	OPT_SMOKE, OPT_INTERLEAVE, OPT_RESULTS, OPT_BACKEND,
+	OPT_SMOKE, OPT_INTERLEAVE, OPT_RESULTS, OPT_BACKEND, OPT_PROFILE,
 };
 
 static const struct option long_options[] = {
@@ -35,6 +35,7 @@ static const struct option long_options[] = {
 	{ "runs",	required_argument,	NULL, OPT_RUNS },
 	{ "run-ms",	required_argument,	NULL, OPT_RUN_MS },
 	{ "free",	required_argument,	NULL, OPT_FREE },
+	{ "profile",	required_argument,	NULL, OPT_PROFILE },
 	{ "je-tcache",	required_argument,	NULL, OPT_JE_TCACHE },
 	{ "je-batch",	required_argument,	NULL, OPT_JE_BATCH },
 	{ "backend",	required_argument,	NULL, OPT_BACKEND },
@@ -98,9 +99,16 @@ static void print_help(void)
 "                          no-single-fallback, pure-output, or all\n"
 "                          (default: merged)\n"
 "      --free=HOW          bulk rounds free with release (pp_release_pages(),\n"
-"                          as the kernel's release_pages()) or put (one\n"
-"                          put per page and the slot cleared, as\n"
-"                          page_bench04_bulk does) (default: release)\n"
+"                          as the kernel's release_pages()) or put (as\n"
+"                          page_bench04_bulk: array pages by pp_put_page()\n"
+"                          and the slot cleared, list pages by list_del\n"
+"                          and pp_free_pages(), its __free_pages())\n"
+"                          (default: release)\n"
+"      --profile=NAME      the buddy backend's profile: lean (the\n"
+"                          contracts' work only) or kernel (the steps\n"
+"                          Linux 5.13's page allocator runs; calibrate it\n"
+"                          with bench/kernel-profile.sh) (default: lean,\n"
+"                          or PAGEPOOL_PROFILE)\n"
 "      --je-tcache=on|off  the jemalloc backend's per-CPU thread caches\n"
 "                          (default: on)\n"
 "      --je-batch=on|off   the jemalloc backend's bulk calls through\n"
@@ -320,6 +328,7 @@ static void set_defaults(struct options *o)
 	o->je_tcache = true;
 	o->je_batch = true;
 	o->pin = true;
+	o->profile = -1;
 }
 
 static void parse_variants(const char *arg, struct options *o)
@@ -364,6 +373,12 @@ static void parse_option(int opt, const char *arg, struct options *o)
 	case OPT_FREE:
 		parse_free(arg, o);
 		break;
+	case OPT_PROFILE:
+		o->profile = pp_profile_from_name(arg);
+		if (o->profile < 0)
+			tool_die(2, "--profile=%s: expected lean or kernel",
+				 arg);
+		break;
 	case OPT_JE_TCACHE:
 		o->je_tcache = parse_onoff("je-tcache", arg);
 		break;
@@ -401,16 +416,16 @@ static void parse_option(int opt, const char *arg, struct options *o)
  * goes.
  */
 static const char *const named_options[] = {
-	"allocators", "api", "bulk", "variant", "free", "je-tcache",
-	"je-batch", NULL
+	"allocators", "api", "bulk", "variant", "free", "profile",
+	"je-tcache", "je-batch", NULL
 };
 static const char *const output_options[] = {
 	"results", "json", "help", "version", NULL
 };
 /* Read by libpagepool (PAGEPOOL_*) and by jemalloc (MALLOC_CONF). */
 static const char *const setting_env[] = {
-	"PAGEPOOL_PCP", "PAGEPOOL_DEBUG", "PAGEPOOL_FAULT", "MALLOC_CONF",
-	NULL
+	"PAGEPOOL_PCP", "PAGEPOOL_DEBUG", "PAGEPOOL_FAULT", "PAGEPOOL_PROFILE",
+	"MALLOC_CONF", NULL
 };
 
 static bool listed(const char *const *list, const char *name)
@@ -528,4 +543,6 @@ void parse_options(int argc, char **argv, struct options *o)
 		results_settings(o, given);
 	/* What it cannot read, pp_pool_create() refuses: see pool_env. */
 	(void)pp_pool_config_init(&o->pool_env);
+	if (o->profile >= 0)
+		o->pool_env.profile = (enum pp_profile)o->profile;
 }

@@ -28,7 +28,7 @@
 #define DEFAULT_RUN_MS	20.0
 #define LIFO_PAGES	65536UL
 #define CONTRACT_PAGES	4096UL
-#define MAX_NAMED	8	/* settings in a result file's name */
+#define MAX_NAMED	9	/* settings in a result file's name */
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 enum allocator {
@@ -71,6 +71,7 @@ struct options {
 	unsigned int runs;
 	double run_ms;
 	bool free_put;		/* put each page (page_bench04) */
+	int profile;		/* --profile: enum pp_profile, -1 not given */
 	bool je_tcache, je_batch;
 	bool pin;
 	bool smoke;

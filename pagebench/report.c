@@ -242,6 +242,7 @@ void print_header(const struct bench *b, const struct options *o,
 		printf("  no TSC on this architecture: ticks n/a\n");
 	printf("  buddy pcp lists: %s%s%s\n", pp_pcp_impl_name(impl),
 	       why ? "; rseq unavailable: " : "", why ? why : "");
+	printf("  buddy profile: %s\n", pp_profile_name(o->pool_env.profile));
 	printf("  glibc baseline: aligned_alloc from %s\n", glibc_from);
 	if (is_built(A_MALLOCX))
 		printf("  jemalloc baseline: mallocx from %s, %ld "
@@ -314,6 +315,7 @@ static void json_config(struct json *j, const struct options *o,
 {
 	json_object_begin(j, "config");
 	json_string(j, "pcp_impl", pp_pcp_impl_name(buddy_pcp_impl(o, NULL)));
+	json_string(j, "profile", pp_profile_name(o->pool_env.profile));
 	json_uint(j, "runs", o->runs);
 	json_number(j, "run_ms", o->run_ms);
 	json_bool(j, "smoke", o->smoke);

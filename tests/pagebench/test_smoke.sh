@@ -35,8 +35,8 @@ run()
 	status=$?
 }
 
-options="allocators api bulk variant free je-tcache je-batch runs run-ms pin
-interleave results"
+options="allocators api bulk variant free profile je-tcache je-batch runs
+run-ms pin interleave results"
 num='[0-9]+\.[0-9]+'
 line_re="^pagebench allocator=[a-z]+ api=(single|list|array) bulk=[0-9]+"
 line_re="$line_re( variant=[a-z-]+ free=(release|put))? runs=[0-9]+"
@@ -55,6 +55,7 @@ bad_inputs=$(cat <<'TABLE'
 --allocators=hoard	--allocators=hoard
 --api=vector	--api=vector
 --free=drop	--free=drop
+--profile=fat	--profile=fat: expected lean or kernel
 --je-tcache=maybe	--je-tcache=maybe
 --pin=2	--pin=2
 --bogus	--bogus
@@ -101,7 +102,7 @@ percpu=9
 "$PAGEBENCH" --help 2>/dev/null | grep -q '^ *not built here:.*percpu' &&
 	percpu=0
 # Per child built: 5 checks; per child not built: those 5 skipped, and 3.
-plan_tests $((2 + nr_options + 9 + 2 * nr_bad + 5 * nr_built + 8 * nr_not_built + 1 + 4))
+plan_tests $((2 + nr_options + 9 + 2 * nr_bad + 5 * nr_built + 8 * nr_not_built + 1 + 4 + 1))
 
 run --help
 [ "$status" -eq 0 ] && [ ! -s "$ERR" ]
@@ -156,6 +157,16 @@ pcp_json=$(PAGEPOOL_PCP=lock "$PAGEBENCH" --smoke --json --allocators=buddy --ap
 grep -Eq "^  buddy pcp lists: (rseq|lock)" "$OUT" && [ "$pcp" = "  buddy pcp lists: lock" ] && [ "$pcp_json" -eq 2 ]
 ok $? "the header and the JSON say which pcp implementation the buddy pools run" ||
 	diag "$(grep 'pcp lists' "$OUT"); PAGEPOOL_PCP=lock: '$pcp', json $pcp_json"
+# The profile: lean by default, PAGEPOOL_PROFILE's, --profile's over it.
+prof_default=$("$PAGEBENCH" --smoke --allocators=buddy --api=single --bulk=1 | grep '^  buddy profile: ')
+prof_env=$(PAGEPOOL_PROFILE=kernel "$PAGEBENCH" --smoke --allocators=buddy --api=single --bulk=1 | grep '^  buddy profile: ')
+prof_opt=$(PAGEPOOL_PROFILE=kernel "$PAGEBENCH" --smoke --profile=lean --allocators=buddy --api=list --bulk=8 --free=put | grep '^  buddy profile: ')
+prof_json=$("$PAGEBENCH" --smoke --json --profile=kernel --allocators=buddy --api=all --bulk=1,8 --free=put | grep -c '"profile": "kernel"')
+[ "$prof_default" = "  buddy profile: lean" ] &&
+	[ "$prof_env" = "  buddy profile: kernel" ] &&
+	[ "$prof_opt" = "  buddy profile: lean" ] && [ "$prof_json" -eq 1 ]
+ok $? "the header and the JSON say which profile the buddy pools run: lean, PAGEPOOL_PROFILE's, --profile's" ||
+	diag "default '$prof_default', env '$prof_env', option '$prof_opt', json $prof_json"
 if [ -n "$no_jemalloc" ]; then
 	# No mallocx ratios; the single-page line has the children's, if any.
 	grep -Eq "^buddy +array( +$num){8}\$" "$OUT" &&
