@@ -72,6 +72,7 @@ static const char *const variants[] = {
 	"merged", "stop-at-first-populated", "batched-stats",
 	"no-single-fallback", "pure-output", NULL
 };
+static const char *const profiles[] = { "lean", "kernel", NULL };
 
 #define FIGURE	(T_NUM | T_NULL)	/* json.c: non-finite -> null */
 
@@ -128,6 +129,7 @@ static const struct schema rpcsim_config = SCHEMA(0,
 	STR("backend", backends),
 	F("plugin", T_STR),
 	STR("bulk_variant", variants),
+	STR("profile", profiles),
 	OBJ("jemalloc", T_OBJ | T_NULL, &jemalloc_schema),
 	STR("completion", completions),
 	F("queue_depth", T_UINT),

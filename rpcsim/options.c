@@ -393,6 +393,18 @@ static const struct opt_spec opt_table[] = {
 		  "pure-output: the 2025 proposal: the array is\n"
 		  "  output only; svc_alloc_arg() moves the pages\n"
 		  "  it holds to the front and asks for the rest" },
+	{ "profile", 0, required_argument, "NAME", OPT_WORD,
+	  .accepted = "kernel or lean", .lookup = pp_profile_from_name,
+	  CFG(profile, FIELD_ENUM),
+	  .help = "what the buddy backend's paths cost besides\n"
+		  "their contracts (default: kernel, or\n"
+		  "PAGEPOOL_PROFILE):\n"
+		  "kernel: the steps of 5.13's page allocator on\n"
+		  "  every call (zonelist walk, lists through\n"
+		  "  page->lru, IRQ flags saved and restored,\n"
+		  "  vmstat, locked refcount drop), calibrated on\n"
+		  "  page_bench04_bulk (bench/kernel-profile.sh)\n"
+		  "lean: the contracts' own work only" },
 	{ "je-tcache", 0, required_argument, "on|off", OPT_WORD,
 	  .accepted = "on or off", .words = words_off_on,
 	  CFG(je_tcache, FIELD_BOOL), .jemalloc_only = true,
@@ -515,7 +527,8 @@ _Static_assert(RPCSIM_COMPLETION_INLINE == 0 &&
 	       RPCSIM_COMPLETION_THREAD == 1, "words_completion's order");
 _Static_assert(sizeof(enum rpcsim_completion) == sizeof(int) &&
 	       sizeof(enum pp_backend) == sizeof(int) &&
-	       sizeof(enum pp_bulk_variant) == sizeof(int),
+	       sizeof(enum pp_bulk_variant) == sizeof(int) &&
+	       sizeof(enum pp_profile) == sizeof(int),
 	       "FIELD_ENUM stores an int");
 
 /* What parsing gathers besides rpcsim_config. */
@@ -1135,10 +1148,11 @@ static void apply_version(const struct opt_spec *o, const char *arg,
 /* What a sweep may vary: options of the table, and PAGEPOOL_PCP. */
 static const char *const sweep_keys[] = {
 	"threads", "pcp-batch", "pcp-high", "io-size", "max-payload", "mix",
-	"alloc", "backend", "bulk-variant", "pcp", NULL
+	"alloc", "backend", "bulk-variant", "profile", "pcp", NULL
 };
 static const char sweep_keys_accepted[] = "threads, pcp-batch, pcp-high, "
-	"io-size, max-payload, mix, alloc, backend, bulk-variant or pcp";
+	"io-size, max-payload, mix, alloc, backend, bulk-variant, profile or "
+	"pcp";
 static const char *const pcp_words[] = { "auto", "rseq", "lock", NULL };
 
 /*
@@ -1604,6 +1618,28 @@ static void je_tcache_setup(struct rpcsim_config *cfg, uint64_t slots,
  * The pcp implementation the pools will run (PAGEPOOL_PCP, the build, the
  * kernel and glibc decide): printed in the header and the JSON.
  */
+/*
+ * The profile the pools run: --profile, else PAGEPOOL_PROFILE, else
+ * kernel; another backend than buddy runs its own paths (lean).
+ */
+static void profile_resolve(struct rpcsim_config *cfg)
+{
+	const char *env = getenv("PAGEPOOL_PROFILE");
+
+	if (cfg->profile == PP_NR_PROFILES && env) {
+		if (pp_profile_from_name(env) < 0) {
+			fprintf(stderr, "rpcsim: PAGEPOOL_PROFILE=%s: expected "
+				"lean or kernel\n", env);
+			exit(2);
+		}
+		cfg->profile = (enum pp_profile)pp_profile_from_name(env);
+	}
+	if (cfg->profile == PP_NR_PROFILES)
+		cfg->profile = PP_PROFILE_KERNEL;
+	if (cfg->backend != PP_BACKEND_BUDDY)
+		cfg->profile = PP_PROFILE_LEAN;
+}
+
 static void pcp_impl_resolve(struct rpcsim_config *cfg)
 {
 	struct pp_pool_config pc = cfg->pool_env;
@@ -1707,6 +1743,7 @@ static void config_defaults(struct rpcsim_config *cfg)
 	cfg->retry_wait_us = DEFAULT_RETRY_WAIT_US;
 	cfg->backend = PP_BACKEND_BUDDY;
 	cfg->bulk_variant = PP_BULK_MERGED;
+	cfg->profile = PP_NR_PROFILES;	/* not given: see profile_resolve() */
 	cfg->je_tcache = true;
 	cfg->je_batch = true;
 	cfg->trace_buffer = DEFAULT_TRACE_BUFFER;
@@ -1759,6 +1796,11 @@ static void check_dependencies(struct opt_state *st)
 	if (cfg->backend != PP_BACKEND_JEMALLOC && st->je_last)
 		usage_error("--%s=%s: only with --backend=jemalloc",
 			    st->je_last->name, st->je_last_arg);
+	arg = opt_given(st, "profile");
+	if (arg && cfg->profile == PP_PROFILE_KERNEL &&
+	    cfg->backend != PP_BACKEND_BUDDY)
+		usage_error("--profile=%s: only with --backend=buddy (the "
+			    "profiles are the buddy allocator's paths)", arg);
 	arg = opt_given(st, "je-tcache-slots");
 	if (arg && !cfg->je_tcache)
 		usage_error("--je-tcache-slots=%s: only with --je-tcache=on",
@@ -1827,6 +1869,7 @@ static void derive_sizes(struct opt_state *st)
 	cfg->pages = (cfg->sv_max_mesg + 2 * PP_PAGE_SIZE) / PP_PAGE_SIZE;
 	cfg->pool_pages = (unsigned long)(cfg->pool_size / PP_PAGE_SIZE);
 	pcp_impl_resolve(cfg);
+	profile_resolve(cfg);
 	cfg->file_pages = (unsigned long)DIV_ROUND_UP(cfg->file_size,
 						      PP_PAGE_SIZE);
 	cfg->io_pages = (unsigned long)DIV_ROUND_UP(cfg->io_size,

@@ -84,6 +84,8 @@ struct rpcsim_config {
 	enum pp_backend backend;
 	const char *backend_plugin;	/* --backend=plugin:PATH: the PATH */
 	enum pp_bulk_variant bulk_variant;
+	/* The buddy backend's profile (what ran: lean for the others). */
+	enum pp_profile profile;
 	bool je_tcache;			/* jemalloc: per-CPU thread caches */
 	long je_tcache_slots;		/* jemalloc: 4 KiB slots each has */
 	bool je_batch;			/* jemalloc: bulk via batch_alloc */

@@ -217,6 +217,12 @@ void report_config(FILE *out, const struct report *rep)
 			"list)" : " (spin trylock per list)",
 			cfg->pcp_why ? "; rseq unavailable: " : "",
 			cfg->pcp_why ? cfg->pcp_why : "");
+	if (cfg->backend == PP_BACKEND_BUDDY)
+		fprintf(out, "  profile:    %s\n", cfg->profile ==
+			PP_PROFILE_KERNEL ? "kernel (the steps of 5.13's page "
+			"allocator; --profile=lean: the contracts' work only)" :
+			"lean (the contracts' work only; --profile=kernel: "
+			"the steps of 5.13's page allocator)");
 	fprintf(out, "  bulk API:   %s contract\n",
 		pp_bulk_variant_name(cfg->bulk_variant));
 	fputc('\n', out);
@@ -400,10 +406,11 @@ static void mode_nfsd(FILE *out, const struct report *rep,
 	if (cfg->nodes > 1)
 		print_nodes(out, rep, mode);
 	mode_runs(out, ms);
-	fprintf(out, "SUMMARY alloc=%s backend=%s bulk_variant=%s runs=%u "
-		"threads=%u calls=%" PRIu64, rpcsim_mode_name(mode),
+	fprintf(out, "SUMMARY alloc=%s backend=%s bulk_variant=%s profile=%s "
+		"runs=%u threads=%u calls=%" PRIu64, rpcsim_mode_name(mode),
 		pp_backend_name(cfg->backend),
-		pp_bulk_variant_name(cfg->bulk_variant), ms->runs, cfg->threads,
+		pp_bulk_variant_name(cfg->bulk_variant),
+		pp_profile_name(cfg->profile), ms->runs, cfg->threads,
 		ms->total.calls);
 	summary_latency(out, h);
 	fprintf(out, " pages_per_call=%.2f alloc_calls_per_call=%.2f "
@@ -482,9 +489,10 @@ static void mode_page_pool(FILE *out, const struct report *rep,
 		print_nodes(out, rep, mode);
 	mode_runs(out, ms);
 	fprintf(out, "SUMMARY consumer=page_pool alloc=%s backend=%s "
-		"bulk_variant=%s runs=%u rx_queues=%u calls=%" PRIu64,
+		"bulk_variant=%s profile=%s runs=%u rx_queues=%u calls=%" PRIu64,
 		rpcsim_mode_name(mode), pp_backend_name(cfg->backend),
-		pp_bulk_variant_name(cfg->bulk_variant), ms->runs, cfg->threads,
+		pp_bulk_variant_name(cfg->bulk_variant),
+		pp_profile_name(cfg->profile), ms->runs, cfg->threads,
 		al->slow);
 	summary_latency(out, &ms->hist);
 	fprintf(out, " pages_per_refill=%.2f ns_per_page=%.1f hit_rate=%.4f "
@@ -774,6 +782,7 @@ static void json_config(struct json *j, const struct report *rep)
 		json_string(j, "plugin", cfg->backend_plugin);
 	json_string(j, "bulk_variant",
 		    pp_bulk_variant_name(cfg->bulk_variant));
+	json_string(j, "profile", pp_profile_name(cfg->profile));
 	json_string(j, "pcp_impl", pp_pcp_impl_name(cfg->pcp_impl));
 	if (cfg->backend == PP_BACKEND_JEMALLOC) {
 		json_object_begin(j, "jemalloc");

@@ -235,6 +235,7 @@ struct pp_pool *svc_pool_create(const struct rpcsim_config *cfg)
 	pc.backend = cfg->backend;
 	pc.backend_plugin = cfg->backend_plugin;
 	pc.bulk_variant = cfg->bulk_variant;
+	pc.profile = cfg->profile;
 	pc.je_tcache = cfg->je_tcache;
 	pc.je_batch_alloc = cfg->je_batch;
 	pool = pp_pool_create(&pc);
