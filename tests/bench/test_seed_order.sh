@@ -36,7 +36,7 @@ run()
 	status=$?
 }
 
-options="plain asan threads repeat duration requests"
+options="plain asan threads repeat duration requests profile"
 bad_inputs=$(cat <<'TABLE'
 --threads=0	--threads=0
 --threads=1,,2	--threads=1,,2
@@ -47,6 +47,7 @@ bad_inputs=$(cat <<'TABLE'
 --duration=0	--duration=0
 --duration=1e3	--duration=1e3
 --requests=-1	--requests=-1
+--profile=fast	--profile=fast
 --plain=	--plain=
 --threads	--threads
 --bogus	--bogus
@@ -55,7 +56,7 @@ TABLE
 )
 nr_options=$(echo $options | wc -w)
 nr_bad=$(printf '%s\n' "$bad_inputs" | wc -l)
-nr_tests=$((1 + nr_options + 12 + 2 + 2 + 2 + 2 * nr_bad))
+nr_tests=$((1 + nr_options + 12 + 1 + 2 + 2 + 2 + 2 * nr_bad))
 plan_tests $nr_tests
 
 command -v python3 >/dev/null 2>&1 || {
@@ -107,7 +108,7 @@ grep -Eq "^load average at start: $load $load $load$" "$OUT" &&
 	grep -Eq "^load average at end: $load $load $load$" "$OUT"
 ok $? "the load average at start and at end" ||
 	diag "$(grep load "$OUT")"
-grep -Eq "^$kind: +$top_builddir \\(rpcsim [0-9.]+, pcp implementation [^ ]+\\)$" "$OUT" &&
+grep -Eq "^$kind: +$top_builddir \\(rpcsim [0-9.]+, pcp implementation [^ ]+, profile (kernel|lean)\\)$" "$OUT" &&
 	! grep -q "^$other: " "$OUT"
 ok $? "the $kind build named with the pcp implementation, not the $other" ||
 	diag "$(grep -E '^(plain|asan):' "$OUT")"
@@ -157,6 +158,32 @@ ok $? "order_mean and order_p50: one verdict per thread count, as the figures sa
 	diag "$rows"
 grep -Eq "^targets: failures and fallbacks below 0\\.1 per 1,000 allocator calls in [0-6] of 6 cells, no retry waits in [0-6] of 6; single > list > array by mean in [0-2] of 2 build x thread counts, by median in [0-2] of 2\$" "$OUT"
 ok $? "the targets' summary line" || diag "$(grep '^targets' "$OUT")"
+# The ratios of the means beside the seed's: one row for the seed, one
+# per thread count, each the quotient of the means in the rows above
+# (within what the means' three decimals allow).
+ratio_rows=$(grep -E '^  (seed|plain|asan) ' "$OUT")
+printf '%s\n' "$rows" | awk -v ratios="$ratio_rows" '
+	{ mean[$2 "/" $3] = $7 }
+	# The means are printed to three decimals: 1 % of slack.
+	function off(printed, r) { return printed < 0.99 * r - 0.005 ||
+					  printed > 1.01 * r + 0.005 }
+	END {
+		n = split(ratios, line, "\n")
+		if (n != 3 || line[1] !~ /^  seed +- +4\.00 +5\.45 +1\.36 +-$/)
+			exit 1
+		for (i = 2; i <= n; i++) {
+			split(line[i], f, " ")
+			t = f[2]
+			if (f[6] != "-" && f[1] != "asan")
+				exit 1
+			if (off(f[3], mean[t "/single"] / mean[t "/list"]) ||
+			    off(f[4], mean[t "/single"] / mean[t "/array"]) ||
+			    off(f[5], mean[t "/list"] / mean[t "/array"]))
+				exit 1
+		}
+	}'
+ok $? "the ratios beside the seed's: the seed's 4.00, 5.45, 1.36, then each thread count's quotients of the means" ||
+	diag "$ratio_rows"
 
 # Stand-in builds: this rpcsim, its JSON with config.pcp_impl set (plain)
 # or removed (asan) and config.asan saying which build it is.
@@ -184,8 +211,8 @@ run --plain="$tmpdir/plain" --asan="$tmpdir/asan" --threads=1 --repeat=1 \
 	[ "$(grep -Ec "^(plain +1 +(single|list|array)|asan +1 +(single|list|array)) " "$OUT")" -eq 6 ]
 ok $? "two builds: both run, three rows each, nothing on stderr" ||
 	diag "exit $status: $(head -c 2000 "$ERR")"
-grep -q "^plain: .*, pcp implementation stand-in)$" "$OUT" &&
-	grep -q "^asan: .*, pcp implementation ?)$" "$OUT"
+grep -q "^plain: .*, pcp implementation stand-in, profile .*)$" "$OUT" &&
+	grep -q "^asan: .*, pcp implementation ?, profile .*)$" "$OUT"
 ok $? "the pcp implementation from rpcsim's JSON, ? when it says none" ||
 	diag "$(grep -E '^(plain|asan):' "$OUT")"
 

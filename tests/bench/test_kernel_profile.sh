@@ -1,0 +1,87 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# bench/kernel-profile.sh with pagebench in smoke mode (a few pages per
+# configuration: the table's format and arithmetic, never the timing):
+# the command and header, the published table's source, one row per API
+# and bulk size with the published cycles, their ns at 3.6 GHz and the
+# ratios, each "lab / single" the quotient of the lab's figures and each
+# "off by" the distance between the two ratios, and a summary line whose
+# counts agree with the rows; --help says how it is used; a build without
+# pagebench exits 1.
+
+: "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
+: "${top_builddir:=$top_srcdir}"
+# shellcheck source=tests/utils/tap.sh
+. "$top_srcdir/tests/utils/tap.sh"
+
+SCRIPT=$top_srcdir/bench/kernel-profile.sh
+[ -x "$top_builddir/pagebench/pagebench" ] ||
+	bail_out "$top_builddir/pagebench/pagebench not built"
+tmpdir=$(mktemp -d "${TMPDIR:-/tmp}/kernel-profile-test.XXXXXX") ||
+	bail_out "mktemp failed"
+trap 'rm -rf "$tmpdir"' EXIT
+trap 'exit 1' HUP INT TERM
+OUT=$tmpdir/stdout
+ERR=$tmpdir/stderr
+
+run()
+{
+	timeout 300 sh "$SCRIPT" "$@" >"$OUT" 2>"$ERR"
+	status=$?
+}
+
+plan_tests 8
+
+run --help
+[ "$status" -eq 0 ] && grep -q '^Usage: kernel-profile.sh \[--builddir=DIR\]' "$OUT" &&
+	grep -q -- '--profile=kernel --free=put' "$OUT"
+ok $? "--help: the usage and pagebench's options" || diag "status $status"
+
+run --builddir="$top_builddir" --smoke --runs=1
+[ "$status" -eq 0 ]
+ok $? "--smoke: exit 0" || diag "status $status: $(head -c 1000 "$ERR")"
+grep -q '^    \$ pagebench --allocators=buddy --profile=kernel --free=put --api=all --bulk=1,2,3,4,8,16,32,64,128' "$OUT" &&
+	grep -q '^    .*buddy profile: kernel$' "$OUT"
+ok $? "the command as run, and the header saying the kernel profile ran" ||
+	diag "$(head -n 12 "$OUT")"
+grep -q 'Jesper Dangaard Brouer, linux-mm, 30 March 2021' "$OUT" &&
+	grep -q 'mm-bulk-rebase-v5r9' "$OUT"
+ok $? "the published table's source" || diag "$(sed -n '/^Published/,/^$/p' "$OUT")"
+rows=$(grep -E '^\| (single|list|array) \|' "$OUT")
+[ "$(printf '%s\n' "$rows" | wc -l)" -eq 19 ] &&
+	[ "$(printf '%s\n' "$rows" | awk -F'|' '{ print $2 $3 }' | tr -s ' ' | tr '\n' ,)" = \
+	" single 1 , list 1 , list 2 , list 3 , list 4 , list 8 , list 16 , list 32 , list 64 , list 128 , array 1 , array 2 , array 3 , array 4 , array 8 , array 16 , array 32 , array 64 , array 128 ," ]
+ok $? "one row per API and bulk size, single first" || diag "$rows"
+# The published cycles, and ns at 3.6 GHz.
+printf '%s\n' "$rows" | awk -F'|' '
+	BEGIN { split("199 206 154 145 142 142 137 135 134 133 202 144 134 128 120 116 113 110 110", c, " ") }
+	{ n++; if ($7 + 0 != c[n] || sprintf("%.1f", c[n] / 3.6) + 0 != $8 + 0) bad = 1 }
+	END { exit bad }'
+ok $? "the published cycles per row, and their ns at 3.6 GHz" || diag "$rows"
+# lab / single is the quotient of the lab's ns; off by, the distance
+# between the lab's ratio and the published one (within rounding).
+printf '%s\n' "$rows" | awk -F'|' '
+	function near(a, b) { return a - b < 0.0015 && b - a < 0.0015 }
+	NR == 1 { single = $4; pub = $7; next }
+	{
+		r = $4 / single; p = $7 / pub
+		if (!near($6 + 0, r) || !near($9 + 0, p) ||
+		    (100 * (r - p) / p) - ($10 + 0) > 0.2 ||
+		    ($10 + 0) - (100 * (r - p) / p) > 0.2)
+			bad = 1
+	}
+	END { exit bad }'
+ok $? "lab / single, v5r9 / single and the distance between them, row by row" ||
+	diag "$rows"
+# The summary counts the rows that meet each target.
+printf '%s\n' "$rows" | awk -F'|' -v sum="$(grep '^time per page within 2x' "$OUT")" '
+	NR == 1 { }
+	{ ns = $4 + 0; pns = $8 + 0; t += ns >= pns / 2 && ns <= pns * 2 }
+	NR > 1 { d = $10 + 0; r += d >= -20 && d <= 20 }
+	END {
+		want = sprintf("time per page within 2x of the published: %d of 19; ratio to single within +-20 %%: %d of 18", t, r)
+		exit sum != want
+	}'
+ok $? "the summary line counts the rows that meet each target" ||
+	diag "$(grep -A1 '^time per page' "$OUT")"
