@@ -1,13 +1,16 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 #
-# rpcsim --backend and --bulk-variant (and the jemalloc knobs): --help
+# rpcsim --backend, --bulk-variant and --profile (and the jemalloc
+# knobs): --help
 # lists them with their defaults; bad values exit 2 with one line naming
 # the option and the value; every backend x variant runs the same
 # workload, says which it ran in the configuration block, on the SUMMARY
 # line and in --json, and gives every page back; the v5 contract makes
 # svc_alloc_arg() call the allocator more than once; --je-tcache-slots
-# restarts rpcsim under a MALLOC_CONF that gives the caches that size.
+# restarts rpcsim under a MALLOC_CONF that gives the caches that size;
+# the profile is kernel by default, PAGEPOOL_PROFILE's, --profile's, and
+# lean for another backend (where --profile=kernel is a usage error).
 
 # Option lists in variables are split into words on purpose.
 # shellcheck disable=SC2086
@@ -17,7 +20,7 @@
 small="--file-size=2m --threads=2 --requests=300"
 variants="merged stop-at-first-populated batched-stats no-single-fallback
 pure-output"
-options="backend bulk-variant je-tcache je-tcache-slots je-batch"
+options="backend bulk-variant profile je-tcache je-tcache-slots je-batch"
 
 # ARGS<TAB>TEXT the one line must contain
 bad_inputs=$(cat <<'TABLE'
@@ -26,6 +29,9 @@ bad_inputs=$(cat <<'TABLE'
 --backend=Buddy	--backend=Buddy
 --bulk-variant=v5	--bulk-variant=v5
 --bulk-variant=	--bulk-variant=
+--profile=fast	--profile=fast: expected kernel or lean
+--profile=	--profile=
+--backend=jemalloc --profile=kernel	--profile=kernel: only with --backend=buddy
 --je-tcache=off	--je-tcache=off: only with --backend=jemalloc
 --je-batch=off	--je-batch=off: only with --backend=jemalloc
 --je-tcache-slots=64	--je-tcache-slots=64: only with --backend=jemalloc
@@ -54,7 +60,7 @@ fi
 nr_options=$(echo $options | wc -w)
 nr_bad=$(printf '%s\n' "$bad_inputs" | wc -l)
 nr_variants=$(echo $variants | wc -w)
-plan_tests $((nr_options + 2 * nr_bad + 2 * 2 * nr_variants + 4 + 3))
+plan_tests $((nr_options + 2 * nr_bad + 2 * 2 * nr_variants + 4 + 3 + 3))
 
 run --help
 help=$(cat "$OUT")
@@ -117,6 +123,31 @@ else
 	[ "$status" -eq 0 ] && grep -q "thread cache per CPU, 32 slots for 4 KiB" "$OUT"
 	ok $? "MALLOC_CONF in the environment: the slot count it gives is reported" ||
 		diag "exit $status: $(grep allocator "$OUT")"
+fi
+
+# The profile: kernel by default, then PAGEPOOL_PROFILE's, --profile's.
+run --alloc=array $small
+[ "$status" -eq 0 ] && [ "$(summary profile)" = kernel ] &&
+	grep -q "^  profile:    kernel (the steps of 5.13's page allocator" "$OUT"
+ok $? "the kernel profile by default: configuration block and SUMMARY say so" ||
+	diag "exit $status: $(grep -E '^(SUMMARY|  profile)' "$OUT")"
+run_env PAGEPOOL_PROFILE=lean --alloc=array $small
+p_env=$(summary profile)
+run_env PAGEPOOL_PROFILE=lean --profile=kernel --alloc=array $small
+p_opt=$(summary profile)
+run_env PAGEPOOL_PROFILE=fast --alloc=array $small
+[ "$p_env" = lean ] && [ "$p_opt" = kernel ] && [ "$status" -eq 2 ] &&
+	grep -q "^rpcsim: PAGEPOOL_PROFILE=fast: expected lean or kernel" "$ERR"
+ok $? "PAGEPOOL_PROFILE sets the default, --profile wins, a bad one exits 2 naming it" ||
+	diag "env $p_env, option $p_opt, bad: exit $status $(head -c 300 "$ERR")"
+if [ -n "$no_jemalloc" ]; then
+	skip 1 "$no_jemalloc"
+else
+	run --backend=jemalloc --alloc=array $small
+	[ "$status" -eq 0 ] && [ "$(summary profile)" = lean ] &&
+		! grep -q "^  profile:" "$OUT"
+	ok $? "--backend=jemalloc runs its own paths: SUMMARY says lean, no profile line" ||
+		diag "exit $status: $(grep -E '^(SUMMARY|  profile)' "$OUT")"
 fi
 
 # --json carries the backend, the variant and the jemalloc knobs.
