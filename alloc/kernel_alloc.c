@@ -607,8 +607,14 @@ bool ppk_bulk_fill(struct pp_pool *pool, struct pp_zone *preferred_zone,
 	return true;
 }
 
-/* The loop's copies: list, array, pure output, stop-at-populated. */
-static bool ppk_bulk_fill_any(struct pp_pool *pool,
+/*
+ * The loop's copies: list, array, pure output, stop-at-populated.  Out of
+ * line, so that the bulk call's front end (and its one-page fallback,
+ * a WRITE's usual call) keeps a small frame, as the kernel's
+ * __alloc_pages_bulk() keeps its slow paths out of the way.
+ */
+static __attribute__((noinline))
+bool ppk_bulk_fill_any(struct pp_pool *pool,
 			      struct pp_zone *preferred_zone,
 			      struct pp_zone *zone, struct pp_pcp *pcp, int mt,
 			      const struct pp_bulk_req *req,
@@ -649,7 +655,8 @@ unsigned long ppk_alloc_pages_bulk(struct pp_pool *pool, pp_gfp_t gfp, int nid,
 				   enum pp_vm_event call_event,
 				   const char *call)
 {
-	const enum pp_bulk_variant v = pp_pool_bulk_variant(pool);
+	const enum pp_bulk_variant v = (enum pp_bulk_variant)
+		atomic_load_explicit(&pool->bulk_variant, memory_order_relaxed);
 	const bool fill_all = page_array && v == PP_BULK_PURE_OUTPUT;
 	const bool per_page_stats = v != PP_BULK_BATCHED_STATS &&
 				    v != PP_BULK_PURE_OUTPUT;
