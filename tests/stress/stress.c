@@ -815,6 +815,13 @@ static void round_config(struct round *r, uint64_t *rng, enum pp_pcp_impl impl)
 	/* Drawn last, so the draws above are what they were before. */
 	if (cfg->backend == PP_BACKEND_BUDDY && test_rand(rng) % 3 == 0)
 		cfg->nr_nodes = 2 + (unsigned int)(test_rand(rng) % 3);
+	/*
+	 * Half the rounds on each profile, unless PAGEPOOL_PROFILE chose
+	 * one (another backend runs lean whatever it says).
+	 */
+	if (!getenv("PAGEPOOL_PROFILE"))
+		cfg->profile = test_rand(rng) % 2 ? PP_PROFILE_KERNEL :
+						    PP_PROFILE_LEAN;
 }
 
 static void sleep_ms(long ms)
@@ -874,13 +881,14 @@ static struct round *round_start(unsigned int index, unsigned int lane,
 	pp_pool_vmstat(r->pool, &r->initial);
 	snprintf(r->desc, sizeof(r->desc), "round %u (lane %u): %lu pages, "
 		 "batch %u high %u, %u pcp lists, %u nodes, pcp %s (asked %s), "
-		 "%s, "
+		 "%s profile, %s, "
 		 "debug %s, %s%s%s, %s, %u threads, %u drainers, %u kickers",
 		 index, lane,
 		 r->nr_pages, r->cfg.pcp_batch, r->cfg.pcp_high,
 		 r->initial.nr_cpus, pp_pool_nr_nodes(r->pool),
 		 pp_pcp_impl_name(r->impl),
 		 pp_pcp_impl_name(impl),
+		 pp_profile_name(pp_pool_profile(r->pool)),
 		 r->cfg.wmark_min ? "kernel watermarks" : "watermarks 0",
 		 r->cfg.debug ? "on" : "off", pp_backend_name(r->cfg.backend),
 		 r->cfg.backend != PP_BACKEND_JEMALLOC ? "" :
