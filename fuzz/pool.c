@@ -628,6 +628,14 @@ static void fz_config(struct fz *fz, struct pp_pool_config *cfg, uint8_t b)
 	if (b & 0x80)
 		cfg->pcp_impl = (v / PP_NR_BULK_VARIANTS) % 2 ? PP_PCP_RSEQ :
 								PP_PCP_LOCK;
+	/*
+	 * The profile, from what the variant byte has left again (so the
+	 * corpus keeps its bytes' meaning); PAGEPOOL_PROFILE, which make
+	 * check sets to replay the corpus on the kernel profile, wins.
+	 */
+	if (!getenv("PAGEPOOL_PROFILE"))
+		cfg->profile = (v / (2 * PP_NR_BULK_VARIANTS)) % 2 ?
+			       PP_PROFILE_KERNEL : PP_PROFILE_LEAN;
 }
 
 /* What a pool just made must be, against @cfg and the watermarks. */
