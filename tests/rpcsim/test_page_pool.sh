@@ -13,7 +13,7 @@
 
 . "${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/rpcsim/common.sh"
 
-plan_tests 54
+plan_tests 55
 
 if ! have_python; then
 	skip 28 "python3 missing: the JSON checks need it"
@@ -167,6 +167,25 @@ ok $? "text: the seed's per-call line, pages per refill, hit rate, SUMMARY" ||
 grep -q '^  consumer:   page_pool: 1 RX queue, a page_pool each' "$OUT" &&
 	! grep -q '^  server:' "$OUT"
 ok $? "text: the configuration names the page_pool consumer"
+# The packet rate of each mode, and the bulk modes' change against single:
+# each the modes' SUMMARY packets_per_s (one run each), to the percent.
+line=$(grep '^packets/s: ' "$OUT")
+s=$(sed -n 's/^SUMMARY consumer=page_pool alloc=single .* packets_per_s=\([0-9]*\).*/\1/p' "$OUT")
+l=$(sed -n 's/^SUMMARY consumer=page_pool alloc=list .* packets_per_s=\([0-9]*\).*/\1/p' "$OUT")
+a=$(sed -n 's/^SUMMARY consumer=page_pool alloc=array .* packets_per_s=\([0-9]*\).*/\1/p' "$OUT")
+printf '%s\n' "$line" | awk -v s="$s" -v l="$l" -v a="$a" '
+	function near(x, y) { return x - y <= 1 && y - x <= 1 }
+	function pct(x) { return sprintf("%+.1f %%", 100 * (x / s - 1)) }
+	{
+		if ($2 != "single" || !near($3 + 0, s) || $4 != "list" ||
+		    !near($5 + 0, l) || $8 != "array" || !near($9 + 0, a))
+			exit 1
+		if (index($0, "(" pct(l) "), array") == 0 ||
+		    index($0, "(" pct(a) ")") == 0)
+			exit 1
+	}'
+ok $? "text: packets/s per mode and the bulk modes' change against single" ||
+	diag "$line; SUMMARY single $s list $l array $a"
 
 # 6. A signal ends a paced run early; every page still comes back.
 spawn $PP --threads=2 --rate=1000 --duration=60
