@@ -276,8 +276,16 @@ static void test_reporting(void)
 	size_t len = 0;
 	FILE *out;
 
-	ok(strcmp(pp_version(), PACKAGE_VERSION) == 0,
-	   "pp_version - %s", pp_version());
+	{
+		char hdr[32];
+
+		snprintf(hdr, sizeof(hdr), "%d.%d.%d", PAGEPOOL_VERSION_MAJOR,
+			 PAGEPOOL_VERSION_MINOR, PAGEPOOL_VERSION_PATCH);
+		ok(strcmp(pp_version(), PACKAGE_VERSION) == 0 &&
+		   strcmp(pp_version(), hdr) == 0,
+		   "pp_version - %s, the header's PAGEPOOL_VERSION_* (%s)",
+		   pp_version(), hdr);
+	}
 	ok(strcmp(pp_vm_event_name(PP_PGALLOC), "pgalloc") == 0 &&
 	   strcmp(pp_vm_event_name(PP_PGFREE), "pgfree") == 0 &&
 	   strcmp(pp_vm_event_name(PP_NR_VM_EVENTS), "unknown") == 0,

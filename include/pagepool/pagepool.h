@@ -63,6 +63,16 @@
 extern "C" {
 #endif
 
+/*
+ * This header's release, which is the library's: configure.ac reads its
+ * version from these three lines, and pp_version() returns the same
+ * numbers as a string.  A program built against one header and run
+ * against another library can compare them.
+ */
+#define PAGEPOOL_VERSION_MAJOR	0
+#define PAGEPOOL_VERSION_MINOR	1
+#define PAGEPOOL_VERSION_PATCH	0
+
 #define PP_PAGE_SHIFT	12
 #define PP_PAGE_SIZE	(1UL << PP_PAGE_SHIFT)
 /* Largest buddy order: blocks of 2^10 pages (4 MiB), as MAX_ORDER 11 gave. */

@@ -1,0 +1,67 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# What a distribution packages: libpagepool.so exports the functions the
+# public headers declare and nothing else (nm -D against pagepool.h and
+# backend.h, whose static inline helpers export nothing); alloc/
+# libpagepool.map lists the same; make install puts no libtool .la file
+# and no archive of the tracepoint provider in the tree; the tarball
+# carries the LICENSE.
+
+# shellcheck source=tests/utils/tap.sh
+. "$top_srcdir/tests/utils/tap.sh"
+# shellcheck source=tests/install/common.sh
+. "$top_srcdir/tests/install/common.sh"
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/test-exports.XXXXXX") ||
+	bail_out "mktemp failed"
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 1' HUP INT TERM
+
+plan_tests 5
+
+# The headers' functions: declarations that start a line, not static inline.
+awk '/^static/ { next }
+     /^[a-z].*[^a-z0-9_]pp_[a-z0-9_]+\(/ {
+	if (match($0, /pp_[a-z0-9_]+\(/))
+		print substr($0, RSTART, RLENGTH - 1)
+     }' "$top_srcdir/include/pagepool/pagepool.h" \
+	"$top_srcdir/include/pagepool/backend.h" | sort -u >"$tmp/header"
+
+so=$top_builddir/alloc/.libs/libpagepool.so
+if [ ! -f "$so" ] || ! command -v nm >/dev/null 2>&1; then
+	skip 2 "no $so (a static-only build) or no nm"
+else
+	nm -D --defined-only "$so" | awk '$2 == "T" { print $3 }' |
+		sed 's/@.*//' | sort -u >"$tmp/exported"
+	[ -s "$tmp/header" ] && cmp -s "$tmp/header" "$tmp/exported"
+	ok $? "libpagepool.so exports exactly the headers' $(wc -l <"$tmp/header") functions" ||
+		diag "$(diff "$tmp/header" "$tmp/exported" | head -n 20)"
+	nm -D --defined-only "$so" | awk '$2 != "T" && $2 != "A" { print }' \
+		>"$tmp/other"
+	[ ! -s "$tmp/other" ]
+	ok $? "and no data or other symbol" || diag "$(head -n 10 "$tmp/other")"
+fi
+
+sed -n 's/^[	 ]*\(pp_[a-z0-9_]*\);$/\1/p' "$top_srcdir/alloc/libpagepool.map" |
+	sort -u >"$tmp/map"
+cmp -s "$tmp/header" "$tmp/map"
+ok $? "alloc/libpagepool.map lists the same functions" ||
+	diag "$(diff "$tmp/header" "$tmp/map" | head -n 20)"
+
+dest=$tmp/dest
+ok_install=0
+for dir in alloc tracepoints; do
+	tree_make -C "$top_builddir/$dir" install DESTDIR="$dest" \
+		>>"$tmp/install.log" 2>&1 || ok_install=1
+done
+[ "$ok_install" -eq 0 ] &&
+	[ -z "$(find "$dest" -name '*.la' -o -name 'libpagepool-tp*.a')" ] &&
+	[ -n "$(find "$dest" -name 'libpagepool.so*')" ]
+ok $? "make install: the libraries, no .la file, no tracepoint archive" ||
+	diag "$(find "$dest" -type f | head -n 20; tail -n 5 "$tmp/install.log")"
+
+grep -q '^DIST_COMMON = .*LICENSE\|^EXTRA_DIST = .*LICENSE' "$top_builddir/Makefile" &&
+	[ -f "$top_srcdir/LICENSE" ] && grep -q '^MIT License$' "$top_srcdir/LICENSE"
+ok $? "the MIT LICENSE is at the top and in the tarball (EXTRA_DIST)"
+exit_status
