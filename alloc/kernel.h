@@ -84,7 +84,7 @@ enum ppk_zone_stat {
 #define PPK_NR_NUMA_DIFFS	5
 #define PPK_NUMA_STATS_THRESHOLD	(UINT16_MAX - 2)
 
-/* Allocation flags beyond internal.h's PP_ALLOC_* (mm/internal.h). */
+/* Allocation flags beyond pool.h's PP_ALLOC_* (mm/internal.h). */
 #define PPK_ALLOC_CPUSET	0x040u
 #define PPK_ALLOC_CMA		0x080u
 #define PPK_ALLOC_NOFRAGMENT	0x100u

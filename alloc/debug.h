@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Fatal reports of the library (debug.c): internal failures, bad pages,
+ * bad calls and pointers, and the debug poison of freed pages.
+ */
+#ifndef PP_ALLOC_DEBUG_H
+#define PP_ALLOC_DEBUG_H
+
+#include "pool.h"
+
+/*
+ * An internal failure (a pthread call failing): "pagepool: file:func@line:
+ * message", abort().  Not common/tool.c's tool_die_at(): an installed
+ * library does not link the tools' noinst libcommon (see tool.h).
+ */
+__attribute__((noreturn, cold, format(printf, 4, 5)))
+void pp_die_at(const char *file, const char *func, int line,
+	       const char *fmt, ...);
+#define pp_die(...)	pp_die_at(__FILE__, __func__, __LINE__, __VA_ARGS__)
+
+__attribute__((noreturn, cold))
+void pp_bad_page(const struct pp_pool *pool, const struct pp_page *page,
+		 const char *call, const char *reason);
+
+/* A call the API's contract rules out (a NULL array, ...): report, abort. */
+__attribute__((noreturn, cold, format(printf, 2, 3)))
+void pp_bad_call(const char *call, const char *fmt, ...);
+
+__attribute__((noreturn, cold))
+void pp_bad_pointer(const struct pp_pool *pool, const void *page,
+		    const char *call);
+
+void pp_poison_pages(struct pp_pool *pool, struct pp_page *page,
+		     unsigned int order);
+void pp_check_poison(const struct pp_pool *pool, struct pp_page *page,
+		     unsigned int order, const char *call);
+
+const char *pp_page_state_name(unsigned int state);
+/* The enum <-> name tables' lookups (pool.c). */
+const char *pp_table_name(const char *const *names, unsigned int n,
+			  unsigned int i);
+int pp_table_index(const char *const *names, unsigned int n, const char *name);
+
+#endif /* PP_ALLOC_DEBUG_H */
