@@ -528,21 +528,72 @@ struct pp_page *pp_alloc_page(struct pp_pool *pool, pp_gfp_t gfp)
 }
 
 /*
- * The single-page path as the bulk core's fallback (one missing page, a
- * failed trylock, a low zone, nothing in the loop): the fast path first,
- * as pp_alloc_page() would take it, else the general one.  Not inlined
- * into the bulk core.
+ * The end of a bulk call that falls back to the single-page path (one
+ * missing page, a failed trylock, a low zone, nothing in the loop): the
+ * fast path first, as pp_alloc_page() would take it, else the general one
+ * (either traces the page as mm_page_alloc, and adds the counters
+ * deferred in @ac); the page goes at entry @nr_populated of the array or
+ * at the head of the list; then the call's mm_page_alloc_bulk event.
+ * Returns what the bulk call returns.  Shared by both profiles' bulk
+ * cores, and not inlined into them.
  */
 __attribute__((noinline))
-struct pp_page *pp_alloc_pages_fallback(struct pp_pool *pool,
-					struct pp_alloc_ctx *ac,
-					const char *call)
+unsigned long pp_bulk_fallback(struct pp_pool *pool, struct pp_alloc_ctx *ac,
+			       const char *call, unsigned long nr_pages,
+			       struct pp_list_head *page_list,
+			       struct pp_page **page_array,
+			       unsigned long nr_populated,
+			       enum pp_trace_fallback fallback)
 {
+	const unsigned long nr_leading = nr_populated;
+	unsigned long nr_account = 0;
 	struct pp_page *page = pp_alloc_page_fast(pool, ac);
 
 	if (unlikely(!page))
-		return pp_alloc_pages_impl(pool, ac, call);
-	return pp_alloc_page_finish(pool, page, ac->gfp);
+		page = pp_alloc_pages_impl(pool, ac, call);
+	else
+		page = pp_alloc_page_finish(pool, page, ac->gfp);
+	if (page) {
+		if (page_list)
+			pp_list_add(&page->lru, page_list);
+		else
+			page_array[nr_populated] = page;
+		nr_populated++;
+		nr_account++;
+	}
+	pp_trace(mm_page_alloc_bulk, nr_pages, nr_leading, nr_account,
+		 page_array != NULL, fallback);
+	return page_list ? nr_account : nr_populated;
+}
+
+/*
+ * A page a fill loop took off the pcp list of @cpu: checked against the
+ * list (debug checks, PP_FILL_CHECKS), made ready (prep_new_page()), and
+ * for a list call linked before *@run, the run the loop splices at the
+ * list's head when it ends (in the order pp_list_add() per page would
+ * leave).  The array's store is the loop's.
+ */
+static inline __attribute__((always_inline))
+void pp_bulk_take(struct pp_pool *pool, struct pp_page *page,
+		  unsigned int cpu, const struct pp_bulk_req *req,
+		  struct pp_list_head **run, const unsigned int flags)
+{
+	if (flags & PP_FILL_CHECKS) {
+		if (unlikely(pool->debug) &&
+		    (pp_page_state(page) != PP_PAGE_PCP ||
+		     page->pcp_cpu != cpu))
+			pp_bad_page(pool, page, req->call,
+				    "free list corruption: page on a pcp list "
+				    "is not a free pcp page");
+		pp_prep_new_page(pool, page, 0, req->gfp, req->call);
+	} else {
+		pp_prep_new_page_fast(pool, page);
+	}
+	if (flags & PP_FILL_LIST) {
+		page->lru.next = *run;
+		(*run)->prev = &page->lru;
+		*run = &page->lru;
+	}
 }
 
 /*
@@ -564,15 +615,12 @@ void pp_bulk_fill_pcp(struct pp_pool *pool, struct pp_pcp *pcp,
 		      const unsigned int flags)
 {
 	const bool to_list = flags & PP_FILL_LIST;
-	const bool checks = flags & PP_FILL_CHECKS;
 	const bool fill_all = flags & PP_FILL_ALL;
 	const bool stop = flags & PP_FILL_STOP;
 	const bool per_page_stats = flags & PP_FILL_PER_PAGE_STATS;
 	struct pp_list_head *page_list = to_list ? req->page_list : NULL;
 	struct pp_page **page_array = to_list ? NULL : req->page_array;
 	const unsigned long nr_pages = req->nr_pages;
-	const pp_gfp_t gfp = req->gfp;
-	const char *call = req->call;
 	struct pp_list_head *run = to_list ? page_list->next : NULL;
 	unsigned long nr_populated = f->nr_populated, nr_account = 0;
 	unsigned int avail = pp_pcp_count(pcp);
@@ -607,29 +655,12 @@ void pp_bulk_fill_pcp(struct pp_pool *pool, struct pp_pcp *pcp,
 		}
 		page = ring[--top & mask];
 		avail--;
-		if (checks && unlikely(pool->debug) &&
-		    (pp_page_state(page) != PP_PAGE_PCP ||
-		     page->pcp_cpu != pcp->cpu))
-			pp_bad_page(pool, page, call,
-				    "free list corruption: page on a pcp list "
-				    "is not a free pcp page");
 		/* Per-page statistics, inside the loop, as 5.13 did. */
 		if (per_page_stats)
 			pp_count_locked(pcp, PP_PGALLOC, 1);
-		/* prep_new_page() */
-		if (checks) {
-			pp_prep_new_page(pool, page, 0, gfp, call);
-		} else {
-			pp_prep_new_page_fast(pool, page);
-		}
-		if (to_list) {
-			/* Linked as one run, spliced at the head below. */
-			page->lru.next = run;
-			run->prev = &page->lru;
-			run = &page->lru;
-		} else {
+		pp_bulk_take(pool, page, pcp->cpu, req, &run, flags);
+		if (!to_list)
 			page_array[nr_populated] = page;
-		}
 		nr_populated++;
 		nr_account++;
 	}
@@ -721,14 +752,11 @@ bool pp_bulk_fill_rseq(struct pp_pool *pool, struct pp_zone *zone,
 		       struct pp_bulk_fill *f, const unsigned int flags)
 {
 	const bool to_list = flags & PP_FILL_LIST;
-	const bool checks = flags & PP_FILL_CHECKS;
 	const bool fill_all = flags & PP_FILL_ALL;
-	const bool stop = flags & PP_FILL_STOP;
 	const bool per_page_stats = flags & PP_FILL_PER_PAGE_STATS;
 	struct pp_list_head *page_list = to_list ? req->page_list : NULL;
 	struct pp_page **page_array = to_list ? NULL : req->page_array;
 	const unsigned long nr_pages = req->nr_pages;
-	const pp_gfp_t gfp = req->gfp;
 	const char *call = req->call;
 	struct pp_page *buf[PP_RSEQ_LIST_CHUNK];
 	struct pp_list_head *run = to_list ? page_list->next : NULL;
@@ -747,36 +775,17 @@ bool pp_bulk_fill_rseq(struct pp_pool *pool, struct pp_zone *zone,
 
 	while (nr_populated < nr_pages) {
 		struct pp_page **dst;
-		unsigned long want;
 		unsigned int cpu = 0;
-		long k;
+		long want, k;
 
-		/* Skip existing pages (v5: stop at the first one). */
-		if (!to_list && !fill_all && page_array[nr_populated]) {
-			nr_populated++;
-			if (stop) {
-				f->stopped = true;
+		want = pp_bulk_next_run(req, &nr_populated, f, buf,
+					PP_RSEQ_LIST_CHUNK, &dst, flags);
+		if (want <= 0) {
+			if (want < 0)
 				break;
-			}
 			continue;
 		}
-		if (to_list || fill_all) {
-			/*
-			 * A list, or an output-only array whose entries hold
-			 * the caller's old pages: a section aborted after
-			 * writing there would lose them, so the pages come
-			 * through a buffer of ours.
-			 */
-			dst = buf;
-			want = nr_pages - nr_populated;
-			if (want > PP_RSEQ_LIST_CHUNK)
-				want = PP_RSEQ_LIST_CHUNK;
-		} else {
-			dst = page_array + nr_populated;
-			want = pp_hole_run_end(page_array, nr_populated + 1,
-					       nr_pages) - nr_populated;
-		}
-		k = pp_rseq_pop_bulk(pool, zone, dst, want,
+		k = pp_rseq_pop_bulk(pool, zone, dst, (unsigned long)want,
 				     !to_list && !fill_all,
 				     &cpu);
 		if (unlikely(k < 0)) {
@@ -797,28 +806,14 @@ bool pp_bulk_fill_rseq(struct pp_pool *pool, struct pp_zone *zone,
 		for (long j = 0; j < k; j++) {
 			struct pp_page *page = dst[j];
 
-			if (checks && unlikely(pool->debug) &&
-			    (pp_page_state(page) != PP_PAGE_PCP ||
-			     page->pcp_cpu != cpu))
-				pp_bad_page(pool, page, call,
-					    "free list corruption: page on a "
-					    "pcp list is not a free pcp page");
 			/*
 			 * Per-page statistics, as 5.13 did: one counter
 			 * update per page (see the tally below).
 			 */
 			if (per_page_stats)
 				tally = tally + 1;
-			if (checks) {
-				pp_prep_new_page(pool, page, 0, gfp, call);
-			} else {
-				pp_prep_new_page_fast(pool, page);
-			}
-			if (to_list) {
-				page->lru.next = run;
-				run->prev = &page->lru;
-				run = &page->lru;
-			} else if (fill_all) {
+			pp_bulk_take(pool, page, cpu, req, &run, flags);
+			if (fill_all) {
 				page_array[nr_populated + (unsigned long)j] =
 					page;
 			}
@@ -918,33 +913,21 @@ unsigned long pp_alloc_pages_bulk_core(struct pp_pool *pool, pp_gfp_t gfp,
 	 */
 	const bool numa = pool->nr_nodes > 1;
 	struct pp_zone *zone = &pool->zones[0];
-	struct pp_page *page;
 	struct pp_pcp *pcp;
 
 	pp_ctx_defer(&ac, call_event);
 	if (unlikely(numa))
 		zone = &pool->zones[pp_preferred_nid(pool, nid)];
-	if (unlikely(nr_pages == 0))
+	/* Before the pcp is taken: skip, done, or one page. */
+	switch (pp_bulk_start(&ac, nr_pages, page_array, fill_all,
+			      V_SINGLE_FALLBACK(v), &nr_populated,
+			      &fallback)) {
+	case PP_BULK_START_DONE:
 		goto out_flush;
-
-	/*
-	 * Skip populated array elements to determine if any pages need to
-	 * be allocated before taking the pcp lock.  (Pure output: none
-	 * are; whatever the array holds gets overwritten.)
-	 */
-	while (page_array && !fill_all && nr_populated < nr_pages &&
-	       page_array[nr_populated])
-		nr_populated++;
-
-	/* Already full: report it as such (5.13.0 returned 0 here). */
-	if (unlikely(page_array && nr_populated == nr_pages))
-		goto out_flush;
-
-	/* One page: the single-page path does it (and traces it). */
-	if (V_SINGLE_FALLBACK(v) && nr_pages - nr_populated == 1) {
-		pp_ctx_defer(&ac, PP_BULK_FALLBACK_ONE_PAGE);
-		fallback = PP_TRACE_FALLBACK_ONE_PAGE;
+	case PP_BULK_START_ONE:
 		goto failed;
+	case PP_BULK_START_FILL:
+		break;
 	}
 
 	/*
@@ -974,6 +957,7 @@ unsigned long pp_alloc_pages_bulk_core(struct pp_pool *pool, pp_gfp_t gfp,
 	if (pool->pcp_rseq) {
 		bool ok;
 
+		pcp = NULL;
 		/* The list taken away by a drain: one page instead. */
 		if (unlikely(pp_rseq_fault(pool)))
 			ok = false;
@@ -990,55 +974,42 @@ unsigned long pp_alloc_pages_bulk_core(struct pp_pool *pool, pp_gfp_t gfp,
 			fallback = PP_TRACE_FALLBACK_TRYLOCK;
 			goto failed;
 		}
-		nr_populated = f.nr_populated;
-		nr_account = f.nr_account;
-		if (unlikely(f.dry && !nr_account)) {
-			pp_ctx_flush_rseq(pool, &ac);
-			pp_ctx_defer(&ac, PP_BULK_FALLBACK_EMPTY);
-			fallback = PP_TRACE_FALLBACK_EMPTY;
+	} else {
+		pcp = pp_zone_this_pcp(pool, zone);
+		/* A drain or another thread on this CPU holds it. */
+		if (unlikely(!pp_pcp_trylock(pcp))) {
+			pp_ctx_defer(&ac, PP_BULK_FALLBACK_TRYLOCK);
+			fallback = PP_TRACE_FALLBACK_TRYLOCK;
 			goto failed;
 		}
-		if (f.dry)
-			pp_ctx_defer(&ac, PP_BULK_PARTIAL);
-		pp_ctx_flush_rseq(pool, &ac);
-		if (unlikely(numa))
-			pp_bulk_statistics(pool, zone, nr_account);
-		pp_trace(mm_page_alloc_bulk, nr_pages, nr_leading, nr_account,
-			 page_array != NULL, fallback);
-		return page_list ? nr_account : nr_populated;
+		/* The batch allocation with the pcp lock held once. */
+		if (unlikely(!pp_pool_buddy(pool)))
+			pp_backend_bulk_fill(pool, pcp, req, &f, fill);
+		else if (unlikely(pool->debug || (ac.gfp & PP_GFP_ZERO)))
+			pp_bulk_fill_pcp_checked(pool, pcp, req, &f, fill);
+		else if (page_list)
+			pp_bulk_fill_pcp(pool, pcp, &req, &f,
+					 PP_FILL_LIST | stats);
+		else
+			pp_bulk_fill_pcp(pool, pcp, &req, &f, fill);
 	}
-
-	pcp = pp_zone_this_pcp(pool, zone);
-	/* A drain or another thread on this CPU holds it: one page instead. */
-	if (unlikely(!pp_pcp_trylock(pcp))) {
-		pp_ctx_defer(&ac, PP_BULK_FALLBACK_TRYLOCK);
-		fallback = PP_TRACE_FALLBACK_TRYLOCK;
-		goto failed;
-	}
-
-	/* Attempt the batch allocation with the pcp lock held once. */
-	if (unlikely(!pp_pool_buddy(pool)))
-		pp_backend_bulk_fill(pool, pcp, req, &f, fill);
-	else if (unlikely(pool->debug || (ac.gfp & PP_GFP_ZERO)))
-		pp_bulk_fill_pcp_checked(pool, pcp, req, &f, fill);
-	else if (page_list)
-		pp_bulk_fill_pcp(pool, pcp, &req, &f, PP_FILL_LIST | stats);
-	else
-		pp_bulk_fill_pcp(pool, pcp, &req, &f, fill);
+	/* The one exit of the fill, either list. */
 	nr_populated = f.nr_populated;
 	nr_account = f.nr_account;
-	/* Nothing anywhere: try and get at least one page. */
-	if (unlikely(f.dry && !nr_account)) {
+	if (unlikely(f.dry) && nr_account)
+		pp_ctx_defer(&ac, PP_BULK_PARTIAL);
+	if (pcp) {
 		pp_ctx_flush_locked(pcp, &ac);
 		pp_pcp_unlock(pcp);
+	} else {
+		pp_ctx_flush_rseq(pool, &ac);
+	}
+	/* Nothing anywhere: try and get at least one page. */
+	if (unlikely(f.dry && !nr_account)) {
 		pp_ctx_defer(&ac, PP_BULK_FALLBACK_EMPTY);
 		fallback = PP_TRACE_FALLBACK_EMPTY;
 		goto failed;
 	}
-	if (f.dry)
-		pp_ctx_defer(&ac, PP_BULK_PARTIAL);
-	pp_ctx_flush_locked(pcp, &ac);
-	pp_pcp_unlock(pcp);
 	if (unlikely(numa))
 		pp_bulk_statistics(pool, zone, nr_account);
 	pp_trace(mm_page_alloc_bulk, nr_pages, nr_leading, nr_account,
@@ -1046,19 +1017,8 @@ unsigned long pp_alloc_pages_bulk_core(struct pp_pool *pool, pp_gfp_t gfp,
 	return page_list ? nr_account : nr_populated;
 
 failed:
-	nr_leading = nr_populated;
-	page = pp_alloc_pages_fallback(pool, &ac, call);
-	if (page) {
-		if (page_list)
-			pp_list_add(&page->lru, page_list);
-		else
-			page_array[nr_populated] = page;
-		nr_populated++;
-		nr_account++;
-	}
-	pp_trace(mm_page_alloc_bulk, nr_pages, nr_leading, nr_account,
-		 page_array != NULL, fallback);
-	return page_list ? nr_account : nr_populated;
+	return pp_bulk_fallback(pool, &ac, call, nr_pages, page_list,
+				page_array, nr_populated, fallback);
 
 out_flush:
 	pp_ctx_flush(pool, &ac);

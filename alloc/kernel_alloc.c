@@ -530,7 +530,6 @@ bool ppk_bulk_fill(struct pp_pool *pool, struct pp_zone *preferred_zone,
 {
 	const bool to_list = flags & PP_FILL_LIST;
 	const bool fill_all = flags & PP_FILL_ALL;
-	const bool stop = flags & PP_FILL_STOP;
 	const bool per_page_stats = flags & PP_FILL_PER_PAGE_STATS;
 	struct pp_page **page_array = req->page_array;
 	unsigned long nr_populated = f->nr_populated, nr_account = 0;
@@ -539,30 +538,17 @@ bool ppk_bulk_fill(struct pp_pool *pool, struct pp_zone *preferred_zone,
 
 	while (nr_populated < req->nr_pages) {
 		struct pp_page **dst;
-		unsigned long want;
 		unsigned int cpu;
-		long k;
+		long want, k;
 
-		/* Skip existing pages (v5: stop at the first one). */
-		if (!to_list && !fill_all && page_array[nr_populated]) {
-			nr_populated++;
-			if (stop) {
-				f->stopped = true;
+		want = pp_bulk_next_run(req, &nr_populated, f, buf,
+					PPK_BULK_CHUNK, &dst, flags);
+		if (want <= 0) {
+			if (want < 0)
 				break;
-			}
 			continue;
 		}
-		if (to_list || fill_all) {
-			dst = buf;
-			want = req->nr_pages - nr_populated;
-			if (want > PPK_BULK_CHUNK)
-				want = PPK_BULK_CHUNK;
-		} else {
-			dst = page_array + nr_populated;
-			want = pp_hole_run_end(page_array, nr_populated + 1,
-					       req->nr_pages) - nr_populated;
-		}
-		k = ppk_pcp_take(pool, zone, pcp, mt, dst, want,
+		k = ppk_pcp_take(pool, zone, pcp, mt, dst, (unsigned long)want,
 				 !to_list && !fill_all, &cpu);
 		if (unlikely(k < 0)) {
 			if (first)
@@ -677,28 +663,19 @@ unsigned long ppk_alloc_pages_bulk(struct pp_pool *pool, pp_gfp_t gfp, int nid,
 	struct pp_pcp *pcp = NULL;
 	struct ppk_zoneref *z;
 	unsigned long flags;
-	struct pp_page *page;
 	int preferred_nid = ppk_preferred_nid(pool, nid);
 
 	pp_ctx_defer(&lac, call_event);
-	if (unlikely(nr_pages == 0))
+	/* Before interrupts go "off": skip, done, or one page. */
+	switch (pp_bulk_start(&lac, nr_pages, page_array, fill_all,
+			      v != PP_BULK_NO_SINGLE_FALLBACK, &nr_populated,
+			      &fallback)) {
+	case PP_BULK_START_DONE:
 		goto out;
-
-	/*
-	 * Skip populated array elements to determine if any pages need to
-	 * be allocated before disabling IRQs.  (Pure output: none are.)
-	 */
-	while (page_array && !fill_all && nr_populated < nr_pages &&
-	       page_array[nr_populated])
-		nr_populated++;
-	/* Already full: report it as such (5.13.0 returned 0 here). */
-	if (unlikely(page_array && nr_populated == nr_pages))
-		goto out;
-	/* Use the single page allocator for one page. */
-	if (v != PP_BULK_NO_SINGLE_FALLBACK && nr_pages - nr_populated == 1) {
-		pp_ctx_defer(&lac, PP_BULK_FALLBACK_ONE_PAGE);
-		fallback = PP_TRACE_FALLBACK_ONE_PAGE;
+	case PP_BULK_START_ONE:
 		goto failed;
+	case PP_BULK_START_FILL:
+		break;
 	}
 
 	gfp = ppk_current_gfp_context(lac.gfp);
@@ -796,19 +773,8 @@ failed_trylock:
 	pp_ctx_defer(&lac, PP_BULK_FALLBACK_TRYLOCK);
 	fallback = PP_TRACE_FALLBACK_TRYLOCK;
 failed:
-	nr_leading = nr_populated;
-	page = pp_alloc_pages_fallback(pool, &lac, call);
-	if (page) {
-		if (page_list)
-			pp_list_add(&page->lru, page_list);
-		else
-			page_array[nr_populated] = page;
-		nr_populated++;
-		nr_account++;
-	}
-	pp_trace(mm_page_alloc_bulk, nr_pages, nr_leading, nr_account,
-		 page_array != NULL, fallback);
-	return page_list ? nr_account : nr_populated;
+	return pp_bulk_fallback(pool, &lac, call, nr_pages, page_list,
+				page_array, nr_populated, fallback);
 
 out:
 	if (pool->pcp_rseq)

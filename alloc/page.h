@@ -113,14 +113,97 @@ static inline unsigned long pp_hole_run_end(struct pp_page *const *a,
 	return i;
 }
 
+/* How a bulk call goes on from its front (pp_bulk_start()). */
+enum pp_bulk_start {
+	PP_BULK_START_FILL,	/* pages to take: on to the fill loop */
+	PP_BULK_START_DONE,	/* none asked for, or the array is full */
+	PP_BULK_START_ONE,	/* one page missing: the single-page path */
+};
+
 /*
- * The single-page path as a bulk call's fallback (one missing page, a
- * failed trylock, a low zone, nothing in the loop), traced as
- * mm_page_alloc; the counters deferred in @ac are added.
+ * The front of __alloc_pages_bulk(), the same in both profiles: the
+ * populated entries of the array are skipped before anything is taken
+ * (none with @fill_all: every entry gets a new page), *@nr_populated
+ * left at the first hole; a full array is done (5.13.0 returned 0 there,
+ * the fix nr_pages); with @single_fallback, one missing page goes to the
+ * single-page path, counted and traced as such.
  */
-struct pp_page *pp_alloc_pages_fallback(struct pp_pool *pool,
-					struct pp_alloc_ctx *ac,
-					const char *call);
+static inline __attribute__((always_inline))
+enum pp_bulk_start pp_bulk_start(struct pp_alloc_ctx *ac,
+				 unsigned long nr_pages,
+				 struct pp_page *const *page_array,
+				 bool fill_all, bool single_fallback,
+				 unsigned long *nr_populated,
+				 enum pp_trace_fallback *fallback)
+{
+	unsigned long i = 0;
+
+	if (unlikely(nr_pages == 0))
+		return PP_BULK_START_DONE;
+	while (page_array && !fill_all && i < nr_pages && page_array[i])
+		i++;
+	*nr_populated = i;
+	if (unlikely(page_array && i == nr_pages))
+		return PP_BULK_START_DONE;
+	if (single_fallback && nr_pages - i == 1) {
+		pp_ctx_defer(ac, PP_BULK_FALLBACK_ONE_PAGE);
+		*fallback = PP_TRACE_FALLBACK_ONE_PAGE;
+		return PP_BULK_START_ONE;
+	}
+	return PP_BULK_START_FILL;
+}
+
+/*
+ * One step of a fill loop that takes pages in runs (the rseq list's, the
+ * kernel profile's), at entry *@i of @req: how many pages to take, and
+ * where (*@dst).  A populated entry of the array is skipped (0), or ends
+ * the loop with PP_FILL_STOP (-1, @f->stopped set).  A list, or an array
+ * whose every entry gets a page (PP_FILL_ALL: the entries hold the
+ * caller's old pages, which a section aborted after writing there would
+ * lose), takes up to @chunk pages through @buf; otherwise the pages go
+ * straight into the run of holes from *@i.  Always inlined: @flags is a
+ * constant in each copy.
+ */
+static inline __attribute__((always_inline))
+long pp_bulk_next_run(const struct pp_bulk_req *req, unsigned long *i,
+		      struct pp_bulk_fill *f, struct pp_page **buf,
+		      unsigned long chunk, struct pp_page ***dst,
+		      const unsigned int flags)
+{
+	const unsigned long n = req->nr_pages;
+	unsigned long want;
+
+	if (flags & (PP_FILL_LIST | PP_FILL_ALL)) {
+		want = n - *i;
+		*dst = buf;
+		return (long)(want > chunk ? chunk : want);
+	}
+	/* Skip existing pages (v5: stop at the first one). */
+	if (req->page_array[*i]) {
+		(*i)++;
+		if (flags & PP_FILL_STOP) {
+			f->stopped = true;
+			return -1;
+		}
+		return 0;
+	}
+	*dst = req->page_array + *i;
+	return (long)(pp_hole_run_end(req->page_array, *i + 1, n) - *i);
+}
+
+/*
+ * The end of a bulk call that falls back to one page (one missing page, a
+ * failed trylock, a low zone, nothing in the loop): the single-page path
+ * (traced as mm_page_alloc, the counters deferred in @ac added), the page
+ * stored at @nr_populated or on the list, the mm_page_alloc_bulk event.
+ * Returns the bulk call's result.
+ */
+unsigned long pp_bulk_fallback(struct pp_pool *pool, struct pp_alloc_ctx *ac,
+			       const char *call, unsigned long nr_pages,
+			       struct pp_list_head *page_list,
+			       struct pp_page **page_array,
+			       unsigned long nr_populated,
+			       enum pp_trace_fallback fallback);
 
 void pp_prep_new_page_checked(struct pp_pool *pool, struct pp_page *page,
 			      unsigned int order, pp_gfp_t gfp,
