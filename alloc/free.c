@@ -11,10 +11,9 @@
  * free_pages_prepare(): the block's last reference is gone.  In debug mode,
  * check it was allocated and poison it.
  */
-static inline void pp_free_pages_prepare_inline(struct pp_pool *pool,
-						struct pp_page *page,
-						unsigned int order,
-						const char *call)
+static inline void pp_free_pages_prepare(struct pp_pool *pool,
+					 struct pp_page *page,
+					 unsigned int order, const char *call)
 {
 	if (unlikely(pool->debug)) {
 		if (pp_page_state(page) != PP_PAGE_INUSE)
@@ -28,12 +27,6 @@ static inline void pp_free_pages_prepare_inline(struct pp_pool *pool,
 	/* Back to the allocator: the buddy lists, or another backend. */
 	pp_set_page_state(page, pp_backend_free_state(pool));
 	pp_trace(mm_page_free, pp_pfn(pool, page), order);
-}
-
-void pp_free_pages_prepare(struct pp_pool *pool, struct pp_page *page,
-			   unsigned int order, const char *call)
-{
-	pp_free_pages_prepare_inline(pool, page, order, call);
 }
 
 /*
@@ -166,7 +159,7 @@ static void pp_free_the_page(struct pp_pool *pool, struct pp_page *page,
 	unsigned int order = page->order;
 	struct pp_pcp *pcp;
 
-	pp_free_pages_prepare_inline(pool, page, order, call);
+	pp_free_pages_prepare(pool, page, order, call);
 	if (unlikely(!pp_pool_buddy(pool))) {
 		/* The backend's per-CPU state is guarded by the pcp lock. */
 		pcp = pp_this_pcp(pool);
@@ -562,8 +555,7 @@ void pp_release_pages_checked(struct pp_pool *pool, struct pp_page **pages,
 			pp_free_the_page(pool, page, "pp_release_pages");
 			continue;
 		}
-		pp_free_pages_prepare_inline(pool, page, 0,
-					     "pp_release_pages");
+		pp_free_pages_prepare(pool, page, 0, "pp_release_pages");
 		/* A batch is of one zone: each page to its own node's. */
 		if (n && pp_page_zone(pool, page) != zone) {
 			pp_free_unref_page_batch(pool, zone, batch, n);

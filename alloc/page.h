@@ -56,9 +56,6 @@ static inline bool pp_page_ref_dec_and_test(struct pp_pool *pool,
 }
 
 
-void pp_free_pages_prepare(struct pp_pool *pool, struct pp_page *page,
-			   unsigned int order, const char *call);
-
 /* --- allocation side (alloc.c), shared with the backends ----------------- */
 
 /*

@@ -13,7 +13,7 @@
  *     it reports enumeration values by; `rpcsim-analyze --schema` prints
  *     the table;
  *   - tests/analyze/ctfgen.py parses this file to write test traces;
- *   - tests/analyze/test_schema.sh records a real trace and fails when a
+ *   - tests/analyze/test_session.sh records a real trace and fails when a
  *     field the providers emit is missing here, or when a row's report
  *     key is missing from rpcsim-analyze --json: a field is either read
  *     and reported, or it is not emitted.
