@@ -27,14 +27,7 @@ static inline bool pp_zone_watermark_ok_inline(struct pp_zone *zone,
 		min -= min / 4;
 	if (free_pages <= min)
 		return false;
-	if (!order)
-		return true;
-	/* A block of the order must exist; reading nr_free racily is fine. */
-	for (unsigned int o = order; o < PP_NR_ORDERS; o++)
-		if (__atomic_load_n(&zone->free_area[o].nr_free,
-				    __ATOMIC_RELAXED))
-			return true;
-	return false;
+	return !order || pp_zone_has_block(zone, order);
 }
 
 /*
@@ -92,15 +85,10 @@ static struct pp_page *pp_rmqueue_buddy(struct pp_pool *pool,
 	struct pp_page *page;
 
 	pp_zone_lock(zone);
-	page = pp_fault_buddy_short(zone, 1UL << order) ? NULL :
-	       pp_rmqueue_smallest(pool, zone, order, "rmqueue_buddy");
-	if (page) {
-		atomic_store_explicit(&zone->nr_free,
-				      pp_zone_free(zone) - (1UL << order),
-				      memory_order_relaxed);
+	page = pp_zone_take_block(pool, zone, order, "rmqueue_buddy");
+	if (page)
 		pp_trace(mm_page_alloc_zone_locked, pp_pfn(pool, page), order,
 			 PP_MIGRATE_UNMOVABLE, 0);
-	}
 	pp_zone_unlock(zone);
 	pp_count(pool, PP_ZONE_LOCK, 1);
 	return page;
@@ -677,27 +665,6 @@ void pp_bulk_fill_pcp(struct pp_pool *pool, struct pp_pcp *pcp,
 	f->nr_account = nr_account;
 }
 
-/*
- * With debug checks or GFP_ZERO: one copy, the flags tested per page.  The
- * request comes by value (see pp_alloc_pages_bulk_core()).
- */
-static __attribute__((noinline))
-void pp_bulk_fill_pcp_checked(struct pp_pool *pool, struct pp_pcp *pcp,
-			      const struct pp_bulk_req r,
-			      struct pp_bulk_fill *f, unsigned int flags)
-{
-	const struct pp_bulk_req *req = &r;
-
-	if (flags & PP_FILL_LIST)
-		pp_bulk_fill_pcp(pool, pcp, req, f, PP_FILL_LIST |
-				 PP_FILL_CHECKS |
-				 (flags & PP_FILL_PER_PAGE_STATS));
-	else
-		pp_bulk_fill_pcp(pool, pcp, req, f, PP_FILL_CHECKS |
-				 (flags & (PP_FILL_ALL | PP_FILL_STOP |
-					   PP_FILL_PER_PAGE_STATS)));
-}
-
 /* Pages a bulk list call takes per section (on the stack). */
 #define PP_RSEQ_LIST_CHUNK	64U
 
@@ -835,23 +802,32 @@ bool pp_bulk_fill_rseq(struct pp_pool *pool, struct pp_zone *zone,
 }
 
 /*
- * With debug checks or GFP_ZERO: one copy, the flags tested per page.  The
- * request comes by value (see pp_alloc_pages_bulk_core()).
+ * With debug checks or GFP_ZERO: one copy of each loop for a list and one
+ * for an array, the other flags tested per page; on the rseq list (@pcp
+ * NULL) or on @pcp, locked.  The request comes by value (see
+ * pp_alloc_pages_bulk_core()).  Returns what pp_bulk_fill_rseq() does
+ * (true on @pcp).
  */
 static __attribute__((noinline))
-bool pp_bulk_fill_rseq_checked(struct pp_pool *pool, struct pp_zone *zone,
-			       const struct pp_bulk_req r,
-			       struct pp_bulk_fill *f, unsigned int flags)
+bool pp_bulk_fill_checked(struct pp_pool *pool, struct pp_zone *zone,
+			  struct pp_pcp *pcp, const struct pp_bulk_req r,
+			  struct pp_bulk_fill *f, unsigned int flags)
 {
 	const struct pp_bulk_req *req = &r;
 
+	if (!pcp && (flags & PP_FILL_LIST))
+		return pp_bulk_fill_rseq(pool, zone, req, f,
+					 PP_FILL_CHECKED_LIST(flags));
+	if (!pcp)
+		return pp_bulk_fill_rseq(pool, zone, req, f,
+					 PP_FILL_CHECKED_ARRAY(flags));
 	if (flags & PP_FILL_LIST)
-		return pp_bulk_fill_rseq(pool, zone, req, f, PP_FILL_LIST |
-					 PP_FILL_CHECKS |
-					 (flags & PP_FILL_PER_PAGE_STATS));
-	return pp_bulk_fill_rseq(pool, zone, req, f, PP_FILL_CHECKS |
-				 (flags & (PP_FILL_ALL | PP_FILL_STOP |
-					   PP_FILL_PER_PAGE_STATS)));
+		pp_bulk_fill_pcp(pool, pcp, req, f,
+				 PP_FILL_CHECKED_LIST(flags));
+	else
+		pp_bulk_fill_pcp(pool, pcp, req, f,
+				 PP_FILL_CHECKED_ARRAY(flags));
+	return true;
 }
 
 /*
@@ -962,8 +938,8 @@ unsigned long pp_alloc_pages_bulk_core(struct pp_pool *pool, pp_gfp_t gfp,
 		if (unlikely(pp_rseq_fault(pool)))
 			ok = false;
 		else if (unlikely(pool->debug || (ac.gfp & PP_GFP_ZERO)))
-			ok = pp_bulk_fill_rseq_checked(pool, zone, req, &f,
-						       fill);
+			ok = pp_bulk_fill_checked(pool, zone, NULL, req, &f,
+						  fill);
 		else if (page_list)
 			ok = pp_bulk_fill_rseq(pool, zone, &req, &f,
 					       PP_FILL_LIST | stats);
@@ -986,7 +962,7 @@ unsigned long pp_alloc_pages_bulk_core(struct pp_pool *pool, pp_gfp_t gfp,
 		if (unlikely(!pp_pool_buddy(pool)))
 			pp_backend_bulk_fill(pool, pcp, req, &f, fill);
 		else if (unlikely(pool->debug || (ac.gfp & PP_GFP_ZERO)))
-			pp_bulk_fill_pcp_checked(pool, pcp, req, &f, fill);
+			pp_bulk_fill_checked(pool, zone, pcp, req, &f, fill);
 		else if (page_list)
 			pp_bulk_fill_pcp(pool, pcp, &req, &f,
 					 PP_FILL_LIST | stats);

@@ -128,6 +128,57 @@ static inline int pp_backend_destroy(struct pp_pool *pool)
 }
 
 /*
+ * A backend's get for pp_backend_alloc_walk(): one block of 2^@ac->order
+ * pages, checked and prepared, from this CPU's share when @pcp (locked)
+ * is given, else from what all CPUs share; NULL when there is none.
+ */
+typedef struct pp_page *pp_get_fn(struct pp_pool *pool, struct pp_pcp *pcp,
+				  struct pp_alloc_ctx *ac, const char *call);
+
+/*
+ * The single-page path the backends share (struct pp_backend_ops'
+ * alloc_pages): @get under this CPU's pcp lock, PGALLOC and @ac's
+ * deferred counters counted there; a failed trylock counted, and @get
+ * without the pcp; nothing: the slow path's drain_all_pages() (@drain),
+ * one more @get, else a failure.
+ */
+static inline __attribute__((always_inline))
+struct pp_page *pp_backend_alloc_walk(struct pp_pool *pool,
+				      struct pp_alloc_ctx *ac,
+				      const char *call, pp_get_fn *get,
+				      void (*drain)(struct pp_pool *pool))
+{
+	struct pp_pcp *pcp = pp_this_pcp(pool);
+	struct pp_page *page;
+
+	if (likely(pp_pcp_trylock(pcp))) {
+		page = get(pool, pcp, ac, call);
+		if (likely(page))
+			pp_count_locked(pcp, PP_PGALLOC, 1UL << ac->order);
+		pp_ctx_flush_locked(pcp, ac);
+		pp_pcp_unlock(pcp);
+		if (likely(page))
+			return page;
+	} else {
+		pp_count(pool, PP_PCP_TRYLOCK_FAIL, 1);
+		page = get(pool, NULL, ac, call);
+		if (page)
+			goto found;
+	}
+	pp_ctx_defer(ac, PP_ALLOC_SLOWPATH);
+	pp_count(pool, PP_DRAIN_ALL, 1);
+	drain(pool);
+	page = get(pool, NULL, ac, call);
+	if (!page) {
+		pp_ctx_defer(ac, PP_ALLOC_FAIL);
+		return NULL;
+	}
+found:
+	pp_count(pool, PP_PGALLOC, 1UL << ac->order);
+	return page;
+}
+
+/*
  * The bulk loop of a backend other than buddy, for its bulk_fill op: the
  * request's list filled a chunk at a time, or the array's runs of holes
  * from @f->nr_populated on (every entry with PP_FILL_ALL; stopping at a

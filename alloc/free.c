@@ -443,10 +443,8 @@ void pp_release_pages_rseq(struct pp_pool *pool, struct pp_page **pages,
 	for (unsigned long i = 0; i < nr; i++) {
 		struct pp_page *page = pages[i];
 
-		if (!page)
+		if (!pp_release_slot(pool, page))
 			continue;
-		if (unlikely(!pp_page_in_pool(pool, page)))
-			pp_bad_pointer(pool, page, "pp_release_pages");
 		/*
 		 * The common page, an order-0 page in use whose only
 		 * reference is ours (see pp_put_page_testzero()), tested and
@@ -635,10 +633,8 @@ void pp_release_pages(struct pp_pool *pool, struct pp_page **pages,
 	for (unsigned long i = 0; i < nr; i++) {
 		struct pp_page *page = pages[i];
 
-		if (!page)
+		if (!pp_release_slot(pool, page))
 			continue;
-		if (unlikely(!pp_page_in_pool(pool, page)))
-			pp_bad_pointer(pool, page, "pp_release_pages");
 		/* The only reference is ours: see pp_put_page_testzero(). */
 		if (likely(__atomic_load_n(&page->refcount,
 					   __ATOMIC_ACQUIRE) == 1))

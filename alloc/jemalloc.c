@@ -245,52 +245,34 @@ static void pp_je_drain(struct pp_pool *pool)
 
 /* --- the backend ops -------------------------------------------------------- */
 
+/*
+ * pp_backend_alloc_walk()'s get: a block from the arena, through this
+ * CPU's thread cache when @pcp is given.
+ */
+static struct pp_page *pp_je_get(struct pp_pool *pool, struct pp_pcp *pcp,
+				 struct pp_alloc_ctx *ac, const char *call)
+{
+	struct pp_je *je = pp_je_pool(pool);
+	void *addr = mallocx(PP_PAGE_SIZE << ac->order,
+			     pp_je_flags(je, pcp, ac->order));
+	struct pp_page *page;
+
+	if (unlikely(!addr))
+		return NULL;
+	page = pp_je_page(pool, addr, ac->order);
+	pp_prep_new_page_checked(pool, page, ac->order, ac->gfp, call);
+	return page;
+}
+
+/*
+ * The slow path's drain (pp_je_drain()): pages may sit in other CPUs'
+ * thread caches or in the arena's dirty extents.
+ */
 static struct pp_page *pp_je_alloc_pages(struct pp_pool *pool,
 					 struct pp_alloc_ctx *ac,
 					 const char *call)
 {
-	struct pp_je *je = pp_je_pool(pool);
-	size_t size = PP_PAGE_SIZE << ac->order;
-	struct pp_pcp *pcp = pp_this_pcp(pool);
-	struct pp_page *page = NULL;
-	void *addr;
-
-	if (likely(pp_pcp_trylock(pcp))) {
-		addr = mallocx(size, pp_je_flags(je, pcp, ac->order));
-		if (likely(addr)) {
-			page = pp_je_page(pool, addr, ac->order);
-			pp_prep_new_page_checked(pool, page, ac->order,
-						 ac->gfp, call);
-			pp_count_locked(pcp, PP_PGALLOC, 1UL << ac->order);
-		}
-		pp_ctx_flush_locked(pcp, ac);
-		pp_pcp_unlock(pcp);
-		if (likely(page))
-			return page;
-	} else {
-		pp_count(pool, PP_PCP_TRYLOCK_FAIL, 1);
-		addr = mallocx(size, pp_je_flags(je, NULL, ac->order));
-		if (addr)
-			goto found;
-	}
-	/*
-	 * The slow path's drain_all_pages(): pages may sit in other CPUs'
-	 * thread caches or in the arena's dirty extents; give them back to
-	 * the zone and try once more.
-	 */
-	pp_ctx_defer(ac, PP_ALLOC_SLOWPATH);
-	pp_count(pool, PP_DRAIN_ALL, 1);
-	pp_je_drain(pool);
-	addr = mallocx(size, pp_je_flags(je, NULL, ac->order));
-	if (!addr) {
-		pp_ctx_defer(ac, PP_ALLOC_FAIL);
-		return NULL;
-	}
-found:
-	page = pp_je_page(pool, addr, ac->order);
-	pp_prep_new_page_checked(pool, page, ac->order, ac->gfp, call);
-	pp_count(pool, PP_PGALLOC, 1UL << ac->order);
-	return page;
+	return pp_backend_alloc_walk(pool, ac, call, pp_je_get, pp_je_drain);
 }
 
 /* The descriptor of slot @slot, which holds the address jemalloc wrote. */

@@ -172,13 +172,7 @@ static bool ppk_zone_watermark_ok(const struct pp_zone *z,
 		min -= min / 4;
 	if (free_pages <= min + (long)kz->lowmem_reserve[highest_zoneidx])
 		return false;
-	if (!order)
-		return true;
-	for (unsigned int o = order; o < PP_NR_ORDERS; o++)
-		if (__atomic_load_n(&z->free_area[o].nr_free,
-				    __ATOMIC_RELAXED))
-			return true;
-	return false;
+	return !order || pp_zone_has_block(z, order);
 }
 
 /* zone_watermark_fast(): the order-0 test first, the full one otherwise. */
@@ -327,12 +321,8 @@ static struct pp_page *ppk_rmqueue_buddy(struct pp_pool *pool,
 	struct pp_page *page;
 
 	pp_zone_lock(zone);
-	page = pp_fault_buddy_short(zone, 1UL << order) ? NULL :
-	       pp_rmqueue_smallest(pool, zone, order, "rmqueue");
+	page = pp_zone_take_block(pool, zone, order, "rmqueue");
 	if (page) {
-		atomic_store_explicit(&zone->nr_free,
-				      pp_zone_free(zone) - (1UL << order),
-				      memory_order_relaxed);
 		ppk_set_pcppage_migratetype(page, mt);
 		pp_trace(mm_page_alloc_zone_locked, pp_pfn(pool, page), order,
 			 mt, 0);

@@ -309,10 +309,8 @@ void ppk_release_pages(struct pp_pool *pool, struct pp_page **pages,
 	for (unsigned long i = 0; i < nr; i++) {
 		struct pp_page *page = pages[i];
 
-		if (!page)
+		if (!pp_release_slot(pool, page))
 			continue;
-		if (unlikely(!pp_page_in_pool(pool, page)))
-			pp_bad_pointer(pool, page, "pp_release_pages");
 		page = ppk_compound_head(pool, page, "pp_release_pages");
 		if (unlikely(ppk_is_zone_device_page(page)))
 			pp_bad_page(pool, page, "pp_release_pages",

@@ -115,14 +115,17 @@ static unsigned int ppk_list_take_tail_locked(struct pp_pool *pool,
 
 /* --- the same through rseq sections, or the locked pcp ------------------ */
 
-long ppk_pcp_take(struct pp_pool *pool, struct pp_zone *zone,
-		  struct pp_pcp *locked, int mt, struct pp_page **dst,
-		  unsigned long n, bool clear, unsigned int *cpu_out)
+/*
+ * Up to @n pages of list @mt of this CPU's rseq pcp of @zone into @dst,
+ * from its head (the allocator's end) or, @tail, its tail (a drain's):
+ * the number taken (*@cpu_out the list's CPU), or -1 when the list is
+ * stopped or the CPU has none.  @clear: see ppk_pcp_take().
+ */
+static inline __attribute__((always_inline))
+long ppk_rseq_pcp_take(struct pp_pool *pool, struct pp_zone *zone, int mt,
+		       struct pp_page **dst, unsigned long n, bool clear,
+		       unsigned int *cpu_out, const bool tail)
 {
-	if (locked) {
-		*cpu_out = locked->cpu;
-		return ppk_list_take_locked(pool, &locked->k.lists[mt], dst, n);
-	}
 #ifdef PP_RSEQ_PCP
 	struct rseq *rs = pp_rseq_area();
 
@@ -134,22 +137,39 @@ long ppk_pcp_take(struct pp_pool *pool, struct pp_zone *zone,
 		if (unlikely((unsigned int)cpu >= pool->nr_cpus))
 			return -1;
 		pcp = &zone->pcp[cpu];
-		k = ppk_rseq_take(rs, pcp, cpu, &pcp->k.lists[mt],
-				  pool->mem_map, dst, n);
+		k = tail ? ppk_rseq_take_tail(rs, pcp, cpu, &pcp->k.lists[mt],
+					      dst, n) :
+			   ppk_rseq_take(rs, pcp, cpu, &pcp->k.lists[mt],
+					 pool->mem_map, dst, n);
 		if (likely(k >= 0)) {
 			*cpu_out = (unsigned int)cpu;
 			return k;
 		}
 		if (k == PP_RSEQ_STOPPED)
 			return -1;
-		pp_count(pool, n == 1 ? PP_PCP_RESTART_ALLOC :
+		pp_count(pool, tail ? PP_PCP_RESTART_DRAIN :
+			 n == 1 ? PP_PCP_RESTART_ALLOC :
 			 PP_PCP_RESTART_BULK_ALLOC, 1);
 		if (clear)
 			memset(dst, 0, n * sizeof(*dst));
 	}
 #else
+	(void)pool, (void)zone, (void)mt, (void)dst, (void)n, (void)clear,
+	(void)cpu_out, (void)tail;
 	return -1;
 #endif
+}
+
+long ppk_pcp_take(struct pp_pool *pool, struct pp_zone *zone,
+		  struct pp_pcp *locked, int mt, struct pp_page **dst,
+		  unsigned long n, bool clear, unsigned int *cpu_out)
+{
+	if (locked) {
+		*cpu_out = locked->cpu;
+		return ppk_list_take_locked(pool, &locked->k.lists[mt], dst, n);
+	}
+	return ppk_rseq_pcp_take(pool, zone, mt, dst, n, clear, cpu_out,
+				 false);
 }
 
 /*
@@ -218,27 +238,9 @@ long ppk_pcp_add(struct pp_pool *pool, struct pp_zone *zone,
 static long ppk_pcp_take_tail(struct pp_pool *pool, struct pp_zone *zone,
 			      int mt, struct pp_page **dst, unsigned long n)
 {
-#ifdef PP_RSEQ_PCP
-	struct rseq *rs = pp_rseq_area();
+	unsigned int cpu;
 
-	for (;;) {
-		int cpu = pp_rseq_cpu(rs);
-		struct pp_pcp *pcp;
-		long k;
-
-		if (unlikely((unsigned int)cpu >= pool->nr_cpus))
-			return -1;
-		pcp = &zone->pcp[cpu];
-		k = ppk_rseq_take_tail(rs, pcp, cpu, &pcp->k.lists[mt], dst, n);
-		if (likely(k >= 0))
-			return k;
-		if (k == PP_RSEQ_STOPPED)
-			return -1;
-		pp_count(pool, PP_PCP_RESTART_DRAIN, 1);
-	}
-#else
-	return -1;
-#endif
+	return ppk_rseq_pcp_take(pool, zone, mt, dst, n, false, &cpu, true);
 }
 
 /* --- counters ------------------------------------------------------------ */

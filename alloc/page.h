@@ -34,6 +34,20 @@ static inline bool pp_page_in_pool(const struct pp_pool *pool,
 }
 
 /*
+ * A slot of release_pages()'s array: false for NULL (skipped, the lab's
+ * contract); a pointer that is no page of the pool is reported.
+ */
+static inline __attribute__((always_inline))
+bool pp_release_slot(const struct pp_pool *pool, const struct pp_page *page)
+{
+	if (!page)
+		return false;
+	if (unlikely(!pp_page_in_pool(pool, page)))
+		pp_bad_pointer(pool, page, "pp_release_pages");
+	return true;
+}
+
+/*
  * page_ref_dec_and_test(): drop one reference with a locked decrement;
  * true when it was the last.  An underflow is always caught: the old
  * value is at hand, so the check is free.

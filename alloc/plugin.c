@@ -208,12 +208,14 @@ static void pp_plugin_drain(struct pp_pool *pool)
 	pl->ops->drain(pool, pl->priv, PP_BACKEND_NO_CPU);
 }
 
-/* One block from the plugin, checked and prepared, or NULL. */
-static struct pp_page *pp_plugin_get(struct pp_pool *pool, unsigned int cpu,
+/* pp_backend_alloc_walk()'s get: a block from the plugin. */
+static struct pp_page *pp_plugin_get(struct pp_pool *pool, struct pp_pcp *pcp,
 				     struct pp_alloc_ctx *ac, const char *call)
 {
 	struct pp_plugin *pl = pp_plugin_of(pool);
-	struct pp_page *page = pl->ops->alloc(pool, pl->priv, cpu, ac->order);
+	struct pp_page *page = pl->ops->alloc(pool, pl->priv,
+					      pcp ? pcp->cpu :
+					      PP_BACKEND_NO_CPU, ac->order);
 
 	if (page) {
 		pp_plugin_check(pool, page, ac->order, call);
@@ -226,35 +228,8 @@ static struct pp_page *pp_plugin_alloc_pages(struct pp_pool *pool,
 					     struct pp_alloc_ctx *ac,
 					     const char *call)
 {
-	struct pp_pcp *pcp = pp_this_pcp(pool);
-	struct pp_page *page;
-
-	if (likely(pp_pcp_trylock(pcp))) {
-		page = pp_plugin_get(pool, pcp->cpu, ac, call);
-		if (likely(page))
-			pp_count_locked(pcp, PP_PGALLOC, 1UL << ac->order);
-		pp_ctx_flush_locked(pcp, ac);
-		pp_pcp_unlock(pcp);
-		if (likely(page))
-			return page;
-	} else {
-		pp_count(pool, PP_PCP_TRYLOCK_FAIL, 1);
-		page = pp_plugin_get(pool, PP_BACKEND_NO_CPU, ac, call);
-		if (page)
-			goto found;
-	}
-	/* The slow path's drain_all_pages(), then one more try. */
-	pp_ctx_defer(ac, PP_ALLOC_SLOWPATH);
-	pp_count(pool, PP_DRAIN_ALL, 1);
-	pp_plugin_drain(pool);
-	page = pp_plugin_get(pool, PP_BACKEND_NO_CPU, ac, call);
-	if (!page) {
-		pp_ctx_defer(ac, PP_ALLOC_FAIL);
-		return NULL;
-	}
-found:
-	pp_count(pool, PP_PGALLOC, 1UL << ac->order);
-	return page;
+	return pp_backend_alloc_walk(pool, ac, call, pp_plugin_get,
+				     pp_plugin_drain);
 }
 
 /*

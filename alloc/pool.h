@@ -252,6 +252,17 @@ struct pp_bulk_req {
 #define PP_FILL_PER_PAGE_STATS	0x10u	/* PGALLOC per page in the loop, as
 					   5.13; else once after it */
 
+/*
+ * The flags of a checked copy of a loop (debug checks, GFP_ZERO), one for
+ * a list and one for an array: PP_FILL_LIST stays a constant in each,
+ * the others are tested per page.
+ */
+#define PP_FILL_CHECKED_LIST(flags) \
+	(PP_FILL_LIST | PP_FILL_CHECKS | ((flags) & PP_FILL_PER_PAGE_STATS))
+#define PP_FILL_CHECKED_ARRAY(flags) \
+	(PP_FILL_CHECKS | \
+	 ((flags) & (PP_FILL_ALL | PP_FILL_STOP | PP_FILL_PER_PAGE_STATS)))
+
 /* What the bulk loop did. */
 struct pp_bulk_fill {
 	unsigned long nr_populated;	/* index reached in the array */

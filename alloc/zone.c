@@ -128,6 +128,26 @@ void pp_free_one_page_locked(struct pp_pool *pool, struct pp_zone *zone,
 }
 
 /*
+ * rmqueue_buddy()'s take, zone lock held: a block of @order off @zone's
+ * buddy lists, nr_free lowered; NULL when there is none (or a shortage
+ * is injected).
+ */
+struct pp_page *pp_zone_take_block(struct pp_pool *pool, struct pp_zone *zone,
+				   unsigned int order, const char *call)
+{
+	struct pp_page *page;
+
+	if (pp_fault_buddy_short(zone, 1UL << order))
+		return NULL;
+	page = pp_rmqueue_smallest(pool, zone, order, call);
+	if (page)
+		atomic_store_explicit(&zone->nr_free,
+				      pp_zone_free(zone) - (1UL << order),
+				      memory_order_relaxed);
+	return page;
+}
+
+/*
  * rmqueue_bulk(): refill an empty @pcp with up to @count order-0 pages,
  * taking the zone lock once.  @pcp->lock held.  Returns the number of
  * pages added.

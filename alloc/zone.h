@@ -137,6 +137,20 @@ static inline unsigned long pp_zone_free(const struct pp_zone *zone)
 	return atomic_load_explicit(&zone->nr_free, memory_order_relaxed);
 }
 
+/*
+ * The end of zone_watermark_ok() for order > 0: a free block of @order or
+ * larger exists (nr_free read racily, as the kernel does).
+ */
+static inline bool pp_zone_has_block(const struct pp_zone *zone,
+				     unsigned int order)
+{
+	for (unsigned int o = order; o < PP_NR_ORDERS; o++)
+		if (__atomic_load_n(&zone->free_area[o].nr_free,
+				    __ATOMIC_RELAXED))
+			return true;
+	return false;
+}
+
 /* The zone whose pages @pcp holds. */
 static inline struct pp_zone *pp_pcp_zone(struct pp_pool *pool,
 					  const struct pp_pcp *pcp)
@@ -171,6 +185,8 @@ static inline struct pp_zone *pp_page_zone(struct pp_pool *pool,
 void pp_zone_init_free_lists(struct pp_pool *pool, struct pp_zone *zone);
 struct pp_page *pp_rmqueue_smallest(struct pp_pool *pool, struct pp_zone *zone,
 				    unsigned int order, const char *call);
+struct pp_page *pp_zone_take_block(struct pp_pool *pool, struct pp_zone *zone,
+				   unsigned int order, const char *call);
 
 /*
  * PAGEPOOL_FAULT buddy-empty=N: would taking @nr pages leave fewer than N
