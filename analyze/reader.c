@@ -122,7 +122,7 @@ struct member {
  * The decode layer turns a babeltrace2 message into a struct rec, the fold
  * layer folds records into struct analysis.  In one process (--jobs=1) a
  * record goes from one to the other as it is made; with workers it
- * crosses a pipe (write_rec(), parse_rec()).
+ * crosses a pipe (write_rec(), wsrc_next()).
  */
 enum rec_type {
 	R_EVENT,
@@ -165,7 +165,7 @@ static inline const char *rec_str(const struct rec *rc, unsigned int i)
 }
 
 /*
- * An enumeration's value as an index of its labels (see get_enum()); the
+ * An enumeration's value as an index of its labels (see get_value()); the
  * label count for an absent member or a value outside the schema's.
  */
 static inline unsigned int rec_enum(const struct rec *rc, unsigned int i,
