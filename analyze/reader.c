@@ -61,21 +61,7 @@
 
 #include <babeltrace2/babeltrace.h>
 
-#include "analyze.h"
-
-enum ev_kind {
-	EV_OTHER,		/* not ours: counted only */
-	EV_RPCSIM_OTHER,	/* an rpcsim event this tool does not know */
-	EV_BAD,			/* ours, but a required field is missing */
-	EV_RUN_START,
-	EV_RUN_END,
-	EV_ENTRY,
-	EV_EXIT,
-	EV_ERR,
-	EV_REQUEST,
-	EV_PAGEPOOL,		/* counted by name */
-	EV_ALLOC_BULK,		/* counted by name, and its fields read */
-};
+#include "reader.h"
 
 /* The kind of each schema event. */
 static const enum ev_kind schema_kind[SE_NR] = {
@@ -87,96 +73,6 @@ static const enum ev_kind schema_kind[SE_NR] = {
 	[SE_request] = EV_REQUEST,
 	[SE_mm_page_alloc_bulk] = EV_ALLOC_BULK,
 };
-
-/*
- * Payload member indexes, per event, in the schema's row order: RS_mode
- * is run_start's "mode", RE_calls run_end's "calls", and so on.
- */
-#define IDX_RS(T, ctype, field, arg, need, report) RS_##field,
-#define IDX_RE(T, ctype, field, arg, need, report) RE_##field,
-#define IDX_EN(T, ctype, field, arg, need, report) EN_##field,
-#define IDX_EX(T, ctype, field, arg, need, report) EX_##field,
-#define IDX_ER(T, ctype, field, arg, need, report) ER_##field,
-#define IDX_RQ(T, ctype, field, arg, need, report) RQ_##field,
-#define IDX_BK(T, ctype, field, arg, need, report) BK_##field,
-enum { TRACE_FIELDS_RUN_START(IDX_RS) RS_NR };
-enum { TRACE_FIELDS_RUN_END(IDX_RE) RE_NR };
-enum { TRACE_FIELDS_ENTRY(IDX_EN) EN_NR };
-enum { TRACE_FIELDS_EXIT(IDX_EX) EX_NR };
-enum { TRACE_FIELDS_ERR(IDX_ER) ER_NR };
-enum { TRACE_FIELDS_REQUEST(IDX_RQ) RQ_NR };
-enum { TRACE_FIELDS_ALLOC_BULK(IDX_BK) BK_NR };
-
-#define M_MAX	24
-_Static_assert(RS_NR <= M_MAX && RE_NR <= M_MAX && EN_NR <= M_MAX &&
-	       EX_NR <= M_MAX && ER_NR <= M_MAX && RQ_NR <= M_MAX &&
-	       BK_NR <= M_MAX, "M_MAX");
-
-struct member {
-	int16_t idx;		/* -1: absent */
-	bool sgn;
-	bool str;		/* an enumeration's value recorded as a string */
-};
-
-/*
- * The decode layer turns a babeltrace2 message into a struct rec, the fold
- * layer folds records into struct analysis.  In one process (--jobs=1) a
- * record goes from one to the other as it is made; with workers it
- * crosses a pipe (write_rec(), wsrc_next()).
- */
-enum rec_type {
-	R_EVENT,
-	R_DISC_EVENTS,		/* v[0]: the count, if RF_COUNT */
-	R_DISC_PACKETS,
-	R_READ_ERROR,		/* worker: a->read_error, in S_TEXT */
-	R_ERROR,		/* worker: failed, the message in S_TEXT */
-	R_END,			/* worker: done; v[0]: events not ours */
-};
-
-#define RF_TS		0x01	/* ts holds the timestamp */
-#define RF_VTID		0x02	/* vtid holds the vtid context */
-#define RF_ENV		0x04	/* vpid is the trace environment's */
-#define RF_COUNT	0x08	/* a discard's count is known */
-#define RF_PP		0x10	/* S_PP holds the pagepool event name */
-
-/* String slots past the members' */
-#define S_PROCNAME	M_MAX		/* the first of a process or trace */
-#define S_PP		(M_MAX + 1)	/* first event of its class */
-#define S_TEXT		(M_MAX + 2)	/* a stream name, an error */
-#define S_NR		(M_MAX + 3)
-
-struct rec {
-	uint8_t type;		/* enum rec_type */
-	uint8_t kind;		/* R_EVENT: enum ev_kind */
-	uint8_t flags;
-	uint8_t nv;		/* v[] values held */
-	uint32_t present;	/* bit i: member i is in the event */
-	uint32_t strs;		/* bit i: s[i] is set */
-	uint32_t cls;		/* event class, numbered per decoder */
-	uint64_t trace;		/* trace key */
-	int64_t ts, vtid, vpid;
-	uint64_t v[M_MAX];	/* the members, in the schema's row order */
-	const char *s[S_NR];
-};
-
-static inline const char *rec_str(const struct rec *rc, unsigned int i)
-{
-	return rc->strs & (1u << i) ? rc->s[i] : NULL;
-}
-
-/*
- * An enumeration's value as an index of its labels (see get_value()); the
- * label count for an absent member or a value outside the schema's.
- */
-static inline unsigned int rec_enum(const struct rec *rc, unsigned int i,
-				    enum member_type t)
-{
-	unsigned int n = schema_enum_count(t);
-
-	if (!(rc->present & (1u << i)))
-		return n;
-	return rc->v[i] < n ? (unsigned int)rc->v[i] : n;
-}
 
 struct ev_info {
 	const bt_event_class *ec;
@@ -202,62 +98,6 @@ struct dec_trace {
 	bool env_sent;		/* its environment's procname was sent */
 };
 
-struct decoder {
-	struct ev_info *evc;	/* open addressing on the class pointer */
-	unsigned int evc_size;	/* power of two */
-	unsigned int evc_used;
-	struct ev_info *last;
-
-	/*
-	 * Worker: the trace directories are tmp/tN (N the trace index),
-	 * whose name is the stream's, and the key is N; else the key is
-	 * the bt_trace pointer.
-	 */
-	const char *tmp;
-	const struct analysis *a;
-	struct dec_trace *traces;
-	unsigned int nr_traces;
-	struct dec_trace *last_trace;
-
-	int64_t *pids;		/* processes whose procname was sent */
-	unsigned int nr_pids;
-
-	char label[M_MAX][32];	/* get_label() of a number */
-	char name[PATH_MAX + 64];	/* a stream's, its trace's path */
-
-	/*
-	 * A worker's graph has no muxer when it reads one stream, and the
-	 * muxer is what refuses a stream whose timestamps go back (an empty
-	 * last packet at 0, say): the worker checks that itself, so that
-	 * --jobs=N refuses what --jobs=1 refuses.
-	 */
-	bool order_check;
-	bool order_bad;
-	uint64_t last_ts, bad_ts;
-
-	/*
-	 * A worker over a time range (split_plan()): only the events whose
-	 * clock value (cycles, the one clock of the trace) is in [lo, hi)
-	 * are decoded, the others skipped uncounted: the worker of the next
-	 * or previous range takes them.  That is exact only if each event
-	 * lies within its packet's beginning and end, as the index that
-	 * placed the cuts says, and every stream has the same clock: each
-	 * is checked, and range_bad sends the parent back to one process.
-	 */
-	bool range;
-	bool range_bad;
-	const struct sfile *files;	/* the stream files and their index */
-	unsigned int nr_files;
-	bool range_end;		/* past hi: the rest is the next range's */
-	bool have_lim;
-	int64_t lim_ns;		/* hi - 1 in ns from origin */
-	uint64_t lo, hi;
-	const bt_clock_class *clock;
-	struct range_stream *rs;	/* per stream: its packet's bounds */
-	unsigned int nr_rs;
-	struct range_stream *last_rs;
-};
-
 struct range_stream {
 	const bt_stream *s;
 	uint64_t tb, last;	/* packet beginning; last event's value */
@@ -267,122 +107,16 @@ struct range_stream {
 	unsigned int next, end;
 };
 
-/* Fields of a packet's index entry, for pk() */
-#define PK_OFF		0
-#define PK_BITS		1
-#define PK_TB		3
-#define PK_TE		4
-#define PK_DISC		5
-#define PK_SEQ		8
-
-/* One stream file, and the worker it goes to. */
-struct sfile {
-	unsigned int trace;
-	char *name;
-	uint64_t size;
-	unsigned int worker;
-	/* its LTTng index, when the work is split by time (split_plan()) */
-	unsigned char hdr[16];	/* the index's header */
-	unsigned char *idx;	/* the entries as in the file */
-	uint32_t elen;		/* bytes per entry */
-	unsigned int npk;	/* entries: packets */
-};
-
 static inline uint64_t pk(const struct sfile *f, unsigned int i,
 			  unsigned int field);
 static bool range_packets(const struct sfile *f, uint64_t lo, uint64_t hi,
 			  unsigned int *first, unsigned int *last);
-
-/* (trace, vtid) -> the open svc_alloc_arg call of that thread */
-struct thread_slot {
-	uint64_t trace;		/* trace key */
-	int64_t vtid;
-	bool used;		/* false: free slot */
-	bool in;		/* a later range's worker: as it came in,
-				 * unknown until the thread's first entry or
-				 * exit (struct pend) */
-	bool open;
-	bool lost;		/* open when events were discarded */
-	int64_t ts;		/* entry timestamp, ns from origin */
-	struct group *g;
-};
 
 /* A decoder's class number -> pagepool name index + 1 (0: not yet). */
 struct pp_map {
 	unsigned int *v;
 	unsigned int n;
 };
-
-struct reader {
-	struct analysis *a;
-
-	struct thread_slot *threads;
-	unsigned int thr_size;	/* power of two */
-	unsigned int thr_used;
-
-	struct process *last_proc;	/* of the latest event */
-	struct pp_map *ppm;		/* per source of records */
-	unsigned int nr_ppm;
-
-	/*
-	 * A worker of a later time range folds from a state it does not
-	 * know (edge): a process's cur and last_entry as they came in are
-	 * stand-in groups (RUN_CUR_IN, RUN_LAST_IN) and what is assumed of
-	 * them is noted (AS_*); a thread's slot is "in" until its first
-	 * entry or exit, and what depends on it is left to the parent
-	 * (pend).  Assumptions that contradict each other: edge_fail.
-	 */
-	bool edge;
-	bool edge_fail;
-	struct pend *pend;
-	unsigned int nr_pend, cap_pend;
-};
-
-/* A group's identity, to name it to the parent; none: NULL. */
-struct gkey {
-	int64_t pid;
-	int64_t run;
-	uint32_t mode;
-	bool none;
-};
-
-/*
- * What a later range's worker leaves to the parent, in order: the
- * first entry of a thread whose slot was "in" (an open call as it came
- * in lost its exit: entry_twice), and its exits and errs before that,
- * which depend on the slot as it came in; with the process's cur and
- * last_entry at that point, should the slot turn out closed.
- */
-enum pend_what { PEND_ENTRY, PEND_EXIT, PEND_ERR };
-
-struct pend {
-	uint8_t what;
-	struct gkey cur, last;
-	struct rec rc;		/* no strings */
-};
-
-#define AS_CUR		0x01	/* cur as it came in is a group */
-#define AS_LAST		0x02	/* last_entry as it came in is a group */
-#define AS_MODE		0x04	/* cur as it came in has assume_mode */
-#define AS_IS		0x08	/* ... is (assume_mode, assume_run) */
-
-/*
- * The most one gap between two packets of a stream can really have lost:
- * 2^48 events (a day at 3 billion events a second) and 2^32 packets (16
- * TiB of trace at the smallest sub-buffer).  libbabeltrace2 takes each
- * count as the difference of two packets' counters (the tracer's running
- * count of discarded events, the packets' sequence numbers) modulo 2^64,
- * so a counter that went backwards, or one flipped bit in a high byte,
- * makes a count no tracer could have lost: the trace is corrupted.
- */
-#define GAP_EVENTS_MAX	(1ULL << 48)
-#define GAP_PACKETS_MAX	(1ULL << 32)
-
-/* A libbabeltrace2 object that could not be made (common/tool.h). */
-static void oom_exit(void)
-{
-	tool_die(1, "out of memory");
-}
 
 /* groups */
 
@@ -513,14 +247,6 @@ static bool bind_members(struct ev_info *e, const bt_field_class *payload,
 			ok = false;
 	}
 	return ok;
-}
-
-static inline unsigned int mix_hash(uint64_t x, unsigned int mask)
-{
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdULL;
-	x ^= x >> 33;
-	return (unsigned int)x & mask;
 }
 
 static inline unsigned int ptr_hash(const void *p, unsigned int mask)
