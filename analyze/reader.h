@@ -196,6 +196,13 @@ struct sfile {
 	unsigned int npk;	/* entries: packets */
 };
 
+/* Field @field (0: offset, 1: size in bits, ...) of packet @i of @f. */
+static inline uint64_t pk(const struct sfile *f, unsigned int i,
+			  unsigned int field)
+{
+	return load_be64(f->idx + (size_t)i * f->elen + 8 * field);
+}
+
 /* (trace, vtid) -> the open svc_alloc_arg call of that thread */
 struct thread_slot {
 	uint64_t trace;		/* trace key */
@@ -289,5 +296,18 @@ static inline unsigned int mix_hash(uint64_t x, unsigned int mask)
 	x ^= x >> 33;
 	return (unsigned int)x & mask;
 }
+
+/* decode.c */
+/* A message as a record: false for one the fold has no use for. */
+bool decode(struct decoder *d, const bt_message *msg, struct rec *rc);
+void decoder_free(struct decoder *d);
+
+/* reader.c: the split by time */
+/*
+ * The packets of @f that can hold events of [lo, hi): [*first, *last];
+ * false if none.
+ */
+bool range_packets(const struct sfile *f, uint64_t lo, uint64_t hi,
+		   unsigned int *first, unsigned int *last);
 
 #endif /* RPCSIM_ANALYZE_READER_H */
