@@ -302,6 +302,33 @@ static inline unsigned int mix_hash(uint64_t x, unsigned int mask)
 bool decode(struct decoder *d, const bt_message *msg, struct rec *rc);
 void decoder_free(struct decoder *d);
 
+/* fold.c */
+/*
+ * The fold's state, into @a, for records of @sources sources (the
+ * workers, or 1), each numbering its event classes its own way.
+ */
+void reader_init(struct reader *r, struct analysis *a, unsigned int sources);
+/* Fold one record of source @src (a worker, or 0) into the analysis. */
+void fold(struct reader *r, unsigned int src, const struct rec *rc);
+/* The end: calls still open lost their exit. */
+void reader_finish(struct reader *r);
+void reader_free(struct reader *r);
+/* Forget what was folded: the traces are read again. */
+void analysis_clear(struct analysis *a);
+/* The steps of the fold that merging a worker's fold takes too: */
+/* @name's index in a->pp_names, added if new; PP_EVENTS_MAX if full. */
+unsigned int pp_index(struct analysis *a, const char *name);
+/* The slot of thread (@trace, @vtid), made if new. */
+struct thread_slot *thr_lookup(struct reader *r, uint64_t trace,
+			       int64_t vtid);
+/* The process of @rc, made if new (its procname noted). */
+struct process *rec_process(struct reader *r, const struct rec *rc);
+struct gkey group_key(const struct group *g);
+/* An svc_alloc_arg exit, an svc_alloc_arg_err of process @proc. */
+void on_call_exit(struct reader *r, struct process *proc,
+		  const struct rec *rc);
+void on_err(struct reader *r, struct process *proc, const struct rec *rc);
+
 /* reader.c: the split by time */
 /*
  * The packets of @f that can hold events of [lo, hi): [*first, *last];
