@@ -329,6 +329,33 @@ void on_call_exit(struct reader *r, struct process *proc,
 		  const struct rec *rc);
 void on_err(struct reader *r, struct process *proc, const struct rec *rc);
 
+/* graph.c */
+/*
+ * A worker's temporary directory (TMP/wK), whose TMP/wK/tN stands for
+ * trace N in what libbabeltrace2 says, and per trace the path it names
+ * the trace by (NULL: a->traces[N]).  NULL in one process.
+ */
+extern const char *tmp_base;
+extern char **tmp_canon;
+/* -v: libbabeltrace2's every cause, and what the parallel reading does. */
+bool verbose_errors(const struct reader_options *o);
+/*
+ * The graph over the @n trace directories @inputs (trace indexes @idx)
+ * -> a simple sink calling @consume with @data, in *@out.  0, or 1 after
+ * printing why on @err.
+ */
+int build_graph(const struct analysis *a, const struct reader_options *o,
+		const bt_plugin *ctf, const bt_plugin *utils,
+		char *const *inputs, const unsigned int *idx,
+		unsigned int n, bool direct,
+		bt_graph_simple_sink_component_consume_func consume,
+		void *data, FILE *err, bt_graph **out);
+/* Run the graph to its end.  0, or 1 after printing why on @err. */
+int run_graph(bt_graph *graph, const struct analysis *a,
+	      const struct reader_options *o, FILE *err);
+/* The error a stream left that libbabeltrace2 ended early, or NULL. */
+char *take_read_error(const struct analysis *a);
+
 /* reader.c: the split by time */
 /*
  * The packets of @f that can hold events of [lo, hi): [*first, *last];
