@@ -356,6 +356,30 @@ int run_graph(bt_graph *graph, const struct analysis *a,
 /* The error a stream left that libbabeltrace2 ended early, or NULL. */
 char *take_read_error(const struct analysis *a);
 
+/* tmpdir.c */
+/* What was made in the temporary directory, removed in reverse. */
+struct tmpdir {
+	char *base;
+	char **made;
+	unsigned int n;
+};
+
+/* Where the temporary directory goes: TMPDIR, or /tmp. */
+const char *tmp_parent(void);
+/* Note @path, made (or to be made) in @t, for tmp_remove(). */
+void tmp_note(struct tmpdir *t, const char *path);
+/* A directory, a symbolic link to @target, noted.  0, or -1. */
+int tmp_mkdir(struct tmpdir *t, const char *path);
+int tmp_link(struct tmpdir *t, const char *target, const char *path);
+/* Remove what was noted, in reverse, and t->base. */
+void tmp_remove(struct tmpdir *t);
+/*
+ * While the workers read from @t: SIGINT, SIGTERM, SIGHUP remove it
+ * first (tmp_unguard(): no longer).
+ */
+void tmp_guard(struct tmpdir *t);
+void tmp_unguard(void);
+
 /* reader.c: the split by time */
 /*
  * The packets of @f that can hold events of [lo, hi): [*first, *last];
