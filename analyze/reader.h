@@ -380,7 +380,36 @@ void tmp_remove(struct tmpdir *t);
 void tmp_guard(struct tmpdir *t);
 void tmp_unguard(void);
 
-/* reader.c: the split by time */
+/* read_parallel()'s state, for its steps and for each worker it forks. */
+struct par {
+	struct analysis *a;
+	const struct reader_options *o;
+	const bt_plugin *ctf, *utils;
+	struct sfile *f;	/* the stream files, and their workers */
+	unsigned int nf;
+	unsigned int n;		/* workers */
+	char **real;		/* per trace: its realpath() */
+	struct tmpdir t;
+	struct wsrc *w;		/* per worker: the parent's end */
+	/*
+	 * By time (split_plan()): worker k reads the events whose clock
+	 * value is in [cut[k], cut[k + 1]), from a copy of the packets of
+	 * each stream file that hold such events; else by file.
+	 */
+	uint64_t *cut;		/* n + 1 bounds, or NULL */
+	uint64_t twice;		/* bytes of packets two workers decode */
+};
+
+/* plan_time.c */
+/*
+ * Cut the work by time for up to @jobs workers (p->cut, p->n, p->twice)
+ * when the indexes allow it.  Returns whether it cut.
+ */
+bool split_plan(struct par *p, unsigned int jobs);
+/* TMP/wK/tN of each worker K, for its copies (worker_copy()).  0, or 1. */
+int make_split_dirs(const struct par *p, struct tmpdir *t);
+/* Worker @k's copies of the packets of its range, in @base.  0, or -1. */
+int worker_copy(const struct par *p, unsigned int k, const char *base);
 /*
  * The packets of @f that can hold events of [lo, hi): [*first, *last];
  * false if none.
