@@ -27,7 +27,7 @@
  * --jobs=N, by file (other traces): the stream files are shared out among
  * N worker processes, each running such a graph over its share and
  * writing the records down a pipe; the parent merges them by timestamp and
- * folds them (read_parallel() below says how).
+ * folds them (plan_file.c says how).
  *
  * Per event, the work is kept small: the event class is looked up in a
  * pointer-keyed cache that holds what the class is (entry, exit, ...) and
@@ -43,8 +43,8 @@
  * The files: decode.c, the decode layer; fold.c, the fold layer (and the
  * groups and processes of struct analysis); graph.c, the babeltrace2
  * graph and its errors; tmpdir.c, the workers' temporary directory;
- * plan_time.c, the split by time; reader.c, the rest; reader.h, what
- * they share.
+ * plan_file.c and plan_time.c, the work of --jobs=N shared out by file
+ * and split by time; reader.c, the rest; reader.h, what they share.
  */
 #include "config.h"
 
@@ -195,27 +195,6 @@ out:
 	decoder_free(&s.d);
 	return ret;
 }
-
-/*
- * --jobs=N, by file: the stream files are shared out among N workers (the biggest
- * first, each to the worker with the fewest bytes yet), each a process
- * with its own graph over links to its files (TMP/wK/tN/ for trace N:
- * its metadata, its index entries, its stream files), which decodes and
- * writes the records down a pipe.  The parent merges the workers' records
- * by timestamp and folds them: what each worker sends is in time order
- * (its muxer), so the merge is too.  Equal timestamps in two workers'
- * files are taken the lower worker first, where the muxer of one graph
- * has its own order; the fold depends on the order of two threads'
- * events only through what they share (the run bracketing a process's
- * events, discards), at the same nanosecond.  A record without a
- * timestamp (a trace without a clock) cannot be merged: the parent then
- * reads the traces again in one process.  Events not ours are only
- * counted, in the worker.  A worker's error travels as a record and is
- * printed by the parent; a worker killed by a signal (libbabeltrace2
- * aborting, the indexing watchdog) kills the parent with that signal, so
- * that the isolating process (rpcsim-analyze.c) says what it says of one
- * process.
- */
 
 /* On the pipe: this, nv values, then per string a uint32_t length
  * (with its NUL) and the string. */
@@ -741,116 +720,6 @@ static int wsrc_next(struct wsrc *s)
 	}
 	s->have = true;
 	return 0;
-}
-
-
-static int sfile_cmp(const void *x, const void *y)
-{
-	const struct sfile *a = x, *b = y;
-
-	if (a->size != b->size)
-		return a->size > b->size ? -1 : 1;
-	if (a->trace != b->trace)
-		return a->trace < b->trace ? -1 : 1;
-	return strcmp(a->name, b->name);
-}
-
-/* The stream files of every trace (what check_streams() looks at). */
-static struct sfile *list_streams(const struct analysis *a, unsigned int *nr)
-{
-	struct sfile *v = NULL;
-	unsigned int n = 0, i;
-
-	for (i = 0; i < a->nr_traces; i++) {
-		DIR *d = opendir(a->traces[i]);
-		struct dirent *de;
-
-		while (d && (de = readdir(d))) {
-			struct stat st;
-			size_t len;
-			char *p;
-
-			if (de->d_name[0] == '.' ||
-			    !strcmp(de->d_name, "metadata") ||
-			    !strcmp(de->d_name, "index"))
-				continue;
-			len = strlen(a->traces[i]) + strlen(de->d_name) + 2;
-			p = xcalloc(1, len);
-			snprintf(p, len, "%s/%s", a->traces[i], de->d_name);
-			if (stat(p, &st) || S_ISDIR(st.st_mode)) {
-				free(p);
-				continue;
-			}
-			free(p);
-			v = xrealloc(v, n + 1, sizeof(*v));
-			memset(&v[n], 0, sizeof(v[n]));
-			v[n].trace = i;
-			v[n].name = xstrdup(de->d_name);
-			v[n].size = (uint64_t)st.st_size;
-			v[n].worker = 0;
-			n++;
-		}
-		if (d)
-			closedir(d);
-	}
-	*nr = n;
-	return v;
-}
-
-/*
- * TMP/wK/tN for each trace N with files of worker K: links to its
- * metadata, to its files and to their index entries.  0 or 1.
- */
-static int make_links(const struct analysis *a, struct tmpdir *t,
-		      const struct sfile *f, unsigned int nf,
-		      unsigned int workers, char **real)
-{
-	char p[PATH_MAX + 64], q[PATH_MAX + 64];
-	unsigned int k, i;
-	struct stat st;
-
-	for (k = 0; k < workers; k++) {
-		snprintf(p, sizeof(p), "%s/w%u", t->base, k);
-		if (tmp_mkdir(t, p))
-			goto fail;
-	}
-	for (i = 0; i < nf; i++) {
-		const char *r = real[f[i].trace];
-
-		snprintf(p, sizeof(p), "%s/w%u/t%u", t->base, f[i].worker,
-			 f[i].trace);
-		if (stat(p, &st)) {
-			if (tmp_mkdir(t, p))
-				goto fail;
-			snprintf(q, sizeof(q), "%s/metadata", r);
-			snprintf(p, sizeof(p), "%s/w%u/t%u/metadata", t->base,
-				 f[i].worker, f[i].trace);
-			if (tmp_link(t, q, p))
-				goto fail;
-			snprintf(q, sizeof(q), "%s/index", r);
-			if (!stat(q, &st) && S_ISDIR(st.st_mode)) {
-				snprintf(p, sizeof(p), "%s/w%u/t%u/index",
-					 t->base, f[i].worker, f[i].trace);
-				if (tmp_mkdir(t, p))
-					goto fail;
-			}
-		}
-		snprintf(q, sizeof(q), "%s/%s", r, f[i].name);
-		snprintf(p, sizeof(p), "%s/w%u/t%u/%s", t->base, f[i].worker,
-			 f[i].trace, f[i].name);
-		if (tmp_link(t, q, p))
-			goto fail;
-		snprintf(q, sizeof(q), "%s/index/%s.idx", r, f[i].name);
-		if (!stat(q, &st)) {
-			snprintf(p, sizeof(p), "%s/w%u/t%u/index/%s.idx",
-				 t->base, f[i].worker, f[i].trace, f[i].name);
-			if (tmp_link(t, q, p))
-				goto fail;
-		}
-	}
-	return 0;
-fail:
-	return 1;
 }
 
 static void kill_workers(struct wsrc *w, unsigned int n)
@@ -1453,31 +1322,6 @@ static char *canon_path(const char *path)
 	out[o] = '\0';
 	free(buf);
 	return out;
-}
-
-/*
- * The files to @n workers: the biggest first, each to the least loaded.
- * Returns the most bytes one worker got.
- */
-static uint64_t share_out(struct sfile *f, unsigned int nf, unsigned int n)
-{
-	uint64_t *load = xcalloc(n, sizeof(*load)), most = 0;
-	unsigned int i, k;
-
-	qsort(f, nf, sizeof(*f), sfile_cmp);
-	for (i = 0; i < nf; i++) {
-		unsigned int best = 0;
-
-		for (k = 1; k < n; k++)
-			if (load[k] < load[best])
-				best = k;
-		f[i].worker = best;
-		load[best] += f[i].size ? f[i].size : 1;
-		if (load[best] > most)
-			most = load[best];
-	}
-	free(load);
-	return most;
 }
 
 /* The temporary directory of links (make_links()).  0, or 1. */

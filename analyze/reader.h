@@ -400,6 +400,22 @@ struct par {
 	uint64_t twice;		/* bytes of packets two workers decode */
 };
 
+/* plan_file.c */
+/* The stream files of every trace (what check_streams() looks at). */
+struct sfile *list_streams(const struct analysis *a, unsigned int *nr);
+/*
+ * The files to @n workers: the biggest first, each to the least loaded.
+ * Returns the most bytes one worker got.
+ */
+uint64_t share_out(struct sfile *f, unsigned int nf, unsigned int n);
+/*
+ * TMP/wK/tN for each trace N with files of worker K: links to its
+ * metadata, to its files and to their index entries.  0 or 1.
+ */
+int make_links(const struct analysis *a, struct tmpdir *t,
+	       const struct sfile *f, unsigned int nf,
+	       unsigned int workers, char **real);
+
 /* plan_time.c */
 /*
  * Cut the work by time for up to @jobs workers (p->cut, p->n, p->twice)
