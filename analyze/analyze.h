@@ -142,7 +142,7 @@ struct process {
 	int64_t run_pid;		/* pid field of its first run_start */
 	bool run_pids_differ;		/* run_start pids that differ */
 	/*
-	 * A decoding worker of a later time range (reader.c, "folded in
+	 * A decoding worker of a later time range (reader.h, "folded in
 	 * the workers"): what it assumed of cur and last_entry as they
 	 * were at its range's start, for the parent to check (AS_*).
 	 */

@@ -400,6 +400,81 @@ struct par {
 	uint64_t twice;		/* bytes of packets two workers decode */
 };
 
+/* On the pipe: this, nv values, then per string a uint32_t length
+ * (with its NUL) and the string. */
+struct wire {
+	uint32_t len;		/* of the whole record */
+	uint8_t type, kind, flags, nv;
+	uint32_t present, strs, cls;
+	uint32_t trace;
+	int64_t ts, vtid, vpid;
+};
+
+#define WIRE_MAX	(64u << 20)
+
+/*
+ * Folded in the workers (by time).  The fold of a range depends on what
+ * came before it only through a little state: per process, the run open
+ * (cur) and the group of its latest entry (last_entry); per thread, the
+ * call open (its slot); and through the first run_start of each group
+ * and the first procname and pagepool names, which merge in order.  The
+ * worker of the first range starts from nothing, as one process does.  A
+ * worker of a later range starts each process on two stand-in groups
+ * (RUN_CUR_IN, RUN_LAST_IN) and notes what it takes for granted of them:
+ * that the run that came in is a run (AS_CUR), of the mode of the
+ * entries that follow (AS_MODE), the one a run_end ends (AS_IS), that
+ * there was an entry before (AS_LAST).  Each thread's slot starts "in":
+ * its first entry, and the exits and errs before it, depend on whether a
+ * call was open, and go to the parent as records (struct pend).  The
+ * rest it folds as one process would.
+ *
+ * The parent merges the workers' results in time order: with its state
+ * as at the start of worker k's range, it checks the assumptions (one
+ * that fails sends the reading back to one process: READ_AGAIN), puts
+ * the stand-ins' counts into the groups they stand for, folds the
+ * records left to it with the fold itself (on_call_exit(), on_err()),
+ * then takes the worker's state at its range's end.  Every count is a
+ * sum, and the histograms merge exactly, so the results are those of
+ * one process.  tests/analyze/test_ctf.sh compares them on random traces
+ * under several --jobs.
+ *
+ * A worker sends what it folded when it is done (write_partial()): a
+ * status, then its counters, pagepool names, processes (with what was
+ * assumed of them), groups, the records left to the parent and its
+ * threads' slots.  Numbers in host order: the parent is the same program.
+ */
+#define PART_MAGIC	0x70617274u
+enum part_status { PART_OK, PART_AGAIN, PART_ERROR };
+
+/* The parent's end of a worker. */
+struct wsrc {
+	pid_t pid;
+	int fd;
+	unsigned char *buf;
+	size_t cap, start, end;
+	struct rec rc;		/* the next record, if have */
+	bool have;
+	bool done;		/* R_END folded */
+};
+
+/* The result of read_parallel() when it cannot merge: read in one process. */
+#define READ_AGAIN	2
+
+/* merge.c */
+/*
+ * By file: merge the workers' records and fold them.  0; 1 after printing
+ * why (a worker failed), or with *@ended the worker whose records ended
+ * early; READ_AGAIN.
+ */
+int merge(struct analysis *a, struct wsrc *w, unsigned int n, int *ended);
+/*
+ * By time: merge what the workers folded, in time order.  0; 1 after
+ * printing why (a worker failed), or with *@ended the worker whose output
+ * ended early or made no sense; READ_AGAIN.
+ */
+int merge_folded(struct analysis *a, struct wsrc *w, unsigned int n,
+		 int *ended, bool verbose);
+
 /* plan_file.c */
 /* The stream files of every trace (what check_streams() looks at). */
 struct sfile *list_streams(const struct analysis *a, unsigned int *nr);
