@@ -7,6 +7,7 @@
 #ifndef RPCSIM_ANALYZE_READER_H
 #define RPCSIM_ANALYZE_READER_H
 
+#include <inttypes.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -459,6 +460,81 @@ struct wsrc {
 
 /* The result of read_parallel() when it cannot merge: read in one process. */
 #define READ_AGAIN	2
+
+/* The sink's step (reader.c, worker.c) */
+static inline bt_graph_simple_sink_component_consume_func_status
+next_messages(bt_message_iterator *it, bt_message_array_const *msgs,
+	      uint64_t *count)
+{
+	switch (bt_message_iterator_next(it, msgs, count)) {
+	case BT_MESSAGE_ITERATOR_NEXT_STATUS_OK:
+		return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_OK;
+	case BT_MESSAGE_ITERATOR_NEXT_STATUS_END:
+		return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_END;
+	case BT_MESSAGE_ITERATOR_NEXT_STATUS_AGAIN:
+		return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_AGAIN;
+	case BT_MESSAGE_ITERATOR_NEXT_STATUS_MEMORY_ERROR:
+		return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_MEMORY_ERROR;
+	default:
+		return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_ERROR;
+	}
+}
+
+/*
+ * The sink's step, in one process or in a worker: decode the next
+ * messages and hand each record to @use.  Always inline, so that in each
+ * caller @use is a direct call on this per-event path.
+ */
+static inline __attribute__((always_inline))
+bt_graph_simple_sink_component_consume_func_status
+consume_records(bt_message_iterator *it, struct decoder *d,
+		void (*use)(void *data, const struct rec *rc), void *data)
+{
+	bt_message_array_const msgs;
+	uint64_t count, i;
+	bt_graph_simple_sink_component_consume_func_status st;
+	struct rec rc;
+
+	st = next_messages(it, &msgs, &count);
+	if (st != BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_OK)
+		return st;
+	for (i = 0; i < count; i++) {
+		if (!d->range_end && decode(d, msgs[i], &rc))
+			use(data, &rc);
+		bt_message_put_ref(msgs[i]);
+	}
+	if (__builtin_expect(d->range_end, 0) && !d->range_bad &&
+	    !d->order_bad)
+		return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_END;
+	if (__builtin_expect(d->range_bad, 0)) {
+		bt_current_thread_error_append_cause_from_unknown(
+			"rpcsim-analyze", __FILE__, __LINE__,
+			"an event outside its packet's clock values, or "
+			"streams of different clocks: no time range");
+		return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_ERROR;
+	}
+	if (__builtin_expect(d->order_bad, 0)) {
+		bt_current_thread_error_append_cause_from_unknown(
+			"rpcsim-analyze", __FILE__, __LINE__,
+			"a message's timestamp is less than the last one of "
+			"its stream: ts=%" PRIu64 ", last-returned-ts=%" PRIu64,
+			d->bad_ts, d->last_ts);
+		return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_ERROR;
+	}
+	return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_OK;
+}
+
+/* worker.c */
+/*
+ * Worker @k, just forked, writing into pipe @pfd: its trace directories
+ * (TMP/wK/tN), then its graph.  Does not return.
+ */
+void __attribute__((noreturn))
+worker_child(struct par *p, unsigned int k, int pfd[2]);
+
+/* reader.c: --jobs=N */
+/* What the parent allocated, but the temporary directory's files. */
+void par_free(struct par *p);
 
 /* merge.c */
 /*
