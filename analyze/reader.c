@@ -45,29 +45,21 @@
  * graph and its errors; tmpdir.c, the workers' temporary directory;
  * plan_file.c and plan_time.c, the work of --jobs=N shared out by file
  * and split by time; worker.c, a worker process; merge.c, the parent's
- * merge of what the workers send; reader.c, the rest; reader.h, what
- * they share.
+ * merge of what the workers send; reader.c, the reading in one process
+ * (read_sequential()) or in workers (read_parallel()) and read_traces();
+ * reader.h, what they share.
  */
 #include "config.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <inttypes.h>
 #include <limits.h>
 #include <signal.h>
-#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/statvfs.h>
-#include <sys/types.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
-
-#include <babeltrace2/babeltrace.h>
 
 #include "reader.h"
 
