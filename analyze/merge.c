@@ -387,18 +387,15 @@ static void merge_pend(struct reader *r, unsigned int what,
 }
 
 /*
- * Merge a worker's partial into the parent's analysis (r->a) and state
- * (r's threads, its processes' cur and last_entry), which are those of
- * the start of the worker's range.  0; READ_AGAIN when an assumption
- * does not hold; -1 for garbage.
+ * A partial's counters, read error and pagepool names, into @a; @ppmap
+ * maps the worker's pagepool name indexes to the analysis's.  0;
+ * READ_AGAIN; -1 for garbage.
  */
-static int merge_partial(struct reader *r, struct prd *d)
+static int merge_totals(struct analysis *a, struct prd *d,
+			unsigned int *ppmap, unsigned int *nr_pp)
 {
-	struct analysis *a = r->a;
-	unsigned int ppmap[PP_EVENTS_MAX], nr_pp, npin, i, n;
-	struct pin *pin = NULL;
+	unsigned int i;
 	char *str;
-	int ret = -1;
 
 	a->events += pr_u64(d);
 	a->rpcsim_events += pr_u64(d);
@@ -418,20 +415,35 @@ static int merge_partial(struct reader *r, struct prd *d)
 		a->read_error = str;
 	else
 		free(str);
-	nr_pp = (unsigned int)pr_u64(d);
-	if (nr_pp > PP_EVENTS_MAX)
+	*nr_pp = (unsigned int)pr_u64(d);
+	if (*nr_pp > PP_EVENTS_MAX)
 		return -1;
-	for (i = 0; i < nr_pp; i++) {
+	for (i = 0; i < *nr_pp; i++) {
 		str = pr_str(d);
 		ppmap[i] = str ? pp_index(a, str) : PP_EVENTS_MAX;
 		free(str);
 	}
-	n = (unsigned int)pr_u64(d);
+	return 0;
+}
+
+/*
+ * A partial's processes into *@pinp, *@npinp (the caller frees them:
+ * pins_free()), each with the parent's process and its cur and last_entry
+ * as the worker's range starts.  0; READ_AGAIN when what the worker
+ * assumed of them does not hold; -1 for garbage.
+ */
+static int read_pins(struct analysis *a, struct prd *d, struct pin **pinp,
+		     unsigned int *npinp)
+{
+	unsigned int n = (unsigned int)pr_u64(d), i;
+	struct pin *pin;
+
 	if (d->bad || n > (size_t)(d->e - d->p) / 8)
 		return -1;
-	npin = n;
-	pin = xcalloc(npin ? npin : 1, sizeof(*pin));
-	for (i = 0; i < npin; i++) {
+	pin = xcalloc(n ? n : 1, sizeof(*pin));
+	*pinp = pin;
+	*npinp = n;
+	for (i = 0; i < n; i++) {
 		struct pin *pi = &pin[i];
 
 		pi->pid = (int64_t)pr_u64(d);
@@ -446,28 +458,30 @@ static int merge_partial(struct reader *r, struct prd *d)
 		pi->p = process_get(a, pi->pid);
 		pi->cin = pi->p->cur;
 		pi->lin = pi->p->last_entry;
-		if (!d->bad && !assumed_right(pi)) {
-			ret = READ_AGAIN;
-			goto out;
-		}
+		if (!d->bad && !assumed_right(pi))
+			return READ_AGAIN;
 	}
-	n = (unsigned int)pr_u64(d);
-	for (i = 0; i < n && !d->bad; i++) {
-		struct gkey k = pr_key(d);
+	return 0;
+}
 
-		merge_group(a, resolve(a, &k, pin, npin), d, ppmap, nr_pp);
-	}
-	n = (unsigned int)pr_u64(d);
-	for (i = 0; i < n && !d->bad; i++) {
-		unsigned int what = (unsigned int)pr_u64(d);
-		struct gkey cur = pr_key(d), last = pr_key(d);
-		struct rec rc;
+static void pins_free(struct pin *pin, unsigned int npin)
+{
+	unsigned int i;
 
-		pr_rec(d, &rc);
-		if (!d->bad)
-			merge_pend(r, what, &cur, &last, &rc, pin, npin);
-	}
-	n = (unsigned int)pr_u64(d);
+	for (i = 0; pin && i < npin; i++)
+		free(pin[i].procname);
+	free(pin);
+}
+
+/*
+ * A partial's thread slots, as the worker's range ends, into the
+ * parent's.  0, or -1 for a call open in no group.
+ */
+static int merge_slots(struct reader *r, struct prd *d, const struct pin *pin,
+		       unsigned int npin)
+{
+	unsigned int n = (unsigned int)pr_u64(d), i;
+
 	for (i = 0; i < n && !d->bad; i++) {
 		uint64_t trace = pr_u64(d);
 		int64_t vtid = (int64_t)pr_u64(d);
@@ -482,13 +496,18 @@ static int merge_partial(struct reader *r, struct prd *d)
 		t->open = st & 2;
 		t->lost = st & 1;
 		t->ts = ts;
-		t->g = resolve(a, &k, pin, npin);
+		t->g = resolve(r->a, &k, pin, npin);
 		if ((t->open || t->lost) && !t->g)
-			goto out;
+			return -1;
 	}
-	if (d->bad || d->p != d->e)
-		goto out;
-	/* the processes as the range ends */
+	return 0;
+}
+
+/* The processes as the worker's range ends, into the parent's. */
+static void merge_pins(struct analysis *a, struct pin *pin, unsigned int npin)
+{
+	unsigned int i;
+
 	for (i = 0; i < npin; i++) {
 		struct pin *pi = &pin[i];
 		struct process *p = pi->p;
@@ -510,11 +529,50 @@ static int merge_partial(struct reader *r, struct prd *d)
 			a->mixed_pids++;
 		p->run_pids_differ = differ;
 	}
+}
+
+/*
+ * Merge a worker's partial into the parent's analysis (r->a) and state
+ * (r's threads, its processes' cur and last_entry), which are those of
+ * the start of the worker's range.  0; READ_AGAIN when an assumption
+ * does not hold; -1 for garbage.
+ */
+static int merge_partial(struct reader *r, struct prd *d)
+{
+	struct analysis *a = r->a;
+	unsigned int ppmap[PP_EVENTS_MAX], nr_pp, npin = 0, i, n;
+	struct pin *pin = NULL;
+	int ret;
+
+	ret = merge_totals(a, d, ppmap, &nr_pp);
+	if (ret)
+		return ret;
+	ret = read_pins(a, d, &pin, &npin);
+	if (ret)
+		goto out;
+	n = (unsigned int)pr_u64(d);
+	for (i = 0; i < n && !d->bad; i++) {
+		struct gkey k = pr_key(d);
+
+		merge_group(a, resolve(a, &k, pin, npin), d, ppmap, nr_pp);
+	}
+	n = (unsigned int)pr_u64(d);
+	for (i = 0; i < n && !d->bad; i++) {
+		unsigned int what = (unsigned int)pr_u64(d);
+		struct gkey cur = pr_key(d), last = pr_key(d);
+		struct rec rc;
+
+		pr_rec(d, &rc);
+		if (!d->bad)
+			merge_pend(r, what, &cur, &last, &rc, pin, npin);
+	}
+	ret = -1;
+	if (merge_slots(r, d, pin, npin) || d->bad || d->p != d->e)
+		goto out;
+	merge_pins(a, pin, npin);
 	ret = 0;
 out:
-	for (i = 0; pin && i < npin; i++)
-		free(pin[i].procname);
-	free(pin);
+	pins_free(pin, npin);
 	return ret;
 }
 
