@@ -290,6 +290,65 @@ consume_worker(bt_message_iterator *it, void *data)
 	return consume_records(it, &c->d, send_rec, c);
 }
 
+/*
+ * The worker's graph ran to its end: what is left to send the parent.
+ * Folded here (c->r, by time), its partial, or that the range could not
+ * be read apart; its analysis is freed.  Else its last records.
+ */
+static void worker_send(struct wctx *c, const struct analysis *a)
+{
+	char *rerr = take_read_error(a);
+	struct reader *r = c->r;
+
+	if (r) {
+		struct analysis *wa = r->a;
+
+		wa->read_error = rerr;
+		rerr = NULL;
+		if (r->edge_fail || c->d.range_bad)
+			pw_status(c->w, PART_AGAIN, NULL);
+		else
+			write_partial(c->w, r);
+		reader_free(r);
+		wa->traces = NULL;
+		wa->nr_traces = 0;
+		analysis_free(wa);
+	} else {
+		if (rerr)
+			write_simple(c->w, R_READ_ERROR, rerr, 0);
+		write_simple(c->w, R_END, NULL, c->other);
+	}
+	free(rerr);
+	wout_flush(c->w);
+}
+
+/*
+ * What worker_child() handed the worker, freed before it exits, so that
+ * the leak check finds nothing left.
+ */
+static void worker_free(const struct analysis *a, char *tmp, char **inputs,
+			unsigned int *idx, unsigned int n, struct sfile *files,
+			unsigned int nr_files)
+{
+	unsigned int i;
+
+	for (i = 0; i < nr_files; i++) {
+		free(files[i].name);
+		free(files[i].idx);
+	}
+	free(files);
+	for (i = 0; i < n; i++)
+		free(inputs[i]);
+	free(inputs);
+	for (i = 0; tmp_canon && i < a->nr_traces; i++)
+		free(tmp_canon[i]);
+	free(tmp_canon);
+	tmp_canon = NULL;
+	free(idx);
+	tmp_base = NULL;
+	free(tmp);
+}
+
 /* ASan builds: the worker checks for leaks as exit() would have. */
 void __lsan_do_leak_check(void) __attribute__((weak));
 
@@ -311,9 +370,8 @@ worker_main(struct analysis *a, const struct reader_options *o,
 	struct reader r;
 	struct wctx c;
 	bt_graph *graph = NULL;
-	char *text = NULL, *rerr;
+	char *text = NULL;
 	size_t text_len = 0;
-	unsigned int i;
 	FILE *err;
 
 	w->fd = fd;
@@ -362,44 +420,12 @@ worker_main(struct analysis *a, const struct reader_options *o,
 	}
 	fclose(err);
 	free(text);
-	rerr = take_read_error(a);
-	if (range) {
-		wa.read_error = rerr;
-		rerr = NULL;
-		if (r.edge_fail || c.d.range_bad)
-			pw_status(w, PART_AGAIN, NULL);
-		else
-			write_partial(w, &r);
-		reader_free(&r);
-		wa.traces = NULL;
-		wa.nr_traces = 0;
-		analysis_free(&wa);
-	} else {
-		if (rerr)
-			write_simple(w, R_READ_ERROR, rerr, 0);
-		write_simple(w, R_END, NULL, c.other);
-	}
-	free(rerr);
-	wout_flush(w);
+	worker_send(&c, a);
 	close(fd);
 	bt_graph_put_ref(graph);
 	decoder_free(&c.d);
 	free(w);
-	for (i = 0; i < nr_files; i++) {
-		free(files[i].name);
-		free(files[i].idx);
-	}
-	free(files);
-	for (i = 0; i < n; i++)
-		free(inputs[i]);
-	free(inputs);
-	for (i = 0; tmp_canon && i < a->nr_traces; i++)
-		free(tmp_canon[i]);
-	free(tmp_canon);
-	tmp_canon = NULL;
-	free(idx);
-	tmp_base = NULL;
-	free(tmp);
+	worker_free(a, tmp, inputs, idx, n, files, nr_files);
 	if (__lsan_do_leak_check)
 		__lsan_do_leak_check();
 	_exit(0);
