@@ -11,6 +11,7 @@
 #include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include <babeltrace2/babeltrace.h>
 
@@ -316,7 +317,7 @@ void reader_finish(struct reader *r);
 void reader_free(struct reader *r);
 /* Forget what was folded: the traces are read again. */
 void analysis_clear(struct analysis *a);
-/* The steps of the fold that merging a worker's fold takes too: */
+/* Steps of the fold that a worker's partial is written or merged with: */
 /* @name's index in a->pp_names, added if new; PP_EVENTS_MAX if full. */
 unsigned int pp_index(struct analysis *a, const char *name);
 /* The slot of thread (@trace, @vtid), made if new. */
@@ -357,29 +358,80 @@ int run_graph(bt_graph *graph, const struct analysis *a,
 /* The error a stream left that libbabeltrace2 ended early, or NULL. */
 char *take_read_error(const struct analysis *a);
 
-/* tmpdir.c */
+/* The graph's sink, in reader.c (one process) and worker.c */
+static inline bt_graph_simple_sink_component_consume_func_status
+next_messages(bt_message_iterator *it, bt_message_array_const *msgs,
+	      uint64_t *count)
+{
+	switch (bt_message_iterator_next(it, msgs, count)) {
+	case BT_MESSAGE_ITERATOR_NEXT_STATUS_OK:
+		return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_OK;
+	case BT_MESSAGE_ITERATOR_NEXT_STATUS_END:
+		return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_END;
+	case BT_MESSAGE_ITERATOR_NEXT_STATUS_AGAIN:
+		return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_AGAIN;
+	case BT_MESSAGE_ITERATOR_NEXT_STATUS_MEMORY_ERROR:
+		return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_MEMORY_ERROR;
+	default:
+		return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_ERROR;
+	}
+}
+
+/*
+ * The sink's step, in one process or in a worker: decode the next
+ * messages and hand each record to @use.  Always inline, so that in each
+ * caller @use is a direct call on this per-event path.
+ */
+static inline __attribute__((always_inline))
+bt_graph_simple_sink_component_consume_func_status
+consume_records(bt_message_iterator *it, struct decoder *d,
+		void (*use)(void *data, const struct rec *rc), void *data)
+{
+	bt_message_array_const msgs;
+	uint64_t count, i;
+	bt_graph_simple_sink_component_consume_func_status st;
+	struct rec rc;
+
+	st = next_messages(it, &msgs, &count);
+	if (st != BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_OK)
+		return st;
+	for (i = 0; i < count; i++) {
+		if (!d->range_end && decode(d, msgs[i], &rc))
+			use(data, &rc);
+		bt_message_put_ref(msgs[i]);
+	}
+	if (__builtin_expect(d->range_end, 0) && !d->range_bad &&
+	    !d->order_bad)
+		return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_END;
+	if (__builtin_expect(d->range_bad, 0)) {
+		bt_current_thread_error_append_cause_from_unknown(
+			"rpcsim-analyze", __FILE__, __LINE__,
+			"an event outside its packet's clock values, or "
+			"streams of different clocks: no time range");
+		return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_ERROR;
+	}
+	if (__builtin_expect(d->order_bad, 0)) {
+		bt_current_thread_error_append_cause_from_unknown(
+			"rpcsim-analyze", __FILE__, __LINE__,
+			"a message's timestamp is less than the last one of "
+			"its stream: ts=%" PRIu64 ", last-returned-ts=%" PRIu64,
+			d->bad_ts, d->last_ts);
+		return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_ERROR;
+	}
+	return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_OK;
+}
+
+/*
+ * --jobs=N: the workers, their temporary directory, what they send the
+ * parent.
+ */
+
 /* What was made in the temporary directory, removed in reverse. */
 struct tmpdir {
 	char *base;
 	char **made;
 	unsigned int n;
 };
-
-/* Where the temporary directory goes: TMPDIR, or /tmp. */
-const char *tmp_parent(void);
-/* Note @path, made (or to be made) in @t, for tmp_remove(). */
-void tmp_note(struct tmpdir *t, const char *path);
-/* A directory, a symbolic link to @target, noted.  0, or -1. */
-int tmp_mkdir(struct tmpdir *t, const char *path);
-int tmp_link(struct tmpdir *t, const char *target, const char *path);
-/* Remove what was noted, in reverse, and t->base. */
-void tmp_remove(struct tmpdir *t);
-/*
- * While the workers read from @t: SIGINT, SIGTERM, SIGHUP remove it
- * first (tmp_unguard(): no longer).
- */
-void tmp_guard(struct tmpdir *t);
-void tmp_unguard(void);
 
 /* read_parallel()'s state, for its steps and for each worker it forks. */
 struct par {
@@ -461,95 +513,22 @@ struct wsrc {
 /* The result of read_parallel() when it cannot merge: read in one process. */
 #define READ_AGAIN	2
 
-/* The sink's step (reader.c, worker.c) */
-static inline bt_graph_simple_sink_component_consume_func_status
-next_messages(bt_message_iterator *it, bt_message_array_const *msgs,
-	      uint64_t *count)
-{
-	switch (bt_message_iterator_next(it, msgs, count)) {
-	case BT_MESSAGE_ITERATOR_NEXT_STATUS_OK:
-		return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_OK;
-	case BT_MESSAGE_ITERATOR_NEXT_STATUS_END:
-		return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_END;
-	case BT_MESSAGE_ITERATOR_NEXT_STATUS_AGAIN:
-		return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_AGAIN;
-	case BT_MESSAGE_ITERATOR_NEXT_STATUS_MEMORY_ERROR:
-		return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_MEMORY_ERROR;
-	default:
-		return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_ERROR;
-	}
-}
-
+/* tmpdir.c */
+/* Where the temporary directory goes: TMPDIR, or /tmp. */
+const char *tmp_parent(void);
+/* Note @path, made (or to be made) in @t, for tmp_remove(). */
+void tmp_note(struct tmpdir *t, const char *path);
+/* A directory, a symbolic link to @target, noted.  0, or -1. */
+int tmp_mkdir(struct tmpdir *t, const char *path);
+int tmp_link(struct tmpdir *t, const char *target, const char *path);
+/* Remove what was noted, in reverse, and t->base. */
+void tmp_remove(struct tmpdir *t);
 /*
- * The sink's step, in one process or in a worker: decode the next
- * messages and hand each record to @use.  Always inline, so that in each
- * caller @use is a direct call on this per-event path.
+ * While the workers read from @t: SIGINT, SIGTERM, SIGHUP remove it
+ * first (tmp_unguard(): no longer).
  */
-static inline __attribute__((always_inline))
-bt_graph_simple_sink_component_consume_func_status
-consume_records(bt_message_iterator *it, struct decoder *d,
-		void (*use)(void *data, const struct rec *rc), void *data)
-{
-	bt_message_array_const msgs;
-	uint64_t count, i;
-	bt_graph_simple_sink_component_consume_func_status st;
-	struct rec rc;
-
-	st = next_messages(it, &msgs, &count);
-	if (st != BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_OK)
-		return st;
-	for (i = 0; i < count; i++) {
-		if (!d->range_end && decode(d, msgs[i], &rc))
-			use(data, &rc);
-		bt_message_put_ref(msgs[i]);
-	}
-	if (__builtin_expect(d->range_end, 0) && !d->range_bad &&
-	    !d->order_bad)
-		return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_END;
-	if (__builtin_expect(d->range_bad, 0)) {
-		bt_current_thread_error_append_cause_from_unknown(
-			"rpcsim-analyze", __FILE__, __LINE__,
-			"an event outside its packet's clock values, or "
-			"streams of different clocks: no time range");
-		return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_ERROR;
-	}
-	if (__builtin_expect(d->order_bad, 0)) {
-		bt_current_thread_error_append_cause_from_unknown(
-			"rpcsim-analyze", __FILE__, __LINE__,
-			"a message's timestamp is less than the last one of "
-			"its stream: ts=%" PRIu64 ", last-returned-ts=%" PRIu64,
-			d->bad_ts, d->last_ts);
-		return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_ERROR;
-	}
-	return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_OK;
-}
-
-/* worker.c */
-/*
- * Worker @k, just forked, writing into pipe @pfd: its trace directories
- * (TMP/wK/tN), then its graph.  Does not return.
- */
-void __attribute__((noreturn))
-worker_child(struct par *p, unsigned int k, int pfd[2]);
-
-/* reader.c: --jobs=N */
-/* What the parent allocated, but the temporary directory's files. */
-void par_free(struct par *p);
-
-/* merge.c */
-/*
- * By file: merge the workers' records and fold them.  0; 1 after printing
- * why (a worker failed), or with *@ended the worker whose records ended
- * early; READ_AGAIN.
- */
-int merge(struct analysis *a, struct wsrc *w, unsigned int n, int *ended);
-/*
- * By time: merge what the workers folded, in time order.  0; 1 after
- * printing why (a worker failed), or with *@ended the worker whose output
- * ended early or made no sense; READ_AGAIN.
- */
-int merge_folded(struct analysis *a, struct wsrc *w, unsigned int n,
-		 int *ended, bool verbose);
+void tmp_guard(struct tmpdir *t);
+void tmp_unguard(void);
 
 /* plan_file.c */
 /* The stream files of every trace (what check_streams() looks at). */
@@ -583,5 +562,32 @@ int worker_copy(const struct par *p, unsigned int k, const char *base);
  */
 bool range_packets(const struct sfile *f, uint64_t lo, uint64_t hi,
 		   unsigned int *first, unsigned int *last);
+
+/* worker.c */
+/*
+ * Worker @k, just forked, writing into pipe @pfd: its trace directories
+ * (TMP/wK/tN), then its graph.  Does not return.
+ */
+void __attribute__((noreturn))
+worker_child(struct par *p, unsigned int k, int pfd[2]);
+
+/* merge.c */
+/*
+ * By file: merge the workers' records and fold them.  0; 1 after printing
+ * why (a worker failed), or with *@ended the worker whose records ended
+ * early; READ_AGAIN.
+ */
+int merge(struct analysis *a, struct wsrc *w, unsigned int n, int *ended);
+/*
+ * By time: merge what the workers folded, in time order.  0; 1 after
+ * printing why (a worker failed), or with *@ended the worker whose output
+ * ended early or made no sense; READ_AGAIN.
+ */
+int merge_folded(struct analysis *a, struct wsrc *w, unsigned int n,
+		 int *ended, bool verbose);
+
+/* reader.c: --jobs=N */
+/* What the parent allocated, but the temporary directory's files. */
+void par_free(struct par *p);
 
 #endif /* RPCSIM_ANALYZE_READER_H */
