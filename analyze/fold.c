@@ -204,7 +204,7 @@ struct thread_slot *thr_lookup(struct reader *r, uint64_t trace,
 }
 
 /*
- * The process a record belongs to (the reader's comment at the top); its
+ * The process a record belongs to (reader.c's comment at the top); its
  * procname from the first event that carries one.
  */
 struct process *rec_process(struct reader *r, const struct rec *rc)
