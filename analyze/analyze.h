@@ -74,7 +74,7 @@ int64_t diff_percentile(const struct diff_stats *s, double p);
 #define MODE_UNKNOWN	UINT32_MAX
 #define RUN_UNKNOWN	(-1)
 /*
- * Stand-ins a worker of a later time range folds into (reader.c): its
+ * Stand-ins a worker of a later time range folds into (fold.c): its
  * process's cur and last_entry as they were at its range's start, which
  * the parent alone knows; never in a report.
  */
@@ -142,7 +142,7 @@ struct process {
 	int64_t run_pid;		/* pid field of its first run_start */
 	bool run_pids_differ;		/* run_start pids that differ */
 	/*
-	 * A decoding worker of a later time range (reader.c, "folded in
+	 * A decoding worker of a later time range (reader.h, "folded in
 	 * the workers"): what it assumed of cur and last_entry as they
 	 * were at its range's start, for the parent to check (AS_*).
 	 */
@@ -227,7 +227,7 @@ struct group {
 
 /*
  * What the tracer lost, by its discarded events or discarded packets
- * messages (the reader checks each count: reader.c, GAP_*_MAX).
+ * messages (the reader checks each count: reader.h, GAP_*_MAX).
  */
 struct loss {
 	uint64_t count;		/* summed over the messages that had one */
@@ -316,6 +316,8 @@ struct reader_options {
 };
 /* Read every trace of a into it.  0, or 1 after printing the cause. */
 int read_traces(struct analysis *a, const struct reader_options *o);
+
+/* fold.c */
 struct group *group_get(struct analysis *a, struct process *p, uint32_t mode,
 			int64_t run);
 struct process *process_get(struct analysis *a, int64_t pid);
