@@ -8,10 +8,10 @@
  *   - the providers (rpcsim_tp.h, pagepool_tp.h) expand the field lists
  *     into their LTTNG_UST_TP_FIELDS and the value lists into
  *     LTTNG_UST_TRACEPOINT_ENUM, so babeltrace2 prints names;
- *   - rpcsim-analyze (analyze/reader.c) expands them into the payload
- *     members it binds, by name, once per event class, and into the names
- *     it reports enumeration values by; `rpcsim-analyze --schema` prints
- *     the table;
+ *   - rpcsim-analyze expands them into the field indexes (analyze/reader.h)
+ *     and the payload members it binds, by name, once per event class
+ *     (analyze/decode.c), and into the names it reports enumeration
+ *     values by; `rpcsim-analyze --schema` prints the table;
  *   - tests/analyze/ctfgen.py parses this file to write test traces;
  *   - tests/analyze/test_session.sh records a real trace and fails when a
  *     field the providers emit is missing here, or when a row's report
