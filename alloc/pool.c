@@ -430,11 +430,47 @@ static int pp_pool_setup_nodes(struct pp_pool *pool,
 	return 0;
 }
 
+/*
+ * The pool's settings from @cfg, and the environment's debug and profile
+ * settings, checked before anything is mapped (the watermarks too, which
+ * pp_pool_setup_zones() sets): 0 or -errno.
+ */
+static int pp_pool_settings(struct pp_pool *pool,
+			    const struct pp_pool_config *cfg)
+{
+	unsigned long wmark[PP_NR_WMARK];
+	int err = pp_debug_env_check();
+
+	if (!err)
+		err = pp_profile_check(cfg);
+	if (err)
+		return err;
+	/* kernel*.c are the buddy allocator's paths: see enum pp_profile. */
+	pool->kernel = cfg->profile == PP_PROFILE_KERNEL &&
+		       cfg->backend == PP_BACKEND_BUDDY;
+	pool->init_on_alloc = pool->kernel && cfg->init_on_alloc;
+	pool->nr_pages = cfg->nr_pages;
+	pool->debug = cfg->debug;
+	atomic_init(&pool->bulk_variant, (unsigned int)cfg->bulk_variant);
+	pool->backend_id = (uint8_t)cfg->backend;
+	err = pp_pool_config_wmarks(cfg, &wmark[PP_WMARK_MIN],
+				    &wmark[PP_WMARK_LOW],
+				    &wmark[PP_WMARK_HIGH]);
+	if (err)
+		return err;
+	pool->nr_cpus = cfg->nr_cpus;
+	if (!pool->nr_cpus) {
+		long n = sysconf(_SC_NPROCESSORS_CONF);
+
+		pool->nr_cpus = n > 0 ? (unsigned int)n : 1;
+	}
+	return pp_pool_config_nodes_ok(cfg, pool->nr_cpus);
+}
+
 struct pp_pool *pp_pool_create(const struct pp_pool_config *cfg)
 {
 	struct pp_pool_config defaults;
 	struct pp_pool *pool;
-	unsigned long wmark[PP_NR_WMARK];
 	int err;
 
 	if (!cfg) {
@@ -454,32 +490,7 @@ struct pp_pool *pp_pool_create(const struct pp_pool_config *cfg)
 		return NULL;
 	}
 	memset(pool, 0, sizeof(*pool));
-	err = pp_debug_env_check();
-	if (!err)
-		err = pp_profile_check(cfg);
-	if (err)
-		goto fail_free;
-	/* kernel*.c are the buddy allocator's paths: see enum pp_profile. */
-	pool->kernel = cfg->profile == PP_PROFILE_KERNEL &&
-		       cfg->backend == PP_BACKEND_BUDDY;
-	pool->init_on_alloc = pool->kernel && cfg->init_on_alloc;
-	pool->nr_pages = cfg->nr_pages;
-	pool->debug = cfg->debug;
-	atomic_init(&pool->bulk_variant, (unsigned int)cfg->bulk_variant);
-	pool->backend_id = (uint8_t)cfg->backend;
-	/* Checked before anything is mapped. */
-	err = pp_pool_config_wmarks(cfg, &wmark[PP_WMARK_MIN],
-				    &wmark[PP_WMARK_LOW],
-				    &wmark[PP_WMARK_HIGH]);
-	if (err)
-		goto fail_free;
-	pool->nr_cpus = cfg->nr_cpus;
-	if (!pool->nr_cpus) {
-		long n = sysconf(_SC_NPROCESSORS_CONF);
-
-		pool->nr_cpus = n > 0 ? (unsigned int)n : 1;
-	}
-	err = pp_pool_config_nodes_ok(cfg, pool->nr_cpus);
+	err = pp_pool_settings(pool, cfg);
 	if (err)
 		goto fail_free;
 	err = pp_pool_setup_nodes(pool, cfg);
