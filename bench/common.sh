@@ -4,6 +4,35 @@
 # with the command, its header and the load average printed as a Markdown
 # code block, and its result lines as plain columns for their tables.
 
+# pb_main NAME [--builddir=DIR] [PAGEBENCH OPTION]...: a table script's
+# front, after its --help: pagebench of DIR (default: the current build
+# tree) run with $defaults, then the options given, into $pb_file (a
+# temporary file, removed at exit), printed as pb_run() prints it.
+# Exits 1 when pagebench is not built, with pagebench's status when it
+# fails.
+pb_main()
+{
+	pb_name=$1
+	shift
+	pb_builddir=.
+	case ${1:-} in
+	--builddir=*)
+		pb_builddir=${1#*=}
+		shift
+		;;
+	esac
+	pb_bin=$pb_builddir/pagebench/pagebench
+	if [ ! -x "$pb_bin" ]; then
+		echo "$pb_name: $pb_bin not built (run make first)" >&2
+		exit 1
+	fi
+	pb_file=$(mktemp "${TMPDIR:-/tmp}/${pb_name%.sh}.XXXXXX") || exit 1
+	trap 'rm -f "$pb_file"' EXIT
+	trap 'exit 1' HUP INT PIPE TERM
+	# shellcheck disable=SC2086
+	pb_run "$pb_file" "$pb_bin" -- $defaults "$@" || exit $?
+}
+
 # pb_run OUT PAGEBENCH [VAR=VALUE] -- ARGS...: PAGEBENCH ARGS (with
 # VAR=VALUE in its environment) into OUT; then the command, the header and
 # the load average before and after, indented, and a blank line.

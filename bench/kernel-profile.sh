@@ -26,14 +26,9 @@ set -u
 # shellcheck source=bench/common.sh
 . "$(dirname "$0")/common.sh"
 
-builddir=.
 defaults="--allocators=buddy --profile=kernel --free=put --api=all --bulk=1,2,3,4,8,16,32,64,128 --runs=11 --interleave"
 
 case ${1:-} in
---builddir=*)
-	builddir=${1#*=}
-	shift
-	;;
 -h|--help)
 	cat <<EOF
 Usage: kernel-profile.sh [--builddir=DIR] [PAGEBENCH OPTION]...
@@ -44,19 +39,7 @@ EOF
 	exit 0
 	;;
 esac
-
-pagebench=$builddir/pagebench/pagebench
-if [ ! -x "$pagebench" ]; then
-	echo "kernel-profile.sh: $pagebench not built (run make first)" >&2
-	exit 1
-fi
-out=$(mktemp "${TMPDIR:-/tmp}/kernel-profile.XXXXXX") || exit 1
-trap 'rm -f "$out"' EXIT
-trap 'exit 1' HUP INT PIPE TERM
-
-# shellcheck disable=SC2086
-set -- $defaults "$@"
-pb_run "$out" "$pagebench" -- "$@" || exit $?
+pb_main kernel-profile.sh "$@"
 cat <<'EOF'
 Published: page_bench04_bulk on mm-bulk-rebase-v5r9 (the branch the seed
 measured), alloc + put per page in TSC cycles, Xeon E5-1650 v4 at 3.60 GHz
@@ -64,7 +47,7 @@ measured), alloc + put per page in TSC cycles, Xeon E5-1650 v4 at 3.60 GHz
 local_lock for pcp protection and reduce stat overhead"); ns = cycles / 3.6.
 
 EOF
-pb_columns "$out" | awk '
+pb_columns "$pb_file" | awk '
 BEGIN {
 	ghz = 3.6
 	split("1 2 3 4 8 16 32 64 128", sizes, " ")

@@ -21,14 +21,9 @@ set -u
 # shellcheck source=bench/common.sh
 . "$(dirname "$0")/common.sh"
 
-builddir=.
 defaults="--allocators=buddy,mempool,tcmalloc,lifo,contract,percpu --api=single,array --bulk=1,64 --runs=11 --interleave"
 
 case ${1:-} in
---builddir=*)
-	builddir=${1#*=}
-	shift
-	;;
 -h|--help)
 	cat <<EOF
 Usage: pagebench-baselines.sh [--builddir=DIR] [PAGEBENCH OPTION]...
@@ -39,22 +34,10 @@ EOF
 	exit 0
 	;;
 esac
-
-pagebench=$builddir/pagebench/pagebench
-if [ ! -x "$pagebench" ]; then
-	echo "pagebench-baselines.sh: $pagebench not built (run make first)" >&2
-	exit 1
-fi
-out=$(mktemp "${TMPDIR:-/tmp}/pagebench-baselines.XXXXXX") || exit 1
-trap 'rm -f "$out"' EXIT
-trap 'exit 1' HUP INT PIPE TERM
-
-# shellcheck disable=SC2086
-set -- $defaults "$@"
-pb_run "$out" "$pagebench" -- "$@" || exit $?
+pb_main pagebench-baselines.sh "$@"
 echo "| allocator | API | bulk | median ns/page | fastest-slowest | spread | TSC ticks | / lifo |"
 echo "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |"
-pb_columns "$out" | awk '
+pb_columns "$pb_file" | awk '
 {
 	n++
 	alloc[n] = $1; api[n] = $2; bulk[n] = $3; ns[n] = $4; lo[n] = $5
