@@ -168,10 +168,8 @@ static const char *const words_off_on[] = { "off", "on", NULL };
 static int alloc_lookup(const char *word);
 static void apply_alloc(const struct opt_spec *o, const char *arg,
 			uint64_t value, struct opt_state *st);
-static void apply_mix(const struct opt_spec *o, const char *arg,
-		      uint64_t value, struct opt_state *st);
-static void apply_free_mix(const struct opt_spec *o, const char *arg,
-			   uint64_t value, struct opt_state *st);
+static void apply_weights(const struct opt_spec *o, const char *arg,
+			  uint64_t value, struct opt_state *st);
 static void apply_pool_size(const struct opt_spec *o, const char *arg,
 			    uint64_t value, struct opt_state *st);
 static void apply_je_slots(const struct opt_spec *o, const char *arg,
@@ -274,7 +272,7 @@ static const struct opt_spec opt_table[] = {
 		  "clock; 0: as fast as the pool allows\n"
 		  "(default: 0)" },
 	{ "free-mix", 0, required_argument, "direct:W,ring:W,held:W",
-	  OPT_OTHER, .apply = apply_free_mix,
+	  OPT_OTHER, .apply = apply_weights,
 	  .consumer_only = RPCSIM_CONSUMER_PAGE_POOL + 1,
 	  .help = "how a packet's pages come back, by weight:\n"
 		  "direct: freed in NAPI context (into the\n"
@@ -290,7 +288,7 @@ static const struct opt_spec opt_table[] = {
 		  "pool_size), {min}..{max} (default: {def})" },
 	{ .help = "Workload:" },
 	{ "mix", 0, required_argument, "read:W,write:W", OPT_OTHER,
-	  .apply = apply_mix,
+	  .apply = apply_weights,
 	  .consumer_only = RPCSIM_CONSUMER_NFSD + 1,
 	  .help = "relative weights of READ and WRITE requests\n"
 		  "(default: read:1,write:1)" },
@@ -929,26 +927,52 @@ static void apply_alloc(const struct opt_spec *o, const char *arg,
 
 /*
  * A list of NAME:W weights, each of @nr names at most once, either order,
- * any left out meaning 0 (--mix, --free-mix): into @weight[i] for
- * @names[i].  @what names the parts in messages ("operation").
+ * any left out meaning 0 (--mix, --free-mix): into the unsigned int field
+ * of rpcsim_config at @offset[i] for @names[i].  @what names the parts in
+ * messages ("operation").
  */
 struct weights_spec {
 	const char *option;		/* "mix" */
 	const char *what;		/* "operation" */
 	const char *accepted;		/* the message's tail */
 	unsigned int nr;
-	const char *const *names;
-	unsigned int **weight;
+	const char *names[3];
+	size_t offset[3];
 };
 
-static void parse_weights(const struct weights_spec *ws, const char *arg)
+#define WEIGHT(member)	offsetof(struct rpcsim_config, member)
+
+static const struct weights_spec weights_specs[] = {
+	/* --mix=read:W,write:W, either part optional, each at most once. */
+	{ .option = "mix", .what = "operation",
+	  .accepted = "expected read:W,write:W with integer weights "
+		      "from 0 to 1000000, not both 0",
+	  .nr = 2, .names = { "read", "write" },
+	  .offset = { WEIGHT(read_weight), WEIGHT(write_weight) } },
+	/* --free-mix=direct:W,ring:W,held:W, as --mix. */
+	{ .option = "free-mix", .what = "way",
+	  .accepted = "expected direct:W,ring:W,held:W with integer "
+		      "weights from 0 to 1000000, not all 0",
+	  .nr = 3, .names = { "direct", "ring", "held" },
+	  .offset = { WEIGHT(free_direct), WEIGHT(free_ring),
+		      WEIGHT(free_held) } },
+};
+
+static unsigned int *weight_field(struct rpcsim_config *cfg,
+				  const struct weights_spec *ws, unsigned int i)
+{
+	return (unsigned int *)((char *)cfg + ws->offset[i]);
+}
+
+static void parse_weights(const struct weights_spec *ws, const char *arg,
+			  struct rpcsim_config *cfg)
 {
 	bool seen[4] = { false };
 	const char *p = arg;
 	unsigned int i, sum = 0, given = 0;
 
 	for (i = 0; i < ws->nr; i++)
-		*ws->weight[i] = 0;
+		*weight_field(cfg, ws, i) = 0;
 	while (*p) {
 		const char *colon = strchr(p, ':'), *comma;
 		char num[24];
@@ -982,7 +1006,7 @@ static void parse_weights(const struct weights_spec *ws, const char *arg)
 		if (num_parse_u64(num, &w) || w > MAX_MIX_WEIGHT)
 			usage_error("--%s=%s: bad weight '%s'; %s", ws->option,
 				    arg, num, ws->accepted);
-		*ws->weight[i] = (unsigned int)w;
+		*weight_field(cfg, ws, i) = (unsigned int)w;
 		sum += (unsigned int)w;
 		if (!comma)
 			break;
@@ -998,38 +1022,17 @@ static void parse_weights(const struct weights_spec *ws, const char *arg)
 			    arg, ws->accepted);
 }
 
-/* --mix=read:W,write:W, either part optional, each at most once. */
-static void apply_mix(const struct opt_spec *o, const char *arg,
-		      uint64_t value, struct opt_state *st)
+/* --mix and --free-mix: parsed by their entry of weights_specs. */
+static void apply_weights(const struct opt_spec *o, const char *arg,
+			  uint64_t value, struct opt_state *st)
 {
-	static const char *const names[] = { "read", "write" };
-	unsigned int *weight[] = { &st->cfg->read_weight,
-				   &st->cfg->write_weight };
-	const struct weights_spec ws = {
-		.option = "mix", .what = "operation",
-		.accepted = "expected read:W,write:W with integer weights "
-			    "from 0 to 1000000, not both 0",
-		.nr = 2, .names = names, .weight = weight,
-	};
-
-	parse_weights(&ws, arg);
-}
-
-/* --free-mix=direct:W,ring:W,held:W, as --mix. */
-static void apply_free_mix(const struct opt_spec *o, const char *arg,
-			   uint64_t value, struct opt_state *st)
-{
-	static const char *const names[] = { "direct", "ring", "held" };
-	unsigned int *weight[] = { &st->cfg->free_direct,
-				   &st->cfg->free_ring, &st->cfg->free_held };
-	const struct weights_spec ws = {
-		.option = "free-mix", .what = "way",
-		.accepted = "expected direct:W,ring:W,held:W with integer "
-			    "weights from 0 to 1000000, not all 0",
-		.nr = 3, .names = names, .weight = weight,
-	};
-
-	parse_weights(&ws, arg);
+	for (size_t i = 0; i < ARRAY_SIZE(weights_specs); i++) {
+		if (!strcmp(o->name, weights_specs[i].option)) {
+			parse_weights(&weights_specs[i], arg, st->cfg);
+			return;
+		}
+	}
+	rpcsim_die("no weights_specs entry for --%s", o->name);
 }
 
 static void apply_pool_size(const struct opt_spec *o, const char *arg,
