@@ -790,17 +790,27 @@ static uint64_t opt_count(const struct opt_spec *o, const char *arg)
 	return v;
 }
 
-static uint64_t opt_size(const struct opt_spec *o, const char *arg)
+/*
+ * --@o=@arg refused: @why ("" or "out of range; "), then what @o accepts
+ * (@o->accepted, {min} and {max} filled in).
+ */
+__attribute__((noreturn))
+static void refuse_value(const struct opt_spec *o, const char *arg,
+			 const char *why)
 {
 	char accepted[160];
+
+	usage_error("--%s=%s: %sexpected %s", o->name, arg, why,
+		    opt_text(accepted, sizeof(accepted), o->accepted, o));
+}
+
+static uint64_t opt_size(const struct opt_spec *o, const char *arg)
+{
 	uint64_t v;
 	int err = parse_size(arg, &v);
 
 	if (err || v < o->min || v > o->max)
-		usage_error("--%s=%s: %sexpected %s", o->name, arg,
-			    err == -ERANGE ? "out of range; " : "",
-			    opt_text(accepted, sizeof(accepted), o->accepted,
-				     o));
+		refuse_value(o, arg, err == -ERANGE ? "out of range; " : "");
 	return v;
 }
 
@@ -834,7 +844,7 @@ static int opt_word(const struct opt_spec *o, const char *arg)
 				n = i;
 	}
 	if (n < 0)
-		usage_error("--%s=%s: expected %s", o->name, arg, o->accepted);
+		refuse_value(o, arg, "");
 	return n;
 }
 
@@ -1038,12 +1048,8 @@ static void apply_weights(const struct opt_spec *o, const char *arg,
 static void apply_pool_size(const struct opt_spec *o, const char *arg,
 			    uint64_t value, struct opt_state *st)
 {
-	char accepted[160];
-
 	if (value % PP_PAGE_SIZE)
-		usage_error("--%s=%s: expected %s", o->name, arg,
-			    opt_text(accepted, sizeof(accepted), o->accepted,
-				     o));
+		refuse_value(o, arg, "");
 }
 
 static void apply_je_slots(const struct opt_spec *o, const char *arg,
