@@ -3,7 +3,8 @@
  * Command line: one table of the options (name, value, range, default,
  * help text) drives getopt_long, the strict number and size parsing and
  * their error messages, and --help with every default; then the checks
- * that keep a run from deadlocking.
+ * that keep a run from deadlocking.  The sweeps' options are
+ * sweep_options.c's; options_internal.h is what the parts share.
  */
 #include <config.h>
 
@@ -22,48 +23,10 @@
 
 #include "cmdline.h"
 #include "number.h"
-#include "options.h"
+#include "options_internal.h"
 #include "page_pool.h"
 #include "plot.h"
-#include "results.h"
 #include "util.h"
-
-#define DEFAULT_DURATION_S	5U		/* whole seconds */
-#define DEFAULT_IO_SIZE		(256ULL << 10)
-#define DEFAULT_MAX_PAYLOAD	(1ULL << 20)	/* RPCSVC_MAXPAYLOAD */
-#define DEFAULT_POOL_SIZE	(1ULL << 30)	/* pcp batch 63 zone size */
-#define DEFAULT_FILE_SIZE	(64ULL << 20)
-#define DEFAULT_PCP_BATCH	63U
-#define DEFAULT_RETRY_WAIT_US	1000U		/* one jiffy at HZ=1000 */
-#define DEFAULT_SEED		1ULL
-
-#define MAX_THREADS		4096U
-#define MAX_REQUESTS		1000000000000000ULL
-#define MAX_REPEAT		1000U
-#define MAX_DURATION_S		1000000U
-#define MAX_PAYLOAD		(64ULL << 20)
-#define MAX_POOL_SIZE		(1024ULL << 30)
-#define MAX_FILE_SIZE		(64ULL << 30)
-#define MAX_PCP_BATCH		65536U
-#define MAX_PCP_HIGH		(1U << 24)
-#define MAX_QUEUE_DEPTH		65536U
-#define MAX_WARMUP		1000000000ULL
-#define MAX_RETRY_WAIT_US	10000000U
-#define DEFAULT_TRACE_BUFFER	(16ULL << 20)
-#define MIN_TRACE_BUFFER	(64ULL << 10)
-#define MAX_TRACE_BUFFER	(1ULL << 30)
-#define MAX_MIX_WEIGHT		1000000U
-#define MAX_SWEEP_POINTS	100000U
-#define DEFAULT_PACKET_SIZE	1500U		/* an Ethernet MTU's payload */
-#define MAX_PACKET_SIZE		(64ULL << 10)	/* a GRO/LRO aggregate */
-#define MAX_RATE		1000000000ULL
-#define DEFAULT_RING_SIZE	1024U		/* a common RX ring size */
-#define MAX_RING_SIZE		(1U << 20)
-#define DEFAULT_FREE_DIRECT	6U
-#define DEFAULT_FREE_RING	3U
-#define DEFAULT_FREE_HELD	1U
-/* A NAPI poll's budget of packets per RX queue may wait for the stack. */
-#define PP_QUEUE_DEPTH_PER_RXQ	64U
 
 static const char *const mode_names[RPCSIM_NR_MODES] = {
 	[RPCSIM_SINGLE]	= "single",
@@ -95,60 +58,6 @@ const char *rpcsim_consumer_name(enum rpcsim_consumer consumer)
 }
 
 /* --- the option table ------------------------------------------------------ */
-
-/* What an option's value is, which says how it is parsed and refused. */
-enum opt_kind {
-	OPT_HEADING,	/* no option: a line of --help (a section title) */
-	OPT_FLAG,	/* no value: sets a bool */
-	OPT_COUNT,	/* decimal digits, min..max */
-	OPT_SIZE,	/* decimal digits with k, m or g, min..max */
-	OPT_SECONDS,	/* decimal digits with a fraction, above 0, up to max */
-	OPT_WORD,	/* one of some words, numbered by @words or @lookup */
-	OPT_OTHER,	/* @apply parses it */
-};
-
-/* The type of the rpcsim_config field a value is stored in. */
-enum opt_field {
-	FIELD_NONE,
-	FIELD_UINT,	/* unsigned int */
-	FIELD_U64,	/* uint64_t */
-	FIELD_DOUBLE,
-	FIELD_BOOL,
-	FIELD_ENUM,	/* an enum (the size of an int) */
-};
-
-struct opt_state;
-
-/*
- * One option (or, with no name, one section title of --help).  In the
- * texts, {min}, {max} and {def} stand for the option's range and
- * default, written the way the option takes them (sizes as 4k, 64m, 1g).
- */
-struct opt_spec {
-	const char *name;		/* long name; NULL: a heading */
-	int letter;			/* short option; 0: none */
-	int has_arg;			/* getopt_long's */
-	const char *arg;		/* the value's name in --help */
-	enum opt_kind kind;
-	uint64_t min, max;		/* OPT_SECONDS: max only */
-	uint64_t def;			/* the default --help gives */
-	unsigned int def_per_cpu;	/* or: this many per online CPU */
-	const char *accepted;		/* OPT_SIZE, OPT_WORD: for errors */
-	const char *const *words;	/* OPT_WORD: value n is words[n] */
-	int (*lookup)(const char *word);/* OPT_WORD: or this, < 0: none */
-	enum opt_field field;		/* where the value goes */
-	size_t offset;			/* in struct rpcsim_config */
-	bool jemalloc_only;		/* refused without --backend=jemalloc */
-	/* Refused with the other consumer: 0 any, else consumer + 1. */
-	unsigned char consumer_only;
-	bool hidden;			/* accepted, not in --help */
-	/* Says how to run or report, not what runs: no sweep setting. */
-	bool not_setting;
-	/* Called after the value is stored (OPT_OTHER: instead). */
-	void (*apply)(const struct opt_spec *o, const char *arg,
-		      uint64_t value, struct opt_state *st);
-	const char *help;		/* --help, from the option's column */
-};
 
 #define CFG(member, type) \
 	.field = (type), .offset = offsetof(struct rpcsim_config, member)
@@ -191,13 +100,9 @@ static void apply_output(const struct opt_spec *o, const char *arg,
 			 uint64_t value, struct opt_state *st);
 static void apply_version(const struct opt_spec *o, const char *arg,
 			  uint64_t value, struct opt_state *st);
-static void apply_sweep(const struct opt_spec *o, const char *arg,
-			uint64_t value, struct opt_state *st);
-static void apply_results(const struct opt_spec *o, const char *arg,
-			  uint64_t value, struct opt_state *st);
 
-/* Every option, in the order --help lists them. */
-static const struct opt_spec opt_table[] = {
+/* Every option, in the order --help lists them (NR_OPT_SPECS entries). */
+const struct opt_spec opt_table[] = {
 	{ .help = "Allocation (each mode runs on a fresh pool):" },
 	{ "consumer", 0, required_argument, "NAME", OPT_WORD,
 	  .accepted = "nfsd or page_pool", .words = words_consumer,
@@ -518,7 +423,8 @@ static const struct opt_spec opt_table[] = {
 	  .help = "rpcsim and libpagepool versions" },
 };
 
-#define NR_OPT_SPECS	ARRAY_SIZE(opt_table)
+_Static_assert(ARRAY_SIZE(opt_table) == NR_OPT_SPECS,
+	       "NR_OPT_SPECS (options_internal.h) counts opt_table's entries");
 
 /* Enum fields are stored as ints; words_completion is in enum order. */
 _Static_assert(RPCSIM_COMPLETION_INLINE == 0 &&
@@ -529,26 +435,12 @@ _Static_assert(sizeof(enum rpcsim_completion) == sizeof(int) &&
 	       sizeof(enum pp_profile) == sizeof(int),
 	       "FIELD_ENUM stores an int");
 
-/* What parsing gathers besides rpcsim_config. */
-struct opt_state {
-	struct rpcsim_config *cfg;
-	char **argv;
-	/* The value each option was last given ("" with none); NULL: not. */
-	const char *given[NR_OPT_SPECS];
-	const struct opt_spec *je_last;	/* the last jemalloc-only option */
-	const char *je_last_arg;
-	uint64_t je_slots;		/* --je-tcache-slots, 0: not given */
-	bool checking;			/* a copy: a --sweep value or point */
-	struct option longopts[NR_OPT_SPECS + 1];
-	char shortopts[2 + 3 * NR_OPT_SPECS];
-};
-
 /* Said before a message: the --sweep value or point being checked. */
-static const char *usage_context;
+const char *usage_context;
 
 /* Bad input: one line, exit status 2. */
 __attribute__((noreturn, format(printf, 1, 2)))
-static void usage_error(const char *fmt, ...)
+void usage_error(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -624,7 +516,7 @@ static char *opt_text(char *buf, size_t len, const char *text,
 	return buf;
 }
 
-static const struct opt_spec *opt_find(const char *name)
+const struct opt_spec *opt_find(const char *name)
 {
 	for (size_t i = 0; i < NR_OPT_SPECS; i++)
 		if (opt_table[i].name && !strcmp(opt_table[i].name, name))
@@ -633,7 +525,7 @@ static const struct opt_spec *opt_find(const char *name)
 }
 
 /* What --@name was last given, NULL if it was not. */
-static const char *opt_given(const struct opt_state *st, const char *name)
+const char *opt_given(const struct opt_state *st, const char *name)
 {
 	return st->given[opt_find(name) - opt_table];
 }
@@ -876,8 +768,8 @@ static void opt_store(const struct opt_spec *o, struct rpcsim_config *cfg,
 }
 
 /* Option @o given @arg (NULL: none): check it and store it. */
-static void opt_apply(const struct opt_spec *o, const char *arg,
-		      struct opt_state *st)
+void opt_apply(const struct opt_spec *o, const char *arg,
+	       struct opt_state *st)
 {
 	uint64_t v = 0;
 	double d = 0;
@@ -1152,370 +1044,6 @@ static void apply_version(const struct opt_spec *o, const char *arg,
 	exit(0);
 }
 
-/* --- sweeps ------------------------------------------------------------------ */
-
-/* What a sweep may vary: options of the table, and PAGEPOOL_PCP. */
-static const char *const sweep_keys[] = {
-	"threads", "pcp-batch", "pcp-high", "io-size", "max-payload", "mix",
-	"alloc", "backend", "bulk-variant", "profile", "pcp", NULL
-};
-static const char sweep_keys_accepted[] = "threads, pcp-batch, pcp-high, "
-	"io-size, max-payload, mix, alloc, backend, bulk-variant, profile or "
-	"pcp";
-static const char *const pcp_words[] = { "auto", "rseq", "lock", NULL };
-
-/*
- * One value of a swept key, checked as the option itself would check it
- * (on a copy of the configuration): a bad one is refused now, naming the
- * --sweep it came in, not when its point runs.
- */
-static void sweep_check_value(const char *key, const char *value,
-			      const char *arg, struct opt_state *st)
-{
-	char context[320];
-
-	snprintf(context, sizeof(context), "--sweep=%s", arg);
-	if (!strcmp(key, "pcp")) {
-		for (int i = 0; pcp_words[i]; i++)
-			if (!strcmp(value, pcp_words[i]))
-				return;
-		usage_error("--sweep=%s: bad value '%s' for pcp (PAGEPOOL_PCP); "
-			    "expected auto, rseq or lock", arg, value);
-	} else {
-		struct rpcsim_config copy = *st->cfg;
-		struct opt_state *tmp = xcalloc(1, sizeof(*tmp));
-
-		tmp->cfg = &copy;
-		tmp->argv = st->argv;
-		tmp->checking = true;
-		usage_context = context;
-		opt_apply(opt_find(key), value, tmp);
-		usage_context = NULL;
-		free(tmp);
-	}
-}
-
-/* --sweep=KEY=V1,V2,... (mix: V1/V2/...), each key once. */
-static void apply_sweep(const struct opt_spec *o, const char *arg,
-			uint64_t value, struct opt_state *st)
-{
-	struct rpcsim_sweep *sw = &st->cfg->sweep;
-	struct rpcsim_sweep_key *k;
-	const char *eq = strchr(arg, '='), *p;
-	char sep;
-	int i;
-
-	if (st->checking)
-		return;
-	if (!eq || eq == arg)
-		usage_error("--sweep=%s: expected KEY=V1,V2,... with KEY one of "
-			    "%s", arg, sweep_keys_accepted);
-	for (i = 0; sweep_keys[i]; i++)
-		if (strlen(sweep_keys[i]) == (size_t)(eq - arg) &&
-		    !strncmp(arg, sweep_keys[i], (size_t)(eq - arg)))
-			break;
-	if (!sweep_keys[i])
-		usage_error("--sweep=%s: unknown key '%.*s'; expected one of %s",
-			    arg, (int)(eq - arg), arg, sweep_keys_accepted);
-	for (unsigned int j = 0; j < sw->nr_keys; j++)
-		if (!strcmp(sw->keys[j].key, sweep_keys[i]))
-			usage_error("--sweep=%s: %s is swept twice (the other: "
-				    "--sweep=%s); expected each key once", arg,
-				    sweep_keys[i], sw->keys[j].arg);
-	if (sw->nr_keys == RPCSIM_SWEEP_MAX_KEYS)
-		usage_error("--sweep=%s: more than %d keys", arg,
-			    RPCSIM_SWEEP_MAX_KEYS);
-	k = &sw->keys[sw->nr_keys];
-	k->key = sweep_keys[i];
-	k->arg = arg;
-	sep = !strcmp(k->key, "mix") ? '/' : ',';
-	for (p = eq + 1;;) {
-		size_t len = strcspn(p, sep == '/' ? "/" : ",");
-		char *v;
-
-		if (!len)
-			usage_error("--sweep=%s: an empty value; expected "
-				    "%s=V1%cV2%c... (values split by '%c')",
-				    arg, k->key, sep, sep, sep);
-		if (k->nr == RPCSIM_SWEEP_MAX_VALUES)
-			usage_error("--sweep=%s: more than %d values", arg,
-				    RPCSIM_SWEEP_MAX_VALUES);
-		v = xcalloc(len + 1, 1);
-		memcpy(v, p, len);
-		for (unsigned int j = 0; j < k->nr; j++)
-			if (!strcmp(k->values[j], v))
-				usage_error("--sweep=%s: '%s' given twice; "
-					    "expected each value once", arg, v);
-		sweep_check_value(k->key, v, arg, st);
-		k->values[k->nr++] = v;
-		if (!p[len])
-			break;
-		p += len + 1;
-	}
-	sw->nr_keys++;
-}
-
-static void apply_results(const struct opt_spec *o, const char *arg,
-			  uint64_t value, struct opt_state *st)
-{
-	char err[128];
-
-	if (!*arg)
-		usage_error("--%s=: expected a folder name", o->name);
-	free(st->cfg->sweep.results_dir);
-	st->cfg->sweep.results_dir = results_dir_expand(arg, err, sizeof(err));
-	if (!st->cfg->sweep.results_dir)
-		usage_error("--%s=%s: %s", o->name, arg, err);
-	/* The lines of --plan keep %h: each is expanded where it runs. */
-	st->cfg->sweep.results = arg;
-}
-
-/* "--name=value" ("--name" for a flag) for option @o given @arg. */
-static char *setting_arg(const struct opt_spec *o, const char *arg)
-{
-	size_t len = strlen(o->name) + strlen(arg) + 4;
-	char *s = xcalloc(len, 1);
-
-	if (o->kind == OPT_FLAG)
-		snprintf(s, len, "--%s", o->name);
-	else
-		snprintf(s, len, "--%s=%s", o->name, arg);
-	return s;
-}
-
-static void check_dependencies(struct opt_state *st);
-static void check_sizes(struct opt_state *st);
-static void derive_sizes(struct opt_state *st);
-
-/*
- * A sweep checks every point's settings as that point will, before any
- * runs: an --io-size above a swept --max-payload is a usage error naming
- * the point now, not a failure of that point halfway through the sweep.
- */
-static void sweep_check_points(const struct opt_state *st)
-{
-	const struct rpcsim_sweep *sw = &st->cfg->sweep;
-
-	for (uint64_t p = 1; p <= sw->nr_points; p++) {
-		struct rpcsim_config copy = *st->cfg;
-		struct opt_state *tmp = xcalloc(1, sizeof(*tmp));
-		char context[512];
-		size_t n;
-
-		*tmp = *st;
-		tmp->cfg = &copy;
-		tmp->checking = true;
-		n = (size_t)snprintf(context, sizeof(context),
-				     "--sweep: point %llu (",
-				     (unsigned long long)p);
-		for (unsigned int k = 0; k < sw->nr_keys; k++) {
-			const char *v = rpcsim_point_value(st->cfg, k, p);
-
-			if (n < sizeof(context))
-				n += (size_t)snprintf(context + n,
-						      sizeof(context) - n,
-						      "%s%s=%s", k ? " " : "",
-						      sw->keys[k].key, v);
-			if (strcmp(sw->keys[k].key, "pcp"))
-				opt_apply(opt_find(sw->keys[k].key), v, tmp);
-		}
-		if (n < sizeof(context))
-			snprintf(context + n, sizeof(context) - n, ")");
-		usage_context = context;
-		check_dependencies(tmp);
-		check_sizes(tmp);
-		derive_sizes(tmp);
-		usage_context = NULL;
-		free(tmp);
-	}
-}
-
-/* The settings given, before a point's values are applied. */
-static void sweep_fixed_args(struct opt_state *st)
-{
-	struct rpcsim_sweep *sw = &st->cfg->sweep;
-
-	sw->fixed = xcalloc(NR_OPT_SPECS, sizeof(char *));
-	for (size_t i = 0; i < NR_OPT_SPECS; i++)
-		if (opt_table[i].name && !opt_table[i].not_setting &&
-		    st->given[i])
-			sw->fixed[sw->nr_fixed++] =
-				setting_arg(&opt_table[i], st->given[i]);
-}
-
-const char *rpcsim_point_value(const struct rpcsim_config *cfg,
-			       unsigned int k, uint64_t point)
-{
-	const struct rpcsim_sweep *sw = &cfg->sweep;
-	uint64_t idx = point - 1;
-
-	for (unsigned int j = sw->nr_keys; j-- > k + 1;)
-		idx /= sw->keys[j].nr;
-	return sw->keys[k].values[idx % sw->keys[k].nr];
-}
-
-char *rpcsim_point_name(const struct rpcsim_config *cfg, uint64_t point)
-{
-	const struct rpcsim_sweep *sw = &cfg->sweep;
-	char *name = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&name, &len);
-
-	if (!f)
-		rpcsim_die("open_memstream: %s", strerror(errno));
-	for (unsigned int k = 0; k < sw->nr_keys; k++) {
-		fprintf(f, "%s%s-", k ? "_" : "", sw->keys[k].key);
-		results_name_part(f, rpcsim_point_value(cfg, k, point));
-	}
-	fclose(f);
-	return name;
-}
-
-/*
- * --point=N: its values applied as if given last; its file's name; and
- * the settings it runs with, which a result file must hold to be this
- * point's: every setting given, in the table's order, and the
- * environment libpagepool reads.
- */
-static void sweep_apply_point(struct opt_state *st)
-{
-	struct rpcsim_config *cfg = st->cfg;
-	struct rpcsim_sweep *sw = &cfg->sweep;
-	static const char *const env[] = { "PAGEPOOL_PCP", "PAGEPOOL_DEBUG",
-					   "PAGEPOOL_FAULT", NULL };
-	size_t len = 0;
-	FILE *f;
-
-	sw->name = rpcsim_point_name(cfg, sw->point);
-	for (unsigned int k = 0; k < sw->nr_keys; k++) {
-		const char *v = rpcsim_point_value(cfg, k, sw->point);
-
-		if (!strcmp(sw->keys[k].key, "pcp")) {
-			if (setenv("PAGEPOOL_PCP", v, 1))
-				rpcsim_die("setenv: %s", strerror(errno));
-		} else {
-			opt_apply(opt_find(sw->keys[k].key), v, st);
-		}
-	}
-
-	f = open_memstream(&sw->settings, &len);
-	if (!f)
-		rpcsim_die("open_memstream: %s", strerror(errno));
-	for (size_t i = 0; i < NR_OPT_SPECS; i++) {
-		char *a;
-
-		if (!opt_table[i].name || opt_table[i].not_setting ||
-		    !st->given[i])
-			continue;
-		a = setting_arg(&opt_table[i], st->given[i]);
-		fprintf(f, "%s%s", ftell(f) ? " " : "", a);
-		free(a);
-	}
-	for (int i = 0; env[i]; i++)
-		if (getenv(env[i]))
-			fprintf(f, "%s%s=%s", ftell(f) ? " " : "", env[i],
-				getenv(env[i]));
-	fclose(f);
-}
-
-/* --sweep, --results, --plan and --point: what goes with what. */
-static void check_sweep(struct opt_state *st)
-{
-	struct rpcsim_config *cfg = st->cfg;
-	struct rpcsim_sweep *sw = &cfg->sweep;
-	const char *arg;
-
-	if (!sw->nr_keys) {
-		if (sw->plan)
-			usage_error("--plan: only with --sweep=KEY=V1,V2,... "
-				    "and --results=DIR");
-		if ((arg = opt_given(st, "point")))
-			usage_error("--point=%s: only with --sweep=KEY=V1,V2,"
-				    "... and --results=DIR", arg);
-		if (sw->results)
-			usage_error("--results=%s: only with --sweep=KEY=V1,"
-				    "V2,...", sw->results);
-		return;
-	}
-	if (!sw->results)
-		usage_error("--sweep=%s: needs --results=DIR, the folder of the "
-			    "points' result files", sw->keys[0].arg);
-	if (cfg->json || cfg->json_after_text)
-		usage_error("--%s: not with --sweep: each point's JSON document "
-			    "goes into --results=%s", opt_given(st, "json") &&
-			    !opt_given(st, "output-format") ? "json" :
-			    "output-format", sw->results);
-	if (cfg->trace)
-		usage_error("--trace: not with --sweep (trace one point's "
-			    "command from --plan instead)");
-	sw->nr_points = 1;
-	for (unsigned int k = 0; k < sw->nr_keys; k++) {
-		sw->nr_points *= sw->keys[k].nr;
-		if (sw->nr_points > MAX_SWEEP_POINTS)
-			usage_error("--sweep=%s: the grid has more than %u "
-				    "points", sw->keys[k].arg,
-				    MAX_SWEEP_POINTS);
-	}
-	if (sw->point > sw->nr_points)
-		usage_error("--point=%s: the sweep has %llu point%s; expected "
-			    "1 to %llu", opt_given(st, "point"),
-			    (unsigned long long)sw->nr_points,
-			    sw->nr_points > 1 ? "s" : "",
-			    (unsigned long long)sw->nr_points);
-	if (sw->plan && sw->point)
-		usage_error("--point=%s: not with --plan (whose lines each run "
-			    "one point)", opt_given(st, "point"));
-	sweep_fixed_args(st);
-	if (sw->point)
-		sweep_apply_point(st);
-}
-
-char **rpcsim_point_argv(const struct rpcsim_config *cfg, const char *prog,
-			 uint64_t point)
-{
-	const struct rpcsim_sweep *sw = &cfg->sweep;
-	char **argv = xcalloc(sw->nr_fixed + sw->nr_keys + 4, sizeof(char *));
-	size_t n = 0, len;
-
-	argv[n++] = xstrdup(prog);
-	for (unsigned int i = 0; i < sw->nr_fixed; i++)
-		argv[n++] = xstrdup(sw->fixed[i]);
-	for (unsigned int k = 0; k < sw->nr_keys; k++) {
-		len = strlen(sw->keys[k].arg) + 9;
-		argv[n] = xcalloc(len, 1);
-		snprintf(argv[n++], len, "--sweep=%s", sw->keys[k].arg);
-	}
-	len = strlen(sw->results) + 11;
-	argv[n] = xcalloc(len, 1);
-	snprintf(argv[n++], len, "--results=%s", sw->results);
-	argv[n] = xcalloc(32, 1);
-	snprintf(argv[n++], 32, "--point=%llu", (unsigned long long)point);
-	return argv;
-}
-
-void rpcsim_free_options(struct rpcsim_config *cfg)
-{
-	struct rpcsim_sweep *sw = &cfg->sweep;
-
-	for (unsigned int k = 0; k < sw->nr_keys; k++)
-		for (unsigned int v = 0; v < sw->keys[k].nr; v++)
-			free(sw->keys[k].values[v]);
-	for (unsigned int i = 0; i < sw->nr_fixed; i++)
-		free(sw->fixed[i]);
-	free(sw->fixed);
-	free(sw->name);
-	free(sw->settings);
-	free(sw->results_dir);
-	memset(sw, 0, sizeof(*sw));
-}
-
-void rpcsim_free_argv(char **argv)
-{
-	for (char **p = argv; p && *p; p++)
-		free(*p);
-	free(argv);
-}
-
 /* --- the command line ---------------------------------------------------- */
 
 /*
@@ -1784,7 +1312,7 @@ static void check_consumer(const struct opt_state *st)
 }
 
 /* Options that only go with another: refused alone. */
-static void check_dependencies(struct opt_state *st)
+void check_dependencies(struct opt_state *st)
 {
 	struct rpcsim_config *cfg = st->cfg;
 	const char *arg;
@@ -1823,7 +1351,7 @@ static void check_dependencies(struct opt_state *st)
 }
 
 /* The defaults that follow other options, and sizes that must agree. */
-static void check_sizes(struct opt_state *st)
+void check_sizes(struct opt_state *st)
 {
 	struct rpcsim_config *cfg = st->cfg;
 	char buf[32], given[32];
@@ -1866,7 +1394,7 @@ static void check_sizes(struct opt_state *st)
 }
 
 /* The kernel's sizes (__svc_create() and svc_alloc_arg()), the pool's. */
-static void derive_sizes(struct opt_state *st)
+void derive_sizes(struct opt_state *st)
 {
 	struct rpcsim_config *cfg = st->cfg;
 	char given[32];
