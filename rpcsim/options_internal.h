@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * What the parts of rpcsim's command line share, private to
- * rpcsim/options*.c and rpcsim/sweep_options.c: the limits and defaults,
- * the option table's types, the state of one parse, and the calls each
- * part makes into another.  options.h is what the rest of rpcsim sees.
+ * rpcsim/options.c, options_apply.c and sweep_options.c: the limits and
+ * defaults, the option table's types, the state of one parse, and the
+ * calls each part makes into another.  options.h is what the rest of
+ * rpcsim sees.
  */
 #ifndef RPCSIM_OPTIONS_INTERNAL_H
 #define RPCSIM_OPTIONS_INTERNAL_H
@@ -134,12 +135,54 @@ extern const char *usage_context;
 /* Bad input: one line, exit status 2. */
 __attribute__((noreturn, format(printf, 1, 2)))
 void usage_error(const char *fmt, ...);
+/*
+ * --@o=@arg refused: @why ("" or "out of range; "), then what @o accepts
+ * (@o->accepted, {min} and {max} filled in).
+ */
+__attribute__((noreturn))
+void refuse_value(const struct opt_spec *o, const char *arg,
+		  const char *why);
+unsigned int online_cpus(void);
 const struct opt_spec *opt_find(const char *name);
 /* What --@name was last given, NULL if it was not. */
 const char *opt_given(const struct opt_state *st, const char *name);
+/* --@name as given, else its default as the option would take it. */
+const char *opt_given_or_default(const struct opt_state *st,
+				 const char *name, char *buf, size_t len);
 /* Option @o given @arg (NULL: none): check it and store it. */
 void opt_apply(const struct opt_spec *o, const char *arg,
 	       struct opt_state *st);
+
+/* options_apply.c: the table's callbacks for options with more to them. */
+
+/* --alloc: single, list, array: the mode; all: RPCSIM_NR_MODES. */
+int alloc_lookup(const char *word);
+void apply_alloc(const struct opt_spec *o, const char *arg, uint64_t value,
+		 struct opt_state *st);
+/* --mix and --free-mix: NAME:W weights. */
+void apply_weights(const struct opt_spec *o, const char *arg,
+		   uint64_t value, struct opt_state *st);
+void apply_pool_size(const struct opt_spec *o, const char *arg,
+		     uint64_t value, struct opt_state *st);
+void apply_je_slots(const struct opt_spec *o, const char *arg,
+		    uint64_t value, struct opt_state *st);
+void apply_trace(const struct opt_spec *o, const char *arg, uint64_t value,
+		 struct opt_state *st);
+/* --backend: a backend name, or plugin:PATH. */
+int backend_lookup(const char *word);
+void apply_backend(const struct opt_spec *o, const char *arg,
+		   uint64_t value, struct opt_state *st);
+void apply_plot(const struct opt_spec *o, const char *arg, uint64_t value,
+		struct opt_state *st);
+void apply_json(const struct opt_spec *o, const char *arg, uint64_t value,
+		struct opt_state *st);
+void apply_output_format(const struct opt_spec *o, const char *arg,
+			 uint64_t value, struct opt_state *st);
+void apply_output(const struct opt_spec *o, const char *arg, uint64_t value,
+		  struct opt_state *st);
+
+/* options_apply.c: the checks between options, once all are read. */
+
 /* Options that only go with another: refused alone. */
 void check_dependencies(struct opt_state *st);
 /* The defaults that follow other options, and sizes that must agree. */
