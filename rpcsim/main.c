@@ -23,11 +23,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "nfsd/svc.h"
 #include "options.h"
 #include "plot.h"
 #include "pp_consumer.h"
 #include "report.h"
-#include "svc.h"
 #include "sweep.h"
 #include "util.h"
 #ifdef HAVE_LTTNG_UST

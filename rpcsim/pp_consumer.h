@@ -12,9 +12,9 @@
 
 #include <stdint.h>
 
+#include "nfsd/svc.h"
 #include "options.h"
 #include "page_pool.h"
-#include "svc.h"
 
 /* What the page_pools of one run did, summed over its RX queues. */
 struct ppc_result {
