@@ -25,8 +25,8 @@
 
 #include "nfsd/svc.h"
 #include "options.h"
+#include "page_pool/consumer.h"
 #include "plot.h"
-#include "pp_consumer.h"
 #include "report.h"
 #include "sweep.h"
 #include "util.h"

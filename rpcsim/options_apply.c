@@ -18,7 +18,7 @@
 
 #include "number.h"
 #include "options_internal.h"
-#include "page_pool.h"
+#include "page_pool/page_pool.h"
 #include "plot.h"
 #include "util.h"
 

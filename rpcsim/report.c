@@ -11,8 +11,8 @@
 #include <pagepool/pagepool.h>
 
 #include "json.h"
+#include "page_pool/consumer.h"
 #include "plot.h"
-#include "pp_consumer.h"
 #include "report.h"
 #include "results.h"
 #include "util.h"

@@ -5,7 +5,7 @@
  * (NAPI) thread touches, a ring for pages returned from other threads, the
  * slow path that refills the empty cache with one bulk call of 64 pages,
  * and the recycle-or-release decision of page_pool_put_page().  Used by
- * rpcsim's page_pool consumer (pp_consumer.c).
+ * rpcsim's page_pool consumer (consumer.c).
  */
 #ifndef RPCSIM_PAGE_POOL_H
 #define RPCSIM_PAGE_POOL_H

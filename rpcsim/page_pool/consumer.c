@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The page_pool consumer (see pp_consumer.h).  The packet model:
+ * The page_pool consumer (see consumer.h).  The packet model:
  *
  * - one RX queue per --threads, each a thread standing for its NAPI
  *   poll loop, with a page_pool of its own;
@@ -37,7 +37,7 @@
 
 #include <pagepool/pagepool.h>
 
-#include "pp_consumer.h"
+#include "consumer.h"
 #include "util.h"
 
 /* How the stack thread frees a queued packet. */

@@ -7,8 +7,8 @@
  * as the nfsd consumer's (a "call" is one slow-path refill), plus the
  * pool's own figures in struct ppc_result.
  */
-#ifndef RPCSIM_PP_CONSUMER_H
-#define RPCSIM_PP_CONSUMER_H
+#ifndef RPCSIM_PAGE_POOL_CONSUMER_H
+#define RPCSIM_PAGE_POOL_CONSUMER_H
 
 #include <stdint.h>
 
@@ -45,4 +45,4 @@ void ppc_result_add(struct ppc_result *dst, const struct ppc_result *src);
 /* Recycle hit rate: pages handed out that were recycled, over all. */
 double ppc_hit_rate(const struct ppc_result *r);
 
-#endif /* RPCSIM_PP_CONSUMER_H */
+#endif /* RPCSIM_PAGE_POOL_CONSUMER_H */
