@@ -364,7 +364,7 @@ static void compute_min_pool(struct rpcsim_config *cfg)
 	 * instead of waiting) but would measure drops, not refills.
 	 */
 	if (cfg->consumer == RPCSIM_CONSUMER_PAGE_POOL)
-		demand = cfg->threads * (PP_ALLOC_CACHE_SIZE +
+		demand = cfg->threads * (PAGE_POOL_CACHE_SIZE +
 					 cfg->ring_size + cfg->packet_pages) +
 			 cfg->queue_depth * cfg->packet_pages;
 	/*
@@ -478,9 +478,9 @@ void check_sizes(struct opt_state *st)
 			    MAX_PCP_HIGH);
 	if (!opt_given(st, "queue-depth") &&
 	    cfg->consumer == RPCSIM_CONSUMER_PAGE_POOL)
-		cfg->queue_depth = cfg->threads * PP_QUEUE_DEPTH_PER_RXQ >
+		cfg->queue_depth = cfg->threads * QUEUE_DEPTH_PER_RXQ >
 				   MAX_QUEUE_DEPTH ? MAX_QUEUE_DEPTH :
-				   cfg->threads * PP_QUEUE_DEPTH_PER_RXQ;
+				   cfg->threads * QUEUE_DEPTH_PER_RXQ;
 	else if (!opt_given(st, "queue-depth"))
 		cfg->queue_depth = cfg->threads * 2 > MAX_QUEUE_DEPTH ?
 				   MAX_QUEUE_DEPTH : cfg->threads * 2;
@@ -532,7 +532,7 @@ void derive_sizes(struct opt_state *st)
 			    "(%lu pages)",
 			    opt_given_or_default(st, "pool-size", given,
 						 sizeof(given)),
-			    cfg->threads, PP_ALLOC_CACHE_SIZE,
+			    cfg->threads, PAGE_POOL_CACHE_SIZE,
 			    cfg->ring_size, cfg->packet_pages,
 			    cfg->queue_depth, cfg->packet_pages,
 			    cfg->min_pool_wmark,

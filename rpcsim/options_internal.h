@@ -51,7 +51,7 @@
 #define DEFAULT_FREE_RING	3U
 #define DEFAULT_FREE_HELD	1U
 /* A NAPI poll's budget of packets per RX queue may wait for the stack. */
-#define PP_QUEUE_DEPTH_PER_RXQ	64U
+#define QUEUE_DEPTH_PER_RXQ	64U
 
 /* What an option's value is, which says how it is parsed and refused. */
 enum opt_kind {
