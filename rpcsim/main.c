@@ -23,11 +23,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "nfsd/svc.h"
 #include "options.h"
+#include "page_pool/consumer.h"
 #include "plot.h"
-#include "pp_consumer.h"
 #include "report.h"
-#include "svc.h"
 #include "sweep.h"
 #include "util.h"
 #ifdef HAVE_LTTNG_UST
@@ -287,7 +287,7 @@ static int run_modes(const struct rpcsim_config *cfg, struct report *rep,
 				continue;
 			res = &rep->results[m][r - 1];
 			if (cfg->consumer == RPCSIM_CONSUMER_PAGE_POOL)
-				ret = ppc_run(cfg, m, r, res);
+				ret = ppool_run(cfg, m, r, res);
 			else
 				ret = svc_run(cfg, m, r, res);
 			if (ret) {

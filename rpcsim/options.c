@@ -3,7 +3,9 @@
  * Command line: one table of the options (name, value, range, default,
  * help text) drives getopt_long, the strict number and size parsing and
  * their error messages, and --help with every default; then the checks
- * that keep a run from deadlocking.
+ * that keep a run from deadlocking (options_apply.c, with the options
+ * that have more to them) and the sweeps' options (sweep_options.c);
+ * options_internal.h is what the parts share.
  */
 #include <config.h>
 
@@ -15,55 +17,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <unistd.h>
 
 #include <pagepool/pagepool.h>
 
 #include "cmdline.h"
 #include "number.h"
-#include "options.h"
-#include "page_pool.h"
-#include "plot.h"
-#include "results.h"
+#include "options_internal.h"
 #include "util.h"
-
-#define DEFAULT_DURATION_S	5U		/* whole seconds */
-#define DEFAULT_IO_SIZE		(256ULL << 10)
-#define DEFAULT_MAX_PAYLOAD	(1ULL << 20)	/* RPCSVC_MAXPAYLOAD */
-#define DEFAULT_POOL_SIZE	(1ULL << 30)	/* pcp batch 63 zone size */
-#define DEFAULT_FILE_SIZE	(64ULL << 20)
-#define DEFAULT_PCP_BATCH	63U
-#define DEFAULT_RETRY_WAIT_US	1000U		/* one jiffy at HZ=1000 */
-#define DEFAULT_SEED		1ULL
-
-#define MAX_THREADS		4096U
-#define MAX_REQUESTS		1000000000000000ULL
-#define MAX_REPEAT		1000U
-#define MAX_DURATION_S		1000000U
-#define MAX_PAYLOAD		(64ULL << 20)
-#define MAX_POOL_SIZE		(1024ULL << 30)
-#define MAX_FILE_SIZE		(64ULL << 30)
-#define MAX_PCP_BATCH		65536U
-#define MAX_PCP_HIGH		(1U << 24)
-#define MAX_QUEUE_DEPTH		65536U
-#define MAX_WARMUP		1000000000ULL
-#define MAX_RETRY_WAIT_US	10000000U
-#define DEFAULT_TRACE_BUFFER	(16ULL << 20)
-#define MIN_TRACE_BUFFER	(64ULL << 10)
-#define MAX_TRACE_BUFFER	(1ULL << 30)
-#define MAX_MIX_WEIGHT		1000000U
-#define MAX_SWEEP_POINTS	100000U
-#define DEFAULT_PACKET_SIZE	1500U		/* an Ethernet MTU's payload */
-#define MAX_PACKET_SIZE		(64ULL << 10)	/* a GRO/LRO aggregate */
-#define MAX_RATE		1000000000ULL
-#define DEFAULT_RING_SIZE	1024U		/* a common RX ring size */
-#define MAX_RING_SIZE		(1U << 20)
-#define DEFAULT_FREE_DIRECT	6U
-#define DEFAULT_FREE_RING	3U
-#define DEFAULT_FREE_HELD	1U
-/* A NAPI poll's budget of packets per RX queue may wait for the stack. */
-#define PP_QUEUE_DEPTH_PER_RXQ	64U
 
 static const char *const mode_names[RPCSIM_NR_MODES] = {
 	[RPCSIM_SINGLE]	= "single",
@@ -96,60 +57,6 @@ const char *rpcsim_consumer_name(enum rpcsim_consumer consumer)
 
 /* --- the option table ------------------------------------------------------ */
 
-/* What an option's value is, which says how it is parsed and refused. */
-enum opt_kind {
-	OPT_HEADING,	/* no option: a line of --help (a section title) */
-	OPT_FLAG,	/* no value: sets a bool */
-	OPT_COUNT,	/* decimal digits, min..max */
-	OPT_SIZE,	/* decimal digits with k, m or g, min..max */
-	OPT_SECONDS,	/* decimal digits with a fraction, above 0, up to max */
-	OPT_WORD,	/* one of some words, numbered by @words or @lookup */
-	OPT_OTHER,	/* @apply parses it */
-};
-
-/* The type of the rpcsim_config field a value is stored in. */
-enum opt_field {
-	FIELD_NONE,
-	FIELD_UINT,	/* unsigned int */
-	FIELD_U64,	/* uint64_t */
-	FIELD_DOUBLE,
-	FIELD_BOOL,
-	FIELD_ENUM,	/* an enum (the size of an int) */
-};
-
-struct opt_state;
-
-/*
- * One option (or, with no name, one section title of --help).  In the
- * texts, {min}, {max} and {def} stand for the option's range and
- * default, written the way the option takes them (sizes as 4k, 64m, 1g).
- */
-struct opt_spec {
-	const char *name;		/* long name; NULL: a heading */
-	int letter;			/* short option; 0: none */
-	int has_arg;			/* getopt_long's */
-	const char *arg;		/* the value's name in --help */
-	enum opt_kind kind;
-	uint64_t min, max;		/* OPT_SECONDS: max only */
-	uint64_t def;			/* the default --help gives */
-	unsigned int def_per_cpu;	/* or: this many per online CPU */
-	const char *accepted;		/* OPT_SIZE, OPT_WORD: for errors */
-	const char *const *words;	/* OPT_WORD: value n is words[n] */
-	int (*lookup)(const char *word);/* OPT_WORD: or this, < 0: none */
-	enum opt_field field;		/* where the value goes */
-	size_t offset;			/* in struct rpcsim_config */
-	bool jemalloc_only;		/* refused without --backend=jemalloc */
-	/* Refused with the other consumer: 0 any, else consumer + 1. */
-	unsigned char consumer_only;
-	bool hidden;			/* accepted, not in --help */
-	/* Says how to run or report, not what runs: no sweep setting. */
-	bool not_setting;
-	/* Called after the value is stored (OPT_OTHER: instead). */
-	void (*apply)(const struct opt_spec *o, const char *arg,
-		      uint64_t value, struct opt_state *st);
-	const char *help;		/* --help, from the option's column */
-};
-
 #define CFG(member, type) \
 	.field = (type), .offset = offsetof(struct rpcsim_config, member)
 
@@ -165,41 +72,13 @@ static const char *const words_output_format[] = { "text", "json",
 static const char *const words_trace_events[] = { "rpcsim", "all", NULL };
 static const char *const words_off_on[] = { "off", "on", NULL };
 
-static int alloc_lookup(const char *word);
-static void apply_alloc(const struct opt_spec *o, const char *arg,
-			uint64_t value, struct opt_state *st);
-static void apply_mix(const struct opt_spec *o, const char *arg,
-		      uint64_t value, struct opt_state *st);
-static void apply_free_mix(const struct opt_spec *o, const char *arg,
-			   uint64_t value, struct opt_state *st);
-static void apply_pool_size(const struct opt_spec *o, const char *arg,
-			    uint64_t value, struct opt_state *st);
-static void apply_je_slots(const struct opt_spec *o, const char *arg,
-			   uint64_t value, struct opt_state *st);
-static void apply_trace(const struct opt_spec *o, const char *arg,
-			uint64_t value, struct opt_state *st);
-static void apply_plot(const struct opt_spec *o, const char *arg,
-		       uint64_t value, struct opt_state *st);
-static int backend_lookup(const char *word);
-static void apply_backend(const struct opt_spec *o, const char *arg,
-			  uint64_t value, struct opt_state *st);
 static void apply_help(const struct opt_spec *o, const char *arg,
 		       uint64_t value, struct opt_state *st);
-static void apply_json(const struct opt_spec *o, const char *arg,
-		       uint64_t value, struct opt_state *st);
-static void apply_output_format(const struct opt_spec *o, const char *arg,
-				uint64_t value, struct opt_state *st);
-static void apply_output(const struct opt_spec *o, const char *arg,
-			 uint64_t value, struct opt_state *st);
 static void apply_version(const struct opt_spec *o, const char *arg,
 			  uint64_t value, struct opt_state *st);
-static void apply_sweep(const struct opt_spec *o, const char *arg,
-			uint64_t value, struct opt_state *st);
-static void apply_results(const struct opt_spec *o, const char *arg,
-			  uint64_t value, struct opt_state *st);
 
-/* Every option, in the order --help lists them. */
-static const struct opt_spec opt_table[] = {
+/* Every option, in the order --help lists them (NR_OPT_SPECS entries). */
+const struct opt_spec opt_table[] = {
 	{ .help = "Allocation (each mode runs on a fresh pool):" },
 	{ "consumer", 0, required_argument, "NAME", OPT_WORD,
 	  .accepted = "nfsd or page_pool", .words = words_consumer,
@@ -274,7 +153,7 @@ static const struct opt_spec opt_table[] = {
 		  "clock; 0: as fast as the pool allows\n"
 		  "(default: 0)" },
 	{ "free-mix", 0, required_argument, "direct:W,ring:W,held:W",
-	  OPT_OTHER, .apply = apply_free_mix,
+	  OPT_OTHER, .apply = apply_weights,
 	  .consumer_only = RPCSIM_CONSUMER_PAGE_POOL + 1,
 	  .help = "how a packet's pages come back, by weight:\n"
 		  "direct: freed in NAPI context (into the\n"
@@ -290,7 +169,7 @@ static const struct opt_spec opt_table[] = {
 		  "pool_size), {min}..{max} (default: {def})" },
 	{ .help = "Workload:" },
 	{ "mix", 0, required_argument, "read:W,write:W", OPT_OTHER,
-	  .apply = apply_mix,
+	  .apply = apply_weights,
 	  .consumer_only = RPCSIM_CONSUMER_NFSD + 1,
 	  .help = "relative weights of READ and WRITE requests\n"
 		  "(default: read:1,write:1)" },
@@ -520,7 +399,8 @@ static const struct opt_spec opt_table[] = {
 	  .help = "rpcsim and libpagepool versions" },
 };
 
-#define NR_OPT_SPECS	ARRAY_SIZE(opt_table)
+_Static_assert(ARRAY_SIZE(opt_table) == NR_OPT_SPECS,
+	       "NR_OPT_SPECS (options_internal.h) counts opt_table's entries");
 
 /* Enum fields are stored as ints; words_completion is in enum order. */
 _Static_assert(RPCSIM_COMPLETION_INLINE == 0 &&
@@ -531,26 +411,12 @@ _Static_assert(sizeof(enum rpcsim_completion) == sizeof(int) &&
 	       sizeof(enum pp_profile) == sizeof(int),
 	       "FIELD_ENUM stores an int");
 
-/* What parsing gathers besides rpcsim_config. */
-struct opt_state {
-	struct rpcsim_config *cfg;
-	char **argv;
-	/* The value each option was last given ("" with none); NULL: not. */
-	const char *given[NR_OPT_SPECS];
-	const struct opt_spec *je_last;	/* the last jemalloc-only option */
-	const char *je_last_arg;
-	uint64_t je_slots;		/* --je-tcache-slots, 0: not given */
-	bool checking;			/* a copy: a --sweep value or point */
-	struct option longopts[NR_OPT_SPECS + 1];
-	char shortopts[2 + 3 * NR_OPT_SPECS];
-};
-
 /* Said before a message: the --sweep value or point being checked. */
-static const char *usage_context;
+const char *usage_context;
 
 /* Bad input: one line, exit status 2. */
 __attribute__((noreturn, format(printf, 1, 2)))
-static void usage_error(const char *fmt, ...)
+void usage_error(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -565,7 +431,7 @@ static void usage_error(const char *fmt, ...)
 	exit(2);
 }
 
-static unsigned int online_cpus(void)
+unsigned int online_cpus(void)
 {
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
 
@@ -626,7 +492,7 @@ static char *opt_text(char *buf, size_t len, const char *text,
 	return buf;
 }
 
-static const struct opt_spec *opt_find(const char *name)
+const struct opt_spec *opt_find(const char *name)
 {
 	for (size_t i = 0; i < NR_OPT_SPECS; i++)
 		if (opt_table[i].name && !strcmp(opt_table[i].name, name))
@@ -635,15 +501,14 @@ static const struct opt_spec *opt_find(const char *name)
 }
 
 /* What --@name was last given, NULL if it was not. */
-static const char *opt_given(const struct opt_state *st, const char *name)
+const char *opt_given(const struct opt_state *st, const char *name)
 {
 	return st->given[opt_find(name) - opt_table];
 }
 
 /* --@name as given, else its default as the option would take it. */
-static const char *opt_given_or_default(const struct opt_state *st,
-					const char *name, char *buf,
-					size_t len)
+const char *opt_given_or_default(const struct opt_state *st,
+				 const char *name, char *buf, size_t len)
 {
 	const char *arg = opt_given(st, name);
 
@@ -739,6 +604,22 @@ static void print_help(void)
 	fputs(help_footer, stdout);
 }
 
+static void apply_help(const struct opt_spec *o, const char *arg,
+		       uint64_t value, struct opt_state *st)
+{
+	print_help();
+	exit(0);
+}
+
+static void apply_version(const struct opt_spec *o, const char *arg,
+			  uint64_t value, struct opt_state *st)
+{
+	printf("rpcsim %s (libpagepool %s, %s)\n", PACKAGE_VERSION,
+	       pp_version(),
+	       TRACING_BUILT ? "LTTng-UST tracepoints" : "no tracepoints");
+	exit(0);
+}
+
 /* --- values ------------------------------------------------------------------ */
 
 /* Digits with an optional k, m or g suffix (powers of 1024). */
@@ -792,17 +673,27 @@ static uint64_t opt_count(const struct opt_spec *o, const char *arg)
 	return v;
 }
 
-static uint64_t opt_size(const struct opt_spec *o, const char *arg)
+/*
+ * --@o=@arg refused: @why ("" or "out of range; "), then what @o accepts
+ * (@o->accepted, {min} and {max} filled in).
+ */
+__attribute__((noreturn))
+void refuse_value(const struct opt_spec *o, const char *arg,
+		  const char *why)
 {
 	char accepted[160];
+
+	usage_error("--%s=%s: %sexpected %s", o->name, arg, why,
+		    opt_text(accepted, sizeof(accepted), o->accepted, o));
+}
+
+static uint64_t opt_size(const struct opt_spec *o, const char *arg)
+{
 	uint64_t v;
 	int err = parse_size(arg, &v);
 
 	if (err || v < o->min || v > o->max)
-		usage_error("--%s=%s: %sexpected %s", o->name, arg,
-			    err == -ERANGE ? "out of range; " : "",
-			    opt_text(accepted, sizeof(accepted), o->accepted,
-				     o));
+		refuse_value(o, arg, err == -ERANGE ? "out of range; " : "");
 	return v;
 }
 
@@ -836,7 +727,7 @@ static int opt_word(const struct opt_spec *o, const char *arg)
 				n = i;
 	}
 	if (n < 0)
-		usage_error("--%s=%s: expected %s", o->name, arg, o->accepted);
+		refuse_value(o, arg, "");
 	return n;
 }
 
@@ -868,8 +759,8 @@ static void opt_store(const struct opt_spec *o, struct rpcsim_config *cfg,
 }
 
 /* Option @o given @arg (NULL: none): check it and store it. */
-static void opt_apply(const struct opt_spec *o, const char *arg,
-		      struct opt_state *st)
+void opt_apply(const struct opt_spec *o, const char *arg,
+	       struct opt_state *st)
 {
 	uint64_t v = 0;
 	double d = 0;
@@ -902,609 +793,6 @@ static void opt_apply(const struct opt_spec *o, const char *arg,
 	}
 	if (o->apply)
 		o->apply(o, arg, v, st);
-}
-
-/* --- options with more to them ----------------------------------------------- */
-
-/* single, list, array: the mode; all: RPCSIM_NR_MODES. */
-static int alloc_lookup(const char *word)
-{
-	if (!strcmp(word, "all"))
-		return RPCSIM_NR_MODES;
-	for (int m = 0; m < RPCSIM_NR_MODES; m++)
-		if (!strcmp(word, mode_names[m]))
-			return m;
-	return -1;
-}
-
-static void apply_alloc(const struct opt_spec *o, const char *arg,
-			uint64_t value, struct opt_state *st)
-{
-	struct rpcsim_config *cfg = st->cfg;
-
-	for (int m = 0; m < RPCSIM_NR_MODES; m++)
-		cfg->mode[m] = value == RPCSIM_NR_MODES || value == (uint64_t)m;
-	cfg->alloc = arg;
-}
-
-/*
- * A list of NAME:W weights, each of @nr names at most once, either order,
- * any left out meaning 0 (--mix, --free-mix): into @weight[i] for
- * @names[i].  @what names the parts in messages ("operation").
- */
-struct weights_spec {
-	const char *option;		/* "mix" */
-	const char *what;		/* "operation" */
-	const char *accepted;		/* the message's tail */
-	unsigned int nr;
-	const char *const *names;
-	unsigned int **weight;
-};
-
-static void parse_weights(const struct weights_spec *ws, const char *arg)
-{
-	bool seen[4] = { false };
-	const char *p = arg;
-	unsigned int i, sum = 0, given = 0;
-
-	for (i = 0; i < ws->nr; i++)
-		*ws->weight[i] = 0;
-	while (*p) {
-		const char *colon = strchr(p, ':'), *comma;
-		char num[24];
-		uint64_t w;
-		size_t len;
-
-		if (!colon)
-			usage_error("--%s=%s: %s", ws->option, arg,
-				    ws->accepted);
-		for (i = 0; i < ws->nr; i++)
-			if ((size_t)(colon - p) == strlen(ws->names[i]) &&
-			    !strncasecmp(p, ws->names[i], strlen(ws->names[i])))
-				break;
-		if (i == ws->nr)
-			usage_error("--%s=%s: unknown %s '%.*s'; %s",
-				    ws->option, arg, ws->what,
-				    (int)(colon - p), p, ws->accepted);
-		if (seen[i])
-			usage_error("--%s=%s: '%.*s' given twice; %s",
-				    ws->option, arg, (int)(colon - p), p,
-				    ws->accepted);
-		seen[i] = true;
-		given++;
-		comma = strchr(colon + 1, ',');
-		len = comma ? (size_t)(comma - colon - 1) : strlen(colon + 1);
-		if (len == 0 || len >= sizeof(num))
-			usage_error("--%s=%s: %s", ws->option, arg,
-				    ws->accepted);
-		memcpy(num, colon + 1, len);
-		num[len] = '\0';
-		if (num_parse_u64(num, &w) || w > MAX_MIX_WEIGHT)
-			usage_error("--%s=%s: bad weight '%s'; %s", ws->option,
-				    arg, num, ws->accepted);
-		*ws->weight[i] = (unsigned int)w;
-		sum += (unsigned int)w;
-		if (!comma)
-			break;
-		p = comma + 1;
-		if (!*p)
-			usage_error("--%s=%s: %s", ws->option, arg,
-				    ws->accepted);
-	}
-	if (!given)
-		usage_error("--%s=%s: %s", ws->option, arg, ws->accepted);
-	if (!sum)
-		usage_error("--%s=%s: all weights are zero; %s", ws->option,
-			    arg, ws->accepted);
-}
-
-/* --mix=read:W,write:W, either part optional, each at most once. */
-static void apply_mix(const struct opt_spec *o, const char *arg,
-		      uint64_t value, struct opt_state *st)
-{
-	static const char *const names[] = { "read", "write" };
-	unsigned int *weight[] = { &st->cfg->read_weight,
-				   &st->cfg->write_weight };
-	const struct weights_spec ws = {
-		.option = "mix", .what = "operation",
-		.accepted = "expected read:W,write:W with integer weights "
-			    "from 0 to 1000000, not both 0",
-		.nr = 2, .names = names, .weight = weight,
-	};
-
-	parse_weights(&ws, arg);
-}
-
-/* --free-mix=direct:W,ring:W,held:W, as --mix. */
-static void apply_free_mix(const struct opt_spec *o, const char *arg,
-			   uint64_t value, struct opt_state *st)
-{
-	static const char *const names[] = { "direct", "ring", "held" };
-	unsigned int *weight[] = { &st->cfg->free_direct,
-				   &st->cfg->free_ring, &st->cfg->free_held };
-	const struct weights_spec ws = {
-		.option = "free-mix", .what = "way",
-		.accepted = "expected direct:W,ring:W,held:W with integer "
-			    "weights from 0 to 1000000, not all 0",
-		.nr = 3, .names = names, .weight = weight,
-	};
-
-	parse_weights(&ws, arg);
-}
-
-static void apply_pool_size(const struct opt_spec *o, const char *arg,
-			    uint64_t value, struct opt_state *st)
-{
-	char accepted[160];
-
-	if (value % PP_PAGE_SIZE)
-		usage_error("--%s=%s: expected %s", o->name, arg,
-			    opt_text(accepted, sizeof(accepted), o->accepted,
-				     o));
-}
-
-static void apply_je_slots(const struct opt_spec *o, const char *arg,
-			   uint64_t value, struct opt_state *st)
-{
-	if (value % 2)
-		usage_error("--%s=%s: expected an even integer from %llu to "
-			    "%llu (jemalloc's cache bins hold an even count)",
-			    o->name, arg, (unsigned long long)o->min,
-			    (unsigned long long)o->max);
-	st->je_slots = value;
-}
-
-static void apply_trace(const struct opt_spec *o, const char *arg,
-			uint64_t value, struct opt_state *st)
-{
-	st->cfg->trace = true;
-	if (arg && !*arg)
-		usage_error("--%s=: expected a folder name (or --%s alone)",
-			    o->name, o->name);
-	st->cfg->trace_dir = arg;
-}
-
-/* A backend name, or plugin:PATH (the path is checked by apply_backend()). */
-static int backend_lookup(const char *word)
-{
-	if (!strncmp(word, "plugin:", strlen("plugin:")))
-		return PP_BACKEND_PLUGIN;
-	return pp_backend_from_name(word);
-}
-
-/*
- * libpagepool says whether it was built with jemalloc.  A plugin's path is
- * kept for the pools; whether it loads, the first pool says (exit 1).
- */
-static void apply_backend(const struct opt_spec *o, const char *arg,
-			  uint64_t value, struct opt_state *st)
-{
-	st->cfg->backend_plugin = NULL;
-	if (value == PP_BACKEND_PLUGIN) {
-		const char *path = strchr(arg, ':');
-
-		if (!path || !path[1])
-			usage_error("--%s=%s: expected plugin:PATH.so, the "
-				    "plugin's shared object", o->name, arg);
-		st->cfg->backend_plugin = path + 1;
-	}
-	if (value == PP_BACKEND_JEMALLOC &&
-	    pp_jemalloc_tcache_slots() == -EOPNOTSUPP)
-		usage_error("--%s=%s: this build has no jemalloc (./configure "
-			    "--without-jemalloc); expected buddy", o->name,
-			    arg);
-}
-
-static void apply_plot(const struct opt_spec *o, const char *arg,
-		       uint64_t value, struct opt_state *st)
-{
-	char why[160];
-
-	if (plot_check_path(arg, why, sizeof(why)))
-		usage_error("--%s=%s: %s", o->name, arg, why);
-	st->cfg->plot = arg;
-}
-
-/* --json and --output-format: the last one given decides. */
-static void apply_json(const struct opt_spec *o, const char *arg,
-		       uint64_t value, struct opt_state *st)
-{
-	st->cfg->json_after_text = false;
-}
-
-static void apply_output_format(const struct opt_spec *o, const char *arg,
-				uint64_t value, struct opt_state *st)
-{
-	st->cfg->json = value == 1;
-	st->cfg->json_after_text = value == 2;
-}
-
-static void apply_output(const struct opt_spec *o, const char *arg,
-			 uint64_t value, struct opt_state *st)
-{
-	if (!*arg)
-		usage_error("--%s=: accepted a file name", o->name);
-	st->cfg->output = arg;
-}
-
-static void apply_help(const struct opt_spec *o, const char *arg,
-		       uint64_t value, struct opt_state *st)
-{
-	print_help();
-	exit(0);
-}
-
-static void apply_version(const struct opt_spec *o, const char *arg,
-			  uint64_t value, struct opt_state *st)
-{
-	printf("rpcsim %s (libpagepool %s, %s)\n", PACKAGE_VERSION,
-	       pp_version(),
-	       TRACING_BUILT ? "LTTng-UST tracepoints" : "no tracepoints");
-	exit(0);
-}
-
-/* --- sweeps ------------------------------------------------------------------ */
-
-/* What a sweep may vary: options of the table, and PAGEPOOL_PCP. */
-static const char *const sweep_keys[] = {
-	"threads", "pcp-batch", "pcp-high", "io-size", "max-payload", "mix",
-	"alloc", "backend", "bulk-variant", "profile", "pcp", NULL
-};
-static const char sweep_keys_accepted[] = "threads, pcp-batch, pcp-high, "
-	"io-size, max-payload, mix, alloc, backend, bulk-variant, profile or "
-	"pcp";
-static const char *const pcp_words[] = { "auto", "rseq", "lock", NULL };
-
-/*
- * One value of a swept key, checked as the option itself would check it
- * (on a copy of the configuration): a bad one is refused now, naming the
- * --sweep it came in, not when its point runs.
- */
-static void sweep_check_value(const char *key, const char *value,
-			      const char *arg, struct opt_state *st)
-{
-	char context[320];
-
-	snprintf(context, sizeof(context), "--sweep=%s", arg);
-	if (!strcmp(key, "pcp")) {
-		for (int i = 0; pcp_words[i]; i++)
-			if (!strcmp(value, pcp_words[i]))
-				return;
-		usage_error("--sweep=%s: bad value '%s' for pcp (PAGEPOOL_PCP); "
-			    "expected auto, rseq or lock", arg, value);
-	} else {
-		struct rpcsim_config copy = *st->cfg;
-		struct opt_state *tmp = xcalloc(1, sizeof(*tmp));
-
-		tmp->cfg = &copy;
-		tmp->argv = st->argv;
-		tmp->checking = true;
-		usage_context = context;
-		opt_apply(opt_find(key), value, tmp);
-		usage_context = NULL;
-		free(tmp);
-	}
-}
-
-/* --sweep=KEY=V1,V2,... (mix: V1/V2/...), each key once. */
-static void apply_sweep(const struct opt_spec *o, const char *arg,
-			uint64_t value, struct opt_state *st)
-{
-	struct rpcsim_sweep *sw = &st->cfg->sweep;
-	struct rpcsim_sweep_key *k;
-	const char *eq = strchr(arg, '='), *p;
-	char sep;
-	int i;
-
-	if (st->checking)
-		return;
-	if (!eq || eq == arg)
-		usage_error("--sweep=%s: expected KEY=V1,V2,... with KEY one of "
-			    "%s", arg, sweep_keys_accepted);
-	for (i = 0; sweep_keys[i]; i++)
-		if (strlen(sweep_keys[i]) == (size_t)(eq - arg) &&
-		    !strncmp(arg, sweep_keys[i], (size_t)(eq - arg)))
-			break;
-	if (!sweep_keys[i])
-		usage_error("--sweep=%s: unknown key '%.*s'; expected one of %s",
-			    arg, (int)(eq - arg), arg, sweep_keys_accepted);
-	for (unsigned int j = 0; j < sw->nr_keys; j++)
-		if (!strcmp(sw->keys[j].key, sweep_keys[i]))
-			usage_error("--sweep=%s: %s is swept twice (the other: "
-				    "--sweep=%s); expected each key once", arg,
-				    sweep_keys[i], sw->keys[j].arg);
-	if (sw->nr_keys == RPCSIM_SWEEP_MAX_KEYS)
-		usage_error("--sweep=%s: more than %d keys", arg,
-			    RPCSIM_SWEEP_MAX_KEYS);
-	k = &sw->keys[sw->nr_keys];
-	k->key = sweep_keys[i];
-	k->arg = arg;
-	sep = !strcmp(k->key, "mix") ? '/' : ',';
-	for (p = eq + 1;;) {
-		size_t len = strcspn(p, sep == '/' ? "/" : ",");
-		char *v;
-
-		if (!len)
-			usage_error("--sweep=%s: an empty value; expected "
-				    "%s=V1%cV2%c... (values split by '%c')",
-				    arg, k->key, sep, sep, sep);
-		if (k->nr == RPCSIM_SWEEP_MAX_VALUES)
-			usage_error("--sweep=%s: more than %d values", arg,
-				    RPCSIM_SWEEP_MAX_VALUES);
-		v = xcalloc(len + 1, 1);
-		memcpy(v, p, len);
-		for (unsigned int j = 0; j < k->nr; j++)
-			if (!strcmp(k->values[j], v))
-				usage_error("--sweep=%s: '%s' given twice; "
-					    "expected each value once", arg, v);
-		sweep_check_value(k->key, v, arg, st);
-		k->values[k->nr++] = v;
-		if (!p[len])
-			break;
-		p += len + 1;
-	}
-	sw->nr_keys++;
-}
-
-static void apply_results(const struct opt_spec *o, const char *arg,
-			  uint64_t value, struct opt_state *st)
-{
-	char err[128];
-
-	if (!*arg)
-		usage_error("--%s=: expected a folder name", o->name);
-	free(st->cfg->sweep.results_dir);
-	st->cfg->sweep.results_dir = results_dir_expand(arg, err, sizeof(err));
-	if (!st->cfg->sweep.results_dir)
-		usage_error("--%s=%s: %s", o->name, arg, err);
-	/* The lines of --plan keep %h: each is expanded where it runs. */
-	st->cfg->sweep.results = arg;
-}
-
-/* "--name=value" ("--name" for a flag) for option @o given @arg. */
-static char *setting_arg(const struct opt_spec *o, const char *arg)
-{
-	size_t len = strlen(o->name) + strlen(arg) + 4;
-	char *s = xcalloc(len, 1);
-
-	if (o->kind == OPT_FLAG)
-		snprintf(s, len, "--%s", o->name);
-	else
-		snprintf(s, len, "--%s=%s", o->name, arg);
-	return s;
-}
-
-static void check_dependencies(struct opt_state *st);
-static void check_sizes(struct opt_state *st);
-static void derive_sizes(struct opt_state *st);
-
-/*
- * A sweep checks every point's settings as that point will, before any
- * runs: an --io-size above a swept --max-payload is a usage error naming
- * the point now, not a failure of that point halfway through the sweep.
- */
-static void sweep_check_points(const struct opt_state *st)
-{
-	const struct rpcsim_sweep *sw = &st->cfg->sweep;
-
-	for (uint64_t p = 1; p <= sw->nr_points; p++) {
-		struct rpcsim_config copy = *st->cfg;
-		struct opt_state *tmp = xcalloc(1, sizeof(*tmp));
-		char context[512];
-		size_t n;
-
-		*tmp = *st;
-		tmp->cfg = &copy;
-		tmp->checking = true;
-		n = (size_t)snprintf(context, sizeof(context),
-				     "--sweep: point %llu (",
-				     (unsigned long long)p);
-		for (unsigned int k = 0; k < sw->nr_keys; k++) {
-			const char *v = rpcsim_point_value(st->cfg, k, p);
-
-			if (n < sizeof(context))
-				n += (size_t)snprintf(context + n,
-						      sizeof(context) - n,
-						      "%s%s=%s", k ? " " : "",
-						      sw->keys[k].key, v);
-			if (strcmp(sw->keys[k].key, "pcp"))
-				opt_apply(opt_find(sw->keys[k].key), v, tmp);
-		}
-		if (n < sizeof(context))
-			snprintf(context + n, sizeof(context) - n, ")");
-		usage_context = context;
-		check_dependencies(tmp);
-		check_sizes(tmp);
-		derive_sizes(tmp);
-		usage_context = NULL;
-		free(tmp);
-	}
-}
-
-/* The settings given, before a point's values are applied. */
-static void sweep_fixed_args(struct opt_state *st)
-{
-	struct rpcsim_sweep *sw = &st->cfg->sweep;
-
-	sw->fixed = xcalloc(NR_OPT_SPECS, sizeof(char *));
-	for (size_t i = 0; i < NR_OPT_SPECS; i++)
-		if (opt_table[i].name && !opt_table[i].not_setting &&
-		    st->given[i])
-			sw->fixed[sw->nr_fixed++] =
-				setting_arg(&opt_table[i], st->given[i]);
-}
-
-const char *rpcsim_point_value(const struct rpcsim_config *cfg,
-			       unsigned int k, uint64_t point)
-{
-	const struct rpcsim_sweep *sw = &cfg->sweep;
-	uint64_t idx = point - 1;
-
-	for (unsigned int j = sw->nr_keys; j-- > k + 1;)
-		idx /= sw->keys[j].nr;
-	return sw->keys[k].values[idx % sw->keys[k].nr];
-}
-
-char *rpcsim_point_name(const struct rpcsim_config *cfg, uint64_t point)
-{
-	const struct rpcsim_sweep *sw = &cfg->sweep;
-	char *name = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&name, &len);
-
-	if (!f)
-		rpcsim_die("open_memstream: %s", strerror(errno));
-	for (unsigned int k = 0; k < sw->nr_keys; k++) {
-		fprintf(f, "%s%s-", k ? "_" : "", sw->keys[k].key);
-		results_name_part(f, rpcsim_point_value(cfg, k, point));
-	}
-	fclose(f);
-	return name;
-}
-
-/*
- * --point=N: its values applied as if given last; its file's name; and
- * the settings it runs with, which a result file must hold to be this
- * point's: every setting given, in the table's order, and the
- * environment libpagepool reads.
- */
-static void sweep_apply_point(struct opt_state *st)
-{
-	struct rpcsim_config *cfg = st->cfg;
-	struct rpcsim_sweep *sw = &cfg->sweep;
-	static const char *const env[] = { "PAGEPOOL_PCP", "PAGEPOOL_DEBUG",
-					   "PAGEPOOL_FAULT", NULL };
-	size_t len = 0;
-	FILE *f;
-
-	sw->name = rpcsim_point_name(cfg, sw->point);
-	for (unsigned int k = 0; k < sw->nr_keys; k++) {
-		const char *v = rpcsim_point_value(cfg, k, sw->point);
-
-		if (!strcmp(sw->keys[k].key, "pcp")) {
-			if (setenv("PAGEPOOL_PCP", v, 1))
-				rpcsim_die("setenv: %s", strerror(errno));
-		} else {
-			opt_apply(opt_find(sw->keys[k].key), v, st);
-		}
-	}
-
-	f = open_memstream(&sw->settings, &len);
-	if (!f)
-		rpcsim_die("open_memstream: %s", strerror(errno));
-	for (size_t i = 0; i < NR_OPT_SPECS; i++) {
-		char *a;
-
-		if (!opt_table[i].name || opt_table[i].not_setting ||
-		    !st->given[i])
-			continue;
-		a = setting_arg(&opt_table[i], st->given[i]);
-		fprintf(f, "%s%s", ftell(f) ? " " : "", a);
-		free(a);
-	}
-	for (int i = 0; env[i]; i++)
-		if (getenv(env[i]))
-			fprintf(f, "%s%s=%s", ftell(f) ? " " : "", env[i],
-				getenv(env[i]));
-	fclose(f);
-}
-
-/* --sweep, --results, --plan and --point: what goes with what. */
-static void check_sweep(struct opt_state *st)
-{
-	struct rpcsim_config *cfg = st->cfg;
-	struct rpcsim_sweep *sw = &cfg->sweep;
-	const char *arg;
-
-	if (!sw->nr_keys) {
-		if (sw->plan)
-			usage_error("--plan: only with --sweep=KEY=V1,V2,... "
-				    "and --results=DIR");
-		if ((arg = opt_given(st, "point")))
-			usage_error("--point=%s: only with --sweep=KEY=V1,V2,"
-				    "... and --results=DIR", arg);
-		if (sw->results)
-			usage_error("--results=%s: only with --sweep=KEY=V1,"
-				    "V2,...", sw->results);
-		return;
-	}
-	if (!sw->results)
-		usage_error("--sweep=%s: needs --results=DIR, the folder of the "
-			    "points' result files", sw->keys[0].arg);
-	if (cfg->json || cfg->json_after_text)
-		usage_error("--%s: not with --sweep: each point's JSON document "
-			    "goes into --results=%s", opt_given(st, "json") &&
-			    !opt_given(st, "output-format") ? "json" :
-			    "output-format", sw->results);
-	if (cfg->trace)
-		usage_error("--trace: not with --sweep (trace one point's "
-			    "command from --plan instead)");
-	sw->nr_points = 1;
-	for (unsigned int k = 0; k < sw->nr_keys; k++) {
-		sw->nr_points *= sw->keys[k].nr;
-		if (sw->nr_points > MAX_SWEEP_POINTS)
-			usage_error("--sweep=%s: the grid has more than %u "
-				    "points", sw->keys[k].arg,
-				    MAX_SWEEP_POINTS);
-	}
-	if (sw->point > sw->nr_points)
-		usage_error("--point=%s: the sweep has %llu point%s; expected "
-			    "1 to %llu", opt_given(st, "point"),
-			    (unsigned long long)sw->nr_points,
-			    sw->nr_points > 1 ? "s" : "",
-			    (unsigned long long)sw->nr_points);
-	if (sw->plan && sw->point)
-		usage_error("--point=%s: not with --plan (whose lines each run "
-			    "one point)", opt_given(st, "point"));
-	sweep_fixed_args(st);
-	if (sw->point)
-		sweep_apply_point(st);
-}
-
-char **rpcsim_point_argv(const struct rpcsim_config *cfg, const char *prog,
-			 uint64_t point)
-{
-	const struct rpcsim_sweep *sw = &cfg->sweep;
-	char **argv = xcalloc(sw->nr_fixed + sw->nr_keys + 4, sizeof(char *));
-	size_t n = 0, len;
-
-	argv[n++] = xstrdup(prog);
-	for (unsigned int i = 0; i < sw->nr_fixed; i++)
-		argv[n++] = xstrdup(sw->fixed[i]);
-	for (unsigned int k = 0; k < sw->nr_keys; k++) {
-		len = strlen(sw->keys[k].arg) + 9;
-		argv[n] = xcalloc(len, 1);
-		snprintf(argv[n++], len, "--sweep=%s", sw->keys[k].arg);
-	}
-	len = strlen(sw->results) + 11;
-	argv[n] = xcalloc(len, 1);
-	snprintf(argv[n++], len, "--results=%s", sw->results);
-	argv[n] = xcalloc(32, 1);
-	snprintf(argv[n++], 32, "--point=%llu", (unsigned long long)point);
-	return argv;
-}
-
-void rpcsim_free_options(struct rpcsim_config *cfg)
-{
-	struct rpcsim_sweep *sw = &cfg->sweep;
-
-	for (unsigned int k = 0; k < sw->nr_keys; k++)
-		for (unsigned int v = 0; v < sw->keys[k].nr; v++)
-			free(sw->keys[k].values[v]);
-	for (unsigned int i = 0; i < sw->nr_fixed; i++)
-		free(sw->fixed[i]);
-	free(sw->fixed);
-	free(sw->name);
-	free(sw->settings);
-	free(sw->results_dir);
-	memset(sw, 0, sizeof(*sw));
-}
-
-void rpcsim_free_argv(char **argv)
-{
-	for (char **p = argv; p && *p; p++)
-		free(*p);
-	free(argv);
 }
 
 /* --- the command line ---------------------------------------------------- */
@@ -1575,155 +863,6 @@ static void bad_option(const struct option *longopts, const char *arg)
 		    "accepted options", arg);
 }
 
-/*
- * jemalloc sizes its thread caches once, when it starts, from MALLOC_CONF:
- * for --je-tcache-slots=N that jemalloc did not start with, run this
- * rpcsim again with N added to MALLOC_CONF (once: RPCSIM_JE_RESTARTED
- * says it was done).  Then record the count the caches really have.
- */
-static void je_tcache_setup(struct rpcsim_config *cfg, uint64_t slots,
-			    char **argv)
-{
-	char conf[1024];
-	const char *old = getenv("MALLOC_CONF");
-	long have = pp_jemalloc_tcache_slots();
-
-	if (slots && cfg->je_tcache && have != (long)slots) {
-		if (getenv("RPCSIM_JE_RESTARTED")) {
-			fprintf(stderr, "rpcsim: --je-tcache-slots=%llu: "
-				"jemalloc started with %ld slots for 4 KiB "
-				"even with MALLOC_CONF=%s\n",
-				(unsigned long long)slots, have,
-				old ? old : "");
-			exit(1);
-		}
-		snprintf(conf, sizeof(conf), "%s%stcache_nslots_small_min:%llu,"
-			 "tcache_nslots_small_max:%llu", old ? old : "",
-			 old && *old ? "," : "", (unsigned long long)slots,
-			 (unsigned long long)slots);
-		if (setenv("MALLOC_CONF", conf, 1) ||
-		    setenv("RPCSIM_JE_RESTARTED", "1", 1))
-			rpcsim_die("setenv: %s", strerror(errno));
-		fflush(NULL);
-		execv("/proc/self/exe", argv);
-		fprintf(stderr, "rpcsim: --je-tcache-slots=%llu: cannot run "
-			"again with MALLOC_CONF=%s: %s\n",
-			(unsigned long long)slots, conf, strerror(errno));
-		exit(1);
-	}
-	cfg->je_tcache_slots = cfg->je_tcache ? have : 0;
-}
-
-/*
- * The pcp implementation the pools will run (PAGEPOOL_PCP, the build, the
- * kernel and glibc decide): printed in the header and the JSON.
- */
-/*
- * The profile the pools run: --profile, else PAGEPOOL_PROFILE, else
- * kernel; another backend than buddy runs its own paths (lean).
- */
-static void profile_resolve(struct rpcsim_config *cfg)
-{
-	const char *env = getenv("PAGEPOOL_PROFILE");
-
-	if (cfg->profile == PP_NR_PROFILES && env) {
-		if (pp_profile_from_name(env) < 0) {
-			fprintf(stderr, "rpcsim: PAGEPOOL_PROFILE=%s: expected "
-				"lean or kernel\n", env);
-			exit(2);
-		}
-		cfg->profile = (enum pp_profile)pp_profile_from_name(env);
-	}
-	if (cfg->profile == PP_NR_PROFILES)
-		cfg->profile = PP_PROFILE_KERNEL;
-	if (cfg->backend != PP_BACKEND_BUDDY)
-		cfg->profile = PP_PROFILE_LEAN;
-}
-
-static void pcp_impl_resolve(struct rpcsim_config *cfg)
-{
-	struct pp_pool_config pc = cfg->pool_env;
-
-	pc.backend = cfg->backend;
-	cfg->pcp_impl = pp_pool_config_pcp_impl(&pc, &cfg->pcp_why);
-	if (cfg->pcp_impl == PP_NR_PCP_IMPLS) {
-		fprintf(stderr, "rpcsim: PAGEPOOL_PCP=%s: expected auto, rseq "
-			"or lock\n", getenv("PAGEPOOL_PCP"));
-		exit(2);
-	}
-}
-
-/* The min watermark libpagepool gives a pool of @nr_pages. */
-static unsigned long pool_wmark_min(const struct rpcsim_config *cfg,
-				    unsigned long nr_pages)
-{
-	struct pp_pool_config pc = cfg->pool_env;
-	unsigned long min, low, high;
-
-	pc.nr_pages = nr_pages;
-	pc.pcp_batch = cfg->pcp_batch;
-	pc.pcp_high = cfg->pcp_high;
-	if (pp_pool_config_wmarks(&pc, &min, &low, &high))
-		rpcsim_die("no watermarks for a pool of %lu pages", nr_pages);
-	return min;
-}
-
-/*
- * The smallest pool in which every thread can hold a full rq_pages at once
- * while the completion queue is full and the page cache is resident:
- * allocations succeed down to the min watermark (the slow path drains the
- * pcp lists first), so the pool needs demand + wmark_min(pool) pages.  The
- * watermark grows with the pool (sqrt rule), so search for the size.
- * demand - wmark_min(n) never decreases as n grows: min grows by at most
- * one page per page.
- */
-static void compute_min_pool(struct rpcsim_config *cfg)
-{
-	unsigned long demand = cfg->threads * cfg->pages + cfg->file_pages;
-	unsigned long lo, hi;
-
-	if (cfg->completion == RPCSIM_COMPLETION_THREAD)
-		demand += cfg->queue_depth;	/* one reply head each */
-	/*
-	 * page_pool: each RX queue's cache and ring full and a packet in
-	 * hand, and the stack thread's queue full of packets.  A smaller
-	 * pool cannot deadlock (RX allocations fail and drop packets
-	 * instead of waiting) but would measure drops, not refills.
-	 */
-	if (cfg->consumer == RPCSIM_CONSUMER_PAGE_POOL)
-		demand = cfg->threads * (PP_ALLOC_CACHE_SIZE +
-					 cfg->ring_size + cfg->packet_pages) +
-			 cfg->queue_depth * cfg->packet_pages;
-	/*
-	 * jemalloc keeps pages of its own out of the pool: its first
-	 * metadata block (512 pages), about 150 bytes of metadata per page
-	 * it hands out (demand / 16 is more), retained extents it grows by
-	 * up to 1024 pages at a time (two of them), and what its thread
-	 * caches hold.
-	 */
-	cfg->backend_pages = 0;
-	if (cfg->backend == PP_BACKEND_JEMALLOC)
-		cfg->backend_pages = 512 + demand / 16 + 2048 +
-				     online_cpus() *
-				     (unsigned long)(cfg->je_tcache_slots > 0 ?
-						     cfg->je_tcache_slots : 0);
-	demand += cfg->backend_pages;
-	lo = demand;
-	hi = demand + demand / 7 + 64;
-	while (hi - pool_wmark_min(cfg, hi) < demand)
-		hi *= 2;
-	while (lo < hi) {
-		unsigned long mid = lo + (hi - lo) / 2;
-
-		if (mid - pool_wmark_min(cfg, mid) >= demand)
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
-	cfg->min_pool_pages = lo;
-	cfg->min_pool_wmark = pool_wmark_min(cfg, lo);
-}
-
 static void config_defaults(struct rpcsim_config *cfg)
 {
 	memset(cfg, 0, sizeof(*cfg));
@@ -1753,167 +892,6 @@ static void config_defaults(struct rpcsim_config *cfg)
 	cfg->free_direct = DEFAULT_FREE_DIRECT;
 	cfg->free_ring = DEFAULT_FREE_RING;
 	cfg->free_held = DEFAULT_FREE_HELD;
-}
-
-/* An option of one consumer given with the other: refused. */
-static void check_consumer(const struct opt_state *st)
-{
-	const struct rpcsim_config *cfg = st->cfg;
-
-	for (size_t i = 0; i < NR_OPT_SPECS; i++) {
-		const struct opt_spec *o = &opt_table[i];
-		const char *arg = st->given[i];
-
-		if (!o->consumer_only || !arg ||
-		    o->consumer_only == cfg->consumer + 1)
-			continue;
-		usage_error("--%s%s%s: only with --consumer=%s (this run's "
-			    "consumer is %s)", o->name, *arg ? "=" : "", arg,
-			    words_consumer[o->consumer_only - 1],
-			    words_consumer[cfg->consumer]);
-	}
-}
-
-/* Options that only go with another: refused alone. */
-static void check_dependencies(struct opt_state *st)
-{
-	struct rpcsim_config *cfg = st->cfg;
-	const char *arg;
-
-	check_consumer(st);
-	arg = opt_given(st, "trace-events");
-	if (!cfg->trace && arg)
-		usage_error("--trace-events=%s: only with --trace", arg);
-	arg = opt_given(st, "trace-buffer");
-	if (!cfg->trace && arg)
-		usage_error("--trace-buffer=%s: only with --trace", arg);
-#ifndef HAVE_LTTNG_UST
-	if (cfg->trace)
-		usage_error("--trace: this rpcsim was built without LTTng-UST "
-			    "(./configure --disable-lttng-ust)");
-#endif
-
-	if (cfg->backend != PP_BACKEND_JEMALLOC && st->je_last)
-		usage_error("--%s=%s: only with --backend=jemalloc",
-			    st->je_last->name, st->je_last_arg);
-	arg = opt_given(st, "profile");
-	if (arg && cfg->profile == PP_PROFILE_KERNEL &&
-	    cfg->backend != PP_BACKEND_BUDDY)
-		usage_error("--profile=%s: only with --backend=buddy (the "
-			    "profiles are the buddy allocator's paths)", arg);
-	arg = opt_given(st, "je-tcache-slots");
-	if (arg && !cfg->je_tcache)
-		usage_error("--je-tcache-slots=%s: only with --je-tcache=on",
-			    arg);
-	if (cfg->backend == PP_BACKEND_JEMALLOC && !st->checking)
-		je_tcache_setup(cfg, st->je_slots, st->argv);
-	else if (cfg->backend == PP_BACKEND_JEMALLOC)	/* as it would be */
-		cfg->je_tcache_slots = !cfg->je_tcache ? 0 : st->je_slots ?
-				       (long)st->je_slots :
-				       pp_jemalloc_tcache_slots();
-}
-
-/* The defaults that follow other options, and sizes that must agree. */
-static void check_sizes(struct opt_state *st)
-{
-	struct rpcsim_config *cfg = st->cfg;
-	char buf[32], given[32];
-
-	/* Length: whichever comes first; the default only without either. */
-	if (!opt_given(st, "duration") && !cfg->requests)
-		cfg->duration_s = DEFAULT_DURATION_S;
-
-	if (cfg->nodes > 1 && cfg->backend != PP_BACKEND_BUDDY)
-		usage_error("--nodes=%u: expected 1 with --backend=%s (only "
-			    "buddy pools have nodes)", cfg->nodes,
-			    pp_backend_name(cfg->backend));
-	if (!opt_given(st, "pcp-high"))
-		cfg->pcp_high = cfg->pcp_batch * 6;
-	else if (cfg->pcp_high < cfg->pcp_batch)
-		usage_error("--pcp-high=%u: expected an integer from the pcp "
-			    "batch (%u) to %u", cfg->pcp_high, cfg->pcp_batch,
-			    MAX_PCP_HIGH);
-	if (!opt_given(st, "queue-depth") &&
-	    cfg->consumer == RPCSIM_CONSUMER_PAGE_POOL)
-		cfg->queue_depth = cfg->threads * PP_QUEUE_DEPTH_PER_RXQ >
-				   MAX_QUEUE_DEPTH ? MAX_QUEUE_DEPTH :
-				   cfg->threads * PP_QUEUE_DEPTH_PER_RXQ;
-	else if (!opt_given(st, "queue-depth"))
-		cfg->queue_depth = cfg->threads * 2 > MAX_QUEUE_DEPTH ?
-				   MAX_QUEUE_DEPTH : cfg->threads * 2;
-
-	if (cfg->io_size > cfg->max_payload)
-		usage_error("--io-size=%s: larger than the max payload (%s); "
-			    "expected a size from 1 to --max-payload",
-			    opt_given_or_default(st, "io-size", given,
-						 sizeof(given)),
-			    fmt_size(buf, sizeof(buf), cfg->max_payload));
-	if (cfg->file_size < cfg->io_size)
-		usage_error("--file-size=%s: smaller than one request (%s); "
-			    "expected at least --io-size",
-			    opt_given_or_default(st, "file-size", given,
-						 sizeof(given)),
-			    fmt_size(buf, sizeof(buf), cfg->io_size));
-}
-
-/* The kernel's sizes (__svc_create() and svc_alloc_arg()), the pool's. */
-static void derive_sizes(struct opt_state *st)
-{
-	struct rpcsim_config *cfg = st->cfg;
-	char given[32];
-
-	cfg->sv_max_mesg = (unsigned long)DIV_ROUND_UP(cfg->max_payload +
-						       PP_PAGE_SIZE,
-						       PP_PAGE_SIZE) *
-			   PP_PAGE_SIZE;
-	cfg->pages = (cfg->sv_max_mesg + 2 * PP_PAGE_SIZE) / PP_PAGE_SIZE;
-	cfg->pool_pages = (unsigned long)(cfg->pool_size / PP_PAGE_SIZE);
-	pcp_impl_resolve(cfg);
-	profile_resolve(cfg);
-	cfg->file_pages = (unsigned long)DIV_ROUND_UP(cfg->file_size,
-						      PP_PAGE_SIZE);
-	cfg->io_pages = (unsigned long)DIV_ROUND_UP(cfg->io_size,
-						    PP_PAGE_SIZE);
-	cfg->packet_pages = (unsigned long)DIV_ROUND_UP(cfg->packet_size,
-							PP_PAGE_SIZE);
-	if (cfg->consumer == RPCSIM_CONSUMER_PAGE_POOL)
-		cfg->file_pages = 0;	/* no page cache */
-
-	compute_min_pool(cfg);
-	if (cfg->pool_pages < cfg->min_pool_pages &&
-	    cfg->consumer == RPCSIM_CONSUMER_PAGE_POOL)
-		usage_error("--pool-size=%s: too small for %u RX queues x "
-			    "(%d cache + %u ring + %lu packet pages) + %u "
-			    "queued packets x %lu pages + a %lu-page min "
-			    "watermark%s%.0lu%s; expected at least %luk "
-			    "(%lu pages)",
-			    opt_given_or_default(st, "pool-size", given,
-						 sizeof(given)),
-			    cfg->threads, PP_ALLOC_CACHE_SIZE,
-			    cfg->ring_size, cfg->packet_pages,
-			    cfg->queue_depth, cfg->packet_pages,
-			    cfg->min_pool_wmark,
-			    cfg->backend_pages ? " + " : "",
-			    cfg->backend_pages,
-			    cfg->backend_pages ? " pages for jemalloc" : "",
-			    cfg->min_pool_pages * (PP_PAGE_SIZE / 1024),
-			    cfg->min_pool_pages);
-	if (cfg->pool_pages < cfg->min_pool_pages)
-		usage_error("--pool-size=%s: too small for %u threads x %lu "
-			    "rq_pages + %u queued reply pages + %lu page-cache "
-			    "pages + a %lu-page min watermark%s%.0lu%s; "
-			    "expected at least %luk (%lu pages)",
-			    opt_given_or_default(st, "pool-size", given,
-						 sizeof(given)),
-			    cfg->threads, cfg->pages,
-			    cfg->completion == RPCSIM_COMPLETION_THREAD ?
-			    cfg->queue_depth : 0,
-			    cfg->file_pages, cfg->min_pool_wmark,
-			    cfg->backend_pages ? " + " : "",
-			    cfg->backend_pages,
-			    cfg->backend_pages ? " pages for jemalloc" : "",
-			    cfg->min_pool_pages * (PP_PAGE_SIZE / 1024),
-			    cfg->min_pool_pages);
 }
 
 void rpcsim_parse_options(int argc, char **argv, struct rpcsim_config *cfg)

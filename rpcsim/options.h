@@ -20,8 +20,8 @@ enum rpcsim_mode {
 
 /* --consumer: who calls the allocator. */
 enum rpcsim_consumer {
-	RPCSIM_CONSUMER_NFSD,		/* svc_alloc_arg(), svc*.c */
-	RPCSIM_CONSUMER_PAGE_POOL,	/* a NIC's RX page_pool, pp_consumer.c */
+	RPCSIM_CONSUMER_NFSD,		/* svc_alloc_arg(), nfsd/ */
+	RPCSIM_CONSUMER_PAGE_POOL,	/* a NIC's RX page_pool, page_pool/ */
 	RPCSIM_NR_CONSUMERS
 };
 

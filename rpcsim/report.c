@@ -11,8 +11,8 @@
 #include <pagepool/pagepool.h>
 
 #include "json.h"
+#include "page_pool/consumer.h"
 #include "plot.h"
-#include "pp_consumer.h"
 #include "report.h"
 #include "results.h"
 #include "util.h"
@@ -30,7 +30,7 @@ struct mode_summary {
 	double elapsed_s;
 	/* Over the runs' mean latencies, in us. */
 	double avg_us, stddev_us, min_us, max_us, trimmed_us;
-	struct ppc_result pp;	/* --consumer=page_pool */
+	struct ppool_result page_pool;	/* --consumer=page_pool */
 };
 
 static double ns_to_us(double ns)
@@ -72,8 +72,8 @@ static void summary_build(struct mode_summary *ms, const struct svc_result *r,
 			ms->events[e] += r[i].events[e];
 		ms->completions += r[i].completions;
 		ms->elapsed_s += r[i].elapsed_s;
-		if (r[i].pp)
-			ppc_result_add(&ms->pp, r[i].pp);
+		if (r[i].page_pool)
+			ppool_result_add(&ms->page_pool, r[i].page_pool);
 		means[i] = run_mean_us(&r[i]);
 		sum += means[i];
 	}
@@ -135,7 +135,7 @@ static void config_page_pool(FILE *out, const struct rpcsim_config *cfg)
 		"each (cache %d, refill %d, ring %u), one stack thread "
 		"(queue depth %u packets)\n", cfg->threads,
 		cfg->threads > 1 ? "s" : "",
-		PP_ALLOC_CACHE_SIZE, PP_ALLOC_CACHE_REFILL, cfg->ring_size,
+		PAGE_POOL_CACHE_SIZE, PAGE_POOL_CACHE_REFILL, cfg->ring_size,
 		cfg->queue_depth);
 	if (cfg->rate)
 		snprintf(b, sizeof(b), "%s packets/s per queue",
@@ -427,18 +427,18 @@ static void mode_nfsd(FILE *out, const struct report *rep,
  */
 static double ns_per_page(const struct mode_summary *ms)
 {
-	return ms->pp.alloc.slow_pages ? (double)ms->hist.sum /
-	       (double)ms->pp.alloc.slow_pages : 0;
+	return ms->page_pool.alloc.slow_pages ? (double)ms->hist.sum /
+	       (double)ms->page_pool.alloc.slow_pages : 0;
 }
 
 /* The page_pool figures of a mode's block: refills, recycling, returns. */
 static void mode_page_pool_lines(FILE *out, const struct mode_summary *ms)
 {
-	const struct ppc_result *pp = &ms->pp;
-	const struct page_pool_alloc_stats *al = &pp->alloc;
-	const struct page_pool_recycle_stats *d = &pp->recycle_direct;
-	const struct page_pool_recycle_stats *k = &pp->recycle_stack;
-	double pps = ms->elapsed_s > 0 ? (double)pp->packets / ms->elapsed_s :
+	const struct ppool_result *pr = &ms->page_pool;
+	const struct page_pool_alloc_stats *al = &pr->alloc;
+	const struct page_pool_recycle_stats *d = &pr->recycle_direct;
+	const struct page_pool_recycle_stats *k = &pr->recycle_stack;
+	double pps = ms->elapsed_s > 0 ? (double)pr->packets / ms->elapsed_s :
 		     0;
 	char a[32], b[32], c[32];
 
@@ -448,11 +448,11 @@ static void mode_page_pool_lines(FILE *out, const struct mode_summary *ms)
 		(double)al->slow_pages / (double)al->slow : 0,
 		ns_per_page(ms), fmt_thousands(a, sizeof(a), al->slow),
 		fmt_thousands(b, sizeof(b), al->slow_pages), al->slow_fail,
-		fmt_thousands(c, sizeof(c), (uint64_t)pps), pp->dropped,
+		fmt_thousands(c, sizeof(c), (uint64_t)pps), pr->dropped,
 		ms->elapsed_s);
 	fprintf(out, "  recycle:   hit rate %.1f %% of %s pages handed out: "
 		"%" PRIu64 " from the cache, %" PRIu64 " from the ring, %"
-		PRIu64 " allocated\n", 100.0 * ppc_hit_rate(pp),
+		PRIu64 " allocated\n", 100.0 * ppool_hit_rate(pr),
 		fmt_thousands(a, sizeof(a), al->handed_out), al->from_cache,
 		al->from_ring, al->from_alloc);
 	fprintf(out, "  returns:   NAPI: cached %" PRIu64 ", cache_full %"
@@ -463,14 +463,14 @@ static void mode_page_pool_lines(FILE *out, const struct mode_summary *ms)
 		k->ring_full);
 	fprintf(out, "  page_pool: hold %" PRIu64 ", release %" PRIu64
 		", in flight at destroy %" PRIu64 "; ring refills %" PRIu64
-		" (%" PRIu64 " pages), ring empty %" PRIu64 "\n", pp->hold,
-		pp->release, pp->inflight, al->refill, al->refill_pages,
+		" (%" PRIu64 " pages), ring empty %" PRIu64 "\n", pr->hold,
+		pr->release, pr->inflight, al->refill, al->refill_pages,
 		al->empty);
 	fprintf(out, "  packets:   %" PRIu64 " freed direct, %" PRIu64
 		" by the stack thread, %" PRIu64 " held by a clone (%" PRIu64
 		" clone references dropped); %" PRIu64 " RX waits (%.3f s)\n",
-		pp->freed_direct, pp->freed_ring, pp->freed_held,
-		pp->clone_puts, ms->total.waits,
+		pr->freed_direct, pr->freed_ring, pr->freed_held,
+		pr->clone_puts, ms->total.waits,
 		(double)ms->total.wait_ns / 1e9);
 }
 
@@ -479,8 +479,8 @@ static void mode_page_pool(FILE *out, const struct report *rep,
 			   const struct mode_summary *ms, enum rpcsim_mode mode)
 {
 	const struct rpcsim_config *cfg = rep->cfg;
-	const struct ppc_result *pp = &ms->pp;
-	const struct page_pool_alloc_stats *al = &pp->alloc;
+	const struct ppool_result *pr = &ms->page_pool;
+	const struct page_pool_alloc_stats *al = &pr->alloc;
 
 	mode_latency(out, &ms->hist);
 	mode_page_pool_lines(out, ms);
@@ -501,10 +501,11 @@ static void mode_page_pool(FILE *out, const struct report *rep,
 		" allocated=%" PRIu64 " packets=%" PRIu64 " dropped=%" PRIu64
 		" packets_per_s=%.0f waits=%" PRIu64 " inflight=%" PRIu64
 		"\n\n", al->slow ? (double)al->slow_pages / (double)al->slow :
-		0, ns_per_page(ms), ppc_hit_rate(pp), al->handed_out, al->from_cache,
-		al->from_ring, al->from_alloc, pp->packets, pp->dropped,
-		ms->elapsed_s > 0 ? (double)pp->packets / ms->elapsed_s : 0,
-		ms->total.waits, pp->inflight);
+		0, ns_per_page(ms), ppool_hit_rate(pr), al->handed_out,
+		al->from_cache, al->from_ring, al->from_alloc, pr->packets,
+		pr->dropped,
+		ms->elapsed_s > 0 ? (double)pr->packets / ms->elapsed_s : 0,
+		ms->total.waits, pr->inflight);
 }
 
 void report_mode(FILE *out, const struct report *rep, enum rpcsim_mode mode)
@@ -541,7 +542,7 @@ static void table_packets(FILE *out, const struct report *rep)
 		if (!rep->runs_done[m])
 			continue;
 		summary_build(&ms, rep->results[m], rep->runs_done[m]);
-		pps[m] = ms.elapsed_s > 0 ? (double)ms.pp.packets /
+		pps[m] = ms.elapsed_s > 0 ? (double)ms.page_pool.packets /
 			 ms.elapsed_s : 0;
 	}
 	for (int m = 0; m < RPCSIM_NR_MODES; m++) {
@@ -672,10 +673,10 @@ static void json_recycle(struct json *j, const char *key,
 }
 
 /* --consumer=page_pool: what the page_pools did (names as the kernel's). */
-static void json_page_pool(struct json *j, const struct ppc_result *pp,
+static void json_page_pool(struct json *j, const struct ppool_result *pr,
 			   const struct hist *h, double elapsed_s)
 {
-	const struct page_pool_alloc_stats *al = &pp->alloc;
+	const struct page_pool_alloc_stats *al = &pr->alloc;
 
 	json_object_begin(j, "page_pool");
 	json_uint(j, "refills", al->slow);
@@ -685,7 +686,7 @@ static void json_page_pool(struct json *j, const struct ppc_result *pp,
 	json_number(j, "ns_per_page", al->slow_pages ? (double)h->sum /
 		    (double)al->slow_pages : 0);
 	json_uint(j, "refills_empty", al->slow_fail);
-	json_number(j, "hit_rate", ppc_hit_rate(pp));
+	json_number(j, "hit_rate", ppool_hit_rate(pr));
 	json_uint(j, "handed_out", al->handed_out);
 	json_uint(j, "from_cache", al->from_cache);
 	json_uint(j, "from_ring", al->from_ring);
@@ -697,19 +698,19 @@ static void json_page_pool(struct json *j, const struct ppc_result *pp,
 	json_uint(j, "refill", al->refill);
 	json_uint(j, "refill_pages", al->refill_pages);
 	json_object_end(j);
-	json_recycle(j, "recycle_napi", &pp->recycle_direct);
-	json_recycle(j, "recycle_stack", &pp->recycle_stack);
-	json_uint(j, "hold", pp->hold);
-	json_uint(j, "release", pp->release);
-	json_uint(j, "inflight", pp->inflight);
-	json_uint(j, "packets", pp->packets);
-	json_uint(j, "dropped", pp->dropped);
+	json_recycle(j, "recycle_napi", &pr->recycle_direct);
+	json_recycle(j, "recycle_stack", &pr->recycle_stack);
+	json_uint(j, "hold", pr->hold);
+	json_uint(j, "release", pr->release);
+	json_uint(j, "inflight", pr->inflight);
+	json_uint(j, "packets", pr->packets);
+	json_uint(j, "dropped", pr->dropped);
 	json_number(j, "packets_per_s", elapsed_s > 0 ?
-		    (double)pp->packets / elapsed_s : 0);
-	json_uint(j, "freed_direct", pp->freed_direct);
-	json_uint(j, "freed_ring", pp->freed_ring);
-	json_uint(j, "freed_held", pp->freed_held);
-	json_uint(j, "clone_puts", pp->clone_puts);
+		    (double)pr->packets / elapsed_s : 0);
+	json_uint(j, "freed_direct", pr->freed_direct);
+	json_uint(j, "freed_ring", pr->freed_ring);
+	json_uint(j, "freed_held", pr->freed_held);
+	json_uint(j, "clone_puts", pr->clone_puts);
 	json_object_end(j);
 }
 
@@ -755,8 +756,8 @@ static void json_run(struct json *j, const struct rpcsim_config *cfg,
 	json_uint(j, "cache_gets", r->acct.cache_gets);
 	json_uint(j, "cache_puts", r->acct.cache_puts);
 	json_object_end(j);
-	if (r->pp)
-		json_page_pool(j, r->pp, &r->hist, r->elapsed_s);
+	if (r->page_pool)
+		json_page_pool(j, r->page_pool, &r->hist, r->elapsed_s);
 	json_object_end(j);
 }
 
@@ -766,8 +767,8 @@ static void json_config_page_pool(struct json *j,
 	json_string(j, "consumer", rpcsim_consumer_name(cfg->consumer));
 	json_object_begin(j, "page_pool");
 	json_uint(j, "rx_queues", cfg->threads);
-	json_uint(j, "cache_size", PP_ALLOC_CACHE_SIZE);
-	json_uint(j, "refill_size", PP_ALLOC_CACHE_REFILL);
+	json_uint(j, "cache_size", PAGE_POOL_CACHE_SIZE);
+	json_uint(j, "refill_size", PAGE_POOL_CACHE_REFILL);
 	json_uint(j, "ring_size", cfg->ring_size);
 	json_uint(j, "packet_size", cfg->packet_size);
 	json_uint(j, "packet_pages", cfg->packet_pages);
@@ -927,7 +928,8 @@ void report_json(FILE *out, const struct report *rep)
 		json_uint(&j, "trimmed", ms.runs >= 3 ? 2 : 0);
 		json_object_end(&j);
 		if (cfg->consumer == RPCSIM_CONSUMER_PAGE_POOL)
-			json_page_pool(&j, &ms.pp, &ms.hist, ms.elapsed_s);
+			json_page_pool(&j, &ms.page_pool, &ms.hist,
+				       ms.elapsed_s);
 		json_array_begin(&j, "per_run");
 		for (unsigned int r = 0; r < rep->runs_done[m]; r++)
 			json_run(&j, cfg, &rep->results[m][r]);

@@ -9,8 +9,8 @@
 
 #include <stdio.h>
 
+#include "nfsd/svc.h"
 #include "options.h"
-#include "svc.h"
 
 /* results[mode] is an array of cfg->repeat runs, or NULL if not run. */
 struct report {

@@ -198,13 +198,36 @@ static int trace_prepare_dir(struct trace_session *ts, const char *dir,
 	return trace_claim_dir(ts, err, errlen);
 }
 
-int trace_session_start(struct trace_session *ts,
-			const struct trace_session_config *cfg,
-			char *err, size_t errlen)
+/* The session's one channel, with @cfg's sub-buffers. */
+static int trace_enable_channel(struct lttng_handle *h,
+				struct lttng_channel *chan,
+				const struct trace_session_config *cfg,
+				char *err, size_t errlen)
 {
-	struct lttng_domain dom;
-	struct lttng_handle *h = NULL;
-	struct lttng_channel *chan = NULL;
+	int ret;
+
+	snprintf(chan->name, sizeof(chan->name), "%s", TRACE_CHANNEL);
+	chan->attr.overwrite = 0;	/* discard mode: losses are counted */
+	if (cfg->subbuf_size)
+		chan->attr.subbuf_size = cfg->subbuf_size;
+	if (cfg->num_subbuf)
+		chan->attr.num_subbuf = cfg->num_subbuf;
+	ret = lttng_enable_channel(h, chan);
+	if (ret < 0) {
+		trace_err(err, errlen, "enabling the channel", ret);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * vtid pairs a thread's entry and exit; vpid tells the processes
+ * apart (per-UID buffers mix a user's processes).  Not procname: a
+ * 16-byte string on every event, and the process is rpcsim.
+ */
+static int trace_add_contexts(struct lttng_handle *h, char *err,
+			      size_t errlen)
+{
 	static const struct {
 		enum lttng_event_context_type type;
 		const char *what;
@@ -213,8 +236,29 @@ int trace_session_start(struct trace_session *ts,
 		{ LTTNG_EVENT_CONTEXT_VPID, "adding the vpid context" },
 	};
 	struct lttng_event_context ctx;
-	char url[4200];
 	unsigned int i;
+	int ret;
+
+	for (i = 0; i < sizeof(contexts) / sizeof(contexts[0]); i++) {
+		memset(&ctx, 0, sizeof(ctx));
+		ctx.ctx = contexts[i].type;
+		ret = lttng_add_context(h, &ctx, NULL, TRACE_CHANNEL);
+		if (ret < 0) {
+			trace_err(err, errlen, contexts[i].what, ret);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int trace_session_start(struct trace_session *ts,
+			const struct trace_session_config *cfg,
+			char *err, size_t errlen)
+{
+	struct lttng_domain dom;
+	struct lttng_handle *h = NULL;
+	struct lttng_channel *chan = NULL;
+	char url[4200];
 	int ret;
 
 	memset(ts, 0, sizeof(*ts));
@@ -247,37 +291,16 @@ int trace_session_start(struct trace_session *ts,
 		snprintf(err, errlen, "lttng handle/channel: out of memory");
 		goto fail;
 	}
-	snprintf(chan->name, sizeof(chan->name), "%s", TRACE_CHANNEL);
-	chan->attr.overwrite = 0;	/* discard mode: losses are counted */
-	if (cfg->subbuf_size)
-		chan->attr.subbuf_size = cfg->subbuf_size;
-	if (cfg->num_subbuf)
-		chan->attr.num_subbuf = cfg->num_subbuf;
-	ret = lttng_enable_channel(h, chan);
-	if (ret < 0) {
-		trace_err(err, errlen, "enabling the channel", ret);
+	if (trace_enable_channel(h, chan, cfg, err, errlen))
 		goto fail;
-	}
 	if (trace_enable(h, "rpcsim:*", err, errlen))
 		goto fail;
 	if (cfg->all_events && trace_enable(h, "pagepool:*", err, errlen))
 		goto fail;
 	if (cfg->page_pool && trace_enable(h, "page_pool:*", err, errlen))
 		goto fail;
-	/*
-	 * vtid pairs a thread's entry and exit; vpid tells the processes
-	 * apart (per-UID buffers mix a user's processes).  Not procname: a
-	 * 16-byte string on every event, and the process is rpcsim.
-	 */
-	for (i = 0; i < sizeof(contexts) / sizeof(contexts[0]); i++) {
-		memset(&ctx, 0, sizeof(ctx));
-		ctx.ctx = contexts[i].type;
-		ret = lttng_add_context(h, &ctx, NULL, TRACE_CHANNEL);
-		if (ret < 0) {
-			trace_err(err, errlen, contexts[i].what, ret);
-			goto fail;
-		}
-	}
+	if (trace_add_contexts(h, err, errlen))
+		goto fail;
 	ret = lttng_start_tracing(ts->name);
 	if (ret < 0) {
 		trace_err(err, errlen, "starting the session", ret);

@@ -119,13 +119,13 @@ static void page_pool_hold(struct page_pool *pool, struct pp_page *page)
 
 /*
  * page_pool_refill_alloc_cache(): the cache is empty; move up to
- * PP_ALLOC_CACHE_REFILL pages from the ring into it and hand out the
+ * PAGE_POOL_CACHE_REFILL pages from the ring into it and hand out the
  * last.  NULL when the ring was empty.
  */
 static struct pp_page *page_pool_refill_alloc_cache(struct page_pool *pool)
 {
 	unsigned int n = ring_consume_batch(&pool->ring, pool->cache,
-					    PP_ALLOC_CACHE_REFILL);
+					    PAGE_POOL_CACHE_REFILL);
 
 	if (!n) {
 		pool->alloc.empty++;
@@ -148,9 +148,9 @@ static unsigned int slow_array(struct page_pool *pool)
 {
 	if (!pool->pure_output)
 		memset(pool->cache, 0,
-		       PP_ALLOC_CACHE_REFILL * sizeof(pool->cache[0]));
+		       PAGE_POOL_CACHE_REFILL * sizeof(pool->cache[0]));
 	return (unsigned int)pp_alloc_pages_bulk_array(pool->pp, PAGE_POOL_GFP,
-						       PP_ALLOC_CACHE_REFILL,
+						       PAGE_POOL_CACHE_REFILL,
 						       pool->cache);
 }
 
@@ -162,7 +162,7 @@ static unsigned int slow_list(struct page_pool *pool)
 	struct pp_page *page;
 
 	pp_alloc_pages_bulk_list(pool->pp, PAGE_POOL_GFP,
-				 PP_ALLOC_CACHE_REFILL, &list);
+				 PAGE_POOL_CACHE_REFILL, &list);
 	while ((page = pp_list_pop_page(&list)))
 		pool->cache[n++] = page;
 	return n;
@@ -171,7 +171,7 @@ static unsigned int slow_list(struct page_pool *pool)
 /*
  * __page_pool_alloc_pages_slow(): the cache and the ring are empty.
  * Before 5.13 one page from the allocator, handed out directly; since,
- * one bulk call of PP_ALLOC_CACHE_REFILL pages into the cache, the last
+ * one bulk call of PAGE_POOL_CACHE_REFILL pages into the cache, the last
  * of them handed out.  The call is what rpcsim times, as svc_alloc_arg()
  * for the nfsd consumer.
  */
@@ -257,7 +257,7 @@ void page_pool_put_page(struct page_pool *pool, struct pp_page *page,
 	 */
 	if (likely(pp_page_count(page) == 1)) {
 		if (allow_direct) {
-			if (likely(pool->count < PP_ALLOC_CACHE_SIZE)) {
+			if (likely(pool->count < PAGE_POOL_CACHE_SIZE)) {
 				pool->origin[pfn] = PAGE_POOL_FROM_CACHE;
 				pool->cache[pool->count++] = page;
 				st->cached++;
@@ -283,14 +283,14 @@ void page_pool_put_page(struct page_pool *pool, struct pp_page *page,
 
 uint32_t page_pool_destroy(struct page_pool *pool)
 {
-	struct pp_page *batch[PP_ALLOC_CACHE_REFILL];
+	struct pp_page *batch[PAGE_POOL_CACHE_REFILL];
 	unsigned int n;
 	uint32_t release, inflight;
 
 	while (pool->count)
 		page_pool_return_page(pool, pool->cache[--pool->count]);
 	while ((n = ring_consume_batch(&pool->ring, batch,
-				       PP_ALLOC_CACHE_REFILL)))
+				       PAGE_POOL_CACHE_REFILL)))
 		for (unsigned int i = 0; i < n; i++)
 			page_pool_return_page(pool, batch[i]);
 	release = atomic_load_explicit(&pool->release_cnt,

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The page_pool consumer (see pp_consumer.h).  The packet model:
+ * The page_pool consumer (see consumer.h).  The packet model:
  *
  * - one RX queue per --threads, each a thread standing for its NAPI
  *   poll loop, with a page_pool of its own;
@@ -37,28 +37,28 @@
 
 #include <pagepool/pagepool.h>
 
-#include "pp_consumer.h"
+#include "consumer.h"
 #include "util.h"
 
 /* How the stack thread frees a queued packet. */
-enum ppc_fate {
-	PPC_DIRECT,		/* not queued: freed in NAPI context */
-	PPC_RING,		/* page_pool_put_page(), not direct */
-	PPC_HELD,		/* the clone's reference: pp_put_page() */
+enum ppool_fate {
+	PPOOL_DIRECT,		/* not queued: freed in NAPI context */
+	PPOOL_RING,		/* page_pool_put_page(), not direct */
+	PPOOL_HELD,		/* the clone's reference: pp_put_page() */
 };
 
-struct ppc_packet {
+struct ppool_packet {
 	unsigned int queue;
-	enum ppc_fate fate;
+	enum ppool_fate fate;
 	struct pp_page **pages;		/* packet_pages slots */
 };
 
 /* The stack thread and the packets it has yet to free. */
-struct ppc_stack {
+struct ppool_stack {
 	pthread_mutex_t lock;
 	pthread_cond_t more;		/* a packet was queued, or stop */
 	pthread_cond_t space;		/* a packet was freed */
-	struct ppc_packet *ring;
+	struct ppool_packet *ring;
 	struct pp_page **slots;		/* depth x packet_pages */
 	unsigned int depth;
 	uint64_t head, tail;		/* packets queued, freed */
@@ -68,12 +68,12 @@ struct ppc_stack {
 	pthread_t thread;
 };
 
-struct ppc_run;
+struct ppool_run;
 
 /* One RX queue and its NAPI thread. */
-struct ppc_rxq {
+struct ppool_rxq {
 	struct page_pool pool;
-	struct ppc_run *run;
+	struct ppool_run *run;
 	unsigned int id;
 	pthread_t thread;
 	struct pp_page **pkt;		/* the packet being received */
@@ -84,13 +84,13 @@ struct ppc_rxq {
 	struct page_pool_recycle_stats rst;	/* direct returns */
 } __attribute__((aligned(64)));
 
-struct ppc_run {
+struct ppool_run {
 	const struct rpcsim_config *cfg;
 	enum rpcsim_mode mode;
 	struct pp_pool *pp;
 	unsigned char *origin;		/* per pfn (page_pool.h) */
-	struct ppc_stack stack;
-	struct ppc_rxq *rxq;		/* cfg->threads */
+	struct ppool_stack stack;
+	struct ppool_rxq *rxq;		/* cfg->threads */
 	pthread_barrier_t go;
 	uint64_t start_ns;
 	atomic_bool stop;
@@ -99,13 +99,13 @@ struct ppc_run {
 	atomic_uint nr_done;
 };
 
-static bool ppc_stopping(struct ppc_run *run)
+static bool ppool_stopping(struct ppool_run *run)
 {
 	return atomic_load_explicit(&run->stop, memory_order_relaxed);
 }
 
 /* splitmix64: the per-queue stream deciding each packet's fate. */
-static uint64_t ppc_random(uint64_t *state)
+static uint64_t ppool_random(uint64_t *state)
 {
 	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
 
@@ -116,13 +116,13 @@ static uint64_t ppc_random(uint64_t *state)
 
 /* --- the stack thread --------------------------------------------------- */
 
-static void ppc_free_packet(struct ppc_run *run, struct ppc_packet *p)
+static void ppool_free_packet(struct ppool_run *run, struct ppool_packet *p)
 {
 	unsigned long n = run->cfg->packet_pages;
-	struct ppc_stack *s = &run->stack;
+	struct ppool_stack *s = &run->stack;
 
 	for (unsigned long i = 0; i < n; i++) {
-		if (p->fate == PPC_HELD) {
+		if (p->fate == PPOOL_HELD) {
 			pp_put_page(run->pp, p->pages[i]);
 			s->clone_puts++;
 		} else {
@@ -137,10 +137,10 @@ static void ppc_free_packet(struct ppc_run *run, struct ppc_packet *p)
  * once, outside the lock (each page_pool's ring has a lock of its own).
  * Stops when told to and the queue is empty.
  */
-static void *ppc_stack_thread(void *arg)
+static void *ppool_stack_thread(void *arg)
 {
-	struct ppc_run *run = arg;
-	struct ppc_stack *s = &run->stack;
+	struct ppool_run *run = arg;
+	struct ppool_stack *s = &run->stack;
 
 	PTHREAD_CHECK(pthread_mutex_lock(&s->lock));
 	for (;;) {
@@ -153,7 +153,7 @@ static void *ppc_stack_thread(void *arg)
 			break;
 		PTHREAD_CHECK(pthread_mutex_unlock(&s->lock));
 		for (uint64_t i = tail; i < head; i++)
-			ppc_free_packet(run, &s->ring[i % s->depth]);
+			ppool_free_packet(run, &s->ring[i % s->depth]);
 		PTHREAD_CHECK(pthread_mutex_lock(&s->lock));
 		s->tail = head;
 		PTHREAD_CHECK(pthread_cond_broadcast(&s->space));
@@ -162,10 +162,10 @@ static void *ppc_stack_thread(void *arg)
 	return NULL;
 }
 
-static void ppc_stack_start(struct ppc_run *run)
+static void ppool_stack_start(struct ppool_run *run)
 {
 	const struct rpcsim_config *cfg = run->cfg;
-	struct ppc_stack *s = &run->stack;
+	struct ppool_stack *s = &run->stack;
 	int err;
 
 	PTHREAD_CHECK(pthread_mutex_init(&s->lock, NULL));
@@ -177,7 +177,7 @@ static void ppc_stack_start(struct ppc_run *run)
 			   sizeof(*s->slots));
 	for (unsigned int i = 0; i < s->depth; i++)
 		s->ring[i].pages = s->slots + (size_t)i * cfg->packet_pages;
-	err = pthread_create(&s->thread, NULL, ppc_stack_thread, run);
+	err = pthread_create(&s->thread, NULL, ppool_stack_thread, run);
 	if (err) {
 		fprintf(stderr, "rpcsim: cannot start the stack thread: %s\n",
 			strerror(err));
@@ -186,9 +186,9 @@ static void ppc_stack_start(struct ppc_run *run)
 }
 
 /* Everything queued is freed, then the thread ends. */
-static void ppc_stack_stop(struct ppc_run *run)
+static void ppool_stack_stop(struct ppool_run *run)
 {
-	struct ppc_stack *s = &run->stack;
+	struct ppool_stack *s = &run->stack;
 
 	PTHREAD_CHECK(pthread_mutex_lock(&s->lock));
 	s->stop = true;
@@ -206,11 +206,11 @@ static void ppc_stack_stop(struct ppc_run *run)
  * Hand @rxq's packet to the stack thread, waiting while the queue is
  * full (the stack thread always makes progress, so the wait ends).
  */
-static void ppc_stack_queue(struct ppc_rxq *rxq, enum ppc_fate fate)
+static void ppool_stack_queue(struct ppool_rxq *rxq, enum ppool_fate fate)
 {
-	struct ppc_run *run = rxq->run;
-	struct ppc_stack *s = &run->stack;
-	struct ppc_packet *p;
+	struct ppool_run *run = rxq->run;
+	struct ppool_stack *s = &run->stack;
+	struct ppool_packet *p;
 
 	PTHREAD_CHECK(pthread_mutex_lock(&s->lock));
 	if (s->head - s->tail == s->depth) {
@@ -233,7 +233,7 @@ static void ppc_stack_queue(struct ppc_rxq *rxq, enum ppc_fate fate)
 
 /* --- an RX queue ----------------------------------------------------------- */
 
-static void ppc_barrier_wait(pthread_barrier_t *b)
+static void ppool_barrier_wait(pthread_barrier_t *b)
 {
 	int err = pthread_barrier_wait(b);
 
@@ -245,9 +245,9 @@ static void ppc_barrier_wait(pthread_barrier_t *b)
  * --rate: sleep until packet @n of this queue is due.  False when the run
  * is stopping.  Slept in slices so a stop is seen within 50 ms.
  */
-static bool ppc_pace(struct ppc_rxq *rxq, uint64_t n)
+static bool ppool_pace(struct ppool_rxq *rxq, uint64_t n)
 {
-	struct ppc_run *run = rxq->run;
+	struct ppool_run *run = rxq->run;
 	uint64_t due = run->start_ns +
 		       (uint64_t)((double)n * 1e9 / (double)run->cfg->rate);
 
@@ -255,7 +255,7 @@ static bool ppc_pace(struct ppc_rxq *rxq, uint64_t n)
 		uint64_t left = due - now;
 		struct timespec ts;
 
-		if (ppc_stopping(run))
+		if (ppool_stopping(run))
 			return false;
 		if (left > NSEC_PER_SEC / 20)
 			left = NSEC_PER_SEC / 20;
@@ -271,9 +271,9 @@ static bool ppc_pace(struct ppc_rxq *rxq, uint64_t n)
  * write stamped on each (its sequence number).  False, the pages given
  * back, when the pool had none left (the packet is dropped).
  */
-static bool ppc_receive(struct ppc_rxq *rxq, uint64_t seq)
+static bool ppool_receive(struct ppool_rxq *rxq, uint64_t seq)
 {
-	struct ppc_run *run = rxq->run;
+	struct ppool_run *run = rxq->run;
 	unsigned long n = run->cfg->packet_pages;
 
 	for (unsigned long i = 0; i < n; i++) {
@@ -291,56 +291,56 @@ static bool ppc_receive(struct ppc_rxq *rxq, uint64_t seq)
 }
 
 /* The packet's pages come back the way --free-mix drew for it. */
-static void ppc_consume(struct ppc_rxq *rxq)
+static void ppool_consume(struct ppool_rxq *rxq)
 {
 	const struct rpcsim_config *cfg = rxq->run->cfg;
 	unsigned int total = cfg->free_direct + cfg->free_ring +
 			     cfg->free_held;
-	unsigned int r = (unsigned int)(ppc_random(&rxq->rng) % total);
+	unsigned int r = (unsigned int)(ppool_random(&rxq->rng) % total);
 	unsigned long n = cfg->packet_pages;
-	enum ppc_fate fate;
+	enum ppool_fate fate;
 
 	if (r < cfg->free_direct)
-		fate = PPC_DIRECT;
+		fate = PPOOL_DIRECT;
 	else if (r < cfg->free_direct + cfg->free_ring)
-		fate = PPC_RING;
+		fate = PPOOL_RING;
 	else
-		fate = PPC_HELD;
+		fate = PPOOL_HELD;
 	rxq->freed[fate]++;
-	if (fate == PPC_RING) {
-		ppc_stack_queue(rxq, fate);
+	if (fate == PPOOL_RING) {
+		ppool_stack_queue(rxq, fate);
 		return;
 	}
 	for (unsigned long i = 0; i < n; i++) {
 		/* The clone's reference first, then the skb's goes. */
-		if (fate == PPC_HELD)
+		if (fate == PPOOL_HELD)
 			pp_get_page(rxq->run->pp, rxq->pkt[i]);
 		page_pool_put_page(&rxq->pool, rxq->pkt[i], true, &rxq->rst);
 	}
-	if (fate == PPC_HELD)
-		ppc_stack_queue(rxq, fate);
+	if (fate == PPOOL_HELD)
+		ppool_stack_queue(rxq, fate);
 }
 
-static void *ppc_rx_thread(void *arg)
+static void *ppool_rx_thread(void *arg)
 {
-	struct ppc_rxq *rxq = arg;
-	struct ppc_run *run = rxq->run;
+	struct ppool_rxq *rxq = arg;
+	struct ppool_run *run = rxq->run;
 
-	ppc_barrier_wait(&run->go);
-	for (uint64_t n = 0; !ppc_stopping(run); n++) {
+	ppool_barrier_wait(&run->go);
+	for (uint64_t n = 0; !ppool_stopping(run); n++) {
 		uint64_t seq = atomic_fetch_add_explicit(&run->next_packet, 1,
 							 memory_order_relaxed);
 
 		if (seq >= run->limit)
 			break;
-		if (run->cfg->rate && !ppc_pace(rxq, n))
+		if (run->cfg->rate && !ppool_pace(rxq, n))
 			break;
-		if (!ppc_receive(rxq, seq)) {
+		if (!ppool_receive(rxq, seq)) {
 			rxq->dropped++;
 			continue;
 		}
 		rxq->packets++;
-		ppc_consume(rxq);
+		ppool_consume(rxq);
 	}
 	rxq->finish_ns = now_ns();
 	atomic_fetch_add_explicit(&run->nr_done, 1, memory_order_release);
@@ -349,10 +349,10 @@ static void *ppc_rx_thread(void *arg)
 
 /* --- the run ------------------------------------------------------------- */
 
-#define PPC_POLL_NS	(NSEC_PER_SEC / 100)
+#define PPOOL_POLL_NS	(NSEC_PER_SEC / 100)
 
 /* Main thread: until every queue is done; the deadline or a signal stops. */
-static void ppc_watch(struct ppc_run *run)
+static void ppool_watch(struct ppool_run *run)
 {
 	const struct rpcsim_config *cfg = run->cfg;
 	uint64_t deadline = UINT64_MAX;
@@ -361,7 +361,7 @@ static void ppc_watch(struct ppc_run *run)
 		deadline = run->start_ns + (uint64_t)(cfg->duration_s * 1e9);
 	while (atomic_load_explicit(&run->nr_done, memory_order_acquire) <
 	       cfg->threads) {
-		uint64_t now = now_ns(), wait = PPC_POLL_NS;
+		uint64_t now = now_ns(), wait = PPOOL_POLL_NS;
 		struct timespec ts;
 
 		if (now >= deadline || rpcsim_interrupted)
@@ -375,10 +375,10 @@ static void ppc_watch(struct ppc_run *run)
 	}
 }
 
-static void ppc_rxq_start(struct ppc_run *run, unsigned int id)
+static void ppool_rxq_start(struct ppool_run *run, unsigned int id)
 {
 	const struct rpcsim_config *cfg = run->cfg;
-	struct ppc_rxq *rxq = &run->rxq[id];
+	struct ppool_rxq *rxq = &run->rxq[id];
 	int err;
 
 	rxq->run = run;
@@ -387,7 +387,7 @@ static void ppc_rxq_start(struct ppc_run *run, unsigned int id)
 	rxq->pkt = xcalloc(cfg->packet_pages, sizeof(*rxq->pkt));
 	page_pool_init(&rxq->pool, run->pp, run->mode, id, cfg->ring_size,
 		       run->origin);
-	err = pthread_create(&rxq->thread, NULL, ppc_rx_thread, rxq);
+	err = pthread_create(&rxq->thread, NULL, ppool_rx_thread, rxq);
 	if (err) {
 		fprintf(stderr, "rpcsim: cannot start RX queue thread %u of "
 			"%u: %s\n", id + 1, cfg->threads, strerror(err));
@@ -396,14 +396,14 @@ static void ppc_rxq_start(struct ppc_run *run, unsigned int id)
 }
 
 /* The RX threads are done: their figures and latencies into @res. */
-static void ppc_collect(struct ppc_run *run, struct svc_result *res)
+static void ppool_collect(struct ppool_run *run, struct svc_result *res)
 {
 	const struct rpcsim_config *cfg = run->cfg;
-	struct ppc_result *pr = res->pp;
+	struct ppool_result *pr = res->page_pool;
 	uint64_t last = run->start_ns;
 
 	for (unsigned int i = 0; i < cfg->threads; i++) {
-		struct ppc_rxq *rxq = &run->rxq[i];
+		struct ppool_rxq *rxq = &run->rxq[i];
 		const struct page_pool_alloc_stats *a = &rxq->pool.alloc;
 		struct svc_stats *st = &res->threads[i];
 
@@ -424,9 +424,9 @@ static void ppc_collect(struct ppc_run *run, struct svc_result *res)
 		page_pool_recycle_stats_add(&pr->recycle_direct, &rxq->rst);
 		pr->packets += rxq->packets;
 		pr->dropped += rxq->dropped;
-		pr->freed_direct += rxq->freed[PPC_DIRECT];
-		pr->freed_ring += rxq->freed[PPC_RING];
-		pr->freed_held += rxq->freed[PPC_HELD];
+		pr->freed_direct += rxq->freed[PPOOL_DIRECT];
+		pr->freed_ring += rxq->freed[PPOOL_RING];
+		pr->freed_held += rxq->freed[PPOOL_HELD];
 	}
 	res->elapsed_s = (double)(last - run->start_ns) / 1e9;
 }
@@ -436,18 +436,18 @@ static void ppc_collect(struct ppc_run *run, struct svc_result *res)
  * page_pool is destroyed (its cache and ring back to the allocator).
  * Returns -1, said, when a pool still has pages in flight.
  */
-static int ppc_teardown_pools(struct ppc_run *run, struct svc_result *res)
+static int ppool_teardown_pools(struct ppool_run *run, struct svc_result *res)
 {
 	const struct rpcsim_config *cfg = run->cfg;
-	struct ppc_result *pr = res->pp;
+	struct ppool_result *pr = res->page_pool;
 	int ret = 0;
 
-	ppc_stack_stop(run);
+	ppool_stack_stop(run);
 	page_pool_recycle_stats_add(&pr->recycle_stack, &run->stack.rst);
 	pr->clone_puts = run->stack.clone_puts;
 	pr->stack_packets = run->stack.tail;
 	for (unsigned int i = 0; i < cfg->threads; i++) {
-		struct ppc_rxq *rxq = &run->rxq[i];
+		struct ppool_rxq *rxq = &run->rxq[i];
 		uint32_t inflight = page_pool_destroy(&rxq->pool);
 
 		pr->hold += rxq->pool.hold_cnt;
@@ -466,10 +466,10 @@ static int ppc_teardown_pools(struct ppc_run *run, struct svc_result *res)
 	return ret;
 }
 
-int ppc_run(const struct rpcsim_config *cfg, enum rpcsim_mode mode,
-	    unsigned int run_nr, struct svc_result *res)
+int ppool_run(const struct rpcsim_config *cfg, enum rpcsim_mode mode,
+	      unsigned int run_nr, struct svc_result *res)
 {
-	struct ppc_run run = {
+	struct ppool_run run = {
 		.cfg = cfg,
 		.mode = mode,
 		.limit = cfg->requests ? cfg->requests : UINT64_MAX,
@@ -484,7 +484,7 @@ int ppc_run(const struct rpcsim_config *cfg, enum rpcsim_mode mode,
 	res->run = run_nr;
 	hist_init(&res->hist);
 	res->threads = xcalloc(cfg->threads, sizeof(*res->threads));
-	res->pp = xcalloc(1, sizeof(*res->pp));
+	res->page_pool = xcalloc(1, sizeof(*res->page_pool));
 	if (rpcsim_interrupted)
 		return 1;
 	run.pp = svc_pool_create(cfg);
@@ -495,30 +495,30 @@ int ppc_run(const struct rpcsim_config *cfg, enum rpcsim_mode mode,
 	atomic_init(&run.next_packet, 0);
 	atomic_init(&run.nr_done, 0);
 	PTHREAD_CHECK(pthread_barrier_init(&run.go, NULL, cfg->threads + 1));
-	ppc_stack_start(&run);
+	ppool_stack_start(&run);
 	if (posix_memalign((void **)&run.rxq, 64,
 			   cfg->threads * sizeof(*run.rxq)))
 		rpcsim_die("out of memory for the RX queues");
 	memset(run.rxq, 0, cfg->threads * sizeof(*run.rxq));
 	for (unsigned int i = 0; i < cfg->threads; i++)
-		ppc_rxq_start(&run, i);
+		ppool_rxq_start(&run, i);
 
 	pp_pool_vmstat(run.pp, &res->start);
 	run.start_ns = now_ns();
-	ppc_barrier_wait(&run.go);
-	ppc_watch(&run);
-	ppc_collect(&run, res);
+	ppool_barrier_wait(&run.go);
+	ppool_watch(&run);
+	ppool_collect(&run, res);
 	pp_pool_vmstat(run.pp, &end);
 	for (unsigned int e = 0; e < PP_NR_VM_EVENTS; e++)
 		res->events[e] = end.events[e] - res->start.events[e];
 	PTHREAD_CHECK(pthread_barrier_destroy(&run.go));
-	ret = ppc_teardown_pools(&run, res);
+	ret = ppool_teardown_pools(&run, res);
 	free(run.rxq);
 	free(run.origin);
 
 	/* Every page the pools held came back: rpcsim's own books. */
-	acct->allocated = res->pp->hold;
-	acct->released = res->pp->release;
+	acct->allocated = res->page_pool->hold;
+	acct->released = res->page_pool->release;
 	if (svc_pool_out(run.pp, label, res))
 		ret = -1;
 	if (svc_pool_finish(run.pp, label, res, ret))
@@ -526,7 +526,7 @@ int ppc_run(const struct rpcsim_config *cfg, enum rpcsim_mode mode,
 	return ret;
 }
 
-void ppc_result_add(struct ppc_result *dst, const struct ppc_result *src)
+void ppool_result_add(struct ppool_result *dst, const struct ppool_result *src)
 {
 	page_pool_alloc_stats_add(&dst->alloc, &src->alloc);
 	page_pool_recycle_stats_add(&dst->recycle_direct,
@@ -544,7 +544,7 @@ void ppc_result_add(struct ppc_result *dst, const struct ppc_result *src)
 	dst->stack_packets += src->stack_packets;
 }
 
-double ppc_hit_rate(const struct ppc_result *r)
+double ppool_hit_rate(const struct ppool_result *r)
 {
 	return r->alloc.handed_out ?
 	       (double)(r->alloc.from_cache + r->alloc.from_ring) /

@@ -5,7 +5,7 @@
  * (NAPI) thread touches, a ring for pages returned from other threads, the
  * slow path that refills the empty cache with one bulk call of 64 pages,
  * and the recycle-or-release decision of page_pool_put_page().  Used by
- * rpcsim's page_pool consumer (pp_consumer.c).
+ * rpcsim's page_pool consumer (consumer.c).
  */
 #ifndef RPCSIM_PAGE_POOL_H
 #define RPCSIM_PAGE_POOL_H
@@ -20,9 +20,12 @@
 #include "hist.h"
 #include "options.h"
 
-/* The kernel's sizes (include/net/page_pool.h). */
-#define PP_ALLOC_CACHE_SIZE	128
-#define PP_ALLOC_CACHE_REFILL	64
+/*
+ * The kernel's sizes (include/net/page_pool.h: PP_ALLOC_CACHE_SIZE and
+ * PP_ALLOC_CACHE_REFILL; PP_ is libpagepool's prefix here).
+ */
+#define PAGE_POOL_CACHE_SIZE	128
+#define PAGE_POOL_CACHE_REFILL	64
 
 /*
  * Where a page handed out came from, kept per pfn: fresh from the
@@ -74,7 +77,7 @@ struct page_pool {
 	unsigned int id;		/* RX queue number */
 	unsigned char *origin;		/* per pfn, shared by a run's pools */
 	unsigned int count;		/* alloc.count */
-	struct pp_page *cache[PP_ALLOC_CACHE_SIZE];	/* alloc.cache */
+	struct pp_page *cache[PAGE_POOL_CACHE_SIZE];	/* alloc.cache */
 	struct page_pool_ring ring;
 	/*
 	 * pages_state_hold_cnt (only the pool's thread allocates) and

@@ -39,7 +39,7 @@ struct svc_acct {
 	uint64_t cache_gets, cache_puts;
 };
 
-struct ppc_result;
+struct ppool_result;
 
 struct svc_result {
 	enum rpcsim_mode mode;
@@ -56,7 +56,7 @@ struct svc_result {
 	struct pp_vmstat exit;		/* pool once everything went back */
 	/* Its nodes then (cfg->nodes): numa_* over the pool's life. */
 	struct pp_node_vmstat nodes_exit[PP_MAX_NODES];
-	struct ppc_result *pp;		/* --consumer=page_pool only */
+	struct ppool_result *page_pool; /* --consumer=page_pool only */
 };
 
 /*

@@ -5,19 +5,19 @@
  * packets, and a stack thread that frees what NAPI context did not.  One
  * run of one allocation mode, reported through the same struct svc_result
  * as the nfsd consumer's (a "call" is one slow-path refill), plus the
- * pool's own figures in struct ppc_result.
+ * pool's own figures in struct ppool_result.
  */
-#ifndef RPCSIM_PP_CONSUMER_H
-#define RPCSIM_PP_CONSUMER_H
+#ifndef RPCSIM_PAGE_POOL_CONSUMER_H
+#define RPCSIM_PAGE_POOL_CONSUMER_H
 
 #include <stdint.h>
 
+#include "nfsd/svc.h"
 #include "options.h"
 #include "page_pool.h"
-#include "svc.h"
 
 /* What the page_pools of one run did, summed over its RX queues. */
-struct ppc_result {
+struct ppool_result {
 	struct page_pool_alloc_stats alloc;
 	/* Returns: by the NAPI threads (direct) and by the stack thread. */
 	struct page_pool_recycle_stats recycle_direct, recycle_stack;
@@ -33,16 +33,16 @@ struct ppc_result {
 
 /*
  * Run @mode once with the page_pool consumer.  Same contract as svc_run():
- * fills @res (res->pp allocated; svc_result_free() frees it); 0, 1 when
+ * fills @res (res->page_pool allocated; svc_result_free() frees it); 0, 1 when
  * a signal came before the run began, -1 after printing the cause.
  */
-int ppc_run(const struct rpcsim_config *cfg, enum rpcsim_mode mode,
-	    unsigned int run, struct svc_result *res);
+int ppool_run(const struct rpcsim_config *cfg, enum rpcsim_mode mode,
+	      unsigned int run, struct svc_result *res);
 
 /* Add @src into @dst (runs into a mode). */
-void ppc_result_add(struct ppc_result *dst, const struct ppc_result *src);
+void ppool_result_add(struct ppool_result *dst, const struct ppool_result *src);
 
 /* Recycle hit rate: pages handed out that were recycled, over all. */
-double ppc_hit_rate(const struct ppc_result *r);
+double ppool_hit_rate(const struct ppool_result *r);
 
-#endif /* RPCSIM_PP_CONSUMER_H */
+#endif /* RPCSIM_PAGE_POOL_CONSUMER_H */

@@ -551,6 +551,6 @@ void svc_result_free(struct svc_result *res)
 {
 	free(res->threads);
 	res->threads = NULL;
-	free(res->pp);
-	res->pp = NULL;
+	free(res->page_pool);
+	res->page_pool = NULL;
 }

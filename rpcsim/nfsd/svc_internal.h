@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * What the parts of the emulated server share, private to rpcsim/svc*.c:
- * the server (struct svc_serv), its threads (struct svc_rqst), the
- * completion queue, and the calls each part makes into another.  svc.h
- * is the one interface the rest of rpcsim uses.
+ * What the parts of the emulated server share, private to
+ * rpcsim/nfsd/svc*.c: the server (struct svc_serv), its threads (struct
+ * svc_rqst), the completion queue, and the calls each part makes into
+ * another.  svc.h is the one interface the rest of rpcsim uses.
  */
 #ifndef RPCSIM_SVC_INTERNAL_H
 #define RPCSIM_SVC_INTERNAL_H
