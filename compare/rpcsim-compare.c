@@ -3,7 +3,7 @@
  * rpcsim-compare: before/after tables of rpcsim and rpcsim-analyze results
  * in the shape kernel developers paste into email (lkp-tests' compare,
  * seed 003), from their --json documents, read with json-c; with --sweep,
- * the tables of a results folder (common/sweep.h).
+ * the tables of a results folder (sweep/sweep.h).
  *
  * Exit status: 0 tables printed; 1 a file unreadable, not JSON, of neither
  * kind or lacking a field, or the plot not drawn; 2 bad usage.

@@ -440,7 +440,7 @@ static bool listed(const char *const *list, const char *name)
  * --results: the file's name and settings from the options given
  * (@given, by long_options[] index: the last value of each), in
  * long_options[]' order, so that the order on the command line does not
- * matter.  The name is rpcsim's scheme (common/results.h) after
+ * matter.  The name is rpcsim's scheme (sweep/results.h) after
  * "pagebench": pagebench_allocators-buddy-lifo_bulk-64_pcp-lock.
  */
 static void results_settings(struct options *o, const char *const *given)

@@ -6,7 +6,7 @@
  * document of --json, written with the tools' JSON writer (common/json.h);
  * --results=DIR's file holds the same document (results.c), which
  * records the host, the build and the settings as rpcsim's do
- * (common/results.h).
+ * (sweep/results.h).
  */
 #include <config.h>
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * pagebench --results=DIR: the run's JSON document as a file of DIR, the
- * way rpcsim --sweep writes each point (common/results.h: the name from
+ * way rpcsim --sweep writes each point (sweep/results.h: the name from
  * the settings, the host and build record, written whole or not at all),
  * so that pagebench's rows join a sweep's folder and rpcsim-compare
  * --sweep=DIR tabulates them.  One file per invocation, not per row: the

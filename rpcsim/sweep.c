@@ -2,7 +2,7 @@
 /*
  * rpcsim --sweep: see sweep.h.  A point is exactly the command --plan
  * prints for it, whether this rpcsim runs it or GNU parallel or Slurm
- * does, so the table (common/sweep.c, rpcsim-compare --sweep's too)
+ * does, so the table (sweep/sweep.c, rpcsim-compare --sweep's too)
  * cannot tell them apart.
  */
 #include <config.h>
@@ -20,8 +20,8 @@
 
 #include "sweep.h"
 #include "util.h"
-#include "../common/results.h"
-#include "../common/sweep.h"
+#include "../sweep/results.h"
+#include "../sweep/sweep.h"
 
 extern char **environ;
 
