@@ -167,22 +167,27 @@ static inline bool pp_list_empty(const struct pp_list_head *list)
 	return list->next == list;
 }
 
+/* @entry between the neighbours @prev and @next. */
+static inline void pp_list_insert(struct pp_list_head *entry,
+				  struct pp_list_head *prev,
+				  struct pp_list_head *next)
+{
+	entry->next = next;
+	entry->prev = prev;
+	next->prev = entry;
+	prev->next = entry;
+}
+
 static inline void pp_list_add(struct pp_list_head *entry,
 			       struct pp_list_head *head)
 {
-	entry->next = head->next;
-	entry->prev = head;
-	head->next->prev = entry;
-	head->next = entry;
+	pp_list_insert(entry, head, head->next);
 }
 
 static inline void pp_list_add_tail(struct pp_list_head *entry,
 				    struct pp_list_head *head)
 {
-	entry->prev = head->prev;
-	entry->next = head;
-	head->prev->next = entry;
-	head->prev = entry;
+	pp_list_insert(entry, head->prev, head);
 }
 
 static inline void pp_list_del(struct pp_list_head *entry)
