@@ -24,8 +24,8 @@
  *                    mem_section and pageblock bitmaps, memmap_init)
  *   kernel_rseq.h    the restartable sections over those lists
  *
- * What user space cannot do, and what stands in (the README has the
- * long form):
+ * What user space cannot do, and what stands in (doc/experiments.md has
+ * the long form):
  *   - interrupts: local_irq_save()/local_irq_restore() save and restore
  *     the flags register (pushf/popf on x86_64, nzcv on aarch64; user
  *     space cannot clear IF, so cli has no counterpart); exclusion on the

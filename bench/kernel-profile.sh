@@ -15,7 +15,7 @@
 #   - each row's ratio to single (list@n / single, array@n / single)
 #     within +-20 % of the published ratio.
 # The constants below are the published table, never tuned: if a row
-# misses, find the kernel step whose cost is missing (README,
+# misses, find the kernel step whose cost is missing (doc/experiments.md,
 # "Reproducing the seed's comparison").
 #
 # Run from a build tree:  sh $srcdir/bench/kernel-profile.sh [OPTION]...

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 #
-# pagebench-baselines.sh: the README's comparison of the baselines a user
+# pagebench-baselines.sh: doc/pagebench.md's comparison of the baselines a user
 # would pick (DPDK's rte_mempool, tcmalloc) beside libpagepool's buddy
 # allocator and the floors (LIFO; LIFO plus the per-page contract; that on
 # per-CPU rseq lists), as a Markdown table ready to paste, then the

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * pp-numa: a pool of two nodes, as README's "Nodes" section runs it.  One
+ * pp-numa: a pool of two nodes, as doc/library.md's "Nodes" runs it.  One
  * CPU list, on node 0: a bulk call fills from node 0; an interleaved one
  * spreads its pages over both nodes; once node 0 is down to its min
  * watermark, a single page falls back to node 1 and a PP_GFP_THISNODE one

@@ -20,7 +20,7 @@ build=${BUILD_DIR:-$top/build}
 # sanitizer runtimes (make fuzz); DPDK (libdpdk.pc) and gperftools
 # (libtcmalloc_minimal.pc) for pagebench's mempool and tcmalloc
 # baselines, both optional to configure; python3-lttnganalyses
-# (lttng-periodstats, the README's period recipe and its test); GNU
+# (lttng-periodstats, doc/tracing.md's period recipe and its test); GNU
 # parallel runs rpcsim --sweep --plan's lines in its test.
 PACKAGES="build-essential autoconf automake libtool pkg-config python3
 	liblttng-ust-dev liblttng-ctl-dev lttng-tools babeltrace2 libbabeltrace2-dev

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 #
-# A by-hand LTTng session, as the README's recipe records it, on a machine
+# A by-hand LTTng session, as doc/tracing.md's recipe records it, on a machine
 # where two rpcsim processes run at the same time:
 #   1. two processes into one session: rpcsim-analyze reports each one
 #      apart (never merged), and each one's calls and mean are the ones

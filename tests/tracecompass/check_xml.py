@@ -27,7 +27,7 @@ import re
 import sys
 import xml.etree.ElementTree as ET
 
-# The contexts rpcsim --trace and the README's recipe add (vtid only).
+# The contexts rpcsim --trace and doc/tracing.md's recipe add (vtid only).
 CONTEXTS = {"vtid"}
 
 # Fields that Trace Compass resolves itself, whatever the event.

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 #
 # lttng-analyses (Debian's python3-lttnganalyses) on rpcsim's traces, with
-# the README's recipe: one period per svc_alloc_arg() call, from
+# doc/tracing.md's recipe: one period per svc_alloc_arg() call, from
 # rpcsim:svc_alloc_arg_entry to the rpcsim:svc_alloc_arg_exit of the same
 # thread (the vtid context), and lttng-periodstats-mi's statistics of them.
 #
@@ -51,7 +51,7 @@ tmpdir=$(mktemp -d "${TMPDIR:-/tmp}/lttng-analyses.XXXXXX") ||
 	bail_out "mktemp failed"
 trap 'lttng_cleanup; rm -rf "$tmpdir"' EXIT
 
-# The README's period: a call, per thread.
+# doc/tracing.md's period: a call, per thread.
 # shellcheck disable=SC2016 # lttng-analyses' own $ names
 PERIOD='alloc : $evt.$name == "rpcsim:svc_alloc_arg_entry" : $evt.$name == "rpcsim:svc_alloc_arg_exit" && $evt.vtid == $begin.$evt.vtid'
 # The same without the thread: what not to do.

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 #
 # uts-ssh.sh: an ssh stand-in for GNU parallel (--ssh=uts-ssh.sh), so that
-# one machine can play several in tests and in the README's walk-through:
+# one machine can play several in tests and in doc/experiments.md's
+# walk-through:
 # "uts-ssh.sh HOST [--] COMMAND..." runs COMMAND with sh, as ssh's remote
 # shell would, in a UTS namespace of its own whose host name is HOST
 # (unshare --uts; root, or a kernel that lets users make namespaces).
