@@ -2,7 +2,7 @@
 /*
  * The timed loops of pagebench: libpagepool's single-page, list and array
  * APIs and the in-process baselines (glibc, mallocx, the LIFO floor),
- * which harness.c times through bench_run(); and finding the baselines'
+ * which harness.c times through pb_bench_run(); and finding the baselines'
  * functions with dlsym().  glibc's aligned_alloc()/free() come from
  * libc.so.6 itself, so they stay glibc's even if another malloc is
  * interposed; jemalloc's mallocx()/sdallocx() are the ones libpagepool
@@ -23,7 +23,7 @@ static void (*glibc_free)(void *);
 static void *(*je_mallocx)(size_t, int);
 static void (*je_sdallocx)(void *, size_t, int);
 static int (*je_mallctl)(const char *, void *, size_t *, void *, size_t);
-char glibc_from[256], mallocx_from[256];
+char pb_glibc_from[256], pb_mallocx_from[256];
 
 /* Keeps results alive: the compiler cannot drop the work. */
 static volatile uintptr_t sink;
@@ -116,7 +116,7 @@ void contract_free(struct bench *b, struct pp_page **arr, unsigned long n)
 		bad |= contract_give_back(p, used, unused);
 	}
 	if (bad)
-		fail("contract floor: a page given back was not in use");
+		pb_fail("contract floor: a page given back was not in use");
 	if (!holes) {
 		memcpy(top, arr, n * sizeof(*arr));
 		k = n;
@@ -134,7 +134,7 @@ static __attribute__((noinline)) struct pp_page *contract_get1(struct bench *b)
 	struct pp_page *p;
 
 	if (!b->clifo_top)
-		fail("contract floor: out of pages");
+		pb_fail("contract floor: out of pages");
 	p = b->clifo[--b->clifo_top];
 	contract_set_word(p, b->cword_used);
 	return p;
@@ -144,7 +144,7 @@ static __attribute__((noinline))
 void contract_put1(struct bench *b, struct pp_page *p)
 {
 	if (contract_give_back(p, b->cword_used, b->cword_free))
-		fail("contract floor: a page given back was not in use");
+		pb_fail("contract floor: a page given back was not in use");
 	b->clifo[b->clifo_top++] = p;
 }
 
@@ -162,7 +162,7 @@ static unsigned long run_single(struct bench *b, unsigned long pages)
 							  PP_GFP_KERNEL);
 
 			if (!p)
-				fail("pp_alloc_page failed");
+				pb_fail("pp_alloc_page failed");
 			acc += (uintptr_t)p;
 			pp_put_page(b->pool, p);
 		}
@@ -173,7 +173,7 @@ static unsigned long run_single(struct bench *b, unsigned long pages)
 						      PP_PAGE_SIZE);
 
 			if (!p)
-				fail("aligned_alloc failed");
+				pb_fail("aligned_alloc failed");
 			acc += (uintptr_t)p;
 			glibc_free(p);
 		}
@@ -183,7 +183,7 @@ static unsigned long run_single(struct bench *b, unsigned long pages)
 			void *p = je_mallocx(PP_PAGE_SIZE, 0);
 
 			if (!p)
-				fail("mallocx failed");
+				pb_fail("mallocx failed");
 			acc += (uintptr_t)p;
 			je_sdallocx(p, PP_PAGE_SIZE, 0);
 		}
@@ -198,7 +198,7 @@ static unsigned long run_single(struct bench *b, unsigned long pages)
 		}
 		break;
 	case A_PERCPU:
-		acc = percpu_single(pages);
+		acc = pb_percpu_single(pages);
 		break;
 	case A_CONTRACT:
 		for (unsigned long i = 0; i < pages; i++) {
@@ -245,8 +245,8 @@ static unsigned long run_array(struct bench *b, unsigned long pages,
 			n = pp_alloc_pages_bulk_array(b->pool, PP_GFP_KERNEL,
 						      bulk, b->arr);
 			if (n != bulk)
-				fail("pp_alloc_pages_bulk_array: %lu of %u",
-				     n, bulk);
+				pb_fail("pp_alloc_pages_bulk_array: %lu of %u",
+					n, bulk);
 			acc += (uintptr_t)b->arr[n - 1];
 			array_free(b, n);
 			break;
@@ -255,7 +255,7 @@ static unsigned long run_array(struct bench *b, unsigned long pages,
 				b->ptrs[n] = glibc_aligned_alloc(PP_PAGE_SIZE,
 								 PP_PAGE_SIZE);
 				if (!b->ptrs[n])
-					fail("aligned_alloc failed");
+					pb_fail("aligned_alloc failed");
 			}
 			acc += (uintptr_t)b->ptrs[n - 1];
 			for (n = 0; n < bulk; n++)
@@ -266,7 +266,7 @@ static unsigned long run_array(struct bench *b, unsigned long pages,
 			for (n = 0; n < bulk; n++) {
 				b->ptrs[n] = je_mallocx(PP_PAGE_SIZE, 0);
 				if (!b->ptrs[n])
-					fail("mallocx failed");
+					pb_fail("mallocx failed");
 			}
 			acc += (uintptr_t)b->ptrs[n - 1];
 			for (n = 0; n < bulk; n++)
@@ -275,12 +275,12 @@ static unsigned long run_array(struct bench *b, unsigned long pages,
 			break;
 		case A_PERCPU:
 			n = bulk;
-			acc += percpu_array(b->arr, n);
+			acc += pb_percpu_array(b->arr, n);
 			break;
 		case A_CONTRACT:
 			n = contract_alloc(b, b->arr, bulk);
 			if (n != bulk)
-				fail("contract: %lu of %u", n, bulk);
+				pb_fail("contract: %lu of %u", n, bulk);
 			acc += (uintptr_t)b->arr[n - 1];
 			contract_free(b, b->arr, n);
 			memset(b->arr, 0, n * sizeof(b->arr[0]));
@@ -289,7 +289,7 @@ static unsigned long run_array(struct bench *b, unsigned long pages,
 		default:
 			n = lifo_alloc(b, b->ptrs, bulk);
 			if (n != bulk)
-				fail("lifo: %lu of %u", n, bulk);
+				pb_fail("lifo: %lu of %u", n, bulk);
 			acc += (uintptr_t)b->ptrs[n - 1];
 			lifo_free(b, b->ptrs, n);
 			memset(b->ptrs, 0, n * sizeof(b->ptrs[0]));
@@ -317,7 +317,7 @@ static unsigned long run_list(struct bench *b, unsigned long pages,
 		unsigned long k = 0;
 
 		if (n != bulk)
-			fail("pp_alloc_pages_bulk_list: %lu of %u", n, bulk);
+			pb_fail("pp_alloc_pages_bulk_list: %lu of %u", n, bulk);
 		acc += (uintptr_t)list.next;
 		/*
 		 * page_bench04: list_del + __free_pages() each; or release
@@ -339,8 +339,8 @@ static unsigned long run_list(struct bench *b, unsigned long pages,
 	return done;
 }
 
-unsigned long bench_run(void *ctx, enum pb_api api, unsigned int bulk,
-			unsigned long pages)
+unsigned long pb_bench_run(void *ctx, enum pb_api api, unsigned int bulk,
+			   unsigned long pages)
 {
 	struct bench *b = ctx;
 
@@ -368,26 +368,27 @@ static void lib_of(void *addr, char *buf, size_t len)
 		snprintf(buf, len, "?");
 }
 
-void find_baselines(void)
+void pb_find_baselines(void)
 {
 	void *libc = dlopen("libc.so.6", RTLD_NOW | RTLD_NOLOAD);
 
 	if (!libc)
-		fail("cannot find libc.so.6: %s", dlerror());
+		pb_fail("cannot find libc.so.6: %s", dlerror());
 	*(void **)&glibc_aligned_alloc = dlsym(libc, "aligned_alloc");
 	*(void **)&glibc_free = dlsym(libc, "free");
 	if (!glibc_aligned_alloc || !glibc_free)
-		fail("glibc's aligned_alloc/free not found");
+		pb_fail("glibc's aligned_alloc/free not found");
 	/* Not RTLD_DEFAULT: whatever malloc is interposed, glibc's own. */
-	lib_of((void *)glibc_aligned_alloc, glibc_from, sizeof(glibc_from));
-	if (!is_built(A_MALLOCX))
+	lib_of((void *)glibc_aligned_alloc, pb_glibc_from,
+	       sizeof(pb_glibc_from));
+	if (!pb_is_built(A_MALLOCX))
 		return;
 	*(void **)&je_mallocx = dlsym(RTLD_DEFAULT, "mallocx");
 	*(void **)&je_sdallocx = dlsym(RTLD_DEFAULT, "sdallocx");
 	*(void **)&je_mallctl = dlsym(RTLD_DEFAULT, "mallctl");
 	if (!je_mallocx || !je_sdallocx || !je_mallctl)
-		fail("jemalloc's mallocx/sdallocx not found (libpagepool "
+		pb_fail("jemalloc's mallocx/sdallocx not found (libpagepool "
 		     "loads libjemalloc.so.2)");
-	lib_of((void *)je_mallocx, mallocx_from, sizeof(mallocx_from));
+	lib_of((void *)je_mallocx, pb_mallocx_from, sizeof(pb_mallocx_from));
 }
 

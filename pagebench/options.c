@@ -54,11 +54,11 @@ static void print_help(void)
 	char not_built[128] = "";
 
 	for (int a = 0; a < NR_ALLOCATORS; a++)
-		if (!is_built(a))
+		if (!pb_is_built(a))
 			snprintf(not_built + strlen(not_built),
 				 sizeof(not_built) - strlen(not_built), "%s%s",
 				 not_built[0] ? ", " : "                          "
-				 "not built here: ", allocator_names[a]);
+				 "not built here: ", pb_allocator_names[a]);
 	if (not_built[0])
 		strcat(not_built, "\n");
 	printf(
@@ -227,21 +227,21 @@ static void parse_allocators(const char *arg, struct options *o)
 	bool all;
 
 	for (int a = 0; a < NR_ALLOCATORS; a++)
-		if (is_built(a) && a != A_PLUGIN)
+		if (pb_is_built(a) && a != A_PLUGIN)
 			snprintf(what + strlen(what), sizeof(what) - strlen(what),
 				 "%s%s", what[0] ? ", " : "",
-				 allocator_names[a]);
-	all = parse_names("allocators", arg, allocator_names, NR_ALLOCATORS,
+				 pb_allocator_names[a]);
+	all = parse_names("allocators", arg, pb_allocator_names, NR_ALLOCATORS,
 			  o->allocator, what);
 	o->allocators_all = all;
 	for (int a = 0; a < NR_ALLOCATORS; a++) {
-		if (is_built(a))
+		if (pb_is_built(a))
 			continue;
 		if (o->allocator[a] && !all)
 			tool_die(2, "--allocators=%s: the %s baseline was not "
 				    "built (%s); expected %s, comma-separated, "
-				    "or all", arg, allocator_names[a],
-				    not_built_why(a), what);
+				    "or all", arg, pb_allocator_names[a],
+				    pb_not_built_why(a), what);
 		o->allocator[a] = false;
 	}
 }
@@ -316,7 +316,7 @@ static void set_defaults(struct options *o)
 {
 	memset(o, 0, sizeof(*o));
 	for (int a = 0; a < NR_ALLOCATORS; a++)
-		o->allocator[a] = is_built(a) && a != A_PLUGIN;
+		o->allocator[a] = pb_is_built(a) && a != A_PLUGIN;
 	o->allocators_all = true;
 	for (int a = 0; a < PB_NR_APIS; a++)
 		o->api[a] = true;
@@ -484,7 +484,7 @@ static void results_settings(struct options *o, const char *const *given)
 	fclose(s);
 }
 
-void options_release(struct options *o)
+void pb_options_release(struct options *o)
 {
 	free(o->results);
 	free(o->name);
@@ -493,7 +493,7 @@ void options_release(struct options *o)
 	o->settings = NULL;
 }
 
-void parse_options(int argc, char **argv, struct options *o)
+void pb_parse_options(int argc, char **argv, struct options *o)
 {
 	const char *given[ARRAY_SIZE(long_options)] = { NULL };
 	int opt, idx = -1;	/* of a long option: getopt_long() sets it */

@@ -41,7 +41,7 @@
 
 #include "pagebench.h"
 
-const char *const allocator_names[NR_ALLOCATORS] = {
+const char *const pb_allocator_names[NR_ALLOCATORS] = {
 	[A_BUDDY] = "buddy", [A_JEMALLOC] = "jemalloc", [A_PLUGIN] = "plugin",
 	[A_GLIBC] = "glibc",
 	[A_MALLOCX] = "mallocx", [A_MEMPOOL] = "mempool",
@@ -49,7 +49,7 @@ const char *const allocator_names[NR_ALLOCATORS] = {
 	[A_CONTRACT] = "contract", [A_PERCPU] = "percpu",
 };
 
-const struct child_baseline children[NR_ALLOCATORS] = {
+const struct child_baseline pb_children[NR_ALLOCATORS] = {
 #ifdef HAVE_DPDK
 	[A_MEMPOOL] = { "pagebench-mempool", NULL },
 #else
@@ -62,9 +62,9 @@ const struct child_baseline children[NR_ALLOCATORS] = {
 #endif
 };
 
-bool is_child(int a)
+bool pb_is_child(int a)
 {
-	return children[a].program != NULL;
+	return pb_children[a].program != NULL;
 }
 
 /*
@@ -77,27 +77,27 @@ bool is_child(int a)
 #define PAGEBENCH_NO_JEMALLOC_WHY	"this build has no jemalloc: ./configure --without-jemalloc"
 #endif
 
-const char *not_built_why(int a)
+const char *pb_not_built_why(int a)
 {
 	if (a == A_JEMALLOC || a == A_MALLOCX)
 		return PAGEBENCH_NO_JEMALLOC_WHY;
 	if (a == A_PERCPU)
-		return percpu_unavailable();
-	return is_child(a) ? children[a].not_built : NULL;
+		return pb_percpu_unavailable();
+	return pb_is_child(a) ? pb_children[a].not_built : NULL;
 }
 
-bool is_built(int a)
+bool pb_is_built(int a)
 {
-	return !not_built_why(a);
+	return !pb_not_built_why(a);
 }
 
 /* --- errors ---------------------------------------------------------------- */
 
-/* For fail(): the children to stop. */
+/* For pb_fail(): the children to stop. */
 static struct bench *live_bench;
 static int stop_children(struct bench *b);
 
-void fail(const char *fmt, ...)
+void pb_fail(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -144,16 +144,16 @@ static void prepare(struct bench *b, const struct options *o,
 {
 	struct pb_helper *h = &b->helpers[r->allocator];
 
-	if (is_child(r->allocator)) {
+	if (pb_is_child(r->allocator)) {
 		if (pb_helper_prepare(h, r->api, r->bulk, o->smoke, o->run_ms,
 				      &r->pages_per_run))
-			fail("the %s baseline: %s",
-			     allocator_names[r->allocator], h->error);
+			pb_fail("the %s baseline: %s",
+				pb_allocator_names[r->allocator], h->error);
 		return;
 	}
 	select_config(b, r);
-	r->pages_per_run = pb_prepare(bench_run, b, r->api, r->bulk, o->smoke,
-				      o->run_ms);
+	r->pages_per_run = pb_prepare(pb_bench_run, b, r->api, r->bulk,
+				      o->smoke, o->run_ms);
 }
 
 /* Timed run @i of @r's configuration. */
@@ -161,16 +161,16 @@ static void time_run(struct bench *b, struct result *r, unsigned int i)
 {
 	struct pb_helper *h = &b->helpers[r->allocator];
 
-	if (is_child(r->allocator)) {
+	if (pb_is_child(r->allocator)) {
 		if (pb_helper_run(h, r->api, r->bulk, r->pages_per_run,
 				  &r->ns[i], &r->ticks[i]))
-			fail("the %s baseline: %s",
-			     allocator_names[r->allocator], h->error);
+			pb_fail("the %s baseline: %s",
+				pb_allocator_names[r->allocator], h->error);
 		return;
 	}
 	select_config(b, r);
-	pb_time_run(bench_run, b, r->api, r->bulk, r->pages_per_run, &r->ns[i],
-		    &r->ticks[i]);
+	pb_time_run(pb_bench_run, b, r->api, r->bulk, r->pages_per_run,
+		    &r->ns[i], &r->ticks[i]);
 }
 
 /* The median, fastest and slowest of @r's runs, and their spread. */
@@ -201,8 +201,8 @@ static struct pp_pool *make_pool(enum pp_backend backend,
 	cfg.je_batch_alloc = o->je_batch;
 	pool = pp_pool_create(&cfg);
 	if (!pool)
-		fail("cannot create a %s pool: %s", pp_backend_name(backend),
-		     strerror(errno));
+		pb_fail("cannot create a %s pool: %s", pp_backend_name(backend),
+			strerror(errno));
 	return pool;
 }
 
@@ -247,8 +247,8 @@ static void open_pool(struct bench *b, const struct options *o, int a)
 static void close_pool(struct bench *b, int a)
 {
 	if (pp_pool_destroy(b->pools[a]))
-		fail("the %s pool has pages out after the runs",
-		     allocator_names[a]);
+		pb_fail("the %s pool has pages out after the runs",
+			pb_allocator_names[a]);
 	b->pools[a] = NULL;
 }
 
@@ -263,7 +263,7 @@ static int stop_children(struct bench *b)
 		b->running[a] = false;
 		if (pb_helper_stop(&b->helpers[a])) {
 			fprintf(stderr, "%s: the %s baseline: %s\n", tool_name,
-				allocator_names[a], b->helpers[a].error);
+				pb_allocator_names[a], b->helpers[a].error);
 			ret = -1;
 		}
 	}
@@ -278,7 +278,7 @@ static void setup_lifo(struct bench *b)
 		       PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
 		       -1, 0);
 	if (b->lifo == MAP_FAILED)
-		fail("out of memory");
+		pb_fail("out of memory");
 	for (unsigned long i = 0; i < LIFO_PAGES; i++)
 		b->lifo[i] = (char *)(uintptr_t)0x100000000000ULL +
 			     i * PP_PAGE_SIZE;
@@ -300,7 +300,7 @@ static void setup_contract(struct bench *b)
 			PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
 			-1, 0);
 	if (b->cdesc == MAP_FAILED || b->clifo == MAP_FAILED)
-		fail("out of memory");
+		pb_fail("out of memory");
 	memset(&model, 0, sizeof(model));
 	model.state = PP_PAGE_PCP;
 	b->cword_free = contract_word(&model);
@@ -354,13 +354,13 @@ static void start_children(struct bench *b, const bool *used)
 {
 	live_bench = b;
 	for (int a = 0; a < NR_ALLOCATORS; a++) {
-		if (!is_child(a) || !used[a])
+		if (!pb_is_child(a) || !used[a])
 			continue;
-		if (pb_helper_start(&b->helpers[a], children[a].program,
+		if (pb_helper_start(&b->helpers[a], pb_children[a].program,
 				    PAGEBENCH_LIBEXECDIR)) {
 			pb_helper_stop(&b->helpers[a]);
-			fail("the %s baseline: %s", allocator_names[a],
-			     b->helpers[a].error);
+			pb_fail("the %s baseline: %s", pb_allocator_names[a],
+				b->helpers[a].error);
 		}
 		b->running[a] = true;
 	}
@@ -382,7 +382,7 @@ static void run_interleaved(struct bench *b, const struct options *o,
 	for (unsigned int i = 0; i < nr; i++) {
 		summarize(&res[i], o);
 		if (!o->json)
-			print_line(&res[i], o);
+			pb_print_line(&res[i], o);
 	}
 	for (int a = 0; a <= A_LAST_POOL; a++)
 		if (used[a])
@@ -405,7 +405,7 @@ static void run_in_order(struct bench *b, const struct options *o,
 			time_run(b, r, k);
 		summarize(r, o);
 		if (!o->json)
-			print_line(r, o);
+			pb_print_line(r, o);
 		if (a <= A_LAST_POOL && i == last[a])
 			close_pool(b, a);
 	}
@@ -423,22 +423,22 @@ int main(int argc, char **argv)
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 
 	tool_set_name("pagebench");
-	parse_options(argc, argv, &o);
+	pb_parse_options(argc, argv, &o);
 	if (o.results && pb_results_done(&o)) {
-		options_release(&o);
+		pb_options_release(&o);
 		return 0;
 	}
 	if (o.pin)
 		pin_to_this_cpu();
-	find_baselines();
-	cpu_model(model, sizeof(model));
+	pb_find_baselines();
+	pb_cpu_model(model, sizeof(model));
 	tsc = pb_tsc_per_ns(o.smoke ? 1 : 50);
 
 	res = xcalloc(NR_ALLOCATORS * PB_NR_APIS * PP_NR_BULK_VARIANTS *
 		      MAX_BULKS, sizeof(*res));
 	setup_lifo(&bench);
 	setup_contract(&bench);
-	percpu_setup(bench.cword_used, bench.cword_free);
+	pb_percpu_setup(bench.cword_used, bench.cword_free);
 	bench.free_put = o.free_put;
 	for (int a = 0; a < NR_ALLOCATORS; a++)
 		if (o.allocator[a])
@@ -448,26 +448,26 @@ int main(int argc, char **argv)
 	start_children(&bench, used);
 
 	if (!o.json)
-		print_header(&bench, &o, model, tsc, cpus);
+		pb_print_header(&bench, &o, model, tsc, cpus);
 	if (o.interleave)
 		run_interleaved(&bench, &o, res, nr, used);
 	else
 		run_in_order(&bench, &o, res, nr, first, last);
 	if (o.json) {
-		print_json(res, nr, &o, &bench, model, tsc, cpus);
+		pb_print_json(res, nr, &o, &bench, model, tsc, cpus);
 	} else {
 		for (int v = 0; v < PP_NR_BULK_VARIANTS; v++)
 			if (o.variant[v])
-				print_table(res, nr, &o, v);
+				pb_print_table(res, nr, &o, v);
 	}
 	written = !o.results || !pb_results_write(&(struct pb_doc){
 		res, nr, &o, &bench, model, tsc, cpus });
 	munmap(bench.lifo, LIFO_PAGES * sizeof(void *));
 	munmap(bench.cdesc, CONTRACT_PAGES * sizeof(struct pp_page));
 	munmap(bench.clifo, CONTRACT_PAGES * sizeof(struct pp_page *));
-	percpu_teardown();
+	pb_percpu_teardown();
 	free(res);
-	options_release(&o);
+	pb_options_release(&o);
 	if (stop_children(&bench) || !written)
 		return 1;
 	if (fflush(stdout) || ferror(stdout)) {

@@ -48,7 +48,7 @@ enum allocator {
 /* Allocators 0..A_LAST_POOL are libpagepool pools. */
 #define A_LAST_POOL	A_PLUGIN
 
-extern const char *const allocator_names[NR_ALLOCATORS];
+extern const char *const pb_allocator_names[NR_ALLOCATORS];
 
 /* The baselines that run in a child program (helper.h). */
 struct child_baseline {
@@ -56,12 +56,12 @@ struct child_baseline {
 	const char *not_built;	/* why, or NULL: it is built */
 };
 
-extern const struct child_baseline children[NR_ALLOCATORS];
+extern const struct child_baseline pb_children[NR_ALLOCATORS];
 
-bool is_child(int a);
+bool pb_is_child(int a);
 /* Why allocator @a was not built, or NULL when it was. */
-const char *not_built_why(int a);
-bool is_built(int a);
+const char *pb_not_built_why(int a);
+bool pb_is_built(int a);
 
 struct options {
 	bool allocator[NR_ALLOCATORS];
@@ -174,31 +174,31 @@ static inline uint64_t contract_give_back(struct pp_page *page,
  */
 #define PAGEBENCH_NO_PERCPU_WHY	"this build has no rseq lists: x86_64, " \
 	"glibc 2.35 and no ThreadSanitizer needed"
-const char *percpu_unavailable(void);
-void percpu_setup(uint64_t used, uint64_t unused);
-void percpu_teardown(void);
-uintptr_t percpu_single(unsigned long pages);
-uintptr_t percpu_array(struct pp_page **arr, unsigned long n);
+const char *pb_percpu_unavailable(void);
+void pb_percpu_setup(uint64_t used, uint64_t unused);
+void pb_percpu_teardown(void);
+uintptr_t pb_percpu_single(unsigned long pages);
+uintptr_t pb_percpu_array(struct pp_page **arr, unsigned long n);
 
 /*
  * pagebench.c: stop the child baselines, then "pagebench: message" and
  * exit status 1.
  */
 __attribute__((noreturn, format(printf, 1, 2)))
-void fail(const char *fmt, ...);
+void pb_fail(const char *fmt, ...);
 
 /* loops.c: where glibc's aligned_alloc() and jemalloc's mallocx() live. */
-extern char glibc_from[256], mallocx_from[256];
-/* Find the in-process baselines' functions (fail() if one is missing). */
-void find_baselines(void);
+extern char pb_glibc_from[256], pb_mallocx_from[256];
+/* Find the in-process baselines' functions (pb_fail() if one is missing). */
+void pb_find_baselines(void);
 /* pb_run_fn for libpagepool and the in-process baselines (a bench). */
-unsigned long bench_run(void *ctx, enum pb_api api, unsigned int bulk,
-			unsigned long pages);
+unsigned long pb_bench_run(void *ctx, enum pb_api api, unsigned int bulk,
+			   unsigned long pages);
 
 /* options.c: the command line into @o; bad usage exits 2. */
-void parse_options(int argc, char **argv, struct options *o);
-/* What parse_options() allocated (the --results folder, name, settings). */
-void options_release(struct options *o);
+void pb_parse_options(int argc, char **argv, struct options *o);
+/* What pb_parse_options() allocated (the --results folder, name, settings). */
+void pb_options_release(struct options *o);
 
 /* One run's document, for --json and --results (report.c). */
 struct pb_doc {
@@ -221,16 +221,16 @@ bool pb_results_done(const struct options *o);
 int pb_results_write(const struct pb_doc *d);
 
 /* report.c */
-void cpu_model(char *buf, size_t len);
-void print_header(const struct bench *b, const struct options *o,
-		  const char *model, double tsc_ghz, long cpus);
-void print_line(const struct result *r, const struct options *o);
-void print_table(const struct result *res, unsigned int nr,
-		 const struct options *o, int variant);
-void print_json(const struct result *res, unsigned int nr,
-		const struct options *o, const struct bench *b,
-		const char *model, double tsc_ghz, long cpus);
+void pb_cpu_model(char *buf, size_t len);
+void pb_print_header(const struct bench *b, const struct options *o,
+		     const char *model, double tsc_ghz, long cpus);
+void pb_print_line(const struct result *r, const struct options *o);
+void pb_print_table(const struct result *res, unsigned int nr,
+		    const struct options *o, int variant);
+void pb_print_json(const struct result *res, unsigned int nr,
+		   const struct options *o, const struct bench *b,
+		   const char *model, double tsc_ghz, long cpus);
 /* The --json document of @d to @out. */
-void write_json(FILE *out, const struct pb_doc *d);
+void pb_write_json(FILE *out, const struct pb_doc *d);
 
 #endif /* PAGEBENCH_PAGEBENCH_H */

@@ -50,7 +50,7 @@ static struct pp_page **stash;
 static unsigned long stash_top;
 static uint64_t word_used, word_free;
 
-const char *percpu_unavailable(void)
+const char *pb_percpu_unavailable(void)
 {
 	if (__rseq_size == 0 || pp_rseq_cpu(pp_rseq_area()) < 0)
 		return "this process has no rseq: glibc did not register it, "
@@ -59,12 +59,12 @@ const char *percpu_unavailable(void)
 	return NULL;
 }
 
-void percpu_setup(uint64_t used, uint64_t unused)
+void pb_percpu_setup(uint64_t used, uint64_t unused)
 {
 	long nr = sysconf(_SC_NPROCESSORS_CONF);
 	size_t rings;
 
-	if (percpu_unavailable())
+	if (pb_percpu_unavailable())
 		return;
 	pcpu_nr = nr > 0 ? (unsigned int)nr : 1;
 	rings = (size_t)pcpu_nr * PCPU_RING * sizeof(struct pp_page *);
@@ -77,7 +77,7 @@ void percpu_setup(uint64_t used, uint64_t unused)
 		     PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (pcpu == MAP_FAILED || pcpu_desc == MAP_FAILED ||
 	    stash == MAP_FAILED)
-		fail("out of memory");
+		pb_fail("out of memory");
 	for (unsigned int c = 0; c < pcpu_nr; c++) {
 		pcpu[c].mask = PCPU_RING - 1;
 		pcpu[c].ring = (struct pp_page **)(pcpu + pcpu_nr) +
@@ -91,7 +91,7 @@ void percpu_setup(uint64_t used, uint64_t unused)
 	word_free = unused;
 }
 
-void percpu_teardown(void)
+void pb_percpu_teardown(void)
 {
 	if (!pcpu)
 		return;
@@ -122,7 +122,7 @@ static __attribute__((noinline)) struct pp_page *percpu_page_slow(void)
 				      memory_order_relaxed);
 		return pcpu[c].ring[(top - 1) & pcpu[c].mask];
 	}
-	fail("per-CPU floor: out of pages");
+	pb_fail("per-CPU floor: out of pages");
 }
 
 /*
@@ -167,7 +167,7 @@ static __attribute__((noinline)) void percpu_push(struct pp_page *page)
 }
 
 /* One page out and back, @pages times; the pages' sum. */
-uintptr_t percpu_single(unsigned long pages)
+uintptr_t pb_percpu_single(unsigned long pages)
 {
 	uintptr_t acc = 0;
 
@@ -177,7 +177,7 @@ uintptr_t percpu_single(unsigned long pages)
 		contract_set_word(p, word_used);
 		acc += (uintptr_t)p;
 		if (contract_give_back(p, word_used, word_free))
-			fail("per-CPU floor: a page given back was not in use");
+			pb_fail("per-CPU floor: a page given back was not in use");
 		percpu_push(p);
 	}
 	return acc;
@@ -199,7 +199,7 @@ void percpu_alloc_array(struct pp_page **arr, unsigned long n)
 	for (unsigned long j = 0; j < n; j++)
 		any |= (uintptr_t)arr[j];
 	if (any)
-		fail("per-CPU floor: the array is not empty");
+		pb_fail("per-CPU floor: the array is not empty");
 	cpu = pp_rseq_cpu(rs);
 	if ((unsigned int)cpu < pcpu_nr) {
 		long k = pp_rseq_pop_n(rs, &pcpu[cpu], cpu, arr, n);
@@ -230,7 +230,7 @@ void percpu_free_array(struct pp_page **arr, unsigned long n)
 	for (unsigned long j = 0; j < n; j++)
 		bad |= contract_give_back(arr[j], word_used, word_free);
 	if (bad)
-		fail("per-CPU floor: a page given back was not in use");
+		pb_fail("per-CPU floor: a page given back was not in use");
 	cpu = pp_rseq_cpu(rs);
 	if ((unsigned int)cpu < pcpu_nr) {
 		long k = pp_rseq_push_n_marked(rs, &pcpu[cpu], cpu, arr, n,
@@ -244,7 +244,7 @@ void percpu_free_array(struct pp_page **arr, unsigned long n)
 }
 
 /* Rounds of @n pages through @arr (all NULL) and back; the last pages. */
-uintptr_t percpu_array(struct pp_page **arr, unsigned long n)
+uintptr_t pb_percpu_array(struct pp_page **arr, unsigned long n)
 {
 	uintptr_t acc;
 
@@ -257,32 +257,32 @@ uintptr_t percpu_array(struct pp_page **arr, unsigned long n)
 
 #else /* !PP_RSEQ_PCP */
 
-const char *percpu_unavailable(void)
+const char *pb_percpu_unavailable(void)
 {
 	return PAGEBENCH_NO_PERCPU_WHY;
 }
 
-void percpu_setup(uint64_t used, uint64_t unused)
+void pb_percpu_setup(uint64_t used, uint64_t unused)
 {
 	(void)used;
 	(void)unused;
 }
 
-void percpu_teardown(void)
+void pb_percpu_teardown(void)
 {
 }
 
-uintptr_t percpu_single(unsigned long pages)
+uintptr_t pb_percpu_single(unsigned long pages)
 {
 	(void)pages;
-	fail("per-CPU floor: %s", PAGEBENCH_NO_PERCPU_WHY);
+	pb_fail("per-CPU floor: %s", PAGEBENCH_NO_PERCPU_WHY);
 }
 
-uintptr_t percpu_array(struct pp_page **arr, unsigned long n)
+uintptr_t pb_percpu_array(struct pp_page **arr, unsigned long n)
 {
 	(void)arr;
 	(void)n;
-	fail("per-CPU floor: %s", PAGEBENCH_NO_PERCPU_WHY);
+	pb_fail("per-CPU floor: %s", PAGEBENCH_NO_PERCPU_WHY);
 }
 
 #endif /* PP_RSEQ_PCP */

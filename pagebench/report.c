@@ -20,7 +20,7 @@
 
 #include "pagebench.h"
 
-void print_line(const struct result *r, const struct options *o)
+void pb_print_line(const struct result *r, const struct options *o)
 {
 	char variant[64] = "", ticks_s[32];
 
@@ -36,13 +36,13 @@ void print_line(const struct result *r, const struct options *o)
 	printf("pagebench allocator=%s api=%s bulk=%u%s runs=%u "
 	       "pages_per_run=%lu ns_per_page=%.3f min_ns=%.3f max_ns=%.3f "
 	       "spread_pct=%.1f tsc_per_page=%s\n",
-	       allocator_names[r->allocator], pb_api_names[r->api], r->bulk,
+	       pb_allocator_names[r->allocator], pb_api_names[r->api], r->bulk,
 	       variant, o->runs, r->pages_per_run, r->median_ns, r->min_ns,
 	       r->max_ns, r->spread_pct, ticks_s);
 	fflush(stdout);
 }
 
-void cpu_model(char *buf, size_t len)
+void pb_cpu_model(char *buf, size_t len)
 {
 	FILE *f = fopen("/proc/cpuinfo", "r");
 	char line[512];
@@ -117,7 +117,7 @@ static void print_rows(const struct result *res, unsigned int nr,
 					    variant) != NULL;
 			if (!any)
 				continue;
-			printf("%-9s %-6s", allocator_names[a],
+			printf("%-9s %-6s", pb_allocator_names[a],
 			       pb_api_names[api]);
 			for (unsigned int k = 0; k < o->nr_bulks; k++) {
 				r = cell(res, nr, a, api, o->bulks[k], variant);
@@ -188,8 +188,8 @@ static void print_single_ratios(const struct result *res, unsigned int nr)
  * The table: one row per allocator and API, one column per bulk size,
  * median ns per page; then the ratios the issue's target is about.
  */
-void print_table(const struct result *res, unsigned int nr,
-		 const struct options *o, int variant)
+void pb_print_table(const struct result *res, unsigned int nr,
+		    const struct options *o, int variant)
 {
 	printf("\nns per page (alloc + free), median of %u runs; "
 	       "libpagepool rows: %s contract, free by %s\n", o->runs,
@@ -215,20 +215,20 @@ static void print_children(const struct bench *b, const struct options *o)
 
 		if (b->running[a]) {
 			printf("  %s baseline: %s (child %s)\n",
-			       allocator_names[a], summary ? summary : "?",
+			       pb_allocator_names[a], summary ? summary : "?",
 			       h->path);
 			if (note)
 				printf("    %s\n", note);
-		} else if (!is_built(a) && o->allocators_all) {
+		} else if (!pb_is_built(a) && o->allocators_all) {
 			printf("  %s baseline: not built, left out (%s)\n",
-			       allocator_names[a], not_built_why(a));
+			       pb_allocator_names[a], pb_not_built_why(a));
 		}
 	}
 }
 
 /* What runs where, before the lines. */
-void print_header(const struct bench *b, const struct options *o,
-		  const char *model, double tsc_ghz, long cpus)
+void pb_print_header(const struct bench *b, const struct options *o,
+		     const char *model, double tsc_ghz, long cpus)
 {
 	const char *why;
 	enum pp_pcp_impl impl = buddy_pcp_impl(o, &why);
@@ -243,10 +243,10 @@ void print_header(const struct bench *b, const struct options *o,
 	printf("  buddy pcp lists: %s%s%s\n", pp_pcp_impl_name(impl),
 	       why ? "; rseq unavailable: " : "", why ? why : "");
 	printf("  buddy profile: %s\n", pp_profile_name(o->pool_env.profile));
-	printf("  glibc baseline: aligned_alloc from %s\n", glibc_from);
-	if (is_built(A_MALLOCX))
+	printf("  glibc baseline: aligned_alloc from %s\n", pb_glibc_from);
+	if (pb_is_built(A_MALLOCX))
 		printf("  jemalloc baseline: mallocx from %s, %ld "
-		       "thread-cache slots for 4 KiB\n", mallocx_from,
+		       "thread-cache slots for 4 KiB\n", pb_mallocx_from,
 		       pp_jemalloc_tcache_slots());
 	if (o->backend_plugin)
 		printf("  plugin backend: %s\n", o->backend_plugin);
@@ -280,13 +280,13 @@ static void json_children(struct json *j, const struct bench *b)
 	for (int a = 0; a < NR_ALLOCATORS; a++) {
 		const struct pb_helper *h = &b->helpers[a];
 
-		if (!is_child(a))
+		if (!pb_is_child(a))
 			continue;
-		json_object_begin(j, allocator_names[a]);
-		json_string(j, "program", children[a].program);
-		json_bool(j, "built", is_built(a));
-		if (!is_built(a))
-			json_string(j, "not_built", children[a].not_built);
+		json_object_begin(j, pb_allocator_names[a]);
+		json_string(j, "program", pb_children[a].program);
+		json_bool(j, "built", pb_is_built(a));
+		if (!pb_is_built(a))
+			json_string(j, "not_built", pb_children[a].not_built);
 		json_bool(j, "ran", b->running[a]);
 		if (b->running[a])
 			json_string(j, "path", h->path);
@@ -326,14 +326,14 @@ static void json_config(struct json *j, const struct options *o,
 	json_bool(j, "je_tcache", o->je_tcache);
 	json_bool(j, "je_batch_alloc", o->je_batch);
 	/* Without jemalloc (./configure --without-jemalloc): null, not -95. */
-	if (is_built(A_MALLOCX))
+	if (pb_is_built(A_MALLOCX))
 		json_int(j, "jemalloc_tcache_slots",
 			 pp_jemalloc_tcache_slots());
 	else
 		json_null(j, "jemalloc_tcache_slots");
-	json_string(j, "glibc_from", glibc_from);
+	json_string(j, "glibc_from", pb_glibc_from);
 	json_string(j, "mallocx_from",
-		    is_built(A_MALLOCX) ? mallocx_from : NULL);
+		    pb_is_built(A_MALLOCX) ? pb_mallocx_from : NULL);
 	json_children(j, b);
 	json_object_end(j);
 }
@@ -342,7 +342,7 @@ static void json_result(struct json *j, const struct result *r,
 			const struct options *o, double tsc_ghz)
 {
 	json_object_begin(j, NULL);
-	json_string(j, "allocator", allocator_names[r->allocator]);
+	json_string(j, "allocator", pb_allocator_names[r->allocator]);
 	json_string(j, "api", pb_api_names[r->api]);
 	json_uint(j, "bulk", r->bulk);
 	json_string(j, "variant", r->variant >= 0 ?
@@ -380,7 +380,7 @@ static void json_sweep(struct json *j, const struct options *o)
 	json_object_end(j);
 }
 
-void write_json(FILE *out, const struct pb_doc *d)
+void pb_write_json(FILE *out, const struct pb_doc *d)
 {
 	struct json j;
 #ifdef PP_CONFIG_ASAN
@@ -407,11 +407,11 @@ void write_json(FILE *out, const struct pb_doc *d)
 	json_finish(&j);
 }
 
-void print_json(const struct result *res, unsigned int nr,
-		const struct options *o, const struct bench *b,
-		const char *model, double tsc_ghz, long cpus)
+void pb_print_json(const struct result *res, unsigned int nr,
+		   const struct options *o, const struct bench *b,
+		   const char *model, double tsc_ghz, long cpus)
 {
 	struct pb_doc d = { res, nr, o, b, model, tsc_ghz, cpus };
 
-	write_json(stdout, &d);
+	pb_write_json(stdout, &d);
 }

@@ -38,7 +38,7 @@ bool pb_results_done(const struct options *o)
 
 static void write_doc(FILE *f, const void *d)
 {
-	write_json(f, d);
+	pb_write_json(f, d);
 }
 
 int pb_results_write(const struct pb_doc *d)
