@@ -1,26 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Whether this build has the rseq pcp lists (PP_RSEQ_PCP): x86_64 (the
- * sections are written in its assembly), a glibc that registers rseq
- * (2.35+, <sys/rseq.h> with __rseq_offset), and not ThreadSanitizer,
- * which cannot see the stores made in assembly and would report every
- * list access as a race.  Shared by libpagepool and pagebench's per-CPU
- * floor, which runs the same sections.
+ * Whether this build has the rseq pcp lists (PP_RSEQ_PCP): the answer is
+ * <pagepool/internal/rseq-config.h>'s, which pagebench reads too; this
+ * is the name alloc/pool.h includes it by.
  */
 #ifndef PP_ALLOC_RSEQ_CONFIG_H
 #define PP_ALLOC_RSEQ_CONFIG_H
 
-#include <config.h>
-
-#if defined(__has_include)
-#if __has_include(<sys/rseq.h>)
-#include <sys/rseq.h>
-#define PP_HAVE_RSEQ	1
-#endif
-#endif
-
-#if defined(__x86_64__) && defined(PP_HAVE_RSEQ) && !defined(PP_CONFIG_TSAN)
-#define PP_RSEQ_PCP	1
-#endif
+#include <pagepool/internal/rseq-config.h>
 
 #endif /* PP_ALLOC_RSEQ_CONFIG_H */
