@@ -2,12 +2,13 @@
 /*
  * The per-CPU floor: the contract floor (loops.c) with its pages on
  * per-CPU lists that libpagepool's own restartable sections work
- * (alloc/rseq.h, the same code the library's fast paths run).  A single
- * page is one pop section and one push section; an array round is one
- * pop-n section and one push-n section.  No counters, watermarks,
- * checks of the pool or refills from a buddy allocator: the least a
- * per-CPU list that a preempted thread cannot hold costs on top of the
- * contract, which is what the single-page target is measured against.
+ * (<pagepool/internal/rseq.h>, the same code the library's fast paths
+ * run).  A single page is one pop section and one push section; an
+ * array round is one pop-n section and one push-n section.  No counters,
+ * watermarks, checks of the pool or refills from a buddy allocator: the
+ * least a per-CPU list that a preempted thread cannot hold costs on top
+ * of the contract, which is what the single-page target is measured
+ * against.
  *
  * The lists here are pagebench's own (struct pp_pcp below has the
  * members the sections address, nothing else).  Pages that find their
@@ -25,12 +26,16 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <pagepool/internal/rseq-config.h>
+
 #include "pagebench.h"
-#include "../alloc/rseq-config.h"
 
 #ifdef PP_RSEQ_PCP
 
-/* The members alloc/rseq.h's sections address, under its names. */
+/*
+ * The members the sections address, under the library's names: what
+ * <pagepool/internal/rseq.h> asks of its includer.
+ */
 struct pp_pcp {
 	_Atomic uint64_t state;		/* (top << 32) | count */
 	atomic_uint stopped;		/* never set here */
@@ -38,7 +43,7 @@ struct pp_pcp {
 	struct pp_page **ring;
 } __attribute__((aligned(64)));
 
-#include "../alloc/rseq.h"
+#include <pagepool/internal/rseq.h>
 
 #define PCPU_RING	512U		/* slots of each list */
 #define PCPU_PAGES	1024UL		/* pages in all */
