@@ -3,7 +3,7 @@
  * The kernel profile's restartable sections: its pcp lists, threaded
  * through the pages' lru as the kernel's are, and the per-CPU counter
  * differentials.  The frame of each section (descriptor, CPU and stopped
- * checks, abort handler) is rseq.h's.
+ * checks, abort handler) is <pagepool/internal/rseq.h>'s.
  *
  * A section commits with one store, and the kernel's list_del() and
  * list_add() store two or three words of the list besides the pages'

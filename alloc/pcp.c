@@ -12,7 +12,7 @@
  *   + pcp->lock around a list change      kernel aborts it if the thread
  *                                         is preempted, migrated or
  *                                         signalled, and it starts over
- *   __rmqueue_pcplist() popping a page    pp_rseq_pop1() (rseq.h)
+ *   __rmqueue_pcplist() popping a page    pp_rseq_pop1() (internal/rseq.h)
  *   the bulk loop's pops                  pp_rseq_pop_n(): up to n pages
  *                                         into the caller's array, one
  *                                         commit

@@ -32,10 +32,10 @@
 #include <stdint.h>
 #include <string.h>
 
+#include <pagepool/internal/rseq-config.h>
 #include <pagepool/pagepool.h>
 
 #include "kernel.h"
-#include "rseq-config.h"
 #include "trace.h"
 
 #define likely(x)	__builtin_expect(!!(x), 1)
