@@ -44,17 +44,21 @@ PY
 PP="--consumer=page_pool"
 
 if [ -z "${skipped_json:-}" ]; then
-	# 1. The slow path: 64 pages per refill into the empty cache.
+	# 1. The slow path: 64 pages per refill into the empty cache, but
+	# for a refill whose pcp list the stack thread held on this CPU (lock
+	# implementation) or a drain stopped: one page, as the kernel's
+	# failed trylock gives (seen under TSan, where the stack thread's
+	# frees often hold the list).
 	for mode in array list; do
 		run $PP --alloc=$mode --threads=1 --requests=20000 --json
 		ran_ok "--alloc=$mode: runs"
 		cp "$OUT" "$tmpdir/$mode.json"
 		check "$tmpdir/$mode.json" \
 			'pp["refills"] > 0' \
-			'pp["refill_pages"] == 64 * pp["refills"]' \
-			'pp["pages_per_refill"] == 64' \
+			'pp["refill_pages"] == 64 * pp["refills"] - 63 * m["counters"]["bulk_fallback_trylock"]' \
+			'm["counters"]["bulk_fallback_trylock"] > 0 or pp["pages_per_refill"] == 64' \
 			'm["calls"] == pp["refills"]'
-		ok $? "--alloc=$mode: every refill allocates 64 pages, one call each"
+		ok $? "--alloc=$mode: every refill allocates 64 pages (1 after a failed trylock), one call each"
 		check "$tmpdir/$mode.json" \
 			'pp["handed_out"] == pp["from_cache"] + pp["from_ring"] + pp["from_alloc"]' \
 			'pp["handed_out"] == pp["packets"] == 20000' \
