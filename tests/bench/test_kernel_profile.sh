@@ -16,19 +16,13 @@
 . "$top_srcdir/tests/utils/tap.sh"
 
 SCRIPT=$top_srcdir/bench/kernel-profile.sh
-[ -x "$top_builddir/pagebench/pagebench" ] ||
-	bail_out "$top_builddir/pagebench/pagebench not built"
-tmpdir=$(mktemp -d "${TMPDIR:-/tmp}/kernel-profile-test.XXXXXX") ||
-	bail_out "mktemp failed"
-trap 'rm -rf "$tmpdir"' EXIT
-trap 'exit 1' HUP INT TERM
-OUT=$tmpdir/stdout
-ERR=$tmpdir/stderr
+tap_need_prog "$top_builddir/pagebench/pagebench"
+tap_tmpdir kernel-profile-test
 
+# run ARGS...: the script into $OUT and $ERR, its status in $status.
 run()
 {
-	timeout 300 sh "$SCRIPT" "$@" >"$OUT" 2>"$ERR"
-	status=$?
+	run_cmd 300 sh "$SCRIPT" "$@"
 }
 
 plan_tests 8

@@ -29,11 +29,7 @@ CC=${CC:-cc}
 
 plan_tests 17
 
-if ! command -v pkg-config >/dev/null 2>&1; then
-	skip 17 "pkg-config not found"
-	exit_status
-	exit $?
-fi
+command -v pkg-config >/dev/null 2>&1 || skip_rest "pkg-config not found"
 
 ok_install=0
 for dir in alloc include man; do

@@ -29,11 +29,7 @@ pagebench=$top_builddir/pagebench/pagebench
 
 plan_tests 18
 
-if ! command -v pkg-config >/dev/null 2>&1; then
-	skip 18 "pkg-config not found"
-	exit_status
-	exit $?
-fi
+command -v pkg-config >/dev/null 2>&1 || skip_rest "pkg-config not found"
 
 ok_install=0
 for dir in alloc include; do
@@ -45,9 +41,7 @@ pc=$(find "$dest" -name pagepool.pc | head -n 1)
 	[ -n "$(find "$dest" -path '*/include/pagepool/backend.h')" ]
 ok $? "make install DESTDIR=... puts the library, <pagepool/backend.h> and pagepool.pc in place" || {
 	diag "$(tail -n 20 "$tmp/install.log")"
-	skip 17 "nothing installed to build against"
-	exit_status
-	exit $?
+	skip_rest "nothing installed to build against"
 }
 export PKG_CONFIG_PATH="${pc%/*}" PKG_CONFIG_SYSROOT_DIR="$dest"
 

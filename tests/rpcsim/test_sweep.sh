@@ -21,10 +21,7 @@ COMPARE=$top_builddir/compare/rpcsim-compare
 
 plan_tests 26
 
-if ! command -v python3 >/dev/null 2>&1; then
-	skip 26 "python3 is needed to read the result files"
-	exit 0
-fi
+have_python || skip_rest "python3 is needed to read the result files"
 
 # Small runs: 50 requests, a small file and pool, two runs per mode.
 FIXED="--alloc=all --repeat=2 --requests=50 --file-size=1m --pool-size=16m"

@@ -24,10 +24,7 @@ UTS_SSH=$top_srcdir/tests/utils/uts-ssh.sh
 
 plan_tests 11
 
-if ! command -v python3 >/dev/null 2>&1; then
-	skip 11 "python3 is needed to read the result files"
-	exit 0
-fi
+have_python || skip_rest "python3 is needed to read the result files"
 
 FIXED="--alloc=all --requests=40 --file-size=1m --pool-size=16m"
 GRID="--sweep=threads=1,2 --sweep=io-size=64k,256k"
