@@ -6,25 +6,24 @@
 # naming the option, the value and what is accepted.  A missing,
 # unreadable or broken trace: exit status 1 and a message naming it.
 
-srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
-builddir=${top_builddir:-.}
-. "$srcdir/tests/utils/tap.sh"
+: "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
+: "${top_builddir:=$top_srcdir}"
+# shellcheck source=tests/utils/tap.sh
+. "$top_srcdir/tests/utils/tap.sh"
 plan_no_plan
 
-ANALYZE=${ANALYZE:-$builddir/analyze/rpcsim-analyze}
-[ -x "$ANALYZE" ] ||
-	plan_skip_all "rpcsim-analyze not built (configure found no libbabeltrace2)"
+ANALYZE=${ANALYZE:-$top_builddir/analyze/rpcsim-analyze}
+tap_skip_without_prog "$ANALYZE" "configure found no libbabeltrace2"
 
-tmpdir=$(mktemp -d "${TMPDIR:-/tmp}/test-analyze-cli.XXXXXX") || exit 1
-trap 'chmod -R u+rwx "$tmpdir" 2>/dev/null; rm -rf "$tmpdir"' EXIT
-trap 'exit 1' HUP INT TERM
+tap_tmpdir test-analyze-cli
+# The unreadable folders below must not keep it.
+tap_at_exit 'chmod -R u+rwx "$tmpdir" 2>/dev/null'
 
-# run ARGS...: $out, $err, $rc
+# run ARGS...: rpcsim-analyze's $OUT, $ERR, $status, and $err: its stderr
 run()
 {
-	timeout 30 "$ANALYZE" "$@" >"$tmpdir/out" 2>"$tmpdir/err"
-	rc=$?
-	err=$(cat "$tmpdir/err")
+	run_cmd 30 "$ANALYZE" "$@"
+	err=$(cat "$ERR")
 }
 
 err_has()
@@ -43,8 +42,8 @@ err_has()
 # status N WORDS...: exit status N and WORDS on stderr
 status()
 {
-	[ "$rc" -eq "$1" ] || {
-		diag "exit status $rc, not $1: $err"
+	[ "$status" -eq "$1" ] || {
+		diag "exit status $status, not $1: $err"
 		return 1
 	}
 	shift
@@ -64,7 +63,7 @@ usage()
 	shift
 	run "$@"
 	# shellcheck disable=SC2086
-	sh -c "[ $rc -eq 2 ] && [ \$(wc -l <'$tmpdir/err') -eq 1 ]"
+	sh -c "[ $status -eq 2 ] && [ \$(wc -l <'$ERR') -eq 1 ]"
 	ok $? "$u_desc: exit status 2, one line"
 	# shellcheck disable=SC2086
 	err_has $u_words
@@ -95,30 +94,30 @@ usage "--output without value" "'-o'" "file name" -- "$tmpdir" -o
 # A value given to an option that takes none: say so, and name the
 # option typed, not the "-j" getopt_long() reports for it.
 usage "--json=1" "'--json'" "takes no value" -- --json=1 "$tmpdir"
-sh -c "! grep -q \"'-j'\" '$tmpdir/err'"
+sh -c "! grep -q \"'-j'\" '$ERR'"
 ok $? "--json=1: no '-j' that was never typed"
 usage "--verbose=2" "'--verbose'" "takes no value" -- --verbose=2 "$tmpdir"
 usage "--js=1 (a prefix of --json)" "'--json'" "takes no value" -- --js=1 "$tmpdir"
 
 run --help
-sh -c "[ $rc -eq 0 ] && [ ! -s '$tmpdir/err' ]"
+sh -c "[ $status -eq 0 ] && [ ! -s '$ERR' ]"
 ok $? "--help: exit status 0, nothing on stderr"
-sh -c "for o in --json --tracepoint-cost --verbose --help --version 'default 300'; do grep -q -e \"\$o\" '$tmpdir/out' || exit 1; done"
+sh -c "for o in --json --tracepoint-cost --verbose --help --version 'default 300'; do grep -q -e \"\$o\" '$OUT' || exit 1; done"
 ok $? "--help lists every option, with the default"
 run --version
-sh -c "[ $rc -eq 0 ] && grep -q rpcsim-analyze '$tmpdir/out'"
+sh -c "[ $status -eq 0 ] && grep -q rpcsim-analyze '$OUT'"
 ok $? "--version: exit status 0"
 
 # runtime errors: exit 1, the path named
 run "$tmpdir/no/such/dir"
-[ "$rc" -eq 1 ]
+[ "$status" -eq 1 ]
 ok $? "missing path: exit status 1"
-sh -c "grep -q '$tmpdir/no/such/dir: No such file' '$tmpdir/err' && [ \$(wc -l <'$tmpdir/err') -eq 1 ]"
+sh -c "grep -q '$tmpdir/no/such/dir: No such file' '$ERR' && [ \$(wc -l <'$ERR') -eq 1 ]"
 ok $? "missing path: named, one line"
 
 mkdir -p "$tmpdir/empty/a/b"
 run "$tmpdir/empty"
-[ "$rc" -eq 1 ]
+[ "$status" -eq 1 ]
 ok $? "no trace below a directory: exit status 1"
 err_has "$tmpdir/empty" "no CTF trace"
 ok $? "no trace below a directory: says so"
@@ -131,7 +130,7 @@ ok $? "a file, not a directory: exit status 1, says so"
 mkdir -p "$tmpdir/text/ust/uid/0/64-bit"
 echo 'this is not TSDL {' >"$tmpdir/text/ust/uid/0/64-bit/metadata"
 run "$tmpdir/text"
-[ "$rc" -eq 1 ]
+[ "$status" -eq 1 ]
 ok $? "garbage metadata: exit status 1"
 err_has "$tmpdir/text/ust/uid/0/64-bit"
 ok $? "garbage metadata: names the trace directory"
@@ -149,13 +148,13 @@ mkdir -p "$tmpdir/cut/ust/uid/0/64-bit"
 	printf '/* CTF 1.8 */ %63s' ' '
 } >"$tmpdir/cut/ust/uid/0/64-bit/metadata"
 run "$tmpdir/cut"
-[ "$rc" -eq 1 ]
+[ "$status" -eq 1 ]
 ok $? "cut metadata packet: exit status 1, no hang"
 err_has "$tmpdir/cut/ust/uid/0/64-bit" "is cut"
 ok $? "cut metadata packet: says it is cut"
 
 run "$tmpdir/empty" "$tmpdir/no/such"
-sh -c "[ $rc -eq 1 ] && [ \$(wc -l <'$tmpdir/err') -eq 2 ]"
+sh -c "[ $status -eq 1 ] && [ \$(wc -l <'$ERR') -eq 2 ]"
 ok $? "several paths, all bad: exit status 1, one line each"
 
 # The kernel's pseudo file systems hold no trace: one line, at once (a
@@ -164,7 +163,7 @@ ok $? "several paths, all bad: exit status 1, one line each"
 for d in /proc /proc/self /sys; do
 	[ -d "$d" ] || { skip 1 "$d: not there"; continue; }
 	run "$d"
-	sh -c "[ $rc -eq 1 ] && [ \$(wc -l <'$tmpdir/err') -eq 1 ] && grep -q 'never a trace' '$tmpdir/err'"
+	sh -c "[ $status -eq 1 ] && [ \$(wc -l <'$ERR') -eq 1 ] && grep -q 'never a trace' '$ERR'"
 	ok $? "$d: exit status 1, one line saying it is no trace folder"
 done
 
@@ -184,11 +183,11 @@ fi
 if [ "$as" = skip ]; then
 	skip 1 "unreadable folders: root reads everything, and nobody cannot run $ANALYZE"
 else
-	$as timeout 30 "$ANALYZE" "$tmpdir/many" >"$tmpdir/out" 2>"$tmpdir/err"
-	rc=$?
-	sh -c "[ $rc -eq 1 ] && [ \$(wc -l <'$tmpdir/err') -eq 1 ] && grep -q '3 directories below it cannot be read' '$tmpdir/err'"
+	$as timeout 30 "$ANALYZE" "$tmpdir/many" >"$OUT" 2>"$ERR"
+	status=$?
+	sh -c "[ $status -eq 1 ] && [ \$(wc -l <'$ERR') -eq 1 ] && grep -q '3 directories below it cannot be read' '$ERR'"
 	ok $? "3 unreadable folders below: exit status 1, one line counting them" ||
-		diag "$(cat "$tmpdir/err")"
+		diag "$(cat "$ERR")"
 fi
 
 if [ "$(id -u)" -eq 0 ]; then

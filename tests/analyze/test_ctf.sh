@@ -6,21 +6,18 @@
 # the check between them, pairing across threads and discards, events
 # outside runs, unknown modes.  Needs python3, not LTTng.
 
-srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
-builddir=${top_builddir:-.}
-. "$srcdir/tests/utils/tap.sh"
+: "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
+: "${top_builddir:=$top_srcdir}"
+# shellcheck source=tests/utils/tap.sh
+. "$top_srcdir/tests/utils/tap.sh"
 plan_no_plan
 
-ANALYZE=${ANALYZE:-$builddir/analyze/rpcsim-analyze}
-CTFGEN=$srcdir/tests/analyze/ctfgen.py
-[ -x "$ANALYZE" ] ||
-	plan_skip_all "rpcsim-analyze not built (configure found no libbabeltrace2)"
-command -v python3 >/dev/null 2>&1 ||
+ANALYZE=${ANALYZE:-$top_builddir/analyze/rpcsim-analyze}
+CTFGEN=$top_srcdir/tests/analyze/ctfgen.py
+tap_skip_without_prog "$ANALYZE" "configure found no libbabeltrace2"
+have_python ||
 	plan_skip_all "python3 missing (it writes the traces and checks the JSON)"
-
-tmpdir=$(mktemp -d "${TMPDIR:-/tmp}/test-analyze-ctf.XXXXXX") || exit 1
-trap 'rm -rf "$tmpdir"' EXIT
-trap 'exit 1' HUP INT TERM
+tap_tmpdir test-analyze-ctf
 
 # trace NAME [--no-vtid] < script: $tmpdir/NAME/trace, then analyze it as
 # text ($tmpdir/NAME.{out,err,rc}) and JSON ($tmpdir/NAME.json, .jerr, .jrc),
@@ -479,7 +476,7 @@ timeout 30 "$ANALYZE" --pid=7 "$tmpdir/procs" >/dev/null 2>"$tmpdir/pid7.err"
 ok $? "--pid of no process in the trace: exit 1, the pids it holds" ||
 	diag "$(cat "$tmpdir/pid7.err")"
 # rpcsim-compare takes one process per document
-COMPARE=$builddir/compare/rpcsim-compare
+COMPARE=$top_builddir/compare/rpcsim-compare
 if [ -x "$COMPARE" ]; then
 	timeout 30 "$COMPARE" "$tmpdir/procs.json" "$tmpdir/pid200.json" >/dev/null 2>"$tmpdir/cmp.err"
 	[ $? -eq 1 ] && grep -q 'the trace holds 2 processes; compare one at a time (rpcsim-analyze --pid=N)' "$tmpdir/cmp.err"

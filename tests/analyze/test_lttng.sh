@@ -12,31 +12,25 @@
 # Skipped when the LTTng tools are missing or that isolation cannot be
 # had.
 
-srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
-builddir=${top_builddir:-.}
-. "$srcdir/tests/utils/tap.sh"
+: "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
+: "${top_builddir:=$top_srcdir}"
+# shellcheck source=tests/utils/tap.sh
+. "$top_srcdir/tests/utils/tap.sh"
 plan_no_plan
-. "$srcdir/tests/utils/lttng.sh"
+# shellcheck source=tests/utils/lttng.sh
+. "$top_srcdir/tests/utils/lttng.sh"
 
-ANALYZE=${ANALYZE:-$builddir/analyze/rpcsim-analyze}
-TRACEGEN=${TRACEGEN:-$builddir/tests/tracegen}
+ANALYZE=${ANALYZE:-$top_builddir/analyze/rpcsim-analyze}
+TRACEGEN=${TRACEGEN:-$top_builddir/tests/tracegen}
 
-[ -x "$ANALYZE" ] ||
-	plan_skip_all "rpcsim-analyze not built (configure found no libbabeltrace2)"
-[ -x "$TRACEGEN" ] ||
-	plan_skip_all "tracegen not built (configured with --disable-lttng-ust)"
-if why=$(lttng_missing); then
-	plan_skip_all "LTTng tools $why"
-fi
+tap_skip_without_prog "$ANALYZE" "configure found no libbabeltrace2"
+tap_skip_without_prog "$TRACEGEN" "configured with --disable-lttng-ust"
 # Runs this script again, isolated, before anything is printed.
-why=$(lttng_can_isolate) || plan_skip_all "$why"
-lttng_isolate "$0" "$@"
-command -v python3 >/dev/null 2>&1 ||
-	plan_skip_all "python3 missing (it checks the JSON)"
+lttng_test_isolated "$0" "$@"
+have_python || plan_skip_all "python3 missing (it checks the JSON)"
 
-tmpdir=$(mktemp -d "${TMPDIR:-/tmp}/test-analyze.XXXXXX") || exit 1
-trap 'lttng_cleanup; rm -rf "$tmpdir"' EXIT
-trap 'exit 1' HUP INT TERM
+tap_tmpdir test-analyze
+tap_at_exit lttng_cleanup
 
 if ! lttng_sessiond_up >"$tmpdir/sessiond.msg" 2>&1; then
 	fail "a session daemon: $(cat "$tmpdir/sessiond.msg")"

@@ -55,24 +55,21 @@ fi
 
 plan_tests 9
 
-tmpdir=$(mktemp -d "${TMPDIR:-/tmp}/test-lttng-isolation.XXXXXX") ||
-	bail_out "mktemp failed"
+tap_tmpdir test-lttng-isolation
 user_pid=
-cleanup()
+# The played user's session and daemon go when the test does.
+stop_user()
 {
-	if [ -n "$user_pid" ]; then
-		HOME=$tmpdir/home lttng_cmd destroy users-own >/dev/null 2>&1
-		kill -TERM "$user_pid" 2>/dev/null
-		i=0
-		while kill -0 "$user_pid" 2>/dev/null && [ $i -lt 100 ]; do
-			sleep 0.1
-			i=$((i + 1))
-		done
-	fi
-	rm -rf "$tmpdir"
+	[ -n "$user_pid" ] || return 0
+	HOME=$tmpdir/home lttng_cmd destroy users-own >/dev/null 2>&1
+	kill -TERM "$user_pid" 2>/dev/null
+	i=0
+	while kill -0 "$user_pid" 2>/dev/null && [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
 }
-trap cleanup EXIT
-trap 'exit 1' HUP INT TERM
+tap_at_exit stop_user
 
 # The user: a HOME, no LTTNG_HOME, their daemon, their active session.
 mkdir "$tmpdir/home"

@@ -19,30 +19,25 @@
 # tests/utils/lttng.sh): its own LTTNG_HOME and, as root, its own
 # /var/run/lttng and session daemon, stopped by its pid.
 
-srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
-builddir=${top_builddir:-.}
-. "$srcdir/tests/utils/tap.sh"
-. "$srcdir/tests/utils/lttng.sh"
+: "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
+: "${top_builddir:=$top_srcdir}"
+# shellcheck source=tests/utils/tap.sh
+. "$top_srcdir/tests/utils/tap.sh"
+# shellcheck source=tests/utils/lttng.sh
+. "$top_srcdir/tests/utils/lttng.sh"
 
-ANALYZE=$builddir/analyze/rpcsim-analyze
-RPCSIM=$builddir/rpcsim/rpcsim
+ANALYZE=$top_builddir/analyze/rpcsim-analyze
+RPCSIM=$top_builddir/rpcsim/rpcsim
 
-[ -x "$ANALYZE" ] ||
-	plan_skip_all "rpcsim-analyze not built (configure found no libbabeltrace2)"
-grep -q '^#define HAVE_LTTNG_UST 1' "$builddir/config.h" 2>/dev/null ||
+tap_skip_without_prog "$ANALYZE" "configure found no libbabeltrace2"
+grep -q '^#define HAVE_LTTNG_UST 1' "$top_builddir/config.h" 2>/dev/null ||
 	plan_skip_all "rpcsim built without LTTng-UST tracepoints"
-if why=$(lttng_missing); then
-	plan_skip_all "LTTng tools $why"
-fi
-why=$(lttng_can_isolate) || plan_skip_all "$why"
-lttng_isolate "$0" "$@"
-command -v python3 >/dev/null 2>&1 ||
-	plan_skip_all "python3 missing (it checks the JSON)"
+lttng_test_isolated "$0" "$@"
+have_python || plan_skip_all "python3 missing (it checks the JSON)"
 
 plan_tests 14
-tmpdir=$(mktemp -d "${TMPDIR:-/tmp}/test-session.XXXXXX") || exit 1
-trap 'lttng_cleanup; rm -rf "$tmpdir"' EXIT
-trap 'exit 1' HUP INT TERM
+tap_tmpdir test-session
+tap_at_exit lttng_cleanup
 lttng_sessiond_up >"$tmpdir/why" 2>&1 || bail_out "$(cat "$tmpdir/why")"
 diag "lttng-sessiond pid $lttng_started_pid ($PP_LTTNG_ISOLATED)"
 

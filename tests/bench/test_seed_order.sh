@@ -53,7 +53,7 @@ nr_bad=$(printf '%s\n' "$bad_inputs" | wc -l)
 nr_tests=$((1 + nr_options + 12 + 1 + 2 + 2 + 2 + 2 * nr_bad))
 plan_tests $nr_tests
 
-command -v python3 >/dev/null 2>&1 ||
+have_python ||
 	skip_rest "python3 not found (seed-order.sh reads rpcsim's JSON with it)"
 
 run --help

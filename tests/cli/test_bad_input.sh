@@ -21,10 +21,7 @@
 # shellcheck source=tests/utils/tap.sh
 . "$top_srcdir/tests/utils/tap.sh"
 
-tmpdir=$(mktemp -d "${TMPDIR:-/tmp}/test-bad-input.XXXXXX") ||
-	bail_out "mktemp failed"
-trap 'rm -rf "$tmpdir"' EXIT
-trap 'exit 1' HUP INT TERM
+tap_tmpdir test-bad-input
 fix=$top_srcdir/tests/compare/fixtures
 
 tool_path()
@@ -36,11 +33,6 @@ tool_path()
 	rpcsim-compare) echo "$top_builddir/compare/rpcsim-compare" ;;
 	*) echo "/nonexistent/$1" ;;
 	esac
-}
-
-have_python()
-{
-	command -v python3 >/dev/null 2>&1
 }
 
 # --- inputs ------------------------------------------------------------------

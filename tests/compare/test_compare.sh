@@ -25,21 +25,14 @@ COMPARE=${COMPARE:-$top_builddir/compare/rpcsim-compare}
 fixtures=$top_srcdir/tests/compare/fixtures
 expected=$top_srcdir/tests/compare/expected
 
-[ -x "$COMPARE" ] || bail_out "$COMPARE not built"
-
-tmpdir=$(mktemp -d "${TMPDIR:-/tmp}/test-compare.XXXXXX") ||
-	bail_out "mktemp failed"
-trap 'rm -rf "$tmpdir"' EXIT
-trap 'exit 1' HUP INT TERM
-OUT=$tmpdir/out
-ERR=$tmpdir/err
+tap_need_prog "$COMPARE"
+tap_tmpdir test-compare
 
 # run [ARGS...]: rpcsim-compare in the fixtures' folder (so that file
 # names print as in the golden files); $status, $OUT, $ERR.
 run()
 {
-	(cd "$fixtures" && timeout 60 "$COMPARE" "$@") >"$OUT" 2>"$ERR"
-	status=$?
+	run_cmd 60 env -C "$fixtures" "$COMPARE" "$@"
 }
 
 # golden NAME ARGS...: the tables equal expected/NAME.txt.
@@ -70,11 +63,6 @@ fails()
 		grep -qF -- "$f_text" "$ERR"
 	ok $? "'$*' exits $f_status with one line naming '$f_text'" ||
 		diag "exit $status: $(cat "$ERR")"
-}
-
-have_python()
-{
-	command -v python3 >/dev/null 2>&1
 }
 
 plan_tests 57

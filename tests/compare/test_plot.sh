@@ -20,21 +20,15 @@ RPCSIM=${RPCSIM:-$top_builddir/rpcsim/rpcsim}
 ANALYZE=${ANALYZE:-$top_builddir/analyze/rpcsim-analyze}
 CTFGEN=$top_srcdir/tests/analyze/ctfgen.py
 
-[ -x "$RPCSIM" ] || bail_out "$RPCSIM not built"
-
-tmpdir=$(mktemp -d "${TMPDIR:-/tmp}/test-plot.XXXXXX") || bail_out "mktemp failed"
-trap 'rm -rf "$tmpdir"' EXIT
-trap 'exit 1' HUP INT TERM
-OUT=$tmpdir/out
-ERR=$tmpdir/err
+tap_need_prog "$RPCSIM"
+tap_tmpdir test-plot
 # The plot module's own temporary directories go here, to see them go.
 mkdir "$tmpdir/t"
 
 # run PROGRAM ARGS...: $status, $OUT, $ERR, with TMPDIR=$tmpdir/t.
 run()
 {
-	TMPDIR=$tmpdir/t timeout 120 "$@" >"$OUT" 2>"$ERR"
-	status=$?
+	run_cmd 120 env TMPDIR="$tmpdir/t" "$@"
 }
 
 # one_line STATUS TEXT: the last run exited STATUS with one stderr line
@@ -47,7 +41,7 @@ one_line()
 
 have_analyze()
 {
-	[ -x "$ANALYZE" ] && command -v python3 >/dev/null 2>&1
+	[ -x "$ANALYZE" ] && have_python
 }
 
 plan_tests 41
@@ -229,7 +223,7 @@ grep -q "^set multiplot layout 2,2 title 'plain vs asan vs one-run: differing se
 	"$tmpdir/kept.gp"
 ok $? "the figure's title names the files and the settings that differ" ||
 	diag "$(grep multiplot "$tmpdir/kept.gp")"
-if command -v python3 >/dev/null 2>&1; then
+if have_python; then
 	cmp_run --json plain.json asan.json one-run.json
 	python3 - "$tmpdir/kept.gp" "$OUT" <<'PY'
 import json, re, sys
@@ -278,7 +272,7 @@ RPCSIM_GNUPLOT="$tmpdir/keep-gnuplot" cmp_run --json --plot="$tmpdir/c2.svg" \
 grep -v '^set output' "$tmpdir/kept1.gp" >"$tmpdir/k1" &&
 	grep -v '^set output' "$tmpdir/kept.gp" >"$tmpdir/k2" && cmp -s "$tmpdir/k1" "$tmpdir/k2" &&
 	[ "$status" -eq 0 ] && ! grep -q '^Plot:' "$OUT" &&
-	{ ! command -v python3 >/dev/null 2>&1 ||
+	{ ! have_python ||
 	  python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$OUT"; }
 ok $? "the script is the same every time; --json --plot keeps stdout one JSON document" ||
 	diag "exit $status: $(diff "$tmpdir/k1" "$tmpdir/k2" | head -n 5)"
@@ -342,7 +336,7 @@ ok $? "--quiet does not name the plot"
 
 run "$RPCSIM" --requests=500 --json --plot="$tmpdir/json.svg"
 [ "$status" -eq 0 ] && [ -s "$tmpdir/json.svg" ] &&
-	{ ! command -v python3 >/dev/null 2>&1 ||
+	{ ! have_python ||
 	  python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$OUT"; }
 ok $? "--json --plot: a plot, and stdout stays one JSON document" ||
 	diag "exit $status: $(cat "$ERR")"

@@ -13,20 +13,19 @@
 #
 # rewrites them in the source tree (then read the diff).
 
-srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
-builddir=${top_builddir:-.}
-. "$srcdir/tests/utils/tap.sh"
+: "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
+: "${top_builddir:=$top_srcdir}"
+# shellcheck source=tests/utils/tap.sh
+. "$top_srcdir/tests/utils/tap.sh"
 plan_tests 7
 
-expected=$srcdir/tests/golden/expected
-RPCSIM=$builddir/rpcsim/rpcsim
-ANALYZE=$builddir/analyze/rpcsim-analyze
-COMPARE=$builddir/compare/rpcsim-compare
-PAGEBENCH=$builddir/pagebench/pagebench
+expected=$top_srcdir/tests/golden/expected
+RPCSIM=$top_builddir/rpcsim/rpcsim
+ANALYZE=$top_builddir/analyze/rpcsim-analyze
+COMPARE=$top_builddir/compare/rpcsim-compare
+PAGEBENCH=$top_builddir/pagebench/pagebench
 
-tmpdir=$(mktemp -d "${TMPDIR:-/tmp}/test-golden.XXXXXX") || exit 1
-trap 'rm -rf "$tmpdir"' EXIT
-trap 'exit 1' HUP INT TERM
+tap_tmpdir test-golden
 
 # golden NAME FILE: FILE equals expected/NAME (or becomes it).
 golden()
@@ -41,9 +40,9 @@ golden()
 
 # 1. rpcsim-analyze on a fixed trace: two runs of each mode, two threads,
 #    a retry, a discard.
-if [ -x "$ANALYZE" ] && command -v python3 >/dev/null 2>&1; then
+if [ -x "$ANALYZE" ] && have_python; then
 	mkdir -p "$tmpdir/t/trace"
-	python3 "$srcdir/tests/analyze/ctfgen.py" "$tmpdir/t/trace" <<'TRACE'
+	python3 "$top_srcdir/tests/analyze/ctfgen.py" "$tmpdir/t/trace" <<'TRACE'
 1000 run_start mode=0 run=0 mode_name=single threads=2
 2000 entry vtid=10 mode=0
 2100 entry vtid=11 mode=0
@@ -107,7 +106,7 @@ else
 fi
 
 # 3. The shape of rpcsim --json: every key path, arrays folded.
-if command -v python3 >/dev/null 2>&1; then
+if have_python; then
 	"$RPCSIM" --requests=20 --threads=1 --file-size=1m --json \
 		2>"$tmpdir/err" | python3 -c '
 import json, sys

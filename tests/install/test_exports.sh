@@ -13,10 +13,7 @@
 # shellcheck source=tests/install/common.sh
 . "$top_srcdir/tests/install/common.sh"
 
-tmpdir=$(mktemp -d "${TMPDIR:-/tmp}/test-exports.XXXXXX") ||
-	bail_out "mktemp failed"
-trap 'rm -rf "$tmpdir"' EXIT
-trap 'exit 1' HUP INT TERM
+tap_tmpdir test-exports
 
 plan_tests 5
 

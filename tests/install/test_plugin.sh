@@ -18,10 +18,7 @@
 # shellcheck source=tests/install/common.sh
 . "$top_srcdir/tests/install/common.sh"
 
-tmpdir=$(mktemp -d "${TMPDIR:-/tmp}/test-plugin.XXXXXX") ||
-	bail_out "mktemp failed"
-trap 'rm -rf "$tmpdir"' EXIT
-trap 'exit 1' HUP INT TERM
+tap_tmpdir test-plugin
 dest=$tmpdir/dest
 CC=${CC:-cc}
 rpcsim=$top_builddir/rpcsim/rpcsim

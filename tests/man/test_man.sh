@@ -12,9 +12,7 @@
 . "$top_srcdir/tests/utils/tap.sh"
 
 man=$top_srcdir/man
-tmpdir=$(mktemp -d "${TMPDIR:-/tmp}/test-man.XXXXXX") || bail_out "mktemp failed"
-trap 'rm -rf "$tmpdir"' EXIT
-trap 'exit 1' HUP INT TERM
+tap_tmpdir test-man
 
 programs="rpcsim/rpcsim analyze/rpcsim-analyze compare/rpcsim-compare
 pagebench/pagebench"

@@ -61,7 +61,7 @@ run $WHAT $SHORT --results="$D"
 ok $? "--results: exit 0, the usual text, one file named by what is measured, nothing else left" ||
 	diag "exit $status; $(cat "$ERR"); files: $(files "$D" 2>&1)"
 
-if command -v python3 >/dev/null 2>&1; then
+if have_python; then
 	"$RPCSIM" --requests=20 --threads=1 --file-size=1m --json \
 		>"$tmpdir/rpcsim.json" 2>/dev/null
 	python3 - "$D/$NAME.json" "$NAME" "$SETTINGS" "$tmpdir/rpcsim.json" <<'PY'
@@ -185,7 +185,7 @@ fi
 
 # Another host: file 2's rows marked, where it ran named.
 cp -r "$D" "$tmpdir/mixed"
-if command -v python3 >/dev/null 2>&1; then
+if have_python; then
 	python3 - "$tmpdir/mixed/$NAME2.json" <<'PY'
 import json, sys
 doc = json.load(open(sys.argv[1]))

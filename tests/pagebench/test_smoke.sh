@@ -187,7 +187,7 @@ run --smoke --allocators=lifo,glibc --api=single --bulk=2 --je-tcache=off --je-b
 [ "$status" -eq 0 ] && [ "$(grep -c '^pagebench allocator=' "$OUT")" -eq 2 ]
 ok $? "--allocators and --api select the rows" || diag "$(cat "$OUT" "$ERR")"
 
-if command -v python3 >/dev/null 2>&1; then
+if have_python; then
 	run --smoke --json
 	python3 - "$OUT" "$nr_lines" "${no_jemalloc:+no}" <<'PY'
 import json, sys
@@ -250,7 +250,7 @@ for name in $built; do
 	ok $? "$name: --allocators=$name,lifo --interleave --pin=off selects its rows" ||
 		diag "exit $status: $(cat "$ERR" "$OUT")"
 
-	if command -v python3 >/dev/null 2>&1; then
+	if have_python; then
 		run --smoke --allocators="$name" --bulk=64 --json
 		python3 - "$OUT" "$name" <<'PY'
 import json, sys
