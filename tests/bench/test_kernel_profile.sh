@@ -14,16 +14,11 @@
 : "${top_builddir:=$top_srcdir}"
 # shellcheck source=tests/utils/tap.sh
 . "$top_srcdir/tests/utils/tap.sh"
+# shellcheck source=tests/bench/common.sh
+. "$top_srcdir/tests/bench/common.sh"
 
-SCRIPT=$top_srcdir/bench/kernel-profile.sh
 tap_need_prog "$top_builddir/pagebench/pagebench"
-tap_tmpdir kernel-profile-test
-
-# run ARGS...: the script into $OUT and $ERR, its status in $status.
-run()
-{
-	run_cmd 300 sh "$SCRIPT" "$@"
-}
+bench_script kernel-profile.sh
 
 plan_tests 8
 

@@ -13,16 +13,11 @@
 : "${top_builddir:=$top_srcdir}"
 # shellcheck source=tests/utils/tap.sh
 . "$top_srcdir/tests/utils/tap.sh"
+# shellcheck source=tests/bench/common.sh
+. "$top_srcdir/tests/bench/common.sh"
 
-SCRIPT=$top_srcdir/bench/pagebench-ab.sh
 tap_need_prog "$top_builddir/pagebench/pagebench"
-tap_tmpdir pagebench-ab-test
-
-# run ARGS...: the script into $OUT and $ERR, its status in $status.
-run()
-{
-	run_cmd 300 sh "$SCRIPT" "$@"
-}
+bench_script pagebench-ab.sh
 
 plan_tests 16
 

@@ -16,19 +16,14 @@
 : "${top_builddir:=$top_srcdir}"
 # shellcheck source=tests/utils/tap.sh
 . "$top_srcdir/tests/utils/tap.sh"
+# shellcheck source=tests/bench/common.sh
+. "$top_srcdir/tests/bench/common.sh"
 
-SCRIPT=$top_srcdir/bench/seed-order.sh
 RPCSIM=$top_builddir/rpcsim/rpcsim
 tap_need_prog "$RPCSIM"
 # As the script prints it.
 top_builddir=$(cd "$top_builddir" && pwd) || bail_out "no $top_builddir"
-tap_tmpdir seed-order-test
-
-# run ARGS...: the script into $OUT and $ERR, its status in $status.
-run()
-{
-	run_cmd 300 sh "$SCRIPT" "$@"
-}
+bench_script seed-order.sh
 
 options="plain asan threads repeat duration requests profile"
 bad_inputs=$(cat <<'TABLE'
