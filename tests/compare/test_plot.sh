@@ -163,15 +163,7 @@ ok $? "no temporary file is left behind by failures" || diag "$(ls -A "$tmpdir/t
 # --- rpcsim-compare --plot ---------------------------------------------------
 COMPARE=${COMPARE:-$top_builddir/compare/rpcsim-compare}
 fixtures=$top_srcdir/tests/compare/fixtures
-# A gnuplot that keeps its script (as $tmpdir/kept.gp) and writes a stand-in
-# picture where the script says.
-cat >"$tmpdir/keep-gnuplot" <<EOF
-#!/bin/sh
-cp "\$1" "$tmpdir/kept.gp" || exit 1
-out=\$(sed -n "s/^set output '\\(.*\\)'\$/\\1/p" "\$1")
-echo '<svg/>' >"\$out"
-EOF
-chmod +x "$tmpdir/keep-gnuplot"
+keep_gnuplot
 # cmp_run ARGS...: rpcsim-compare in the fixtures' folder.
 cmp_run()
 {

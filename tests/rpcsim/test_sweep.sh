@@ -236,15 +236,8 @@ ok $? "rpcsim-compare --sweep: a file that is no sweep point is named, exit 1" |
 	diag "exit $status; $(cat "$ERR")"
 
 # --- --plot: the figure of the sweep, from rpcsim and from the folder --------
-# A gnuplot that keeps its script (as kept.gp) and writes a stand-in
-# picture where the script says; the script holds the data drawn.
-cat >"$tmpdir/keep-gnuplot" <<EOF
-#!/bin/sh
-cp "\$1" "$tmpdir/kept.gp" || exit 1
-out=\$(sed -n "s/^set output '\\(.*\\)'\$/\\1/p" "\$1")
-echo '<svg/>' >"\$out"
-EOF
-chmod +x "$tmpdir/keep-gnuplot"
+# gnuplot's stand-in keeps the script, which holds the data drawn.
+keep_gnuplot
 run_env RPCSIM_GNUPLOT="$tmpdir/keep-gnuplot" $FIXED --sweep=threads=1,2 \
 	--results="$tmpdir/plot" --plot="$tmpdir/sweep.svg"
 mv "$tmpdir/kept.gp" "$tmpdir/direct.gp" 2>/dev/null

@@ -182,6 +182,21 @@ have_python()
 	command -v python3 >/dev/null 2>&1
 }
 
+# keep_gnuplot: $tmpdir/keep-gnuplot, a stand-in for gnuplot (as
+# RPCSIM_GNUPLOT) that keeps the script it is given as $tmpdir/kept.gp,
+# where a test reads the data and titles drawn, and writes a stand-in
+# picture where the script says.
+keep_gnuplot()
+{
+	cat >"$tmpdir/keep-gnuplot" <<EOF
+#!/bin/sh
+cp "\$1" "$tmpdir/kept.gp" || exit 1
+out=\$(sed -n "s/^set output '\\(.*\\)'\$/\\1/p" "\$1")
+echo '<svg/>' >"\$out"
+EOF
+	chmod +x "$tmpdir/keep-gnuplot"
+}
+
 # --- A program's command line --------------------------------------------------
 # For the tests of a program that has a run function (run ARGS...: the
 # program's $OUT, $ERR and $status, as run_cmd leaves them).
