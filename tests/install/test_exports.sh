@@ -47,12 +47,7 @@ ok $? "alloc/libpagepool.map lists the same functions" ||
 	diag "$(diff "$tmpdir/header" "$tmpdir/map" | head -n 20)"
 
 dest=$tmpdir/dest
-ok_install=0
-for dir in alloc tracepoints; do
-	tree_make -C "$top_builddir/$dir" install DESTDIR="$dest" \
-		>>"$tmpdir/install.log" 2>&1 || ok_install=1
-done
-[ "$ok_install" -eq 0 ] &&
+tree_install install DESTDIR="$dest" alloc tracepoints &&
 	[ -z "$(find "$dest" -name '*.la' -o -name 'libpagepool-tp*.a')" ] &&
 	[ -n "$(find "$dest" -name 'libpagepool.so*')" ]
 ok $? "make install: the libraries, no .la file, no tracepoint archive" ||

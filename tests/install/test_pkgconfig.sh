@@ -28,12 +28,8 @@ plan_tests 17
 
 command -v pkg-config >/dev/null 2>&1 || skip_rest "pkg-config not found"
 
-ok_install=0
-for dir in alloc include man; do
-	tree_make -C "$top_builddir/$dir" install DESTDIR="$dest" \
-		>>"$tmpdir/install.log" 2>&1 || ok_install=1
-done
-ok $ok_install "make install DESTDIR=... of the library, header, pagepool.pc and man pages" ||
+tree_install install DESTDIR="$dest" alloc include man
+ok $? "make install DESTDIR=... of the library, header, pagepool.pc and man pages" ||
 	diag "$(tail -n 20 "$tmpdir/install.log")"
 
 pc=$(find "$dest" -name pagepool.pc | head -n 1)
@@ -95,22 +91,15 @@ done
 [ -z "$missing" ]
 ok $? "make install put every man page in place" || diag "missing:$missing"
 
-for dir in alloc include man; do
-	tree_make -C "$top_builddir/$dir" uninstall DESTDIR="$dest" \
-		>>"$tmpdir/install.log" 2>&1
-done
+tree_install uninstall DESTDIR="$dest" alloc include man
 left=$(find "$dest" -type f)
 [ -z "$left" ]
 ok $? "make uninstall removes every file it installed" || diag "$left"
 
 # --- make install prefix=DIR ------------------------------------------------
 prefix=$tmpdir/prefix
-ok_install=0
-for dir in alloc include; do
-	tree_make -C "$top_builddir/$dir" install prefix="$prefix" \
-		>>"$tmpdir/install.log" 2>&1 || ok_install=1
-done
-[ "$ok_install" -eq 0 ] && [ -f "$prefix/lib/pkgconfig/pagepool.pc" ]
+tree_install install prefix="$prefix" alloc include &&
+	[ -f "$prefix/lib/pkgconfig/pagepool.pc" ]
 ok $? "make install prefix=DIR puts pagepool.pc in DIR/lib/pkgconfig" ||
 	diag "$(tail -n 20 "$tmpdir/install.log")"
 
@@ -173,10 +162,7 @@ else
 		diag "$(grep -v 'dlopen' "$tmpdir/cc-static2.log" | head -n 20) $(cat "$tmpdir/static2.out" 2>/dev/null)"
 fi
 
-for dir in alloc include; do
-	tree_make -C "$top_builddir/$dir" uninstall prefix="$prefix" \
-		>>"$tmpdir/install.log" 2>&1
-done
+tree_install uninstall prefix="$prefix" alloc include
 left=$(find "$prefix" -type f)
 [ -z "$left" ]
 ok $? "make uninstall prefix=DIR removes every file" || diag "$left"

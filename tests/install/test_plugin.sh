@@ -28,13 +28,10 @@ plan_tests 18
 
 command -v pkg-config >/dev/null 2>&1 || skip_rest "pkg-config not found"
 
-ok_install=0
-for dir in alloc include; do
-	tree_make -C "$top_builddir/$dir" install DESTDIR="$dest" \
-		>>"$tmpdir/install.log" 2>&1 || ok_install=1
-done
+tree_install install DESTDIR="$dest" alloc include
+installed=$?
 pc=$(find "$dest" -name pagepool.pc | head -n 1)
-[ $ok_install = 0 ] && [ -n "$pc" ] &&
+[ "$installed" -eq 0 ] && [ -n "$pc" ] &&
 	[ -n "$(find "$dest" -path '*/include/pagepool/backend.h')" ]
 ok $? "make install DESTDIR=... puts the library, <pagepool/backend.h> and pagepool.pc in place" || {
 	diag "$(tail -n 20 "$tmpdir/install.log")"
@@ -171,10 +168,7 @@ status=$?
 ok $? "an init that fails: exit 1 with its error, and the pages it kept are named" ||
 	diag "exit $status: $(tail -n 5 "$tmpdir/initfail.err")"
 
-for dir in alloc include; do
-	tree_make -C "$top_builddir/$dir" uninstall DESTDIR="$dest" \
-		>>"$tmpdir/install.log" 2>&1
-done
+tree_install uninstall DESTDIR="$dest" alloc include
 
 exit_status
 exit $?
