@@ -147,14 +147,10 @@ static struct pp_pool *pool_with_wmarks(unsigned int nr_cpus,
 /* Put pages on pcp list @cpu: allocate @n there, then free them there. */
 static void fill_pcp(int cpu, unsigned int n)
 {
-	struct pp_page *pages[HIGH];
 	int saved = fake_cpu;
 
 	fake_cpu = cpu;
-	for (unsigned int i = 0; i < n; i++)
-		pages[i] = pp_alloc_page(pool, PP_GFP_KERNEL);
-	for (unsigned int i = 0; i < n; i++)
-		pp_put_page(pool, pages[i]);
+	test_pcp_fill(pool, n);
 	fake_cpu = saved;
 }
 

@@ -223,6 +223,26 @@ static inline struct pp_pool *test_pool_create(unsigned long nr_pages,
 	return test_pool_create_config(&cfg);
 }
 
+#define TEST_PCP_FILL_MAX	256
+
+/*
+ * Allocate @n single pages (GFP_KERNEL) and free them again, so that
+ * they end on the pcp list of the CPU this thread runs on (when the
+ * list's high mark leaves room for them).
+ */
+static inline void test_pcp_fill(struct pp_pool *pool, unsigned int n)
+{
+	struct pp_page *pages[TEST_PCP_FILL_MAX];
+
+	if (n > TEST_PCP_FILL_MAX)
+		bail_out("test_pcp_fill: %u pages, at most %u", n,
+			 TEST_PCP_FILL_MAX);
+	for (unsigned int i = 0; i < n; i++)
+		pages[i] = pp_alloc_page(pool, PP_GFP_KERNEL);
+	for (unsigned int i = 0; i < n; i++)
+		pp_put_page(pool, pages[i]);
+}
+
 /* Change of counter @ev between two snapshots. */
 static inline uint64_t vm_delta(const struct pp_vmstat *before,
 				const struct pp_vmstat *after,
