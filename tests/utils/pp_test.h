@@ -19,6 +19,18 @@
 #include "tap.h"
 
 /*
+ * An AddressSanitizer build (configure --enable-asan), whose reports of
+ * some misuses come before libpagepool's own: a constant, so that the
+ * checks of both kinds compile.  The test includes <config.h> first, as
+ * every file does.
+ */
+#ifdef PP_CONFIG_ASAN
+static const bool test_asan_build = true;
+#else
+static const bool test_asan_build = false;
+#endif
+
+/*
  * The backend the suite runs on: PP_TEST_BACKEND=buddy (the default),
  * jemalloc or plugin (with PP_TEST_PLUGIN, the plugin's path).
  * tests/unit.am runs the API tests once per backend (tests/jemalloc/run.sh
