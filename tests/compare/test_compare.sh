@@ -290,27 +290,29 @@ sys.exit(1 if errors else 0)
 PY
 }
 
+# recomputed DESCRIPTION FILE...: rpcsim-compare FILE... as text and as
+# --json, every number of the --json recomputed by check_json.
+recomputed()
+{
+	rc_desc=$1
+	shift
+	run "$@"
+	cp "$OUT" "$tmpdir/text.txt"
+	run --json "$@"
+	check_json "$tmpdir/text.txt" >"$tmpdir/py" 2>&1
+	ok $? "$rc_desc" || diag "$(cat "$tmpdir/py")"
+}
+
 if have_python; then
-	run plain.json asan.json one-run.json
-	cp "$OUT" "$tmpdir/three.txt"
 	run --json plain.json asan.json one-run.json
 	[ "$status" -eq 0 ] && python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$OUT"
 	ok $? "--json is one valid JSON document"
-	check_json "$tmpdir/three.txt" >"$tmpdir/py" 2>&1
-	ok $? "--json: every mean, stddev, %change and noise verdict recomputed from the fixtures" ||
-		diag "$(cat "$tmpdir/py")"
-	run plain.json trace.json
-	cp "$OUT" "$tmpdir/mixed.txt"
-	run --json plain.json trace.json
-	check_json "$tmpdir/mixed.txt" >"$tmpdir/py" 2>&1
-	ok $? "--json of rpcsim vs rpcsim-analyze documents recomputed" ||
-		diag "$(cat "$tmpdir/py")"
-	run plain.json jemalloc.json
-	cp "$OUT" "$tmpdir/backends.txt"
-	run --json plain.json jemalloc.json
-	check_json "$tmpdir/backends.txt" >"$tmpdir/py" 2>&1
-	ok $? "--json of two rpcsim versions (old and new fields) recomputed" ||
-		diag "$(cat "$tmpdir/py")"
+	recomputed "--json: every mean, stddev, %change and noise verdict recomputed from the fixtures" \
+		plain.json asan.json one-run.json
+	recomputed "--json of rpcsim vs rpcsim-analyze documents recomputed" \
+		plain.json trace.json
+	recomputed "--json of two rpcsim versions (old and new fields) recomputed" \
+		plain.json jemalloc.json
 else
 	skip 4 "python3 not found"
 fi
