@@ -6,6 +6,8 @@
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${top_builddir:=$top_srcdir}"
 RPCSIM=${RPCSIM:-$top_builddir/rpcsim/rpcsim}
+# Reads the result files of rpcsim --sweep (compare_sweep).
+COMPARE=${COMPARE:-$top_builddir/compare/rpcsim-compare}
 
 # shellcheck source=tests/utils/tap.sh
 . "$top_srcdir/tests/utils/tap.sh"
@@ -29,6 +31,13 @@ run_env()
 	run_var=$1
 	shift
 	run_cmd "$RPCSIM_TIMEOUT" env "$run_var" "$RPCSIM" "$@"
+}
+
+# compare_sweep DIR [ARG]...: rpcsim-compare --sweep=DIR ARG... into
+# $OUT and $ERR, its status in $status.
+compare_sweep()
+{
+	run_cmd 60 "$COMPARE" --sweep="$@"
 }
 
 # ran_ok DESCRIPTION: the last run exited 0 (its stderr shown if not).

@@ -17,7 +17,6 @@
 # shellcheck source=tests/rpcsim/common.sh
 . "$top_srcdir/tests/rpcsim/common.sh"
 
-COMPARE=$top_builddir/compare/rpcsim-compare
 
 plan_tests 26
 
@@ -194,8 +193,7 @@ doc["build"]["configure"] = "--with-elsewhere"
 json.dump(doc, open(sys.argv[1], "w"))
 EOF
 rm "$tmpdir/mixed/threads-2_pcp-batch-63.json"
-"$COMPARE" --sweep="$tmpdir/mixed" >"$OUT" 2>"$ERR"
-status=$?
+compare_sweep "$tmpdir/mixed"
 [ "$status" -eq 0 ] && grep -q '^sweep: 3 of 4 points' "$OUT" &&
 	grep -q '^ *2  *1  *63  .*  \*$' "$OUT" &&
 	grep -q '^ *3  *2  *31  .*  \*$' "$OUT" &&
@@ -219,8 +217,7 @@ doc["config"]["plugin"] = "/opt/mine.so"
 doc["build"]["pcp_impl"] = "lock" if doc["build"]["pcp_impl"] != "lock" else "rseq"
 json.dump(doc, open(sys.argv[1], "w"))
 EOF
-"$COMPARE" --sweep="$tmpdir/backend" >"$OUT" 2>"$ERR"
-status=$?
+compare_sweep "$tmpdir/backend"
 [ "$status" -eq 0 ] && ! grep -q '\*$' "$OUT" &&
 	grep -q '^point 3: pcp lists [a-z]* (backend plugin /opt/mine.so.s)$' "$OUT" &&
 	grep -q '^(every backend but buddy runs the lock pcp lists: this point is not from another build)$' "$OUT"
@@ -229,8 +226,7 @@ ok $? "a backend's own pcp lists are not taken for another build, and said so" |
 
 # A file of another sweep, or not a result at all, is named: exit 1.
 echo '{"program": "other"}' >"$tmpdir/mixed/foreign.json"
-"$COMPARE" --sweep="$tmpdir/mixed" >"$OUT" 2>"$ERR"
-status=$?
+compare_sweep "$tmpdir/mixed"
 [ "$status" -eq 1 ] && grep -q 'foreign.json: not an rpcsim --sweep result' "$ERR"
 ok $? "rpcsim-compare --sweep: a file that is no sweep point is named, exit 1" ||
 	diag "exit $status; $(cat "$ERR")"
