@@ -394,55 +394,45 @@ corrupted()
 		return 1
 	}
 }
-trace back_events <<'EOF'
-1000 run_start mode=2 run=1
-2000 entry vtid=1 mode=2
-packet discarded=10
-3000 exit vtid=1 latency_ns=900
-4000 entry vtid=1 mode=2
-packet discarded=5
-5000 exit vtid=1 latency_ns=900
-6000 run_end mode=2 run=1 calls=2 latency_sum_ns=1800
-EOF
+# packets NAME [--seq] PACKET...: trace NAME, one array run with a call
+# across each packet boundary "packet PACKET" (discarded=N; seq=N, with
+# --seq), from 2000 ns on, 2000 ns apart.
+packets()
+{
+	p_name=$1
+	shift
+	p_seq=
+	if [ "$1" = --seq ]; then
+		p_seq=--seq
+		shift
+	fi
+	p_n=0
+	{
+		echo "1000 run_start mode=2 run=1"
+		for p_packet in "$@"; do
+			p_n=$((p_n + 1))
+			echo "$((p_n * 2000)) entry vtid=1 mode=2"
+			echo "packet $p_packet"
+			echo "$((p_n * 2000 + 1000)) exit vtid=1 latency_ns=900"
+		done
+		echo "6000 run_end mode=2 run=1 calls=$p_n latency_sum_ns=$((p_n * 900))"
+	} >"$tmpdir/$p_name.script"
+	# shellcheck disable=SC2086 # $p_seq: none or one word
+	trace "$p_name" $p_seq <"$tmpdir/$p_name.script"
+}
+packets back_events discarded=10 discarded=5
 corrupted back_events "its count of discarded events (events_discarded) went backwards"
 ok $? "events_discarded going backwards (10, then 5): corrupted, exit 1"
-trace jump_events <<'EOF'
-1000 run_start mode=2 run=1
-2000 entry vtid=1 mode=2
-packet discarded=72057594037927936
-3000 exit vtid=1 latency_ns=900
-6000 run_end mode=2 run=1 calls=1 latency_sum_ns=900
-EOF
+packets jump_events discarded=72057594037927936
 corrupted jump_events "jumped by 72,057,594,037,927,936"
 ok $? "events_discarded with a flipped high byte (2^56): corrupted, exit 1"
-trace back_seq --seq <<'EOF'
-1000 run_start mode=2 run=1
-2000 entry vtid=1 mode=2
-packet seq=7
-3000 exit vtid=1 latency_ns=900
-4000 entry vtid=1 mode=2
-packet seq=2
-5000 exit vtid=1 latency_ns=900
-6000 run_end mode=2 run=1 calls=2 latency_sum_ns=1800
-EOF
+packets back_seq --seq seq=7 seq=2
 corrupted back_seq "its packet sequence number (packet_seq_num) went backwards"
 ok $? "packet_seq_num going backwards (7, then 2): corrupted, exit 1"
-trace jump_seq --seq <<'EOF'
-1000 run_start mode=2 run=1
-2000 entry vtid=1 mode=2
-packet seq=72057594037927937
-3000 exit vtid=1 latency_ns=900
-6000 run_end mode=2 run=1 calls=1 latency_sum_ns=900
-EOF
+packets jump_seq --seq seq=72057594037927937
 corrupted jump_seq "packet sequence number (packet_seq_num) jumped by"
 ok $? "packet_seq_num with a flipped high byte: corrupted, exit 1"
-trace lost_seq --seq <<'EOF'
-1000 run_start mode=2 run=1
-2000 entry vtid=1 mode=2
-packet seq=5
-3000 exit vtid=1 latency_ns=900
-6000 run_end mode=2 run=1 calls=1 latency_sum_ns=900
-EOF
+packets lost_seq --seq seq=5
 sh -c "[ \$(cat '$tmpdir/lost_seq.rc') = 0 ] && grep -q 'warning: 4 packets were lost' '$tmpdir/lost_seq.err'"
 ok $? "packets really lost (sequence 0, then 5): 4 packets, a warning, exit 0"
 
