@@ -133,14 +133,8 @@ static struct pp_pool *pool_with_wmarks(unsigned int nr_cpus,
 {
 	struct pp_pool_config cfg;
 
-	pp_pool_config_init(&cfg);
-	cfg.nr_pages = NR_PAGES;
-	cfg.pcp_batch = BATCH;
-	cfg.pcp_high = HIGH;
-	cfg.nr_cpus = nr_cpus;
-	cfg.wmark_min = min;
-	cfg.wmark_low = low;
-	cfg.wmark_high = high;
+	test_pool_config(&cfg, NR_PAGES, BATCH, HIGH, nr_cpus);
+	test_config_wmarks(&cfg, min, low, high);
 	return test_pool_create_config(&cfg);
 }
 

@@ -197,14 +197,8 @@ static void test_slowpath_drain(void)
 	struct pp_page *block, *page;
 	struct pp_vmstat a, b;
 
-	pp_pool_config_init(&cfg);
-	cfg.nr_pages = 64;
-	cfg.pcp_batch = 8;
-	cfg.pcp_high = 48;
-	cfg.nr_cpus = 1;
-	cfg.wmark_min = 8;
-	cfg.wmark_low = 16;
-	cfg.wmark_high = 24;
+	test_pool_config(&cfg, 64, 8, 48, 1);
+	test_config_wmarks(&cfg, 8, 16, 24);
 	pool = test_pool_create_config(&cfg);
 	test_pcp_fill(pool, 24);
 	block = pp_alloc_pages(pool, PP_GFP_MEMALLOC, 5);

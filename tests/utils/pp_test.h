@@ -223,6 +223,19 @@ static inline void test_pool_config(struct pp_pool_config *cfg,
 	cfg->wmark_high = 0;
 }
 
+/*
+ * The zone's watermarks of @cfg at @min, @low and @high, for the tests
+ * of the paths below them (buddy backend).
+ */
+static inline void test_config_wmarks(struct pp_pool_config *cfg,
+				      unsigned long min, unsigned long low,
+				      unsigned long high)
+{
+	cfg->wmark_min = min;
+	cfg->wmark_low = low;
+	cfg->wmark_high = high;
+}
+
 /* test_pool_config()'s pool, created (test_pool_create_config()). */
 static inline struct pp_pool *test_pool_create(unsigned long nr_pages,
 					       unsigned int batch,
