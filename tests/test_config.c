@@ -317,7 +317,7 @@ int main(void)
 {
 	plan_tests(36);
 	if (!test_backend_is_buddy()) {
-		skip(35, "buddy backend only: %s", "the buddy pool's config");
+		skip(36, "buddy backend only: %s", "the buddy pool's config");
 		return exit_status();
 	}
 	test_defaults();
