@@ -402,8 +402,10 @@ printf 'not json\n' >"$tmpdir/garbage.json"
 : >"$tmpdir/empty.json"
 printf '{"program": "pagebench", "results": []}\n' >"$tmpdir/foreign.json"
 printf '[1, 2, 3]\n' >"$tmpdir/array.json"
-# edit FIXTURE OUT PYTHON: OUT is FIXTURE with d (the document) changed
-edit()
+# edited FIXTURE OUT PYTHON TEXT: OUT is FIXTURE with d (the document)
+# changed by PYTHON; FIXTURE and OUT, in that order, fail: exit 1, one
+# line naming TEXT.
+edited()
 {
 	python3 - "$fixtures/$1" "$tmpdir/$2" "$3" <<'EOF'
 import json, sys
@@ -411,6 +413,7 @@ d = json.load(open(sys.argv[1]))
 exec(sys.argv[3])
 open(sys.argv[2], "w").write(json.dumps(d, indent=1) + "\n")
 EOF
+	fails 1 "$4" "$1" "$tmpdir/$2"
 }
 printf '{"program": "rpcsim", "config": {}, "modes": []}\n' >"$tmpdir/nomode.json"
 fails 1 "missing.json: cannot open" plain.json "$tmpdir/missing.json"
@@ -425,46 +428,35 @@ fails 1 "nomode.json: no mode with any call" plain.json "$tmpdir/nomode.json"
 # Every file is checked against the schema rpcsim and rpcsim-analyze
 # write; the first fault is named by its JSON path.
 if have_python; then
-	edit plain.json member.json 'del d["modes"][0]["per_run"][1]["mean_us"]'
-	fails 1 'member.json: modes[0].per_run[1]: no member "mean_us"' \
-		plain.json "$tmpdir/member.json"
+	edited plain.json member.json 'del d["modes"][0]["per_run"][1]["mean_us"]' \
+		'member.json: modes[0].per_run[1]: no member "mean_us"'
 	sed 's/"mean_us": [0-9.e+-]*/"mean_us": NaN/' "$fixtures/plain.json" \
 		>"$tmpdir/nan.json"
 	fails 1 "nan.json: modes[0].mean_us: not a finite number (NaN)" \
 		"$tmpdir/nan.json" plain.json
-	edit plain.json bogus.json 'd["modes"][1]["mode"] = "bogus"'
-	fails 1 'bogus.json: modes[1].mode: "bogus": expected "single", "list" or "array"' \
-		plain.json "$tmpdir/bogus.json"
-	edit plain.json twice.json 'd["modes"][2]["mode"] = "single"; d["modes"][2]["label"] = "Single page"'
-	fails 1 'twice.json: modes[2].mode: "single" given twice (also modes[0])' \
-		plain.json "$tmpdir/twice.json"
-	edit plain.json label.json 'd["modes"][0]["label"] = "Bulk array"'
-	fails 1 'label.json: modes[0].label: "Bulk array": the single mode is labelled "Single page"' \
-		plain.json "$tmpdir/label.json"
-	edit plain.json runtwice.json 'd["modes"][0]["per_run"][1]["run"] = 1'
-	fails 1 'runtwice.json: modes[0].per_run[1].run: run 1 given twice (also per_run[0])' \
-		plain.json "$tmpdir/runtwice.json"
-	edit plain.json nullcfg.json 'd["config"] = None'
-	fails 1 "nullcfg.json: config: null: expected an object" \
-		plain.json "$tmpdir/nullcfg.json"
+	edited plain.json bogus.json 'd["modes"][1]["mode"] = "bogus"' \
+		'bogus.json: modes[1].mode: "bogus": expected "single", "list" or "array"'
+	edited plain.json twice.json 'd["modes"][2]["mode"] = "single"; d["modes"][2]["label"] = "Single page"' \
+		'twice.json: modes[2].mode: "single" given twice (also modes[0])'
+	edited plain.json label.json 'd["modes"][0]["label"] = "Bulk array"' \
+		'label.json: modes[0].label: "Bulk array": the single mode is labelled "Single page"'
+	edited plain.json runtwice.json 'd["modes"][0]["per_run"][1]["run"] = 1' \
+		'runtwice.json: modes[0].per_run[1].run: run 1 given twice (also per_run[0])'
+	edited plain.json nullcfg.json 'd["config"] = None' \
+		"nullcfg.json: config: null: expected an object"
 	sed 's/"calls": [0-9]*/"calls": 1e308/' "$fixtures/plain.json" >"$tmpdir/huge.json"
 	fails 1 "huge.json: modes[0].calls: 1e308: expected an integer, 0 or more" \
 		plain.json "$tmpdir/huge.json"
-	edit plain.json negative.json 'd["modes"][0]["per_run"][0]["counters"]["pgalloc"] = -5'
-	fails 1 "negative.json: modes[0].per_run[0].counters.pgalloc: -5: expected an integer, 0 or more" \
-		plain.json "$tmpdir/negative.json"
-	edit plain.json badcfg.json 'd["config"]["completion"] = "elsewhere"'
-	fails 1 'badcfg.json: config.completion: "elsewhere": expected "thread" or "inline"' \
-		plain.json "$tmpdir/badcfg.json"
-	edit trace.json atwice.json 'd["modes"][1]["mode"] = d["modes"][0]["mode"]; d["modes"][1]["label"] = d["modes"][0]["label"]'
-	fails 1 "atwice.json: modes[1].mode: $(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["modes"][0]["mode"])' "$fixtures/trace.json") given twice (also modes[0])" \
-		trace.json "$tmpdir/atwice.json"
-	edit trace.json alabel.json 'd["modes"][0]["label"] = "Bulk bogus"'
-	fails 1 'alabel.json: modes[0].label: "Bulk bogus": mode' \
-		trace.json "$tmpdir/alabel.json"
-	edit trace.json acalls.json 'd["modes"][0]["runs"][0]["calls"] = 1.5'
-	fails 1 "acalls.json: modes[0].runs[0].calls: 1.5: expected an integer, 0 or more" \
-		trace.json "$tmpdir/acalls.json"
+	edited plain.json negative.json 'd["modes"][0]["per_run"][0]["counters"]["pgalloc"] = -5' \
+		"negative.json: modes[0].per_run[0].counters.pgalloc: -5: expected an integer, 0 or more"
+	edited plain.json badcfg.json 'd["config"]["completion"] = "elsewhere"' \
+		'badcfg.json: config.completion: "elsewhere": expected "thread" or "inline"'
+	edited trace.json atwice.json 'd["modes"][1]["mode"] = d["modes"][0]["mode"]; d["modes"][1]["label"] = d["modes"][0]["label"]' \
+		"atwice.json: modes[1].mode: $(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["modes"][0]["mode"])' "$fixtures/trace.json") given twice (also modes[0])"
+	edited trace.json alabel.json 'd["modes"][0]["label"] = "Bulk bogus"' \
+		'alabel.json: modes[0].label: "Bulk bogus": mode'
+	edited trace.json acalls.json 'd["modes"][0]["runs"][0]["calls"] = 1.5' \
+		"acalls.json: modes[0].runs[0].calls: 1.5: expected an integer, 0 or more"
 else
 	skip 13 "python3 not found"
 fi
