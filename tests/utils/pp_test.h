@@ -33,10 +33,11 @@ static const bool test_asan_build = false;
 /*
  * The backend the suite runs on: PP_TEST_BACKEND=buddy (the default),
  * jemalloc or plugin (with PP_TEST_PLUGIN, the plugin's path).
- * tests/unit.am runs the API tests once per backend (tests/jemalloc/run.sh
- * and tests/plugin/run.sh set it); checks of the buddy allocator's
- * internals (pcp refills, buddy shapes, zone fallbacks) use ok_buddy() and
- * are skipped, saying so, on the others.
+ * tests/unit.am runs the API tests once per backend
+ * (tests/unit/jemalloc/run.sh and tests/unit/plugin/run.sh set it);
+ * checks of the buddy allocator's internals (pcp refills, buddy shapes,
+ * zone fallbacks) use ok_buddy() and are skipped, saying so, on the
+ * others.
  */
 static inline enum pp_backend test_backend(void)
 {
@@ -74,7 +75,7 @@ static inline bool test_backend_is_buddy(void)
 
 /*
  * pp_pool_config_init() with the suite's backend; for the plugin backend,
- * the shared object PP_TEST_PLUGIN names (tests/plugin/run.sh).
+ * the shared object PP_TEST_PLUGIN names (tests/unit/plugin/run.sh).
  */
 static inline void test_config_init(struct pp_pool_config *cfg)
 {
