@@ -42,9 +42,9 @@ USAGE
 esac
 
 pagebench=$builddir/pagebench/pagebench
-lifo=$builddir/tests/plugin/.libs/backend-lifo.so
+lifo=$builddir/tests/unit/plugin/.libs/backend-lifo.so
 if [ ! -x "$pagebench" ] || [ ! -f "$lifo" ]; then
-	echo "plugin-cost.sh: $pagebench or $lifo not built (make, then make -C tests plugin/backend-lifo.la)" >&2
+	echo "plugin-cost.sh: $pagebench or $lifo not built (make, then make -C tests unit/plugin/backend-lifo.la)" >&2
 	exit 1
 fi
 out=$(mktemp "${TMPDIR:-/tmp}/plugin-cost.XXXXXX") || exit 1

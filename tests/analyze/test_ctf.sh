@@ -6,71 +6,68 @@
 # the check between them, pairing across threads and discards, events
 # outside runs, unknown modes.  Needs python3, not LTTng.
 
-srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
-builddir=${top_builddir:-.}
-. "$srcdir/tests/utils/tap.sh"
+: "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
+: "${top_builddir:=$top_srcdir}"
+# shellcheck source=tests/utils/tap.sh
+. "$top_srcdir/tests/utils/tap.sh"
 plan_no_plan
 
-ANALYZE=${ANALYZE:-$builddir/analyze/rpcsim-analyze}
-CTFGEN=$srcdir/tests/analyze/ctfgen.py
-[ -x "$ANALYZE" ] ||
-	plan_skip_all "rpcsim-analyze not built (configure found no libbabeltrace2)"
-command -v python3 >/dev/null 2>&1 ||
+ANALYZE=${ANALYZE:-$top_builddir/analyze/rpcsim-analyze}
+CTFGEN=$top_srcdir/tests/analyze/ctfgen.py
+tap_skip_without_prog "$ANALYZE" "configure found no libbabeltrace2"
+have_python ||
 	plan_skip_all "python3 missing (it writes the traces and checks the JSON)"
+tap_tmpdir test-analyze-ctf
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/test-analyze-ctf.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 1' HUP INT TERM
-
-# trace NAME [--no-vtid] < script: $tmp/NAME/trace, then analyze it as
-# text ($tmp/NAME.{out,err,rc}) and JSON ($tmp/NAME.json, .jerr, .jrc),
+# trace NAME [--no-vtid] < script: $tmpdir/NAME/trace, then analyze it as
+# text ($tmpdir/NAME.{out,err,rc}) and JSON ($tmpdir/NAME.json, .jerr, .jrc),
 # with the options in $t_opts
 t_opts=
 trace()
 {
 	t_name=$1
 	shift
-	mkdir -p "$tmp/$t_name/trace"
-	python3 "$CTFGEN" "$@" "$tmp/$t_name/trace" || return 1
+	mkdir -p "$tmpdir/$t_name/trace"
+	python3 "$CTFGEN" "$@" "$tmpdir/$t_name/trace" || return 1
 	analyze_again "$t_name"
 }
 
-# analyze_again NAME: analyze $tmp/NAME again (after changing it)
+# analyze_again NAME: analyze $tmpdir/NAME again (after changing it)
 analyze_again()
 {
 	# shellcheck disable=SC2086 # $t_opts: none or several words
-	timeout 30 "$ANALYZE" $t_opts "$tmp/$1" >"$tmp/$1.out" \
-		2>"$tmp/$1.err"
-	echo $? >"$tmp/$1.rc"
+	timeout 30 "$ANALYZE" $t_opts "$tmpdir/$1" >"$tmpdir/$1.out" \
+		2>"$tmpdir/$1.err"
+	echo $? >"$tmpdir/$1.rc"
 	# shellcheck disable=SC2086
-	timeout 30 "$ANALYZE" $t_opts --json "$tmp/$1" >"$tmp/$1.json" \
-		2>"$tmp/$1.jerr"
-	echo $? >"$tmp/$1.jrc"
+	timeout 30 "$ANALYZE" $t_opts --json "$tmpdir/$1" >"$tmpdir/$1.json" \
+		2>"$tmpdir/$1.jerr"
+	echo $? >"$tmpdir/$1.jrc"
 }
 
 # incomplete NAME WORDS: exit 1 both ways, nothing on stdout, one line
 # saying the trace is incomplete and naming WORDS
 incomplete()
 {
-	rc_is "$1" 1 && [ ! -s "$tmp/$1.out" ] && [ ! -s "$tmp/$1.json" ] &&
-		[ "$(wc -l <"$tmp/$1.err")" -eq 1 ] &&
-		grep -q 'incomplete trace' "$tmp/$1.err" &&
-		grep -qF -- "$2" "$tmp/$1.err" || {
-		diag "exit $(cat "$tmp/$1.rc"): $(cat "$tmp/$1.err")"
+	rc_is "$1" 1 && [ ! -s "$tmpdir/$1.out" ] && [ ! -s "$tmpdir/$1.json" ] &&
+		[ "$(wc -l <"$tmpdir/$1.err")" -eq 1 ] &&
+		grep -q 'incomplete trace' "$tmpdir/$1.err" &&
+		grep -qF -- "$2" "$tmpdir/$1.err" || {
+		diag "exit $(cat "$tmpdir/$1.rc"): $(cat "$tmpdir/$1.err")"
 		return 1
 	}
 }
 
 rc_is()
 {
-	[ "$(cat "$tmp/$1.rc")" = "$2" ] && [ "$(cat "$tmp/$1.jrc")" = "$2" ]
+	[ "$(cat "$tmpdir/$1.rc")" = "$2" ] && [ "$(cat "$tmpdir/$1.jrc")" = "$2" ]
 }
 
 # j NAME EXPR: EXPR is true of the JSON document d (mode(n): its mode n).
 # The document must parse, with no NaN or Infinity.
 j()
 {
-	python3 - "$tmp/$1.json" "$2" <<'EOF' 2>"$tmp/j.err"
+	python3 - "$tmpdir/$1.json" "$2" <<'EOF' 2>"$tmpdir/j.err"
 import json, sys
 def no_constant(c):
     raise ValueError("non-finite number " + c)
@@ -80,30 +77,30 @@ def mode(n):
 sys.exit(0 if eval(sys.argv[2]) else 1)
 EOF
 	j_rc=$?
-	[ "$j_rc" -eq 0 ] || diag "false: $2" "$(cat "$tmp/j.err")"
+	[ "$j_rc" -eq 0 ] || diag "false: $2" "$(cat "$tmpdir/j.err")"
 	return "$j_rc"
 }
 
 has_line()
 {
-	grep -qxF "$2" "$tmp/$1.out" || {
-		diag "no line '$2' in:" "$(cat "$tmp/$1.out")"
+	grep -qxF "$2" "$tmpdir/$1.out" || {
+		diag "no line '$2' in:" "$(cat "$tmpdir/$1.out")"
 		return 1
 	}
 }
 
 err_has()
 {
-	grep -q "$2" "$tmp/$1.err" || {
-		diag "no '$2' in:" "$(cat "$tmp/$1.err")"
+	grep -q "$2" "$tmpdir/$1.err" || {
+		diag "no '$2' in:" "$(cat "$tmpdir/$1.err")"
 		return 1
 	}
 }
 
 err_lacks()
 {
-	! grep -q "$2" "$tmp/$1.err" || {
-		diag "'$2' in:" "$(cat "$tmp/$1.err")"
+	! grep -q "$2" "$tmpdir/$1.err" || {
+		diag "'$2' in:" "$(cat "$tmpdir/$1.err")"
 		return 1
 	}
 }
@@ -149,7 +146,7 @@ j exact 'd["discarded_events"] == 7 and d["discarded_events_records"] == 1'
 ok $? "exact: discarded events counted"
 err_has exact 'discarded 7 events'
 ok $? "exact: discard warning"
-sh -c "[ \$(wc -l <'$tmp/exact.err') -eq 1 ]"
+sh -c "[ \$(wc -l <'$tmpdir/exact.err') -eq 1 ]"
 ok $? "exact: no other warning"
 
 ###########################################################################
@@ -175,8 +172,8 @@ trace slow <<'EOF'
 EOF
 err_has slow 'Bulk list: timestamps - latency_ns is +2.000 us per call (median'
 ok $? "slow: 2 us per call between the methods flagged"
-timeout 30 "$ANALYZE" --tracepoint-cost=1000 "$tmp/slow" >"$tmp/slow1.out" \
-	2>"$tmp/slow1.err"
+timeout 30 "$ANALYZE" --tracepoint-cost=1000 "$tmpdir/slow" >"$tmpdir/slow1.out" \
+	2>"$tmpdir/slow1.err"
 err_lacks slow1 'latency_ns is'
 ok $? "slow: accepted with --tracepoint-cost=1000"
 
@@ -189,8 +186,8 @@ ok $? "slow: accepted with --tracepoint-cost=1000"
 	done
 	echo "1000000 entry mode=2"
 	echo "1103000 exit latency_ns=3000"
-} >"$tmp/tail.script"
-trace tail <"$tmp/tail.script"
+} >"$tmpdir/tail.script"
+trace tail <"$tmpdir/tail.script"
 err_has tail 'Bulk array: mean timestamps - latency_ns is +1.099 us.*median call differs by +0.100 us and 1 calls'
 ok $? "tail: one preempted call in 100 moves the mean: flagged with the median"
 
@@ -260,7 +257,7 @@ rc_is modes 0
 ok $? "modes: exit status 0"
 has_line modes "Mode 7:       0.060 us per call over 2 calls"
 ok $? "modes: an unknown mode number is labelled with it"
-sh -c "grep -qxF 'Bulk list:    0.140 us per call over 2 calls' '$tmp/modes.out' && grep -q '^  run 0: *0.040 us' '$tmp/modes.out' && grep -q '^  run 1: *0.240 us' '$tmp/modes.out'"
+sh -c "grep -qxF 'Bulk list:    0.140 us per call over 2 calls' '$tmpdir/modes.out' && grep -q '^  run 0: *0.040 us' '$tmpdir/modes.out' && grep -q '^  run 1: *0.240 us' '$tmpdir/modes.out'"
 ok $? "modes: runs merged per mode, one line per run"
 j modes '[m["mode"] for m in d["modes"]] == [1, 7] and [r["run"] for r in mode(1)["runs"]] == [0, 1] and mode(7)["runs"][0]["run"] is None'
 ok $? "modes: modes in order, runs listed"
@@ -287,7 +284,7 @@ ok $? "a mode announced (run_start) and never finished: incomplete, exit 1"
 t_opts=--partial
 analyze_again noend
 t_opts=
-sh -c "[ \$(cat '$tmp/noend.rc') = 0 ] && grep -q '^Bulk array: ' '$tmp/noend.out' && grep -q 'warning: Bulk array: no run_end' '$tmp/noend.err'"
+sh -c "[ \$(cat '$tmpdir/noend.rc') = 0 ] && grep -q '^Bulk array: ' '$tmpdir/noend.out' && grep -q 'warning: Bulk array: no run_end' '$tmpdir/noend.err'"
 ok $? "  with --partial: exit 0, reported, warned"
 trace discarded_end <<'EOF'
 2000 run_start mode=2 run=1
@@ -302,9 +299,9 @@ ok $? "  no run_end but a discard recorded: a warning, exit 0"
 # miss every event in them.  A whole trace, with LTTng's index.
 whole()
 {
-	rm -rf "${tmp:?}/$1"
-	mkdir -p "$tmp/$1/trace"
-	python3 "$CTFGEN" --index "$tmp/$1/trace" <<'EOF'
+	rm -rf "${tmpdir:?}/$1"
+	mkdir -p "$tmpdir/$1/trace"
+	python3 "$CTFGEN" --index "$tmpdir/$1/trace" <<'EOF'
 1000 run_start mode=2 run=1
 2000 entry vtid=1 mode=2
 3000 exit vtid=1 latency_ns=900
@@ -319,54 +316,54 @@ analyze_again good
 rc_is good 0
 ok $? "a whole trace with its index: exit 0"
 whole empty_stream
-: >"$tmp/empty_stream/trace/stream_0"
+: >"$tmpdir/empty_stream/trace/stream_0"
 analyze_again empty_stream
 incomplete empty_stream "empty_stream/trace/stream_0: empty stream file"
 ok $? "a stream file emptied: incomplete, names it"
 whole dir_stream
-rm "$tmp/dir_stream/trace/stream_0"
-mkdir "$tmp/dir_stream/trace/stream_0"
+rm "$tmpdir/dir_stream/trace/stream_0"
+mkdir "$tmpdir/dir_stream/trace/stream_0"
 analyze_again dir_stream
 incomplete dir_stream "dir_stream/trace/stream_0: a directory, not a stream file"
 ok $? "a stream file replaced by a directory: incomplete"
 whole fifo_stream
-rm "$tmp/fifo_stream/trace/stream_0"
-mkfifo "$tmp/fifo_stream/trace/stream_0"
+rm "$tmpdir/fifo_stream/trace/stream_0"
+mkfifo "$tmpdir/fifo_stream/trace/stream_0"
 analyze_again fifo_stream
 incomplete fifo_stream "fifo_stream/trace/stream_0: a FIFO, not a stream file"
 ok $? "a stream file replaced by a FIFO: incomplete, no hang"
 whole zero_stream
-ln -sf /dev/zero "$tmp/zero_stream/trace/stream_0"
+ln -sf /dev/zero "$tmpdir/zero_stream/trace/stream_0"
 analyze_again zero_stream
 incomplete zero_stream "zero_stream/trace/stream_0: a device, not a stream file"
 ok $? "a stream file replaced by a link to /dev/zero: incomplete"
 whole cut_stream
-truncate -s 100 "$tmp/cut_stream/trace/stream_0"
+truncate -s 100 "$tmpdir/cut_stream/trace/stream_0"
 analyze_again cut_stream
 incomplete cut_stream "cut_stream/trace/stream_0: stream file cut: 100 bytes, its index (2 packets) says at least"
 ok $? "a stream file shorter than its index says: incomplete"
 whole gone_stream
-rm "$tmp/gone_stream/trace/stream_0"
+rm "$tmpdir/gone_stream/trace/stream_0"
 analyze_again gone_stream
 incomplete gone_stream "gone_stream/trace/stream_0: stream file missing (index/stream_0.idx lists it)"
 ok $? "a stream file the index lists, gone: incomplete"
 whole unread_stream
-chmod 000 "$tmp/unread_stream/trace/stream_0"
+chmod 000 "$tmpdir/unread_stream/trace/stream_0"
 if [ "$(id -u)" -ne 0 ]; then
 	analyze_again unread_stream
 	incomplete unread_stream "unread_stream/trace/stream_0: stream file cannot be read"
 	ok $? "an unreadable stream file: incomplete"
 elif command -v runuser >/dev/null 2>&1 &&
      runuser -u nobody -- test -x "$ANALYZE" 2>/dev/null; then
-	chmod 755 "$tmp"
-	chmod -R a+rX "$tmp/unread_stream"
-	chmod 000 "$tmp/unread_stream/trace/stream_0"
-	runuser -u nobody -- timeout 30 "$ANALYZE" "$tmp/unread_stream" \
-		>"$tmp/unread_stream.out" 2>"$tmp/unread_stream.err"
-	echo $? >"$tmp/unread_stream.rc"
-	runuser -u nobody -- timeout 30 "$ANALYZE" --json "$tmp/unread_stream" \
-		>"$tmp/unread_stream.json" 2>/dev/null
-	echo $? >"$tmp/unread_stream.jrc"
+	chmod 755 "$tmpdir"
+	chmod -R a+rX "$tmpdir/unread_stream"
+	chmod 000 "$tmpdir/unread_stream/trace/stream_0"
+	runuser -u nobody -- timeout 30 "$ANALYZE" "$tmpdir/unread_stream" \
+		>"$tmpdir/unread_stream.out" 2>"$tmpdir/unread_stream.err"
+	echo $? >"$tmpdir/unread_stream.rc"
+	runuser -u nobody -- timeout 30 "$ANALYZE" --json "$tmpdir/unread_stream" \
+		>"$tmpdir/unread_stream.json" 2>/dev/null
+	echo $? >"$tmpdir/unread_stream.jrc"
 	incomplete unread_stream "unread_stream/trace/stream_0: stream file cannot be read (Permission denied)"
 	ok $? "an unreadable stream file (as nobody): incomplete"
 else
@@ -374,14 +371,14 @@ else
 fi
 # A second stream, emptied: --partial reads the first.
 whole two_streams
-: >"$tmp/two_streams/trace/stream_1"
+: >"$tmpdir/two_streams/trace/stream_1"
 analyze_again two_streams
 incomplete two_streams "two_streams/trace/stream_1: empty stream file"
 ok $? "one of two stream files emptied: incomplete"
 t_opts=--partial
 analyze_again two_streams
 t_opts=
-sh -c "[ \$(cat '$tmp/two_streams.rc') = 0 ] && grep -q 'warning: .*stream_1: empty stream file' '$tmp/two_streams.err' && grep -q '^Bulk array: .* over 2 calls' '$tmp/two_streams.out'"
+sh -c "[ \$(cat '$tmpdir/two_streams.rc') = 0 ] && grep -q 'warning: .*stream_1: empty stream file' '$tmpdir/two_streams.err' && grep -q '^Bulk array: .* over 2 calls' '$tmpdir/two_streams.out'"
 ok $? "  --partial: a warning, the other stream reported, exit 0"
 
 ###########################################################################
@@ -389,69 +386,59 @@ ok $? "  --partial: a warning, the other stream reported, exit 0"
 # corrupted NAME WORDS: exit 1 both ways, one line naming WORDS
 corrupted()
 {
-	rc_is "$1" 1 && [ ! -s "$tmp/$1.out" ] &&
-		[ "$(wc -l <"$tmp/$1.err")" -eq 1 ] &&
-		grep -q 'corrupted trace: .*stream_0: ' "$tmp/$1.err" &&
-		grep -qF -- "$2" "$tmp/$1.err" || {
-		diag "exit $(cat "$tmp/$1.rc"): $(cat "$tmp/$1.err")"
+	rc_is "$1" 1 && [ ! -s "$tmpdir/$1.out" ] &&
+		[ "$(wc -l <"$tmpdir/$1.err")" -eq 1 ] &&
+		grep -q 'corrupted trace: .*stream_0: ' "$tmpdir/$1.err" &&
+		grep -qF -- "$2" "$tmpdir/$1.err" || {
+		diag "exit $(cat "$tmpdir/$1.rc"): $(cat "$tmpdir/$1.err")"
 		return 1
 	}
 }
-trace back_events <<'EOF'
-1000 run_start mode=2 run=1
-2000 entry vtid=1 mode=2
-packet discarded=10
-3000 exit vtid=1 latency_ns=900
-4000 entry vtid=1 mode=2
-packet discarded=5
-5000 exit vtid=1 latency_ns=900
-6000 run_end mode=2 run=1 calls=2 latency_sum_ns=1800
-EOF
+# packets NAME [--seq] PACKET...: trace NAME, one array run with a call
+# across each packet boundary "packet PACKET" (discarded=N; seq=N, with
+# --seq), from 2000 ns on, 2000 ns apart.
+packets()
+{
+	p_name=$1
+	shift
+	p_seq=
+	if [ "$1" = --seq ]; then
+		p_seq=--seq
+		shift
+	fi
+	p_n=0
+	{
+		echo "1000 run_start mode=2 run=1"
+		for p_packet in "$@"; do
+			p_n=$((p_n + 1))
+			echo "$((p_n * 2000)) entry vtid=1 mode=2"
+			echo "packet $p_packet"
+			echo "$((p_n * 2000 + 1000)) exit vtid=1 latency_ns=900"
+		done
+		echo "6000 run_end mode=2 run=1 calls=$p_n latency_sum_ns=$((p_n * 900))"
+	} >"$tmpdir/$p_name.script"
+	# shellcheck disable=SC2086 # $p_seq: none or one word
+	trace "$p_name" $p_seq <"$tmpdir/$p_name.script"
+}
+packets back_events discarded=10 discarded=5
 corrupted back_events "its count of discarded events (events_discarded) went backwards"
 ok $? "events_discarded going backwards (10, then 5): corrupted, exit 1"
-trace jump_events <<'EOF'
-1000 run_start mode=2 run=1
-2000 entry vtid=1 mode=2
-packet discarded=72057594037927936
-3000 exit vtid=1 latency_ns=900
-6000 run_end mode=2 run=1 calls=1 latency_sum_ns=900
-EOF
+packets jump_events discarded=72057594037927936
 corrupted jump_events "jumped by 72,057,594,037,927,936"
 ok $? "events_discarded with a flipped high byte (2^56): corrupted, exit 1"
-trace back_seq --seq <<'EOF'
-1000 run_start mode=2 run=1
-2000 entry vtid=1 mode=2
-packet seq=7
-3000 exit vtid=1 latency_ns=900
-4000 entry vtid=1 mode=2
-packet seq=2
-5000 exit vtid=1 latency_ns=900
-6000 run_end mode=2 run=1 calls=2 latency_sum_ns=1800
-EOF
+packets back_seq --seq seq=7 seq=2
 corrupted back_seq "its packet sequence number (packet_seq_num) went backwards"
 ok $? "packet_seq_num going backwards (7, then 2): corrupted, exit 1"
-trace jump_seq --seq <<'EOF'
-1000 run_start mode=2 run=1
-2000 entry vtid=1 mode=2
-packet seq=72057594037927937
-3000 exit vtid=1 latency_ns=900
-6000 run_end mode=2 run=1 calls=1 latency_sum_ns=900
-EOF
+packets jump_seq --seq seq=72057594037927937
 corrupted jump_seq "packet sequence number (packet_seq_num) jumped by"
 ok $? "packet_seq_num with a flipped high byte: corrupted, exit 1"
-trace lost_seq --seq <<'EOF'
-1000 run_start mode=2 run=1
-2000 entry vtid=1 mode=2
-packet seq=5
-3000 exit vtid=1 latency_ns=900
-6000 run_end mode=2 run=1 calls=1 latency_sum_ns=900
-EOF
-sh -c "[ \$(cat '$tmp/lost_seq.rc') = 0 ] && grep -q 'warning: 4 packets were lost' '$tmp/lost_seq.err'"
+packets lost_seq --seq seq=5
+sh -c "[ \$(cat '$tmpdir/lost_seq.rc') = 0 ] && grep -q 'warning: 4 packets were lost' '$tmpdir/lost_seq.err'"
 ok $? "packets really lost (sequence 0, then 5): 4 packets, a warning, exit 0"
 
 ###########################################################################
 # processes (issue 13): the vpid context splits them, never merged
-cat >"$tmp/procs.script" <<'EOF'
+cat >"$tmpdir/procs.script" <<'EOF'
 1000 run_start vtid=100 vpid=100 mode=2 run=1 pid=100
 1100 run_start vtid=200 vpid=200 mode=2 run=1 pid=200
 2000 entry vtid=101 vpid=100 mode=2
@@ -461,51 +448,51 @@ cat >"$tmp/procs.script" <<'EOF'
 5000 run_end vtid=100 vpid=100 mode=2 run=1 calls=1 latency_sum_ns=900
 5100 run_end vtid=200 vpid=200 mode=2 run=1 calls=1 latency_sum_ns=1900
 EOF
-trace procs --vpid <"$tmp/procs.script"
+trace procs --vpid <"$tmpdir/procs.script"
 rc_is procs 0 && j procs 'len(d["modes"]) == 2 and [(m["pid"], m["calls"], m["latency_ns"]["sum_ns"]) for m in d["modes"]] == [(100, 1, 900), (200, 1, 1900)] and [p["pid"] for p in d["processes"]] == [100, 200]'
 ok $? "two processes, one (mode, run) each: reported apart, not merged"
 err_lacks procs merged
 ok $? "  and no run is merged"
-[ "$(grep -c '^Process pid' "$tmp/procs.out")" -eq 2 ] &&
+[ "$(grep -c '^Process pid' "$tmpdir/procs.out")" -eq 2 ] &&
 	has_line procs "Process pid 100:" && has_line procs "Process pid 200:"
 ok $? "  the text has one section per process"
-timeout 30 "$ANALYZE" --json --pid=200 "$tmp/procs" >"$tmp/pid200.json" 2>"$tmp/pid200.err"
-echo $? >"$tmp/pid200.rc"
-cp "$tmp/pid200.rc" "$tmp/pid200.jrc"
+timeout 30 "$ANALYZE" --json --pid=200 "$tmpdir/procs" >"$tmpdir/pid200.json" 2>"$tmpdir/pid200.err"
+echo $? >"$tmpdir/pid200.rc"
+cp "$tmpdir/pid200.rc" "$tmpdir/pid200.jrc"
 rc_is pid200 0 && j pid200 'len(d["modes"]) == 1 and d["modes"][0]["pid"] == 200 and d["modes"][0]["mean_us"] == 1.9'
 ok $? "--pid=200: that process alone"
-timeout 30 "$ANALYZE" --pid=7 "$tmp/procs" >/dev/null 2>"$tmp/pid7.err"
-[ $? -eq 1 ] && grep -q 'no event of process 7 (--pid): the trace holds 100, 200$' "$tmp/pid7.err"
+timeout 30 "$ANALYZE" --pid=7 "$tmpdir/procs" >/dev/null 2>"$tmpdir/pid7.err"
+[ $? -eq 1 ] && grep -q 'no event of process 7 (--pid): the trace holds 100, 200$' "$tmpdir/pid7.err"
 ok $? "--pid of no process in the trace: exit 1, the pids it holds" ||
-	diag "$(cat "$tmp/pid7.err")"
+	diag "$(cat "$tmpdir/pid7.err")"
 # rpcsim-compare takes one process per document
-COMPARE=$builddir/compare/rpcsim-compare
+COMPARE=$top_builddir/compare/rpcsim-compare
 if [ -x "$COMPARE" ]; then
-	timeout 30 "$COMPARE" "$tmp/procs.json" "$tmp/pid200.json" >/dev/null 2>"$tmp/cmp.err"
-	[ $? -eq 1 ] && grep -q 'the trace holds 2 processes; compare one at a time (rpcsim-analyze --pid=N)' "$tmp/cmp.err"
+	timeout 30 "$COMPARE" "$tmpdir/procs.json" "$tmpdir/pid200.json" >/dev/null 2>"$tmpdir/cmp.err"
+	[ $? -eq 1 ] && grep -q 'the trace holds 2 processes; compare one at a time (rpcsim-analyze --pid=N)' "$tmpdir/cmp.err"
 	ok $? "rpcsim-compare refuses a document of two processes, saying how to pick one" ||
-		diag "$(cat "$tmp/cmp.err")"
+		diag "$(cat "$tmpdir/cmp.err")"
 else
 	skip 1 "rpcsim-compare not built (no json-c)"
 fi
 # Without the vpid context, the run_start pids show the mix.
-trace mixed <"$tmp/procs.script"
+trace mixed <"$tmpdir/procs.script"
 err_has mixed 'runs of several processes (run_start pids differ) share streams without a vpid context'
 ok $? "no vpid context, run_starts of two pids: warned, with the recipe"
 
 ###########################################################################
 # encodings (issue 13): the first version's plain integers and the
 # enumerations give the same figures; labels are read either way
-cat >"$tmp/enc.script" <<'EOF'
+cat >"$tmpdir/enc.script" <<'EOF'
 1000 run_start mode=1 run=1 mode_name=list
 2000 entry vtid=1 mode=1
 3000 exit vtid=1 latency_ns=900 allocated=4 alloc_calls=2
 3500 request vtid=1 op=1 bytes=8192 request_pages=3
 4000 run_end mode=1 run=1 calls=1 latency_sum_ns=900
 EOF
-trace enc_old --old <"$tmp/enc.script"
-trace enc_new <"$tmp/enc.script"
-python3 - "$tmp/enc_old.json" "$tmp/enc_new.json" <<'EOF'
+trace enc_old --old <"$tmpdir/enc.script"
+trace enc_new <"$tmpdir/enc.script"
+python3 - "$tmpdir/enc_old.json" "$tmpdir/enc_new.json" <<'EOF'
 import json, sys
 o, n = (json.load(open(f)) for f in sys.argv[1:3])
 def figures(d):
@@ -539,12 +526,12 @@ ok $? "  and in the text report"
 # raw data out: the histogram's buckets, exact bounds, and p99.99
 j sums 'mode(2)["latency_ns"]["histogram"] == {"unit": "ns", "buckets_are": "[lowest, highest, count]", "buckets": [[896, 903, 1]]} and mode(2)["latency_ns"]["p99_99_ns"] == 900'
 ok $? "--json: latency_ns's histogram (900 ns: bucket 896..903) and p99.99"
-timeout 30 "$ANALYZE" --output-format=text,json --output="$tmp/sums.both" "$tmp/sums" >"$tmp/sums.stdout" 2>/dev/null &&
-	[ ! -s "$tmp/sums.stdout" ] &&
+timeout 30 "$ANALYZE" --output-format=text,json --output="$tmpdir/sums.both" "$tmpdir/sums" >"$tmpdir/sums.stdout" 2>/dev/null &&
+	[ ! -s "$tmpdir/sums.stdout" ] &&
 	python3 -c 'import json, sys
 s = open(sys.argv[1]).read()
 t, js = s.split("\n{\n", 1)
-sys.exit(0 if t.startswith("1 trace") and json.loads("{\n" + js)["modes"][0]["calls"] == 1 else 1)' "$tmp/sums.both"
+sys.exit(0 if t.startswith("1 trace") and json.loads("{\n" + js)["modes"][0]["calls"] == 1 else 1)' "$tmpdir/sums.both"
 ok $? "--output-format=text,json --output=FILE: the text, then the JSON, in FILE"
 
 # a trace of the run summaries alone (--loglevel=TRACE_INFO)
@@ -552,7 +539,7 @@ trace summaries <<'EOF'
 1000 run_start mode=0 run=1
 4000 run_end mode=0 run=1 calls=500 latency_sum_ns=400000
 EOF
-rc_is summaries 0 && [ ! -s "$tmp/summaries.err" ] &&
+rc_is summaries 0 && [ ! -s "$tmpdir/summaries.err" ] &&
 	has_line summaries "  run_end:     0.800 us per call over 500 calls (in-process)  (no per-call event recorded)"
 ok $? "run summaries alone: run_end's figure, no warning, exit 0"
 
@@ -567,17 +554,17 @@ err_has none 'no rpcsim event among 1 events'
 ok $? "no rpcsim event: says so"
 
 trace empty </dev/null
-sh -c "[ \$(cat '$tmp/empty.rc') = 1 ] && grep -q 'no rpcsim event among 0 events' '$tmp/empty.err'"
+sh -c "[ \$(cat '$tmpdir/empty.rc') = 1 ] && grep -q 'no rpcsim event among 0 events' '$tmpdir/empty.err'"
 ok $? "no event at all: exit status 1, says so"
 
 ###########################################################################
 # two traces below one directory, same thread ids: paired per trace
-mkdir -p "$tmp/two/a" "$tmp/two/b"
+mkdir -p "$tmpdir/two/a" "$tmpdir/two/b"
 printf '1000 entry vtid=1 mode=2\n3000 exit vtid=1 latency_ns=1000\n' |
-	python3 "$CTFGEN" "$tmp/two/a"
+	python3 "$CTFGEN" "$tmpdir/two/a"
 printf '2000 entry vtid=1 mode=2\n6000 exit vtid=1 latency_ns=3000\n' |
-	python3 "$CTFGEN" "$tmp/two/b"
-timeout 30 "$ANALYZE" --json "$tmp/two" >"$tmp/two.json" 2>"$tmp/two.err"
+	python3 "$CTFGEN" "$tmpdir/two/b"
+timeout 30 "$ANALYZE" --json "$tmpdir/two" >"$tmpdir/two.json" 2>"$tmpdir/two.err"
 j two 'len(d["traces"]) == 2 and mode(2)["calls"] == 2 and mode(2)["timestamps"]["sum_ns"] == 6000 and mode(2)["pairing"]["entry_twice"] == 0'
 ok $? "two traces: both found, calls paired within each trace"
 
@@ -585,8 +572,8 @@ ok $? "two traces: both found, calls paired within each trace"
 # --jobs: a trace in two stream files (one per CPU, as LTTng writes them),
 # both threads migrating between them, a discard in one: the workers'
 # events merged by time give what one process gives, and the right one
-mkdir -p "$tmp/multi/trace"
-python3 "$CTFGEN" --vpid --index "$tmp/multi/trace" <<'EOF'
+mkdir -p "$tmpdir/multi/trace"
+python3 "$CTFGEN" --vpid --index "$tmpdir/multi/trace" <<'EOF'
 stream 0
 100 run_start vtid=1 vpid=10 mode=2 run=0 threads=2 mode_name=array
 1000 entry vtid=1 vpid=10 mode=2 slots=4
@@ -608,29 +595,29 @@ packet discarded=2
 8500 exit vtid=2 vpid=10 latency_ns=400
 EOF
 for jobs in 1 2; do
-	timeout 30 "$ANALYZE" --jobs=$jobs --json "$tmp/multi" \
-		>"$tmp/multi$jobs.json" 2>"$tmp/multi$jobs.err"
-	echo $? >"$tmp/multi$jobs.rc"
-	timeout 30 "$ANALYZE" --jobs=$jobs "$tmp/multi" \
-		>"$tmp/multi$jobs.out" 2>>"$tmp/multi$jobs.err"
-	echo $? >>"$tmp/multi$jobs.rc"
+	timeout 30 "$ANALYZE" --jobs=$jobs --json "$tmpdir/multi" \
+		>"$tmpdir/multi$jobs.json" 2>"$tmpdir/multi$jobs.err"
+	echo $? >"$tmpdir/multi$jobs.rc"
+	timeout 30 "$ANALYZE" --jobs=$jobs "$tmpdir/multi" \
+		>"$tmpdir/multi$jobs.out" 2>>"$tmpdir/multi$jobs.err"
+	echo $? >>"$tmpdir/multi$jobs.rc"
 done
-[ "$(cat "$tmp/multi1.rc")" = "0
-0" ] && [ "$(cat "$tmp/multi2.rc")" = "0
+[ "$(cat "$tmpdir/multi1.rc")" = "0
+0" ] && [ "$(cat "$tmpdir/multi2.rc")" = "0
 0" ]
 ok $? "--jobs=2 on two stream files: exit 0, as --jobs=1"
-cmp -s "$tmp/multi1.json" "$tmp/multi2.json" &&
-	cmp -s "$tmp/multi1.out" "$tmp/multi2.out" &&
-	cmp -s "$tmp/multi1.err" "$tmp/multi2.err"
+cmp -s "$tmpdir/multi1.json" "$tmpdir/multi2.json" &&
+	cmp -s "$tmpdir/multi1.out" "$tmpdir/multi2.out" &&
+	cmp -s "$tmpdir/multi1.err" "$tmpdir/multi2.err"
 ok $? "--jobs=2 on two stream files: the same JSON, text and warnings as --jobs=1"
-cp "$tmp/multi2.json" "$tmp/multi.json"
+cp "$tmpdir/multi2.json" "$tmpdir/multi.json"
 j multi 'mode(2)["calls"] == 5 and mode(2)["pairing"]["paired"] == 3 and mode(2)["timestamps"]["sum_ns"] == 4500 and mode(2)["pairing"]["across_discard"] == 2 and mode(2)["pairing"]["entry_twice"] == 0 and mode(2)["pairing"]["exit_no_entry"] == 0'
 ok $? "--jobs=2: calls paired across stream files, closed by the other file's discard"
 # a temporary directory of its own, removed (TMPDIR: none of anyone else's)
-mkdir "$tmp/tmpdir"
-TMPDIR=$tmp/tmpdir timeout 30 "$ANALYZE" --jobs=2 "$tmp/multi" \
+mkdir "$tmpdir/tmpdir"
+TMPDIR=$tmpdir/tmpdir timeout 30 "$ANALYZE" --jobs=2 "$tmpdir/multi" \
 	>/dev/null 2>&1
-sh -c "[ -z \"\$(ls -A '$tmp/tmpdir')\" ]"
+sh -c "[ -z \"\$(ls -A '$tmpdir/tmpdir')\" ]"
 ok $? "--jobs=2: its temporary directory removed"
 
 # --jobs by time: one trace with an index and no discard is cut into time
@@ -720,58 +707,58 @@ by_time()
 {
 	bt_name=$1
 	shift
-	timeout 60 "$ANALYZE" --partial --jobs=1 --json "$tmp/$bt_name" \
-		>"$tmp/$bt_name.1.json" 2>"$tmp/$bt_name.1.err"
-	timeout 60 "$ANALYZE" --partial --jobs=1 "$tmp/$bt_name" \
-		>"$tmp/$bt_name.1.out" 2>>"$tmp/$bt_name.1.err"
-	[ -s "$tmp/$bt_name.1.json" ] || {
-		diag "--jobs=1 printed no JSON: $(cat "$tmp/$bt_name.1.err")"
+	timeout 60 "$ANALYZE" --partial --jobs=1 --json "$tmpdir/$bt_name" \
+		>"$tmpdir/$bt_name.1.json" 2>"$tmpdir/$bt_name.1.err"
+	timeout 60 "$ANALYZE" --partial --jobs=1 "$tmpdir/$bt_name" \
+		>"$tmpdir/$bt_name.1.out" 2>>"$tmpdir/$bt_name.1.err"
+	[ -s "$tmpdir/$bt_name.1.json" ] || {
+		diag "--jobs=1 printed no JSON: $(cat "$tmpdir/$bt_name.1.err")"
 		return 1
 	}
 	for bt_jobs in "$@"; do
-		timeout 60 "$ANALYZE" --partial --jobs="$bt_jobs" --json "$tmp/$bt_name" \
-			>"$tmp/$bt_name.n.json" 2>"$tmp/$bt_name.n.err"
-		timeout 60 "$ANALYZE" --partial --jobs="$bt_jobs" "$tmp/$bt_name" \
-			>"$tmp/$bt_name.n.out" 2>>"$tmp/$bt_name.n.err"
-		timeout 60 "$ANALYZE" --partial -v --jobs="$bt_jobs" "$tmp/$bt_name" \
-			>/dev/null 2>"$tmp/$bt_name.$bt_jobs.v"
-		if ! cmp -s "$tmp/$bt_name.1.json" "$tmp/$bt_name.n.json" ||
-		   ! cmp -s "$tmp/$bt_name.1.out" "$tmp/$bt_name.n.out" ||
-		   ! cmp -s "$tmp/$bt_name.1.err" "$tmp/$bt_name.n.err"; then
+		timeout 60 "$ANALYZE" --partial --jobs="$bt_jobs" --json "$tmpdir/$bt_name" \
+			>"$tmpdir/$bt_name.n.json" 2>"$tmpdir/$bt_name.n.err"
+		timeout 60 "$ANALYZE" --partial --jobs="$bt_jobs" "$tmpdir/$bt_name" \
+			>"$tmpdir/$bt_name.n.out" 2>>"$tmpdir/$bt_name.n.err"
+		timeout 60 "$ANALYZE" --partial -v --jobs="$bt_jobs" "$tmpdir/$bt_name" \
+			>/dev/null 2>"$tmpdir/$bt_name.$bt_jobs.v"
+		if ! cmp -s "$tmpdir/$bt_name.1.json" "$tmpdir/$bt_name.n.json" ||
+		   ! cmp -s "$tmpdir/$bt_name.1.out" "$tmpdir/$bt_name.n.out" ||
+		   ! cmp -s "$tmpdir/$bt_name.1.err" "$tmpdir/$bt_name.n.err"; then
 			diag "--jobs=$bt_jobs differs from --jobs=1:"
-			diag "$(diff "$tmp/$bt_name.1.json" "$tmp/$bt_name.n.json" | head -n 20)"
-			diag "$(diff "$tmp/$bt_name.1.err" "$tmp/$bt_name.n.err" | head -n 5)"
+			diag "$(diff "$tmpdir/$bt_name.1.json" "$tmpdir/$bt_name.n.json" | head -n 20)"
+			diag "$(diff "$tmpdir/$bt_name.1.err" "$tmpdir/$bt_name.n.err" | head -n 5)"
 			return 1
 		fi
 	done
 }
 for seed in 1 2 3; do
-	mkdir -p "$tmp/rt$seed/trace"
-	gen_random $seed early | python3 "$CTFGEN" --vpid --seq --index "$tmp/rt$seed/trace"
+	mkdir -p "$tmpdir/rt$seed/trace"
+	gen_random $seed early | python3 "$CTFGEN" --vpid --seq --index "$tmpdir/rt$seed/trace"
 	by_time rt$seed 2 3 4 7
 	ok $? "--jobs=2,3,4,7 by time, random trace $seed: the same JSON, text and warnings as --jobs=1"
-	grep -q "^rpcsim-analyze: --jobs=7: 7 workers over time ranges of 2 stream files, each folding its own; about [0-9,]* bytes decoded twice at the edges\$" "$tmp/rt$seed.7.v" &&
-		grep -q "^rpcsim-analyze: --jobs=2: 2 workers over time ranges" "$tmp/rt$seed.2.v" &&
-		! grep -q "read again in one process" "$tmp/rt$seed".*.v
+	grep -q "^rpcsim-analyze: --jobs=7: 7 workers over time ranges of 2 stream files, each folding its own; about [0-9,]* bytes decoded twice at the edges\$" "$tmpdir/rt$seed.7.v" &&
+		grep -q "^rpcsim-analyze: --jobs=2: 2 workers over time ranges" "$tmpdir/rt$seed.2.v" &&
+		! grep -q "read again in one process" "$tmpdir/rt$seed".*.v
 	ok $? "--jobs by time, random trace $seed: -v says the ranges were folded apart, none read again" ||
-		diag "$(cat "$tmp/rt$seed".*.v)"
+		diag "$(cat "$tmpdir/rt$seed".*.v)"
 done
 j rt1.1 'mode(0)["pairing"]["entry_twice"] > 0 and mode(0)["pairing"]["exit_no_entry"] > 0 and mode(1)["pairing"]["paired"] > 0 and len(d["modes"]) == 6'
 ok $? "random trace 1 holds lost entries and exits, three modes of two processes" ||
-	diag "$(head -c 2000 "$tmp/rt1.1.json")"
-grep -q "run_start" "$tmp/rt1.1.err" && grep -q "pid" "$tmp/rt1.1.err"
+	diag "$(head -c 2000 "$tmpdir/rt1.1.json")"
+grep -q "run_start" "$tmpdir/rt1.1.err" && grep -q "pid" "$tmpdir/rt1.1.err"
 ok $? "random trace 1: a run started twice and run_starts of two pids in one process, warned" ||
-	diag "$(cat "$tmp/rt1.1.err")"
-mkdir -p "$tmp/rtlate/trace"
-gen_random 4 late | python3 "$CTFGEN" --vpid --seq --index "$tmp/rtlate/trace"
+	diag "$(cat "$tmpdir/rt1.1.err")"
+mkdir -p "$tmpdir/rtlate/trace"
+gen_random 4 late | python3 "$CTFGEN" --vpid --seq --index "$tmpdir/rtlate/trace"
 by_time rtlate 2 4
 ok $? "--jobs by time, a process's events outside any run in a later range: the results of --jobs=1"
-grep -q "^rpcsim-analyze: worker [0-9]*: what it counted depends on what came before its range in a way it could not stand in for: read again in one process\$" "$tmp/rtlate.4.v"
-ok $? "... read again in one process, and -v says why" || diag "$(cat "$tmp/rtlate.4.v")"
+grep -q "^rpcsim-analyze: worker [0-9]*: what it counted depends on what came before its range in a way it could not stand in for: read again in one process\$" "$tmpdir/rtlate.4.v"
+ok $? "... read again in one process, and -v says why" || diag "$(cat "$tmpdir/rtlate.4.v")"
 # an index whose times are not its packets': the worker whose packet it
 # is finds out, and the trace is read again in one process
-cp -r "$tmp/rt1" "$tmp/rtidx"
-python3 - "$tmp/rtidx/trace/index/stream_0.idx" <<'PYEOF'
+cp -r "$tmpdir/rt1" "$tmpdir/rtidx"
+python3 - "$tmpdir/rtidx/trace/index/stream_0.idx" <<'PYEOF'
 import struct, sys
 b = bytearray(open(sys.argv[1], "rb").read())
 off = 16 + 3 * 72 + 32                  # packet 3's timestamp_end
@@ -781,11 +768,11 @@ open(sys.argv[1], "wb").write(b)
 PYEOF
 by_time rtidx 2 3
 ok $? "--jobs by time, an index whose times differ from its packets': the results of --jobs=1" &&
-	grep -q "^rpcsim-analyze: worker [0-9]*: its range cannot be read apart" "$tmp/rtidx.3.v"
-ok $? "... read again in one process, and -v says why" || diag "$(cat "$tmp/rtidx.3.v")"
-mkdir "$tmp/tmpdir2"
-TMPDIR=$tmp/tmpdir2 timeout 30 "$ANALYZE" --jobs=3 "$tmp/rt1" >/dev/null 2>&1 &&
-	sh -c "[ -z \"\$(ls -A '$tmp/tmpdir2')\" ]"
+	grep -q "^rpcsim-analyze: worker [0-9]*: its range cannot be read apart" "$tmpdir/rtidx.3.v"
+ok $? "... read again in one process, and -v says why" || diag "$(cat "$tmpdir/rtidx.3.v")"
+mkdir "$tmpdir/tmpdir2"
+TMPDIR=$tmpdir/tmpdir2 timeout 30 "$ANALYZE" --jobs=3 "$tmpdir/rt1" >/dev/null 2>&1 &&
+	sh -c "[ -z \"\$(ls -A '$tmpdir/tmpdir2')\" ]"
 ok $? "--jobs=3 by time: the copies and the temporary directory removed"
 
 # ... and removed when a signal ends the reading: a trace of 200,000
@@ -793,7 +780,7 @@ ok $? "--jobs=3 by time: the copies and the temporary directory removed"
 # it; SIGTERM to the tool and to its reading process (its child), as a
 # timeout or a closed terminal would.  No pgrep (procps may be missing):
 # /proc gives the child.
-mkdir -p "$tmp/big/trace" "$tmp/sigtmp"
+mkdir -p "$tmpdir/big/trace" "$tmpdir/sigtmp"
 awk 'BEGIN {
 	print "stream 0"
 	print "100 run_start vtid=1 vpid=10 mode=2 run=0 threads=2 mode_name=array"
@@ -811,7 +798,7 @@ awk 'BEGIN {
 		if (s == 0)
 			print "900000000 run_end vtid=1 vpid=10 mode=2 run=0 calls=100000 latency_sum_ns=50000000"
 	}
-}' | python3 "$CTFGEN" --vpid --index "$tmp/big/trace"
+}' | python3 "$CTFGEN" --vpid --index "$tmpdir/big/trace"
 # children_of PID: the pids whose parent is PID (the kernel's list, or a
 # walk of /proc where it has none)
 children_of()
@@ -825,16 +812,16 @@ children_of()
 			basename "$(dirname "$st")"
 	done
 }
-TMPDIR=$tmp/sigtmp "$ANALYZE" --jobs=2 "$tmp/big" >/dev/null 2>&1 &
+TMPDIR=$tmpdir/sigtmp "$ANALYZE" --jobs=2 "$tmpdir/big" >/dev/null 2>&1 &
 top=$!
 n=0
-while [ -z "$(ls -A "$tmp/sigtmp")" ] && kill -0 $top 2>/dev/null &&
+while [ -z "$(ls -A "$tmpdir/sigtmp")" ] && kill -0 $top 2>/dev/null &&
 	[ $n -lt 3000 ]; do
 	sleep 0.01
 	n=$((n + 1))
 done
 reader=$(children_of $top)
-if [ -n "$(ls -A "$tmp/sigtmp")" ] && [ -n "$reader" ]; then
+if [ -n "$(ls -A "$tmpdir/sigtmp")" ] && [ -n "$reader" ]; then
 	kill -TERM $reader $top 2>/dev/null
 	wait $top
 	status=$?
@@ -844,9 +831,9 @@ if [ -n "$(ls -A "$tmp/sigtmp")" ] && [ -n "$reader" ]; then
 		n=$((n + 1))
 	done
 	[ "$status" -eq 143 ] && ! kill -0 $reader 2>/dev/null &&
-		[ -z "$(ls -A "$tmp/sigtmp")" ]
+		[ -z "$(ls -A "$tmpdir/sigtmp")" ]
 	ok $? "--jobs=2 ended by SIGTERM while reading: its temporary directory removed" ||
-		diag "exit $status; left: $(ls -AR "$tmp/sigtmp")"
+		diag "exit $status; left: $(ls -AR "$tmpdir/sigtmp")"
 else
 	wait $top
 	skip 1 "the reading ended before a signal could reach it"
@@ -854,8 +841,8 @@ fi
 
 # an error in one worker's file: the one line --jobs=1 prints, the
 # trace's own path in it
-cp -r "$tmp/multi" "$tmp/multibad"
-python3 - "$tmp/multibad/trace/stream_1" <<'EOF'
+cp -r "$tmpdir/multi" "$tmpdir/multibad"
+python3 - "$tmpdir/multibad/trace/stream_1" <<'EOF'
 import sys
 p = sys.argv[1]
 b = bytearray(open(p, "rb").read())
@@ -864,21 +851,21 @@ b[i:i + 4] = b"\0\0\0\0"
 open(p, "wb").write(b)
 EOF
 for idx in with without; do
-	[ $idx = without ] && rm -r "$tmp/multibad/trace/index"
+	[ $idx = without ] && rm -r "$tmpdir/multibad/trace/index"
 	for jobs in 1 2; do
-		timeout 30 "$ANALYZE" --jobs=$jobs "$tmp/multibad" \
-			>"$tmp/multibad$jobs.out" 2>"$tmp/multibad$jobs.err"
-		echo $? >"$tmp/multibad$jobs.rc"
+		timeout 30 "$ANALYZE" --jobs=$jobs "$tmpdir/multibad" \
+			>"$tmpdir/multibad$jobs.out" 2>"$tmpdir/multibad$jobs.err"
+		echo $? >"$tmpdir/multibad$jobs.rc"
 	done
-	[ "$(cat "$tmp/multibad1.rc")" = 1 ] &&
-		[ "$(cat "$tmp/multibad2.rc")" = 1 ] &&
-		[ ! -s "$tmp/multibad2.out" ] &&
-		[ "$(wc -l <"$tmp/multibad2.err")" -eq 1 ] &&
-		grep -q 'Invalid CTF magic number' "$tmp/multibad2.err" &&
-		! grep -q 'rpcsim-analyze\.' "$tmp/multibad2.err" &&
-		cmp -s "$tmp/multibad1.err" "$tmp/multibad2.err" || {
-		diag "jobs=1: $(cat "$tmp/multibad1.err")"
-		diag "jobs=2: $(cat "$tmp/multibad2.err")"
+	[ "$(cat "$tmpdir/multibad1.rc")" = 1 ] &&
+		[ "$(cat "$tmpdir/multibad2.rc")" = 1 ] &&
+		[ ! -s "$tmpdir/multibad2.out" ] &&
+		[ "$(wc -l <"$tmpdir/multibad2.err")" -eq 1 ] &&
+		grep -q 'Invalid CTF magic number' "$tmpdir/multibad2.err" &&
+		! grep -q 'rpcsim-analyze\.' "$tmpdir/multibad2.err" &&
+		cmp -s "$tmpdir/multibad1.err" "$tmpdir/multibad2.err" || {
+		diag "jobs=1: $(cat "$tmpdir/multibad1.err")"
+		diag "jobs=2: $(cat "$tmpdir/multibad2.err")"
 		false
 	}
 	ok $? "--jobs=2, a bad packet in one stream file ($idx index): exit 1, the line --jobs=1 prints"
@@ -887,8 +874,8 @@ done
 # timestamps that go back within a stream (an empty last packet at 0):
 # --jobs=1's muxer refuses the trace; a worker reading that stream file
 # alone has no muxer and must refuse it as well
-mkdir -p "$tmp/back/trace"
-python3 "$CTFGEN" --index "$tmp/back/trace" <<'EOF'
+mkdir -p "$tmpdir/back/trace"
+python3 "$CTFGEN" --index "$tmpdir/back/trace" <<'EOF'
 1000 run_start mode=2 run=0 mode_name=array threads=2
 2000 entry vtid=10 mode=2
 4300 exit vtid=10 latency_ns=2000 allocated=3 alloc_calls=1
@@ -899,35 +886,35 @@ stream 1
 10000 run_end mode=2 run=0 calls=2 latency_sum_ns=4200 pages=5 no_progress=0
 EOF
 for jobs in 1 2; do
-	timeout 30 "$ANALYZE" --jobs=$jobs "$tmp/back" \
-		>"$tmp/back$jobs.out" 2>"$tmp/back$jobs.err"
-	echo $? >"$tmp/back$jobs.rc"
+	timeout 30 "$ANALYZE" --jobs=$jobs "$tmpdir/back" \
+		>"$tmpdir/back$jobs.out" 2>"$tmpdir/back$jobs.err"
+	echo $? >"$tmpdir/back$jobs.rc"
 done
-[ "$(cat "$tmp/back1.rc")" = 1 ] && [ "$(cat "$tmp/back2.rc")" = 1 ] &&
-	[ ! -s "$tmp/back2.out" ] && [ "$(wc -l <"$tmp/back2.err")" -eq 1 ] &&
-	grep -q "^rpcsim-analyze: $tmp/back/trace: cannot read trace: .*ts=0, last-returned-ts=4300" "$tmp/back1.err" &&
-	grep -q "^rpcsim-analyze: $tmp/back/trace: cannot read trace: a message's timestamp is less than the last one of its stream: ts=0, last-returned-ts=4300" "$tmp/back2.err"
+[ "$(cat "$tmpdir/back1.rc")" = 1 ] && [ "$(cat "$tmpdir/back2.rc")" = 1 ] &&
+	[ ! -s "$tmpdir/back2.out" ] && [ "$(wc -l <"$tmpdir/back2.err")" -eq 1 ] &&
+	grep -q "^rpcsim-analyze: $tmpdir/back/trace: cannot read trace: .*ts=0, last-returned-ts=4300" "$tmpdir/back1.err" &&
+	grep -q "^rpcsim-analyze: $tmpdir/back/trace: cannot read trace: a message's timestamp is less than the last one of its stream: ts=0, last-returned-ts=4300" "$tmpdir/back2.err"
 ok $? "--jobs=2, a stream whose timestamps go back: refused, exit 1, as --jobs=1 refuses it" ||
-	diag "jobs=1: $(cat "$tmp/back1.rc") $(cat "$tmp/back1.err"); jobs=2: $(cat "$tmp/back2.rc") $(cat "$tmp/back2.err")"
+	diag "jobs=1: $(cat "$tmpdir/back1.rc") $(cat "$tmpdir/back1.err"); jobs=2: $(cat "$tmpdir/back2.rc") $(cat "$tmpdir/back2.err")"
 
 # without timestamps (no clock: the header fields renamed), records
 # cannot be merged by time: read again in one process, same results
-cp -r "$tmp/multi" "$tmp/noclock"
-rm -r "$tmp/noclock/trace/index"
+cp -r "$tmpdir/multi" "$tmpdir/noclock"
+rm -r "$tmpdir/noclock/trace/index"
 sed -e 's/uint64_clock_t timestamp;/uint64_clock_t tstamp;/' \
 	-e 's/timestamp_begin;/tsb;/' -e 's/timestamp_end;/tse;/' \
 	-e 's/ map = clock.monotonic.value;//' -e '/^clock {/d' \
-	"$tmp/multi/trace/metadata" \
-	>"$tmp/noclock/trace/metadata"
+	"$tmpdir/multi/trace/metadata" \
+	>"$tmpdir/noclock/trace/metadata"
 for jobs in 1 2; do
-	timeout 30 "$ANALYZE" --partial --jobs=$jobs --json "$tmp/noclock" \
-		>"$tmp/noclock$jobs.json" 2>"$tmp/noclock$jobs.err"
-	echo $? >"$tmp/noclock$jobs.rc"
+	timeout 30 "$ANALYZE" --partial --jobs=$jobs --json "$tmpdir/noclock" \
+		>"$tmpdir/noclock$jobs.json" 2>"$tmpdir/noclock$jobs.err"
+	echo $? >"$tmpdir/noclock$jobs.rc"
 done
-cp "$tmp/noclock2.json" "$tmp/noclock.json"
-[ "$(cat "$tmp/noclock1.rc")" = 0 ] && [ "$(cat "$tmp/noclock2.rc")" = 0 ] &&
-	cmp -s "$tmp/noclock1.json" "$tmp/noclock2.json" &&
-	cmp -s "$tmp/noclock1.err" "$tmp/noclock2.err" &&
+cp "$tmpdir/noclock2.json" "$tmpdir/noclock.json"
+[ "$(cat "$tmpdir/noclock1.rc")" = 0 ] && [ "$(cat "$tmpdir/noclock2.rc")" = 0 ] &&
+	cmp -s "$tmpdir/noclock1.json" "$tmpdir/noclock2.json" &&
+	cmp -s "$tmpdir/noclock1.err" "$tmpdir/noclock2.err" &&
 	j noclock 'mode(2)["calls"] == 5 and mode(2)["pairing"]["no_timestamp"] == 5 and mode(2)["pairing"]["paired"] == 0'
 ok $? "--jobs=2 on a trace without timestamps: read in one process, the results of --jobs=1"
 

@@ -12,57 +12,51 @@
 # Skipped when the LTTng tools are missing or that isolation cannot be
 # had.
 
-srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
-builddir=${top_builddir:-.}
-. "$srcdir/tests/utils/tap.sh"
+: "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
+: "${top_builddir:=$top_srcdir}"
+# shellcheck source=tests/utils/tap.sh
+. "$top_srcdir/tests/utils/tap.sh"
 plan_no_plan
-. "$srcdir/tests/utils/lttng.sh"
+# shellcheck source=tests/utils/lttng.sh
+. "$top_srcdir/tests/utils/lttng.sh"
 
-ANALYZE=${ANALYZE:-$builddir/analyze/rpcsim-analyze}
-TRACEGEN=${TRACEGEN:-$builddir/tests/tracegen}
+ANALYZE=${ANALYZE:-$top_builddir/analyze/rpcsim-analyze}
+TRACEGEN=${TRACEGEN:-$top_builddir/tests/tracegen}
 
-[ -x "$ANALYZE" ] ||
-	plan_skip_all "rpcsim-analyze not built (configure found no libbabeltrace2)"
-[ -x "$TRACEGEN" ] ||
-	plan_skip_all "tracegen not built (configured with --disable-lttng-ust)"
-if why=$(lttng_missing); then
-	plan_skip_all "LTTng tools $why"
-fi
+tap_skip_without_prog "$ANALYZE" "configure found no libbabeltrace2"
+tap_skip_without_prog "$TRACEGEN" "configured with --disable-lttng-ust"
 # Runs this script again, isolated, before anything is printed.
-why=$(lttng_can_isolate) || plan_skip_all "$why"
-lttng_isolate "$0" "$@"
-command -v python3 >/dev/null 2>&1 ||
-	plan_skip_all "python3 missing (it checks the JSON)"
+lttng_test_isolated "$0" "$@"
+have_python || plan_skip_all "python3 missing (it checks the JSON)"
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/test-analyze.XXXXXX") || exit 1
-trap 'lttng_cleanup; rm -rf "$tmp"' EXIT
-trap 'exit 1' HUP INT TERM
+tap_tmpdir test-analyze
+tap_at_exit lttng_cleanup
 
-if ! lttng_sessiond_up >"$tmp/sessiond.msg" 2>&1; then
-	fail "a session daemon: $(cat "$tmp/sessiond.msg")"
+if ! lttng_sessiond_up >"$tmpdir/sessiond.msg" 2>&1; then
+	fail "a session daemon: $(cat "$tmpdir/sessiond.msg")"
 	exit_status
 	exit $?
 fi
 # tracegen runs as "tgPID" and only that name is recorded: other tests
 # tracing at the same time do not mix their events in
-lttng_procname_link "$(cd "$(dirname "$TRACEGEN")" && pwd)/$(basename "$TRACEGEN")" "$tmp" ||
+lttng_procname_link "$(cd "$(dirname "$TRACEGEN")" && pwd)/$(basename "$TRACEGEN")" "$tmpdir" ||
 	exit 1
 TG=$lttng_procname_path
 
 diag "started lttng-sessiond, pid $lttng_started_pid, LTTNG_HOME $LTTNG_HOME ($PP_LTTNG_ISOLATED)"
 
-# analyze NAME ARGS...: $tmp/NAME.{out,err,rc}
+# analyze NAME ARGS...: $tmpdir/NAME.{out,err,rc}
 analyze()
 {
 	an_name=$1
 	shift
-	timeout 60 "$ANALYZE" "$@" >"$tmp/$an_name.out" 2>"$tmp/$an_name.err"
-	echo $? >"$tmp/$an_name.rc"
+	timeout 60 "$ANALYZE" "$@" >"$tmpdir/$an_name.out" 2>"$tmpdir/$an_name.err"
+	echo $? >"$tmpdir/$an_name.rc"
 }
 
 rc_is()
 {
-	[ "$(cat "$tmp/$1.rc")" = "$2" ]
+	[ "$(cat "$tmpdir/$1.rc")" = "$2" ]
 }
 
 # jget FILE EXPR: evaluate EXPR with d = the document, mode(n) = its mode n
@@ -80,8 +74,8 @@ EOF
 # jtrue FILE EXPR: EXPR is true
 jtrue()
 {
-	[ "$(jget "$1" "$2" 2>"$tmp/jget.err")" = True ] || {
-		diag "false: $2" "$(cat "$tmp/jget.err")"
+	[ "$(jget "$1" "$2" 2>"$tmpdir/jget.err")" = True ] || {
+		diag "false: $2" "$(cat "$tmpdir/jget.err")"
 		return 1
 	}
 }
@@ -93,20 +87,20 @@ json_parses()
 
 line_in()
 {
-	grep -qxF "$2" "$tmp/$1.out" || {
-		diag "no line '$2' in:" "$(cat "$tmp/$1.out")"
+	grep -qxF "$2" "$tmpdir/$1.out" || {
+		diag "no line '$2' in:" "$(cat "$tmpdir/$1.out")"
 		return 1
 	}
 }
 
 err_has()
 {
-	grep -q "$2" "$tmp/$1.err"
+	grep -q "$2" "$tmpdir/$1.err"
 }
 
 no_sanitizer_report()
 {
-	! grep -q 'AddressSanitizer\|LeakSanitizer\|runtime error:' "$tmp/$1.err"
+	! grep -q 'AddressSanitizer\|LeakSanitizer\|runtime error:' "$tmpdir/$1.err"
 }
 
 ###########################################################################
@@ -116,14 +110,14 @@ t1_gen()
 {
 	timeout 120 "$TG" --modes=0,2 --runs=2 --threads=2 --calls=300 \
 		--latency=3000 --step=100 --err-every=50 --pagepool \
-		>"$tmp/t1.gen"
+		>"$tmpdir/t1.gen"
 }
-lttng_record t1 "$tmp/t1" "--subbuf-size=1M --num-subbuf=4" \
+lttng_record t1 "$tmpdir/t1" "--subbuf-size=1M --num-subbuf=4" \
 	"rpcsim:*,pagepool:*" vtid -- t1_gen
 ok $? "record t1 (tracegen: 2 modes x 2 runs x 2 threads x 300 calls)"
 
-analyze t1 "$tmp/t1"
-analyze t1j --json "$tmp/t1"
+analyze t1 "$tmpdir/t1"
+analyze t1j --json "$tmpdir/t1"
 rc_is t1 0
 ok $? "t1: exit status 0"
 # latency_ns = 3000 + (i % 5) * 100 over 300 calls per thread: mean 3200
@@ -133,40 +127,40 @@ line_in t1 "Bulk array:   3.200 us per call over 1,200 calls"
 ok $? "t1: seed line for Bulk array"
 rc_is t1j 0
 ok $? "t1: --json exit status 0"
-json_parses "$tmp/t1j.out"
+json_parses "$tmpdir/t1j.out"
 ok $? "t1: --json parses"
-jtrue "$tmp/t1j.out" 'mode(0)["calls"] == 1200 and mode(2)["calls"] == 1200'
+jtrue "$tmpdir/t1j.out" 'mode(0)["calls"] == 1200 and mode(2)["calls"] == 1200'
 ok $? "t1: every call found (1,200 per mode)"
-expected_sum=$(awk '/mode=2/ { sub("latency_sum_ns=", "", $5); s += $5 } END { print s }' "$tmp/t1.gen")
-jtrue "$tmp/t1j.out" "mode(2)['latency_ns']['sum_ns'] == $expected_sum and mode(2)['latency_ns']['mean_ns'] == 3200.0"
+expected_sum=$(awk '/mode=2/ { sub("latency_sum_ns=", "", $5); s += $5 } END { print s }' "$tmpdir/t1.gen")
+jtrue "$tmpdir/t1j.out" "mode(2)['latency_ns']['sum_ns'] == $expected_sum and mode(2)['latency_ns']['mean_ns'] == 3200.0"
 ok $? "t1: mean of latency_ns exact (sum $expected_sum ns)"
-jtrue "$tmp/t1j.out" 'mode(0)["latency_ns"]["min_ns"] == 3000 and mode(0)["latency_ns"]["max_ns"] == 3400'
+jtrue "$tmpdir/t1j.out" 'mode(0)["latency_ns"]["min_ns"] == 3000 and mode(0)["latency_ns"]["max_ns"] == 3400'
 ok $? "t1: min/max of latency_ns"
-jtrue "$tmp/t1j.out" 'abs(mode(2)["latency_ns"]["p50_ns"] - 3200) <= 32 and mode(2)["latency_ns"]["p99_ns"] == 3400'
+jtrue "$tmpdir/t1j.out" 'abs(mode(2)["latency_ns"]["p50_ns"] - 3200) <= 32 and mode(2)["latency_ns"]["p99_ns"] == 3400'
 ok $? "t1: percentiles within 1 %"
-jtrue "$tmp/t1j.out" 'all(m["timestamps"]["count"] == 1200 for m in d["modes"])'
+jtrue "$tmpdir/t1j.out" 'all(m["timestamps"]["count"] == 1200 for m in d["modes"])'
 ok $? "t1: every call paired by vtid"
-jtrue "$tmp/t1j.out" 'all(m["difference"]["min_ns"] >= 0 and m["timestamps"]["mean_ns"] >= m["latency_ns"]["mean_ns"] for m in d["modes"])'
+jtrue "$tmpdir/t1j.out" 'all(m["difference"]["min_ns"] >= 0 and m["timestamps"]["mean_ns"] >= m["latency_ns"]["mean_ns"] for m in d["modes"])'
 ok $? "t1: timestamp latency >= latency_ns, per call"
-jtrue "$tmp/t1j.out" 'all(m["run_end"]["calls_match"] and m["run_end"]["mean_ns"] == m["latency_ns"]["mean_ns"] for m in d["modes"])'
+jtrue "$tmpdir/t1j.out" 'all(m["run_end"]["calls_match"] and m["run_end"]["mean_ns"] == m["latency_ns"]["mean_ns"] for m in d["modes"])'
 ok $? "t1: run_end agrees with the trace"
-jtrue "$tmp/t1j.out" 'all(m["svc_alloc_arg_err"] == 24 and m["retries"] == 24 for m in d["modes"])'
+jtrue "$tmpdir/t1j.out" 'all(m["svc_alloc_arg_err"] == 24 and m["retries"] == 24 for m in d["modes"])'
 ok $? "t1: svc_alloc_arg_err counted (24 per mode)"
-jtrue "$tmp/t1j.out" 'all(m["pages_per_call"] == 3.0 and m["alloc_calls_per_call"] == 1.02 for m in d["modes"])'
+jtrue "$tmpdir/t1j.out" 'all(m["pages_per_call"] == 3.0 and m["alloc_calls_per_call"] == 1.02 for m in d["modes"])'
 ok $? "t1: pages and allocator calls per call"
-jtrue "$tmp/t1j.out" 'all(m["pagepool_per_call"] == {"mm_page_alloc_bulk": 1.0, "mm_page_alloc_zone_locked": 2.0} for m in d["modes"])'
+jtrue "$tmpdir/t1j.out" 'all(m["pagepool_per_call"] == {"mm_page_alloc_bulk": 1.0, "mm_page_alloc_zone_locked": 2.0} for m in d["modes"])'
 ok $? "t1: pagepool events per call"
-jtrue "$tmp/t1j.out" 'all([(r["run"], r["calls"], r["config"]["threads"]) for r in m["runs"]] == [(0, 600, 2), (1, 600, 2)] for m in d["modes"])'
+jtrue "$tmpdir/t1j.out" 'all([(r["run"], r["calls"], r["config"]["threads"]) for r in m["runs"]] == [(0, 600, 2), (1, 600, 2)] for m in d["modes"])'
 ok $? "t1: two runs per mode, 600 calls each, with their configuration"
-jtrue "$tmp/t1j.out" 'd["discarded_events"] == 0 and all(m["pairing"]["entry_no_exit"] + m["pairing"]["exit_no_entry"] + m["pairing"]["entry_twice"] == 0 for m in d["modes"])'
+jtrue "$tmpdir/t1j.out" 'd["discarded_events"] == 0 and all(m["pairing"]["entry_no_exit"] + m["pairing"]["exit_no_entry"] + m["pairing"]["entry_twice"] == 0 for m in d["modes"])'
 ok $? "t1: nothing unmatched, nothing discarded"
-sh -c "! grep -q 'discard\|unmatched\|run_end\|vtid' '$tmp/t1.err'"
+sh -c "! grep -q 'discard\|unmatched\|run_end\|vtid' '$tmpdir/t1.err'"
 ok $? "t1: no warning about counts, pairing or discards"
 if err_has t1 'timestamps'; then
-	diag "t1 warned about the methods (a loaded machine?):" "$(cat "$tmp/t1.err")"
+	diag "t1 warned about the methods (a loaded machine?):" "$(cat "$tmpdir/t1.err")"
 fi
 
-analyze t1d "$tmp/t1" "$tmp/t1/ust" "$tmp/t1/"
+analyze t1d "$tmpdir/t1" "$tmpdir/t1/ust" "$tmpdir/t1/"
 line_in t1d "Bulk array:   3.200 us per call over 1,200 calls"
 ok $? "t1: a trace given twice is read once"
 
@@ -180,18 +174,18 @@ t2_gen()
 	timeout 120 "$TG" --calls=200 --latency=1000 \
 		--mode-name="$(printf 'q"b\\s\ttab\001\303\251\377')" >/dev/null
 }
-lttng_record t2 "$tmp/t2" "--subbuf-size=1M --num-subbuf=4" \
+lttng_record t2 "$tmpdir/t2" "--subbuf-size=1M --num-subbuf=4" \
 	"rpcsim:*" none -- t2_gen
 ok $? "record t2 (no vtid context)"
-analyze t2 "$tmp/t2"
-analyze t2j --json "$tmp/t2"
+analyze t2 "$tmpdir/t2"
+analyze t2j --json "$tmpdir/t2"
 line_in t2 "Bulk array:   1.200 us per call over 200 calls"
 ok $? "t2: exit status 0, calls found"
 err_has t2 'no vtid context'
 ok $? "t2: says vtid is missing"
-jtrue "$tmp/t2j.out" 'not d["vtid"] and mode(2)["timestamps"] is None'
+jtrue "$tmpdir/t2j.out" 'not d["vtid"] and mode(2)["timestamps"] is None'
 ok $? "t2: timestamp method skipped"
-jtrue "$tmp/t2j.out" 'mode(2)["runs"][0]["config"]["mode_name"] == "q\"b\\s\ttab\x01\u00e9\ufffd"'
+jtrue "$tmpdir/t2j.out" 'mode(2)["runs"][0]["config"]["mode_name"] == "q\"b\\s\ttab\x01\u00e9\ufffd"'
 ok $? "t2: strings from the trace escaped in JSON"
 
 ###########################################################################
@@ -201,20 +195,20 @@ t3_gen()
 {
 	timeout 120 "$TG" --threads=2 --calls=50000 --no-spin >/dev/null
 }
-lttng_record t3 "$tmp/t3" "--subbuf-size=4096 --num-subbuf=2" \
+lttng_record t3 "$tmpdir/t3" "--subbuf-size=4096 --num-subbuf=2" \
 	"rpcsim:*" vtid -- t3_gen
 ok $? "record t3 (tiny sub-buffers)"
 t3_stop=$lttng_stop_output
-analyze t3 "$tmp/t3"
-analyze t3j --json "$tmp/t3"
-timeout 60 babeltrace2 "$tmp/t3" >/dev/null 2>"$tmp/t3.bt"
+analyze t3 "$tmpdir/t3"
+analyze t3j --json "$tmpdir/t3"
+timeout 60 babeltrace2 "$tmpdir/t3" >/dev/null 2>"$tmpdir/t3.bt"
 # Summed as rpcsim-analyze sums them, in 64-bit unsigned arithmetic: on a
 # loaded machine babeltrace2 has reported counts near 2^64 (a per-stream
 # counter that went backwards wraps in its difference), which awk's
 # doubles printed as 1.1068e+20.
-bt_discarded=$(grep -o 'discarded [0-9]* events\?' "$tmp/t3.bt" |
+bt_discarded=$(grep -o 'discarded [0-9]* events\?' "$tmpdir/t3.bt" |
 	python3 -c 'import sys; print(sum(int(l.split()[1]) for l in sys.stdin) % 2**64)')
-bt_maybe=$(grep -c 'may have discarded' "$tmp/t3.bt")
+bt_maybe=$(grep -c 'may have discarded' "$tmpdir/t3.bt")
 diag "t3: babeltrace2 reports $bt_discarded discarded events ($bt_maybe unknown counts); lttng stop said: $t3_stop"
 lttng_n=$(echo "$t3_stop" | sed -n 's/.*Warning: \([0-9]*\) events were discarded.*/\1/p')
 # A CI run on this machine (TSan build, 2026-12-01) saw lttng-ust's own
@@ -228,32 +222,32 @@ lttng_n=$(echo "$t3_stop" | sed -n 's/.*Warning: \([0-9]*\) events were discarde
 # that bit is not understood yet.
 if [ -n "$lttng_n" ] &&
    python3 -c "import sys; sys.exit(0 if $lttng_n >= 2**63 else 1)"; then
-	[ "$(cat "$tmp/t3.rc")" = 1 ] && err_has t3 'events_discarded'
+	[ "$(cat "$tmpdir/t3.rc")" = 1 ] && err_has t3 'events_discarded'
 	ok $? "t3: the tracer's discarded count has bit 63 set ($lttng_n): refused as corrupted, exit 1"
 	skip 4 "t3: lttng-ust's own discarded count carries bit 63 ($lttng_n): no count to compare"
 	lttng_n=bit63
 fi
 if [ "$lttng_n" != bit63 ]; then
-	sh -c "[ \"\$(cat '$tmp/t3.rc')\" = 0 ] && python3 -c 'import json, sys; json.load(sys.stdin)' <'$tmp/t3j.out'"
+	sh -c "[ \"\$(cat '$tmpdir/t3.rc')\" = 0 ] && python3 -c 'import json, sys; json.load(sys.stdin)' <'$tmpdir/t3j.out'"
 	ok $? "t3: exit status 0, --json parses" || {
 		# Seen under load, cause unknown: keep what it said.
-		diag "t3: rpcsim-analyze exit $(cat "$tmp/t3.rc") (--json: $(cat "$tmp/t3j.rc"), $(wc -c <"$tmp/t3j.out") bytes out); stderr:"
-		sed 's/^/#   /' "$tmp/t3.err" "$tmp/t3j.err" | head -40
+		diag "t3: rpcsim-analyze exit $(cat "$tmpdir/t3.rc") (--json: $(cat "$tmpdir/t3j.rc"), $(wc -c <"$tmpdir/t3j.out") bytes out); stderr:"
+		sed 's/^/#   /' "$tmpdir/t3.err" "$tmpdir/t3j.err" | head -40
 	}
-	jtrue "$tmp/t3j.out" "d['discarded_events'] == $bt_discarded and d['discarded_events_unknown_count'] == $bt_maybe"
+	jtrue "$tmpdir/t3j.out" "d['discarded_events'] == $bt_discarded and d['discarded_events_unknown_count'] == $bt_maybe"
 	ok $? "t3: same discarded count as babeltrace2 ($bt_discarded)"
 	if [ "$bt_discarded" -gt 0 ] || [ "$bt_maybe" -gt 0 ]; then
 		err_has t3 'discarded'
 		ok $? "t3: discard warning"
 		# run_end itself may have been discarded
-		t3_end=$(jget "$tmp/t3j.out" 'None if mode(2)["run_end"] is None else mode(2)["run_end"]["calls_match"]')
+		t3_end=$(jget "$tmpdir/t3j.out" 'None if mode(2)["run_end"] is None else mode(2)["run_end"]["calls_match"]')
 		case $t3_end in
 		None)
 			err_has t3 'no run_end'
 			ok $? "t3: run_end lost: said so"
 			;;
 		True)
-			sh -c "! grep -q 'run_end counted' '$tmp/t3.err'"
+			sh -c "! grep -q 'run_end counted' '$tmpdir/t3.err'"
 			ok $? "t3: counts agree with run_end: no mismatch flagged"
 			;;
 		*)
@@ -262,15 +256,15 @@ if [ "$lttng_n" != bit63 ]; then
 			;;
 		esac
 	else
-		sh -c "! grep -q discarded '$tmp/t3.err'"
+		sh -c "! grep -q discarded '$tmpdir/t3.err'"
 		ok $? "t3: no discard, no discard warning"
 		skip 1 "t3: the tracer kept up with 4 KiB sub-buffers: no discard to flag"
 	fi
 	if [ -n "$lttng_n" ]; then
-		jtrue "$tmp/t3j.out" "d['discarded_events'] == $lttng_n"
+		jtrue "$tmpdir/t3j.out" "d['discarded_events'] == $lttng_n"
 		ok $? "t3: same discarded count as lttng stop ($lttng_n)"
 	else
-		jtrue "$tmp/t3j.out" "d['discarded_events'] == 0"
+		jtrue "$tmpdir/t3j.out" "d['discarded_events'] == 0"
 		ok $? "t3: lttng stop reported no discard, nor does the trace"
 	fi
 fi
@@ -305,13 +299,13 @@ EOF
 }
 for fl in seq:64 discarded:72; do
 	name=t3${fl%:*}
-	rm -rf "$tmp/$name"
-	cp -r "$tmp/t3" "$tmp/$name"
-	if flipped=$(flip_second_packet "$tmp/$name" "${fl#*:}"); then
-		analyze "$name" "$tmp/$name"
-		sh -c "[ \"\$(cat '$tmp/$name.rc')\" = 1 ] && [ \$(wc -l <'$tmp/$name.err') -eq 1 ] && grep -q 'corrupted trace: .*$(basename "$flipped"): its ' '$tmp/$name.err'"
+	rm -rf "$tmpdir/$name"
+	cp -r "$tmpdir/t3" "$tmpdir/$name"
+	if flipped=$(flip_second_packet "$tmpdir/$name" "${fl#*:}"); then
+		analyze "$name" "$tmpdir/$name"
+		sh -c "[ \"\$(cat '$tmpdir/$name.rc')\" = 1 ] && [ \$(wc -l <'$tmpdir/$name.err') -eq 1 ] && grep -q 'corrupted trace: .*$(basename "$flipped"): its ' '$tmpdir/$name.err'"
 		ok $? "t3, one flipped byte in a packet's ${fl%:*} field: corrupted, exit 1, one line" ||
-			diag "$(cat "$tmp/$name.err")"
+			diag "$(cat "$tmpdir/$name.err")"
 	else
 		skip 1 "t3: no stream file with two packets"
 	fi
@@ -327,21 +321,21 @@ t4_gen()
 	timeout 120 "$TG" --modes=2 --calls=1000 --latency=1000 \
 		--step=0 --drop-entry-every=100 >/dev/null
 }
-lttng_record t4 "$tmp/t4" "--subbuf-size=1M --num-subbuf=4" \
+lttng_record t4 "$tmpdir/t4" "--subbuf-size=1M --num-subbuf=4" \
 	"rpcsim:*" vtid -- t4_gen
 ok $? "record t4 (exits, then entries, left out)"
 # Calls run_end counted are missing and no discard says why: incomplete
 # (exit 1), unless --partial asks for what is there.
-analyze t4s "$tmp/t4"
-sh -c "[ \"\$(cat '$tmp/t4s.rc')\" = 1 ] && [ \$(wc -l <'$tmp/t4s.err') -eq 1 ] && grep -q 'incomplete trace: Bulk list run .*run_end counted 1,000 calls, the trace holds 990' '$tmp/t4s.err'"
+analyze t4s "$tmpdir/t4"
+sh -c "[ \"\$(cat '$tmpdir/t4s.rc')\" = 1 ] && [ \$(wc -l <'$tmpdir/t4s.err') -eq 1 ] && grep -q 'incomplete trace: Bulk list run .*run_end counted 1,000 calls, the trace holds 990' '$tmpdir/t4s.err'"
 ok $? "t4: incomplete without --partial: exit status 1, one line"
-analyze t4 --partial "$tmp/t4"
-analyze t4j --partial --json "$tmp/t4"
+analyze t4 --partial "$tmpdir/t4"
+analyze t4j --partial --json "$tmpdir/t4"
 rc_is t4 0
 ok $? "t4: --partial: exit status 0"
-jtrue "$tmp/t4j.out" 'mode(1)["calls"] == 990 and mode(1)["pairing"]["entry_twice"] == 9 and mode(1)["pairing"]["entry_no_exit"] == 1 and mode(1)["pairing"]["exit_no_entry"] == 0'
+jtrue "$tmpdir/t4j.out" 'mode(1)["calls"] == 990 and mode(1)["pairing"]["entry_twice"] == 9 and mode(1)["pairing"]["entry_no_exit"] == 1 and mode(1)["pairing"]["exit_no_entry"] == 0'
 ok $? "t4: lost exits: 9 entries twice in a row, 1 never closed"
-jtrue "$tmp/t4j.out" 'mode(2)["calls"] == 1000 and mode(2)["pairing"]["exit_no_entry"] == 10 and mode(2)["pairing"]["paired"] == 990'
+jtrue "$tmpdir/t4j.out" 'mode(2)["calls"] == 1000 and mode(2)["pairing"]["exit_no_entry"] == 10 and mode(2)["pairing"]["paired"] == 990'
 ok $? "t4: lost entries: 10 exits without entry"
 err_has t4 'Bulk list: unmatched'
 ok $? "t4: unmatched events reported"
@@ -355,14 +349,14 @@ t5_gen()
 {
 	timeout 120 "$TG" --calls=100 --pagepool >/dev/null
 }
-lttng_record t5 "$tmp/t5" "--subbuf-size=1M --num-subbuf=4" \
+lttng_record t5 "$tmpdir/t5" "--subbuf-size=1M --num-subbuf=4" \
 	"pagepool:*" vtid -- t5_gen
 ok $? "record t5 (pagepool events only)"
-analyze t5 "$tmp/t5"
-sh -c "[ \"\$(cat '$tmp/t5.rc')\" = 1 ] && grep -q 'no rpcsim event' '$tmp/t5.err'"
+analyze t5 "$tmpdir/t5"
+sh -c "[ \"\$(cat '$tmpdir/t5.rc')\" = 1 ] && grep -q 'no rpcsim event' '$tmpdir/t5.err'"
 ok $? "t5: no rpcsim event: exit status 1 and says so" ||
-	diag "t5: exit status $(cat "$tmp/t5.rc"), stderr:" "$(head -c 2000 "$tmp/t5.err")" \
-		"$(ls -lR "$tmp/t5" 2>&1 | head -n 30)"
+	diag "t5: exit status $(cat "$tmpdir/t5.rc"), stderr:" "$(head -c 2000 "$tmpdir/t5.err")" \
+		"$(ls -lR "$tmpdir/t5" 2>&1 | head -n 30)"
 
 ###########################################################################
 # t6: truncated and corrupted copies of t1
@@ -376,43 +370,43 @@ stream_of()
 		head -n 1
 }
 
-# broken NAME DESCRIPTION: the copy $tmp/NAME must fail cleanly
+# broken NAME DESCRIPTION: the copy $tmpdir/NAME must fail cleanly
 broken()
 {
 	if [ -n "$broken_asan_options" ]; then
 		(ASAN_OPTIONS=$broken_asan_options
 		 export ASAN_OPTIONS
-		 analyze "$1" "$tmp/$1")
+		 analyze "$1" "$tmpdir/$1")
 	else
-		analyze "$1" "$tmp/$1"
+		analyze "$1" "$tmpdir/$1"
 	fi
 	rc_is "$1" 1
 	ok $? "$2: exit status 1"
-	sh -c "grep -q '$tmp/$1' '$tmp/$1.err' && ! grep -q 'AddressSanitizer\|LeakSanitizer\|runtime error:' '$tmp/$1.err'"
+	sh -c "grep -q '$tmpdir/$1' '$tmpdir/$1.err' && ! grep -q 'AddressSanitizer\|LeakSanitizer\|runtime error:' '$tmpdir/$1.err'"
 	ok $? "$2: one message naming the trace, no sanitizer report"
 	if ! rc_is "$1" 1; then
-		diag "$(cat "$tmp/$1.err")"
+		diag "$(cat "$tmpdir/$1.err")"
 	fi
 }
 
-cp -r "$tmp/t1" "$tmp/cut"
-f=$(stream_of "$tmp/cut")
+cp -r "$tmpdir/t1" "$tmpdir/cut"
+f=$(stream_of "$tmpdir/cut")
 truncate -s $(($(stat -c %s "$f") / 2 + 13)) "$f"
 broken cut "stream file cut in the middle"
 
-cp -r "$tmp/t1" "$tmp/cutnoidx"
-rm -rf "$tmp"/cutnoidx/ust/uid/*/*/index
-f=$(stream_of "$tmp/cutnoidx")
+cp -r "$tmpdir/t1" "$tmpdir/cutnoidx"
+rm -rf "$tmpdir"/cutnoidx/ust/uid/*/*/index
+f=$(stream_of "$tmpdir/cutnoidx")
 truncate -s $(($(stat -c %s "$f") / 2 + 13)) "$f"
 broken cutnoidx "stream file cut, no index files"
 
-cp -r "$tmp/t1" "$tmp/magic"
-f=$(stream_of "$tmp/magic")
+cp -r "$tmpdir/t1" "$tmpdir/magic"
+f=$(stream_of "$tmpdir/magic")
 printf '\000\000\000\000' | dd of="$f" bs=1 seek=0 conv=notrunc 2>/dev/null
 broken magic "packet header magic overwritten"
 
-cp -r "$tmp/t1" "$tmp/events"
-f=$(stream_of "$tmp/events")
+cp -r "$tmpdir/t1" "$tmpdir/events"
+f=$(stream_of "$tmpdir/events")
 python3 - "$f" <<'EOF'
 import sys
 with open(sys.argv[1], "r+b") as f:
@@ -421,8 +415,8 @@ with open(sys.argv[1], "r+b") as f:
 EOF
 broken events "event headers overwritten"
 
-cp -r "$tmp/t1" "$tmp/meta"
-f=$(find "$tmp/meta" -name metadata | head -n 1)
+cp -r "$tmpdir/t1" "$tmpdir/meta"
+f=$(find "$tmpdir/meta" -name metadata | head -n 1)
 python3 - "$f" <<'EOF'
 import sys
 with open(sys.argv[1], "r+b") as f:
@@ -439,13 +433,13 @@ broken_asan_options=detect_leaks=0
 broken meta "metadata text corrupted"
 broken_asan_options=
 
-cp -r "$tmp/t1" "$tmp/metamagic"
-f=$(find "$tmp/metamagic" -name metadata | head -n 1)
+cp -r "$tmpdir/t1" "$tmpdir/metamagic"
+f=$(find "$tmpdir/metamagic" -name metadata | head -n 1)
 printf '\000\000\000\000' | dd of="$f" bs=1 seek=0 conv=notrunc 2>/dev/null
 broken metamagic "metadata packet header overwritten"
 
-cp -r "$tmp/t1" "$tmp/metacut"
-f=$(find "$tmp/metacut" -name metadata | head -n 1)
+cp -r "$tmpdir/t1" "$tmpdir/metacut"
+f=$(find "$tmpdir/metacut" -name metadata | head -n 1)
 truncate -s 3000 "$f"
 broken metacut "metadata cut"
 

@@ -55,28 +55,25 @@ fi
 
 plan_tests 9
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/test-lttng-isolation.XXXXXX") ||
-	bail_out "mktemp failed"
+tap_tmpdir test-lttng-isolation
 user_pid=
-cleanup()
+# The played user's session and daemon go when the test does.
+stop_user()
 {
-	if [ -n "$user_pid" ]; then
-		HOME=$tmp/home lttng_cmd destroy users-own >/dev/null 2>&1
-		kill -TERM "$user_pid" 2>/dev/null
-		i=0
-		while kill -0 "$user_pid" 2>/dev/null && [ $i -lt 100 ]; do
-			sleep 0.1
-			i=$((i + 1))
-		done
-	fi
-	rm -rf "$tmp"
+	[ -n "$user_pid" ] || return 0
+	HOME=$tmpdir/home lttng_cmd destroy users-own >/dev/null 2>&1
+	kill -TERM "$user_pid" 2>/dev/null
+	i=0
+	while kill -0 "$user_pid" 2>/dev/null && [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
 }
-trap cleanup EXIT
-trap 'exit 1' HUP INT TERM
+tap_at_exit stop_user
 
 # The user: a HOME, no LTTNG_HOME, their daemon, their active session.
-mkdir "$tmp/home"
-HOME=$tmp/home
+mkdir "$tmpdir/home"
+HOME=$tmpdir/home
 export HOME
 unset LTTNG_HOME PP_LTTNG_ISOLATED PP_LTTNG_PRIVATE_HOME
 lttng-sessiond --daemonize --no-kernel >/dev/null 2>&1 ||
@@ -85,14 +82,14 @@ user_pid=$(cat /var/run/lttng/lttng-sessiond.pid 2>/dev/null)
 case $user_pid in
 ''|*[!0-9]*) user_pid=; bail_out "the played user's daemon left no pid file" ;;
 esac
-{ lttng_cmd create users-own --output="$tmp/users-trace" &&
+{ lttng_cmd create users-own --output="$tmpdir/users-trace" &&
   lttng_cmd enable-event -u 'rpcsim:*' &&
   lttng_cmd start; } >/dev/null 2>&1 ||
 	bail_out "the played user's session did not start"
 rc_before=$(cksum <"$HOME/.lttngrc")
 
 # What an LTTng test does, through tests/utils/lttng.sh.
-cat >"$tmp/a-test.sh" <<'EOT'
+cat >"$tmpdir/a-test.sh" <<'EOT'
 . "$top_srcdir/tests/utils/lttng.sh"
 # (A tests/utils/lttng.sh from before the isolation has neither.)
 if command -v lttng_isolate >/dev/null 2>&1; then
@@ -110,14 +107,14 @@ lttng_record a-test "$OUTDIR/test-trace" "" 'rpcsim:*' vtid -- \
 	--trace="$OUTDIR/rpcsim-trace" >/dev/null || exit 1
 exit 0
 EOT
-OUTDIR=$tmp top_srcdir=$top_srcdir top_builddir=$top_builddir \
-	timeout 300 sh "$tmp/a-test.sh" >"$tmp/a-test.out" 2>&1
+OUTDIR=$tmpdir top_srcdir=$top_srcdir top_builddir=$top_builddir \
+	timeout 300 sh "$tmpdir/a-test.sh" >"$tmpdir/a-test.out" 2>&1
 st=$?
 [ "$st" -eq 0 ]
 ok $? "an LTTng test runs: its own daemon, a session, rpcsim --trace (exit $st)" ||
-	diag "$(head -c 2000 "$tmp/a-test.out")"
-[ -s "$tmp/seen" ] && ! grep -q users-own "$tmp/seen"
-ok $? "the test never sees the user's session" || diag "$(cat "$tmp/seen")"
+	diag "$(head -c 2000 "$tmpdir/a-test.out")"
+[ -s "$tmpdir/seen" ] && ! grep -q users-own "$tmpdir/seen"
+ok $? "the test never sees the user's session" || diag "$(cat "$tmpdir/seen")"
 [ -f "$HOME/.lttngrc" ] && [ "$(cksum <"$HOME/.lttngrc")" = "$rc_before" ]
 ok $? "the user's ~/.lttngrc is as it was"
 kill -0 "$user_pid" 2>/dev/null
@@ -127,13 +124,13 @@ ok $? "the user's session is still there, still active" ||
 	diag "$(lttng_cmd list 2>&1 | head -n 20)"
 ! lttng_cmd list 2>/dev/null | grep -q -e 'a-test-' -e 'rpcsim-[0-9]'
 ok $? "none of the test's sessions is in the user's daemon"
-lttng_cmd stop >"$tmp/stop.out" 2>&1
-ok $? "the user's own 'lttng stop' works" || diag "$(cat "$tmp/stop.out")"
+lttng_cmd stop >"$tmpdir/stop.out" 2>&1
+ok $? "the user's own 'lttng stop' works" || diag "$(cat "$tmpdir/stop.out")"
 # The test's rpcsim runs were not recorded by the user's session.
-n=$(babeltrace2 "$tmp/users-trace" 2>/dev/null | grep -c 'rpcsim:')
+n=$(babeltrace2 "$tmpdir/users-trace" 2>/dev/null | grep -c 'rpcsim:')
 [ "${n:-0}" -eq 0 ]
 ok $? "the user's session recorded none of the test's events ($n)"
-read -r own_home own_pid <"$tmp/own"
+read -r own_home own_pid <"$tmpdir/own"
 [ -n "$own_home" ] && [ ! -e "$own_home" ] && [ -n "$own_pid" ] &&
 	! kill -0 "$own_pid" 2>/dev/null
 ok $? "the test's own daemon ($own_pid) and LTTng home ($own_home) are gone"

@@ -19,31 +19,26 @@
 # tests/utils/lttng.sh): its own LTTNG_HOME and, as root, its own
 # /var/run/lttng and session daemon, stopped by its pid.
 
-srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
-builddir=${top_builddir:-.}
-. "$srcdir/tests/utils/tap.sh"
-. "$srcdir/tests/utils/lttng.sh"
+: "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
+: "${top_builddir:=$top_srcdir}"
+# shellcheck source=tests/utils/tap.sh
+. "$top_srcdir/tests/utils/tap.sh"
+# shellcheck source=tests/utils/lttng.sh
+. "$top_srcdir/tests/utils/lttng.sh"
 
-ANALYZE=$builddir/analyze/rpcsim-analyze
-RPCSIM=$builddir/rpcsim/rpcsim
+ANALYZE=$top_builddir/analyze/rpcsim-analyze
+RPCSIM=$top_builddir/rpcsim/rpcsim
 
-[ -x "$ANALYZE" ] ||
-	plan_skip_all "rpcsim-analyze not built (configure found no libbabeltrace2)"
-grep -q '^#define HAVE_LTTNG_UST 1' "$builddir/config.h" 2>/dev/null ||
+tap_skip_without_prog "$ANALYZE" "configure found no libbabeltrace2"
+grep -q '^#define HAVE_LTTNG_UST 1' "$top_builddir/config.h" 2>/dev/null ||
 	plan_skip_all "rpcsim built without LTTng-UST tracepoints"
-if why=$(lttng_missing); then
-	plan_skip_all "LTTng tools $why"
-fi
-why=$(lttng_can_isolate) || plan_skip_all "$why"
-lttng_isolate "$0" "$@"
-command -v python3 >/dev/null 2>&1 ||
-	plan_skip_all "python3 missing (it checks the JSON)"
+lttng_test_isolated "$0" "$@"
+have_python || plan_skip_all "python3 missing (it checks the JSON)"
 
 plan_tests 14
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/test-session.XXXXXX") || exit 1
-trap 'lttng_cleanup; rm -rf "$tmp"' EXIT
-trap 'exit 1' HUP INT TERM
-lttng_sessiond_up >"$tmp/why" 2>&1 || bail_out "$(cat "$tmp/why")"
+tap_tmpdir test-session
+tap_at_exit lttng_cleanup
+lttng_sessiond_up >"$tmpdir/why" 2>&1 || bail_out "$(cat "$tmpdir/why")"
 diag "lttng-sessiond pid $lttng_started_pid ($PP_LTTNG_ISOLATED)"
 
 # session NAME DIR EVENT_OPTS...: create, channel, events, contexts, start
@@ -64,21 +59,21 @@ session()
 # done_session NAME: stop (flushes) and destroy
 done_session()
 {
-	lttng_cmd stop "$1-$$" >"$tmp/stop.out" 2>&1
+	lttng_cmd stop "$1-$$" >"$tmpdir/stop.out" 2>&1
 	lttng_cmd destroy "$1-$$" >/dev/null 2>&1
 }
 
 # 1. Two processes, one session.
-if ! session two "$tmp/two" 'rpcsim:*,pagepool:*'; then
+if ! session two "$tmpdir/two" 'rpcsim:*,pagepool:*'; then
 	bail_out "cannot set up the session"
 fi
 # Different thread counts and seeds: two runs of one mode (array), which
 # the analysis used to merge.
 "$RPCSIM" --alloc=array --requests=3000 --threads=2 --seed=1 --json \
-	>"$tmp/a.json" 2>"$tmp/a.err" &
+	>"$tmpdir/a.json" 2>"$tmpdir/a.err" &
 pid_a=$!
 "$RPCSIM" --alloc=array --requests=2000 --threads=1 --seed=2 --json \
-	>"$tmp/b.json" 2>"$tmp/b.err" &
+	>"$tmpdir/b.json" 2>"$tmpdir/b.err" &
 pid_b=$!
 wait $pid_a
 st_a=$?
@@ -86,32 +81,32 @@ wait $pid_b
 st_b=$?
 done_session two
 ok $(( st_a || st_b )) "two rpcsim processes ran (exit $st_a, $st_b)" ||
-	diag "$(cat "$tmp/a.err" "$tmp/b.err")"
-diag "pids $pid_a and $pid_b; lttng stop: $(cat "$tmp/stop.out")"
+	diag "$(cat "$tmpdir/a.err" "$tmpdir/b.err")"
+diag "pids $pid_a and $pid_b; lttng stop: $(cat "$tmpdir/stop.out")"
 
-timeout 120 "$ANALYZE" --json "$tmp/two" >"$tmp/two.json" 2>"$tmp/two.err"
+timeout 120 "$ANALYZE" --json "$tmpdir/two" >"$tmpdir/two.json" 2>"$tmpdir/two.err"
 ok $? "rpcsim-analyze reads the trace of both" ||
-	diag "$(cat "$tmp/two.err")"
+	diag "$(cat "$tmpdir/two.err")"
 
 # --jobs: the stream files (one per CPU and buffer) decoded by several
 # processes, merged by time, give the document one process gives
-nstreams=$(find "$tmp/two" -path '*/index' -prune -o -type f ! -name metadata -print | wc -l)
-timeout 120 "$ANALYZE" --jobs=1 --json "$tmp/two" >"$tmp/two-j1.json" \
-	2>"$tmp/two-j1.err"
+nstreams=$(find "$tmpdir/two" -path '*/index' -prune -o -type f ! -name metadata -print | wc -l)
+timeout 120 "$ANALYZE" --jobs=1 --json "$tmpdir/two" >"$tmpdir/two-j1.json" \
+	2>"$tmpdir/two-j1.err"
 st1=$?
-timeout 120 "$ANALYZE" --jobs=2 --json "$tmp/two" >"$tmp/two-j2.json" \
-	2>"$tmp/two-j2.err"
+timeout 120 "$ANALYZE" --jobs=2 --json "$tmpdir/two" >"$tmpdir/two-j2.json" \
+	2>"$tmpdir/two-j2.err"
 st2=$?
 [ "$nstreams" -ge 2 ] && [ $st1 -eq 0 ] && [ $st2 -eq 0 ] &&
-	cmp -s "$tmp/two-j1.json" "$tmp/two-j2.json" &&
-	cmp -s "$tmp/two-j1.err" "$tmp/two-j2.err"
+	cmp -s "$tmpdir/two-j1.json" "$tmpdir/two-j2.json" &&
+	cmp -s "$tmpdir/two-j1.err" "$tmpdir/two-j2.err"
 ok $? "--jobs=2 on $nstreams stream files: the JSON and warnings of --jobs=1" ||
-	diag "exit $st1, $st2; $(diff "$tmp/two-j1.json" "$tmp/two-j2.json" | head -20)"
+	diag "exit $st1, $st2; $(diff "$tmpdir/two-j1.json" "$tmpdir/two-j2.json" | head -20)"
 
 # split RPCSIM_JSON PID: that process's figures against its own
 split()
 {
-	python3 - "$tmp/two.json" "$1" "$2" <<'PY'
+	python3 - "$tmpdir/two.json" "$1" "$2" <<'PY'
 import json, sys
 a = json.load(open(sys.argv[1]))
 r = json.load(open(sys.argv[2]))
@@ -142,46 +137,46 @@ print("; ".join(bad) if bad else "pid %d: %d calls, mean %.1f ns (rpcsim %.1f)"
 sys.exit(1 if bad else 0)
 PY
 }
-out=$(split "$tmp/a.json" $pid_a)
+out=$(split "$tmpdir/a.json" $pid_a)
 ok $? "process A reported apart, with its own calls and mean" || true
 diag "$out"
-out=$(split "$tmp/b.json" $pid_b)
+out=$(split "$tmpdir/b.json" $pid_b)
 ok $? "process B reported apart, with its own calls and mean" || true
 diag "$out"
-! grep -q "merged\|DIFFER" "$tmp/two.err"
-ok $? "no run merged, no count differing" || diag "$(cat "$tmp/two.err")"
+! grep -q "merged\|DIFFER" "$tmpdir/two.err"
+ok $? "no run merged, no count differing" || diag "$(cat "$tmpdir/two.err")"
 
-timeout 120 "$ANALYZE" --pid=$pid_b "$tmp/two" >"$tmp/b.txt" 2>"$tmp/b.err2"
-[ $? -eq 0 ] && [ "$(grep -c '^Bulk array:' "$tmp/b.txt")" -eq 1 ] &&
-	! grep -q '^Process' "$tmp/b.txt"
+timeout 120 "$ANALYZE" --pid=$pid_b "$tmpdir/two" >"$tmpdir/b.txt" 2>"$tmpdir/b.err2"
+[ $? -eq 0 ] && [ "$(grep -c '^Bulk array:' "$tmpdir/b.txt")" -eq 1 ] &&
+	! grep -q '^Process' "$tmpdir/b.txt"
 ok $? "--pid=$pid_b: one process, one Bulk array line" ||
-	diag "$(cat "$tmp/b.txt" "$tmp/b.err2")"
-timeout 120 "$ANALYZE" "$tmp/two" >"$tmp/two.txt" 2>/dev/null
-[ "$(grep -c '^Process pid' "$tmp/two.txt")" -eq 2 ]
+	diag "$(cat "$tmpdir/b.txt" "$tmpdir/b.err2")"
+timeout 120 "$ANALYZE" "$tmpdir/two" >"$tmpdir/two.txt" 2>/dev/null
+[ "$(grep -c '^Process pid' "$tmpdir/two.txt")" -eq 2 ]
 ok $? "the text report has a section per process" ||
-	diag "$(head -n 30 "$tmp/two.txt")"
-timeout 60 "$ANALYZE" --pid=1 "$tmp/two" >/dev/null 2>"$tmp/nopid.err"
-[ $? -eq 1 ] && grep -q "no event of process 1 (--pid): the trace holds .*$pid_a" "$tmp/nopid.err"
+	diag "$(head -n 30 "$tmpdir/two.txt")"
+timeout 60 "$ANALYZE" --pid=1 "$tmpdir/two" >/dev/null 2>"$tmpdir/nopid.err"
+[ $? -eq 1 ] && grep -q "no event of process 1 (--pid): the trace holds .*$pid_a" "$tmpdir/nopid.err"
 ok $? "--pid of a process not in the trace: exit 1, the pids it holds" ||
-	diag "$(cat "$tmp/nopid.err")"
+	diag "$(cat "$tmpdir/nopid.err")"
 
 # 2. The schema against the real trace, and one of a run that stalls
 #    (svc_alloc_arg_err happens only then): a pool that PAGEPOOL_FAULT
 #    leaves 300 pages short, which rpcsim reports as a stall (exit 1).
 min=$(python3 -c 'import json, sys
-print(json.load(open(sys.argv[1]))["config"]["min_pool_pages"])' "$tmp/a.json")
-if session stall "$tmp/stall" 'rpcsim:*,pagepool:*'; then
+print(json.load(open(sys.argv[1]))["config"]["min_pool_pages"])' "$tmpdir/a.json")
+if session stall "$tmpdir/stall" 'rpcsim:*,pagepool:*'; then
 	PAGEPOOL_FAULT=buddy-empty=$((min - 16384 - 300)) "$RPCSIM" \
 		--threads=2 --pool-size=$((min * 4))k --requests=1000 \
-		--retry-wait=100 --alloc=single >/dev/null 2>"$tmp/stall.err"
-	diag "stalling run: exit $?, $(tail -n 1 "$tmp/stall.err")"
+		--retry-wait=100 --alloc=single >/dev/null 2>"$tmpdir/stall.err"
+	diag "stalling run: exit $?, $(tail -n 1 "$tmpdir/stall.err")"
 	done_session stall
 fi
-timeout 120 babeltrace2 "$tmp/two" >"$tmp/two.bt" 2>"$tmp/bt.err" &&
-	timeout 120 babeltrace2 "$tmp/stall" >>"$tmp/two.bt" 2>>"$tmp/bt.err"
-ok $? "babeltrace2 reads both traces" || diag "$(head -n 5 "$tmp/bt.err")"
-"$ANALYZE" --schema >"$tmp/schema.txt"
-python3 - "$tmp/two.bt" "$tmp/schema.txt" "$tmp/two.json" >"$tmp/schema.out" <<'PY'
+timeout 120 babeltrace2 "$tmpdir/two" >"$tmpdir/two.bt" 2>"$tmpdir/bt.err" &&
+	timeout 120 babeltrace2 "$tmpdir/stall" >>"$tmpdir/two.bt" 2>>"$tmpdir/bt.err"
+ok $? "babeltrace2 reads both traces" || diag "$(head -n 5 "$tmpdir/bt.err")"
+"$ANALYZE" --schema >"$tmpdir/schema.txt"
+python3 - "$tmpdir/two.bt" "$tmpdir/schema.txt" "$tmpdir/two.json" >"$tmpdir/schema.out" <<'PY'
 import json, re, sys
 emitted = {}
 for line in open(sys.argv[1]):
@@ -226,32 +221,32 @@ sys.exit(1 if bad else 0)
 PY
 ok $? "every emitted field is in the schema, every row is in the report" ||
 	true
-diag "$(cat "$tmp/schema.out")"
+diag "$(cat "$tmpdir/schema.out")"
 
 # 3. Enumerations by name.
-grep -q 'mode = ( "array" : container = 2 )' "$tmp/two.bt" &&
-	grep -q 'op = ( "\(READ\|WRITE\)" : container = [01] )' "$tmp/two.bt" &&
-	grep -q 'backend = ( "buddy" : container = 0 )' "$tmp/two.bt" &&
-	grep -q 'bulk_variant = ( "merged" : container = 0 )' "$tmp/two.bt" &&
-	grep -q 'variant = ( "array" : container = 1 ), fallback = ( "[a-z_]*" : container = [0-4] )' "$tmp/two.bt"
+grep -q 'mode = ( "array" : container = 2 )' "$tmpdir/two.bt" &&
+	grep -q 'op = ( "\(READ\|WRITE\)" : container = [01] )' "$tmpdir/two.bt" &&
+	grep -q 'backend = ( "buddy" : container = 0 )' "$tmpdir/two.bt" &&
+	grep -q 'bulk_variant = ( "merged" : container = 0 )' "$tmpdir/two.bt" &&
+	grep -q 'variant = ( "array" : container = 1 ), fallback = ( "[a-z_]*" : container = [0-4] )' "$tmpdir/two.bt"
 ok $? "babeltrace2 prints mode, op, backend, contract, API, fallback by name" ||
-	diag "$(grep -m 3 'run_start\|mm_page_alloc_bulk' "$tmp/two.bt")"
+	diag "$(grep -m 3 'run_start\|mm_page_alloc_bulk' "$tmpdir/two.bt")"
 
 # 4. Log levels: the run summaries alone.
-if session info "$tmp/info" 'rpcsim:*' --loglevel=TRACE_INFO; then
-	"$RPCSIM" --alloc=list --requests=500 >/dev/null 2>"$tmp/c.err"
+if session info "$tmpdir/info" 'rpcsim:*' --loglevel=TRACE_INFO; then
+	"$RPCSIM" --alloc=list --requests=500 >/dev/null 2>"$tmpdir/c.err"
 	st=$?
 	done_session info
-	timeout 60 babeltrace2 "$tmp/info" 2>/dev/null |
-		sed -n 's/.* \(rpcsim:[a-z_]*\): .*/\1/p' | sort -u >"$tmp/info.ev"
-	[ $st -eq 0 ] && [ "$(tr '\n' ' ' <"$tmp/info.ev")" = "rpcsim:run_end rpcsim:run_start " ]
+	timeout 60 babeltrace2 "$tmpdir/info" 2>/dev/null |
+		sed -n 's/.* \(rpcsim:[a-z_]*\): .*/\1/p' | sort -u >"$tmpdir/info.ev"
+	[ $st -eq 0 ] && [ "$(tr '\n' ' ' <"$tmpdir/info.ev")" = "rpcsim:run_end rpcsim:run_start " ]
 	ok $? "--loglevel=TRACE_INFO records run_start and run_end only" ||
-		diag "exit $st; events: $(cat "$tmp/info.ev")"
-	timeout 60 "$ANALYZE" "$tmp/info" >"$tmp/info.txt" 2>&1
-	[ $? -eq 0 ] && grep -q '^  run_end: .* us per call over [0-9,]* calls (in-process)  (no per-call event recorded)$' "$tmp/info.txt" &&
-		! grep -q warning "$tmp/info.txt"
+		diag "exit $st; events: $(cat "$tmpdir/info.ev")"
+	timeout 60 "$ANALYZE" "$tmpdir/info" >"$tmpdir/info.txt" 2>&1
+	[ $? -eq 0 ] && grep -q '^  run_end: .* us per call over [0-9,]* calls (in-process)  (no per-call event recorded)$' "$tmpdir/info.txt" &&
+		! grep -q warning "$tmpdir/info.txt"
 	ok $? "rpcsim-analyze reports a summaries-only trace by run_end, no warning" ||
-		diag "$(cat "$tmp/info.txt")"
+		diag "$(cat "$tmpdir/info.txt")"
 else
 	fail "the TRACE_INFO session"
 	fail "the TRACE_INFO session"

@@ -14,22 +14,11 @@
 : "${top_builddir:=$top_srcdir}"
 # shellcheck source=tests/utils/tap.sh
 . "$top_srcdir/tests/utils/tap.sh"
+# shellcheck source=tests/bench/common.sh
+. "$top_srcdir/tests/bench/common.sh"
 
-SCRIPT=$top_srcdir/bench/kernel-profile.sh
-[ -x "$top_builddir/pagebench/pagebench" ] ||
-	bail_out "$top_builddir/pagebench/pagebench not built"
-tmpdir=$(mktemp -d "${TMPDIR:-/tmp}/kernel-profile-test.XXXXXX") ||
-	bail_out "mktemp failed"
-trap 'rm -rf "$tmpdir"' EXIT
-trap 'exit 1' HUP INT TERM
-OUT=$tmpdir/stdout
-ERR=$tmpdir/stderr
-
-run()
-{
-	timeout 300 sh "$SCRIPT" "$@" >"$OUT" 2>"$ERR"
-	status=$?
-}
+tap_need_prog "$top_builddir/pagebench/pagebench"
+bench_script kernel-profile.sh
 
 plan_tests 8
 

@@ -16,25 +16,14 @@
 : "${top_builddir:=$top_srcdir}"
 # shellcheck source=tests/utils/tap.sh
 . "$top_srcdir/tests/utils/tap.sh"
+# shellcheck source=tests/bench/common.sh
+. "$top_srcdir/tests/bench/common.sh"
 
-SCRIPT=$top_srcdir/bench/seed-order.sh
 RPCSIM=$top_builddir/rpcsim/rpcsim
-[ -x "$RPCSIM" ] || bail_out "$RPCSIM not built"
+tap_need_prog "$RPCSIM"
 # As the script prints it.
 top_builddir=$(cd "$top_builddir" && pwd) || bail_out "no $top_builddir"
-tmpdir=$(mktemp -d "${TMPDIR:-/tmp}/seed-order-test.XXXXXX") ||
-	bail_out "mktemp failed"
-trap 'rm -rf "$tmpdir"' EXIT
-trap 'exit 1' HUP INT TERM
-OUT=$tmpdir/stdout
-ERR=$tmpdir/stderr
-
-# run ARGS...: the script into $OUT and $ERR, its status in $status.
-run()
-{
-	timeout 300 sh "$SCRIPT" "$@" >"$OUT" 2>"$ERR"
-	status=$?
-}
+bench_script seed-order.sh
 
 options="plain asan threads repeat duration requests profile"
 bad_inputs=$(cat <<'TABLE'
@@ -59,23 +48,13 @@ nr_bad=$(printf '%s\n' "$bad_inputs" | wc -l)
 nr_tests=$((1 + nr_options + 12 + 1 + 2 + 2 + 2 + 2 * nr_bad))
 plan_tests $nr_tests
 
-command -v python3 >/dev/null 2>&1 || {
-	skip $nr_tests "python3 not found (seed-order.sh reads rpcsim's JSON with it)"
-	exit 0
-}
+have_python ||
+	skip_rest "python3 not found (seed-order.sh reads rpcsim's JSON with it)"
 
 run --help
 [ "$status" -eq 0 ] && [ ! -s "$ERR" ]
 ok $? "--help exits 0, nothing on stderr"
-help=$(cat "$OUT")
-for name in $options; do
-	entry=$(printf '%s\n' "$help" | awk -v opt="--$name" '
-		/^ +(-[a-zA-Z], )?--[a-z]/ { on = index($0, opt "=") }
-		/^[A-Z]/ { on = 0 }
-		on')
-	printf '%s' "$entry" | grep -q default
-	ok $? "--help lists --$name with its default" || diag "$entry"
-done
+check_help_defaults "$(cat "$OUT")" $options
 
 # This build as the kind it is; the other kind missing.
 if grep -q '^#define PP_CONFIG_ASAN 1' "$top_builddir/config.h"; then
@@ -236,17 +215,6 @@ grep -q "neither build found" "$ERR" &&
 ok $? "no build at all: how to make each, and why nothing ran" ||
 	diag "$(cat "$ERR")"
 
-while IFS='	' read -r args text; do
-	run $args </dev/null
-	[ "$status" -eq 2 ] && [ ! -s "$OUT" ]
-	ok $? "bad input '$args' exits 2, prints nothing on stdout" ||
-		diag "exit $status"
-	[ "$(wc -l <"$ERR")" -eq 1 ] && grep -qF -- "$text" "$ERR" &&
-		grep -q '^seed-order\.sh: ' "$ERR"
-	ok $? "bad input '$args' explained in one line naming '$text'" ||
-		diag "$(cat "$ERR")"
-done <<EOF_TABLE
-$bad_inputs
-EOF_TABLE
+check_bad_inputs seed-order.sh "$bad_inputs"
 
 exit_status

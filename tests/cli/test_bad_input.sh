@@ -11,7 +11,7 @@
 # the tool looks at the pool configuration, then the tool's own line.
 #
 # Table lines: STATUS TOOL ARGS...; ARGS are shell words (eval'd, so
-# $tmp and $fix work), with three markers of the harness's own:
+# $tmpdir and $fix work), with three markers of the harness's own:
 #   @full       stdout goes to /dev/full (the write must fail)
 #   @needs=WORD only if TOOL --help mentions WORD, else skipped
 #   @py         only if python3 is there (the trace is made with it)
@@ -21,10 +21,7 @@
 # shellcheck source=tests/utils/tap.sh
 . "$top_srcdir/tests/utils/tap.sh"
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/test-bad-input.XXXXXX") ||
-	bail_out "mktemp failed"
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 1' HUP INT TERM
+tap_tmpdir test-bad-input
 fix=$top_srcdir/tests/compare/fixtures
 
 tool_path()
@@ -38,55 +35,50 @@ tool_path()
 	esac
 }
 
-have_python()
-{
-	command -v python3 >/dev/null 2>&1
-}
-
 # --- inputs ------------------------------------------------------------------
-mkdir "$tmp/empty" "$tmp/garbage" "$tmp/cutmeta" "$tmp/btcrash" \
-	"$tmp/bthang" "$tmp/clean" "$tmp/nonrpcsim"
-echo "this is not a trace" >"$tmp/file"
-echo "this is not metadata" >"$tmp/garbage/metadata"
-printf '\001\002\003' >"$tmp/garbage/stream"
+mkdir "$tmpdir/empty" "$tmpdir/garbage" "$tmpdir/cutmeta" "$tmpdir/btcrash" \
+	"$tmpdir/bthang" "$tmpdir/clean" "$tmpdir/nonrpcsim"
+echo "this is not a trace" >"$tmpdir/file"
+echo "this is not metadata" >"$tmpdir/garbage/metadata"
+printf '\001\002\003' >"$tmpdir/garbage/stream"
 # fuzz/trace-base's packetized metadata cut in its second packet (the
 # case babeltrace2 2.0.4 would loop forever on), with its stream
 base=$top_srcdir/fuzz/trace-base
-head -c 5000 "$base/metadata" >"$tmp/cutmeta/metadata"
-cp "$base/stream" "$tmp/cutmeta/stream"
+head -c 5000 "$base/metadata" >"$tmpdir/cutmeta/metadata"
+cp "$base/stream" "$tmpdir/cutmeta/stream"
 # the fuzzer's input that made libbabeltrace2 abort (fuzz/trace.c mode 1,
 # flag 0x20: the input after its first byte is the stream, twice)
 reg=$top_srcdir/fuzz/regressions/trace/babeltrace2-assert-packet-size-sign
-cp "$base/metadata" "$tmp/btcrash/metadata"
-tail -c +2 "$reg" >"$tmp/btcrash/stream"
-cp "$tmp/btcrash/stream" "$tmp/btcrash/stream2"
+cp "$base/metadata" "$tmpdir/btcrash/metadata"
+tail -c +2 "$reg" >"$tmpdir/btcrash/stream"
+cp "$tmpdir/btcrash/stream" "$tmpdir/btcrash/stream2"
 # and the one it looped on (a packet of size 0), which rpcsim-analyze's
 # watchdog stops: 1 s here instead of 10
 reg=$top_srcdir/fuzz/regressions/trace/babeltrace2-hang-zero-packet-size
-cp "$base/metadata" "$tmp/bthang/metadata"
-tail -c +2 "$reg" >"$tmp/bthang/stream"
-cp "$tmp/bthang/stream" "$tmp/bthang/stream2"
+cp "$base/metadata" "$tmpdir/bthang/metadata"
+tail -c +2 "$reg" >"$tmpdir/bthang/stream"
+cp "$tmpdir/bthang/stream" "$tmpdir/bthang/stream2"
 RPCSIM_ANALYZE_INDEX_SECONDS=1
 export RPCSIM_ANALYZE_INDEX_SECONDS
 if have_python; then
 	# a trace rpcsim-analyze reads without a warning, and one without
 	# any rpcsim event
-	python3 "$top_srcdir/tests/analyze/ctfgen.py" "$tmp/clean" <<'EOF'
+	python3 "$top_srcdir/tests/analyze/ctfgen.py" "$tmpdir/clean" <<'EOF'
 1000 run_start mode=2 run=0 mode_name=array threads=1
 2000 entry vtid=10 mode=2
 2300 exit vtid=10 latency_ns=200 allocated=3 alloc_calls=1
 3000 run_end mode=2 run=0 calls=1 latency_sum_ns=200 pages=3
 EOF
-	python3 "$top_srcdir/tests/analyze/ctfgen.py" "$tmp/nonrpcsim" <<'EOF'
+	python3 "$top_srcdir/tests/analyze/ctfgen.py" "$tmpdir/nonrpcsim" <<'EOF'
 1000 alloc_bulk vtid=10 requested=3 allocated=3 variant=1
 EOF
 fi
-printf 'not JSON at all\n' >"$tmp/nope.json"
-printf '{}\n' >"$tmp/empty.json"
-head -c 100 "$fix/plain.json" >"$tmp/cut.json"
+printf 'not JSON at all\n' >"$tmpdir/nope.json"
+printf '{}\n' >"$tmpdir/empty.json"
+head -c 100 "$fix/plain.json" >"$tmpdir/cut.json"
 
 # --- the table ---------------------------------------------------------------
-cat >"$tmp/table" <<'EOF'
+cat >"$tmpdir/table" <<'EOF'
 2 rpcsim --bogus
 2 rpcsim extra-argument
 2 rpcsim --threads=0
@@ -124,44 +116,44 @@ cat >"$tmp/table" <<'EOF'
 1 rpcsim --plot=/nonexistent/dir/x.svg
 1 rpcsim @needs=--trace[ --trace=/proc/no/such/dir --requests=10
 1 rpcsim @full --requests=20 --threads=1 --pool-size=64m --file-size=1m --quiet
-2 rpcsim --sweep=nosuch=1,2 --results="$tmp/sweep"
-2 rpcsim --sweep=threads=1,x --results="$tmp/sweep"
-2 rpcsim --sweep=threads=1,,2 --results="$tmp/sweep"
-2 rpcsim --sweep=threads=1,1 --results="$tmp/sweep"
-2 rpcsim --sweep=threads=1 --sweep=threads=2 --results="$tmp/sweep"
-2 rpcsim --sweep=pcp=spin --results="$tmp/sweep"
+2 rpcsim --sweep=nosuch=1,2 --results="$tmpdir/sweep"
+2 rpcsim --sweep=threads=1,x --results="$tmpdir/sweep"
+2 rpcsim --sweep=threads=1,,2 --results="$tmpdir/sweep"
+2 rpcsim --sweep=threads=1,1 --results="$tmpdir/sweep"
+2 rpcsim --sweep=threads=1 --sweep=threads=2 --results="$tmpdir/sweep"
+2 rpcsim --sweep=pcp=spin --results="$tmpdir/sweep"
 2 rpcsim --sweep=threads=1,2
 2 rpcsim --sweep=threads=1 --results=
-2 rpcsim --sweep=threads=1 --results="$tmp/sweep" --json
-2 rpcsim --sweep=threads=1 --results="$tmp/sweep" --point=2
-2 rpcsim --sweep=max-payload=64k --io-size=1m --results="$tmp/sweep"
+2 rpcsim --sweep=threads=1 --results="$tmpdir/sweep" --json
+2 rpcsim --sweep=threads=1 --results="$tmpdir/sweep" --point=2
+2 rpcsim --sweep=max-payload=64k --io-size=1m --results="$tmpdir/sweep"
 2 rpcsim --plan
-1 rpcsim @full --sweep=threads=1,2 --results="$tmp/sweep" --plan
+1 rpcsim @full --sweep=threads=1,2 --results="$tmpdir/sweep" --plan
 2 rpcsim --point=1
-2 rpcsim --results="$tmp/sweep"
+2 rpcsim --results="$tmpdir/sweep"
 2 rpcsim-analyze
-2 rpcsim-analyze --bogus "$tmp/empty"
-2 rpcsim-analyze -x "$tmp/empty"
+2 rpcsim-analyze --bogus "$tmpdir/empty"
+2 rpcsim-analyze -x "$tmpdir/empty"
 2 rpcsim-analyze -c
-2 rpcsim-analyze --tracepoint-cost=abc "$tmp/empty"
-2 rpcsim-analyze --tracepoint-cost=-5 "$tmp/empty"
-2 rpcsim-analyze --tracepoint-cost=99999999 "$tmp/empty"
-2 rpcsim-analyze --tracepoint-cost=0x10 "$tmp/empty"
-2 rpcsim-analyze --json=1 "$tmp/empty"
-2 rpcsim-analyze --tracepoint-cost=" 300" "$tmp/empty"
-2 rpcsim-analyze --plot=picture.txt "$tmp/empty"
+2 rpcsim-analyze --tracepoint-cost=abc "$tmpdir/empty"
+2 rpcsim-analyze --tracepoint-cost=-5 "$tmpdir/empty"
+2 rpcsim-analyze --tracepoint-cost=99999999 "$tmpdir/empty"
+2 rpcsim-analyze --tracepoint-cost=0x10 "$tmpdir/empty"
+2 rpcsim-analyze --json=1 "$tmpdir/empty"
+2 rpcsim-analyze --tracepoint-cost=" 300" "$tmpdir/empty"
+2 rpcsim-analyze --plot=picture.txt "$tmpdir/empty"
 1 rpcsim-analyze /nonexistent/trace
-1 rpcsim-analyze "$tmp/file"
-1 rpcsim-analyze "$tmp/empty"
-1 rpcsim-analyze "$tmp/garbage"
-1 rpcsim-analyze "$tmp/cutmeta"
-1 rpcsim-analyze "$tmp/btcrash"
-1 rpcsim-analyze --json "$tmp/btcrash"
-1 rpcsim-analyze "$tmp/bthang"
-1 rpcsim-analyze --plot=/nonexistent/dir/x.svg "$tmp/empty"
-1 rpcsim-analyze @py "$tmp/nonrpcsim"
-1 rpcsim-analyze @py @full "$tmp/clean"
-1 rpcsim-analyze @py @full --json "$tmp/clean"
+1 rpcsim-analyze "$tmpdir/file"
+1 rpcsim-analyze "$tmpdir/empty"
+1 rpcsim-analyze "$tmpdir/garbage"
+1 rpcsim-analyze "$tmpdir/cutmeta"
+1 rpcsim-analyze "$tmpdir/btcrash"
+1 rpcsim-analyze --json "$tmpdir/btcrash"
+1 rpcsim-analyze "$tmpdir/bthang"
+1 rpcsim-analyze --plot=/nonexistent/dir/x.svg "$tmpdir/empty"
+1 rpcsim-analyze @py "$tmpdir/nonrpcsim"
+1 rpcsim-analyze @py @full "$tmpdir/clean"
+1 rpcsim-analyze @py @full --json "$tmpdir/clean"
 2 pagebench --bogus
 2 pagebench extra-argument
 2 pagebench --bulk=0
@@ -186,27 +178,27 @@ cat >"$tmp/table" <<'EOF'
 2 rpcsim-compare -m
 2 rpcsim-compare --metrics= "$fix/plain.json" "$fix/plain.json"
 2 rpcsim-compare --sweep=
-2 rpcsim-compare --sweep="$tmp/empty" "$fix/plain.json"
-2 rpcsim-compare --sweep="$tmp/empty" --json
+2 rpcsim-compare --sweep="$tmpdir/empty" "$fix/plain.json"
+2 rpcsim-compare --sweep="$tmpdir/empty" --json
 1 rpcsim-compare --sweep=/nonexistent/dir
-1 rpcsim-compare --sweep="$tmp/empty"
+1 rpcsim-compare --sweep="$tmpdir/empty"
 1 rpcsim-compare /nonexistent/a.json /nonexistent/b.json
 1 rpcsim-compare "$fix/plain.json" /nonexistent/b.json
-1 rpcsim-compare "$tmp/nope.json" "$fix/plain.json"
-1 rpcsim-compare "$tmp/empty.json" "$fix/plain.json"
-1 rpcsim-compare "$tmp/cut.json" "$fix/plain.json"
-1 rpcsim-compare "$tmp/empty" "$fix/plain.json"
+1 rpcsim-compare "$tmpdir/nope.json" "$fix/plain.json"
+1 rpcsim-compare "$tmpdir/empty.json" "$fix/plain.json"
+1 rpcsim-compare "$tmpdir/cut.json" "$fix/plain.json"
+1 rpcsim-compare "$tmpdir/empty" "$fix/plain.json"
 1 rpcsim-compare @full "$fix/plain.json" "$fix/plain.json"
 EOF
 
 # The environment cases after the table: TOOL ARGS...
-cat >"$tmp/envtable" <<'EOF'
+cat >"$tmpdir/envtable" <<'EOF'
 rpcsim --requests=10 --quiet
 pagebench --smoke --allocators=buddy
 pagebench --smoke --allocators=buddy --json
 EOF
 
-plan_tests "$(cat "$tmp/table" "$tmp/envtable" | wc -l)"
+plan_tests "$(cat "$tmpdir/table" "$tmpdir/envtable" | wc -l)"
 
 while read -r want tool args; do
 	path=$(tool_path "$tool")
@@ -237,9 +229,9 @@ while read -r want tool args; do
 		continue
 	fi
 	eval "set -- $rest"
-	timeout 60 "$path" "$@" </dev/null >"$out" 2>"$tmp/err"
+	timeout 60 "$path" "$@" </dev/null >"$out" 2>"$tmpdir/err"
 	st=$?
-	lines=$(wc -l <"$tmp/err")
+	lines=$(wc -l <"$tmpdir/err")
 	why=
 	if [ "$st" -ge 124 ]; then
 		why="exit status $st (a signal or a timeout)"
@@ -247,15 +239,15 @@ while read -r want tool args; do
 		why="exit status $st, not $want"
 	elif [ "$lines" -ne 1 ]; then
 		why="$lines lines on stderr, not 1"
-	elif ! grep -q "^$tool: " "$tmp/err"; then
+	elif ! grep -q "^$tool: " "$tmpdir/err"; then
 		why="the message does not start with '$tool: '"
-	elif grep -q 'Sanitizer\|runtime error:' "$tmp/err"; then
+	elif grep -q 'Sanitizer\|runtime error:' "$tmpdir/err"; then
 		why="a sanitizer report"
 	fi
 	[ -z "$why" ]
 	ok $? "$desc: exit $want, one line" ||
-		diag "$why:" "$(head -c 1500 "$tmp/err")"
-done <"$tmp/table"
+		diag "$why:" "$(head -c 1500 "$tmpdir/err")"
+done <"$tmpdir/table"
 
 # libpagepool names the bad spec (pagepool: ...), the tool says which
 # pool it could not create; the documented status is 1 (runtime).
@@ -268,22 +260,22 @@ while read -r tool args; do
 	fi
 	# shellcheck disable=SC2086 # ARGS are plain words
 	PAGEPOOL_FAULT=bogus timeout 60 "$path" $args </dev/null \
-		>/dev/null 2>"$tmp/err"
+		>/dev/null 2>"$tmpdir/err"
 	st=$?
 	named=$(grep -c "^pagepool: PAGEPOOL_FAULT='bogus': expected" \
-		"$tmp/err")
+		"$tmpdir/err")
 	why=
 	if [ "$st" -ne 1 ]; then
 		why="exit status $st, not 1"
 	elif [ "$named" -ne 1 ]; then
 		why="the spec named in $named lines, not exactly 1"
-	elif [ "$(wc -l <"$tmp/err")" -ne 2 ] ||
-	     ! grep -q "^$tool: cannot create a " "$tmp/err"; then
+	elif [ "$(wc -l <"$tmpdir/err")" -ne 2 ] ||
+	     ! grep -q "^$tool: cannot create a " "$tmpdir/err"; then
 		why="not that line and the tool's own"
 	fi
 	[ -z "$why" ]
 	ok $? "$desc: exit 1, the spec named in exactly one line" ||
-		diag "$why:" "$(head -c 1500 "$tmp/err")"
-done <"$tmp/envtable"
+		diag "$why:" "$(head -c 1500 "$tmpdir/err")"
+done <"$tmpdir/envtable"
 
 exit_status

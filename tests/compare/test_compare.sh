@@ -25,21 +25,14 @@ COMPARE=${COMPARE:-$top_builddir/compare/rpcsim-compare}
 fixtures=$top_srcdir/tests/compare/fixtures
 expected=$top_srcdir/tests/compare/expected
 
-[ -x "$COMPARE" ] || bail_out "$COMPARE not built"
-
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/test-compare.XXXXXX") ||
-	bail_out "mktemp failed"
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 1' HUP INT TERM
-OUT=$tmp/out
-ERR=$tmp/err
+tap_need_prog "$COMPARE"
+tap_tmpdir test-compare
 
 # run [ARGS...]: rpcsim-compare in the fixtures' folder (so that file
 # names print as in the golden files); $status, $OUT, $ERR.
 run()
 {
-	(cd "$fixtures" && timeout 60 "$COMPARE" "$@") >"$OUT" 2>"$ERR"
-	status=$?
+	run_cmd 60 env -C "$fixtures" "$COMPARE" "$@"
 }
 
 # golden NAME ARGS...: the tables equal expected/NAME.txt.
@@ -51,9 +44,9 @@ golden()
 	[ "$status" -eq 0 ] && [ ! -s "$ERR" ]
 	ok $? "$g_name: exits 0, nothing on stderr" ||
 		diag "exit $status: $(head -c 1000 "$ERR")"
-	diff -u "$expected/$g_name.txt" "$OUT" >"$tmp/diff"
+	diff -u "$expected/$g_name.txt" "$OUT" >"$tmpdir/diff"
 	ok $? "$g_name: the tables equal expected/$g_name.txt" ||
-		diag "$(head -n 40 "$tmp/diff")"
+		diag "$(head -n 40 "$tmpdir/diff")"
 }
 
 # fails STATUS TEXT ARGS...: exit STATUS, nothing on stdout, one line on
@@ -70,11 +63,6 @@ fails()
 		grep -qF -- "$f_text" "$ERR"
 	ok $? "'$*' exits $f_status with one line naming '$f_text'" ||
 		diag "exit $status: $(cat "$ERR")"
-}
-
-have_python()
-{
-	command -v python3 >/dev/null 2>&1
 }
 
 plan_tests 57
@@ -302,27 +290,29 @@ sys.exit(1 if errors else 0)
 PY
 }
 
+# recomputed DESCRIPTION FILE...: rpcsim-compare FILE... as text and as
+# --json, every number of the --json recomputed by check_json.
+recomputed()
+{
+	rc_desc=$1
+	shift
+	run "$@"
+	cp "$OUT" "$tmpdir/text.txt"
+	run --json "$@"
+	check_json "$tmpdir/text.txt" >"$tmpdir/py" 2>&1
+	ok $? "$rc_desc" || diag "$(cat "$tmpdir/py")"
+}
+
 if have_python; then
-	run plain.json asan.json one-run.json
-	cp "$OUT" "$tmp/three.txt"
 	run --json plain.json asan.json one-run.json
 	[ "$status" -eq 0 ] && python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$OUT"
 	ok $? "--json is one valid JSON document"
-	check_json "$tmp/three.txt" >"$tmp/py" 2>&1
-	ok $? "--json: every mean, stddev, %change and noise verdict recomputed from the fixtures" ||
-		diag "$(cat "$tmp/py")"
-	run plain.json trace.json
-	cp "$OUT" "$tmp/mixed.txt"
-	run --json plain.json trace.json
-	check_json "$tmp/mixed.txt" >"$tmp/py" 2>&1
-	ok $? "--json of rpcsim vs rpcsim-analyze documents recomputed" ||
-		diag "$(cat "$tmp/py")"
-	run plain.json jemalloc.json
-	cp "$OUT" "$tmp/backends.txt"
-	run --json plain.json jemalloc.json
-	check_json "$tmp/backends.txt" >"$tmp/py" 2>&1
-	ok $? "--json of two rpcsim versions (old and new fields) recomputed" ||
-		diag "$(cat "$tmp/py")"
+	recomputed "--json: every mean, stddev, %change and noise verdict recomputed from the fixtures" \
+		plain.json asan.json one-run.json
+	recomputed "--json of rpcsim vs rpcsim-analyze documents recomputed" \
+		plain.json trace.json
+	recomputed "--json of two rpcsim versions (old and new fields) recomputed" \
+		plain.json jemalloc.json
 else
 	skip 4 "python3 not found"
 fi
@@ -345,7 +335,7 @@ fi
 #   tight: 2.0, 2.02         df 1: +0.01 +/- 12.706 * 0.01 = 0.127:
 #                            +0.5% ±6.4% ~
 if have_python; then
-	python3 - "$fixtures/plain.json" "$tmp" <<'PY'
+	python3 - "$fixtures/plain.json" "$tmpdir" <<'PY'
 import json, sys
 src, tmp = sys.argv[1], sys.argv[2]
 sets = {
@@ -365,7 +355,7 @@ for name, modes in sets.items():
             r["mean_us"] = v
     json.dump(d, open("%s/%s.json" % (tmp, name), "w"))
 PY
-	(cd "$tmp" && timeout 60 "$COMPARE" -m latency_us.mean base.json \
+	(cd "$tmpdir" && timeout 60 "$COMPARE" -m latency_us.mean base.json \
 		far.json near.json lone.json tight.json) >"$OUT" 2>"$ERR"
 	status=$?
 	[ "$status" -eq 0 ]
@@ -378,7 +368,7 @@ PY
 	grep -qxF -- "$want" "$OUT"
 	ok $? "list: without spread an exact change, exactly 0 within the noise; df 1 gives a wide interval" ||
 		diag "$(grep list/ "$OUT")"
-	(cd "$tmp" && timeout 60 "$COMPARE" --json -m latency_us.mean \
+	(cd "$tmpdir" && timeout 60 "$COMPARE" --json -m latency_us.mean \
 		base.json far.json tight.json) >"$OUT" 2>"$ERR"
 	python3 - "$OUT" <<'PY'
 import json, sys
@@ -407,78 +397,70 @@ else
 fi
 
 # --- broken input: exit 1 ------------------------------------------------------
-printf '{"program": "rpcsim", "modes": [' >"$tmp/truncated.json"
-printf 'not json\n' >"$tmp/garbage.json"
-: >"$tmp/empty.json"
-printf '{"program": "pagebench", "results": []}\n' >"$tmp/foreign.json"
-printf '[1, 2, 3]\n' >"$tmp/array.json"
-# edit FIXTURE OUT PYTHON: OUT is FIXTURE with d (the document) changed
-edit()
+printf '{"program": "rpcsim", "modes": [' >"$tmpdir/truncated.json"
+printf 'not json\n' >"$tmpdir/garbage.json"
+: >"$tmpdir/empty.json"
+printf '{"program": "pagebench", "results": []}\n' >"$tmpdir/foreign.json"
+printf '[1, 2, 3]\n' >"$tmpdir/array.json"
+# edited FIXTURE OUT PYTHON TEXT: OUT is FIXTURE with d (the document)
+# changed by PYTHON; FIXTURE and OUT, in that order, fail: exit 1, one
+# line naming TEXT.
+edited()
 {
-	python3 - "$fixtures/$1" "$tmp/$2" "$3" <<'EOF'
+	python3 - "$fixtures/$1" "$tmpdir/$2" "$3" <<'EOF'
 import json, sys
 d = json.load(open(sys.argv[1]))
 exec(sys.argv[3])
 open(sys.argv[2], "w").write(json.dumps(d, indent=1) + "\n")
 EOF
+	fails 1 "$4" "$1" "$tmpdir/$2"
 }
-printf '{"program": "rpcsim", "config": {}, "modes": []}\n' >"$tmp/nomode.json"
-fails 1 "missing.json: cannot open" plain.json "$tmp/missing.json"
-fails 1 "truncated.json: not JSON" plain.json "$tmp/truncated.json"
-fails 1 "garbage.json: not JSON" plain.json "$tmp/garbage.json"
-fails 1 "empty.json: empty" plain.json "$tmp/empty.json"
+printf '{"program": "rpcsim", "config": {}, "modes": []}\n' >"$tmpdir/nomode.json"
+fails 1 "missing.json: cannot open" plain.json "$tmpdir/missing.json"
+fails 1 "truncated.json: not JSON" plain.json "$tmpdir/truncated.json"
+fails 1 "garbage.json: not JSON" plain.json "$tmpdir/garbage.json"
+fails 1 "empty.json: empty" plain.json "$tmpdir/empty.json"
 fails 1 "foreign.json: neither rpcsim --json nor rpcsim-analyze --json" \
-	plain.json "$tmp/foreign.json"
+	plain.json "$tmpdir/foreign.json"
 fails 1 "array.json: neither rpcsim --json nor rpcsim-analyze --json" \
-	"$tmp/array.json" plain.json
-fails 1 "nomode.json: no mode with any call" plain.json "$tmp/nomode.json"
+	"$tmpdir/array.json" plain.json
+fails 1 "nomode.json: no mode with any call" plain.json "$tmpdir/nomode.json"
 # Every file is checked against the schema rpcsim and rpcsim-analyze
 # write; the first fault is named by its JSON path.
 if have_python; then
-	edit plain.json member.json 'del d["modes"][0]["per_run"][1]["mean_us"]'
-	fails 1 'member.json: modes[0].per_run[1]: no member "mean_us"' \
-		plain.json "$tmp/member.json"
+	edited plain.json member.json 'del d["modes"][0]["per_run"][1]["mean_us"]' \
+		'member.json: modes[0].per_run[1]: no member "mean_us"'
 	sed 's/"mean_us": [0-9.e+-]*/"mean_us": NaN/' "$fixtures/plain.json" \
-		>"$tmp/nan.json"
+		>"$tmpdir/nan.json"
 	fails 1 "nan.json: modes[0].mean_us: not a finite number (NaN)" \
-		"$tmp/nan.json" plain.json
-	edit plain.json bogus.json 'd["modes"][1]["mode"] = "bogus"'
-	fails 1 'bogus.json: modes[1].mode: "bogus": expected "single", "list" or "array"' \
-		plain.json "$tmp/bogus.json"
-	edit plain.json twice.json 'd["modes"][2]["mode"] = "single"; d["modes"][2]["label"] = "Single page"'
-	fails 1 'twice.json: modes[2].mode: "single" given twice (also modes[0])' \
-		plain.json "$tmp/twice.json"
-	edit plain.json label.json 'd["modes"][0]["label"] = "Bulk array"'
-	fails 1 'label.json: modes[0].label: "Bulk array": the single mode is labelled "Single page"' \
-		plain.json "$tmp/label.json"
-	edit plain.json runtwice.json 'd["modes"][0]["per_run"][1]["run"] = 1'
-	fails 1 'runtwice.json: modes[0].per_run[1].run: run 1 given twice (also per_run[0])' \
-		plain.json "$tmp/runtwice.json"
-	edit plain.json nullcfg.json 'd["config"] = None'
-	fails 1 "nullcfg.json: config: null: expected an object" \
-		plain.json "$tmp/nullcfg.json"
-	sed 's/"calls": [0-9]*/"calls": 1e308/' "$fixtures/plain.json" >"$tmp/huge.json"
+		"$tmpdir/nan.json" plain.json
+	edited plain.json bogus.json 'd["modes"][1]["mode"] = "bogus"' \
+		'bogus.json: modes[1].mode: "bogus": expected "single", "list" or "array"'
+	edited plain.json twice.json 'd["modes"][2]["mode"] = "single"; d["modes"][2]["label"] = "Single page"' \
+		'twice.json: modes[2].mode: "single" given twice (also modes[0])'
+	edited plain.json label.json 'd["modes"][0]["label"] = "Bulk array"' \
+		'label.json: modes[0].label: "Bulk array": the single mode is labelled "Single page"'
+	edited plain.json runtwice.json 'd["modes"][0]["per_run"][1]["run"] = 1' \
+		'runtwice.json: modes[0].per_run[1].run: run 1 given twice (also per_run[0])'
+	edited plain.json nullcfg.json 'd["config"] = None' \
+		"nullcfg.json: config: null: expected an object"
+	sed 's/"calls": [0-9]*/"calls": 1e308/' "$fixtures/plain.json" >"$tmpdir/huge.json"
 	fails 1 "huge.json: modes[0].calls: 1e308: expected an integer, 0 or more" \
-		plain.json "$tmp/huge.json"
-	edit plain.json negative.json 'd["modes"][0]["per_run"][0]["counters"]["pgalloc"] = -5'
-	fails 1 "negative.json: modes[0].per_run[0].counters.pgalloc: -5: expected an integer, 0 or more" \
-		plain.json "$tmp/negative.json"
-	edit plain.json badcfg.json 'd["config"]["completion"] = "elsewhere"'
-	fails 1 'badcfg.json: config.completion: "elsewhere": expected "thread" or "inline"' \
-		plain.json "$tmp/badcfg.json"
-	edit trace.json atwice.json 'd["modes"][1]["mode"] = d["modes"][0]["mode"]; d["modes"][1]["label"] = d["modes"][0]["label"]'
-	fails 1 "atwice.json: modes[1].mode: $(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["modes"][0]["mode"])' "$fixtures/trace.json") given twice (also modes[0])" \
-		trace.json "$tmp/atwice.json"
-	edit trace.json alabel.json 'd["modes"][0]["label"] = "Bulk bogus"'
-	fails 1 'alabel.json: modes[0].label: "Bulk bogus": mode' \
-		trace.json "$tmp/alabel.json"
-	edit trace.json acalls.json 'd["modes"][0]["runs"][0]["calls"] = 1.5'
-	fails 1 "acalls.json: modes[0].runs[0].calls: 1.5: expected an integer, 0 or more" \
-		trace.json "$tmp/acalls.json"
+		plain.json "$tmpdir/huge.json"
+	edited plain.json negative.json 'd["modes"][0]["per_run"][0]["counters"]["pgalloc"] = -5' \
+		"negative.json: modes[0].per_run[0].counters.pgalloc: -5: expected an integer, 0 or more"
+	edited plain.json badcfg.json 'd["config"]["completion"] = "elsewhere"' \
+		'badcfg.json: config.completion: "elsewhere": expected "thread" or "inline"'
+	edited trace.json atwice.json 'd["modes"][1]["mode"] = d["modes"][0]["mode"]; d["modes"][1]["label"] = d["modes"][0]["label"]' \
+		"atwice.json: modes[1].mode: $(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["modes"][0]["mode"])' "$fixtures/trace.json") given twice (also modes[0])"
+	edited trace.json alabel.json 'd["modes"][0]["label"] = "Bulk bogus"' \
+		'alabel.json: modes[0].label: "Bulk bogus": mode'
+	edited trace.json acalls.json 'd["modes"][0]["runs"][0]["calls"] = 1.5' \
+		"acalls.json: modes[0].runs[0].calls: 1.5: expected an integer, 0 or more"
 else
 	skip 13 "python3 not found"
 fi
-fails 1 "cannot read" plain.json "$tmp"
+fails 1 "cannot read" plain.json "$tmpdir"
 
 # --- bad usage: exit 2 -------------------------------------------------------------
 fails 2 "no file given"

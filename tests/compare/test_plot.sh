@@ -20,21 +20,15 @@ RPCSIM=${RPCSIM:-$top_builddir/rpcsim/rpcsim}
 ANALYZE=${ANALYZE:-$top_builddir/analyze/rpcsim-analyze}
 CTFGEN=$top_srcdir/tests/analyze/ctfgen.py
 
-[ -x "$RPCSIM" ] || bail_out "$RPCSIM not built"
-
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/test-plot.XXXXXX") || bail_out "mktemp failed"
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 1' HUP INT TERM
-OUT=$tmp/out
-ERR=$tmp/err
+tap_need_prog "$RPCSIM"
+tap_tmpdir test-plot
 # The plot module's own temporary directories go here, to see them go.
-mkdir "$tmp/t"
+mkdir "$tmpdir/t"
 
-# run PROGRAM ARGS...: $status, $OUT, $ERR, with TMPDIR=$tmp/t.
+# run PROGRAM ARGS...: $status, $OUT, $ERR, with TMPDIR=$tmpdir/t.
 run()
 {
-	TMPDIR=$tmp/t timeout 120 "$@" >"$OUT" 2>"$ERR"
-	status=$?
+	run_cmd 120 env TMPDIR="$tmpdir/t" "$@"
 }
 
 # one_line STATUS TEXT: the last run exited STATUS with one stderr line
@@ -47,20 +41,20 @@ one_line()
 
 have_analyze()
 {
-	[ -x "$ANALYZE" ] && command -v python3 >/dev/null 2>&1
+	[ -x "$ANALYZE" ] && have_python
 }
 
 plan_tests 41
 
 # Stand-ins for gnuplot: one failing with a message, one drawing nothing.
 printf '#!/bin/sh\necho "\\"plot.gp\\" line 3: boom" >&2\nexit 1\n' \
-	>"$tmp/bad-gnuplot"
-printf '#!/bin/sh\nexit 0\n' >"$tmp/lazy-gnuplot"
-chmod +x "$tmp/bad-gnuplot" "$tmp/lazy-gnuplot"
+	>"$tmpdir/bad-gnuplot"
+printf '#!/bin/sh\nexit 0\n' >"$tmpdir/lazy-gnuplot"
+chmod +x "$tmpdir/bad-gnuplot" "$tmpdir/lazy-gnuplot"
 
 # --- usage: the type comes from the name ---------------------------------------
-run "$RPCSIM" --plot="$tmp/latency.pdf" -n 10
-one_line 2 "--plot=$tmp/latency.pdf: expected a file name ending in .svg or .png" &&
+run "$RPCSIM" --plot="$tmpdir/latency.pdf" -n 10
+one_line 2 "--plot=$tmpdir/latency.pdf: expected a file name ending in .svg or .png" &&
 	[ ! -s "$OUT" ]
 ok $? "rpcsim --plot=x.pdf exits 2 naming the option and what is accepted" ||
 	diag "exit $status: $(cat "$ERR")"
@@ -68,50 +62,50 @@ run "$RPCSIM" --plot=.svg -n 10
 one_line 2 "--plot=.svg: expected a file name"
 ok $? "rpcsim --plot=.svg (no name) exits 2" || diag "exit $status: $(cat "$ERR")"
 if [ -x "$ANALYZE" ]; then
-	run "$ANALYZE" --plot="$tmp/latency.jpg" "$tmp"
-	one_line 2 "--plot=$tmp/latency.jpg: expected a file name ending in .svg or .png"
+	run "$ANALYZE" --plot="$tmpdir/latency.jpg" "$tmpdir"
+	one_line 2 "--plot=$tmpdir/latency.jpg: expected a file name ending in .svg or .png"
 	ok $? "rpcsim-analyze --plot=x.jpg exits 2" || diag "exit $status: $(cat "$ERR")"
 else
 	skip 1 "rpcsim-analyze not built"
 fi
 
 # --- no gnuplot: exit 1 before running -------------------------------------------
-run env RPCSIM_GNUPLOT="$tmp/nowhere/gnuplot" "$RPCSIM" -n 10 \
-	--plot="$tmp/none.png"
-one_line 1 "gnuplot not found: RPCSIM_GNUPLOT=$tmp/nowhere/gnuplot" &&
+run env RPCSIM_GNUPLOT="$tmpdir/nowhere/gnuplot" "$RPCSIM" -n 10 \
+	--plot="$tmpdir/none.png"
+one_line 1 "gnuplot not found: RPCSIM_GNUPLOT=$tmpdir/nowhere/gnuplot" &&
 	grep -q 'apt-get install gnuplot' "$ERR" && [ ! -s "$OUT" ] &&
-	[ ! -e "$tmp/none.png" ]
+	[ ! -e "$tmpdir/none.png" ]
 ok $? "rpcsim without gnuplot exits 1 with how to get it, before any run" ||
 	diag "exit $status: $(cat "$ERR") $(head -c 300 "$OUT")"
 run env RPCSIM_GNUPLOT=no-such-gnuplot-anywhere "$RPCSIM" -n 10 \
-	--plot="$tmp/none.svg"
+	--plot="$tmpdir/none.svg"
 one_line 1 "gnuplot not found" && [ ! -s "$OUT" ]
 ok $? "a gnuplot name not in PATH: exit 1" || diag "exit $status: $(cat "$ERR")"
 if [ -x "$ANALYZE" ]; then
-	run env RPCSIM_GNUPLOT="$tmp/nowhere/gnuplot" "$ANALYZE" \
-		--plot="$tmp/none.png" "$tmp"
+	run env RPCSIM_GNUPLOT="$tmpdir/nowhere/gnuplot" "$ANALYZE" \
+		--plot="$tmpdir/none.png" "$tmpdir"
 	one_line 1 "gnuplot not found" && [ ! -s "$OUT" ]
 	ok $? "rpcsim-analyze without gnuplot exits 1 before reading the trace" ||
 		diag "exit $status: $(cat "$ERR")"
 else
 	skip 1 "rpcsim-analyze not built"
 fi
-run env RPCSIM_GNUPLOT="$tmp/lazy-gnuplot" "$RPCSIM" -n 10 \
-	--plot="$tmp/no/such/dir/x.png"
-one_line 1 "no directory $tmp/no/such/dir" && [ ! -s "$OUT" ]
+run env RPCSIM_GNUPLOT="$tmpdir/lazy-gnuplot" "$RPCSIM" -n 10 \
+	--plot="$tmpdir/no/such/dir/x.png"
+one_line 1 "no directory $tmpdir/no/such/dir" && [ ! -s "$OUT" ]
 ok $? "a plot in a missing directory: exit 1 before any run" ||
 	diag "exit $status: $(cat "$ERR")"
 
 # --- gnuplot failing ---------------------------------------------------------------
-run env RPCSIM_GNUPLOT="$tmp/bad-gnuplot" "$RPCSIM" -n 200 -q \
-	--plot="$tmp/bad.svg"
+run env RPCSIM_GNUPLOT="$tmpdir/bad-gnuplot" "$RPCSIM" -n 200 -q \
+	--plot="$tmpdir/bad.svg"
 one_line 1 "failed (exit status 1): \"plot.gp\" line 3: boom" &&
-	[ ! -e "$tmp/bad.svg" ] && grep -q '^Bulk array: ' "$OUT"
+	[ ! -e "$tmpdir/bad.svg" ] && grep -q '^Bulk array: ' "$OUT"
 ok $? "gnuplot failing: exit 1 with its message, results printed, no file" ||
 	diag "exit $status: $(cat "$ERR")"
-run env RPCSIM_GNUPLOT="$tmp/lazy-gnuplot" "$RPCSIM" -n 200 -q \
-	--plot="$tmp/lazy.png"
-one_line 1 "gnuplot wrote no picture" && [ ! -e "$tmp/lazy.png" ]
+run env RPCSIM_GNUPLOT="$tmpdir/lazy-gnuplot" "$RPCSIM" -n 200 -q \
+	--plot="$tmpdir/lazy.png"
+one_line 1 "gnuplot wrote no picture" && [ ! -e "$tmpdir/lazy.png" ]
 ok $? "gnuplot drawing nothing: exit 1, no file" ||
 	diag "exit $status: $(cat "$ERR")"
 
@@ -119,74 +113,66 @@ ok $? "gnuplot drawing nothing: exit 1, no file" ||
 # A gnuplot on PATH that sleeps (and says its pid, to see it go); with
 # RPCSIM_GNUPLOT_SECONDS=2 each tool must stop it, say so and exit 1.  A
 # hang fails after 30 s rather than holding up the suite.
-mkdir "$tmp/bin"
-printf '#!/bin/sh\necho $$ >"%s/sleepy.pid"\nexec sleep 600\n' "$tmp" \
-	>"$tmp/bin/gnuplot"
-chmod +x "$tmp/bin/gnuplot"
+mkdir "$tmpdir/bin"
+printf '#!/bin/sh\necho $$ >"%s/sleepy.pid"\nexec sleep 600\n' "$tmpdir" \
+	>"$tmpdir/bin/gnuplot"
+chmod +x "$tmpdir/bin/gnuplot"
 # sleepy PROGRAM ARGS...: run it with that gnuplot, bounded
 sleepy()
 {
-	rm -f "$tmp/sleepy.pid"
-	TMPDIR=$tmp/t PATH="$tmp/bin:$PATH" RPCSIM_GNUPLOT_SECONDS=2 \
+	rm -f "$tmpdir/sleepy.pid"
+	TMPDIR=$tmpdir/t PATH="$tmpdir/bin:$PATH" RPCSIM_GNUPLOT_SECONDS=2 \
 		timeout -k 5 30 "$@" >"$OUT" 2>"$ERR"
 	status=$?
 }
 # gone: the sleeping gnuplot was stopped (our fake's pid, nobody else's)
 gone()
 {
-	[ -s "$tmp/sleepy.pid" ] && ! kill -0 "$(cat "$tmp/sleepy.pid")" 2>/dev/null
+	[ -s "$tmpdir/sleepy.pid" ] && ! kill -0 "$(cat "$tmpdir/sleepy.pid")" 2>/dev/null
 }
-sleepy "$RPCSIM" -n 200 -q --plot="$tmp/sleepy.png"
+sleepy "$RPCSIM" -n 200 -q --plot="$tmpdir/sleepy.png"
 one_line 1 "did not finish drawing within 2 s (RPCSIM_GNUPLOT_SECONDS), so it was stopped" &&
-	[ ! -e "$tmp/sleepy.png" ] && grep -q '^Bulk array: ' "$OUT" && gone
+	[ ! -e "$tmpdir/sleepy.png" ] && grep -q '^Bulk array: ' "$OUT" && gone
 ok $? "rpcsim, gnuplot never finishing: stopped after 2 s, exit 1, results printed (exit $status)" ||
 	diag "exit $status: $(cat "$ERR")"
 if have_analyze; then
-	mkdir -p "$tmp/tiny/ust"
-	python3 "$CTFGEN" "$tmp/tiny/ust" <<'EOF'
+	mkdir -p "$tmpdir/tiny/ust"
+	python3 "$CTFGEN" "$tmpdir/tiny/ust" <<'EOF'
 1000 run_start mode=2 run=1 mode_name=array threads=1
 2000 entry vtid=10 mode=2
 2300 exit vtid=10 latency_ns=250 allocated=65 alloc_calls=1
 3000 run_end mode=2 run=1 calls=1 latency_sum_ns=250 pages=65
 EOF
-	sleepy "$ANALYZE" --plot="$tmp/sleepy.svg" "$tmp/tiny"
+	sleepy "$ANALYZE" --plot="$tmpdir/sleepy.svg" "$tmpdir/tiny"
 	one_line 1 "did not finish drawing within 2 s" &&
-		[ ! -e "$tmp/sleepy.svg" ] && gone
+		[ ! -e "$tmpdir/sleepy.svg" ] && gone
 	ok $? "rpcsim-analyze, gnuplot never finishing: stopped after 2 s, exit 1 (exit $status)" ||
 		diag "exit $status: $(cat "$ERR")"
 else
 	skip 1 "rpcsim-analyze or python3 missing"
 fi
-run env RPCSIM_GNUPLOT_SECONDS=0x10 "$RPCSIM" -n 10 --plot="$tmp/x.png"
+run env RPCSIM_GNUPLOT_SECONDS=0x10 "$RPCSIM" -n 10 --plot="$tmpdir/x.png"
 one_line 1 "RPCSIM_GNUPLOT_SECONDS=0x10: expected a number of seconds from 1 to 86400" &&
 	[ ! -s "$OUT" ]
 ok $? "a bad RPCSIM_GNUPLOT_SECONDS: exit 1 before any run" ||
 	diag "exit $status: $(cat "$ERR")"
 
-[ -z "$(ls -A "$tmp/t")" ]
-ok $? "no temporary file is left behind by failures" || diag "$(ls -A "$tmp/t")"
+[ -z "$(ls -A "$tmpdir/t")" ]
+ok $? "no temporary file is left behind by failures" || diag "$(ls -A "$tmpdir/t")"
 
 # --- rpcsim-compare --plot ---------------------------------------------------
 COMPARE=${COMPARE:-$top_builddir/compare/rpcsim-compare}
 fixtures=$top_srcdir/tests/compare/fixtures
-# A gnuplot that keeps its script (as $tmp/kept.gp) and writes a stand-in
-# picture where the script says.
-cat >"$tmp/keep-gnuplot" <<EOF
-#!/bin/sh
-cp "\$1" "$tmp/kept.gp" || exit 1
-out=\$(sed -n "s/^set output '\\(.*\\)'\$/\\1/p" "\$1")
-echo '<svg/>' >"\$out"
-EOF
-chmod +x "$tmp/keep-gnuplot"
+keep_gnuplot
 # cmp_run ARGS...: rpcsim-compare in the fixtures' folder.
 cmp_run()
 {
-	(cd "$fixtures" && TMPDIR=$tmp/t timeout 120 "$COMPARE" "$@") \
+	(cd "$fixtures" && TMPDIR=$tmpdir/t timeout 120 "$COMPARE" "$@") \
 		>"$OUT" 2>"$ERR"
 	status=$?
 }
-cmp_run --plot="$tmp/c.pdf" plain.json asan.json
-one_line 2 "--plot=$tmp/c.pdf: expected a file name ending in .svg or .png" &&
+cmp_run --plot="$tmpdir/c.pdf" plain.json asan.json
+one_line 2 "--plot=$tmpdir/c.pdf: expected a file name ending in .svg or .png" &&
 	[ ! -s "$OUT" ]
 ok $? "rpcsim-compare --plot=x.pdf exits 2 naming the option and what is accepted" ||
 	diag "exit $status: $(cat "$ERR")"
@@ -194,44 +180,44 @@ cmp_run plain.json asan.json --plot
 one_line 2 "option '--plot' needs a value: a file name ending in .svg or .png"
 ok $? "rpcsim-compare --plot without a value exits 2" ||
 	diag "exit $status: $(cat "$ERR")"
-RPCSIM_GNUPLOT="$tmp/nowhere/gnuplot" cmp_run --plot="$tmp/c.svg" \
+RPCSIM_GNUPLOT="$tmpdir/nowhere/gnuplot" cmp_run --plot="$tmpdir/c.svg" \
 	plain.json no-such-file.json
-one_line 1 "--plot=$tmp/c.svg: gnuplot not found" && [ ! -s "$OUT" ]
+one_line 1 "--plot=$tmpdir/c.svg: gnuplot not found" && [ ! -s "$OUT" ]
 ok $? "rpcsim-compare without gnuplot exits 1 before reading the files" ||
 	diag "exit $status: $(cat "$ERR")"
-RPCSIM_GNUPLOT="$tmp/bad-gnuplot" cmp_run --plot="$tmp/c.svg" \
+RPCSIM_GNUPLOT="$tmpdir/bad-gnuplot" cmp_run --plot="$tmpdir/c.svg" \
 	plain.json asan.json
 one_line 1 "failed (exit status 1): \"plot.gp\" line 3: boom" &&
-	[ ! -e "$tmp/c.svg" ] && grep -q 'single/latency_us.mean' "$OUT"
+	[ ! -e "$tmpdir/c.svg" ] && grep -q 'single/latency_us.mean' "$OUT"
 ok $? "gnuplot failing: exit 1 with its message, the tables printed, no file" ||
 	diag "exit $status: $(cat "$ERR")"
 
-RPCSIM_GNUPLOT="$tmp/keep-gnuplot" cmp_run --plot="$tmp/c.svg" \
+RPCSIM_GNUPLOT="$tmpdir/keep-gnuplot" cmp_run --plot="$tmpdir/c.svg" \
 	plain.json asan.json one-run.json
-[ "$status" -eq 0 ] && [ ! -s "$ERR" ] && [ -s "$tmp/c.svg" ] &&
-	grep -qxF "Plot: $tmp/c.svg (each file's latency per mode, and the change of the mean with its 95 % interval)" "$OUT"
+[ "$status" -eq 0 ] && [ ! -s "$ERR" ] && [ -s "$tmpdir/c.svg" ] &&
+	grep -qxF "Plot: $tmpdir/c.svg (each file's latency per mode, and the change of the mean with its 95 % interval)" "$OUT"
 ok $? "rpcsim-compare --plot=FILE.svg: exit 0, the picture, the report names it" ||
 	diag "exit $status: $(cat "$ERR")"
 # The first plot command (the single mode's panel), continuation lines too.
-awk '/^plot /{ n++ } n == 1' "$tmp/kept.gp" | awk '/^plot |^     /' >"$tmp/p1"
-[ "$(grep -c 'with yerrorlines' "$tmp/p1")" -eq 3 ] &&
-	grep -q "^plot \$m0f0 .*title 'plain: asan=false, pcp_batch=63, pcp_high=378, repeat=3'" "$tmp/p1" &&
-	grep -q "\$m0f1 .*title 'asan: asan=true, pcp_batch=63, pcp_high=378, repeat=3'" "$tmp/p1" &&
-	grep -q "\$m0f2 .*title 'one-run: asan=false, pcp_batch=31, pcp_high=186, repeat=1'" "$tmp/p1"
+awk '/^plot /{ n++ } n == 1' "$tmpdir/kept.gp" | awk '/^plot |^     /' >"$tmpdir/p1"
+[ "$(grep -c 'with yerrorlines' "$tmpdir/p1")" -eq 3 ] &&
+	grep -q "^plot \$m0f0 .*title 'plain: asan=false, pcp_batch=63, pcp_high=378, repeat=3'" "$tmpdir/p1" &&
+	grep -q "\$m0f1 .*title 'asan: asan=true, pcp_batch=63, pcp_high=378, repeat=3'" "$tmpdir/p1" &&
+	grep -q "\$m0f2 .*title 'one-run: asan=false, pcp_batch=31, pcp_high=186, repeat=1'" "$tmpdir/p1"
 ok $? "a mode's panel has one series per file, each titled with its values of the differing settings" ||
-	diag "$(cat "$tmp/p1")"
-[ "$(grep -c '^plot ' "$tmp/kept.gp")" -eq 4 ] &&
-	[ "$(grep -c '^\$m[0-9]f[0-9] << EOD$' "$tmp/kept.gp")" -eq 9 ] &&
-	[ "$(grep -c '^\$change[12] << EOD$' "$tmp/kept.gp")" -eq 2 ]
+	diag "$(cat "$tmpdir/p1")"
+[ "$(grep -c '^plot ' "$tmpdir/kept.gp")" -eq 4 ] &&
+	[ "$(grep -c '^\$m[0-9]f[0-9] << EOD$' "$tmpdir/kept.gp")" -eq 9 ] &&
+	[ "$(grep -c '^\$change[12] << EOD$' "$tmpdir/kept.gp")" -eq 2 ]
 ok $? "three modes and three files: 4 panels, 9 profiles, 2 changes" ||
-	diag "$(grep -c '^plot ' "$tmp/kept.gp") plots"
+	diag "$(grep -c '^plot ' "$tmpdir/kept.gp") plots"
 grep -q "^set multiplot layout 2,2 title 'plain vs asan vs one-run: differing settings asan, pcp_batch, pcp_high, repeat'" \
-	"$tmp/kept.gp"
+	"$tmpdir/kept.gp"
 ok $? "the figure's title names the files and the settings that differ" ||
-	diag "$(grep multiplot "$tmp/kept.gp")"
-if command -v python3 >/dev/null 2>&1; then
+	diag "$(grep multiplot "$tmpdir/kept.gp")"
+if have_python; then
 	cmp_run --json plain.json asan.json one-run.json
-	python3 - "$tmp/kept.gp" "$OUT" <<'PY'
+	python3 - "$tmpdir/kept.gp" "$OUT" <<'PY'
 import json, re, sys
 gp = open(sys.argv[1]).read()
 doc = json.load(open(sys.argv[2]))
@@ -272,23 +258,23 @@ PY
 else
 	skip 1 "python3 not found"
 fi
-cp "$tmp/kept.gp" "$tmp/kept1.gp"
-RPCSIM_GNUPLOT="$tmp/keep-gnuplot" cmp_run --json --plot="$tmp/c2.svg" \
+cp "$tmpdir/kept.gp" "$tmpdir/kept1.gp"
+RPCSIM_GNUPLOT="$tmpdir/keep-gnuplot" cmp_run --json --plot="$tmpdir/c2.svg" \
 	plain.json asan.json one-run.json
-grep -v '^set output' "$tmp/kept1.gp" >"$tmp/k1" &&
-	grep -v '^set output' "$tmp/kept.gp" >"$tmp/k2" && cmp -s "$tmp/k1" "$tmp/k2" &&
+grep -v '^set output' "$tmpdir/kept1.gp" >"$tmpdir/k1" &&
+	grep -v '^set output' "$tmpdir/kept.gp" >"$tmpdir/k2" && cmp -s "$tmpdir/k1" "$tmpdir/k2" &&
 	[ "$status" -eq 0 ] && ! grep -q '^Plot:' "$OUT" &&
-	{ ! command -v python3 >/dev/null 2>&1 ||
+	{ ! have_python ||
 	  python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$OUT"; }
 ok $? "the script is the same every time; --json --plot keeps stdout one JSON document" ||
-	diag "exit $status: $(diff "$tmp/k1" "$tmp/k2" | head -n 5)"
-RPCSIM_GNUPLOT="$tmp/keep-gnuplot" cmp_run --plot="$tmp/c3.svg" \
+	diag "exit $status: $(diff "$tmpdir/k1" "$tmpdir/k2" | head -n 5)"
+RPCSIM_GNUPLOT="$tmpdir/keep-gnuplot" cmp_run --plot="$tmpdir/c3.svg" \
 	plain.json plain.json
 [ "$status" -eq 0 ] &&
-	grep -q "^set multiplot layout 2,2 title 'base vs new: same settings'" "$tmp/kept.gp" &&
-	[ "$(grep -c '^\$change1 << EOD$' "$tmp/kept.gp")" -eq 1 ]
+	grep -q "^set multiplot layout 2,2 title 'base vs new: same settings'" "$tmpdir/kept.gp" &&
+	[ "$(grep -c '^\$change1 << EOD$' "$tmpdir/kept.gp")" -eq 1 ]
 ok $? "two files alike: titled so, one change series" ||
-	diag "exit $status: $(grep multiplot "$tmp/kept.gp")"
+	diag "exit $status: $(grep multiplot "$tmpdir/kept.gp")"
 
 # --- with gnuplot ----------------------------------------------------------------------
 if ! command -v gnuplot >/dev/null 2>&1; then
@@ -307,52 +293,52 @@ png_size()
 	echo "${w}x$h"
 }
 
-run "$RPCSIM" --alloc=all --requests=3000 --plot="$tmp/rpcsim.png"
+run "$RPCSIM" --alloc=all --requests=3000 --plot="$tmpdir/rpcsim.png"
 [ "$status" -eq 0 ] && [ ! -s "$ERR" ]
 ok $? "rpcsim --alloc=all --plot=FILE.png exits 0" ||
 	diag "exit $status: $(cat "$ERR")"
-[ -s "$tmp/rpcsim.png" ]
+[ -s "$tmpdir/rpcsim.png" ]
 ok $? "the PNG is not empty"
-[ "$(png_size "$tmp/rpcsim.png")" = 1200x860 ]
+[ "$(png_size "$tmpdir/rpcsim.png")" = 1200x860 ]
 ok $? "it is a PNG of 1200x860 pixels" ||
-	diag "$(head -c 16 "$tmp/rpcsim.png" | od -c | head -n 2)"
-grep -qxF "Plot: $tmp/rpcsim.png (per-call latency and pages refilled per call of each mode)" \
+	diag "$(head -c 16 "$tmpdir/rpcsim.png" | od -c | head -n 2)"
+grep -qxF "Plot: $tmpdir/rpcsim.png (per-call latency and pages refilled per call of each mode)" \
 	"$OUT" && grep -q '^Bulk list: ' "$OUT"
 ok $? "the report names the plot after the results"
 
-run "$RPCSIM" --alloc=all --requests=3000 -q --plot="$tmp/rpcsim.SVG"
-[ "$status" -eq 0 ] && [ -s "$tmp/rpcsim.SVG" ]
+run "$RPCSIM" --alloc=all --requests=3000 -q --plot="$tmpdir/rpcsim.SVG"
+[ "$status" -eq 0 ] && [ -s "$tmpdir/rpcsim.SVG" ]
 ok $? "rpcsim --plot=FILE.SVG (any case) exits 0 with a file" ||
 	diag "exit $status: $(cat "$ERR")"
-head -n 1 "$tmp/rpcsim.SVG" | grep -q '^<?xml' && grep -q '<svg' "$tmp/rpcsim.SVG"
+head -n 1 "$tmpdir/rpcsim.SVG" | grep -q '^<?xml' && grep -q '<svg' "$tmpdir/rpcsim.SVG"
 ok $? "it is an SVG document"
 n=0
 for mode in "Single page" "Bulk list" "Bulk array"; do
 	grep -Eq "$mode: [0-9]+\.[0-9]{3} us per call over [0-9,]+ calls" \
-		"$tmp/rpcsim.SVG" && n=$((n + 1))
+		"$tmpdir/rpcsim.SVG" && n=$((n + 1))
 done
 [ "$n" -eq 3 ]
 ok $? "its key has the seed's per-call line of all three modes"
-grep -q 'Pages refilled per call' "$tmp/rpcsim.SVG" &&
-	grep -q 'Cumulative distribution' "$tmp/rpcsim.SVG" &&
-	grep -q 'Latency distribution' "$tmp/rpcsim.SVG"
+grep -q 'Pages refilled per call' "$tmpdir/rpcsim.SVG" &&
+	grep -q 'Cumulative distribution' "$tmpdir/rpcsim.SVG" &&
+	grep -q 'Latency distribution' "$tmpdir/rpcsim.SVG"
 ok $? "it has the histogram, the CDF and the pages-per-call panels"
 ! grep -q '^Plot:' "$OUT"
 ok $? "--quiet does not name the plot"
 
-run "$RPCSIM" --requests=500 --json --plot="$tmp/json.svg"
-[ "$status" -eq 0 ] && [ -s "$tmp/json.svg" ] &&
-	{ ! command -v python3 >/dev/null 2>&1 ||
+run "$RPCSIM" --requests=500 --json --plot="$tmpdir/json.svg"
+[ "$status" -eq 0 ] && [ -s "$tmpdir/json.svg" ] &&
+	{ ! have_python ||
 	  python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$OUT"; }
 ok $? "--json --plot: a plot, and stdout stays one JSON document" ||
 	diag "exit $status: $(cat "$ERR")"
 
-[ -z "$(ls -A "$tmp/t")" ]
-ok $? "no temporary file is left behind" || diag "$(ls -A "$tmp/t")"
+[ -z "$(ls -A "$tmpdir/t")" ]
+ok $? "no temporary file is left behind" || diag "$(ls -A "$tmpdir/t")"
 
 if have_analyze; then
-	mkdir -p "$tmp/trace/ust"
-	python3 "$CTFGEN" "$tmp/trace/ust" <<'EOF'
+	mkdir -p "$tmpdir/trace/ust"
+	python3 "$CTFGEN" "$tmpdir/trace/ust" <<'EOF'
 1000 run_start mode=0 run=1 mode_name=single threads=1
 2000 entry vtid=10 mode=0
 2900 exit vtid=10 latency_ns=800 allocated=65 alloc_calls=65
@@ -370,40 +356,40 @@ if have_analyze; then
 9900 exit vtid=10 latency_ns=280 allocated=65 alloc_calls=1
 10000 run_end mode=2 run=1 calls=3 latency_sum_ns=620 pages=131
 EOF
-	run "$ANALYZE" --plot="$tmp/analyze.png" "$tmp/trace"
+	run "$ANALYZE" --plot="$tmpdir/analyze.png" "$tmpdir/trace"
 	[ "$status" -eq 0 ] && grep -q '^Bulk array: ' "$OUT"
 	ok $? "rpcsim-analyze --plot=FILE.png exits 0 with its report" ||
 		diag "exit $status: $(cat "$ERR")"
-	[ "$(png_size "$tmp/analyze.png")" = 1200x860 ]
+	[ "$(png_size "$tmpdir/analyze.png")" = 1200x860 ]
 	ok $? "rpcsim-analyze drew a 1200x860 PNG"
-	run "$ANALYZE" --plot="$tmp/analyze.svg" "$tmp/trace"
+	run "$ANALYZE" --plot="$tmpdir/analyze.svg" "$tmpdir/trace"
 	[ "$status" -eq 0 ] &&
-		grep -q 'Single page: 1.283 us per call over 3 calls' "$tmp/analyze.svg" &&
-		grep -q 'Bulk array: 0.207 us per call over 3 calls' "$tmp/analyze.svg"
+		grep -q 'Single page: 1.283 us per call over 3 calls' "$tmpdir/analyze.svg" &&
+		grep -q 'Bulk array: 0.207 us per call over 3 calls' "$tmpdir/analyze.svg"
 	ok $? "rpcsim-analyze's SVG has each mode's mean from the trace" ||
 		diag "exit $status: $(cat "$ERR")"
 else
 	skip 3 "rpcsim-analyze not built or python3 missing"
 fi
 
-(cd "$fixtures" && TMPDIR=$tmp/t timeout 120 "$COMPARE" \
-	--plot="$tmp/compare.svg" plain.json asan.json) >"$OUT" 2>"$ERR"
+(cd "$fixtures" && TMPDIR=$tmpdir/t timeout 120 "$COMPARE" \
+	--plot="$tmpdir/compare.svg" plain.json asan.json) >"$OUT" 2>"$ERR"
 status=$?
-[ "$status" -eq 0 ] && head -n 1 "$tmp/compare.svg" | grep -q '^<?xml' &&
-	grep -q 'plain vs asan: differing settings asan' "$tmp/compare.svg" &&
-	grep -q 'asan: asan=true' "$tmp/compare.svg" &&
-	grep -q 'plain: asan=false' "$tmp/compare.svg"
+[ "$status" -eq 0 ] && head -n 1 "$tmpdir/compare.svg" | grep -q '^<?xml' &&
+	grep -q 'plain vs asan: differing settings asan' "$tmpdir/compare.svg" &&
+	grep -q 'asan: asan=true' "$tmpdir/compare.svg" &&
+	grep -q 'plain: asan=false' "$tmpdir/compare.svg"
 ok $? "rpcsim-compare --plot: gnuplot draws an SVG titled with the differing setting" ||
 	diag "exit $status: $(cat "$ERR")"
-(cd "$fixtures" && TMPDIR=$tmp/t timeout 120 "$COMPARE" -m latency_us.mean \
-	--plot="$tmp/compare.png" plain.json asan.json one-run.json) \
+(cd "$fixtures" && TMPDIR=$tmpdir/t timeout 120 "$COMPARE" -m latency_us.mean \
+	--plot="$tmpdir/compare.png" plain.json asan.json one-run.json) \
 	>"$OUT" 2>"$ERR"
 status=$?
-[ "$status" -eq 0 ] && [ "$(png_size "$tmp/compare.png")" = 1200x860 ]
+[ "$status" -eq 0 ] && [ "$(png_size "$tmpdir/compare.png")" = 1200x860 ]
 ok $? "rpcsim-compare --plot=FILE.png: a 1200x860 PNG" ||
 	diag "exit $status: $(cat "$ERR")"
-[ -z "$(ls -A "$tmp/t")" ]
-ok $? "rpcsim-compare leaves no temporary file" || diag "$(ls -A "$tmp/t")"
+[ -z "$(ls -A "$tmpdir/t")" ]
+ok $? "rpcsim-compare leaves no temporary file" || diag "$(ls -A "$tmpdir/t")"
 
 exit_status
 exit $?

@@ -15,23 +15,21 @@
 # shellcheck source=tests/utils/tap.sh
 . "$top_srcdir/tests/utils/tap.sh"
 
-command -v python3 >/dev/null 2>&1 || plan_skip_all "python3 missing"
+have_python || plan_skip_all "python3 missing"
 
 check=$top_srcdir/tests/doc/check_docs.py
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/test-docs.XXXXXX") || bail_out "mktemp failed"
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 1' HUP INT TERM
+tap_tmpdir test-docs
 
 plan_tests 5
 
 cd "$top_srcdir" || bail_out "cannot enter $top_srcdir"
 
-python3 "$check" quickstart README.md >"$tmp/quick" 2>&1
+python3 "$check" quickstart README.md >"$tmpdir/quick" 2>&1
 printf '%s\n' 'scripts/setup.sh && build/rpcsim/rpcsim --alloc=array' \
-	'make -C build check' >"$tmp/quick.expected"
-cmp -s "$tmp/quick" "$tmp/quick.expected"
+	'make -C build check' >"$tmpdir/quick.expected"
+cmp -s "$tmpdir/quick" "$tmpdir/quick.expected"
 ok $? "README.md's quick start is its two command lines" ||
-	diag "expected:" "$(cat "$tmp/quick.expected")" "found:" "$(cat "$tmp/quick")"
+	diag "expected:" "$(cat "$tmpdir/quick.expected")" "found:" "$(cat "$tmpdir/quick")"
 
 lines=$(wc -l <README.md)
 [ "$lines" -le 250 ]
@@ -43,12 +41,12 @@ ok $? "doc/ holds the documents and their index, doc/README.md" ||
 	diag "found: $docs"
 
 # shellcheck disable=SC2086 # $docs is a list of paths without spaces
-python3 "$check" links README.md $docs >"$tmp/links" 2>&1
+python3 "$check" links README.md $docs >"$tmpdir/links" 2>&1
 ok $? "every relative link of README.md and doc/ leads to a file and heading" ||
-	diag "$(cat "$tmp/links")"
+	diag "$(cat "$tmpdir/links")"
 
-python3 "$check" index doc >"$tmp/index" 2>&1
+python3 "$check" index doc >"$tmpdir/index" 2>&1
 ok $? "doc/README.md indexes every document; each result is linked, with commit and command" ||
-	diag "$(cat "$tmp/index")"
+	diag "$(cat "$tmpdir/index")"
 
 exit_status

@@ -13,20 +13,19 @@
 #
 # rewrites them in the source tree (then read the diff).
 
-srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
-builddir=${top_builddir:-.}
-. "$srcdir/tests/utils/tap.sh"
+: "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
+: "${top_builddir:=$top_srcdir}"
+# shellcheck source=tests/utils/tap.sh
+. "$top_srcdir/tests/utils/tap.sh"
 plan_tests 7
 
-expected=$srcdir/tests/golden/expected
-RPCSIM=$builddir/rpcsim/rpcsim
-ANALYZE=$builddir/analyze/rpcsim-analyze
-COMPARE=$builddir/compare/rpcsim-compare
-PAGEBENCH=$builddir/pagebench/pagebench
+expected=$top_srcdir/tests/golden/expected
+RPCSIM=$top_builddir/rpcsim/rpcsim
+ANALYZE=$top_builddir/analyze/rpcsim-analyze
+COMPARE=$top_builddir/compare/rpcsim-compare
+PAGEBENCH=$top_builddir/pagebench/pagebench
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/test-golden.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 1' HUP INT TERM
+tap_tmpdir test-golden
 
 # golden NAME FILE: FILE equals expected/NAME (or becomes it).
 golden()
@@ -34,16 +33,16 @@ golden()
 	if [ -n "${GOLDEN_UPDATE:-}" ]; then
 		cp "$2" "$expected/$1" && diag "updated expected/$1"
 	fi
-	diff -u "$expected/$1" "$2" >"$tmp/diff" 2>&1
+	diff -u "$expected/$1" "$2" >"$tmpdir/diff" 2>&1
 	ok $? "$1 equals tests/golden/expected/$1" ||
-		diag "$(head -n 40 "$tmp/diff")"
+		diag "$(head -n 40 "$tmpdir/diff")"
 }
 
 # 1. rpcsim-analyze on a fixed trace: two runs of each mode, two threads,
 #    a retry, a discard.
-if [ -x "$ANALYZE" ] && command -v python3 >/dev/null 2>&1; then
-	mkdir -p "$tmp/t/trace"
-	python3 "$srcdir/tests/analyze/ctfgen.py" "$tmp/t/trace" <<'TRACE'
+if [ -x "$ANALYZE" ] && have_python; then
+	mkdir -p "$tmpdir/t/trace"
+	python3 "$top_srcdir/tests/analyze/ctfgen.py" "$tmpdir/t/trace" <<'TRACE'
 1000 run_start mode=0 run=0 mode_name=single threads=2
 2000 entry vtid=10 mode=0
 2100 entry vtid=11 mode=0
@@ -72,13 +71,13 @@ packet discarded=2
 13000 exit vtid=11 latency_ns=1800 allocated=3 alloc_calls=1
 14000 run_end mode=2 run=0 calls=3 latency_sum_ns=3000 pages=10 no_progress=1
 TRACE
-	"$ANALYZE" --partial "$tmp/t" >"$tmp/out" 2>"$tmp/err"
-	echo "exit $?" >>"$tmp/out"
-	sed "s|$tmp|TMP|g" "$tmp/err" >>"$tmp/out"
-	golden analyze-text.txt "$tmp/out"
-	"$ANALYZE" --partial --json "$tmp/t" >"$tmp/json" 2>/dev/null
-	sed "s|$tmp|TMP|g" "$tmp/json" >"$tmp/out"
-	golden analyze-json.json "$tmp/out"
+	"$ANALYZE" --partial "$tmpdir/t" >"$tmpdir/out" 2>"$tmpdir/err"
+	echo "exit $?" >>"$tmpdir/out"
+	sed "s|$tmpdir|TMP|g" "$tmpdir/err" >>"$tmpdir/out"
+	golden analyze-text.txt "$tmpdir/out"
+	"$ANALYZE" --partial --json "$tmpdir/t" >"$tmpdir/json" 2>/dev/null
+	sed "s|$tmpdir|TMP|g" "$tmpdir/json" >"$tmpdir/out"
+	golden analyze-json.json "$tmpdir/out"
 else
 	skip 2 "rpcsim-analyze not built or python3 missing"
 fi
@@ -86,30 +85,30 @@ fi
 # 2. --help: the full build's (LTTng-UST in rpcsim, babeltrace2 for
 #    rpcsim-analyze, every allocator pagebench knows).
 if "$RPCSIM" --help 2>/dev/null | grep -q -- '--trace\[=DIR\]'; then
-	"$RPCSIM" --help >"$tmp/out" 2>&1
-	golden rpcsim-help.txt "$tmp/out"
+	"$RPCSIM" --help >"$tmpdir/out" 2>&1
+	golden rpcsim-help.txt "$tmpdir/out"
 else
 	skip 1 "rpcsim built without LTTng-UST: its --help differs"
 fi
 if [ -x "$ANALYZE" ]; then
-	"$ANALYZE" --help >"$tmp/out" 2>&1
-	golden rpcsim-analyze-help.txt "$tmp/out"
+	"$ANALYZE" --help >"$tmpdir/out" 2>&1
+	golden rpcsim-analyze-help.txt "$tmpdir/out"
 else
 	skip 1 "rpcsim-analyze not built"
 fi
-"$COMPARE" --help >"$tmp/out" 2>&1
-golden rpcsim-compare-help.txt "$tmp/out"
-"$PAGEBENCH" --help >"$tmp/out" 2>&1
-if grep -q 'not built here:' "$tmp/out"; then
+"$COMPARE" --help >"$tmpdir/out" 2>&1
+golden rpcsim-compare-help.txt "$tmpdir/out"
+"$PAGEBENCH" --help >"$tmpdir/out" 2>&1
+if grep -q 'not built here:' "$tmpdir/out"; then
 	skip 1 "pagebench built without some of its allocators: its --help names them"
 else
-	golden pagebench-help.txt "$tmp/out"
+	golden pagebench-help.txt "$tmpdir/out"
 fi
 
 # 3. The shape of rpcsim --json: every key path, arrays folded.
-if command -v python3 >/dev/null 2>&1; then
+if have_python; then
 	"$RPCSIM" --requests=20 --threads=1 --file-size=1m --json \
-		2>"$tmp/err" | python3 -c '
+		2>"$tmpdir/err" | python3 -c '
 import json, sys
 def walk(x, p):
     if isinstance(x, dict):
@@ -121,8 +120,8 @@ def walk(x, p):
     else:
         yield p
 print("\n".join(sorted(set(walk(json.load(sys.stdin), "")))))' \
-		>"$tmp/out"
-	golden rpcsim-json-keys.txt "$tmp/out"
+		>"$tmpdir/out"
+	golden rpcsim-json-keys.txt "$tmpdir/out"
 else
 	skip 1 "python3 missing"
 fi

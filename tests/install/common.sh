@@ -4,7 +4,8 @@
 # tests/utils/tap.sh): $san, the sanitizer flags a program or plugin built
 # outside the tree needs to load this build's library, submake, a make of
 # its own for the staged installs, and tree_make, for make install and
-# uninstall in the build tree, one test at a time.
+# uninstall in the build tree, one test at a time (tree_install: in
+# several of its folders).
 
 # A sanitizer build's library needs programs built the same way.
 san=
@@ -33,4 +34,20 @@ tree_make()
 	else
 		submake "$@"
 	fi
+}
+
+# tree_install TARGET WHERE DIR...: tree_make TARGET WHERE (install or
+# uninstall; DESTDIR=... or prefix=...) in each DIR of the build tree,
+# their output appended to $tmpdir/install.log.  False if one failed.
+tree_install()
+{
+	ti_target=$1
+	ti_where=$2
+	shift 2
+	ti_status=0
+	for ti_dir in "$@"; do
+		tree_make -C "$top_builddir/$ti_dir" "$ti_target" "$ti_where" \
+			>>"$tmpdir/install.log" 2>&1 || ti_status=1
+	done
+	return "$ti_status"
 }

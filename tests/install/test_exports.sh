@@ -13,10 +13,7 @@
 # shellcheck source=tests/install/common.sh
 . "$top_srcdir/tests/install/common.sh"
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/test-exports.XXXXXX") ||
-	bail_out "mktemp failed"
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 1' HUP INT TERM
+tap_tmpdir test-exports
 
 plan_tests 5
 
@@ -26,40 +23,35 @@ awk '/^static/ { next }
 	if (match($0, /pp_[a-z0-9_]+\(/))
 		print substr($0, RSTART, RLENGTH - 1)
      }' "$top_srcdir/include/pagepool/pagepool.h" \
-	"$top_srcdir/include/pagepool/backend.h" | sort -u >"$tmp/header"
+	"$top_srcdir/include/pagepool/backend.h" | sort -u >"$tmpdir/header"
 
 so=$top_builddir/alloc/.libs/libpagepool.so
 if [ ! -f "$so" ] || ! command -v nm >/dev/null 2>&1; then
 	skip 2 "no $so (a static-only build) or no nm"
 else
 	nm -D --defined-only "$so" | awk '$2 == "T" { print $3 }' |
-		sed 's/@.*//' | sort -u >"$tmp/exported"
-	[ -s "$tmp/header" ] && cmp -s "$tmp/header" "$tmp/exported"
-	ok $? "libpagepool.so exports exactly the headers' $(wc -l <"$tmp/header") functions" ||
-		diag "$(diff "$tmp/header" "$tmp/exported" | head -n 20)"
+		sed 's/@.*//' | sort -u >"$tmpdir/exported"
+	[ -s "$tmpdir/header" ] && cmp -s "$tmpdir/header" "$tmpdir/exported"
+	ok $? "libpagepool.so exports exactly the headers' $(wc -l <"$tmpdir/header") functions" ||
+		diag "$(diff "$tmpdir/header" "$tmpdir/exported" | head -n 20)"
 	nm -D --defined-only "$so" | awk '$2 != "T" && $2 != "A" { print }' \
-		>"$tmp/other"
-	[ ! -s "$tmp/other" ]
-	ok $? "and no data or other symbol" || diag "$(head -n 10 "$tmp/other")"
+		>"$tmpdir/other"
+	[ ! -s "$tmpdir/other" ]
+	ok $? "and no data or other symbol" || diag "$(head -n 10 "$tmpdir/other")"
 fi
 
 sed -n 's/^[	 ]*\(pp_[a-z0-9_]*\);$/\1/p' "$top_srcdir/alloc/libpagepool.map" |
-	sort -u >"$tmp/map"
-cmp -s "$tmp/header" "$tmp/map"
+	sort -u >"$tmpdir/map"
+cmp -s "$tmpdir/header" "$tmpdir/map"
 ok $? "alloc/libpagepool.map lists the same functions" ||
-	diag "$(diff "$tmp/header" "$tmp/map" | head -n 20)"
+	diag "$(diff "$tmpdir/header" "$tmpdir/map" | head -n 20)"
 
-dest=$tmp/dest
-ok_install=0
-for dir in alloc tracepoints; do
-	tree_make -C "$top_builddir/$dir" install DESTDIR="$dest" \
-		>>"$tmp/install.log" 2>&1 || ok_install=1
-done
-[ "$ok_install" -eq 0 ] &&
+dest=$tmpdir/dest
+tree_install install DESTDIR="$dest" alloc tracepoints &&
 	[ -z "$(find "$dest" -name '*.la' -o -name 'libpagepool-tp*.a')" ] &&
 	[ -n "$(find "$dest" -name 'libpagepool.so*')" ]
 ok $? "make install: the libraries, no .la file, no tracepoint archive" ||
-	diag "$(find "$dest" -type f | head -n 20; tail -n 5 "$tmp/install.log")"
+	diag "$(find "$dest" -type f | head -n 20; tail -n 5 "$tmpdir/install.log")"
 
 grep -q '^DIST_COMMON = .*LICENSE\|^EXTRA_DIST = .*LICENSE' "$top_builddir/Makefile" &&
 	[ -f "$top_srcdir/LICENSE" ] && grep -q '^MIT License$' "$top_srcdir/LICENSE"

@@ -20,28 +20,17 @@
 # shellcheck source=tests/install/common.sh
 . "$top_srcdir/tests/install/common.sh"
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/test-pkgconfig.XXXXXX") ||
-	bail_out "mktemp failed"
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 1' HUP INT TERM
-dest=$tmp/dest
+tap_tmpdir test-pkgconfig
+dest=$tmpdir/dest
 CC=${CC:-cc}
 
 plan_tests 17
 
-if ! command -v pkg-config >/dev/null 2>&1; then
-	skip 17 "pkg-config not found"
-	exit_status
-	exit $?
-fi
+command -v pkg-config >/dev/null 2>&1 || skip_rest "pkg-config not found"
 
-ok_install=0
-for dir in alloc include man; do
-	tree_make -C "$top_builddir/$dir" install DESTDIR="$dest" \
-		>>"$tmp/install.log" 2>&1 || ok_install=1
-done
-ok $ok_install "make install DESTDIR=... of the library, header, pagepool.pc and man pages" ||
-	diag "$(tail -n 20 "$tmp/install.log")"
+tree_install install DESTDIR="$dest" alloc include man
+ok $? "make install DESTDIR=... of the library, header, pagepool.pc and man pages" ||
+	diag "$(tail -n 20 "$tmpdir/install.log")"
 
 pc=$(find "$dest" -name pagepool.pc | head -n 1)
 [ -n "$pc" ]
@@ -64,32 +53,32 @@ ok $? "pkg-config --cflags --libs pagepool: $cflags $libs"
 
 libdir=$(printf '%s\n' "$libs" | sed -n 's/.*-L\([^ ]*\).*/\1/p')
 # shellcheck disable=SC2086
-$CC -Wall -Wextra -Werror $san $cflags -o "$tmp/pp-outside" \
-	"$top_srcdir/tests/install/pp-outside.c" $libs >"$tmp/cc.log" 2>&1
+$CC -Wall -Wextra -Werror $san $cflags -o "$tmpdir/pp-outside" \
+	"$top_srcdir/tests/install/pp-outside.c" $libs >"$tmpdir/cc.log" 2>&1
 ok $? "pp-outside.c builds with the installed header and library alone (-Wall -Wextra -Werror)" ||
-	diag "$(head -n 20 "$tmp/cc.log")"
+	diag "$(head -n 20 "$tmpdir/cc.log")"
 
-LD_LIBRARY_PATH=$libdir timeout 60 "$tmp/pp-outside" >"$tmp/run.out" 2>&1
+LD_LIBRARY_PATH=$libdir timeout 60 "$tmpdir/pp-outside" >"$tmpdir/run.out" 2>&1
 ok $? "pp-outside runs against the installed library" ||
-	diag "$(cat "$tmp/run.out")"
+	diag "$(cat "$tmpdir/run.out")"
 grep -qx "pp-outside: libpagepool $version, 64 pages allocated and freed: ok" \
-	"$tmp/run.out"
+	"$tmpdir/run.out"
 ok $? "it reports the installed version and its checks" ||
-	diag "$(cat "$tmp/run.out")"
-LD_LIBRARY_PATH=$libdir ldd "$tmp/pp-outside" 2>/dev/null |
+	diag "$(cat "$tmpdir/run.out")"
+LD_LIBRARY_PATH=$libdir ldd "$tmpdir/pp-outside" 2>/dev/null |
 	grep -q "libpagepool.so.* => $libdir/"
 ok $? "the library it loaded is the installed one" ||
-	diag "$(LD_LIBRARY_PATH=$libdir ldd "$tmp/pp-outside" 2>&1)"
+	diag "$(LD_LIBRARY_PATH=$libdir ldd "$tmpdir/pp-outside" 2>&1)"
 
 if [ -f "$libdir/libpagepool.a" ]; then
 	static_libs=$(pc --static --libs pagepool | sed 's/-lpagepool//')
 	# shellcheck disable=SC2086
-	$CC $san $cflags -o "$tmp/pp-outside-static" \
+	$CC $san $cflags -o "$tmpdir/pp-outside-static" \
 		"$top_srcdir/tests/install/pp-outside.c" "$libdir/libpagepool.a" \
-		$static_libs >"$tmp/cc-static.log" 2>&1 &&
-		timeout 60 "$tmp/pp-outside-static" >"$tmp/static.out" 2>&1
+		$static_libs >"$tmpdir/cc-static.log" 2>&1 &&
+		timeout 60 "$tmpdir/pp-outside-static" >"$tmpdir/static.out" 2>&1
 	ok $? "linked with libpagepool.a and pkg-config --static --libs ($static_libs), it runs" ||
-		diag "$(head -n 20 "$tmp/cc-static.log") $(cat "$tmp/static.out" 2>/dev/null)"
+		diag "$(head -n 20 "$tmpdir/cc-static.log") $(cat "$tmpdir/static.out" 2>/dev/null)"
 else
 	skip 1 "no static library (configured with --disable-static)"
 fi
@@ -102,24 +91,17 @@ done
 [ -z "$missing" ]
 ok $? "make install put every man page in place" || diag "missing:$missing"
 
-for dir in alloc include man; do
-	tree_make -C "$top_builddir/$dir" uninstall DESTDIR="$dest" \
-		>>"$tmp/install.log" 2>&1
-done
+tree_install uninstall DESTDIR="$dest" alloc include man
 left=$(find "$dest" -type f)
 [ -z "$left" ]
 ok $? "make uninstall removes every file it installed" || diag "$left"
 
 # --- make install prefix=DIR ------------------------------------------------
-prefix=$tmp/prefix
-ok_install=0
-for dir in alloc include; do
-	tree_make -C "$top_builddir/$dir" install prefix="$prefix" \
-		>>"$tmp/install.log" 2>&1 || ok_install=1
-done
-[ "$ok_install" -eq 0 ] && [ -f "$prefix/lib/pkgconfig/pagepool.pc" ]
+prefix=$tmpdir/prefix
+tree_install install prefix="$prefix" alloc include &&
+	[ -f "$prefix/lib/pkgconfig/pagepool.pc" ]
 ok $? "make install prefix=DIR puts pagepool.pc in DIR/lib/pkgconfig" ||
-	diag "$(tail -n 20 "$tmp/install.log")"
+	diag "$(tail -n 20 "$tmpdir/install.log")"
 
 # pp ARGS...: pkg-config on that prefix only, no sysroot.
 pp()
@@ -150,40 +132,37 @@ else
 fi
 
 # shellcheck disable=SC2046
-$CC -Wall -Wextra -Werror $san -o "$tmp/pp-prefix" \
+$CC -Wall -Wextra -Werror $san -o "$tmpdir/pp-prefix" \
 	"$top_srcdir/tests/install/pp-outside.c" $(pp --cflags --libs pagepool) \
-	>"$tmp/cc-prefix.log" 2>&1 &&
-	LD_LIBRARY_PATH=$prefix/lib timeout 60 "$tmp/pp-prefix" >"$tmp/prefix.out" 2>&1 &&
+	>"$tmpdir/cc-prefix.log" 2>&1 &&
+	LD_LIBRARY_PATH=$prefix/lib timeout 60 "$tmpdir/pp-prefix" >"$tmpdir/prefix.out" 2>&1 &&
 	grep -qx "pp-outside: libpagepool $version, 64 pages allocated and freed: ok" \
-		"$tmp/prefix.out"
+		"$tmpdir/prefix.out"
 ok $? "built with pkg-config --cflags --libs on DIR alone, it runs" ||
-	diag "$(head -n 20 "$tmp/cc-prefix.log") $(cat "$tmp/prefix.out" 2>/dev/null)"
+	diag "$(head -n 20 "$tmpdir/cc-prefix.log") $(cat "$tmpdir/prefix.out" 2>/dev/null)"
 
 # Fully static: libc.a must exist, and sanitizers do not link -static.
 if [ -n "$san" ]; then
 	skip 1 "a sanitizer build does not link -static"
 elif [ ! -f "$prefix/lib/libpagepool.a" ]; then
 	skip 1 "no static library (configured with --disable-static)"
-elif ! printf 'int main(void){return 0;}\n' >"$tmp/empty.c" ||
-     ! $CC -static -o "$tmp/empty" "$tmp/empty.c" >/dev/null 2>&1; then
+elif ! printf 'int main(void){return 0;}\n' >"$tmpdir/empty.c" ||
+     ! $CC -static -o "$tmpdir/empty" "$tmpdir/empty.c" >/dev/null 2>&1; then
 	skip 1 "no static C library here (libc6-dev's libc.a)"
 else
 	# shellcheck disable=SC2046
-	$CC -o "$tmp/pp-static" "$top_srcdir/tests/install/pp-outside.c" \
+	$CC -o "$tmpdir/pp-static" "$top_srcdir/tests/install/pp-outside.c" \
 		$(pp --static --cflags --libs pagepool) -static \
-		>"$tmp/cc-static2.log" 2>&1 &&
-		! LC_ALL=C file "$tmp/pp-static" 2>/dev/null | grep -q dynamically &&
-		timeout 60 "$tmp/pp-static" >"$tmp/static2.out" 2>&1 &&
+		>"$tmpdir/cc-static2.log" 2>&1 &&
+		! LC_ALL=C file "$tmpdir/pp-static" 2>/dev/null | grep -q dynamically &&
+		timeout 60 "$tmpdir/pp-static" >"$tmpdir/static2.out" 2>&1 &&
 		grep -qx "pp-outside: libpagepool $version, 64 pages allocated and freed: ok" \
-			"$tmp/static2.out"
+			"$tmpdir/static2.out"
 	ok $? "cc ... \$(pkg-config --static --cflags --libs pagepool) -static links and runs" ||
-		diag "$(grep -v 'dlopen' "$tmp/cc-static2.log" | head -n 20) $(cat "$tmp/static2.out" 2>/dev/null)"
+		diag "$(grep -v 'dlopen' "$tmpdir/cc-static2.log" | head -n 20) $(cat "$tmpdir/static2.out" 2>/dev/null)"
 fi
 
-for dir in alloc include; do
-	tree_make -C "$top_builddir/$dir" uninstall prefix="$prefix" \
-		>>"$tmp/install.log" 2>&1
-done
+tree_install uninstall prefix="$prefix" alloc include
 left=$(find "$prefix" -type f)
 [ -z "$left" ]
 ok $? "make uninstall prefix=DIR removes every file" || diag "$left"

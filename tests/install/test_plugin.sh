@@ -18,172 +18,157 @@
 # shellcheck source=tests/install/common.sh
 . "$top_srcdir/tests/install/common.sh"
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/test-plugin.XXXXXX") ||
-	bail_out "mktemp failed"
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 1' HUP INT TERM
-dest=$tmp/dest
+tap_tmpdir test-plugin
+dest=$tmpdir/dest
 CC=${CC:-cc}
 rpcsim=$top_builddir/rpcsim/rpcsim
 pagebench=$top_builddir/pagebench/pagebench
 
 plan_tests 18
 
-if ! command -v pkg-config >/dev/null 2>&1; then
-	skip 18 "pkg-config not found"
-	exit_status
-	exit $?
-fi
+command -v pkg-config >/dev/null 2>&1 || skip_rest "pkg-config not found"
 
-ok_install=0
-for dir in alloc include; do
-	tree_make -C "$top_builddir/$dir" install DESTDIR="$dest" \
-		>>"$tmp/install.log" 2>&1 || ok_install=1
-done
+tree_install install DESTDIR="$dest" alloc include
+installed=$?
 pc=$(find "$dest" -name pagepool.pc | head -n 1)
-[ $ok_install = 0 ] && [ -n "$pc" ] &&
+[ "$installed" -eq 0 ] && [ -n "$pc" ] &&
 	[ -n "$(find "$dest" -path '*/include/pagepool/backend.h')" ]
 ok $? "make install DESTDIR=... puts the library, <pagepool/backend.h> and pagepool.pc in place" || {
-	diag "$(tail -n 20 "$tmp/install.log")"
-	skip 17 "nothing installed to build against"
-	exit_status
-	exit $?
+	diag "$(tail -n 20 "$tmpdir/install.log")"
+	skip_rest "nothing installed to build against"
 }
 export PKG_CONFIG_PATH="${pc%/*}" PKG_CONFIG_SYSROOT_DIR="$dest"
 
 # The example as a user has it: a copy of its folder, its own Makefile.
-cp -R "$top_srcdir/examples/backend-lifo" "$tmp/lifo" && chmod -R u+w "$tmp/lifo"
-submake -C "$tmp/lifo" CC="$CC" CFLAGS="-O2 -Wall -Wextra -Werror $san" \
-	>"$tmp/lifo.log" 2>&1 && [ -f "$tmp/lifo/backend-lifo.so" ]
+cp -R "$top_srcdir/examples/backend-lifo" "$tmpdir/lifo" && chmod -R u+w "$tmpdir/lifo"
+submake -C "$tmpdir/lifo" CC="$CC" CFLAGS="-O2 -Wall -Wextra -Werror $san" \
+	>"$tmpdir/lifo.log" 2>&1 && [ -f "$tmpdir/lifo/backend-lifo.so" ]
 ok $? "examples/backend-lifo builds with its Makefile against the installed copy (-Wall -Wextra -Werror)" ||
-	diag "$(head -n 20 "$tmp/lifo.log")"
-lifo=$tmp/lifo/backend-lifo.so
+	diag "$(head -n 20 "$tmpdir/lifo.log")"
+lifo=$tmpdir/lifo/backend-lifo.so
 
-# run NAME PROGRAM ARGS...: PROGRAM's output into $tmp/NAME.out and .err.
+# run NAME PROGRAM ARGS...: PROGRAM's output into $tmpdir/NAME.out and .err.
 run()
 {
 	r_name=$1
 	shift
-	timeout 120 "$@" >"$tmp/$r_name.out" 2>"$tmp/$r_name.err"
+	timeout 120 "$@" >"$tmpdir/$r_name.out" 2>"$tmpdir/$r_name.err"
 }
 
 run lifo "$rpcsim" --backend=plugin:"$lifo" --requests=3000 --threads=2
 ok $? "rpcsim --backend=plugin:backend-lifo.so runs, every page back at the end" ||
-	diag "$(tail -n 5 "$tmp/lifo.err")"
-grep -q "^SUMMARY alloc=array backend=plugin " "$tmp/lifo.out" &&
-	grep -q "allocator:  backend plugin $lifo" "$tmp/lifo.out" &&
-	grep -Eq "backend:   backend_grow [1-9]" "$tmp/lifo.out"
+	diag "$(tail -n 5 "$tmpdir/lifo.err")"
+grep -q "^SUMMARY alloc=array backend=plugin " "$tmpdir/lifo.out" &&
+	grep -q "allocator:  backend plugin $lifo" "$tmpdir/lifo.out" &&
+	grep -Eq "backend:   backend_grow [1-9]" "$tmpdir/lifo.out"
 ok $? "its report names the plugin, and the plugin took pages from the zone" ||
-	diag "$(grep -E 'SUMMARY|allocator:|backend:' "$tmp/lifo.out")"
+	diag "$(grep -E 'SUMMARY|allocator:|backend:' "$tmpdir/lifo.out")"
 
 run json "$rpcsim" --backend=plugin:"$lifo" --requests=500 --json
 [ $? = 0 ] && python3 -c '
 import json, sys
 c = json.load(open(sys.argv[1]))["config"]
 sys.exit(not (c["backend"] == "plugin" and c["plugin"] == sys.argv[2]))' \
-	"$tmp/json.out" "$lifo"
+	"$tmpdir/json.out" "$lifo"
 ok $? "its JSON result names the plugin's path, not only \"plugin\"" ||
-	diag "$(head -c 600 "$tmp/json.out")"
+	diag "$(head -c 600 "$tmpdir/json.out")"
 
 PAGEPOOL_DEBUG=1 run debug "$rpcsim" --backend=plugin:"$lifo" \
 	--requests=1000 --threads=2 --alloc=all
 ok $? "the same with the debug checks on (poison, page states) in every alloc mode" ||
-	diag "$(tail -n 5 "$tmp/debug.err")"
+	diag "$(tail -n 5 "$tmpdir/debug.err")"
 
 run bench "$pagebench" --backend=plugin:"$lifo" --allocators=lifo --smoke
 ok $? "pagebench --backend=plugin:backend-lifo.so --smoke runs" ||
-	diag "$(tail -n 5 "$tmp/bench.err")"
-grep -Eq "^plugin +array +[0-9]" "$tmp/bench.out" &&
-	grep -Eq "^plugin +list +[0-9]" "$tmp/bench.out" &&
-	grep -q "plugin backend: $lifo" "$tmp/bench.out"
+	diag "$(tail -n 5 "$tmpdir/bench.err")"
+grep -Eq "^plugin +array +[0-9]" "$tmpdir/bench.out" &&
+	grep -Eq "^plugin +list +[0-9]" "$tmpdir/bench.out" &&
+	grep -q "plugin backend: $lifo" "$tmpdir/bench.out"
 ok $? "its table has the plugin's single, list and array rows" ||
-	diag "$(grep plugin "$tmp/bench.out")"
+	diag "$(grep plugin "$tmpdir/bench.out")"
 
-# bad NAME CFLAGS...: tests/install/bad-plugin.c as $tmp/NAME.so.
+# bad NAME CFLAGS...: tests/install/bad-plugin.c as $tmpdir/NAME.so.
 bad()
 {
 	b_name=$1
 	shift
 	# shellcheck disable=SC2046,SC2086
 	$CC -Wall -Wextra -Werror $san "$@" $(pkg-config --cflags pagepool) \
-		-fPIC -shared -o "$tmp/$b_name.so" \
+		-fPIC -shared -o "$tmpdir/$b_name.so" \
 		"$top_srcdir/tests/install/bad-plugin.c" \
-		$(pkg-config --libs pagepool) >>"$tmp/bad.log" 2>&1
+		$(pkg-config --libs pagepool) >>"$tmpdir/bad.log" 2>&1
 }
 
 bad abi -DBAD_PLUGIN_ABI=99 && bad bad
 ok $? "bad-plugin.c builds, once claiming ABI version 99" ||
-	diag "$(head -n 20 "$tmp/bad.log")"
+	diag "$(head -n 20 "$tmpdir/bad.log")"
 
-run abi "$rpcsim" --backend=plugin:"$tmp/abi.so" --requests=100
+run abi "$rpcsim" --backend=plugin:"$tmpdir/abi.so" --requests=100
 status=$?
 [ $status = 1 ] &&
-	grep -q "backend plugin $tmp/abi.so: ABI version 99 .*this libpagepool has ABI version 1 " "$tmp/abi.err"
+	grep -q "backend plugin $tmpdir/abi.so: ABI version 99 .*this libpagepool has ABI version 1 " "$tmpdir/abi.err"
 ok $? "another ABI version: rpcsim exits 1, the message names both versions" ||
-	diag "exit $status: $(cat "$tmp/abi.err")"
+	diag "exit $status: $(cat "$tmpdir/abi.err")"
 
-run abi-bench "$pagebench" --backend=plugin:"$tmp/abi.so" --allocators=lifo --smoke
+run abi-bench "$pagebench" --backend=plugin:"$tmpdir/abi.so" --allocators=lifo --smoke
 status=$?
-[ $status = 1 ] && grep -q "ABI version 99" "$tmp/abi-bench.err"
+[ $status = 1 ] && grep -q "ABI version 99" "$tmpdir/abi-bench.err"
 ok $? "and pagebench exits 1 with the same cause" ||
-	diag "exit $status: $(cat "$tmp/abi-bench.err")"
+	diag "exit $status: $(cat "$tmpdir/abi-bench.err")"
 
-run missing "$rpcsim" --backend=plugin:"$tmp/none.so" --requests=100
+run missing "$rpcsim" --backend=plugin:"$tmpdir/none.so" --requests=100
 status=$?
 [ $status = 1 ] &&
-	grep -q "backend plugin $tmp/none.so: .*cannot open shared object" "$tmp/missing.err"
+	grep -q "backend plugin $tmpdir/none.so: .*cannot open shared object" "$tmpdir/missing.err"
 ok $? "a plugin that cannot be loaded: exit 1, dlopen()'s cause" ||
-	diag "exit $status: $(cat "$tmp/missing.err")"
+	diag "exit $status: $(cat "$tmpdir/missing.err")"
 
 run usage "$rpcsim" --backend=plugin:
 status=$?
-[ $status = 2 ] && [ "$(wc -l <"$tmp/usage.err")" -eq 1 ] &&
-	grep -q "^rpcsim: --backend=plugin:: expected plugin:PATH.so" "$tmp/usage.err"
+[ $status = 2 ] && [ "$(wc -l <"$tmpdir/usage.err")" -eq 1 ] &&
+	grep -q "^rpcsim: --backend=plugin:: expected plugin:PATH.so" "$tmpdir/usage.err"
 ok $? "--backend=plugin: without a path is a one-line usage error, exit 2" ||
-	diag "exit $status: $(cat "$tmp/usage.err")"
+	diag "exit $status: $(cat "$tmpdir/usage.err")"
 
 # caught MODE REASON: the bad plugin's MODE is reported and aborts.
 caught()
 {
-	PP_BAD_PLUGIN=$1 run "$1" "$rpcsim" --backend=plugin:"$tmp/bad.so" \
+	PP_BAD_PLUGIN=$1 run "$1" "$rpcsim" --backend=plugin:"$tmpdir/bad.so" \
 		--requests=100 --threads=1
 	c_status=$?
 	[ $c_status -gt 128 ] && [ $c_status -ne 137 ] &&
-		grep -q "^pagepool: BUG: .*pp_alloc_pages_bulk_array (backend plugin bad, $tmp/bad.so)" "$tmp/$1.err" &&
-		grep -q "$2" "$tmp/$1.err"
+		grep -q "^pagepool: BUG: .*pp_alloc_pages_bulk_array (backend plugin bad, $tmpdir/bad.so)" "$tmpdir/$1.err" &&
+		grep -q "$2" "$tmpdir/$1.err"
 }
 
 caught twice "bad because: the plugin handed out a page that is in use (handed out twice)"
 ok $? "a page handed out twice is a bad page naming the plugin" ||
-	diag "$(cat "$tmp/twice.err")"
+	diag "$(cat "$tmpdir/twice.err")"
 caught outside "is not a page descriptor of pool"
 ok $? "a page outside the pool is a bad pointer naming the plugin" ||
-	diag "$(cat "$tmp/outside.err")"
+	diag "$(cat "$tmpdir/outside.err")"
 caught count "the plugin returned [0-9]* pages for [0-9]* slots"
 ok $? "more pages than slots is refused, naming the plugin" ||
-	diag "$(cat "$tmp/count.err")"
+	diag "$(cat "$tmpdir/count.err")"
 
-PP_BAD_PLUGIN=keep run keep "$rpcsim" --backend=plugin:"$tmp/bad.so" \
+PP_BAD_PLUGIN=keep run keep "$rpcsim" --backend=plugin:"$tmpdir/bad.so" \
 	--requests=100 --threads=1
 status=$?
 [ $status != 0 ] &&
-	grep -q "backend plugin bad ($tmp/bad.so) kept [0-9]* pages after fini" "$tmp/keep.err"
+	grep -q "backend plugin bad ($tmpdir/bad.so) kept [0-9]* pages after fini" "$tmpdir/keep.err"
 ok $? "pages a plugin keeps past fini fail rpcsim's leak check" ||
-	diag "exit $status: $(tail -n 5 "$tmp/keep.err")"
+	diag "exit $status: $(tail -n 5 "$tmpdir/keep.err")"
 
-PP_BAD_PLUGIN=initfail run initfail "$rpcsim" --backend=plugin:"$tmp/bad.so" \
+PP_BAD_PLUGIN=initfail run initfail "$rpcsim" --backend=plugin:"$tmpdir/bad.so" \
 	--requests=100 --threads=1
 status=$?
 [ $status = 1 ] &&
-	grep -q "backend plugin bad ($tmp/bad.so): init: Input/output error" "$tmp/initfail.err" &&
-	grep -q "backend plugin bad ($tmp/bad.so): init failed and kept 3 pages taken from the zone" "$tmp/initfail.err"
+	grep -q "backend plugin bad ($tmpdir/bad.so): init: Input/output error" "$tmpdir/initfail.err" &&
+	grep -q "backend plugin bad ($tmpdir/bad.so): init failed and kept 3 pages taken from the zone" "$tmpdir/initfail.err"
 ok $? "an init that fails: exit 1 with its error, and the pages it kept are named" ||
-	diag "exit $status: $(tail -n 5 "$tmp/initfail.err")"
+	diag "exit $status: $(tail -n 5 "$tmpdir/initfail.err")"
 
-for dir in alloc include; do
-	tree_make -C "$top_builddir/$dir" uninstall DESTDIR="$dest" \
-		>>"$tmp/install.log" 2>&1
-done
+tree_install uninstall DESTDIR="$dest" alloc include
 
 exit_status
 exit $?

@@ -12,9 +12,7 @@
 . "$top_srcdir/tests/utils/tap.sh"
 
 man=$top_srcdir/man
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/test-man.XXXXXX") || bail_out "mktemp failed"
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 1' HUP INT TERM
+tap_tmpdir test-man
 
 programs="rpcsim/rpcsim analyze/rpcsim-analyze compare/rpcsim-compare
 pagebench/pagebench"
@@ -54,23 +52,23 @@ for p in $programs; do
 		skip 3 "no man/$name.1"
 		continue
 	}
-	"$top_builddir/$p" --help >"$tmp/help" 2>&1 ||
+	"$top_builddir/$p" --help >"$tmpdir/help" 2>&1 ||
 		diag "$name --help exited $?"
-	text "$page" >"$tmp/page"
+	text "$page" >"$tmpdir/page"
 
 	missing=
-	for o in $(grep -oE -- '(^|[ ,[])--[a-z][a-z0-9-]*' "$tmp/help" |
+	for o in $(grep -oE -- '(^|[ ,[])--[a-z][a-z0-9-]*' "$tmpdir/help" |
 		   sed 's/^[ ,[]//' | sort -u); do
-		grep -qE -- "$o([^a-z0-9-]|\$)" "$tmp/page" || missing="$missing $o"
+		grep -qE -- "$o([^a-z0-9-]|\$)" "$tmpdir/page" || missing="$missing $o"
 	done
 	[ -z "$missing" ]
 	ok $? "man/$name.1 documents every long option of $name --help" ||
 		diag "missing:$missing"
 
 	missing=
-	for o in $(grep -oE -- '^ +-[a-zA-Z], --' "$tmp/help" |
+	for o in $(grep -oE -- '^ +-[a-zA-Z], --' "$tmpdir/help" |
 		   sed 's/^ *\(-[a-zA-Z]\).*/\1/' | sort -u); do
-		grep -qE -- "(^|[^a-zA-Z-])$o([^a-zA-Z]|\$)" "$tmp/page" ||
+		grep -qE -- "(^|[^a-zA-Z-])$o([^a-zA-Z]|\$)" "$tmpdir/page" ||
 			missing="$missing $o"
 	done
 	[ -z "$missing" ]
@@ -78,10 +76,10 @@ for p in $programs; do
 		diag "missing:$missing"
 
 	missing=
-	for v in $(grep -oE '(^|[ (:])[A-Z][A-Z0-9]*_[A-Z0-9_]+=' "$tmp/help" |
+	for v in $(grep -oE '(^|[ (:])[A-Z][A-Z0-9]*_[A-Z0-9_]+=' "$tmpdir/help" |
 		   sed 's/^[ (:]//; s/=$//' | sort -u); do
 		awk '/^\.SH ENVIRONMENT/ { on = 1; next } /^\.SH/ { on = 0 } on' \
-			"$tmp/page" | grep -q "$v" || missing="$missing $v"
+			"$tmpdir/page" | grep -q "$v" || missing="$missing $v"
 	done
 	sections "$page" NAME SYNOPSIS DESCRIPTION OPTIONS OUTPUT \
 		"EXIT STATUS" ENVIRONMENT EXAMPLES "SEE ALSO" &&
@@ -114,10 +112,10 @@ for page in $pages; do
 		skip 1 "groff not installed"
 		continue
 	fi
-	groff -man -Tutf8 -ww -z "$man/$page" >"$tmp/groff" 2>&1 &&
-		[ ! -s "$tmp/groff" ]
+	groff -man -Tutf8 -ww -z "$man/$page" >"$tmpdir/groff" 2>&1 &&
+		[ ! -s "$tmpdir/groff" ]
 	ok $? "groff -man -ww formats man/$page without a warning" ||
-		diag "$(head -n 5 "$tmp/groff")"
+		diag "$(head -n 5 "$tmpdir/groff")"
 done
 
 exit_status

@@ -20,27 +20,23 @@
 PAGEBENCH=${PAGEBENCH:-$top_builddir/pagebench/pagebench}
 RPCSIM=${RPCSIM:-$top_builddir/rpcsim/rpcsim}
 COMPARE=$top_builddir/compare/rpcsim-compare
-[ -x "$PAGEBENCH" ] || bail_out "$PAGEBENCH not built"
-tmpdir=$(mktemp -d "${TMPDIR:-/tmp}/pagebench-results.XXXXXX") ||
-	bail_out "mktemp failed"
-trap 'rm -rf "$tmpdir"' EXIT
-OUT=$tmpdir/stdout
-ERR=$tmpdir/stderr
+tap_need_prog "$PAGEBENCH"
+tap_tmpdir pagebench-results
 # The file's name holds PAGEPOOL_PCP when it is set: only where we set it.
 unset PAGEPOOL_PCP
 
 plan_tests 19
 
+# run ARGS...: pagebench into $OUT and $ERR, its status in $status.
 run()
 {
-	timeout 120 "$PAGEBENCH" "$@" >"$OUT" 2>"$ERR"
-	status=$?
+	run_cmd 120 "$PAGEBENCH" "$@"
 }
 
+# compare DIR [ARG]...: rpcsim-compare --sweep=DIR, as run.
 compare()
 {
-	timeout 60 "$COMPARE" --sweep="$@" >"$OUT" 2>"$ERR"
-	status=$?
+	run_cmd 60 "$COMPARE" --sweep="$@"
 }
 
 # files DIR: every name in DIR, hidden ones too, one line.
@@ -65,7 +61,7 @@ run $WHAT $SHORT --results="$D"
 ok $? "--results: exit 0, the usual text, one file named by what is measured, nothing else left" ||
 	diag "exit $status; $(cat "$ERR"); files: $(files "$D" 2>&1)"
 
-if command -v python3 >/dev/null 2>&1; then
+if have_python; then
 	"$RPCSIM" --requests=20 --threads=1 --file-size=1m --json \
 		>"$tmpdir/rpcsim.json" 2>/dev/null
 	python3 - "$D/$NAME.json" "$NAME" "$SETTINGS" "$tmpdir/rpcsim.json" <<'PY'
@@ -189,7 +185,7 @@ fi
 
 # Another host: file 2's rows marked, where it ran named.
 cp -r "$D" "$tmpdir/mixed"
-if command -v python3 >/dev/null 2>&1; then
+if have_python; then
 	python3 - "$tmpdir/mixed/$NAME2.json" <<'PY'
 import json, sys
 doc = json.load(open(sys.argv[1]))

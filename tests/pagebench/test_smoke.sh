@@ -22,17 +22,13 @@
 . "$top_srcdir/tests/utils/tap.sh"
 
 PAGEBENCH=${PAGEBENCH:-$top_builddir/pagebench/pagebench}
-[ -x "$PAGEBENCH" ] || bail_out "$PAGEBENCH not built"
-tmpdir=$(mktemp -d "${TMPDIR:-/tmp}/pagebench-test.XXXXXX") ||
-	bail_out "mktemp failed"
-trap 'rm -rf "$tmpdir"' EXIT
-OUT=$tmpdir/stdout
-ERR=$tmpdir/stderr
+tap_need_prog "$PAGEBENCH"
+tap_tmpdir pagebench-test
 
+# run ARGS...: pagebench into $OUT and $ERR, its status in $status.
 run()
 {
-	timeout 120 "$PAGEBENCH" "$@" >"$OUT" 2>"$ERR"
-	status=$?
+	run_cmd 120 "$PAGEBENCH" "$@"
 }
 
 options="allocators api bulk variant free profile je-tcache je-batch runs
@@ -107,18 +103,7 @@ plan_tests $((2 + nr_options + 9 + 2 * nr_bad + 5 * nr_built + 8 * nr_not_built 
 run --help
 [ "$status" -eq 0 ] && [ ! -s "$ERR" ]
 ok $? "--help exits 0, nothing on stderr"
-help=$(cat "$OUT")
-for name in $options; do
-	entry=$(printf '%s\n' "$help" | awk -v opt="--$name" '
-		/^ +(-[a-zA-Z], )?--[a-z]/ {
-			on = index($0, opt "=") || index($0, opt " ") ||
-			     $0 ~ (opt "$")
-		}
-		/^[A-Z]/ { on = 0 }
-		on')
-	printf '%s' "$entry" | grep -q default
-	ok $? "--help lists --$name with its default" || diag "$entry"
-done
+check_help_defaults "$(cat "$OUT")" $options
 run --version
 grep -Eq '^pagebench [0-9.]+ \(libpagepool [0-9.]+\)$' "$OUT"
 ok $? "--version names pagebench's and the library's versions"
@@ -202,7 +187,7 @@ run --smoke --allocators=lifo,glibc --api=single --bulk=2 --je-tcache=off --je-b
 [ "$status" -eq 0 ] && [ "$(grep -c '^pagebench allocator=' "$OUT")" -eq 2 ]
 ok $? "--allocators and --api select the rows" || diag "$(cat "$OUT" "$ERR")"
 
-if command -v python3 >/dev/null 2>&1; then
+if have_python; then
 	run --smoke --json
 	python3 - "$OUT" "$nr_lines" "${no_jemalloc:+no}" <<'PY'
 import json, sys
@@ -235,18 +220,7 @@ else
 	skip 1 "python3 not found"
 fi
 
-while IFS='	' read -r args text; do
-	run $args </dev/null
-	[ "$status" -eq 2 ] && [ ! -s "$OUT" ]
-	ok $? "bad input '$args' exits 2, prints nothing on stdout" ||
-		diag "exit $status"
-	[ "$(wc -l <"$ERR")" -eq 1 ] && grep -qF -- "$text" "$ERR" &&
-		grep -q '^pagebench: ' "$ERR"
-	ok $? "bad input '$args' explained in one line naming '$text'" ||
-		diag "$(cat "$ERR")"
-done <<EOF_TABLE
-$bad_inputs
-EOF_TABLE
+check_bad_inputs pagebench "$bad_inputs"
 
 # --- the child baselines ----------------------------------------------------
 # Their header lines in the full smoke run: where each comes from.
@@ -276,7 +250,7 @@ for name in $built; do
 	ok $? "$name: --allocators=$name,lifo --interleave --pin=off selects its rows" ||
 		diag "exit $status: $(cat "$ERR" "$OUT")"
 
-	if command -v python3 >/dev/null 2>&1; then
+	if have_python; then
 		run --smoke --allocators="$name" --bulk=64 --json
 		python3 - "$OUT" "$name" <<'PY'
 import json, sys

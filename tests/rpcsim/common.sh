@@ -6,6 +6,8 @@
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${top_builddir:=$top_srcdir}"
 RPCSIM=${RPCSIM:-$top_builddir/rpcsim/rpcsim}
+# Reads the result files of rpcsim --sweep (compare_sweep).
+COMPARE=${COMPARE:-$top_builddir/compare/rpcsim-compare}
 
 # shellcheck source=tests/utils/tap.sh
 . "$top_srcdir/tests/utils/tap.sh"
@@ -13,19 +15,13 @@ RPCSIM=${RPCSIM:-$top_builddir/rpcsim/rpcsim}
 # No run should come near this; a hang shows up as status 124.
 RPCSIM_TIMEOUT=${RPCSIM_TIMEOUT:-120}
 
-tmpdir=$(mktemp -d "${TMPDIR:-/tmp}/rpcsim-test.XXXXXX") ||
-	bail_out "mktemp failed"
-trap 'rm -rf "$tmpdir"' EXIT
-OUT=$tmpdir/stdout
-ERR=$tmpdir/stderr
-
-[ -x "$RPCSIM" ] || bail_out "$RPCSIM not built"
+tap_tmpdir rpcsim-test
+tap_need_prog "$RPCSIM"
 
 # run ARGS...: rpcsim ARGS into $OUT and $ERR; its status in $status.
 run()
 {
-	timeout "$RPCSIM_TIMEOUT" "$RPCSIM" "$@" >"$OUT" 2>"$ERR"
-	status=$?
+	run_cmd "$RPCSIM_TIMEOUT" "$RPCSIM" "$@"
 }
 
 # run_env VAR=VALUE ARGS...: run with VAR=VALUE in rpcsim's environment
@@ -34,8 +30,14 @@ run_env()
 {
 	run_var=$1
 	shift
-	timeout "$RPCSIM_TIMEOUT" env "$run_var" "$RPCSIM" "$@" >"$OUT" 2>"$ERR"
-	status=$?
+	run_cmd "$RPCSIM_TIMEOUT" env "$run_var" "$RPCSIM" "$@"
+}
+
+# compare_sweep DIR [ARG]...: rpcsim-compare --sweep=DIR ARG... into
+# $OUT and $ERR, its status in $status.
+compare_sweep()
+{
+	run_cmd 60 "$COMPARE" --sweep="$@"
 }
 
 # ran_ok DESCRIPTION: the last run exited 0 (its stderr shown if not).
@@ -49,47 +51,6 @@ ran_ok()
 summary()
 {
 	sed -n "s/^SUMMARY .* $1=\\([^ ]*\\).*/\\1/p" "$OUT" | tail -n 1
-}
-
-have_python()
-{
-	command -v python3 >/dev/null 2>&1
-}
-
-# help_entry HELP OPTION: the lines of --help text HELP that describe
-# --OPTION (its line and the ones under it, up to the next option or
-# heading); nothing when it is not there.
-help_entry()
-{
-	printf '%s\n' "$1" | awk -v opt="--$2" '
-		/^ +(-[a-zA-Z], )?--[a-z]/ {
-			on = index($0, opt "=") || index($0, opt " ") ||
-			     $0 ~ (opt "$")
-		}
-		/^[A-Z]/ { on = 0 }
-		on'
-}
-
-# check_bad_inputs TABLE [ARG]...: each line of TABLE is "ARGS<tab>TEXT";
-# rpcsim ARGS [ARG]... must exit 2 with nothing on stdout and one line on
-# stderr, starting "rpcsim: " and naming TEXT.  Two checks per line.
-check_bad_inputs()
-{
-	cbi_table=$1
-	shift
-	while IFS='	' read -r args text; do
-		# shellcheck disable=SC2086 # ARGS are several words
-		run $args "$@" </dev/null
-		[ "$status" -eq 2 ] && [ ! -s "$OUT" ]
-		ok $? "bad input '$args' exits 2, prints nothing on stdout" ||
-			diag "exit $status"
-		[ "$(wc -l <"$ERR")" -eq 1 ] && grep -qF -- "$text" "$ERR" &&
-			grep -q '^rpcsim: ' "$ERR"
-		ok $? "bad input '$args' explained in one line naming '$text'" ||
-			diag "$(cat "$ERR")"
-	done <<EOF_TABLE
-$cbi_table
-EOF_TABLE
 }
 
 # A run told to stop (deadline, signal) must end within this many seconds;

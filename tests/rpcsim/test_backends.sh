@@ -63,14 +63,9 @@ nr_variants=$(echo $variants | wc -w)
 plan_tests $((nr_options + 2 * nr_bad + 2 * 2 * nr_variants + 4 + 3 + 3))
 
 run --help
-help=$(cat "$OUT")
-for name in $options; do
-	entry=$(help_entry "$help" "$name")
-	printf '%s' "$entry" | grep -q default
-	ok $? "--help lists --$name with its default" || diag "$entry"
-done
+check_help_defaults "$(cat "$OUT")" $options
 
-check_bad_inputs "$bad_inputs" $small
+check_bad_inputs rpcsim "$bad_inputs" $small
 
 # Every backend x variant: the same array workload, reported as such.
 for backend in buddy jemalloc; do

@@ -108,6 +108,6 @@ ran_ok "--version exits 0"
 grep -Eq '^rpcsim [0-9.]+ \(libpagepool [0-9.]+, (LTTng-UST tracepoints|no tracepoints)\)$' "$OUT"
 ok $? "--version names rpcsim's and the library's versions and the tracing build"
 
-check_bad_inputs "$bad_inputs"
+check_bad_inputs rpcsim "$bad_inputs"
 
 exit_status

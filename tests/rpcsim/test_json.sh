@@ -18,11 +18,7 @@
 
 plan_tests 12
 
-if ! have_python; then
-	skip 8 "python3 not found"
-	exit_status
-	exit $?
-fi
+have_python || skip_rest "python3 not found"
 
 # check_json EXPECTED_REQUESTS EXPECTED_RUNS [exact-counters]: check $OUT.
 check_json()

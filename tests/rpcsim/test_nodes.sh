@@ -41,7 +41,7 @@ ran_ok "one node (the default) runs"
 [ "$(node_lines)" -eq 0 ]
 ok $? "one node: no node lines (the output is as before)"
 
-check_bad_inputs "--nodes=0	--nodes=0
+check_bad_inputs rpcsim "--nodes=0	--nodes=0
 --nodes=9	expected an integer from 1 to 8" --requests=10
 run --nodes=2 --backend=jemalloc --requests=10
 [ "$status" -eq 2 ] && grep -Eq "only buddy pools have nodes|no jemalloc" "$ERR"

@@ -215,7 +215,7 @@ ok $? "--sweep with page_pool: the table is headed by the refill's latency" ||
 	diag "exit $status: $(cat "$ERR"; grep -A1 '^sweep' "$OUT")"
 
 # 7. Bad input.
-check_bad_inputs "--consumer=foo	--consumer=foo
+check_bad_inputs rpcsim "--consumer=foo	--consumer=foo
 --consumer=	--consumer=
 $PP --packet-size=0	--packet-size=0
 $PP --packet-size=65k	--packet-size=65k

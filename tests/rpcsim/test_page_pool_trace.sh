@@ -29,7 +29,7 @@ if ! have_python || ! command -v babeltrace2 >/dev/null 2>&1; then
 fi
 
 plan_tests 8
-trap 'lttng_cleanup; rm -rf "$tmpdir"' EXIT
+tap_at_exit lttng_cleanup
 lttng_sessiond_up >"$tmpdir/why" || bail_out "$(cat "$tmpdir/why")"
 
 # agree RPCSIM_JSON BABELTRACE_TEXT PID: what differs between the two.

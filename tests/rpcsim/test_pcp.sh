@@ -43,7 +43,7 @@ every_mode "m['calls'] == 2000 and $restarts == 0"
 ok $? "  2000 calls per mode, no rseq restart counted"
 
 # PAGEPOOL_PCP=rseq where rseq works.
-if why=$("$top_builddir/tests/pcp/rseq-supported"); then
+if why=$("$top_builddir/tests/utils/rseq-supported"); then
 	run_env PAGEPOOL_PCP=rseq --alloc=all --requests=2000 --json
 	ran_ok "PAGEPOOL_PCP=rseq, --alloc=all: every request served"
 	[ ! -s "$ERR" ]

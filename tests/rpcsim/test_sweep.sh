@@ -17,14 +17,10 @@
 # shellcheck source=tests/rpcsim/common.sh
 . "$top_srcdir/tests/rpcsim/common.sh"
 
-COMPARE=$top_builddir/compare/rpcsim-compare
 
 plan_tests 26
 
-if ! command -v python3 >/dev/null 2>&1; then
-	skip 26 "python3 is needed to read the result files"
-	exit 0
-fi
+have_python || skip_rest "python3 is needed to read the result files"
 
 # Small runs: 50 requests, a small file and pool, two runs per mode.
 FIXED="--alloc=all --repeat=2 --requests=50 --file-size=1m --pool-size=16m"
@@ -197,8 +193,7 @@ doc["build"]["configure"] = "--with-elsewhere"
 json.dump(doc, open(sys.argv[1], "w"))
 EOF
 rm "$tmpdir/mixed/threads-2_pcp-batch-63.json"
-"$COMPARE" --sweep="$tmpdir/mixed" >"$OUT" 2>"$ERR"
-status=$?
+compare_sweep "$tmpdir/mixed"
 [ "$status" -eq 0 ] && grep -q '^sweep: 3 of 4 points' "$OUT" &&
 	grep -q '^ *2  *1  *63  .*  \*$' "$OUT" &&
 	grep -q '^ *3  *2  *31  .*  \*$' "$OUT" &&
@@ -222,8 +217,7 @@ doc["config"]["plugin"] = "/opt/mine.so"
 doc["build"]["pcp_impl"] = "lock" if doc["build"]["pcp_impl"] != "lock" else "rseq"
 json.dump(doc, open(sys.argv[1], "w"))
 EOF
-"$COMPARE" --sweep="$tmpdir/backend" >"$OUT" 2>"$ERR"
-status=$?
+compare_sweep "$tmpdir/backend"
 [ "$status" -eq 0 ] && ! grep -q '\*$' "$OUT" &&
 	grep -q '^point 3: pcp lists [a-z]* (backend plugin /opt/mine.so.s)$' "$OUT" &&
 	grep -q '^(every backend but buddy runs the lock pcp lists: this point is not from another build)$' "$OUT"
@@ -232,22 +226,14 @@ ok $? "a backend's own pcp lists are not taken for another build, and said so" |
 
 # A file of another sweep, or not a result at all, is named: exit 1.
 echo '{"program": "other"}' >"$tmpdir/mixed/foreign.json"
-"$COMPARE" --sweep="$tmpdir/mixed" >"$OUT" 2>"$ERR"
-status=$?
+compare_sweep "$tmpdir/mixed"
 [ "$status" -eq 1 ] && grep -q 'foreign.json: not an rpcsim --sweep result' "$ERR"
 ok $? "rpcsim-compare --sweep: a file that is no sweep point is named, exit 1" ||
 	diag "exit $status; $(cat "$ERR")"
 
 # --- --plot: the figure of the sweep, from rpcsim and from the folder --------
-# A gnuplot that keeps its script (as kept.gp) and writes a stand-in
-# picture where the script says; the script holds the data drawn.
-cat >"$tmpdir/keep-gnuplot" <<EOF
-#!/bin/sh
-cp "\$1" "$tmpdir/kept.gp" || exit 1
-out=\$(sed -n "s/^set output '\\(.*\\)'\$/\\1/p" "\$1")
-echo '<svg/>' >"\$out"
-EOF
-chmod +x "$tmpdir/keep-gnuplot"
+# gnuplot's stand-in keeps the script, which holds the data drawn.
+keep_gnuplot
 run_env RPCSIM_GNUPLOT="$tmpdir/keep-gnuplot" $FIXED --sweep=threads=1,2 \
 	--results="$tmpdir/plot" --plot="$tmpdir/sweep.svg"
 mv "$tmpdir/kept.gp" "$tmpdir/direct.gp" 2>/dev/null

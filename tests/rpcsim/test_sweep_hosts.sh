@@ -19,15 +19,11 @@
 # shellcheck source=tests/rpcsim/common.sh
 . "$top_srcdir/tests/rpcsim/common.sh"
 
-COMPARE=$top_builddir/compare/rpcsim-compare
 UTS_SSH=$top_srcdir/tests/utils/uts-ssh.sh
 
 plan_tests 11
 
-if ! command -v python3 >/dev/null 2>&1; then
-	skip 11 "python3 is needed to read the result files"
-	exit 0
-fi
+have_python || skip_rest "python3 is needed to read the result files"
 
 FIXED="--alloc=all --requests=40 --file-size=1m --pool-size=16m"
 GRID="--sweep=threads=1,2 --sweep=io-size=64k,256k"
@@ -100,8 +96,7 @@ else
 	ok $? "--plan | parallel --onall on three machines: a folder each, four points each, the host recorded" ||
 		diag "exit $pstatus; $(tail -n 5 "$tmpdir/par.out"); $(hosts "$tmpdir/three")"
 
-	"$COMPARE" --sweep="$tmpdir/three" >"$OUT" 2>"$ERR"
-	status=$?
+	compare_sweep "$tmpdir/three"
 	[ "$status" -eq 0 ] && [ ! -s "$ERR" ] &&
 		[ "$(grep '^== ' "$OUT" | tr '\n' ' ')" = "== $tmpdir/three/alpha == == $tmpdir/three/beta == == $tmpdir/three/gamma == " ] &&
 		[ "$(grep -c '^host \(alpha\|beta\|gamma\); build ' "$OUT")" -eq 3 ] &&
@@ -139,24 +134,21 @@ fi
 mkdir -p "$tmpdir/mixed"
 cp -r "$tmpdir/one/$host" "$tmpdir/mixed/a"
 run $FIXED --sweep=threads=1,2 --results="$tmpdir/mixed/b"
-"$COMPARE" --sweep="$tmpdir/mixed" >"$OUT" 2>"$ERR"
-status=$?
+compare_sweep "$tmpdir/mixed"
 [ "$status" -eq 0 ] && grep -q "^== $tmpdir/mixed/b ==" "$OUT" &&
 	grep -q "^no table across the folders: $tmpdir/mixed/b holds another grid than $tmpdir/mixed/a\$" "$OUT" &&
 	! grep -q '^across ' "$OUT"
 ok $? "folders of two grids: each table, and no table across them, saying why" ||
 	diag "exit $status; $(cat "$ERR"; tail -n 5 "$OUT")"
 
-"$COMPARE" --sweep="$tmpdir/mixed" --plot="$tmpdir/p.svg" >"$OUT" 2>"$ERR"
-status=$?
+compare_sweep "$tmpdir/mixed" --plot="$tmpdir/p.svg"
 [ "$status" -eq 2 ] && [ "$(wc -l <"$ERR")" -eq 1 ] &&
 	grep -q "^rpcsim-compare: --plot=$tmpdir/p.svg: one folder at a time ($tmpdir/mixed has folders of result files: give one of them)\$" "$ERR"
 ok $? "--plot of several folders: one line, exit 2" ||
 	diag "exit $status; $(cat "$ERR")"
 
 mkdir -p "$tmpdir/empty/sub"
-"$COMPARE" --sweep="$tmpdir/empty" >"$OUT" 2>"$ERR"
-status=$?
+compare_sweep "$tmpdir/empty"
 [ "$status" -eq 1 ] && grep -q "no \*.json result file in it, nor in a folder of it" "$ERR"
 ok $? "a folder with no result file anywhere: exit 1, said" ||
 	diag "exit $status; $(cat "$ERR")"

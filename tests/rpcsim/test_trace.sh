@@ -47,9 +47,9 @@ plan_tests 45
 full_mount=
 # The status on the way out is said: a landed CI once saw this test exit 1
 # after 45 passed checks, with nothing else in its log.
-trap 'st=$?; [ $st -eq 0 ] || diag "exit status $st (planned $tap_planned, ran $tap_run, failed $tap_failed)"
-	[ -z "$full_mount" ] || umount "$full_mount" || diag "umount $full_mount failed"
-	lttng_cleanup; rm -rf "$tmpdir"' EXIT
+tap_at_exit 'st=$?; [ $st -eq 0 ] || diag "exit status $st (planned $tap_planned, ran $tap_run, failed $tap_failed)"'
+tap_at_exit '[ -z "$full_mount" ] || umount "$full_mount" || diag "umount $full_mount failed"'
+tap_at_exit lttng_cleanup
 lttng_sessiond_up >"$tmpdir/why" || bail_out "$(cat "$tmpdir/why")"
 diag "lttng-sessiond pid $lttng_started_pid, LTTNG_HOME $LTTNG_HOME ($PP_LTTNG_ISOLATED)"
 
@@ -157,31 +157,36 @@ n=$(grep -c 'rpcsim:svc_alloc_arg_exit: .*latency_ns = ' "$tmpdir/manual.txt")
 ok $? "babeltrace2 prints the svc_alloc_arg_exit events ($n)"
 
 # 5. A truncated and a corrupted rpcsim trace: exit 1 and a message.
-cp -r "$tmpdir/trace-array" "$tmpdir/cut"
-stream=$(find "$tmpdir/cut" -type f -name 'rpcsim_*' ! -name '*.idx' -size +8k | head -n 1)
-if [ -n "$stream" ]; then
-	size=$(stat -c %s "$stream")
-	truncate -s $((size / 2 + 3)) "$stream"
-	rm -rf "$(dirname "$stream")/index"
-	timeout 60 "$ANALYZE" "$tmpdir/cut" >/dev/null 2>"$ERR"
+# broken_trace NAME DESCRIPTION SPOIL: a copy of the array mode's trace,
+# $tmpdir/NAME, whose first stream file over 8 KiB the function SPOIL
+# changes (its path the argument): rpcsim-analyze exits 1 with a message.
+broken_trace()
+{
+	cp -r "$tmpdir/trace-array" "$tmpdir/$1"
+	stream=$(find "$tmpdir/$1" -type f -name 'rpcsim_*' ! -name '*.idx' -size +8k | head -n 1)
+	if [ -z "$stream" ]; then
+		skip 1 "no stream file over 8 KiB in the trace"
+		return
+	fi
+	"$3" "$stream"
+	timeout 60 "$ANALYZE" "$tmpdir/$1" >/dev/null 2>"$ERR"
 	st=$?
 	[ $st -eq 1 ] && [ -s "$ERR" ]
-	ok $? "truncated rpcsim trace: exit 1 with a message (exit $st: $(head -n 1 "$ERR"))"
-else
-	skip 1 "no stream file over 8 KiB in the trace"
-fi
-cp -r "$tmpdir/trace-array" "$tmpdir/bad"
-stream=$(find "$tmpdir/bad" -type f -name 'rpcsim_*' ! -name '*.idx' -size +8k | head -n 1)
-if [ -n "$stream" ]; then
-	# The first packet's header magic (0xc1fc1fc1) becomes zeros.
-	printf '\000\000\000\000' | dd of="$stream" bs=1 seek=0 conv=notrunc 2>/dev/null
-	timeout 60 "$ANALYZE" "$tmpdir/bad" >/dev/null 2>"$ERR"
-	st=$?
-	[ $st -eq 1 ] && [ -s "$ERR" ]
-	ok $? "rpcsim trace with a corrupted packet header: exit 1 with a message (exit $st: $(head -n 1 "$ERR"))"
-else
-	skip 1 "no stream file over 8 KiB in the trace"
-fi
+	ok $? "$2: exit 1 with a message (exit $st: $(head -n 1 "$ERR"))"
+}
+# Half of it, and the index that would say how long it was.
+cut_in_half()
+{
+	truncate -s $(($(stat -c %s "$1") / 2 + 3)) "$1"
+	rm -rf "$(dirname "$1")/index"
+}
+# The first packet's header magic (0xc1fc1fc1) becomes zeros.
+zero_magic()
+{
+	printf '\000\000\000\000' | dd of="$1" bs=1 seek=0 conv=notrunc 2>/dev/null
+}
+broken_trace cut "truncated rpcsim trace" cut_in_half
+broken_trace bad "rpcsim trace with a corrupted packet header" zero_magic
 
 # 7. A pool too small for the threads (the buddy allocator keeps pages
 #    back): the deadline or a signal ends the run all the same, and the

@@ -28,7 +28,7 @@
 if ! command -v lttng-periodstats-mi >/dev/null 2>&1; then
 	plan_skip_all "lttng-analyses not installed (apt-get install python3-lttnganalyses)"
 fi
-command -v python3 >/dev/null 2>&1 || plan_skip_all "python3 missing"
+have_python || plan_skip_all "python3 missing"
 
 RPCSIM=$top_builddir/rpcsim/rpcsim
 ANALYZE=$top_builddir/analyze/rpcsim-analyze
@@ -47,9 +47,8 @@ else
 	lttng_isolate "$0" "$@"
 fi
 
-tmpdir=$(mktemp -d "${TMPDIR:-/tmp}/lttng-analyses.XXXXXX") ||
-	bail_out "mktemp failed"
-trap 'lttng_cleanup; rm -rf "$tmpdir"' EXIT
+tap_tmpdir lttng-analyses
+tap_at_exit lttng_cleanup
 
 # doc/tracing.md's period: a call, per thread.
 # shellcheck disable=SC2016 # lttng-analyses' own $ names

@@ -15,14 +15,13 @@
 # shellcheck source=tests/utils/tap.sh
 . "$top_srcdir/tests/utils/tap.sh"
 
-command -v python3 >/dev/null 2>&1 || plan_skip_all "python3 missing"
+have_python || plan_skip_all "python3 missing"
 
 check=$top_srcdir/tests/tracecompass/check_xml.py
 headers="$top_srcdir/tracepoints/rpcsim_tp.h $top_srcdir/tracepoints/pagepool_tp.h"
 latency=$top_srcdir/tracecompass/rpcsim-latency.xml
 threads=$top_srcdir/tracecompass/rpcsim-threads.xml
-tmpdir=$(mktemp -d "${TMPDIR:-/tmp}/tc-xml.XXXXXX") || bail_out "mktemp failed"
-trap 'rm -rf "$tmpdir"' EXIT
+tap_tmpdir tc-xml
 
 plan_tests 16
 

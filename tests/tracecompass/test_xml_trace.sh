@@ -18,25 +18,18 @@
 . "$top_srcdir/tests/utils/lttng.sh"
 
 RPCSIM=$top_builddir/rpcsim/rpcsim
-command -v python3 >/dev/null 2>&1 || plan_skip_all "python3 missing"
+have_python || plan_skip_all "python3 missing"
 if ! "$RPCSIM" --help 2>/dev/null | grep -q -- '--trace\[=DIR\]'; then
 	plan_skip_all "rpcsim built without LTTng-UST"
 fi
-if why=$(lttng_missing); then
-	plan_skip_all "$why"
-fi
-if ! why=$(lttng_can_isolate); then
-	plan_skip_all "$why"
-fi
 # Runs this script again, isolated, before anything is printed.
-lttng_isolate "$0" "$@"
+lttng_test_isolated "$0" "$@"
 
 check=$top_srcdir/tests/tracecompass/check_xml.py
 headers="$top_srcdir/tracepoints/rpcsim_tp.h $top_srcdir/tracepoints/pagepool_tp.h"
 xmls="$top_srcdir/tracecompass/rpcsim-latency.xml $top_srcdir/tracecompass/rpcsim-threads.xml"
-tmpdir=$(mktemp -d "${TMPDIR:-/tmp}/tc-xml-trace.XXXXXX") ||
-	bail_out "mktemp failed"
-trap 'lttng_cleanup; rm -rf "$tmpdir"' EXIT
+tap_tmpdir tc-xml-trace
+tap_at_exit lttng_cleanup
 
 plan_tests 6
 lttng_sessiond_up >"$tmpdir/why" || bail_out "$(cat "$tmpdir/why")"

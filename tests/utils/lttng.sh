@@ -163,7 +163,11 @@ lttng_isolate()
 # anything is printed, as lttng_isolate.
 lttng_test_isolated()
 {
-	if lti_why=$(lttng_missing) || ! lti_why=$(lttng_can_isolate); then
+	if lti_why=$(lttng_missing); then
+		echo "1..0 # SKIP LTTng tools $lti_why"
+		exit 0
+	fi
+	if ! lti_why=$(lttng_can_isolate); then
 		echo "1..0 # SKIP $lti_why"
 		exit 0
 	fi

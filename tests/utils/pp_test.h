@@ -19,12 +19,25 @@
 #include "tap.h"
 
 /*
+ * An AddressSanitizer build (configure --enable-asan), whose reports of
+ * some misuses come before libpagepool's own: a constant, so that the
+ * checks of both kinds compile.  The test includes <config.h> first, as
+ * every file does.
+ */
+#ifdef PP_CONFIG_ASAN
+static const bool test_asan_build = true;
+#else
+static const bool test_asan_build = false;
+#endif
+
+/*
  * The backend the suite runs on: PP_TEST_BACKEND=buddy (the default),
  * jemalloc or plugin (with PP_TEST_PLUGIN, the plugin's path).
- * tests/unit.am runs the API tests once per backend (tests/jemalloc/run.sh
- * and tests/plugin/run.sh set it); checks of the buddy allocator's
- * internals (pcp refills, buddy shapes, zone fallbacks) use ok_buddy() and
- * are skipped, saying so, on the others.
+ * tests/unit.am runs the API tests once per backend
+ * (tests/unit/jemalloc/run.sh and tests/unit/plugin/run.sh set it);
+ * checks of the buddy allocator's internals (pcp refills, buddy shapes,
+ * zone fallbacks) use ok_buddy() and are skipped, saying so, on the
+ * others.
  */
 static inline enum pp_backend test_backend(void)
 {
@@ -62,7 +75,7 @@ static inline bool test_backend_is_buddy(void)
 
 /*
  * pp_pool_config_init() with the suite's backend; for the plugin backend,
- * the shared object PP_TEST_PLUGIN names (tests/plugin/run.sh).
+ * the shared object PP_TEST_PLUGIN names (tests/unit/plugin/run.sh).
  */
 static inline void test_config_init(struct pp_pool_config *cfg)
 {
@@ -211,6 +224,19 @@ static inline void test_pool_config(struct pp_pool_config *cfg,
 	cfg->wmark_high = 0;
 }
 
+/*
+ * The zone's watermarks of @cfg at @min, @low and @high, for the tests
+ * of the paths below them (buddy backend).
+ */
+static inline void test_config_wmarks(struct pp_pool_config *cfg,
+				      unsigned long min, unsigned long low,
+				      unsigned long high)
+{
+	cfg->wmark_min = min;
+	cfg->wmark_low = low;
+	cfg->wmark_high = high;
+}
+
 /* test_pool_config()'s pool, created (test_pool_create_config()). */
 static inline struct pp_pool *test_pool_create(unsigned long nr_pages,
 					       unsigned int batch,
@@ -221,6 +247,26 @@ static inline struct pp_pool *test_pool_create(unsigned long nr_pages,
 
 	test_pool_config(&cfg, nr_pages, batch, high, nr_cpus);
 	return test_pool_create_config(&cfg);
+}
+
+#define TEST_PCP_FILL_MAX	256
+
+/*
+ * Allocate @n single pages (GFP_KERNEL) and free them again, so that
+ * they end on the pcp list of the CPU this thread runs on (when the
+ * list's high mark leaves room for them).
+ */
+static inline void test_pcp_fill(struct pp_pool *pool, unsigned int n)
+{
+	struct pp_page *pages[TEST_PCP_FILL_MAX];
+
+	if (n > TEST_PCP_FILL_MAX)
+		bail_out("test_pcp_fill: %u pages, at most %u", n,
+			 TEST_PCP_FILL_MAX);
+	for (unsigned int i = 0; i < n; i++)
+		pages[i] = pp_alloc_page(pool, PP_GFP_KERNEL);
+	for (unsigned int i = 0; i < n; i++)
+		pp_put_page(pool, pages[i]);
 }
 
 /* Change of counter @ev between two snapshots. */

@@ -3,16 +3,16 @@
 #
 # The log compiler of the .jemalloc tests (tests/unit.am): make check runs
 #
-#	sh tests/jemalloc/run.sh jemalloc/NAME.jemalloc
+#	sh tests/unit/jemalloc/run.sh unit/jemalloc/NAME.jemalloc
 #
-# and this runs the unit test tests/NAME on the jemalloc backend.  The
+# and this runs the unit test unit/NAME on the jemalloc backend.  The
 # test reads PP_TEST_BACKEND through tests/utils/pp_test.h.
 
 : "${top_builddir:?top_builddir is set by make check}"
 case $# in
 1) ;;
 *)
-	echo "Bail out! usage: $0 jemalloc/NAME.jemalloc"
+	echo "Bail out! usage: $0 unit/jemalloc/NAME.jemalloc"
 	exit 1
 	;;
 esac
@@ -29,4 +29,4 @@ if [ "${PP_WITH_JEMALLOC:-yes}" = no ]; then
 fi
 PP_TEST_BACKEND=jemalloc
 export PP_TEST_BACKEND
-exec "$top_builddir/tests/$(basename "$1" .jemalloc)"
+exec "$top_builddir/tests/unit/$(basename "$1" .jemalloc)"

@@ -133,28 +133,18 @@ static struct pp_pool *pool_with_wmarks(unsigned int nr_cpus,
 {
 	struct pp_pool_config cfg;
 
-	pp_pool_config_init(&cfg);
-	cfg.nr_pages = NR_PAGES;
-	cfg.pcp_batch = BATCH;
-	cfg.pcp_high = HIGH;
-	cfg.nr_cpus = nr_cpus;
-	cfg.wmark_min = min;
-	cfg.wmark_low = low;
-	cfg.wmark_high = high;
+	test_pool_config(&cfg, NR_PAGES, BATCH, HIGH, nr_cpus);
+	test_config_wmarks(&cfg, min, low, high);
 	return test_pool_create_config(&cfg);
 }
 
 /* Put pages on pcp list @cpu: allocate @n there, then free them there. */
 static void fill_pcp(int cpu, unsigned int n)
 {
-	struct pp_page *pages[HIGH];
 	int saved = fake_cpu;
 
 	fake_cpu = cpu;
-	for (unsigned int i = 0; i < n; i++)
-		pages[i] = pp_alloc_page(pool, PP_GFP_KERNEL);
-	for (unsigned int i = 0; i < n; i++)
-		pp_put_page(pool, pages[i]);
+	test_pcp_fill(pool, n);
 	fake_cpu = saved;
 }
 

@@ -166,14 +166,8 @@ static void test_watermarks(void)
 		skip(8, "buddy backend only: the zone's watermark ladder");
 		return;
 	}
-	pp_pool_config_init(&cfg);
-	cfg.nr_pages = 64;
-	cfg.pcp_batch = 1;
-	cfg.pcp_high = 1;
-	cfg.nr_cpus = 1;
-	cfg.wmark_min = 8;
-	cfg.wmark_low = 16;
-	cfg.wmark_high = 24;
+	test_pool_config(&cfg, 64, 1, 1, 1);
+	test_config_wmarks(&cfg, 8, 16, 24);
 	pool = test_pool_create_config(&cfg);
 
 	pp_pool_vmstat(pool, &a);

@@ -136,9 +136,7 @@ static void test_valid_edges(void)
 	cfg.nr_pages = 64;
 	cfg.pcp_batch = 8;
 	cfg.pcp_high = 8;
-	cfg.wmark_min = 64;
-	cfg.wmark_low = 64;
-	cfg.wmark_high = 64;
+	test_config_wmarks(&cfg, 64, 64, 64);
 	pool = pp_pool_create(&cfg);
 	ok(pool != NULL, "pp_pool_create - batch == high and watermarks == "
 	   "nr_pages are accepted");
@@ -156,14 +154,7 @@ static void test_valid_edges(void)
 		skip(3, "no pool");
 	}
 
-	pp_pool_config_init(&cfg);
-	cfg.nr_pages = 1;
-	cfg.pcp_batch = 1;
-	cfg.pcp_high = 1;
-	cfg.nr_cpus = 1;
-	cfg.wmark_min = 0;
-	cfg.wmark_low = 0;
-	cfg.wmark_high = 0;
+	test_pool_config(&cfg, 1, 1, 1, 1);
 	pool = pp_pool_create(&cfg);
 	ok(pool != NULL, "pp_pool_create - a pool of one page");
 	if (pool) {
@@ -326,7 +317,7 @@ int main(void)
 {
 	plan_tests(36);
 	if (!test_backend_is_buddy()) {
-		skip(35, "buddy backend only: %s", "the buddy pool's config");
+		skip(36, "buddy backend only: %s", "the buddy pool's config");
 		return exit_status();
 	}
 	test_defaults();

@@ -2,7 +2,8 @@
 # shellcheck shell=sh
 #
 # Sourced by the wrappers make check writes (tests/unit.am, one line each):
-# pcp/IMPL/NAME.sh runs tests/NAME on the buddy backend with
+# unit/pcp/IMPL/NAME.sh runs the unit test unit/NAME, or the pool fuzzer's
+# replay fuzz-replay-pool (fuzz.am), on the buddy backend with
 #
 #   lock     PAGEPOOL_PCP=lock
 #   rseq     PAGEPOOL_PCP=rseq; skipped, saying why, where
@@ -35,7 +36,7 @@ lock)
 	;;
 rseq)
 	PAGEPOOL_PCP=rseq
-	if ! why=$("$top_builddir/tests/pcp/rseq-supported"); then
+	if ! why=$("$top_builddir/tests/utils/rseq-supported"); then
 		echo "1..0 # SKIP PAGEPOOL_PCP=rseq: no rseq pcp lists here: $why"
 		exit 0
 	fi
@@ -51,4 +52,7 @@ norseq)
 	;;
 esac
 export PAGEPOOL_PCP
-exec "$top_builddir/tests/$pcp_test" "$@"
+case $pcp_test in
+test_*) exec "$top_builddir/tests/unit/$pcp_test" "$@" ;;
+*) exec "$top_builddir/tests/$pcp_test" "$@" ;;
+esac

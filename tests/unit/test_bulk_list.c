@@ -146,9 +146,7 @@ static void test_huge_request(void)
 	pp_pool_config_init(&cfg);
 	cfg.nr_pages = 512;
 	cfg.nr_cpus = 1;
-	cfg.wmark_min = 32;
-	cfg.wmark_low = 40;
-	cfg.wmark_high = 48;
+	test_config_wmarks(&cfg, 32, 40, 48);
 	p = test_pool_create_config(&cfg);
 	pp_pool_vmstat(p, &a);
 	ret = pp_alloc_pages_bulk_list(p, PP_GFP_KERNEL, ULONG_MAX, &list);

@@ -3,10 +3,10 @@
 #
 # The log compiler of the .plugin tests (tests/unit.am): make check runs
 #
-#	sh tests/plugin/run.sh plugin/NAME.plugin
+#	sh tests/unit/plugin/run.sh unit/plugin/NAME.plugin
 #
-# and this runs the unit test tests/NAME on the plugin backend, with the
-# module built from examples/backend-lifo (tests/plugin/backend-lifo.la).
+# and this runs the unit test unit/NAME on the plugin backend, with the
+# module built from examples/backend-lifo (unit/plugin/backend-lifo.la).
 # The test reads PP_TEST_BACKEND and PP_TEST_PLUGIN through
 # tests/utils/pp_test.h.
 
@@ -14,7 +14,7 @@
 case $# in
 1) ;;
 *)
-	echo "Bail out! usage: $0 plugin/NAME.plugin"
+	echo "Bail out! usage: $0 unit/plugin/NAME.plugin"
 	exit 1
 	;;
 esac
@@ -25,11 +25,11 @@ case $1 in
 	exit 1
 	;;
 esac
-PP_TEST_PLUGIN=$top_builddir/tests/plugin/.libs/backend-lifo.so
+PP_TEST_PLUGIN=$top_builddir/tests/unit/plugin/.libs/backend-lifo.so
 if [ ! -f "$PP_TEST_PLUGIN" ]; then
 	echo "Bail out! $PP_TEST_PLUGIN not built"
 	exit 1
 fi
 PP_TEST_BACKEND=plugin
 export PP_TEST_BACKEND PP_TEST_PLUGIN
-exec "$top_builddir/tests/$(basename "$1" .plugin)"
+exec "$top_builddir/tests/unit/$(basename "$1" .plugin)"

@@ -25,13 +25,6 @@
 #include "pp_test.h"
 #include "tap.h"
 
-/* The ASan build's checks differ: a constant, so both kinds compile. */
-#ifdef PP_CONFIG_ASAN
-static const bool asan_build = true;
-#else
-static const bool asan_build = false;
-#endif
-
 #define NR_PAGES	1024
 #define NR_CASES	6	/* per pcp implementation */
 
@@ -230,7 +223,7 @@ static void test_impl(enum pp_pcp_impl impl)
 int main(void)
 {
 	plan_tests(2 * NR_CASES);
-	if (!asan_build)
+	if (!test_asan_build)
 		skip(2 * NR_CASES, "not the ASan build: free pages are poisoned only "
 		     "with ./configure --enable-asan");
 	else if (!test_backend_is_buddy())

@@ -28,13 +28,6 @@
 #include "pp_test.h"
 #include "tap.h"
 
-/* The ASan build's checks differ: a constant, so both kinds compile. */
-#ifdef PP_CONFIG_ASAN
-static const bool asan_build = true;
-#else
-static const bool asan_build = false;
-#endif
-
 #define NR_PAGES	512
 
 struct scenario {
@@ -49,14 +42,7 @@ static struct pp_pool *debug_pool(bool debug)
 {
 	struct pp_pool_config cfg;
 
-	test_config_init(&cfg);
-	cfg.nr_pages = test_pool_pages(NR_PAGES);
-	cfg.pcp_batch = 8;
-	cfg.pcp_high = 48;
-	cfg.nr_cpus = 1;
-	cfg.wmark_min = 0;
-	cfg.wmark_low = 0;
-	cfg.wmark_high = 0;
+	test_pool_config(&cfg, NR_PAGES, 8, 48, 1);
 	cfg.debug = debug;
 	return test_pool_create_config(&cfg);
 }
@@ -645,7 +631,7 @@ static void test_misuse(void)
 	/* ASan sees the freed pool before the mark is read, and says so. */
 	if (!run_in_child(child_destroy_twice, NULL, 10, &res))
 		bail_out("fork: %s", strerror(errno));
-	if (asan_build)
+	if (test_asan_build)
 		ok(!child_exited_ok(&res) && has_all(res.output, twice_asan),
 		   "pp_pool_destroy - twice: ASan reports the use after free "
 		   "(%s)", child_how(&res, how, sizeof(how)));

@@ -194,22 +194,13 @@ static void test_slowpath_drain(void)
 {
 	struct pp_pool_config cfg;
 	struct pp_pool *pool;
-	struct pp_page *pages[24], *block, *page;
+	struct pp_page *block, *page;
 	struct pp_vmstat a, b;
 
-	pp_pool_config_init(&cfg);
-	cfg.nr_pages = 64;
-	cfg.pcp_batch = 8;
-	cfg.pcp_high = 48;
-	cfg.nr_cpus = 1;
-	cfg.wmark_min = 8;
-	cfg.wmark_low = 16;
-	cfg.wmark_high = 24;
+	test_pool_config(&cfg, 64, 8, 48, 1);
+	test_config_wmarks(&cfg, 8, 16, 24);
 	pool = test_pool_create_config(&cfg);
-	for (int i = 0; i < 24; i++)
-		pages[i] = pp_alloc_page(pool, PP_GFP_KERNEL);
-	for (int i = 0; i < 24; i++)
-		pp_put_page(pool, pages[i]);
+	test_pcp_fill(pool, 24);
 	block = pp_alloc_pages(pool, PP_GFP_MEMALLOC, 5);
 
 	pp_pool_vmstat(pool, &a);
@@ -338,7 +329,7 @@ static void unpin(void)
 static void test_other_cpu(void)
 {
 	struct pp_pool *pool;
-	struct pp_page *pages[32], *page, *arr[4] = { NULL }, *block;
+	struct pp_page *page, *arr[4] = { NULL }, *block;
 	struct pp_vmstat a, b;
 	unsigned long ret;
 	bool rseq;
@@ -357,10 +348,7 @@ static void test_other_cpu(void)
 	 * pages would hit the watermark as the buddy lists empty).
 	 */
 	pin_to(cpu_odd);
-	for (int i = 0; i < 32; i++)
-		pages[i] = pp_alloc_page(pool, PP_GFP_KERNEL);
-	for (int i = 0; i < 32; i++)
-		pp_put_page(pool, pages[i]);
+	test_pcp_fill(pool, 32);
 	pin_to(cpu_even);
 	block = pp_alloc_pages(pool, PP_GFP_KERNEL, 5);
 	pp_pool_vmstat(pool, &a);
@@ -384,10 +372,7 @@ static void test_other_cpu(void)
 
 	/* A bulk call on an empty buddy with pages on the other list. */
 	pin_to(cpu_odd);
-	for (int i = 0; i < 32; i++)
-		pages[i] = pp_alloc_page(pool, PP_GFP_KERNEL);
-	for (int i = 0; i < 32; i++)
-		pp_put_page(pool, pages[i]);
+	test_pcp_fill(pool, 32);
 	pin_to(cpu_even);
 	block = pp_alloc_pages(pool, PP_GFP_KERNEL, 5);
 	pp_pool_vmstat(pool, &a);
