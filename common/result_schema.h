@@ -9,7 +9,9 @@
  *   - the writers (rpcsim/report.c, analyze/report.c, and the parts both
  *     share: sweep/results.c's origin, common/hist_json.c's histogram)
  *     name each key as RK(object, member), which is the key's string and
- *     does not compile when the object has no such member;
+ *     does not compile when the object has no such member; rpcsim
+ *     expands the few objects whose members are the counts of the same
+ *     names in a struct of its own (marked below) to write them;
  *   - rpcsim-compare expands the objects into the schema it checks every
  *     input against (compare/schema.c), and reads members by the same
  *     RK() names (compare/load.c).
@@ -41,9 +43,10 @@
  * allocator's counters (rpcsim "counters", named by pp_vm_event_name()),
  * the pagepool event names of rpcsim-analyze's "pagepool_per_call", the
  * labels of a trace enumeration in "op", "api" and "fallback"
- * (analyze/schema.c), the swept settings of a sweep's "values", and the
- * key paths in trace_schema.h's report column, which
- * tests/analyze/test_session.sh holds against rpcsim-analyze's output.
+ * (analyze/schema.c), and the swept settings of a sweep's "values".
+ * trace_schema.h's report column names keys of rpcsim-analyze's runs
+ * again, as paths ("entry.slots"): tests/analyze/test_session.sh holds
+ * them against the output.
  */
 #ifndef PP_RESULT_SCHEMA_H
 #define PP_RESULT_SCHEMA_H
@@ -248,7 +251,10 @@ enum result_type {
 	M(trimmed_mean_us, "trimmed_mean_us", FIGURE, OPT, NONE)	\
 	M(trimmed, "trimmed", T_UINT, OPT, NONE)
 
-/* A server thread's share of a run (every other member a count). */
+/*
+ * A server thread's share of a run (every other member a count).  Members
+ * named as struct svc_stats's: rpcsim writes the list expanded.
+ */
 #define RESULT_RPCSIM_THREAD(M)						\
 	M(calls, "calls", T_UINT, OPT, NONE)				\
 	M(pages, "pages", T_UINT, OPT, NONE)				\
@@ -300,6 +306,7 @@ enum result_type {
 	M(freed_held, "freed_held", T_UINT, OPT, NONE)			\
 	M(clone_puts, "clone_puts", T_UINT, OPT, NONE)
 
+/* Members named as struct page_pool_alloc_stats's (as the thread's). */
 #define RESULT_RPCSIM_ALLOC_STATS(M)					\
 	M(fast, "fast", T_UINT, OPT, NONE)				\
 	M(slow, "slow", T_UINT, OPT, NONE)				\
@@ -307,6 +314,7 @@ enum result_type {
 	M(refill, "refill", T_UINT, OPT, NONE)				\
 	M(refill_pages, "refill_pages", T_UINT, OPT, NONE)
 
+/* Members named as struct page_pool_recycle_stats's (as the thread's). */
 #define RESULT_RPCSIM_RECYCLE(M)					\
 	M(cached, "cached", T_UINT, OPT, NONE)				\
 	M(cache_full, "cache_full", T_UINT, OPT, NONE)			\

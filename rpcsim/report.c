@@ -667,15 +667,26 @@ static void json_events(struct json *j, const char *key, const uint64_t *ev)
 	json_object_end(j);
 }
 
+/*
+ * A member of an object whose every member is the count of the same name
+ * in the struct *s: the object's list in common/result_schema.h,
+ * expanded, writes it.
+ */
+#define JSON_COUNT(member, key, types, need, sub) json_uint(j, key, s->member);
+
 static void json_recycle(struct json *j, const char *key,
-			 const struct page_pool_recycle_stats *st)
+			 const struct page_pool_recycle_stats *s)
 {
 	json_object_begin(j, key);
-	json_uint(j, RK(rpcsim_recycle, cached), st->cached);
-	json_uint(j, RK(rpcsim_recycle, cache_full), st->cache_full);
-	json_uint(j, RK(rpcsim_recycle, ring), st->ring);
-	json_uint(j, RK(rpcsim_recycle, ring_full), st->ring_full);
-	json_uint(j, RK(rpcsim_recycle, released_refcnt), st->released_refcnt);
+	RESULT_RPCSIM_RECYCLE(JSON_COUNT)
+	json_object_end(j);
+}
+
+static void json_alloc_stats(struct json *j,
+			     const struct page_pool_alloc_stats *s)
+{
+	json_object_begin(j, RK(rpcsim_page_pool, alloc_stats));
+	RESULT_RPCSIM_ALLOC_STATS(JSON_COUNT)
 	json_object_end(j);
 }
 
@@ -698,13 +709,7 @@ static void json_page_pool(struct json *j, const struct ppool_result *pr,
 	json_uint(j, RK(rpcsim_page_pool, from_cache), al->from_cache);
 	json_uint(j, RK(rpcsim_page_pool, from_ring), al->from_ring);
 	json_uint(j, RK(rpcsim_page_pool, from_alloc), al->from_alloc);
-	json_object_begin(j, RK(rpcsim_page_pool, alloc_stats));
-	json_uint(j, RK(rpcsim_alloc_stats, fast), al->fast);
-	json_uint(j, RK(rpcsim_alloc_stats, slow), al->slow);
-	json_uint(j, RK(rpcsim_alloc_stats, empty), al->empty);
-	json_uint(j, RK(rpcsim_alloc_stats, refill), al->refill);
-	json_uint(j, RK(rpcsim_alloc_stats, refill_pages), al->refill_pages);
-	json_object_end(j);
+	json_alloc_stats(j, al);
 	json_recycle(j, RK(rpcsim_page_pool, recycle_napi),
 		     &pr->recycle_direct);
 	json_recycle(j, RK(rpcsim_page_pool, recycle_stack),
@@ -739,11 +744,7 @@ static void json_run(struct json *j, const struct rpcsim_config *cfg,
 		const struct svc_stats *s = &r->threads[t];
 
 		json_object_begin(j, NULL);
-		json_uint(j, RK(rpcsim_thread, calls), s->calls);
-		json_uint(j, RK(rpcsim_thread, pages), s->pages);
-		json_uint(j, RK(rpcsim_thread, requests), s->requests);
-		json_uint(j, RK(rpcsim_thread, no_progress), s->no_progress);
-		json_uint(j, RK(rpcsim_thread, waits), s->waits);
+		RESULT_RPCSIM_THREAD(JSON_COUNT)
 		json_object_end(j);
 	}
 	json_array_end(j);
