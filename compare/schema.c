@@ -287,6 +287,27 @@ static const char *const rpcsim_labels[] = {
 	"Single page", "Bulk list", "Bulk array",
 };
 
+/*
+ * The first of runs[0..@r - 1] whose member @key (the run's number, or
+ * null) is that of runs[@r]; -1 when none is.
+ */
+static long earlier_run(json_object *runs, size_t r, const char *key)
+{
+	json_object *v = NULL;
+
+	json_object_object_get_ex(json_object_array_get_idx(runs, r), key, &v);
+	for (size_t k = 0; k < r; k++) {
+		json_object *w = NULL;
+
+		json_object_object_get_ex(json_object_array_get_idx(runs, k),
+					  key, &w);
+		if (json_object_get_type(w) == json_object_get_type(v) &&
+		    json_object_get_int64(w) == json_object_get_int64(v))
+			return (long)k;
+	}
+	return -1;
+}
+
 /* Each mode once, with its own label; each run of a mode once. */
 static int check_rpcsim_modes(struct check *c, json_object *modes)
 {
@@ -322,25 +343,17 @@ static int check_rpcsim_modes(struct check *c, json_object *modes)
 		json_object_object_get_ex(mo, RK(rpcsim_mode, per_run), &runs);
 		for (size_t r = 0; r < json_object_array_length(runs); r++) {
 			json_object *run = json_object_array_get_idx(runs, r);
-			int64_t nr;
+			long k = earlier_run(runs, r, RK(rpcsim_run, run));
 
 			json_object_object_get_ex(run, RK(rpcsim_run, run), &v);
-			nr = json_object_get_int64(v);
 			snprintf(c->path, sizeof(c->path), "%s[%zu].%s[%zu].%s",
 				 RK(rpcsim_doc, modes), i,
 				 RK(rpcsim_mode, per_run), r,
 				 RK(rpcsim_run, run));
-			for (size_t k = 0; k < r; k++) {
-				json_object *o = json_object_array_get_idx(runs,
-									   k);
-
-				json_object_object_get_ex(o, RK(rpcsim_run, run),
-							  &v);
-				if (json_object_get_int64(v) == nr)
-					return bad(c, "run %" PRId64 " given "
-						   "twice (also per_run[%zu])",
-						   nr, k);
-			}
+			if (k >= 0)
+				return bad(c, "run %" PRId64 " given twice "
+					   "(also per_run[%ld])",
+					   json_object_get_int64(v), k);
 		}
 	}
 	return 0;
@@ -403,28 +416,18 @@ static int check_analyze_modes(struct check *c, json_object *modes)
 		for (size_t r = 0; r < json_object_array_length(runs); r++) {
 			json_object *run = json_object_array_get_idx(runs, r);
 			json_object *cfg = NULL, *name = NULL;
+			long k = earlier_run(runs, r, RK(analyze_run, run));
 
-			json_object_object_get_ex(run, RK(analyze_run, run), &v);
+			json_object_object_get_ex(run, RK(analyze_run, run),
+						  &v);
 			snprintf(c->path, sizeof(c->path), "%s[%zu].%s[%zu].%s",
 				 RK(analyze_doc, modes), i,
 				 RK(analyze_mode, runs), r,
 				 RK(analyze_run, run));
-			for (size_t k = 0; k < r; k++) {
-				json_object *o = json_object_array_get_idx(runs,
-									   k);
-				json_object *w = NULL;
-
-				json_object_object_get_ex(o, RK(analyze_run, run),
-							  &w);
-				if (json_object_get_type(w) ==
-				    json_object_get_type(v) &&
-				    json_object_get_int64(w) ==
-				    json_object_get_int64(v))
-					return bad(c, "run %s given twice "
-						   "(also runs[%zu])",
-						   json_object_to_json_string(
-							   v), k);
-			}
+			if (k >= 0)
+				return bad(c, "run %s given twice (also "
+					   "runs[%ld])",
+					   json_object_to_json_string(v), k);
 			if (!json_object_object_get_ex(run,
 						       RK(analyze_run, config),
 						       &cfg) ||
@@ -433,8 +436,9 @@ static int check_analyze_modes(struct check *c, json_object *modes)
 					RK(analyze_config, mode_name), &name))
 				continue;
 			snprintf(c->path, sizeof(c->path),
-				 "%s[%zu].%s[%zu].%s.%s", RK(analyze_doc, modes),
-				 i, RK(analyze_mode, runs), r,
+				 "%s[%zu].%s[%zu].%s.%s",
+				 RK(analyze_doc, modes), i,
+				 RK(analyze_mode, runs), r,
 				 RK(analyze_run, config),
 				 RK(analyze_config, mode_name));
 			if (mode >= 0 && mode < 3 &&
@@ -459,8 +463,8 @@ int doc_check_schema(const struct doc *d, json_object *root)
 			 &schema_rpcsim_doc : &schema_analyze_doc))
 		return -1;
 	json_object_object_get_ex(root, d->kind == DOC_RPCSIM ?
-				  RK(rpcsim_doc, modes) : RK(analyze_doc, modes),
-				  &modes);
+				  RK(rpcsim_doc, modes) :
+				  RK(analyze_doc, modes), &modes);
 	if (d->kind != DOC_RPCSIM) {
 		json_object *procs = NULL;
 
