@@ -45,13 +45,16 @@
 #include "analyze.h"
 #include "json.h"
 #include "plot.h"
+#include "result_schema.h"
 
 #define DIFF_NEG_SLACK_NS	50
 
 static const double pcts[] = { 50, 90, 99, 99.9 };
 static const char *const pct_names[] = { "p50", "p90", "p99", "p99.9" };
-static const char *const pct_keys[] = { "p50_ns", "p90_ns", "p99_ns",
-					 "p99_9_ns" };
+static const char *const pct_keys[] = {
+	RK(analyze_latency, p50_ns), RK(analyze_latency, p90_ns),
+	RK(analyze_latency, p99_ns), RK(analyze_latency, p99_9_ns),
+};
 #define NR_PCTS	(sizeof(pcts) / sizeof(pcts[0]))
 
 struct warnings {
@@ -507,16 +510,16 @@ static void json_lat(struct json *j, const char *key, const struct lat_stats *s)
 		return;
 	}
 	json_object_begin(j, key);
-	json_uint(j, "count", s->hist->count);
-	json_double(j, "mean_ns", lat_mean(s), 3);
-	json_double(j, "stddev_ns", lat_stddev(s), 3);
-	json_uint(j, "min_ns", s->hist->min);
+	json_uint(j, RK(analyze_latency, count), s->hist->count);
+	json_double(j, RK(analyze_latency, mean_ns), lat_mean(s), 3);
+	json_double(j, RK(analyze_latency, stddev_ns), lat_stddev(s), 3);
+	json_uint(j, RK(analyze_latency, min_ns), s->hist->min);
 	for (i = 0; i < NR_PCTS; i++)
 		json_uint(j, pct_keys[i], lat_pct(s, pcts[i]));
-	json_uint(j, "p99_99_ns", lat_pct(s, 99.99));
-	json_uint(j, "max_ns", s->hist->max);
-	json_uint(j, "sum_ns", s->hist->sum);
-	hist_json(j, "histogram", s->hist);
+	json_uint(j, RK(analyze_latency, p99_99_ns), lat_pct(s, 99.99));
+	json_uint(j, RK(analyze_latency, max_ns), s->hist->max);
+	json_uint(j, RK(analyze_latency, sum_ns), s->hist->sum);
+	hist_json(j, RK(analyze_latency, histogram), s->hist);
 	json_object_end(j);
 }
 
@@ -531,7 +534,7 @@ static void json_counts(struct json *j, const char *key, const uint64_t *n,
 	for (i = 0; i < nr; i++)
 		json_uint(j, labels[i], n[i]);
 	if (n[nr])
-		json_uint(j, "other", n[nr]);
+		json_uint(j, RK(analyze_counts, other), n[nr]);
 	json_object_end(j);
 }
 
@@ -547,65 +550,70 @@ static void json_sums(struct json *j, const struct group *g)
 
 	for (i = 0; i <= NR_OPS; i++)
 		reqs += s->req_op[i];
-	json_object_begin(j, "entry");
-	json_uint(j, "events", g->entries);
-	json_uint(j, "slots", s->entry_slots);
-	json_uint(j, "holes", s->entry_holes);
+	json_object_begin(j, RK(analyze_group, entry));
+	json_uint(j, RK(analyze_entry, events), g->entries);
+	json_uint(j, RK(analyze_entry, slots), s->entry_slots);
+	json_uint(j, RK(analyze_entry, holes), s->entry_holes);
 	json_object_end(j);
-	json_object_begin(j, "exit");
-	json_uint(j, "events", group_calls(g));
-	json_uint(j, "allocated", g->allocated);
-	json_uint(j, "alloc_calls", g->alloc_calls);
-	json_uint(j, "retries", g->retries);
+	json_object_begin(j, RK(analyze_group, exit));
+	json_uint(j, RK(analyze_exit, events), group_calls(g));
+	json_uint(j, RK(analyze_exit, allocated), g->allocated);
+	json_uint(j, RK(analyze_exit, alloc_calls), g->alloc_calls);
+	json_uint(j, RK(analyze_exit, retries), g->retries);
 	json_object_end(j);
-	json_object_begin(j, "err");
-	json_uint(j, "events", g->errs);
-	json_uint(j, "requested", s->err_requested);
-	json_uint(j, "allocated", s->err_allocated);
+	json_object_begin(j, RK(analyze_group, err));
+	json_uint(j, RK(analyze_err, events), g->errs);
+	json_uint(j, RK(analyze_err, requested), s->err_requested);
+	json_uint(j, RK(analyze_err, allocated), s->err_allocated);
 	json_object_end(j);
-	json_object_begin(j, "request");
-	json_uint(j, "events", reqs);
-	json_counts(j, "op", s->req_op, MT_ENUM_OP);
-	json_uint(j, "bytes", s->req_bytes);
-	json_uint(j, "pages", s->req_pages);
+	json_object_begin(j, RK(analyze_group, request));
+	json_uint(j, RK(analyze_request, events), reqs);
+	json_counts(j, RK(analyze_request, op), s->req_op, MT_ENUM_OP);
+	json_uint(j, RK(analyze_request, bytes), s->req_bytes);
+	json_uint(j, RK(analyze_request, pages), s->req_pages);
 	json_object_end(j);
-	json_object_begin(j, "bulk");
-	json_uint(j, "calls", s->bulk_calls);
-	json_uint(j, "requested", s->bulk_requested);
-	json_uint(j, "populated", s->bulk_populated);
-	json_uint(j, "allocated", s->bulk_allocated);
-	json_counts(j, "api", s->bulk_api, MT_ENUM_BULK_API);
-	json_counts(j, "fallback", s->bulk_fallback, MT_ENUM_FALLBACK);
+	json_object_begin(j, RK(analyze_group, bulk));
+	json_uint(j, RK(analyze_bulk, calls), s->bulk_calls);
+	json_uint(j, RK(analyze_bulk, requested), s->bulk_requested);
+	json_uint(j, RK(analyze_bulk, populated), s->bulk_populated);
+	json_uint(j, RK(analyze_bulk, allocated), s->bulk_allocated);
+	json_counts(j, RK(analyze_bulk, api), s->bulk_api, MT_ENUM_BULK_API);
+	json_counts(j, RK(analyze_bulk, fallback), s->bulk_fallback,
+		    MT_ENUM_FALLBACK);
 	json_object_end(j);
 }
 
 /* A merged mode's identity (is_mode), or a run's. */
 static void json_group_id(struct json *j, const struct group *g, bool is_mode)
 {
+	const char *mode = is_mode ? RK(analyze_mode, mode) :
+				     RK(analyze_run, mode);
+
 	if (g->mode == MODE_UNKNOWN)
-		json_null(j, "mode");
+		json_null(j, mode);
 	else
-		json_uint(j, "mode", g->mode);
+		json_uint(j, mode, g->mode);
 	if (is_mode) {
 		char lab[64], line[160];
 		const char *label = mode_label(g->mode, lab, sizeof(lab));
 
-		json_string(j, "label", label);
-		json_string(j, "summary",
+		json_string(j, RK(analyze_mode, label), label);
+		json_string(j, RK(analyze_mode, summary),
 			    summary_line(line, sizeof(line), label, g));
 		if (g->proc->pid == PID_UNKNOWN)
-			json_null(j, "pid");
+			json_null(j, RK(analyze_mode, pid));
 		else
-			json_int(j, "pid", g->proc->pid);
+			json_int(j, RK(analyze_mode, pid), g->proc->pid);
 		if (g->proc->procname)
-			json_string(j, "procname", g->proc->procname);
+			json_string(j, RK(analyze_mode, procname),
+				    g->proc->procname);
 		else
-			json_null(j, "procname");
+			json_null(j, RK(analyze_mode, procname));
 	} else {
 		if (g->run == RUN_UNKNOWN)
-			json_null(j, "run");
+			json_null(j, RK(analyze_run, run));
 		else
-			json_int(j, "run", g->run);
+			json_int(j, RK(analyze_run, run), g->run);
 	}
 }
 
@@ -616,20 +624,21 @@ static void json_difference(struct json *j, const struct group *g,
 	struct diff_verdict v;
 
 	if (!g->diff.n) {
-		json_null(j, "difference");
+		json_null(j, RK(analyze_group, difference));
 		return;
 	}
 	v = diff_check(g, tp_cost);
-	json_object_begin(j, "difference");
-	json_uint(j, "count", g->diff.n);
-	json_double(j, "mean_ns", v.mean, 3);
-	json_int(j, "median_ns", v.median);
-	json_int(j, "min_ns", g->diff.min);
-	json_int(j, "max_ns", g->diff.max);
-	json_uint(j, "negative", g->diff.n_neg);
-	json_int(j, "expected_min_ns", -DIFF_NEG_SLACK_NS);
-	json_uint(j, "expected_max_ns", 2 * tp_cost);
-	json_bool(j, "ok", v.ok);
+	json_object_begin(j, RK(analyze_group, difference));
+	json_uint(j, RK(analyze_difference, count), g->diff.n);
+	json_double(j, RK(analyze_difference, mean_ns), v.mean, 3);
+	json_int(j, RK(analyze_difference, median_ns), v.median);
+	json_int(j, RK(analyze_difference, min_ns), g->diff.min);
+	json_int(j, RK(analyze_difference, max_ns), g->diff.max);
+	json_uint(j, RK(analyze_difference, negative), g->diff.n_neg);
+	json_int(j, RK(analyze_difference, expected_min_ns),
+		 -DIFF_NEG_SLACK_NS);
+	json_uint(j, RK(analyze_difference, expected_max_ns), 2 * tp_cost);
+	json_bool(j, RK(analyze_difference, ok), v.ok);
 	json_object_end(j);
 }
 
@@ -637,19 +646,21 @@ static void json_difference(struct json *j, const struct group *g,
 static void json_run_end(struct json *j, const struct group *g)
 {
 	if (!g->nr_ends) {
-		json_null(j, "run_end");
+		json_null(j, RK(analyze_group, run_end));
 		return;
 	}
-	json_object_begin(j, "run_end");
-	json_uint(j, "events", g->nr_ends);
-	json_uint(j, "calls", g->end.calls);
-	json_uint(j, "latency_sum_ns", g->end.latency_sum_ns);
-	json_double(j, "mean_ns",
+	json_object_begin(j, RK(analyze_group, run_end));
+	json_uint(j, RK(analyze_run_end, events), g->nr_ends);
+	json_uint(j, RK(analyze_run_end, calls), g->end.calls);
+	json_uint(j, RK(analyze_run_end, latency_sum_ns),
+		  g->end.latency_sum_ns);
+	json_double(j, RK(analyze_run_end, mean_ns),
 		    per_call(g->end.latency_sum_ns, g->end.calls), 3);
-	json_uint(j, "pages", g->end.pages);
-	json_uint(j, "requests", g->end.requests);
-	json_uint(j, "no_progress", g->end.no_progress);
-	json_bool(j, "calls_match", g->end.calls == group_calls(g));
+	json_uint(j, RK(analyze_run_end, pages), g->end.pages);
+	json_uint(j, RK(analyze_run_end, requests), g->end.requests);
+	json_uint(j, RK(analyze_run_end, no_progress), g->end.no_progress);
+	json_bool(j, RK(analyze_run_end, calls_match),
+		  g->end.calls == group_calls(g));
 	json_object_end(j);
 }
 
@@ -659,15 +670,16 @@ static void json_per_call(struct json *j, const struct analysis *a,
 {
 	uint64_t calls = group_calls(g);
 
-	json_double(j, "pages_per_call", per_call(g->allocated, calls), 4);
-	json_double(j, "alloc_calls_per_call",
+	json_double(j, RK(analyze_group, pages_per_call),
+		    per_call(g->allocated, calls), 4);
+	json_double(j, RK(analyze_group, alloc_calls_per_call),
 		    per_call(g->alloc_calls, calls), 4);
-	json_uint(j, "svc_alloc_arg_err", g->errs);
-	json_double(j, "svc_alloc_arg_err_per_call",
+	json_uint(j, RK(analyze_group, svc_alloc_arg_err), g->errs);
+	json_double(j, RK(analyze_group, svc_alloc_arg_err_per_call),
 		    per_call(g->errs, calls), 6);
-	json_uint(j, "retries", g->retries);
-	json_uint(j, "requests", g->requests);
-	json_object_begin(j, "pagepool_per_call");
+	json_uint(j, RK(analyze_group, retries), g->retries);
+	json_uint(j, RK(analyze_group, requests), g->requests);
+	json_object_begin(j, RK(analyze_group, pagepool_per_call));
 	for (unsigned int i = 0; i < a->nr_pp; i++)
 		if (g->pp[i])
 			json_double(j, a->pp_names[i],
@@ -678,15 +690,15 @@ static void json_per_call(struct json *j, const struct analysis *a,
 /* "pairing": how the entry and exit events paired. */
 static void json_pairing(struct json *j, const struct group *g)
 {
-	json_object_begin(j, "pairing");
-	json_uint(j, "entries", g->entries);
-	json_uint(j, "paired", g->stamps.hist->count);
-	json_uint(j, "entry_no_exit", g->entry_no_exit);
-	json_uint(j, "exit_no_entry", g->exit_no_entry);
-	json_uint(j, "entry_twice", g->entry_twice);
-	json_uint(j, "across_discard", g->across_discard);
-	json_uint(j, "no_vtid", g->no_vtid);
-	json_uint(j, "no_timestamp", g->no_stamp);
+	json_object_begin(j, RK(analyze_group, pairing));
+	json_uint(j, RK(analyze_pairing, entries), g->entries);
+	json_uint(j, RK(analyze_pairing, paired), g->stamps.hist->count);
+	json_uint(j, RK(analyze_pairing, entry_no_exit), g->entry_no_exit);
+	json_uint(j, RK(analyze_pairing, exit_no_entry), g->exit_no_entry);
+	json_uint(j, RK(analyze_pairing, entry_twice), g->entry_twice);
+	json_uint(j, RK(analyze_pairing, across_discard), g->across_discard);
+	json_uint(j, RK(analyze_pairing, no_vtid), g->no_vtid);
+	json_uint(j, RK(analyze_pairing, no_timestamp), g->no_stamp);
 	json_object_end(j);
 }
 
@@ -696,30 +708,30 @@ static void json_config(struct json *j, const struct group *g)
 	const struct run_config *c = &g->cfg;
 
 	if (!g->nr_starts) {
-		json_null(j, "config");
+		json_null(j, RK(analyze_run, config));
 		return;
 	}
-	json_object_begin(j, "config");
+	json_object_begin(j, RK(analyze_run, config));
 	if (c->pid == PID_UNKNOWN)
-		json_null(j, "pid");
+		json_null(j, RK(analyze_config, pid));
 	else
-		json_int(j, "pid", c->pid);
-	json_string(j, "backend", c->backend);
-	json_string(j, "contract", c->contract);
-	json_string(j, "mode_name", c->mode_name);
-	json_uint(j, "threads", c->threads);
-	json_uint(j, "slots", c->slots);
-	json_uint(j, "io_size", c->io_size);
-	json_uint(j, "max_payload", c->max_payload);
-	json_uint(j, "pool_pages", c->pool_pages);
-	json_uint(j, "file_pages", c->file_pages);
-	json_uint(j, "pcp_batch", c->pcp_batch);
-	json_uint(j, "pcp_high", c->pcp_high);
-	json_string(j, "completion", c->completion);
-	json_uint(j, "read_weight", c->read_weight);
-	json_uint(j, "write_weight", c->write_weight);
-	json_uint(j, "seed", c->seed);
-	json_string(j, "version", c->version);
+		json_int(j, RK(analyze_config, pid), c->pid);
+	json_string(j, RK(analyze_config, backend), c->backend);
+	json_string(j, RK(analyze_config, contract), c->contract);
+	json_string(j, RK(analyze_config, mode_name), c->mode_name);
+	json_uint(j, RK(analyze_config, threads), c->threads);
+	json_uint(j, RK(analyze_config, slots), c->slots);
+	json_uint(j, RK(analyze_config, io_size), c->io_size);
+	json_uint(j, RK(analyze_config, max_payload), c->max_payload);
+	json_uint(j, RK(analyze_config, pool_pages), c->pool_pages);
+	json_uint(j, RK(analyze_config, file_pages), c->file_pages);
+	json_uint(j, RK(analyze_config, pcp_batch), c->pcp_batch);
+	json_uint(j, RK(analyze_config, pcp_high), c->pcp_high);
+	json_string(j, RK(analyze_config, completion), c->completion);
+	json_uint(j, RK(analyze_config, read_weight), c->read_weight);
+	json_uint(j, RK(analyze_config, write_weight), c->write_weight);
+	json_uint(j, RK(analyze_config, seed), c->seed);
+	json_string(j, RK(analyze_config, version), c->version);
 	json_object_end(j);
 }
 
@@ -728,10 +740,10 @@ static void json_group(struct json *j, const struct analysis *a,
 		       const struct group *g, uint64_t tp_cost, bool is_mode)
 {
 	json_group_id(j, g, is_mode);
-	json_uint(j, "calls", group_calls(g));
-	json_double(j, "mean_us", us(lat_mean(&g->field)), 3);
-	json_lat(j, "latency_ns", &g->field);
-	json_lat(j, "timestamps", &g->stamps);
+	json_uint(j, RK(analyze_group, calls), group_calls(g));
+	json_double(j, RK(analyze_group, mean_us), us(lat_mean(&g->field)), 3);
+	json_lat(j, RK(analyze_group, latency_ns), &g->field);
+	json_lat(j, RK(analyze_group, timestamps), &g->stamps);
 	json_difference(j, g, tp_cost);
 	json_run_end(j, g);
 	json_per_call(j, a, g);
@@ -900,38 +912,43 @@ static void json_head(struct json *j, const struct analysis *a,
 	unsigned int i;
 
 	json_object_begin(j, NULL);
-	json_string(j, "tool", "rpcsim-analyze");
-	json_array_begin(j, "traces");
+	json_string(j, RK(analyze_doc, tool), "rpcsim-analyze");
+	json_array_begin(j, RK(analyze_doc, traces));
 	for (i = 0; i < a->nr_traces; i++)
 		json_string(j, NULL, a->traces[i]);
 	json_array_end(j);
-	json_uint(j, "events", a->events);
-	json_uint(j, "rpcsim_events", a->rpcsim_events);
-	json_uint(j, "pagepool_events", a->pagepool_events);
-	json_uint(j, "discarded_events", a->discarded_events.count);
-	json_uint(j, "discarded_events_records", a->discarded_events.msgs);
-	json_uint(j, "discarded_events_unknown_count",
+	json_uint(j, RK(analyze_doc, events), a->events);
+	json_uint(j, RK(analyze_doc, rpcsim_events), a->rpcsim_events);
+	json_uint(j, RK(analyze_doc, pagepool_events), a->pagepool_events);
+	json_uint(j, RK(analyze_doc, discarded_events),
+		  a->discarded_events.count);
+	json_uint(j, RK(analyze_doc, discarded_events_records),
+		  a->discarded_events.msgs);
+	json_uint(j, RK(analyze_doc, discarded_events_unknown_count),
 		  a->discarded_events.unknown);
-	json_uint(j, "discarded_packets", a->discarded_packets.count);
-	json_uint(j, "discarded_packets_records", a->discarded_packets.msgs);
-	json_uint(j, "discarded_packets_unknown_count",
+	json_uint(j, RK(analyze_doc, discarded_packets),
+		  a->discarded_packets.count);
+	json_uint(j, RK(analyze_doc, discarded_packets_records),
+		  a->discarded_packets.msgs);
+	json_uint(j, RK(analyze_doc, discarded_packets_unknown_count),
 		  a->discarded_packets.unknown);
-	json_bool(j, "vtid", a->have_vtid);
-	json_uint(j, "tracepoint_cost_ns", o->tp_cost_ns);
-	json_array_begin(j, "processes");
+	json_bool(j, RK(analyze_doc, vtid), a->have_vtid);
+	json_uint(j, RK(analyze_doc, tracepoint_cost_ns), o->tp_cost_ns);
+	json_array_begin(j, RK(analyze_doc, processes));
 	for (i = 0; i < a->nr_procs; i++) {
 		if (!selected(o, a->procs[i]))
 			continue;
 		json_object_begin(j, NULL);
 		if (a->procs[i]->pid == PID_UNKNOWN)
-			json_null(j, "pid");
+			json_null(j, RK(analyze_process, pid));
 		else
-			json_int(j, "pid", a->procs[i]->pid);
-		json_string(j, "procname", a->procs[i]->procname);
+			json_int(j, RK(analyze_process, pid), a->procs[i]->pid);
+		json_string(j, RK(analyze_process, procname),
+			    a->procs[i]->procname);
 		json_object_end(j);
 	}
 	json_array_end(j);
-	json_array_begin(j, "modes");
+	json_array_begin(j, RK(analyze_doc, modes));
 }
 
 /* The text report's first line: what was read. */
@@ -980,7 +997,7 @@ static void json_mode(struct report_state *st, const struct group *m,
 
 	json_object_begin(j, NULL);
 	json_group(j, st->a, m, st->o->tp_cost_ns, true);
-	json_array_begin(j, "runs");
+	json_array_begin(j, RK(analyze_mode, runs));
 	for (unsigned int r = i; r < k; r++) {
 		json_object_begin(j, NULL);
 		json_group(j, st->a, st->a->groups[r], st->o->tp_cost_ns,
@@ -1043,7 +1060,7 @@ static unsigned int report_mode(struct report_state *st, unsigned int i)
 static void json_tail(struct json *j, const struct warnings *w)
 {
 	json_array_end(j);
-	json_array_begin(j, "warnings");
+	json_array_begin(j, RK(analyze_doc, warnings));
 	for (unsigned int i = 0; i < w->n; i++)
 		json_string(j, NULL, w->msg[i]);
 	json_array_end(j);

@@ -8,6 +8,7 @@
 
 #include "hist.h"
 #include "json.h"
+#include "result_schema.h"
 
 void hist_bucket_bounds(unsigned int idx, uint64_t *lo, uint64_t *hi)
 {
@@ -29,9 +30,9 @@ void hist_bucket_bounds(unsigned int idx, uint64_t *lo, uint64_t *hi)
 void hist_json(struct json *j, const char *key, const struct hist *h)
 {
 	json_object_begin(j, key);
-	json_string(j, "unit", "ns");
-	json_string(j, "buckets_are", "[lowest, highest, count]");
-	json_array_begin(j, "buckets");
+	json_string(j, RK(histogram, unit), "ns");
+	json_string(j, RK(histogram, buckets_are), "[lowest, highest, count]");
+	json_array_begin(j, RK(histogram, buckets));
 	for (unsigned int i = 0; i < HIST_NR; i++) {
 		uint64_t lo, hi;
 

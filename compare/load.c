@@ -28,6 +28,7 @@
 #include <json-c/json.h>
 
 #include "compare.h"
+#include "result_schema.h"
 
 /* No rpcsim or rpcsim-analyze document comes near this. */
 #define MAX_FILE_SIZE	(256u << 20)
@@ -256,11 +257,11 @@ struct ctx {
 };
 
 /* Append ".key" to the path in messages; returns what ctx_pop() takes. */
-static size_t ctx_push(struct ctx *c, const char *suffix)
+static size_t ctx_push(struct ctx *c, const char *key)
 {
 	size_t len = strlen(c->where);
 
-	snprintf(c->where + len, sizeof(c->where) - len, "%s", suffix);
+	snprintf(c->where + len, sizeof(c->where) - len, ".%s", key);
 	return len;
 }
 
@@ -427,7 +428,10 @@ static void settings_flatten(struct doc *d, json_object *o,
 
 /* --- rpcsim --json --------------------------------------------------------- */
 
-static const char *const rpcsim_pcts[] = { "p50", "p90", "p99", "p99.9" };
+static const char *const rpcsim_pcts[] = {
+	RK(rpcsim_percentiles, p50), RK(rpcsim_percentiles, p90),
+	RK(rpcsim_percentiles, p99), RK(rpcsim_percentiles, p99_9),
+};
 
 static int rpcsim_run(struct ctx *c, struct mode_data *m, json_object *run)
 {
@@ -437,31 +441,33 @@ static int rpcsim_run(struct ctx *c, struct mode_data *m, json_object *run)
 	bool have_alloc_calls = false;
 	size_t wlen;
 
-	if (get_number(c, run, "calls", &calls))
+	if (get_number(c, run, RK(rpcsim_run, calls), &calls))
 		return -1;
 	if (calls <= 0)
 		return 0;
-	if (add_number(c, m, M_MEAN, run, "mean_us", 1))
+	if (add_number(c, m, M_MEAN, run, RK(rpcsim_run, mean_us), 1))
 		return -1;
-	pct = member(run, "percentiles_us");
+	pct = member(run, RK(rpcsim_run, percentiles_us));
 	if (!pct || !json_object_is_type(pct, json_type_object))
-		return doc_error(c->d, "%s: no object \"percentiles_us\"",
-				 c->where);
-	wlen = ctx_push(c, ".percentiles_us");
+		return doc_error(c->d, "%s: no object \"%s\"", c->where,
+				 RK(rpcsim_run, percentiles_us));
+	wlen = ctx_push(c, RK(rpcsim_run, percentiles_us));
 	for (unsigned int i = 0; i < 4; i++)
 		if (add_number(c, m, M_P50 + i, pct, rpcsim_pcts[i], 1))
 			return -1;
 	ctx_pop(c, wlen);
 	/* no_progress and waits are the run's totals: per call here. */
-	if (add_number(c, m, M_RPS, run, "requests_per_s", 1) ||
-	    add_number(c, m, M_PAGES, run, "pages_per_call", 1) ||
-	    add_number(c, m, M_NO_PROGRESS, run, "no_progress", calls) ||
-	    add_number(c, m, M_WAITS, run, "waits", calls))
+	if (add_number(c, m, M_RPS, run, RK(rpcsim_run, requests_per_s), 1) ||
+	    add_number(c, m, M_PAGES, run, RK(rpcsim_run, pages_per_call), 1) ||
+	    add_number(c, m, M_NO_PROGRESS, run, RK(rpcsim_run, no_progress),
+		       calls) ||
+	    add_number(c, m, M_WAITS, run, RK(rpcsim_run, waits), calls))
 		return -1;
 
-	counters = member(run, "counters");
+	counters = member(run, RK(rpcsim_run, counters));
 	if (!counters || !json_object_is_type(counters, json_type_object))
-		return doc_error(c->d, "%s: no object \"counters\"", c->where);
+		return doc_error(c->d, "%s: no object \"%s\"", c->where,
+				 RK(rpcsim_run, counters));
 	json_object_object_foreach(counters, key, val) {
 		if (!is_number(val) || !isfinite(json_object_get_double(val)))
 			return doc_error(c->d, "%s.counters.%s: not a finite "
@@ -477,7 +483,8 @@ static int rpcsim_run(struct ctx *c, struct mode_data *m, json_object *run)
 		}
 	}
 	/* rpcsim's own count (retries included) when it gives one. */
-	switch (get_number_opt(c, run, "alloc_calls_per_call", &v)) {
+	switch (get_number_opt(c, run, RK(rpcsim_run, alloc_calls_per_call),
+			       &v)) {
 	case 1:
 		series_add(m, M_ALLOC_CALLS, v);
 		break;
@@ -495,9 +502,9 @@ static int rpcsim_run(struct ctx *c, struct mode_data *m, json_object *run)
 /* "rpcsim 0.1.0, plain build, 2 threads, 5 runs per mode of 5 s" */
 static void rpcsim_describe(struct ctx *c, json_object *root, json_object *cfg)
 {
-	const char *ver = get_string(root, "version");
-	json_object *asan = member(cfg, "asan");
-	json_object *dbg = member(cfg, "debug_checks");
+	const char *ver = get_string(root, RK(rpcsim_doc, version));
+	json_object *asan = member(cfg, RK(rpcsim_config, asan));
+	json_object *dbg = member(cfg, RK(rpcsim_config, debug_checks));
 	double threads, repeat, dur, req;
 	size_t len;
 	FILE *f = open_memstream(&c->d->desc, &len);
@@ -511,14 +518,15 @@ static void rpcsim_describe(struct ctx *c, json_object *root, json_object *cfg)
 		"AddressSanitizer + UBSan" : "plain");
 	if (dbg && json_object_get_boolean(dbg))
 		fprintf(f, " with debug checks");
-	if (get_number_opt(c, cfg, "threads", &threads) == 1)
+	if (get_number_opt(c, cfg, RK(rpcsim_config, threads), &threads) == 1)
 		fprintf(f, ", %.0f thread%s", threads, threads == 1 ? "" : "s");
-	if (get_number_opt(c, cfg, "repeat", &repeat) == 1)
+	if (get_number_opt(c, cfg, RK(rpcsim_config, repeat), &repeat) == 1)
 		fprintf(f, ", %.0f run%s per mode", repeat,
 			repeat == 1 ? "" : "s");
-	if (get_number_opt(c, cfg, "duration_s", &dur) == 1)
+	if (get_number_opt(c, cfg, RK(rpcsim_config, duration_s), &dur) == 1)
 		fprintf(f, " of %g s", dur);
-	else if (get_number_opt(c, cfg, "requests", &req) == 1)
+	else if (get_number_opt(c, cfg, RK(rpcsim_config, requests),
+				&req) == 1)
 		fprintf(f, " of %.0f requests", req);
 	fclose(f);
 }
@@ -527,39 +535,44 @@ static int load_rpcsim(struct ctx *c, json_object *root)
 {
 	static const char *const derived[] = {
 		/* follow from other settings, or are measurements */
-		"clock_ns", "sv_max_mesg", "rq_pages", "pool_pages",
-		"min_pool_pages", "file_pages",
+		RK(rpcsim_config, clock_ns), RK(rpcsim_config, sv_max_mesg),
+		RK(rpcsim_config, rq_pages), RK(rpcsim_config, pool_pages),
+		RK(rpcsim_config, min_pool_pages),
+		RK(rpcsim_config, file_pages),
 	};
 	struct doc *d = c->d;
-	json_object *modes, *cfg = member(root, "config");
-	const char *ver = get_string(root, "version");
+	json_object *modes, *cfg = member(root, RK(rpcsim_doc, config));
+	const char *ver = get_string(root, RK(rpcsim_doc, version));
 
 	if (ver)
-		setting_add(d, "version", ver);
+		setting_add(d, RK(rpcsim_doc, version), ver);
 	if (cfg && json_object_is_type(cfg, json_type_object))
 		settings_flatten(d, cfg, "");
 	for (size_t k = 0; k < sizeof(derived) / sizeof(*derived); k++)
 		setting_remove(d, derived[k]);
 
 	snprintf(c->where, sizeof(c->where), "(top level)");
-	modes = get_array(c, root, "modes");
+	modes = get_array(c, root, RK(rpcsim_doc, modes));
 	if (!modes)
 		return -1;
 	for (size_t i = 0; i < json_object_array_length(modes); i++) {
 		json_object *mo = json_object_array_get_idx(modes, i), *runs;
-		const char *name = get_string(mo, "mode");
+		const char *name = get_string(mo, RK(rpcsim_mode, mode));
 		struct mode_data *m;
 
-		snprintf(c->where, sizeof(c->where), "modes[%zu]", i);
+		snprintf(c->where, sizeof(c->where), "%s[%zu]",
+			 RK(rpcsim_doc, modes), i);
 		if (!name)
-			return doc_error(d, "%s: no string \"mode\"", c->where);
-		m = mode_get(d, name, get_string(mo, "label"));
-		runs = get_array(c, mo, "per_run");
+			return doc_error(d, "%s: no string \"%s\"", c->where,
+					 RK(rpcsim_mode, mode));
+		m = mode_get(d, name, get_string(mo, RK(rpcsim_mode, label)));
+		runs = get_array(c, mo, RK(rpcsim_mode, per_run));
 		if (!runs)
 			return -1;
 		for (size_t r = 0; r < json_object_array_length(runs); r++) {
-			snprintf(c->where, sizeof(c->where),
-				 "modes[%zu].per_run[%zu]", i, r);
+			snprintf(c->where, sizeof(c->where), "%s[%zu].%s[%zu]",
+				 RK(rpcsim_doc, modes), i,
+				 RK(rpcsim_mode, per_run), r);
 			if (rpcsim_run(c, m, json_object_array_get_idx(runs,
 								       r)))
 				return -1;
@@ -572,8 +585,10 @@ static int load_rpcsim(struct ctx *c, json_object *root)
 
 /* --- rpcsim-analyze --json ------------------------------------------------ */
 
-static const char *const analyze_pcts[] = { "p50_ns", "p90_ns", "p99_ns",
-					    "p99_9_ns" };
+static const char *const analyze_pcts[] = {
+	RK(analyze_latency, p50_ns), RK(analyze_latency, p90_ns),
+	RK(analyze_latency, p99_ns), RK(analyze_latency, p99_9_ns),
+};
 
 /* "Bulk array" -> "array", as rpcsim --alloc names the modes. */
 static const char *analyze_mode_name(json_object *mo)
@@ -583,14 +598,15 @@ static const char *analyze_mode_name(json_object *mo)
 		{ "Bulk list", "list" },
 		{ "Bulk array", "array" },
 	};
-	json_object *runs = member(mo, "runs");
-	const char *label = get_string(mo, "label");
+	json_object *runs = member(mo, RK(analyze_mode, runs));
+	const char *label = get_string(mo, RK(analyze_mode, label));
 
 	for (size_t r = 0; runs && json_object_is_type(runs, json_type_array)
 			   && r < json_object_array_length(runs); r++) {
 		json_object *cfg = member(json_object_array_get_idx(runs, r),
-					  "config");
-		const char *name = get_string(cfg, "mode_name");
+					  RK(analyze_run, config));
+		const char *name = get_string(cfg,
+					      RK(analyze_config, mode_name));
 
 		if (name && *name)
 			return name;
@@ -608,16 +624,17 @@ static int analyze_group(struct ctx *c, struct mode_data *m, json_object *g,
 	double calls, v;
 	size_t wlen;
 
-	if (get_number(c, g, "calls", &calls))
+	if (get_number(c, g, RK(analyze_group, calls), &calls))
 		return -1;
 	if (calls <= 0)
 		return 0;
-	lat = member(g, "latency_ns");
+	lat = member(g, RK(analyze_group, latency_ns));
 	if (!lat || !json_object_is_type(lat, json_type_object))
-		return doc_error(c->d, "%s: no object \"latency_ns\"",
-				 c->where);
-	wlen = ctx_push(c, ".latency_ns");
-	if (add_number(c, m, M_MEAN, lat, "mean_ns", 1000.0))
+		return doc_error(c->d, "%s: no object \"%s\"", c->where,
+				 RK(analyze_group, latency_ns));
+	wlen = ctx_push(c, RK(analyze_group, latency_ns));
+	if (add_number(c, m, M_MEAN, lat, RK(analyze_latency, mean_ns),
+		       1000.0))
 		return -1;
 	for (unsigned int i = 0; i < 4; i++) {
 		if (add_number(c, m, M_P50 + i, lat, analyze_pcts[i],
@@ -625,24 +642,27 @@ static int analyze_group(struct ctx *c, struct mode_data *m, json_object *g,
 			return -1;
 	}
 	ctx_pop(c, wlen);
-	stamps = member(g, "timestamps");
+	stamps = member(g, RK(analyze_group, timestamps));
 	if (stamps && json_object_is_type(stamps, json_type_object)) {
-		wlen = ctx_push(c, ".timestamps");
-		if (add_number(c, m, M_STAMPS, stamps, "mean_ns", 1000.0))
+		wlen = ctx_push(c, RK(analyze_group, timestamps));
+		if (add_number(c, m, M_STAMPS, stamps,
+			       RK(analyze_latency, mean_ns), 1000.0))
 			return -1;
 		ctx_pop(c, wlen);
 	}
-	if (add_number(c, m, M_PAGES, g, "pages_per_call", 1) ||
-	    add_number(c, m, M_ALLOC_CALLS, g, "alloc_calls_per_call", 1) ||
-	    add_number(c, m, M_NO_PROGRESS, g, "svc_alloc_arg_err_per_call",
-		       1))
+	if (add_number(c, m, M_PAGES, g, RK(analyze_group, pages_per_call),
+		       1) ||
+	    add_number(c, m, M_ALLOC_CALLS, g,
+		       RK(analyze_group, alloc_calls_per_call), 1) ||
+	    add_number(c, m, M_NO_PROGRESS, g,
+		       RK(analyze_group, svc_alloc_arg_err_per_call), 1))
 		return -1;
 
 	/* Only events seen are listed: the others of the trace are 0. */
-	ppc = member(g, "pagepool_per_call");
+	ppc = member(g, RK(analyze_group, pagepool_per_call));
 	if (ppc && !json_object_is_type(ppc, json_type_object))
-		return doc_error(c->d, "%s.pagepool_per_call: not an object",
-				 c->where);
+		return doc_error(c->d, "%s.%s: not an object", c->where,
+				 RK(analyze_group, pagepool_per_call));
 	for (unsigned int i = 0; i < nr_pp; i++) {
 		json_object *e = member(ppc, pp[i]);
 
@@ -650,9 +670,10 @@ static int analyze_group(struct ctx *c, struct mode_data *m, json_object *g,
 		if (e) {
 			if (!is_number(e) ||
 			    !isfinite(json_object_get_double(e)))
-				return doc_error(c->d, "%s.pagepool_per_call."
-						 "%s: not a finite number",
-						 c->where, pp[i]);
+				return doc_error(c->d, "%s.%s.%s: not a "
+						 "finite number", c->where,
+						 RK(analyze_group,
+						    pagepool_per_call), pp[i]);
 			v = json_object_get_double(e);
 		}
 		series_add(m, metric_counter("trace", pp[i]), v);
@@ -669,14 +690,15 @@ static unsigned int analyze_pp_names(json_object *modes, char ***out)
 
 	for (size_t i = 0; i < json_object_array_length(modes); i++) {
 		json_object *mo = json_object_array_get_idx(modes, i);
-		json_object *runs = member(mo, "runs");
+		json_object *runs = member(mo, RK(analyze_mode, runs));
 		size_t nr = runs && json_object_is_type(runs, json_type_array) ?
 			    json_object_array_length(runs) : 0;
 
 		for (size_t r = 0; r <= nr; r++) {
 			json_object *g = r < nr ?
 				json_object_array_get_idx(runs, r) : mo;
-			json_object *ppc = member(g, "pagepool_per_call");
+			json_object *ppc = member(g, RK(analyze_group,
+							pagepool_per_call));
 			unsigned int k;
 
 			if (!ppc || !json_object_is_type(ppc,
@@ -709,7 +731,7 @@ static int load_analyze(struct ctx *c, json_object *root)
 	bool have_cfg = false;
 
 	snprintf(c->where, sizeof(c->where), "(top level)");
-	modes = get_array(c, root, "modes");
+	modes = get_array(c, root, RK(analyze_doc, modes));
 	if (!modes)
 		return -1;
 	nr_pp = analyze_pp_names(modes, &pp);
@@ -719,25 +741,28 @@ static int load_analyze(struct ctx *c, json_object *root)
 		struct mode_data *m;
 		size_t nr, used = 0;
 
-		snprintf(c->where, sizeof(c->where), "modes[%zu]", i);
+		snprintf(c->where, sizeof(c->where), "%s[%zu]",
+			 RK(analyze_doc, modes), i);
 		if (!name) {
-			ret = doc_error(d, "%s: no string \"label\"", c->where);
+			ret = doc_error(d, "%s: no string \"%s\"", c->where,
+					RK(analyze_mode, label));
 			break;
 		}
-		m = mode_get(d, name, get_string(mo, "label"));
-		runs = member(mo, "runs");
+		m = mode_get(d, name, get_string(mo, RK(analyze_mode, label)));
+		runs = member(mo, RK(analyze_mode, runs));
 		nr = runs && json_object_is_type(runs, json_type_array) ?
 		     json_object_array_length(runs) : 0;
 		/* rpcsim's runs; events outside any run only if none. */
 		for (size_t r = 0; r < nr && !ret; r++) {
 			json_object *g = json_object_array_get_idx(runs, r);
-			json_object *cfg = member(g, "config");
-			json_object *run = member(g, "run");
+			json_object *cfg = member(g, RK(analyze_run, config));
+			json_object *run = member(g, RK(analyze_run, run));
 
 			if (!run || json_object_is_type(run, json_type_null))
 				continue;
-			snprintf(c->where, sizeof(c->where),
-				 "modes[%zu].runs[%zu]", i, r);
+			snprintf(c->where, sizeof(c->where), "%s[%zu].%s[%zu]",
+				 RK(analyze_doc, modes), i,
+				 RK(analyze_mode, runs), r);
 			ret = analyze_group(c, m, g, pp, nr_pp);
 			used++;
 			if (!have_cfg && cfg &&
@@ -755,10 +780,10 @@ static int load_analyze(struct ctx *c, json_object *root)
 	if (ret)
 		return ret;
 	/* mode_name is the row, not a setting; pid differs every run. */
-	setting_remove(d, "mode_name");
-	setting_remove(d, "pid");
-	traces = member(root, "traces");
-	get_number_opt(c, root, "events", &events);
+	setting_remove(d, RK(analyze_config, mode_name));
+	setting_remove(d, RK(analyze_config, pid));
+	traces = member(root, RK(analyze_doc, traces));
+	get_number_opt(c, root, RK(analyze_doc, events), &events);
 	if (asprintf(&d->desc, "rpcsim-analyze of %zu trace%s, %.0f events",
 		     traces && json_object_is_type(traces, json_type_array) ?
 		     json_object_array_length(traces) : 0,
@@ -813,8 +838,8 @@ int doc_load(struct doc *d, const char *path)
 	free(buf);
 	if (!root)
 		return -1;
-	program = get_string(root, "program");
-	tool = get_string(root, "tool");
+	program = get_string(root, RK(rpcsim_doc, program));
+	tool = get_string(root, RK(analyze_doc, tool));
 	if (program && !strcmp(program, "rpcsim")) {
 		d->kind = DOC_RPCSIM;
 		ret = doc_check_schema(d, root) ? -1 : load_rpcsim(&c, root);

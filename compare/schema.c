@@ -3,10 +3,12 @@
  * The schema of the documents rpcsim --json and rpcsim-analyze --json
  * write, checked before anything is read from them (see compare.h).
  *
- * Each object is a table of the members the tools write: the JSON types
- * a member may have, whether it must be there, the strings it may hold,
- * and the table of what it holds.  Members the tables do not name are let
- * through (a later rpcsim may add some); every named one is checked.
+ * Each object is a table of the members the tools write, expanded from
+ * common/result_schema.h: the JSON types a member may have, whether it
+ * must be there, the strings it may hold, and the table of what it holds.
+ * Members the tables do not name are let through, or checked against the
+ * types the object gives its other members (a later rpcsim may add
+ * some); every named one is checked.
  * Then what a table cannot say: a mode given twice, a run given twice in
  * a mode, a label that is not its mode's.
  *
@@ -29,18 +31,7 @@
 #include <json-c/json.h>
 
 #include "compare.h"
-
-enum {
-	T_NULL	= 1 << 0,
-	T_BOOL	= 1 << 1,
-	T_UINT	= 1 << 2,	/* an integer, 0 or more */
-	T_INT	= 1 << 3,	/* an integer */
-	T_NUM	= 1 << 4,	/* a finite number, 0 or more */
-	T_SNUM	= 1 << 5,	/* a finite number */
-	T_STR	= 1 << 6,
-	T_OBJ	= 1 << 7,
-	T_ARR	= 1 << 8,
-};
+#include "result_schema.h"
 
 struct schema;
 
@@ -59,243 +50,35 @@ struct schema {
 	unsigned int others;		/* types of members not named: 0 any */
 };
 
-/* --- the tables -------------------------------------------------------- */
+/* --- the tables: common/result_schema.h, expanded ---------------------- */
 
-static const char *const rpcsim_modes[] = { "single", "list", "array", NULL };
-static const char *const rpcsim_allocs[] = {
-	"single", "list", "array", "all", NULL
-};
-static const char *const completions[] = { "thread", "inline", NULL };
-static const char *const backends[] = { "buddy", "jemalloc", "plugin",
-					 NULL };
-static const char *const variants[] = {
-	"merged", "stop-at-first-populated", "batched-stats",
-	"no-single-fallback", "pure-output", NULL
-};
-static const char *const profiles[] = { "lean", "kernel", NULL };
+#define STRINGS(list, ...)						\
+	static const char *const strings_##list[] = { __VA_ARGS__, NULL };
+RESULT_STRINGS(STRINGS)
 
-#define FIGURE	(T_NUM | T_NULL)	/* json.c: non-finite -> null */
+/* The columns of a member. */
+#define REQ		true
+#define OPT		false
+#define NONE
+#define STRS(list)	.strings = strings_##list
+#define OBJ(object)	.obj = &schema_##object
+#define ITEMS(types)	.items = (types)
+#define OBJ_ITEMS(object) .items = T_OBJ, .item_obj = &schema_##object
 
-/* Table entries. */
-#define F(k, t)		{ .key = (k), .types = (t) }
-#define REQ(k, t)	{ .key = (k), .types = (t), .required = true }
-#define STR(k, s)	{ .key = (k), .types = T_STR, .strings = (s) }
-#define REQ_STR(k, s)	{ .key = (k), .types = T_STR, .required = true, \
-			  .strings = (s) }
-#define OBJ(k, t, sch)	{ .key = (k), .types = (t), .obj = (sch) }
-#define REQ_OBJ(k, t, sch) { .key = (k), .types = (t), .required = true, \
-			     .obj = (sch) }
-#define ARR(k, it, sch)	{ .key = (k), .types = T_ARR, .items = (it), \
-			  .item_obj = (sch) }
-#define REQ_ARR(k, it, sch) { .key = (k), .types = T_ARR, .required = true, \
-			      .items = (it), .item_obj = (sch) }
-#define END		{ .key = NULL }
-#define SCHEMA(oth, ...) { .fields = (const struct field[]){ __VA_ARGS__, END }, \
-			   .others = (oth) }
+#define FIELD(member, k, t, need, sub)					\
+	{ .key = (k), .types = (t), .required = (need), sub },
 
-/* Objects whose every member is a count, or a figure. */
-static const struct schema uint_map = { .fields = (const struct field[]){ END },
-					.others = T_UINT };
-static const struct schema figure_map = {
-	.fields = (const struct field[]){ END }, .others = FIGURE };
-
-static const struct schema mix_schema = SCHEMA(0,
-	REQ("read", T_UINT),
-	REQ("write", T_UINT));
-
-static const struct schema jemalloc_schema = SCHEMA(0,
-	F("tcache", T_BOOL),
-	F("tcache_slots", T_INT),
-	F("batch_alloc", T_BOOL),
-	F("headroom_pages", T_UINT));
-
-static const struct schema rpcsim_config = SCHEMA(0,
-	STR("alloc", rpcsim_allocs),
-	F("threads", T_UINT),
-	F("duration_s", T_NUM | T_NULL),
-	F("requests", T_UINT | T_NULL),
-	OBJ("mix", T_OBJ, &mix_schema),
-	F("io_size", T_UINT),
-	F("max_payload", T_UINT),
-	F("sv_max_mesg", T_UINT),
-	F("rq_pages", T_UINT),
-	F("pool_size", T_UINT),
-	F("pool_pages", T_UINT),
-	F("min_pool_pages", T_UINT),
-	F("file_size", T_UINT),
-	F("file_pages", T_UINT),
-	F("pcp_batch", T_UINT),
-	F("pcp_high", T_UINT),
-	STR("backend", backends),
-	F("plugin", T_STR),
-	STR("bulk_variant", variants),
-	STR("profile", profiles),
-	OBJ("jemalloc", T_OBJ | T_NULL, &jemalloc_schema),
-	STR("completion", completions),
-	F("queue_depth", T_UINT),
-	F("retry_wait_us", T_UINT),
-	F("seed", T_UINT),
-	F("repeat", T_UINT),
-	F("warmup", T_UINT),
-	F("asan", T_BOOL),
-	F("debug_checks", T_BOOL),
-	F("clock_ns", T_UINT));
-
-static const struct schema rpcsim_pct = SCHEMA(0,
-	REQ("p50", FIGURE),
-	REQ("p90", FIGURE),
-	REQ("p99", FIGURE),
-	REQ("p99.9", FIGURE));
-
-static const struct schema pool_at_exit = SCHEMA(T_UINT,
-	F("counters_consistent", T_BOOL));
-
-/* What a run and a mode (all its runs) both say; OPT: REQ for a run. */
-#define RPCSIM_FIGURES(OPT, OPT_OBJ)					\
-	REQ("calls", T_UINT),						\
-	OPT("mean_us", FIGURE),						\
-	F("stddev_us", FIGURE),						\
-	F("min_us", FIGURE),						\
-	F("max_us", FIGURE),						\
-	OPT_OBJ("percentiles_us", T_OBJ, &rpcsim_pct),			\
-	F("pages", T_UINT),						\
-	OPT("pages_per_call", FIGURE),					\
-	F("alloc_calls", T_UINT),					\
-	F("alloc_calls_per_call", FIGURE),				\
-	F("requests", T_UINT),						\
-	OPT("requests_per_s", FIGURE),					\
-	F("reads", T_UINT),						\
-	F("writes", T_UINT),						\
-	F("bytes_read", T_UINT),					\
-	F("bytes_written", T_UINT),					\
-	OPT("no_progress", T_UINT),					\
-	OPT("waits", T_UINT),						\
-	F("wait_s", FIGURE),						\
-	F("elapsed_s", FIGURE),						\
-	F("completions", T_UINT),					\
-	F("digest", T_STR),						\
-	OPT_OBJ("counters", T_OBJ, &uint_map)
-
-static const struct schema rpcsim_run = SCHEMA(0,
-	REQ("run", T_UINT),
-	RPCSIM_FIGURES(REQ, REQ_OBJ),
-	ARR("threads", T_OBJ, &uint_map),
-	OBJ("accounting", T_OBJ, &uint_map),
-	OBJ("pool_at_exit", T_OBJ, &pool_at_exit));
-
-static const struct schema across_runs = SCHEMA(FIGURE,
-	F("n", T_UINT),
-	F("trimmed", T_UINT));
-
-static const struct schema rpcsim_mode = SCHEMA(0,
-	REQ_STR("mode", rpcsim_modes),
-	F("label", T_STR),
-	F("runs", T_UINT),
-	RPCSIM_FIGURES(F, OBJ),
-	OBJ("across_runs", T_OBJ, &across_runs),
-	REQ_ARR("per_run", T_OBJ, &rpcsim_run));
-
-/* Where the document was made (rpcsim --sweep marks other machines). */
-static const struct schema rpcsim_build = SCHEMA(0,
-	F("version", T_STR),
-	F("libpagepool", T_STR),
-	F("configure", T_STR),
-	F("asan", T_BOOL),
-	F("pcp_impl", T_STR));
-
-static const struct schema rpcsim_doc = SCHEMA(0,
-	REQ("program", T_STR),
-	F("version", T_STR),
-	F("libpagepool", T_STR),
-	F("host", T_STR),
-	OBJ("build", T_OBJ, &rpcsim_build),
-	F("sweep", T_OBJ | T_NULL),
-	REQ_OBJ("config", T_OBJ, &rpcsim_config),
-	REQ_ARR("modes", T_OBJ, &rpcsim_mode),
-	F("trace", T_OBJ | T_NULL));
-
-static const struct schema analyze_lat = SCHEMA(0,
-	F("count", T_UINT),
-	F("sum_ns", T_UINT),
-	REQ("mean_ns", FIGURE),
-	F("stddev_ns", FIGURE),
-	F("min_ns", T_UINT),
-	F("max_ns", T_UINT),
-	REQ("p50_ns", FIGURE),
-	REQ("p90_ns", FIGURE),
-	REQ("p99_ns", FIGURE),
-	REQ("p99_9_ns", FIGURE));
-
-/* Signed: timestamps minus latency_ns. */
-static const struct schema analyze_diff = SCHEMA(T_SNUM | T_NULL,
-	F("count", T_UINT),
-	F("negative", T_UINT),
-	F("ok", T_BOOL));
-
-static const struct schema analyze_run_end = SCHEMA(0,
-	F("events", T_UINT),
-	F("calls", T_UINT),
-	F("latency_sum_ns", T_UINT),
-	F("mean_ns", FIGURE),
-	F("pages", T_UINT),
-	F("requests", T_UINT),
-	F("no_progress", T_UINT),
-	F("calls_match", T_BOOL));
-
-static const struct schema analyze_config = SCHEMA(T_UINT,
-	F("mode_name", T_STR),
-	F("completion", T_STR),
-	F("version", T_STR),
-	F("pid", T_UINT | T_NULL),
-	F("backend", T_STR | T_NULL),
-	F("contract", T_STR | T_NULL),
-	F("bulk_variant", T_STR));
-
-/* What a mode and each of its runs say. */
-#define ANALYZE_GROUP							\
-	REQ("calls", T_UINT),						\
-	F("mean_us", FIGURE),						\
-	REQ_OBJ("latency_ns", T_OBJ | T_NULL, &analyze_lat),		\
-	OBJ("timestamps", T_OBJ | T_NULL, &analyze_lat),		\
-	OBJ("difference", T_OBJ | T_NULL, &analyze_diff),		\
-	OBJ("run_end", T_OBJ | T_NULL, &analyze_run_end),		\
-	REQ("pages_per_call", FIGURE),					\
-	REQ("alloc_calls_per_call", FIGURE),				\
-	F("svc_alloc_arg_err", T_UINT),					\
-	REQ("svc_alloc_arg_err_per_call", FIGURE),			\
-	F("retries", T_UINT),						\
-	F("requests", T_UINT),						\
-	OBJ("pagepool_per_call", T_OBJ, &figure_map),			\
-	OBJ("pairing", T_OBJ, &uint_map)
-
-static const struct schema analyze_run = SCHEMA(0,
-	REQ("run", T_UINT | T_NULL),
-	ANALYZE_GROUP,
-	OBJ("config", T_OBJ | T_NULL, &analyze_config));
-
-static const struct schema analyze_mode = SCHEMA(0,
-	REQ("mode", T_UINT | T_NULL),
-	REQ("label", T_STR),
-	F("summary", T_STR),
-	ANALYZE_GROUP,
-	ARR("runs", T_OBJ, &analyze_run));
-
-static const struct schema analyze_doc = SCHEMA(0,
-	REQ("tool", T_STR),
-	ARR("traces", T_STR, NULL),
-	F("events", T_UINT),
-	F("rpcsim_events", T_UINT),
-	F("pagepool_events", T_UINT),
-	F("discarded_events", T_UINT),
-	F("discarded_events_records", T_UINT),
-	F("discarded_events_unknown_count", T_UINT),
-	F("discarded_packets", T_UINT),
-	F("discarded_packets_records", T_UINT),
-	F("discarded_packets_unknown_count", T_UINT),
-	F("vtid", T_BOOL),
-	F("tracepoint_cost_ns", T_UINT),
-	REQ_ARR("modes", T_OBJ, &analyze_mode),
-	ARR("warnings", T_STR, NULL));
+/* Declared first: an object may hold one defined after it. */
+#define DECLARE(object, MEMBERS, oth)					\
+	static const struct schema schema_##object;
+#define DEFINE(object, MEMBERS, oth)					\
+	static const struct schema schema_##object = {			\
+		.fields = (const struct field[]){			\
+			MEMBERS(FIELD) { .key = NULL } },		\
+		.others = (oth),					\
+	};
+RESULT_OBJECTS(DECLARE)
+RESULT_OBJECTS(DEFINE)
 
 /* --- checking ---------------------------------------------------------- */
 
@@ -504,6 +287,27 @@ static const char *const rpcsim_labels[] = {
 	"Single page", "Bulk list", "Bulk array",
 };
 
+/*
+ * The first of runs[0..@r - 1] whose member @key (the run's number, or
+ * null) is that of runs[@r]; -1 when none is.
+ */
+static long earlier_run(json_object *runs, size_t r, const char *key)
+{
+	json_object *v = NULL;
+
+	json_object_object_get_ex(json_object_array_get_idx(runs, r), key, &v);
+	for (size_t k = 0; k < r; k++) {
+		json_object *w = NULL;
+
+		json_object_object_get_ex(json_object_array_get_idx(runs, k),
+					  key, &w);
+		if (json_object_get_type(w) == json_object_get_type(v) &&
+		    json_object_get_int64(w) == json_object_get_int64(v))
+			return (long)k;
+	}
+	return -1;
+}
+
 /* Each mode once, with its own label; each run of a mode once. */
 static int check_rpcsim_modes(struct check *c, json_object *modes)
 {
@@ -513,45 +317,43 @@ static int check_rpcsim_modes(struct check *c, json_object *modes)
 		json_object *runs;
 		size_t m;
 
-		json_object_object_get_ex(mo, "mode", &v);
+		json_object_object_get_ex(mo, RK(rpcsim_mode, mode), &v);
 		name = json_object_get_string(v);
-		for (m = 0; strcmp(rpcsim_modes[m], name); m++)
+		for (m = 0; strcmp(strings_rpcsim_modes[m], name); m++)
 			;
-		snprintf(c->path, sizeof(c->path), "modes[%zu].mode", i);
+		snprintf(c->path, sizeof(c->path), "%s[%zu].%s",
+			 RK(rpcsim_doc, modes), i, RK(rpcsim_mode, mode));
 		for (size_t k = 0; k < i; k++) {
 			json_object *other = json_object_array_get_idx(modes, k);
 
-			json_object_object_get_ex(other, "mode", &v);
+			json_object_object_get_ex(other, RK(rpcsim_mode, mode),
+						  &v);
 			if (!strcmp(json_object_get_string(v), name))
 				return bad(c, "\"%s\" given twice (also "
 					   "modes[%zu]): one entry per mode",
 					   name, k);
 		}
-		if (json_object_object_get_ex(mo, "label", &v))
+		if (json_object_object_get_ex(mo, RK(rpcsim_mode, label), &v))
 			label = json_object_get_string(v);
-		snprintf(c->path, sizeof(c->path), "modes[%zu].label", i);
+		snprintf(c->path, sizeof(c->path), "%s[%zu].%s",
+			 RK(rpcsim_doc, modes), i, RK(rpcsim_mode, label));
 		if (label && strcmp(label, rpcsim_labels[m]))
 			return bad(c, "\"%s\": the %s mode is labelled \"%s\"",
 				   label, name, rpcsim_labels[m]);
-		json_object_object_get_ex(mo, "per_run", &runs);
+		json_object_object_get_ex(mo, RK(rpcsim_mode, per_run), &runs);
 		for (size_t r = 0; r < json_object_array_length(runs); r++) {
 			json_object *run = json_object_array_get_idx(runs, r);
-			int64_t nr;
+			long k = earlier_run(runs, r, RK(rpcsim_run, run));
 
-			json_object_object_get_ex(run, "run", &v);
-			nr = json_object_get_int64(v);
-			snprintf(c->path, sizeof(c->path),
-				 "modes[%zu].per_run[%zu].run", i, r);
-			for (size_t k = 0; k < r; k++) {
-				json_object *o = json_object_array_get_idx(runs,
-									   k);
-
-				json_object_object_get_ex(o, "run", &v);
-				if (json_object_get_int64(v) == nr)
-					return bad(c, "run %" PRId64 " given "
-						   "twice (also per_run[%zu])",
-						   nr, k);
-			}
+			json_object_object_get_ex(run, RK(rpcsim_run, run), &v);
+			snprintf(c->path, sizeof(c->path), "%s[%zu].%s[%zu].%s",
+				 RK(rpcsim_doc, modes), i,
+				 RK(rpcsim_mode, per_run), r,
+				 RK(rpcsim_run, run));
+			if (k >= 0)
+				return bad(c, "run %" PRId64 " given twice "
+					   "(also per_run[%ld])",
+					   json_object_get_int64(v), k);
 		}
 	}
 	return 0;
@@ -572,7 +374,7 @@ static int64_t analyze_mode_of(json_object *mo)
 {
 	json_object *v = NULL;
 
-	json_object_object_get_ex(mo, "mode", &v);
+	json_object_object_get_ex(mo, RK(analyze_mode, mode), &v);
 	return json_object_is_type(v, json_type_null) ? -1 :
 	       json_object_get_int64(v);
 }
@@ -585,7 +387,8 @@ static int check_analyze_modes(struct check *c, json_object *modes)
 		json_object *runs = NULL;
 		char want[64];
 
-		snprintf(c->path, sizeof(c->path), "modes[%zu].mode", i);
+		snprintf(c->path, sizeof(c->path), "%s[%zu].%s",
+			 RK(analyze_doc, modes), i, RK(analyze_mode, mode));
 		if (mode > UINT32_MAX)
 			return bad(c, "%" PRId64 ": expected a mode number "
 				   "(rpcsim's are 0, 1 and 2)", mode);
@@ -597,55 +400,55 @@ static int check_analyze_modes(struct check *c, json_object *modes)
 					   "modes[%zu]): one entry per mode",
 					   json_object_to_json_string_ext(
 						   json_object_object_get(mo,
-									  "mode"),
+							RK(analyze_mode, mode)),
 						   JSON_C_TO_STRING_PLAIN), k);
 		analyze_label(mode, want, sizeof(want));
-		json_object_object_get_ex(mo, "label", &v);
-		snprintf(c->path, sizeof(c->path), "modes[%zu].label", i);
+		json_object_object_get_ex(mo, RK(analyze_mode, label), &v);
+		snprintf(c->path, sizeof(c->path), "%s[%zu].%s",
+			 RK(analyze_doc, modes), i, RK(analyze_mode, label));
 		if (strcmp(json_object_get_string(v), want))
 			return bad(c, "\"%s\": mode %" PRId64 " is labelled "
 				   "\"%s\"", json_object_get_string(v), mode,
 				   want);
-		if (!json_object_object_get_ex(mo, "runs", &runs))
+		if (!json_object_object_get_ex(mo, RK(analyze_mode, runs),
+					       &runs))
 			continue;
 		for (size_t r = 0; r < json_object_array_length(runs); r++) {
 			json_object *run = json_object_array_get_idx(runs, r);
 			json_object *cfg = NULL, *name = NULL;
+			long k = earlier_run(runs, r, RK(analyze_run, run));
 
-			json_object_object_get_ex(run, "run", &v);
-			snprintf(c->path, sizeof(c->path),
-				 "modes[%zu].runs[%zu].run", i, r);
-			for (size_t k = 0; k < r; k++) {
-				json_object *o = json_object_array_get_idx(runs,
-									   k);
-				json_object *w = NULL;
-
-				json_object_object_get_ex(o, "run", &w);
-				if (json_object_get_type(w) ==
-				    json_object_get_type(v) &&
-				    json_object_get_int64(w) ==
-				    json_object_get_int64(v))
-					return bad(c, "run %s given twice "
-						   "(also runs[%zu])",
-						   json_object_to_json_string(
-							   v), k);
-			}
-			if (!json_object_object_get_ex(run, "config", &cfg) ||
+			json_object_object_get_ex(run, RK(analyze_run, run),
+						  &v);
+			snprintf(c->path, sizeof(c->path), "%s[%zu].%s[%zu].%s",
+				 RK(analyze_doc, modes), i,
+				 RK(analyze_mode, runs), r,
+				 RK(analyze_run, run));
+			if (k >= 0)
+				return bad(c, "run %s given twice (also "
+					   "runs[%ld])",
+					   json_object_to_json_string(v), k);
+			if (!json_object_object_get_ex(run,
+						       RK(analyze_run, config),
+						       &cfg) ||
 			    !json_object_is_type(cfg, json_type_object) ||
-			    !json_object_object_get_ex(cfg, "mode_name",
-						       &name))
+			    !json_object_object_get_ex(cfg,
+					RK(analyze_config, mode_name), &name))
 				continue;
 			snprintf(c->path, sizeof(c->path),
-				 "modes[%zu].runs[%zu].config.mode_name", i,
-				 r);
+				 "%s[%zu].%s[%zu].%s.%s",
+				 RK(analyze_doc, modes), i,
+				 RK(analyze_mode, runs), r,
+				 RK(analyze_run, config),
+				 RK(analyze_config, mode_name));
 			if (mode >= 0 && mode < 3 &&
 			    *json_object_get_string(name) &&
 			    strcmp(json_object_get_string(name),
-				   rpcsim_modes[mode]))
+				   strings_rpcsim_modes[mode]))
 				return bad(c, "\"%s\" in a run of mode "
 					   "%" PRId64 " (\"%s\")",
 					   json_object_get_string(name),
-					   mode, rpcsim_modes[mode]);
+					   mode, strings_rpcsim_modes[mode]);
 		}
 	}
 	return 0;
@@ -656,16 +459,20 @@ int doc_check_schema(const struct doc *d, json_object *root)
 	struct check c = { .d = d };
 	json_object *modes;
 
-	if (check_object(&c, root, d->kind == DOC_RPCSIM ? &rpcsim_doc :
-							    &analyze_doc))
+	if (check_object(&c, root, d->kind == DOC_RPCSIM ?
+			 &schema_rpcsim_doc : &schema_analyze_doc))
 		return -1;
-	json_object_object_get_ex(root, "modes", &modes);
+	json_object_object_get_ex(root, d->kind == DOC_RPCSIM ?
+				  RK(rpcsim_doc, modes) :
+				  RK(analyze_doc, modes), &modes);
 	if (d->kind != DOC_RPCSIM) {
 		json_object *procs = NULL;
 
 		/* One process per document: two processes' modes are two. */
-		json_object_object_get_ex(root, "processes", &procs);
-		snprintf(c.path, sizeof(c.path), "processes");
+		json_object_object_get_ex(root, RK(analyze_doc, processes),
+					  &procs);
+		snprintf(c.path, sizeof(c.path), "%s",
+			 RK(analyze_doc, processes));
 		if (procs && json_object_is_type(procs, json_type_array) &&
 		    json_object_array_length(procs) > 1)
 			return bad(&c, "the trace holds %zu processes; compare "

@@ -14,11 +14,16 @@
 #include "page_pool/consumer.h"
 #include "plot.h"
 #include "report.h"
+#include "result_schema.h"
 #include "results.h"
 #include "util.h"
 
 static const double pcts[] = { 50, 90, 99, 99.9 };
-static const char *const pct_names[] = { "p50", "p90", "p99", "p99.9" };
+/* Their names, the keys of "percentiles_us", which the text uses too. */
+static const char *const pct_names[] = {
+	RK(rpcsim_percentiles, p50), RK(rpcsim_percentiles, p90),
+	RK(rpcsim_percentiles, p99), RK(rpcsim_percentiles, p99_9),
+};
 
 /* Everything one mode did over its runs, and how its runs spread. */
 struct mode_summary {
@@ -608,23 +613,25 @@ void report_table(FILE *out, const struct report *rep)
 
 static void json_percentiles(struct json *j, const struct hist *h)
 {
-	json_object_begin(j, "percentiles_us");
+	json_object_begin(j, RK(rpcsim_figures, percentiles_us));
 	for (unsigned int i = 0; i < ARRAY_SIZE(pcts); i++)
 		json_number(j, pct_names[i],
 			    ns_to_us((double)hist_percentile(h, pcts[i])));
-	json_number(j, "p99.99", ns_to_us((double)hist_percentile(h, 99.99)));
+	json_number(j, RK(rpcsim_percentiles, p99_99),
+		    ns_to_us((double)hist_percentile(h, 99.99)));
 	json_object_end(j);
 }
 
 static void json_latency(struct json *j, const struct hist *h)
 {
-	json_uint(j, "calls", h->count);
-	json_number(j, "mean_us", ns_to_us(hist_mean(h)));
-	json_number(j, "stddev_us", ns_to_us(hist_stddev(h)));
-	json_number(j, "min_us", ns_to_us(h->count ? (double)h->min : 0));
-	json_number(j, "max_us", ns_to_us((double)h->max));
+	json_uint(j, RK(rpcsim_figures, calls), h->count);
+	json_number(j, RK(rpcsim_figures, mean_us), ns_to_us(hist_mean(h)));
+	json_number(j, RK(rpcsim_figures, stddev_us), ns_to_us(hist_stddev(h)));
+	json_number(j, RK(rpcsim_figures, min_us),
+		    ns_to_us(h->count ? (double)h->min : 0));
+	json_number(j, RK(rpcsim_figures, max_us), ns_to_us((double)h->max));
 	json_percentiles(j, h);
-	hist_json(j, "histogram", h);
+	hist_json(j, RK(rpcsim_figures, histogram), h);
 }
 
 static void json_stats(struct json *j, const struct svc_stats *s,
@@ -632,24 +639,24 @@ static void json_stats(struct json *j, const struct svc_stats *s,
 {
 	char digest[24];
 
-	json_uint(j, "pages", s->pages);
-	json_number(j, "pages_per_call",
+	json_uint(j, RK(rpcsim_figures, pages), s->pages);
+	json_number(j, RK(rpcsim_figures, pages_per_call),
 		    s->calls ? (double)s->pages / (double)s->calls : 0);
-	json_uint(j, "requests", s->requests);
-	json_uint(j, "reads", s->reads);
-	json_uint(j, "writes", s->writes);
-	json_uint(j, "bytes_read", s->bytes_read);
-	json_uint(j, "bytes_written", s->bytes_written);
-	json_number(j, "requests_per_s", elapsed_s > 0 ?
+	json_uint(j, RK(rpcsim_figures, requests), s->requests);
+	json_uint(j, RK(rpcsim_figures, reads), s->reads);
+	json_uint(j, RK(rpcsim_figures, writes), s->writes);
+	json_uint(j, RK(rpcsim_figures, bytes_read), s->bytes_read);
+	json_uint(j, RK(rpcsim_figures, bytes_written), s->bytes_written);
+	json_number(j, RK(rpcsim_figures, requests_per_s), elapsed_s > 0 ?
 		    (double)s->requests / elapsed_s : 0);
-	json_uint(j, "alloc_calls", s->alloc_calls);
-	json_number(j, "alloc_calls_per_call",
+	json_uint(j, RK(rpcsim_figures, alloc_calls), s->alloc_calls);
+	json_number(j, RK(rpcsim_figures, alloc_calls_per_call),
 		    s->calls ? (double)s->alloc_calls / (double)s->calls : 0);
-	json_uint(j, "no_progress", s->no_progress);
-	json_uint(j, "waits", s->waits);
-	json_number(j, "wait_s", (double)s->wait_ns / 1e9);
+	json_uint(j, RK(rpcsim_figures, no_progress), s->no_progress);
+	json_uint(j, RK(rpcsim_figures, waits), s->waits);
+	json_number(j, RK(rpcsim_figures, wait_s), (double)s->wait_ns / 1e9);
 	snprintf(digest, sizeof(digest), "0x%016" PRIx64, s->digest);
-	json_string(j, "digest", digest);
+	json_string(j, RK(rpcsim_figures, digest), digest);
 }
 
 static void json_events(struct json *j, const char *key, const uint64_t *ev)
@@ -660,15 +667,26 @@ static void json_events(struct json *j, const char *key, const uint64_t *ev)
 	json_object_end(j);
 }
 
+/*
+ * A member of an object whose every member is the count of the same name
+ * in the struct *s: the object's list in common/result_schema.h,
+ * expanded, writes it.
+ */
+#define JSON_COUNT(member, key, types, need, sub) json_uint(j, key, s->member);
+
 static void json_recycle(struct json *j, const char *key,
-			 const struct page_pool_recycle_stats *st)
+			 const struct page_pool_recycle_stats *s)
 {
 	json_object_begin(j, key);
-	json_uint(j, "cached", st->cached);
-	json_uint(j, "cache_full", st->cache_full);
-	json_uint(j, "ring", st->ring);
-	json_uint(j, "ring_full", st->ring_full);
-	json_uint(j, "released_refcnt", st->released_refcnt);
+	RESULT_RPCSIM_RECYCLE(JSON_COUNT)
+	json_object_end(j);
+}
+
+static void json_alloc_stats(struct json *j,
+			     const struct page_pool_alloc_stats *s)
+{
+	json_object_begin(j, RK(rpcsim_page_pool, alloc_stats));
+	RESULT_RPCSIM_ALLOC_STATS(JSON_COUNT)
 	json_object_end(j);
 }
 
@@ -678,39 +696,35 @@ static void json_page_pool(struct json *j, const struct ppool_result *pr,
 {
 	const struct page_pool_alloc_stats *al = &pr->alloc;
 
-	json_object_begin(j, "page_pool");
-	json_uint(j, "refills", al->slow);
-	json_uint(j, "refill_pages", al->slow_pages);
-	json_number(j, "pages_per_refill", al->slow ?
+	json_object_begin(j, RK(rpcsim_figures, page_pool));
+	json_uint(j, RK(rpcsim_page_pool, refills), al->slow);
+	json_uint(j, RK(rpcsim_page_pool, refill_pages), al->slow_pages);
+	json_number(j, RK(rpcsim_page_pool, pages_per_refill), al->slow ?
 		    (double)al->slow_pages / (double)al->slow : 0);
-	json_number(j, "ns_per_page", al->slow_pages ? (double)h->sum /
-		    (double)al->slow_pages : 0);
-	json_uint(j, "refills_empty", al->slow_fail);
-	json_number(j, "hit_rate", ppool_hit_rate(pr));
-	json_uint(j, "handed_out", al->handed_out);
-	json_uint(j, "from_cache", al->from_cache);
-	json_uint(j, "from_ring", al->from_ring);
-	json_uint(j, "from_alloc", al->from_alloc);
-	json_object_begin(j, "alloc_stats");
-	json_uint(j, "fast", al->fast);
-	json_uint(j, "slow", al->slow);
-	json_uint(j, "empty", al->empty);
-	json_uint(j, "refill", al->refill);
-	json_uint(j, "refill_pages", al->refill_pages);
-	json_object_end(j);
-	json_recycle(j, "recycle_napi", &pr->recycle_direct);
-	json_recycle(j, "recycle_stack", &pr->recycle_stack);
-	json_uint(j, "hold", pr->hold);
-	json_uint(j, "release", pr->release);
-	json_uint(j, "inflight", pr->inflight);
-	json_uint(j, "packets", pr->packets);
-	json_uint(j, "dropped", pr->dropped);
-	json_number(j, "packets_per_s", elapsed_s > 0 ?
+	json_number(j, RK(rpcsim_page_pool, ns_per_page), al->slow_pages ?
+		    (double)h->sum / (double)al->slow_pages : 0);
+	json_uint(j, RK(rpcsim_page_pool, refills_empty), al->slow_fail);
+	json_number(j, RK(rpcsim_page_pool, hit_rate), ppool_hit_rate(pr));
+	json_uint(j, RK(rpcsim_page_pool, handed_out), al->handed_out);
+	json_uint(j, RK(rpcsim_page_pool, from_cache), al->from_cache);
+	json_uint(j, RK(rpcsim_page_pool, from_ring), al->from_ring);
+	json_uint(j, RK(rpcsim_page_pool, from_alloc), al->from_alloc);
+	json_alloc_stats(j, al);
+	json_recycle(j, RK(rpcsim_page_pool, recycle_napi),
+		     &pr->recycle_direct);
+	json_recycle(j, RK(rpcsim_page_pool, recycle_stack),
+		     &pr->recycle_stack);
+	json_uint(j, RK(rpcsim_page_pool, hold), pr->hold);
+	json_uint(j, RK(rpcsim_page_pool, release), pr->release);
+	json_uint(j, RK(rpcsim_page_pool, inflight), pr->inflight);
+	json_uint(j, RK(rpcsim_page_pool, packets), pr->packets);
+	json_uint(j, RK(rpcsim_page_pool, dropped), pr->dropped);
+	json_number(j, RK(rpcsim_page_pool, packets_per_s), elapsed_s > 0 ?
 		    (double)pr->packets / elapsed_s : 0);
-	json_uint(j, "freed_direct", pr->freed_direct);
-	json_uint(j, "freed_ring", pr->freed_ring);
-	json_uint(j, "freed_held", pr->freed_held);
-	json_uint(j, "clone_puts", pr->clone_puts);
+	json_uint(j, RK(rpcsim_page_pool, freed_direct), pr->freed_direct);
+	json_uint(j, RK(rpcsim_page_pool, freed_ring), pr->freed_ring);
+	json_uint(j, RK(rpcsim_page_pool, freed_held), pr->freed_held);
+	json_uint(j, RK(rpcsim_page_pool, clone_puts), pr->clone_puts);
 	json_object_end(j);
 }
 
@@ -720,41 +734,38 @@ static void json_run(struct json *j, const struct rpcsim_config *cfg,
 	const struct pp_vmstat *st = &r->exit;
 
 	json_object_begin(j, NULL);
-	json_uint(j, "run", r->run);
-	json_number(j, "elapsed_s", r->elapsed_s);
+	json_uint(j, RK(rpcsim_run, run), r->run);
+	json_number(j, RK(rpcsim_run, elapsed_s), r->elapsed_s);
 	json_latency(j, &r->hist);
 	json_stats(j, &r->total, r->elapsed_s);
-	json_uint(j, "completions", r->completions);
-	json_array_begin(j, "threads");
+	json_uint(j, RK(rpcsim_run, completions), r->completions);
+	json_array_begin(j, RK(rpcsim_run, threads));
 	for (unsigned int t = 0; t < cfg->threads; t++) {
 		const struct svc_stats *s = &r->threads[t];
 
 		json_object_begin(j, NULL);
-		json_uint(j, "calls", s->calls);
-		json_uint(j, "pages", s->pages);
-		json_uint(j, "requests", s->requests);
-		json_uint(j, "no_progress", s->no_progress);
-		json_uint(j, "waits", s->waits);
+		RESULT_RPCSIM_THREAD(JSON_COUNT)
 		json_object_end(j);
 	}
 	json_array_end(j);
-	json_events(j, "counters", r->events);
-	json_object_begin(j, "pool_at_exit");
-	json_uint(j, "nr_pages", st->nr_pages);
-	json_uint(j, "nr_free", st->nr_free);
-	json_uint(j, "nr_pcp", st->nr_pcp);
-	json_uint(j, "nr_backend", st->nr_backend);
-	json_uint(j, "pgalloc", st->events[PP_PGALLOC]);
-	json_uint(j, "pgfree", st->events[PP_PGFREE]);
-	json_uint(j, "leaked", st->nr_pages - st->nr_free - st->nr_pcp -
-		 st->nr_backend);
-	json_bool(j, "counters_consistent", r->counters_consistent);
+	json_events(j, RK(rpcsim_run, counters), r->events);
+	json_object_begin(j, RK(rpcsim_run, pool_at_exit));
+	json_uint(j, RK(rpcsim_pool_at_exit, nr_pages), st->nr_pages);
+	json_uint(j, RK(rpcsim_pool_at_exit, nr_free), st->nr_free);
+	json_uint(j, RK(rpcsim_pool_at_exit, nr_pcp), st->nr_pcp);
+	json_uint(j, RK(rpcsim_pool_at_exit, nr_backend), st->nr_backend);
+	json_uint(j, RK(rpcsim_pool_at_exit, pgalloc), st->events[PP_PGALLOC]);
+	json_uint(j, RK(rpcsim_pool_at_exit, pgfree), st->events[PP_PGFREE]);
+	json_uint(j, RK(rpcsim_pool_at_exit, leaked), st->nr_pages -
+		  st->nr_free - st->nr_pcp - st->nr_backend);
+	json_bool(j, RK(rpcsim_pool_at_exit, counters_consistent),
+		  r->counters_consistent);
 	json_object_end(j);
-	json_object_begin(j, "accounting");
-	json_uint(j, "pages_allocated", r->acct.allocated);
-	json_uint(j, "pages_released", r->acct.released);
-	json_uint(j, "cache_gets", r->acct.cache_gets);
-	json_uint(j, "cache_puts", r->acct.cache_puts);
+	json_object_begin(j, RK(rpcsim_run, accounting));
+	json_uint(j, RK(rpcsim_accounting, pages_allocated), r->acct.allocated);
+	json_uint(j, RK(rpcsim_accounting, pages_released), r->acct.released);
+	json_uint(j, RK(rpcsim_accounting, cache_gets), r->acct.cache_gets);
+	json_uint(j, RK(rpcsim_accounting, cache_puts), r->acct.cache_puts);
 	json_object_end(j);
 	if (r->page_pool)
 		json_page_pool(j, r->page_pool, &r->hist, r->elapsed_s);
@@ -764,19 +775,24 @@ static void json_run(struct json *j, const struct rpcsim_config *cfg,
 static void json_config_page_pool(struct json *j,
 				  const struct rpcsim_config *cfg)
 {
-	json_string(j, "consumer", rpcsim_consumer_name(cfg->consumer));
-	json_object_begin(j, "page_pool");
-	json_uint(j, "rx_queues", cfg->threads);
-	json_uint(j, "cache_size", PAGE_POOL_CACHE_SIZE);
-	json_uint(j, "refill_size", PAGE_POOL_CACHE_REFILL);
-	json_uint(j, "ring_size", cfg->ring_size);
-	json_uint(j, "packet_size", cfg->packet_size);
-	json_uint(j, "packet_pages", cfg->packet_pages);
-	json_uint(j, "rate", cfg->rate);
-	json_object_begin(j, "free_mix");
-	json_uint(j, "direct", cfg->free_direct);
-	json_uint(j, "ring", cfg->free_ring);
-	json_uint(j, "held", cfg->free_held);
+	json_string(j, RK(rpcsim_config, consumer),
+		    rpcsim_consumer_name(cfg->consumer));
+	json_object_begin(j, RK(rpcsim_config, page_pool));
+	json_uint(j, RK(rpcsim_page_pool_config, rx_queues), cfg->threads);
+	json_uint(j, RK(rpcsim_page_pool_config, cache_size),
+		  PAGE_POOL_CACHE_SIZE);
+	json_uint(j, RK(rpcsim_page_pool_config, refill_size),
+		  PAGE_POOL_CACHE_REFILL);
+	json_uint(j, RK(rpcsim_page_pool_config, ring_size), cfg->ring_size);
+	json_uint(j, RK(rpcsim_page_pool_config, packet_size),
+		  cfg->packet_size);
+	json_uint(j, RK(rpcsim_page_pool_config, packet_pages),
+		  cfg->packet_pages);
+	json_uint(j, RK(rpcsim_page_pool_config, rate), cfg->rate);
+	json_object_begin(j, RK(rpcsim_page_pool_config, free_mix));
+	json_uint(j, RK(rpcsim_free_mix, direct), cfg->free_direct);
+	json_uint(j, RK(rpcsim_free_mix, ring), cfg->free_ring);
+	json_uint(j, RK(rpcsim_free_mix, held), cfg->free_held);
 	json_object_end(j);
 	json_object_end(j);
 }
@@ -785,65 +801,69 @@ static void json_config(struct json *j, const struct report *rep)
 {
 	const struct rpcsim_config *cfg = rep->cfg;
 
-	json_object_begin(j, "config");
+	json_object_begin(j, RK(rpcsim_doc, config));
 	/* The nfsd document stays as it was before there were consumers. */
 	if (cfg->consumer == RPCSIM_CONSUMER_PAGE_POOL)
 		json_config_page_pool(j, cfg);
-	json_string(j, "alloc", cfg->alloc);
-	json_uint(j, "threads", cfg->threads);
+	json_string(j, RK(rpcsim_config, alloc), cfg->alloc);
+	json_uint(j, RK(rpcsim_config, threads), cfg->threads);
 	if (cfg->duration_s > 0)
-		json_number(j, "duration_s", cfg->duration_s);
+		json_number(j, RK(rpcsim_config, duration_s), cfg->duration_s);
 	else
-		json_null(j, "duration_s");
+		json_null(j, RK(rpcsim_config, duration_s));
 	if (cfg->requests)
-		json_uint(j, "requests", cfg->requests);
+		json_uint(j, RK(rpcsim_config, requests), cfg->requests);
 	else
-		json_null(j, "requests");
-	json_object_begin(j, "mix");
-	json_uint(j, "read", cfg->read_weight);
-	json_uint(j, "write", cfg->write_weight);
+		json_null(j, RK(rpcsim_config, requests));
+	json_object_begin(j, RK(rpcsim_config, mix));
+	json_uint(j, RK(rpcsim_mix, read), cfg->read_weight);
+	json_uint(j, RK(rpcsim_mix, write), cfg->write_weight);
 	json_object_end(j);
-	json_uint(j, "io_size", cfg->io_size);
-	json_uint(j, "max_payload", cfg->max_payload);
-	json_uint(j, "sv_max_mesg", cfg->sv_max_mesg);
-	json_uint(j, "rq_pages", cfg->pages);
-	json_uint(j, "pool_size", cfg->pool_size);
-	json_uint(j, "pool_pages", cfg->pool_pages);
-	json_uint(j, "min_pool_pages", cfg->min_pool_pages);
-	json_uint(j, "file_size", cfg->file_size);
-	json_uint(j, "file_pages", cfg->file_pages);
-	json_uint(j, "pcp_batch", cfg->pcp_batch);
-	json_uint(j, "pcp_high", cfg->pcp_high);
-	json_string(j, "backend", pp_backend_name(cfg->backend));
+	json_uint(j, RK(rpcsim_config, io_size), cfg->io_size);
+	json_uint(j, RK(rpcsim_config, max_payload), cfg->max_payload);
+	json_uint(j, RK(rpcsim_config, sv_max_mesg), cfg->sv_max_mesg);
+	json_uint(j, RK(rpcsim_config, rq_pages), cfg->pages);
+	json_uint(j, RK(rpcsim_config, pool_size), cfg->pool_size);
+	json_uint(j, RK(rpcsim_config, pool_pages), cfg->pool_pages);
+	json_uint(j, RK(rpcsim_config, min_pool_pages), cfg->min_pool_pages);
+	json_uint(j, RK(rpcsim_config, file_size), cfg->file_size);
+	json_uint(j, RK(rpcsim_config, file_pages), cfg->file_pages);
+	json_uint(j, RK(rpcsim_config, pcp_batch), cfg->pcp_batch);
+	json_uint(j, RK(rpcsim_config, pcp_high), cfg->pcp_high);
+	json_string(j, RK(rpcsim_config, backend),
+		    pp_backend_name(cfg->backend));
 	/* The plugin's path: which allocator "plugin" was (only then). */
 	if (cfg->backend == PP_BACKEND_PLUGIN)
-		json_string(j, "plugin", cfg->backend_plugin);
-	json_string(j, "bulk_variant",
+		json_string(j, RK(rpcsim_config, plugin), cfg->backend_plugin);
+	json_string(j, RK(rpcsim_config, bulk_variant),
 		    pp_bulk_variant_name(cfg->bulk_variant));
-	json_string(j, "profile", pp_profile_name(cfg->profile));
-	json_string(j, "pcp_impl", pp_pcp_impl_name(cfg->pcp_impl));
+	json_string(j, RK(rpcsim_config, profile),
+		    pp_profile_name(cfg->profile));
+	json_string(j, RK(rpcsim_config, pcp_impl),
+		    pp_pcp_impl_name(cfg->pcp_impl));
 	if (cfg->backend == PP_BACKEND_JEMALLOC) {
-		json_object_begin(j, "jemalloc");
-		json_bool(j, "tcache", cfg->je_tcache);
-		json_uint(j, "tcache_slots", cfg->je_tcache ?
+		json_object_begin(j, RK(rpcsim_config, jemalloc));
+		json_bool(j, RK(rpcsim_jemalloc, tcache), cfg->je_tcache);
+		json_uint(j, RK(rpcsim_jemalloc, tcache_slots), cfg->je_tcache ?
 			 (uint64_t)cfg->je_tcache_slots : 0);
-		json_bool(j, "batch_alloc", cfg->je_batch);
-		json_uint(j, "headroom_pages", cfg->backend_pages);
+		json_bool(j, RK(rpcsim_jemalloc, batch_alloc), cfg->je_batch);
+		json_uint(j, RK(rpcsim_jemalloc, headroom_pages),
+			  cfg->backend_pages);
 		json_object_end(j);
 	} else {
-		json_null(j, "jemalloc");
+		json_null(j, RK(rpcsim_config, jemalloc));
 	}
-	json_string(j, "completion",
+	json_string(j, RK(rpcsim_config, completion),
 		    cfg->completion == RPCSIM_COMPLETION_THREAD ? "thread" :
 		    "inline");
-	json_uint(j, "queue_depth", cfg->queue_depth);
-	json_uint(j, "retry_wait_us", cfg->retry_wait_us);
-	json_uint(j, "seed", cfg->seed);
-	json_uint(j, "repeat", cfg->repeat);
-	json_uint(j, "warmup", cfg->warmup);
-	json_bool(j, "asan", cfg->asan);
-	json_bool(j, "debug_checks", cfg->debug_checks);
-	json_uint(j, "clock_ns", rep->clock_ns);
+	json_uint(j, RK(rpcsim_config, queue_depth), cfg->queue_depth);
+	json_uint(j, RK(rpcsim_config, retry_wait_us), cfg->retry_wait_us);
+	json_uint(j, RK(rpcsim_config, seed), cfg->seed);
+	json_uint(j, RK(rpcsim_config, repeat), cfg->repeat);
+	json_uint(j, RK(rpcsim_config, warmup), cfg->warmup);
+	json_bool(j, RK(rpcsim_config, asan), cfg->asan);
+	json_bool(j, RK(rpcsim_config, debug_checks), cfg->debug_checks);
+	json_uint(j, RK(rpcsim_config, clock_ns), rep->clock_ns);
 	json_object_end(j);
 }
 
@@ -861,26 +881,26 @@ static void json_sweep(struct json *j, const struct rpcsim_config *cfg)
 	const struct rpcsim_sweep *sw = &cfg->sweep;
 
 	if (!sw->point) {
-		json_null(j, "sweep");
+		json_null(j, RK(rpcsim_doc, sweep));
 		return;
 	}
-	json_object_begin(j, "sweep");
-	json_uint(j, "point", sw->point);
-	json_uint(j, "points", sw->nr_points);
-	json_string(j, "name", sw->name);
-	json_string(j, "settings", sw->settings);
-	json_array_begin(j, "keys");
+	json_object_begin(j, RK(rpcsim_doc, sweep));
+	json_uint(j, RK(rpcsim_sweep, point), sw->point);
+	json_uint(j, RK(rpcsim_sweep, points), sw->nr_points);
+	json_string(j, RK(rpcsim_sweep, name), sw->name);
+	json_string(j, RK(rpcsim_sweep, settings), sw->settings);
+	json_array_begin(j, RK(rpcsim_sweep, keys));
 	for (unsigned int k = 0; k < sw->nr_keys; k++) {
 		json_object_begin(j, NULL);
-		json_string(j, "key", sw->keys[k].key);
-		json_array_begin(j, "values");
+		json_string(j, RK(sweep_key, key), sw->keys[k].key);
+		json_array_begin(j, RK(sweep_key, values));
 		for (unsigned int v = 0; v < sw->keys[k].nr; v++)
 			json_string(j, NULL, sw->keys[k].values[v]);
 		json_array_end(j);
 		json_object_end(j);
 	}
 	json_array_end(j);
-	json_object_begin(j, "values");
+	json_object_begin(j, RK(rpcsim_sweep, values));
 	for (unsigned int k = 0; k < sw->nr_keys; k++)
 		json_string(j, sw->keys[k].key,
 			    rpcsim_point_value(cfg, k, sw->point));
@@ -895,14 +915,14 @@ void report_json(FILE *out, const struct report *rep)
 
 	json_init(&j, out);
 	json_object_begin(&j, NULL);
-	json_string(&j, "program", "rpcsim");
-	json_string(&j, "version", PACKAGE_VERSION);
-	json_string(&j, "libpagepool", pp_version());
+	json_string(&j, RK(rpcsim_doc, program), "rpcsim");
+	json_string(&j, RK(rpcsim_doc, version), PACKAGE_VERSION);
+	json_string(&j, RK(rpcsim_doc, libpagepool), pp_version());
 	results_json_origin(&j, PACKAGE_VERSION, pp_version(), cfg->asan,
 			    pp_pcp_impl_name(cfg->pcp_impl));
 	json_sweep(&j, cfg);
 	json_config(&j, rep);
-	json_array_begin(&j, "modes");
+	json_array_begin(&j, RK(rpcsim_doc, modes));
 	for (int m = 0; m < RPCSIM_NR_MODES; m++) {
 		struct mode_summary ms;
 
@@ -910,27 +930,30 @@ void report_json(FILE *out, const struct report *rep)
 			continue;
 		summary_build(&ms, rep->results[m], rep->runs_done[m]);
 		json_object_begin(&j, NULL);
-		json_string(&j, "mode", rpcsim_mode_name(m));
-		json_string(&j, "label", rpcsim_mode_label(m));
-		json_uint(&j, "runs", ms.runs);
-		json_number(&j, "elapsed_s", ms.elapsed_s);
+		json_string(&j, RK(rpcsim_mode, mode), rpcsim_mode_name(m));
+		json_string(&j, RK(rpcsim_mode, label), rpcsim_mode_label(m));
+		json_uint(&j, RK(rpcsim_mode, runs), ms.runs);
+		json_number(&j, RK(rpcsim_mode, elapsed_s), ms.elapsed_s);
 		json_latency(&j, &ms.hist);
 		json_stats(&j, &ms.total, ms.elapsed_s);
-		json_uint(&j, "completions", ms.completions);
-		json_events(&j, "counters", ms.events);
-		json_object_begin(&j, "across_runs");
-		json_uint(&j, "n", ms.runs);
-		json_number(&j, "avg_us", ms.avg_us);
-		json_number(&j, "stddev_us", ms.stddev_us);
-		json_number(&j, "min_us", ms.min_us);
-		json_number(&j, "max_us", ms.max_us);
-		json_number(&j, "trimmed_mean_us", ms.trimmed_us);
-		json_uint(&j, "trimmed", ms.runs >= 3 ? 2 : 0);
+		json_uint(&j, RK(rpcsim_mode, completions), ms.completions);
+		json_events(&j, RK(rpcsim_mode, counters), ms.events);
+		json_object_begin(&j, RK(rpcsim_mode, across_runs));
+		json_uint(&j, RK(rpcsim_across_runs, n), ms.runs);
+		json_number(&j, RK(rpcsim_across_runs, avg_us), ms.avg_us);
+		json_number(&j, RK(rpcsim_across_runs, stddev_us),
+			    ms.stddev_us);
+		json_number(&j, RK(rpcsim_across_runs, min_us), ms.min_us);
+		json_number(&j, RK(rpcsim_across_runs, max_us), ms.max_us);
+		json_number(&j, RK(rpcsim_across_runs, trimmed_mean_us),
+			    ms.trimmed_us);
+		json_uint(&j, RK(rpcsim_across_runs, trimmed),
+			  ms.runs >= 3 ? 2 : 0);
 		json_object_end(&j);
 		if (cfg->consumer == RPCSIM_CONSUMER_PAGE_POOL)
 			json_page_pool(&j, &ms.page_pool, &ms.hist,
 				       ms.elapsed_s);
-		json_array_begin(&j, "per_run");
+		json_array_begin(&j, RK(rpcsim_mode, per_run));
 		for (unsigned int r = 0; r < rep->runs_done[m]; r++)
 			json_run(&j, cfg, &rep->results[m][r]);
 		json_array_end(&j);
@@ -938,11 +961,13 @@ void report_json(FILE *out, const struct report *rep)
 	}
 	json_array_end(&j);
 	if (rep->trace_dir) {
-		json_object_begin(&j, "trace");
-		json_string(&j, "dir", rep->trace_dir);
-		json_string(&j, "events", cfg->trace_all ? "all" : "rpcsim");
-		json_uint(&j, "discarded_events", rep->trace_discarded);
-		json_uint(&j, "lost_packets", rep->trace_lost);
+		json_object_begin(&j, RK(rpcsim_doc, trace));
+		json_string(&j, RK(rpcsim_trace, dir), rep->trace_dir);
+		json_string(&j, RK(rpcsim_trace, events),
+			    cfg->trace_all ? "all" : "rpcsim");
+		json_uint(&j, RK(rpcsim_trace, discarded_events),
+			  rep->trace_discarded);
+		json_uint(&j, RK(rpcsim_trace, lost_packets), rep->trace_lost);
 		json_object_end(&j);
 	}
 	json_object_end(&j);

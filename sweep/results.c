@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "json.h"
+#include "result_schema.h"
 #include "results.h"
 #include "tool.h"
 
@@ -169,12 +170,12 @@ void results_json_origin(struct json *j, const char *program_version,
 
 	if (gethostname(host, sizeof(host) - 1))
 		snprintf(host, sizeof(host), "?");
-	json_string(j, "host", host);
-	json_object_begin(j, "build");
-	json_string(j, "version", program_version);
-	json_string(j, "libpagepool", libpagepool);
-	json_string(j, "configure", PP_CONFIGURE_ARGS);
-	json_bool(j, "asan", asan);
-	json_string(j, "pcp_impl", pcp_impl);
+	json_string(j, RK(origin, host), host);
+	json_object_begin(j, RK(origin, build));
+	json_string(j, RK(build, version), program_version);
+	json_string(j, RK(build, libpagepool), libpagepool);
+	json_string(j, RK(build, configure), PP_CONFIGURE_ARGS);
+	json_bool(j, RK(build, asan), asan);
+	json_string(j, RK(build, pcp_impl), pcp_impl);
 	json_object_end(j);
 }

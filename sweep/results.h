@@ -56,7 +56,7 @@ int results_write(const char *dir, const char *name,
  * where it ran, and the build (@program_version, libpagepool's
  * @libpagepool, configure's options, @asan, the pcp implementation
  * @pcp_impl), so that results from different machines or trees are told
- * apart.
+ * apart.  Their keys are common/result_schema.h's "origin" and "build".
  */
 void results_json_origin(struct json *j, const char *program_version,
 			 const char *libpagepool, bool asan,
