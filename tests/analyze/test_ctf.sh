@@ -722,6 +722,13 @@ by_time()
 			>"$tmpdir/$bt_name.n.out" 2>>"$tmpdir/$bt_name.n.err"
 		timeout 60 "$ANALYZE" --partial -v --jobs="$bt_jobs" "$tmpdir/$bt_name" \
 			>/dev/null 2>"$tmpdir/$bt_name.$bt_jobs.v"
+		# LeakSanitizer's "Unable to get registers from thread N" (it
+		# could not stop a thread that was exiting: a note, not a
+		# report) came once in a worker's stderr under load.
+		for bt_err in "$tmpdir/$bt_name.1.err" "$tmpdir/$bt_name.n.err"; do
+			sed '/^==[0-9]*==Unable to get registers from thread [0-9]*\.$/d' \
+				"$bt_err" >"$bt_err.f" && mv "$bt_err.f" "$bt_err"
+		done
 		if ! cmp -s "$tmpdir/$bt_name.1.json" "$tmpdir/$bt_name.n.json" ||
 		   ! cmp -s "$tmpdir/$bt_name.1.out" "$tmpdir/$bt_name.n.out" ||
 		   ! cmp -s "$tmpdir/$bt_name.1.err" "$tmpdir/$bt_name.n.err"; then
@@ -812,6 +819,14 @@ children_of()
 			basename "$(dirname "$st")"
 	done
 }
+# any_alive PID...: one of them still runs
+any_alive()
+{
+	for aa_pid in "$@"; do
+		kill -0 "$aa_pid" 2>/dev/null && return 0
+	done
+	return 1
+}
 TMPDIR=$tmpdir/sigtmp "$ANALYZE" --jobs=2 "$tmpdir/big" >/dev/null 2>&1 &
 top=$!
 n=0
@@ -825,12 +840,15 @@ if [ -n "$(ls -A "$tmpdir/sigtmp")" ] && [ -n "$reader" ]; then
 	kill -TERM $reader $top 2>/dev/null
 	wait $top
 	status=$?
+	# $reader may name both workers: wait for every one of them (kill -0
+	# of two pids fails as soon as one is gone, while the other may still
+	# be removing its files; the check raced so in CI).
 	n=0
-	while kill -0 $reader 2>/dev/null && [ $n -lt 1000 ]; do
+	while any_alive $reader && [ $n -lt 1000 ]; do
 		sleep 0.01
 		n=$((n + 1))
 	done
-	[ "$status" -eq 143 ] && ! kill -0 $reader 2>/dev/null &&
+	[ "$status" -eq 143 ] && ! any_alive $reader &&
 		[ -z "$(ls -A "$tmpdir/sigtmp")" ]
 	ok $? "--jobs=2 ended by SIGTERM while reading: its temporary directory removed" ||
 		diag "exit $status; left: $(ls -AR "$tmpdir/sigtmp")"
