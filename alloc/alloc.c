@@ -831,17 +831,6 @@ bool pp_bulk_fill_checked(struct pp_pool *pool, struct pp_zone *zone,
 }
 
 /*
- * The variants of the bulk API (enum pp_bulk_variant) as constants: each
- * variant gets its own copies of the core, so comparing them compares
- * what each contract does, not the cost of telling them apart.
- */
-#define V_FILL_ALL(v)		((v) == PP_BULK_PURE_OUTPUT)
-#define V_STOP(v)		((v) == PP_BULK_STOP_AT_POPULATED)
-#define V_SINGLE_FALLBACK(v)	((v) != PP_BULK_NO_SINGLE_FALLBACK)
-#define V_PER_PAGE_STATS(v)	((v) != PP_BULK_BATCHED_STATS && \
-				 (v) != PP_BULK_PURE_OUTPUT)
-
-/*
  * __alloc_pages_bulk(): the core of both bulk APIs.  With PP_BULK_MERGED,
  * the merged 5.13 semantics plus the later fixes the issue tracker calls
  * for (a full array returns nr_pages; the one-page fallback counts only
@@ -863,14 +852,15 @@ unsigned long pp_alloc_pages_bulk_core(struct pp_pool *pool, pp_gfp_t gfp,
 	struct pp_alloc_ctx ac = { .gfp = gfp & PP_GFP_MASK, .order = 0,
 				   .nid = nid };
 	enum pp_trace_fallback fallback = PP_TRACE_FALLBACK_NONE;
-	const bool fill_all = page_array && V_FILL_ALL(v);
-	const bool stop = page_array && V_STOP(v);
-	const unsigned int stats = V_PER_PAGE_STATS(v) ?
-				   PP_FILL_PER_PAGE_STATS : 0;
-	/* The fill loops' flags; each call below passes what it knows. */
-	const unsigned int fill = (page_list ? PP_FILL_LIST : 0) |
-				  (fill_all ? PP_FILL_ALL : 0) |
-				  (stop ? PP_FILL_STOP : 0) | stats;
+	/*
+	 * The fill loops' flags.  @v is a constant in each copy of the core
+	 * (each variant gets its own, so comparing them compares what each
+	 * contract does, not the cost of telling them apart); the list's
+	 * are a constant too, and the list calls below pass them as such.
+	 */
+	const unsigned int fill = pp_fill_flags(v, page_list != NULL);
+	const unsigned int list_fill = pp_fill_flags(v, true);
+	const bool fill_all = fill & PP_FILL_ALL;
 	/*
 	 * Only the always-inline fills see its address; the out-of-line
 	 * ones get it by value, so on the fast path it stays in registers.
@@ -896,7 +886,7 @@ unsigned long pp_alloc_pages_bulk_core(struct pp_pool *pool, pp_gfp_t gfp,
 		zone = &pool->zones[pp_preferred_nid(pool, nid)];
 	/* Before the pcp is taken: skip, done, or one page. */
 	switch (pp_bulk_start(&ac, nr_pages, page_array, fill_all,
-			      V_SINGLE_FALLBACK(v), &nr_populated,
+			      v != PP_BULK_NO_SINGLE_FALLBACK, &nr_populated,
 			      &fallback)) {
 	case PP_BULK_START_DONE:
 		goto out_flush;
@@ -942,7 +932,7 @@ unsigned long pp_alloc_pages_bulk_core(struct pp_pool *pool, pp_gfp_t gfp,
 						  fill);
 		else if (page_list)
 			ok = pp_bulk_fill_rseq(pool, zone, &req, &f,
-					       PP_FILL_LIST | stats);
+					       list_fill);
 		else
 			ok = pp_bulk_fill_rseq(pool, zone, &req, &f, fill);
 		if (unlikely(!ok)) {
@@ -965,7 +955,7 @@ unsigned long pp_alloc_pages_bulk_core(struct pp_pool *pool, pp_gfp_t gfp,
 			pp_bulk_fill_checked(pool, zone, pcp, req, &f, fill);
 		else if (page_list)
 			pp_bulk_fill_pcp(pool, pcp, &req, &f,
-					 PP_FILL_LIST | stats);
+					 list_fill);
 		else
 			pp_bulk_fill_pcp(pool, pcp, &req, &f, fill);
 	}

@@ -633,16 +633,11 @@ unsigned long ppk_alloc_pages_bulk(struct pp_pool *pool, pp_gfp_t gfp, int nid,
 {
 	const enum pp_bulk_variant v = (enum pp_bulk_variant)
 		atomic_load_explicit(&pool->bulk_variant, memory_order_relaxed);
-	const bool fill_all = page_array && v == PP_BULK_PURE_OUTPUT;
-	const bool per_page_stats = v != PP_BULK_BATCHED_STATS &&
-				    v != PP_BULK_PURE_OUTPUT;
+	const unsigned int fill = pp_fill_flags(v, page_list != NULL);
+	const bool fill_all = fill & PP_FILL_ALL;
+	const bool per_page_stats = fill & PP_FILL_PER_PAGE_STATS;
 	struct pp_alloc_ctx lac = { .gfp = gfp & PP_GFP_MASK, .order = 0,
 				    .nid = nid };
-	const unsigned int fill = (page_list ? PP_FILL_LIST : 0) |
-				  (fill_all ? PP_FILL_ALL : 0) |
-				  (page_array && v == PP_BULK_STOP_AT_POPULATED ?
-				   PP_FILL_STOP : 0) |
-				  (per_page_stats ? PP_FILL_PER_PAGE_STATS : 0);
 	enum pp_trace_fallback fallback = PP_TRACE_FALLBACK_NONE;
 	unsigned int alloc_flags = PP_WMARK_LOW;
 	unsigned long nr_populated = 0, nr_account = 0, nr_leading;

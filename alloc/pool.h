@@ -253,6 +253,28 @@ struct pp_bulk_req {
 					   5.13; else once after it */
 
 /*
+ * The fill loops' flags for a bulk call of variant @v onto a list
+ * (@to_list) or into an array: what each contract of enum
+ * pp_bulk_variant asks of the loop.  With @v and @to_list constants (the
+ * lean core's copies) it folds to a constant.
+ */
+static inline unsigned int pp_fill_flags(enum pp_bulk_variant v,
+					 bool to_list)
+{
+	unsigned int flags = v != PP_BULK_BATCHED_STATS &&
+			     v != PP_BULK_PURE_OUTPUT ?
+			     PP_FILL_PER_PAGE_STATS : 0;
+
+	if (to_list)
+		return flags | PP_FILL_LIST;
+	if (v == PP_BULK_PURE_OUTPUT)
+		flags |= PP_FILL_ALL;
+	if (v == PP_BULK_STOP_AT_POPULATED)
+		flags |= PP_FILL_STOP;
+	return flags;
+}
+
+/*
  * The flags of a checked copy of a loop (debug checks, GFP_ZERO), one for
  * a list and one for an array: PP_FILL_LIST stays a constant in each,
  * the others are tested per page.
