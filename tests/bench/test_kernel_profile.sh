@@ -63,14 +63,27 @@ printf '%s\n' "$rows" | awk -F'|' '
 	END { exit bad }'
 ok $? "lab / single, v5r9 / single and the distance between them, row by row" ||
 	diag "$rows"
-# The summary counts the rows that meet each target.
+# The summary counts the rows that meet each target.  The script decides
+# on unrounded figures and prints rounded ones (ns to 0.01, the distance
+# to 0.1 %), so a row within rounding of a bound may count either way:
+# the counts must lie between those of the rows clearly in and those of
+# the rows in or near.
 printf '%s\n' "$rows" | awk -F'|' -v sum="$(grep '^time per page within 2x' "$OUT")" '
-	NR == 1 { }
-	{ ns = $4 + 0; pns = $8 + 0; t += ns >= pns / 2 && ns <= pns * 2 }
-	NR > 1 { d = $10 + 0; r += d >= -20 && d <= 20 }
+	{
+		ns = $4 + 0; pns = ($7 + 0) / 3.6
+		tlo += ns - 0.005 >= pns / 2 && ns + 0.005 <= pns * 2
+		thi += ns + 0.005 >= pns / 2 && ns - 0.005 <= pns * 2
+	}
+	NR > 1 {
+		d = $10 + 0; if (d < 0) d = -d
+		rlo += d + 0.05 <= 20; rhi += d - 0.05 <= 20
+	}
 	END {
-		want = sprintf("time per page within 2x of the published: %d of 19; ratio to single within +-20 %%: %d of 18", t, r)
-		exit sum != want
+		if (split(sum, w, /[:;] */) < 4) exit 1
+		split(w[2], a, " "); split(w[4], b, " ")
+		t = a[1] + 0; r = b[1] + 0
+		exit !(a[3] == 19 && b[3] == 18 && t >= tlo && t <= thi &&
+		       r >= rlo && r <= rhi)
 	}'
 ok $? "the summary line counts the rows that meet each target" ||
 	diag "$(grep -A1 '^time per page' "$OUT")"
