@@ -1,33 +1,55 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Tracepoints of the "pagepool" provider, or nothing when built with
- * --disable-lttng-ust.  A disabled tracepoint is one load and one branch.
+ * Tracepoints of the "pagepool" provider, and the USDT probe of the same
+ * name and arguments beside each (tracepoints/usdt.h); either is nothing
+ * when built without it (--disable-lttng-ust, --disable-usdt).  A
+ * disabled tracepoint is one load and one branch, a detached probe one
+ * more of each.
  *
  * pp_trace() checks and fires.  Fast paths split the two:
  * pp_trace_enabled() is the check alone, so that the call (which makes the
  * compiler save registers for the whole function) sits in an out-of-line
- * function, and pp_do_trace() fires without checking again.
+ * function, and pp_do_trace() fires whichever of the two is enabled.
  */
 #ifndef PP_ALLOC_TRACE_H
 #define PP_ALLOC_TRACE_H
 
 #include <config.h>
 
+#include "usdt.h"
+
+/* The provider's USDT semaphore, under each of its events' names. */
+PP_USDT_SEMAPHORE(pagepool)
+#define pagepool_mm_page_alloc_semaphore pagepool_usdt_semaphore
+#define pagepool_mm_page_alloc_bulk_semaphore pagepool_usdt_semaphore
+#define pagepool_mm_page_alloc_zone_locked_semaphore pagepool_usdt_semaphore
+#define pagepool_mm_page_free_semaphore pagepool_usdt_semaphore
+#define pagepool_mm_page_free_batched_semaphore pagepool_usdt_semaphore
+#define pagepool_mm_page_pcpu_drain_semaphore pagepool_usdt_semaphore
+
 #ifdef HAVE_LTTNG_UST
 #include "pagepool_tp.h"
-#define pp_trace(name, ...) lttng_ust_tracepoint(pagepool, name, __VA_ARGS__)
-#define pp_trace_enabled(name) lttng_ust_tracepoint_enabled(pagepool, name)
-#define pp_do_trace(name, ...) \
+#define pp_lttng_enabled(name) lttng_ust_tracepoint_enabled(pagepool, name)
+#define pp_lttng_fire(name, ...) \
 	lttng_ust_do_tracepoint(pagepool, name, __VA_ARGS__)
 #else
 /* Arguments stay type-checked and "used"; the call compiles to nothing. */
 static inline void pp_trace_nop(int unused, ...)
 {
 }
-#define pp_trace(name, ...) pp_trace_nop(0, __VA_ARGS__)
-#define pp_trace_enabled(name) 0
-#define pp_do_trace(name, ...) pp_trace_nop(0, __VA_ARGS__)
+#define pp_lttng_enabled(name) 0
+#define pp_lttng_fire(name, ...) pp_trace_nop(0, __VA_ARGS__)
 #endif
+
+#define pp_trace_enabled(name) \
+	(pp_lttng_enabled(name) || pp_usdt_enabled(pagepool))
+#define pp_do_trace(name, ...)						\
+	do {								\
+		if (pp_lttng_enabled(name))				\
+			pp_lttng_fire(name, __VA_ARGS__);		\
+		pp_usdt(pagepool, name, __VA_ARGS__);			\
+	} while (0)
+#define pp_trace(name, ...) pp_do_trace(name, __VA_ARGS__)
 
 /* Bulk fallback reasons, as recorded in mm_page_alloc_bulk.fallback. */
 enum pp_trace_fallback {
