@@ -1,0 +1,164 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# The USDT probes (tracepoints/usdt.h): read from the ELF notes
+# (.note.stapsdt) of libpagepool.so and rpcsim, every LTTng event of the
+# three providers has a probe of the same provider, name and number of
+# arguments, each site with its provider's one semaphore, and no probe
+# lacks its event.  Where
+# bpftrace can attach here, it counts one rpcsim run's calls, pages and
+# bulk list allocator calls through the probes, and the counts equal those of
+# rpcsim's JSON (skipped with the reason otherwise).  Skipped as a whole
+# in a build without USDT probes (./configure --disable-usdt, or no
+# <sys/sdt.h>).
+
+: "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
+: "${top_builddir:=$top_srcdir}"
+# shellcheck source=tests/rpcsim/common.sh
+. "$top_srcdir/tests/rpcsim/common.sh"
+
+grep -q '^#define HAVE_USDT 1' "$top_builddir/config.h" 2>/dev/null ||
+	plan_skip_all "built without USDT probes (no <sys/sdt.h>, or --disable-usdt)"
+command -v readelf >/dev/null 2>&1 || plan_skip_all "no readelf (binutils)"
+
+# The ELF file behind a program of the build tree (libtool's wrapper
+# script runs .libs/PROGRAM).
+elf_of()
+{
+	if readelf -h "$1" >/dev/null 2>&1; then
+		echo "$1"
+		return
+	fi
+	eo_prog=$(sed -n "s/^ *program='\\(.*\\)'\$/\\1/p" "$1" | head -n 1)
+	echo "$(dirname "$1")/.libs/${eo_prog:-$(basename "$1")}"
+}
+bin=$(elf_of "$RPCSIM")
+lib=$top_builddir/alloc/.libs/libpagepool.so
+# A static build holds the library's probes in the program itself.
+[ -e "$lib" ] && lib=$(readlink -f "$lib") || lib=$bin
+
+# events HEADER...: "provider:name nargs" for each LTTNG_UST_TRACEPOINT_EVENT
+events()
+{
+	awk '
+	/LTTNG_UST_TRACEPOINT_EVENT\(/ {
+		s = $0; sub(/.*LTTNG_UST_TRACEPOINT_EVENT\(/, "", s)
+		split(s, w, /[ ,]+/); ev = w[1] ":" w[2]; args = ""; next
+	}
+	ev != "" && /LTTNG_UST_TP_ARGS\(/ { inargs = 1; sub(/.*LTTNG_UST_TP_ARGS\(/, "") }
+	inargs {
+		args = args $0
+		if (index($0, ")")) {
+			sub(/\).*/, "", args)
+			print ev, (gsub(/,/, ",", args) + 1) / 2
+			inargs = 0; ev = ""
+		}
+	}' "$@" | sort
+}
+
+# probes ELF: "provider:name nargs semaphore" for each probe site
+probes()
+{
+	readelf -n "$1" | awk '
+	/^ *Provider:/ { p = $2 }
+	/^ *Name:/ { n = $2 }
+	/Semaphore:/ { sem = $NF }
+	/^ *Arguments:/ { print p ":" n, NF - 1, sem }'
+}
+
+plan_tests 6
+
+tp=$top_srcdir/tracepoints
+probes "$lib" >"$tmpdir/lib.probes"
+probes "$bin" >"$tmpdir/bin.probes"
+events "$tp/pagepool_tp.h" >"$tmpdir/lib.events"
+events "$tp/rpcsim_tp.h" "$tp/page_pool_tp.h" >"$tmpdir/bin.events"
+
+# each event's name and argument count, once however many sites fire it
+awk '$1 ~ /^pagepool:/ { print $1, $2 }' "$tmpdir/lib.probes" | sort -u \
+	>"$tmpdir/lib.sites"
+awk '$1 !~ /^pagepool:/ { print $1, $2 }' "$tmpdir/bin.probes" | sort -u \
+	>"$tmpdir/bin.sites"
+# a probe of another provider in the library, or of none of ours anywhere
+[ "$lib" = "$bin" ] ||
+	awk '$1 !~ /^pagepool:/ { print "in libpagepool:", $0 }' \
+		"$tmpdir/lib.probes" >>"$tmpdir/lib.sites"
+for side in lib bin; do
+	if [ $side = lib ]; then
+		what="libpagepool's pagepool:*"
+	else
+		what="rpcsim's rpcsim:* and page_pool:*"
+	fi
+	[ -s "$tmpdir/$side.events" ] &&
+		cmp -s "$tmpdir/$side.events" "$tmpdir/$side.sites"
+	ok $? "$what: a probe per LTTng event, same name and number of arguments" ||
+		diag "events: $(tr '\n' ';' <"$tmpdir/$side.events") probes: $(tr '\n' ';' <"$tmpdir/$side.sites")"
+	# one semaphore per provider (tracepoints/usdt.h), none missing
+	[ -s "$tmpdir/$side.probes" ] && awk '
+		$3 !~ /^0x0*[1-9a-f][0-9a-f]*$/ { bad = 1 }
+		{ split($1, pn, ":"); if (!((pn[1], $3) in seen)) n[pn[1]]++; seen[pn[1], $3] = 1 }
+		END { for (p in n) if (n[p] != 1) bad = 1; exit bad }' \
+		"$tmpdir/$side.probes"
+	ok $? "$what: every probe site has its provider's one semaphore" ||
+		diag "$(cat "$tmpdir/$side.probes")"
+done
+
+# Attach where this machine lets bpftrace do it (root, uprobes, BPF).
+why=
+if ! command -v bpftrace >/dev/null 2>&1; then
+	why="no bpftrace"
+elif ! have_python; then
+	why="no python3 to read rpcsim's JSON"
+elif ! timeout 30 bpftrace -e 'BEGIN { exit(); }' >"$tmpdir/bt-probe" 2>&1; then
+	why="bpftrace cannot run here: $(grep -v RLIMIT_MEMLOCK "$tmpdir/bt-probe" | head -n 1)"
+fi
+if [ -n "$why" ]; then
+	skip 2 "$why"
+	exit_status
+fi
+
+# Keyed by pid: a run of another test in this build is traced too.  The
+# bulk calls of the list API only (argument 3, page_array != NULL, is 0):
+# rpcsim fills its page cache with the array API before a run starts.
+: >"$tmpdir/bt.out"
+bpftrace -e "
+BEGIN { printf(\"ready\\n\"); }
+usdt:$bin:rpcsim:svc_alloc_arg_exit { @calls[pid] = count(); @pages[pid] = sum(arg0); }
+usdt:$lib:pagepool:mm_page_alloc_bulk /arg3 == 0/ { @bulk[pid] = count(); }
+" >"$tmpdir/bt.out" 2>"$tmpdir/bt.err" &
+bt=$!
+n=0
+while ! grep -q '^ready' "$tmpdir/bt.out" && kill -0 $bt 2>/dev/null &&
+	[ $n -lt 600 ]; do
+	sleep 0.1
+	n=$((n + 1))
+done
+if ! grep -q '^ready' "$tmpdir/bt.out"; then
+	kill $bt 2>/dev/null
+	wait $bt
+	skip 2 "bpftrace could not attach: $(grep -v RLIMIT_MEMLOCK "$tmpdir/bt.err" | head -n 1)"
+	exit_status
+fi
+"$RPCSIM" --alloc=list --requests=2000 --warmup=0 --json >"$tmpdir/run.json" \
+	2>"$tmpdir/run.err" &
+rp=$!
+wait $rp
+status=$?
+kill -INT $bt
+wait $bt
+[ "$status" -eq 0 ]
+ok $? "rpcsim under bpftrace: exit 0" || diag "status $status: $(head -c 500 "$tmpdir/run.err")"
+# bpftrace prints "@calls[PID]: N" for each map entry at its end
+got=$(for m in calls pages bulk; do
+	sed -n "s/^@$m\\[$rp\\]: //p" "$tmpdir/bt.out"
+done | tr '\n' ' ')
+want=$(python3 -c '
+import json, sys
+m = json.load(open(sys.argv[1]))["modes"][0]
+print(m["calls"], m["pages"], m["counters"]["alloc_bulk_list_calls"], "")
+' "$tmpdir/run.json")
+[ -n "$want" ] && [ "$got" = "$want" ]
+ok $? "bpftrace's counts through the probes equal rpcsim's: calls, pages, bulk calls" ||
+	diag "bpftrace: '$got', rpcsim: '$want'; $(head -c 800 "$tmpdir/bt.out")"
+
+exit_status
