@@ -353,10 +353,13 @@ const struct opt_spec opt_table[] = {
 		  "again (an interrupted sweep resumes); %h in DIR is\n"
 		  "the host's name where the point runs (res/%h: a\n"
 		  "folder per machine), %% a %" },
-	{ "plan", 0, no_argument, NULL, OPT_FLAG, .not_setting = true,
-	  CFG(sweep.plan, FIELD_BOOL),
-	  .help = "print each point's rpcsim command, one a line,\n"
-		  "and run nothing (for GNU parallel, a Slurm array)" },
+	{ "plan", 0, optional_argument, "FORMAT", OPT_OTHER,
+	  .not_setting = true, .apply = apply_plan,
+	  .help = "print each point's rpcsim command and run\n"
+		  "nothing; FORMAT parallel (default): one shell\n"
+		  "line per point, for GNU parallel; slurm[:K]: an\n"
+		  "sbatch script of a job array, one point per\n"
+		  "task and node, K tasks at a time (default: all)" },
 	{ "point", 0, required_argument, "N", OPT_COUNT, .not_setting = true,
 	  .min = 1, .max = MAX_SWEEP_POINTS, CFG(sweep.point, FIELD_U64),
 	  .help = "run point N of the sweep alone, 1..points (what\n"

@@ -53,6 +53,8 @@ struct rpcsim_sweep {
 	const char *results;		/* --results=DIR, as given */
 	char *results_dir;		/* ... on this host (%h expanded) */
 	bool plan;			/* --plan: print the points' commands */
+	bool plan_slurm;		/* --plan=slurm: as an sbatch script */
+	uint64_t plan_limit;		/* --plan=slurm:K, 0: every task at once */
 	/* The point this process runs (--point): */
 	char *name;			/* its file's name, without .json */
 	char *settings;			/* every setting, canonical */

@@ -173,6 +173,35 @@ void apply_je_slots(const struct opt_spec *o, const char *arg,
 	st->je_slots = value;
 }
 
+/* --plan[=parallel|slurm[:K]] */
+void apply_plan(const struct opt_spec *o, const char *arg,
+		uint64_t value, struct opt_state *st)
+{
+	struct rpcsim_sweep *sw = &st->cfg->sweep;
+	const char *k;
+	char *end;
+
+	sw->plan = true;
+	sw->plan_slurm = false;
+	sw->plan_limit = 0;
+	if (!arg || !strcmp(arg, "parallel"))
+		return;
+	if (strncmp(arg, "slurm", 5) || (arg[5] && arg[5] != ':'))
+		usage_error("--%s=%s: expected parallel, slurm or slurm:K "
+			    "(K tasks at a time)", o->name, arg);
+	sw->plan_slurm = true;
+	if (!arg[5])
+		return;
+	k = arg + 6;
+	errno = 0;
+	sw->plan_limit = strtoull(k, &end, 10);
+	if (*k < '0' || *k > '9' || *end || errno || !sw->plan_limit ||
+	    sw->plan_limit > MAX_SWEEP_POINTS)
+		usage_error("--%s=%s: K is the number of tasks that run at "
+			    "once, 1 to %u", o->name, arg,
+			    (unsigned int)MAX_SWEEP_POINTS);
+}
+
 void apply_trace(const struct opt_spec *o, const char *arg,
 		 uint64_t value, struct opt_state *st)
 {

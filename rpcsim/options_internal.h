@@ -166,6 +166,8 @@ void apply_pool_size(const struct opt_spec *o, const char *arg,
 		     uint64_t value, struct opt_state *st);
 void apply_je_slots(const struct opt_spec *o, const char *arg,
 		    uint64_t value, struct opt_state *st);
+void apply_plan(const struct opt_spec *o, const char *arg, uint64_t value,
+		struct opt_state *st);
 void apply_trace(const struct opt_spec *o, const char *arg, uint64_t value,
 		 struct opt_state *st);
 /* --backend: a backend name, or plugin:PATH. */

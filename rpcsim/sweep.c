@@ -43,16 +43,73 @@ static void shell_quote(FILE *f, const char *s)
 	fputc('\'', f);
 }
 
+/* The words of @argv, shell-quoted, separated by @sep. */
+static void print_words(FILE *f, char *const *argv, const char *sep)
+{
+	for (char *const *a = argv; *a; a++) {
+		if (a != argv)
+			fputs(sep, f);
+		shell_quote(f, *a);
+	}
+}
+
+/*
+ * --plan=slurm: an sbatch script whose array task N runs point N, each
+ * alone on a node.  The points' command is the plan's line without its
+ * --point=, which the task's id gives.  The #SBATCH lines hold nothing
+ * of the user's (sbatch reads them without a shell): the log files go
+ * to sbatch's working folder.
+ */
+static void sweep_plan_slurm(const struct rpcsim_config *cfg,
+			     const char *prog)
+{
+	const struct rpcsim_sweep *sw = &cfg->sweep;
+	char **argv = rpcsim_point_argv(cfg, prog, 1);
+	char **last = argv;
+	unsigned long long n = (unsigned long long)sw->nr_points;
+
+	while (last[1])
+		last++;
+	free(*last);		/* --point=1: the task's id instead */
+	*last = NULL;
+	printf("#!/bin/sh\n"
+	       "# rpcsim --sweep as a Slurm job array: task N runs point N "
+	       "of %llu, alone\n"
+	       "# on its node, and writes its result into the --results "
+	       "folder (which\n"
+	       "# every node must see).  Submit with \"sbatch FILE\"; each "
+	       "task's output\n"
+	       "# goes to rpcsim-sweep-JOB_TASK.out in sbatch's folder.  "
+	       "When every task\n"
+	       "# has ended, \"rpcsim-compare --sweep=DIR\" prints the "
+	       "table; submit again\n"
+	       "# to run what failed (a point already done is not run "
+	       "again).\n"
+	       "#SBATCH --job-name=rpcsim-sweep\n"
+	       "#SBATCH --array=1-%llu%%%llu\n"
+	       "#SBATCH --nodes=1\n"
+	       "#SBATCH --ntasks=1\n"
+	       "#SBATCH --exclusive\n"
+	       "#SBATCH --output=rpcsim-sweep-%%A_%%a.out\n"
+	       ": \"${SLURM_ARRAY_TASK_ID:?run this script with sbatch, as "
+	       "a job array}\"\n"
+	       "exec srun --ntasks=1 ", n, n,
+	       (unsigned long long)(sw->plan_limit ? sw->plan_limit : n));
+	print_words(stdout, argv, " \\\n\t");
+	printf(" \\\n\t--point=\"$SLURM_ARRAY_TASK_ID\"\n");
+	rpcsim_free_argv(argv);
+}
+
 void sweep_plan(const struct rpcsim_config *cfg, const char *prog)
 {
+	if (cfg->sweep.plan_slurm) {
+		sweep_plan_slurm(cfg, prog);
+		return;
+	}
 	for (uint64_t p = 1; p <= cfg->sweep.nr_points; p++) {
 		char **argv = rpcsim_point_argv(cfg, prog, p);
 
-		for (char **a = argv; *a; a++) {
-			if (a != argv)
-				fputc(' ', stdout);
-			shell_quote(stdout, *a);
-		}
+		print_words(stdout, argv, " ");
 		fputc('\n', stdout);
 		rpcsim_free_argv(argv);
 	}

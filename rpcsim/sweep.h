@@ -12,7 +12,10 @@
 #include "options.h"
 #include "report.h"
 
-/* --plan: each point's command, shell-quoted, one a line. */
+/*
+ * --plan: each point's command, shell-quoted, one a line; --plan=slurm:
+ * an sbatch script of a job array, a task per point.
+ */
 void sweep_plan(const struct rpcsim_config *cfg, const char *prog);
 
 /*

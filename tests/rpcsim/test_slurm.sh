@@ -1,0 +1,136 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# rpcsim --sweep ... --plan=slurm: the sbatch script (a job array of one
+# task per point, --exclusive, a log per task, the throttle of
+# --plan=slurm:K), whose srun runs for task N exactly the words of
+# --plan's line N, with spaces and quotes in the paths (a stand-in srun
+# prints them); refused values of --plan.  Then the script on a real
+# one-node Slurm of the test's own (tests/utils/slurm.sh: munged,
+# slurmctld and slurmd on loopback, started and stopped by pid), submitted
+# from a folder whose name holds a space into a --results folder whose
+# name holds a space and a quote, and rpcsim-compare --sweep reads every
+# point's result.  That part is skipped with the reason when Slurm or
+# MUNGE is not installed (.ci/run installs them) or not as root.
+
+: "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
+: "${top_builddir:=$top_srcdir}"
+# shellcheck source=tests/rpcsim/common.sh
+. "$top_srcdir/tests/rpcsim/common.sh"
+# shellcheck source=tests/utils/slurm.sh
+. "$top_srcdir/tests/utils/slurm.sh"
+
+plan_tests 10
+
+res="$tmpdir/my res/it's"
+GRID="--sweep=threads=1,2"
+FIXED="--alloc=array --requests=200 --file-size=1m"
+
+# shellcheck disable=SC2086
+run $FIXED $GRID --results="$res" --plan=slurm
+cp "$OUT" "$tmpdir/job.sh"
+[ "$status" -eq 0 ] && [ "$(head -n 1 "$tmpdir/job.sh")" = '#!/bin/sh' ] &&
+	grep -qx '#SBATCH --array=1-2%2' "$tmpdir/job.sh" &&
+	grep -qx '#SBATCH --exclusive' "$tmpdir/job.sh" &&
+	grep -qx '#SBATCH --nodes=1' "$tmpdir/job.sh" &&
+	grep -qx '#SBATCH --output=rpcsim-sweep-%A_%a.out' "$tmpdir/job.sh" &&
+	grep -q '^exec srun --ntasks=1 ' "$tmpdir/job.sh" &&
+	grep -q -- '--point="$SLURM_ARRAY_TASK_ID"$' "$tmpdir/job.sh" &&
+	sh -n "$tmpdir/job.sh" && [ ! -e "$res" ]
+ok $? "--plan=slurm: an sbatch script, one array task per point, exclusive, a log per task; nothing run" ||
+	diag "exit $status: $(cat "$tmpdir/job.sh" "$ERR")"
+
+# shellcheck disable=SC2086
+run $FIXED $GRID --results="$res" --plan=slurm:1
+[ "$status" -eq 0 ] && grep -qx '#SBATCH --array=1-2%1' "$OUT"
+ok $? "--plan=slurm:1: one task at a time" || diag "exit $status: $(head -n 12 "$OUT")"
+
+# A stand-in srun: its arguments, one a line, after --ntasks=1.
+mkdir "$tmpdir/bin"
+cat >"$tmpdir/bin/srun" <<'EOF'
+#!/bin/sh
+[ "$1" = --ntasks=1 ] || exit 3
+shift
+printf '%s\n' "$@"
+EOF
+chmod +x "$tmpdir/bin/srun"
+# shellcheck disable=SC2086
+run $FIXED $GRID --results="$res" --plan
+sed -n 2p "$OUT" >"$tmpdir/line2"
+# the words of the plan's line 3, as a shell reads them
+eval "set -- $(cat "$tmpdir/line2")"
+printf '%s\n' "$@" >"$tmpdir/want2"
+PATH="$tmpdir/bin:$PATH" SLURM_ARRAY_TASK_ID=2 sh "$tmpdir/job.sh" \
+	>"$tmpdir/got2" 2>"$ERR"
+[ $? -eq 0 ] && [ -s "$tmpdir/want2" ] && cmp -s "$tmpdir/got2" "$tmpdir/want2" &&
+	grep -qx -- "--results=$res" "$tmpdir/got2"
+ok $? "task 2 runs the words of --plan's line 2, the quote and the space kept" ||
+	diag "$(diff "$tmpdir/want2" "$tmpdir/got2")"
+
+PATH="$tmpdir/bin:$PATH" sh "$tmpdir/job.sh" >"$OUT" 2>"$ERR"
+status=$?
+[ "$status" -ne 0 ] && [ ! -s "$OUT" ] &&
+	grep -q 'SLURM_ARRAY_TASK_ID.*run this script with sbatch' "$ERR"
+ok $? "the script outside a job array: refused, nothing run" ||
+	diag "exit $status: $(cat "$OUT" "$ERR")"
+
+bad=
+for v in slurm:0 slurm:x slurm: 'slurm:1 ' slurmy json; do
+	# shellcheck disable=SC2086
+	run $FIXED $GRID --results="$res" --plan="$v"
+	[ "$status" -eq 2 ] && [ "$(wc -l <"$ERR")" -eq 1 ] &&
+		grep -q -- "--plan=$v:" "$ERR" || bad="$bad $v"
+done
+[ -z "$bad" ]
+ok $? "--plan=slurm:0, :x, :, slurmy, json: exit 2, one line naming the value" ||
+	diag "not refused so:$bad; last: $(cat "$ERR")"
+
+# --- on a real one-node Slurm -------------------------------------------------
+why=
+if sm=$(slurm_missing); then
+	why="no$sm (Debian's slurmctld, slurmd, slurm-client, munge)"
+elif ! have_python; then
+	why="no python3 (to find free ports)"
+fi
+if [ -z "$why" ]; then
+	tap_at_exit slurm_down
+	slurm_up "$tmpdir/slurm" || why="$slurm_why"
+fi
+if [ -n "$why" ]; then
+	skip 5 "$why"
+	exit_status
+fi
+
+mkdir "$tmpdir/sub mit"
+cd "$tmpdir/sub mit" || bail_out "cd"
+timeout 300 sbatch --wait "$tmpdir/job.sh" >"$OUT" 2>"$ERR"
+status=$?
+[ "$status" -eq 0 ] && grep -q '^Submitted batch job [0-9]' "$OUT"
+ok $? "sbatch --wait: the two tasks ended, exit 0" ||
+	diag "exit $status: $(cat "$OUT" "$ERR"; tail -n 5 "$tmpdir/slurm/slurmctld.log")"
+job=$(sed -n 's/^Submitted batch job \([0-9]*\).*/\1/p' "$OUT")
+logs=$(ls "$tmpdir/sub mit" | grep -c "^rpcsim-sweep-${job}_[1-2]\\.out\$")
+named=0
+for t in 1 2; do
+	grep -q "^point $t/2 " "$tmpdir/sub mit/rpcsim-sweep-${job}_$t.out" \
+		2>/dev/null && named=$((named + 1))
+done
+[ "$logs" -eq 2 ] && [ "$named" -eq 2 ]
+ok $? "a log per task, rpcsim-sweep-JOB_TASK.out in sbatch's folder, each naming its point" ||
+	diag "$(ls "$tmpdir/sub mit"; cat "$tmpdir/sub mit"/*.out)"
+[ "$(ls "$res" | grep -c '\.json$')" -eq 2 ]
+ok $? "every point's result file in --results" || diag "$(ls -a "$res")"
+run_cmd 60 "$COMPARE" --sweep="$res"
+[ "$status" -eq 0 ] && grep -q '^sweep: 2 of 2 points' "$OUT"
+ok $? "rpcsim-compare --sweep reads the two points" ||
+	diag "exit $status: $(cat "$OUT" "$ERR")"
+# Submitted again, the points are done: nothing runs again.
+timeout 300 sbatch --wait "$tmpdir/job.sh" >"$OUT" 2>"$ERR"
+status=$?
+job=$(sed -n 's/^Submitted batch job \([0-9]*\).*/\1/p' "$OUT")
+[ "$status" -eq 0 ] && [ -n "$job" ] &&
+	[ "$(cat "$tmpdir/sub mit/rpcsim-sweep-${job}"_*.out | grep -c ': done already (')" -eq 2 ]
+ok $? "submitted again: each task finds its point done" ||
+	diag "exit $status: $(cat "$ERR" "$tmpdir/sub mit/rpcsim-sweep-${job}"_*.out 2>&1)"
+
+exit_status
