@@ -12,9 +12,11 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <json-c/json.h>
 
+#include "files.h"
 #include "plot.h"
 #include "results.h"
 #include "sweep.h"
@@ -102,12 +104,60 @@ void sweep_free_paths(char **paths)
 	free(paths);
 }
 
+/* --- reading a result file ------------------------------------------- */
+
+struct json_object *sweep_read_json(const char *path, char *err,
+				    size_t errlen)
+{
+	struct json_tokener *tok;
+	enum json_tokener_error jerr;
+	struct json_object *root;
+	size_t len = 0;
+	char *buf = read_regular_file(path, FILE_READ_MAX, &len, err, errlen);
+	int e;
+
+	if (!buf)
+		return NULL;
+	if (strlen(buf) != len) {
+		snprintf(err, errlen, "not JSON: a NUL byte at offset %zu",
+			 strlen(buf));
+		free(buf);
+		errno = EINVAL;
+		return NULL;
+	}
+	tok = json_tokener_new();
+	if (!tok)
+		tool_die(1, "out of memory");
+	json_tokener_set_flags(tok, JSON_TOKENER_STRICT);
+	/* The terminating NUL ends a top-level number as well. */
+	root = json_tokener_parse_ex(tok, buf, (int)len + 1);
+	jerr = json_tokener_get_error(tok);
+	json_tokener_free(tok);
+	if (root && jerr == json_tokener_success) {
+		free(buf);
+		return root;
+	}
+	json_object_put(root);
+	if (strspn(buf, " \t\r\n") == len)
+		snprintf(err, errlen, "empty: not a JSON document");
+	else if (jerr == json_tokener_continue)
+		snprintf(err, errlen, "not JSON: the document ends early "
+			 "(truncated?)");
+	else
+		snprintf(err, errlen, "not JSON: %s",
+			 json_tokener_error_desc(jerr));
+	e = EINVAL;
+	free(buf);
+	errno = e;
+	return NULL;
+}
+
 /* --- a result file's settings, to resume (results.h) -------------------- */
 
 char *results_file_settings(const char *path, const char *program,
-			    const char *body)
+			    const char *body, char *err, size_t errlen)
 {
-	struct json_object *root = json_object_from_file(path), *sw;
+	struct json_object *root = sweep_read_json(path, err, errlen), *sw;
 	const char *prog, *s;
 	char *ret = NULL;
 
@@ -119,21 +169,40 @@ char *results_file_settings(const char *path, const char *program,
 	if (prog && !strcmp(prog, program) && s &&
 	    get_obj(root, body, json_type_array))
 		ret = xstrdup(s);
+	else
+		snprintf(err, errlen, "not a result of %s (no \"program\": "
+			 "\"%s\", sweep.settings or %s)", program, program,
+			 body);
 	json_object_put(root);
+	errno = EINVAL;
 	return ret;
 }
 
-bool results_resume(const char *dir, const char *name, const char *program,
-		    const char *body, const char *settings, const char *what)
+int results_resume(const char *dir, const char *name, const char *program,
+		   const char *body, const char *settings, const char *what)
 {
-	char *path = results_path(dir, name);
-	char *had = results_file_settings(path, program, body);
-	bool done = had && !strcmp(had, settings);
+	char *path = results_path(dir, name), err[256];
+	char *had = results_file_settings(path, program, body, err,
+					  sizeof(err));
+	int e = errno, done = had && !strcmp(had, settings);
+	struct stat st;
 
-	if (had && !done)
+	if (had && !done) {
 		fprintf(stderr, "%s: %s holds other settings (%s); %s runs "
 			"again with %s\n", tool_name, path, had, what,
 			settings);
+	} else if (!had && !stat(path, &st) && !S_ISREG(st.st_mode)) {
+		/* Not ours to replace: a FIFO, a device, a folder. */
+		fprintf(stderr, "%s: %s: %s: %s, not replaced by a result; "
+			"remove it or choose another --results\n", tool_name,
+			what, path, err);
+		done = -1;
+	} else if (!had && e != ENOENT) {
+		fprintf(stderr, "%s: %s: %s is %s (%s); running it again\n",
+			tool_name, what, path,
+			strstr(err, "truncated") ? "truncated" : "unusable",
+			err);
+	}
 	free(had);
 	free(path);
 	return done;
@@ -688,7 +757,8 @@ int sweep_table(FILE *out, const char *prog, char *const *paths,
 /* Is @path a document of pagebench's (its "program")? */
 static bool is_pagebench(const char *path)
 {
-	struct json_object *root = json_object_from_file(path);
+	char err[256];
+	struct json_object *root = sweep_read_json(path, err, sizeof(err));
 	const char *prog = get_str(root, "program");
 	bool ret = prog && !strcmp(prog, "pagebench");
 
