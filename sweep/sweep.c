@@ -65,12 +65,20 @@ struct row {
 	unsigned int runs[NR_MODES];
 	bool elsewhere;			/* not where the first point ran */
 	char *same[NR_ROW_SAME];	/* config members all points share */
+	/*
+	 * pcp swept: the lists that ran when they are not the ones the
+	 * point's value names ("rseq (ran: lock, rseq unavailable)"), and
+	 * why; NULL when they are.
+	 */
+	char *pcp_shown, *pcp_why, *pcp_ran;
 };
 
 struct table {
 	struct key *keys;
 	unsigned int nr_keys;
 	bool pcp_swept;
+	unsigned int pcp_key;		/* pcp's index among the keys */
+	bool pcp_mislabeled;		/* a row ran other lists (pcp_shown) */
 	bool page_pool;			/* a point of rpcsim's page_pool consumer */
 	struct row *rows;
 	unsigned int nr_rows;
@@ -344,7 +352,10 @@ static int grid_read(struct table *t, const char *prog, const char *path,
 						      "given twice", i, v, s);
 			t->keys[i].values[t->keys[i].nr++] = xstrdup(s);
 		}
-		t->pcp_swept |= !strcmp(name, "pcp");
+		if (!strcmp(name, "pcp")) {
+			t->pcp_swept = true;
+			t->pcp_key = (unsigned int)i;
+		}
 	}
 	return 0;
 }
@@ -406,6 +417,9 @@ static void row_free(const struct table *t, struct row *r)
 	free(r->host);
 	free(r->build);
 	free(r->pcp);
+	free(r->pcp_shown);
+	free(r->pcp_why);
+	free(r->pcp_ran);
 	for (unsigned int i = 0; i < NR_ROW_SAME; i++)
 		free(r->same[i]);
 	memset(r, 0, sizeof(*r));
@@ -440,6 +454,58 @@ static void row_origin(struct row *r, struct json_object *root)
 	} else {
 		r->pcp = xstrdup(pcp);
 	}
+}
+
+/*
+ * pcp swept: did the point run the lists its value names?  rseq asked for
+ * may have run the lock lists (no rseq from glibc or the kernel, or a
+ * backend other than buddy): the row then says which ran, and why.
+ * "auto" names no implementation: whatever ran is what it asked for.
+ */
+static void row_pcp_ran(struct table *t, struct row *r,
+			struct json_object *cfg)
+{
+	const char *asked, *ran = get_str(cfg, "pcp_impl");
+	const char *why = get_str(cfg, "pcp_unavailable");
+	const char *backend = get_str(cfg, "backend");
+	char buf[1024];
+
+	if (!t->pcp_swept)
+		return;
+	asked = r->values[t->pcp_key];
+	if (strcmp(asked, "rseq") && strcmp(asked, "lock"))
+		return;
+	if (!ran)
+		ran = "?";
+	if (!strcmp(asked, ran))
+		return;
+	if (why) {
+		snprintf(buf, sizeof(buf), "rseq unavailable: %s", why);
+		r->pcp_why = xstrdup(buf);
+		snprintf(buf, sizeof(buf), "%s (ran: %s, rseq unavailable)",
+			 asked, ran);
+	} else if (backend && strcmp(backend, "buddy")) {
+		snprintf(buf, sizeof(buf), "backend %s runs the %s lists",
+			 backend, ran);
+		r->pcp_why = xstrdup(buf);
+		snprintf(buf, sizeof(buf), "%s (ran: %s, backend %s)", asked,
+			 ran, backend);
+	} else {
+		r->pcp_why = xstrdup("the result file does not say why");
+		snprintf(buf, sizeof(buf), "%s (ran: %s)", asked, ran);
+	}
+	r->pcp_shown = xstrdup(buf);
+	r->pcp_ran = xstrdup(ran);
+	t->pcp_mislabeled = true;
+}
+
+/* Key @k's cell of row @r: its value, or what ran (row_pcp_ran()). */
+static const char *row_value_shown(const struct table *t,
+				   const struct row *r, unsigned int k)
+{
+	if (t->pcp_swept && k == t->pcp_key && r->pcp_shown)
+		return r->pcp_shown;
+	return r->values[k];
 }
 
 /*
@@ -661,6 +727,7 @@ static int row_read(struct table *t, const char *prog, const char *path)
 		goto out;
 	}
 	row_origin(r, root);
+	row_pcp_ran(t, r, cfg);
 	consumer = get_str(cfg, "consumer");
 	t->page_pool |= consumer && !strcmp(consumer, "page_pool");
 	t->nr_rows++;
@@ -716,8 +783,8 @@ static int key_width(const struct table *t, unsigned int k)
 	size_t w = strlen(t->keys[k].name);
 
 	for (unsigned int i = 0; i < t->nr_rows; i++)
-		if (strlen(t->rows[i].values[k]) > w)
-			w = strlen(t->rows[i].values[k]);
+		if (strlen(row_value_shown(t, &t->rows[i], k)) > w)
+			w = strlen(row_value_shown(t, &t->rows[i], k));
 	return (int)w;
 }
 
@@ -755,7 +822,8 @@ static void print_row(FILE *out, const struct table *t, const struct row *r)
 
 	fprintf(out, "%5llu", (unsigned long long)r->point);
 	for (unsigned int k = 0; k < t->nr_keys; k++)
-		fprintf(out, "  %*s", key_width(t, k), r->values[k]);
+		fprintf(out, "  %*s", key_width(t, k),
+			row_value_shown(t, r, k));
 	for (int m = 0; m < NR_MODES; m++) {
 		char sd[32], chg[32];
 
@@ -837,7 +905,15 @@ static void print_notes(FILE *out, const struct table *t)
 	uint64_t missing = 0;
 
 	fprintf(out, "\nhost %s; build %s; pcp lists %s\n", first->host,
-		first->build, t->pcp_swept ? "as swept" : first->pcp);
+		first->build, t->pcp_swept ? (t->pcp_mislabeled ?
+		"as swept, but where a row says what ran" : "as swept") :
+		first->pcp);
+	for (unsigned int i = 0; i < t->nr_rows; i++)
+		if (t->rows[i].pcp_shown)
+			fprintf(out, "point %llu: pcp=%s ran the %s lists (%s)\n",
+				(unsigned long long)t->rows[i].point,
+				t->rows[i].values[t->pcp_key],
+				t->rows[i].pcp_ran, t->rows[i].pcp_why);
 	for (unsigned int i = 1; i < t->nr_rows; i++) {
 		const struct row *r = &t->rows[i];
 
