@@ -135,7 +135,7 @@ struct json_object *sweep_read_json(const char *path, char *err,
 	struct json_tokener *tok;
 	enum json_tokener_error jerr;
 	struct json_object *root;
-	size_t len = 0;
+	size_t len = 0, end;
 	char *buf = read_regular_file(path, FILE_READ_MAX, &len, err, errlen);
 	int e;
 
@@ -155,6 +155,7 @@ struct json_object *sweep_read_json(const char *path, char *err,
 	/* The terminating NUL ends a top-level number as well. */
 	root = json_tokener_parse_ex(tok, buf, (int)len + 1);
 	jerr = json_tokener_get_error(tok);
+	end = json_tokener_get_parse_end(tok);
 	json_tokener_free(tok);
 	if (root && jerr == json_tokener_success) {
 		free(buf);
@@ -163,12 +164,12 @@ struct json_object *sweep_read_json(const char *path, char *err,
 	json_object_put(root);
 	if (strspn(buf, " \t\r\n") == len)
 		snprintf(err, errlen, "empty: not a JSON document");
-	else if (jerr == json_tokener_continue)
+	else if (jerr == json_tokener_continue || end >= len)
 		snprintf(err, errlen, "not JSON: the document ends early "
 			 "(truncated?)");
 	else
-		snprintf(err, errlen, "not JSON: %s",
-			 json_tokener_error_desc(jerr));
+		snprintf(err, errlen, "not JSON: %s at byte %zu",
+			 json_tokener_error_desc(jerr), end);
 	e = EINVAL;
 	free(buf);
 	errno = e;
@@ -795,11 +796,19 @@ static void print_header(FILE *out, const struct table *t)
 	fprintf(out, "sweep: %u of %llu points (", t->nr_rows,
 		(unsigned long long)points);
 	for (unsigned int k = 0; k < t->nr_keys; k++) {
+		char sep = strcmp(t->keys[k].name, "mix") ? ',' : '/';
+
 		fprintf(out, "%s%s=", k ? " x " : "", t->keys[k].name);
-		for (unsigned int v = 0; v < t->keys[k].nr; v++)
-			fprintf(out, "%s%s", v ? (strcmp(t->keys[k].name,
-							 "mix") ? "," : "/") :
-				"", t->keys[k].values[v]);
+		/* as --sweep takes them: '\' before a separator in a value */
+		for (unsigned int v = 0; v < t->keys[k].nr; v++) {
+			if (v)
+				fputc(sep, out);
+			for (const char *c = t->keys[k].values[v]; *c; c++) {
+				if (*c == sep || *c == '\\')
+					fputc('\\', out);
+				fputc(*c, out);
+			}
+		}
 	}
 	fprintf(out, ")\n%s latency per call in us: the mean "
 		"over every call, +- the sample stddev of the\nruns' means "
