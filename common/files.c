@@ -169,16 +169,15 @@ static void live_on_signal(int sig)
 	errno = e;
 }
 
-/* The handlers, for the signals whose action is still the default. */
+/*
+ * The handlers, for the signals whose action is the default now (each
+ * time a file is opened: the program may have reset one since).
+ */
 static void live_guard(void)
 {
-	static bool set;
 	struct sigaction sa, old;
 
 	live_owner = getpid();
-	if (set)
-		return;
-	set = true;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = live_on_signal;
 	sa.sa_flags = SA_RESETHAND;
