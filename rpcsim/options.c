@@ -342,9 +342,10 @@ const struct opt_spec opt_table[] = {
 		  "io-size, max-payload, mix (its values split by\n"
 		  "'/': mix=read:1,write:0/read:1,write:1), alloc,\n"
 		  "backend, bulk-variant or pcp (PAGEPOOL_PCP:\n"
-		  "rseq, lock, auto); each point's JSON document\n"
-		  "goes into --results, then one table of all\n"
-		  "(default: no sweep)" },
+		  "rseq, lock, auto); '\\' before a ',' (or '/')\n"
+		  "keeps it in a value: plugin:/a\\,b.so; each\n"
+		  "point's JSON document goes into --results, then\n"
+		  "one table of all (default: no sweep)" },
 	{ "results", 0, required_argument, "DIR", OPT_OTHER,
 	  .apply = apply_results, .not_setting = true,
 	  .help = "the sweep's folder: one file per point, named by\n"
@@ -355,8 +356,9 @@ const struct opt_spec opt_table[] = {
 		  "folder per machine), %% a %" },
 	{ "plan", 0, no_argument, NULL, OPT_FLAG, .not_setting = true,
 	  CFG(sweep.plan, FIELD_BOOL),
-	  .help = "print each point's rpcsim command, one a line,\n"
-		  "and run nothing (for GNU parallel, a Slurm array)" },
+	  .help = "print each point's rpcsim command, one a line\n"
+		  "with --results made absolute, and run nothing\n"
+		  "(for GNU parallel, a Slurm array)" },
 	{ "point", 0, required_argument, "N", OPT_COUNT, .not_setting = true,
 	  .min = 1, .max = MAX_SWEEP_POINTS, CFG(sweep.point, FIELD_U64),
 	  .help = "run point N of the sweep alone, 1..points (what\n"
@@ -378,7 +380,8 @@ const struct opt_spec opt_table[] = {
 	  .apply = apply_output,
 	  .not_setting = true,
 	  .help = "write the report (and --trace's analysis) to\n"
-		  "FILE instead of stdout (default: stdout)" },
+		  "FILE instead of stdout; FILE is replaced only\n"
+		  "when the run succeeds (default: stdout)" },
 	{ "plot", 0, required_argument, "FILE", OPT_OTHER,
 	  .apply = apply_plot,
 	  .not_setting = true,
