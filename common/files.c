@@ -170,14 +170,33 @@ static void live_on_signal(int sig)
 }
 
 /*
+ * At exit, the temporary files still open: a program that dies
+ * (tool_die(), exit(1)) before it commits leaves none behind.
+ */
+static void live_at_exit(void)
+{
+	if (getpid() != live_owner)
+		return;
+	for (unsigned int i = 0; i < LIVE_MAX; i++)
+		if (live[i].used) {
+			unlink(live[i].path);
+			live[i].used = 0;
+		}
+}
+
+/*
  * The handlers, for the signals whose action is the default now (each
- * time a file is opened: the program may have reset one since).
+ * time a file is opened: the program may have reset one since), and the
+ * exit handler, once.
  */
 static void live_guard(void)
 {
+	static bool at_exit;
 	struct sigaction sa, old;
 
 	live_owner = getpid();
+	if (!at_exit && !atexit(live_at_exit))
+		at_exit = true;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = live_on_signal;
 	sa.sa_flags = SA_RESETHAND;

@@ -65,7 +65,8 @@ struct atomic_file {
  * SIGHUP, SIGINT, SIGQUIT, SIGTERM and SIGPIPE, when they would end the
  * process (their default action), remove the temporary file first; a
  * program with handlers of its own ends its run and calls
- * atomic_file_abort() instead.
+ * atomic_file_abort() instead.  One that exits without committing
+ * (tool_die()) leaves no temporary file either.
  */
 int atomic_file_open(struct atomic_file *af, const char *path, char *err,
 		     size_t errlen);

@@ -4,7 +4,8 @@
  * regular file whole and refuses, without blocking or reading, a FIFO,
  * a device, a folder and a file above its bound; an atomic output file
  * replaces its path only when committed, leaves the old file when
- * aborted or when a signal ends the process, replaces a symbolic link's
+ * aborted, when a signal ends the process or when it exits before the
+ * commit, replaces a symbolic link's
  * target (not the link), and writes a FIFO or device directly.
  */
 #include <errno.h>
@@ -162,6 +163,24 @@ static void writing(void)
 	   "SIGTERM while written: the process ends by it, the old file "
 	   "untouched, no temporary file left");
 
+	/* exit() before the commit (a tool dying): nothing left either. */
+	fflush(NULL);	/* the child's exit() flushes its copy of stdout */
+	pid = fork();
+	if (pid < 0)
+		bail_out("fork: %s", strerror(errno));
+	if (!pid) {
+		if (atomic_file_open(&af, path_of("out.txt"), err,
+				     sizeof(err)))
+			_exit(2);
+		fputs("never", af.f);
+		exit(1);
+	}
+	waitpid(pid, &status, 0);
+	ok(WIFEXITED(status) && WEXITSTATUS(status) == 1 &&
+	   !strcmp(get("out.txt"), "new\n") && hidden() == 0,
+	   "exit(1) before the commit: the old file untouched, no temporary "
+	   "file left");
+
 	/* A link: its target is replaced, the link stays a link. */
 	put("target.txt", "target\n");
 	if (symlink("target.txt", path_of("link.txt")))
@@ -195,7 +214,7 @@ int main(void)
 {
 	char cmd[128];
 
-	plan_tests(18);
+	plan_tests(19);
 	if (!mkdtemp(dir))
 		bail_out("mkdtemp: %s", strerror(errno));
 	reading();
