@@ -27,6 +27,7 @@
 
 #include "analyze.h"
 #include "cmdline.h"
+#include "files.h"
 #include "number.h"
 #include "plot.h"
 #include "tool.h"
@@ -53,8 +54,9 @@ static void usage(FILE *f)
 "      --output-format=FMT  text, json (as --json), or text,json: the text\n"
 "                           report, then the JSON document, as fio's\n"
 "                           normal,json (default: text)\n"
-"  -o, --output=FILE        write the report to FILE instead of stdout\n"
-"                           (default: stdout)\n"
+"  -o, --output=FILE        write the report to FILE instead of stdout;\n"
+"                           FILE is replaced only when the analysis\n"
+"                           succeeds (default: stdout)\n"
 "  -c, --tracepoint-cost=NS cost of one enabled tracepoint, in ns (default %d,\n"
 "                           accepted 0..%d); see the check below\n"
 "  -v, --verbose            babeltrace2's warnings, every cause of an error,\n"
@@ -396,6 +398,26 @@ static int run_isolated(const struct run *r)
 	return ret;
 }
 
+/*
+ * --output=@path at the end, the exit status @ret so far: renamed over
+ * @path when the analysis succeeded, else removed, @path as it was.
+ */
+static int output_close(const char *path, int ret)
+{
+	char err[PATH_MAX + 128];
+	int r = atomic_stdout_close(!ret, err, sizeof(err));
+
+	if (r < 0) {
+		fprintf(stderr, "rpcsim-analyze: --output=%s: %s\n", path, err);
+		return ret ? ret : 1;
+	}
+	if (r > 0)
+		fprintf(stderr, "rpcsim-analyze: --output=%s: not written: the "
+			"analysis failed (exit %d); the file is as it was\n",
+			path, ret);
+	return ret;
+}
+
 /* What an option given without its value takes, for the message. */
 static const char *value_needed(int opt)
 {
@@ -560,10 +582,13 @@ int rpcsim_analyze_main(int argc, char **argv)
 		return 1;
 	}
 
-	/* stdout itself: what the isolated child prints goes there too */
-	if (output && !freopen(output, "w", stdout)) {
+	/*
+	 * stdout itself: what the isolated child prints goes there too;
+	 * FILE replaced only when the analysis succeeds (files.h)
+	 */
+	if (output && atomic_stdout_open(output, why, sizeof(why))) {
 		fprintf(stderr, "rpcsim-analyze: --output=%s: %s\n", output,
-			strerror(errno));
+			why);
 		return 1;
 	}
 	/* workers are processes: only under a process of our own */
@@ -574,5 +599,6 @@ int rpcsim_analyze_main(int argc, char **argv)
 	r.traces = argv + optind;
 	r.nr = argc - optind;
 	r.gnuplot = gnuplot;
-	return analyze_isolate ? run_isolated(&r) : run(&r);
+	ret = analyze_isolate ? run_isolated(&r) : run(&r);
+	return output ? output_close(output, ret) : ret;
 }

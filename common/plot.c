@@ -22,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "files.h"
 #include "number.h"
 #include "plot.h"
 
@@ -776,14 +777,18 @@ static int run_gnuplot(const struct workdir *w, const char *gnuplot,
 	return -1;
 }
 
-/* Copy the finished picture to @dest; @dest is only created on success. */
+/*
+ * Copy the finished picture to @dest, atomically (files.h): @dest is
+ * replaced only by a whole picture, and left as it was on failure.
+ */
 static int copy_out(const struct workdir *w, const char *dest, char *err,
 		    size_t errlen)
 {
-	char src[PATH_MAX + 32], buf[65536];
-	int in, out;
-	ssize_t n;
+	char src[PATH_MAX + 32], why[PATH_MAX + 128], buf[65536];
+	struct atomic_file af;
 	off_t total = 0;
+	ssize_t n;
+	int in;
 
 	wd_path(w, src, sizeof(src), "%s", w->out);
 	in = open(src, O_RDONLY);
@@ -791,40 +796,30 @@ static int copy_out(const struct workdir *w, const char *dest, char *err,
 		set_err(err, errlen, "gnuplot wrote no picture");
 		return -1;
 	}
-	out = open(dest, O_WRONLY | O_CREAT | O_TRUNC, 0666);
-	if (out < 0) {
-		set_err(err, errlen, "cannot write %s: %s", dest,
-			strerror(errno));
+	if (atomic_file_open(&af, dest, why, sizeof(why))) {
+		set_err(err, errlen, "cannot write %s: %s", dest, why);
 		close(in);
 		return -1;
 	}
 	while ((n = read(in, buf, sizeof(buf))) > 0) {
-		for (ssize_t o = 0; o < n;) {
-			ssize_t k = write(out, buf + o, (size_t)(n - o));
-
-			if (k < 0 && errno == EINTR)
-				continue;
-			if (k < 0) {
-				set_err(err, errlen, "writing %s: %s", dest,
-					strerror(errno));
-				close(in);
-				close(out);
-				unlink(dest);
-				return -1;
-			}
-			o += k;
-		}
+		if (fwrite(buf, 1, (size_t)n, af.f) != (size_t)n)
+			break;
 		total += n;
 	}
 	close(in);
-	if (n < 0 || close(out)) {
-		set_err(err, errlen, "writing %s: %s", dest, strerror(errno));
-		unlink(dest);
+	if (n != 0 || ferror(af.f)) {
+		set_err(err, errlen, "writing %s: %s", dest,
+			strerror(errno ? errno : EIO));
+		atomic_file_abort(&af);
 		return -1;
 	}
 	if (!total) {
 		set_err(err, errlen, "gnuplot wrote an empty picture");
-		unlink(dest);
+		atomic_file_abort(&af);
+		return -1;
+	}
+	if (atomic_file_commit(&af, why, sizeof(why))) {
+		set_err(err, errlen, "%s", why);
 		return -1;
 	}
 	return 0;

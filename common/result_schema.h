@@ -145,6 +145,7 @@ enum result_type {
 	M(bulk_variant, "bulk_variant", T_STR, OPT, STRS(bulk_variants)) \
 	M(profile, "profile", T_STR, OPT, STRS(profiles))		\
 	M(pcp_impl, "pcp_impl", T_STR, OPT, NONE)			\
+	M(pcp_unavailable, "pcp_unavailable", T_STR, OPT, NONE)		\
 	M(jemalloc, "jemalloc", T_OBJ | T_NULL, OPT, OBJ(rpcsim_jemalloc)) \
 	M(completion, "completion", T_STR, OPT, STRS(completions))	\
 	M(queue_depth, "queue_depth", T_UINT, OPT, NONE)		\

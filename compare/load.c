@@ -28,10 +28,8 @@
 #include <json-c/json.h>
 
 #include "compare.h"
+#include "files.h"
 #include "result_schema.h"
-
-/* No rpcsim or rpcsim-analyze document comes near this. */
-#define MAX_FILE_SIZE	(256u << 20)
 
 /* --- metric registry ---------------------------------------------------- */
 
@@ -147,46 +145,48 @@ static int doc_error(const struct doc *d, const char *fmt, ...)
 
 /* --- reading -------------------------------------------------------------- */
 
-/* The whole file, NUL-terminated, in *buf (free it); 0 or -1. */
+/*
+ * The whole file, NUL-terminated, in *buf (free it); 0 or -1.  A file as
+ * files.h reads one (never blocking, a regular file, bounded); standard
+ * input, whatever it is, to the same bound.
+ */
 static int read_file(struct doc *d, char **buf, size_t *len)
 {
-	FILE *f = strcmp(d->path, "-") ? fopen(d->path, "r") : stdin;
 	size_t cap = 65536, n = 0;
-	char *p;
+	char err[256], *p;
 
-	if (!f)
-		return doc_error(d, "cannot open: %s", strerror(errno));
+	if (strcmp(d->path, "-")) {
+		*buf = read_regular_file(d->path, FILE_READ_MAX, len, err,
+					 sizeof(err));
+		if (!*buf)
+			return doc_error(d, "%s", err);
+		return 0;
+	}
 	p = xcalloc(1, cap);
 	for (;;) {
-		size_t got = fread(p + n, 1, cap - n - 1, f);
+		size_t got = fread(p + n, 1, cap - n - 1, stdin);
 
 		n += got;
 		if (got == 0)
 			break;
+		if (n > FILE_READ_MAX) {
+			free(p);
+			return doc_error(d, "larger than %zu MiB (the bound of "
+					 "an input file): not an rpcsim or "
+					 "rpcsim-analyze document",
+					 FILE_READ_MAX >> 20);
+		}
 		if (n + 1 == cap) {
-			if (cap >= MAX_FILE_SIZE) {
-				free(p);
-				if (f != stdin)
-					fclose(f);
-				return doc_error(d, "larger than %u MiB: not "
-						 "an rpcsim or rpcsim-analyze "
-						 "document",
-						 MAX_FILE_SIZE >> 20);
-			}
 			cap *= 2;
 			p = xrealloc(p, cap, 1);
 		}
 	}
-	if (ferror(f)) {
-		int err = errno;
+	if (ferror(stdin)) {
+		int e = errno;
 
 		free(p);
-		if (f != stdin)
-			fclose(f);
-		return doc_error(d, "cannot read: %s", strerror(err));
+		return doc_error(d, "cannot read: %s", strerror(e));
 	}
-	if (f != stdin)
-		fclose(f);
 	p[n] = '\0';
 	*buf = p;
 	*len = n;

@@ -424,9 +424,13 @@ int main(int argc, char **argv)
 
 	tool_set_name("pagebench");
 	pb_parse_options(argc, argv, &o);
-	if (o.results && pb_results_done(&o)) {
-		pb_options_release(&o);
-		return 0;
+	if (o.results) {
+		int done = pb_results_done(&o);
+
+		if (done) {
+			pb_options_release(&o);
+			return done < 0 ? 1 : 0;
+		}
 	}
 	if (o.pin)
 		pin_to_this_cpu();

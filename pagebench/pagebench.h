@@ -213,11 +213,13 @@ struct pb_doc {
 
 /*
  * results.c: --results=DIR.  Before the runs: the folder made (exit 1
- * when it cannot be), and true, said on stdout, when its file holds
- * this run's settings already: nothing to run.  After them: the
+ * when it cannot be), and 1, said on stdout, when its file holds this
+ * run's settings already: nothing to run; -1, said on stderr, when
+ * something that is no result file (a FIFO) has its name; 0: run.
+ * After them: the
  * document written into the file; 0, or -1 said on stderr.
  */
-bool pb_results_done(const struct options *o);
+int pb_results_done(const struct options *o);
 int pb_results_write(const struct pb_doc *d);
 
 /* report.c */

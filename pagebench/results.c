@@ -20,20 +20,22 @@
 
 #include "pagebench.h"
 
-bool pb_results_done(const struct options *o)
+int pb_results_done(const struct options *o)
 {
 	char *path;
+	int done;
 
 	if (results_mkdir(o->results))
 		exit(1);
-	if (!results_resume(o->results, o->name, "pagebench", "results",
-			    o->settings, "pagebench"))
-		return false;
+	done = results_resume(o->results, o->name, "pagebench", "results",
+			      o->settings, "pagebench");
+	if (done <= 0)
+		return done;
 	path = results_path(o->results, o->name);
 	printf("pagebench: %s holds these settings already: not run again "
 	       "(remove it to run again)\n", path);
 	free(path);
-	return true;
+	return 1;
 }
 
 static void write_doc(FILE *f, const void *d)

@@ -26,6 +26,7 @@
 #include "nfsd/svc.h"
 #include "options.h"
 #include "page_pool/consumer.h"
+#include "files.h"
 #include "plot.h"
 #include "report.h"
 #include "sweep.h"
@@ -522,17 +523,11 @@ static int run_and_report(struct rpcsim_config *cfg, const char *gnuplot)
 	return status;
 }
 
-/* Everything but the configuration's end: rpcsim's exit status. */
-static int rpcsim(char **argv, struct rpcsim_config *cfg)
+/* What rpcsim does once its output is open: the exit status. */
+static int rpcsim_body(char **argv, struct rpcsim_config *cfg)
 {
 	char gnuplot[PATH_MAX], why[512];
 
-	/* stdout itself, so that --trace's rpcsim-analyze writes there too */
-	if (cfg->output && !freopen(cfg->output, "w", stdout)) {
-		fprintf(stderr, "rpcsim: --output=%s: %s\n", cfg->output,
-			strerror(errno));
-		return 1;
-	}
 	if (cfg->sweep.plan)
 		return print_plan(argv, cfg);
 	/* Before the runs: a missing gnuplot should not cost a benchmark. */
@@ -545,9 +540,45 @@ static int rpcsim(char **argv, struct rpcsim_config *cfg)
 	rpcsim_catch_signals();
 	if (cfg->sweep.nr_keys && !cfg->sweep.point)
 		return run_sweep(cfg, cfg->plot ? gnuplot : NULL);
-	if (cfg->sweep.point && sweep_point_done(cfg))
-		return point_done_already(cfg);
+	if (cfg->sweep.point) {
+		int done = sweep_point_done(cfg);
+
+		if (done < 0)
+			return 1;
+		if (done)
+			return point_done_already(cfg);
+	}
 	return run_and_report(cfg, cfg->plot ? gnuplot : NULL);
+}
+
+/*
+ * Everything but the configuration's end: rpcsim's exit status.
+ * --output=FILE is replaced only by a run that succeeds (files.h): a
+ * failed or interrupted one leaves what FILE held.
+ */
+static int rpcsim(char **argv, struct rpcsim_config *cfg)
+{
+	char err[PATH_MAX + 128];
+	int status, r;
+
+	/* stdout itself, so that --trace's rpcsim-analyze writes there too */
+	if (cfg->output && atomic_stdout_open(cfg->output, err, sizeof(err))) {
+		fprintf(stderr, "rpcsim: --output=%s: %s\n", cfg->output, err);
+		return 1;
+	}
+	status = rpcsim_body(argv, cfg);
+	if (!cfg->output)
+		return status;
+	r = atomic_stdout_close(!status, err, sizeof(err));
+	if (r < 0) {
+		fprintf(stderr, "rpcsim: --output=%s: %s\n", cfg->output, err);
+		return status ? status : 1;
+	}
+	if (r > 0)
+		fprintf(stderr, "rpcsim: --output=%s: not written: the run "
+			"failed (exit %d); the file is as it was\n",
+			cfg->output, status);
+	return status;
 }
 
 int main(int argc, char **argv)

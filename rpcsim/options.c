@@ -342,9 +342,10 @@ const struct opt_spec opt_table[] = {
 		  "io-size, max-payload, mix (its values split by\n"
 		  "'/': mix=read:1,write:0/read:1,write:1), alloc,\n"
 		  "backend, bulk-variant or pcp (PAGEPOOL_PCP:\n"
-		  "rseq, lock, auto); each point's JSON document\n"
-		  "goes into --results, then one table of all\n"
-		  "(default: no sweep)" },
+		  "rseq, lock, auto); '\\' before a ',' (or '/')\n"
+		  "keeps it in a value: plugin:/a\\,b.so; each\n"
+		  "point's JSON document goes into --results, then\n"
+		  "one table of all (default: no sweep)" },
 	{ "results", 0, required_argument, "DIR", OPT_OTHER,
 	  .apply = apply_results, .not_setting = true,
 	  .help = "the sweep's folder: one file per point, named by\n"
@@ -355,11 +356,12 @@ const struct opt_spec opt_table[] = {
 		  "folder per machine), %% a %" },
 	{ "plan", 0, optional_argument, "FORMAT", OPT_OTHER,
 	  .not_setting = true, .apply = apply_plan,
-	  .help = "print each point's rpcsim command and run\n"
-		  "nothing; FORMAT parallel (default): one shell\n"
-		  "line per point, for GNU parallel; slurm[:K]: an\n"
-		  "sbatch script of a job array, one point per\n"
-		  "task and node, K tasks at a time (default: all)" },
+	  .help = "print each point's rpcsim command (--results\n"
+		  "made absolute) and run nothing; FORMAT\n"
+		  "parallel (default): one shell line per point,\n"
+		  "for GNU parallel; slurm[:K]: an sbatch script of\n"
+		  "a job array, one point per task and node, K\n"
+		  "tasks at a time (default: all)" },
 	{ "point", 0, required_argument, "N", OPT_COUNT, .not_setting = true,
 	  .min = 1, .max = MAX_SWEEP_POINTS, CFG(sweep.point, FIELD_U64),
 	  .help = "run point N of the sweep alone, 1..points (what\n"
@@ -381,7 +383,8 @@ const struct opt_spec opt_table[] = {
 	  .apply = apply_output,
 	  .not_setting = true,
 	  .help = "write the report (and --trace's analysis) to\n"
-		  "FILE instead of stdout (default: stdout)" },
+		  "FILE instead of stdout; FILE is replaced only\n"
+		  "when the run succeeds (default: stdout)" },
 	{ "plot", 0, required_argument, "FILE", OPT_OTHER,
 	  .apply = apply_plot,
 	  .not_setting = true,

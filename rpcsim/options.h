@@ -52,6 +52,12 @@ struct rpcsim_sweep {
 	uint64_t point;			/* --point=N; 0: every point */
 	const char *results;		/* --results=DIR, as given */
 	char *results_dir;		/* ... on this host (%h expanded) */
+	/*
+	 * ... in the points' commands: absolute (the working directory,
+	 * each % in it as %%, before a relative DIR), so that a --plan line
+	 * runs the same from anywhere; %h kept
+	 */
+	char *results_arg;
 	bool plan;			/* --plan: print the points' commands */
 	bool plan_slurm;		/* --plan=slurm: as an sbatch script */
 	uint64_t plan_limit;		/* --plan=slurm:K, 0: every task at once */

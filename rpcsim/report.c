@@ -841,6 +841,13 @@ static void json_config(struct json *j, const struct report *rep)
 		    pp_profile_name(cfg->profile));
 	json_string(j, RK(rpcsim_config, pcp_impl),
 		    pp_pcp_impl_name(cfg->pcp_impl));
+	/*
+	 * rseq was asked for (PAGEPOOL_PCP=rseq) but the lock lists ran:
+	 * why.  auto asks for no implementation in particular.
+	 */
+	if (cfg->pcp_why && cfg->pool_env.pcp_impl == PP_PCP_RSEQ)
+		json_string(j, RK(rpcsim_config, pcp_unavailable),
+			    cfg->pcp_why);
 	if (cfg->backend == PP_BACKEND_JEMALLOC) {
 		json_object_begin(j, RK(rpcsim_config, jemalloc));
 		json_bool(j, RK(rpcsim_jemalloc, tcache), cfg->je_tcache);

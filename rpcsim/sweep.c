@@ -223,7 +223,7 @@ char *sweep_point_path(const struct rpcsim_config *cfg)
 	return results_path(cfg->sweep.results_dir, cfg->sweep.name);
 }
 
-bool sweep_point_done(const struct rpcsim_config *cfg)
+int sweep_point_done(const struct rpcsim_config *cfg)
 {
 	char what[64];
 

@@ -28,8 +28,11 @@ int sweep_run(const struct rpcsim_config *cfg, const char *gnuplot);
 /* --point: DIR/NAME.json, the point's result file (malloc'd). */
 char *sweep_point_path(const struct rpcsim_config *cfg);
 
-/* Does the point's result file exist and hold its settings? */
-bool sweep_point_done(const struct rpcsim_config *cfg);
+/*
+ * Does the point's result file exist and hold its settings?  1 yes, 0
+ * no (run it), -1 something that is no result file has its name (said).
+ */
+int sweep_point_done(const struct rpcsim_config *cfg);
 
 /*
  * Write @rep's JSON document as the point's result file: a temporary file

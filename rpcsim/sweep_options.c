@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "options_internal.h"
 #include "results.h"
@@ -91,9 +92,18 @@ void apply_sweep(const struct opt_spec *o, const char *arg,
 	k->arg = arg;
 	sep = !strcmp(k->key, "mix") ? '/' : ',';
 	for (p = eq + 1;;) {
-		size_t len = strcspn(p, sep == '/' ? "/" : ",");
-		char *v;
+		char *v = xcalloc(strlen(p) + 1, 1);
+		size_t len = 0;
 
+		/* '\' takes the next character as it is: "\," a comma */
+		for (; *p && *p != sep; p++) {
+			if (*p == '\\' && !*++p)
+				usage_error("--sweep=%s: a '\\' ends it; "
+					    "expected '\\%c' for a '%c' in a "
+					    "value, '\\\\' for a '\\'", arg,
+					    sep, sep);
+			v[len++] = *p;
+		}
 		if (!len)
 			usage_error("--sweep=%s: an empty value; expected "
 				    "%s=V1%cV2%c... (values split by '%c')",
@@ -101,17 +111,15 @@ void apply_sweep(const struct opt_spec *o, const char *arg,
 		if (k->nr == RPCSIM_SWEEP_MAX_VALUES)
 			usage_error("--sweep=%s: more than %d values", arg,
 				    RPCSIM_SWEEP_MAX_VALUES);
-		v = xcalloc(len + 1, 1);
-		memcpy(v, p, len);
 		for (unsigned int j = 0; j < k->nr; j++)
 			if (!strcmp(k->values[j], v))
 				usage_error("--sweep=%s: '%s' given twice; "
 					    "expected each value once", arg, v);
 		sweep_check_value(k->key, v, arg, st);
 		k->values[k->nr++] = v;
-		if (!p[len])
+		if (!*p)
 			break;
-		p += len + 1;
+		p++;
 	}
 	sw->nr_keys++;
 }
@@ -275,6 +283,82 @@ static void sweep_apply_point(struct opt_state *st)
 	fclose(f);
 }
 
+/*
+ * --results=DIR as the points' commands carry it: DIR when absolute, else
+ * the working directory before it, each % of that as %% (DIR goes
+ * through results_dir_expand() where the point runs).
+ */
+static char *results_absolute(const char *dir)
+{
+	char *cwd, *abs = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	if (dir[0] == '/')
+		return xstrdup(dir);
+	cwd = getcwd(NULL, 0);
+	if (!cwd)
+		rpcsim_die("--results=%s: the working directory: %s", dir,
+			   strerror(errno));
+	f = open_memstream(&abs, &len);
+	if (!f)
+		rpcsim_die("open_memstream: %s", strerror(errno));
+	for (const char *c = cwd; *c; c++) {
+		if (*c == '%')
+			fputc('%', f);
+		fputc(*c, f);
+	}
+	fprintf(f, "%s%s", strcmp(cwd, "/") ? "/" : "", dir);
+	fclose(f);
+	free(cwd);
+	return abs;
+}
+
+/*
+ * A --plan line is one point: a control character in an argument (a
+ * newline in --results=DIR) would split it in two for GNU parallel or a
+ * shell, so it is refused, named as the user gave it, the character as
+ * an escape ("\n", "\x1b") so that the message stays one line.
+ */
+static void plan_check_arg(const char *what, const char *arg)
+{
+	const char *c;
+	char shown[96];
+	size_t n = 0;
+
+	for (c = arg; *c && (unsigned char)*c >= 0x20 && *c != 0x7f; c++)
+		;
+	if (!*c)
+		return;
+	for (const char *s = arg; *s && n + 5 < sizeof(shown); s++) {
+		unsigned char u = (unsigned char)*s;
+
+		if (u == '\n')
+			n += (size_t)snprintf(shown + n, sizeof(shown) - n, "\\n");
+		else if (u < 0x20 || u == 0x7f)
+			n += (size_t)snprintf(shown + n, sizeof(shown) - n,
+					      "\\x%02x", u);
+		else
+			shown[n++] = (char)u;
+	}
+	shown[n] = '\0';
+	usage_error("%s%s: a control character (\\x%02x) in it: each line "
+		    "of --plan must stay one line; expected no control "
+		    "characters", what, shown, (unsigned char)*c);
+}
+
+/* Every argument of the points' commands, for plan_check_arg(). */
+static void plan_check(const struct rpcsim_sweep *sw)
+{
+	for (unsigned int i = 0; i < sw->nr_fixed; i++)
+		plan_check_arg("", sw->fixed[i]);
+	for (unsigned int k = 0; k < sw->nr_keys; k++)
+		plan_check_arg("--sweep=", sw->keys[k].arg);
+	/* as given, then with the working directory before it */
+	plan_check_arg("--results=", sw->results);
+	plan_check_arg("--results=", sw->results_arg);
+}
+
 /* --sweep, --results, --plan and --point: what goes with what. */
 void check_sweep(struct opt_state *st)
 {
@@ -323,6 +407,9 @@ void check_sweep(struct opt_state *st)
 		usage_error("--point=%s: not with --plan (whose lines each run "
 			    "one point)", opt_given(st, "point"));
 	sweep_fixed_args(st);
+	sw->results_arg = results_absolute(sw->results);
+	if (sw->plan)
+		plan_check(sw);
 	if (sw->point)
 		sweep_apply_point(st);
 }
@@ -342,9 +429,9 @@ char **rpcsim_point_argv(const struct rpcsim_config *cfg, const char *prog,
 		argv[n] = xcalloc(len, 1);
 		snprintf(argv[n++], len, "--sweep=%s", sw->keys[k].arg);
 	}
-	len = strlen(sw->results) + 11;
+	len = strlen(sw->results_arg) + 11;
 	argv[n] = xcalloc(len, 1);
-	snprintf(argv[n++], len, "--results=%s", sw->results);
+	snprintf(argv[n++], len, "--results=%s", sw->results_arg);
 	argv[n] = xcalloc(32, 1);
 	snprintf(argv[n++], 32, "--point=%llu", (unsigned long long)point);
 	return argv;
@@ -363,6 +450,7 @@ void rpcsim_free_options(struct rpcsim_config *cfg)
 	free(sw->name);
 	free(sw->settings);
 	free(sw->results_dir);
+	free(sw->results_arg);
 	memset(sw, 0, sizeof(*sw));
 }
 

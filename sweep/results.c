@@ -9,11 +9,13 @@
 #include <config.h>
 
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "files.h"
 #include "json.h"
 #include "result_schema.h"
 #include "results.h"
@@ -116,48 +118,26 @@ int results_mkdir(const char *dir)
 int results_write(const char *dir, const char *name,
 		  void (*write)(FILE *f, const void *arg), const void *arg)
 {
-	char *path = results_path(dir, name), *tmp;
-	size_t len = strlen(path) + 32;
-	int fd, ret = -1;
-	mode_t mask;
-	FILE *f;
+	char *path = results_path(dir, name), err[PATH_MAX + 128];
+	struct atomic_file af;
+	int ret = -1;
 
 	if (results_mkdir(dir)) {
 		free(path);
 		return -1;
 	}
 	/* DIR/.NAME.json.XXXXXX: hidden, and not *.json, till renamed */
-	tmp = xcalloc(len, 1);
-	snprintf(tmp, len, "%s/.%s.json.XXXXXX", dir, name);
-	fd = mkstemp(tmp);
-	mask = umask(0);
-	umask(mask);
-	if (fd < 0 || fchmod(fd, 0666 & ~mask) || !(f = fdopen(fd, "w"))) {
-		fprintf(stderr, "%s: --results=%s: %s\n", tool_name, dir,
-			strerror(errno));
-		if (fd >= 0) {
-			close(fd);
-			unlink(tmp);
-		}
+	if (atomic_file_open(&af, path, err, sizeof(err))) {
+		fprintf(stderr, "%s: --results=%s: %s\n", tool_name, dir, err);
 		goto out;
 	}
-	write(f, arg);
-	if (fflush(f) || ferror(f) || fsync(fd)) {
-		fprintf(stderr, "%s: writing %s: %s\n", tool_name, tmp,
-			strerror(errno));
-		fclose(f);
-		unlink(tmp);
-		goto out;
-	}
-	if (fclose(f) || rename(tmp, path)) {
-		fprintf(stderr, "%s: %s: %s\n", tool_name, path,
-			strerror(errno));
-		unlink(tmp);
+	write(af.f, arg);
+	if (atomic_file_commit(&af, err, sizeof(err))) {
+		fprintf(stderr, "%s: %s\n", tool_name, err);
 		goto out;
 	}
 	ret = 0;
 out:
-	free(tmp);
 	free(path);
 	return ret;
 }

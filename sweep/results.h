@@ -66,19 +66,24 @@ void results_json_origin(struct json *j, const char *program_version,
  * results_file_settings() - the settings recorded in result file @path
  * (its sweep.settings), malloc'd, when it is a complete document of
  * @program (its "program" member) with the array @body (rpcsim: modes,
- * pagebench: results); NULL when the file is missing, not JSON or not
- * one.
+ * pagebench: results); NULL when the file is missing (errno ENOENT),
+ * not a regular file, not JSON or not one, with @err saying why.  Read
+ * as files.h reads input files: never blocking, bounded.
  */
 char *results_file_settings(const char *path, const char *program,
-			    const char *body);
+			    const char *body, char *err, size_t errlen);
 
 /*
  * results_resume() - is @dir/@name.json done already, a result of
- * @program recording @settings?  When it records other settings, says
- * so on stderr ("PATH holds other settings (...); @what runs again with
- * ..."): the caller runs and replaces it.
+ * @program recording @settings?  1 when it is; 0 when @what must run
+ * (and replace the file): when the file holds other settings, is
+ * truncated or is no result, it says so on stderr ("PATH holds other
+ * settings (...); @what runs again with ...", "@what: PATH is truncated
+ * (...); running it again"); -1 when something that is not a regular
+ * file (a FIFO, a folder) has the name, said on stderr: it is not
+ * replaced.
  */
-bool results_resume(const char *dir, const char *name, const char *program,
-		    const char *body, const char *settings, const char *what);
+int results_resume(const char *dir, const char *name, const char *program,
+		   const char *body, const char *settings, const char *what);
 
 #endif /* PP_COMMON_RESULTS_H */

@@ -8,13 +8,18 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdint.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <json-c/json.h>
 
+#include "files.h"
 #include "plot.h"
 #include "results.h"
 #include "sweep.h"
@@ -22,6 +27,17 @@
 #include "tool.h"
 
 #define NR_MODES	3
+#define NR_ROW_SAME	3
+
+/*
+ * What a result file may hold: rpcsim's own bounds (rpcsim/options.h,
+ * options_internal.h) for the grid; for the figures, what no run can
+ * measure: a mean per call above 1000 s, a run of more than a year.
+ */
+#define SWEEP_KEYS_MAX		10
+#define SWEEP_POINTS_MAX	100000
+#define SWEEP_MEAN_MAX_US	1e9
+#define SWEEP_SECONDS_MAX	(366.0 * 86400)
 
 static const char *const mode_names[NR_MODES] = { "single", "list", "array" };
 
@@ -48,12 +64,21 @@ struct row {
 	double mean[NR_MODES], sd[NR_MODES];
 	unsigned int runs[NR_MODES];
 	bool elsewhere;			/* not where the first point ran */
+	char *same[NR_ROW_SAME];	/* config members all points share */
+	/*
+	 * pcp swept: the lists that ran when they are not the ones the
+	 * point's value names ("rseq (ran: lock, rseq unavailable)"), and
+	 * why; NULL when they are.
+	 */
+	char *pcp_shown, *pcp_why, *pcp_ran;
 };
 
 struct table {
 	struct key *keys;
 	unsigned int nr_keys;
 	bool pcp_swept;
+	unsigned int pcp_key;		/* pcp's index among the keys */
+	bool pcp_mislabeled;		/* a row ran other lists (pcp_shown) */
 	bool page_pool;			/* a point of rpcsim's page_pool consumer */
 	struct row *rows;
 	unsigned int nr_rows;
@@ -102,12 +127,61 @@ void sweep_free_paths(char **paths)
 	free(paths);
 }
 
+/* --- reading a result file ------------------------------------------- */
+
+struct json_object *sweep_read_json(const char *path, char *err,
+				    size_t errlen)
+{
+	struct json_tokener *tok;
+	enum json_tokener_error jerr;
+	struct json_object *root;
+	size_t len = 0, end;
+	char *buf = read_regular_file(path, FILE_READ_MAX, &len, err, errlen);
+	int e;
+
+	if (!buf)
+		return NULL;
+	if (strlen(buf) != len) {
+		snprintf(err, errlen, "not JSON: a NUL byte at offset %zu",
+			 strlen(buf));
+		free(buf);
+		errno = EINVAL;
+		return NULL;
+	}
+	tok = json_tokener_new();
+	if (!tok)
+		tool_die(1, "out of memory");
+	json_tokener_set_flags(tok, JSON_TOKENER_STRICT);
+	/* The terminating NUL ends a top-level number as well. */
+	root = json_tokener_parse_ex(tok, buf, (int)len + 1);
+	jerr = json_tokener_get_error(tok);
+	end = json_tokener_get_parse_end(tok);
+	json_tokener_free(tok);
+	if (root && jerr == json_tokener_success) {
+		free(buf);
+		return root;
+	}
+	json_object_put(root);
+	if (strspn(buf, " \t\r\n") == len)
+		snprintf(err, errlen, "empty: not a JSON document");
+	else if (jerr == json_tokener_continue || end >= len)
+		snprintf(err, errlen, "not JSON: the document ends early "
+			 "(truncated?)");
+	else
+		snprintf(err, errlen, "not JSON: %s at byte %zu",
+			 json_tokener_error_desc(jerr), end);
+	e = EINVAL;
+	free(buf);
+	errno = e;
+	return NULL;
+}
+
 /* --- a result file's settings, to resume (results.h) -------------------- */
 
 char *results_file_settings(const char *path, const char *program,
-			    const char *body)
+			    const char *body, char *err, size_t errlen)
 {
-	struct json_object *root = json_object_from_file(path), *sw;
+	struct json_object *root = sweep_read_json(path, err, errlen), *sw;
 	const char *prog, *s;
 	char *ret = NULL;
 
@@ -119,53 +193,196 @@ char *results_file_settings(const char *path, const char *program,
 	if (prog && !strcmp(prog, program) && s &&
 	    get_obj(root, body, json_type_array))
 		ret = xstrdup(s);
+	else
+		snprintf(err, errlen, "not a result of %s (no \"program\": "
+			 "\"%s\", sweep.settings or %s)", program, program,
+			 body);
 	json_object_put(root);
+	errno = EINVAL;
 	return ret;
 }
 
-bool results_resume(const char *dir, const char *name, const char *program,
-		    const char *body, const char *settings, const char *what)
+int results_resume(const char *dir, const char *name, const char *program,
+		   const char *body, const char *settings, const char *what)
 {
-	char *path = results_path(dir, name);
-	char *had = results_file_settings(path, program, body);
-	bool done = had && !strcmp(had, settings);
+	char *path = results_path(dir, name), err[256];
+	char *had = results_file_settings(path, program, body, err,
+					  sizeof(err));
+	int e = errno, done = had && !strcmp(had, settings);
+	struct stat st;
 
-	if (had && !done)
+	if (had && !done) {
 		fprintf(stderr, "%s: %s holds other settings (%s); %s runs "
 			"again with %s\n", tool_name, path, had, what,
 			settings);
+	} else if (!had && !stat(path, &st) && !S_ISREG(st.st_mode)) {
+		/* Not ours to replace: a FIFO, a device, a folder. */
+		fprintf(stderr, "%s: %s: %s: %s, not replaced by a result; "
+			"remove it or choose another --results\n", tool_name,
+			what, path, err);
+		done = -1;
+	} else if (!had && e != ENOENT) {
+		fprintf(stderr, "%s: %s: %s is %s (%s); running it again\n",
+			tool_name, what, path,
+			strstr(err, "truncated") ? "truncated" : "unusable",
+			err);
+	}
 	free(had);
 	free(path);
 	return done;
 }
 
-/* The grid of the first file: its keys and their values. */
-static int grid_read(struct table *t, struct json_object *keys)
+/*
+ * Why @path is not a point of the sweep: "PROG: PATH: FIELD: why", one
+ * line.  Returns -1.
+ */
+__attribute__((format(printf, 3, 4)))
+static int refuse(const char *prog, const char *path, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: %s: ", prog, path);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return -1;
+}
+
+/* Member @key of @o as an integer in [@lo, @hi]: 0, or -1 (said). */
+static int get_count(const char *prog, const char *path, const char *where,
+		     struct json_object *o, const char *key, int64_t lo,
+		     int64_t hi, int64_t *out)
+{
+	struct json_object *v;
+
+	if (!json_object_object_get_ex(o, key, &v) || !v)
+		return refuse(prog, path, "%s%s: missing: expected an integer "
+			      "%lld to %lld", where, key, (long long)lo,
+			      (long long)hi);
+	if (!json_object_is_type(v, json_type_int) ||
+	    json_object_get_int64(v) < lo || json_object_get_int64(v) > hi)
+		return refuse(prog, path, "%s%s: %s: expected an integer %lld "
+			      "to %lld", where, key,
+			      json_object_to_json_string_ext(v,
+						JSON_C_TO_STRING_PLAIN),
+			      (long long)lo, (long long)hi);
+	*out = json_object_get_int64(v);
+	return 0;
+}
+
+/*
+ * Member @key of @o as a finite number in [0, @hi] (null too with
+ * @null_ok: *@out is then NaN): 0, or -1 (said).
+ */
+static int get_figure(const char *prog, const char *path, const char *where,
+		      struct json_object *o, const char *key, double hi,
+		      bool null_ok, double *out)
+{
+	struct json_object *v;
+	double d;
+
+	if (!json_object_object_get_ex(o, key, &v) || (!v && !null_ok))
+		return refuse(prog, path, "%s%s: missing: expected a number",
+			      where, key);
+	if (!v) {
+		*out = NAN;
+		return 0;
+	}
+	if (!json_object_is_type(v, json_type_int) &&
+	    !json_object_is_type(v, json_type_double))
+		return refuse(prog, path, "%s%s: %s: not a number", where, key,
+			      json_object_to_json_string_ext(v,
+						JSON_C_TO_STRING_PLAIN));
+	d = json_object_get_double(v);
+	if (!isfinite(d) || d < 0 || d > hi)
+		return refuse(prog, path, "%s%s: %s: expected a finite number "
+			      "0 to %g", where, key,
+			      json_object_to_json_string_ext(v,
+						JSON_C_TO_STRING_PLAIN), hi);
+	*out = d;
+	return 0;
+}
+
+/*
+ * The grid of the first file: its keys and their values, each key and
+ * each value of a key once, so that every point has one row.
+ */
+static int grid_read(struct table *t, const char *prog, const char *path,
+		     struct json_object *keys)
 {
 	size_t n = json_object_array_length(keys);
 
-	t->keys = xcalloc(n ? n : 1, sizeof(*t->keys));
+	if (!n || n > SWEEP_KEYS_MAX)
+		return refuse(prog, path, "sweep.keys: %zu keys: expected 1 to "
+			      "%d", n, SWEEP_KEYS_MAX);
+	t->keys = xcalloc(n, sizeof(*t->keys));
 	for (size_t i = 0; i < n; i++) {
 		struct json_object *k = json_object_array_get_idx(keys, i);
 		struct json_object *vals = get_obj(k, "values",
 						   json_type_array);
 		const char *name = get_str(k, "key");
+		size_t nv = vals ? json_object_array_length(vals) : 0;
 
-		if (!name || !vals)
-			return -1;
+		if (!name || !*name || !vals || !nv)
+			return refuse(prog, path, "sweep.keys[%zu]: expected "
+				      "{\"key\": NAME, \"values\": [V1, "
+				      "...]} with at least one value", i);
+		for (unsigned int j = 0; j < t->nr_keys; j++)
+			if (!strcmp(t->keys[j].name, name))
+				return refuse(prog, path, "sweep.keys[%zu].key: "
+					      "'%s' given twice", i, name);
 		t->keys[i].name = xstrdup(name);
-		t->keys[i].nr = (unsigned int)json_object_array_length(vals);
-		t->keys[i].values = xcalloc(t->keys[i].nr + 1, sizeof(char *));
-		for (unsigned int v = 0; v < t->keys[i].nr; v++) {
-			const char *s = json_object_get_string(
-				json_object_array_get_idx(vals, v));
-
-			t->keys[i].values[v] = xstrdup(s ? s : "?");
-		}
+		t->keys[i].values = xcalloc(nv + 1, sizeof(char *));
 		t->nr_keys++;
-		t->pcp_swept |= !strcmp(name, "pcp");
+		for (unsigned int v = 0; v < nv; v++) {
+			struct json_object *jv =
+				json_object_array_get_idx(vals, v);
+			const char *s = json_object_is_type(jv,
+				json_type_string) ? json_object_get_string(jv) :
+				NULL;
+
+			if (!s || !*s)
+				return refuse(prog, path, "sweep.keys[%zu]."
+					      "values[%u]: expected a "
+					      "non-empty string", i, v);
+			for (unsigned int w = 0; w < t->keys[i].nr; w++)
+				if (!strcmp(t->keys[i].values[w], s))
+					return refuse(prog, path, "sweep.keys["
+						      "%zu].values[%u]: '%s' "
+						      "given twice", i, v, s);
+			t->keys[i].values[t->keys[i].nr++] = xstrdup(s);
+		}
+		if (!strcmp(name, "pcp")) {
+			t->pcp_swept = true;
+			t->pcp_key = (unsigned int)i;
+		}
 	}
 	return 0;
+}
+
+/* The number of points of @t's grid (at most SWEEP_POINTS_MAX + 1). */
+static int64_t grid_points(const struct table *t)
+{
+	int64_t n = 1;
+
+	for (unsigned int k = 0; k < t->nr_keys; k++) {
+		n *= t->keys[k].nr;
+		if (n > SWEEP_POINTS_MAX)
+			return SWEEP_POINTS_MAX + 1;
+	}
+	return n;
+}
+
+/* Key @k's value at point @p (1-based) of @t's grid, as rpcsim orders it. */
+static const char *grid_value(const struct table *t, unsigned int k,
+			      uint64_t p)
+{
+	uint64_t idx = p - 1;
+
+	for (unsigned int j = t->nr_keys; j-- > k + 1;)
+		idx /= t->keys[j].nr;
+	return t->keys[k].values[idx % t->keys[k].nr];
 }
 
 /* Is @keys the grid @t has (the same keys and values, in order)? */
@@ -191,6 +408,22 @@ static bool grid_same(const struct table *t, struct json_object *keys)
 		}
 	}
 	return true;
+}
+
+static void row_free(const struct table *t, struct row *r)
+{
+	for (unsigned int k = 0; r->values && k < t->nr_keys; k++)
+		free(r->values[k]);
+	free(r->values);
+	free(r->host);
+	free(r->build);
+	free(r->pcp);
+	free(r->pcp_shown);
+	free(r->pcp_why);
+	free(r->pcp_ran);
+	for (unsigned int i = 0; i < NR_ROW_SAME; i++)
+		free(r->same[i]);
+	memset(r, 0, sizeof(*r));
 }
 
 /* Where the point ran: the host and the build, as recorded. */
@@ -224,83 +457,279 @@ static void row_origin(struct row *r, struct json_object *root)
 	}
 }
 
-/* Each mode's mean per call and the spread of its runs' means. */
-static void row_modes(struct row *r, struct table *t, struct json_object *modes)
+/*
+ * pcp swept: did the point run the lists its value names?  rseq asked for
+ * may have run the lock lists (no rseq from glibc or the kernel, or a
+ * backend other than buddy): the row then says which ran, and why.
+ * "auto" names no implementation: whatever ran is what it asked for.
+ */
+static void row_pcp_ran(struct table *t, struct row *r,
+			struct json_object *cfg)
 {
-	for (size_t i = 0; i < json_object_array_length(modes); i++) {
-		struct json_object *m = json_object_array_get_idx(modes, i);
-		struct json_object *across = get_obj(m, "across_runs",
-						     json_type_object);
-		const char *name = get_str(m, "mode");
-		double runs = 0;
+	const char *asked, *ran = get_str(cfg, "pcp_impl");
+	const char *why = get_str(cfg, "pcp_unavailable");
+	const char *backend = get_str(cfg, "backend");
+	char buf[1024];
 
-		for (int k = 0; name && k < NR_MODES; k++) {
-			if (strcmp(name, mode_names[k]) ||
-			    !get_num(m, "mean_us", &r->mean[k]))
-				continue;
-			r->have[k] = true;
-			t->mode_seen[k] = true;
-			if (!get_num(across, "stddev_us", &r->sd[k]))
-				r->sd[k] = NAN;
-			get_num(m, "runs", &runs);
-			r->runs[k] = (unsigned int)runs;
-		}
+	if (!t->pcp_swept)
+		return;
+	asked = r->values[t->pcp_key];
+	if (strcmp(asked, "rseq") && strcmp(asked, "lock"))
+		return;
+	if (!ran)
+		ran = "?";
+	if (!strcmp(asked, ran))
+		return;
+	if (why) {
+		snprintf(buf, sizeof(buf), "rseq unavailable: %s", why);
+		r->pcp_why = xstrdup(buf);
+		snprintf(buf, sizeof(buf), "%s (ran: %s, rseq unavailable)",
+			 asked, ran);
+	} else if (backend && strcmp(backend, "buddy")) {
+		snprintf(buf, sizeof(buf), "backend %s runs the %s lists",
+			 backend, ran);
+		r->pcp_why = xstrdup(buf);
+		snprintf(buf, sizeof(buf), "%s (ran: %s, backend %s)", asked,
+			 ran, backend);
+	} else {
+		r->pcp_why = xstrdup("the result file does not say why");
+		snprintf(buf, sizeof(buf), "%s (ran: %s)", asked, ran);
 	}
+	r->pcp_shown = xstrdup(buf);
+	r->pcp_ran = xstrdup(ran);
+	t->pcp_mislabeled = true;
+}
+
+/* Key @k's cell of row @r: its value, or what ran (row_pcp_ran()). */
+static const char *row_value_shown(const struct table *t,
+				   const struct row *r, unsigned int k)
+{
+	if (t->pcp_swept && k == t->pcp_key && r->pcp_shown)
+		return r->pcp_shown;
+	return r->values[k];
+}
+
+/*
+ * Each mode's mean per call and the spread of its runs' means: each mode
+ * known and once, with calls, runs and a run per entry of per_run, its
+ * figures finite, not negative and not beyond what a run can measure.
+ * 0, or -1 (said).
+ */
+static int row_modes(struct row *r, struct table *t, const char *prog,
+		     const char *path, struct json_object *modes)
+{
+	size_t n = json_object_array_length(modes);
+	char where[64];
+
+	if (!n)
+		return refuse(prog, path, "modes: empty: expected a mode or "
+			      "more (single, list, array)");
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *m = json_object_array_get_idx(modes, i);
+		struct json_object *runs_a, *across;
+		const char *name = get_str(m, "mode");
+		int64_t calls, runs;
+		double elapsed, sd;
+		int k;
+
+		snprintf(where, sizeof(where), "modes[%zu].", i);
+		if (!json_object_is_type(m, json_type_object))
+			return refuse(prog, path, "modes[%zu]: not an object",
+				      i);
+		for (k = 0; name && k < NR_MODES; k++)
+			if (!strcmp(name, mode_names[k]))
+				break;
+		if (!name || k == NR_MODES)
+			return refuse(prog, path, "%smode: %s%s%s: expected "
+				      "single, list or array", where,
+				      name ? "'" : "", name ? name : "missing",
+				      name ? "'" : "");
+		if (r->have[k])
+			return refuse(prog, path, "%smode: '%s' given twice",
+				      where, name);
+		if (get_count(prog, path, where, m, "calls", 1, INT64_MAX,
+			      &calls) ||
+		    get_count(prog, path, where, m, "runs", 1, UINT_MAX,
+			      &runs) ||
+		    get_figure(prog, path, where, m, "elapsed_s",
+			       SWEEP_SECONDS_MAX, false, &elapsed) ||
+		    get_figure(prog, path, where, m, "mean_us",
+			       SWEEP_MEAN_MAX_US, false, &r->mean[k]))
+			return -1;
+		/* No call lasts longer than the runs it was made in. */
+		if (r->mean[k] > elapsed * 1e6)
+			return refuse(prog, path, "%smean_us: %g: longer than "
+				      "the mode's %g s of runs (elapsed_s)",
+				      where, r->mean[k], elapsed);
+		runs_a = get_obj(m, "per_run", json_type_array);
+		if (!runs_a || json_object_array_length(runs_a) != (size_t)runs)
+			return refuse(prog, path, "%sper_run: %s%zu run%s, but "
+				      "runs is %lld", where, runs_a ? "" :
+				      "missing: ", runs_a ?
+				      json_object_array_length(runs_a) : 0,
+				      runs_a && json_object_array_length(
+						runs_a) == 1 ? "" : "s",
+				      (long long)runs);
+		for (size_t j = 0; j < (size_t)runs; j++) {
+			struct json_object *run =
+				json_object_array_get_idx(runs_a, j);
+			char rw[96];
+			int64_t rc;
+			double rm;
+
+			snprintf(rw, sizeof(rw), "%sper_run[%zu].", where, j);
+			if (!json_object_is_type(run, json_type_object))
+				return refuse(prog, path, "%.*s: not an object",
+					      (int)strlen(rw) - 1, rw);
+			if (get_count(prog, path, rw, run, "calls", 1,
+				      INT64_MAX, &rc) ||
+			    get_figure(prog, path, rw, run, "mean_us",
+				       SWEEP_MEAN_MAX_US, false, &rm))
+				return -1;
+		}
+		across = get_obj(m, "across_runs", json_type_object);
+		r->sd[k] = NAN;
+		if (across && get_figure(prog, path, where, across,
+					 "stddev_us", SWEEP_MEAN_MAX_US, true,
+					 &sd))
+			return -1;
+		if (across)
+			r->sd[k] = sd;
+		r->have[k] = true;
+		r->runs[k] = (unsigned int)runs;
+		t->mode_seen[k] = true;
+	}
+	return 0;
 }
 
 static void keys_free(struct table *t);
 
-/* Read @path into a new row of @t.  -1 (said) when it is not one. */
+/*
+ * The settings that must be one across the points (config.NAME): the
+ * points of one sweep run as many requests, as long and as often.
+ */
+static const char *const row_same[NR_ROW_SAME] = {
+	"requests", "duration_s", "repeat",
+};
+
+/* Is @r's point, its values and settings, one of @t's grid?  0 or -1. */
+static int row_check(struct table *t, struct row *r, const char *prog,
+		     const char *path, struct json_object *root,
+		     struct json_object *sw, struct json_object *cfg)
+{
+	struct json_object *values = get_obj(sw, "values", json_type_object);
+	int64_t points, point;
+
+	if (get_count(prog, path, "sweep.", sw, "points", 1,
+		      SWEEP_POINTS_MAX, &points))
+		return -1;
+	if (points != grid_points(t))
+		return refuse(prog, path, "sweep.points: %lld, but its grid "
+			      "(sweep.keys) has %lld points", (long long)points,
+			      (long long)grid_points(t));
+	if (get_count(prog, path, "sweep.", sw, "point", 1, points, &point))
+		return -1;
+	r->point = (uint64_t)point;
+	r->points = (uint64_t)points;
+	for (unsigned int i = 0; i < t->nr_rows; i++)
+		if (t->rows[i].point == r->point)
+			return refuse(prog, path, "sweep.point: %lld again (%s "
+				      "is that point too): one file per point",
+				      (long long)point, t->rows[i].path);
+	if (!values)
+		return refuse(prog, path, "sweep.values: missing: expected "
+			      "the point's value of each swept key");
+	r->values = xcalloc(t->nr_keys + 1, sizeof(char *));
+	for (unsigned int k = 0; k < t->nr_keys; k++) {
+		const char *v = get_str(values, t->keys[k].name);
+		const char *want = grid_value(t, k, r->point);
+		unsigned int j;
+
+		r->values[k] = xstrdup(v ? v : "?");
+		if (!v)
+			return refuse(prog, path, "sweep.values.%s: missing: "
+				      "expected '%s' (point %lld)",
+				      t->keys[k].name, want, (long long)point);
+		for (j = 0; j < t->keys[k].nr; j++)
+			if (!strcmp(t->keys[k].values[j], v))
+				break;
+		if (j == t->keys[k].nr)
+			return refuse(prog, path, "sweep.values.%s: '%s' is "
+				      "no value of the grid's %s", 
+				      t->keys[k].name, v, t->keys[k].name);
+		if (strcmp(v, want))
+			return refuse(prog, path, "sweep.values.%s: '%s', but "
+				      "point %lld of the grid has %s=%s",
+				      t->keys[k].name, v, (long long)point,
+				      t->keys[k].name, want);
+	}
+	if (!cfg)
+		return refuse(prog, path, "config: missing: expected the "
+			      "settings the point ran with");
+	for (unsigned int i = 0; i < NR_ROW_SAME; i++) {
+		struct json_object *v = NULL;
+
+		json_object_object_get_ex(cfg, row_same[i], &v);
+		r->same[i] = xstrdup(json_object_to_json_string_ext(v,
+					JSON_C_TO_STRING_PLAIN));
+		if (t->nr_rows && strcmp(r->same[i], t->rows[0].same[i]))
+			return refuse(prog, path, "config.%s: %s, but %s in "
+				      "%s: the points of a sweep run with the "
+				      "same settings but the swept ones",
+				      row_same[i], r->same[i],
+				      t->rows[0].same[i], t->rows[0].path);
+	}
+	return row_modes(r, t, prog, path, get_obj(root, "modes",
+						   json_type_array));
+}
+
+/*
+ * Read @path into a new row of @t.  -1 (said) when it is not a point of
+ * the sweep: one line naming the file and the field.
+ */
 static int row_read(struct table *t, const char *prog, const char *path)
 {
 	struct json_object *root = load_doc(prog, path);
-	struct json_object *sw, *keys, *values, *modes;
-	double point = 0, points = 0;
-	const char *consumer;
+	struct json_object *sw, *keys, *cfg;
+	const char *program, *consumer;
 	struct row *r;
 	int ret = -1;
 
 	if (!root)
 		return -1;
+	program = get_str(root, "program");
 	sw = get_obj(root, "sweep", json_type_object);
 	keys = get_obj(sw, "keys", json_type_array);
-	values = get_obj(sw, "values", json_type_object);
-	modes = get_obj(root, "modes", json_type_array);
-	if (!sw || !keys || !values || !modes ||
-	    !get_num(sw, "point", &point) || !get_num(sw, "points", &points)) {
-		fprintf(stderr, "%s: %s: not an rpcsim --sweep result (no "
-			"sweep.point, sweep.keys, sweep.values or modes)\n",
-			prog, path);
+	cfg = get_obj(root, "config", json_type_object);
+	if (!program || strcmp(program, "rpcsim") || !sw || !keys ||
+	    !get_obj(root, "modes", json_type_array)) {
+		refuse(prog, path, "not an rpcsim --sweep result (%s)",
+		       !program || strcmp(program, "rpcsim") ?
+		       "no \"program\": \"rpcsim\"" :
+		       "no sweep.keys or modes");
 		goto out;
 	}
-	if (!t->keys && grid_read(t, keys)) {
-		fprintf(stderr, "%s: %s: sweep.keys is not a list of "
-			"{key, values}\n", prog, path);
+	if (!t->keys && grid_read(t, prog, path, keys)) {
 		keys_free(t);
 		goto out;
 	}
 	if (!grid_same(t, keys)) {
-		fprintf(stderr, "%s: %s: a point of another sweep (other keys "
-			"or values than %s's)\n", prog, path,
-			t->nr_rows ? t->rows[0].path : "the first file");
+		refuse(prog, path, "sweep.keys: a point of another sweep (other "
+		       "keys or values than %s's)", t->nr_rows ?
+		       t->rows[0].path : "the first file");
 		goto out;
 	}
 	t->rows = xrealloc(t->rows, t->nr_rows + 1, sizeof(*t->rows));
 	r = &t->rows[t->nr_rows];
 	memset(r, 0, sizeof(*r));
 	r->path = path;
-	r->point = (uint64_t)point;
-	r->points = (uint64_t)points;
-	r->values = xcalloc(t->nr_keys + 1, sizeof(char *));
-	for (unsigned int k = 0; k < t->nr_keys; k++) {
-		const char *v = get_str(values, t->keys[k].name);
-
-		r->values[k] = xstrdup(v ? v : "?");
+	if (row_check(t, r, prog, path, root, sw, cfg)) {
+		row_free(t, r);
+		goto out;
 	}
 	row_origin(r, root);
-	row_modes(r, t, modes);
-	consumer = get_str(get_obj(root, "config", json_type_object),
-			   "consumer");
+	row_pcp_ran(t, r, cfg);
+	consumer = get_str(cfg, "consumer");
 	t->page_pool |= consumer && !strcmp(consumer, "page_pool");
 	t->nr_rows++;
 	ret = 0;
@@ -332,14 +761,8 @@ static void keys_free(struct table *t)
 
 static void table_free(struct table *t)
 {
-	for (unsigned int i = 0; i < t->nr_rows; i++) {
-		for (unsigned int k = 0; k < t->nr_keys; k++)
-			free(t->rows[i].values[k]);
-		free(t->rows[i].values);
-		free(t->rows[i].host);
-		free(t->rows[i].build);
-		free(t->rows[i].pcp);
-	}
+	for (unsigned int i = 0; i < t->nr_rows; i++)
+		row_free(t, &t->rows[i]);
 	free(t->rows);
 	keys_free(t);
 }
@@ -361,8 +784,8 @@ static int key_width(const struct table *t, unsigned int k)
 	size_t w = strlen(t->keys[k].name);
 
 	for (unsigned int i = 0; i < t->nr_rows; i++)
-		if (strlen(t->rows[i].values[k]) > w)
-			w = strlen(t->rows[i].values[k]);
+		if (strlen(row_value_shown(t, &t->rows[i], k)) > w)
+			w = strlen(row_value_shown(t, &t->rows[i], k));
 	return (int)w;
 }
 
@@ -373,11 +796,19 @@ static void print_header(FILE *out, const struct table *t)
 	fprintf(out, "sweep: %u of %llu points (", t->nr_rows,
 		(unsigned long long)points);
 	for (unsigned int k = 0; k < t->nr_keys; k++) {
+		char sep = strcmp(t->keys[k].name, "mix") ? ',' : '/';
+
 		fprintf(out, "%s%s=", k ? " x " : "", t->keys[k].name);
-		for (unsigned int v = 0; v < t->keys[k].nr; v++)
-			fprintf(out, "%s%s", v ? (strcmp(t->keys[k].name,
-							 "mix") ? "," : "/") :
-				"", t->keys[k].values[v]);
+		/* as --sweep takes them: '\' before a separator in a value */
+		for (unsigned int v = 0; v < t->keys[k].nr; v++) {
+			if (v)
+				fputc(sep, out);
+			for (const char *c = t->keys[k].values[v]; *c; c++) {
+				if (*c == sep || *c == '\\')
+					fputc('\\', out);
+				fputc(*c, out);
+			}
+		}
 	}
 	fprintf(out, ")\n%s latency per call in us: the mean "
 		"over every call, +- the sample stddev of the\nruns' means "
@@ -400,7 +831,8 @@ static void print_row(FILE *out, const struct table *t, const struct row *r)
 
 	fprintf(out, "%5llu", (unsigned long long)r->point);
 	for (unsigned int k = 0; k < t->nr_keys; k++)
-		fprintf(out, "  %*s", key_width(t, k), r->values[k]);
+		fprintf(out, "  %*s", key_width(t, k),
+			row_value_shown(t, r, k));
 	for (int m = 0; m < NR_MODES; m++) {
 		char sd[32], chg[32];
 
@@ -482,7 +914,15 @@ static void print_notes(FILE *out, const struct table *t)
 	uint64_t missing = 0;
 
 	fprintf(out, "\nhost %s; build %s; pcp lists %s\n", first->host,
-		first->build, t->pcp_swept ? "as swept" : first->pcp);
+		first->build, t->pcp_swept ? (t->pcp_mislabeled ?
+		"as swept, but where a row says what ran" : "as swept") :
+		first->pcp);
+	for (unsigned int i = 0; i < t->nr_rows; i++)
+		if (t->rows[i].pcp_shown)
+			fprintf(out, "point %llu: pcp=%s ran the %s lists (%s)\n",
+				(unsigned long long)t->rows[i].point,
+				t->rows[i].values[t->pcp_key],
+				t->rows[i].pcp_ran, t->rows[i].pcp_why);
 	for (unsigned int i = 1; i < t->nr_rows; i++) {
 		const struct row *r = &t->rows[i];
 
@@ -636,6 +1076,13 @@ static int table_of(FILE *out, const char *prog, char *const *paths,
 	for (char *const *p = paths; *p; p++)
 		if (row_read(&t, prog, *p))
 			ret = 1;
+	/* A table without a file refused would pass for the sweep's. */
+	if (ret) {
+		table_free(&t);
+		if (keep)
+			memset(keep, 0, sizeof(*keep));
+		return 1;
+	}
 	if (!t.nr_rows) {
 		fprintf(stderr, "%s: no sweep result to tabulate\n", prog);
 		table_free(&t);
@@ -688,7 +1135,8 @@ int sweep_table(FILE *out, const char *prog, char *const *paths,
 /* Is @path a document of pagebench's (its "program")? */
 static bool is_pagebench(const char *path)
 {
-	struct json_object *root = json_object_from_file(path);
+	char err[256];
+	struct json_object *root = sweep_read_json(path, err, sizeof(err));
 	const char *prog = get_str(root, "program");
 	bool ret = prog && !strcmp(prog, "pagebench");
 

@@ -13,14 +13,24 @@
 
 #include <json-c/json.h>
 
-/* @path's document, or NULL said as "PROG: PATH: not a JSON document". */
+/*
+ * sweep_read_json() - @path's document: read as files.h reads an input
+ * file (not blocking, a regular file, at most FILE_READ_MAX bytes) and
+ * parsed strictly (no NaN, no trailing text).  NULL with @err saying
+ * why ("not a regular file (a FIFO)", "not JSON: the document ends
+ * early (truncated?)") and errno ENOENT when there is no such file.
+ */
+struct json_object *sweep_read_json(const char *path, char *err,
+				    size_t errlen);
+
+/* @path's document, or NULL said as "PROG: PATH: why". */
 static inline struct json_object *load_doc(const char *prog, const char *path)
 {
-	struct json_object *root = json_object_from_file(path);
+	char err[256];
+	struct json_object *root = sweep_read_json(path, err, sizeof(err));
 
 	if (!root)
-		fprintf(stderr, "%s: %s: not a JSON document (%s)\n", prog,
-			path, json_util_get_last_err());
+		fprintf(stderr, "%s: %s: %s\n", prog, path, err);
 	return root;
 }
 

@@ -239,10 +239,25 @@ struct pp_pool *svc_pool_create(const struct rpcsim_config *cfg)
 	pc.je_tcache = cfg->je_tcache;
 	pc.je_batch_alloc = cfg->je_batch;
 	pool = pp_pool_create(&pc);
-	if (!pool)
+	if (!pool) {
 		fprintf(stderr, "rpcsim: cannot create a %s pool of %lu pages: "
 			"%s\n", pp_backend_name(cfg->backend),
 			cfg->pool_pages, strerror(errno));
+		return NULL;
+	}
+	/*
+	 * The header, the JSON's config.pcp_impl and a sweep's pcp column
+	 * name what was resolved before the runs: it must be what the pool
+	 * runs, or every row would carry a wrong label.
+	 */
+	if (pp_pool_pcp_impl(pool) != cfg->pcp_impl) {
+		fprintf(stderr, "rpcsim: the pool runs the %s pcp lists, not "
+			"the %s ones its report would name\n",
+			pp_pcp_impl_name(pp_pool_pcp_impl(pool)),
+			pp_pcp_impl_name(cfg->pcp_impl));
+		pp_pool_destroy(pool);
+		return NULL;
+	}
 	return pool;
 }
 

@@ -460,7 +460,7 @@ if have_python; then
 else
 	skip 13 "python3 not found"
 fi
-fails 1 "cannot read" plain.json "$tmpdir"
+fails 1 "not a regular file (a directory)" plain.json "$tmpdir"
 
 # --- bad usage: exit 2 -------------------------------------------------------------
 fails 2 "no file given"

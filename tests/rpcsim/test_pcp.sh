@@ -5,7 +5,10 @@
 # for where glibc does not register rseq (GLIBC_TUNABLES=
 # glibc.pthread.rseq=0) serves every request of every mode on the lock,
 # with the library's one-line notice once for the three pools and no
-# restart counted; rseq where it is supported serves them quietly; a
+# restart counted, and a sweep of pcp=rseq,lock there says on its rseq
+# row, in rpcsim's table and rpcsim-compare's, that the lock lists ran
+# and why (config.pcp_unavailable in the point's file), not "rseq" as
+# swept; rseq where it is supported serves them quietly; a
 # PAGEPOOL_PCP the library cannot read stops rpcsim with exit 1 and the
 # library's line naming the variable.  Every run that ends checks that
 # every page came back (rpcsim exits 1 otherwise).
@@ -17,7 +20,7 @@ if ! have_python; then
 	echo "1..0 # SKIP python3 missing"
 	exit 0
 fi
-plan_tests 8
+plan_tests 11
 
 # every_mode EXPR: EXPR (python, over m, one mode of $OUT) holds for all.
 every_mode()
@@ -41,6 +44,30 @@ ran_ok "PAGEPOOL_PCP=rseq, glibc.pthread.rseq=0, --alloc=all: every request serv
 ok $? "  the library's notice, one line for three pools" || diag "$(cat "$ERR")"
 every_mode "m['calls'] == 2000 and $restarts == 0"
 ok $? "  2000 calls per mode, no rseq restart counted"
+
+# A sweep of pcp=rseq,lock without glibc's rseq: both points ran the lock
+# lists, and the rseq row says so.
+timeout "$RPCSIM_TIMEOUT" env GLIBC_TUNABLES="$tunables" "$RPCSIM" \
+	--alloc=array --requests=50 --file-size=1m --pool-size=16m \
+	--sweep=pcp=rseq,lock --results="$tmpdir/norseq" >"$OUT" 2>"$ERR"
+status=$?
+cp "$OUT" "$tmpdir/norseq.out"
+row1='^ *1  rseq (ran: lock, rseq unavailable)  '
+note='^point 1: pcp=rseq ran the lock lists (rseq unavailable: .*)$'
+[ "$status" -eq 0 ] && grep -q "$row1" "$OUT" &&
+	grep -q '^ *2  *lock  ' "$OUT" && grep -q "$note" "$OUT" &&
+	grep -q '; pcp lists as swept, but where a row says what ran$' "$OUT"
+ok $? "sweep pcp=rseq,lock without rseq: the rseq row says the lock lists ran, and why" ||
+	diag "exit $status" "$(cat "$OUT" "$ERR")"
+python3 -c 'import json, sys
+c = json.load(open(sys.argv[1]))["config"]
+sys.exit(not (c["pcp_impl"] == "lock" and c["pcp_unavailable"]))' \
+	"$tmpdir/norseq/pcp-rseq.json"
+ok $? "  its result file records the lock lists and why (config.pcp_unavailable)"
+compare_sweep "$tmpdir/norseq"
+[ "$status" -eq 0 ] && grep -q "$row1" "$OUT" && grep -q "$note" "$OUT"
+ok $? "  rpcsim-compare --sweep says the same" ||
+	diag "exit $status" "$(cat "$OUT" "$ERR")"
 
 # PAGEPOOL_PCP=rseq where rseq works.
 if why=$("$top_builddir/tests/utils/rseq-supported"); then

@@ -1,0 +1,156 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# rpcsim-compare --sweep=DIR refuses a folder that is not a sweep: each
+# file that cannot be a point of the grid (a point twice, a point number
+# outside 1..points or not an integer, a value outside the grid, a mean
+# that no run measures, a mode unknown or twice, no runs, no calls, other
+# --requests or --repeat than the other points) is named with the field
+# at fault in one line, no table is printed and the exit status is 1.
+# The files are read as input files are (common/files.h): a *.json that
+# is /dev/zero or a FIFO is refused at once, not read or waited on.
+
+# shellcheck source=tests/rpcsim/common.sh
+. "$top_srcdir/tests/rpcsim/common.sh"
+
+plan_tests 29
+
+have_python || skip_rest "python3 is needed to edit the result files"
+
+# One real 2x2 sweep, edited copy by copy.
+run --alloc=all --repeat=2 --requests=50 --file-size=1m --pool-size=16m \
+	--sweep=threads=1,2 --sweep=pcp-batch=31,63 --results="$tmpdir/good" \
+	--quiet
+[ "$status" -eq 0 ] && compare_sweep "$tmpdir/good" && [ ! -s "$ERR" ] &&
+	grep -q '^sweep: 4 of 4 points' "$OUT"
+ok $? "the sweep as written: its table, exit 0" ||
+	diag "exit $status: $(cat "$ERR")"
+
+P1=threads-1_pcp-batch-31.json
+P2=threads-1_pcp-batch-63.json
+
+# refused CASE FILE PATTERN PYTHON: a copy of the sweep whose FILE is
+# changed by PYTHON (doc is its document; written back with NaN allowed)
+# must be refused: exit 1, no table, one line naming FILE and PATTERN.
+n=0
+refused()
+{
+	n=$((n + 1))
+	d="$tmpdir/bad$n"
+	cp -r "$tmpdir/good" "$d"
+	python3 - "$d/$2" "$4" <<'EOF'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+exec(sys.argv[2])
+json.dump(doc, open(sys.argv[1], "w"))
+EOF
+	compare_sweep "$d"
+	[ "$status" -eq 1 ] && [ ! -s "$OUT" ] &&
+		[ "$(wc -l <"$ERR")" -eq 1 ] &&
+		grep -q "^rpcsim-compare: $d/$2: $3" "$ERR"
+	ok $? "$1: exit 1, one line naming the file and the field" ||
+		diag "exit $status: $(cat "$ERR")" "$(head -3 "$OUT")"
+}
+
+refused "point 0" "$P2" 'sweep.point: 0: expected an integer 1 to 4$' \
+	'doc["sweep"]["point"] = 0'
+refused "point -1" "$P2" 'sweep.point: -1: expected an integer 1 to 4$' \
+	'doc["sweep"]["point"] = -1'
+refused "point 1.5" "$P2" 'sweep.point: 1.5: expected an integer 1 to 4$' \
+	'doc["sweep"]["point"] = 1.5'
+refused "point 99" "$P2" 'sweep.point: 99: expected an integer 1 to 4$' \
+	'doc["sweep"]["point"] = 99'
+refused "point as a string" "$P2" 'sweep.point: "2": expected an integer' \
+	'doc["sweep"]["point"] = "2"'
+refused "points other than the grid's" "$P2" \
+	'sweep.points: 5, but its grid (sweep.keys) has 4 points$' \
+	'doc["sweep"]["points"] = 5'
+refused "a value outside the grid" "$P2" \
+	"sweep.values.threads: '3' is no value of the grid's threads$" \
+	'doc["sweep"]["values"]["threads"] = "3"'
+refused "a value of another point" "$P2" \
+	"sweep.values.pcp-batch: '31', but point 2 of the grid has pcp-batch=63$" \
+	'doc["sweep"]["values"]["pcp-batch"] = "31"'
+refused "a mean of -5" "$P2" 'modes\[0\].mean_us: -5: expected a finite number 0 to 1e+09$' \
+	'doc["modes"][0]["mean_us"] = -5'
+refused "a mean of NaN" "$P2" 'modes\[0\].mean_us: NaN: expected a finite number' \
+	'doc["modes"][0]["mean_us"] = float("nan")'
+refused "a mean of 1e308" "$P2" 'modes\[0\].mean_us: 1e+308: expected a finite number' \
+	'doc["modes"][0]["mean_us"] = 1e308'
+refused "a mean as a string" "$P2" 'modes\[0\].mean_us: "fast": not a number$' \
+	'doc["modes"][0]["mean_us"] = "fast"'
+refused "a mean longer than the runs" "$P2" \
+	'modes\[0\].mean_us: 5e+06: longer than the mode.s [0-9.e+-]* s of runs (elapsed_s)$' \
+	'doc["modes"][0]["mean_us"] = 5e6; doc["modes"][0]["elapsed_s"] = 1'
+refused "an unknown mode" "$P2" "modes\[1\].mode: 'bogus': expected single, list or array$" \
+	'doc["modes"][1]["mode"] = "bogus"'
+refused "a mode twice" "$P2" "modes\[3\].mode: 'single' given twice$" \
+	'doc["modes"].append(doc["modes"][0])'
+refused "no mode" "$P2" 'modes: empty' 'doc["modes"] = []'
+refused "an empty per_run" "$P2" 'modes\[0\].per_run: 0 runs, but runs is 2$' \
+	'doc["modes"][0]["per_run"] = []'
+refused "0 calls" "$P2" 'modes\[2\].calls: 0: expected an integer 1 to ' \
+	'doc["modes"][2]["calls"] = 0'
+refused "a run of 0 calls" "$P2" 'modes\[0\].per_run\[1\].calls: 0: expected an integer 1 to ' \
+	'doc["modes"][0]["per_run"][1]["calls"] = 0'
+refused "other --requests" "$P2" \
+	"config.requests: 100, but 50 in $tmpdir/bad$((n + 1))/$P1: the points of a sweep run with the same settings" \
+	'doc["config"]["requests"] = 100'
+refused "other --repeat" "$P2" \
+	"config.repeat: 3, but 2 in $tmpdir/bad$((n + 1))/$P1" \
+	'doc["config"]["repeat"] = 3'
+refused "another program" "$P2" 'not an rpcsim --sweep result (no "program": "rpcsim")$' \
+	'doc["program"] = "pagebench-like"'
+
+# A point twice: "5 of 4 points" was the table.
+d="$tmpdir/twice"
+cp -r "$tmpdir/good" "$d"
+cp "$d/$P1" "$d/zz-copy.json"
+compare_sweep "$d"
+[ "$status" -eq 1 ] && [ ! -s "$OUT" ] &&
+	grep -q "^rpcsim-compare: $d/zz-copy.json: sweep.point: 1 again ($d/$P1 is that point too): one file per point$" "$ERR"
+ok $? "a point twice: exit 1, both files named, no table" ||
+	diag "exit $status: $(cat "$ERR")" "$(head -3 "$OUT")"
+
+# --- input files that are not regular files -------------------------------
+d="$tmpdir/zero"
+cp -r "$tmpdir/good" "$d"
+ln -s /dev/zero "$d/zero.json"
+run_cmd 10 "$COMPARE" --sweep="$d"
+[ "$status" -eq 1 ] &&
+	grep -q "^rpcsim-compare: $d/zero.json: not a regular file (a character device)$" "$ERR"
+ok $? "a *.json that is /dev/zero: refused at once, exit 1" ||
+	diag "exit $status: $(cat "$ERR")"
+
+d="$tmpdir/fifo"
+cp -r "$tmpdir/good" "$d"
+rm "$d/$P2"
+mkfifo "$d/$P2"
+run_cmd 10 "$COMPARE" --sweep="$d"
+[ "$status" -eq 1 ] &&
+	grep -q "^rpcsim-compare: $d/$P2: not a regular file (a FIFO)$" "$ERR"
+ok $? "a FIFO as a result file: refused, not waited on, exit 1" ||
+	diag "exit $status: $(cat "$ERR")"
+
+run_cmd 10 "$COMPARE" "$tmpdir/good/$P1" "$d/$P2"
+[ "$status" -eq 1 ] &&
+	grep -q "^rpcsim-compare: $d/$P2: not a regular file (a FIFO)$" "$ERR"
+ok $? "rpcsim-compare BASE NEW with NEW a FIFO: refused, exit 1" ||
+	diag "exit $status: $(cat "$ERR")"
+
+run_cmd 10 "$COMPARE" "$tmpdir/good/$P1" /dev/zero
+[ "$status" -eq 1 ] &&
+	grep -q "^rpcsim-compare: /dev/zero: not a regular file (a character device)$" "$ERR"
+ok $? "rpcsim-compare BASE /dev/zero: refused, exit 1" ||
+	diag "exit $status: $(cat "$ERR")"
+
+# Larger than the bound of an input file (64 MiB): refused unread.
+truncate -s 65M "$tmpdir/big.json" 2>/dev/null ||
+	dd if=/dev/zero of="$tmpdir/big.json" bs=1 count=0 seek=65M 2>/dev/null
+run_cmd 10 "$COMPARE" "$tmpdir/good/$P1" "$tmpdir/big.json"
+[ "$status" -eq 1 ] &&
+	grep -q "^rpcsim-compare: $tmpdir/big.json: larger than 64 MiB (the bound of an input file)$" "$ERR"
+ok $? "a file above 64 MiB: refused, exit 1" ||
+	diag "exit $status: $(cat "$ERR")"
+
+exit_status
