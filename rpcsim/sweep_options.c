@@ -286,7 +286,7 @@ static void sweep_apply_point(struct opt_state *st)
 /*
  * --results=DIR as the points' commands carry it: DIR when absolute, else
  * the working directory before it, each % of that as %% (DIR goes
- * through results_dir_expand() where the point runs).
+ * through results_dir_expand() where the point runs); ./DIR as given.
  */
 static char *results_absolute(const char *dir)
 {
@@ -294,7 +294,11 @@ static char *results_absolute(const char *dir)
 	size_t len = 0;
 	FILE *f;
 
-	if (dir[0] == '/')
+	/*
+	 * "./DIR" says: where the line runs (GNU parallel's --workdir on
+	 * another machine, whose --return brings DIR back).
+	 */
+	if (dir[0] == '/' || !strncmp(dir, "./", 2))
 		return xstrdup(dir);
 	cwd = getcwd(NULL, 0);
 	if (!cwd)

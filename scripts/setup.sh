@@ -21,13 +21,14 @@ build=${BUILD_DIR:-$top/build}
 # (libtcmalloc_minimal.pc) for pagebench's mempool and tcmalloc
 # baselines, both optional to configure; python3-lttnganalyses
 # (lttng-periodstats, doc/tracing.md's period recipe and its test); GNU
-# parallel runs rpcsim --sweep --plan's lines in its test;
+# parallel runs rpcsim --sweep --plan's lines in its test (rsync for its
+# --return);
 # systemtap-sdt-dev (<sys/sdt.h>) for the USDT probes, bpftrace to attach
 # to them in their test.
 PACKAGES="build-essential autoconf automake libtool pkg-config python3
 	liblttng-ust-dev liblttng-ctl-dev lttng-tools babeltrace2 libbabeltrace2-dev
 	libjemalloc-dev libjson-c-dev gnuplot-nox clang libclang-rt-14-dev
-	libdpdk-dev libgoogle-perftools-dev python3-lttnganalyses parallel
+	libdpdk-dev libgoogle-perftools-dev python3-lttnganalyses parallel rsync
 	systemtap-sdt-dev bpftrace"
 
 missing=

@@ -8,7 +8,8 @@
 # by side, each folder's change against its own first point.  The
 # machines are played by UTS namespaces through GNU parallel --onall and
 # tests/utils/uts-ssh.sh as its ssh (skipped without parallel or without
-# the right to make a namespace).  Then folders made by hand: one
+# the right to make a namespace); with --results=./DIR, GNU parallel's
+# --workdir and --return (and rsync).  Then folders made by hand: one
 # folder alone is the sweep's, another grid is named and not tabulated
 # across, --plot is refused for several folders, a bad placeholder is a
 # usage error.  Structure and values only: the timings of 40 requests say
@@ -21,7 +22,7 @@
 
 UTS_SSH=$top_srcdir/tests/utils/uts-ssh.sh
 
-plan_tests 11
+plan_tests 12
 
 have_python || skip_rest "python3 is needed to read the result files"
 
@@ -79,9 +80,9 @@ ok $? "rpcsim-compare --sweep=DIR with one machine's folder: that folder's table
 
 # --- three machines through GNU parallel ---------------------------------------
 if ! command -v parallel >/dev/null 2>&1; then
-	skip 4 "GNU parallel not installed"
+	skip 5 "GNU parallel not installed"
 elif ! unshare --uts true 2>/dev/null; then
-	skip 4 "no right to make a UTS namespace (unshare --uts): the machines cannot be played"
+	skip 5 "no right to make a UTS namespace (unshare --uts): the machines cannot be played"
 else
 	run $FIXED $GRID --results="$tmpdir/three/%h" --plan
 	printf 'alpha\nbeta\ngamma\n' >"$tmpdir/hosts"
@@ -128,6 +129,32 @@ else
 	ok $? "its cells are each machine's means, read back from the result files" ||
 		diag "got  $got
 want $want"
+
+	# Without a shared folder: --results=./DIR stays relative in the
+	# lines, each machine writes under parallel's --workdir, --return
+	# copies the folder back (here the "machines" share the files, so
+	# the copies come from the work folder into the caller's).
+	if ! command -v rsync >/dev/null 2>&1; then
+		skip 1 "no rsync (GNU parallel's --return needs it)"
+	else
+		mkdir "$tmpdir/local"
+		(cd "$tmpdir/local" &&
+			"$RPCSIM" $FIXED --sweep=threads=1,2 --results=./res/%h \
+				--plan >"$tmpdir/plan-rel" 2>"$ERR" &&
+			PARALLEL_HOME=$tmpdir/parallel-home timeout 300 \
+			parallel --will-cite --ssh="sh $UTS_SSH" -j1 --onall \
+				--sshloginfile "$tmpdir/hosts" \
+				--workdir "$tmpdir/remote" --return res \
+				<"$tmpdir/plan-rel" >"$tmpdir/par2.out" 2>&1)
+		pstatus=$?
+		[ $pstatus -eq 0 ] &&
+			[ "$(grep -c -- ' --results=./res/%h --point=' "$tmpdir/plan-rel")" -eq 2 ] &&
+			[ "$(find "$tmpdir/remote/res" -name '*.json' | wc -l)" -eq 6 ] &&
+			[ "$(hosts "$tmpdir/local/res")" = "alpha=alpha beta=beta gamma=gamma" ] &&
+			[ "$(find "$tmpdir/local/res" -name '*.json' | wc -l)" -eq 6 ]
+		ok $? "--results=./DIR: written under parallel's --workdir on each machine, brought back by --return" ||
+			diag "exit $pstatus; $(cat "$tmpdir/plan-rel" "$ERR"; tail -n 5 "$tmpdir/par2.out"; find "$tmpdir/local" "$tmpdir/remote" 2>&1 | head -20)"
+	fi
 fi
 
 # --- folders made by hand ---------------------------------------------------------
