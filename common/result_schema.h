@@ -98,7 +98,26 @@ enum result_type {
  */
 #define RESULT_ORIGIN(M, NEED)						\
 	M(host, "host", T_STR, NEED, NONE)				\
-	M(build, "build", T_OBJ, NEED, OBJ(build))
+	M(build, "build", T_OBJ, NEED, OBJ(build))			\
+	M(machine, "machine", T_OBJ, OPT, OBJ(machine))			\
+	M(started, "started", T_STR, OPT, NONE)				\
+	M(slurm, "slurm", T_OBJ | T_NULL, OPT, OBJ(slurm))		\
+	M(interrupted, "interrupted", T_BOOL, OPT, NONE)		\
+	M(signal, "signal", T_STR | T_NULL, OPT, NONE)
+
+/* pagebench's documents add "tsc_ghz". */
+#define RESULT_MACHINE(M)						\
+	M(cpu, "cpu", T_STR, OPT, NONE)					\
+	M(online_cpus, "online_cpus", T_UINT, OPT, NONE)		\
+	M(kernel, "kernel", T_STR, OPT, NONE)				\
+	M(arch, "arch", T_STR, OPT, NONE)				\
+	M(tsc_ghz, "tsc_ghz", FIGURE, OPT, NONE)
+
+/* Slurm's ids as its environment gives them, null when not set. */
+#define RESULT_SLURM(M)							\
+	M(job_id, "job_id", T_STR | T_NULL, OPT, NONE)			\
+	M(array_job_id, "array_job_id", T_STR | T_NULL, OPT, NONE)	\
+	M(array_task_id, "array_task_id", T_STR | T_NULL, OPT, NONE)
 
 #define RESULT_BUILD(M)							\
 	M(version, "version", T_STR, OPT, NONE)				\
@@ -514,6 +533,8 @@ enum result_type {
 #define RESULT_OBJECTS(O)						\
 	O(rpcsim_doc, RESULT_RPCSIM_DOC, 0)				\
 	O(build, RESULT_BUILD, 0)					\
+	O(machine, RESULT_MACHINE, 0)					\
+	O(slurm, RESULT_SLURM, 0)					\
 	O(rpcsim_sweep, RESULT_RPCSIM_SWEEP, 0)				\
 	O(sweep_key, RESULT_SWEEP_KEY, 0)				\
 	O(sweep_values, RESULT_NO_MEMBERS, T_STR)			\

@@ -47,6 +47,8 @@ struct doc {
 	char *name;		/* column title: base name without .json */
 	enum doc_kind kind;
 	char *desc;		/* one line: program, build, modes, runs */
+	char *origin;		/* one line: host, machine, start, job */
+	char *interrupted;	/* the signal that cut the run short, or NULL */
 	struct setting *settings;
 	unsigned int nr_settings;
 	struct mode_data *modes;

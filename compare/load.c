@@ -531,6 +531,64 @@ static void rpcsim_describe(struct ctx *c, json_object *root, json_object *cfg)
 	fclose(f);
 }
 
+/*
+ * "host vm: AMD EPYC, 2 CPUs, Linux 6.18.0 x86_64; started
+ * 2026-12-05T01:46:03Z; Slurm job 12, array 11 task 2" from the
+ * document's origin (what it records of it), and whether the run was
+ * cut short.
+ */
+static void rpcsim_origin(struct ctx *c, json_object *root)
+{
+	const char *host = get_string(root, RK(origin, host));
+	const char *started = get_string(root, RK(origin, started));
+	json_object *mach = member(root, RK(origin, machine));
+	json_object *slurm = member(root, RK(origin, slurm));
+	json_object *intr = member(root, RK(origin, interrupted));
+	size_t len;
+	FILE *f;
+	double cpus;
+
+	if (intr && json_object_get_boolean(intr)) {
+		const char *sig = get_string(root, RK(origin, signal));
+
+		c->d->interrupted = xstrdup(sig ? sig : "a signal");
+	}
+	/* older documents record no origin */
+	if (!host && !mach)
+		return;
+	f = open_memstream(&c->d->origin, &len);
+	if (!f) {
+		fprintf(stderr, "rpcsim-compare: out of memory\n");
+		exit(1);
+	}
+	fprintf(f, "host %s", host ? host : "?");
+	if (mach && json_object_is_type(mach, json_type_object)) {
+		const char *cpu = get_string(mach, RK(machine, cpu));
+		const char *kernel = get_string(mach, RK(machine, kernel));
+		const char *arch = get_string(mach, RK(machine, arch));
+
+		fprintf(f, ": %s", cpu ? cpu : "?");
+		if (get_number_opt(c, mach, RK(machine, online_cpus),
+				   &cpus) == 1)
+			fprintf(f, ", %.0f CPU%s", cpus, cpus == 1 ? "" : "s");
+		if (kernel)
+			fprintf(f, ", Linux %s%s%s", kernel, arch ? " " : "",
+				arch ? arch : "");
+	}
+	if (started)
+		fprintf(f, "; started %s", started);
+	if (slurm && json_object_is_type(slurm, json_type_object)) {
+		const char *job = get_string(slurm, RK(slurm, job_id));
+		const char *ajob = get_string(slurm, RK(slurm, array_job_id));
+		const char *task = get_string(slurm, RK(slurm, array_task_id));
+
+		fprintf(f, "; Slurm job %s", job ? job : "?");
+		if (ajob && task)
+			fprintf(f, ", array %s task %s", ajob, task);
+	}
+	fclose(f);
+}
+
 static int load_rpcsim(struct ctx *c, json_object *root)
 {
 	static const char *const derived[] = {
@@ -580,6 +638,7 @@ static int load_rpcsim(struct ctx *c, json_object *root)
 	}
 
 	rpcsim_describe(c, root, cfg);
+	rpcsim_origin(c, root);
 	return 0;
 }
 
@@ -868,6 +927,8 @@ int doc_load(struct doc *d, const char *path)
 
 void doc_free(struct doc *d)
 {
+	free(d->origin);
+	free(d->interrupted);
 	for (unsigned int i = 0; i < d->nr_modes; i++) {
 		struct mode_data *m = &d->modes[i];
 

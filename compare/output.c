@@ -404,6 +404,11 @@ static void text_files(FILE *out, const struct plan *p)
 			strcmp(p->titles[i], d->name) ? p->titles[i] : "",
 			strcmp(p->titles[i], d->name) ? "\")" : "");
 		fprintf(out, "      %s\n", d->desc);
+		if (d->origin)
+			fprintf(out, "      %s\n", d->origin);
+		if (d->interrupted)
+			fprintf(out, "      INTERRUPTED by %s: partial figures "
+				"(--partial)\n", d->interrupted);
 		if (i)
 			text_settings_diff(out, &p->docs[0], d);
 	}
@@ -543,6 +548,11 @@ static json_object *jfile(const struct plan *p, unsigned int i)
 	jadd(o, "role", json_object_new_string(i ? "new" : "base"));
 	jadd(o, "kind", json_object_new_string(doc_kind_name(d->kind)));
 	jadd(o, "description", json_object_new_string(d->desc));
+	jadd(o, "origin", d->origin ? json_object_new_string(d->origin) :
+	     NULL);
+	jadd(o, "interrupted", json_object_new_boolean(d->interrupted != NULL));
+	jadd(o, "signal", d->interrupted ?
+	     json_object_new_string(d->interrupted) : NULL);
 	modes = json_object_new_array();
 	for (unsigned int m = 0; m < d->nr_modes; m++) {
 		json_object *mo = json_object_new_object();

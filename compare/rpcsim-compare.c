@@ -39,6 +39,9 @@ static void usage(void)
 "  -a, --all           also print the metrics that are 0 in every file\n"
 "                      (default: named in one line after the tables)\n"
 "  -j, --json          one JSON document instead of the tables\n"
+"      --partial       also compare a run that a signal cut short (its\n"
+"                      \"interrupted\": true), marked INTERRUPTED (default:\n"
+"                      refused, exit 1)\n"
 "  -p, --plot=FILE     also draw the files overlaid into FILE, an .svg or\n"
 "                      .png, with gnuplot: per mode each file's latency\n"
 "                      (mean, p50-p99.9) over its runs, and each new\n"
@@ -281,6 +284,7 @@ struct args {
 	struct output_options o;
 	const char *metrics_arg;	/* --metrics as given, or NULL */
 	const char *sweep_dir;		/* --sweep=DIR, or NULL */
+	bool partial;			/* --partial: cut-short runs too */
 };
 
 /* An option given last without its value: what the value should be. */
@@ -304,6 +308,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 		{ "metrics", required_argument, NULL, 'm' },
 		{ "all", no_argument, NULL, 'a' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "partial", no_argument, NULL, 'P' },
 		{ "plot", required_argument, NULL, 'p' },
 		{ "sweep", required_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' },
@@ -327,6 +332,9 @@ static int parse_args(int argc, char **argv, struct args *a)
 			break;
 		case 'j':
 			a->o.json = true;
+			break;
+		case 'P':
+			a->partial = true;
 			break;
 		case 'p':
 			if (plot_check_path(optarg, why, sizeof(why)))
@@ -382,9 +390,17 @@ static int compare_files(const struct args *a, unsigned int nr_docs,
 	struct doc *docs = xcalloc(nr_docs, sizeof(*docs));
 	int ret = 0;
 
-	for (unsigned int i = 0; i < nr_docs && !ret; i++)
+	for (unsigned int i = 0; i < nr_docs && !ret; i++) {
 		if (doc_load(&docs[i], files[i]))
 			ret = 1;
+		else if (docs[i].interrupted && !a->partial) {
+			fprintf(stderr, "rpcsim-compare: %s: a run cut short "
+				"by %s (\"interrupted\": true): its figures "
+				"are partial; --partial compares it anyway, "
+				"marked\n", files[i], docs[i].interrupted);
+			ret = 1;
+		}
+	}
 	if (!ret && a->o.only &&
 	    check_metrics(a->metrics_arg, a->o.only, docs, nr_docs))
 		ret = 2;

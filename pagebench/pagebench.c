@@ -38,6 +38,7 @@
 #include <unistd.h>
 
 #include "tool.h"
+#include "../sweep/results.h"
 
 #include "pagebench.h"
 
@@ -435,7 +436,8 @@ int main(int argc, char **argv)
 	if (o.pin)
 		pin_to_this_cpu();
 	pb_find_baselines();
-	pb_cpu_model(model, sizeof(model));
+	results_origin_start();
+	results_cpu_model(model, sizeof(model));
 	tsc = pb_tsc_per_ns(o.smoke ? 1 : 50);
 
 	res = xcalloc(NR_ALLOCATORS * PB_NR_APIS * PP_NR_BULK_VARIANTS *

@@ -223,7 +223,6 @@ int pb_results_done(const struct options *o);
 int pb_results_write(const struct pb_doc *d);
 
 /* report.c */
-void pb_cpu_model(char *buf, size_t len);
 void pb_print_header(const struct bench *b, const struct options *o,
 		     const char *model, double tsc_ghz, long cpus);
 void pb_print_line(const struct result *r, const struct options *o);

@@ -42,27 +42,6 @@ void pb_print_line(const struct result *r, const struct options *o)
 	fflush(stdout);
 }
 
-void pb_cpu_model(char *buf, size_t len)
-{
-	FILE *f = fopen("/proc/cpuinfo", "r");
-	char line[512];
-
-	snprintf(buf, len, "unknown");
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f)) {
-		char *colon = strchr(line, ':');
-
-		if (!strncmp(line, "model name", 10) && colon) {
-			colon += 2;
-			colon[strcspn(colon, "\n")] = '\0';
-			snprintf(buf, len, "%s", colon);
-			break;
-		}
-	}
-	fclose(f);
-}
-
 /*
  * The pcp implementation the buddy pools run (PAGEPOOL_PCP, the build, the
  * kernel and glibc decide), and why not rseq when it was wanted.
@@ -297,19 +276,6 @@ static void json_children(struct json *j, const struct bench *b)
 	json_object_end(j);
 }
 
-static void json_machine(struct json *j, const char *model, double tsc_ghz,
-			 long cpus)
-{
-	json_object_begin(j, "machine");
-	json_string(j, "cpu", model);
-	json_int(j, "online_cpus", cpus);
-	if (tsc_ghz > 0)
-		json_double(j, "tsc_ghz", tsc_ghz, 4);
-	else
-		json_null(j, "tsc_ghz");
-	json_object_end(j);
-}
-
 static void json_config(struct json *j, const struct options *o,
 			const struct bench *b)
 {
@@ -383,21 +349,22 @@ static void json_sweep(struct json *j, const struct options *o)
 void pb_write_json(FILE *out, const struct pb_doc *d)
 {
 	struct json j;
+	struct results_origin origin = {
+		.version = PACKAGE_VERSION, .libpagepool = pp_version(),
 #ifdef PP_CONFIG_ASAN
-	bool asan = true;
-#else
-	bool asan = false;
+		.asan = true,
 #endif
+	};
 
 	json_init(&j, out);
 	json_object_begin(&j, NULL);
 	json_string(&j, "program", "pagebench");
 	json_string(&j, "version", PACKAGE_VERSION);
 	json_string(&j, "libpagepool", pp_version());
-	results_json_origin(&j, PACKAGE_VERSION, pp_version(), asan,
-			    pp_pcp_impl_name(buddy_pcp_impl(d->o, NULL)));
+	origin.pcp_impl = pp_pcp_impl_name(buddy_pcp_impl(d->o, NULL));
+	origin.tsc_ghz = d->tsc_ghz > 0 ? d->tsc_ghz : -1;
+	results_json_origin(&j, &origin);
 	json_sweep(&j, d->o);
-	json_machine(&j, d->model, d->tsc_ghz, d->cpus);
 	json_config(&j, d->o, d->b);
 	json_array_begin(&j, "results");
 	for (unsigned int i = 0; i < d->nr; i++)

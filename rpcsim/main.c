@@ -28,6 +28,7 @@
 #include "page_pool/consumer.h"
 #include "files.h"
 #include "plot.h"
+#include "results.h"
 #include "report.h"
 #include "sweep.h"
 #include "util.h"
@@ -553,13 +554,15 @@ static int rpcsim_body(char **argv, struct rpcsim_config *cfg)
 
 /*
  * Everything but the configuration's end: rpcsim's exit status.
- * --output=FILE is replaced only by a run that succeeds (files.h): a
- * failed or interrupted one leaves what FILE held.
+ * --output=FILE is replaced only by a run that succeeds (files.h), or
+ * one cut short by a signal (its report says so): a failed one leaves
+ * what FILE held.
  */
 static int rpcsim(char **argv, struct rpcsim_config *cfg)
 {
 	char err[PATH_MAX + 128];
 	int status, r;
+	bool cut;
 
 	/* stdout itself, so that --trace's rpcsim-analyze writes there too */
 	if (cfg->output && atomic_stdout_open(cfg->output, err, sizeof(err))) {
@@ -569,7 +572,9 @@ static int rpcsim(char **argv, struct rpcsim_config *cfg)
 	status = rpcsim_body(argv, cfg);
 	if (!cfg->output)
 		return status;
-	r = atomic_stdout_close(!status, err, sizeof(err));
+	/* cut short by a signal: what was measured, marked interrupted */
+	cut = rpcsim_interrupted && status == 128 + rpcsim_interrupted;
+	r = atomic_stdout_close(!status || cut, err, sizeof(err));
 	if (r < 0) {
 		fprintf(stderr, "rpcsim: --output=%s: %s\n", cfg->output, err);
 		return status ? status : 1;
@@ -578,6 +583,10 @@ static int rpcsim(char **argv, struct rpcsim_config *cfg)
 		fprintf(stderr, "rpcsim: --output=%s: not written: the run "
 			"failed (exit %d); the file is as it was\n",
 			cfg->output, status);
+	else if (cut)
+		fprintf(stderr, "rpcsim: --output=%s: what was measured "
+			"before %s, marked as interrupted\n", cfg->output,
+			rpcsim_signal_name(rpcsim_interrupted));
 	return status;
 }
 
@@ -588,6 +597,7 @@ int main(int argc, char **argv)
 
 	tool_set_name("rpcsim");
 	rpcsim_parse_options(argc, argv, &cfg);
+	results_origin_start();
 	status = rpcsim(argv, &cfg);
 	rpcsim_free_options(&cfg);
 	return status;

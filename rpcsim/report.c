@@ -925,8 +925,10 @@ void report_json(FILE *out, const struct report *rep)
 	json_string(&j, RK(rpcsim_doc, program), "rpcsim");
 	json_string(&j, RK(rpcsim_doc, version), PACKAGE_VERSION);
 	json_string(&j, RK(rpcsim_doc, libpagepool), pp_version());
-	results_json_origin(&j, PACKAGE_VERSION, pp_version(), cfg->asan,
-			    pp_pcp_impl_name(cfg->pcp_impl));
+	results_json_origin(&j, &(struct results_origin){
+		.version = PACKAGE_VERSION, .libpagepool = pp_version(),
+		.asan = cfg->asan, .pcp_impl = pp_pcp_impl_name(cfg->pcp_impl),
+		.signal = rpcsim_interrupted, .tsc_ghz = NAN });
 	json_sweep(&j, cfg);
 	json_config(&j, rep);
 	json_array_begin(&j, RK(rpcsim_doc, modes));

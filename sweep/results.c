@@ -10,9 +10,14 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
+#include <signal.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "files.h"
@@ -142,20 +147,97 @@ out:
 	return ret;
 }
 
-void results_json_origin(struct json *j, const char *program_version,
-			 const char *libpagepool, bool asan,
-			 const char *pcp_impl)
+static time_t origin_started;
+
+void results_origin_start(void)
 {
-	char host[256] = "";
+	origin_started = time(NULL);
+}
+
+void results_cpu_model(char *buf, size_t len)
+{
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	char line[512];
+
+	snprintf(buf, len, "unknown");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		char *colon = strchr(line, ':');
+
+		if (!strncmp(line, "model name", 10) && colon) {
+			colon += 1 + (colon[1] == ' ');
+			colon[strcspn(colon, "\n")] = '\0';
+			snprintf(buf, len, "%s", colon);
+			break;
+		}
+	}
+	fclose(f);
+}
+
+/* An environment variable of Slurm's, or null. */
+static void json_env(struct json *j, const char *key, const char *var)
+{
+	const char *v = getenv(var);
+
+	if (v && *v)
+		json_string(j, key, v);
+	else
+		json_null(j, key);
+}
+
+void results_json_origin(struct json *j, const struct results_origin *o)
+{
+	char host[256] = "", model[256], when[32], sig[32];
+	time_t t = origin_started ? origin_started : time(NULL);
+	struct utsname u;
+	struct tm tm;
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 
 	if (gethostname(host, sizeof(host) - 1))
 		snprintf(host, sizeof(host), "?");
 	json_string(j, RK(origin, host), host);
 	json_object_begin(j, RK(origin, build));
-	json_string(j, RK(build, version), program_version);
-	json_string(j, RK(build, libpagepool), libpagepool);
+	json_string(j, RK(build, version), o->version);
+	json_string(j, RK(build, libpagepool), o->libpagepool);
 	json_string(j, RK(build, configure), PP_CONFIGURE_ARGS);
-	json_bool(j, RK(build, asan), asan);
-	json_string(j, RK(build, pcp_impl), pcp_impl);
+	json_bool(j, RK(build, asan), o->asan);
+	json_string(j, RK(build, pcp_impl), o->pcp_impl);
 	json_object_end(j);
+
+	results_cpu_model(model, sizeof(model));
+	if (uname(&u))
+		memset(&u, 0, sizeof(u));
+	json_object_begin(j, RK(origin, machine));
+	json_string(j, RK(machine, cpu), model);
+	json_uint(j, RK(machine, online_cpus), cpus > 0 ? (uint64_t)cpus : 0);
+	json_string(j, RK(machine, kernel), u.release[0] ? u.release : "?");
+	json_string(j, RK(machine, arch), u.machine[0] ? u.machine : "?");
+	if (o->tsc_ghz >= 0)
+		json_double(j, RK(machine, tsc_ghz), o->tsc_ghz, 4);
+	else if (!isnan(o->tsc_ghz))
+		json_null(j, RK(machine, tsc_ghz));
+	json_object_end(j);
+
+	if (gmtime_r(&t, &tm) &&
+	    strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm))
+		json_string(j, RK(origin, started), when);
+	else
+		json_null(j, RK(origin, started));
+	if (getenv("SLURM_JOB_ID")) {
+		json_object_begin(j, RK(origin, slurm));
+		json_env(j, RK(slurm, job_id), "SLURM_JOB_ID");
+		json_env(j, RK(slurm, array_job_id), "SLURM_ARRAY_JOB_ID");
+		json_env(j, RK(slurm, array_task_id), "SLURM_ARRAY_TASK_ID");
+		json_object_end(j);
+	} else {
+		json_null(j, RK(origin, slurm));
+	}
+	json_bool(j, RK(origin, interrupted), o->signal != 0);
+	if (o->signal && sigabbrev_np(o->signal)) {
+		snprintf(sig, sizeof(sig), "SIG%s", sigabbrev_np(o->signal));
+		json_string(j, RK(origin, signal), sig);
+	} else {
+		json_null(j, RK(origin, signal));
+	}
 }

@@ -52,15 +52,37 @@ int results_write(const char *dir, const char *name,
 		  void (*write)(FILE *f, const void *arg), const void *arg);
 
 /*
- * results_json_origin() - the document's "host" and "build" members:
- * where it ran, and the build (@program_version, libpagepool's
- * @libpagepool, configure's options, @asan, the pcp implementation
- * @pcp_impl), so that results from different machines or trees are told
- * apart.  Their keys are common/result_schema.h's "origin" and "build".
+ * results_origin_start() - note now as the time the run started, for the
+ * "started" member (without it, the time results_json_origin() runs).
  */
-void results_json_origin(struct json *j, const char *program_version,
-			 const char *libpagepool, bool asan,
-			 const char *pcp_impl);
+void results_origin_start(void);
+
+/* results_cpu_model() - /proc/cpuinfo's first "model name", or "unknown". */
+void results_cpu_model(char *buf, size_t len);
+
+/* What results_json_origin() writes besides what it finds itself. */
+struct results_origin {
+	const char *version;		/* the program's */
+	const char *libpagepool;	/* libpagepool's, pp_version() */
+	bool asan;
+	const char *pcp_impl;		/* the pcp lists the pools ran */
+	int signal;			/* that cut the run short; 0: none */
+	/* pagebench's TSC: NAN, no such member; below 0, null (unknown) */
+	double tsc_ghz;
+};
+
+/*
+ * results_json_origin() - where and when the document was made, so that
+ * results from different machines, builds, jobs or cut-short runs are
+ * told apart: "host", "build" (@o's version, libpagepool and pcp lists,
+ * configure's options, asan), "machine" (CPU model, online CPUs, kernel
+ * release, architecture, @o's TSC), "started" (results_origin_start(),
+ * UTC, ISO 8601), "slurm" (SLURM_JOB_ID, SLURM_ARRAY_JOB_ID,
+ * SLURM_ARRAY_TASK_ID; null outside a job), "interrupted" and "signal"
+ * (@o->signal's name, "SIGINT", or null).  Their keys are
+ * common/result_schema.h's "origin", "build", "machine" and "slurm".
+ */
+void results_json_origin(struct json *j, const struct results_origin *o);
 
 /*
  * results_file_settings() - the settings recorded in result file @path

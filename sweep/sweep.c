@@ -54,6 +54,7 @@ struct row {
 	uint64_t point, points;
 	char **values;			/* per key of the grid */
 	char *host, *build, *pcp;
+	char *machine;		/* " (CPU, N CPUs, Linux R ARCH)", or "" */
 	/*
 	 * A backend other than buddy runs the lock lists whatever the build
 	 * (and the pcp setting) would give buddy: its pcp lists follow from
@@ -416,6 +417,7 @@ static void row_free(const struct table *t, struct row *r)
 		free(r->values[k]);
 	free(r->values);
 	free(r->host);
+	free(r->machine);
 	free(r->build);
 	free(r->pcp);
 	free(r->pcp_shown);
@@ -427,6 +429,36 @@ static void row_free(const struct table *t, struct row *r)
 }
 
 /* Where the point ran: the host and the build, as recorded. */
+/* What the document records of its machine: " (CPU, N CPUs, Linux R ARCH)". */
+static char *machine_of(struct json_object *root)
+{
+	struct json_object *m = get_obj(root, "machine", json_type_object);
+	struct json_object *n = m ? get_obj(m, "online_cpus", json_type_int) :
+				NULL;
+	const char *cpu = m ? get_str(m, "cpu") : NULL;
+	const char *kernel = m ? get_str(m, "kernel") : NULL;
+	const char *arch = m ? get_str(m, "arch") : NULL;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	if (!cpu && !kernel)
+		return xstrdup("");
+	f = open_memstream(&buf, &len);
+	if (!f)
+		return xstrdup("");
+	fprintf(f, " (%s", cpu ? cpu : "?");
+	if (n)
+		fprintf(f, ", %lld CPU%s", (long long)json_object_get_int64(n),
+			json_object_get_int64(n) == 1 ? "" : "s");
+	if (kernel)
+		fprintf(f, ", Linux %s%s%s", kernel, arch ? " " : "",
+			arch ? arch : "");
+	fputc(')', f);
+	fclose(f);
+	return buf;
+}
+
 static void row_origin(struct row *r, struct json_object *root)
 {
 	struct json_object *b = get_obj(root, "build", json_type_object);
@@ -435,6 +467,7 @@ static void row_origin(struct row *r, struct json_object *root)
 	char buf[1024];
 
 	r->host = xstrdup(host ? host : "?");
+	r->machine = machine_of(root);
 	snprintf(buf, sizeof(buf), "rpcsim %s, libpagepool %s, configure '%s'",
 		 b && get_str(b, "version") ? get_str(b, "version") : "?",
 		 b && get_str(b, "libpagepool") ? get_str(b, "libpagepool") :
@@ -690,7 +723,7 @@ static int row_check(struct table *t, struct row *r, const char *prog,
 static int row_read(struct table *t, const char *prog, const char *path)
 {
 	struct json_object *root = load_doc(prog, path);
-	struct json_object *sw, *keys, *cfg;
+	struct json_object *sw, *keys, *cfg, *intr;
 	const char *program, *consumer;
 	struct row *r;
 	int ret = -1;
@@ -707,6 +740,15 @@ static int row_read(struct table *t, const char *prog, const char *path)
 		       !program || strcmp(program, "rpcsim") ?
 		       "no \"program\": \"rpcsim\"" :
 		       "no sweep.keys or modes");
+		goto out;
+	}
+	intr = get_obj(root, "interrupted", json_type_boolean);
+	if (intr && json_object_get_boolean(intr)) {
+		const char *sig = get_str(root, "signal");
+
+		refuse(prog, path, "interrupted: a run cut short by %s, not a "
+		       "point (rpcsim --point writes no file when cut short)",
+		       sig ? sig : "a signal");
 		goto out;
 	}
 	if (!t->keys && grid_read(t, prog, path, keys)) {
@@ -913,8 +955,8 @@ static void print_notes(FILE *out, const struct table *t)
 	const struct row *first = &t->rows[0];
 	uint64_t missing = 0;
 
-	fprintf(out, "\nhost %s; build %s; pcp lists %s\n", first->host,
-		first->build, t->pcp_swept ? (t->pcp_mislabeled ?
+	fprintf(out, "\nhost %s%s; build %s; pcp lists %s\n", first->host,
+		first->machine, first->build, t->pcp_swept ? (t->pcp_mislabeled ?
 		"as swept, but where a row says what ran" : "as swept") :
 		first->pcp);
 	for (unsigned int i = 0; i < t->nr_rows; i++)
@@ -928,8 +970,9 @@ static void print_notes(FILE *out, const struct table *t)
 
 		if (!r->elsewhere)
 			continue;
-		fprintf(out, "* point %llu: host %s; build %s; pcp lists %s\n",
-			(unsigned long long)r->point, r->host, r->build,
+		fprintf(out, "* point %llu: host %s%s; build %s; pcp lists %s\n",
+			(unsigned long long)r->point, r->host, r->machine,
+			r->build,
 			t->pcp_swept ? "as swept" : r->pcp);
 	}
 	print_backend_pcp(out, t);

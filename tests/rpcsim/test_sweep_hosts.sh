@@ -100,7 +100,7 @@ else
 	compare_sweep "$tmpdir/three"
 	[ "$status" -eq 0 ] && [ ! -s "$ERR" ] &&
 		[ "$(grep '^== ' "$OUT" | tr '\n' ' ')" = "== $tmpdir/three/alpha == == $tmpdir/three/beta == == $tmpdir/three/gamma == " ] &&
-		[ "$(grep -c '^host \(alpha\|beta\|gamma\); build ' "$OUT")" -eq 3 ] &&
+		[ "$(grep -c '^host \(alpha\|beta\|gamma\) (.*); build ' "$OUT")" -eq 3 ] &&
 		! grep -q '\*$' "$OUT"
 	ok $? "rpcsim-compare --sweep: each machine's table under its folder, its own host, nothing marked" ||
 		diag "exit $status; $(cat "$ERR"; head -n 40 "$OUT")"
