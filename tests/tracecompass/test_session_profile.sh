@@ -53,6 +53,7 @@ else
 	ok $? "rpcsim-session.lttng is valid against LTTng's session schema" ||
 		diag "$(cat "$tmpdir/out")"
 fi
+# shellcheck disable=SC2016 # a literal $HOME
 ! grep -n -E '<output>|<path>|/home/|/root|~/|\$HOME' "$profile" >"$tmpdir/out"
 ok $? "it names no output folder and no home" || diag "$(cat "$tmpdir/out")"
 

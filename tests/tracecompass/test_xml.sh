@@ -65,7 +65,7 @@ ok $? "lttng_ust_field_enum and _integer fields are found by name" ||
 	diag "$(cat "$tmpdir/enum-names")"
 
 # 2. The shipped files: every one of tracecompass/*.xml is named above.
-ls "$top_srcdir"/tracecompass/*.xml | sort >"$tmpdir/shipped"
+for f in "$top_srcdir"/tracecompass/*.xml; do echo "$f"; done | sort >"$tmpdir/shipped"
 printf '%s\n' "$latency" "$threads" "$bulk" "$pagepool" | sort >"$tmpdir/named"
 cmp -s "$tmpdir/shipped" "$tmpdir/named"
 ok $? "the test names every analysis in tracecompass/" ||
