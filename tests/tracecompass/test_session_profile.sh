@@ -113,6 +113,7 @@ ok $? "babeltrace2 reads the trace ($(wc -l <"$tmpdir/trace.txt") events)" ||
 # The events, read as tc_state.py reads them, for the checks below.
 cat >"$tmpdir/events.py" <<PY
 import collections, sys
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, "$top_srcdir/tests/tracecompass")
 import tc_state
 A, B, C = $pid_a, $pid_b, $pid_c
