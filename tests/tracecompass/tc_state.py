@@ -30,15 +30,16 @@ stateValue (null, int, long, string, eventField with forcedType, a
 $NAME of a definedValue, increment), and conditions (field or
 stateAttribute against a stateValue, or two stateValues; eq, ne, lt, le,
 gt, ge; and, or, not).  Anything else is refused (exit 2) rather than
-guessed.  The rules follow what Trace Compass does, as far as its
-documentation and the analyses' own comments say (no Trace Compass runs
-here):
+guessed.  The rules are those of Trace Compass's data-driven model as
+its source reads (its fsm/model classes; no Trace Compass runs here):
 
-  - a field read as an attribute name gives its value as text; a field
-    or context the event lacks leaves that state change out;
-  - a comparison of two numbers is numeric; anything else compares as
-    text, and an enumeration's text is its label;
-  - increment adds the value to the attribute's current one (none: 0).
+  - a path element is its value as text; a field or context the event
+    lacks leaves that state change out;
+  - a comparison of two numbers is numeric; anything else compares the
+    two values' texts, and an enumeration's text is its label;
+  - increment adds the value to the attribute's ongoing one (none: 0),
+    which must be of the same type: every analysis here increments an
+    attribute with values of one type only.
 """
 import json
 import re
@@ -222,6 +223,7 @@ class StateProvider:
             if "*" in h.attrib["eventName"]:
                 raise Refused("event name patterns are not interpreted")
         self.current = {}       # path tuple -> value
+        self.kinds = {}         # path tuple -> the value's Java type
         self.history = {}       # path tuple -> [[ts, value], ...]
         self.skipped = 0
 
@@ -271,6 +273,29 @@ class StateProvider:
             return v
         raise Refused("stateValue type %s is not interpreted" % t)
 
+    def kind(self, sv, ev, value):
+        """The type Trace Compass gives @sv's value: Integer, Long, String
+        (an integer field is a Long, an enumeration a pair)."""
+        forced = sv.attrib.get("forcedType")
+        t = sv.attrib["type"]
+        if value is None:
+            return None
+        if forced:
+            return {"int": "Integer", "long": "Long", "string": "String",
+                    "double": "Double"}[forced]
+        if t == "int":
+            return "Integer"
+        if t == "long":
+            return "Long"
+        if t == "string":
+            return "String"
+        raw = self.field(ev, sv.attrib["value"])
+        if isinstance(raw, Enum):
+            return "CtfEnumPair"
+        if is_number(raw):
+            return "Double" if isinstance(raw, float) else "Long"
+        return "String"
+
     def path(self, attrs, ev):
         out = []
         for a in attrs:
@@ -304,8 +329,8 @@ class StateProvider:
         if isinstance(b, Enum):
             b = b.label
         if not (is_number(a) and is_number(b)):
-            a = "" if a is None else str(a)
-            b = "" if b is None else str(b)
+            a = "null" if a is None else str(a)
+            b = "null" if b is None else str(b)
         return {"eq": a == b, "ne": a != b, "lt": a < b, "le": a <= b,
                 "gt": a > b, "ge": a >= b}[op]
 
@@ -370,9 +395,17 @@ class StateProvider:
         if path is None or value is MISSING:
             self.skipped += 1
             return
-        if sv.attrib.get("increment") == "true":
-            prev = self.current.get(path)
-            value = (prev or 0) + value
+        kind = self.kind(sv, ev, value)
+        if sv.attrib.get("increment") == "true" and value is not None:
+            # Trace Compass adds a Long to a Long and an Integer to an
+            # Integer, and fails on a mix (a cast of the ongoing value).
+            have = self.kinds.get(path) if self.current.get(path) is not None \
+                else None
+            if kind not in ("Integer", "Long") or have not in (None, kind):
+                raise Refused("increment of %s (a %s) by a %s: Trace Compass "
+                              "fails on it" % ("/".join(path), have, kind))
+            value = (self.current.get(path) or 0) + value
+        self.kinds[path] = kind
         self.set(path, value, ev["ts"])
 
     def event(self, ev):

@@ -26,7 +26,7 @@ tc=$top_srcdir/tests/tracecompass/tc_state.py
 xmldir=$top_srcdir/tracecompass
 tap_tmpdir tc-state
 
-plan_tests 17
+plan_tests 18
 
 cat >"$tmpdir/events" <<'EOF'
 # process 100 starts a list run, then process 200 an array run, while
@@ -183,6 +183,15 @@ python3 "$tc" "$tmpdir/script.xml" --script "$tmpdir/events" \
 st=$?
 [ $st -eq 2 ] && grep -q "not interpreted: stateValue type script" "$tmpdir/out"
 ok $? "a stateValue it does not interpret is refused (exit 2)" ||
+	diag "exit $st" "$(cat "$tmpdir/out")"
+sed 's/<stateValue type="long" value="1" increment="true" \/>/<stateValue type="int" value="1" increment="true" \/>/' \
+	"$xmldir/rpcsim-page-pool.xml" >"$tmpdir/mixed.xml"
+python3 "$tc" "$tmpdir/mixed.xml" --script "$tmpdir/events" \
+	>"$tmpdir/out" 2>&1
+st=$?
+! cmp -s "$xmldir/rpcsim-page-pool.xml" "$tmpdir/mixed.xml" && [ $st -eq 2 ] &&
+	grep -q "increment of .*inflight (a Integer) by a Long" "$tmpdir/out"
+ok $? "an increment Trace Compass would fail on (an Integer by a Long) is refused" ||
 	diag "exit $st" "$(cat "$tmpdir/out")"
 
 exit_status
