@@ -222,8 +222,10 @@ static int trace_enable_channel(struct lttng_handle *h,
 
 /*
  * vtid pairs a thread's entry and exit; vpid tells the processes
- * apart (per-UID buffers mix a user's processes).  Not procname: a
- * 16-byte string on every event, and the process is rpcsim.
+ * apart (per-UID buffers mix a user's processes); procname names them
+ * (Trace Compass's per-process rows, rpcsim-analyze's headings), as
+ * doc/tracing.md's by-hand recipe and tracecompass/rpcsim-session.lttng
+ * record them: one trace, whichever way it was recorded, reads the same.
  */
 static int trace_add_contexts(struct lttng_handle *h, char *err,
 			      size_t errlen)
@@ -234,6 +236,7 @@ static int trace_add_contexts(struct lttng_handle *h, char *err,
 	} contexts[] = {
 		{ LTTNG_EVENT_CONTEXT_VTID, "adding the vtid context" },
 		{ LTTNG_EVENT_CONTEXT_VPID, "adding the vpid context" },
+		{ LTTNG_EVENT_CONTEXT_PROCNAME, "adding the procname context" },
 	};
 	struct lttng_event_context ctx;
 	unsigned int i;

@@ -3,7 +3,7 @@
  * rpcsim --trace: record the run itself through liblttng-ctl.  A session is
  * created writing to a folder, the rpcsim events (and optionally the
  * pagepool ones) are enabled, for this process only, on a channel of
- * their own with the vtid context, tracing starts, and at the end it stops, counts what the tracer
+ * their own with the vtid, vpid and procname contexts, tracing starts, and at the end it stops, counts what the tracer
  * discarded and destroys the session, whatever happened in between.
  */
 #ifndef RPCSIM_TRACE_SESSION_H

@@ -27,8 +27,9 @@ import re
 import sys
 import xml.etree.ElementTree as ET
 
-# The contexts rpcsim --trace and doc/tracing.md's recipe add (vtid only).
-CONTEXTS = {"vtid"}
+# The contexts rpcsim --trace, doc/tracing.md's recipe and
+# tracecompass/rpcsim-session.lttng add.
+CONTEXTS = {"vtid", "vpid", "procname"}
 
 # Fields that Trace Compass resolves itself, whatever the event.
 SPECIAL_FIELDS = {"cpu", "timestamp", "hostid"}
@@ -242,16 +243,25 @@ class Checker:
             self.check_event(ev, where)
             for field, _ in self.fields_read(h):
                 self.check_field(field, [ev], where)
-            for e in h.iter("stateAttribute"):
-                if e.attrib.get("type") == "location":
-                    loc = e.attrib.get("value")
-                    if loc not in locations:
-                        self.bad("%s: unknown location %r" % (where, loc))
-                    else:
-                        for field, _ in self.fields_read(locations[loc]):
-                            self.check_field(field, [ev],
-                                             "%s (location %s)" % (where, loc))
+            self.check_locations(h, locations, ev, where, ())
             self.check_defined(h, defined, where)
+
+    def check_locations(self, elem, locations, ev, where, seen):
+        """The locations @elem uses, and those they use in turn."""
+        for e in elem.iter("stateAttribute"):
+            if e.attrib.get("type") != "location":
+                continue
+            loc = e.attrib.get("value")
+            if loc not in locations:
+                self.bad("%s: unknown location %r" % (where, loc))
+            elif loc in seen:
+                self.bad("%s: location %r contains itself" % (where, loc))
+            else:
+                for field, _ in self.fields_read(locations[loc]):
+                    self.check_field(field, [ev],
+                                     "%s (location %s)" % (where, loc))
+                self.check_locations(locations[loc], locations, ev, where,
+                                     seen + (loc,))
 
     def check_defined(self, elem, defined, where):
         for e in elem.iter("stateValue"):
