@@ -407,10 +407,10 @@ int atomic_stdout_close(bool keep, char *err, size_t errlen)
 		return 0;
 	if (out_file.owner != getpid())
 		return 0;	/* a forked child: the parent decides */
+	errno = 0;
 	if (fflush(stdout) || ferror(stdout)) {
-		if (keep)
-			set_err(err, errlen, "writing %s: %s", out_file.path,
-				strerror(errno ? errno : EIO));
+		set_err(err, errlen, "writing %s: %s", out_file.path,
+			errno ? strerror(errno) : "an earlier write failed");
 		keep = false;
 		ret = -1;
 	}

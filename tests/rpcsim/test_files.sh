@@ -18,7 +18,7 @@
 ANALYZE=$top_builddir/analyze/rpcsim-analyze
 PAGEBENCH=$top_builddir/pagebench/pagebench
 
-plan_tests 15
+plan_tests 16
 
 have_python || skip_rest "python3 is needed to read the result files"
 
@@ -57,6 +57,18 @@ run $SMALL --output=/dev/null
 [ "$status" -eq 0 ] && [ ! -s "$ERR" ] && [ -c /dev/null ]
 ok $? "rpcsim --output=/dev/null: written to, not replaced" ||
 	diag "exit $status: $(cat "$ERR")"
+
+# A full disk: exit 1, and every line of stderr says why (none ends at
+# its colon).
+if [ -c /dev/full ]; then
+	run $SMALL --output=/dev/full
+	[ "$status" -eq 1 ] && [ -s "$ERR" ] && ! grep -q ': *$' "$ERR" &&
+		grep -q '^rpcsim: --output=/dev/full: writing /dev/full: ' "$ERR"
+	ok $? "rpcsim --output=/dev/full: exit 1, each message with its reason" ||
+		diag "exit $status: $(cat "$ERR")"
+else
+	skip 1 "no /dev/full"
+fi
 
 echo "the old analysis" >"$tmpdir/out/analysis.txt"
 run_cmd 60 "$ANALYZE" --output="$tmpdir/out/analysis.txt" "$tmpdir/no-trace"
