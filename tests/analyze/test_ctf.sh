@@ -435,6 +435,39 @@ ok $? "packet_seq_num with a flipped high byte: corrupted, exit 1"
 packets lost_seq --seq seq=5
 sh -c "[ \$(cat '$tmpdir/lost_seq.rc') = 0 ] && grep -q 'warning: 4 packets were lost' '$tmpdir/lost_seq.err'"
 ok $? "packets really lost (sequence 0, then 5): 4 packets, a warning, exit 0"
+# lttng-ust 2.13 writes packets whose events_discarded reads 0 between
+# packets that count (a real trace under heavy discard): libbabeltrace2
+# reports that 0 as the counter going back, then the next packet's whole
+# count as lost.  Lost: what the counter gained over the most it read.
+# readings NAME N...: packets with these events_discarded, a call in each
+readings()
+{
+	r_name=$1
+	shift
+	r_t=1000
+	{
+		echo "1000 run_start mode=2 run=1"
+		for r_n in "$@"; do
+			echo "$((r_t + 100)) entry vtid=1 mode=2"
+			echo "$((r_t + 1100)) exit vtid=1 latency_ns=900"
+			echo "packet discarded=$r_n"
+			r_t=$((r_t + 2000))
+		done
+		echo "$r_t run_end mode=2 run=1 calls=$# latency_sum_ns=$(($# * 900))"
+	} >"$tmpdir/$r_name.script"
+	trace "$r_name" <"$tmpdir/$r_name.script"
+}
+readings zero_reading 5 0 9
+rc_is zero_reading 0 && j zero_reading 'd["discarded_events"] == 9 and d["discarded_events_records"] == 2' &&
+	err_has zero_reading 'warning: the tracer discarded 9 events (2 discard records)' &&
+	err_lacks zero_reading corrupted
+ok $? "events_discarded reading 0 between 5 and 9 (lttng-ust's): 9 events lost, exit 0"
+readings zero_again 5 0 5 0 12
+rc_is zero_again 0 && j zero_again 'd["discarded_events"] == 12 and d["discarded_events_records"] == 2'
+ok $? "events_discarded 5, 0, 5, 0, 12: 12 events lost in 2 gaps, exit 0"
+readings zero_back 10 0 5
+corrupted zero_back "its count of discarded events (events_discarded) went backwards"
+ok $? "events_discarded 10, 0, then 5: corrupted, exit 1"
 
 ###########################################################################
 # processes (issue 13): the vpid context splits them, never merged
