@@ -575,6 +575,12 @@ EOF
 rc_is summaries 0 && [ ! -s "$tmpdir/summaries.err" ] &&
 	has_line summaries "  run_end:     0.800 us per call over 500 calls (in-process)  (no per-call event recorded)"
 ok $? "run summaries alone: run_end's figure, no warning, exit 0"
+# ... and no mean of no call: the headline says what the trace holds
+has_line summaries "Single page: no per-call event in the trace (svc_alloc_arg_exit): it holds 1 run_start, 1 run_end (500 calls, 0.800 us per call in-process)" &&
+	! grep -q '0\.000 us\|over 0 calls\|^  per call:' "$tmpdir/summaries.out" &&
+	j summaries 'mode(0)["summary"].startswith("Single page: no per-call event in the trace") and mode(0)["mean_us"] is None and mode(0)["runs"][0]["mean_us"] is None and mode(0)["latency_ns"] is None'
+ok $? "run summaries alone: no per-call event said, no 0.000 us mean over 0 calls" ||
+	diag "$(cat "$tmpdir/summaries.out")"
 
 ###########################################################################
 # no rpcsim event
