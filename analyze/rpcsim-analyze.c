@@ -199,6 +199,10 @@ static int run(const struct run *r)
 		analysis_free(&a);
 		return 1;
 	}
+	if (check_input_files(&a)) {
+		analysis_free(&a);
+		return 1;
+	}
 	/* Before reading: libbabeltrace2 skips such files without a word. */
 	problems = check_streams(&a, r->ro.partial, what, sizeof(what));
 	if (problems && !r->ro.partial) {

@@ -337,6 +337,41 @@ ln -sf /dev/zero "$tmpdir/zero_stream/trace/stream_0"
 analyze_again zero_stream
 incomplete zero_stream "zero_stream/trace/stream_0: a device, not a stream file"
 ok $? "a stream file replaced by a link to /dev/zero: incomplete"
+# An index or metadata file that is not a regular file: libbabeltrace2
+# opens and reads it blocking (a FIFO stopped it until the indexing
+# watchdog called the trace corrupted), --partial or not.  Refused at
+# once, one line naming it.
+# refused NAME LINE: exit 1 both ways, nothing out, the one line LINE
+refused()
+{
+	rc_is "$1" 1 && [ ! -s "$tmpdir/$1.out" ] && [ ! -s "$tmpdir/$1.json" ] &&
+		[ "$(cat "$tmpdir/$1.err")" = "$2" ] || {
+		diag "exit $(cat "$tmpdir/$1.rc"): $(cat "$tmpdir/$1.err")"
+		return 1
+	}
+}
+for opts in "" "--partial" "--partial --jobs=2"; do
+	t_opts=$opts
+	whole fifo_index
+	rm "$tmpdir/fifo_index/trace/index/stream_0.idx"
+	mkfifo "$tmpdir/fifo_index/trace/index/stream_0.idx"
+	analyze_again fifo_index
+	refused fifo_index "rpcsim-analyze: $tmpdir/fifo_index/trace/index/stream_0.idx: a FIFO, not an index file (LTTng writes a regular file)"
+	ok $? "an index file replaced by a FIFO${opts:+ ($opts)}: refused at once, naming it, exit 1"
+done
+whole dir_index
+rm "$tmpdir/dir_index/trace/index/stream_0.idx"
+mkdir "$tmpdir/dir_index/trace/index/stream_0.idx"
+analyze_again dir_index
+refused dir_index "rpcsim-analyze: $tmpdir/dir_index/trace/index/stream_0.idx: a directory, not an index file (LTTng writes a regular file)"
+ok $? "an index file replaced by a directory: refused, exit 1"
+whole zero_index
+ln -sf /dev/zero "$tmpdir/zero_index/trace/index/stream_0.idx"
+t_opts=--jobs=2
+analyze_again zero_index
+t_opts=
+refused zero_index "rpcsim-analyze: $tmpdir/zero_index/trace/index/stream_0.idx: a device, not an index file (LTTng writes a regular file)"
+ok $? "an index file replaced by a link to /dev/zero (--jobs=2): refused, exit 1"
 whole cut_stream
 truncate -s 100 "$tmpdir/cut_stream/trace/stream_0"
 analyze_again cut_stream
