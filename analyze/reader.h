@@ -9,6 +9,7 @@
 
 #include <inttypes.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -464,6 +465,8 @@ struct par {
 	 */
 	uint64_t *cut;		/* n + 1 bounds, or NULL */
 	uint64_t twice;		/* bytes of packets two workers decode */
+	sigset_t mask;		/* the signal mask before spawn_workers() */
+	pid_t parent;		/* the process that forks the workers */
 };
 
 /* On the pipe: this, nv values, then per string a uint32_t length
@@ -529,6 +532,18 @@ struct wsrc {
 /* tmpdir.c */
 /* Where the temporary directory goes: TMPDIR, or /tmp. */
 const char *tmp_parent(void);
+/*
+ * While there are temporary files: the signals that would end the
+ * process (SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM,
+ * SIGPIPE, ...) kill and wait for the workers (tmp_add_pid()), remove
+ * what was noted in @t, then end it as they would have; those ignored on
+ * entry stay ignored.  Set before tmp_make_base() (tmp_unguard(): no
+ * longer; a worker calls it first).
+ */
+void tmp_guard(struct tmpdir *t);
+void tmp_unguard(void);
+/* t->base: a new directory in tmp_parent().  0, or -1 (errno). */
+int tmp_make_base(struct tmpdir *t);
 /* Note @path, made (or to be made) in @t, for tmp_remove(). */
 void tmp_note(struct tmpdir *t, const char *path);
 /* A directory, a symbolic link to @target, noted.  0, or -1. */
@@ -536,12 +551,17 @@ int tmp_mkdir(struct tmpdir *t, const char *path);
 int tmp_link(struct tmpdir *t, const char *target, const char *path);
 /* Remove what was noted, in reverse, and t->base. */
 void tmp_remove(struct tmpdir *t);
+/* Block the guarded signals (the old mask in @old); restore @old. */
+void tmp_block(sigset_t *old);
+void tmp_unblock(const sigset_t *old);
 /*
- * While the workers read from @t: SIGINT, SIGTERM, SIGHUP remove it
- * first (tmp_unguard(): no longer).
+ * A worker the guard kills before removing the files: noted with the
+ * signals blocked (tmp_block(), around fork()), forgotten when reaped
+ * (tmp_reap(): waits for @pid to end, reaps it; waitpid()'s result).
  */
-void tmp_guard(struct tmpdir *t);
-void tmp_unguard(void);
+#define TMP_PIDS_MAX	256
+void tmp_add_pid(pid_t pid);
+pid_t tmp_reap(pid_t pid, int *status);
 
 /* plan_file.c */
 /* The stream files of every trace (what check_streams() looks at). */

@@ -901,35 +901,118 @@ any_alive()
 	done
 	return 1
 }
-TMPDIR=$tmpdir/sigtmp "$ANALYZE" --jobs=2 "$tmpdir/big" >/dev/null 2>&1 &
-top=$!
-n=0
-while [ -z "$(ls -A "$tmpdir/sigtmp")" ] && kill -0 $top 2>/dev/null &&
-	[ $n -lt 3000 ]; do
-	sleep 0.01
-	n=$((n + 1))
-done
-reader=$(children_of $top)
-if [ -n "$(ls -A "$tmpdir/sigtmp")" ] && [ -n "$reader" ]; then
-	kill -TERM $reader $top 2>/dev/null
-	wait $top
-	status=$?
-	# $reader may name both workers: wait for every one of them (kill -0
-	# of two pids fails as soon as one is gone, while the other may still
-	# be removing its files; the check raced so in CI).
+# caught SIG WHERE: run --jobs=2 on the big trace, and once its temporary
+# directory is there, stop the reading process and its workers
+# (SIGSTOP), send SIG to WHERE (reader: the reading process; top: the
+# tool, which forwards it; both; worker: the first worker), and let
+# them go on (SIGCONT): what the signal does no longer depends on when
+# it came.  Sets $status (the tool's exit status) and $c_err (its
+# stderr); false if the reading ended before it could be caught.
+caught()
+{
+	rm -rf "$tmpdir/sigtmp"
+	mkdir "$tmpdir/sigtmp"
+	TMPDIR=$tmpdir/sigtmp "$ANALYZE" --jobs=2 "$tmpdir/big" >/dev/null \
+		2>"$tmpdir/sig.err" &
+	top=$!
 	n=0
-	while any_alive $reader && [ $n -lt 1000 ]; do
+	while [ -z "$(ls -A "$tmpdir/sigtmp")" ] && kill -0 $top 2>/dev/null &&
+		[ $n -lt 3000 ]; do
 		sleep 0.01
 		n=$((n + 1))
 	done
-	[ "$status" -eq 143 ] && ! any_alive $reader &&
-		[ -z "$(ls -A "$tmpdir/sigtmp")" ]
-	ok $? "--jobs=2 ended by SIGTERM while reading: its temporary directory removed" ||
-		diag "exit $status; left: $(ls -AR "$tmpdir/sigtmp")"
-else
+	reader=$(children_of $top)
+	workers=
+	for r in $reader; do
+		workers="$workers $(children_of "$r")"
+	done
+	# shellcheck disable=SC2086 # lists of pids
+	kill -STOP $reader $workers 2>/dev/null
+	# shellcheck disable=SC2086
+	if [ -z "$reader" ] || [ -z "$(echo $workers)" ] ||
+	   [ -z "$(ls -A "$tmpdir/sigtmp")" ] || ! any_alive $workers; then
+		# shellcheck disable=SC2086
+		kill -CONT $reader $workers 2>/dev/null
+		wait $top
+		return 1
+	fi
+	case $2 in
+	reader) kill -"$1" $reader ;;
+	top) kill -"$1" $top ;;
+	both) kill -"$1" $reader $top ;;
+	# shellcheck disable=SC2086
+	worker) set -- "$1" $workers; kill -"$1" "$2" ;;
+	esac
+	# shellcheck disable=SC2086
+	kill -CONT $reader $workers 2>/dev/null
 	wait $top
+	status=$?
+	c_err=$(cat "$tmpdir/sig.err")
+	# $reader and its workers are gone when the tool is: it waited
+	# for the one, and the one for the others
+	# shellcheck disable=SC2086
+	! any_alive $reader $workers || {
+		diag "still running after the tool ended: $reader $workers"
+		return 2
+	}
+}
+# signal_in TEXT: N of "killed by signal N"
+signal_in()
+{
+	echo "$1" | sed -n 's/.* killed by signal \([0-9]*\) .*/\1/p'
+}
+left_none()
+{
+	[ -z "$(ls -A "$tmpdir/sigtmp")" ] || {
+		diag "left: $(ls -AR "$tmpdir/sigtmp" | head -n 8)"
+		return 1
+	}
+}
+caught TERM both; c_rc=$?
+if [ $c_rc -ne 1 ]; then
+	[ $c_rc -eq 0 ] && [ "$status" -eq 143 ] && left_none
+	ok $? "--jobs=2 ended by SIGTERM while reading: its temporary directory removed" ||
+		diag "exit $status: $c_err"
+else
 	skip 1 "the reading ended before a signal could reach it"
 fi
+# every signal that ends a process, to the tool (which forwards it) or
+# to its reading process: the copies removed, the workers stopped, the
+# tool ended by the signal (from its reading process: said, exit 1)
+for sig in HUP USR1 USR2 ALRM PIPE; do
+	where=top
+	[ $sig = USR1 ] && where=reader
+	caught $sig $where; c_rc=$?
+	if [ $c_rc -eq 1 ]; then
+		skip 1 "SIG$sig: the reading ended before a signal could reach it"
+		continue
+	fi
+	if [ $where = top ]; then
+		[ $c_rc -eq 0 ] && [ "$status" -gt 128 ] &&
+			[ "$(kill -l "$status")" = $sig ] &&
+			[ -z "$c_err" ] && left_none
+	else
+		[ $c_rc -eq 0 ] && [ "$status" -eq 1 ] &&
+			echo "$c_err" | grep -qx "rpcsim-analyze: $tmpdir/big: the reading process was killed by signal [0-9]* (.*)" &&
+			[ "$(kill -l "$(signal_in "$c_err")")" = $sig ] && left_none
+	fi
+	ok $? "--jobs=2, SIG$sig to the $where while reading: copies and temporary directory removed, ended as the signal says" ||
+		diag "exit $status: $c_err"
+done
+# a worker killed: said as such, not as a trace it could not read
+for sig in KILL SEGV; do
+	caught $sig worker; c_rc=$?
+	if [ $c_rc -eq 1 ]; then
+		skip 1 "a worker killed by SIG$sig: the reading ended first"
+		continue
+	fi
+	[ $c_rc -eq 0 ] && [ "$status" -eq 1 ] &&
+		echo "$c_err" | grep -qx "rpcsim-analyze: decoding worker [0-9]* killed by signal [0-9]* (.*)" &&
+		[ "$(kill -l "$(signal_in "$c_err")")" = $sig ] &&
+		! echo "$c_err" | grep -q corrupted && left_none
+	ok $? "--jobs=2, a worker killed by SIG$sig: said so, exit 1, temporary directory removed" ||
+		diag "exit $status: $c_err"
+done
 
 # an error in one worker's file: the one line --jobs=1 prints, the
 # trace's own path in it
