@@ -320,6 +320,8 @@ struct reader_options {
 	 * in this process.  More than 1 only in a process of its own.
 	 */
 	unsigned int jobs;
+	/* --partial: a stream file cut mid-packet is read to its cut */
+	bool partial;
 };
 /* Read every trace of a into it.  0, or 1 after printing the cause. */
 int read_traces(struct analysis *a, const struct reader_options *o);

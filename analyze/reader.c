@@ -99,8 +99,10 @@ consume_seq(bt_message_iterator *it, void *data)
 	return consume_records(it, &s->d, fold_seq, s);
 }
 
+/* @inputs: per trace the directory to read (partial_trim()), or NULL. */
 static int read_sequential(struct analysis *a, const struct reader_options *o,
-			   const bt_plugin *ctf, const bt_plugin *utils)
+			   const bt_plugin *ctf, const bt_plugin *utils,
+			   char **inputs, const char *tmp)
 {
 	struct seq s;
 	bt_graph *graph = NULL;
@@ -110,11 +112,17 @@ static int read_sequential(struct analysis *a, const struct reader_options *o,
 	reader_init(&s.r, a, 1);
 	memset(&s.d, 0, sizeof(s.d));
 	s.d.a = a;
+	s.d.tmp = tmp;
 	idx = xcalloc(a->nr_traces, sizeof(*idx));
-	for (i = 0; i < a->nr_traces; i++)
+	for (i = 0; i < a->nr_traces; i++) {
 		idx[i] = i;
-	if (build_graph(a, o, ctf, utils, a->traces, idx, a->nr_traces,
-			false, consume_seq, &s, stderr, &graph) ||
+		/* build_graph() checks it when it reads the trace itself */
+		if (inputs && check_metadata(a->traces[i]))
+			goto out;
+	}
+	if (build_graph(a, o, ctf, utils, inputs ? inputs : a->traces, idx,
+			a->nr_traces, false, consume_seq, &s, stderr,
+			&graph) ||
 	    run_graph(graph, a, o, stderr))
 		goto out;
 	a->read_error = take_read_error(a);
@@ -389,17 +397,32 @@ out:
 int read_traces(struct analysis *a, const struct reader_options *o)
 {
 	const bt_plugin *ctf = NULL, *utils = NULL;
+	struct tmpdir t = { 0 };
+	char **inputs = NULL;
+	unsigned int i;
 	int ret = 1;
 
 	if (find_plugin("ctf", &ctf) || find_plugin("utils", &utils))
 		goto out;
-	if (o->jobs > 1) {
+	/* a stream cut mid-packet: its whole packets, in one process */
+	if (o->partial)
+		inputs = partial_trim(a, &t);
+	if (o->jobs > 1 && !inputs) {
 		ret = read_parallel(a, o, ctf, utils);
 		if (ret != READ_AGAIN)
 			goto out;
 	}
-	ret = read_sequential(a, o, ctf, utils);
+	tmp_base = inputs ? t.base : NULL;
+	ret = read_sequential(a, o, ctf, utils, inputs, tmp_base);
+	tmp_base = NULL;
 out:
+	if (inputs) {
+		tmp_unguard();
+		tmp_remove(&t);
+		for (i = 0; i < a->nr_traces; i++)
+			free(inputs[i]);
+		free(inputs);
+	}
 	bt_plugin_put_ref(ctf);
 	bt_plugin_put_ref(utils);
 	return ret;

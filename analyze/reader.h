@@ -563,6 +563,15 @@ void tmp_unblock(const sigset_t *old);
 void tmp_add_pid(pid_t pid);
 pid_t tmp_reap(pid_t pid, int *status);
 
+/* partial.c */
+/*
+ * --partial: when a stream file is cut in the middle of a packet, a copy
+ * of each trace in @t (guarded: tmp_guard()), TMP/tN, with the cut files'
+ * whole packets, said on stderr: per trace, the directory to read.  NULL
+ * when no file is cut (or the copy could not be made: said).
+ */
+char **partial_trim(const struct analysis *a, struct tmpdir *t);
+
 /* plan_file.c */
 /* The stream files of every trace (what check_streams() looks at). */
 struct sfile *list_streams(const struct analysis *a, unsigned int *nr);

@@ -584,6 +584,7 @@ static int take_option(int c, char **argv, const struct option *longopts,
 		break;
 	case 'P':
 		r->ro.partial = true;
+		r->rd.partial = true;
 		break;
 	case 'c':
 		r->ro.tp_cost_ns = parse_ns("--tracepoint-cost", optarg,

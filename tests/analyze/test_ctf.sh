@@ -377,6 +377,30 @@ truncate -s 100 "$tmpdir/cut_stream/trace/stream_0"
 analyze_again cut_stream
 incomplete cut_stream "cut_stream/trace/stream_0: stream file cut: 100 bytes, its index (2 packets) says at least"
 ok $? "a stream file shorter than its index says: incomplete"
+# --partial reads a stream cut in the middle of a packet (a trace copied
+# while written, a full disk) up to its last whole packet, and says how
+# much it dropped; it refused the whole trace ("Failed to index CTF stream
+# file").  With its index, without it (the packets walked), by --jobs.
+mkdir "$tmpdir/cuttmp"
+for how in index noindex jobs; do
+	whole "cut_$how"
+	truncate -s 250 "$tmpdir/cut_$how/trace/stream_0"
+	[ $how = noindex ] && rm -r "$tmpdir/cut_$how/trace/index"
+	t_opts=--partial
+	[ $how = jobs ] && t_opts="--partial --jobs=2"
+	TMPDIR=$tmpdir/cuttmp analyze_again "cut_$how"
+	t_opts=
+	rc_is "cut_$how" 0 &&
+		grep -qxF "rpcsim-analyze: warning: $tmpdir/cut_$how/trace/stream_0: cut in the middle of a packet: read up to its last whole packet (1 packet, 215 bytes), the 35 bytes after it dropped" "$tmpdir/cut_$how.err" &&
+		j "cut_$how" 'mode(2)["calls"] == 1 and mode(2)["latency_ns"]["sum_ns"] == 900' &&
+		[ -z "$(ls -A "$tmpdir/cuttmp")" ]
+	ok $? "--partial, a stream file cut in its second packet ($how): its first packet read, the cut said, exit 0" ||
+		diag "exit $(cat "$tmpdir/cut_$how.rc"): $(cat "$tmpdir/cut_$how.err")" \
+			"left: $(ls -A "$tmpdir/cuttmp")"
+done
+analyze_again cut_noindex
+rc_is cut_noindex 1 && [ ! -s "$tmpdir/cut_noindex.out" ]
+ok $? "a stream file cut in its second packet, without --partial: refused, exit 1"
 whole gone_stream
 rm "$tmpdir/gone_stream/trace/stream_0"
 analyze_again gone_stream
