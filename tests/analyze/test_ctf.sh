@@ -931,8 +931,20 @@ any_alive()
 # tool, which forwards it; both; worker: the first worker), and let
 # them go on (SIGCONT): what the signal does no longer depends on when
 # it came.  Sets $status (the tool's exit status) and $c_err (its
-# stderr); false if the reading ended before it could be caught.
+# stderr); false if the reading ended before it could be caught, 5
+# times in a row.
 caught()
+{
+	c_try=0
+	while [ $c_try -lt 5 ]; do
+		catch_once "$@"
+		c_once=$?
+		[ $c_once -ne 1 ] && return $c_once
+		c_try=$((c_try + 1))
+	done
+	return 1
+}
+catch_once()
 {
 	rm -rf "$tmpdir/sigtmp"
 	mkdir "$tmpdir/sigtmp"
