@@ -419,8 +419,7 @@ static int run_isolated(const struct run *r)
 		sigprocmask(SIG_SETMASK, &mask, NULL);
 		/* these end the child, whatever handlers we inherited */
 		signal(SIGABRT, SIG_DFL);
-		if (signal(SIGALRM, SIG_DFL) == SIG_IGN)
-			signal(SIGALRM, SIG_IGN);	/* ignored on entry */
+		signal(SIGALRM, SIG_DFL);	/* the indexing watchdog */
 		rc.rd.index_watchdog_s = index_watchdog_seconds();
 		close(pfd[0]);
 		if (dup2(pfd[1], STDERR_FILENO) < 0)

@@ -12,7 +12,8 @@
  * rmdir(), getpid(), raise() and sigaction() (async-signal-safe), and
  * reads arrays that are never changed while the signals are unblocked:
  * tmp_note(), tmp_remove() and the list of workers block them.  A signal
- * ignored on entry (nohup, a shell's background job) stays ignored.
+ * ignored on entry (nohup, a shell's background job) stays ignored.  An
+ * exit() while guarded (tool_die()) cleans up the same way (atexit()).
  */
 #include "config.h"
 
@@ -156,37 +157,59 @@ pid_t tmp_reap(pid_t pid, int *status)
 	return got;
 }
 
-static void tmp_on_signal(int sig)
+/*
+ * Kill and wait for the workers, then remove what was noted: the
+ * signal handler's and exit()'s way out (async-signal-safe).
+ */
+static void tmp_clean_up(void)
 {
 	struct tmpdir *t = tmp_live;
-	int saved = errno;
 	unsigned int i;
 
 	/* a worker between fork() and tmp_unguard(): not its to do */
-	if (t && getpid() == tmp_owner) {
-		for (i = 0; i < TMP_PIDS_MAX; i++)
-			if (tmp_pids[i] > 0)
-				kill(tmp_pids[i], SIGKILL);
-		for (i = 0; i < TMP_PIDS_MAX; i++)
-			if (tmp_pids[i] > 0) {
-				while (waitpid(tmp_pids[i], NULL, 0) < 0 &&
-				       errno == EINTR)
-					;
-				tmp_pids[i] = 0;
-			}
-		for (i = t->n; i--; )
-			if (unlink(t->made[i]))
-				rmdir(t->made[i]);
-		if (t->base)
-			rmdir(t->base);
-	}
+	if (!t || getpid() != tmp_owner)
+		return;
+	for (i = 0; i < TMP_PIDS_MAX; i++)
+		if (tmp_pids[i] > 0)
+			kill(tmp_pids[i], SIGKILL);
+	for (i = 0; i < TMP_PIDS_MAX; i++)
+		if (tmp_pids[i] > 0) {
+			while (waitpid(tmp_pids[i], NULL, 0) < 0 &&
+			       errno == EINTR)
+				;
+			tmp_pids[i] = 0;
+		}
+	for (i = t->n; i--; )
+		if (unlink(t->made[i]))
+			rmdir(t->made[i]);
+	if (t->base)
+		rmdir(t->base);
+}
+
+static void tmp_on_signal(int sig)
+{
+	int saved = errno;
+
+	tmp_clean_up();
 	errno = saved;
 	/* SA_RESETHAND: the default action now, delivered on return */
 	raise(sig);
 }
 
+/* exit() while guarded (tool_die(): out of memory, say) */
+static void tmp_at_exit(void)
+{
+	sigset_t old;
+
+	tmp_block(&old);
+	tmp_clean_up();
+	tmp_live = NULL;
+	tmp_unblock(&old);
+}
+
 void tmp_guard(struct tmpdir *t)
 {
+	static bool at_exit;
 	struct sigaction sa;
 	unsigned int i;
 
@@ -196,6 +219,8 @@ void tmp_guard(struct tmpdir *t)
 	sigemptyset(&sa.sa_mask);
 	for (i = 0; i < NR_TMP_SIGNALS; i++)
 		sigaddset(&sa.sa_mask, tmp_signals[i]);
+	if (!at_exit && !atexit(tmp_at_exit))
+		at_exit = true;
 	tmp_owner = getpid();
 	tmp_live = t;
 	for (i = 0; i < NR_TMP_SIGNALS; i++) {
