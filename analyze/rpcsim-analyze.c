@@ -474,12 +474,15 @@ static int run_isolated(const struct run *r)
 	if (sig && !(WIFSIGNALED(status) && WTERMSIG(status) == sig))
 		fwrite(buf ? buf : "", 1, len, stderr);
 	if (sig) {
-		/* ended by a signal: end as it would have (the child did) */
+		/*
+		 * Ended by a signal: end as it would have (the child did),
+		 * through what handled it before (SIG_DFL, or a handler
+		 * that removes a file of its own first).
+		 */
 		free(buf);
 		fflush(NULL);
-		signal(sig, SIG_DFL);
 		raise(sig);
-		return 128 + sig;	/* a signal blocked on entry */
+		return 128 + sig;	/* blocked on entry, or handled */
 	}
 	if (WIFEXITED(status) || verbose)
 		fwrite(buf ? buf : "", 1, len, stderr);
