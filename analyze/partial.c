@@ -65,11 +65,10 @@ static uint64_t load64(const unsigned char *p, bool be)
  */
 static int cut_by_index(int ifd, struct cut *c)
 {
-	unsigned char h[CTF_INDEX_HEADER_SIZE];
+	unsigned char h[CTF_INDEX_HEADER_SIZE], e[INDEX_ENTRY_MIN];
 	struct stat st;
 	uint32_t len;
 	uint64_t n, i, end = 0;
-	unsigned char *e;
 
 	if (fstat(ifd, &st) || !S_ISREG(st.st_mode) ||
 	    pread(ifd, h, sizeof(h), 0) != (ssize_t)sizeof(h) ||
@@ -80,31 +79,34 @@ static int cut_by_index(int ifd, struct cut *c)
 	    (uint64_t)st.st_size < sizeof(h))
 		return -1;
 	n = ((uint64_t)st.st_size - sizeof(h)) / len;
-	if (n > (1u << 24))
-		return -1;
-	e = xcalloc(1, sizeof(h) + (size_t)n * len);
-	memcpy(e, h, sizeof(h));
-	if (n && pread(ifd, e + sizeof(h), (size_t)n * len, sizeof(h)) !=
-	    (ssize_t)(n * len)) {
-		free(e);
-		return -1;
-	}
+	/* entry by entry: the index is as large as it says, no more */
 	for (i = 0; i < n; i++) {
-		const unsigned char *p = e + sizeof(h) + i * len;
-		uint64_t off = load64(p, true), bits = load64(p + 8, true);
+		uint64_t off, bits;
 
+		if (pread(ifd, e, sizeof(e), (off_t)(sizeof(h) + i * len)) !=
+		    (ssize_t)sizeof(e))
+			return -1;
+		off = load64(e, true);
+		bits = load64(e + 8, true);
 		if (off != end || !bits || bits % 8 || bits / 8 > c->size - end)
 			break;
 		end += bits / 8;
 	}
-	if (end == c->size) {
-		free(e);
+	if (end == c->size)
 		return 0;
-	}
+	if (i > UINT_MAX)
+		return -1;
 	c->keep = end;
 	c->packets = (unsigned int)i;
-	c->idx = e;
 	c->idx_len = sizeof(h) + (size_t)i * len;
+	c->idx = xcalloc(1, c->idx_len);
+	memcpy(c->idx, h, sizeof(h));
+	if (i && pread(ifd, c->idx + sizeof(h), c->idx_len - sizeof(h),
+		       sizeof(h)) != (ssize_t)(c->idx_len - sizeof(h))) {
+		free(c->idx);
+		c->idx = NULL;
+		return -1;
+	}
 	return 1;
 }
 
