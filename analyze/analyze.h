@@ -275,6 +275,13 @@ int find_traces(struct analysis *a, char *const *paths, unsigned int n);
 /* Refuse a metadata file babeltrace2 2.0.4 would hang on.  0 or 1. */
 int check_metadata(const char *dir);
 /*
+ * check_input_files() - each trace's metadata and index files
+ * (index/NAME.idx), which libbabeltrace2 opens and reads blocking, must
+ * be regular files: a FIFO would stop it for good.  0, or 1 after one
+ * line naming the first that is not.
+ */
+int check_input_files(const struct analysis *a);
+/*
  * check_streams() - the stream files of every trace: each must be a
  * readable, non-empty regular file, at least as long as LTTng's index
  * (index/NAME.idx) says, and every stream the index lists must be there.
@@ -313,6 +320,8 @@ struct reader_options {
 	 * in this process.  More than 1 only in a process of its own.
 	 */
 	unsigned int jobs;
+	/* --partial: a stream file cut mid-packet is read to its cut */
+	bool partial;
 };
 /* Read every trace of a into it.  0, or 1 after printing the cause. */
 int read_traces(struct analysis *a, const struct reader_options *o);

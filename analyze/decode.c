@@ -454,8 +454,53 @@ static void decode_event(struct decoder *d, const bt_message *msg,
 	}
 }
 
-/* A discarded events or packets message. */
-static void decode_discard(struct decoder *d, const bt_message *msg,
+/* What a stream's events_discarded counter read, and the most it read. */
+struct disc_stream {
+	const bt_stream *s;
+	uint64_t reading, most;
+};
+
+/*
+ * The events a discarded-events message of @s with libbabeltrace2's
+ * count @n really lost (GAP_EVENTS_MAX): its count gives the counter's
+ * reading (the last one plus @n, modulo 2^64, from 0), and what is lost
+ * is what the reading gained over the most read before.  A reading of 0
+ * after counting is lttng-ust's, not a loss (0); any other reading below
+ * the most gives the difference modulo 2^64, to be refused as corruption
+ * (on_loss()).
+ */
+static uint64_t events_lost(struct decoder *d, const bt_stream *s, uint64_t n)
+{
+	struct disc_stream *ds = NULL;
+	unsigned int i;
+	uint64_t r;
+
+	for (i = 0; i < d->nr_ds; i++)
+		if (d->ds[i].s == s) {
+			ds = &d->ds[i];
+			break;
+		}
+	if (!ds) {
+		d->ds = xrealloc(d->ds, d->nr_ds + 1, sizeof(*d->ds));
+		ds = &d->ds[d->nr_ds++];
+		memset(ds, 0, sizeof(*ds));
+		ds->s = s;
+	}
+	r = ds->reading + n;
+	ds->reading = r;
+	if (r >= ds->most) {
+		n = r - ds->most;
+		ds->most = r;
+		return n;
+	}
+	return r ? r - ds->most : 0;
+}
+
+/*
+ * A discarded events or packets message: false if it lost nothing
+ * (events_lost()).
+ */
+static bool decode_discard(struct decoder *d, const bt_message *msg,
 			   bool events, struct rec *rc)
 {
 	const bt_stream *s = events ?
@@ -474,6 +519,9 @@ static void decode_discard(struct decoder *d, const bt_message *msg,
 	if (events) {
 		if (bt_message_discarded_events_get_count(msg, &n) ==
 		    BT_PROPERTY_AVAILABILITY_AVAILABLE) {
+			n = events_lost(d, s, n);
+			if (!n)
+				return false;
 			rc->flags |= RF_COUNT;
 			rc->v[0] = n;
 		}
@@ -502,6 +550,7 @@ static void decode_discard(struct decoder *d, const bt_message *msg,
 		if (rc->s[S_TEXT])
 			rc->strs |= 1u << S_TEXT;
 	}
+	return true;
 }
 
 /* A timestamp of the worker's stream: not below the last (order_check). */
@@ -701,11 +750,9 @@ bool decode(struct decoder *d, const bt_message *msg, struct rec *rc)
 				     BT_MESSAGE_TYPE_PACKET_BEGINNING);
 		return false;
 	case BT_MESSAGE_TYPE_DISCARDED_EVENTS:
-		decode_discard(d, msg, true, rc);
-		return true;
+		return decode_discard(d, msg, true, rc);
 	case BT_MESSAGE_TYPE_DISCARDED_PACKETS:
-		decode_discard(d, msg, false, rc);
-		return true;
+		return decode_discard(d, msg, false, rc);
 	default:
 		return false;
 	}
@@ -717,4 +764,5 @@ void decoder_free(struct decoder *d)
 	free(d->traces);
 	free(d->pids);
 	free(d->rs);
+	free(d->ds);
 }

@@ -271,12 +271,18 @@ int make_split_dirs(const struct par *p, struct tmpdir *t)
 static int copy_bytes(const char *in, const char *out, uint64_t off,
 		      uint64_t len)
 {
-	int fi = open(in, O_RDONLY), fo = -1, ret = -1;
+	int fi = open(in, O_RDONLY | O_NONBLOCK), fo = -1, ret = -1;
 	loff_t o = (loff_t)off;
 	char *buf = NULL;
+	struct stat st;
 
 	if (fi < 0)
 		return -1;
+	/* what split_plan() read the index of, still: a regular file */
+	if (fstat(fi, &st) || !S_ISREG(st.st_mode)) {
+		close(fi);
+		return -1;
+	}
 	fo = open(out, O_WRONLY | O_CREAT | O_EXCL, 0600);
 	if (fo < 0)
 		goto out;

@@ -99,8 +99,10 @@ consume_seq(bt_message_iterator *it, void *data)
 	return consume_records(it, &s->d, fold_seq, s);
 }
 
+/* @inputs: per trace the directory to read (partial_trim()), or NULL. */
 static int read_sequential(struct analysis *a, const struct reader_options *o,
-			   const bt_plugin *ctf, const bt_plugin *utils)
+			   const bt_plugin *ctf, const bt_plugin *utils,
+			   char **inputs, const char *tmp)
 {
 	struct seq s;
 	bt_graph *graph = NULL;
@@ -110,11 +112,17 @@ static int read_sequential(struct analysis *a, const struct reader_options *o,
 	reader_init(&s.r, a, 1);
 	memset(&s.d, 0, sizeof(s.d));
 	s.d.a = a;
+	s.d.tmp = tmp;
 	idx = xcalloc(a->nr_traces, sizeof(*idx));
-	for (i = 0; i < a->nr_traces; i++)
+	for (i = 0; i < a->nr_traces; i++) {
 		idx[i] = i;
-	if (build_graph(a, o, ctf, utils, a->traces, idx, a->nr_traces,
-			false, consume_seq, &s, stderr, &graph) ||
+		/* build_graph() checks it when it reads the trace itself */
+		if (inputs && check_metadata(a->traces[i]))
+			goto out;
+	}
+	if (build_graph(a, o, ctf, utils, inputs ? inputs : a->traces, idx,
+			a->nr_traces, false, consume_seq, &s, stderr,
+			&graph) ||
 	    run_graph(graph, a, o, stderr))
 		goto out;
 	a->read_error = take_read_error(a);
@@ -154,8 +162,8 @@ static bool reap_workers(struct wsrc *w, unsigned int n, unsigned int *bad,
 
 		if (w[k].pid <= 0)
 			continue;
-		while (waitpid(w[k].pid, &st, 0) < 0 && errno == EINTR)
-			;
+		if (tmp_reap(w[k].pid, &st) <= 0)
+			st = 0;
 		w[k].pid = 0;
 		if (!any && !(WIFEXITED(st) && WEXITSTATUS(st) == 0)) {
 			any = true;
@@ -170,7 +178,6 @@ static bool reap_workers(struct wsrc *w, unsigned int n, unsigned int *bad,
 static int par_links(struct par *p)
 {
 	const struct analysis *a = p->a;
-	char tmpl[PATH_MAX];
 	unsigned int i;
 
 	p->real = xcalloc(a->nr_traces, sizeof(*p->real));
@@ -179,10 +186,8 @@ static int par_links(struct par *p)
 		if (!p->real[i])
 			return 1;
 	}
-	snprintf(tmpl, sizeof(tmpl), "%s/rpcsim-analyze.XXXXXX", tmp_parent());
-	if (!mkdtemp(tmpl))
+	if (tmp_make_base(&p->t))
 		return 1;
-	p->t.base = xstrdup(tmpl);
 	if (p->cut)
 		return make_split_dirs(p, &p->t);
 	return make_links(a, &p->t, p->f, p->nf, p->n, p->real);
@@ -218,19 +223,25 @@ static int spawn_workers(struct par *p)
 	for (k = 0; k < p->n; k++)
 		p->w[k].fd = -1;
 	fflush(NULL);
+	p->parent = getpid();
 	for (k = 0; k < p->n; k++) {
 		int pfd[2];
 
 		if (pipe(pfd))
 			return -1;
+		/* the guard knows each worker from its fork on */
+		tmp_block(&p->mask);
 		p->w[k].pid = fork();
 		if (p->w[k].pid < 0) {
+			tmp_unblock(&p->mask);
 			close(pfd[0]);
 			close(pfd[1]);
 			return -1;
 		}
 		if (p->w[k].pid == 0)
 			worker_child(p, k, pfd);
+		tmp_add_pid(p->w[k].pid);
+		tmp_unblock(&p->mask);
 		close(pfd[1]);
 		p->w[k].fd = pfd[0];
 		/*
@@ -272,8 +283,8 @@ static int end_workers(struct par *p, int ret, int ended)
 
 	if (ended >= 0) {
 		/* it closed its pipe: it is dead, or about to be */
-		while (waitpid(w[ended].pid, &status, 0) < 0 && errno == EINTR)
-			;
+		if (tmp_reap(w[ended].pid, &status) <= 0)
+			status = 0;
 		w[ended].pid = 0;
 	}
 	if (ret)
@@ -292,11 +303,20 @@ static int end_workers(struct par *p, int ret, int ended)
 		analysis_clear(p->a);
 	if (ret != 1 || ended < 0)
 		return ret;
+	if (WIFSIGNALED(status) && WTERMSIG(status) != SIGABRT &&
+	    WTERMSIG(status) != SIGALRM) {
+		/* killed: said as it was, not as a trace it could not read */
+		fprintf(stderr, "rpcsim-analyze: decoding worker %d killed by "
+			"signal %d (%s)\n", ended, WTERMSIG(status),
+			strsignal(WTERMSIG(status)));
+		return 1;
+	}
 	if (WIFSIGNALED(status)) {
 		/*
-		 * A worker crashed, or its indexing watchdog fired: end as
-		 * it did, so that the isolating parent says it as it would
-		 * have of one process.
+		 * libbabeltrace2 aborted on the trace (an assertion), or the
+		 * worker's indexing watchdog fired: end as it did, so that
+		 * the isolating parent says it as it would have of one
+		 * process.
 		 */
 		int sig = WTERMSIG(status);
 
@@ -354,9 +374,9 @@ static int read_parallel(struct analysis *a, const struct reader_options *o,
 	 * are the same.
 	 */
 	ret = READ_AGAIN;
+	tmp_guard(&p.t);
 	if (par_links(&p))
 		goto out;
-	tmp_guard(&p.t);
 	if (spawn_workers(&p)) {
 		stop_workers(&p);
 		goto out;
@@ -377,17 +397,32 @@ out:
 int read_traces(struct analysis *a, const struct reader_options *o)
 {
 	const bt_plugin *ctf = NULL, *utils = NULL;
+	struct tmpdir t = { 0 };
+	char **inputs = NULL;
+	unsigned int i;
 	int ret = 1;
 
 	if (find_plugin("ctf", &ctf) || find_plugin("utils", &utils))
 		goto out;
-	if (o->jobs > 1) {
+	/* a stream cut mid-packet: its whole packets, in one process */
+	if (o->partial)
+		inputs = partial_trim(a, &t);
+	if (o->jobs > 1 && !inputs) {
 		ret = read_parallel(a, o, ctf, utils);
 		if (ret != READ_AGAIN)
 			goto out;
 	}
-	ret = read_sequential(a, o, ctf, utils);
+	tmp_base = inputs ? t.base : NULL;
+	ret = read_sequential(a, o, ctf, utils, inputs, tmp_base);
+	tmp_base = NULL;
 out:
+	if (inputs) {
+		tmp_unguard();
+		tmp_remove(&t);
+		for (i = 0; i < a->nr_traces; i++)
+			free(inputs[i]);
+		free(inputs);
+	}
 	bt_plugin_put_ref(ctf);
 	bt_plugin_put_ref(utils);
 	return ret;

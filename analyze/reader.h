@@ -9,6 +9,7 @@
 
 #include <inttypes.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -175,6 +176,10 @@ struct decoder {
 	struct range_stream *rs;	/* per stream: its packet's bounds */
 	unsigned int nr_rs;
 	struct range_stream *last_rs;
+
+	/* per stream: its events_discarded as read (decode_discard()) */
+	struct disc_stream *ds;
+	unsigned int nr_ds;
 };
 
 /* Fields of a packet's index entry, for pk() */
@@ -282,6 +287,15 @@ struct pend {
  * makes a count no tracer could have lost: the trace is corrupted.
  */
 #define GAP_EVENTS_MAX	(1ULL << 48)
+/*
+ * Except one reading: lttng-ust 2.13 writes some packets whose
+ * events_discarded reads 0 between packets that count thousands (seen
+ * under a heavy discard, 3 runs of 3), and libbabeltrace2 takes that 0 as
+ * the counter going back, then the next packet's whole count as lost.  A
+ * stream's counter that reads 0 after counting is therefore skipped: the
+ * losses are what the counter gained over the most it read before
+ * (decode_discard()).  Any other step back is corruption.
+ */
 #define GAP_PACKETS_MAX	(1ULL << 32)
 
 /* A libbabeltrace2 object that could not be made (common/tool.h). */
@@ -451,6 +465,8 @@ struct par {
 	 */
 	uint64_t *cut;		/* n + 1 bounds, or NULL */
 	uint64_t twice;		/* bytes of packets two workers decode */
+	sigset_t mask;		/* the signal mask before spawn_workers() */
+	pid_t parent;		/* the process that forks the workers */
 };
 
 /* On the pipe: this, nv values, then per string a uint32_t length
@@ -516,6 +532,18 @@ struct wsrc {
 /* tmpdir.c */
 /* Where the temporary directory goes: TMPDIR, or /tmp. */
 const char *tmp_parent(void);
+/*
+ * While there are temporary files: the signals that would end the
+ * process (SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM,
+ * SIGPIPE, ...) kill and wait for the workers (tmp_add_pid()), remove
+ * what was noted in @t, then end it as they would have; those ignored on
+ * entry stay ignored.  Set before tmp_make_base() (tmp_unguard(): no
+ * longer; a worker calls it first).
+ */
+void tmp_guard(struct tmpdir *t);
+void tmp_unguard(void);
+/* t->base: a new directory in tmp_parent().  0, or -1 (errno). */
+int tmp_make_base(struct tmpdir *t);
 /* Note @path, made (or to be made) in @t, for tmp_remove(). */
 void tmp_note(struct tmpdir *t, const char *path);
 /* A directory, a symbolic link to @target, noted.  0, or -1. */
@@ -523,12 +551,26 @@ int tmp_mkdir(struct tmpdir *t, const char *path);
 int tmp_link(struct tmpdir *t, const char *target, const char *path);
 /* Remove what was noted, in reverse, and t->base. */
 void tmp_remove(struct tmpdir *t);
+/* Block the guarded signals (the old mask in @old); restore @old. */
+void tmp_block(sigset_t *old);
+void tmp_unblock(const sigset_t *old);
 /*
- * While the workers read from @t: SIGINT, SIGTERM, SIGHUP remove it
- * first (tmp_unguard(): no longer).
+ * A worker the guard kills before removing the files: noted with the
+ * signals blocked (tmp_block(), around fork()), forgotten when reaped
+ * (tmp_reap(): waits for @pid to end, reaps it; waitpid()'s result).
  */
-void tmp_guard(struct tmpdir *t);
-void tmp_unguard(void);
+#define TMP_PIDS_MAX	256
+void tmp_add_pid(pid_t pid);
+pid_t tmp_reap(pid_t pid, int *status);
+
+/* partial.c */
+/*
+ * --partial: when a stream file is cut in the middle of a packet, a copy
+ * of each trace in @t (guarded: tmp_guard()), TMP/tN, with the cut files'
+ * whole packets, said on stderr: per trace, the directory to read.  NULL
+ * when no file is cut (or the copy could not be made: said).
+ */
+char **partial_trim(const struct analysis *a, struct tmpdir *t);
 
 /* plan_file.c */
 /* The stream files of every trace (what check_streams() looks at). */

@@ -340,16 +340,50 @@ static void text_lat(FILE *out, const char *title, const struct lat_stats *s)
 	fprintf(out, ", max %.3f us\n", us((double)s->hist->max));
 }
 
-/* The seed's line: "Bulk array:   4.590 us per call over 517,442 calls" */
+/*
+ * What a group without a per-call event (svc_alloc_arg_exit) holds:
+ * "1 run_start, 1 run_end (500 calls, 0.800 us per call in-process)".
+ */
+static const char *no_call_events(char *buf, size_t len, const struct group *g)
+{
+	char c1[32], c2[32];
+	size_t n;
+
+	snprintf(buf, len, "%u run_start, %u run_end", g->nr_starts,
+		 g->nr_ends);
+	n = strlen(buf);
+	if (g->nr_ends && g->end.calls)
+		snprintf(buf + n, len - n, " (%s calls, %.3f us per call "
+			 "in-process)", fmt_thousands(c1, sizeof(c1),
+						      g->end.calls),
+			 us(per_call(g->end.latency_sum_ns, g->end.calls)));
+	n = strlen(buf);
+	if (g->entries || g->errs)
+		snprintf(buf + n, len - n, ", %s svc_alloc_arg_entry, %s "
+			 "svc_alloc_arg_err", fmt_thousands(c1, sizeof(c1),
+							    g->entries),
+			 fmt_thousands(c2, sizeof(c2), g->errs));
+	return buf;
+}
+
+/*
+ * The seed's line: "Bulk array:   4.590 us per call over 517,442 calls";
+ * without a call in the trace, what it holds instead (no mean of none).
+ */
 static const char *summary_line(char *buf, size_t len, const char *label,
 				const struct group *g)
 {
-	char lab[64], cnt[32];
+	char lab[64], cnt[32], held[192];
 
 	snprintf(lab, sizeof(lab), "%s:", label);
-	snprintf(buf, len, "%-12s%7.3f us per call over %s calls", lab,
-		 us(lat_mean(&g->field)),
-		 fmt_thousands(cnt, sizeof(cnt), group_calls(g)));
+	if (!group_calls(g))
+		snprintf(buf, len, "%-12s no per-call event in the trace "
+			 "(svc_alloc_arg_exit): it holds %s", lab,
+			 no_call_events(held, sizeof(held), g));
+	else
+		snprintf(buf, len, "%-12s%7.3f us per call over %s calls", lab,
+			 us(lat_mean(&g->field)),
+			 fmt_thousands(cnt, sizeof(cnt), group_calls(g)));
 	return buf;
 }
 
@@ -442,6 +476,8 @@ static void text_group(FILE *out, const struct analysis *a,
 			g->end.calls == group_calls(g) ? "" :
 			summaries_only(g) ? "  (no per-call event recorded)" :
 			"  CALLS DIFFER FROM THE TRACE");
+	if (!group_calls(g))
+		goto sums;
 	fprintf(out, "  %-12s %.2f pages allocated, %.3f allocator calls, %.4f no-progress retries (%s svc_alloc_arg_err",
 		"per call:", per_call(g->allocated, group_calls(g)),
 		per_call(g->alloc_calls, group_calls(g)),
@@ -451,6 +487,7 @@ static void text_group(FILE *out, const struct analysis *a,
 		fprintf(out, ", run_end no_progress %s",
 			fmt_thousands(c2, sizeof(c2), g->end.no_progress));
 	fprintf(out, ")\n");
+sums:
 	text_sums(out, g);
 	if (g->entry_twice || g->exit_no_entry || g->entry_no_exit ||
 	    g->across_discard)
@@ -479,8 +516,12 @@ static void text_run_line(FILE *out, const struct group *g)
 	else
 		snprintf(title, sizeof(title), "run %" PRId64 ":", g->run);
 	fprintf(out, "  %-12s", title);
-	fprintf(out, " %.3f us per call over %s calls", us(lat_mean(&g->field)),
-		fmt_thousands(c1, sizeof(c1), group_calls(g)));
+	if (group_calls(g))
+		fprintf(out, " %.3f us per call over %s calls",
+			us(lat_mean(&g->field)),
+			fmt_thousands(c1, sizeof(c1), group_calls(g)));
+	else
+		fprintf(out, " no per-call event");
 	if (g->stamps.hist->count)
 		fprintf(out, ", timestamps %.3f us", us(lat_mean(&g->stamps)));
 	if (g->nr_ends)
@@ -594,7 +635,7 @@ static void json_group_id(struct json *j, const struct group *g, bool is_mode)
 	else
 		json_uint(j, mode, g->mode);
 	if (is_mode) {
-		char lab[64], line[160];
+		char lab[64], line[320];
 		const char *label = mode_label(g->mode, lab, sizeof(lab));
 
 		json_string(j, RK(analyze_mode, label), label);
@@ -741,7 +782,11 @@ static void json_group(struct json *j, const struct analysis *a,
 {
 	json_group_id(j, g, is_mode);
 	json_uint(j, RK(analyze_group, calls), group_calls(g));
-	json_double(j, RK(analyze_group, mean_us), us(lat_mean(&g->field)), 3);
+	if (group_calls(g))
+		json_double(j, RK(analyze_group, mean_us),
+			    us(lat_mean(&g->field)), 3);
+	else
+		json_null(j, RK(analyze_group, mean_us));
 	json_lat(j, RK(analyze_group, latency_ns), &g->field);
 	json_lat(j, RK(analyze_group, timestamps), &g->stamps);
 	json_difference(j, g, tp_cost);
@@ -1013,7 +1058,7 @@ static void text_mode(struct report_state *st, const struct group *m,
 		      const char *label, unsigned int i, unsigned int k)
 {
 	const struct analysis *a = st->a;
-	char line[160];
+	char line[320];
 
 	fprintf(st->out, "%s\n", summary_line(line, sizeof(line), label, m));
 	text_group(st->out, a, m, st->o->tp_cost_ns);

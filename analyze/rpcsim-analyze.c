@@ -201,6 +201,10 @@ static int run(const struct run *r)
 		analysis_free(&a);
 		return 1;
 	}
+	if (check_input_files(&a)) {
+		analysis_free(&a);
+		return 1;
+	}
 	/* Before reading: libbabeltrace2 skips such files without a word. */
 	problems = check_streams(&a, r->ro.partial, what, sizeof(what));
 	if (problems && !r->ro.partial) {
@@ -307,12 +311,94 @@ static unsigned int index_watchdog_seconds(void)
 /* ASan builds: the child checks for leaks as exit() would have. */
 void __lsan_do_leak_check(void) __attribute__((weak));
 
+/*
+ * A signal that would end the isolating parent goes to the child too,
+ * so that it removes its temporary files and stops its workers (its own
+ * guard, tmpdir.c) instead of reading on, or dying of SIGPIPE on its
+ * stderr once the parent is gone.  The parent then ends as the signal
+ * would have.  Those ignored on entry stay ignored, in both.
+ */
+static const int fwd_signals[] = {
+	SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2, SIGALRM,
+	SIGPIPE, SIGXCPU, SIGXFSZ, SIGVTALRM, SIGPROF,
+};
+#define NR_FWD (sizeof(fwd_signals) / sizeof(fwd_signals[0]))
+static volatile pid_t fwd_child;	/* 0 once reaped */
+static volatile sig_atomic_t fwd_sig;
+static struct sigaction fwd_old[NR_FWD];
+
+static void fwd_on_signal(int sig)
+{
+	int saved = errno;
+
+	fwd_sig = sig;
+	if (fwd_child > 0)
+		kill(fwd_child, sig);
+	errno = saved;
+}
+
+static void fwd_block(sigset_t *old)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	for (unsigned int i = 0; i < NR_FWD; i++)
+		sigaddset(&set, fwd_signals[i]);
+	sigprocmask(SIG_BLOCK, &set, old);
+}
+
+/* Set (with the signals blocked, before fork()), or restore. */
+static void fwd_set(bool on)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = fwd_on_signal;
+	sa.sa_flags = SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	for (unsigned int i = 0; i < NR_FWD; i++) {
+		if (!on) {
+			sigaction(fwd_signals[i], &fwd_old[i], NULL);
+			continue;
+		}
+		sigaction(fwd_signals[i], NULL, &fwd_old[i]);
+		if (fwd_old[i].sa_handler != SIG_IGN)
+			sigaction(fwd_signals[i], &sa, NULL);
+	}
+}
+
+/* Wait for the child and reap it, never signalling a pid reused since. */
+static int fwd_reap(pid_t pid, int *status)
+{
+	siginfo_t si;
+	sigset_t old;
+	int ret;
+
+	while (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOWAIT) < 0)
+		if (errno != EINTR)
+			return -1;
+	fwd_block(&old);
+	ret = waitpid(pid, status, WNOHANG) == pid ? 0 : -1;
+	fwd_child = 0;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return ret;
+}
+
+/* The signals of a crash (libbabeltrace2's assertions abort). */
+static bool crash_signal(int sig)
+{
+	return sig == SIGABRT || sig == SIGSEGV || sig == SIGBUS ||
+	       sig == SIGILL || sig == SIGFPE || sig == SIGTRAP ||
+	       sig == SIGSYS;
+}
+
 static int run_isolated(const struct run *r)
 {
 	bool verbose = r->rd.bt_log_level < BT_LOGGING_LEVEL_NONE;
 	size_t len = 0, cap = 0;
 	char *buf = NULL;
-	int pfd[2], status, ret;
+	int pfd[2], status, ret, sig;
+	sigset_t mask;
 	pid_t pid;
 
 	fflush(NULL);
@@ -320,8 +406,10 @@ static int run_isolated(const struct run *r)
 		fprintf(stderr, "rpcsim-analyze: pipe: %s\n", strerror(errno));
 		return 1;
 	}
+	fwd_block(&mask);
 	pid = fork();
 	if (pid < 0) {
+		sigprocmask(SIG_SETMASK, &mask, NULL);
 		fprintf(stderr, "rpcsim-analyze: fork: %s\n", strerror(errno));
 		close(pfd[0]);
 		close(pfd[1]);
@@ -330,9 +418,10 @@ static int run_isolated(const struct run *r)
 	if (pid == 0) {
 		struct run rc = *r;
 
+		sigprocmask(SIG_SETMASK, &mask, NULL);
 		/* these end the child, whatever handlers we inherited */
 		signal(SIGABRT, SIG_DFL);
-		signal(SIGALRM, SIG_DFL);
+		signal(SIGALRM, SIG_DFL);	/* the indexing watchdog */
 		rc.rd.index_watchdog_s = index_watchdog_seconds();
 		close(pfd[0]);
 		if (dup2(pfd[1], STDERR_FILENO) < 0)
@@ -345,6 +434,9 @@ static int run_isolated(const struct run *r)
 		/* no atexit handlers: they are the parent's */
 		_exit(ret);
 	}
+	fwd_child = pid;
+	fwd_set(true);
+	sigprocmask(SIG_SETMASK, &mask, NULL);
 	close(pfd[1]);
 	for (;;) {
 		ssize_t n;
@@ -372,17 +464,38 @@ static int run_isolated(const struct run *r)
 		len += (size_t)n;
 	}
 	close(pfd[0]);
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR) {
-			fprintf(stderr, "rpcsim-analyze: waitpid: %s\n",
-				strerror(errno));
-			free(buf);
-			return 1;
-		}
+	if (fwd_reap(pid, &status)) {
+		fwd_set(false);
+		fprintf(stderr, "rpcsim-analyze: waitpid: %s\n",
+			strerror(errno));
+		free(buf);
+		return 1;
+	}
+	fwd_set(false);
+	sig = fwd_sig;
+	if (sig && !(WIFSIGNALED(status) && WTERMSIG(status) == sig))
+		fwrite(buf ? buf : "", 1, len, stderr);
+	if (sig) {
+		/*
+		 * Ended by a signal: end as it would have (the child did),
+		 * through what handled it before (SIG_DFL, or a handler
+		 * that removes a file of its own first).
+		 */
+		free(buf);
+		fflush(NULL);
+		raise(sig);
+		return 128 + sig;	/* blocked on entry, or handled */
+	}
 	if (WIFEXITED(status) || verbose)
 		fwrite(buf ? buf : "", 1, len, stderr);
 	if (WIFEXITED(status)) {
 		ret = WEXITSTATUS(status);
+	} else if (WIFSIGNALED(status) && !crash_signal(WTERMSIG(status)) &&
+		   WTERMSIG(status) != SIGALRM) {
+		fprintf(stderr, "rpcsim-analyze: %s%s: the reading process was killed by signal %d (%s)\n",
+			r->traces[0], r->nr > 1 ? " ..." : "",
+			WTERMSIG(status), strsignal(WTERMSIG(status)));
+		ret = 1;
 	} else if (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM) {
 		fprintf(stderr, "rpcsim-analyze: %s%s: cannot read trace: libbabeltrace2 was still indexing its stream files when the watchdog stopped it (a packet of size 0?): the trace is corrupted\n",
 			r->traces[0], r->nr > 1 ? " ..." : "");
@@ -495,6 +608,7 @@ static int take_option(int c, char **argv, const struct option *longopts,
 		break;
 	case 'P':
 		r->ro.partial = true;
+		r->rd.partial = true;
 		break;
 	case 'c':
 		r->ro.tp_cost_ns = parse_ns("--tracepoint-cost", optarg,

@@ -291,6 +291,20 @@ int find_traces(struct analysis *a, char *const *paths, unsigned int n)
 	return w.err;
 }
 
+/* What a file that should be a regular one is. */
+static const char *file_kind(mode_t m)
+{
+	if (S_ISDIR(m))
+		return "a directory";
+	if (S_ISFIFO(m))
+		return "a FIFO";
+	if (S_ISCHR(m) || S_ISBLK(m))
+		return "a device";
+	if (S_ISSOCK(m))
+		return "a socket";
+	return "not a regular file";
+}
+
 /*
  * A packetized CTF metadata file is a sequence of packets, each a 37-byte
  * header (magic 0x75d11d57, uuid, checksum, content_size and packet_size
@@ -319,10 +333,16 @@ int check_metadata(const char *dir)
 	bool be;
 	int fd, ret = 1;
 
-	fd = open(path, O_RDONLY);
+	fd = open(path, O_RDONLY | O_NONBLOCK);
 	if (fd < 0 || fstat(fd, &st)) {
 		fprintf(stderr, "rpcsim-analyze: %s: %s\n", path,
 			strerror(errno));
+		goto out;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		fprintf(stderr, "rpcsim-analyze: %s: %s, not a metadata file "
+			"(LTTng writes a regular file)\n", path,
+			file_kind(st.st_mode));
 		goto out;
 	}
 	if (pread(fd, h, 4, 0) != 4) {
@@ -456,19 +476,6 @@ out:
 	return ret;
 }
 
-static const char *file_kind(mode_t m)
-{
-	if (S_ISDIR(m))
-		return "a directory";
-	if (S_ISFIFO(m))
-		return "a FIFO";
-	if (S_ISCHR(m) || S_ISBLK(m))
-		return "a device";
-	if (S_ISSOCK(m))
-		return "a socket";
-	return "not a regular file";
-}
-
 struct stream_check {
 	bool partial;
 	unsigned int problems;
@@ -595,4 +602,48 @@ unsigned int check_streams(const struct analysis *a, bool partial,
 	for (unsigned int i = 0; i < a->nr_traces; i++)
 		check_trace_streams(&c, a->traces[i]);
 	return c.problems;
+}
+
+/*
+ * @path, which libbabeltrace2 opens as a file of @what (blocking): 0 if
+ * it is a regular file or not there, else 1 after saying what it is.
+ */
+static int check_regular(const char *path, const char *what)
+{
+	struct stat st;
+
+	if (stat(path, &st) || S_ISREG(st.st_mode))
+		return 0;
+	fprintf(stderr, "rpcsim-analyze: %s: %s, not %s (LTTng writes a "
+		"regular file)\n", path, file_kind(st.st_mode), what);
+	return 1;
+}
+
+int check_input_files(const struct analysis *a)
+{
+	for (unsigned int i = 0; i < a->nr_traces; i++) {
+		char *p = path_join(a->traces[i], "metadata");
+		char *index = path_join(a->traces[i], "index");
+		struct dirent *de;
+		int bad = check_regular(p, "a metadata file");
+		DIR *d;
+
+		free(p);
+		d = bad ? NULL : opendir(index);
+		while (d && !bad && (de = readdir(d))) {
+			size_t len = strlen(de->d_name);
+
+			if (len <= 4 || strcmp(de->d_name + len - 4, ".idx"))
+				continue;
+			p = path_join(index, de->d_name);
+			bad = check_regular(p, "an index file");
+			free(p);
+		}
+		if (d)
+			closedir(d);
+		free(index);
+		if (bad)
+			return 1;
+	}
+	return 0;
 }

@@ -13,7 +13,9 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 #include "reader.h"
@@ -496,6 +498,10 @@ worker_child(struct par *p, unsigned int k, int pfd[2])
 
 	/* the directory is the parent's to remove */
 	tmp_unguard();
+	sigprocmask(SIG_SETMASK, &p->mask, NULL);
+	/* the parent gone (even SIGKILL), no worker goes on copying */
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != p->parent)
+		_exit(1);
 	tmp_canon = xcalloc(a->nr_traces, sizeof(*tmp_canon));
 	for (i = 0; i < a->nr_traces; i++)
 		tmp_canon[i] = canon_path(a->traces[i]);

@@ -337,11 +337,70 @@ ln -sf /dev/zero "$tmpdir/zero_stream/trace/stream_0"
 analyze_again zero_stream
 incomplete zero_stream "zero_stream/trace/stream_0: a device, not a stream file"
 ok $? "a stream file replaced by a link to /dev/zero: incomplete"
+# An index or metadata file that is not a regular file: libbabeltrace2
+# opens and reads it blocking (a FIFO stopped it until the indexing
+# watchdog called the trace corrupted), --partial or not.  Refused at
+# once, one line naming it.
+# refused NAME LINE: exit 1 both ways, nothing out, the one line LINE
+refused()
+{
+	rc_is "$1" 1 && [ ! -s "$tmpdir/$1.out" ] && [ ! -s "$tmpdir/$1.json" ] &&
+		[ "$(cat "$tmpdir/$1.err")" = "$2" ] || {
+		diag "exit $(cat "$tmpdir/$1.rc"): $(cat "$tmpdir/$1.err")"
+		return 1
+	}
+}
+for opts in "" "--partial" "--partial --jobs=2"; do
+	t_opts=$opts
+	whole fifo_index
+	rm "$tmpdir/fifo_index/trace/index/stream_0.idx"
+	mkfifo "$tmpdir/fifo_index/trace/index/stream_0.idx"
+	analyze_again fifo_index
+	refused fifo_index "rpcsim-analyze: $tmpdir/fifo_index/trace/index/stream_0.idx: a FIFO, not an index file (LTTng writes a regular file)"
+	ok $? "an index file replaced by a FIFO${opts:+ ($opts)}: refused at once, naming it, exit 1"
+done
+whole dir_index
+rm "$tmpdir/dir_index/trace/index/stream_0.idx"
+mkdir "$tmpdir/dir_index/trace/index/stream_0.idx"
+analyze_again dir_index
+refused dir_index "rpcsim-analyze: $tmpdir/dir_index/trace/index/stream_0.idx: a directory, not an index file (LTTng writes a regular file)"
+ok $? "an index file replaced by a directory: refused, exit 1"
+whole zero_index
+ln -sf /dev/zero "$tmpdir/zero_index/trace/index/stream_0.idx"
+t_opts=--jobs=2
+analyze_again zero_index
+t_opts=
+refused zero_index "rpcsim-analyze: $tmpdir/zero_index/trace/index/stream_0.idx: a device, not an index file (LTTng writes a regular file)"
+ok $? "an index file replaced by a link to /dev/zero (--jobs=2): refused, exit 1"
 whole cut_stream
 truncate -s 100 "$tmpdir/cut_stream/trace/stream_0"
 analyze_again cut_stream
 incomplete cut_stream "cut_stream/trace/stream_0: stream file cut: 100 bytes, its index (2 packets) says at least"
 ok $? "a stream file shorter than its index says: incomplete"
+# --partial reads a stream cut in the middle of a packet (a trace copied
+# while written, a full disk) up to its last whole packet, and says how
+# much it dropped; it refused the whole trace ("Failed to index CTF stream
+# file").  With its index, without it (the packets walked), by --jobs.
+mkdir "$tmpdir/cuttmp"
+for how in index noindex jobs; do
+	whole "cut_$how"
+	truncate -s 250 "$tmpdir/cut_$how/trace/stream_0"
+	[ $how = noindex ] && rm -r "$tmpdir/cut_$how/trace/index"
+	t_opts=--partial
+	[ $how = jobs ] && t_opts="--partial --jobs=2"
+	TMPDIR=$tmpdir/cuttmp analyze_again "cut_$how"
+	t_opts=
+	rc_is "cut_$how" 0 &&
+		grep -qxF "rpcsim-analyze: warning: $tmpdir/cut_$how/trace/stream_0: cut in the middle of a packet: read up to its last whole packet (1 packet, 215 bytes), the 35 bytes after it dropped" "$tmpdir/cut_$how.err" &&
+		j "cut_$how" 'mode(2)["calls"] == 1 and mode(2)["latency_ns"]["sum_ns"] == 900' &&
+		[ -z "$(ls -A "$tmpdir/cuttmp")" ]
+	ok $? "--partial, a stream file cut in its second packet ($how): its first packet read, the cut said, exit 0" ||
+		diag "exit $(cat "$tmpdir/cut_$how.rc"): $(cat "$tmpdir/cut_$how.err")" \
+			"left: $(ls -A "$tmpdir/cuttmp")"
+done
+analyze_again cut_noindex
+rc_is cut_noindex 1 && [ ! -s "$tmpdir/cut_noindex.out" ]
+ok $? "a stream file cut in its second packet, without --partial: refused, exit 1"
 whole gone_stream
 rm "$tmpdir/gone_stream/trace/stream_0"
 analyze_again gone_stream
@@ -435,6 +494,39 @@ ok $? "packet_seq_num with a flipped high byte: corrupted, exit 1"
 packets lost_seq --seq seq=5
 sh -c "[ \$(cat '$tmpdir/lost_seq.rc') = 0 ] && grep -q 'warning: 4 packets were lost' '$tmpdir/lost_seq.err'"
 ok $? "packets really lost (sequence 0, then 5): 4 packets, a warning, exit 0"
+# lttng-ust 2.13 writes packets whose events_discarded reads 0 between
+# packets that count (a real trace under heavy discard): libbabeltrace2
+# reports that 0 as the counter going back, then the next packet's whole
+# count as lost.  Lost: what the counter gained over the most it read.
+# readings NAME N...: packets with these events_discarded, a call in each
+readings()
+{
+	r_name=$1
+	shift
+	r_t=1000
+	{
+		echo "1000 run_start mode=2 run=1"
+		for r_n in "$@"; do
+			echo "$((r_t + 100)) entry vtid=1 mode=2"
+			echo "$((r_t + 1100)) exit vtid=1 latency_ns=900"
+			echo "packet discarded=$r_n"
+			r_t=$((r_t + 2000))
+		done
+		echo "$r_t run_end mode=2 run=1 calls=$# latency_sum_ns=$(($# * 900))"
+	} >"$tmpdir/$r_name.script"
+	trace "$r_name" <"$tmpdir/$r_name.script"
+}
+readings zero_reading 5 0 9
+rc_is zero_reading 0 && j zero_reading 'd["discarded_events"] == 9 and d["discarded_events_records"] == 2' &&
+	err_has zero_reading 'warning: the tracer discarded 9 events (2 discard records)' &&
+	err_lacks zero_reading corrupted
+ok $? "events_discarded reading 0 between 5 and 9 (lttng-ust's): 9 events lost, exit 0"
+readings zero_again 5 0 5 0 12
+rc_is zero_again 0 && j zero_again 'd["discarded_events"] == 12 and d["discarded_events_records"] == 2'
+ok $? "events_discarded 5, 0, 5, 0, 12: 12 events lost in 2 gaps, exit 0"
+readings zero_back 10 0 5
+corrupted zero_back "its count of discarded events (events_discarded) went backwards"
+ok $? "events_discarded 10, 0, then 5: corrupted, exit 1"
 
 ###########################################################################
 # processes (issue 13): the vpid context splits them, never merged
@@ -542,6 +634,12 @@ EOF
 rc_is summaries 0 && [ ! -s "$tmpdir/summaries.err" ] &&
 	has_line summaries "  run_end:     0.800 us per call over 500 calls (in-process)  (no per-call event recorded)"
 ok $? "run summaries alone: run_end's figure, no warning, exit 0"
+# ... and no mean of no call: the headline says what the trace holds
+has_line summaries "Single page: no per-call event in the trace (svc_alloc_arg_exit): it holds 1 run_start, 1 run_end (500 calls, 0.800 us per call in-process)" &&
+	! grep -q '0\.000 us\|over 0 calls\|^  per call:' "$tmpdir/summaries.out" &&
+	j summaries 'mode(0)["summary"].startswith("Single page: no per-call event in the trace") and mode(0)["mean_us"] is None and mode(0)["runs"][0]["mean_us"] is None and mode(0)["latency_ns"] is None'
+ok $? "run summaries alone: no per-call event said, no 0.000 us mean over 0 calls" ||
+	diag "$(cat "$tmpdir/summaries.out")"
 
 ###########################################################################
 # no rpcsim event
@@ -827,35 +925,133 @@ any_alive()
 	done
 	return 1
 }
-TMPDIR=$tmpdir/sigtmp "$ANALYZE" --jobs=2 "$tmpdir/big" >/dev/null 2>&1 &
-top=$!
-n=0
-while [ -z "$(ls -A "$tmpdir/sigtmp")" ] && kill -0 $top 2>/dev/null &&
-	[ $n -lt 3000 ]; do
-	sleep 0.01
-	n=$((n + 1))
-done
-reader=$(children_of $top)
-if [ -n "$(ls -A "$tmpdir/sigtmp")" ] && [ -n "$reader" ]; then
-	kill -TERM $reader $top 2>/dev/null
-	wait $top
-	status=$?
-	# $reader may name both workers: wait for every one of them (kill -0
-	# of two pids fails as soon as one is gone, while the other may still
-	# be removing its files; the check raced so in CI).
+# caught SIG WHERE: run --jobs=2 on the big trace, and once its temporary
+# directory is there, stop the reading process and its workers
+# (SIGSTOP), send SIG to WHERE (reader: the reading process; top: the
+# tool, which forwards it; both; worker: the first worker), and let
+# them go on (SIGCONT): what the signal does no longer depends on when
+# it came.  Sets $status (the tool's exit status) and $c_err (its
+# stderr); false if the reading ended before it could be caught, 5
+# times in a row.
+caught()
+{
+	c_try=0
+	while [ $c_try -lt 5 ]; do
+		catch_once "$@"
+		c_once=$?
+		[ $c_once -ne 1 ] && return $c_once
+		c_try=$((c_try + 1))
+	done
+	return 1
+}
+catch_once()
+{
+	rm -rf "$tmpdir/sigtmp"
+	mkdir "$tmpdir/sigtmp"
+	# (ASan would take a SIGSEGV for a crash of its own and exit 1)
+	c_asan=$ASAN_OPTIONS
+	[ "$1" = SEGV ] && c_asan=${ASAN_OPTIONS:+$ASAN_OPTIONS:}handle_segv=0
+	TMPDIR=$tmpdir/sigtmp ASAN_OPTIONS=$c_asan "$ANALYZE" --jobs=2 \
+		"$tmpdir/big" >/dev/null 2>"$tmpdir/sig.err" &
+	top=$!
 	n=0
-	while any_alive $reader && [ $n -lt 1000 ]; do
+	while [ -z "$(ls -A "$tmpdir/sigtmp")" ] && kill -0 $top 2>/dev/null &&
+		[ $n -lt 3000 ]; do
 		sleep 0.01
 		n=$((n + 1))
 	done
-	[ "$status" -eq 143 ] && ! any_alive $reader &&
-		[ -z "$(ls -A "$tmpdir/sigtmp")" ]
-	ok $? "--jobs=2 ended by SIGTERM while reading: its temporary directory removed" ||
-		diag "exit $status; left: $(ls -AR "$tmpdir/sigtmp")"
-else
+	reader=$(children_of $top)
+	workers=
+	for r in $reader; do
+		workers="$workers $(children_of "$r")"
+	done
+	# shellcheck disable=SC2086 # lists of pids
+	kill -STOP $reader $workers 2>/dev/null
+	# shellcheck disable=SC2086
+	if [ -z "$reader" ] || [ -z "$(echo $workers)" ] ||
+	   [ -z "$(ls -A "$tmpdir/sigtmp")" ] || ! any_alive $workers; then
+		# shellcheck disable=SC2086
+		kill -CONT $reader $workers 2>/dev/null
+		wait $top
+		return 1
+	fi
+	case $2 in
+	reader) kill -"$1" $reader ;;
+	top) kill -"$1" $top ;;
+	both) kill -"$1" $reader $top ;;
+	# shellcheck disable=SC2086
+	worker) set -- "$1" $workers; kill -"$1" "$2" ;;
+	esac
+	# shellcheck disable=SC2086
+	kill -CONT $reader $workers 2>/dev/null
 	wait $top
+	status=$?
+	c_err=$(cat "$tmpdir/sig.err")
+	# $reader and its workers are gone when the tool is: it waited
+	# for the one, and the one for the others
+	# shellcheck disable=SC2086
+	! any_alive $reader $workers || {
+		diag "still running after the tool ended: $reader $workers"
+		return 2
+	}
+}
+# signal_in TEXT: N of "killed by signal N"
+signal_in()
+{
+	echo "$1" | sed -n 's/.* killed by signal \([0-9]*\) .*/\1/p'
+}
+left_none()
+{
+	[ -z "$(ls -A "$tmpdir/sigtmp")" ] || {
+		diag "left: $(ls -AR "$tmpdir/sigtmp" | head -n 8)"
+		return 1
+	}
+}
+caught TERM both; c_rc=$?
+if [ $c_rc -ne 1 ]; then
+	[ $c_rc -eq 0 ] && [ "$status" -eq 143 ] && left_none
+	ok $? "--jobs=2 ended by SIGTERM while reading: its temporary directory removed" ||
+		diag "exit $status: $c_err"
+else
 	skip 1 "the reading ended before a signal could reach it"
 fi
+# every signal that ends a process, to the tool (which forwards it) or
+# to its reading process: the copies removed, the workers stopped, the
+# tool ended by the signal (from its reading process: said, exit 1)
+for sig in HUP USR1 USR2 ALRM PIPE; do
+	where=top
+	[ $sig = USR1 ] && where=reader
+	caught $sig $where; c_rc=$?
+	if [ $c_rc -eq 1 ]; then
+		skip 1 "SIG$sig: the reading ended before a signal could reach it"
+		continue
+	fi
+	if [ $where = top ]; then
+		[ $c_rc -eq 0 ] && [ "$status" -gt 128 ] &&
+			[ "$(kill -l "$status")" = $sig ] &&
+			[ -z "$c_err" ] && left_none
+	else
+		[ $c_rc -eq 0 ] && [ "$status" -eq 1 ] &&
+			echo "$c_err" | grep -qx "rpcsim-analyze: $tmpdir/big: the reading process was killed by signal [0-9]* (.*)" &&
+			[ "$(kill -l "$(signal_in "$c_err")")" = $sig ] && left_none
+	fi
+	ok $? "--jobs=2, SIG$sig to the $where while reading: copies and temporary directory removed, ended as the signal says" ||
+		diag "exit $status: $c_err"
+done
+# a worker killed: said as such, not as a trace it could not read
+for sig in KILL SEGV; do
+	caught $sig worker; c_rc=$?
+	if [ $c_rc -eq 1 ]; then
+		skip 1 "a worker killed by SIG$sig: the reading ended first"
+		continue
+	fi
+	[ $c_rc -eq 0 ] && [ "$status" -eq 1 ] &&
+		echo "$c_err" | grep -qx "rpcsim-analyze: decoding worker [0-9]* killed by signal [0-9]* (.*)" &&
+		[ "$(kill -l "$(signal_in "$c_err")")" = $sig ] &&
+		! echo "$c_err" | grep -q corrupted && left_none
+	ok $? "--jobs=2, a worker killed by SIG$sig: said so, exit 1, temporary directory removed" ||
+		diag "exit $status: $c_err"
+done
 
 # an error in one worker's file: the one line --jobs=1 prints, the
 # trace's own path in it
