@@ -152,8 +152,10 @@ static struct {
 } live[LIVE_MAX];
 static pid_t live_owner;
 
+/* The signals a user or the system sends to end a process (not a crash). */
 static const int live_signals[] = { SIGHUP, SIGINT, SIGQUIT, SIGTERM,
-				    SIGPIPE };
+				    SIGPIPE, SIGUSR1, SIGUSR2, SIGALRM,
+				    SIGXCPU, SIGXFSZ, SIGVTALRM, SIGPROF };
 #define NR_LIVE_SIGNALS	(sizeof(live_signals) / sizeof(live_signals[0]))
 
 static void live_on_signal(int sig)

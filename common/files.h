@@ -62,7 +62,8 @@ struct atomic_file {
 /*
  * atomic_file_open() - start writing @path.  0, or -1 with @err saying
  * why ("cannot create a temporary file in DIR: ...").  While it is open,
- * SIGHUP, SIGINT, SIGQUIT, SIGTERM and SIGPIPE, when they would end the
+ * SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGPIPE, SIGUSR1, SIGUSR2, SIGALRM,
+ * SIGXCPU, SIGXFSZ, SIGVTALRM and SIGPROF, when they would end the
  * process (their default action), remove the temporary file first; a
  * program with handlers of its own ends its run and calls
  * atomic_file_abort() instead.  One that exits without committing

@@ -143,25 +143,46 @@ static void writing(void)
 	ok(!strcmp(get("out.txt"), "new\n") && hidden() == 0,
 	   "aborted: the old file untouched, nothing hidden left");
 
-	/* A signal that ends the process removes the temporary file. */
-	pid = fork();
-	if (pid < 0)
-		bail_out("fork: %s", strerror(errno));
-	if (!pid) {
-		signal(SIGTERM, SIG_DFL);
-		if (atomic_file_open(&af, path_of("out.txt"), err,
-				     sizeof(err)))
-			_exit(1);
-		fputs("never", af.f);
-		fflush(af.f);
-		raise(SIGTERM);
-		_exit(2);
+	/*
+	 * A signal that ends the process removes the temporary file: each
+	 * a user or the system sends to end a process.
+	 */
+	{
+		static const int sigs[] = { SIGHUP, SIGINT, SIGQUIT, SIGTERM,
+					    SIGPIPE, SIGUSR1, SIGUSR2, SIGALRM,
+					    SIGXCPU, SIGXFSZ, SIGVTALRM,
+					    SIGPROF };
+		char bad[256] = "";
+
+		for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+			pid = fork();
+			if (pid < 0)
+				bail_out("fork: %s", strerror(errno));
+			if (!pid) {
+				signal(sigs[i], SIG_DFL);
+				if (atomic_file_open(&af, path_of("out.txt"),
+						     err, sizeof(err)))
+					_exit(1);
+				fputs("never", af.f);
+				fflush(af.f);
+				raise(sigs[i]);
+				_exit(2);
+			}
+			waitpid(pid, &status, 0);
+			if (!(WIFSIGNALED(status) &&
+			      WTERMSIG(status) == sigs[i] &&
+			      !strcmp(get("out.txt"), "new\n") &&
+			      hidden() == 0))
+				snprintf(bad + strlen(bad),
+					 sizeof(bad) - strlen(bad), " %s",
+					 strsignal(sigs[i]));
+		}
+		ok(!bad[0], "SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGPIPE, SIGUSR1, "
+		   "SIGUSR2, SIGALRM, SIGXCPU, SIGXFSZ, SIGVTALRM, SIGPROF "
+		   "while written: the process ends by it, the old file "
+		   "untouched, no temporary file left%s%s",
+		   bad[0] ? "; not so for" : "", bad);
 	}
-	waitpid(pid, &status, 0);
-	ok(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM &&
-	   !strcmp(get("out.txt"), "new\n") && hidden() == 0,
-	   "SIGTERM while written: the process ends by it, the old file "
-	   "untouched, no temporary file left");
 
 	/* exit() before the commit (a tool dying): nothing left either. */
 	fflush(NULL);	/* the child's exit() flushes its copy of stdout */
