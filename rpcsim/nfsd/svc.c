@@ -460,6 +460,17 @@ static void svc_handle(struct svc_rqst *rqstp, uint64_t seq, bool timed)
 		rqstp->acct.allocated += held - (serv->cfg->pages -
 						 rqstp->holes);
 		rqstp->holes = serv->cfg->pages - held;
+		/*
+		 * Its failed allocator calls and waits happened in the timed
+		 * run: a run that starved at the end must show them.
+		 */
+		if (timed) {
+			rqstp->st.unfinished++;
+			rqstp->st.alloc_calls += as.alloc_calls;
+			rqstp->st.no_progress += as.no_progress;
+			rqstp->st.waits += as.waits;
+			rqstp->st.wait_ns += as.wait_ns;
+		}
 		return;
 	}
 	atomic_fetch_add_explicit(&serv->handled, 1, memory_order_relaxed);

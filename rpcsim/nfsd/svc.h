@@ -18,6 +18,12 @@
 /* What one server thread did in the timed part of a run. */
 struct svc_stats {
 	uint64_t calls;		/* svc_alloc_arg() calls, all timed */
+	/*
+	 * Calls given up, still waiting for pages when the run stopped: not
+	 * in @calls, @pages or the latencies, but their allocator calls,
+	 * failures and waits are in the counts below.
+	 */
+	uint64_t unfinished;
 	uint64_t alloc_calls;	/* allocator calls they made */
 	uint64_t pages;		/* holes they refilled */
 	uint64_t no_progress;	/* allocator calls that gave nothing */

@@ -210,6 +210,7 @@ static void svc_watch(struct svc_serv *serv, const unsigned int *count,
 void svc_stats_add(struct svc_stats *dst, const struct svc_stats *src)
 {
 	dst->calls += src->calls;
+	dst->unfinished += src->unfinished;
 	dst->alloc_calls += src->alloc_calls;
 	dst->pages += src->pages;
 	dst->no_progress += src->no_progress;
@@ -468,9 +469,26 @@ static void svc_collect(struct svc_serv *serv, struct svc_result *res,
 }
 
 /*
+ * A run that starved before the stall detector's window was over: most
+ * of its allocator calls failed, or its threads spent most of their time
+ * waiting for pages and were still waiting when it ended.  Its mean is
+ * then over the few calls that got through, not an answer.
+ */
+static bool svc_mostly_waited(const struct svc_serv *serv,
+			      const struct svc_result *res)
+{
+	const struct svc_stats *t = &res->total;
+	double thread_ns = res->elapsed_s * 1e9 * serv->cfg->threads;
+
+	if (t->no_progress * 2 > t->alloc_calls)
+		return true;
+	return t->unfinished && (double)t->wait_ns * 2 > thread_ns;
+}
+
+/*
  * A run whose threads waited for pages to the end: the stall detector
- * fired, or the deadline came first with no call completed.  Says so:
- * -1; otherwise 0.
+ * fired, the deadline came first with no call completed, or the pool
+ * starved (svc_mostly_waited()).  Says so: -1; otherwise 0.
  */
 static int svc_starved(const struct svc_serv *serv,
 		       const struct svc_result *res)
@@ -486,6 +504,25 @@ static int svc_starved(const struct svc_serv *serv,
 			"pages away)\n", rpcsim_mode_label(mode), res->run,
 			(unsigned long long)(STALL_NS / NSEC_PER_SEC),
 			cfg->min_pool_pages);
+		return -1;
+	}
+	if (!rpcsim_interrupted && svc_mostly_waited(serv, res)) {
+		const struct svc_stats *t = &res->total;
+
+		fprintf(stderr, "rpcsim: %s run %u: the pool starved: %llu of "
+			"%llu allocator calls failed and the server threads "
+			"waited for pages %llu times (%.3f s of their %.3f s); "
+			"%llu svc_alloc_arg() calls completed, %llu were still "
+			"waiting at the end: the pool is too small for this "
+			"run (the minimum is %lu pages, and "
+			"PAGEPOOL_FAULT=buddy-empty takes pages away)\n",
+			rpcsim_mode_label(mode), res->run,
+			(unsigned long long)t->no_progress,
+			(unsigned long long)t->alloc_calls,
+			(unsigned long long)t->waits, (double)t->wait_ns / 1e9,
+			res->elapsed_s * cfg->threads,
+			(unsigned long long)t->calls,
+			(unsigned long long)t->unfinished, cfg->min_pool_pages);
 		return -1;
 	}
 	if (!rpcsim_interrupted && !res->total.calls &&
