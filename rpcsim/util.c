@@ -61,9 +61,15 @@ void rpcsim_catch_signals(void)
 
 		if (sigaction(sig, NULL, &old))
 			rpcsim_die("sigaction: %s", strerror(errno));
-		/* nohup, or a reader that asked not to be told: keep it so. */
-		if ((sig == SIGHUP || sig == SIGPIPE) &&
-		    old.sa_handler == SIG_IGN)
+		/*
+		 * Ignored when rpcsim started: keep it so.  SIGHUP under
+		 * nohup; SIGINT and SIGQUIT in a command a shell without job
+		 * control started in the background (&), which is the
+		 * convention that the keyboard's signals are not for it;
+		 * SIGPIPE from a reader that asked not to be told.
+		 */
+		if ((sig == SIGHUP || sig == SIGINT || sig == SIGQUIT ||
+		     sig == SIGPIPE) && old.sa_handler == SIG_IGN)
 			continue;
 		if (sigaction(sig, &sa, NULL))
 			rpcsim_die("sigaction: %s", strerror(errno));
