@@ -30,6 +30,7 @@
 #include "report.h"
 #include "sweep.h"
 #include "util.h"
+#include "watchdog.h"
 #ifdef HAVE_LTTNG_UST
 #include "trace_session.h"
 #endif
@@ -547,6 +548,8 @@ static int rpcsim(char **argv, struct rpcsim_config *cfg)
 		return run_sweep(cfg, cfg->plot ? gnuplot : NULL);
 	if (cfg->sweep.point && sweep_point_done(cfg))
 		return point_done_already(cfg);
+	/* A sweep's points have their own: the runs are theirs. */
+	watchdog_start(cfg);
 	return run_and_report(cfg, cfg->plot ? gnuplot : NULL);
 }
 

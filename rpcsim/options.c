@@ -213,6 +213,13 @@ const struct opt_spec opt_table[] = {
 	{ "repeat", 'r', required_argument, "N", OPT_COUNT,
 	  .min = 1, .max = MAX_REPEAT, .def = 1, CFG(repeat, FIELD_UINT),
 	  .help = "runs per mode, {min}..{max} (default: {def})" },
+	{ "stop-grace", 0, required_argument, "SECONDS", OPT_SECONDS,
+	  .max = MAX_STOP_GRACE_S, .def = DEFAULT_STOP_GRACE_S,
+	  CFG(stop_grace_s, FIELD_DOUBLE), .not_setting = true,
+	  .help = "after a signal, a run's deadline or a stall,\n"
+		  "the time a thread has to come back before the\n"
+		  "watchdog names the plugin callback it is stuck\n"
+		  "in and ends rpcsim (default: {def})" },
 	{ .help = "Pool:" },
 	{ "pool-size", 0, required_argument, "SIZE", OPT_SIZE,
 	  .min = PP_PAGE_SIZE, .max = MAX_POOL_SIZE, .def = DEFAULT_POOL_SIZE,
@@ -880,6 +887,7 @@ static void config_defaults(struct rpcsim_config *cfg)
 	cfg->seed = DEFAULT_SEED;
 	cfg->repeat = 1;
 	cfg->retry_wait_us = DEFAULT_RETRY_WAIT_US;
+	cfg->stop_grace_s = DEFAULT_STOP_GRACE_S;
 	cfg->backend = PP_BACKEND_BUDDY;
 	cfg->bulk_variant = PP_BULK_MERGED;
 	cfg->profile = PP_NR_PROFILES;	/* not given: see profile_resolve() */

@@ -26,6 +26,7 @@
 #include "svc_internal.h"
 #include "trace.h"
 #include "util.h"
+#include "watchdog.h"
 #include "workload.h"
 
 #define likely(x)	__builtin_expect(!!(x), 1)
@@ -534,6 +535,8 @@ void *svc_thread(void *arg)
 {
 	struct svc_rqst *rqstp = arg;
 	struct svc_serv *serv = rqstp->serv;
+	struct watchdog_thread *wdt = watchdog_enter("server thread",
+						     rqstp->id + 1);
 	uint64_t seq;
 
 	for (uint64_t i = 0; i < serv->cfg->warmup && !svc_stopping(serv); i++)
@@ -553,5 +556,6 @@ void *svc_thread(void *arg)
 	serv->nr_done++;
 	PTHREAD_CHECK(pthread_cond_signal(&serv->done_cond));
 	PTHREAD_CHECK(pthread_mutex_unlock(&serv->done_lock));
+	watchdog_leave(wdt);
 	return NULL;
 }

@@ -23,6 +23,7 @@
 #include "trace.h"
 #include "trace_schema.h"
 #include "util.h"
+#include "watchdog.h"
 #include "workload.h"
 
 static struct svc_rqst *svc_rqst_create(struct svc_serv *serv, unsigned int id)
@@ -191,6 +192,11 @@ static void svc_watch(struct svc_serv *serv, const unsigned int *count,
 		if (!stopped && (now >= deadline || rpcsim_interrupted ||
 				 atomic_load_explicit(&serv->stuck,
 						      memory_order_relaxed))) {
+			/* A signal starts the watchdog's count itself. */
+			if (now >= deadline)
+				watchdog_arm("the run's deadline");
+			else if (!rpcsim_interrupted)
+				watchdog_arm("the stall");
 			atomic_store_explicit(&serv->stop, true,
 					      memory_order_relaxed);
 			stopped = true;
@@ -581,6 +587,7 @@ int svc_run(const struct rpcsim_config *cfg, enum rpcsim_mode mode,
 	if (svc_starved(serv, res))
 		ret = -1;
 	free(serv);
+	watchdog_disarm();
 	return ret;
 }
 

@@ -39,6 +39,7 @@
 
 #include "consumer.h"
 #include "util.h"
+#include "watchdog.h"
 
 /* How the stack thread frees a queued packet. */
 enum ppool_fate {
@@ -141,6 +142,7 @@ static void *ppool_stack_thread(void *arg)
 {
 	struct ppool_run *run = arg;
 	struct ppool_stack *s = &run->stack;
+	struct watchdog_thread *wdt = watchdog_enter("the stack thread", 0);
 
 	PTHREAD_CHECK(pthread_mutex_lock(&s->lock));
 	for (;;) {
@@ -159,6 +161,7 @@ static void *ppool_stack_thread(void *arg)
 		PTHREAD_CHECK(pthread_cond_broadcast(&s->space));
 	}
 	PTHREAD_CHECK(pthread_mutex_unlock(&s->lock));
+	watchdog_leave(wdt);
 	return NULL;
 }
 
@@ -325,6 +328,8 @@ static void *ppool_rx_thread(void *arg)
 {
 	struct ppool_rxq *rxq = arg;
 	struct ppool_run *run = rxq->run;
+	struct watchdog_thread *wdt = watchdog_enter("RX queue thread",
+						     rxq->id + 1);
 
 	ppool_barrier_wait(&run->go);
 	for (uint64_t n = 0; !ppool_stopping(run); n++) {
@@ -343,6 +348,7 @@ static void *ppool_rx_thread(void *arg)
 		ppool_consume(rxq);
 	}
 	rxq->finish_ns = now_ns();
+	watchdog_leave(wdt);
 	atomic_fetch_add_explicit(&run->nr_done, 1, memory_order_release);
 	return NULL;
 }
@@ -364,9 +370,12 @@ static void ppool_watch(struct ppool_run *run)
 		uint64_t now = now_ns(), wait = PPOOL_POLL_NS;
 		struct timespec ts;
 
-		if (now >= deadline || rpcsim_interrupted)
+		if (now >= deadline || rpcsim_interrupted) {
+			if (now >= deadline)
+				watchdog_arm("the run's deadline");
 			atomic_store_explicit(&run->stop, true,
 					      memory_order_relaxed);
+		}
 		else if (deadline - now < wait)
 			wait = deadline - now;
 		ts.tv_sec = 0;
@@ -523,6 +532,7 @@ int ppool_run(const struct rpcsim_config *cfg, enum rpcsim_mode mode,
 		ret = -1;
 	if (svc_pool_finish(run.pp, label, res, ret))
 		ret = -1;
+	watchdog_disarm();
 	return ret;
 }
 

@@ -10,13 +10,19 @@
  *   keep     (a free, not a fill) freed pages kept past fini: a leak
  *   initfail (init, not a fill) init takes pages, then fails without
  *            giving them back
+ *   block    alloc and fill never return, in any thread but the one that
+ *            ran init (which fills rpcsim's page cache): a plugin that
+ *            hangs, for rpcsim's watchdog (tests/rpcsim/test_plugin.sh)
+ *   block-all  alloc and fill never return, in any thread
  *   (unset)  none: a correct, if slow, allocator straight over the zone
  * Built with -DBAD_PLUGIN_ABI=N, the table claims ABI version N, for the
  * loader to refuse.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <pagepool/backend.h>
 
@@ -26,6 +32,19 @@
 
 /* Not a descriptor of any pool: what "outside" hands out. */
 static struct pp_page bad_outside;
+
+/* The thread that ran init ("block": it alone gets pages). */
+static pthread_t bad_init_thread;
+
+/* "block", "block-all": never return (a signal's handler runs, no more). */
+static void bad_maybe_block(const char *mode)
+{
+	if (!strcmp(mode, "block-all") ||
+	    (!strcmp(mode, "block") &&
+	     !pthread_equal(pthread_self(), bad_init_thread)))
+		for (;;)
+			pause();
+}
 
 static int bad_init(struct pp_pool *pool, unsigned int nr_cpus, void **priv)
 {
@@ -37,6 +56,7 @@ static int bad_init(struct pp_pool *pool, unsigned int nr_cpus, void **priv)
 			pp_zone_take_pages(pool, 0);
 		return -EIO;
 	}
+	bad_init_thread = pthread_self();
 	*priv = (void *)(mode ? mode : "");
 	return 0;
 }
@@ -50,8 +70,8 @@ static void bad_fini(struct pp_pool *pool, void *priv)
 static struct pp_page *bad_alloc(struct pp_pool *pool, void *priv,
 				 unsigned int cpu, unsigned int order)
 {
-	(void)priv;
 	(void)cpu;
+	bad_maybe_block(priv);
 	return pp_zone_take_pages(pool, order);
 }
 
@@ -63,6 +83,7 @@ static unsigned long bad_fill(struct pp_pool *pool, void *priv,
 	unsigned long got = 0;
 
 	(void)cpu;
+	bad_maybe_block(mode);
 	while (got < nr && (pages[got] = pp_zone_take_pages(pool, 0)))
 		got++;
 	if (!strcmp(mode, "twice") && got >= 2)
