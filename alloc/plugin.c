@@ -208,6 +208,13 @@ struct pp_page *pp_zone_take_pages(struct pp_pool *pool, unsigned int order)
 	pfn = pp_zone_alloc_range(pool, 1UL << order, 1UL << order);
 	if (pfn < 0)
 		return NULL;
+	/*
+	 * KASAN: free pages the plugin holds stay poisoned (ASan build), as
+	 * the buddy's do on its lists; the hand-out unpoisons each
+	 * (pp_prep_new_page()).  A plugin keeps descriptors, never page
+	 * memory (<pagepool/backend.h>).
+	 */
+	pp_kasan_poison_range(pool, (unsigned long)pfn, 1UL << order);
 	atomic_fetch_add_explicit(&pl->held, 1UL << order,
 				  memory_order_relaxed);
 	pp_count(pool, PP_BACKEND_GROW, 1);
