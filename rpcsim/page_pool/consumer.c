@@ -528,7 +528,7 @@ int ppool_run(const struct rpcsim_config *cfg, enum rpcsim_mode mode,
 	/* Every page the pools held came back: rpcsim's own books. */
 	acct->allocated = res->page_pool->hold;
 	acct->released = res->page_pool->release;
-	if (svc_pool_out(run.pp, label, res))
+	if (svc_pool_out(cfg, run.pp, label, res))
 		ret = -1;
 	if (svc_pool_finish(run.pp, label, res, ret))
 		ret = -1;

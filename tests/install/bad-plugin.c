@@ -14,6 +14,8 @@
  *            ran init (which fills rpcsim's page cache): a plugin that
  *            hangs, for rpcsim's watchdog (tests/rpcsim/test_plugin.sh)
  *   block-all  alloc and fill never return, in any thread
+ *   lie      nr_held claims 226 pages more than the plugin holds (none:
+ *            every free goes back to the zone)
  *   (unset)  none: a correct, if slow, allocator straight over the zone
  * Built with -DBAD_PLUGIN_ABI=N, the table claims ABI version N, for the
  * loader to refuse.
@@ -103,6 +105,13 @@ static void bad_free(struct pp_pool *pool, void *priv, unsigned int cpu,
 		pp_zone_give_pages(pool, page, 1UL << order);
 }
 
+/* Every free goes back to the zone: the plugin holds none, "lie" aside. */
+static unsigned long bad_nr_held(struct pp_pool *pool, void *priv)
+{
+	(void)pool;
+	return strcmp(priv, "lie") ? 0 : 226;
+}
+
 const struct pp_backend_plugin pp_backend_plugin = {
 	.abi_version	= BAD_PLUGIN_ABI,
 	.size		= sizeof(struct pp_backend_plugin),
@@ -112,4 +121,5 @@ const struct pp_backend_plugin pp_backend_plugin = {
 	.alloc		= bad_alloc,
 	.fill		= bad_fill,
 	.free		= bad_free,
+	.nr_held	= bad_nr_held,
 };

@@ -14,7 +14,7 @@
 PLUGIN=$top_builddir/tests/rpcsim/.libs/bad-plugin.so
 [ -f "$PLUGIN" ] || bail_out "$PLUGIN not built (make check builds it)"
 
-plan_tests 8
+plan_tests 10
 
 small="--backend=plugin:$PLUGIN --threads=1 --file-size=1m --stop-grace=1"
 
@@ -77,6 +77,17 @@ ran_ok "the same plugin without a mistake: exit 0"
 run $small --stop-grace=0x10 --duration=0.5
 [ "$status" -eq 2 ] && grep -q -- '--stop-grace' "$ERR"
 ok $? "--stop-grace=0x10: exit 2, named (exit $status)" || diag "$(cat "$ERR")"
+
+# 8. A plugin whose nr_held is wrong (it claims 226 free pages it does not
+#    hold) is named, with its claim and the pool's count: not a leak of
+#    pages that are all back.
+run_env PP_BAD_PLUGIN=lie $small --alloc=array --requests=100
+[ "$status" -eq 1 ] &&
+	grep -q "^rpcsim: backend plugin $PLUGIN: after Bulk array run 1 its nr_held says it holds 226 free pages, the pool counts 0 (0 taken from the zone and not given back, 0 in use): the plugin's count is wrong" "$ERR"
+ok $? "nr_held lies: the plugin is named with its claim and the pool's count, exit 1 (exit $status)" ||
+	diag "$(head -c 2000 "$ERR")"
+! grep -q 'rpcsim: leak:' "$ERR"
+ok $? "  and no leak is reported" || diag "$(head -c 2000 "$ERR")"
 
 exit_status
 exit $?
