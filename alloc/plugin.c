@@ -203,11 +203,15 @@ struct pp_page *pp_zone_take_pages(struct pp_pool *pool, unsigned int order)
 	struct pp_plugin *pl = pp_plugin_pool(pool, "pp_zone_take_pages");
 	long pfn;
 
-	if (order > PP_MAX_ORDER)
+	if (order > PP_MAX_ORDER) {
+		errno = EINVAL;
 		return NULL;
+	}
 	pfn = pp_zone_alloc_range(pool, 1UL << order, 1UL << order);
-	if (pfn < 0)
+	if (pfn < 0) {
+		errno = ENOMEM;
 		return NULL;
+	}
 	/*
 	 * KASAN: free pages the plugin holds stay poisoned (ASan build), as
 	 * the buddy's do on its lists; the hand-out unpoisons each

@@ -151,8 +151,9 @@ struct pp_backend_plugin {
  * one by one or as blocks, give them back in any split.  No watermark
  * applies.  Counted as backend_grow and backend_grow_pages.
  *
- * Return: the first page's descriptor, or NULL when the zone has no such
- * block.
+ * Return: the first page's descriptor; or NULL with errno EINVAL for an
+ * @order above PP_MAX_ORDER, ENOMEM when the zone has no such block (errno
+ * is left alone on success).
  */
 struct pp_page *pp_zone_take_pages(struct pp_pool *pool, unsigned int order);
 
