@@ -573,7 +573,7 @@ int pp_pool_config_init(struct pp_pool_config *cfg);
  *        "trylock=25,buddy-empty=512"; NULL or "": no fault
  *
  * Return: 0 with @cfg->fault replaced, or -EINVAL with @cfg untouched when
- * @spec cannot be read (nothing is printed).
+ * @spec cannot be read or gives a key twice (nothing is printed).
  */
 int pp_pool_config_fault(struct pp_pool_config *cfg, const char *spec);
 

@@ -16,7 +16,7 @@ if ! have_python; then
 	echo "1..0 # SKIP python3 missing"
 	exit 0
 fi
-plan_tests 20
+plan_tests 21
 
 # json KEY...: python expression over the first mode of $OUT's document.
 json()
@@ -35,6 +35,9 @@ ok $? "  in one line"
 run_env PAGEPOOL_FAULT=trylock=200 --requests=10
 [ "$status" -eq 1 ] && grep -q "PAGEPOOL_FAULT='trylock=200': expected" "$ERR"
 ok $? "a bad PAGEPOOL_FAULT: exit 1 and what it accepts (exit $status)"
+run_env PAGEPOOL_FAULT=buddy-empty=1,buddy-empty=2 --requests=10
+[ "$status" -eq 1 ] && grep -q "PAGEPOOL_FAULT='buddy-empty=1,buddy-empty=2': buddy-empty given twice" "$ERR"
+ok $? "a PAGEPOOL_FAULT key given twice: exit 1, the key named, not the last kept (exit $status)"
 
 # Half the trylocks fail: list mode gets one page back whenever its bulk
 # call falls back, runs dry and waits (Chuck Lever's list loop); it still
