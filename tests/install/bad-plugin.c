@@ -38,14 +38,23 @@ static struct pp_page bad_outside;
 /* The thread that ran init ("block": it alone gets pages). */
 static pthread_t bad_init_thread;
 
-/* "block", "block-all": never return (a signal's handler runs, no more). */
+/*
+ * "block", "block-all": never return (a signal's handler runs, no more),
+ * saying so on standard output first, for a test to signal only then.
+ */
 static void bad_maybe_block(const char *mode)
 {
+	static const char said[] = "bad-plugin: blocked\n";
+
 	if (!strcmp(mode, "block-all") ||
 	    (!strcmp(mode, "block") &&
-	     !pthread_equal(pthread_self(), bad_init_thread)))
+	     !pthread_equal(pthread_self(), bad_init_thread))) {
+		ssize_t n = write(STDOUT_FILENO, said, sizeof(said) - 1);
+
+		(void)n;	/* unsaid, the test waits and fails: no harm */
 		for (;;)
 			pause();
+	}
 }
 
 static int bad_init(struct pp_pool *pool, unsigned int nr_cpus, void **priv)

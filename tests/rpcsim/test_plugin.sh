@@ -5,7 +5,9 @@
 # built in the tree, PP_BAD_PLUGIN picks its mistake).  A callback that
 # never returns cannot keep rpcsim alive: --stop-grace seconds after the
 # deadline or a signal the watchdog names the thread and the callback, and
-# rpcsim exits 1 (deadline) or 128 + the signal's number.  Every run here is
+# rpcsim exits 1 (deadline) or 128 + the signal's number.  The plugin
+# says on stdout when it blocks: a signal sent before that would end
+# rpcsim the ordinary way.  Every run here is
 # bounded by STOP_BOUND: a regression is a failure, not a hang.
 
 # shellcheck source=tests/rpcsim/common.sh
@@ -42,7 +44,7 @@ ok $? "  in one line" ||
 
 # 2. The single-page mode is stuck in alloc; SIGTERM, then the grace.
 spawn PP_BAD_PLUGIN=block $small --alloc=single --duration=60
-signal_started TERM
+signal_started TERM '^bad-plugin: blocked'
 [ "$status" -eq 143 ] &&
 	grep -q "^rpcsim: server thread 1 did not return from the alloc callback of backend plugin $PLUGIN within 1 s of SIGTERM" "$ERR"
 ok $? "alloc never returns: SIGTERM ends rpcsim after the grace, exit 143 (exit $status after $took s)" ||
@@ -50,7 +52,7 @@ ok $? "alloc never returns: SIGTERM ends rpcsim after the grace, exit 143 (exit 
 
 # 3. SIGINT too.
 spawn PP_BAD_PLUGIN=block $small --alloc=array --duration=60
-signal_started INT
+signal_started INT '^bad-plugin: blocked'
 [ "$status" -eq 130 ] && grep -q "within 1 s of SIGINT" "$ERR"
 ok $? "SIGINT ends it as well, exit 130 (exit $status after $took s)" ||
 	diag "$(head -c 2000 "$ERR")"
@@ -58,7 +60,7 @@ ok $? "SIGINT ends it as well, exit 130 (exit $status after $took s)" ||
 # 4. The main thread itself stuck in a fill, the page cache before any
 #    run: only a signal can end that, and it does.
 spawn PP_BAD_PLUGIN=block-all $small --duration=60
-signal_started INT '^  length:'
+signal_started INT '^bad-plugin: blocked'
 [ "$status" -eq 130 ] &&
 	grep -q "^rpcsim: the main thread did not return from the fill callback of backend plugin $PLUGIN within 1 s of SIGINT" "$ERR"
 ok $? "the main thread stuck in fill: SIGINT ends rpcsim, exit 130 (exit $status after $took s)" ||
