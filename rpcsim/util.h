@@ -46,6 +46,11 @@
 extern volatile sig_atomic_t rpcsim_interrupted;
 extern volatile sig_atomic_t rpcsim_signals;
 void rpcsim_catch_signals(void);
+/*
+ * rpcsim_interrupted as a thread other than the one the handler ran in
+ * reads it (an atomic the handler stores): 0, or the first signal.
+ */
+int rpcsim_first_signal(void);
 /* "SIGINT" for SIGINT: one of the signals above. */
 const char *rpcsim_signal_name(int sig);
 

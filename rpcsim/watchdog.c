@@ -144,8 +144,8 @@ static void *watchdog_thread(void *arg)
 
 		nanosleep(&ts, NULL);
 		now = now_ns();
-		if (!sig && rpcsim_interrupted) {
-			sig = rpcsim_interrupted;
+		if (!sig && rpcsim_first_signal()) {
+			sig = rpcsim_first_signal();
 			signalled_at = now;
 			snprintf(sigwhy, sizeof(sigwhy), "%s",
 				 rpcsim_signal_name(sig));
