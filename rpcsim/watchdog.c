@@ -32,7 +32,8 @@ static struct {
 	uint64_t grace_ns;
 	/* Under @lock: the watched threads, and the run's stop request. */
 	struct watchdog_thread *threads;
-	uint64_t armed_at;		/* 0: no run told to stop */
+	bool in_run;
+	uint64_t armed_at;		/* 0: the run not told to stop */
 	const char *armed_why;
 } wd = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
@@ -76,21 +77,32 @@ void watchdog_arm(const char *why)
 	if (!wd.started)
 		return;
 	PTHREAD_CHECK(pthread_mutex_lock(&wd.lock));
-	if (!wd.armed_at) {
+	if (wd.in_run && !wd.armed_at) {
 		wd.armed_at = now_ns();
 		wd.armed_why = why;
 	}
 	PTHREAD_CHECK(pthread_mutex_unlock(&wd.lock));
 }
 
-void watchdog_disarm(void)
+static void watchdog_set_run(bool in_run)
 {
 	if (!wd.started)
 		return;
 	PTHREAD_CHECK(pthread_mutex_lock(&wd.lock));
+	wd.in_run = in_run;
 	wd.armed_at = 0;
 	wd.armed_why = NULL;
 	PTHREAD_CHECK(pthread_mutex_unlock(&wd.lock));
+}
+
+void watchdog_run_begin(void)
+{
+	watchdog_set_run(true);
+}
+
+void watchdog_run_end(void)
+{
+	watchdog_set_run(false);
 }
 
 /*
@@ -120,9 +132,10 @@ static void watchdog_fire(const char *why, int sig)
 	}
 	PTHREAD_CHECK(pthread_mutex_unlock(&wd.lock));
 	if (!named)
-		fprintf(stderr, "rpcsim: still running %g s after %s (no "
-			"thread is inside a plugin callback); ending rpcsim "
-			"without checking the pool\n", grace, why);
+		fprintf(stderr, "rpcsim: the run did not come back within "
+			"%g s of %s (no thread is inside a plugin callback); "
+			"ending rpcsim without checking the pool\n", grace,
+			why);
 	if (!ftrylockfile(stdout)) {
 		fflush_unlocked(stdout);
 		funlockfile(stdout);
@@ -142,25 +155,36 @@ static void *watchdog_thread(void *arg)
 		const char *why = NULL;
 		uint64_t now, since = 0;
 
+		bool in_run;
+
 		nanosleep(&ts, NULL);
 		now = now_ns();
-		if (!sig && rpcsim_first_signal()) {
-			sig = rpcsim_first_signal();
-			signalled_at = now;
-			snprintf(sigwhy, sizeof(sigwhy), "%s",
-				 rpcsim_signal_name(sig));
-		}
 		PTHREAD_CHECK(pthread_mutex_lock(&wd.lock));
+		in_run = wd.in_run;
 		if (wd.armed_at) {
 			since = wd.armed_at;
 			why = wd.armed_why;
 		}
 		PTHREAD_CHECK(pthread_mutex_unlock(&wd.lock));
+		if (!sig && rpcsim_first_signal()) {
+			sig = rpcsim_first_signal();
+			snprintf(sigwhy, sizeof(sigwhy), "%s",
+				 rpcsim_signal_name(sig));
+		}
+		/*
+		 * A signal counts for the run it found in progress, or the
+		 * next one to begin; once that run is over, rpcsim ends the
+		 * ordinary way.
+		 */
+		if (!in_run)
+			signalled_at = 0;
+		else if (sig && !signalled_at)
+			signalled_at = now;
 		/*
 		 * The earlier of the two counts; a signal decides the exit
 		 * status either way, as everywhere in rpcsim.
 		 */
-		if (sig && (!since || signalled_at < since)) {
+		if (signalled_at && (!since || signalled_at < since)) {
 			since = signalled_at;
 			why = sigwhy;
 		}

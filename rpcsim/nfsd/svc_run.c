@@ -593,9 +593,12 @@ int svc_run(const struct rpcsim_config *cfg, enum rpcsim_mode mode,
 	hist_init(&res->hist);
 	res->threads = xcalloc(cfg->threads, sizeof(*res->threads));
 
+	/* From the pool's creation (a plugin's init) to its destruction. */
+	watchdog_run_begin();
 	ret = svc_serv_setup(serv, cfg, mode);
 	if (ret) {
 		free(serv);
+		watchdog_run_end();
 		return ret;
 	}
 	svc_sync_init(serv);
@@ -621,7 +624,7 @@ int svc_run(const struct rpcsim_config *cfg, enum rpcsim_mode mode,
 	if (svc_starved(serv, res))
 		ret = -1;
 	free(serv);
-	watchdog_disarm();
+	watchdog_run_end();
 	return ret;
 }
 

@@ -496,9 +496,13 @@ int ppool_run(const struct rpcsim_config *cfg, enum rpcsim_mode mode,
 	res->page_pool = xcalloc(1, sizeof(*res->page_pool));
 	if (rpcsim_interrupted)
 		return 1;
+	/* From the pool's creation (a plugin's init) to its destruction. */
+	watchdog_run_begin();
 	run.pp = svc_pool_create(cfg);
-	if (!run.pp)
+	if (!run.pp) {
+		watchdog_run_end();
 		return -1;
+	}
 	run.origin = xcalloc(cfg->pool_pages, 1);
 	atomic_init(&run.stop, false);
 	atomic_init(&run.next_packet, 0);
@@ -532,7 +536,7 @@ int ppool_run(const struct rpcsim_config *cfg, enum rpcsim_mode mode,
 		ret = -1;
 	if (svc_pool_finish(run.pp, label, res, ret))
 		ret = -1;
-	watchdog_disarm();
+	watchdog_run_end();
 	return ret;
 }
 
