@@ -32,6 +32,7 @@
 #include "report.h"
 #include "sweep.h"
 #include "util.h"
+#include "watchdog.h"
 #ifdef HAVE_LTTNG_UST
 #include "trace_session.h"
 #endif
@@ -549,6 +550,8 @@ static int rpcsim_body(char **argv, struct rpcsim_config *cfg)
 		if (done)
 			return point_done_already(cfg);
 	}
+	/* A sweep's points have their own: the runs are theirs. */
+	watchdog_start(cfg);
 	return run_and_report(cfg, cfg->plot ? gnuplot : NULL);
 }
 

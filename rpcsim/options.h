@@ -118,6 +118,7 @@ struct rpcsim_config {
 	unsigned int repeat;
 	uint64_t warmup;		/* untimed requests per thread */
 	unsigned int retry_wait_us;
+	double stop_grace_s;		/* --stop-grace: the watchdog's */
 	bool json, quiet;
 	/* --output-format=text,json: the text, then the JSON document */
 	bool json_after_text;
