@@ -465,6 +465,8 @@ static int report_end(const struct rpcsim_config *cfg, struct report *rep,
 			       "per call of each mode)\n", cfg->plot);
 		}
 	}
+	if (cfg->histogram && report_histogram(rep) && !status)
+		status = 1;
 #ifdef HAVE_LTTNG_UST
 	if (cfg->trace && trace_finish(cfg, rep) && !status)
 		status = 1;
@@ -488,9 +490,13 @@ static int run_and_report(struct rpcsim_config *cfg, const char *gnuplot)
 #endif
 
 	rep.clock_ns = clock_cost_ns();
+	/* a --histogram file that cannot be made costs no run */
+	if (cfg->histogram && report_histogram_open(&rep))
+		return 1;
 	nr_modes = alloc_results(cfg, &rep);
 #ifdef HAVE_LTTNG_UST
 	if (cfg->trace && trace_start(cfg, &ts, &rep)) {
+		report_histogram_drop(&rep);
 		free_results(&rep);
 		return 1;
 	}
@@ -503,11 +509,13 @@ static int run_and_report(struct rpcsim_config *cfg, const char *gnuplot)
 		status = 1;
 #endif
 	if (status == 1) {
+		report_histogram_drop(&rep);
 		free_results(&rep);
 		return 1;
 	}
 	/* Interrupted: no result file, the point runs again on resume. */
 	if (cfg->sweep.point && (status || sweep_point_write(&rep))) {
+		report_histogram_drop(&rep);
 		free_results(&rep);
 		return point_unfinished(cfg, status);
 	}
