@@ -26,6 +26,7 @@
 #include <babeltrace2/babeltrace.h>
 
 #include "analyze.h"
+#include "ppool.h"
 #include "cmdline.h"
 #include "files.h"
 #include "number.h"
@@ -225,7 +226,7 @@ static int run(const struct run *r)
 		analysis_free(&a);
 		return 1;
 	}
-	if (!a.rpcsim_events) {
+	if (!a.rpcsim_events && !ppool_events(&a)) {
 		char cnt[32];
 
 		fprintf(stderr, "rpcsim-analyze: %s%s: no rpcsim event among %s events (record with: lttng enable-event -u 'rpcsim:*')\n",
