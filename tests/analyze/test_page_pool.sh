@@ -141,6 +141,32 @@ EOF
 	ok $? "--jobs=$n reads the same page_pool figures"
 done
 
+# Both consumers in one trace (two rpcsim processes in one session):
+# the nfsd runs and the page_pool refills, each reported
+mkdir -p "$tmpdir/both"
+python3 "$CTFGEN" --vpid "$tmpdir/both" <<'EOF'
+1000 run_start mode=2 run=0 mode_name=array threads=1 vpid=5
+2000 entry vtid=10 mode=2 vpid=5
+4000 exit vtid=10 latency_ns=2000 allocated=3 alloc_calls=1 vpid=5
+4100 pp_slow pool=64 mode=list allocated=2 alloc_calls=1 latency_ns=900 vpid=6
+4200 pp_hold pool=64 pfn=1 hold=1 vpid=6
+4300 pp_put pool=64 pfn=1 release=1 vpid=6
+4400 pp_destroy pool=64 inflight=0 hold=1 release=1 vpid=6
+5000 run_end mode=2 run=0 calls=1 pages=3 latency_sum_ns=2000 vpid=5
+EOF
+timeout 30 "$ANALYZE" "$tmpdir/both" >"$tmpdir/both.out" 2>"$tmpdir/both.err"
+st=$?
+grep -qx 'Bulk array:   2.000 us per call over 1 calls' "$tmpdir/both.out" &&
+	grep -qx 'Bulk list:    0.900 us per refill over 1 refills' "$tmpdir/both.out" &&
+	grep -qx '  pool 0x40 (pid 6, list): 1 holds, 1 releases, 0 in flight at destroy: balanced' "$tmpdir/both.out" &&
+	[ "$st" -eq 0 ] && [ ! -s "$tmpdir/both.err" ]
+ok $? "a trace of both consumers reports both" ||
+	diag "exit $st" "$(cat "$tmpdir/both.out" "$tmpdir/both.err")"
+timeout 30 "$ANALYZE" --json "$tmpdir/both" >"$tmpdir/both.json" 2>/dev/null
+j "$tmpdir/both.json" 'd["modes"][0]["runs"][0]["calls"] == 1 and
+    mode(6, "list")["refills"] == 1 and pools(6, "0x40")[0]["balanced"]'
+ok $? "--json: the nfsd mode and the page_pool figures"
+
 # A pool whose field values disagree with page_pool_release's count
 mkdir -p "$tmpdir/lost"
 python3 "$CTFGEN" --vpid "$tmpdir/lost" <<'EOF'
