@@ -261,8 +261,10 @@ static bool pool_balanced(const struct ppv_pool *p, char *line, size_t len)
 			 "%s releases (events lost?)",
 			 fmt_thousands(c1, sizeof(c1), p->d_hold),
 			 fmt_thousands(c2, sizeof(c2), p->d_release));
-	else
-		ok = snprintf(why, sizeof(why), "balanced") > 0;
+	else {
+		snprintf(why, sizeof(why), "balanced");
+		ok = true;
+	}
 	if (p->destroyed)
 		snprintf(line, len, "%s holds, %s releases, %" PRId64 " in "
 			 "flight at destroy: %s",

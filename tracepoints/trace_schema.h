@@ -30,7 +30,9 @@
  *   need	1 when rpcsim-analyze cannot use the event without the field,
  *		0 when it can (traces of older versions lack some fields)
  *   report	where rpcsim-analyze --json reports it, as a key path inside
- *		each element of "runs" (dots separate the levels)
+ *		each element of "runs" (dots separate the levels); for the
+ *		page_pool events, which come outside any run, a path from
+ *		the document's "page_pool" object, "-" for a field not read
  *
  * The kmem-shaped pagepool events (mm_page_alloc, mm_page_free, ...) keep
  * the kernel's field layout for tools that know the kernel's events; this

@@ -103,6 +103,8 @@ for m in d["modes"]:
     if am["refills"] != r["refills"] or am["pages"] != r["refill_pages"]:
         bad.append("%s: %d refills of %d pages, rpcsim %d of %d" % (
             m["mode"], am["refills"], am["pages"], r["refills"], r["refill_pages"]))
+    if am["empty"] != m["no_progress"]:
+        bad.append("%s: %d refills got no page, rpcsim %d" % (m["mode"], am["empty"], m["no_progress"]))
     # the same latency values: the same mean, to rpcsim's 3 decimals
     if round(am["mean_us"], 3) != round(m["mean_us"], 3):
         bad.append("%s: mean %.3f us, rpcsim %.3f" % (m["mode"], am["mean_us"], m["mean_us"]))
