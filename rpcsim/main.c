@@ -258,13 +258,6 @@ static int trace_finish(const struct rpcsim_config *cfg,
 			(unsigned long long)rep->trace_lost);
 	if (cfg->json)
 		return 0;
-	if (cfg->consumer == RPCSIM_CONSUMER_PAGE_POOL) {
-		/* rpcsim-analyze reads the rpcsim:* events, not these. */
-		printf("\nTrace %s: its page_pool:* events (babeltrace2 "
-		       "prints them) are not read by rpcsim-analyze\n",
-		       rep->trace_dir);
-		return 0;
-	}
 	printf("\nTrace %s, as rpcsim-analyze reads it:\n", rep->trace_dir);
 	return run_analyzer(rep->trace_dir);
 }
