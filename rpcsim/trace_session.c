@@ -24,10 +24,21 @@
 /* --trace-live: how often the consumer sends what it has (us) */
 #define TRACE_LIVE_TIMER_US	200000
 
+/* --trace-live: the relay daemon's URL, for trace_err() */
+static const char *trace_relay_url;
+
 static void trace_err(char *err, size_t errlen, const char *what, int ret)
 {
-	snprintf(err, errlen, "%s: %s", what,
-		 lttng_strerror(ret < 0 ? ret : -ret));
+	int code = ret < 0 ? -ret : ret;
+
+	/* the session daemon meets the relay daemon at the first channel */
+	if (trace_relay_url && (code == LTTNG_ERR_RELAYD_CONNECT_FAIL ||
+				code == LTTNG_ERR_RELAYD_VERSION_FAIL))
+		snprintf(err, errlen, "no relay daemon answers at %s: start "
+			 "one with 'lttng-relayd --daemonize' (LTTng, %s: %s)",
+			 trace_relay_url, what, lttng_strerror(-code));
+	else
+		snprintf(err, errlen, "%s: %s", what, lttng_strerror(-code));
 }
 
 /*
@@ -280,17 +291,11 @@ static int trace_create_live(struct trace_session *ts, const char *url,
 			 "[:DATA_PORT]]", url);
 		return -1;
 	}
+	trace_relay_url = url;
 	code = lttng_create_session_ext(desc);
 	lttng_session_descriptor_destroy(desc);
 	if (code != LTTNG_OK) {
-		if (code == LTTNG_ERR_RELAYD_CONNECT_FAIL ||
-		    code == LTTNG_ERR_RELAYD_VERSION_FAIL)
-			snprintf(err, errlen, "no relay daemon answers at %s: "
-				 "start one with 'lttng-relayd --daemonize' "
-				 "(LTTng: %s)", url, lttng_strerror(-code));
-		else
-			trace_err(err, errlen, "creating the live session",
-				  -code);
+		trace_err(err, errlen, "creating the live session", -code);
 		return -1;
 	}
 	ts->live = true;
