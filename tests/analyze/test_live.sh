@@ -114,29 +114,33 @@ ok $? "no session left behind by the failed start" || diag "$(cat "$tmpdir/n2.li
 ###########################################################################
 # The relay daemon, rpcsim --trace-live, rpcsim-analyze --live
 
-mkdir "$tmpdir/relay"
-lttng-relayd -o "$tmpdir/relay" -C "tcp://127.0.0.1:$ctl" \
-	-D "tcp://127.0.0.1:$dat" -L "tcp://127.0.0.1:$liv" \
-	>"$tmpdir/relayd.log" 2>&1 &
-relay_pid=$!
-up=1
-i=0
-while [ $i -lt 100 ]; do
-	if python3 -c "
-import socket, sys
+# relay_up OUTDIR: the relay daemon on the three ports, $relay_pid;
+# true once its live port answers
+relay_up()
+{
+	mkdir -p "$1"
+	lttng-relayd -o "$1" -C "tcp://127.0.0.1:$ctl" \
+		-D "tcp://127.0.0.1:$dat" -L "tcp://127.0.0.1:$liv" \
+		>"$1.log" 2>&1 &
+	relay_pid=$!
+	i=0
+	while [ $i -lt 100 ]; do
+		python3 -c "
+import socket
 s = socket.socket()
 s.settimeout(1)
 s.connect(('127.0.0.1', $liv))
-" 2>/dev/null; then
-		up=0
-		break
-	fi
-	kill -0 "$relay_pid" 2>/dev/null || break
-	sleep 0.1
-	i=$((i + 1))
-done
-ok $up "lttng-relayd (pid $relay_pid) listens on its live port" || {
-	diag "$(cat "$tmpdir/relayd.log")"
+" 2>/dev/null && return 0
+		kill -0 "$relay_pid" 2>/dev/null || return 1
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}
+
+relay_up "$tmpdir/relay"
+ok $? "lttng-relayd (pid $relay_pid) listens on its live port" || {
+	diag "$(cat "$tmpdir/relay.log")"
 	exit_status
 	exit $?
 }
@@ -248,15 +252,11 @@ PY
 ok $? "the interval lines add up to the whole run's calls ($res)"
 
 # a session the relay daemon does not have: ends, says so
-relay_pid=
-lttng-relayd -o "$tmpdir/relay2" -C "tcp://127.0.0.1:$ctl" \
-	-D "tcp://127.0.0.1:$dat" -L "tcp://127.0.0.1:$liv" \
-	>"$tmpdir/relayd2.log" 2>&1 &
-relay_pid=$!
-sleep 0.5
+relay_up "$tmpdir/relay2" || diag "$(cat "$tmpdir/relay2.log")"
 timeout 30 "$ANALYZE" --live="net://127.0.0.1:$liv/host/nohost/nosession" >"$tmpdir/ns.out" 2>"$tmpdir/ns.err"
 st=$?
-[ $st -eq 1 ] && [ "$(wc -l <"$tmpdir/ns.err")" -eq 1 ]
+[ $st -eq 1 ] && [ "$(wc -l <"$tmpdir/ns.err")" -eq 1 ] &&
+	grep -q "has no session 'nosession'" "$tmpdir/ns.err"
 ok $? "--live on a session the relay daemon does not have: exit 1, one line" ||
 	diag "exit $st" "$(cat "$tmpdir/ns.err")"
 relay_down
