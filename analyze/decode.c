@@ -758,11 +758,6 @@ bool decode(struct decoder *d, const bt_message *msg, struct rec *rc)
 	}
 }
 
-const bt_trace *decoder_trace(const struct decoder *d, unsigned int i)
-{
-	return i < d->nr_traces ? d->traces[i].t : NULL;
-}
-
 void decoder_free(struct decoder *d)
 {
 	free(d->evc);

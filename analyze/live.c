@@ -38,6 +38,13 @@ struct live {
 	uint64_t next_ms;		/* when the next line is due */
 	uint64_t count[LIVE_MODES];	/* as of the previous line */
 	uint64_t sum[LIVE_MODES];
+	/* the traces met, by name, counted as the report counts them */
+	char **trace_names;
+	unsigned int nr_trace_names;
+	bool events;			/* any event came */
+	/* per process (vpid), whether its first rpcsim event was run_start */
+	struct live_proc { int64_t vpid; bool late; } *procs;
+	unsigned int nr_procs;
 };
 
 static uint64_t since_ms(const struct timespec *t0)
@@ -98,20 +105,80 @@ static void live_tick(struct live *l, bool last)
 	memcpy(l->sum, sum, sizeof(sum));
 }
 
+/*
+ * babeltrace2's lttng-live source attaches to a session at the relay
+ * daemon's newest packet of each stream: what was sent before is never
+ * seen.  rpcsim starts each process's events with a run_start, so a
+ * process whose first rpcsim event is another one was joined late.
+ */
+static void live_note(struct live *l, const struct rec *rc)
+{
+	unsigned int i;
+
+	if (rc->type != R_EVENT)
+		return;
+	l->events = true;
+	if (rc->kind < EV_RUN_START || rc->kind == EV_PAGEPOOL ||
+	    rc->kind == EV_ALLOC_BULK)
+		return;
+	for (i = 0; i < l->nr_procs; i++)
+		if (l->procs[i].vpid == rc->vpid)
+			return;
+	l->procs = xrealloc(l->procs, l->nr_procs + 1, sizeof(*l->procs));
+	l->procs[l->nr_procs].vpid = rc->vpid;
+	l->procs[l->nr_procs++].late = rc->kind != EV_RUN_START;
+}
+
 static void fold_live(void *data, const struct rec *rc)
 {
 	struct live *l = data;
 
+	live_note(l, rc);
 	fold(&l->r, 0, rc);
 }
 
+/* A stream's beginning: its trace's name, noted once. */
+static void live_stream(struct live *l, const bt_message *msg)
+{
+	const bt_trace *t = bt_stream_borrow_trace_const(
+		bt_message_stream_beginning_borrow_stream_const(msg));
+	const char *name = bt_trace_get_name(t);
+	unsigned int i;
+
+	if (!name)
+		name = "";
+	for (i = 0; i < l->nr_trace_names; i++)
+		if (!strcmp(l->trace_names[i], name))
+			return;
+	l->trace_names = xrealloc(l->trace_names, i + 1,
+				  sizeof(*l->trace_names));
+	l->trace_names[l->nr_trace_names++] = xstrdup(name);
+}
+
+/*
+ * The sink: as consume_records() does, and each stream's beginning
+ * noted (a trace is freed once its streams end: its name is kept).
+ */
 static bt_graph_simple_sink_component_consume_func_status
 consume_live(bt_message_iterator *it, void *data)
 {
 	struct live *l = data;
 	bt_graph_simple_sink_component_consume_func_status st;
+	bt_message_array_const msgs;
+	uint64_t count, i;
+	struct rec rc;
 
-	st = consume_records(it, &l->d, fold_live, l);
+	st = next_messages(it, &msgs, &count);
+	if (st == BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_OK) {
+		for (i = 0; i < count; i++) {
+			if (bt_message_get_type(msgs[i]) ==
+			    BT_MESSAGE_TYPE_STREAM_BEGINNING)
+				live_stream(l, msgs[i]);
+			if (decode(&l->d, msgs[i], &rc))
+				fold_live(l, &rc);
+			bt_message_put_ref(msgs[i]);
+		}
+	}
 	live_tick(l, false);
 	return st;
 }
@@ -144,27 +211,35 @@ static void live_error(const char *url, const char *what, bool verbose)
 }
 
 /*
- * The traces the session held, as the report counts and names them: the
- * name the lttng-live source gave each (HOST/SESSION/..., the relay
- * daemon's path), else the URL.  While the graph still holds them.
+ * The traces the session held, as the report counts them, each named by
+ * the URL and the name the live source gave it (HOST/SESSION/...: a path
+ * below the relay daemon's output folder).
  */
-static void live_traces(struct analysis *a, const struct decoder *d,
+static void live_traces(struct analysis *a, const struct live *l,
 			const char *url)
 {
-	const bt_trace *t;
-	unsigned int n = 0;
+	unsigned int i, n = l->nr_trace_names;
 
-	while (decoder_trace(d, n))
-		n++;
-	if (!n)
-		return;
-	a->traces = xcalloc(n, sizeof(*a->traces));
-	for (n = 0; (t = decoder_trace(d, n)); n++) {
-		const char *name = bt_trace_get_name(t);
+	a->traces = xcalloc(n ? n : 1, sizeof(*a->traces));
+	for (i = 0; i < n; i++) {
+		size_t len = strlen(url) + strlen(l->trace_names[i]) + 2;
 
-		a->traces[n] = xstrdup(name ? name : url);
+		a->traces[i] = xcalloc(len, 1);
+		snprintf(a->traces[i], len, "%s%s%s", url,
+			 l->trace_names[i][0] ? " " : "", l->trace_names[i]);
 	}
 	a->nr_traces = n;
+}
+
+/* Joined late: how many processes, the first in @pid. */
+static unsigned int live_late(const struct live *l, int64_t *pid)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < l->nr_procs; i++)
+		if (l->procs[i].late && !n++)
+			*pid = l->procs[i].vpid;
+	return n;
 }
 
 int read_live(struct analysis *a, const struct reader_options *o,
@@ -178,6 +253,7 @@ int read_live(struct analysis *a, const struct reader_options *o,
 	bt_value *params = NULL, *inputs;
 	bool verbose = verbose_errors(o);
 	struct live l;
+	int64_t late_pid = 0;
 	int ret = 1;
 
 	memset(&l, 0, sizeof(l));
@@ -247,8 +323,33 @@ int read_live(struct analysis *a, const struct reader_options *o,
 			goto out;
 		}
 	}
+	if (!l.events) {
+		/* session-not-found-action=end: its only sign, no event */
+		const char *sess = strrchr(lo->url, '/');
+
+		bt_current_thread_clear_error();
+		fprintf(stderr, "rpcsim-analyze: --live=%s: no event came: "
+			"the relay daemon has no session '%s' of that host, or "
+			"it ended before sending any (rpcsim --trace-live "
+			"prints the URL)\n", lo->url, sess + 1);
+		goto out;
+	}
 	live_tick(&l, true);
-	live_traces(a, &l.d, lo->url);
+	live_traces(a, &l, lo->url);
+	if (live_late(&l, &late_pid)) {
+		fprintf(stderr, "rpcsim-analyze: --live=%s: %s: joined after "
+			"process %" PRId64 " had started (its first rpcsim "
+			"event is not a run_start): babeltrace2's live source "
+			"starts at the newest packets, so the report would "
+			"miss the start of the run; start rpcsim-analyze "
+			"--live as soon as rpcsim prints the URL, or read the "
+			"relay daemon's folder%s\n", lo->url,
+			o->partial ? "warning" : "incomplete",
+			late_pid, o->partial ? "" :
+			" (--partial reports what was seen)");
+		if (!o->partial)
+			goto out;
+	}
 	a->read_error = take_read_error(a);
 	reader_finish(&l.r);
 	ret = 0;
@@ -258,5 +359,9 @@ out:
 	bt_plugin_put_ref(ctf);
 	reader_free(&l.r);
 	decoder_free(&l.d);
+	for (unsigned int i = 0; i < l.nr_trace_names; i++)
+		free(l.trace_names[i]);
+	free(l.trace_names);
+	free(l.procs);
 	return ret;
 }

@@ -317,8 +317,6 @@ static inline unsigned int mix_hash(uint64_t x, unsigned int mask)
 /* A message as a record: false for one the fold has no use for. */
 bool decode(struct decoder *d, const bt_message *msg, struct rec *rc);
 void decoder_free(struct decoder *d);
-/* The @i-th trace the decoder met (one process), or NULL past the last. */
-const bt_trace *decoder_trace(const struct decoder *d, unsigned int i);
 
 /* fold.c */
 /*
