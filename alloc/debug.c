@@ -71,6 +71,54 @@ void pp_bad_page(const struct pp_pool *pool, const struct pp_page *page,
 }
 
 /*
+ * The head pfn of the allocated block of order 1 or more that @page is a
+ * tail page of, or -1.  A block is aligned to its order, so its head is
+ * @page's pfn with the order's low bits cleared.
+ */
+static long pp_tail_head(const struct pp_pool *pool,
+			 const struct pp_page *page, unsigned int *order)
+{
+	unsigned long pfn = (unsigned long)(page - pool->mem_map);
+
+	for (unsigned int o = 1; o <= PP_MAX_ORDER; o++) {
+		unsigned long head = pfn & ~((1UL << o) - 1);
+		const struct pp_page *hp = &pool->mem_map[head];
+
+		if (head == pfn || head + (1UL << o) > pool->nr_pages)
+			continue;
+		if (pp_page_state(hp) == PP_PAGE_INUSE && hp->order == o &&
+		    __atomic_load_n(&hp->refcount, __ATOMIC_RELAXED) > 0) {
+			*order = o;
+			return (long)head;
+		}
+	}
+	return -1;
+}
+
+void pp_bad_put(const struct pp_pool *pool, const struct pp_page *page,
+		const char *call, int old)
+{
+	char reason[192];
+	unsigned int order;
+	long head;
+
+	if (old < 0)
+		pp_bad_page(pool, page, call, "refcount negative: corrupted, "
+			    "or overflowed by 2^31 references");
+	head = pp_tail_head(pool, page, &order);
+	if (head < 0)
+		pp_bad_page(pool, page, call, "refcount underflow: put of a "
+			    "free page (double free?)");
+	snprintf(reason, sizeof(reason), "put of a tail page of a compound "
+		 "page: pfn 0x%lx is page %lu of the order-%u block at head "
+		 "pfn 0x%lx (references are the head's: put the head)",
+		 (unsigned long)(page - pool->mem_map),
+		 (unsigned long)(page - pool->mem_map) - (unsigned long)head,
+		 order, (unsigned long)head);
+	pp_bad_page(pool, page, call, reason);
+}
+
+/*
  * A pointer that is not one of @pool's descriptors: say which of the
  * likely mistakes it looks like, from where it points.
  */

@@ -26,6 +26,14 @@ void pp_bad_page(const struct pp_pool *pool, const struct pp_page *page,
 __attribute__((noreturn, cold, format(printf, 2, 3)))
 void pp_bad_call(const char *call, const char *fmt, ...);
 
+/*
+ * A put that found @page's refcount at @old (0: free; below: corrupt):
+ * a tail page of an allocated block is named as such, with its head.
+ */
+__attribute__((noreturn, cold))
+void pp_bad_put(const struct pp_pool *pool, const struct pp_page *page,
+		const char *call, int old);
+
 __attribute__((noreturn, cold))
 void pp_bad_pointer(const struct pp_pool *pool, const void *page,
 		    const char *call);

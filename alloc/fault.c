@@ -61,31 +61,49 @@ static int pp_fault_number(const char *s, size_t len, unsigned long max,
 	return 0;
 }
 
-/* @spec into @f; -EINVAL, @f in pieces, when it cannot be read. */
-static int pp_fault_parse(const char *spec, struct pp_fault_config *f)
+/*
+ * @spec into @f; -EINVAL, @f in pieces, when it cannot be read.  A key
+ * given twice is refused too, with *@twice its name: which of the two
+ * was meant is not for the library to guess.
+ */
+static int pp_fault_parse(const char *spec, struct pp_fault_config *f,
+			  const char **twice)
 {
+	bool seen_mmap = false, seen_trylock = false, seen_empty = false;
 	const char *p = spec;
 
 	memset(f, 0, sizeof(*f));
+	*twice = NULL;
 	if (!spec || !*spec)
 		return 0;
 	while (*p) {
 		size_t len = strcspn(p, ",");
 		unsigned long v;
+		bool *seen;
 
 		if (len == 4 && !strncmp(p, "mmap", 4)) {
+			seen = &seen_mmap;
+			*twice = "mmap";
 			f->mmap = true;
 		} else if (len > 8 && !strncmp(p, "trylock=", 8)) {
 			if (pp_fault_number(p + 8, len - 8, 100, &v))
 				return -EINVAL;
+			seen = &seen_trylock;
+			*twice = "trylock";
 			f->trylock = (unsigned int)v;
 		} else if (len > 12 && !strncmp(p, "buddy-empty=", 12)) {
 			if (pp_fault_number(p + 12, len - 12, ~0UL, &v))
 				return -EINVAL;
+			seen = &seen_empty;
+			*twice = "buddy-empty";
 			f->buddy_empty = v;
 		} else {
 			return -EINVAL;
 		}
+		if (*seen)
+			return -EINVAL;
+		*seen = true;
+		*twice = NULL;
 		p += len;
 		if (*p == ',' && *++p == '\0')
 			return -EINVAL;
@@ -96,8 +114,9 @@ static int pp_fault_parse(const char *spec, struct pp_fault_config *f)
 int pp_pool_config_fault(struct pp_pool_config *cfg, const char *spec)
 {
 	struct pp_fault_config f;
+	const char *twice;
 
-	if (pp_fault_parse(spec, &f))
+	if (pp_fault_parse(spec, &f, &twice))
 		return -EINVAL;
 	cfg->fault = f;
 	return 0;
@@ -111,12 +130,20 @@ int pp_pool_config_fault(struct pp_pool_config *cfg, const char *spec)
 int pp_fault_config_env(struct pp_pool_config *cfg)
 {
 	const char *env = getenv("PAGEPOOL_FAULT");
+	struct pp_fault_config f;
+	const char *twice;
 
-	if (!pp_pool_config_fault(cfg, env))
+	if (!pp_fault_parse(env, &f, &twice)) {
+		cfg->fault = f;
 		return 0;
-	fprintf(stderr, "pagepool: PAGEPOOL_FAULT='%s': expected a comma-"
-		"separated list of trylock=PERCENT (0..100), "
-		"buddy-empty=PAGES, mmap\n", env);
+	}
+	if (twice)
+		fprintf(stderr, "pagepool: PAGEPOOL_FAULT='%s': %s given "
+			"twice; give each key once\n", env, twice);
+	else
+		fprintf(stderr, "pagepool: PAGEPOOL_FAULT='%s': expected a "
+			"comma-separated list of trylock=PERCENT (0..100), "
+			"buddy-empty=PAGES, mmap\n", env);
 	memset(&cfg->fault, 0, sizeof(cfg->fault));
 	cfg->fault.trylock = UINT_MAX;
 	return -EINVAL;

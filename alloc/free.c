@@ -21,8 +21,11 @@ static inline void pp_free_pages_prepare(struct pp_pool *pool,
 				    "freeing a page that is not allocated");
 		pp_poison_pages(pool, page, order);
 	}
-	/* KASAN: the buddy backend's free pages are poisoned (ASan build). */
-	if (pp_pool_buddy(pool))
+	/*
+	 * KASAN: the free pages of the buddy backend and of a plugin are
+	 * poisoned (ASan build); jemalloc's are its own memory.
+	 */
+	if (pool->backend_id != PP_BACKEND_JEMALLOC)
 		pp_kasan_poison(pool, page, order);
 	/* Back to the allocator: the buddy lists, or another backend. */
 	pp_set_page_state(page, pp_backend_free_state(pool));

@@ -60,11 +60,7 @@ static inline bool pp_page_ref_dec_and_test(struct pp_pool *pool,
 
 	if (unlikely(old <= 0)) {
 		__atomic_fetch_add(&page->refcount, 1, __ATOMIC_RELAXED);
-		pp_bad_page(pool, page, call, old == 0 ?
-			    "refcount underflow: put of a free page "
-			    "(double free?)" :
-			    "refcount negative: corrupted, or overflowed by "
-			    "2^31 references");
+		pp_bad_put(pool, page, call, old);
 	}
 	return old == 1;
 }

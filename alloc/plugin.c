@@ -49,6 +49,58 @@ static struct pp_plugin *pp_plugin_of(const struct pp_pool *pool)
 	return pool->backend;
 }
 
+/* --- the watch of the calling thread --------------------------------------- */
+
+/*
+ * The calling thread's, if it registered one (pp_plugin_watch_thread()).
+ * Initial-exec: a load off the thread pointer, not a __tls_get_addr()
+ * call on every callback (libpagepool is linked, not dlopen()ed; a word
+ * fits the static TLS surplus if it ever is).
+ */
+static __thread struct pp_plugin_watch *pp_plugin_watch_tls
+	__attribute__((tls_model("initial-exec")));
+
+void pp_plugin_watch_thread(struct pp_plugin_watch *watch)
+{
+	if (watch) {
+		__atomic_store_n(&watch->plugin, NULL, __ATOMIC_RELAXED);
+		__atomic_store_n(&watch->callback, NULL, __ATOMIC_RELAXED);
+	}
+	pp_plugin_watch_tls = watch;
+}
+
+const char *pp_plugin_watch_read(const struct pp_plugin_watch *watch,
+				 const char **plugin)
+{
+	const char *cb = __atomic_load_n(&watch->callback, __ATOMIC_ACQUIRE);
+
+	if (cb && plugin)
+		*plugin = __atomic_load_n(&watch->plugin, __ATOMIC_RELAXED);
+	return cb;
+}
+
+/*
+ * Around each callback: the thread's watch, if any, says which.  Plain
+ * stores to the caller's memory: nothing next to the indirect call.
+ */
+static inline struct pp_plugin_watch *pp_plugin_enter(const struct pp_plugin *pl,
+						      const char *callback)
+{
+	struct pp_plugin_watch *w = pp_plugin_watch_tls;
+
+	if (w) {
+		__atomic_store_n(&w->plugin, pl->path, __ATOMIC_RELAXED);
+		__atomic_store_n(&w->callback, callback, __ATOMIC_RELEASE);
+	}
+	return w;
+}
+
+static inline void pp_plugin_leave(struct pp_plugin_watch *w)
+{
+	if (w)
+		__atomic_store_n(&w->callback, NULL, __ATOMIC_RELEASE);
+}
+
 /* --- reports ------------------------------------------------------------- */
 
 /* @call, with the plugin named: "pp_alloc_page (backend plugin x, path)". */
@@ -151,11 +203,22 @@ struct pp_page *pp_zone_take_pages(struct pp_pool *pool, unsigned int order)
 	struct pp_plugin *pl = pp_plugin_pool(pool, "pp_zone_take_pages");
 	long pfn;
 
-	if (order > PP_MAX_ORDER)
+	if (order > PP_MAX_ORDER) {
+		errno = EINVAL;
 		return NULL;
+	}
 	pfn = pp_zone_alloc_range(pool, 1UL << order, 1UL << order);
-	if (pfn < 0)
+	if (pfn < 0) {
+		errno = ENOMEM;
 		return NULL;
+	}
+	/*
+	 * KASAN: free pages the plugin holds stay poisoned (ASan build), as
+	 * the buddy's do on its lists; the hand-out unpoisons each
+	 * (pp_prep_new_page()).  A plugin keeps descriptors, never page
+	 * memory (<pagepool/backend.h>).
+	 */
+	pp_kasan_poison_range(pool, (unsigned long)pfn, 1UL << order);
 	atomic_fetch_add_explicit(&pl->held, 1UL << order,
 				  memory_order_relaxed);
 	pp_count(pool, PP_BACKEND_GROW, 1);
@@ -201,11 +264,20 @@ static void pp_plugin_drain(struct pp_pool *pool)
 	for (unsigned int cpu = 0; cpu < pool->nr_cpus; cpu++) {
 		struct pp_pcp *pcp = &pool->zones[0].pcp[cpu];
 
+		struct pp_plugin_watch *w;
+
 		pp_pcp_lock_slow(pcp);
+		w = pp_plugin_enter(pl, "drain");
 		pl->ops->drain(pool, pl->priv, cpu);
+		pp_plugin_leave(w);
 		pp_pcp_unlock(pcp);
 	}
-	pl->ops->drain(pool, pl->priv, PP_BACKEND_NO_CPU);
+	{
+		struct pp_plugin_watch *w = pp_plugin_enter(pl, "drain");
+
+		pl->ops->drain(pool, pl->priv, PP_BACKEND_NO_CPU);
+		pp_plugin_leave(w);
+	}
 }
 
 /* pp_backend_alloc_walk()'s get: a block from the plugin. */
@@ -213,10 +285,12 @@ static struct pp_page *pp_plugin_get(struct pp_pool *pool, struct pp_pcp *pcp,
 				     struct pp_alloc_ctx *ac, const char *call)
 {
 	struct pp_plugin *pl = pp_plugin_of(pool);
+	struct pp_plugin_watch *w = pp_plugin_enter(pl, "alloc");
 	struct pp_page *page = pl->ops->alloc(pool, pl->priv,
 					      pcp ? pcp->cpu :
 					      PP_BACKEND_NO_CPU, ac->order);
 
+	pp_plugin_leave(w);
 	if (page) {
 		pp_plugin_check(pool, page, ac->order, call);
 		pp_prep_new_page_checked(pool, page, ac->order, ac->gfp, call);
@@ -244,19 +318,24 @@ static unsigned long pp_plugin_fill_run(struct pp_pool *pool,
 					unsigned long nr, unsigned int flags)
 {
 	struct pp_plugin *pl = pp_plugin_of(pool);
+	struct pp_plugin_watch *w;
 	unsigned long got = 0;
 
 	if (pl->ops->fill) {
+		w = pp_plugin_enter(pl, "fill");
 		got = pl->ops->fill(pool, pl->priv, pcp->cpu, slots, nr);
+		pp_plugin_leave(w);
 		if (unlikely(got > nr))
 			pp_plugin_bad_count(pool, req->call, got, nr);
 		/* Slots past the count stay holes, whatever it wrote. */
 		for (unsigned long k = got; k < nr; k++)
 			slots[k] = NULL;
 	} else {
+		w = pp_plugin_enter(pl, "alloc");
 		while (got < nr && (slots[got] = pl->ops->alloc(pool, pl->priv,
 								pcp->cpu, 0)))
 			got++;
+		pp_plugin_leave(w);
 	}
 	for (unsigned long k = 0; k < got; k++) {
 		pp_plugin_check(pool, slots[k], 0, req->call);
@@ -276,9 +355,11 @@ static void pp_plugin_free_pages(struct pp_pool *pool, struct pp_pcp *pcp,
 				 struct pp_page *page, unsigned int order)
 {
 	struct pp_plugin *pl = pp_plugin_of(pool);
+	struct pp_plugin_watch *w = pp_plugin_enter(pl, "free");
 
 	pl->ops->free(pool, pl->priv, pcp ? pcp->cpu : PP_BACKEND_NO_CPU,
 		      page, order);
+	pp_plugin_leave(w);
 	pp_backend_count_free(pool, pcp, 1UL << order);
 }
 
@@ -286,14 +367,17 @@ static void pp_plugin_free_batch(struct pp_pool *pool, struct pp_pcp *pcp,
 				 struct pp_page **pages, unsigned int nr)
 {
 	struct pp_plugin *pl = pp_plugin_of(pool);
+	struct pp_plugin_watch *w;
 
 	if (!pl->ops->free_batch) {
 		for (unsigned int i = 0; i < nr; i++)
 			pp_plugin_free_pages(pool, pcp, pages[i], 0);
 		return;
 	}
+	w = pp_plugin_enter(pl, "free_batch");
 	pl->ops->free_batch(pool, pl->priv, pcp ? pcp->cpu :
 			    PP_BACKEND_NO_CPU, pages, nr);
+	pp_plugin_leave(w);
 	pp_backend_count_free(pool, pcp, nr);
 }
 
@@ -303,8 +387,13 @@ static unsigned long pp_plugin_nr_held(struct pp_pool *pool,
 	struct pp_plugin *pl = pp_plugin_of(pool);
 	unsigned long held;
 
-	if (pl->ops->nr_held)
-		return pl->ops->nr_held(pool, pl->priv);
+	if (pl->ops->nr_held) {
+		struct pp_plugin_watch *w = pp_plugin_enter(pl, "nr_held");
+
+		held = pl->ops->nr_held(pool, pl->priv);
+		pp_plugin_leave(w);
+		return held;
+	}
 	held = atomic_load_explicit(&pl->held, memory_order_relaxed);
 	return held > allocated ? held - (unsigned long)allocated : 0;
 }
@@ -321,9 +410,12 @@ static void pp_plugin_unload(struct pp_plugin *pl)
 static int pp_plugin_destroy(struct pp_pool *pool)
 {
 	struct pp_plugin *pl = pp_plugin_of(pool);
+	struct pp_plugin_watch *w;
 	unsigned long held;
 
+	w = pp_plugin_enter(pl, "fini");
 	pl->ops->fini(pool, pl->priv);
+	pp_plugin_leave(w);
 	held = atomic_load_explicit(&pl->held, memory_order_relaxed);
 	if (held) {
 		/* pp_pool_destroy() names the pages: still PP_PAGE_BACKEND. */
@@ -385,6 +477,7 @@ static int pp_plugin_lookup(struct pp_plugin *pl)
 
 int pp_plugin_create(struct pp_pool *pool, const struct pp_pool_config *cfg)
 {
+	struct pp_plugin_watch *w;
 	struct pp_plugin *pl;
 	int err;
 
@@ -411,7 +504,9 @@ int pp_plugin_create(struct pp_pool *pool, const struct pp_pool_config *cfg)
 		goto fail;
 	/* Before init: it may take pages from the zone already. */
 	pool->backend = pl;
+	w = pp_plugin_enter(pl, "init");
 	err = pl->ops->init(pool, pool->nr_cpus, &pl->priv);
+	pp_plugin_leave(w);
 	if (err) {
 		unsigned long held = atomic_load_explicit(&pl->held,
 							  memory_order_relaxed);

@@ -225,6 +225,7 @@ static void pp_pool_unmap(struct pp_pool *pool)
 	ppk_pool_teardown(pool);
 	pp_zones_teardown(pool, pool->nr_nodes);
 	pool->magic = PP_POOL_DEAD;
+	pp_kasan_pool_del(pool);
 	/* KASAN: a later mapping at this address must not inherit poison. */
 	pp_kasan_unpoison_range(pool, 0, pool->nr_pages);
 	munmap(pool->map_base, pool->map_len);
@@ -528,6 +529,7 @@ struct pp_pool *pp_pool_create(const struct pp_pool_config *cfg)
 	pool->slow = pool->debug || pool->ops || pool->nr_nodes > 1 ||
 		     pool->kernel;
 	pool->magic = PP_POOL_LIVE;
+	pp_kasan_pool_add(pool);
 	return pool;
 
 fail_zones:

@@ -85,8 +85,10 @@ static inline void pp_page_word_store(struct pp_page *page, uint64_t word)
  * (unpoison once the page is the caller's, before anything touches it:
  * GFP_ZERO, the debug poison check) and each free site (poison once the
  * last reference is gone, before the page is published on a list, where
- * another thread could take it and unpoison it first).  Pages the
- * jemalloc backend holds are left unpoisoned: jemalloc's own memory.
+ * another thread could take it and unpoison it first).  The free pages a
+ * backend plugin holds are poisoned too (pp_zone_take_pages(), the free
+ * path); those the jemalloc backend holds are left unpoisoned: jemalloc's
+ * own memory, where it keeps its metadata.
  * Outside the ASan build these are empty and compile to nothing.
  */
 #ifdef PP_CONFIG_ASAN
@@ -105,7 +107,22 @@ static inline void pp_kasan_unpoison_range(const struct pp_pool *pool,
 	ASAN_UNPOISON_MEMORY_REGION(pool->arena + (pfn << PP_PAGE_SHIFT),
 				    nr << PP_PAGE_SHIFT);
 }
+
+/*
+ * A live pool, whose pages ASan's report names (kasan.c): from create to
+ * destroy.
+ */
+void pp_kasan_pool_add(struct pp_pool *pool);
+void pp_kasan_pool_del(struct pp_pool *pool);
 #else
+static inline void pp_kasan_pool_add(struct pp_pool *pool)
+{
+}
+
+static inline void pp_kasan_pool_del(struct pp_pool *pool)
+{
+}
+
 static inline void pp_kasan_poison_range(const struct pp_pool *pool,
 					 unsigned long pfn, unsigned long nr)
 {

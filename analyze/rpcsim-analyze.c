@@ -690,6 +690,11 @@ static int take_option(int c, char **argv, const struct option *longopts,
 		r->rd.bt_log_level = BT_LOGGING_LEVEL_WARNING;
 		break;
 	case 'i':
+		/* One process per report: the last of two is no choice. */
+		if (r->ro.pid != PID_UNKNOWN)
+			tool_die(2, "--pid given twice (--pid=%" PRId64 ", then "
+				 "--pid=%s): a report is of one process; give "
+				 "--pid once", r->ro.pid, optarg);
 		r->ro.pid = (int64_t)parse_ns("--pid", optarg, PID_MAX);
 		break;
 	case 'J':

@@ -246,7 +246,21 @@ enum result_type {
 	M(threads, "threads", T_ARR, OPT, OBJ_ITEMS(rpcsim_thread))	\
 	M(accounting, "accounting", T_OBJ, OPT, OBJ(rpcsim_accounting))	\
 	M(pool_at_exit, "pool_at_exit", T_OBJ, OPT,			\
-	  OBJ(rpcsim_pool_at_exit))
+	  OBJ(rpcsim_pool_at_exit))					\
+	M(intervals, "intervals", T_OBJ, OPT, OBJ(timeline))
+
+/* --interval=DUR: the run's latency over time (timeline_json()). */
+#define RESULT_TIMELINE(M)						\
+	M(interval_s, "interval_s", T_NUM, OPT, NONE)			\
+	M(beyond, "beyond", T_UINT, OPT, NONE)				\
+	M(rows, "rows", T_ARR, OPT, OBJ_ITEMS(timeline_row))
+
+#define RESULT_TIMELINE_ROW(M)						\
+	M(start_s, "start_s", T_NUM, OPT, NONE)				\
+	M(calls, "calls", T_UINT, OPT, NONE)				\
+	M(mean_us, "mean_us", FIGURE, OPT, NONE)			\
+	M(p50_us, "p50_us", FIGURE, OPT, NONE)				\
+	M(p99_us, "p99_us", FIGURE, OPT, NONE)
 
 #define RESULT_RPCSIM_PERCENTILES(M)					\
 	M(p50, "p50", FIGURE, REQ, NONE)				\
@@ -547,6 +561,8 @@ enum result_type {
 	O(rpcsim_run, RESULT_RPCSIM_RUN, 0)				\
 	O(rpcsim_percentiles, RESULT_RPCSIM_PERCENTILES, 0)		\
 	O(histogram, RESULT_HISTOGRAM, 0)				\
+	O(timeline, RESULT_TIMELINE, 0)					\
+	O(timeline_row, RESULT_TIMELINE_ROW, 0)				\
 	O(rpcsim_counters, RESULT_NO_MEMBERS, T_UINT)			\
 	O(rpcsim_across_runs, RESULT_RPCSIM_ACROSS_RUNS, FIGURE)	\
 	O(rpcsim_thread, RESULT_RPCSIM_THREAD, T_UINT)			\

@@ -32,6 +32,7 @@
 #include "report.h"
 #include "sweep.h"
 #include "util.h"
+#include "watchdog.h"
 #ifdef HAVE_LTTNG_UST
 #include "trace_session.h"
 #endif
@@ -504,6 +505,8 @@ static int report_end(const struct rpcsim_config *cfg, struct report *rep,
 			       "per call of each mode)\n", cfg->plot);
 		}
 	}
+	if (cfg->histogram && report_histogram(rep) && !status)
+		status = 1;
 #ifdef HAVE_LTTNG_UST
 	if (cfg->trace && trace_finish(cfg, rep) && !status)
 		status = 1;
@@ -527,9 +530,13 @@ static int run_and_report(struct rpcsim_config *cfg, const char *gnuplot)
 #endif
 
 	rep.clock_ns = clock_cost_ns();
+	/* a --histogram file that cannot be made costs no run */
+	if (cfg->histogram && report_histogram_open(&rep))
+		return 1;
 	nr_modes = alloc_results(cfg, &rep);
 #ifdef HAVE_LTTNG_UST
 	if (cfg->trace && trace_start(cfg, &ts, &rep)) {
+		report_histogram_drop(&rep);
 		free_results(&rep);
 		return 1;
 	}
@@ -542,11 +549,13 @@ static int run_and_report(struct rpcsim_config *cfg, const char *gnuplot)
 		status = 1;
 #endif
 	if (status == 1) {
+		report_histogram_drop(&rep);
 		free_results(&rep);
 		return 1;
 	}
 	/* Interrupted: no result file, the point runs again on resume. */
 	if (cfg->sweep.point && (status || sweep_point_write(&rep))) {
+		report_histogram_drop(&rep);
 		free_results(&rep);
 		return point_unfinished(cfg, status);
 	}
@@ -589,6 +598,8 @@ static int rpcsim_body(char **argv, struct rpcsim_config *cfg)
 		if (done)
 			return point_done_already(cfg);
 	}
+	/* A sweep's points have their own: the runs are theirs. */
+	watchdog_start(cfg);
 	return run_and_report(cfg, cfg->plot ? gnuplot : NULL);
 }
 

@@ -213,6 +213,13 @@ const struct opt_spec opt_table[] = {
 	{ "repeat", 'r', required_argument, "N", OPT_COUNT,
 	  .min = 1, .max = MAX_REPEAT, .def = 1, CFG(repeat, FIELD_UINT),
 	  .help = "runs per mode, {min}..{max} (default: {def})" },
+	{ "stop-grace", 0, required_argument, "SECONDS", OPT_SECONDS,
+	  .max = MAX_STOP_GRACE_S, .def = DEFAULT_STOP_GRACE_S,
+	  CFG(stop_grace_s, FIELD_DOUBLE), .not_setting = true,
+	  .help = "after a signal, a run's deadline or a stall,\n"
+		  "the time a thread has to come back before the\n"
+		  "watchdog names the plugin callback it is stuck\n"
+		  "in and ends rpcsim (default: {def})" },
 	{ .help = "Pool:" },
 	{ "pool-size", 0, required_argument, "SIZE", OPT_SIZE,
 	  .min = PP_PAGE_SIZE, .max = MAX_POOL_SIZE, .def = DEFAULT_POOL_SIZE,
@@ -393,8 +400,22 @@ const struct opt_spec opt_table[] = {
 	  .apply = apply_output,
 	  .not_setting = true,
 	  .help = "write the report (and --trace's analysis) to\n"
-		  "FILE instead of stdout; FILE is replaced only\n"
-		  "when the run succeeds (default: stdout)" },
+		  "FILE instead of stdout; FILE is replaced when\n"
+		  "the run succeeds or a signal cuts it short, not\n"
+		  "when it fails (default: stdout)" },
+	{ "interval", 0, required_argument, "SECONDS", OPT_SECONDS,
+	  .max = MAX_DURATION_S, CFG(interval_s, FIELD_DOUBLE),
+	  .not_setting = true, .apply = apply_interval,
+	  .consumer_only = RPCSIM_CONSUMER_NFSD + 1,
+	  .help = "record each run's latency per interval of\n"
+		  "SECONDS (0.001 or more): calls, mean, p50 and\n"
+		  "p99 per interval in the JSON (intervals), and\n"
+		  "over time in --plot (default: not recorded)" },
+	{ "histogram", 0, required_argument, "FILE", OPT_OTHER,
+	  .apply = apply_histogram, .not_setting = true,
+	  .help = "write each mode's latency histogram into FILE\n"
+		  "as CSV: mode, lower_ns, upper_ns, count, a row\n"
+		  "per non-empty bucket of the runs pooled" },
 	{ "plot", 0, required_argument, "FILE", OPT_OTHER,
 	  .apply = apply_plot,
 	  .not_setting = true,
@@ -552,9 +573,9 @@ static const char help_footer[] =
 "0x or exponent.  SIZE is a number of bytes with an optional k, m or g\n"
 "suffix (powers of 1024).  A once-a-second progress line goes to stderr when it is a\n"
 "terminal.  Exit status: 0 ok, 1 runtime failure (pages leaked, no memory,\n"
-"a stalled run, the plot not drawn), 2 bad command line, 128 + N stopped by\n"
-"signal N (SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGPIPE, SIGALRM, SIGUSR1,\n"
-"SIGUSR2: the run ends early, pages are checked, a trace session is\n"
+"a stalled or starved run, the plot not drawn), 2 bad command line, 128 + N\n"
+"stopped by signal N (SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGPIPE, SIGALRM,\n"
+"SIGUSR1, SIGUSR2: the run ends early, pages are checked, a trace session is\n"
 "destroyed).\n"
 "\n"
 "Environment:\n"
@@ -896,6 +917,7 @@ static void config_defaults(struct rpcsim_config *cfg)
 	cfg->seed = DEFAULT_SEED;
 	cfg->repeat = 1;
 	cfg->retry_wait_us = DEFAULT_RETRY_WAIT_US;
+	cfg->stop_grace_s = DEFAULT_STOP_GRACE_S;
 	cfg->backend = PP_BACKEND_BUDDY;
 	cfg->bulk_variant = PP_BULK_MERGED;
 	cfg->profile = PP_NR_PROFILES;	/* not given: see profile_resolve() */

@@ -118,12 +118,15 @@ struct rpcsim_config {
 	unsigned int repeat;
 	uint64_t warmup;		/* untimed requests per thread */
 	unsigned int retry_wait_us;
+	double stop_grace_s;		/* --stop-grace: the watchdog's */
 	bool json, quiet;
 	/* --output-format=text,json: the text, then the JSON document */
 	bool json_after_text;
 	unsigned int output_format;	/* the word --output-format gave */
 	const char *output;		/* --output=FILE instead of stdout */
 	const char *plot;		/* --plot=FILE (.svg or .png), or NULL */
+	double interval_s;		/* --interval: 0, none recorded */
+	const char *histogram;		/* --histogram=FILE (CSV), or NULL */
 	/* --trace: record the run with LTTng (rpcsim --trace[=DIR]). */
 	bool trace;
 	const char *trace_dir;		/* NULL: a new timestamped folder */

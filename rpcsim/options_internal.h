@@ -29,6 +29,9 @@
 #define MAX_REQUESTS		1000000000000000ULL
 #define MAX_REPEAT		1000U
 #define MAX_DURATION_S		1000000U
+/* --stop-grace: whole seconds (rpcsim(1), STOPPING) */
+#define DEFAULT_STOP_GRACE_S	5U
+#define MAX_STOP_GRACE_S	3600U
 #define MAX_PAYLOAD		(64ULL << 20)
 #define MAX_POOL_SIZE		(1024ULL << 30)
 #define MAX_FILE_SIZE		(64ULL << 30)
@@ -111,7 +114,7 @@ struct opt_spec {
  * Every option, in the order --help lists them (options.c).  An option
  * added to the table is counted here too: options.c asserts the count.
  */
-#define NR_OPT_SPECS	55
+#define NR_OPT_SPECS	58
 extern const struct opt_spec opt_table[];
 
 /* What parsing gathers besides rpcsim_config. */
@@ -168,6 +171,10 @@ void apply_je_slots(const struct opt_spec *o, const char *arg,
 		    uint64_t value, struct opt_state *st);
 void apply_plan(const struct opt_spec *o, const char *arg, uint64_t value,
 		struct opt_state *st);
+void apply_interval(const struct opt_spec *o, const char *arg,
+		    uint64_t value, struct opt_state *st);
+void apply_histogram(const struct opt_spec *o, const char *arg,
+		     uint64_t value, struct opt_state *st);
 void apply_trace_live(const struct opt_spec *o, const char *arg,
 		      uint64_t value, struct opt_state *st);
 void apply_trace(const struct opt_spec *o, const char *arg, uint64_t value,

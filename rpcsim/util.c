@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* rpcsim helpers (see util.h). */
 #include <errno.h>
+#include <stdatomic.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +24,10 @@ char *fmt_size(char *buf, size_t len, uint64_t bytes)
 
 volatile sig_atomic_t rpcsim_interrupted;
 volatile sig_atomic_t rpcsim_signals;
+/* rpcsim_interrupted for other threads (the watchdog): a lock-free atomic. */
+static atomic_int rpcsim_first_sig;
+_Static_assert(ATOMIC_INT_LOCK_FREE == 2,
+	       "a signal handler stores rpcsim_first_sig");
 
 /*
  * Every signal whose default action ends the process and that a user can
@@ -42,8 +47,11 @@ static const struct {
 
 static void rpcsim_on_signal(int sig)
 {
-	if (!rpcsim_interrupted)
+	if (!rpcsim_interrupted) {
 		rpcsim_interrupted = sig;
+		atomic_store_explicit(&rpcsim_first_sig, sig,
+				      memory_order_release);
+	}
 	rpcsim_signals = rpcsim_signals + 1;
 }
 
@@ -61,13 +69,24 @@ void rpcsim_catch_signals(void)
 
 		if (sigaction(sig, NULL, &old))
 			rpcsim_die("sigaction: %s", strerror(errno));
-		/* nohup, or a reader that asked not to be told: keep it so. */
-		if ((sig == SIGHUP || sig == SIGPIPE) &&
-		    old.sa_handler == SIG_IGN)
+		/*
+		 * Ignored when rpcsim started: keep it so.  SIGHUP under
+		 * nohup; SIGINT and SIGQUIT in a command a shell without job
+		 * control started in the background (&), which is the
+		 * convention that the keyboard's signals are not for it;
+		 * SIGPIPE from a reader that asked not to be told.
+		 */
+		if ((sig == SIGHUP || sig == SIGINT || sig == SIGQUIT ||
+		     sig == SIGPIPE) && old.sa_handler == SIG_IGN)
 			continue;
 		if (sigaction(sig, &sa, NULL))
 			rpcsim_die("sigaction: %s", strerror(errno));
 	}
+}
+
+int rpcsim_first_signal(void)
+{
+	return atomic_load_explicit(&rpcsim_first_sig, memory_order_acquire);
 }
 
 const char *rpcsim_signal_name(int sig)

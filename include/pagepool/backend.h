@@ -44,7 +44,9 @@
  * and it gives it to .free.  A plugin must not write a descriptor's
  * fields other than @lru, @private and @index while it holds the page
  * (they are its to use, as a free page's list linkage is the kernel
- * allocator's).
+ * allocator's), nor the page's memory: in the ASan build (--enable-asan)
+ * the pages a plugin holds are poisoned, as the buddy allocator's free
+ * pages are, so that a use after free is reported where it happens.
  *
  * The built-in buddy and jemalloc backends are not described through this
  * table, because it would cost their fast paths.  Measured with
@@ -149,8 +151,9 @@ struct pp_backend_plugin {
  * one by one or as blocks, give them back in any split.  No watermark
  * applies.  Counted as backend_grow and backend_grow_pages.
  *
- * Return: the first page's descriptor, or NULL when the zone has no such
- * block.
+ * Return: the first page's descriptor; or NULL with errno EINVAL for an
+ * @order above PP_MAX_ORDER, ENOMEM when the zone has no such block (errno
+ * is left alone on success).
  */
 struct pp_page *pp_zone_take_pages(struct pp_pool *pool, unsigned int order);
 

@@ -573,7 +573,7 @@ int pp_pool_config_init(struct pp_pool_config *cfg);
  *        "trylock=25,buddy-empty=512"; NULL or "": no fault
  *
  * Return: 0 with @cfg->fault replaced, or -EINVAL with @cfg untouched when
- * @spec cannot be read (nothing is printed).
+ * @spec cannot be read or gives a key twice (nothing is printed).
  */
 int pp_pool_config_fault(struct pp_pool_config *cfg, const char *spec);
 
@@ -681,6 +681,46 @@ const char *pp_backend_name(enum pp_backend backend);
  * Return: the backend, or -EINVAL for any other string.
  */
 int pp_backend_from_name(const char *name);
+
+/**
+ * struct pp_plugin_watch - which callback of a backend plugin a thread is in
+ * @callback: the callback's name ("init", "fini", "alloc", "fill", "free",
+ *	"free_batch", "drain" or "nr_held") while the thread is inside it,
+ *	else NULL
+ * @plugin: the plugin's path, when @callback is set
+ *
+ * A plugin is not trusted: a callback that never returns leaves its
+ * thread inside libpagepool for good.  A thread that registers a watch
+ * (pp_plugin_watch_thread()) has it kept up to date around every callback
+ * it makes, for another thread (a watchdog) to read with
+ * pp_plugin_watch_read(): the caller's memory, two stores before and one
+ * after each callback, no lock and no system call.
+ */
+struct pp_plugin_watch {
+	const char *callback;
+	const char *plugin;
+};
+
+/**
+ * pp_plugin_watch_thread() - keep @watch up to date for the calling thread
+ * @watch: where the thread's plugin callbacks are noted, or NULL to stop
+ *
+ * @watch must stay valid until the thread stops it (NULL) or ends; it is
+ * cleared here.  Threads that registered none are not watched.
+ */
+void pp_plugin_watch_thread(struct pp_plugin_watch *watch);
+
+/**
+ * pp_plugin_watch_read() - the callback a watched thread is inside
+ * @watch: a watch registered with pp_plugin_watch_thread()
+ * @plugin: if not NULL, set to the plugin's path when one is returned
+ *
+ * May be called from any thread.
+ *
+ * Return: the callback's name, or NULL when the thread is in none.
+ */
+const char *pp_plugin_watch_read(const struct pp_plugin_watch *watch,
+				 const char **plugin);
 
 /**
  * pp_bulk_variant_name() - the name of a bulk variant

@@ -26,6 +26,7 @@
 #include "svc_internal.h"
 #include "trace.h"
 #include "util.h"
+#include "watchdog.h"
 #include "workload.h"
 
 #define likely(x)	__builtin_expect(!!(x), 1)
@@ -460,6 +461,17 @@ static void svc_handle(struct svc_rqst *rqstp, uint64_t seq, bool timed)
 		rqstp->acct.allocated += held - (serv->cfg->pages -
 						 rqstp->holes);
 		rqstp->holes = serv->cfg->pages - held;
+		/*
+		 * Its failed allocator calls and waits happened in the timed
+		 * run: a run that starved at the end must show them.
+		 */
+		if (timed) {
+			rqstp->st.unfinished++;
+			rqstp->st.alloc_calls += as.alloc_calls;
+			rqstp->st.no_progress += as.no_progress;
+			rqstp->st.waits += as.waits;
+			rqstp->st.wait_ns += as.wait_ns;
+		}
 		return;
 	}
 	atomic_fetch_add_explicit(&serv->handled, 1, memory_order_relaxed);
@@ -480,6 +492,7 @@ static void svc_handle(struct svc_rqst *rqstp, uint64_t seq, bool timed)
 	if (!timed)
 		return;
 	hist_add(&rqstp->hist, t1 - t0);
+	timeline_add(&rqstp->tl, t1 - serv->start_ns, t1 - t0);
 	rqstp->st.calls++;
 	rqstp->st.alloc_calls += as.alloc_calls;
 	rqstp->st.pages += as.allocated;
@@ -523,6 +536,8 @@ void *svc_thread(void *arg)
 {
 	struct svc_rqst *rqstp = arg;
 	struct svc_serv *serv = rqstp->serv;
+	struct watchdog_thread *wdt = watchdog_enter("server thread",
+						     rqstp->id + 1);
 	uint64_t seq;
 
 	for (uint64_t i = 0; i < serv->cfg->warmup && !svc_stopping(serv); i++)
@@ -542,5 +557,6 @@ void *svc_thread(void *arg)
 	serv->nr_done++;
 	PTHREAD_CHECK(pthread_cond_signal(&serv->done_cond));
 	PTHREAD_CHECK(pthread_mutex_unlock(&serv->done_lock));
+	watchdog_leave(wdt);
 	return NULL;
 }

@@ -13,11 +13,19 @@
 #include <pagepool/pagepool.h>
 
 #include "hist.h"
+#include "timeline.h"
+#include "timeline.h"
 #include "options.h"
 
 /* What one server thread did in the timed part of a run. */
 struct svc_stats {
 	uint64_t calls;		/* svc_alloc_arg() calls, all timed */
+	/*
+	 * Calls given up, still waiting for pages when the run stopped: not
+	 * in @calls, @pages or the latencies, but their allocator calls,
+	 * failures and waits are in the counts below.
+	 */
+	uint64_t unfinished;
 	uint64_t alloc_calls;	/* allocator calls they made */
 	uint64_t pages;		/* holes they refilled */
 	uint64_t no_progress;	/* allocator calls that gave nothing */
@@ -46,6 +54,7 @@ struct svc_result {
 	unsigned int run;		/* 1-based */
 	double elapsed_s;		/* start to the last thread's stop */
 	struct hist hist;		/* latency of every call, ns */
+	struct timeline tl;		/* --interval: latency over time */
 	struct svc_stats total;
 	struct svc_stats *threads;	/* cfg->threads entries */
 	uint64_t completions;		/* replies the completion thread freed */
@@ -76,10 +85,11 @@ struct pp_pool *svc_pool_create(const struct rpcsim_config *cfg);
 /*
  * The end of a run, every page given back: @res->exit is the pool's state
  * and res->counters_consistent its counters' agreement.  -1, said, when
- * pages are still out.
+ * pages are still out, or when a backend plugin's nr_held disagrees with
+ * the pool's own count (the plugin named).
  */
-int svc_pool_out(struct pp_pool *pool, const char *label,
-		 struct svc_result *res);
+int svc_pool_out(const struct rpcsim_config *cfg, struct pp_pool *pool,
+		 const char *label, struct svc_result *res);
 /*
  * Then: warn when every page came back but the counters disagree, and
  * destroy @pool.  -1 when it still had pages out (said unless @ret, the

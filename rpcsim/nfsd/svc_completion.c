@@ -17,6 +17,7 @@
 
 #include "svc_internal.h"
 #include "util.h"
+#include "watchdog.h"
 
 void svc_completion_queue(struct svc_completion *c,
 				 struct pp_page **pages, unsigned long nr,
@@ -39,6 +40,8 @@ void svc_completion_queue(struct svc_completion *c,
 static void *svc_completion_thread(void *arg)
 {
 	struct svc_completion *c = arg;
+	struct watchdog_thread *wdt = watchdog_enter("the completion thread",
+						     0);
 
 	PTHREAD_CHECK(pthread_mutex_lock(&c->lock));
 	for (;;) {
@@ -64,6 +67,7 @@ static void *svc_completion_thread(void *arg)
 		PTHREAD_CHECK(pthread_cond_broadcast(&c->space));
 	}
 	PTHREAD_CHECK(pthread_mutex_unlock(&c->lock));
+	watchdog_leave(wdt);
 	return NULL;
 }
 

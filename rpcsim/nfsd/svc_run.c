@@ -23,6 +23,7 @@
 #include "trace.h"
 #include "trace_schema.h"
 #include "util.h"
+#include "watchdog.h"
 #include "workload.h"
 
 static struct svc_rqst *svc_rqst_create(struct svc_serv *serv, unsigned int id)
@@ -42,6 +43,7 @@ static struct svc_rqst *svc_rqst_create(struct svc_serv *serv, unsigned int id)
 	for (size_t i = 0; i < cfg->io_size; i++)
 		rqstp->payload[i] = (unsigned char)(i * 7 + id);
 	hist_init(&rqstp->hist);
+	timeline_init(&rqstp->tl, (uint64_t)(cfg->interval_s * 1e9));
 	err = pthread_create(&rqstp->thread, NULL, svc_thread, rqstp);
 	if (err) {
 		fprintf(stderr, "rpcsim: cannot start server thread %u of %u: "
@@ -61,6 +63,7 @@ static void svc_rqst_destroy(struct svc_serv *serv, struct svc_rqst *rqstp)
 	svc_acct_add(&serv->acct, &rqstp->acct);
 	free(rqstp->rq_pages);
 	free(rqstp->payload);
+	timeline_free(&rqstp->tl);
 	free(rqstp);
 }
 
@@ -191,6 +194,11 @@ static void svc_watch(struct svc_serv *serv, const unsigned int *count,
 		if (!stopped && (now >= deadline || rpcsim_interrupted ||
 				 atomic_load_explicit(&serv->stuck,
 						      memory_order_relaxed))) {
+			/* A signal starts the watchdog's count itself. */
+			if (now >= deadline)
+				watchdog_arm("the run's deadline");
+			else if (!rpcsim_interrupted)
+				watchdog_arm("the stall");
 			atomic_store_explicit(&serv->stop, true,
 					      memory_order_relaxed);
 			stopped = true;
@@ -210,6 +218,7 @@ static void svc_watch(struct svc_serv *serv, const unsigned int *count,
 void svc_stats_add(struct svc_stats *dst, const struct svc_stats *src)
 {
 	dst->calls += src->calls;
+	dst->unfinished += src->unfinished;
 	dst->alloc_calls += src->alloc_calls;
 	dst->pages += src->pages;
 	dst->no_progress += src->no_progress;
@@ -261,6 +270,38 @@ struct pp_pool *svc_pool_create(const struct rpcsim_config *cfg)
 	return pool;
 }
 
+/*
+ * A plugin's nr_held is its word for the free pages it holds, and the
+ * leak check takes it (nr_backend).  The pool keeps its own count: the
+ * pages the plugin took from the zone and did not give back
+ * (backend_grow_pages - backend_shrink_pages), less those in use
+ * (pgalloc - pgfree), exact once the run is over.  When the two differ,
+ * the plugin's count is wrong, not a page leaked: say so, naming it.
+ */
+static bool svc_plugin_count_wrong(const struct rpcsim_config *cfg,
+				   const struct pp_vmstat *st,
+				   const char *label, unsigned int run)
+{
+	uint64_t taken, in_use, counted;
+
+	if (st->backend != PP_BACKEND_PLUGIN)
+		return false;
+	taken = st->events[PP_BACKEND_GROW_PAGES] -
+		st->events[PP_BACKEND_SHRINK_PAGES];
+	in_use = st->events[PP_PGALLOC] - st->events[PP_PGFREE];
+	counted = taken > in_use ? taken - in_use : 0;
+	if (counted == st->nr_backend)
+		return false;
+	fprintf(stderr, "rpcsim: backend plugin %s: after %s run %u its "
+		"nr_held says it holds %lu free pages, the pool counts %llu "
+		"(%llu taken from the zone and not given back, %llu in use): "
+		"the plugin's count is wrong, the leak check cannot use it\n",
+		cfg->backend_plugin, label, run, st->nr_backend,
+		(unsigned long long)counted, (unsigned long long)taken,
+		(unsigned long long)in_use);
+	return true;
+}
+
 /* A pool that could not be destroyed stays reachable (for LeakSanitizer). */
 static struct pp_pool *volatile svc_leaked_pool;
 
@@ -272,8 +313,8 @@ static struct pp_pool *volatile svc_leaked_pool;
  * page is in use, destroys the jemalloc arena and checks that every page
  * came back.
  */
-int svc_pool_out(struct pp_pool *pool, const char *label,
-		 struct svc_result *res)
+int svc_pool_out(const struct rpcsim_config *cfg, struct pp_pool *pool,
+		 const char *label, struct svc_result *res)
 {
 	struct pp_vmstat *st = &res->exit;
 	unsigned long out;
@@ -284,6 +325,8 @@ int svc_pool_out(struct pp_pool *pool, const char *label,
 	out = st->nr_pages - st->nr_free - st->nr_pcp - st->nr_backend;
 	res->counters_consistent = st->events[PP_PGALLOC] ==
 				   st->events[PP_PGFREE];
+	if (svc_plugin_count_wrong(cfg, st, label, res->run))
+		return -1;
 	if (!out)
 		return 0;
 	fprintf(stderr, "rpcsim: leak: %lu of %lu pages did not come "
@@ -331,7 +374,7 @@ static int svc_teardown(struct svc_serv *serv, struct svc_result *res)
 	free(serv->rqsts);
 	svc_cache_release(serv);
 	*a = serv->acct;
-	if (svc_pool_out(serv->pool, label, res))
+	if (svc_pool_out(cfg, serv->pool, label, res))
 		ret = -1;
 	if (a->allocated != a->released || a->cache_gets != a->cache_puts) {
 		fprintf(stderr, "rpcsim: leak: after %s run %u rpcsim "
@@ -467,6 +510,7 @@ static void svc_collect(struct svc_serv *serv, struct svc_result *res,
 		res->threads[i] = rqstp->st;
 		svc_stats_add(&res->total, &rqstp->st);
 		hist_merge(&res->hist, &rqstp->hist);
+		timeline_merge(&res->tl, &rqstp->tl);
 	}
 	if (serv->compl) {
 		res->completions = svc_completion_drain(serv->compl) -
@@ -483,9 +527,26 @@ static void svc_collect(struct svc_serv *serv, struct svc_result *res,
 }
 
 /*
+ * A run that starved before the stall detector's window was over: most
+ * of its allocator calls failed, or its threads spent most of their time
+ * waiting for pages and were still waiting when it ended.  Its mean is
+ * then over the few calls that got through, not an answer.
+ */
+static bool svc_mostly_waited(const struct svc_serv *serv,
+			      const struct svc_result *res)
+{
+	const struct svc_stats *t = &res->total;
+	double thread_ns = res->elapsed_s * 1e9 * serv->cfg->threads;
+
+	if (t->no_progress * 2 > t->alloc_calls)
+		return true;
+	return t->unfinished && (double)t->wait_ns * 2 > thread_ns;
+}
+
+/*
  * A run whose threads waited for pages to the end: the stall detector
- * fired, or the deadline came first with no call completed.  Says so:
- * -1; otherwise 0.
+ * fired, the deadline came first with no call completed, or the pool
+ * starved (svc_mostly_waited()).  Says so: -1; otherwise 0.
  */
 static int svc_starved(const struct svc_serv *serv,
 		       const struct svc_result *res)
@@ -501,6 +562,25 @@ static int svc_starved(const struct svc_serv *serv,
 			"pages away)\n", rpcsim_mode_label(mode), res->run,
 			(unsigned long long)(STALL_NS / NSEC_PER_SEC),
 			cfg->min_pool_pages);
+		return -1;
+	}
+	if (!rpcsim_interrupted && svc_mostly_waited(serv, res)) {
+		const struct svc_stats *t = &res->total;
+
+		fprintf(stderr, "rpcsim: %s run %u: the pool starved: %llu of "
+			"%llu allocator calls failed and the server threads "
+			"waited for pages %llu times (%.3f s of their %.3f s); "
+			"%llu svc_alloc_arg() calls completed, %llu were still "
+			"waiting at the end: the pool is too small for this "
+			"run (the minimum is %lu pages, and "
+			"PAGEPOOL_FAULT=buddy-empty takes pages away)\n",
+			rpcsim_mode_label(mode), res->run,
+			(unsigned long long)t->no_progress,
+			(unsigned long long)t->alloc_calls,
+			(unsigned long long)t->waits, (double)t->wait_ns / 1e9,
+			res->elapsed_s * cfg->threads,
+			(unsigned long long)t->calls,
+			(unsigned long long)t->unfinished, cfg->min_pool_pages);
 		return -1;
 	}
 	if (!rpcsim_interrupted && !res->total.calls &&
@@ -529,11 +609,15 @@ int svc_run(const struct rpcsim_config *cfg, enum rpcsim_mode mode,
 	res->mode = mode;
 	res->run = run;
 	hist_init(&res->hist);
+	timeline_init(&res->tl, (uint64_t)(cfg->interval_s * 1e9));
 	res->threads = xcalloc(cfg->threads, sizeof(*res->threads));
 
+	/* From the pool's creation (a plugin's init) to its destruction. */
+	watchdog_run_begin();
 	ret = svc_serv_setup(serv, cfg, mode);
 	if (ret) {
 		free(serv);
+		watchdog_run_end();
 		return ret;
 	}
 	svc_sync_init(serv);
@@ -550,6 +634,7 @@ int svc_run(const struct rpcsim_config *cfg, enum rpcsim_mode mode,
 	pp_pool_vmstat(serv->pool, &res->start);
 	svc_trace_run_start(cfg, mode, run);
 	start = now_ns();
+	serv->start_ns = start;
 	svc_barrier_wait(&serv->go);
 
 	svc_watch(serv, &serv->nr_done, start, run);
@@ -559,6 +644,7 @@ int svc_run(const struct rpcsim_config *cfg, enum rpcsim_mode mode,
 	if (svc_starved(serv, res))
 		ret = -1;
 	free(serv);
+	watchdog_run_end();
 	return ret;
 }
 
@@ -568,4 +654,5 @@ void svc_result_free(struct svc_result *res)
 	res->threads = NULL;
 	free(res->page_pool);
 	res->page_pool = NULL;
+	timeline_free(&res->tl);
 }

@@ -39,6 +39,7 @@
 
 #include "consumer.h"
 #include "util.h"
+#include "watchdog.h"
 
 /* How the stack thread frees a queued packet. */
 enum ppool_fate {
@@ -141,6 +142,7 @@ static void *ppool_stack_thread(void *arg)
 {
 	struct ppool_run *run = arg;
 	struct ppool_stack *s = &run->stack;
+	struct watchdog_thread *wdt = watchdog_enter("the stack thread", 0);
 
 	PTHREAD_CHECK(pthread_mutex_lock(&s->lock));
 	for (;;) {
@@ -159,6 +161,7 @@ static void *ppool_stack_thread(void *arg)
 		PTHREAD_CHECK(pthread_cond_broadcast(&s->space));
 	}
 	PTHREAD_CHECK(pthread_mutex_unlock(&s->lock));
+	watchdog_leave(wdt);
 	return NULL;
 }
 
@@ -325,6 +328,8 @@ static void *ppool_rx_thread(void *arg)
 {
 	struct ppool_rxq *rxq = arg;
 	struct ppool_run *run = rxq->run;
+	struct watchdog_thread *wdt = watchdog_enter("RX queue thread",
+						     rxq->id + 1);
 
 	ppool_barrier_wait(&run->go);
 	for (uint64_t n = 0; !ppool_stopping(run); n++) {
@@ -343,6 +348,7 @@ static void *ppool_rx_thread(void *arg)
 		ppool_consume(rxq);
 	}
 	rxq->finish_ns = now_ns();
+	watchdog_leave(wdt);
 	atomic_fetch_add_explicit(&run->nr_done, 1, memory_order_release);
 	return NULL;
 }
@@ -364,9 +370,12 @@ static void ppool_watch(struct ppool_run *run)
 		uint64_t now = now_ns(), wait = PPOOL_POLL_NS;
 		struct timespec ts;
 
-		if (now >= deadline || rpcsim_interrupted)
+		if (now >= deadline || rpcsim_interrupted) {
+			if (now >= deadline)
+				watchdog_arm("the run's deadline");
 			atomic_store_explicit(&run->stop, true,
 					      memory_order_relaxed);
+		}
 		else if (deadline - now < wait)
 			wait = deadline - now;
 		ts.tv_sec = 0;
@@ -487,9 +496,13 @@ int ppool_run(const struct rpcsim_config *cfg, enum rpcsim_mode mode,
 	res->page_pool = xcalloc(1, sizeof(*res->page_pool));
 	if (rpcsim_interrupted)
 		return 1;
+	/* From the pool's creation (a plugin's init) to its destruction. */
+	watchdog_run_begin();
 	run.pp = svc_pool_create(cfg);
-	if (!run.pp)
+	if (!run.pp) {
+		watchdog_run_end();
 		return -1;
+	}
 	run.origin = xcalloc(cfg->pool_pages, 1);
 	atomic_init(&run.stop, false);
 	atomic_init(&run.next_packet, 0);
@@ -519,10 +532,11 @@ int ppool_run(const struct rpcsim_config *cfg, enum rpcsim_mode mode,
 	/* Every page the pools held came back: rpcsim's own books. */
 	acct->allocated = res->page_pool->hold;
 	acct->released = res->page_pool->release;
-	if (svc_pool_out(run.pp, label, res))
+	if (svc_pool_out(cfg, run.pp, label, res))
 		ret = -1;
 	if (svc_pool_finish(run.pp, label, res, ret))
 		ret = -1;
+	watchdog_run_end();
 	return ret;
 }
 

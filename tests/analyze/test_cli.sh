@@ -84,6 +84,7 @@ usage "--tracepoint-cost without value" --tracepoint-cost -- \
 usage "bad --pid" --pid "'x1'" "process id" -- --pid=x1 "$tmpdir"
 usage "too large --pid" --pid 4194304 -- --pid=4194305 "$tmpdir"
 usage "--pid without value" --pid "process id" -- "$tmpdir" --pid
+usage "--pid twice" "--pid given twice" "--pid=12, then --pid=34" -- --pid=12 --pid=34 "$tmpdir"
 usage "--jobs=0" --jobs "'0'" "1..256" -- --jobs=0 "$tmpdir"
 usage "too large --jobs" --jobs "'257'" "1..256" -- --jobs=257 "$tmpdir"
 usage "bad --jobs" --jobs "'2x'" "1..256" -- --jobs=2x "$tmpdir"

@@ -10,13 +10,21 @@
  *   keep     (a free, not a fill) freed pages kept past fini: a leak
  *   initfail (init, not a fill) init takes pages, then fails without
  *            giving them back
+ *   block    alloc and fill never return, in any thread but the one that
+ *            ran init (which fills rpcsim's page cache): a plugin that
+ *            hangs, for rpcsim's watchdog (tests/rpcsim/test_plugin.sh)
+ *   block-all  alloc and fill never return, in any thread
+ *   lie      nr_held claims 226 pages more than the plugin holds (none:
+ *            every free goes back to the zone)
  *   (unset)  none: a correct, if slow, allocator straight over the zone
  * Built with -DBAD_PLUGIN_ABI=N, the table claims ABI version N, for the
  * loader to refuse.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <pagepool/backend.h>
 
@@ -26,6 +34,28 @@
 
 /* Not a descriptor of any pool: what "outside" hands out. */
 static struct pp_page bad_outside;
+
+/* The thread that ran init ("block": it alone gets pages). */
+static pthread_t bad_init_thread;
+
+/*
+ * "block", "block-all": never return (a signal's handler runs, no more),
+ * saying so on standard output first, for a test to signal only then.
+ */
+static void bad_maybe_block(const char *mode)
+{
+	static const char said[] = "bad-plugin: blocked\n";
+
+	if (!strcmp(mode, "block-all") ||
+	    (!strcmp(mode, "block") &&
+	     !pthread_equal(pthread_self(), bad_init_thread))) {
+		ssize_t n = write(STDOUT_FILENO, said, sizeof(said) - 1);
+
+		(void)n;	/* unsaid, the test waits and fails: no harm */
+		for (;;)
+			pause();
+	}
+}
 
 static int bad_init(struct pp_pool *pool, unsigned int nr_cpus, void **priv)
 {
@@ -37,6 +67,7 @@ static int bad_init(struct pp_pool *pool, unsigned int nr_cpus, void **priv)
 			pp_zone_take_pages(pool, 0);
 		return -EIO;
 	}
+	bad_init_thread = pthread_self();
 	*priv = (void *)(mode ? mode : "");
 	return 0;
 }
@@ -50,8 +81,8 @@ static void bad_fini(struct pp_pool *pool, void *priv)
 static struct pp_page *bad_alloc(struct pp_pool *pool, void *priv,
 				 unsigned int cpu, unsigned int order)
 {
-	(void)priv;
 	(void)cpu;
+	bad_maybe_block(priv);
 	return pp_zone_take_pages(pool, order);
 }
 
@@ -63,6 +94,7 @@ static unsigned long bad_fill(struct pp_pool *pool, void *priv,
 	unsigned long got = 0;
 
 	(void)cpu;
+	bad_maybe_block(mode);
 	while (got < nr && (pages[got] = pp_zone_take_pages(pool, 0)))
 		got++;
 	if (!strcmp(mode, "twice") && got >= 2)
@@ -82,6 +114,13 @@ static void bad_free(struct pp_pool *pool, void *priv, unsigned int cpu,
 		pp_zone_give_pages(pool, page, 1UL << order);
 }
 
+/* Every free goes back to the zone: the plugin holds none, "lie" aside. */
+static unsigned long bad_nr_held(struct pp_pool *pool, void *priv)
+{
+	(void)pool;
+	return strcmp(priv, "lie") ? 0 : 226;
+}
+
 const struct pp_backend_plugin pp_backend_plugin = {
 	.abi_version	= BAD_PLUGIN_ABI,
 	.size		= sizeof(struct pp_backend_plugin),
@@ -91,4 +130,5 @@ const struct pp_backend_plugin pp_backend_plugin = {
 	.alloc		= bad_alloc,
 	.fill		= bad_fill,
 	.free		= bad_free,
+	.nr_held	= bad_nr_held,
 };

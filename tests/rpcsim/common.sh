@@ -57,8 +57,18 @@ summary()
 # past it, it is killed and counted as a hang (status 124).
 STOP_BOUND=${STOP_BOUND:-20}
 
+# A command this script starts in the background (&) inherits SIGINT and
+# SIGQUIT ignored (a shell without job control), and rpcsim keeps them
+# ignored: env puts them back to their default first (coreutils 8.31+).
+if env --default-signal=INT,QUIT true 2>/dev/null; then
+	SIGS_DEFAULT=--default-signal=INT,QUIT
+else
+	bail_out "env --default-signal is missing (coreutils 8.31 or later needed)"
+fi
+
 # spawn [VAR=VALUE] ARGS...: rpcsim ARGS in the background (VAR=VALUE in
-# its environment only), its pid (not a wrapper's) in $pid.
+# its environment only, SIGINT and SIGQUIT at their default), its pid
+# (not a wrapper's) in $pid.
 spawn()
 {
 	case $1 in
@@ -70,7 +80,7 @@ spawn()
 	# them, or the signal comes before rpcsim has its handlers.
 	: >"$OUT"
 	: >"$ERR"
-	env "$sp_var" "$RPCSIM" "$@" >"$OUT" 2>"$ERR" </dev/null &
+	env "$SIGS_DEFAULT" "$sp_var" "$RPCSIM" "$@" >"$OUT" 2>"$ERR" </dev/null &
 	pid=$!
 }
 

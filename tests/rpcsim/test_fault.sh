@@ -7,7 +7,8 @@
 # counting the extra calls and waits; a buddy allocator that keeps pages
 # back still serves a pool with room to spare, and one that keeps too many
 # makes every thread wait: rpcsim says the run stalled and exits 1 instead
-# of hanging.  Every run that ends checks that every page came back.
+# of hanging; a run that starves before the stall window is over is
+# refused too, never a mean over the few calls that got through.  Every run that ends checks that every page came back.
 
 . "${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/rpcsim/common.sh"
 
@@ -15,7 +16,7 @@ if ! have_python; then
 	echo "1..0 # SKIP python3 missing"
 	exit 0
 fi
-plan_tests 14
+plan_tests 21
 
 # json KEY...: python expression over the first mode of $OUT's document.
 json()
@@ -34,6 +35,9 @@ ok $? "  in one line"
 run_env PAGEPOOL_FAULT=trylock=200 --requests=10
 [ "$status" -eq 1 ] && grep -q "PAGEPOOL_FAULT='trylock=200': expected" "$ERR"
 ok $? "a bad PAGEPOOL_FAULT: exit 1 and what it accepts (exit $status)"
+run_env PAGEPOOL_FAULT=buddy-empty=1,buddy-empty=2 --requests=10
+[ "$status" -eq 1 ] && grep -q "PAGEPOOL_FAULT='buddy-empty=1,buddy-empty=2': buddy-empty given twice" "$ERR"
+ok $? "a PAGEPOOL_FAULT key given twice: exit 1, the key named, not the last kept (exit $status)"
 
 # Half the trylocks fail: list mode gets one page back whenever its bulk
 # call falls back, runs dry and waits (Chuck Lever's list loop); it still
@@ -84,6 +88,23 @@ if [ -n "$min" ]; then
 else
 	skip 5 "no min_pool_pages in rpcsim's JSON configuration"
 fi
+
+# The default 1 GiB pool with all but 600 pages kept back: a call or a
+# few complete, then both threads wait until the deadline, which comes
+# before the 2 s stall window.  The failed calls and the waits are
+# counted, and the run is refused: exit 1, in one line.
+for mode in single list array; do
+	run_env PAGEPOOL_FAULT=buddy-empty=261544 --file-size=1m \
+		--alloc=$mode --duration=1.5
+	[ "$status" -eq 1 ] &&
+		grep -q "run 1: the pool starved: [0-9]* of [0-9]* allocator calls failed" "$ERR" &&
+		[ "$(wc -l <"$ERR")" -eq 1 ]
+	ok $? "starved before the stall window, $mode: exit 1, said in one line (exit $status)" ||
+		diag "$(head -c 1000 "$ERR")"
+	waits=$(sed -n 's/.*waited for pages \([0-9]*\) times.*/\1/p' "$ERR")
+	! grep -q 'leak' "$ERR" && [ "${waits:-0}" -gt 0 ]
+	ok $? "  $mode: the waits it did are counted ($waits), every page back"
+done
 
 exit_status
 exit $?

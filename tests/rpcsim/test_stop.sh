@@ -7,7 +7,8 @@
 # or the stall detector must still end it within seconds, warm-up
 # included, on both backends, with every page back; so must a signal
 # while the page cache fills.  Every terminating signal a user can send
-# is handled alike: exit 128 + its number.  A hang is a failure
+# is handled alike: exit 128 + its number; one that was ignored when
+# rpcsim started stays ignored.  A hang is a failure
 # after STOP_BOUND seconds (common.sh), never a wait for the suite.
 
 # shellcheck source=tests/rpcsim/common.sh
@@ -17,7 +18,7 @@ if ! have_python; then
 	echo "1..0 # SKIP python3 missing"
 	exit 0
 fi
-plan_tests 31
+plan_tests 32
 
 # ./configure --without-jemalloc: the 8 jemalloc checks are skipped,
 # saying so (rpcsim refuses --backend=jemalloc there: test_backends.sh).
@@ -120,8 +121,8 @@ done
 # SIGHUP would end the run with 129.
 : >"$OUT"
 : >"$ERR"
-sh -c 'trap "" HUP; exec "$@"' sh "$RPCSIM" $small --duration=60 \
-	>"$OUT" 2>"$ERR" </dev/null &
+env "$SIGS_DEFAULT" sh -c 'trap "" HUP; exec "$@"' sh "$RPCSIM" $small \
+	--duration=60 >"$OUT" 2>"$ERR" </dev/null &
 pid=$!
 if started; then
 	kill -HUP "$pid"
@@ -130,6 +131,22 @@ if started; then
 fi
 [ "$status" -eq 130 ]
 ok $? "a SIGHUP ignored when rpcsim started (nohup) stays ignored: SIGHUP then SIGINT, exit 130 (exit $status)"
+# A background command of this shell (no job control) starts with SIGINT
+# and SIGQUIT ignored: the keyboard's signals are not for it, and rpcsim
+# keeps it so.  SIGINT and SIGQUIT go first; a caught one would end the
+# run with 130 or 131, before SIGTERM.
+: >"$OUT"
+: >"$ERR"
+"$RPCSIM" $small --duration=60 >"$OUT" 2>"$ERR" </dev/null &
+pid=$!
+if started; then
+	kill -INT "$pid"
+	kill -QUIT "$pid"
+	kill -TERM "$pid"
+	wait_bounded "$pid" "$STOP_BOUND"
+fi
+[ "$status" -eq 143 ]
+ok $? "SIGINT and SIGQUIT ignored when rpcsim started (&) stay ignored: SIGINT, SIGQUIT, SIGTERM, exit 143 (exit $status)"
 
 # 3. A retry wait of 10 s does not delay the stop.
 stuck_signal "$buddy" INT --duration=60 --retry-wait=10000000

@@ -71,6 +71,14 @@ static void child_double_put(void *arg)
 	pp_put_page(s->pool, s->page);
 }
 
+/* A put of the third page of the order-2 block at s->page. */
+static void child_put_tail(void *arg)
+{
+	struct scenario *s = arg;
+
+	pp_put_page(s->pool, s->page + 2);
+}
+
 static void child_double_release(void *arg)
 {
 	struct scenario *s = arg;
@@ -329,6 +337,10 @@ static void test_double_free(void)
 	const char *const get[] = {
 		"Bad page state in pp_get_page", "%pfn",
 		freed_state("state pcp"), "use after free", NULL };
+	const char *put_tail[] = {
+		"Bad page state in pp_put_page", "%pfn",
+		"put of a tail page of a compound page: pfn", NULL, NULL };
+	char head[64];
 	struct scenario s;
 
 	setup(&s, true);
@@ -349,6 +361,24 @@ static void test_double_free(void)
 	expect_death("pp_put_page - double free of an order-2 block",
 		     child_double_put, &s, put_block);
 	teardown(&s);
+
+	/*
+	 * A tail page of an allocated block: not a double free, and said so,
+	 * with the head to put instead.  s.pfn is the tail's for %pfn.
+	 */
+	for (int debug = 1; debug >= 0; debug--) {
+		setup(&s, debug);
+		pp_put_page(s.pool, s.page);
+		s.page = pp_alloc_pages(s.pool, PP_GFP_KERNEL, 2);
+		s.pfn = pp_page_to_pfn(s.pool, s.page) + 2;
+		snprintf(head, sizeof(head), "block at head pfn 0x%lx",
+			 s.pfn - 2);
+		put_tail[3] = head;
+		expect_death(debug ? "pp_put_page - a tail page (debug)" :
+			     "pp_put_page - a tail page (no debug)",
+			     child_put_tail, &s, put_tail);
+		teardown(&s);
+	}
 
 	setup(&s, true);
 	expect_death("pp_release_pages - double free", child_double_release,
@@ -711,7 +741,7 @@ static void test_env_bad(void)
 
 int main(void)
 {
-	plan_tests(2 * 5 + 2 * 3 + 2 * 3 + 2 * 9 + 1 + 2 + 5 + 1 + 2 * 3 + 3);
+	plan_tests(2 * 7 + 2 * 3 + 2 * 3 + 2 * 9 + 1 + 2 + 5 + 1 + 2 * 3 + 3);
 	test_double_free();
 	test_poison();
 	test_bad_pointer();

@@ -96,6 +96,34 @@ static void test_create_faults(void)
 		   "(%s), silently", strerror(err));
 	}
 
+	/* A key given twice: refused, naming the key, not the last kept. */
+	{
+		static const char *const twice[][2] = {
+			{ "buddy-empty=1,buddy-empty=2", "buddy-empty" },
+			{ "trylock=5,mmap,trylock=5", "trylock" },
+			{ "mmap,mmap", "mmap" },
+		};
+
+		for (size_t i = 0; i < sizeof(twice) / sizeof(twice[0]); i++) {
+			char *nl;
+
+			setenv("PAGEPOOL_FAULT", twice[i][0], 1);
+			err = capture_stderr(config_init_call, &cfg, out,
+					     sizeof(out));
+			unsetenv("PAGEPOOL_FAULT");
+			snprintf(want, sizeof(want), "PAGEPOOL_FAULT='%s': %s "
+				 "given twice", twice[i][0], twice[i][1]);
+			nl = strchr(out, '\n');
+			ok(err == -EINVAL && strstr(out, want) && nl &&
+			   nl[1] == '\0' && cfg.fault.trylock > 100,
+			   "PAGEPOOL_FAULT='%s' - pp_pool_config_init: -EINVAL, "
+			   "one line naming %s (%d)", twice[i][0], twice[i][1],
+			   err);
+			if (!strstr(out, want))
+				diag_text("stderr: ", out);
+		}
+	}
+
 	setenv("PAGEPOOL_FAULT", "", 1);
 	err = pp_pool_config_init(&cfg);
 	cfg.backend = test_backend();
@@ -140,6 +168,9 @@ static void test_config_faults(void)
 	   cfg.fault.trylock == 5 && cfg.fault.buddy_empty == 7 &&
 	   cfg.fault.mmap,
 	   "pp_pool_config_fault - a bad spec: -EINVAL, cfg.fault untouched");
+	ok(pp_pool_config_fault(&cfg, "buddy-empty=1,buddy-empty=2") ==
+	   -EINVAL && cfg.fault.buddy_empty == 7,
+	   "pp_pool_config_fault - a key twice: -EINVAL, cfg.fault untouched");
 	ok(pp_pool_config_fault(&cfg, NULL) == 0 && !cfg.fault.trylock &&
 	   !cfg.fault.buddy_empty && !cfg.fault.mmap,
 	   "pp_pool_config_fault - NULL: no fault");
@@ -285,7 +316,7 @@ static void test_buddy_empty(void)
 
 int main(void)
 {
-	plan_tests(18 + 4 + 7 + 4 + 5);
+	plan_tests(18 + 3 + 4 + 8 + 4 + 5);
 	if (!test_backend_is_buddy()) {
 		skip(38, "fault injection is checked on the buddy backend");
 		return exit_status();

@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The KASAN analogue of the ASan build: free pages of the buddy backend
- * are poisoned, pages handed out are not, so a read or a write of a page
- * after it was freed is reported by ASan where it happens, whichever path
- * freed it (put fast path, batched release, a block to the buddy lists)
- * and whichever pcp implementation the pool runs.  A control child uses
+ * (and those a backend plugin holds) are poisoned, pages handed out are
+ * not, so a read or a write of a page after it was freed is reported by
+ * ASan where it happens, whichever path freed it (put fast path, batched
+ * release, a block to the buddy lists) and whichever pcp implementation
+ * the pool runs, and the library's line after ASan's report names the
+ * page's pfn (ASan knows no pages).  unit/plugin/test_kasan.plugin runs
+ * it on examples/backend-lifo.  A control child uses
  * every hand-out path (single page, both bulk APIs, GFP_ZERO, a block)
  * and touches every page it was given: no report.
  *
@@ -26,7 +29,7 @@
 #include "tap.h"
 
 #define NR_PAGES	1024
-#define NR_CASES	6	/* per pcp implementation */
+#define NR_CASES	11	/* per pcp implementation */
 
 struct kasan_case {
 	struct pp_pool *pool;
@@ -57,6 +60,17 @@ static struct pp_pool *kasan_pool(enum pp_pcp_impl impl)
 /* Keep the compiler from deleting the access under test. */
 static volatile unsigned char sink;
 
+/*
+ * The pfn the child is about to touch, for expect_report() to find in the
+ * library's line after ASan's report.
+ */
+static void say_pfn(struct pp_pool *pool, const struct pp_page *page,
+		    unsigned long nr)
+{
+	fprintf(stderr, "kasan-test: pfn 0x%lx\n",
+		pp_page_to_pfn(pool, page) + nr);
+}
+
 static unsigned char *alloc_addr(struct pp_pool *pool, struct pp_page **out,
 				 unsigned int order)
 {
@@ -76,6 +90,7 @@ static void child_read_after_put(void *arg)
 
 	addr[100] = 1;
 	pp_put_page(c->pool, page);
+	say_pfn(c->pool, page, 0);
 	sink = addr[100];
 }
 
@@ -86,6 +101,7 @@ static void child_write_after_put(void *arg)
 	unsigned char *addr = alloc_addr(c->pool, &page, 0);
 
 	pp_put_page(c->pool, page);
+	say_pfn(c->pool, page, 0);
 	addr[PP_PAGE_SIZE - 1] = 2;
 }
 
@@ -100,6 +116,7 @@ static void child_read_after_release(void *arg)
 	if (n != 40)
 		_exit(5);
 	addr = pp_page_address(c->pool, arr[33]);
+	say_pfn(c->pool, arr[33], 0);
 	pp_release_pages(c->pool, arr, n);
 	sink = addr[8];
 }
@@ -112,6 +129,7 @@ static void child_write_after_block_put(void *arg)
 	unsigned char *addr = alloc_addr(c->pool, &page, c->order);
 
 	pp_put_page(c->pool, page);
+	say_pfn(c->pool, page, 3);
 	addr[3 * PP_PAGE_SIZE + 16] = 3;
 }
 
@@ -124,6 +142,7 @@ static void child_read_after_drain(void *arg)
 
 	pp_put_page(c->pool, page);
 	pp_pool_drain(c->pool);
+	say_pfn(c->pool, page, 0);
 	sink = addr[0];
 }
 
@@ -175,7 +194,9 @@ static void expect_report(const char *impl, const char *what,
 			  const char *access)
 {
 	struct child_result res;
-	char how[32];
+	char how[32], named[64];
+	const char *said;
+	unsigned long pfn;
 	bool seen;
 
 	if (!run_in_child(fn, c, 20, &res))
@@ -185,6 +206,19 @@ static void expect_report(const char *impl, const char *what,
 	       strstr(res.output, access);
 	ok(seen, "kasan (%s) - %s: ASan reports a %s (%s)", impl, what,
 	   access, child_how(&res, how, sizeof(how)));
+	if (!seen)
+		diag_text("child stderr: ", res.output);
+	/* ASan names no page: the library's line after it does. */
+	said = strstr(res.output, "kasan-test: pfn 0x");
+	seen = said && sscanf(said, "kasan-test: pfn 0x%lx", &pfn) == 1;
+	if (seen) {
+		snprintf(named, sizeof(named), " of pfn 0x%lx of pool ", pfn);
+		said = strstr(res.output, "pagepool: KASAN: 0x");
+		seen = said && strstr(said, named) &&
+		       strstr(said, ": an access to a free page");
+	}
+	ok(seen, "kasan (%s) - %s: the report names the page, pfn 0x%lx",
+	   impl, what, seen ? pfn : 0UL);
 	if (!seen)
 		diag_text("child stderr: ", res.output);
 }
@@ -226,9 +260,9 @@ int main(void)
 	if (!test_asan_build)
 		skip(2 * NR_CASES, "not the ASan build: free pages are poisoned only "
 		     "with ./configure --enable-asan");
-	else if (!test_backend_is_buddy())
-		skip(2 * NR_CASES, "buddy backend only: the pages jemalloc "
-		     "holds are its memory, not poisoned");
+	else if (test_backend() == PP_BACKEND_JEMALLOC)
+		skip(2 * NR_CASES, "not on the jemalloc backend: the pages "
+		     "jemalloc holds are its memory, not poisoned");
 	else {
 		test_impl(PP_PCP_RSEQ);
 		test_impl(PP_PCP_LOCK);

@@ -6,8 +6,11 @@
  * Runs on both backends; where blocks come from and go back to, the
  * fragmentation case and the watermark ladder are the buddy allocator's.
  */
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include <pagepool/backend.h>
 #include <pagepool/pagepool.h>
 
 #include "pp_test.h"
@@ -281,13 +284,59 @@ static void test_call_counters(void)
 	ok(pp_pool_destroy(pool) == 0, "pp_pool_destroy - returns 0");
 }
 
+/*
+ * <pagepool/backend.h>'s pp_zone_take_pages() on the plugin backend (the
+ * run as unit/plugin/test_single.plugin): a failure says why in errno,
+ * EINVAL for an order above PP_MAX_ORDER, ENOMEM for an empty zone.
+ */
+static void test_zone_take_errno(void)
+{
+	struct pp_pool *pool;
+	struct pp_page **taken, *page;
+	struct pp_vmstat st;
+	unsigned long n = 0;
+	int err;
+
+	if (test_backend() != PP_BACKEND_PLUGIN) {
+		skip(3, "pp_zone_take_pages() is for plugin pools: the run "
+		     "as unit/plugin/test_single.plugin checks it");
+		return;
+	}
+	pool = test_pool_create(1024, 8, 48, 1);
+	pp_pool_vmstat(pool, &st);
+	errno = 0;
+	page = pp_zone_take_pages(pool, PP_MAX_ORDER + 1);
+	err = errno;
+	ok(!page && err == EINVAL,
+	   "pp_zone_take_pages - order %d (above PP_MAX_ORDER): NULL, errno "
+	   "EINVAL (%s)", PP_MAX_ORDER + 1, strerror(err));
+	/* No watermark applies: every page of the zone, then none. */
+	taken = calloc(st.nr_pages + 1, sizeof(*taken));
+	if (!taken)
+		bail_out("out of memory");
+	errno = 0;
+	while (n <= st.nr_pages && (taken[n] = pp_zone_take_pages(pool, 0)))
+		n++;
+	err = errno;
+	ok(n > 0 && n <= st.nr_pages && err == ENOMEM,
+	   "pp_zone_take_pages - the zone emptied after %lu pages: NULL, "
+	   "errno ENOMEM (%s)", n, strerror(err));
+	errno = 0;
+	while (n)
+		pp_zone_give_pages(pool, taken[--n], 1);
+	free(taken);
+	ok(errno == 0 && !pp_pool_destroy(pool),
+	   "pp_zone_give_pages - every page back, errno untouched");
+}
+
 int main(void)
 {
-	plan_tests(49);
+	plan_tests(52);
 	test_orders();
 	test_fragmented();
 	test_watermarks();
 	test_gfp_zero();
 	test_call_counters();
+	test_zone_take_errno();
 	return exit_status();
 }
