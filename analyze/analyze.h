@@ -327,6 +327,20 @@ struct reader_options {
 /* Read every trace of a into it.  0, or 1 after printing the cause. */
 int read_traces(struct analysis *a, const struct reader_options *o);
 
+/* live.c */
+struct live_options {
+	const char *url;	/* net://HOST[:PORT]/host/HOSTNAME/SESSION */
+	FILE *out;		/* the interval lines */
+	unsigned int interval_ms;
+};
+/*
+ * --live: follow the live session at lo->url (babeltrace2's lttng-live
+ * source) into @a, a line per interval on lo->out, until the session
+ * ends.  0, or 1 after printing the cause.
+ */
+int read_live(struct analysis *a, const struct reader_options *o,
+	      const struct live_options *lo);
+
 /* fold.c */
 struct group *group_get(struct analysis *a, struct process *p, uint32_t mode,
 			int64_t run);

@@ -44,6 +44,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 "Usage: rpcsim-analyze [OPTION]... TRACE...\n"
+"  or:  rpcsim-analyze [OPTION]... --live=URL\n"
 "Per-call latency of svc_alloc_arg() from an LTTng-UST trace of rpcsim.\n"
 "\n"
 "TRACE is a directory lttng wrote (lttng create --output=TRACE); the CTF\n"
@@ -83,6 +84,16 @@ static void usage(FILE *f)
 "                           CDF and tail, log x axis) and pages refilled\n"
 "                           per call into FILE, an .svg or .png, with\n"
 "                           gnuplot (default: no plot)\n"
+"      --live=URL           follow a live session (rpcsim --trace-live)\n"
+"                           at URL, net://HOST[:PORT]/host/HOSTNAME/SESSION\n"
+"                           (the relay daemon's live port, default 5344):\n"
+"                           each second a line of each mode's per-call\n"
+"                           latency over that second, on stdout (stderr\n"
+"                           with --json or --output), then, once the\n"
+"                           session ends, the report of the whole run;\n"
+"                           start it as soon as rpcsim prints the URL: a\n"
+"                           viewer joining later misses the start (said,\n"
+"                           exit 1; --partial reports what was seen)\n"
 "  -h, --help               print this help and exit\n"
 "  -V, --version            print the version and exit\n"
 "\n"
@@ -193,6 +204,7 @@ struct run {
 	struct reader_options rd;
 	const char *plot_path;
 	const char *gnuplot;
+	struct live_options live;	/* --live: url set */
 };
 
 /* Read the traces, print the report (and the plot): the exit status. */
@@ -202,6 +214,14 @@ static int run(const struct run *r)
 	char what[PATH_MAX + 256], extra[64];
 	unsigned int problems;
 	int ret;
+
+	if (r->live.url) {
+		if (read_live(&a, &r->rd, &r->live)) {
+			analysis_free(&a);
+			return 1;
+		}
+		goto read;	/* the rest as for a trace on disk */
+	}
 
 	if (find_traces(&a, r->traces, (unsigned int)r->nr)) {
 		analysis_free(&a);
@@ -225,6 +245,7 @@ static int run(const struct run *r)
 		analysis_free(&a);
 		return 1;
 	}
+read:
 	if (a.corrupt) {
 		fprintf(stderr, "rpcsim-analyze: %s%s: corrupted trace: %s\n",
 			r->traces[0], r->nr > 1 ? " ..." : "", a.corrupt);
@@ -537,6 +558,55 @@ static int output_close(const char *path, int ret)
 	return ret;
 }
 
+#define LIVE_ACCEPTED "accepted net://HOST[:PORT]/host/HOSTNAME/SESSION " \
+	"(or net6://), the relay daemon's live URL"
+
+/* A port: digits 1..65535, its end or NULL. */
+static const char *url_port(const char *p)
+{
+	unsigned long v = 0;
+	const char *q = p;
+
+	while (*q >= '0' && *q <= '9' && q - p < 6)
+		v = v * 10 + (unsigned long)(*q++ - '0');
+	return q == p || v < 1 || v > 65535 ? NULL : q;
+}
+
+/* --live: net[6]://HOST[:PORT]/host/HOSTNAME/SESSION.  0, or -1. */
+static int check_live_url(const char *url)
+{
+	const char *p = url, *host;
+	size_t n;
+
+	if (!strncmp(p, "net://", 6))
+		p += 6;
+	else if (!strncmp(p, "net6://", 7))
+		p += 7;
+	else
+		return -1;
+	host = p;
+	if (*p == '[') {
+		p = strchr(p, ']');
+		if (!p || p == host + 1)
+			return -1;
+		p++;
+	} else {
+		p += strcspn(p, ":/");
+	}
+	if (p == host)
+		return -1;
+	if (*p == ':' && !(p = url_port(p + 1)))
+		return -1;
+	if (strncmp(p, "/host/", 6))
+		return -1;
+	p += 6;
+	n = strcspn(p, "/");
+	if (!n || p[n] != '/')
+		return -1;
+	p += n + 1;
+	return *p && !strchr(p, '/') ? 0 : -1;
+}
+
 /* What an option given without its value takes, for the message. */
 static const char *value_needed(int opt)
 {
@@ -551,6 +621,8 @@ static const char *value_needed(int opt)
 		return "accepted text, json or text,json";
 	case 'J':
 		return "accepted an integer 1.." JOBS_MAX_STR;
+	case 'L':
+		return LIVE_ACCEPTED;
 	default:
 		return "accepted an integer 0..1000000 (ns)";
 	}
@@ -634,6 +706,12 @@ static int take_option(int c, char **argv, const struct option *longopts,
 	case 'J':
 		r->rd.jobs = parse_jobs(optarg);
 		break;
+	case 'L':
+		if (check_live_url(optarg))
+			tool_die(2, "invalid --live '%s': %s", optarg,
+				 LIVE_ACCEPTED);
+		r->live.url = optarg;
+		break;
 	case 'S':
 		schema_print(stdout);
 		return 0;
@@ -676,6 +754,7 @@ int rpcsim_analyze_main(int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "output-format", required_argument, NULL, 'F' },
 		{ "schema", no_argument, NULL, 'S' },
+		{ "live", required_argument, NULL, 'L' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
@@ -696,6 +775,25 @@ int rpcsim_analyze_main(int argc, char **argv)
 		ret = take_option(c, argv, longopts, &r, &output);
 		if (ret != OPT_NEXT)
 			return ret;
+	}
+	if (r.live.url) {
+		if (optind < argc)
+			tool_die(2, "--live=%s and TRACE '%s': give one of "
+				 "them", r.live.url, argv[optind]);
+		if (r.plot_path)
+			tool_die(2, "%s", "--live and --plot: plot the trace "
+				 "the relay daemon wrote instead");
+		r.live.out = output || r.ro.json ? stderr : stdout;
+		r.live.interval_ms = 1000;
+		/*
+		 * In this process: the isolating parent would hold the
+		 * child's stderr (the lines with --json) until its end.
+		 */
+		r.rd.jobs = 1;
+		r.traces = (char **)&r.live.url;
+		r.nr = 1;
+		ret = run(&r);
+		return output ? output_close(output, ret) : ret;
 	}
 	if (optind >= argc)
 		tool_die(2, "%s", "missing TRACE: accepted one or more trace directories (see --help)");

@@ -207,23 +207,56 @@ static int run_analyzer(const char *dir)
 #endif
 
 #ifdef HAVE_LTTNG_UST
+/*
+ * --trace-live: on stderr at once (the report may go to a file, and the
+ * viewer is started while rpcsim runs), how to follow the session: its
+ * live URL takes the relay daemon's host and live port (5344 unless the
+ * daemon was started with another --live-port).
+ */
+static void trace_live_said(const struct rpcsim_config *cfg,
+			    const struct trace_session *ts)
+{
+	const char *url = cfg->trace_live, *host = strstr(url, "://") + 3;
+	const char *slash = strchr(ts->dir, '/');
+	size_t hl = host[0] == '[' ? strcspn(host, "]") + 1 :
+		    strcspn(host, ":/");
+
+	fprintf(stderr, "rpcsim: --trace-live: session %s on the relay "
+		"daemon at %s; follow it with: rpcsim-analyze "
+		"--live=%.*s%.*s:5344/host/%.*s/%s; the relay daemon "
+		"writes it in %s below its output folder\n", ts->name, url,
+		(int)(host - url), url, (int)hl, host,
+		(int)(slash ? slash - ts->dir : 0), ts->dir, ts->name,
+		ts->dir);
+}
+
 /* --trace: start the session, its folder in @rep.  -1, said, if it cannot. */
 static int trace_start(const struct rpcsim_config *cfg,
 		       struct trace_session *ts, struct report *rep)
 {
 	struct trace_session_config tc = {
 		.dir = cfg->trace_dir,
+		.live_url = cfg->trace_live,
 		.all_events = cfg->trace_all,
 		.page_pool = cfg->consumer == RPCSIM_CONSUMER_PAGE_POOL,
 	};
 	char err[512];
 
+	if (cfg->trace_live && cfg->trace_dir) {
+		fprintf(stderr, "rpcsim: --trace=%s and --trace-live: a live "
+			"session is written by the relay daemon, in its own "
+			"output folder; give one of them\n", cfg->trace_dir);
+		exit(2);
+	}
 	trace_buffer_split(cfg->trace_buffer, &tc.subbuf_size, &tc.num_subbuf);
 	if (trace_session_start(ts, &tc, err, sizeof(err))) {
-		fprintf(stderr, "rpcsim: --trace: %s\n", err);
+		fprintf(stderr, "rpcsim: --trace%s: %s\n",
+			cfg->trace_live ? "-live" : "", err);
 		return -1;
 	}
 	rep->trace_dir = ts->dir;
+	if (ts->live)
+		trace_live_said(cfg, ts);
 	return 0;
 }
 
@@ -258,6 +291,13 @@ static int trace_finish(const struct rpcsim_config *cfg,
 			(unsigned long long)rep->trace_lost);
 	if (cfg->json)
 		return 0;
+	if (cfg->trace_live) {
+		/* its folder is the relay daemon's, maybe on another host */
+		printf("\nTrace %s: written by the relay daemon at %s, below "
+		       "its output folder (rpcsim-analyze reads it there)\n",
+		       rep->trace_dir, cfg->trace_live);
+		return 0;
+	}
 	printf("\nTrace %s, as rpcsim-analyze reads it:\n", rep->trace_dir);
 	return run_analyzer(rep->trace_dir);
 }

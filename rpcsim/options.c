@@ -325,6 +325,16 @@ const struct opt_spec opt_table[] = {
 		  "rpcsim-analyze's figures for the trace beside\n"
 		  "rpcsim's own; a DIR that holds a trace, or\n"
 		  "that another rpcsim records into, is refused" },
+	{ "trace-live", 0, optional_argument, "URL", OPT_OTHER,
+	  .apply = apply_trace_live, .hidden = !TRACING_BUILT,
+	  .not_setting = true,
+	  .help = "record the run in a live LTTng session sent to\n"
+		  "the relay daemon (lttng-relayd) at URL,\n"
+		  "net://HOST[:CONTROL_PORT[:DATA_PORT]] (default:\n"
+		  "net://localhost); rpcsim-analyze --live follows\n"
+		  "it as it runs, and the relay daemon writes the\n"
+		  "trace below its output folder, in the\n"
+		  "HOSTNAME/SESSION folder rpcsim names" },
 	{ "trace-events", 0, required_argument, "SET", OPT_WORD,
 	  .accepted = "rpcsim or all", .words = words_trace_events,
 	  CFG(trace_all, FIELD_BOOL), .hidden = !TRACING_BUILT,

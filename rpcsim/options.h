@@ -130,6 +130,7 @@ struct rpcsim_config {
 	/* --trace: record the run with LTTng (rpcsim --trace[=DIR]). */
 	bool trace;
 	const char *trace_dir;		/* NULL: a new timestamped folder */
+	const char *trace_live;		/* --trace-live: relay daemon URL */
 	bool trace_all;			/* --trace-events=all: + pagepool:* */
 	uint64_t trace_buffer;		/* ring buffer bytes per CPU */
 	bool progress;			/* stderr is a terminal, not --quiet */

@@ -213,6 +213,66 @@ void apply_trace(const struct opt_spec *o, const char *arg,
 	st->cfg->trace_dir = arg;
 }
 
+/* A port in a --trace-live URL: 1..65535, digits only; its end or NULL. */
+static const char *live_port(const char *p)
+{
+	unsigned long v = 0;
+	const char *q = p;
+
+	while (*q >= '0' && *q <= '9' && q - p < 6)
+		v = v * 10 + (unsigned long)(*q++ - '0');
+	return q == p || v < 1 || v > 65535 ? NULL : q;
+}
+
+/*
+ * --trace-live[=URL]: net://HOST[:CONTROL_PORT[:DATA_PORT]] or
+ * net6://[ADDR][:...]; liblttng-ctl reads it, this only refuses at once
+ * what it could not (exit 2) rather than after the session daemon is
+ * asked.
+ */
+void apply_trace_live(const struct opt_spec *o, const char *arg,
+		      uint64_t value, struct opt_state *st)
+{
+	const char *p = arg, *host;
+	int ports = 0;
+
+	(void)value;
+	if (!arg)
+		arg = p = "net://localhost";
+	if (!strncmp(p, "net://", 6))
+		p += 6;
+	else if (!strncmp(p, "net6://", 7))
+		p += 7;
+	else
+		goto bad;
+	host = p;
+	if (*p == '[') {
+		p = strchr(p, ']');
+		if (!p || p == host + 1)
+			goto bad;
+		p++;
+	} else {
+		p += strcspn(p, ":/");
+	}
+	if (p == host)
+		goto bad;
+	while (*p == ':' && ports < 2) {
+		p = live_port(p + 1);
+		if (!p)
+			goto bad;
+		ports++;
+	}
+	if (*p)
+		goto bad;
+	st->cfg->trace = true;
+	st->cfg->trace_live = arg;
+	return;
+bad:
+	usage_error("invalid --%s '%s': accepted net://HOST[:CONTROL_PORT"
+		    "[:DATA_PORT]] (ports 1..65535), the relay daemon's",
+		    o->name, arg);
+}
+
 /* A backend name, or plugin:PATH (the path is checked by apply_backend()). */
 int backend_lookup(const char *word)
 {

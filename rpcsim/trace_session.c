@@ -21,11 +21,24 @@
 #include <lttng/lttng.h>
 
 #define TRACE_CHANNEL	"rpcsim"
+/* --trace-live: how often the consumer sends what it has (us) */
+#define TRACE_LIVE_TIMER_US	200000
+
+/* --trace-live: the relay daemon's URL, for trace_err() */
+static const char *trace_relay_url;
 
 static void trace_err(char *err, size_t errlen, const char *what, int ret)
 {
-	snprintf(err, errlen, "%s: %s", what,
-		 lttng_strerror(ret < 0 ? ret : -ret));
+	int code = ret < 0 ? -ret : ret;
+
+	/* the session daemon meets the relay daemon at the first channel */
+	if (trace_relay_url && (code == LTTNG_ERR_RELAYD_CONNECT_FAIL ||
+				code == LTTNG_ERR_RELAYD_VERSION_FAIL))
+		snprintf(err, errlen, "no relay daemon answers at %s: start "
+			 "one with 'lttng-relayd --daemonize' (LTTng, %s: %s)",
+			 trace_relay_url, what, lttng_strerror(-code));
+	else
+		snprintf(err, errlen, "%s: %s", what, lttng_strerror(-code));
 }
 
 /*
@@ -254,6 +267,60 @@ static int trace_add_contexts(struct lttng_handle *h, char *err,
 	return 0;
 }
 
+/*
+ * --trace-live: a live session whose consumer sends the trace to the
+ * relay daemon at @url, which writes it below its output folder, in
+ * HOSTNAME/SESSION-CREATION_TIME (@ts->dir), and serves it to live
+ * viewers (rpcsim-analyze --live) as it comes.  0, or -1 with @err.
+ */
+static int trace_create_live(struct trace_session *ts, const char *url,
+			     char *err, size_t errlen)
+{
+	struct lttng_session_descriptor *desc;
+	struct lttng_session *list = NULL;
+	char host[256] = "localhost", stamp[32] = "";
+	enum lttng_error_code code;
+	int n;
+
+	desc = lttng_session_descriptor_live_network_create(ts->name, url,
+							     NULL,
+							     TRACE_LIVE_TIMER_US);
+	if (!desc) {
+		snprintf(err, errlen, "--trace-live=%s: liblttng-ctl refused "
+			 "the URL: accepted net://HOST[:CONTROL_PORT"
+			 "[:DATA_PORT]]", url);
+		return -1;
+	}
+	trace_relay_url = url;
+	code = lttng_create_session_ext(desc);
+	lttng_session_descriptor_destroy(desc);
+	if (code != LTTNG_OK) {
+		trace_err(err, errlen, "creating the live session", -code);
+		return -1;
+	}
+	ts->live = true;
+	/* where the relay daemon writes it: its name and creation time */
+	n = lttng_list_sessions(&list);
+	for (int i = 0; i < n; i++) {
+		uint64_t t;
+		time_t tt;
+		struct tm tm;
+
+		if (strcmp(list[i].name, ts->name) ||
+		    lttng_session_get_creation_time(&list[i], &t) != LTTNG_OK)
+			continue;
+		tt = (time_t)t;
+		localtime_r(&tt, &tm);
+		strftime(stamp, sizeof(stamp), "-%Y%m%d-%H%M%S", &tm);
+	}
+	free(list);
+	if (gethostname(host, sizeof(host)))
+		snprintf(host, sizeof(host), "localhost");
+	host[sizeof(host) - 1] = '\0';
+	snprintf(ts->dir, sizeof(ts->dir), "%s/%s%s", host, ts->name, stamp);
+	return 0;
+}
+
 int trace_session_start(struct trace_session *ts,
 			const struct trace_session_config *cfg,
 			char *err, size_t errlen)
@@ -274,15 +341,20 @@ int trace_session_start(struct trace_session *ts,
 			 "(as root, or as this user)");
 		return -1;
 	}
-	if (trace_prepare_dir(ts, cfg->dir, err, errlen))
-		return -1;
 	snprintf(ts->name, sizeof(ts->name), "rpcsim-%ld-%ld", (long)getpid(),
 		 (long)time(NULL));
-	snprintf(url, sizeof(url), "file://%s", ts->dir);
-	ret = lttng_create_session(ts->name, url);
-	if (ret < 0) {
-		trace_err(err, errlen, "creating the session", ret);
-		return -1;
+	if (cfg->live_url) {
+		if (trace_create_live(ts, cfg->live_url, err, errlen))
+			return -1;
+	} else {
+		if (trace_prepare_dir(ts, cfg->dir, err, errlen))
+			return -1;
+		snprintf(url, sizeof(url), "file://%s", ts->dir);
+		ret = lttng_create_session(ts->name, url);
+		if (ret < 0) {
+			trace_err(err, errlen, "creating the session", ret);
+			return -1;
+		}
 	}
 
 	memset(&dom, 0, sizeof(dom));
@@ -368,7 +440,7 @@ static void trace_explain_full(const struct trace_session *ts, char *err,
 	struct statvfs vfs;
 	unsigned long long left;
 
-	if (statvfs(ts->dir, &vfs))
+	if (ts->live || statvfs(ts->dir, &vfs))
 		return;
 	/* The consumer of a root session daemon may use the reserve. */
 	left = (unsigned long long)(geteuid() ? vfs.f_bavail : vfs.f_bfree) *

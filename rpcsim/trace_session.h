@@ -15,6 +15,11 @@
 
 struct trace_session_config {
 	const char *dir;		/* output folder; NULL: a new one */
+	/*
+	 * --trace-live: a live session sent to the relay daemon at this
+	 * URL (net://HOST[:CTRL[:DATA]]) instead of a folder; dir unused.
+	 */
+	const char *live_url;
 	bool all_events;		/* also enable pagepool:* */
 	bool page_pool;			/* also enable page_pool:* */
 	uint64_t subbuf_size;		/* bytes per sub-buffer, power of 2 */
@@ -23,7 +28,10 @@ struct trace_session_config {
 
 struct trace_session {
 	char name[64];
-	char dir[4096];			/* absolute output folder */
+	char dir[4096];			/* absolute output folder; live:
+					   HOSTNAME/SESSION below the relay
+					   daemon's output folder */
+	bool live;
 	int dir_fd;			/* holds its lock until exit */
 	uint64_t subbuf_size;
 	bool started;

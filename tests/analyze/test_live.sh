@@ -1,0 +1,295 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# Live analysis: rpcsim --trace-live sends its run to a real lttng-relayd
+# on loopback (ports of its own, output folder in the test's tmpdir),
+# while rpcsim-analyze --live follows it through babeltrace2's lttng-live
+# source.  Checked: interval lines appear before the end of the run; the
+# whole-run report at the end is the one rpcsim-analyze prints for the
+# trace the relay daemon wrote; that trace agrees with rpcsim's own
+# figures; bad URLs and no relay daemon are one-line errors (exit 2 and
+# 1).
+#
+# It never sees or touches the user's LTTng state: its own LTTNG_HOME and
+# (as root) its own /var/run/lttng, its own session daemon and relay
+# daemon, each stopped by its pid (lttng_isolate, tests/utils/lttng.sh).
+# Skipped without lttng-relayd, babeltrace2's lttng-live source or that
+# isolation.  Every process is bounded by timeout.
+
+: "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
+: "${top_builddir:=$top_srcdir}"
+# shellcheck source=tests/utils/tap.sh
+. "$top_srcdir/tests/utils/tap.sh"
+plan_no_plan
+# shellcheck source=tests/utils/lttng.sh
+. "$top_srcdir/tests/utils/lttng.sh"
+
+ANALYZE=$top_builddir/analyze/rpcsim-analyze
+RPCSIM=$top_builddir/rpcsim/rpcsim
+
+tap_skip_without_prog "$ANALYZE" "configure found no libbabeltrace2"
+tap_skip_without_prog "$RPCSIM" "rpcsim not built"
+"$RPCSIM" --help | grep -q -- '--trace-live' ||
+	plan_skip_all "rpcsim built without LTTng-UST"
+command -v lttng-relayd >/dev/null 2>&1 ||
+	plan_skip_all "lttng-relayd missing (apt-get install lttng-tools)"
+babeltrace2 help source.ctf.lttng-live >/dev/null 2>&1 ||
+	plan_skip_all "babeltrace2's source.ctf.lttng-live missing"
+have_python || plan_skip_all "python3 missing (it picks free ports and checks the JSON)"
+# Runs this script again, isolated, before anything is printed.
+lttng_test_isolated "$0" "$@"
+
+tap_tmpdir test-live
+relay_pid=
+relay_down()
+{
+	[ -n "$relay_pid" ] || return 0
+	kill "$relay_pid" 2>/dev/null
+	i=0
+	while kill -0 "$relay_pid" 2>/dev/null && [ $i -lt 50 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	kill -9 "$relay_pid" 2>/dev/null
+	wait "$relay_pid" 2>/dev/null
+	relay_pid=
+}
+tap_at_exit lttng_cleanup
+tap_at_exit relay_down
+
+lttng_sessiond_up >"$tmpdir/why" 2>&1 || bail_out "$(cat "$tmpdir/why")"
+diag "lttng-sessiond pid $lttng_started_pid, LTTNG_HOME $LTTNG_HOME ($PP_LTTNG_ISOLATED)"
+
+###########################################################################
+# Bad URLs and no relay daemon: before any is started
+
+timeout 20 "$ANALYZE" --live=net://localhost/host/x >"$tmpdir/b1.out" 2>"$tmpdir/b1.err"
+st=$?
+[ $st -eq 2 ] && [ "$(wc -l <"$tmpdir/b1.err")" -eq 1 ] &&
+	grep -q "invalid --live 'net://localhost/host/x': accepted net://HOST" "$tmpdir/b1.err"
+ok $? "rpcsim-analyze --live without SESSION: exit 2, one line" ||
+	diag "exit $st" "$(cat "$tmpdir/b1.err")"
+
+timeout 20 "$ANALYZE" --live=net://127.0.0.1:1/host/h/s --json x >"$tmpdir/b2.out" 2>"$tmpdir/b2.err"
+st=$?
+[ $st -eq 2 ] && grep -q "give one of them" "$tmpdir/b2.err"
+ok $? "rpcsim-analyze --live and a TRACE: exit 2" || diag "exit $st" "$(cat "$tmpdir/b2.err")"
+
+timeout 20 "$RPCSIM" --trace-live=tcp://localhost >"$tmpdir/b3.out" 2>"$tmpdir/b3.err"
+st=$?
+[ $st -eq 2 ] && [ "$(wc -l <"$tmpdir/b3.err")" -eq 1 ] &&
+	grep -q "invalid --trace-live 'tcp://localhost': accepted net://HOST" "$tmpdir/b3.err"
+ok $? "rpcsim --trace-live=tcp://...: exit 2, one line" ||
+	diag "exit $st" "$(cat "$tmpdir/b3.err")"
+
+# three ports nothing listens on (bound and let go; the relay daemon
+# below takes them a moment later)
+set -- $(python3 -c '
+import socket
+s = [socket.socket() for _ in range(3)]
+for x in s:
+    x.bind(("127.0.0.1", 0))
+print(" ".join(str(x.getsockname()[1]) for x in s))
+')
+ctl=$1 dat=$2 liv=$3
+diag "ports: control $ctl, data $dat, live $liv"
+
+timeout 20 "$ANALYZE" --live="net://127.0.0.1:$liv/host/h/s" >"$tmpdir/n1.out" 2>"$tmpdir/n1.err"
+st=$?
+[ $st -eq 1 ] && [ "$(wc -l <"$tmpdir/n1.err")" -eq 1 ] &&
+	grep -q "^rpcsim-analyze: --live=net://127.0.0.1:$liv/host/h/s: .*Connection refused" "$tmpdir/n1.err"
+ok $? "rpcsim-analyze --live, no relay daemon: exit 1, one line with the cause" ||
+	diag "exit $st" "$(cat "$tmpdir/n1.err")"
+
+timeout 30 "$RPCSIM" --duration=0.2 --trace-live="net://127.0.0.1:$ctl:$dat" >"$tmpdir/n2.out" 2>"$tmpdir/n2.err"
+st=$?
+[ $st -eq 1 ] && [ "$(wc -l <"$tmpdir/n2.err")" -eq 1 ] &&
+	grep -q "no relay daemon answers at net://127.0.0.1:$ctl:$dat" "$tmpdir/n2.err"
+ok $? "rpcsim --trace-live, no relay daemon: exit 1, one line saying so" ||
+	diag "exit $st" "$(cat "$tmpdir/n2.err")"
+lttng_cmd list >"$tmpdir/n2.list" 2>&1
+! grep -q rpcsim- "$tmpdir/n2.list"
+ok $? "no session left behind by the failed start" || diag "$(cat "$tmpdir/n2.list")"
+
+###########################################################################
+# The relay daemon, rpcsim --trace-live, rpcsim-analyze --live
+
+# relay_up OUTDIR: the relay daemon on the three ports, $relay_pid;
+# true once its live port answers
+relay_up()
+{
+	mkdir -p "$1"
+	lttng-relayd -o "$1" -C "tcp://127.0.0.1:$ctl" \
+		-D "tcp://127.0.0.1:$dat" -L "tcp://127.0.0.1:$liv" \
+		>"$1.log" 2>&1 &
+	relay_pid=$!
+	i=0
+	while [ $i -lt 100 ]; do
+		python3 -c "
+import socket
+s = socket.socket()
+s.settimeout(1)
+s.connect(('127.0.0.1', $liv))
+" 2>/dev/null && return 0
+		kill -0 "$relay_pid" 2>/dev/null || return 1
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}
+
+relay_up "$tmpdir/relay"
+ok $? "lttng-relayd (pid $relay_pid) listens on its live port" || {
+	diag "$(cat "$tmpdir/relay.log")"
+	exit_status
+	exit $?
+}
+
+# live_run NAME DURATION [DELAY]: rpcsim --alloc=all --duration=DURATION
+# --trace-live, and rpcsim-analyze --live on it, started DELAY seconds
+# after rpcsim said the URL (default: at once); $tmpdir/NAME.{json,err}
+# rpcsim's, $tmpdir/NAME-live.{out,err} rpcsim-analyze's; $url, $seen (0:
+# an interval line came before rpcsim ended), $rpcsim_st, $analyze_st.
+live_run()
+{
+	timeout 60 "$RPCSIM" --alloc=all --duration="$2" --threads=1 --json \
+		--trace-live="net://127.0.0.1:$ctl:$dat" \
+		>"$tmpdir/$1.json" 2>"$tmpdir/$1.err" &
+	rpcsim_pid=$!
+	# its live URL, said on stderr once the session exists
+	url=
+	i=0
+	while [ $i -lt 400 ] && [ -z "$url" ]; do
+		url=$(sed -n 's/.*follow it with: rpcsim-analyze --live=\([^;]*\);.*/\1/p' "$tmpdir/$1.err")
+		[ -n "$url" ] || sleep 0.025
+		i=$((i + 1))
+	done
+	url=$(echo "$url" | sed "s/:5344\\//:$liv\\//")
+	[ -z "${3:-}" ] || sleep "$3"
+	timeout 60 "$ANALYZE" --live="$url" >"$tmpdir/$1-live.out" \
+		2>"$tmpdir/$1-live.err" &
+	analyze_pid=$!
+	# interval lines while rpcsim still runs
+	seen=1
+	while kill -0 "$rpcsim_pid" 2>/dev/null; do
+		if grep -qs '^t=[0-9]*s .* us (.* calls\{0,1\})' "$tmpdir/$1-live.out"; then
+			seen=0
+			break
+		fi
+		sleep 0.1
+	done
+	wait "$rpcsim_pid"
+	rpcsim_st=$?
+	wait "$analyze_pid"
+	analyze_st=$?
+}
+
+# 3 modes x 1.5 s; one thread keeps the tracer from discarding.  The
+# live source starts at the relay daemon's newest packets: a viewer
+# slower to attach than the first packet (live timer 200 ms) misses the
+# start and says so (checked below); then the run is tried again, at
+# most 3 times.
+try=1
+while :; do
+	live_run rpcsim 1.5
+	grep -q 'joined after process' "$tmpdir/rpcsim-live.err" &&
+		[ $try -lt 3 ] || break
+	diag "try $try: rpcsim-analyze --live attached late: $(cat "$tmpdir/rpcsim-live.err")"
+	try=$((try + 1))
+done
+[ -n "$url" ]
+ok $? "rpcsim --trace-live says how to follow it ($url)" ||
+	diag "$(cat "$tmpdir/rpcsim.err")"
+ok $seen "an interval line with per-call latencies before rpcsim ended" ||
+	diag "$(cat "$tmpdir/rpcsim-live.out")"
+ok $rpcsim_st "rpcsim --trace-live: exit 0" || diag "$(cat "$tmpdir/rpcsim.err")"
+ok $analyze_st "rpcsim-analyze --live: exit 0 once the session ended" ||
+	diag "exit $analyze_st" "$(cat "$tmpdir/rpcsim-live.err")"
+cp "$tmpdir/rpcsim-live.out" "$tmpdir/live.out"
+
+# the trace the relay daemon wrote
+dir=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["trace"]["dir"])' "$tmpdir/rpcsim.json" 2>/dev/null)
+[ -n "$dir" ] && [ -d "$tmpdir/relay/$dir" ]
+ok $? "the relay daemon wrote the trace in $dir, as rpcsim says" ||
+	diag "$(cd "$tmpdir/relay" && find . -maxdepth 3)"
+relay_down
+
+timeout 60 "$ANALYZE" "$tmpdir/relay/$dir" >"$tmpdir/disk.out" 2>"$tmpdir/disk.err"
+ok $? "rpcsim-analyze on the relay daemon's trace: exit 0" ||
+	diag "$(cat "$tmpdir/disk.err")"
+grep -v '^t=[0-9]*s ' "$tmpdir/live.out" >"$tmpdir/live.final"
+cmp -s "$tmpdir/live.final" "$tmpdir/disk.out" && [ -s "$tmpdir/disk.out" ]
+ok $? "--live's whole-run report is the on-disk analysis of the same trace" ||
+	diag "$(diff "$tmpdir/live.final" "$tmpdir/disk.out" | head -40)"
+grep -q '^t=[0-9]*s ' "$tmpdir/live.final"
+[ $? -ne 0 ] && [ "$(grep -c '^t=[0-9]*s ' "$tmpdir/live.out")" -ge 1 ]
+ok $? "interval lines, then the report" || diag "$(cat "$tmpdir/live.out")"
+
+# the trace against rpcsim's own figures
+timeout 60 "$ANALYZE" --json "$tmpdir/relay/$dir" >"$tmpdir/disk.json" 2>"$tmpdir/diskj.err"
+res=$(python3 - "$tmpdir/rpcsim.json" "$tmpdir/disk.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+a = json.load(open(sys.argv[2]))
+labels = {"single": "Single page", "list": "Bulk list", "array": "Bulk array"}
+lost = r["trace"]["discarded_events"] + r["trace"]["lost_packets"]
+bad, said = [], []
+for rm in r["modes"]:
+    am = [m for m in a["modes"] if m["label"] == labels[rm["mode"]]]
+    if len(am) != 1:
+        bad.append("%s: %d modes in the trace" % (rm["mode"], len(am)))
+        continue
+    am = am[0]
+    if am["run_end"]["calls"] != rm["calls"]:
+        bad.append("%s: run_end says %d calls, rpcsim %d" %
+                   (rm["mode"], am["run_end"]["calls"], rm["calls"]))
+    if lost == 0 and am["calls"] != rm["calls"]:
+        bad.append("%s: %d calls in the trace, %d measured" %
+                   (rm["mode"], am["calls"], rm["calls"]))
+    said.append("%s %d calls" % (rm["mode"], rm["calls"]))
+if len(r["modes"]) != 3:
+    bad.append("rpcsim ran %d modes" % len(r["modes"]))
+print("; ".join(bad) if bad else ", ".join(said))
+sys.exit(1 if bad else 0)
+PY
+)
+ok $? "the relay daemon's trace agrees with rpcsim's figures ($res)"
+
+# every call in exactly one interval line
+res=$(python3 - "$tmpdir/live.out" "$tmpdir/disk.json" <<'PY'
+import json, re, sys
+seen = {}
+for line in open(sys.argv[1]):
+    if not line.startswith("t="):
+        continue
+    for mode, n in re.findall(r" (single|list|array) [0-9.]+ us \(([0-9,]+) calls?\)", line):
+        seen[mode] = seen.get(mode, 0) + int(n.replace(",", ""))
+a = json.load(open(sys.argv[2]))
+names = {"Single page": "single", "Bulk list": "list", "Bulk array": "array"}
+want = {names[m["label"]]: m["calls"] for m in a["modes"]}
+print("%s, report %s" % (seen, want))
+sys.exit(0 if seen == want else 1)
+PY
+)
+ok $? "the interval lines add up to the whole run's calls ($res)"
+
+# a session the relay daemon does not have: ends, says so
+relay_up "$tmpdir/relay2" || diag "$(cat "$tmpdir/relay2.log")"
+timeout 30 "$ANALYZE" --live="net://127.0.0.1:$liv/host/nohost/nosession" >"$tmpdir/ns.out" 2>"$tmpdir/ns.err"
+st=$?
+[ $st -eq 1 ] && [ "$(wc -l <"$tmpdir/ns.err")" -eq 1 ] &&
+	grep -q "has no session 'nosession'" "$tmpdir/ns.err"
+ok $? "--live on a session the relay daemon does not have: exit 1, one line" ||
+	diag "exit $st" "$(cat "$tmpdir/ns.err")"
+# a viewer that joins in the second mode: the start is missing, said
+live_run late 1 1.4
+[ "$analyze_st" -eq 1 ] &&
+	grep -q "^rpcsim-analyze: --live=$url: incomplete: joined after process [0-9]* had started" "$tmpdir/late-live.err" &&
+	[ "$(wc -l <"$tmpdir/late-live.err")" -eq 1 ]
+ok $? "--live joining a run late: exit 1, one line saying the start is missing" ||
+	diag "exit $analyze_st" "$(cat "$tmpdir/late-live.err")"
+
+relay_down
+
+exit_status
+exit $?
