@@ -354,8 +354,8 @@ static int parse_args(int argc, char **argv, struct args *a)
 			exit(0);
 		case 'V':
 			free_list(a->o.only);
-			printf("rpcsim-compare (%s) %s, json-c %s\n",
-			       PACKAGE_NAME, PACKAGE_VERSION, json_c_version());
+			tool_print_version(&(struct tool_component){
+						"json-c", json_c_version() }, 1);
 			exit(0);
 		case ':':
 			missing_value(optopt, argv[optind - 1]);

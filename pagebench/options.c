@@ -507,8 +507,8 @@ void pb_parse_options(int argc, char **argv, struct options *o)
 			print_help();
 			exit(0);
 		case 'V':
-			printf("pagebench %s (libpagepool %s)\n",
-			       PACKAGE_VERSION, pp_version());
+			tool_print_version(&(struct tool_component){
+						"libpagepool", pp_version() }, 1);
 			exit(0);
 		case ':':
 			tool_die(2, "option '%s' needs a value; see pagebench "

@@ -61,9 +61,12 @@ const char *rpcsim_consumer_name(enum rpcsim_consumer consumer)
 	.field = (type), .offset = offsetof(struct rpcsim_config, member)
 
 #ifdef HAVE_LTTNG_UST
+#include <lttng/ust-version.h>
 #define TRACING_BUILT	true
+#define RPCSIM_LTTNG_UST_VERSION	LTTNG_UST_VERSION
 #else
 #define TRACING_BUILT	false
+#define RPCSIM_LTTNG_UST_VERSION	NULL
 #endif
 
 static const char *const words_completion[] = { "inline", "thread", NULL };
@@ -627,9 +630,13 @@ static void apply_help(const struct opt_spec *o, const char *arg,
 static void apply_version(const struct opt_spec *o, const char *arg,
 			  uint64_t value, struct opt_state *st)
 {
-	printf("rpcsim %s (libpagepool %s, %s)\n", PACKAGE_VERSION,
-	       pp_version(),
-	       TRACING_BUILT ? "LTTng-UST tracepoints" : "no tracepoints");
+	const struct tool_component c[] = {
+		{ "libpagepool", pp_version() },
+		/* The tracepoints' provider, or "without lttng-ust". */
+		{ "lttng-ust", RPCSIM_LTTNG_UST_VERSION },
+	};
+
+	tool_print_version(c, ARRAY_SIZE(c));
 	exit(0);
 }
 
