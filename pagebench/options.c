@@ -152,8 +152,9 @@ static void print_help(void)
 "mempool and tcmalloc run in child programs of their own, pagebench-mempool\n"
 "and pagebench-tcmalloc, started once per run; they time their loops the\n"
 "same way and pagebench reports them like the others (pagebench(1) lists\n"
-"the DPDK EAL arguments).  Exit status: 0 ok, 1 runtime failure, 2 bad\n"
-"command line.\n",
+"the DPDK EAL arguments).  Ctrl-C ends the run with what was measured so\n"
+"far, marked as interrupted.  Exit status: 0 ok, 1 runtime failure, 2 bad\n"
+"command line, 130 Ctrl-C (128 + the signal).\n",
 	       not_built, MAX_BULK, MAX_RUNS, DEFAULT_RUNS, DEFAULT_RUN_MS);
 }
 

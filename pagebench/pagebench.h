@@ -10,6 +10,7 @@
 #ifndef PAGEBENCH_PAGEBENCH_H
 #define PAGEBENCH_PAGEBENCH_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -179,6 +180,15 @@ void pb_percpu_setup(uint64_t used, uint64_t unused);
 void pb_percpu_teardown(void);
 uintptr_t pb_percpu_single(unsigned long pages);
 uintptr_t pb_percpu_array(struct pp_page **arr, unsigned long n);
+
+/*
+ * pagebench.c: the signal that ended the runs early (SIGINT, SIGTERM,
+ * SIGHUP, SIGQUIT), or 0.  The configurations measured before it are
+ * reported, marked as interrupted, and the exit status is 128 + it.
+ */
+extern volatile sig_atomic_t pb_interrupted;
+/* "SIGINT" */
+const char *pb_signal_name(int sig);
 
 /*
  * pagebench.c: stop the child baselines, then "pagebench: message" and

@@ -351,6 +351,7 @@ void pb_write_json(FILE *out, const struct pb_doc *d)
 	struct json j;
 	struct results_origin origin = {
 		.version = PACKAGE_VERSION, .libpagepool = pp_version(),
+		.signal = pb_interrupted,
 #ifdef PP_CONFIG_ASAN
 		.asan = true,
 #endif
