@@ -121,8 +121,8 @@ static void print_help(void)
 "                          (default: none)\n"
 "How long:\n"
 "      --runs=N            timed runs per configuration, 1..%d (default: %d)\n"
-"      --run-ms=MS         about how long each run takes, 0.1..10000\n"
-"                          (default: %g)\n"
+"      --run-ms=MS         about how long each run takes, 0.1..10000 ms;\n"
+"                          a unit may follow: 500ms, 2s (default: %g)\n"
 "      --smoke             a few pages per configuration: checks the\n"
 "                          output, measures nothing (default: off)\n"
 "      --pin=on|off        pin to the CPU pagebench starts on (default: on)\n"
@@ -294,12 +294,18 @@ static void parse_runs(const char *arg, struct options *o)
 	o->runs = (unsigned int)v;
 }
 
+/* common/number.h's durations, milliseconds without a unit. */
 static void parse_run_ms(const char *arg, struct options *o)
 {
-	if (num_parse_decimal(arg, &o->run_ms) || o->run_ms < 0.1 ||
-	    o->run_ms > 10000)
-		tool_die(2, "--run-ms=%s: expected a number of milliseconds "
-			    "from 0.1 to 10000", arg);
+	double s;
+
+	/* 1e-9: 0.1 ms is 0.1 after the trip through seconds */
+	if (num_parse_duration(arg, "ms", &s) || s * 1000 < 0.1 - 1e-9 ||
+	    s * 1000 > 10000 + 1e-9)
+		tool_die(2, "--run-ms=%s: expected a duration from 0.1ms to "
+			    "10s: %s, milliseconds without a unit", arg,
+			 NUM_DURATION_FORMS);
+	o->run_ms = s * 1000;
 }
 
 static void parse_free(const char *arg, struct options *o)

@@ -201,7 +201,7 @@ const struct opt_spec opt_table[] = {
 	{ "duration", 'd', required_argument, "SECONDS", OPT_SECONDS,
 	  .max = MAX_DURATION_S, .def = DEFAULT_DURATION_S,
 	  CFG(duration_s, FIELD_DOUBLE),
-	  .help = "time per run, decimals allowed (default: {def},\n"
+	  .help = "time per run: 0.5, 500ms, 5s, 2m (default: {def},\n"
 		  "none when only --requests is given)" },
 	{ "requests", 'n', required_argument, "N", OPT_COUNT,
 	  .min = 1, .max = MAX_REQUESTS, CFG(requests, FIELD_U64),
@@ -548,9 +548,10 @@ static const char help_intro[] =
 
 static const char help_footer[] =
 "\n"
-"Numbers are decimal digits (a duration may have a fraction: 0.5); no sign,\n"
-"0x or exponent.  SIZE is a number of bytes with an optional k, m or g\n"
-"suffix (powers of 1024).  A once-a-second progress line goes to stderr when it is a\n"
+"Numbers are decimal digits; no sign, 0x or exponent.  SIZE is a number of\n"
+"bytes with an optional k, K, KiB, m, M, MiB, g, G or GiB (powers of 1024:\n"
+"256KiB).  SECONDS may have a fraction and a unit, ms, s or m (0.5, 500ms,\n"
+"5s, 2m).  A once-a-second progress line goes to stderr when it is a\n"
 "terminal.  Exit status: 0 ok, 1 runtime failure (pages leaked, no memory,\n"
 "a stalled or starved run, the plot not drawn), 2 bad command line, 128 + N\n"
 "stopped by signal N (SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGPIPE, SIGALRM,\n"
@@ -642,43 +643,6 @@ static void apply_version(const struct opt_spec *o, const char *arg,
 
 /* --- values ------------------------------------------------------------------ */
 
-/* Digits with an optional k, m or g suffix (powers of 1024). */
-static int parse_size(const char *s, uint64_t *out)
-{
-	unsigned int shift = 0;
-	size_t len = strlen(s);
-	char digits[32];
-	uint64_t v;
-	int err;
-
-	if (len) {
-		switch (s[len - 1]) {
-		case 'k': case 'K':
-			shift = 10;
-			break;
-		case 'm': case 'M':
-			shift = 20;
-			break;
-		case 'g': case 'G':
-			shift = 30;
-			break;
-		}
-	}
-	if (shift)
-		len--;
-	if (len >= sizeof(digits))	/* 20 digits at most fit 64 bits */
-		return strspn(s, "0123456789") >= len ? -ERANGE : -EINVAL;
-	memcpy(digits, s, len);
-	digits[len] = '\0';
-	err = num_parse_u64(digits, &v);
-	if (err)
-		return err;
-	if (shift && v > (UINT64_MAX >> shift))
-		return -ERANGE;
-	*out = v << shift;
-	return 0;
-}
-
 /* Digits only (common/number.h: one syntax for every number). */
 static uint64_t opt_count(const struct opt_spec *o, const char *arg)
 {
@@ -707,30 +671,36 @@ void refuse_value(const struct opt_spec *o, const char *arg,
 		    opt_text(accepted, sizeof(accepted), o->accepted, o));
 }
 
+/* common/number.h's sizes: digits with k, K, KiB, m, M, MiB, g, G, GiB. */
 static uint64_t opt_size(const struct opt_spec *o, const char *arg)
 {
+	char accepted[160];
 	uint64_t v;
-	int err = parse_size(arg, &v);
+	int err = num_parse_size(arg, &v);
 
 	if (err || v < o->min || v > o->max)
-		refuse_value(o, arg, err == -ERANGE ? "out of range; " : "");
+		usage_error("--%s=%s: %sexpected %s; %s", o->name, arg,
+			    err == -ERANGE ? "out of range; " : "",
+			    opt_text(accepted, sizeof(accepted), o->accepted,
+				     o), NUM_SIZE_FORMS);
 	return v;
 }
 
 /*
- * Decimal digits with an optional fraction, nothing else: strtod() alone
- * read --duration=0x10 as 16 s and 1e3 as 1000, where --threads=0x10 was
- * refused.
+ * common/number.h's durations: decimal digits with an optional fraction
+ * and ms, s or m, seconds without (strtod() alone read --duration=0x10
+ * as 16 s and 1e3 as 1000, where --threads=0x10 was refused).
  */
 static double opt_seconds(const struct opt_spec *o, const char *arg)
 {
 	double v;
 
-	if (num_parse_decimal(arg, &v) || !(v > 0) || v > (double)o->max)
-		usage_error("--%s=%s: expected a number of seconds above 0 "
-			    "and at most %llu, in decimal digits with an "
-			    "optional fraction (e.g. 2 or 0.5)",
-			    o->name, arg, (unsigned long long)o->max);
+	if (num_parse_duration(arg, "s", &v) || !(v > 0) ||
+	    v > (double)o->max)
+		usage_error("--%s=%s: expected a duration above 0 and at most "
+			    "%llu s: %s, seconds without a unit",
+			    o->name, arg, (unsigned long long)o->max,
+			    NUM_DURATION_FORMS);
 	return v;
 }
 
