@@ -25,6 +25,7 @@ enum {
 	OPT_ALLOCATORS = 256, OPT_APIS, OPT_BULK, OPT_VARIANTS, OPT_RUNS,
 	OPT_RUN_MS, OPT_FREE, OPT_JE_TCACHE, OPT_JE_BATCH, OPT_PIN,
 	OPT_SMOKE, OPT_INTERLEAVE, OPT_RESULTS, OPT_BACKEND, OPT_PROFILE,
+	OPT_OUTPUT_FORMAT,
 };
 
 static const struct option long_options[] = {
@@ -44,6 +45,8 @@ static const struct option long_options[] = {
 	{ "interleave",	no_argument,		NULL, OPT_INTERLEAVE },
 	{ "results",	required_argument,	NULL, OPT_RESULTS },
 	{ "json",	no_argument,		NULL, 'j' },
+	{ "output-format", required_argument,	NULL, OPT_OUTPUT_FORMAT },
+	{ "output",	required_argument,	NULL, 'o' },
 	{ "help",	no_argument,		NULL, 'h' },
 	{ "version",	no_argument,		NULL, 'V' },
 	{ NULL, 0, NULL, 0 }
@@ -132,6 +135,12 @@ static void print_help(void)
 "                          alike; the lines come at the end (default: off)\n"
 "Output:\n"
 "  -j, --json              one JSON document instead of text\n"
+"      --output-format=FMT text, json (as --json) or csv: a header line,\n"
+"                          then a row per configuration with its line's\n"
+"                          fields (default: text)\n"
+"  -o, --output=FILE       write what goes to stdout to FILE instead;\n"
+"                          FILE is replaced only when the run succeeds or\n"
+"                          Ctrl-C cuts it short (default: stdout)\n"
 "      --results=DIR       write the JSON document into a file of the folder\n"
 "                          DIR (made if missing), the text staying on stdout,\n"
 "                          as rpcsim --sweep writes its points: named by the\n"
@@ -412,6 +421,21 @@ static void parse_option(int opt, const char *arg, struct options *o)
 		break;
 	case 'j':
 		o->json = true;
+		o->csv = false;
+		break;
+	case OPT_OUTPUT_FORMAT:
+		/* as rpcsim's: the last of --json and --output-format decides */
+		if (strcmp(arg, "text") && strcmp(arg, "json") &&
+		    strcmp(arg, "csv"))
+			tool_die(2, "--output-format=%s: expected text, json or "
+				    "csv", arg);
+		o->json = !strcmp(arg, "json");
+		o->csv = !strcmp(arg, "csv");
+		break;
+	case 'o':
+		if (!*arg)
+			tool_die(2, "--output=: expected a file name");
+		o->output = arg;
 		break;
 	}
 }
@@ -427,7 +451,8 @@ static const char *const named_options[] = {
 	"je-tcache", "je-batch", NULL
 };
 static const char *const output_options[] = {
-	"results", "json", "help", "version", NULL
+	"results", "json", "output-format", "output", "help", "version",
+	NULL
 };
 /* Read by libpagepool (PAGEPOOL_*) and by jemalloc (MALLOC_CONF). */
 static const char *const setting_env[] = {
@@ -507,7 +532,7 @@ void pb_parse_options(int argc, char **argv, struct options *o)
 
 	set_defaults(o);
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":jhV", long_options, &idx)) !=
+	while ((opt = getopt_long(argc, argv, ":jo:hV", long_options, &idx)) !=
 	       -1) {
 		switch (opt) {
 		case 'h':
@@ -544,8 +569,8 @@ void pb_parse_options(int argc, char **argv, struct options *o)
 	o->allocator[A_PLUGIN] = o->backend_plugin != NULL;
 	if (o->results && o->json)
 		tool_die(2, "--json: not with --results=%s (the JSON document "
-			    "goes into its file; the text stays on stdout)",
-			 o->results);
+			    "goes into its file; the text or CSV stays on "
+			    "stdout)", o->results);
 	if (o->results)
 		results_settings(o, given);
 	/* What it cannot read, pp_pool_create() refuses: see pool_env. */

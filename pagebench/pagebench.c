@@ -38,6 +38,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "files.h"
 #include "tool.h"
 #include "../sweep/results.h"
 
@@ -439,7 +440,7 @@ static unsigned int run_interleaved(struct bench *b, struct options *o,
 		o->runs = k;
 	for (unsigned int i = 0; i < nr && o->runs; i++) {
 		summarize(&res[i], o);
-		if (!o->json)
+		if (!o->json && !o->csv)
 			pb_print_line(&res[i], o);
 	}
 	for (int a = 0; a <= A_LAST_POOL; a++)
@@ -472,7 +473,7 @@ static unsigned int run_in_order(struct bench *b, const struct options *o,
 		if (pb_interrupted)
 			break;
 		summarize(r, o);
-		if (!o->json)
+		if (!o->json && !o->csv)
 			pb_print_line(r, o);
 		if (a <= A_LAST_POOL && i == last[a])
 			close_pool(b, a);
@@ -484,6 +485,35 @@ static unsigned int run_in_order(struct bench *b, const struct options *o,
 	return i;
 }
 
+/*
+ * --output=FILE: replaced by what was written when the run succeeded or
+ * a signal cut it short (what was measured, marked), left as it was when
+ * it failed.  Returns the exit status, @status or 1.
+ */
+static int finish_output(const struct options *o, int status)
+{
+	bool cut = pb_interrupted && status == 128 + pb_interrupted;
+	char err[512];
+	int r;
+
+	if (!o->output)
+		return status;
+	r = atomic_stdout_close(!status || cut, err, sizeof(err));
+	if (r < 0) {
+		fprintf(stderr, "pagebench: --output=%s: %s\n", o->output, err);
+		return status ? status : 1;
+	}
+	if (r > 0)
+		fprintf(stderr, "pagebench: --output=%s: not written: the run "
+			"failed (exit %d); the file is as it was\n", o->output,
+			status);
+	else if (cut)
+		fprintf(stderr, "pagebench: --output=%s: what was measured "
+			"before %s, marked as interrupted\n", o->output,
+			pb_signal_name(pb_interrupted));
+	return status;
+}
+
 int main(int argc, char **argv)
 {
 	static struct bench bench;
@@ -491,21 +521,24 @@ int main(int argc, char **argv)
 	struct result *res;
 	unsigned int nr = 0, measured, first[NR_ALLOCATORS], last[NR_ALLOCATORS];
 	bool used[NR_ALLOCATORS], written;
-	char model[256];
+	char model[256], err[512];
 	double tsc;
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 
 	tool_set_name("pagebench");
 	pb_parse_options(argc, argv, &o);
+	catch_stop_signals();
+	/* stdout itself: what the children print goes there too */
+	if (o.output && atomic_stdout_open(o.output, err, sizeof(err)))
+		tool_die(1, "--output=%s: %s", o.output, err);
 	if (o.results) {
 		int done = pb_results_done(&o);
 
 		if (done) {
 			pb_options_release(&o);
-			return done < 0 ? 1 : 0;
+			return finish_output(&o, done < 0 ? 1 : 0);
 		}
 	}
-	catch_stop_signals();
 	if (o.pin)
 		pin_to_this_cpu();
 	pb_find_baselines();
@@ -526,18 +559,20 @@ int main(int argc, char **argv)
 		used[a] = span_of(res, nr, a, &first[a], &last[a]);
 	start_children(&bench, used);
 
-	if (!o.json)
+	if (!o.json && !o.csv)
 		pb_print_header(&bench, &o, model, tsc, cpus);
 	if (o.interleave)
 		measured = run_interleaved(&bench, &o, res, nr, used);
 	else
 		measured = run_in_order(&bench, &o, res, nr, first, last);
-	if (pb_interrupted && !o.json)
+	if (pb_interrupted && !o.json && !o.csv)
 		printf("\ninterrupted by %s: %u of %u configurations measured, "
 		       "the tables hold those\n",
 		       pb_signal_name(pb_interrupted), measured, nr);
 	if (o.json) {
 		pb_print_json(res, measured, &o, &bench, model, tsc, cpus);
+	} else if (o.csv) {
+		pb_print_csv(res, measured, &o);
 	} else {
 		for (int v = 0; v < PP_NR_BULK_VARIANTS; v++)
 			if (o.variant[v])
@@ -557,15 +592,15 @@ int main(int argc, char **argv)
 	free(res);
 	pb_options_release(&o);
 	if (stop_children(&bench) || !written)
-		return 1;
+		return finish_output(&o, 1);
 	if (fflush(stdout) || ferror(stdout)) {
 		perror("pagebench: writing the results");
-		return 1;
+		return finish_output(&o, 1);
 	}
 	if (pb_interrupted) {
 		fprintf(stderr, "pagebench: interrupted by %s\n",
 			pb_signal_name(pb_interrupted));
-		return 128 + pb_interrupted;
+		return finish_output(&o, 128 + pb_interrupted);
 	}
-	return 0;
+	return finish_output(&o, 0);
 }

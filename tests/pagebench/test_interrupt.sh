@@ -17,7 +17,7 @@
 
 PAGEBENCH=${PAGEBENCH:-$top_builddir/pagebench/pagebench}
 tap_tmpdir test-pagebench-interrupt
-plan_tests 9
+plan_tests 11
 
 # 8 configurations of 5 runs of 0.5 s: 20 s in all, cut after the first.
 args="--allocators=lifo --api=array --run-ms=500 --runs=5 --pin=off"
@@ -128,5 +128,22 @@ finish
 [ "$status" -eq 130 ] && [ -z "$(ls "$tmpdir/res")" ]
 ok $? "--results: a run cut short writes no result file (it runs again)" ||
 	diag "status $status: $(cat "$ERR"); $(ls -a "$tmpdir/res")"
+
+# --- --output=FILE: what was measured, replacing FILE, said on stderr -----------------
+echo old >"$tmpdir/out.txt"
+env --default-signal=INT "$PAGEBENCH" $args --output="$tmpdir/out.txt" >"$OUT" 2>"$ERR" &
+pid=$!
+# the first line in the temporary file FILE is written through
+tmp_first_line() { cat "$tmpdir"/.out.txt.* 2>/dev/null | grep -q '^pagebench allocator='; }
+wait_for 30 tmp_first_line && kill -INT "$pid"
+finish
+[ "$status" -eq 130 ] && [ ! -s "$OUT" ] &&
+	grep -q '^interrupted by SIGINT: [1-7] of 8 configurations measured' "$tmpdir/out.txt"
+ok $? "--output=FILE: SIGINT replaces FILE with what was measured, marked" ||
+	diag "status $status: $(cat "$ERR")"
+grep -qx "pagebench: --output=$tmpdir/out.txt: what was measured before SIGINT, marked as interrupted" "$ERR" &&
+	[ -z "$(find "$tmpdir" -name '.out.txt.*')" ]
+ok $? "--output=FILE: stderr says so, no temporary file left" ||
+	diag "$(cat "$ERR")"
 
 exit_status
