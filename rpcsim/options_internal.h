@@ -61,8 +61,8 @@ enum opt_kind {
 	OPT_HEADING,	/* no option: a line of --help (a section title) */
 	OPT_FLAG,	/* no value: sets a bool */
 	OPT_COUNT,	/* decimal digits, min..max */
-	OPT_SIZE,	/* decimal digits with k, m or g, min..max */
-	OPT_SECONDS,	/* decimal digits with a fraction, above 0, up to max */
+	OPT_SIZE,	/* num_parse_size(): digits with k, KiB, m, ..., min..max */
+	OPT_SECONDS,	/* num_parse_duration(), 0 < s <= max */
 	OPT_WORD,	/* one of some words, numbered by @words or @lookup */
 	OPT_OTHER,	/* @apply parses it */
 };
