@@ -195,6 +195,10 @@ cat >"$tmpdir/table" <<'EOF'
 1 rpcsim-compare "$tmpdir/cut.json" "$fix/plain.json"
 1 rpcsim-compare "$tmpdir/empty" "$fix/plain.json"
 1 rpcsim-compare @full "$fix/plain.json" "$fix/plain.json"
+2 rpcsim-compare --output-format=xml "$fix/plain.json" "$fix/plain.json"
+2 rpcsim-compare --output= "$fix/plain.json" "$fix/plain.json"
+2 rpcsim-compare "$fix/plain.json" "$fix/plain.json" -o
+1 rpcsim-compare --output=/nonexistent/dir/x.txt "$fix/plain.json" "$fix/plain.json"
 EOF
 
 # The environment cases after the table: TOOL ARGS...
