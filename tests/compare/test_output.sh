@@ -5,7 +5,8 @@
 # rpcsim's: CSV is a header line and one row per metric, mode and file,
 # holding the figures of the JSON document; --json is
 # --output-format=json; FILE is replaced when the comparison succeeds
-# and left as it was when it fails.
+# and left as it was when it fails or SIGINT ends it (common/files.c's
+# guard), and a SIGINT ignored when it started stays ignored.
 
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${top_builddir:=$top_srcdir}"
@@ -15,7 +16,7 @@
 COMPARE=$top_builddir/compare/rpcsim-compare
 fix=$top_srcdir/tests/compare/fixtures
 tap_tmpdir test-compare-output
-plan_tests 9
+plan_tests 11
 
 run_cmd 30 "$COMPARE" --output-format=csv "$fix/plain.json" "$fix/asan.json" "$fix/jemalloc.json"
 cp "$OUT" "$tmpdir/csv"
@@ -95,5 +96,57 @@ ok $? "--output=FILE in a missing folder: exit 1, one line" || diag "$(cat "$ERR
 run_cmd 30 "$COMPARE" --output-format=csv --sweep="$fix"
 [ "$status" -eq 2 ] && [ "$(cat "$ERR")" = "rpcsim-compare: --output-format=csv: not with --sweep (its table is text)" ]
 ok $? "--output-format=csv --sweep: refused, one line" || diag "$(cat "$ERR")"
+
+# --- signals while --output=FILE is written ----------------------------------------------
+# rpcsim-compare waits on standard input ('-', a FIFO held open here)
+# with FILE's temporary file made; then SIGINT.  Each wait bounded.
+wait_for()
+{
+	tries=$(($1 * 10))
+	shift
+	while ! "$@"; do
+		tries=$((tries - 1))
+		[ "$tries" -gt 0 ] || return 1
+		sleep 0.1
+	done
+}
+tmp_made() { [ -n "$(find "$tmpdir" -name '.sig.txt.*')" ]; }
+gone() { ! kill -0 "$pid" 2>/dev/null; }
+finish()
+{
+	if wait_for 30 gone; then
+		wait "$pid"
+		status=$?
+	else
+		kill -KILL "$pid" 2>/dev/null
+		wait "$pid"
+		status=124
+	fi
+}
+mkfifo "$tmpdir/fifo"
+echo old >"$tmpdir/sig.txt"
+env --default-signal=INT "$COMPARE" --output="$tmpdir/sig.txt" - "$fix/plain.json" \
+	<"$tmpdir/fifo" >"$OUT" 2>"$ERR" &
+pid=$!
+exec 3>"$tmpdir/fifo"
+wait_for 30 tmp_made && kill -INT "$pid"
+finish
+exec 3>&-
+[ "$status" -eq 130 ] && [ "$(cat "$tmpdir/sig.txt")" = old ] && ! tmp_made
+ok $? "SIGINT while FILE is written: FILE as it was, no temporary file left" ||
+	diag "status $status: $(cat "$ERR")"
+# ignored when it started (a background job's SIGINT): it stays ignored
+env --ignore-signal=INT "$COMPARE" --output="$tmpdir/sig.txt" - "$fix/plain.json" \
+	<"$tmpdir/fifo" >"$OUT" 2>"$ERR" &
+pid=$!
+exec 3>"$tmpdir/fifo"
+wait_for 30 tmp_made && kill -INT "$pid"
+cat "$fix/asan.json" >&3
+exec 3>&-
+finish
+[ "$status" -eq 0 ] && [ ! -s "$ERR" ] && grep -qx 'base: (stdin)' "$tmpdir/sig.txt" && grep -q 'single/latency_us.mean$' "$tmpdir/sig.txt" &&
+	! tmp_made
+ok $? "SIGINT ignored when it started: ignored, FILE written at the end" ||
+	diag "status $status: $(cat "$ERR")"
 
 exit_status
