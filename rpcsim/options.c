@@ -406,6 +406,11 @@ const struct opt_spec opt_table[] = {
 	  .not_setting = true,
 	  .help = "only the per-call line of each mode (and the\n"
 		  "table with --alloc=all); no progress line" },
+	{ "progress", 0, no_argument, NULL, OPT_FLAG,
+	  CFG(progress_forced, FIELD_BOOL), .not_setting = true,
+	  .help = "the progress line even when stderr is no\n"
+		  "terminal (a job's log): a line each second\n"
+		  "(default: only on a terminal, rewritten)" },
 	{ "help", 'h', no_argument, NULL, OPT_OTHER, .apply = apply_help,
 	  .not_setting = true,
 	  .help = "this help" },
@@ -551,12 +556,12 @@ static const char help_footer[] =
 "Numbers are decimal digits; no sign, 0x or exponent.  SIZE is a number of\n"
 "bytes with an optional k, K, KiB, m, M, MiB, g, G or GiB (powers of 1024:\n"
 "256KiB).  SECONDS may have a fraction and a unit, ms, s or m (0.5, 500ms,\n"
-"5s, 2m).  A once-a-second progress line goes to stderr when it is a\n"
-"terminal.  Exit status: 0 ok, 1 runtime failure (pages leaked, no memory,\n"
-"a stalled or starved run, the plot not drawn), 2 bad command line, 128 + N\n"
-"stopped by signal N (SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGPIPE, SIGALRM,\n"
-"SIGUSR1, SIGUSR2: the run ends early, pages are checked, a trace session is\n"
-"destroyed).\n"
+"5s, 2m).  A once-a-second progress line with the run's ETA goes to stderr\n"
+"when it is a terminal (or with --progress).  Exit status: 0 ok, 1 runtime\n"
+"failure (pages leaked, no memory, a stalled or starved run, the plot not\n"
+"drawn), 2 bad command line, 128 + N stopped by signal N (SIGHUP, SIGINT,\n"
+"SIGQUIT, SIGTERM, SIGPIPE, SIGALRM, SIGUSR1, SIGUSR2: the run ends early,\n"
+"pages are checked, a trace session is destroyed).\n"
 "\n"
 "Environment:\n"
 "  PAGEPOOL_DEBUG=1       the allocator's debug checks: poisoned free pages\n"
@@ -942,5 +947,7 @@ void rpcsim_parse_options(int argc, char **argv, struct rpcsim_config *cfg)
 #ifdef PP_CONFIG_ASAN
 	cfg->asan = true;
 #endif
-	cfg->progress = !cfg->quiet && isatty(STDERR_FILENO);
+	cfg->progress_tty = isatty(STDERR_FILENO);
+	cfg->progress = !cfg->quiet && (cfg->progress_tty ||
+					cfg->progress_forced);
 }

@@ -114,7 +114,7 @@ struct opt_spec {
  * Every option, in the order --help lists them (options.c).  An option
  * added to the table is counted here too: options.c asserts the count.
  */
-#define NR_OPT_SPECS	55
+#define NR_OPT_SPECS	56
 extern const struct opt_spec opt_table[];
 
 /* What parsing gathers besides rpcsim_config. */
