@@ -105,7 +105,10 @@ int num_parse_duration(const char *s, const char *plain_unit, double *out)
 	char number[64];
 	double v, scale;
 
-	if (!strcmp(unit, "ms"))
+	/* microseconds: only as the unit of a plain number (--retry-wait) */
+	if (!s[len] && !strcmp(plain_unit, "us"))
+		scale = 1e-6;
+	else if (!strcmp(unit, "ms"))
 		scale = 1e-3;
 	else if (!strcmp(unit, "s"))
 		scale = 1;

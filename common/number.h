@@ -30,8 +30,8 @@ int num_parse_size(const char *s, uint64_t *out);
 
 /*
  * A duration: a decimal number (num_parse_decimal()), then ms, s or m
- * (minutes), or nothing for @plain_unit ("s" or "ms"): "0.5", "500ms",
- * "5s", "2m".  In seconds into *@out; 0 or -EINVAL.
+ * (minutes), or nothing for @plain_unit ("s", "ms" or "us"): "0.5",
+ * "500ms", "5s", "2m".  In seconds into *@out; 0 or -EINVAL.
  */
 int num_parse_duration(const char *s, const char *plain_unit, double *out);
 

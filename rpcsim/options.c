@@ -104,12 +104,13 @@ const struct opt_spec opt_table[] = {
 		  "page_pool: single is one alloc_page() per\n"
 		  "refill, as before 5.13\n"
 		  "(default: array)" },
-	{ "retry-wait", 0, required_argument, "USEC", OPT_COUNT,
+	{ "retry-wait", 0, required_argument, "USEC", OPT_USEC,
 	  .min = 0, .max = MAX_RETRY_WAIT_US, .def = DEFAULT_RETRY_WAIT_US,
 	  CFG(retry_wait_us, FIELD_UINT),
 	  .consumer_only = RPCSIM_CONSUMER_NFSD + 1,
 	  .help = "the wait after an allocation made no progress,\n"
-		  "as memalloc_retry_wait(); 0 only yields the CPU\n"
+		  "as memalloc_retry_wait(), in us or with ms, s;\n"
+		  "0 only yields the CPU\n"
 		  "(default: {def})" },
 	{ .help = "Server:" },
 	{ "threads", 't', required_argument, "N", OPT_COUNT,
@@ -709,6 +710,26 @@ static double opt_seconds(const struct opt_spec *o, const char *arg)
 	return v;
 }
 
+/*
+ * A duration in whole microseconds: plain digits are us, or 5ms, 0.01s
+ * (1e-6: 0.01 s is 10000 us after the trip through seconds).
+ */
+static uint64_t opt_usec(const struct opt_spec *o, const char *arg)
+{
+	double s = -1, us;
+
+	if (num_parse_duration(arg, "us", &s))
+		s = -1;
+	us = s * 1e6;
+	if (s < 0 || fabs(us - round(us)) > 1e-6 ||
+	    round(us) < (double)o->min || round(us) > (double)o->max)
+		usage_error("--%s=%s: expected a duration from %llu to %llu "
+			    "us, in whole us: %s, microseconds without a unit",
+			    o->name, arg, (unsigned long long)o->min,
+			    (unsigned long long)o->max, NUM_DURATION_FORMS);
+	return (uint64_t)round(us);
+}
+
 /* The number of the word @arg among @o's words. */
 static int opt_word(const struct opt_spec *o, const char *arg)
 {
@@ -772,6 +793,9 @@ void opt_apply(const struct opt_spec *o, const char *arg,
 		break;
 	case OPT_SECONDS:
 		d = opt_seconds(o, arg);
+		break;
+	case OPT_USEC:
+		v = opt_usec(o, arg);
 		break;
 	case OPT_WORD:
 		v = (uint64_t)opt_word(o, arg);

@@ -63,6 +63,7 @@ enum opt_kind {
 	OPT_COUNT,	/* decimal digits, min..max */
 	OPT_SIZE,	/* num_parse_size(): digits with k, KiB, m, ..., min..max */
 	OPT_SECONDS,	/* num_parse_duration(), 0 < s <= max */
+	OPT_USEC,	/* num_parse_duration(), plain: us; min..max us */
 	OPT_WORD,	/* one of some words, numbered by @words or @lookup */
 	OPT_OTHER,	/* @apply parses it */
 };

@@ -36,6 +36,11 @@ rpcsim --duration=500ms duration_s=0.5
 rpcsim --duration=5s duration_s=5
 rpcsim --duration=2m duration_s=120
 rpcsim --duration=1.5m duration_s=90
+rpcsim --retry-wait=0 retry_wait_us=0
+rpcsim --retry-wait=250 retry_wait_us=250
+rpcsim --retry-wait=5ms retry_wait_us=5000
+rpcsim --retry-wait=0.01s retry_wait_us=10000
+rpcsim --retry-wait=10s retry_wait_us=10000000
 pagebench --run-ms=20 run_ms=20
 pagebench --run-ms=0.5 run_ms=0.5
 pagebench --run-ms=500ms run_ms=500
@@ -61,6 +66,10 @@ rpcsim --duration=0ms refused
 rpcsim --duration=-5s refused
 rpcsim --duration=5S refused
 rpcsim --stop-grace=2h refused
+rpcsim --retry-wait=2.5 refused
+rpcsim --retry-wait=5us refused
+rpcsim --retry-wait=11s refused
+rpcsim --retry-wait=1m refused
 pagebench --run-ms=5x refused
 pagebench --run-ms=2m refused
 pagebench --run-ms=0.01ms refused
@@ -90,7 +99,7 @@ while read -r tool arg expected; do
 			grep -qF -- "$tool: $arg: " "$ERR" &&
 			grep -qF -- "expected" "$ERR" &&
 			{ case $opt in
-			  --run-ms|--duration|--stop-grace)
+			  --run-ms|--duration|--stop-grace|--retry-wait)
 				grep -qF 'ms, s or m' "$ERR" ;;
 			  *)	grep -qF 'k, K, KiB, m, M, MiB, g, G or GiB' "$ERR" ;;
 			  esac; }
