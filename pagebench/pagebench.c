@@ -519,7 +519,7 @@ int main(int argc, char **argv)
 	static struct bench bench;
 	struct options o;
 	struct result *res;
-	unsigned int nr = 0, measured, first[NR_ALLOCATORS], last[NR_ALLOCATORS];
+	unsigned int nr = 0, measured, runs, first[NR_ALLOCATORS], last[NR_ALLOCATORS];
 	bool used[NR_ALLOCATORS], written;
 	char model[256], err[512];
 	double tsc;
@@ -561,11 +561,16 @@ int main(int argc, char **argv)
 
 	if (!o.json && !o.csv)
 		pb_print_header(&bench, &o, model, tsc, cpus);
+	runs = o.runs;	/* --interleave: o.runs becomes the rounds done */
 	if (o.interleave)
 		measured = run_interleaved(&bench, &o, res, nr, used);
 	else
 		measured = run_in_order(&bench, &o, res, nr, first, last);
-	if (pb_interrupted && !o.json && !o.csv)
+	if (pb_interrupted && !o.json && !o.csv && o.interleave)
+		printf("\ninterrupted by %s: %u of %u rounds of runs measured, "
+		       "the tables hold those\n",
+		       pb_signal_name(pb_interrupted), o.runs, runs);
+	else if (pb_interrupted && !o.json && !o.csv)
 		printf("\ninterrupted by %s: %u of %u configurations measured, "
 		       "the tables hold those\n",
 		       pb_signal_name(pb_interrupted), measured, nr);

@@ -17,7 +17,7 @@
 
 PAGEBENCH=${PAGEBENCH:-$top_builddir/pagebench/pagebench}
 tap_tmpdir test-pagebench-interrupt
-plan_tests 11
+plan_tests 12
 
 # 8 configurations of 5 runs of 0.5 s: 20 s in all, cut after the first.
 args="--allocators=lifo --api=array --run-ms=500 --runs=5 --pin=off"
@@ -99,6 +99,18 @@ PY
 else
 	skip 1 "no python3"
 fi
+
+# --- --interleave: the whole rounds of runs -------------------------------------------
+# shellcheck disable=SC2086
+env --default-signal=INT "$PAGEBENCH" $args --interleave >"$OUT" 2>"$ERR" &
+pid=$!
+wait_for 30 catches_int && kill -INT "$pid"
+finish
+rounds=$(sed -n 's/^interrupted by SIGINT: \([0-4]\) of 5 rounds of runs measured, the tables hold those$/\1/p' "$OUT")
+[ "$status" -eq 130 ] && [ -n "$rounds" ] &&
+	[ "$(grep -c "^pagebench allocator=.* runs=$rounds " "$OUT")" -eq $((rounds ? 8 : 0)) ]
+ok $? "--interleave: the rounds done of every configuration, counted" ||
+	diag "status $status: $(cat "$OUT" "$ERR")"
 
 # --- SIGINT ignored when it starts --------------------------------------------------
 # a shell without job control starts & commands with SIGINT ignored
