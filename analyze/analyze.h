@@ -263,6 +263,7 @@ struct analysis {
 	char *read_error;		/* libbabeltrace2 stopped a stream early */
 	char *corrupt;			/* a loss count no tracer could make */
 	bool have_vtid;			/* any entry/exit had vtid */
+	struct ppool_view *ppv;		/* page_pool:* events (ppool.c) */
 };
 
 /* traces.c */

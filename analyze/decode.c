@@ -25,6 +25,10 @@ static const enum ev_kind schema_kind[SE_NR] = {
 	[SE_svc_alloc_arg_err] = EV_ERR,
 	[SE_request] = EV_REQUEST,
 	[SE_mm_page_alloc_bulk] = EV_ALLOC_BULK,
+	[SE_page_pool_state_hold] = EV_PP_HOLD,
+	[SE_page_pool_state_release] = EV_PP_PUT,
+	[SE_page_pool_release] = EV_PP_DESTROY,
+	[SE_page_pool_alloc_slow] = EV_PP_SLOW,
 };
 
 struct ev_info {
@@ -144,6 +148,8 @@ static void classify(struct decoder *d, struct ev_info *e,
 		e->pp = name + 9;
 	} else if (!strncmp(name, "rpcsim:", 7)) {
 		e->kind = EV_RPCSIM_OTHER;
+	} else if (!strncmp(name, "page_pool:", 10)) {
+		e->kind = EV_OTHER;	/* unless the schema has it */
 	} else {
 		return;
 	}

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "reader.h"
+#include "ppool.h"
 
 /* A decoder's class number -> pagepool name index + 1 (0: not yet). */
 struct pp_map {
@@ -99,6 +100,7 @@ void analysis_free(struct analysis *a)
 		free(a->pp_names[i]);
 	free(a->read_error);
 	free(a->corrupt);
+	ppool_free(a);
 	memset(a, 0, sizeof(*a));
 }
 
@@ -553,6 +555,12 @@ static void on_event(struct reader *r, unsigned int src, const struct rec *rc)
 			a->pp_overflow++;
 		if (rc->kind == EV_ALLOC_BULK)
 			on_alloc_bulk(g, rc);
+		return;
+	case EV_PP_HOLD:
+	case EV_PP_PUT:
+	case EV_PP_DESTROY:
+	case EV_PP_SLOW:
+		ppool_fold(a, proc, rc);
 		return;
 	default:
 		break;

@@ -636,8 +636,9 @@ int merge_folded(struct analysis *a, struct wsrc *w, unsigned int n,
 					"its range cannot be read apart (an "
 					"event outside its packet's times, "
 					"streams of different clocks, a "
-					"discard, or no room for its "
-					"copies): read again in one process\n",
+					"discard, page_pool events, or no "
+					"room for its copies): read again in "
+					"one process\n",
 					k);
 			ret = READ_AGAIN;
 			goto out;

@@ -30,6 +30,10 @@ enum ev_kind {
 	EV_REQUEST,
 	EV_PAGEPOOL,		/* counted by name */
 	EV_ALLOC_BULK,		/* counted by name, and its fields read */
+	EV_PP_HOLD,		/* page_pool:page_pool_state_hold */
+	EV_PP_PUT,		/* page_pool:page_pool_state_release */
+	EV_PP_DESTROY,		/* page_pool:page_pool_release */
+	EV_PP_SLOW,		/* page_pool:page_pool_alloc_slow */
 };
 
 /*
@@ -50,11 +54,20 @@ enum { TRACE_FIELDS_EXIT(IDX_EX) EX_NR };
 enum { TRACE_FIELDS_ERR(IDX_ER) ER_NR };
 enum { TRACE_FIELDS_REQUEST(IDX_RQ) RQ_NR };
 enum { TRACE_FIELDS_ALLOC_BULK(IDX_BK) BK_NR };
+#define IDX_PH(T, ctype, field, arg, need, report) PH_##field,
+#define IDX_PU(T, ctype, field, arg, need, report) PU_##field,
+#define IDX_PD(T, ctype, field, arg, need, report) PD_##field,
+#define IDX_PS(T, ctype, field, arg, need, report) PS_##field,
+enum { TRACE_FIELDS_PP_HOLD(IDX_PH) PH_NR };
+enum { TRACE_FIELDS_PP_PUT(IDX_PU) PU_NR };
+enum { TRACE_FIELDS_PP_DESTROY(IDX_PD) PD_NR };
+enum { TRACE_FIELDS_PP_SLOW(IDX_PS) PS_NR };
 
 #define M_MAX	24
 _Static_assert(RS_NR <= M_MAX && RE_NR <= M_MAX && EN_NR <= M_MAX &&
 	       EX_NR <= M_MAX && ER_NR <= M_MAX && RQ_NR <= M_MAX &&
-	       BK_NR <= M_MAX, "M_MAX");
+	       BK_NR <= M_MAX && PH_NR <= M_MAX && PU_NR <= M_MAX &&
+	       PD_NR <= M_MAX && PS_NR <= M_MAX, "M_MAX");
 
 struct member {
 	int16_t idx;		/* -1: absent */

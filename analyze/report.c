@@ -43,6 +43,7 @@
 #include <string.h>
 
 #include "analyze.h"
+#include "ppool.h"
 #include "json.h"
 #include "plot.h"
 #include "result_schema.h"
@@ -81,6 +82,12 @@ static void warn(struct warnings *w, const char *fmt, ...)
 		w->cap = cap;
 	}
 	w->msg[w->n++] = s;
+}
+
+/* A warning made elsewhere (ppool.c), as it is. */
+static void warn_line(void *w, const char *msg)
+{
+	warn(w, "%s", msg);
 }
 
 static const char *mode_label(uint32_t mode, char *buf, size_t len)
@@ -1102,9 +1109,9 @@ static unsigned int report_mode(struct report_state *st, unsigned int i)
 }
 
 /* The JSON document's end: its "warnings" array. */
+/* The document past "modes", which the caller closed. */
 static void json_tail(struct json *j, const struct warnings *w)
 {
-	json_array_end(j);
 	json_array_begin(j, RK(analyze_doc, warnings));
 	for (unsigned int i = 0; i < w->n; i++)
 		json_string(j, NULL, w->msg[i]);
@@ -1123,6 +1130,7 @@ unsigned int report(struct analysis *a, const struct report_options *o,
 	qsort(a->groups, a->nr_groups, sizeof(*a->groups), group_cmp);
 	qsort(a->procs, a->nr_procs, sizeof(*a->procs), proc_cmp);
 	global_warnings(&st.w, a);
+	ppool_warnings(a, o, warn_line, &st.w);
 	if (o->json) {
 		json_init(&st.j, out);
 		json_head(&st.j, a, o);
@@ -1131,8 +1139,13 @@ unsigned int report(struct analysis *a, const struct report_options *o,
 	}
 	for (i = 0; i < a->nr_groups;)
 		i = report_mode(&st, i);
-	if (o->json)
+	if (o->json) {
+		json_array_end(&st.j);	/* "modes" */
+		ppool_json(a, o, &st.j);
 		json_tail(&st.j, &st.w);
+	} else {
+		ppool_text(a, o, out);
+	}
 	fflush(out);
 	for (i = 0; i < st.w.n; i++) {
 		if (!o->no_warnings)

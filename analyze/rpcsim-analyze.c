@@ -26,6 +26,7 @@
 #include <babeltrace2/babeltrace.h>
 
 #include "analyze.h"
+#include "ppool.h"
 #include "cmdline.h"
 #include "files.h"
 #include "number.h"
@@ -93,9 +94,14 @@ static void usage(FILE *f)
 "allocator calls per call, no-progress retries and pagepool events per\n"
 "call; one line per run when there were several.  A trace that holds\n"
 "several processes (the vpid context, or per-PID buffers, tells them\n"
-"apart) is reported process by process.  Warnings (discarded\n"
-"events, unmatched entry/exit events, counts differing from run_end,\n"
-"methods disagreeing) go to stderr.\n"
+"apart) is reported process by process.  With page_pool:* events\n"
+"(rpcsim --consumer=page_pool), per refill mode\n"
+"  Bulk array:  15.789 us per refill over 160 refills\n"
+"from page_pool_alloc_slow's latency_ns, pages per refill, and per pool\n"
+"its state_hold and state_release events against page_pool_release's\n"
+"pages in flight.  Warnings (discarded events, unmatched entry/exit\n"
+"events, counts differing from run_end, methods disagreeing, pools that\n"
+"do not balance) go to stderr.\n"
 "\n"
 "The check between the two methods: per paired call, d = timestamps -\n"
 "latency_ns holds the tracepoints' own cost, so it should be small and\n"
@@ -225,7 +231,7 @@ static int run(const struct run *r)
 		analysis_free(&a);
 		return 1;
 	}
-	if (!a.rpcsim_events) {
+	if (!a.rpcsim_events && !ppool_events(&a)) {
 		char cnt[32];
 
 		fprintf(stderr, "rpcsim-analyze: %s%s: no rpcsim event among %s events (record with: lttng enable-event -u 'rpcsim:*')\n",

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "reader.h"
+#include "ppool.h"
 
 struct wout {
 	int fd;
@@ -307,7 +308,8 @@ static void worker_send(struct wctx *c, const struct analysis *a)
 
 		wa->read_error = rerr;
 		rerr = NULL;
-		if (r->edge_fail || c->d.range_bad)
+		/* a page_pool's books span the ranges (ppool.c) */
+		if (r->edge_fail || c->d.range_bad || ppool_events(wa))
 			pw_status(c->w, PART_AGAIN, NULL);
 		else
 			write_partial(c->w, r);

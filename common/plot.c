@@ -49,6 +49,9 @@ struct plot_series {
 	struct bucket *b;
 	size_t n, cap;
 	uint64_t total;		/* sum of the counts */
+	/* plot_series_time(): latency over time, NAN where no call ended */
+	double *t_s, *t_mean_us, *t_p99_us;
+	size_t nt;
 };
 
 struct plot {
@@ -218,6 +221,9 @@ void plot_free(struct plot *p)
 		free(p->s[i]->label);
 		free(p->s[i]->key);
 		free(p->s[i]->b);
+		free(p->s[i]->t_s);
+		free(p->s[i]->t_mean_us);
+		free(p->s[i]->t_p99_us);
 		free(p->s[i]);
 	}
 	free(p->s);
@@ -250,6 +256,30 @@ struct plot_series *plot_add_series(struct plot *p, const char *label,
 	s->pages_per_call = pages_per_call;
 	p->s[p->n++] = s;
 	return s;
+}
+
+int plot_series_time(struct plot_series *s, double t_s, double mean_us,
+		     double p99_us)
+{
+	size_t n = s->nt + 1;
+	double *a = realloc(s->t_s, n * sizeof(double));
+
+	if (!a)
+		return -ENOMEM;
+	s->t_s = a;
+	a = realloc(s->t_mean_us, n * sizeof(double));
+	if (!a)
+		return -ENOMEM;
+	s->t_mean_us = a;
+	a = realloc(s->t_p99_us, n * sizeof(double));
+	if (!a)
+		return -ENOMEM;
+	s->t_p99_us = a;
+	s->t_s[s->nt] = t_s;
+	s->t_mean_us[s->nt] = mean_us;
+	s->t_p99_us[s->nt] = p99_us;
+	s->nt = n;
+	return 0;
 }
 
 int plot_series_add(struct plot_series *s, uint64_t value_ns, uint64_t count)
@@ -339,6 +369,8 @@ static void wd_remove(const struct workdir *w)
 		wd_path(w, path, sizeof(path), "h%u.dat", i);
 		unlink(path);
 		wd_path(w, path, sizeof(path), "c%u.dat", i);
+		unlink(path);
+		wd_path(w, path, sizeof(path), "t%u.dat", i);
 		unlink(path);
 	}
 	for (size_t i = 0; i < sizeof(fixed) / sizeof(*fixed); i++) {
@@ -496,20 +528,20 @@ static void plot_lines(FILE *f, const struct workdir *w, const struct plot *p,
 
 /* The picture's terminal (1200x860, of the type @fmt) and its output. */
 static void write_terminal(FILE *f, const struct workdir *w,
-			   enum plot_format fmt)
+			   enum plot_format fmt, unsigned int height)
 {
 	char path[PATH_MAX + 32];
 
 	if (fmt == PLOT_SVG) {
-		fprintf(f, "set terminal svg size 1200,860 dynamic noenhanced "
-			"font 'Sans,11' background rgb 'white'\n");
+		fprintf(f, "set terminal svg size 1200,%u dynamic noenhanced "
+			"font 'Sans,11' background rgb 'white'\n", height);
 	} else {
 		fprintf(f, "if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {\n"
-			"\tset terminal pngcairo size 1200,860 noenhanced "
+			"\tset terminal pngcairo size 1200,%u noenhanced "
 			"font 'Sans,10' background rgb 'white'\n"
 			"} else {\n"
-			"\tset terminal png size 1200,860 noenhanced "
-			"background rgb 'white'\n}\n");
+			"\tset terminal png size 1200,%u noenhanced "
+			"background rgb 'white'\n}\n", height, height);
 	}
 	wd_path(w, path, sizeof(path), "%s", w->out);
 	fprintf(f, "set output ");
@@ -526,7 +558,65 @@ static void write_terminal(FILE *f, const struct workdir *w,
 struct extent {
 	double lo_us, hi_us;
 	bool has_tail;
+	bool has_time;		/* a series has latency over time */
 };
+
+/* 5: latency over time, each mode's mean (solid) and p99 (dashed). */
+static void write_time_panel(FILE *f, const struct workdir *w,
+			     const struct plot *p)
+{
+	char path[PATH_MAX + 32];
+	bool first = true;
+
+	fprintf(f, "set title 'Latency over time (solid: mean, dashed: p99; "
+		"per interval, the runs pooled)'\n"
+		"set xlabel 'seconds from the start of the run'\n"
+		"set ylabel 'svc_alloc_arg() latency per call (us)'\n"
+		"set xtics scale default\nset grid xtics ytics\n"
+		"set autoscale x\nset yrange [0:*]\nset offsets 0, 0, 0, 0\n"
+		"set key top right\n");
+	fprintf(f, "plot ");
+	for (unsigned int i = 0; i < p->n; i++) {
+		if (!p->s[i]->nt)
+			continue;
+		wd_path(w, path, sizeof(path), "t%u.dat", i);
+		for (int k = 0; k < 2; k++) {
+			fprintf(f, "%s", first ? "" : ", \\\n     ");
+			first = false;
+			gp_string(f, path);
+			fprintf(f, " using 1:%d with linespoints pt 7 ps 0.4 "
+				"lw 2 %s", k ? 3 : 2, k ? "dt 2 " : "");
+			color(f, i);
+			fprintf(f, " title ");
+			if (k)
+				fprintf(f, "''");
+			else
+				gp_string(f, p->s[i]->label);
+		}
+	}
+	fputc('\n', f);
+}
+
+static int write_time(const struct workdir *w, unsigned int i,
+		      const struct plot_series *s, char *err, size_t errlen)
+{
+	char name[32];
+	FILE *f;
+
+	snprintf(name, sizeof(name), "t%u.dat", i);
+	f = wd_open(w, name, err, errlen);
+	if (!f)
+		return -1;
+	fprintf(f, "# seconds from the start, mean us, p99 us\n");
+	for (size_t k = 0; k < s->nt; k++) {
+		if (isnan(s->t_mean_us[k]))
+			fprintf(f, "%.6g ? ?\n", s->t_s[k]);
+		else
+			fprintf(f, "%.6g %.6g %.6g\n", s->t_s[k],
+				s->t_mean_us[k], s->t_p99_us[k]);
+	}
+	return wd_close(f, name, err, errlen);
+}
 
 static int write_script(const struct workdir *w, const struct plot *p,
 			enum plot_format fmt, const struct extent *x,
@@ -538,9 +628,9 @@ static int write_script(const struct workdir *w, const struct plot *p,
 
 	if (!f)
 		return -1;
-	write_terminal(f, w, fmt);
+	write_terminal(f, w, fmt, x->has_time ? 1290 : 860);
 	fprintf(f, "set datafile missing '?'\n");
-	fprintf(f, "set multiplot layout 2,2 title ");
+	fprintf(f, "set multiplot layout %u,2 title ", x->has_time ? 3 : 2);
 	gp_string(f, p->title);
 	fprintf(f, " font ',13'\n");
 	fprintf(f, "set grid\nset border 3\nset tics nomirror\n"
@@ -618,6 +708,8 @@ static int write_script(const struct workdir *w, const struct plot *p,
 	gp_string(f, path);
 	fprintf(f, " using 0:2:(sprintf(\"%%.2f pages\\n%%.1f ns per page\", "
 		"$2, $4)) with labels offset 0,1.6 notitle\n");
+	if (x->has_time)
+		write_time_panel(f, w, p);
 	fprintf(f, "unset multiplot\nset output\n");
 	return wd_close(f, "plot.gp", err, errlen);
 }
@@ -910,6 +1002,11 @@ int plot_write(struct plot *p, const char *path, const char *gnuplot,
 		if (write_hist(&w, i, p->s[i], lo, hi, err, errlen) ||
 		    write_cdf(&w, i, p->s[i], &x.has_tail, err, errlen))
 			goto out;
+		if (p->s[i]->nt) {
+			x.has_time = true;
+			if (write_time(&w, i, p->s[i], err, errlen))
+				goto out;
+		}
 	}
 	if (write_bars(&w, p, err, errlen) ||
 	    write_script(&w, p, (enum plot_format)fmt, &x, err, errlen))
@@ -944,7 +1041,7 @@ int plot_write_script(const char *path, const char *gnuplot,
 	f = wd_open(&w, "plot.gp", err, errlen);
 	if (!f)
 		goto out;
-	write_terminal(f, &w, (enum plot_format)fmt);
+	write_terminal(f, &w, (enum plot_format)fmt, 860);
 	body(f, arg);
 	fprintf(f, "set output\n");
 	if (wd_close(f, "plot.gp", err, errlen))

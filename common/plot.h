@@ -11,7 +11,9 @@
  *     up to 1.5 x the largest p99.99;
  *   - its tail (share of calls slower than x, log-log, every call): p99
  *     and p99.9;
- *   - pages refilled per call (bars), the work each call did.
+ *   - pages refilled per call (bars), the work each call did;
+ *   - with plot_series_time()'s points, latency over time: per interval
+ *     each mode's mean and p99.
  *
  * The caller feeds each mode's histogram as (value, count) pairs, which
  * keeps this module free of either program's histogram layout.  The data
@@ -82,6 +84,15 @@ struct plot_series *plot_add_series(struct plot *p, const char *label,
  * of the caller's histogram, in any order).  Returns 0 or -ENOMEM.
  */
 int plot_series_add(struct plot_series *s, uint64_t value_ns, uint64_t count);
+
+/*
+ * plot_series_time() - the series' latency in the interval starting @t_s
+ * seconds after the run's start: its mean and p99 in us (NAN: no call
+ * ended in it).  A figure with any such point gets a fifth panel,
+ * latency over time.  Returns 0 or -ENOMEM.
+ */
+int plot_series_time(struct plot_series *s, double t_s, double mean_us,
+		     double p99_us);
 
 /*
  * plot_write() - draw the figure into @path with the gnuplot at @gnuplot.

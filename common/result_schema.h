@@ -246,7 +246,21 @@ enum result_type {
 	M(threads, "threads", T_ARR, OPT, OBJ_ITEMS(rpcsim_thread))	\
 	M(accounting, "accounting", T_OBJ, OPT, OBJ(rpcsim_accounting))	\
 	M(pool_at_exit, "pool_at_exit", T_OBJ, OPT,			\
-	  OBJ(rpcsim_pool_at_exit))
+	  OBJ(rpcsim_pool_at_exit))					\
+	M(intervals, "intervals", T_OBJ, OPT, OBJ(timeline))
+
+/* --interval=DUR: the run's latency over time (timeline_json()). */
+#define RESULT_TIMELINE(M)						\
+	M(interval_s, "interval_s", T_NUM, OPT, NONE)			\
+	M(beyond, "beyond", T_UINT, OPT, NONE)				\
+	M(rows, "rows", T_ARR, OPT, OBJ_ITEMS(timeline_row))
+
+#define RESULT_TIMELINE_ROW(M)						\
+	M(start_s, "start_s", T_NUM, OPT, NONE)				\
+	M(calls, "calls", T_UINT, OPT, NONE)				\
+	M(mean_us, "mean_us", FIGURE, OPT, NONE)			\
+	M(p50_us, "p50_us", FIGURE, OPT, NONE)				\
+	M(p99_us, "p99_us", FIGURE, OPT, NONE)
 
 #define RESULT_RPCSIM_PERCENTILES(M)					\
 	M(p50, "p50", FIGURE, REQ, NONE)				\
@@ -371,7 +385,45 @@ enum result_type {
 	M(tracepoint_cost_ns, "tracepoint_cost_ns", T_UINT, OPT, NONE)	\
 	M(processes, "processes", T_ARR, OPT, OBJ_ITEMS(analyze_process)) \
 	M(modes, "modes", T_ARR, REQ, OBJ_ITEMS(analyze_mode))		\
+	M(page_pool, "page_pool", T_OBJ, OPT, OBJ(analyze_page_pool))	\
 	M(warnings, "warnings", T_ARR, OPT, ITEMS(T_STR))
+
+/*
+ * rpcsim --consumer=page_pool's events (analyze/ppool.c): per process
+ * and refill mode, and per pool.
+ */
+#define RESULT_ANALYZE_PAGE_POOL(M)					\
+	M(events, "events", T_UINT, REQ, NONE)				\
+	M(modes, "modes", T_ARR, REQ, OBJ_ITEMS(analyze_pp_mode))	\
+	M(pools, "pools", T_ARR, REQ, OBJ_ITEMS(analyze_pp_pool))
+
+#define RESULT_ANALYZE_PP_MODE(M)					\
+	M(pid, "pid", T_UINT | T_NULL, REQ, NONE)			\
+	M(mode, "mode", T_STR | T_NULL, REQ, STRS(rpcsim_modes))	\
+	M(refills, "refills", T_UINT, REQ, NONE)			\
+	M(pages, "pages", T_UINT, REQ, NONE)				\
+	M(alloc_calls, "alloc_calls", T_UINT, REQ, NONE)		\
+	M(empty, "empty", T_UINT, REQ, NONE)				\
+	M(pages_per_refill, "pages_per_refill", FIGURE, REQ, NONE)	\
+	M(mean_ns, "mean_ns", FIGURE, REQ, NONE)			\
+	M(mean_us, "mean_us", FIGURE, REQ, NONE)			\
+	M(min_ns, "min_ns", T_UINT, REQ, NONE)				\
+	M(max_ns, "max_ns", T_UINT, REQ, NONE)				\
+	M(sum_ns, "sum_ns", T_UINT, REQ, NONE)
+
+#define RESULT_ANALYZE_PP_POOL(M)					\
+	M(pid, "pid", T_UINT | T_NULL, REQ, NONE)			\
+	M(pool, "pool", T_STR, REQ, NONE)				\
+	M(mode, "mode", T_STR | T_NULL, REQ, STRS(rpcsim_modes))	\
+	M(refills, "refills", T_UINT, REQ, NONE)			\
+	M(holds, "holds", T_UINT, REQ, NONE)				\
+	M(releases, "releases", T_UINT, REQ, NONE)			\
+	M(hold_count, "hold_count", T_UINT, REQ, NONE)			\
+	M(release_count, "release_count", T_UINT, REQ, NONE)		\
+	M(destroyed, "destroyed", T_BOOL, REQ, NONE)			\
+	M(inflight, "inflight", T_INT | T_NULL, REQ, NONE)		\
+	M(balanced, "balanced", T_BOOL, REQ, NONE)			\
+	M(balance, "balance", T_STR, REQ, NONE)
 
 #define RESULT_ANALYZE_PROCESS(M)					\
 	M(pid, "pid", T_UINT | T_NULL, OPT, NONE)			\
@@ -547,6 +599,8 @@ enum result_type {
 	O(rpcsim_run, RESULT_RPCSIM_RUN, 0)				\
 	O(rpcsim_percentiles, RESULT_RPCSIM_PERCENTILES, 0)		\
 	O(histogram, RESULT_HISTOGRAM, 0)				\
+	O(timeline, RESULT_TIMELINE, 0)					\
+	O(timeline_row, RESULT_TIMELINE_ROW, 0)				\
 	O(rpcsim_counters, RESULT_NO_MEMBERS, T_UINT)			\
 	O(rpcsim_across_runs, RESULT_RPCSIM_ACROSS_RUNS, FIGURE)	\
 	O(rpcsim_thread, RESULT_RPCSIM_THREAD, T_UINT)			\
@@ -571,7 +625,10 @@ enum result_type {
 	O(analyze_request, RESULT_ANALYZE_REQUEST, 0)			\
 	O(analyze_bulk, RESULT_ANALYZE_BULK, 0)				\
 	O(analyze_counts, RESULT_ANALYZE_COUNTS, T_UINT)		\
-	O(analyze_pairing, RESULT_ANALYZE_PAIRING, T_UINT)
+	O(analyze_pairing, RESULT_ANALYZE_PAIRING, T_UINT)		\
+	O(analyze_page_pool, RESULT_ANALYZE_PAGE_POOL, 0)		\
+	O(analyze_pp_mode, RESULT_ANALYZE_PP_MODE, 0)			\
+	O(analyze_pp_pool, RESULT_ANALYZE_PP_POOL, 0)
 
 /* F(fragment, MEMBERS): the member lists several objects include. */
 #define RESULT_FRAGMENTS(F)						\

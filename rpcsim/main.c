@@ -258,13 +258,6 @@ static int trace_finish(const struct rpcsim_config *cfg,
 			(unsigned long long)rep->trace_lost);
 	if (cfg->json)
 		return 0;
-	if (cfg->consumer == RPCSIM_CONSUMER_PAGE_POOL) {
-		/* rpcsim-analyze reads the rpcsim:* events, not these. */
-		printf("\nTrace %s: its page_pool:* events (babeltrace2 "
-		       "prints them) are not read by rpcsim-analyze\n",
-		       rep->trace_dir);
-		return 0;
-	}
 	printf("\nTrace %s, as rpcsim-analyze reads it:\n", rep->trace_dir);
 	return run_analyzer(rep->trace_dir);
 }
@@ -465,6 +458,8 @@ static int report_end(const struct rpcsim_config *cfg, struct report *rep,
 			       "per call of each mode)\n", cfg->plot);
 		}
 	}
+	if (cfg->histogram && report_histogram(rep) && !status)
+		status = 1;
 #ifdef HAVE_LTTNG_UST
 	if (cfg->trace && trace_finish(cfg, rep) && !status)
 		status = 1;
@@ -488,9 +483,13 @@ static int run_and_report(struct rpcsim_config *cfg, const char *gnuplot)
 #endif
 
 	rep.clock_ns = clock_cost_ns();
+	/* a --histogram file that cannot be made costs no run */
+	if (cfg->histogram && report_histogram_open(&rep))
+		return 1;
 	nr_modes = alloc_results(cfg, &rep);
 #ifdef HAVE_LTTNG_UST
 	if (cfg->trace && trace_start(cfg, &ts, &rep)) {
+		report_histogram_drop(&rep);
 		free_results(&rep);
 		return 1;
 	}
@@ -503,11 +502,13 @@ static int run_and_report(struct rpcsim_config *cfg, const char *gnuplot)
 		status = 1;
 #endif
 	if (status == 1) {
+		report_histogram_drop(&rep);
 		free_results(&rep);
 		return 1;
 	}
 	/* Interrupted: no result file, the point runs again on resume. */
 	if (cfg->sweep.point && (status || sweep_point_write(&rep))) {
+		report_histogram_drop(&rep);
 		free_results(&rep);
 		return point_unfinished(cfg, status);
 	}

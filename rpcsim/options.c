@@ -394,8 +394,22 @@ const struct opt_spec opt_table[] = {
 	  .apply = apply_output,
 	  .not_setting = true,
 	  .help = "write the report (and --trace's analysis) to\n"
-		  "FILE instead of stdout; FILE is replaced only\n"
-		  "when the run succeeds (default: stdout)" },
+		  "FILE instead of stdout; FILE is replaced when\n"
+		  "the run succeeds or a signal cuts it short, not\n"
+		  "when it fails (default: stdout)" },
+	{ "interval", 0, required_argument, "SECONDS", OPT_SECONDS,
+	  .max = MAX_DURATION_S, CFG(interval_s, FIELD_DOUBLE),
+	  .not_setting = true, .apply = apply_interval,
+	  .consumer_only = RPCSIM_CONSUMER_NFSD + 1,
+	  .help = "record each run's latency per interval of\n"
+		  "SECONDS (1ms or more): calls, mean, p50 and\n"
+		  "p99 per interval in the JSON (intervals), and\n"
+		  "over time in --plot (default: not recorded)" },
+	{ "histogram", 0, required_argument, "FILE", OPT_OTHER,
+	  .apply = apply_histogram, .not_setting = true,
+	  .help = "write each mode's latency histogram into FILE\n"
+		  "as CSV: mode, lower_ns, upper_ns, count, a row\n"
+		  "per non-empty bucket of the runs pooled" },
 	{ "plot", 0, required_argument, "FILE", OPT_OTHER,
 	  .apply = apply_plot,
 	  .not_setting = true,

@@ -125,6 +125,8 @@ struct rpcsim_config {
 	unsigned int output_format;	/* the word --output-format gave */
 	const char *output;		/* --output=FILE instead of stdout */
 	const char *plot;		/* --plot=FILE (.svg or .png), or NULL */
+	double interval_s;		/* --interval: 0, none recorded */
+	const char *histogram;		/* --histogram=FILE (CSV), or NULL */
 	/* --trace: record the run with LTTng (rpcsim --trace[=DIR]). */
 	bool trace;
 	const char *trace_dir;		/* NULL: a new timestamped folder */

@@ -20,6 +20,7 @@
 #include "options_internal.h"
 #include "page_pool/page_pool.h"
 #include "plot.h"
+#include "timeline.h"
 #include "util.h"
 
 /* --- options with more to them ----------------------------------------------- */
@@ -253,6 +254,24 @@ void apply_plot(const struct opt_spec *o, const char *arg,
 	st->cfg->plot = arg;
 }
 
+/* --interval: at least a millisecond (the timeline's slots cost memory). */
+void apply_interval(const struct opt_spec *o, const char *arg,
+		    uint64_t value, struct opt_state *st)
+{
+	if (st->cfg->interval_s < 0.001 - 1e-12)
+		usage_error("--%s=%s: expected a duration of 1ms or more: %s, "
+			    "seconds without a unit", o->name, arg,
+			    NUM_DURATION_FORMS);
+}
+
+void apply_histogram(const struct opt_spec *o, const char *arg,
+		     uint64_t value, struct opt_state *st)
+{
+	if (!*arg)
+		usage_error("--%s=: expected a file name", o->name);
+	st->cfg->histogram = arg;
+}
+
 /* --json and --output-format: the last one given decides. */
 void apply_json(const struct opt_spec *o, const char *arg,
 		uint64_t value, struct opt_state *st)
@@ -453,6 +472,14 @@ void check_dependencies(struct opt_state *st)
 	const char *arg;
 
 	check_consumer(st);
+	if (cfg->interval_s > 0 && cfg->duration_s > 0 &&
+	    cfg->duration_s / cfg->interval_s > TIMELINE_MAX)
+		usage_error("--interval=%s: %.0f intervals in --duration=%s, "
+			    "at most %u", opt_given(st, "interval"),
+			    cfg->duration_s / cfg->interval_s,
+			    opt_given(st, "duration") ?
+			    opt_given(st, "duration") : "(default)",
+			    TIMELINE_MAX);
 	arg = opt_given(st, "trace-events");
 	if (!cfg->trace && arg)
 		usage_error("--trace-events=%s: only with --trace", arg);

@@ -115,7 +115,7 @@ struct opt_spec {
  * Every option, in the order --help lists them (options.c).  An option
  * added to the table is counted here too: options.c asserts the count.
  */
-#define NR_OPT_SPECS	56
+#define NR_OPT_SPECS	58
 extern const struct opt_spec opt_table[];
 
 /* What parsing gathers besides rpcsim_config. */
@@ -172,6 +172,10 @@ void apply_je_slots(const struct opt_spec *o, const char *arg,
 		    uint64_t value, struct opt_state *st);
 void apply_plan(const struct opt_spec *o, const char *arg, uint64_t value,
 		struct opt_state *st);
+void apply_interval(const struct opt_spec *o, const char *arg,
+		    uint64_t value, struct opt_state *st);
+void apply_histogram(const struct opt_spec *o, const char *arg,
+		     uint64_t value, struct opt_state *st);
 void apply_trace(const struct opt_spec *o, const char *arg, uint64_t value,
 		 struct opt_state *st);
 /* --backend: a backend name, or plugin:PATH. */

@@ -3,6 +3,7 @@
 #include <config.h>
 
 #include <inttypes.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,7 @@
 #include "plot.h"
 #include "report.h"
 #include "result_schema.h"
+#include "files.h"
 #include "results.h"
 #include "util.h"
 
@@ -769,6 +771,8 @@ static void json_run(struct json *j, const struct rpcsim_config *cfg,
 	json_object_end(j);
 	if (r->page_pool)
 		json_page_pool(j, r->page_pool, &r->hist, r->elapsed_s);
+	if (cfg->interval_s > 0)
+		timeline_json(j, RK(rpcsim_run, intervals), &r->tl);
 	json_object_end(j);
 }
 
@@ -983,7 +987,83 @@ void report_json(FILE *out, const struct report *rep)
 	json_finish(&j);
 }
 
+/* --- --histogram=FILE ------------------------------------------------------ */
+
+int report_histogram_open(struct report *rep)
+{
+	char err[PATH_MAX + 128];
+
+	if (!atomic_file_open(&rep->histogram, rep->cfg->histogram, err,
+			      sizeof(err)))
+		return 0;
+	fprintf(stderr, "rpcsim: --histogram=%s: %s\n", rep->cfg->histogram,
+		err);
+	return -1;
+}
+
+void report_histogram_drop(struct report *rep)
+{
+	if (rep->histogram.f)
+		atomic_file_abort(&rep->histogram);
+}
+
+int report_histogram(struct report *rep)
+{
+	FILE *f = rep->histogram.f;
+	char err[PATH_MAX + 128];
+
+	fprintf(f, "mode,lower_ns,upper_ns,count\n");
+	for (int m = 0; m < RPCSIM_NR_MODES; m++) {
+		struct mode_summary ms;
+
+		if (!rep->runs_done[m])
+			continue;
+		summary_build(&ms, rep->results[m], rep->runs_done[m]);
+		for (unsigned int i = 0; i < HIST_NR; i++) {
+			uint64_t lo, hi;
+
+			if (!ms.hist.buckets[i])
+				continue;
+			hist_bucket_bounds(i, &lo, &hi);
+			fprintf(f, "%s,%llu,%llu,%llu\n", rpcsim_mode_name(m),
+				(unsigned long long)lo, (unsigned long long)hi,
+				(unsigned long long)ms.hist.buckets[i]);
+		}
+	}
+	if (atomic_file_commit(&rep->histogram, err, sizeof(err))) {
+		fprintf(stderr, "rpcsim: --histogram=%s: %s\n",
+			rep->cfg->histogram, err);
+		return -1;
+	}
+	return 0;
+}
+
 /* --- plot ---------------------------------------------------------------- */
+
+/* --interval: per interval, the mode's runs pooled, its mean and p99. */
+static int plot_timeline(struct plot_series *s, const struct svc_result *r,
+			 unsigned int runs)
+{
+	struct timeline tl;
+	int ret = 0;
+
+	timeline_init(&tl, r[0].tl.interval_ns);
+	for (unsigned int i = 0; i < runs; i++)
+		timeline_merge(&tl, &r[i].tl);
+	for (unsigned int k = 0; k < tl.nr && !ret; k++) {
+		const struct timeline_slot *sl = &tl.slot[k];
+		double t = (double)k * (double)tl.interval_ns / 1e9;
+
+		ret = sl->count ?
+		      plot_series_time(s, t, (double)sl->sum /
+				       (double)sl->count / 1e3,
+				       (double)timeline_percentile(sl, 99) /
+				       1e3) :
+		      plot_series_time(s, t, NAN, NAN);
+	}
+	timeline_free(&tl);
+	return ret;
+}
 
 int report_plot(const struct report *rep, const char *gnuplot)
 {
@@ -1022,6 +1102,9 @@ int report_plot(const struct report *rep, const char *gnuplot)
 			    plot_series_add(s, hist_bucket_value(i),
 					    ms.hist.buckets[i]))
 				goto oom;
+		if (cfg->interval_s > 0 && plot_timeline(s, rep->results[m],
+							 rep->runs_done[m]))
+			goto oom;
 	}
 	if (plot_write(p, cfg->plot, gnuplot, err, sizeof(err)))
 		fprintf(stderr, "rpcsim: --plot=%s: %s\n", cfg->plot, err);

@@ -9,6 +9,8 @@
 
 #include <stdio.h>
 
+#include "files.h"
+
 #include "nfsd/svc.h"
 #include "options.h"
 
@@ -21,6 +23,8 @@ struct report {
 	/* --trace: where the trace went and what the tracer lost. */
 	const char *trace_dir;
 	uint64_t trace_discarded, trace_lost;
+	/* --histogram: its file, opened before the runs (files.h) */
+	struct atomic_file histogram;
 };
 
 void report_config(FILE *out, const struct report *rep);
@@ -39,5 +43,15 @@ double report_mean_us(const struct report *rep, enum rpcsim_mode mode);
  * after printing the cause on stderr.
  */
 int report_plot(const struct report *rep, const char *gnuplot);
+/*
+ * --histogram=FILE: each mode's latency histogram, the runs pooled, as
+ * CSV (mode,lower_ns,upper_ns,count; a row per non-empty bucket), FILE
+ * replaced whole.  Opened before the runs (a FILE that cannot be made
+ * fails the run before it starts), written and committed after them, or
+ * dropped.  0, or -1 after printing the cause on stderr.
+ */
+int report_histogram_open(struct report *rep);
+int report_histogram(struct report *rep);
+void report_histogram_drop(struct report *rep);
 
 #endif /* RPCSIM_REPORT_H */

@@ -393,6 +393,12 @@ void check_sweep(struct opt_state *st)
 	if (cfg->trace)
 		usage_error("--trace: not with --sweep (trace one point's "
 			    "command from --plan instead)");
+	if (!opt_given(st, "point") && (arg = opt_given(st, "histogram")))
+		usage_error("--histogram=%s: not with --sweep (each point's "
+			    "result file holds its histogram's buckets)", arg);
+	if (!opt_given(st, "point") && (arg = opt_given(st, "interval")))
+		usage_error("--interval=%s: not with --sweep (add it to one "
+			    "point's command from --plan)", arg);
 	sw->nr_points = 1;
 	for (unsigned int k = 0; k < sw->nr_keys; k++) {
 		sw->nr_points *= sw->keys[k].nr;

@@ -30,7 +30,9 @@
  *   need	1 when rpcsim-analyze cannot use the event without the field,
  *		0 when it can (traces of older versions lack some fields)
  *   report	where rpcsim-analyze --json reports it, as a key path inside
- *		each element of "runs" (dots separate the levels)
+ *		each element of "runs" (dots separate the levels); for the
+ *		page_pool events, which come outside any run, a path from
+ *		the document's "page_pool" object, "-" for a field not read
  *
  * The kmem-shaped pagepool events (mm_page_alloc, mm_page_free, ...) keep
  * the kernel's field layout for tools that know the kernel's events; this
@@ -158,6 +160,44 @@
 	  "bulk.fallback")
 
 /*
+ * The page_pool provider (tracepoints/page_pool_tp.h), rpcsim's
+ * --consumer=page_pool.  The pages are balanced by count: a pfn is not
+ * read (report "-"), the running counts only checked against the events.
+ */
+
+/* page_pool:page_pool_state_hold: a page entered the pool */
+#define TRACE_FIELDS_PP_HOLD(F)						\
+	F(INT, uintptr_t, pool, pool, 1, "page_pool.pools.holds")	\
+	F(INT, unsigned long, pfn, pfn, 0, "-")				\
+	F(INT, uint32_t, hold, hold, 0, "page_pool.pools.hold_count")
+
+/* page_pool:page_pool_state_release: a page left the pool */
+#define TRACE_FIELDS_PP_PUT(F)						\
+	F(INT, uintptr_t, pool, pool, 1, "page_pool.pools.releases")	\
+	F(INT, unsigned long, pfn, pfn, 0, "-")				\
+	F(INT, uint32_t, release, release, 0,				\
+	  "page_pool.pools.release_count")
+
+/* page_pool:page_pool_release: the pool is destroyed */
+#define TRACE_FIELDS_PP_DESTROY(F)					\
+	F(INT, uintptr_t, pool, pool, 1, "page_pool.pools.pool")	\
+	F(INT, int32_t, inflight, inflight, 1, "page_pool.pools.inflight") \
+	F(INT, uint32_t, hold, hold, 0, "page_pool.pools.hold_count")	\
+	F(INT, uint32_t, release, release, 0,				\
+	  "page_pool.pools.release_count")
+
+/* page_pool:page_pool_alloc_slow: one slow-path refill */
+#define TRACE_FIELDS_PP_SLOW(F)						\
+	F(INT, uintptr_t, pool, pool, 1, "page_pool.pools.refills")	\
+	F(ENUM_MODE, unsigned int, mode, mode, 1, "page_pool.modes.mode") \
+	F(INT, unsigned int, allocated, allocated, 0,			\
+	  "page_pool.modes.pages")					\
+	F(INT, unsigned int, alloc_calls, alloc_calls, 0,		\
+	  "page_pool.modes.alloc_calls")				\
+	F(INT, uint64_t, latency_ns, latency_ns, 1,			\
+	  "page_pool.modes.mean_ns")
+
+/*
  * The events, with the name of their field list: E(provider, event,
  * FIELDS).  Only these events are in the schema.
  */
@@ -168,6 +208,10 @@
 	E(rpcsim, svc_alloc_arg_exit, TRACE_FIELDS_EXIT)		\
 	E(rpcsim, svc_alloc_arg_err, TRACE_FIELDS_ERR)			\
 	E(rpcsim, request, TRACE_FIELDS_REQUEST)			\
-	E(pagepool, mm_page_alloc_bulk, TRACE_FIELDS_ALLOC_BULK)
+	E(pagepool, mm_page_alloc_bulk, TRACE_FIELDS_ALLOC_BULK)	\
+	E(page_pool, page_pool_state_hold, TRACE_FIELDS_PP_HOLD)	\
+	E(page_pool, page_pool_state_release, TRACE_FIELDS_PP_PUT)	\
+	E(page_pool, page_pool_release, TRACE_FIELDS_PP_DESTROY)	\
+	E(page_pool, page_pool_alloc_slow, TRACE_FIELDS_PP_SLOW)
 
 #endif /* PP_TRACE_SCHEMA_H */

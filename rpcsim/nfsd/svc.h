@@ -13,6 +13,8 @@
 #include <pagepool/pagepool.h>
 
 #include "hist.h"
+#include "timeline.h"
+#include "timeline.h"
 #include "options.h"
 
 /* What one server thread did in the timed part of a run. */
@@ -52,6 +54,7 @@ struct svc_result {
 	unsigned int run;		/* 1-based */
 	double elapsed_s;		/* start to the last thread's stop */
 	struct hist hist;		/* latency of every call, ns */
+	struct timeline tl;		/* --interval: latency over time */
 	struct svc_stats total;
 	struct svc_stats *threads;	/* cfg->threads entries */
 	uint64_t completions;		/* replies the completion thread freed */

@@ -72,6 +72,7 @@ struct svc_rqst {
 	struct svc_stats st;
 	struct svc_acct acct;
 	struct hist hist;
+	struct timeline tl;		/* --interval */
 } __attribute__((aligned(64)));
 
 struct svc_serv {
@@ -84,6 +85,7 @@ struct svc_serv {
 	struct svc_completion *compl;	/* NULL: --completion=inline */
 	struct svc_acct acct;		/* page cache fill and teardown */
 	struct svc_rqst **rqsts;
+	uint64_t start_ns;		/* the timed run's start (set before go) */
 	pthread_barrier_t go;
 	atomic_bool stop;
 	/*

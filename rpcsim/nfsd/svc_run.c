@@ -44,6 +44,7 @@ static struct svc_rqst *svc_rqst_create(struct svc_serv *serv, unsigned int id)
 	for (size_t i = 0; i < cfg->io_size; i++)
 		rqstp->payload[i] = (unsigned char)(i * 7 + id);
 	hist_init(&rqstp->hist);
+	timeline_init(&rqstp->tl, (uint64_t)(cfg->interval_s * 1e9));
 	err = pthread_create(&rqstp->thread, NULL, svc_thread, rqstp);
 	if (err) {
 		fprintf(stderr, "rpcsim: cannot start server thread %u of %u: "
@@ -63,6 +64,7 @@ static void svc_rqst_destroy(struct svc_serv *serv, struct svc_rqst *rqstp)
 	svc_acct_add(&serv->acct, &rqstp->acct);
 	free(rqstp->rq_pages);
 	free(rqstp->payload);
+	timeline_free(&rqstp->tl);
 	free(rqstp);
 }
 
@@ -548,6 +550,7 @@ static void svc_collect(struct svc_serv *serv, struct svc_result *res,
 		res->threads[i] = rqstp->st;
 		svc_stats_add(&res->total, &rqstp->st);
 		hist_merge(&res->hist, &rqstp->hist);
+		timeline_merge(&res->tl, &rqstp->tl);
 	}
 	if (serv->compl) {
 		res->completions = svc_completion_drain(serv->compl) -
@@ -646,6 +649,7 @@ int svc_run(const struct rpcsim_config *cfg, enum rpcsim_mode mode,
 	res->mode = mode;
 	res->run = run;
 	hist_init(&res->hist);
+	timeline_init(&res->tl, (uint64_t)(cfg->interval_s * 1e9));
 	res->threads = xcalloc(cfg->threads, sizeof(*res->threads));
 
 	/* From the pool's creation (a plugin's init) to its destruction. */
@@ -670,6 +674,7 @@ int svc_run(const struct rpcsim_config *cfg, enum rpcsim_mode mode,
 	pp_pool_vmstat(serv->pool, &res->start);
 	svc_trace_run_start(cfg, mode, run);
 	start = now_ns();
+	serv->start_ns = start;
 	svc_barrier_wait(&serv->go);
 
 	svc_watch(serv, &serv->nr_done, start, run);
@@ -689,4 +694,5 @@ void svc_result_free(struct svc_result *res)
 	res->threads = NULL;
 	free(res->page_pool);
 	res->page_pool = NULL;
+	timeline_free(&res->tl);
 }

@@ -17,7 +17,10 @@ Script lines (# starts a comment):
 
     TS EVENT [FIELD=VALUE]...   an event at TS ns; EVENT is run_start,
                                 run_end, entry, exit, err, request or
-                                alloc_bulk (pagepool:mm_page_alloc_bulk);
+                                alloc_bulk (pagepool:mm_page_alloc_bulk),
+                                pp_hold, pp_put, pp_destroy or pp_slow
+                                (page_pool:page_pool_state_hold,
+                                _state_release, _release, _alloc_slow);
                                 vtid=N sets the thread (default 1); an
                                 enumeration's VALUE is its number or label
     packet [discarded=N] [seq=S]  start a new packet; N is the tracer's
@@ -75,9 +78,14 @@ TYPES = {"u32": "uint32_t", "u64": "uint64_t", "s32": "int32_t",
 
 # script name -> event name in the schema
 ALIASES = {"entry": "svc_alloc_arg_entry", "exit": "svc_alloc_arg_exit",
-           "err": "svc_alloc_arg_err", "alloc_bulk": "mm_page_alloc_bulk"}
+           "err": "svc_alloc_arg_err", "alloc_bulk": "mm_page_alloc_bulk",
+           "pp_hold": "page_pool_state_hold",
+           "pp_put": "page_pool_state_release",
+           "pp_destroy": "page_pool_release",
+           "pp_slow": "page_pool_alloc_slow"}
 
 CTYPES = {"unsigned int": "u32", "int": "s32", "uint64_t": "u64",
+          "uint32_t": "u32", "int32_t": "s32", "uintptr_t": "u64",
           "unsigned long": "u64", "const char *": "str"}
 
 SCHEMA = os.path.join(os.path.dirname(os.path.abspath(__file__)),

@@ -66,6 +66,8 @@ rpcsim --duration=0ms refused
 rpcsim --duration=-5s refused
 rpcsim --duration=5S refused
 rpcsim --stop-grace=2h refused
+rpcsim --interval=0.5ms refused
+rpcsim --interval=5x refused
 rpcsim --retry-wait=2.5 refused
 rpcsim --retry-wait=5us refused
 rpcsim --retry-wait=11s refused
@@ -99,7 +101,7 @@ while read -r tool arg expected; do
 			grep -qF -- "$tool: $arg: " "$ERR" &&
 			grep -qF -- "expected" "$ERR" &&
 			{ case $opt in
-			  --run-ms|--duration|--stop-grace|--retry-wait)
+			  --run-ms|--duration|--stop-grace|--retry-wait|--interval)
 				grep -qF 'ms, s or m' "$ERR" ;;
 			  *)	grep -qF 'k, K, KiB, m, M, MiB, g, G or GiB' "$ERR" ;;
 			  esac; }

@@ -20,7 +20,7 @@
 # shellcheck source=tests/utils/slurm.sh
 . "$top_srcdir/tests/utils/slurm.sh"
 
-plan_tests 10
+plan_tests 19
 
 res="$tmpdir/my res/it's"
 GRID="--sweep=threads=1,2"
@@ -74,16 +74,13 @@ status=$?
 ok $? "the script outside a job array: refused, nothing run" ||
 	diag "exit $status: $(cat "$OUT" "$ERR")"
 
-bad=
-for v in slurm:0 slurm:x slurm: 'slurm:1 ' slurmy json; do
-	# shellcheck disable=SC2086
-	run $FIXED $GRID --results="$res" --plan="$v"
-	[ "$status" -eq 2 ] && [ "$(wc -l <"$ERR")" -eq 1 ] &&
-		grep -q -- "--plan=$v:" "$ERR" || bad="$bad $v"
-done
-[ -z "$bad" ]
-ok $? "--plan=slurm:0, :x, :, slurmy, json: exit 2, one line naming the value" ||
-	diag "not refused so:$bad; last: $(cat "$ERR")"
+# shellcheck disable=SC2086
+check_bad_inputs rpcsim "--plan=slurm:0	--plan=slurm:0: K is the number of tasks that run at once, 1 to 100000
+--plan=slurm:x	--plan=slurm:x: K is the number of tasks
+--plan=slurm:	--plan=slurm:: K is the number of tasks
+--plan=slurmy	--plan=slurmy: expected parallel, slurm or slurm:K (K tasks at a time)
+--plan=json	--plan=json: expected parallel, slurm or slurm:K" \
+	$FIXED $GRID --results="$res"
 
 # --- on a real one-node Slurm -------------------------------------------------
 why=
