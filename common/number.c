@@ -53,7 +53,7 @@ int num_parse_decimal(const char *s, double *out)
 	return 0;
 }
 
-/* The size suffixes and their shifts: the longest first. */
+/* The size suffixes, matched whole (64kb and 64Ki are refused). */
 static const struct {
 	const char *suffix;
 	unsigned int shift;
