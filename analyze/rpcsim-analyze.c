@@ -653,6 +653,17 @@ static void bad_option(const struct option *longopts, const char *arg)
 /* take_option(): go on with the next option. */
 #define OPT_NEXT	(-1)
 
+/* --version: the tools' one line, with the babeltrace2 library's. */
+static void print_version(void)
+{
+	char bt[32];
+
+	snprintf(bt, sizeof(bt), "%u.%u.%u", bt_version_get_major(),
+		 bt_version_get_minor(), bt_version_get_patch());
+	tool_print_version(&(struct tool_component){ "libbabeltrace2", bt },
+			   1);
+}
+
 /*
  * Option @c, as getopt_long() returned it, into @r and @output: OPT_NEXT,
  * or the exit status of an option that ends the program here (--schema,
@@ -727,9 +738,7 @@ static int take_option(int c, char **argv, const struct option *longopts,
 		usage(stdout);
 		return 0;
 	case 'V':
-		printf("rpcsim-analyze (%s) %s, libbabeltrace2 %u.%u.%u\n",
-		       PACKAGE_NAME, PACKAGE_VERSION, bt_version_get_major(),
-		       bt_version_get_minor(), bt_version_get_patch());
+		print_version();
 		return 0;
 	case ':':
 		tool_die(2, "option '%s' needs a value: %s", argv[optind - 1],

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* What every program shares: messages, allocation, formatting (tool.h). */
+#include <config.h>
+
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,6 +72,18 @@ char *xstrdup(const char *s)
 	if (!p)
 		tool_die(1, "out of memory");
 	return p;
+}
+
+void tool_print_version(const struct tool_component *c, size_t n)
+{
+	printf("%s (%s) %s", tool_name, PACKAGE_NAME, PACKAGE_VERSION);
+	for (size_t i = 0; i < n; i++) {
+		if (c[i].version)
+			printf(", %s %s", c[i].name, c[i].version);
+		else
+			printf(", without %s", c[i].name);
+	}
+	printf("\n");
 }
 
 char *fmt_thousands(char *buf, size_t len, uint64_t v)

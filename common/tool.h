@@ -64,6 +64,19 @@ static inline uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
+/*
+ * tool_print_version() - the one --version line of every tool, on stdout:
+ * "NAME (pagepool) VERSION" (tool_name, this tree's version), then for
+ * each of the @n components it was built with ", COMPONENT VERSION", or
+ * ", without COMPONENT" when its version is NULL (not built in):
+ *   rpcsim (pagepool) 0.1.0, libpagepool 0.1.0, lttng-ust 2.13.5
+ */
+struct tool_component {
+	const char *name;
+	const char *version;
+};
+void tool_print_version(const struct tool_component *c, size_t n);
+
 /* "517,442": @v with thousands separators into @buf, which it returns. */
 char *fmt_thousands(char *buf, size_t len, uint64_t v);
 

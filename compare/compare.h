@@ -85,6 +85,7 @@ const char *metric_name(unsigned int id);
 /* output.c */
 struct output_options {
 	bool json;
+	bool csv;		/* --output-format=csv */
 	bool all;		/* --all: also metrics zero in every file */
 	char **only;		/* --metrics prefixes, NULL-terminated */
 	const char *plot_path;	/* --plot=FILE, or NULL */

@@ -682,6 +682,84 @@ static int json_output(FILE *out, const struct plan *p,
 	return 0;
 }
 
+/* --- CSV ------------------------------------------------------------------- */
+
+/* RFC 4180: quoted when it holds a comma, a quote or a line break. */
+static void csv_field(FILE *out, const char *s)
+{
+	if (!strpbrk(s, ",\"\r\n")) {
+		fputs(s, out);
+		return;
+	}
+	fputc('"', out);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', out);
+		fputc(*s, out);
+	}
+	fputc('"', out);
+}
+
+/* ",V", or "," alone when @v is not known (not finite, or !@known). */
+static void csv_num(FILE *out, double v, bool known)
+{
+	fputc(',', out);
+	if (known && isfinite(v))
+		fprintf(out, "%.6g", v);
+}
+
+/*
+ * One row per metric, mode and file, in the tables' order: the file's
+ * runs, mean and stddev, and for each new file its change against the
+ * base file's, the half width of that change's 95 % interval and the
+ * noise verdict (within, beyond, unknown); empty where the JSON has
+ * null, and the base file's own row has no change.
+ */
+static void csv_output(FILE *out, const struct plan *p,
+		       const struct output_options *o)
+{
+	fputs("metric,mode,file,runs,mean,stddev,change_pct,ci95_half_width,"
+	      "noise\n", out);
+	for (unsigned int id = 0; id < metrics_count(); id++) {
+		bool all_zero;
+
+		if (!metric_selected(o, id) ||
+		    !metric_present(p, id, &all_zero) ||
+		    (all_zero && !o->all))
+			continue;
+		for (unsigned int m = 0; m < p->nr_modes; m++) {
+			const char *mode = p->modes[m];
+			struct cell base = cell_of(series_of(&p->docs[0], mode,
+							     id));
+
+			for (unsigned int i = 0; i < p->nr_docs; i++) {
+				struct cell c = cell_of(series_of(&p->docs[i],
+								  mode, id));
+				bool cmp = i && base.n && c.n;
+				struct welch w = { 0 };
+
+				if (cmp)
+					w = welch_of(&base, &c);
+				csv_field(out, metric_name(id));
+				fputc(',', out);
+				csv_field(out, mode);
+				fputc(',', out);
+				csv_field(out, p->docs[i].path);
+				fprintf(out, ",%u", c.n);
+				csv_num(out, c.mean, c.n);
+				csv_num(out, c.stddev, c.n);
+				csv_num(out, base.mean ? 100.0 * (c.mean -
+					base.mean) / fabs(base.mean) : 0,
+					cmp && (base.mean || !c.mean));
+				csv_num(out, w.half, cmp && w.known);
+				fprintf(out, ",%s\n", !cmp ? "" :
+					!w.known ? "unknown" :
+					w.changed ? "beyond" : "within");
+			}
+		}
+	}
+}
+
 void plan_init(struct plan *p, struct doc *docs, unsigned int nr_docs)
 {
 	*p = (struct plan){ .docs = docs, .nr_docs = nr_docs };
@@ -706,6 +784,8 @@ int output(FILE *out, struct doc *docs, unsigned int nr_docs,
 	plan_init(&p, docs, nr_docs);
 	if (o->json)
 		json_output(out, &p, o);
+	else if (o->csv)
+		csv_output(out, &p, o);
 	else
 		text_output(out, &p, o);
 	if (fflush(out) || ferror(out))
@@ -718,7 +798,7 @@ int output(FILE *out, struct doc *docs, unsigned int nr_docs,
 			fprintf(stderr, "rpcsim-compare: --plot=%s: %s\n",
 				o->plot_path, err);
 			ret = 1;
-		} else if (!o->json) {
+		} else if (!o->json && !o->csv) {
 			fprintf(out, "Plot: %s (each file's latency per mode, "
 				"and the change of the mean with its 95 %% "
 				"interval)\n", o->plot_path);

@@ -19,6 +19,7 @@
 
 #include "cmdline.h"
 #include "compare.h"
+#include "files.h"
 #include "plot.h"
 #include "sweep.h"
 
@@ -39,6 +40,14 @@ static void usage(void)
 "  -a, --all           also print the metrics that are 0 in every file\n"
 "                      (default: named in one line after the tables)\n"
 "  -j, --json          one JSON document instead of the tables\n"
+"      --output-format=FMT\n"
+"                      text, json (as --json) or csv: a header line, then\n"
+"                      one row per metric, mode and file (runs, mean,\n"
+"                      stddev, change_pct, ci95_half_width, noise)\n"
+"                      (default: text)\n"
+"  -o, --output=FILE   write the tables to FILE instead of stdout; FILE is\n"
+"                      replaced only when the comparison succeeds\n"
+"                      (default: stdout)\n"
 "      --partial       also compare a run that a signal cut short (its\n"
 "                      \"interrupted\": true), marked INTERRUPTED (default:\n"
 "                      refused, exit 1)\n"
@@ -237,9 +246,10 @@ static int compare_sweep(const char *dir, struct output_options *o,
 	if (metrics_arg)
 		tool_die(2, "--metrics=%s: not with --sweep (its table is of "
 			  "the latency per call)", metrics_arg);
-	if (o->json || o->all)
+	if (o->json || o->csv || o->all)
 		tool_die(2, "--%s: not with --sweep (its table is text)",
-			  o->json ? "json" : "all");
+			  o->json ? "json" : o->csv ?
+			  "output-format=csv" : "all");
 	free_list(o->only);
 	n = sweep_dir_files(dir, &paths);
 	if (n < 0)
@@ -285,12 +295,18 @@ struct args {
 	const char *metrics_arg;	/* --metrics as given, or NULL */
 	const char *sweep_dir;		/* --sweep=DIR, or NULL */
 	bool partial;			/* --partial: cut-short runs too */
+	const char *format_arg;		/* the last of --json, --output-format */
+	const char *output;		/* --output=FILE, or NULL: stdout */
 };
 
 /* An option given last without its value: what the value should be. */
 __attribute__((noreturn))
 static void missing_value(int opt, const char *arg)
 {
+	if (opt == 'o')
+		tool_die(2, "option '%s' needs a value: a file name", arg);
+	if (opt == 'F')
+		tool_die(2, "option '%s' needs a value: text, json or csv", arg);
 	if (opt == 'p')
 		tool_die(2, "option '%s' needs a value: a file name ending in "
 			  ".svg or .png", arg);
@@ -308,6 +324,8 @@ static int parse_args(int argc, char **argv, struct args *a)
 		{ "metrics", required_argument, NULL, 'm' },
 		{ "all", no_argument, NULL, 'a' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "output-format", required_argument, NULL, 'F' },
+		{ "output", required_argument, NULL, 'o' },
 		{ "partial", no_argument, NULL, 'P' },
 		{ "plot", required_argument, NULL, 'p' },
 		{ "sweep", required_argument, NULL, 's' },
@@ -319,7 +337,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 	int c;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":m:ajp:s:hV", longopts,
+	while ((c = getopt_long(argc, argv, ":m:ajo:p:s:hV", longopts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'm':
@@ -332,6 +350,23 @@ static int parse_args(int argc, char **argv, struct args *a)
 			break;
 		case 'j':
 			a->o.json = true;
+			a->o.csv = false;
+			a->format_arg = "json";
+			break;
+		case 'F':
+			/* as rpcsim's: the last of --json and it decides */
+			if (strcmp(optarg, "text") && strcmp(optarg, "json") &&
+			    strcmp(optarg, "csv"))
+				tool_die(2, "--output-format=%s: expected text, "
+					  "json or csv", optarg);
+			a->o.json = !strcmp(optarg, "json");
+			a->o.csv = !strcmp(optarg, "csv");
+			a->format_arg = optarg;
+			break;
+		case 'o':
+			if (!*optarg)
+				tool_die(2, "--output=: expected a file name");
+			a->output = optarg;
 			break;
 		case 'P':
 			a->partial = true;
@@ -354,8 +389,8 @@ static int parse_args(int argc, char **argv, struct args *a)
 			exit(0);
 		case 'V':
 			free_list(a->o.only);
-			printf("rpcsim-compare (%s) %s, json-c %s\n",
-			       PACKAGE_NAME, PACKAGE_VERSION, json_c_version());
+			tool_print_version(&(struct tool_component){
+						"json-c", json_c_version() }, 1);
 			exit(0);
 		case ':':
 			missing_value(optopt, argv[optind - 1]);
@@ -417,18 +452,46 @@ static int compare_files(const struct args *a, unsigned int nr_docs,
 	return ret;
 }
 
+/*
+ * --output=FILE: replaced by the tables when the comparison succeeded,
+ * left as it was when it failed.  Returns the exit status.
+ */
+static int finish_output(const char *path, int status)
+{
+	char err[512];
+	int r;
+
+	if (!path)
+		return status;
+	r = atomic_stdout_close(!status, err, sizeof(err));
+	if (r < 0) {
+		fprintf(stderr, "rpcsim-compare: --output=%s: %s\n", path, err);
+		return status ? status : 1;
+	}
+	if (r > 0)
+		fprintf(stderr, "rpcsim-compare: --output=%s: not written: the "
+			"comparison failed (exit %d); the file is as it was\n",
+			path, status);
+	return status;
+}
+
 int main(int argc, char **argv)
 {
 	struct args a = { 0 };
-	char gnuplot[4096];
+	char gnuplot[4096], err[512];
 	int first, ret;
 
 	tool_set_name("rpcsim-compare");
 	first = parse_args(argc, argv, &a);
+	if (!a.sweep_dir)
+		check_files(argc - first, argv + first);
+	/* Before reading anything: FILE can be written. */
+	if (a.output && atomic_stdout_open(a.output, err, sizeof(err)))
+		tool_die(1, "--output=%s: %s", a.output, err);
 	if (a.sweep_dir)
-		return compare_sweep(a.sweep_dir, &a.o, a.metrics_arg,
-				     argc - first, argv + first);
-	check_files(argc - first, argv + first);
+		return finish_output(a.output, compare_sweep(a.sweep_dir, &a.o,
+				     a.metrics_arg, argc - first,
+				     argv + first));
 
 	/* Before reading anything: the plot must be possible. */
 	if (a.o.plot_path) {
@@ -440,5 +503,5 @@ int main(int argc, char **argv)
 	ret = compare_files(&a, (unsigned int)(argc - first), argv + first);
 	free_list(a.o.only);
 	metrics_free();
-	return ret;
+	return finish_output(a.output, ret);
 }

@@ -25,6 +25,7 @@ enum {
 	OPT_ALLOCATORS = 256, OPT_APIS, OPT_BULK, OPT_VARIANTS, OPT_RUNS,
 	OPT_RUN_MS, OPT_FREE, OPT_JE_TCACHE, OPT_JE_BATCH, OPT_PIN,
 	OPT_SMOKE, OPT_INTERLEAVE, OPT_RESULTS, OPT_BACKEND, OPT_PROFILE,
+	OPT_OUTPUT_FORMAT,
 };
 
 static const struct option long_options[] = {
@@ -44,6 +45,8 @@ static const struct option long_options[] = {
 	{ "interleave",	no_argument,		NULL, OPT_INTERLEAVE },
 	{ "results",	required_argument,	NULL, OPT_RESULTS },
 	{ "json",	no_argument,		NULL, 'j' },
+	{ "output-format", required_argument,	NULL, OPT_OUTPUT_FORMAT },
+	{ "output",	required_argument,	NULL, 'o' },
 	{ "help",	no_argument,		NULL, 'h' },
 	{ "version",	no_argument,		NULL, 'V' },
 	{ NULL, 0, NULL, 0 }
@@ -121,8 +124,8 @@ static void print_help(void)
 "                          (default: none)\n"
 "How long:\n"
 "      --runs=N            timed runs per configuration, 1..%d (default: %d)\n"
-"      --run-ms=MS         about how long each run takes, 0.1..10000\n"
-"                          (default: %g)\n"
+"      --run-ms=MS         about how long each run takes, 0.1..10000 ms;\n"
+"                          a unit may follow: 500ms, 2s (default: %g)\n"
 "      --smoke             a few pages per configuration: checks the\n"
 "                          output, measures nothing (default: off)\n"
 "      --pin=on|off        pin to the CPU pagebench starts on (default: on)\n"
@@ -132,6 +135,12 @@ static void print_help(void)
 "                          alike; the lines come at the end (default: off)\n"
 "Output:\n"
 "  -j, --json              one JSON document instead of text\n"
+"      --output-format=FMT text, json (as --json) or csv: a header line,\n"
+"                          then a row per configuration with its line's\n"
+"                          fields (default: text)\n"
+"  -o, --output=FILE       write what goes to stdout to FILE instead;\n"
+"                          FILE is replaced only when the run succeeds or\n"
+"                          Ctrl-C cuts it short (default: stdout)\n"
 "      --results=DIR       write the JSON document into a file of the folder\n"
 "                          DIR (made if missing), the text staying on stdout,\n"
 "                          as rpcsim --sweep writes its points: named by the\n"
@@ -152,8 +161,9 @@ static void print_help(void)
 "mempool and tcmalloc run in child programs of their own, pagebench-mempool\n"
 "and pagebench-tcmalloc, started once per run; they time their loops the\n"
 "same way and pagebench reports them like the others (pagebench(1) lists\n"
-"the DPDK EAL arguments).  Exit status: 0 ok, 1 runtime failure, 2 bad\n"
-"command line.\n",
+"the DPDK EAL arguments).  Ctrl-C ends the run with what was measured so\n"
+"far, marked as interrupted.  Exit status: 0 ok, 1 runtime failure, 2 bad\n"
+"command line, 130 Ctrl-C (128 + the signal).\n",
 	       not_built, MAX_BULK, MAX_RUNS, DEFAULT_RUNS, DEFAULT_RUN_MS);
 }
 
@@ -293,12 +303,18 @@ static void parse_runs(const char *arg, struct options *o)
 	o->runs = (unsigned int)v;
 }
 
+/* common/number.h's durations, milliseconds without a unit. */
 static void parse_run_ms(const char *arg, struct options *o)
 {
-	if (num_parse_decimal(arg, &o->run_ms) || o->run_ms < 0.1 ||
-	    o->run_ms > 10000)
-		tool_die(2, "--run-ms=%s: expected a number of milliseconds "
-			    "from 0.1 to 10000", arg);
+	double s;
+
+	/* 1e-9: 0.1 ms is 0.1 after the trip through seconds */
+	if (num_parse_duration(arg, "ms", &s) || s * 1000 < 0.1 - 1e-9 ||
+	    s * 1000 > 10000 + 1e-9)
+		tool_die(2, "--run-ms=%s: expected a duration from 0.1ms to "
+			    "10s: %s, milliseconds without a unit", arg,
+			 NUM_DURATION_FORMS);
+	o->run_ms = s * 1000;
 }
 
 static void parse_free(const char *arg, struct options *o)
@@ -405,6 +421,21 @@ static void parse_option(int opt, const char *arg, struct options *o)
 		break;
 	case 'j':
 		o->json = true;
+		o->csv = false;
+		break;
+	case OPT_OUTPUT_FORMAT:
+		/* as rpcsim's: the last of --json and --output-format decides */
+		if (strcmp(arg, "text") && strcmp(arg, "json") &&
+		    strcmp(arg, "csv"))
+			tool_die(2, "--output-format=%s: expected text, json or "
+				    "csv", arg);
+		o->json = !strcmp(arg, "json");
+		o->csv = !strcmp(arg, "csv");
+		break;
+	case 'o':
+		if (!*arg)
+			tool_die(2, "--output=: expected a file name");
+		o->output = arg;
 		break;
 	}
 }
@@ -420,7 +451,8 @@ static const char *const named_options[] = {
 	"je-tcache", "je-batch", NULL
 };
 static const char *const output_options[] = {
-	"results", "json", "help", "version", NULL
+	"results", "json", "output-format", "output", "help", "version",
+	NULL
 };
 /* Read by libpagepool (PAGEPOOL_*) and by jemalloc (MALLOC_CONF). */
 static const char *const setting_env[] = {
@@ -500,15 +532,15 @@ void pb_parse_options(int argc, char **argv, struct options *o)
 
 	set_defaults(o);
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":jhV", long_options, &idx)) !=
+	while ((opt = getopt_long(argc, argv, ":jo:hV", long_options, &idx)) !=
 	       -1) {
 		switch (opt) {
 		case 'h':
 			print_help();
 			exit(0);
 		case 'V':
-			printf("pagebench %s (libpagepool %s)\n",
-			       PACKAGE_VERSION, pp_version());
+			tool_print_version(&(struct tool_component){
+						"libpagepool", pp_version() }, 1);
 			exit(0);
 		case ':':
 			tool_die(2, "option '%s' needs a value; see pagebench "
@@ -537,8 +569,8 @@ void pb_parse_options(int argc, char **argv, struct options *o)
 	o->allocator[A_PLUGIN] = o->backend_plugin != NULL;
 	if (o->results && o->json)
 		tool_die(2, "--json: not with --results=%s (the JSON document "
-			    "goes into its file; the text stays on stdout)",
-			 o->results);
+			    "goes into its file; the text or CSV stays on "
+			    "stdout)", o->results);
 	if (o->results)
 		results_settings(o, given);
 	/* What it cannot read, pp_pool_create() refuses: see pool_env. */

@@ -30,6 +30,7 @@
 #include <errno.h>
 #include <math.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,6 +38,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "files.h"
 #include "tool.h"
 #include "../sweep/results.h"
 
@@ -92,7 +94,52 @@ bool pb_is_built(int a)
 	return !pb_not_built_why(a);
 }
 
-/* --- errors ---------------------------------------------------------------- */
+/* --- errors and signals ---------------------------------------------------- */
+
+volatile sig_atomic_t pb_interrupted;
+
+static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+
+const char *pb_signal_name(int sig)
+{
+	switch (sig) {
+	case SIGINT: return "SIGINT";
+	case SIGTERM: return "SIGTERM";
+	case SIGHUP: return "SIGHUP";
+	case SIGQUIT: return "SIGQUIT";
+	}
+	return "a signal";
+}
+
+static void on_stop_signal(int sig)
+{
+	if (!pb_interrupted)
+		pb_interrupted = sig;
+}
+
+/*
+ * Ctrl-C (and SIGTERM, SIGHUP, SIGQUIT) ends the runs after the one in
+ * progress: the configurations measured so far are reported.  A signal
+ * ignored when pagebench started stays ignored: nohup's SIGHUP, and
+ * SIGINT and SIGQUIT of a command a shell started in the background.
+ * SA_RESTART: a child baseline's socket is read again, its run ends.
+ */
+static void catch_stop_signals(void)
+{
+	struct sigaction sa, old;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop_signal;
+	sa.sa_flags = SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < ARRAY_SIZE(stop_signals); i++) {
+		if (sigaction(stop_signals[i], NULL, &old) ||
+		    old.sa_handler == SIG_IGN)
+			continue;
+		if (sigaction(stop_signals[i], &sa, NULL))
+			pb_fail("sigaction: %s", strerror(errno));
+	}
+}
 
 /* For pb_fail(): the children to stop. */
 static struct bench *live_bench;
@@ -367,49 +414,104 @@ static void start_children(struct bench *b, const bool *used)
 	}
 }
 
-/* Every configuration warm, then run k of each in turn. */
-static void run_interleaved(struct bench *b, const struct options *o,
-			    struct result *res, unsigned int nr,
-			    const bool *used)
+/*
+ * Every configuration warm, then run k of each in turn.  A signal ends
+ * it after the last whole round: @o->runs becomes the rounds done.
+ * Returns the configurations measured: @nr, or 0 before a whole round.
+ */
+static unsigned int run_interleaved(struct bench *b, struct options *o,
+				    struct result *res, unsigned int nr,
+				    const bool *used)
 {
+	unsigned int k = 0;
+
 	for (int a = 0; a <= A_LAST_POOL; a++)
 		if (used[a])
 			open_pool(b, o, a);
-	for (unsigned int i = 0; i < nr; i++)
+	for (unsigned int i = 0; i < nr && !pb_interrupted; i++)
 		prepare(b, o, &res[i]);
-	for (unsigned int k = 0; k < o->runs; k++)
-		for (unsigned int i = 0; i < nr; i++)
+	for (; k < o->runs && !pb_interrupted; k++) {
+		for (unsigned int i = 0; i < nr && !pb_interrupted; i++)
 			time_run(b, &res[i], k);
-	for (unsigned int i = 0; i < nr; i++) {
+		if (pb_interrupted)
+			break;	/* the round it came in is left out */
+	}
+	if (k < o->runs)
+		o->runs = k;
+	for (unsigned int i = 0; i < nr && o->runs; i++) {
 		summarize(&res[i], o);
-		if (!o->json)
+		if (!o->json && !o->csv)
 			pb_print_line(&res[i], o);
 	}
 	for (int a = 0; a <= A_LAST_POOL; a++)
 		if (used[a])
 			close_pool(b, a);
+	return o->runs ? nr : 0;
 }
 
-/* One configuration after the other; a pool while in use. */
-static void run_in_order(struct bench *b, const struct options *o,
-			 struct result *res, unsigned int nr,
-			 const unsigned int *first, const unsigned int *last)
+/*
+ * One configuration after the other; a pool while in use.  A signal ends
+ * it after the run in progress, the configuration it cut short left
+ * out.  Returns the configurations measured.
+ */
+static unsigned int run_in_order(struct bench *b, const struct options *o,
+				 struct result *res, unsigned int nr,
+				 const unsigned int *first,
+				 const unsigned int *last)
 {
-	for (unsigned int i = 0; i < nr; i++) {
+	unsigned int i;
+
+	for (i = 0; i < nr && !pb_interrupted; i++) {
 		struct result *r = &res[i];
 		int a = r->allocator;
 
 		if (a <= A_LAST_POOL && i == first[a])
 			open_pool(b, o, a);
 		prepare(b, o, r);
-		for (unsigned int k = 0; k < o->runs; k++)
+		for (unsigned int k = 0; k < o->runs && !pb_interrupted; k++)
 			time_run(b, r, k);
+		if (pb_interrupted)
+			break;
 		summarize(r, o);
-		if (!o->json)
+		if (!o->json && !o->csv)
 			pb_print_line(r, o);
 		if (a <= A_LAST_POOL && i == last[a])
 			close_pool(b, a);
 	}
+	/* The pool of the configuration cut short. */
+	for (int a = 0; a <= A_LAST_POOL; a++)
+		if (b->pools[a])
+			close_pool(b, a);
+	return i;
+}
+
+/*
+ * --output=FILE: replaced by what was written when the run succeeded or
+ * a signal cut it short (what was measured, marked), left as it was when
+ * it failed.  Returns the exit status, @status or 1.
+ */
+static int finish_output(const struct options *o, int status)
+{
+	bool cut = pb_interrupted && status == 128 + pb_interrupted;
+	char err[512];
+	int r;
+
+	if (!o->output)
+		return status;
+	r = atomic_stdout_close(!status || cut, err, sizeof(err));
+	if (r < 0) {
+		fprintf(stderr, "pagebench: --output=%s: %s\n", o->output, err);
+		return status ? status : 1;
+	}
+	if (r > 0)
+		fprintf(stderr, "pagebench: --output=%s: not written: the run "
+			"failed (exit %d); the file is as it was\n", o->output,
+			status);
+	else if (cut)
+		fprintf(stderr, "pagebench: --output=%s: what was measured "
+			"before %s, marked as interrupted\n", o->output,
+			pb_signal_name(pb_interrupted));
+	return status;
 }
 
 int main(int argc, char **argv)
@@ -417,20 +519,24 @@ int main(int argc, char **argv)
 	static struct bench bench;
 	struct options o;
 	struct result *res;
-	unsigned int nr = 0, first[NR_ALLOCATORS], last[NR_ALLOCATORS];
+	unsigned int nr = 0, measured, runs, first[NR_ALLOCATORS], last[NR_ALLOCATORS];
 	bool used[NR_ALLOCATORS], written;
-	char model[256];
+	char model[256], err[512];
 	double tsc;
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 
 	tool_set_name("pagebench");
 	pb_parse_options(argc, argv, &o);
+	catch_stop_signals();
+	/* stdout itself: what the children print goes there too */
+	if (o.output && atomic_stdout_open(o.output, err, sizeof(err)))
+		tool_die(1, "--output=%s: %s", o.output, err);
 	if (o.results) {
 		int done = pb_results_done(&o);
 
 		if (done) {
 			pb_options_release(&o);
-			return done < 0 ? 1 : 0;
+			return finish_output(&o, done < 0 ? 1 : 0);
 		}
 	}
 	if (o.pin)
@@ -453,21 +559,37 @@ int main(int argc, char **argv)
 		used[a] = span_of(res, nr, a, &first[a], &last[a]);
 	start_children(&bench, used);
 
-	if (!o.json)
+	if (!o.json && !o.csv)
 		pb_print_header(&bench, &o, model, tsc, cpus);
+	runs = o.runs;	/* --interleave: o.runs becomes the rounds done */
 	if (o.interleave)
-		run_interleaved(&bench, &o, res, nr, used);
+		measured = run_interleaved(&bench, &o, res, nr, used);
 	else
-		run_in_order(&bench, &o, res, nr, first, last);
+		measured = run_in_order(&bench, &o, res, nr, first, last);
+	if (pb_interrupted && !o.json && !o.csv && o.interleave)
+		printf("\ninterrupted by %s: %u of %u rounds of runs measured, "
+		       "the tables hold those\n",
+		       pb_signal_name(pb_interrupted), o.runs, runs);
+	else if (pb_interrupted && !o.json && !o.csv)
+		printf("\ninterrupted by %s: %u of %u configurations measured, "
+		       "the tables hold those\n",
+		       pb_signal_name(pb_interrupted), measured, nr);
 	if (o.json) {
-		pb_print_json(res, nr, &o, &bench, model, tsc, cpus);
+		pb_print_json(res, measured, &o, &bench, model, tsc, cpus);
+	} else if (o.csv) {
+		pb_print_csv(res, measured, &o);
 	} else {
 		for (int v = 0; v < PP_NR_BULK_VARIANTS; v++)
 			if (o.variant[v])
-				pb_print_table(res, nr, &o, v);
+				pb_print_table(res, measured, &o, v);
 	}
-	written = !o.results || !pb_results_write(&(struct pb_doc){
-		res, nr, &o, &bench, model, tsc, cpus });
+	/* A cut-short run is no result file: it runs again next time. */
+	if (o.results && pb_interrupted)
+		fprintf(stderr, "pagebench: --results: no file written, the "
+			"run was cut short\n");
+	written = !o.results || pb_interrupted ||
+		  !pb_results_write(&(struct pb_doc){
+			res, measured, &o, &bench, model, tsc, cpus });
 	munmap(bench.lifo, LIFO_PAGES * sizeof(void *));
 	munmap(bench.cdesc, CONTRACT_PAGES * sizeof(struct pp_page));
 	munmap(bench.clifo, CONTRACT_PAGES * sizeof(struct pp_page *));
@@ -475,10 +597,15 @@ int main(int argc, char **argv)
 	free(res);
 	pb_options_release(&o);
 	if (stop_children(&bench) || !written)
-		return 1;
+		return finish_output(&o, 1);
 	if (fflush(stdout) || ferror(stdout)) {
 		perror("pagebench: writing the results");
-		return 1;
+		return finish_output(&o, 1);
 	}
-	return 0;
+	if (pb_interrupted) {
+		fprintf(stderr, "pagebench: interrupted by %s\n",
+			pb_signal_name(pb_interrupted));
+		return finish_output(&o, 128 + pb_interrupted);
+	}
+	return finish_output(&o, 0);
 }

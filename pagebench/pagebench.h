@@ -10,6 +10,7 @@
 #ifndef PAGEBENCH_PAGEBENCH_H
 #define PAGEBENCH_PAGEBENCH_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -77,7 +78,9 @@ struct options {
 	bool smoke;
 	bool interleave;	/* runs round-robin over the configurations */
 	bool allocators_all;	/* by default or "all": not built ones noted */
-	bool json;
+	bool json;		/* --json, --output-format=json */
+	bool csv;		/* --output-format=csv */
+	const char *output;	/* --output=FILE, or NULL: stdout */
 	const char *backend_plugin;	/* --backend=plugin:PATH: the PATH */
 	/*
 	 * libpagepool's configuration from the environment (PAGEPOOL_*),
@@ -181,6 +184,15 @@ uintptr_t pb_percpu_single(unsigned long pages);
 uintptr_t pb_percpu_array(struct pp_page **arr, unsigned long n);
 
 /*
+ * pagebench.c: the signal that ended the runs early (SIGINT, SIGTERM,
+ * SIGHUP, SIGQUIT), or 0.  The configurations measured before it are
+ * reported, marked as interrupted, and the exit status is 128 + it.
+ */
+extern volatile sig_atomic_t pb_interrupted;
+/* "SIGINT" */
+const char *pb_signal_name(int sig);
+
+/*
  * pagebench.c: stop the child baselines, then "pagebench: message" and
  * exit status 1.
  */
@@ -231,6 +243,12 @@ void pb_print_table(const struct result *res, unsigned int nr,
 void pb_print_json(const struct result *res, unsigned int nr,
 		   const struct options *o, const struct bench *b,
 		   const char *model, double tsc_ghz, long cpus);
+/*
+ * --output-format=csv: a header line, then one row per configuration
+ * with the fields of its text line.
+ */
+void pb_print_csv(const struct result *res, unsigned int nr,
+		  const struct options *o);
 /* The --json document of @d to @out. */
 void pb_write_json(FILE *out, const struct pb_doc *d);
 

@@ -351,6 +351,7 @@ void pb_write_json(FILE *out, const struct pb_doc *d)
 	struct json j;
 	struct results_origin origin = {
 		.version = PACKAGE_VERSION, .libpagepool = pp_version(),
+		.signal = pb_interrupted,
 #ifdef PP_CONFIG_ASAN
 		.asan = true,
 #endif
@@ -381,4 +382,30 @@ void pb_print_json(const struct result *res, unsigned int nr,
 	struct pb_doc d = { res, nr, o, b, model, tsc_ghz, cpus };
 
 	pb_write_json(stdout, &d);
+}
+
+/* --- --output-format=csv -------------------------------------------------- */
+
+void pb_print_csv(const struct result *res, unsigned int nr,
+		  const struct options *o)
+{
+	/* The text line's fields, in its order; no field needs quoting. */
+	printf("allocator,api,bulk,variant,free,runs,pages_per_run,"
+	       "ns_per_page,min_ns,max_ns,spread_pct,tsc_per_page\n");
+	for (unsigned int i = 0; i < nr; i++) {
+		const struct result *r = &res[i];
+
+		printf("%s,%s,%u,%s,%s,%u,%lu,%.3f,%.3f,%.3f,%.1f,",
+		       pb_allocator_names[r->allocator], pb_api_names[r->api],
+		       r->bulk, r->variant >= 0 ?
+		       pp_bulk_variant_name(r->variant) : "",
+		       r->variant >= 0 ? (o->free_put ? "put" : "release") : "",
+		       o->runs, r->pages_per_run, r->median_ns, r->min_ns,
+		       r->max_ns, r->spread_pct);
+#ifdef PB_HAVE_TSC
+		printf("%.1f\n", r->median_ticks);
+#else
+		printf("\n");
+#endif
+	}
 }

@@ -61,9 +61,12 @@ const char *rpcsim_consumer_name(enum rpcsim_consumer consumer)
 	.field = (type), .offset = offsetof(struct rpcsim_config, member)
 
 #ifdef HAVE_LTTNG_UST
+#include <lttng/ust-version.h>
 #define TRACING_BUILT	true
+#define RPCSIM_LTTNG_UST_VERSION	LTTNG_UST_VERSION
 #else
 #define TRACING_BUILT	false
+#define RPCSIM_LTTNG_UST_VERSION	NULL
 #endif
 
 static const char *const words_completion[] = { "inline", "thread", NULL };
@@ -101,12 +104,13 @@ const struct opt_spec opt_table[] = {
 		  "page_pool: single is one alloc_page() per\n"
 		  "refill, as before 5.13\n"
 		  "(default: array)" },
-	{ "retry-wait", 0, required_argument, "USEC", OPT_COUNT,
+	{ "retry-wait", 0, required_argument, "USEC", OPT_USEC,
 	  .min = 0, .max = MAX_RETRY_WAIT_US, .def = DEFAULT_RETRY_WAIT_US,
 	  CFG(retry_wait_us, FIELD_UINT),
 	  .consumer_only = RPCSIM_CONSUMER_NFSD + 1,
 	  .help = "the wait after an allocation made no progress,\n"
-		  "as memalloc_retry_wait(); 0 only yields the CPU\n"
+		  "as memalloc_retry_wait(), in us or with ms, s;\n"
+		  "0 only yields the CPU\n"
 		  "(default: {def})" },
 	{ .help = "Server:" },
 	{ "threads", 't', required_argument, "N", OPT_COUNT,
@@ -198,7 +202,7 @@ const struct opt_spec opt_table[] = {
 	{ "duration", 'd', required_argument, "SECONDS", OPT_SECONDS,
 	  .max = MAX_DURATION_S, .def = DEFAULT_DURATION_S,
 	  CFG(duration_s, FIELD_DOUBLE),
-	  .help = "time per run, decimals allowed (default: {def},\n"
+	  .help = "time per run: 0.5, 500ms, 5s, 2m (default: {def},\n"
 		  "none when only --requests is given)" },
 	{ "requests", 'n', required_argument, "N", OPT_COUNT,
 	  .min = 1, .max = MAX_REQUESTS, CFG(requests, FIELD_U64),
@@ -408,7 +412,7 @@ const struct opt_spec opt_table[] = {
 	  .not_setting = true, .apply = apply_interval,
 	  .consumer_only = RPCSIM_CONSUMER_NFSD + 1,
 	  .help = "record each run's latency per interval of\n"
-		  "SECONDS (0.001 or more): calls, mean, p50 and\n"
+		  "SECONDS (1ms or more): calls, mean, p50 and\n"
 		  "p99 per interval in the JSON (intervals), and\n"
 		  "over time in --plot (default: not recorded)" },
 	{ "histogram", 0, required_argument, "FILE", OPT_OTHER,
@@ -427,6 +431,11 @@ const struct opt_spec opt_table[] = {
 	  .not_setting = true,
 	  .help = "only the per-call line of each mode (and the\n"
 		  "table with --alloc=all); no progress line" },
+	{ "progress", 0, no_argument, NULL, OPT_FLAG,
+	  CFG(progress_forced, FIELD_BOOL), .not_setting = true,
+	  .help = "the progress line even when stderr is no\n"
+		  "terminal (a job's log): a line each second\n"
+		  "(default: only on a terminal, rewritten)" },
 	{ "help", 'h', no_argument, NULL, OPT_OTHER, .apply = apply_help,
 	  .not_setting = true,
 	  .help = "this help" },
@@ -569,14 +578,15 @@ static const char help_intro[] =
 
 static const char help_footer[] =
 "\n"
-"Numbers are decimal digits (a duration may have a fraction: 0.5); no sign,\n"
-"0x or exponent.  SIZE is a number of bytes with an optional k, m or g\n"
-"suffix (powers of 1024).  A once-a-second progress line goes to stderr when it is a\n"
-"terminal.  Exit status: 0 ok, 1 runtime failure (pages leaked, no memory,\n"
-"a stalled or starved run, the plot not drawn), 2 bad command line, 128 + N\n"
-"stopped by signal N (SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGPIPE, SIGALRM,\n"
-"SIGUSR1, SIGUSR2: the run ends early, pages are checked, a trace session is\n"
-"destroyed).\n"
+"Numbers are decimal digits; no sign, 0x or exponent.  SIZE is a number of\n"
+"bytes with an optional k, K, KiB, m, M, MiB, g, G or GiB (powers of 1024:\n"
+"256KiB).  SECONDS may have a fraction and a unit, ms, s or m (0.5, 500ms,\n"
+"5s, 2m).  A once-a-second progress line with the run's ETA goes to stderr\n"
+"when it is a terminal (or with --progress).  Exit status: 0 ok, 1 runtime\n"
+"failure (pages leaked, no memory, a stalled or starved run, the plot not\n"
+"drawn), 2 bad command line, 128 + N stopped by signal N (SIGHUP, SIGINT,\n"
+"SIGQUIT, SIGTERM, SIGPIPE, SIGALRM, SIGUSR1, SIGUSR2: the run ends early,\n"
+"pages are checked, a trace session is destroyed).\n"
 "\n"
 "Environment:\n"
 "  PAGEPOOL_DEBUG=1       the allocator's debug checks: poisoned free pages\n"
@@ -651,50 +661,17 @@ static void apply_help(const struct opt_spec *o, const char *arg,
 static void apply_version(const struct opt_spec *o, const char *arg,
 			  uint64_t value, struct opt_state *st)
 {
-	printf("rpcsim %s (libpagepool %s, %s)\n", PACKAGE_VERSION,
-	       pp_version(),
-	       TRACING_BUILT ? "LTTng-UST tracepoints" : "no tracepoints");
+	const struct tool_component c[] = {
+		{ "libpagepool", pp_version() },
+		/* The tracepoints' provider, or "without lttng-ust". */
+		{ "lttng-ust", RPCSIM_LTTNG_UST_VERSION },
+	};
+
+	tool_print_version(c, ARRAY_SIZE(c));
 	exit(0);
 }
 
 /* --- values ------------------------------------------------------------------ */
-
-/* Digits with an optional k, m or g suffix (powers of 1024). */
-static int parse_size(const char *s, uint64_t *out)
-{
-	unsigned int shift = 0;
-	size_t len = strlen(s);
-	char digits[32];
-	uint64_t v;
-	int err;
-
-	if (len) {
-		switch (s[len - 1]) {
-		case 'k': case 'K':
-			shift = 10;
-			break;
-		case 'm': case 'M':
-			shift = 20;
-			break;
-		case 'g': case 'G':
-			shift = 30;
-			break;
-		}
-	}
-	if (shift)
-		len--;
-	if (len >= sizeof(digits))	/* 20 digits at most fit 64 bits */
-		return strspn(s, "0123456789") >= len ? -ERANGE : -EINVAL;
-	memcpy(digits, s, len);
-	digits[len] = '\0';
-	err = num_parse_u64(digits, &v);
-	if (err)
-		return err;
-	if (shift && v > (UINT64_MAX >> shift))
-		return -ERANGE;
-	*out = v << shift;
-	return 0;
-}
 
 /* Digits only (common/number.h: one syntax for every number). */
 static uint64_t opt_count(const struct opt_spec *o, const char *arg)
@@ -724,31 +701,57 @@ void refuse_value(const struct opt_spec *o, const char *arg,
 		    opt_text(accepted, sizeof(accepted), o->accepted, o));
 }
 
+/* common/number.h's sizes: digits with k, K, KiB, m, M, MiB, g, G, GiB. */
 static uint64_t opt_size(const struct opt_spec *o, const char *arg)
 {
+	char accepted[160];
 	uint64_t v;
-	int err = parse_size(arg, &v);
+	int err = num_parse_size(arg, &v);
 
 	if (err || v < o->min || v > o->max)
-		refuse_value(o, arg, err == -ERANGE ? "out of range; " : "");
+		usage_error("--%s=%s: %sexpected %s; %s", o->name, arg,
+			    err == -ERANGE ? "out of range; " : "",
+			    opt_text(accepted, sizeof(accepted), o->accepted,
+				     o), NUM_SIZE_FORMS);
 	return v;
 }
 
 /*
- * Decimal digits with an optional fraction, nothing else: strtod() alone
- * read --duration=0x10 as 16 s and 1e3 as 1000, where --threads=0x10 was
- * refused.
+ * common/number.h's durations: decimal digits with an optional fraction
+ * and ms, s or m, seconds without (strtod() alone read --duration=0x10
+ * as 16 s and 1e3 as 1000, where --threads=0x10 was refused).
  */
 static double opt_seconds(const struct opt_spec *o, const char *arg)
 {
 	double v;
 
-	if (num_parse_decimal(arg, &v) || !(v > 0) || v > (double)o->max)
-		usage_error("--%s=%s: expected a number of seconds above 0 "
-			    "and at most %llu, in decimal digits with an "
-			    "optional fraction (e.g. 2 or 0.5)",
-			    o->name, arg, (unsigned long long)o->max);
+	if (num_parse_duration(arg, "s", &v) || !(v > 0) ||
+	    v > (double)o->max)
+		usage_error("--%s=%s: expected a duration above 0 and at most "
+			    "%llu s: %s, seconds without a unit",
+			    o->name, arg, (unsigned long long)o->max,
+			    NUM_DURATION_FORMS);
 	return v;
+}
+
+/*
+ * A duration in whole microseconds: plain digits are us, or 5ms, 0.01s
+ * (1e-6: 0.01 s is 10000 us after the trip through seconds).
+ */
+static uint64_t opt_usec(const struct opt_spec *o, const char *arg)
+{
+	double s = -1, us;
+
+	if (num_parse_duration(arg, "us", &s))
+		s = -1;
+	us = s * 1e6;
+	if (s < 0 || fabs(us - round(us)) > 1e-6 ||
+	    round(us) < (double)o->min || round(us) > (double)o->max)
+		usage_error("--%s=%s: expected a duration from %llu to %llu "
+			    "us, in whole us: %s, microseconds without a unit",
+			    o->name, arg, (unsigned long long)o->min,
+			    (unsigned long long)o->max, NUM_DURATION_FORMS);
+	return (uint64_t)round(us);
 }
 
 /* The number of the word @arg among @o's words. */
@@ -814,6 +817,9 @@ void opt_apply(const struct opt_spec *o, const char *arg,
 		break;
 	case OPT_SECONDS:
 		d = opt_seconds(o, arg);
+		break;
+	case OPT_USEC:
+		v = opt_usec(o, arg);
 		break;
 	case OPT_WORD:
 		v = (uint64_t)opt_word(o, arg);
@@ -989,5 +995,7 @@ void rpcsim_parse_options(int argc, char **argv, struct rpcsim_config *cfg)
 #ifdef PP_CONFIG_ASAN
 	cfg->asan = true;
 #endif
-	cfg->progress = !cfg->quiet && isatty(STDERR_FILENO);
+	cfg->progress_tty = isatty(STDERR_FILENO);
+	cfg->progress = !cfg->quiet && (cfg->progress_tty ||
+					cfg->progress_forced);
 }

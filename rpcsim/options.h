@@ -134,6 +134,8 @@ struct rpcsim_config {
 	bool trace_all;			/* --trace-events=all: + pagepool:* */
 	uint64_t trace_buffer;		/* ring buffer bytes per CPU */
 	bool progress;			/* stderr is a terminal, not --quiet */
+	bool progress_forced;		/* --progress: on any stderr */
+	bool progress_tty;		/* rewritten in place (\r), not lines */
 	/*
 	 * Test hook, RPCSIM_LEAK_PAGES=N in the environment: keep N page-cache
 	 * pages at exit, so the leak check can be seen to work.

@@ -318,9 +318,10 @@ void apply_plot(const struct opt_spec *o, const char *arg,
 void apply_interval(const struct opt_spec *o, const char *arg,
 		    uint64_t value, struct opt_state *st)
 {
-	if (st->cfg->interval_s < 0.001)
-		usage_error("--%s=%s: expected 0.001 seconds or more", o->name,
-			    arg);
+	if (st->cfg->interval_s < 0.001 - 1e-12)
+		usage_error("--%s=%s: expected a duration of 1ms or more: %s, "
+			    "seconds without a unit", o->name, arg,
+			    NUM_DURATION_FORMS);
 }
 
 void apply_histogram(const struct opt_spec *o, const char *arg,

@@ -61,8 +61,9 @@ enum opt_kind {
 	OPT_HEADING,	/* no option: a line of --help (a section title) */
 	OPT_FLAG,	/* no value: sets a bool */
 	OPT_COUNT,	/* decimal digits, min..max */
-	OPT_SIZE,	/* decimal digits with k, m or g, min..max */
-	OPT_SECONDS,	/* decimal digits with a fraction, above 0, up to max */
+	OPT_SIZE,	/* num_parse_size(): digits with k, KiB, m, ..., min..max */
+	OPT_SECONDS,	/* num_parse_duration(), 0 < s <= max */
+	OPT_USEC,	/* num_parse_duration(), plain: us; min..max us */
 	OPT_WORD,	/* one of some words, numbered by @words or @lookup */
 	OPT_OTHER,	/* @apply parses it */
 };
@@ -114,7 +115,7 @@ struct opt_spec {
  * Every option, in the order --help lists them (options.c).  An option
  * added to the table is counted here too: options.c asserts the count.
  */
-#define NR_OPT_SPECS	58
+#define NR_OPT_SPECS	59
 extern const struct opt_spec opt_table[];
 
 /* What parsing gathers besides rpcsim_config. */

@@ -9,6 +9,7 @@
 #include <config.h>
 
 #include <errno.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -67,13 +68,48 @@ static void svc_rqst_destroy(struct svc_serv *serv, struct svc_rqst *rqstp)
 	free(rqstp);
 }
 
+/*
+ * The time the run has left, from its deadline (--duration) and from
+ * the requests it has left at its rate so far (--requests), the sooner:
+ * ", ETA 42 s", ", ETA 3m05s"; "" when neither bounds it or no call is
+ * done yet.
+ */
+static void svc_eta(char *buf, size_t len, const struct svc_serv *serv,
+		    uint64_t start, uint64_t now, uint64_t deadline,
+		    uint64_t calls)
+{
+	double left = -1, s;
+
+	if (deadline != UINT64_MAX)
+		left = deadline > now ? (double)(deadline - now) / 1e9 : 0;
+	if (serv->limit != UINT64_MAX && calls && now > start) {
+		s = (double)(serv->limit > calls ? serv->limit - calls : 0) *
+		    ((double)(now - start) / 1e9) / (double)calls;
+		if (left < 0 || s < left)
+			left = s;
+	}
+	if (left < 0) {
+		buf[0] = '\0';
+		return;
+	}
+	s = ceil(left);
+	if (s < 60)
+		snprintf(buf, len, ", ETA %.0f s", s);
+	else if (s < 3600)
+		snprintf(buf, len, ", ETA %.0fm%02.0fs", floor(s / 60),
+			 fmod(s, 60));
+	else
+		snprintf(buf, len, ", ETA %.0fh%02.0fm", floor(s / 3600),
+			 floor(fmod(s, 3600) / 60));
+}
+
 static void svc_progress(struct svc_serv *serv, uint64_t start, uint64_t now,
-			 uint64_t *last_calls, uint64_t *last_ns,
-			 unsigned int run)
+			 uint64_t deadline, uint64_t *last_calls,
+			 uint64_t *last_ns, unsigned int run)
 {
 	const struct rpcsim_config *cfg = serv->cfg;
 	uint64_t calls = 0, pages = 0;
-	char rate[32];
+	char rate[32], eta[48];
 	double dt;
 
 	for (unsigned int i = 0; i < cfg->threads; i++) {
@@ -86,11 +122,15 @@ static void svc_progress(struct svc_serv *serv, uint64_t start, uint64_t now,
 	fmt_thousands(rate, sizeof(rate),
 		      dt > 0 ? (uint64_t)((double)(calls - *last_calls) / dt)
 			     : 0);
-	fprintf(stderr, "\r\033[Krpcsim: %s run %u/%u: %s calls/s, %.1f "
-		"pages/call, %.0f s elapsed", rpcsim_mode_label(serv->mode),
-		run, cfg->repeat, rate,
+	svc_eta(eta, sizeof(eta), serv, start, now, deadline, calls);
+	/* on a terminal rewritten in place; elsewhere (--progress) lines */
+	fprintf(stderr, "%srpcsim: %s run %u/%u: %s calls/s, %.1f "
+		"pages/call, %.0f s elapsed%s%s",
+		cfg->progress_tty ? "\r\033[K" : "",
+		rpcsim_mode_label(serv->mode), run, cfg->repeat, rate,
 		calls ? (double)pages / (double)calls : 0.0,
-		(double)(now - start) / 1e9);
+		(double)(now - start) / 1e9, eta,
+		cfg->progress_tty ? "" : "\n");
 	*last_calls = calls;
 	*last_ns = now;
 }
@@ -204,14 +244,14 @@ static void svc_watch(struct svc_serv *serv, const unsigned int *count,
 			stopped = true;
 		}
 		if (progress && now >= tick) {
-			svc_progress(serv, run_start, now, &last_calls,
-				     &last_ns, run);
+			svc_progress(serv, run_start, now, deadline,
+				     &last_calls, &last_ns, run);
 			while (tick <= now)
 				tick += NSEC_PER_SEC;
 		}
 	}
 	PTHREAD_CHECK(pthread_mutex_unlock(&serv->done_lock));
-	if (progress)
+	if (progress && cfg->progress_tty)
 		fputs("\r\033[K", stderr);
 }
 

@@ -172,6 +172,12 @@ cat >"$tmpdir/table" <<'EOF'
 2 pagebench --je-tcache=maybe
 2 pagebench --pin=x
 1 pagebench @full --smoke
+2 pagebench --output-format=xml
+2 pagebench --output-format=
+2 pagebench --output=
+2 pagebench -o
+2 pagebench --results="$tmpdir/pbres" --output-format=json
+1 pagebench --smoke --output=/nonexistent/dir/out.txt
 2 rpcsim-compare
 2 rpcsim-compare --bogus a.json b.json
 2 rpcsim-compare "$fix/plain.json"
@@ -189,6 +195,10 @@ cat >"$tmpdir/table" <<'EOF'
 1 rpcsim-compare "$tmpdir/cut.json" "$fix/plain.json"
 1 rpcsim-compare "$tmpdir/empty" "$fix/plain.json"
 1 rpcsim-compare @full "$fix/plain.json" "$fix/plain.json"
+2 rpcsim-compare --output-format=xml "$fix/plain.json" "$fix/plain.json"
+2 rpcsim-compare --output= "$fix/plain.json" "$fix/plain.json"
+2 rpcsim-compare "$fix/plain.json" "$fix/plain.json" -o
+1 rpcsim-compare --output=/nonexistent/dir/x.txt "$fix/plain.json" "$fix/plain.json"
 EOF
 
 # The environment cases after the table: TOOL ARGS...

@@ -105,7 +105,7 @@ run --help
 ok $? "--help exits 0, nothing on stderr"
 check_help_defaults "$(cat "$OUT")" $options
 run --version
-grep -Eq '^pagebench [0-9.]+ \(libpagepool [0-9.]+\)$' "$OUT"
+grep -Eq '^pagebench \(pagepool\) [0-9.]+, libpagepool [0-9.]+$' "$OUT"
 ok $? "--version names pagebench's and the library's versions"
 
 # Every allocator, API and bulk size: 2 x (1 + 8 + 8) + 4 x (1 + 8) (the

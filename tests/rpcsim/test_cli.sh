@@ -105,7 +105,7 @@ done
 
 run --version
 ran_ok "--version exits 0"
-grep -Eq '^rpcsim [0-9.]+ \(libpagepool [0-9.]+, (LTTng-UST tracepoints|no tracepoints)\)$' "$OUT"
+grep -Eq '^rpcsim \(pagepool\) [0-9.]+, libpagepool [0-9.]+, (lttng-ust [0-9.]+|without lttng-ust)$' "$OUT"
 ok $? "--version names rpcsim's and the library's versions and the tracing build"
 
 check_bad_inputs rpcsim "$bad_inputs"

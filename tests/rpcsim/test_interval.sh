@@ -106,9 +106,9 @@ run $FIXED --requests=300 --histogram="$tmpdir/no-such-dir/h.csv"
 ok $? "--histogram into a missing folder: exit 1 before any run" ||
 	diag "exit $status: $(cat "$ERR")"
 
-check_bad_inputs rpcsim "--interval=0	--interval=0: expected a number of seconds above 0
---interval=0.0005	--interval=0.0005: expected 0.001 seconds or more
---interval=x	--interval=x: expected a number of seconds
+check_bad_inputs rpcsim "--interval=0	--interval=0: expected a duration above 0
+--interval=0.0005	--interval=0.0005: expected a duration of 1ms or more
+--interval=x	--interval=x: expected a duration above 0
 --interval=0.001 --duration=100	--interval=0.001: 100000 intervals in --duration=100, at most 10000
 --consumer=page_pool --interval=1	--interval=1: only with --consumer=nfsd
 --histogram=	--histogram=: expected a file name

@@ -1,0 +1,161 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# Ctrl-C ends pagebench with what it measured: the configurations done
+# before the signal, in the lines, the table and the JSON document
+# ("interrupted": true, "signal": "SIGINT"), then exit status 130.  A
+# SIGINT ignored when pagebench started (a shell's &) stays ignored: the
+# run goes on to the end.  Each wait is bounded (a hang fails, it does
+# not block); the signal is sent once pagebench has said it catches it
+# (/proc/PID/status SigCgt) or once its first line is out, whatever the
+# machine's speed.
+
+: "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
+: "${top_builddir:=$top_srcdir}"
+# shellcheck source=tests/utils/tap.sh
+. "$top_srcdir/tests/utils/tap.sh"
+
+PAGEBENCH=${PAGEBENCH:-$top_builddir/pagebench/pagebench}
+tap_tmpdir test-pagebench-interrupt
+plan_tests 12
+
+# 8 configurations of 5 runs of 0.5 s: 20 s in all, cut after the first.
+args="--allocators=lifo --api=array --run-ms=500 --runs=5 --pin=off"
+
+# wait_for SECONDS COMMAND...: until COMMAND succeeds; 1 after SECONDS.
+wait_for()
+{
+	tries=$(($1 * 10))
+	shift
+	while ! "$@"; do
+		tries=$((tries - 1))
+		[ "$tries" -gt 0 ] || return 1
+		sleep 0.1
+	done
+}
+first_line() { grep -q '^pagebench allocator=' "$OUT"; }
+gone() { ! kill -0 "$pid" 2>/dev/null; }
+# SIGINT (2) among the signals the process catches
+catches_int()
+{
+	mask=$(sed -n 's/^SigCgt:[[:space:]]*//p' "/proc/$pid/status" 2>/dev/null)
+	[ -n "$mask" ] && [ $((0x$mask & 2)) -ne 0 ]
+}
+# end: the exit status of $pid into $status, killed after 30 s (status 124)
+finish()
+{
+	if wait_for 30 gone; then
+		wait "$pid"
+		status=$?
+	else
+		kill -KILL "$pid" 2>/dev/null
+		wait "$pid"
+		status=124
+	fi
+}
+
+# --- text -----------------------------------------------------------------------
+# shellcheck disable=SC2086
+env --default-signal=INT "$PAGEBENCH" $args >"$OUT" 2>"$ERR" &
+pid=$!
+wait_for 30 first_line && kill -INT "$pid"
+finish
+[ "$status" -eq 130 ] && [ "$(cat "$ERR")" = "pagebench: interrupted by SIGINT" ]
+ok $? "text: SIGINT ends it with exit status 130 and one line on stderr" ||
+	diag "status $status: $(cat "$ERR")"
+lines=$(grep -c '^pagebench allocator=' "$OUT")
+grep -Eq "^interrupted by SIGINT: $lines of 8 configurations measured" "$OUT" &&
+	[ "$lines" -ge 1 ] && [ "$lines" -lt 8 ]
+ok $? "text: the lines of the configurations measured, counted as such" ||
+	diag "$(cat "$OUT")"
+# the table's lifo array row: a number for each configuration measured,
+# '-' for the others
+row=$(grep '^lifo  *array ' "$OUT")
+nums=$(echo "$row" | tr -s ' ' '\n' | grep -c '^[0-9][0-9.]*$')
+dashes=$(echo "$row" | tr -s ' ' '\n' | grep -c '^-$')
+[ "$nums" -eq "$lines" ] && [ "$dashes" -eq $((8 - lines)) ]
+ok $? "text: the table holds what was measured" || diag "$row"
+
+# --- JSON -----------------------------------------------------------------------
+# shellcheck disable=SC2086
+env --default-signal=INT "$PAGEBENCH" $args --json >"$OUT" 2>"$ERR" &
+pid=$!
+wait_for 30 catches_int && kill -INT "$pid"
+finish
+[ "$status" -eq 130 ] && [ "$(cat "$ERR")" = "pagebench: interrupted by SIGINT" ]
+ok $? "--json: SIGINT ends it with exit status 130" ||
+	diag "status $status: $(cat "$ERR")"
+if have_python; then
+	python3 - "$OUT" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["interrupted"] is True, d["interrupted"]
+assert d["signal"] == "SIGINT", d["signal"]
+assert len(d["results"]) < 8
+for r in d["results"]:
+    assert len(r["runs_ns"]) == 5 and r["ns_per_page"] > 0, r
+PY
+	ok $? "--json: a whole document, \"interrupted\": true, \"signal\": \"SIGINT\", whole results only"
+else
+	skip 1 "no python3"
+fi
+
+# --- --interleave: the whole rounds of runs -------------------------------------------
+# shellcheck disable=SC2086
+env --default-signal=INT "$PAGEBENCH" $args --interleave >"$OUT" 2>"$ERR" &
+pid=$!
+wait_for 30 catches_int && kill -INT "$pid"
+finish
+rounds=$(sed -n 's/^interrupted by SIGINT: \([0-4]\) of 5 rounds of runs measured, the tables hold those$/\1/p' "$OUT")
+[ "$status" -eq 130 ] && [ -n "$rounds" ] &&
+	[ "$(grep -c "^pagebench allocator=.* runs=$rounds " "$OUT")" -eq $((rounds ? 8 : 0)) ]
+ok $? "--interleave: the rounds done of every configuration, counted" ||
+	diag "status $status: $(cat "$OUT" "$ERR")"
+
+# --- SIGINT ignored when it starts --------------------------------------------------
+# a shell without job control starts & commands with SIGINT ignored
+sh -c "\"$PAGEBENCH\" --allocators=lifo --api=array --bulk=1,2 --run-ms=200 \
+	--runs=3 --pin=off >\"$OUT\" 2>\"$ERR\" & echo \$! >\"$tmpdir/pid\"; wait"&
+shpid=$!
+wait_for 10 test -s "$tmpdir/pid"
+pid=$(cat "$tmpdir/pid")
+wait_for 30 first_line && kill -INT "$pid"
+wait_for 30 gone
+still=$?
+wait "$shpid"
+[ "$still" -eq 0 ] && [ ! -s "$ERR" ]
+ok $? "SIGINT ignored when it started: nothing said, the run goes on" ||
+	diag "$(cat "$ERR")"
+[ "$(grep -c '^pagebench allocator=' "$OUT")" -eq 2 ] &&
+	! grep -q '^interrupted' "$OUT"
+ok $? "SIGINT ignored when it started: every configuration measured"
+grep -q '^lifo  *array  *[0-9.]*  *[0-9.]*$' "$OUT"
+ok $? "SIGINT ignored when it started: the whole table"
+
+# --- --results: a cut-short run is no result file --------------------------------------
+env --default-signal=INT "$PAGEBENCH" $args --results="$tmpdir/res" >"$OUT" 2>"$ERR" &
+pid=$!
+wait_for 30 first_line && kill -INT "$pid"
+finish
+[ "$status" -eq 130 ] && [ -z "$(ls "$tmpdir/res")" ]
+ok $? "--results: a run cut short writes no result file (it runs again)" ||
+	diag "status $status: $(cat "$ERR"); $(ls -a "$tmpdir/res")"
+
+# --- --output=FILE: what was measured, replacing FILE, said on stderr -----------------
+echo old >"$tmpdir/out.txt"
+env --default-signal=INT "$PAGEBENCH" $args --output="$tmpdir/out.txt" >"$OUT" 2>"$ERR" &
+pid=$!
+# the first line in the temporary file FILE is written through
+tmp_first_line() { cat "$tmpdir"/.out.txt.* 2>/dev/null | grep -q '^pagebench allocator='; }
+wait_for 30 tmp_first_line && kill -INT "$pid"
+finish
+[ "$status" -eq 130 ] && [ ! -s "$OUT" ] &&
+	grep -q '^interrupted by SIGINT: [1-7] of 8 configurations measured' "$tmpdir/out.txt"
+ok $? "--output=FILE: SIGINT replaces FILE with what was measured, marked" ||
+	diag "status $status: $(cat "$ERR")"
+grep -qx "pagebench: --output=$tmpdir/out.txt: what was measured before SIGINT, marked as interrupted" "$ERR" &&
+	[ -z "$(find "$tmpdir" -name '.out.txt.*')" ]
+ok $? "--output=FILE: stderr says so, no temporary file left" ||
+	diag "$(cat "$ERR")"
+
+exit_status
