@@ -1127,8 +1127,11 @@ unsigned int report(struct analysis *a, const struct report_options *o,
 	unsigned int i, nw;
 
 	st.nr_procs = count_selected(a, o);
-	qsort(a->groups, a->nr_groups, sizeof(*a->groups), group_cmp);
-	qsort(a->procs, a->nr_procs, sizeof(*a->procs), proc_cmp);
+	/* a trace of page_pool events only has no group (NULL, 0) */
+	if (a->nr_groups)
+		qsort(a->groups, a->nr_groups, sizeof(*a->groups), group_cmp);
+	if (a->nr_procs)
+		qsort(a->procs, a->nr_procs, sizeof(*a->procs), proc_cmp);
 	global_warnings(&st.w, a);
 	ppool_warnings(a, o, warn_line, &st.w);
 	if (o->json) {
@@ -1169,7 +1172,8 @@ int report_plot(struct analysis *a, const struct report_options *o,
 	unsigned int i, k, nr_procs = count_selected(a, o);
 	int ret = 0;
 
-	qsort(a->groups, a->nr_groups, sizeof(*a->groups), group_cmp);
+	if (a->nr_groups)
+		qsort(a->groups, a->nr_groups, sizeof(*a->groups), group_cmp);
 	for (i = 0; i < a->nr_groups && !ret; i = k) {
 		struct group *m = merge_mode(a, i, &k);
 		struct plot_series *s;
