@@ -343,7 +343,8 @@ void __lsan_do_leak_check(void) __attribute__((weak));
  * so that it removes its temporary files and stops its workers (its own
  * guard, tmpdir.c) instead of reading on, or dying of SIGPIPE on its
  * stderr once the parent is gone.  The parent then ends as the signal
- * would have.  Those ignored on entry stay ignored, in both.
+ * would have.  Those ignored on entry stay ignored, in both, and so do
+ * the handlers of a timer's signals (fwd_timer_signal()).
  */
 static const int fwd_signals[] = {
 	SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2, SIGALRM,
@@ -374,6 +375,17 @@ static void fwd_block(sigset_t *old)
 	sigprocmask(SIG_BLOCK, &set, old);
 }
 
+/*
+ * A timer's signal that the program handles itself (a program that runs
+ * the analysis in its own process, as the trace fuzzer runs it under
+ * libFuzzer's SIGALRM timer) is its timer ticking, not a request to end:
+ * it stays the program's.
+ */
+static bool fwd_timer_signal(int sig)
+{
+	return sig == SIGALRM || sig == SIGVTALRM || sig == SIGPROF;
+}
+
 /* Set (with the signals blocked, before fork()), or restore. */
 static void fwd_set(bool on)
 {
@@ -389,8 +401,11 @@ static void fwd_set(bool on)
 			continue;
 		}
 		sigaction(fwd_signals[i], NULL, &fwd_old[i]);
-		if (fwd_old[i].sa_handler != SIG_IGN)
-			sigaction(fwd_signals[i], &sa, NULL);
+		if (fwd_old[i].sa_handler == SIG_IGN ||
+		    (fwd_old[i].sa_handler != SIG_DFL &&
+		     fwd_timer_signal(fwd_signals[i])))
+			continue;
+		sigaction(fwd_signals[i], &sa, NULL);
 	}
 }
 
