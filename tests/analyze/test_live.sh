@@ -145,15 +145,16 @@ ok $? "lttng-relayd (pid $relay_pid) listens on its live port" || {
 	exit $?
 }
 
-# live_run NAME DURATION [DELAY]: rpcsim --alloc=all --duration=DURATION
-# --trace-live, and rpcsim-analyze --live on it, started DELAY seconds
-# after rpcsim said the URL (default: at once); $tmpdir/NAME.{json,err}
+# live_run NAME DURATION [late]: rpcsim --alloc=all --duration=DURATION
+# --trace-live, and rpcsim-analyze --live on it, started as soon as
+# rpcsim said the URL, or with "late" once rpcsim's first timed run has
+# gone a second (its --progress line); $tmpdir/NAME.{json,err}
 # rpcsim's, $tmpdir/NAME-live.{out,err} rpcsim-analyze's; $url, $seen (0:
 # an interval line came before rpcsim ended), $rpcsim_st, $analyze_st.
 live_run()
 {
 	timeout 60 "$RPCSIM" --alloc=all --duration="$2" --threads=1 --json \
-		--trace-live="net://127.0.0.1:$ctl:$dat" \
+		--trace-live="net://127.0.0.1:$ctl:$dat" ${3:+--progress} \
 		>"$tmpdir/$1.json" 2>"$tmpdir/$1.err" &
 	rpcsim_pid=$!
 	# its live URL, said on stderr once the session exists
@@ -165,7 +166,15 @@ live_run()
 		i=$((i + 1))
 	done
 	url=$(echo "$url" | sed "s/:5344\\//:$liv\\//")
-	[ -z "${3:-}" ] || sleep "$3"
+	# late: once the first mode's timed run has gone a second (its first
+	# progress line), long after its run_start was sent to the relay,
+	# whatever the build's speed
+	i=0
+	while [ -n "${3:-}" ] && [ $i -lt 2400 ] &&
+		! grep -q '^rpcsim: .* run 1/1: .* s elapsed' "$tmpdir/$1.err"; do
+		sleep 0.025
+		i=$((i + 1))
+	done
 	timeout 60 "$ANALYZE" --live="$url" >"$tmpdir/$1-live.out" \
 		2>"$tmpdir/$1-live.err" &
 	analyze_pid=$!
@@ -281,8 +290,9 @@ st=$?
 	grep -q "has no session 'nosession'" "$tmpdir/ns.err"
 ok $? "--live on a session the relay daemon does not have: exit 1, one line" ||
 	diag "exit $st" "$(cat "$tmpdir/ns.err")"
-# a viewer that joins in the second mode: the start is missing, said
-live_run late 1 1.4
+# a viewer that joins a second into the first timed run: the start is
+# missing, said
+live_run late 1.5 late
 [ "$analyze_st" -eq 1 ] &&
 	grep -q "^rpcsim-analyze: --live=$url: incomplete: joined after process [0-9]* had started" "$tmpdir/late-live.err" &&
 	[ "$(wc -l <"$tmpdir/late-live.err")" -eq 1 ]
