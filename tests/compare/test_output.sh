@@ -100,16 +100,6 @@ ok $? "--output-format=csv --sweep: refused, one line" || diag "$(cat "$ERR")"
 # --- signals while --output=FILE is written ----------------------------------------------
 # rpcsim-compare waits on standard input ('-', a FIFO held open here)
 # with FILE's temporary file made; then SIGINT.  Each wait bounded.
-wait_for()
-{
-	tries=$(($1 * 10))
-	shift
-	while ! "$@"; do
-		tries=$((tries - 1))
-		[ "$tries" -gt 0 ] || return 1
-		sleep 0.1
-	done
-}
 tmp_made() { [ -n "$(find "$tmpdir" -name '.sig.txt.*')" ]; }
 gone() { ! kill -0 "$pid" 2>/dev/null; }
 finish()

@@ -22,17 +22,6 @@ plan_tests 12
 # 8 configurations of 5 runs of 0.5 s: 20 s in all, cut after the first.
 args="--allocators=lifo --api=array --run-ms=500 --runs=5 --pin=off"
 
-# wait_for SECONDS COMMAND...: until COMMAND succeeds; 1 after SECONDS.
-wait_for()
-{
-	tries=$(($1 * 10))
-	shift
-	while ! "$@"; do
-		tries=$((tries - 1))
-		[ "$tries" -gt 0 ] || return 1
-		sleep 0.1
-	done
-}
 first_line() { grep -q '^pagebench allocator=' "$OUT"; }
 gone() { ! kill -0 "$pid" 2>/dev/null; }
 # SIGINT (2) among the signals the process catches

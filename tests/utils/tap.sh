@@ -176,6 +176,20 @@ run_cmd()
 	return "$status"
 }
 
+# wait_for SECONDS COMMAND...: until COMMAND succeeds, trying ten times a
+# second; 1 after SECONDS (a bound on waiting for another process, never
+# a delay to make a result come out).
+wait_for()
+{
+	tries=$(($1 * 10))
+	shift
+	while ! "$@"; do
+		tries=$((tries - 1))
+		[ "$tries" -gt 0 ] || return 1
+		sleep 0.1
+	done
+}
+
 # have_python: python3 is there (many tests check JSON with it).
 have_python()
 {
