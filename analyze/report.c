@@ -388,7 +388,9 @@ static const char *summary_line(char *buf, size_t len, const char *label,
 			 "(svc_alloc_arg_exit): it holds %s", lab,
 			 no_call_events(held, sizeof(held), g));
 	else
-		snprintf(buf, len, "%-12s%7.3f us per call over %s calls", lab,
+		/* "%-12s %6.3f": the seed's columns up to 99.999 us,
+		 * and a space after the label at any width. */
+		snprintf(buf, len, "%-12s %6.3f us per call over %s calls", lab,
 			 us(lat_mean(&g->field)),
 			 fmt_thousands(cnt, sizeof(cnt), group_calls(g)));
 	return buf;

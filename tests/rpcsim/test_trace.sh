@@ -118,7 +118,8 @@ grep -q '^Trace .*, as rpcsim-analyze reads it:$' "$OUT"
 ok $? "rpcsim --trace prints the trace's analysis"
 n=$(grep -c -E '^(Single page|Bulk list|Bulk array): +[0-9.]+ us per call over 1,500 calls$' "$OUT")
 [ "$n" -eq 6 ]
-ok $? "three modes, each in rpcsim's table and in the trace's analysis ($n of 6)"
+ok $? "three modes, each in rpcsim's table and in the trace's analysis ($n of 6)" ||
+	diag "$(grep -E '^(Single page|Bulk list|Bulk array):|discard' "$OUT")"
 lttng_cmd list 2>/dev/null | grep -q 'rpcsim-[0-9]*-[0-9]*'
 [ $? -ne 0 ]
 ok $? "no rpcsim session is left behind"
