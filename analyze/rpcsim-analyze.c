@@ -553,26 +553,6 @@ static int run_isolated(const struct run *r)
 	return ret;
 }
 
-/*
- * --output=@path at the end, the exit status @ret so far: renamed over
- * @path when the analysis succeeded, else removed, @path as it was.
- */
-static int output_close(const char *path, int ret)
-{
-	char err[PATH_MAX + 128];
-	int r = atomic_stdout_close(!ret, err, sizeof(err));
-
-	if (r < 0) {
-		fprintf(stderr, "rpcsim-analyze: --output=%s: %s\n", path, err);
-		return ret ? ret : 1;
-	}
-	if (r > 0)
-		fprintf(stderr, "rpcsim-analyze: --output=%s: not written: the "
-			"analysis failed (exit %d); the file is as it was\n",
-			path, ret);
-	return ret;
-}
-
 #define LIVE_ACCEPTED "accepted net://HOST[:PORT]/host/HOSTNAME/SESSION " \
 	"(or net6://), the relay daemon's live URL"
 
@@ -817,7 +797,8 @@ int rpcsim_analyze_main(int argc, char **argv)
 		r.traces = (char **)&r.live.url;
 		r.nr = 1;
 		ret = run(&r);
-		return output ? output_close(output, ret) : ret;
+		return output ? atomic_stdout_finish(output, ret, "analysis",
+						     NULL) : ret;
 	}
 	if (optind >= argc)
 		tool_die(2, "%s", "missing TRACE: accepted one or more trace directories (see --help)");
@@ -847,5 +828,6 @@ int rpcsim_analyze_main(int argc, char **argv)
 	r.nr = argc - optind;
 	r.gnuplot = gnuplot;
 	ret = analyze_isolate ? run_isolated(&r) : run(&r);
-	return output ? output_close(output, ret) : ret;
+	return output ? atomic_stdout_finish(output, ret, "analysis", NULL)
+		      : ret;
 }
