@@ -47,6 +47,10 @@ enum ev_kind {
 #define IDX_ER(T, ctype, field, arg, need, report) ER_##field,
 #define IDX_RQ(T, ctype, field, arg, need, report) RQ_##field,
 #define IDX_BK(T, ctype, field, arg, need, report) BK_##field,
+#define IDX_PH(T, ctype, field, arg, need, report) PH_##field,
+#define IDX_PU(T, ctype, field, arg, need, report) PU_##field,
+#define IDX_PD(T, ctype, field, arg, need, report) PD_##field,
+#define IDX_PS(T, ctype, field, arg, need, report) PS_##field,
 enum { TRACE_FIELDS_RUN_START(IDX_RS) RS_NR };
 enum { TRACE_FIELDS_RUN_END(IDX_RE) RE_NR };
 enum { TRACE_FIELDS_ENTRY(IDX_EN) EN_NR };
@@ -54,10 +58,6 @@ enum { TRACE_FIELDS_EXIT(IDX_EX) EX_NR };
 enum { TRACE_FIELDS_ERR(IDX_ER) ER_NR };
 enum { TRACE_FIELDS_REQUEST(IDX_RQ) RQ_NR };
 enum { TRACE_FIELDS_ALLOC_BULK(IDX_BK) BK_NR };
-#define IDX_PH(T, ctype, field, arg, need, report) PH_##field,
-#define IDX_PU(T, ctype, field, arg, need, report) PU_##field,
-#define IDX_PD(T, ctype, field, arg, need, report) PD_##field,
-#define IDX_PS(T, ctype, field, arg, need, report) PS_##field,
 enum { TRACE_FIELDS_PP_HOLD(IDX_PH) PH_NR };
 enum { TRACE_FIELDS_PP_PUT(IDX_PU) PU_NR };
 enum { TRACE_FIELDS_PP_DESTROY(IDX_PD) PD_NR };
