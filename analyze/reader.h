@@ -645,4 +645,20 @@ int merge_folded(struct analysis *a, struct wsrc *w, unsigned int n,
 /* What the parent allocated, but the temporary directory's files. */
 void par_free(struct par *p);
 
+/*
+ * reader.c: a reading folded in this process as it is decoded (--jobs=1,
+ * and live.c's --live): its reader and its decoder.  seq_read_init() sets
+ * both up for @a; seq_read_finish() ends a reading that went through: the
+ * error libbabeltrace2 left on the thread taken as @a's read_error
+ * (take_read_error()), then reader_finish(); seq_read_free() frees both,
+ * whether it went through or not.
+ */
+struct seq_read {
+	struct reader r;
+	struct decoder d;
+};
+void seq_read_init(struct seq_read *s, struct analysis *a);
+void seq_read_finish(struct seq_read *s);
+void seq_read_free(struct seq_read *s);
+
 #endif /* RPCSIM_ANALYZE_READER_H */
