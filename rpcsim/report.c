@@ -895,11 +895,8 @@ static void json_sweep(struct json *j, const struct rpcsim_config *cfg)
 {
 	const struct rpcsim_sweep *sw = &cfg->sweep;
 
-	if (!sw->point) {
-		json_null(j, RK(rpcsim_doc, sweep));
+	if (!json_object_or_null(j, RK(rpcsim_doc, sweep), sw->point))
 		return;
-	}
-	json_object_begin(j, RK(rpcsim_doc, sweep));
 	json_uint(j, RK(rpcsim_sweep, point), sw->point);
 	json_uint(j, RK(rpcsim_sweep, points), sw->nr_points);
 	json_string(j, RK(rpcsim_sweep, name), sw->name);
