@@ -31,8 +31,7 @@
 #define LIVE_MODES	3	/* single, list, array; others: not shown */
 
 struct live {
-	struct reader r;
-	struct decoder d;
+	struct seq_read s;		/* what reader.c's --jobs=1 folds with */
 	const struct live_options *lo;
 	struct timespec start;
 	uint64_t next_ms;		/* when the next line is due */
@@ -66,7 +65,7 @@ static void live_tick(struct live *l, bool last)
 						       "array" };
 	uint64_t count[LIVE_MODES] = { 0 }, sum[LIVE_MODES] = { 0 };
 	uint64_t ms = since_ms(&l->start);
-	const struct analysis *a = l->r.a;
+	const struct analysis *a = l->s.r.a;
 	FILE *out = l->lo->out;
 	bool any = false;
 	unsigned int i;
@@ -134,7 +133,7 @@ static void fold_live(void *data, const struct rec *rc)
 	struct live *l = data;
 
 	live_note(l, rc);
-	fold(&l->r, 0, rc);
+	fold(&l->s.r, 0, rc);
 }
 
 /* A stream's beginning: its trace's name, noted once. */
@@ -174,7 +173,7 @@ consume_live(bt_message_iterator *it, void *data)
 			if (bt_message_get_type(msgs[i]) ==
 			    BT_MESSAGE_TYPE_STREAM_BEGINNING)
 				live_stream(l, msgs[i]);
-			if (decode(&l->d, msgs[i], &rc))
+			if (decode(&l->s.d, msgs[i], &rc))
 				fold_live(l, &rc);
 			bt_message_put_ref(msgs[i]);
 		}
@@ -242,123 +241,182 @@ static unsigned int live_late(const struct live *l, int64_t *pid)
 	return n;
 }
 
-int read_live(struct analysis *a, const struct reader_options *o,
-	      const struct live_options *lo)
+/*
+ * babeltrace2's source.ctf.lttng-live, from its ctf plugin (in *@ctf, to
+ * put); NULL after saying it is missing.
+ */
+static const bt_component_class_source *live_class(const char *url,
+						   const bt_plugin **ctf)
 {
-	const bt_plugin *ctf = NULL;
 	const bt_component_class_source *cls;
-	const bt_component_source *src;
-	const bt_component_sink *sink;
-	bt_graph *graph = NULL;
-	bt_value *params = NULL, *inputs;
-	bool verbose = verbose_errors(o);
-	struct live l;
-	int64_t late_pid = 0;
-	int ret = 1;
 
-	memset(&l, 0, sizeof(l));
-	reader_init(&l.r, a, 1);
-	l.d.a = a;
-	l.lo = lo;
 	if (bt_plugin_find("ctf", BT_TRUE, BT_TRUE, BT_TRUE, BT_TRUE,
-			   BT_FALSE, &ctf) != BT_PLUGIN_FIND_STATUS_OK ||
+			   BT_FALSE, ctf) != BT_PLUGIN_FIND_STATUS_OK ||
 	    !(cls = bt_plugin_borrow_source_component_class_by_name_const(
-		      ctf, "lttng-live"))) {
+		      *ctf, "lttng-live"))) {
 		bt_current_thread_clear_error();
 		fprintf(stderr, "rpcsim-analyze: --live=%s: babeltrace2's "
 			"source.ctf.lttng-live is missing (apt-get install "
-			"libbabeltrace2-0)\n", lo->url);
-		goto out;
+			"libbabeltrace2-0)\n", url);
+		return NULL;
 	}
-	params = bt_value_map_create();
+	return cls;
+}
+
+/* The live source's parameters: @url, and a session it lacks ends it. */
+static bt_value *live_params(const char *url)
+{
+	bt_value *params = bt_value_map_create(), *inputs;
+
 	if (!params ||
 	    bt_value_map_insert_empty_array_entry(params, "inputs", &inputs) ||
-	    bt_value_array_append_string_element(inputs, lo->url) ||
+	    bt_value_array_append_string_element(inputs, url) ||
 	    /* a session the relay does not have: end, not wait forever */
 	    bt_value_map_insert_string_entry(params,
 					     "session-not-found-action",
 					     "end"))
 		oom_exit();
-	graph = bt_graph_create(0);
+	return params;
+}
+
+/*
+ * The graph: the live source of class @cls with @params -> a simple sink
+ * (consume_live()) into @l.  NULL after saying why.
+ */
+static bt_graph *live_graph(struct live *l, const struct reader_options *o,
+			    const bt_component_class_source *cls,
+			    const bt_value *params, bool verbose)
+{
+	const char *url = l->lo->url;
+	const bt_component_source *src;
+	const bt_component_sink *sink;
+	bt_graph *graph = bt_graph_create(0);
+
 	if (!graph)
 		oom_exit();
 	if (bt_graph_add_simple_sink_component(graph, "sink", NULL,
-					       consume_live, NULL, &l,
+					       consume_live, NULL, l,
 					       &sink) !=
 	    BT_GRAPH_ADD_COMPONENT_STATUS_OK) {
-		live_error(lo->url, "cannot create the sink", verbose);
-		goto out;
+		live_error(url, "cannot create the sink", verbose);
+		goto fail;
 	}
 	if (bt_graph_add_source_component(graph, cls, "live", params,
 					  o->bt_log_level, &src) !=
 	    BT_GRAPH_ADD_COMPONENT_STATUS_OK) {
-		live_error(lo->url, "cannot connect to the relay daemon",
-			   verbose);
-		goto out;
+		live_error(url, "cannot connect to the relay daemon", verbose);
+		goto fail;
 	}
 	if (bt_graph_connect_ports(graph,
 		bt_component_source_borrow_output_port_by_index_const(src, 0),
 		bt_component_sink_borrow_input_port_by_index_const(sink, 0),
 		NULL) != BT_GRAPH_CONNECT_PORTS_STATUS_OK) {
-		live_error(lo->url, "cannot connect the live source", verbose);
-		goto out;
+		live_error(url, "cannot connect the live source", verbose);
+		goto fail;
 	}
-	clock_gettime(CLOCK_MONOTONIC, &l.start);
-	l.next_ms = lo->interval_ms;
+	return graph;
+fail:
+	bt_graph_put_ref(graph);
+	return NULL;
+}
+
+/*
+ * Run the graph until the session ends, an interval line whenever one is
+ * due while the relay has nothing new.  0, or 1 after saying why.
+ */
+static int live_run(struct live *l, bt_graph *graph, bool verbose)
+{
+	clock_gettime(CLOCK_MONOTONIC, &l->start);
+	l->next_ms = l->lo->interval_ms;
 	for (;;) {
 		bt_graph_run_once_status st = bt_graph_run_once(graph);
 
 		if (st == BT_GRAPH_RUN_ONCE_STATUS_END)
-			break;
+			return 0;
 		if (st == BT_GRAPH_RUN_ONCE_STATUS_AGAIN) {
 			struct timespec ts = { 0, 20000000 };
 
-			live_tick(&l, false);
+			live_tick(l, false);
 			nanosleep(&ts, NULL);
 			continue;
 		}
 		if (st != BT_GRAPH_RUN_ONCE_STATUS_OK) {
-			live_error(lo->url, "cannot read the live session",
+			live_error(l->lo->url, "cannot read the live session",
 				   verbose);
-			goto out;
+			return 1;
 		}
 	}
-	if (!l.events) {
+}
+
+/*
+ * The session ended: the last interval line and the traces it held, or
+ * why there is no report (no event came; joined late, without
+ * --partial).  0, or 1 after saying why.
+ */
+static int live_end(struct analysis *a, const struct reader_options *o,
+		    struct live *l)
+{
+	const char *url = l->lo->url;
+	int64_t late_pid = 0;
+
+	if (!l->events) {
 		/* session-not-found-action=end: its only sign, no event */
-		const char *sess = strrchr(lo->url, '/');
+		const char *sess = strrchr(url, '/');
 
 		bt_current_thread_clear_error();
 		fprintf(stderr, "rpcsim-analyze: --live=%s: no event came: "
 			"the relay daemon has no session '%s' of that host, or "
 			"it ended before sending any (rpcsim --trace-live "
-			"prints the URL)\n", lo->url, sess + 1);
-		goto out;
+			"prints the URL)\n", url, sess + 1);
+		return 1;
 	}
-	live_tick(&l, true);
-	live_traces(a, &l, lo->url);
-	if (live_late(&l, &late_pid)) {
+	live_tick(l, true);
+	live_traces(a, l, url);
+	if (live_late(l, &late_pid)) {
 		fprintf(stderr, "rpcsim-analyze: --live=%s: %s: joined after "
 			"process %" PRId64 " had started (its first rpcsim "
 			"event is not a run_start): babeltrace2's live source "
 			"starts at the newest packets, so the report would "
 			"miss the start of the run; start rpcsim-analyze "
 			"--live as soon as rpcsim prints the URL, or read the "
-			"relay daemon's folder%s\n", lo->url,
+			"relay daemon's folder%s\n", url,
 			o->partial ? "warning" : "incomplete",
 			late_pid, o->partial ? "" :
 			" (--partial reports what was seen)");
 		if (!o->partial)
-			goto out;
+			return 1;
 	}
-	a->read_error = take_read_error(a);
-	reader_finish(&l.r);
+	return 0;
+}
+
+int read_live(struct analysis *a, const struct reader_options *o,
+	      const struct live_options *lo)
+{
+	const bt_plugin *ctf = NULL;
+	const bt_component_class_source *cls;
+	bt_graph *graph = NULL;
+	bt_value *params = NULL;
+	bool verbose = verbose_errors(o);
+	struct live l;
+	int ret = 1;
+
+	memset(&l, 0, sizeof(l));
+	seq_read_init(&l.s, a);
+	l.lo = lo;
+	cls = live_class(lo->url, &ctf);
+	if (!cls)
+		goto out;
+	params = live_params(lo->url);
+	graph = live_graph(&l, o, cls, params, verbose);
+	if (!graph || live_run(&l, graph, verbose) || live_end(a, o, &l))
+		goto out;
+	seq_read_finish(&l.s);
 	ret = 0;
 out:
 	bt_graph_put_ref(graph);
 	bt_value_put_ref(params);
 	bt_plugin_put_ref(ctf);
-	reader_free(&l.r);
-	decoder_free(&l.d);
+	seq_read_free(&l.s);
 	for (unsigned int i = 0; i < l.nr_trace_names; i++)
 		free(l.trace_names[i]);
 	free(l.trace_names);

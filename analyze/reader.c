@@ -78,15 +78,29 @@ static int find_plugin(const char *name, const bt_plugin **plugin)
 	return 1;
 }
 
-/* --jobs=1: one graph, each record folded as it is decoded */
-struct seq {
-	struct reader r;
-	struct decoder d;
-};
+void seq_read_init(struct seq_read *s, struct analysis *a)
+{
+	reader_init(&s->r, a, 1);
+	memset(&s->d, 0, sizeof(s->d));
+	s->d.a = a;
+}
 
+void seq_read_finish(struct seq_read *s)
+{
+	s->r.a->read_error = take_read_error(s->r.a);
+	reader_finish(&s->r);
+}
+
+void seq_read_free(struct seq_read *s)
+{
+	reader_free(&s->r);
+	decoder_free(&s->d);
+}
+
+/* --jobs=1: one graph, each record folded as it is decoded */
 static void fold_seq(void *data, const struct rec *rc)
 {
-	struct seq *s = data;
+	struct seq_read *s = data;
 
 	fold(&s->r, 0, rc);
 }
@@ -94,7 +108,7 @@ static void fold_seq(void *data, const struct rec *rc)
 static bt_graph_simple_sink_component_consume_func_status
 consume_seq(bt_message_iterator *it, void *data)
 {
-	struct seq *s = data;
+	struct seq_read *s = data;
 
 	return consume_records(it, &s->d, fold_seq, s);
 }
@@ -104,14 +118,12 @@ static int read_sequential(struct analysis *a, const struct reader_options *o,
 			   const bt_plugin *ctf, const bt_plugin *utils,
 			   char **inputs, const char *tmp)
 {
-	struct seq s;
+	struct seq_read s;
 	bt_graph *graph = NULL;
 	unsigned int *idx, i;
 	int ret = 1;
 
-	reader_init(&s.r, a, 1);
-	memset(&s.d, 0, sizeof(s.d));
-	s.d.a = a;
+	seq_read_init(&s, a);
 	s.d.tmp = tmp;
 	idx = xcalloc(a->nr_traces, sizeof(*idx));
 	for (i = 0; i < a->nr_traces; i++) {
@@ -125,14 +137,12 @@ static int read_sequential(struct analysis *a, const struct reader_options *o,
 			&graph) ||
 	    run_graph(graph, a, o, stderr))
 		goto out;
-	a->read_error = take_read_error(a);
-	reader_finish(&s.r);
+	seq_read_finish(&s);
 	ret = 0;
 out:
 	bt_graph_put_ref(graph);
 	free(idx);
-	reader_free(&s.r);
-	decoder_free(&s.d);
+	seq_read_free(&s);
 	return ret;
 }
 

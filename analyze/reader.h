@@ -47,6 +47,10 @@ enum ev_kind {
 #define IDX_ER(T, ctype, field, arg, need, report) ER_##field,
 #define IDX_RQ(T, ctype, field, arg, need, report) RQ_##field,
 #define IDX_BK(T, ctype, field, arg, need, report) BK_##field,
+#define IDX_PH(T, ctype, field, arg, need, report) PH_##field,
+#define IDX_PU(T, ctype, field, arg, need, report) PU_##field,
+#define IDX_PD(T, ctype, field, arg, need, report) PD_##field,
+#define IDX_PS(T, ctype, field, arg, need, report) PS_##field,
 enum { TRACE_FIELDS_RUN_START(IDX_RS) RS_NR };
 enum { TRACE_FIELDS_RUN_END(IDX_RE) RE_NR };
 enum { TRACE_FIELDS_ENTRY(IDX_EN) EN_NR };
@@ -54,10 +58,6 @@ enum { TRACE_FIELDS_EXIT(IDX_EX) EX_NR };
 enum { TRACE_FIELDS_ERR(IDX_ER) ER_NR };
 enum { TRACE_FIELDS_REQUEST(IDX_RQ) RQ_NR };
 enum { TRACE_FIELDS_ALLOC_BULK(IDX_BK) BK_NR };
-#define IDX_PH(T, ctype, field, arg, need, report) PH_##field,
-#define IDX_PU(T, ctype, field, arg, need, report) PU_##field,
-#define IDX_PD(T, ctype, field, arg, need, report) PD_##field,
-#define IDX_PS(T, ctype, field, arg, need, report) PS_##field,
 enum { TRACE_FIELDS_PP_HOLD(IDX_PH) PH_NR };
 enum { TRACE_FIELDS_PP_PUT(IDX_PU) PU_NR };
 enum { TRACE_FIELDS_PP_DESTROY(IDX_PD) PD_NR };
@@ -644,5 +644,21 @@ int merge_folded(struct analysis *a, struct wsrc *w, unsigned int n,
 /* reader.c: --jobs=N */
 /* What the parent allocated, but the temporary directory's files. */
 void par_free(struct par *p);
+
+/*
+ * reader.c: a reading folded in this process as it is decoded (--jobs=1,
+ * and live.c's --live): its reader and its decoder.  seq_read_init() sets
+ * both up for @a; seq_read_finish() ends a reading that went through: the
+ * error libbabeltrace2 left on the thread taken as @a's read_error
+ * (take_read_error()), then reader_finish(); seq_read_free() frees both,
+ * whether it went through or not.
+ */
+struct seq_read {
+	struct reader r;
+	struct decoder d;
+};
+void seq_read_init(struct seq_read *s, struct analysis *a);
+void seq_read_finish(struct seq_read *s);
+void seq_read_free(struct seq_read *s);
 
 #endif /* RPCSIM_ANALYZE_READER_H */

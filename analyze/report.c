@@ -555,11 +555,8 @@ static void json_lat(struct json *j, const char *key, const struct lat_stats *s)
 {
 	unsigned int i;
 
-	if (!s->hist->count) {
-		json_null(j, key);
+	if (!json_object_or_null(j, key, s->hist->count))
 		return;
-	}
-	json_object_begin(j, key);
 	json_uint(j, RK(analyze_latency, count), s->hist->count);
 	json_double(j, RK(analyze_latency, mean_ns), lat_mean(s), 3);
 	json_double(j, RK(analyze_latency, stddev_ns), lat_stddev(s), 3);
@@ -673,12 +670,9 @@ static void json_difference(struct json *j, const struct group *g,
 {
 	struct diff_verdict v;
 
-	if (!g->diff.n) {
-		json_null(j, RK(analyze_group, difference));
+	if (!json_object_or_null(j, RK(analyze_group, difference), g->diff.n))
 		return;
-	}
 	v = diff_check(g, tp_cost);
-	json_object_begin(j, RK(analyze_group, difference));
 	json_uint(j, RK(analyze_difference, count), g->diff.n);
 	json_double(j, RK(analyze_difference, mean_ns), v.mean, 3);
 	json_int(j, RK(analyze_difference, median_ns), v.median);
@@ -695,11 +689,8 @@ static void json_difference(struct json *j, const struct group *g,
 /* "run_end": the sums of rpcsim's run_end events. */
 static void json_run_end(struct json *j, const struct group *g)
 {
-	if (!g->nr_ends) {
-		json_null(j, RK(analyze_group, run_end));
+	if (!json_object_or_null(j, RK(analyze_group, run_end), g->nr_ends))
 		return;
-	}
-	json_object_begin(j, RK(analyze_group, run_end));
 	json_uint(j, RK(analyze_run_end, events), g->nr_ends);
 	json_uint(j, RK(analyze_run_end, calls), g->end.calls);
 	json_uint(j, RK(analyze_run_end, latency_sum_ns),
@@ -757,11 +748,8 @@ static void json_config(struct json *j, const struct group *g)
 {
 	const struct run_config *c = &g->cfg;
 
-	if (!g->nr_starts) {
-		json_null(j, RK(analyze_run, config));
+	if (!json_object_or_null(j, RK(analyze_run, config), g->nr_starts))
 		return;
-	}
-	json_object_begin(j, RK(analyze_run, config));
 	if (c->pid == PID_UNKNOWN)
 		json_null(j, RK(analyze_config, pid));
 	else

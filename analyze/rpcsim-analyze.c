@@ -434,11 +434,112 @@ static bool crash_signal(int sig)
 	       sig == SIGSYS;
 }
 
+/*
+ * The isolated reader, in the child: the signals as on entry, its stderr
+ * into the pipe @pfd for the parent to hold, then run() and _exit().
+ */
+static __attribute__((noreturn)) void isolated_child(const struct run *r,
+						     int pfd[2],
+						     const sigset_t *mask)
+{
+	struct run rc = *r;
+	int ret;
+
+	sigprocmask(SIG_SETMASK, mask, NULL);
+	/* these end the child, whatever handlers we inherited */
+	signal(SIGABRT, SIG_DFL);
+	signal(SIGALRM, SIG_DFL);	/* the indexing watchdog */
+	rc.rd.index_watchdog_s = index_watchdog_seconds();
+	close(pfd[0]);
+	if (dup2(pfd[1], STDERR_FILENO) < 0)
+		_exit(1);
+	close(pfd[1]);
+	ret = run(&rc);
+	fflush(NULL);
+	if (__lsan_do_leak_check)
+		__lsan_do_leak_check();
+	/* no atexit handlers: they are the parent's */
+	_exit(ret);
+}
+
+/*
+ * What the child wrote on @fd (its stderr) until it closed it, malloc'd,
+ * its length in *@len; NULL with what could be held dropped when memory
+ * runs out, still read to the end so that the child never blocks.
+ */
+static char *read_child_stderr(int fd, size_t *len)
+{
+	size_t cap = 0;
+	char *buf = NULL;
+
+	*len = 0;
+	for (;;) {
+		ssize_t n;
+
+		if (*len == cap) {
+			char *p = realloc(buf, cap ? 2 * cap : 4096);
+
+			if (!p) {
+				/* keep reading, or the child blocks */
+				char sink[512];
+
+				n = read(fd, sink, sizeof(sink));
+				if (n > 0 || (n < 0 && errno == EINTR))
+					continue;
+				break;
+			}
+			buf = p;
+			cap = cap ? 2 * cap : 4096;
+		}
+		n = read(fd, buf + *len, cap - *len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		*len += (size_t)n;
+	}
+	return buf;
+}
+
+/*
+ * The exit status of an isolated reading that no signal of ours ended,
+ * from the child's @status: its own when it exited (its stderr, @buf of
+ * @len bytes, passed on), else 1 and one line saying why it was killed
+ * (its stderr passed on too with -v).
+ */
+static int isolated_status(const struct run *r, int status, const char *buf,
+			   size_t len, bool verbose)
+{
+	if (WIFEXITED(status) || verbose)
+		fwrite(buf ? buf : "", 1, len, stderr);
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	if (WIFSIGNALED(status) && !crash_signal(WTERMSIG(status)) &&
+	    WTERMSIG(status) != SIGALRM)
+		fprintf(stderr, "rpcsim-analyze: %s%s: the reading process was killed by signal %d (%s)\n",
+			r->traces[0], r->nr > 1 ? " ..." : "",
+			WTERMSIG(status), strsignal(WTERMSIG(status)));
+	else if (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM)
+		fprintf(stderr, "rpcsim-analyze: %s%s: cannot read trace: libbabeltrace2 was still indexing its stream files when the watchdog stopped it (a packet of size 0?): the trace is corrupted\n",
+			r->traces[0], r->nr > 1 ? " ..." : "");
+	else
+		fprintf(stderr, "rpcsim-analyze: %s%s: cannot read trace: libbabeltrace2 crashed on it (%s): the trace is corrupted%s\n",
+			r->traces[0], r->nr > 1 ? " ..." : "",
+			WIFSIGNALED(status) ? strsignal(WTERMSIG(status)) :
+			"stopped", verbose ? "" : " (-v tells more)");
+	return 1;
+}
+
+/*
+ * run() in a forked child, so that libbabeltrace2 crashing or stalling on
+ * a corrupted trace ends the child only and is said in one line; the
+ * parent forwards the ending signals (fwd_*) and ends as they would.
+ */
 static int run_isolated(const struct run *r)
 {
 	bool verbose = r->rd.bt_log_level < BT_LOGGING_LEVEL_NONE;
-	size_t len = 0, cap = 0;
-	char *buf = NULL;
+	size_t len;
+	char *buf;
 	int pfd[2], status, ret, sig;
 	sigset_t mask;
 	pid_t pid;
@@ -457,54 +558,13 @@ static int run_isolated(const struct run *r)
 		close(pfd[1]);
 		return 1;
 	}
-	if (pid == 0) {
-		struct run rc = *r;
-
-		sigprocmask(SIG_SETMASK, &mask, NULL);
-		/* these end the child, whatever handlers we inherited */
-		signal(SIGABRT, SIG_DFL);
-		signal(SIGALRM, SIG_DFL);	/* the indexing watchdog */
-		rc.rd.index_watchdog_s = index_watchdog_seconds();
-		close(pfd[0]);
-		if (dup2(pfd[1], STDERR_FILENO) < 0)
-			_exit(1);
-		close(pfd[1]);
-		ret = run(&rc);
-		fflush(NULL);
-		if (__lsan_do_leak_check)
-			__lsan_do_leak_check();
-		/* no atexit handlers: they are the parent's */
-		_exit(ret);
-	}
+	if (pid == 0)
+		isolated_child(r, pfd, &mask);
 	fwd_child = pid;
 	fwd_set(true);
 	sigprocmask(SIG_SETMASK, &mask, NULL);
 	close(pfd[1]);
-	for (;;) {
-		ssize_t n;
-
-		if (len == cap) {
-			char *p = realloc(buf, cap ? 2 * cap : 4096);
-
-			if (!p) {
-				/* keep reading, or the child blocks */
-				char sink[512];
-
-				n = read(pfd[0], sink, sizeof(sink));
-				if (n > 0 || (n < 0 && errno == EINTR))
-					continue;
-				break;
-			}
-			buf = p;
-			cap = cap ? 2 * cap : 4096;
-		}
-		n = read(pfd[0], buf + len, cap - len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		len += (size_t)n;
-	}
+	buf = read_child_stderr(pfd[0], &len);
 	close(pfd[0]);
 	if (fwd_reap(pid, &status)) {
 		fwd_set(false);
@@ -528,48 +588,8 @@ static int run_isolated(const struct run *r)
 		raise(sig);
 		return 128 + sig;	/* blocked on entry, or handled */
 	}
-	if (WIFEXITED(status) || verbose)
-		fwrite(buf ? buf : "", 1, len, stderr);
-	if (WIFEXITED(status)) {
-		ret = WEXITSTATUS(status);
-	} else if (WIFSIGNALED(status) && !crash_signal(WTERMSIG(status)) &&
-		   WTERMSIG(status) != SIGALRM) {
-		fprintf(stderr, "rpcsim-analyze: %s%s: the reading process was killed by signal %d (%s)\n",
-			r->traces[0], r->nr > 1 ? " ..." : "",
-			WTERMSIG(status), strsignal(WTERMSIG(status)));
-		ret = 1;
-	} else if (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM) {
-		fprintf(stderr, "rpcsim-analyze: %s%s: cannot read trace: libbabeltrace2 was still indexing its stream files when the watchdog stopped it (a packet of size 0?): the trace is corrupted\n",
-			r->traces[0], r->nr > 1 ? " ..." : "");
-		ret = 1;
-	} else {
-		fprintf(stderr, "rpcsim-analyze: %s%s: cannot read trace: libbabeltrace2 crashed on it (%s): the trace is corrupted%s\n",
-			r->traces[0], r->nr > 1 ? " ..." : "",
-			WIFSIGNALED(status) ? strsignal(WTERMSIG(status)) :
-			"stopped", verbose ? "" : " (-v tells more)");
-		ret = 1;
-	}
+	ret = isolated_status(r, status, buf, len, verbose);
 	free(buf);
-	return ret;
-}
-
-/*
- * --output=@path at the end, the exit status @ret so far: renamed over
- * @path when the analysis succeeded, else removed, @path as it was.
- */
-static int output_close(const char *path, int ret)
-{
-	char err[PATH_MAX + 128];
-	int r = atomic_stdout_close(!ret, err, sizeof(err));
-
-	if (r < 0) {
-		fprintf(stderr, "rpcsim-analyze: --output=%s: %s\n", path, err);
-		return ret ? ret : 1;
-	}
-	if (r > 0)
-		fprintf(stderr, "rpcsim-analyze: --output=%s: not written: the "
-			"analysis failed (exit %d); the file is as it was\n",
-			path, ret);
 	return ret;
 }
 
@@ -817,7 +837,8 @@ int rpcsim_analyze_main(int argc, char **argv)
 		r.traces = (char **)&r.live.url;
 		r.nr = 1;
 		ret = run(&r);
-		return output ? output_close(output, ret) : ret;
+		return output ? atomic_stdout_finish(output, ret, "analysis",
+						     NULL) : ret;
 	}
 	if (optind >= argc)
 		tool_die(2, "%s", "missing TRACE: accepted one or more trace directories (see --help)");
@@ -847,5 +868,6 @@ int rpcsim_analyze_main(int argc, char **argv)
 	r.nr = argc - optind;
 	r.gnuplot = gnuplot;
 	ret = analyze_isolate ? run_isolated(&r) : run(&r);
-	return output ? output_close(output, ret) : ret;
+	return output ? atomic_stdout_finish(output, ret, "analysis", NULL)
+		      : ret;
 }

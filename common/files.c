@@ -431,3 +431,23 @@ int atomic_stdout_close(bool keep, char *err, size_t errlen)
 	atomic_file_free(&out_file);
 	return 0;
 }
+
+int atomic_stdout_finish(const char *path, int status, const char *what,
+			 const char *cut_by)
+{
+	char err[PATH_MAX + 128];
+	int r = atomic_stdout_close(!status || cut_by, err, sizeof(err));
+
+	if (r < 0) {
+		fprintf(stderr, "%s: --output=%s: %s\n", tool_name, path, err);
+		return status ? status : 1;
+	}
+	if (r > 0)
+		fprintf(stderr, "%s: --output=%s: not written: the %s failed "
+			"(exit %d); the file is as it was\n", tool_name, path,
+			what, status);
+	else if (cut_by)
+		fprintf(stderr, "%s: --output=%s: what was measured before %s, "
+			"marked as interrupted\n", tool_name, path, cut_by);
+	return status;
+}

@@ -99,4 +99,22 @@ int atomic_stdout_open(const char *path, char *err, size_t errlen);
  */
 int atomic_stdout_close(bool keep, char *err, size_t errlen);
 
+/*
+ * atomic_stdout_finish() - the end of a tool's --output=@path, its exit
+ * status so far @status: atomic_stdout_close(), keeping what was written
+ * when @status is 0 or when @cut_by (else NULL) names the signal that cut
+ * the run short, then the one message of every tool saying what became
+ * of @path, after tool_name:
+ *   "NAME: --output=PATH: ERROR" (it could not be written),
+ *   "NAME: --output=PATH: not written: the @what failed (exit N); the
+ *   file is as it was",
+ *   "NAME: --output=PATH: what was measured before @cut_by, marked as
+ *   interrupted".
+ * @what is the tool's word for its work: "run", "analysis", "comparison".
+ * Returns the exit status: @status, or 1 when @path could not be written
+ * after a run that succeeded.
+ */
+int atomic_stdout_finish(const char *path, int status, const char *what,
+			 const char *cut_by);
+
 #endif /* PP_COMMON_FILES_H */

@@ -176,6 +176,15 @@ void json_object_begin(struct json *j, const char *key)
 	json_open(j, key, json_made(json_object_new_object()));
 }
 
+bool json_object_or_null(struct json *j, const char *key, bool present)
+{
+	if (present)
+		json_object_begin(j, key);
+	else
+		json_null(j, key);
+	return present;
+}
+
 void json_object_end(struct json *j)
 {
 	json_close(j, json_type_object);

@@ -40,6 +40,13 @@ void json_double(struct json *j, const char *key, double v, int decimals);
 void json_number(struct json *j, const char *key, double v);
 void json_bool(struct json *j, const char *key, bool v);
 void json_null(struct json *j, const char *key);
+/*
+ * @key as an object, begun (the caller fills and ends it), when
+ * @present; else as null, the way a member is written that a document
+ * may hold as null when there is nothing to say (a run without its
+ * run_start, a result outside a sweep).  Returns @present.
+ */
+bool json_object_or_null(struct json *j, const char *key, bool present);
 /* Print the document (a newline after it) and free it. */
 void json_finish(struct json *j);
 

@@ -16,13 +16,21 @@ void tool_set_name(const char *name)
 	tool_name = name;
 }
 
-void tool_vdie(int status, const char *fmt, va_list ap)
+void tool_vdie_in(int status, const char *context, const char *fmt,
+		  va_list ap)
 {
 	fflush(stdout);
 	fprintf(stderr, "%s: ", tool_name);
+	if (context)
+		fprintf(stderr, "%s: ", context);
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);
 	exit(status);
+}
+
+void tool_vdie(int status, const char *fmt, va_list ap)
+{
+	tool_vdie_in(status, NULL, fmt, ap);
 }
 
 void tool_die(int status, const char *fmt, ...)

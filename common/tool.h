@@ -30,6 +30,14 @@ __attribute__((noreturn, format(printf, 2, 3)))
 void tool_die(int status, const char *fmt, ...);
 __attribute__((noreturn, format(printf, 2, 0)))
 void tool_vdie(int status, const char *fmt, va_list ap);
+/*
+ * tool_vdie_in() - tool_vdie() with what was being read said first,
+ * "NAME: CONTEXT: message" (rpcsim's --sweep value or point); as
+ * tool_vdie() when @context is NULL.
+ */
+__attribute__((noreturn, format(printf, 3, 0)))
+void tool_vdie_in(int status, const char *context, const char *fmt,
+		  va_list ap);
 
 /*
  * tool_die_at() - an internal failure the program cannot recover from (a

@@ -458,21 +458,9 @@ static int compare_files(const struct args *a, unsigned int nr_docs,
  */
 static int finish_output(const char *path, int status)
 {
-	char err[512];
-	int r;
-
 	if (!path)
 		return status;
-	r = atomic_stdout_close(!status, err, sizeof(err));
-	if (r < 0) {
-		fprintf(stderr, "rpcsim-compare: --output=%s: %s\n", path, err);
-		return status ? status : 1;
-	}
-	if (r > 0)
-		fprintf(stderr, "rpcsim-compare: --output=%s: not written: the "
-			"comparison failed (exit %d); the file is as it was\n",
-			path, status);
-	return status;
+	return atomic_stdout_finish(path, status, "comparison", NULL);
 }
 
 int main(int argc, char **argv)

@@ -493,25 +493,11 @@ static unsigned int run_in_order(struct bench *b, const struct options *o,
 static int finish_output(const struct options *o, int status)
 {
 	bool cut = pb_interrupted && status == 128 + pb_interrupted;
-	char err[512];
-	int r;
 
 	if (!o->output)
 		return status;
-	r = atomic_stdout_close(!status || cut, err, sizeof(err));
-	if (r < 0) {
-		fprintf(stderr, "pagebench: --output=%s: %s\n", o->output, err);
-		return status ? status : 1;
-	}
-	if (r > 0)
-		fprintf(stderr, "pagebench: --output=%s: not written: the run "
-			"failed (exit %d); the file is as it was\n", o->output,
-			status);
-	else if (cut)
-		fprintf(stderr, "pagebench: --output=%s: what was measured "
-			"before %s, marked as interrupted\n", o->output,
-			pb_signal_name(pb_interrupted));
-	return status;
+	return atomic_stdout_finish(o->output, status, "run",
+				    cut ? pb_signal_name(pb_interrupted) : NULL);
 }
 
 int main(int argc, char **argv)

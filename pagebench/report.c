@@ -332,11 +332,8 @@ static void json_result(struct json *j, const struct result *r,
 /* "sweep": what named the result file and the settings it holds. */
 static void json_sweep(struct json *j, const struct options *o)
 {
-	if (!o->results) {
-		json_null(j, "sweep");
+	if (!json_object_or_null(j, "sweep", o->results != NULL))
 		return;
-	}
-	json_object_begin(j, "sweep");
 	json_string(j, "name", o->name);
 	json_string(j, "settings", o->settings);
 	json_object_begin(j, "values");

@@ -605,7 +605,7 @@ static int rpcsim_body(char **argv, struct rpcsim_config *cfg)
 static int rpcsim(char **argv, struct rpcsim_config *cfg)
 {
 	char err[PATH_MAX + 128];
-	int status, r;
+	int status;
 	bool cut;
 
 	/* stdout itself, so that --trace's rpcsim-analyze writes there too */
@@ -618,20 +618,9 @@ static int rpcsim(char **argv, struct rpcsim_config *cfg)
 		return status;
 	/* cut short by a signal: what was measured, marked interrupted */
 	cut = rpcsim_interrupted && status == 128 + rpcsim_interrupted;
-	r = atomic_stdout_close(!status || cut, err, sizeof(err));
-	if (r < 0) {
-		fprintf(stderr, "rpcsim: --output=%s: %s\n", cfg->output, err);
-		return status ? status : 1;
-	}
-	if (r > 0)
-		fprintf(stderr, "rpcsim: --output=%s: not written: the run "
-			"failed (exit %d); the file is as it was\n",
-			cfg->output, status);
-	else if (cut)
-		fprintf(stderr, "rpcsim: --output=%s: what was measured "
-			"before %s, marked as interrupted\n", cfg->output,
-			rpcsim_signal_name(rpcsim_interrupted));
-	return status;
+	return atomic_stdout_finish(cfg->output, status, "run",
+				    cut ? rpcsim_signal_name(rpcsim_interrupted)
+					: NULL);
 }
 
 int main(int argc, char **argv)

@@ -466,15 +466,8 @@ void usage_error(const char *fmt, ...)
 {
 	va_list ap;
 
-	fflush(stdout);
-	fputs("rpcsim: ", stderr);
-	if (usage_context)
-		fprintf(stderr, "%s: ", usage_context);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(2);
+	tool_vdie_in(2, usage_context, fmt, ap);
 }
 
 unsigned int online_cpus(void)

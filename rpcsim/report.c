@@ -45,6 +45,15 @@ static double ns_to_us(double ns)
 	return ns / 1000.0;
 }
 
+/*
+ * @n per @d (a call, a second, a refill), 0 when there is none of them:
+ * what every ratio of the reports shows for a run that had nothing.
+ */
+static double ratio(double n, double d)
+{
+	return d > 0 ? n / d : 0;
+}
+
 static double run_mean_us(const struct svc_result *res)
 {
 	return ns_to_us(hist_mean(&res->hist));
@@ -266,9 +275,9 @@ void report_run(FILE *out, const struct report *rep,
 		fmt_thousands(calls, sizeof(calls), res->total.calls),
 		ns_to_us(hist_stddev(&res->hist)),
 		ns_to_us((double)hist_percentile(&res->hist, 99)),
-		fmt_thousands(rate, sizeof(rate), res->elapsed_s > 0 ?
-			      (uint64_t)((double)res->total.requests /
-					 res->elapsed_s) : 0),
+		fmt_thousands(rate, sizeof(rate),
+			      (uint64_t)ratio((double)res->total.requests,
+					      res->elapsed_s)),
 		rep->cfg->consumer == RPCSIM_CONSUMER_PAGE_POOL ? "packets" :
 		"requests");
 }
@@ -394,11 +403,9 @@ static void mode_nfsd(FILE *out, const struct report *rep,
 	double ppc, acpc, rps;
 	char a[32], b[32];
 
-	ppc = ms->total.calls ? (double)ms->total.pages / ms->total.calls : 0;
-	acpc = ms->total.calls ? (double)ms->total.alloc_calls /
-				 (double)ms->total.calls : 0;
-	rps = ms->elapsed_s > 0 ? (double)ms->total.requests / ms->elapsed_s :
-	      0;
+	ppc = ratio((double)ms->total.pages, (double)ms->total.calls);
+	acpc = ratio((double)ms->total.alloc_calls, (double)ms->total.calls);
+	rps = ratio((double)ms->total.requests, ms->elapsed_s);
 	mode_latency(out, h);
 	fprintf(out, "  refill:    %.2f pages per call (%.2f allocator "
 		"calls, %s pages); %s requests/s (%" PRIu64 " READ, %" PRIu64
@@ -434,8 +441,8 @@ static void mode_nfsd(FILE *out, const struct report *rep,
  */
 static double ns_per_page(const struct mode_summary *ms)
 {
-	return ms->page_pool.alloc.slow_pages ? (double)ms->hist.sum /
-	       (double)ms->page_pool.alloc.slow_pages : 0;
+	return ratio((double)ms->hist.sum,
+		     (double)ms->page_pool.alloc.slow_pages);
 }
 
 /* The page_pool figures of a mode's block: refills, recycling, returns. */
@@ -445,14 +452,13 @@ static void mode_page_pool_lines(FILE *out, const struct mode_summary *ms)
 	const struct page_pool_alloc_stats *al = &pr->alloc;
 	const struct page_pool_recycle_stats *d = &pr->recycle_direct;
 	const struct page_pool_recycle_stats *k = &pr->recycle_stack;
-	double pps = ms->elapsed_s > 0 ? (double)pr->packets / ms->elapsed_s :
-		     0;
+	double pps = ratio((double)pr->packets, ms->elapsed_s);
 	char a[32], b[32], c[32];
 
 	fprintf(out, "  refill:    %.2f pages allocated per refill, %.1f ns "
 		"per page (%s refills, %s pages, %" PRIu64 " got none); %s "
-		"packets/s (%" PRIu64 " dropped) in %.3f s\n", al->slow ?
-		(double)al->slow_pages / (double)al->slow : 0,
+		"packets/s (%" PRIu64 " dropped) in %.3f s\n",
+		ratio((double)al->slow_pages, (double)al->slow),
 		ns_per_page(ms), fmt_thousands(a, sizeof(a), al->slow),
 		fmt_thousands(b, sizeof(b), al->slow_pages), al->slow_fail,
 		fmt_thousands(c, sizeof(c), (uint64_t)pps), pr->dropped,
@@ -507,12 +513,11 @@ static void mode_page_pool(FILE *out, const struct report *rep,
 		PRIu64
 		" allocated=%" PRIu64 " packets=%" PRIu64 " dropped=%" PRIu64
 		" packets_per_s=%.0f waits=%" PRIu64 " inflight=%" PRIu64
-		"\n\n", al->slow ? (double)al->slow_pages / (double)al->slow :
-		0, ns_per_page(ms), ppool_hit_rate(pr), al->handed_out,
+		"\n\n", ratio((double)al->slow_pages, (double)al->slow),
+		ns_per_page(ms), ppool_hit_rate(pr), al->handed_out,
 		al->from_cache, al->from_ring, al->from_alloc, pr->packets,
 		pr->dropped,
-		ms->elapsed_s > 0 ? (double)pr->packets / ms->elapsed_s : 0,
-		ms->total.waits, pr->inflight);
+		ratio((double)pr->packets, ms->elapsed_s), ms->total.waits, pr->inflight);
 }
 
 void report_mode(FILE *out, const struct report *rep, enum rpcsim_mode mode)
@@ -549,8 +554,7 @@ static void table_packets(FILE *out, const struct report *rep)
 		if (!rep->runs_done[m])
 			continue;
 		summary_build(&ms, rep->results[m], rep->runs_done[m]);
-		pps[m] = ms.elapsed_s > 0 ? (double)ms.page_pool.packets /
-			 ms.elapsed_s : 0;
+		pps[m] = ratio((double)ms.page_pool.packets, ms.elapsed_s);
 	}
 	for (int m = 0; m < RPCSIM_NR_MODES; m++) {
 		if (!rep->runs_done[m])
@@ -643,17 +647,17 @@ static void json_stats(struct json *j, const struct svc_stats *s,
 
 	json_uint(j, RK(rpcsim_figures, pages), s->pages);
 	json_number(j, RK(rpcsim_figures, pages_per_call),
-		    s->calls ? (double)s->pages / (double)s->calls : 0);
+		    ratio((double)s->pages, (double)s->calls));
 	json_uint(j, RK(rpcsim_figures, requests), s->requests);
 	json_uint(j, RK(rpcsim_figures, reads), s->reads);
 	json_uint(j, RK(rpcsim_figures, writes), s->writes);
 	json_uint(j, RK(rpcsim_figures, bytes_read), s->bytes_read);
 	json_uint(j, RK(rpcsim_figures, bytes_written), s->bytes_written);
-	json_number(j, RK(rpcsim_figures, requests_per_s), elapsed_s > 0 ?
-		    (double)s->requests / elapsed_s : 0);
+	json_number(j, RK(rpcsim_figures, requests_per_s),
+		    ratio((double)s->requests, elapsed_s));
 	json_uint(j, RK(rpcsim_figures, alloc_calls), s->alloc_calls);
 	json_number(j, RK(rpcsim_figures, alloc_calls_per_call),
-		    s->calls ? (double)s->alloc_calls / (double)s->calls : 0);
+		    ratio((double)s->alloc_calls, (double)s->calls));
 	json_uint(j, RK(rpcsim_figures, no_progress), s->no_progress);
 	json_uint(j, RK(rpcsim_figures, waits), s->waits);
 	json_number(j, RK(rpcsim_figures, wait_s), (double)s->wait_ns / 1e9);
@@ -701,10 +705,10 @@ static void json_page_pool(struct json *j, const struct ppool_result *pr,
 	json_object_begin(j, RK(rpcsim_figures, page_pool));
 	json_uint(j, RK(rpcsim_page_pool, refills), al->slow);
 	json_uint(j, RK(rpcsim_page_pool, refill_pages), al->slow_pages);
-	json_number(j, RK(rpcsim_page_pool, pages_per_refill), al->slow ?
-		    (double)al->slow_pages / (double)al->slow : 0);
-	json_number(j, RK(rpcsim_page_pool, ns_per_page), al->slow_pages ?
-		    (double)h->sum / (double)al->slow_pages : 0);
+	json_number(j, RK(rpcsim_page_pool, pages_per_refill),
+		    ratio((double)al->slow_pages, (double)al->slow));
+	json_number(j, RK(rpcsim_page_pool, ns_per_page),
+		    ratio((double)h->sum, (double)al->slow_pages));
 	json_uint(j, RK(rpcsim_page_pool, refills_empty), al->slow_fail);
 	json_number(j, RK(rpcsim_page_pool, hit_rate), ppool_hit_rate(pr));
 	json_uint(j, RK(rpcsim_page_pool, handed_out), al->handed_out);
@@ -721,8 +725,8 @@ static void json_page_pool(struct json *j, const struct ppool_result *pr,
 	json_uint(j, RK(rpcsim_page_pool, inflight), pr->inflight);
 	json_uint(j, RK(rpcsim_page_pool, packets), pr->packets);
 	json_uint(j, RK(rpcsim_page_pool, dropped), pr->dropped);
-	json_number(j, RK(rpcsim_page_pool, packets_per_s), elapsed_s > 0 ?
-		    (double)pr->packets / elapsed_s : 0);
+	json_number(j, RK(rpcsim_page_pool, packets_per_s),
+		    ratio((double)pr->packets, elapsed_s));
 	json_uint(j, RK(rpcsim_page_pool, freed_direct), pr->freed_direct);
 	json_uint(j, RK(rpcsim_page_pool, freed_ring), pr->freed_ring);
 	json_uint(j, RK(rpcsim_page_pool, freed_held), pr->freed_held);
@@ -891,11 +895,8 @@ static void json_sweep(struct json *j, const struct rpcsim_config *cfg)
 {
 	const struct rpcsim_sweep *sw = &cfg->sweep;
 
-	if (!sw->point) {
-		json_null(j, RK(rpcsim_doc, sweep));
+	if (!json_object_or_null(j, RK(rpcsim_doc, sweep), sw->point))
 		return;
-	}
-	json_object_begin(j, RK(rpcsim_doc, sweep));
 	json_uint(j, RK(rpcsim_sweep, point), sw->point);
 	json_uint(j, RK(rpcsim_sweep, points), sw->nr_points);
 	json_string(j, RK(rpcsim_sweep, name), sw->name);
@@ -1093,8 +1094,8 @@ int report_plot(const struct report *rep, const char *gnuplot)
 			 fmt_thousands(calls, sizeof(calls), ms.hist.count));
 		s = plot_add_series(p, rpcsim_mode_label(m), key,
 				    hist_mean(&ms.hist),
-				    ms.total.calls ? (double)ms.total.pages /
-				    (double)ms.total.calls : 0);
+				    ratio((double)ms.total.pages,
+					  (double)ms.total.calls));
 		if (!s)
 			goto oom;
 		for (unsigned int i = 0; i < HIST_NR; i++)
