@@ -166,7 +166,7 @@ static int run_analyzer(const char *dir)
 	char *argv[] = { "rpcsim-analyze", pid_opt, (char *)dir, NULL };
 	const char *name, *prog = analyzer_path(&name);
 	int status, err;
-	sig_atomic_t seen;
+	unsigned int seen;
 	bool killed = false;
 	pid_t pid;
 
@@ -182,14 +182,14 @@ static int run_analyzer(const char *dir)
 		return 0;
 	}
 	/* A signal now stops the analysis too: it is our child, by pid. */
-	seen = rpcsim_signals;
+	seen = rpcsim_signal_count();
 	while (waitpid(pid, &status, 0) < 0) {
 		if (errno != EINTR) {
 			fprintf(stderr, "rpcsim: waiting for rpcsim-analyze: "
 				"%s\n", strerror(errno));
 			return -1;
 		}
-		if (rpcsim_signals != seen && !killed) {
+		if (rpcsim_signal_count() != seen && !killed) {
 			kill(pid, SIGTERM);
 			killed = true;
 		}
@@ -317,7 +317,7 @@ static int run_modes(const struct rpcsim_config *cfg, struct report *rep,
 	for (unsigned int r = 1; r <= cfg->repeat && !status; r++) {
 		for (int m = 0; m < RPCSIM_NR_MODES && !status; m++) {
 			struct svc_result *res;
-			int ret;
+			int ret, sig;
 
 			if (!cfg->mode[m])
 				continue;
@@ -326,14 +326,15 @@ static int run_modes(const struct rpcsim_config *cfg, struct report *rep,
 				ret = ppool_run(cfg, m, r, res);
 			else
 				ret = svc_run(cfg, m, r, res);
+			sig = rpcsim_first_signal();
 			if (ret) {
 				svc_result_free(res);
-				status = ret < 0 ? 1 : 128 + rpcsim_interrupted;
+				status = ret < 0 ? 1 : 128 + sig;
 				break;
 			}
 			rep->runs_done[m]++;
-			if (rpcsim_interrupted)
-				status = 128 + rpcsim_interrupted;
+			if (sig)
+				status = 128 + sig;
 			if (cfg->json || cfg->sweep.point)
 				continue;
 			/* Quiet with several modes: the table says it all. */
@@ -388,7 +389,7 @@ static void say_interrupted(void)
 {
 	fflush(stdout);
 	fprintf(stderr, "rpcsim: interrupted by %s\n",
-		rpcsim_signal_name(rpcsim_interrupted));
+		rpcsim_signal_name(rpcsim_first_signal()));
 }
 
 /* --plan: each point's command, nothing run.  The exit status. */
@@ -409,7 +410,7 @@ static int run_sweep(const struct rpcsim_config *cfg, const char *gnuplot)
 {
 	int status = sweep_run(cfg, gnuplot);
 
-	if (rpcsim_interrupted) {
+	if (rpcsim_first_signal()) {
 		say_interrupted();
 	} else if (fflush(stdout) || ferror(stdout)) {
 		perror("rpcsim: writing the table");
@@ -555,9 +556,9 @@ static int run_and_report(struct rpcsim_config *cfg, const char *gnuplot)
 	status = report_end(cfg, &rep, nr_modes, gnuplot, status);
 	free_results(&rep);
 	/* A signal (SIGPIPE: stdout's reader went away) says what happened. */
-	if (rpcsim_interrupted) {
+	if (rpcsim_first_signal()) {
 		say_interrupted();
-		return status == 1 ? 1 : 128 + rpcsim_interrupted;
+		return status == 1 ? 1 : 128 + rpcsim_first_signal();
 	}
 	if (fflush(stdout) || ferror(stdout)) {
 		perror("rpcsim: writing the report");
@@ -605,7 +606,7 @@ static int rpcsim_body(char **argv, struct rpcsim_config *cfg)
 static int rpcsim(char **argv, struct rpcsim_config *cfg)
 {
 	char err[PATH_MAX + 128];
-	int status;
+	int status, sig;
 	bool cut;
 
 	/* stdout itself, so that --trace's rpcsim-analyze writes there too */
@@ -617,10 +618,10 @@ static int rpcsim(char **argv, struct rpcsim_config *cfg)
 	if (!cfg->output)
 		return status;
 	/* cut short by a signal: what was measured, marked interrupted */
-	cut = rpcsim_interrupted && status == 128 + rpcsim_interrupted;
+	sig = rpcsim_first_signal();
+	cut = sig && status == 128 + sig;
 	return atomic_stdout_finish(cfg->output, status, "run",
-				    cut ? rpcsim_signal_name(rpcsim_interrupted)
-					: NULL);
+				    cut ? rpcsim_signal_name(sig) : NULL);
 }
 
 int main(int argc, char **argv)

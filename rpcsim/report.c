@@ -933,7 +933,7 @@ void report_json(FILE *out, const struct report *rep)
 	results_json_origin(&j, &(struct results_origin){
 		.version = PACKAGE_VERSION, .libpagepool = pp_version(),
 		.asan = cfg->asan, .pcp_impl = pp_pcp_impl_name(cfg->pcp_impl),
-		.signal = rpcsim_interrupted, .tsc_ghz = NAN });
+		.signal = rpcsim_first_signal(), .tsc_ghz = NAN });
 	json_sweep(&j, cfg);
 	json_config(&j, rep);
 	json_array_begin(&j, RK(rpcsim_doc, modes));

@@ -119,7 +119,7 @@ void sweep_plan(const struct rpcsim_config *cfg, const char *prog)
 static int run_point(const struct rpcsim_config *cfg, uint64_t p)
 {
 	char **argv = rpcsim_point_argv(cfg, "rpcsim", p);
-	sig_atomic_t seen = rpcsim_signals;
+	unsigned int seen = rpcsim_signal_count();
 	posix_spawn_file_actions_t fa;
 	bool killed = false;
 	int err, status;
@@ -149,9 +149,10 @@ static int run_point(const struct rpcsim_config *cfg, uint64_t p)
 				strerror(errno));
 			return -1;
 		}
-		if (rpcsim_signals != seen && !killed) {
-			kill(pid, rpcsim_interrupted ? rpcsim_interrupted :
-			     SIGTERM);
+		if (rpcsim_signal_count() != seen && !killed) {
+			int sig = rpcsim_first_signal();
+
+			kill(pid, sig ? sig : SIGTERM);
 			killed = true;
 		}
 	}
@@ -192,8 +193,8 @@ int sweep_run(const struct rpcsim_config *cfg, const char *gnuplot)
 	for (uint64_t p = 1; p <= sw->nr_points; p++) {
 		int ret = run_point(cfg, p);
 
-		if (ret >= 128 || rpcsim_interrupted) {
-			status = ret >= 128 ? ret : 128 + rpcsim_interrupted;
+		if (ret >= 128 || rpcsim_first_signal()) {
+			status = ret >= 128 ? ret : 128 + rpcsim_first_signal();
 			break;
 		}
 		if (ret) {

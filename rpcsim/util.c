@@ -22,10 +22,13 @@ char *fmt_size(char *buf, size_t len, uint64_t bytes)
 	return buf;
 }
 
-volatile sig_atomic_t rpcsim_interrupted;
-volatile sig_atomic_t rpcsim_signals;
-/* rpcsim_interrupted for other threads (the watchdog): a lock-free atomic. */
+/*
+ * The first stop signal and how many came: any thread's handler stores
+ * them and any thread reads them, so lock-free atomics (a volatile
+ * sig_atomic_t is only for the thread the handler ran in).
+ */
 static atomic_int rpcsim_first_sig;
+static atomic_uint rpcsim_nr_signals;
 _Static_assert(ATOMIC_INT_LOCK_FREE == 2,
 	       "a signal handler stores rpcsim_first_sig");
 
@@ -47,12 +50,10 @@ static const struct {
 
 static void rpcsim_on_signal(int sig)
 {
-	if (!rpcsim_interrupted) {
-		rpcsim_interrupted = sig;
-		atomic_store_explicit(&rpcsim_first_sig, sig,
-				      memory_order_release);
-	}
-	rpcsim_signals = rpcsim_signals + 1;
+	int none = 0;
+
+	atomic_compare_exchange_strong(&rpcsim_first_sig, &none, sig);
+	atomic_fetch_add(&rpcsim_nr_signals, 1);
 }
 
 void rpcsim_catch_signals(void)
@@ -86,7 +87,12 @@ void rpcsim_catch_signals(void)
 
 int rpcsim_first_signal(void)
 {
-	return atomic_load_explicit(&rpcsim_first_sig, memory_order_acquire);
+	return atomic_load(&rpcsim_first_sig);
+}
+
+unsigned int rpcsim_signal_count(void)
+{
+	return atomic_load(&rpcsim_nr_signals);
 }
 
 const char *rpcsim_signal_name(int sig)

@@ -38,19 +38,15 @@
  * The first terminating signal (SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGPIPE,
  * SIGALRM, SIGUSR1, SIGUSR2): the run in progress stops as if its time
  * were up, pages go back and are checked, a trace session is destroyed,
- * and rpcsim exits 128 + its number.  rpcsim_signals counts them all, so
- * a wait for a child can tell a new one came.  A SIGHUP, SIGINT, SIGQUIT
+ * and rpcsim exits 128 + its number.  A SIGHUP, SIGINT, SIGQUIT
  * or SIGPIPE that was ignored when rpcsim started (nohup, a background
  * command of a shell without job control) stays ignored.
  */
-extern volatile sig_atomic_t rpcsim_interrupted;
-extern volatile sig_atomic_t rpcsim_signals;
 void rpcsim_catch_signals(void);
-/*
- * rpcsim_interrupted as a thread other than the one the handler ran in
- * reads it (an atomic the handler stores): 0, or the first signal.
- */
+/* 0, or the first of those signals; safe in any thread. */
 int rpcsim_first_signal(void);
+/* How many of them came so far, so that a wait can tell a new one came. */
+unsigned int rpcsim_signal_count(void);
 /* "SIGINT" for SIGINT: one of the signals above. */
 const char *rpcsim_signal_name(int sig);
 

@@ -35,7 +35,7 @@ int svc_cache_fill(struct svc_serv *serv)
 	while (filled < n) {
 		unsigned long want = n - filled, got;
 
-		if (rpcsim_interrupted)
+		if (rpcsim_first_signal())
 			return 1;
 		if (want > CACHE_FILL_BATCH)
 			want = CACHE_FILL_BATCH;

@@ -231,13 +231,13 @@ static void svc_watch(struct svc_serv *serv, const unsigned int *count,
 		if (!stopped && svc_stalled(serv, now, &stall))
 			atomic_store_explicit(&serv->stuck, true,
 					      memory_order_relaxed);
-		if (!stopped && (now >= deadline || rpcsim_interrupted ||
+		if (!stopped && (now >= deadline || rpcsim_first_signal() ||
 				 atomic_load_explicit(&serv->stuck,
 						      memory_order_relaxed))) {
 			/* A signal starts the watchdog's count itself. */
 			if (now >= deadline)
 				watchdog_arm("the run's deadline");
-			else if (!rpcsim_interrupted)
+			else if (!rpcsim_first_signal())
 				watchdog_arm("the stall");
 			atomic_store_explicit(&serv->stop, true,
 					      memory_order_relaxed);
@@ -604,7 +604,7 @@ static int svc_starved(const struct svc_serv *serv,
 			cfg->min_pool_pages);
 		return -1;
 	}
-	if (!rpcsim_interrupted && svc_mostly_waited(serv, res)) {
+	if (!rpcsim_first_signal() && svc_mostly_waited(serv, res)) {
 		const struct svc_stats *t = &res->total;
 
 		fprintf(stderr, "rpcsim: %s run %u: the pool starved: %llu of "
@@ -623,7 +623,7 @@ static int svc_starved(const struct svc_serv *serv,
 			(unsigned long long)t->unfinished, cfg->min_pool_pages);
 		return -1;
 	}
-	if (!rpcsim_interrupted && !res->total.calls &&
+	if (!rpcsim_first_signal() && !res->total.calls &&
 	    atomic_load_explicit(&serv->gave_up, memory_order_relaxed)) {
 		/* The deadline came before the stall detector could. */
 		fprintf(stderr, "rpcsim: %s run %u: no svc_alloc_arg() call "

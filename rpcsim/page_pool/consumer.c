@@ -370,7 +370,7 @@ static void ppool_watch(struct ppool_run *run)
 		uint64_t now = now_ns(), wait = PPOOL_POLL_NS;
 		struct timespec ts;
 
-		if (now >= deadline || rpcsim_interrupted) {
+		if (now >= deadline || rpcsim_first_signal()) {
 			if (now >= deadline)
 				watchdog_arm("the run's deadline");
 			atomic_store_explicit(&run->stop, true,
@@ -494,7 +494,7 @@ int ppool_run(const struct rpcsim_config *cfg, enum rpcsim_mode mode,
 	hist_init(&res->hist);
 	res->threads = xcalloc(cfg->threads, sizeof(*res->threads));
 	res->page_pool = xcalloc(1, sizeof(*res->page_pool));
-	if (rpcsim_interrupted)
+	if (rpcsim_first_signal())
 		return 1;
 	/* From the pool's creation (a plugin's init) to its destruction. */
 	watchdog_run_begin();
