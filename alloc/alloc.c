@@ -150,12 +150,9 @@ struct pp_page *pp_rmqueue(struct pp_pool *pool, struct pp_zone *zone,
 
 		if (likely(pp_pcp_trylock(pcp))) {
 			page = pp_rmqueue_pcplist(pool, pcp, call);
-			if (likely(page)) {
+			if (likely(page))
 				pp_prep_new_page(pool, page, 0, ac->gfp, call);
-				pp_count_locked(pcp, PP_PGALLOC, 1);
-			}
-			pp_ctx_flush_locked(pcp, ac);
-			pp_pcp_unlock(pcp);
+			pp_pcp_alloc_unlock(pcp, ac, page, 1);
 			if (likely(page))
 				return page;
 		} else {

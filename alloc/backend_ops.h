@@ -153,10 +153,7 @@ struct pp_page *pp_backend_alloc_walk(struct pp_pool *pool,
 
 	if (likely(pp_pcp_trylock(pcp))) {
 		page = get(pool, pcp, ac, call);
-		if (likely(page))
-			pp_count_locked(pcp, PP_PGALLOC, 1UL << ac->order);
-		pp_ctx_flush_locked(pcp, ac);
-		pp_pcp_unlock(pcp);
+		pp_pcp_alloc_unlock(pcp, ac, page, 1UL << ac->order);
 		if (likely(page))
 			return page;
 	} else {
