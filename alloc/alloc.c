@@ -150,12 +150,9 @@ struct pp_page *pp_rmqueue(struct pp_pool *pool, struct pp_zone *zone,
 
 		if (likely(pp_pcp_trylock(pcp))) {
 			page = pp_rmqueue_pcplist(pool, pcp, call);
-			if (likely(page)) {
+			if (likely(page))
 				pp_prep_new_page(pool, page, 0, ac->gfp, call);
-				pp_count_locked(pcp, PP_PGALLOC, 1);
-			}
-			pp_ctx_flush_locked(pcp, ac);
-			pp_pcp_unlock(pcp);
+			pp_pcp_alloc_unlock(pcp, ac, page, 1);
 			if (likely(page))
 				return page;
 		} else {
@@ -1006,45 +1003,46 @@ unsigned long pp_alloc_pages_bulk_impl(struct pp_pool *pool, pp_gfp_t gfp,
 		return ppk_alloc_pages_bulk(pool, gfp, nid, nr_pages,
 					    page_list, page_array, call_event,
 					    call);
+	/* The same call to each copy, @v a constant in each. */
+#define PP_BULK_CORE(v)							\
+	pp_alloc_pages_bulk_core(pool, gfp, nid, nr_pages, page_list,	\
+				 page_array, call_event, call, v)
 	switch (atomic_load_explicit(&pool->bulk_variant,
 				     memory_order_relaxed)) {
 	case PP_BULK_STOP_AT_POPULATED:
-		return pp_alloc_pages_bulk_core(pool, gfp, nid, nr_pages,
-						page_list,
-						page_array, call_event, call,
-						PP_BULK_STOP_AT_POPULATED);
+		return PP_BULK_CORE(PP_BULK_STOP_AT_POPULATED);
 	case PP_BULK_BATCHED_STATS:
-		return pp_alloc_pages_bulk_core(pool, gfp, nid, nr_pages,
-						page_list,
-						page_array, call_event, call,
-						PP_BULK_BATCHED_STATS);
+		return PP_BULK_CORE(PP_BULK_BATCHED_STATS);
 	case PP_BULK_NO_SINGLE_FALLBACK:
-		return pp_alloc_pages_bulk_core(pool, gfp, nid, nr_pages,
-						page_list,
-						page_array, call_event, call,
-						PP_BULK_NO_SINGLE_FALLBACK);
+		return PP_BULK_CORE(PP_BULK_NO_SINGLE_FALLBACK);
 	case PP_BULK_PURE_OUTPUT:
-		return pp_alloc_pages_bulk_core(pool, gfp, nid, nr_pages,
-						page_list,
-						page_array, call_event, call,
-						PP_BULK_PURE_OUTPUT);
+		return PP_BULK_CORE(PP_BULK_PURE_OUTPUT);
 	case PP_BULK_MERGED:
 	default:
-		return pp_alloc_pages_bulk_core(pool, gfp, nid, nr_pages,
-						page_list,
-						page_array, call_event, call,
-						PP_BULK_MERGED);
+		return PP_BULK_CORE(PP_BULK_MERGED);
 	}
+#undef PP_BULK_CORE
+}
+
+/*
+ * A bulk call's array or list (@what) is NULL with pages asked for: one
+ * test per call, not per page; the kernel would oops here.
+ */
+static inline void pp_bulk_check_dest(const void *dest, const char *what,
+				      unsigned long nr_pages,
+				      const char *call)
+{
+	if (unlikely(!dest) && nr_pages)
+		pp_bad_call(call, "%s is NULL with nr_pages %lu", what,
+			    nr_pages);
 }
 
 unsigned long pp_alloc_pages_bulk_array(struct pp_pool *pool, pp_gfp_t gfp,
 					unsigned long nr_pages,
 					struct pp_page **page_array)
 {
-	/* One test per call, not per page: the kernel would oops here. */
-	if (unlikely(!page_array) && nr_pages)
-		pp_bad_call("pp_alloc_pages_bulk_array",
-			    "page_array is NULL with nr_pages %lu", nr_pages);
+	pp_bulk_check_dest(page_array, "page_array", nr_pages,
+			   "pp_alloc_pages_bulk_array");
 	return pp_alloc_pages_bulk_impl(pool, gfp, PP_NUMA_NO_NODE, nr_pages,
 					NULL, page_array,
 					PP_ALLOC_BULK_ARRAY_CALLS,
@@ -1056,9 +1054,8 @@ unsigned long pp_alloc_pages_bulk_array_node(struct pp_pool *pool,
 					     unsigned long nr_pages,
 					     struct pp_page **page_array)
 {
-	if (unlikely(!page_array) && nr_pages)
-		pp_bad_call("pp_alloc_pages_bulk_array_node",
-			    "page_array is NULL with nr_pages %lu", nr_pages);
+	pp_bulk_check_dest(page_array, "page_array", nr_pages,
+			   "pp_alloc_pages_bulk_array_node");
 	if (unlikely(nid != PP_NUMA_NO_NODE &&
 		     (nid < 0 || (unsigned int)nid >= pool->nr_nodes)))
 		pp_bad_call("pp_alloc_pages_bulk_array_node",
@@ -1141,9 +1138,7 @@ unsigned long pp_alloc_pages_bulk_list(struct pp_pool *pool, pp_gfp_t gfp,
 				       unsigned long nr_pages,
 				       struct pp_list_head *list)
 {
-	if (unlikely(!list) && nr_pages)
-		pp_bad_call("pp_alloc_pages_bulk_list",
-			    "list is NULL with nr_pages %lu", nr_pages);
+	pp_bulk_check_dest(list, "list", nr_pages, "pp_alloc_pages_bulk_list");
 	return pp_alloc_pages_bulk_impl(pool, gfp, PP_NUMA_NO_NODE, nr_pages,
 					list, NULL,
 					PP_ALLOC_BULK_LIST_CALLS,

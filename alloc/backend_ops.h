@@ -153,10 +153,7 @@ struct pp_page *pp_backend_alloc_walk(struct pp_pool *pool,
 
 	if (likely(pp_pcp_trylock(pcp))) {
 		page = get(pool, pcp, ac, call);
-		if (likely(page))
-			pp_count_locked(pcp, PP_PGALLOC, 1UL << ac->order);
-		pp_ctx_flush_locked(pcp, ac);
-		pp_pcp_unlock(pcp);
+		pp_pcp_alloc_unlock(pcp, ac, page, 1UL << ac->order);
 		if (likely(page))
 			return page;
 	} else {
@@ -275,6 +272,43 @@ static inline void pp_backend_count_free(struct pp_pool *pool,
 		pp_count_locked(pcp, PP_PGFREE, nr);
 	else
 		pp_count(pool, PP_PGFREE, nr);
+}
+
+/*
+ * The pages a backend holds, counted as they cross the zone (jemalloc's
+ * extent hooks, a plugin's pp_zone_take_pages() and pp_zone_give_pages()):
+ * @nr pages taken from the zone, now the backend's.
+ */
+static inline void pp_backend_grow(struct pp_pool *pool,
+				   _Atomic unsigned long *held,
+				   unsigned long nr)
+{
+	atomic_fetch_add_explicit(held, nr, memory_order_relaxed);
+	pp_count(pool, PP_BACKEND_GROW, 1);
+	pp_count(pool, PP_BACKEND_GROW_PAGES, nr);
+}
+
+/* @nr pages from @pfn on, checked, given back to the zone. */
+static inline void pp_backend_shrink(struct pp_pool *pool,
+				     _Atomic unsigned long *held,
+				     unsigned long pfn, unsigned long nr)
+{
+	pp_zone_free_range(pool, pfn, nr);
+	atomic_fetch_sub_explicit(held, nr, memory_order_relaxed);
+	pp_count(pool, PP_BACKEND_SHRINK, 1);
+	pp_count(pool, PP_BACKEND_SHRINK_PAGES, nr);
+}
+
+/*
+ * nr_held from the pages held: those not handed out (@allocated of them
+ * are), racy counts read apart, so never below 0.
+ */
+static inline unsigned long pp_backend_held_free(_Atomic unsigned long *held,
+						 uint64_t allocated)
+{
+	unsigned long n = atomic_load_explicit(held, memory_order_relaxed);
+
+	return n > allocated ? n - (unsigned long)allocated : 0;
 }
 
 /* --- the jemalloc backend (jemalloc.c) ----------------------------------- */

@@ -10,6 +10,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+/*
+ * The end of both fatal reports, after their "pagepool: ..." prefix: the
+ * message, a newline, and abort().  stderr is flushed first, in case the
+ * program made it buffered.
+ */
+__attribute__((noreturn, format(printf, 1, 0)))
+static void pp_vabort(const char *fmt, va_list ap)
+{
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	fflush(stderr);
+	abort();
+}
+
 void pp_die_at(const char *file, const char *func, int line,
 	       const char *fmt, ...)
 {
@@ -17,10 +31,7 @@ void pp_die_at(const char *file, const char *func, int line,
 
 	fprintf(stderr, "pagepool: %s:%s@%d: ", file, func, line);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	abort();
+	pp_vabort(fmt, ap);
 }
 
 void pp_bad_call(const char *call, const char *fmt, ...)
@@ -29,11 +40,7 @@ void pp_bad_call(const char *call, const char *fmt, ...)
 
 	fprintf(stderr, "pagepool: BUG: %s: ", call);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	fflush(stderr);
-	abort();
+	pp_vabort(fmt, ap);
 }
 
 const char *pp_page_state_name(unsigned int state)

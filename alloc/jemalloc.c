@@ -105,9 +105,7 @@ static void *pp_je_extent_alloc(extent_hooks_t *hooks, void *new_addr,
 	pfn = pp_zone_alloc_range(pool, nr, align ? align : 1);
 	if (pfn < 0)
 		return NULL;
-	atomic_fetch_add_explicit(&je->held, nr, memory_order_relaxed);
-	pp_count(pool, PP_BACKEND_GROW, 1);
-	pp_count(pool, PP_BACKEND_GROW_PAGES, nr);
+	pp_backend_grow(pool, &je->held, nr);
 	addr = pool->arena + ((unsigned long)pfn << PP_PAGE_SHIFT);
 	if (*zero)
 		memset(addr, 0, size);
@@ -127,10 +125,7 @@ static void pp_je_extent_return(struct pp_je *je, void *addr, size_t size)
 	    pfn + nr > pool->nr_pages || (size & (PP_PAGE_SIZE - 1)))
 		pp_die("jemalloc gave back %p+%zu, not in the arena", addr,
 		       size);
-	pp_zone_free_range(pool, pfn, nr);
-	atomic_fetch_sub_explicit(&je->held, nr, memory_order_relaxed);
-	pp_count(pool, PP_BACKEND_SHRINK, 1);
-	pp_count(pool, PP_BACKEND_SHRINK_PAGES, nr);
+	pp_backend_shrink(pool, &je->held, pfn, nr);
 }
 
 static bool pp_je_extent_dalloc(extent_hooks_t *hooks, void *addr,
@@ -326,10 +321,7 @@ static void pp_je_free_pages(struct pp_pool *pool, struct pp_pcp *pcp,
 
 static unsigned long pp_je_nr_held(struct pp_pool *pool, uint64_t allocated)
 {
-	unsigned long held = atomic_load_explicit(&pp_je_pool(pool)->held,
-						  memory_order_relaxed);
-
-	return held > allocated ? held - (unsigned long)allocated : 0;
+	return pp_backend_held_free(&pp_je_pool(pool)->held, allocated);
 }
 
 /* Thread caches, then the arena: every extent comes back via the hooks. */

@@ -421,14 +421,11 @@ unsigned int ppk_rmqueue_bulk(struct pp_pool *pool, struct pp_zone *zone,
 	count = pp_fault_buddy_clamp(zone, count);
 	for (i = 0; i < count; i++) {
 		/* __rmqueue() */
-		struct pp_page *page = pp_rmqueue_smallest(pool, zone, 0,
-							   "rmqueue_bulk");
+		struct pp_page *page = pp_rmqueue_bulk_one(pool, zone, mt);
 
 		if (unlikely(!page))
 			break;
 		ppk_set_pcppage_migratetype(page, mt);
-		pp_trace(mm_page_alloc_zone_locked, pp_pfn(pool, page), 0,
-			 mt, 1);
 		/* check_pcp_refill(): a bad page is reported (and aborts). */
 		ppk_check_new_page(pool, page, call);
 		/* list_add_tail(): the chain in the order the pages came. */
@@ -441,8 +438,7 @@ unsigned int ppk_rmqueue_bulk(struct pp_pool *pool, struct pp_zone *zone,
 		last = page;
 		alloced++;
 	}
-	atomic_store_explicit(&zone->nr_free, pp_zone_free(zone) - i,
-			      memory_order_relaxed);
+	pp_zone_sub_free(zone, i);
 	ppk_mod_zone_page_state(pool, zone, PPK_NR_FREE_PAGES, -(long)i);
 	/*
 	 * Onto the list, the zone lock still held: the list was empty when

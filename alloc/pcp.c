@@ -281,19 +281,12 @@ unsigned int pp_rseq_refill(struct pp_pool *pool, struct pp_zone *zone,
 		if (n > PP_RSEQ_CHUNK)
 			n = PP_RSEQ_CHUNK;
 		for (got = 0; got < n; got++) {
-			struct pp_page *page =
-				pp_rmqueue_smallest(pool, zone, 0,
-						    "rmqueue_bulk");
-
-			if (unlikely(!page))
+			buf[got] = pp_rmqueue_bulk_one(pool, zone,
+						       PP_MIGRATE_UNMOVABLE);
+			if (unlikely(!buf[got]))
 				break;
-			pp_trace(mm_page_alloc_zone_locked,
-				 pp_pfn(pool, page), 0, PP_MIGRATE_UNMOVABLE,
-				 1);
-			buf[got] = page;
 		}
-		atomic_store_explicit(&zone->nr_free, pp_zone_free(zone) - got,
-				      memory_order_relaxed);
+		pp_zone_sub_free(zone, got);
 		/*
 		 * Physical order, as list_add_tail() leaves it: the first
 		 * page taken goes on last, at the hot end, so the list hands

@@ -219,10 +219,7 @@ struct pp_page *pp_zone_take_pages(struct pp_pool *pool, unsigned int order)
 	 * memory (<pagepool/backend.h>).
 	 */
 	pp_kasan_poison_range(pool, (unsigned long)pfn, 1UL << order);
-	atomic_fetch_add_explicit(&pl->held, 1UL << order,
-				  memory_order_relaxed);
-	pp_count(pool, PP_BACKEND_GROW, 1);
-	pp_count(pool, PP_BACKEND_GROW_PAGES, 1UL << order);
+	pp_backend_grow(pool, &pl->held, 1UL << order);
 	return &pool->mem_map[pfn];
 }
 
@@ -246,13 +243,16 @@ void pp_zone_give_pages(struct pp_pool *pool, struct pp_page *page,
 			pp_plugin_bad_page(pool, &page[i], call,
 					   "the plugin gave back a page it "
 					   "does not hold");
-	pp_zone_free_range(pool, pfn, nr);
-	atomic_fetch_sub_explicit(&pl->held, nr, memory_order_relaxed);
-	pp_count(pool, PP_BACKEND_SHRINK, 1);
-	pp_count(pool, PP_BACKEND_SHRINK_PAGES, nr);
+	pp_backend_shrink(pool, &pl->held, pfn, nr);
 }
 
 /* --- the backend ops -------------------------------------------------------- */
+
+/* The CPU a callback is given: @pcp's, or none without a pcp. */
+static inline unsigned int pp_plugin_cpu(const struct pp_pcp *pcp)
+{
+	return pcp ? pcp->cpu : PP_BACKEND_NO_CPU;
+}
 
 /* Every CPU's cache under its lock, then what the plugin keeps shared. */
 static void pp_plugin_drain(struct pp_pool *pool)
@@ -287,8 +287,7 @@ static struct pp_page *pp_plugin_get(struct pp_pool *pool, struct pp_pcp *pcp,
 	struct pp_plugin *pl = pp_plugin_of(pool);
 	struct pp_plugin_watch *w = pp_plugin_enter(pl, "alloc");
 	struct pp_page *page = pl->ops->alloc(pool, pl->priv,
-					      pcp ? pcp->cpu :
-					      PP_BACKEND_NO_CPU, ac->order);
+					      pp_plugin_cpu(pcp), ac->order);
 
 	pp_plugin_leave(w);
 	if (page) {
@@ -357,8 +356,7 @@ static void pp_plugin_free_pages(struct pp_pool *pool, struct pp_pcp *pcp,
 	struct pp_plugin *pl = pp_plugin_of(pool);
 	struct pp_plugin_watch *w = pp_plugin_enter(pl, "free");
 
-	pl->ops->free(pool, pl->priv, pcp ? pcp->cpu : PP_BACKEND_NO_CPU,
-		      page, order);
+	pl->ops->free(pool, pl->priv, pp_plugin_cpu(pcp), page, order);
 	pp_plugin_leave(w);
 	pp_backend_count_free(pool, pcp, 1UL << order);
 }
@@ -375,8 +373,7 @@ static void pp_plugin_free_batch(struct pp_pool *pool, struct pp_pcp *pcp,
 		return;
 	}
 	w = pp_plugin_enter(pl, "free_batch");
-	pl->ops->free_batch(pool, pl->priv, pcp ? pcp->cpu :
-			    PP_BACKEND_NO_CPU, pages, nr);
+	pl->ops->free_batch(pool, pl->priv, pp_plugin_cpu(pcp), pages, nr);
 	pp_plugin_leave(w);
 	pp_backend_count_free(pool, pcp, nr);
 }
@@ -394,8 +391,7 @@ static unsigned long pp_plugin_nr_held(struct pp_pool *pool,
 		pp_plugin_leave(w);
 		return held;
 	}
-	held = atomic_load_explicit(&pl->held, memory_order_relaxed);
-	return held > allocated ? held - (unsigned long)allocated : 0;
+	return pp_backend_held_free(&pl->held, allocated);
 }
 
 /* Unload; the plugin's state is gone already (or was never made). */

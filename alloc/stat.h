@@ -60,6 +60,22 @@ static inline void pp_ctx_flush_locked(struct pp_pcp *pcp,
 	ac->nr_pending = 0;
 }
 
+/*
+ * The end of a single-page allocation under @pcp's lock, the same for
+ * every backend: PGALLOC counted (@nr_pages) when @page was had, then
+ * @ac's deferred counters, then the lock released.
+ */
+static inline void pp_pcp_alloc_unlock(struct pp_pcp *pcp,
+				       struct pp_alloc_ctx *ac,
+				       const struct pp_page *page,
+				       unsigned long nr_pages)
+{
+	if (likely(page))
+		pp_count_locked(pcp, PP_PGALLOC, nr_pages);
+	pp_ctx_flush_locked(pcp, ac);
+	pp_pcp_unlock(pcp);
+}
+
 static inline void pp_ctx_flush(struct pp_pool *pool, struct pp_alloc_ctx *ac)
 {
 	for (unsigned int i = 0; i < ac->nr_pending; i++)

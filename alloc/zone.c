@@ -122,9 +122,7 @@ void pp_free_one_page_locked(struct pp_pool *pool, struct pp_zone *zone,
 		o++;
 	}
 	pp_add_to_free_list(zone, &pool->mem_map[pfn], o, false);
-	atomic_store_explicit(&zone->nr_free,
-			      pp_zone_free(zone) + (1UL << order),
-			      memory_order_relaxed);
+	pp_zone_add_free(zone, 1UL << order);
 }
 
 /*
@@ -141,9 +139,7 @@ struct pp_page *pp_zone_take_block(struct pp_pool *pool, struct pp_zone *zone,
 		return NULL;
 	page = pp_rmqueue_smallest(pool, zone, order, call);
 	if (page)
-		atomic_store_explicit(&zone->nr_free,
-				      pp_zone_free(zone) - (1UL << order),
-				      memory_order_relaxed);
+		pp_zone_sub_free(zone, 1UL << order);
 	return page;
 }
 
@@ -164,19 +160,16 @@ unsigned int pp_rmqueue_bulk(struct pp_pool *pool, struct pp_pcp *pcp,
 	pp_zone_lock(zone);
 	count = pp_fault_buddy_clamp(zone, count);
 	for (i = 0; i < count; i++) {
-		struct pp_page *page = pp_rmqueue_smallest(pool, zone, 0,
-							   "rmqueue_bulk");
+		struct pp_page *page = pp_rmqueue_bulk_one(pool, zone,
+							   PP_MIGRATE_UNMOVABLE);
 
 		if (unlikely(!page))
 			break;
 		pp_set_page_state(page, PP_PAGE_PCP);
 		page->pcp_cpu = pcp->cpu;
-		pp_trace(mm_page_alloc_zone_locked, pp_pfn(pool, page), 0,
-			 PP_MIGRATE_UNMOVABLE, 1);
 		pcp->ring[(base + i) & pcp->mask] = page;
 	}
-	atomic_store_explicit(&zone->nr_free, pp_zone_free(zone) - i,
-			      memory_order_relaxed);
+	pp_zone_sub_free(zone, i);
 	pp_zone_unlock(zone);
 
 	/*
@@ -383,8 +376,7 @@ long pp_zone_alloc_range(struct pp_pool *pool, unsigned long nr,
 		span <<= PP_MAX_ORDER;
 	}
 	if (pfn >= 0) {
-		atomic_store_explicit(&zone->nr_free, pp_zone_free(zone) - span,
-				      memory_order_relaxed);
+		pp_zone_sub_free(zone, span);
 		pp_trace(mm_page_alloc_zone_locked, (unsigned long)pfn, order,
 			 PP_MIGRATE_UNMOVABLE, 0);
 		if (span > nr)

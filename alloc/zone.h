@@ -155,6 +155,23 @@ static inline unsigned long pp_zone_free(const struct pp_zone *zone)
 }
 
 /*
+ * nr_free after @nr pages left @zone's buddy lists, zone lock held: a
+ * plain load and store, the lock orders them (readers take snapshots).
+ */
+static inline void pp_zone_sub_free(struct pp_zone *zone, unsigned long nr)
+{
+	atomic_store_explicit(&zone->nr_free, pp_zone_free(zone) - nr,
+			      memory_order_relaxed);
+}
+
+/* nr_free after @nr pages joined @zone's buddy lists, zone lock held. */
+static inline void pp_zone_add_free(struct pp_zone *zone, unsigned long nr)
+{
+	atomic_store_explicit(&zone->nr_free, pp_zone_free(zone) + nr,
+			      memory_order_relaxed);
+}
+
+/*
  * The end of zone_watermark_ok() for order > 0: a free block of @order or
  * larger exists (nr_free read racily, as the kernel does).
  */
@@ -202,6 +219,24 @@ static inline struct pp_zone *pp_page_zone(struct pp_pool *pool,
 void pp_zone_init_free_lists(struct pp_pool *pool, struct pp_zone *zone);
 struct pp_page *pp_rmqueue_smallest(struct pp_pool *pool, struct pp_zone *zone,
 				    unsigned int order, const char *call);
+
+/*
+ * The take of every rmqueue_bulk() (the lock pcp's, the rseq list's, the
+ * kernel profile's): __rmqueue() of an order-0 page for a pcp list of
+ * migratetype @mt, traced as a refill's; NULL when the buddy lists are
+ * empty.  Zone lock held; the caller lowers nr_free once for the batch.
+ */
+static inline struct pp_page *pp_rmqueue_bulk_one(struct pp_pool *pool,
+						  struct pp_zone *zone, int mt)
+{
+	struct pp_page *page = pp_rmqueue_smallest(pool, zone, 0,
+						   "rmqueue_bulk");
+
+	if (likely(page))
+		pp_trace(mm_page_alloc_zone_locked, pp_pfn(pool, page), 0, mt,
+			 1);
+	return page;
+}
 struct pp_page *pp_zone_take_block(struct pp_pool *pool, struct pp_zone *zone,
 				   unsigned int order, const char *call);
 
