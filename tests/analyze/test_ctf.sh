@@ -6,17 +6,9 @@
 # the check between them, pairing across threads and discards, events
 # outside runs, unknown modes.  Needs python3, not LTTng.
 
-: "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
-: "${top_builddir:=$top_srcdir}"
-# shellcheck source=tests/utils/tap.sh
-. "$top_srcdir/tests/utils/tap.sh"
+# shellcheck source=tests/analyze/ctf_common.sh
+. "${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/analyze/ctf_common.sh"
 plan_no_plan
-
-ANALYZE=${ANALYZE:-$top_builddir/analyze/rpcsim-analyze}
-CTFGEN=$top_srcdir/tests/analyze/ctfgen.py
-tap_skip_without_prog "$ANALYZE" "configure found no libbabeltrace2"
-have_python ||
-	plan_skip_all "python3 missing (it writes the traces and checks the JSON)"
 tap_tmpdir test-analyze-ctf
 
 # trace NAME [--no-vtid] < script: $tmpdir/NAME/trace, then analyze it as
