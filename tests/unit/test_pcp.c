@@ -32,9 +32,7 @@ static void test_refill(void)
 	   "pp_pool_vmstat - new pool: all %lu pages in the buddy lists, batch "
 	   "%u, high %u, 1 cpu", init.nr_free, init.pcp_batch, init.pcp_high);
 
-	pp_pool_vmstat(pool, &a);
-	pages[0] = pp_alloc_page(pool, PP_GFP_KERNEL);
-	pp_pool_vmstat(pool, &b);
+	pages[0] = test_alloc_page_vmstat(pool, &a, &b);
 	ok(vm_delta(&a, &b, PP_PCP_REFILL) == 1,
 	   "pp_alloc_page - empty pcp list: one refill (%llu)",
 	   (unsigned long long)vm_delta(&a, &b, PP_PCP_REFILL));
@@ -203,9 +201,7 @@ static void test_slowpath_drain(void)
 	test_pcp_fill(pool, 24);
 	block = pp_alloc_pages(pool, PP_GFP_MEMALLOC, 5);
 
-	pp_pool_vmstat(pool, &a);
-	page = pp_alloc_page(pool, PP_GFP_KERNEL);
-	pp_pool_vmstat(pool, &b);
+	page = test_alloc_page_vmstat(pool, &a, &b);
 	ok(block && a.nr_free == 8 && a.nr_pcp == 24,
 	   "pp_alloc_page - setup: buddy at min (%lu), 24 on the pcp list "
 	   "(%lu)", a.nr_free, a.nr_pcp);
@@ -351,9 +347,7 @@ static void test_other_cpu(void)
 	test_pcp_fill(pool, 32);
 	pin_to(cpu_even);
 	block = pp_alloc_pages(pool, PP_GFP_KERNEL, 5);
-	pp_pool_vmstat(pool, &a);
-	page = pp_alloc_page(pool, PP_GFP_KERNEL);
-	pp_pool_vmstat(pool, &b);
+	page = test_alloc_page_vmstat(pool, &a, &b);
 	ok(block && a.nr_free == 0 && a.nr_pcp == 32,
 	   "pcp - setup: buddy empty, 32 pages on the other CPU's list (%lu, "
 	   "%lu)", a.nr_free, a.nr_pcp);

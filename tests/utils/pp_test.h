@@ -277,6 +277,22 @@ static inline uint64_t vm_delta(const struct pp_vmstat *before,
 	return after->events[ev] - before->events[ev];
 }
 
+/*
+ * One pp_alloc_page(@pool, PP_GFP_KERNEL), the pool's counters taken just
+ * before it into @before and just after it into @after.
+ */
+static inline struct pp_page *test_alloc_page_vmstat(struct pp_pool *pool,
+						     struct pp_vmstat *before,
+						     struct pp_vmstat *after)
+{
+	struct pp_page *page;
+
+	pp_pool_vmstat(pool, before);
+	page = pp_alloc_page(pool, PP_GFP_KERNEL);
+	pp_pool_vmstat(pool, after);
+	return page;
+}
+
 static inline uint64_t vm_event(struct pp_pool *pool, enum pp_vm_event ev)
 {
 	struct pp_vmstat st;
