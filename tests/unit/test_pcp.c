@@ -101,11 +101,9 @@ static void test_high_drain(void)
 	   b.nr_pcp);
 	pp_put_page(pool, pages[HIGH - 1]);
 	pp_pool_vmstat(pool, &b);
-	ok(vm_delta(&a, &b, PP_PCP_DRAIN) == 1 &&
-	   vm_delta(&a, &b, PP_PCP_DRAIN_PAGES) == BATCH,
-	   "pp_put_page - reaching high drains batch = %u pages (%llu, %llu)",
-	   BATCH, (unsigned long long)vm_delta(&a, &b, PP_PCP_DRAIN),
-	   (unsigned long long)vm_delta(&a, &b, PP_PCP_DRAIN_PAGES));
+	ok_vm_deltas(ok, &a, &b, PP_PCP_DRAIN, 1, PP_PCP_DRAIN_PAGES, BATCH,
+		     "pp_put_page - reaching high drains batch = %u pages "
+		     "(%llu, %llu)", BATCH);
 	ok(b.nr_pcp == HIGH - BATCH && b.nr_free == a.nr_free + BATCH,
 	   "pp_put_page - pcp %lu, buddy +%lu", b.nr_pcp,
 	   b.nr_free - a.nr_free);

@@ -293,6 +293,17 @@ static inline struct pp_page *test_alloc_page_vmstat(struct pp_pool *pool,
 	return page;
 }
 
+/*
+ * ok_vm_deltas(OK, A, B, EV1, N1, EV2, N2, FMT, ...) - check with OK (ok
+ * or ok_buddy) that counters EV1 and EV2 changed by N1 and N2 from
+ * snapshot A to snapshot B; FMT, after its own arguments, is given the
+ * two changes (unsigned long long: "%llu").
+ */
+#define ok_vm_deltas(okf, a, b, ev1, n1, ev2, n2, ...)			\
+	okf(vm_delta(a, b, ev1) == (n1) && vm_delta(a, b, ev2) == (n2),	\
+	    __VA_ARGS__, (unsigned long long)vm_delta(a, b, ev1),		\
+	    (unsigned long long)vm_delta(a, b, ev2))
+
 static inline uint64_t vm_event(struct pp_pool *pool, enum pp_vm_event ev)
 {
 	struct pp_vmstat st;
