@@ -211,6 +211,17 @@ wait_pid()
 	fi
 }
 
+# file_has FILE PATTERN...: each PATTERN (a basic regular expression, as
+# grep takes it) matches a line of FILE.
+file_has()
+{
+	fh_file=$1
+	shift
+	for fh_pattern in "$@"; do
+		grep -q -- "$fh_pattern" "$fh_file" || return 1
+	done
+}
+
 # have_python: python3 is there (many tests check JSON with it).
 have_python()
 {
