@@ -4,16 +4,29 @@
 # with the command, its header and the load average printed as a Markdown
 # code block, and its result lines as plain columns for their tables.
 
-# pb_main NAME [--builddir=DIR] [PAGEBENCH OPTION]...: a table script's
-# front, after its --help: pagebench of DIR (default: the current build
-# tree) run with $defaults, then the options given, into $pb_file (a
-# temporary file, removed at exit), printed as pb_run() prints it.
+# pb_main NAME ABOUT [--builddir=DIR] [PAGEBENCH OPTION]...: a table
+# script's front.  With -h or --help, its usage (ABOUT: what it prints, a
+# line or two), exit 0.  Else pagebench of DIR (default: the current
+# build tree) run with $defaults, then the options given, into $pb_file
+# (a temporary file, removed at exit), printed as pb_run() prints it.
 # Exits 1 when pagebench is not built, with pagebench's status when it
 # fails.
 pb_main()
 {
 	pb_name=$1
-	shift
+	pb_about=$2
+	shift 2
+	case ${1:-} in
+	-h|--help)
+		cat <<EOF
+Usage: $pb_name [--builddir=DIR] [PAGEBENCH OPTION]...
+$pb_about
+pagebench runs with: $defaults
+then the options given.  DIR: the build tree (default: the current one).
+EOF
+		exit 0
+		;;
+	esac
 	pb_builddir=.
 	case ${1:-} in
 	--builddir=*)

@@ -28,18 +28,8 @@ set -u
 
 defaults="--allocators=buddy --profile=kernel --free=put --api=all --bulk=1,2,3,4,8,16,32,64,128 --runs=11 --interleave"
 
-case ${1:-} in
--h|--help)
-	cat <<EOF
-Usage: kernel-profile.sh [--builddir=DIR] [PAGEBENCH OPTION]...
-The kernel profile against page_bench04_bulk's published figures, as a
-Markdown table.  pagebench runs with: $defaults
-then the options given.  DIR: the build tree (default: the current one).
-EOF
-	exit 0
-	;;
-esac
-pb_main kernel-profile.sh "$@"
+pb_main kernel-profile.sh "The kernel profile against page_bench04_bulk's published figures, as a
+Markdown table." "$@"
 cat <<'EOF'
 Published: page_bench04_bulk on mm-bulk-rebase-v5r9 (the branch the seed
 measured), alloc + put per page in TSC cycles, Xeon E5-1650 v4 at 3.60 GHz

@@ -23,18 +23,8 @@ set -u
 
 defaults="--allocators=buddy,mempool,tcmalloc,lifo,contract,percpu --api=single,array --bulk=1,64 --runs=11 --interleave"
 
-case ${1:-} in
--h|--help)
-	cat <<EOF
-Usage: pagebench-baselines.sh [--builddir=DIR] [PAGEBENCH OPTION]...
-One interleaved pagebench run of the baselines, as a Markdown table.
-pagebench runs with: $defaults
-then the options given.  DIR: the build tree (default: the current one).
-EOF
-	exit 0
-	;;
-esac
-pb_main pagebench-baselines.sh "$@"
+pb_main pagebench-baselines.sh \
+	"One interleaved pagebench run of the baselines, as a Markdown table." "$@"
 echo "| allocator | API | bulk | median ns/page | fastest-slowest | spread | TSC ticks | / lifo |"
 echo "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |"
 pb_columns "$pb_file" | awk '

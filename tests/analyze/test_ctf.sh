@@ -6,17 +6,9 @@
 # the check between them, pairing across threads and discards, events
 # outside runs, unknown modes.  Needs python3, not LTTng.
 
-: "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
-: "${top_builddir:=$top_srcdir}"
-# shellcheck source=tests/utils/tap.sh
-. "$top_srcdir/tests/utils/tap.sh"
+# shellcheck source=tests/analyze/ctf_common.sh
+. "${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/analyze/ctf_common.sh"
 plan_no_plan
-
-ANALYZE=${ANALYZE:-$top_builddir/analyze/rpcsim-analyze}
-CTFGEN=$top_srcdir/tests/analyze/ctfgen.py
-tap_skip_without_prog "$ANALYZE" "configure found no libbabeltrace2"
-have_python ||
-	plan_skip_all "python3 missing (it writes the traces and checks the JSON)"
 tap_tmpdir test-analyze-ctf
 
 # trace NAME [--no-vtid] < script: $tmpdir/NAME/trace, then analyze it as
@@ -45,17 +37,24 @@ analyze_again()
 	echo $? >"$tmpdir/$1.jrc"
 }
 
-# incomplete NAME WORDS: exit 1 both ways, nothing on stdout, one line
-# saying the trace is incomplete and naming WORDS
-incomplete()
+# refused_as NAME PATTERN WORDS: exit 1 both ways, nothing on stdout or
+# in the JSON, one line on stderr matching PATTERN (grep) and naming WORDS
+refused_as()
 {
 	rc_is "$1" 1 && [ ! -s "$tmpdir/$1.out" ] && [ ! -s "$tmpdir/$1.json" ] &&
 		[ "$(wc -l <"$tmpdir/$1.err")" -eq 1 ] &&
-		grep -q 'incomplete trace' "$tmpdir/$1.err" &&
-		grep -qF -- "$2" "$tmpdir/$1.err" || {
+		grep -q "$2" "$tmpdir/$1.err" &&
+		grep -qF -- "$3" "$tmpdir/$1.err" || {
 		diag "exit $(cat "$tmpdir/$1.rc"): $(cat "$tmpdir/$1.err")"
 		return 1
 	}
+}
+
+# incomplete NAME WORDS: refused, the one line saying the trace is
+# incomplete and naming WORDS
+incomplete()
+{
+	refused_as "$1" 'incomplete trace' "$2"
 }
 
 rc_is()
@@ -442,16 +441,11 @@ ok $? "  --partial: a warning, the other stream reported, exit 0"
 
 ###########################################################################
 # loss counters that go backwards or jump: corruption, not losses
-# corrupted NAME WORDS: exit 1 both ways, one line naming WORDS
+# corrupted NAME WORDS: refused (refused_as), the one line saying
+# stream_0 is corrupted and naming WORDS
 corrupted()
 {
-	rc_is "$1" 1 && [ ! -s "$tmpdir/$1.out" ] &&
-		[ "$(wc -l <"$tmpdir/$1.err")" -eq 1 ] &&
-		grep -q 'corrupted trace: .*stream_0: ' "$tmpdir/$1.err" &&
-		grep -qF -- "$2" "$tmpdir/$1.err" || {
-		diag "exit $(cat "$tmpdir/$1.rc"): $(cat "$tmpdir/$1.err")"
-		return 1
-	}
+	refused_as "$1" 'corrupted trace: .*stream_0: ' "$2"
 }
 # packets NAME [--seq] PACKET...: trace NAME, one array run with a call
 # across each packet boundary "packet PACKET" (discarded=N; seq=N, with

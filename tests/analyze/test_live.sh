@@ -63,24 +63,36 @@ diag "lttng-sessiond pid $lttng_started_pid, LTTNG_HOME $LTTNG_HOME ($PP_LTTNG_I
 ###########################################################################
 # Bad URLs and no relay daemon: before any is started
 
-timeout 20 "$ANALYZE" --live=net://localhost/host/x >"$tmpdir/b1.out" 2>"$tmpdir/b1.err"
-st=$?
-[ $st -eq 2 ] && [ "$(wc -l <"$tmpdir/b1.err")" -eq 1 ] &&
-	grep -q "invalid --live 'net://localhost/host/x': accepted net://HOST" "$tmpdir/b1.err"
-ok $? "rpcsim-analyze --live without SESSION: exit 2, one line" ||
-	diag "exit $st" "$(cat "$tmpdir/b1.err")"
+# one_line NAME STATUS PATTERN SECONDS COMMAND...: COMMAND, killed after
+# SECONDS, exits STATUS with one line on stderr, matching PATTERN (grep);
+# its stdout and stderr in $tmpdir/NAME.out and .err.
+one_line()
+{
+	ol_name=$1 ol_status=$2 ol_pattern=$3 ol_seconds=$4
+	shift 4
+	timeout "$ol_seconds" "$@" >"$tmpdir/$ol_name.out" 2>"$tmpdir/$ol_name.err"
+	ol_st=$?
+	if [ $ol_st -eq "$ol_status" ] &&
+	   [ "$(wc -l <"$tmpdir/$ol_name.err")" -eq 1 ] &&
+	   grep -q -- "$ol_pattern" "$tmpdir/$ol_name.err"; then
+		return 0
+	fi
+	diag "exit $ol_st" "$(cat "$tmpdir/$ol_name.err")"
+	return 1
+}
+
+one_line b1 2 "invalid --live 'net://localhost/host/x': accepted net://HOST" \
+	20 "$ANALYZE" --live=net://localhost/host/x
+ok $? "rpcsim-analyze --live without SESSION: exit 2, one line"
 
 timeout 20 "$ANALYZE" --live=net://127.0.0.1:1/host/h/s --json x >"$tmpdir/b2.out" 2>"$tmpdir/b2.err"
 st=$?
 [ $st -eq 2 ] && grep -q "give one of them" "$tmpdir/b2.err"
 ok $? "rpcsim-analyze --live and a TRACE: exit 2" || diag "exit $st" "$(cat "$tmpdir/b2.err")"
 
-timeout 20 "$RPCSIM" --trace-live=tcp://localhost >"$tmpdir/b3.out" 2>"$tmpdir/b3.err"
-st=$?
-[ $st -eq 2 ] && [ "$(wc -l <"$tmpdir/b3.err")" -eq 1 ] &&
-	grep -q "invalid --trace-live 'tcp://localhost': accepted net://HOST" "$tmpdir/b3.err"
-ok $? "rpcsim --trace-live=tcp://...: exit 2, one line" ||
-	diag "exit $st" "$(cat "$tmpdir/b3.err")"
+one_line b3 2 "invalid --trace-live 'tcp://localhost': accepted net://HOST" \
+	20 "$RPCSIM" --trace-live=tcp://localhost
+ok $? "rpcsim --trace-live=tcp://...: exit 2, one line"
 
 # three ports nothing listens on (bound and let go; the relay daemon
 # below takes them a moment later)
@@ -94,19 +106,13 @@ print(" ".join(str(x.getsockname()[1]) for x in s))
 ctl=$1 dat=$2 liv=$3
 diag "ports: control $ctl, data $dat, live $liv"
 
-timeout 20 "$ANALYZE" --live="net://127.0.0.1:$liv/host/h/s" >"$tmpdir/n1.out" 2>"$tmpdir/n1.err"
-st=$?
-[ $st -eq 1 ] && [ "$(wc -l <"$tmpdir/n1.err")" -eq 1 ] &&
-	grep -q "^rpcsim-analyze: --live=net://127.0.0.1:$liv/host/h/s: .*Connection refused" "$tmpdir/n1.err"
-ok $? "rpcsim-analyze --live, no relay daemon: exit 1, one line with the cause" ||
-	diag "exit $st" "$(cat "$tmpdir/n1.err")"
+one_line n1 1 "^rpcsim-analyze: --live=net://127.0.0.1:$liv/host/h/s: .*Connection refused" \
+	20 "$ANALYZE" --live="net://127.0.0.1:$liv/host/h/s"
+ok $? "rpcsim-analyze --live, no relay daemon: exit 1, one line with the cause"
 
-timeout 30 "$RPCSIM" --duration=0.2 --trace-live="net://127.0.0.1:$ctl:$dat" >"$tmpdir/n2.out" 2>"$tmpdir/n2.err"
-st=$?
-[ $st -eq 1 ] && [ "$(wc -l <"$tmpdir/n2.err")" -eq 1 ] &&
-	grep -q "no relay daemon answers at net://127.0.0.1:$ctl:$dat" "$tmpdir/n2.err"
-ok $? "rpcsim --trace-live, no relay daemon: exit 1, one line saying so" ||
-	diag "exit $st" "$(cat "$tmpdir/n2.err")"
+one_line n2 1 "no relay daemon answers at net://127.0.0.1:$ctl:$dat" \
+	30 "$RPCSIM" --duration=0.2 --trace-live="net://127.0.0.1:$ctl:$dat"
+ok $? "rpcsim --trace-live, no relay daemon: exit 1, one line saying so"
 lttng_cmd list >"$tmpdir/n2.list" 2>&1
 ! grep -q rpcsim- "$tmpdir/n2.list"
 ok $? "no session left behind by the failed start" || diag "$(cat "$tmpdir/n2.list")"
@@ -284,12 +290,9 @@ ok $? "the interval lines add up to the whole run's calls ($res)"
 
 # a session the relay daemon does not have: ends, says so
 relay_up "$tmpdir/relay2" || diag "$(cat "$tmpdir/relay2.log")"
-timeout 30 "$ANALYZE" --live="net://127.0.0.1:$liv/host/nohost/nosession" >"$tmpdir/ns.out" 2>"$tmpdir/ns.err"
-st=$?
-[ $st -eq 1 ] && [ "$(wc -l <"$tmpdir/ns.err")" -eq 1 ] &&
-	grep -q "has no session 'nosession'" "$tmpdir/ns.err"
-ok $? "--live on a session the relay daemon does not have: exit 1, one line" ||
-	diag "exit $st" "$(cat "$tmpdir/ns.err")"
+one_line ns 1 "has no session 'nosession'" \
+	30 "$ANALYZE" --live="net://127.0.0.1:$liv/host/nohost/nosession"
+ok $? "--live on a session the relay daemon does not have: exit 1, one line"
 # a viewer that joins a second into the first timed run: the start is
 # missing, said
 live_run late 1.5 late

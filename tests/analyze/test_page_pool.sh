@@ -9,17 +9,9 @@
 # same.  Needs python3, not LTTng.  tests/rpcsim/test_page_pool_trace.sh
 # holds the analysis of a real trace against rpcsim's own figures.
 
-: "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
-: "${top_builddir:=$top_srcdir}"
-# shellcheck source=tests/utils/tap.sh
-. "$top_srcdir/tests/utils/tap.sh"
+# shellcheck source=tests/analyze/ctf_common.sh
+. "${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/analyze/ctf_common.sh"
 plan_no_plan
-
-ANALYZE=${ANALYZE:-$top_builddir/analyze/rpcsim-analyze}
-CTFGEN=$top_srcdir/tests/analyze/ctfgen.py
-tap_skip_without_prog "$ANALYZE" "configure found no libbabeltrace2"
-have_python ||
-	plan_skip_all "python3 missing (it writes the traces and checks the JSON)"
 tap_tmpdir test-analyze-page-pool
 
 # j FILE EXPR: EXPR is true of the JSON document d; mode(pid, m) and
@@ -76,22 +68,22 @@ ok $? "ctfgen writes page_pool events"
 timeout 30 "$ANALYZE" "$tmpdir/pp" >"$tmpdir/pp.out" 2>"$tmpdir/pp.err"
 ok $? "a trace of page_pool events only is analysed" ||
 	diag "$(cat "$tmpdir/pp.err")"
-grep -qx 'Bulk array (pid 7):  4.000 us per refill over 2 refills' \
-	"$tmpdir/pp.out" &&
-	grep -qx 'Bulk list (pid 7):  7.001 us per refill over 1 refills' \
-		"$tmpdir/pp.out" &&
-	grep -qx 'Single page (pid 8):  1.500 us per refill over 2 refills' \
-		"$tmpdir/pp.out"
+file_has "$tmpdir/pp.out" \
+	'^Bulk array (pid 7):  4.000 us per refill over 2 refills$' \
+	'^Bulk list (pid 7):  7.001 us per refill over 1 refills$' \
+	'^Single page (pid 8):  1.500 us per refill over 2 refills$'
 ok $? "text: the seed-style line per mode and process" ||
 	diag "$(cat "$tmpdir/pp.out")"
-grep -qx '  pool 0x1000 (pid 7, array): 2 holds, 2 releases, 0 in flight at destroy: balanced' "$tmpdir/pp.out" &&
-	grep -qx '  pool 0x2000 (pid 7, list): 2 holds, 1 releases, 1 in flight at destroy: a leak' "$tmpdir/pp.out" &&
-	grep -qx '  pool 0x3000 (pid 7): 1 holds, 0 releases, not destroyed in the trace, 1 pages held' "$tmpdir/pp.out"
+file_has "$tmpdir/pp.out" \
+	'^  pool 0x1000 (pid 7, array): 2 holds, 2 releases, 0 in flight at destroy: balanced$' \
+	'^  pool 0x2000 (pid 7, list): 2 holds, 1 releases, 1 in flight at destroy: a leak$' \
+	'^  pool 0x3000 (pid 7): 1 holds, 0 releases, not destroyed in the trace, 1 pages held$'
 ok $? "text: balanced, leaked and never destroyed pools" ||
 	diag "$(cat "$tmpdir/pp.out")"
-grep -q 'warning: page_pool 0x2000 (pid 7): .*a leak' "$tmpdir/pp.err" &&
-	grep -q 'warning: page_pool 0x3000 (pid 7): .*not destroyed' "$tmpdir/pp.err" &&
-	grep -q 'warning: page_pool 0x1000 (pid 8): 1 holds, 0 releases, 0 in flight at destroy: but holds - releases is 1 (events lost?)' "$tmpdir/pp.err" &&
+file_has "$tmpdir/pp.err" \
+	'warning: page_pool 0x2000 (pid 7): .*a leak' \
+	'warning: page_pool 0x3000 (pid 7): .*not destroyed' \
+	'warning: page_pool 0x1000 (pid 8): 1 holds, 0 releases, 0 in flight at destroy: but holds - releases is 1 (events lost?)' &&
 	[ "$(grep -c warning "$tmpdir/pp.err")" -eq 3 ]
 ok $? "a warning per pool that does not balance, none for the others" ||
 	diag "$(cat "$tmpdir/pp.err")"

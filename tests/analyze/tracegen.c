@@ -113,9 +113,11 @@ static void *gen_thread_main(void *arg)
 	return NULL;
 }
 
-static void usage(FILE *f)
+/* The help on stdout and exit 0, or on stderr and exit @status (bad usage). */
+__attribute__((noreturn))
+static void usage(int status)
 {
-	fprintf(f,
+	fprintf(status ? stderr : stdout,
 "Usage: tracegen [OPTION]...\n"
 "Emit a known sequence of rpcsim/pagepool LTTng-UST events (test helper).\n"
 "\n"
@@ -135,6 +137,7 @@ static void usage(FILE *f)
 "      --no-run-events     omit run_start and run_end\n"
 "      --mode-name=STR     run_start's mode_name (default: single, list, array)\n"
 "  -h, --help              this help\n");
+	exit(status);
 }
 
 /* Digits only: the tools' one number syntax (common/number.h). */
@@ -257,19 +260,13 @@ static void parse_args(int argc, char **argv, struct gen_config *cfg)
 		case OPT_MODE_NAME:
 			cfg->mode_name = optarg;
 			break;
-		case 'h':
-			usage(stdout);
-			exit(0);
-		default:
-			usage(stderr);
-			exit(2);
+		default:	/* -h, --help: exit 0; anything else: bad usage */
+			usage(c == 'h' ? 0 : 2);
 		}
 	}
-	if (optind < argc) {
-		fprintf(stderr, "tracegen: unexpected argument '%s': accepted options only\n",
-			argv[optind]);
-		exit(2);
-	}
+	if (optind < argc)
+		tool_die(2, "unexpected argument '%s': accepted options only",
+			 argv[optind]);
 }
 
 /* run_start with the fixed configuration rpcsim-analyze's tests expect. */

@@ -63,12 +63,8 @@ export RPCSIM_ANALYZE_INDEX_SECONDS
 if have_python; then
 	# a trace rpcsim-analyze reads without a warning, and one without
 	# any rpcsim event
-	python3 "$top_srcdir/tests/analyze/ctfgen.py" "$tmpdir/clean" <<'EOF'
-1000 run_start mode=2 run=0 mode_name=array threads=1
-2000 entry vtid=10 mode=2
-2300 exit vtid=10 latency_ns=200 allocated=3 alloc_calls=1
-3000 run_end mode=2 run=0 calls=1 latency_sum_ns=200 pages=3
-EOF
+	python3 "$top_srcdir/tests/analyze/ctfgen.py" "$tmpdir/clean" \
+		<"$top_srcdir/tests/analyze/traces/one-call.txt"
 	python3 "$top_srcdir/tests/analyze/ctfgen.py" "$tmpdir/nonrpcsim" <<'EOF'
 1000 alloc_bulk vtid=10 requested=3 allocated=3 variant=1
 EOF

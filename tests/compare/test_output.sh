@@ -101,18 +101,7 @@ ok $? "--output-format=csv --sweep: refused, one line" || diag "$(cat "$ERR")"
 # rpcsim-compare waits on standard input ('-', a FIFO held open here)
 # with FILE's temporary file made; then SIGINT.  Each wait bounded.
 tmp_made() { [ -n "$(find "$tmpdir" -name '.sig.txt.*')" ]; }
-gone() { ! kill -0 "$pid" 2>/dev/null; }
-finish()
-{
-	if wait_for 30 gone; then
-		wait "$pid"
-		status=$?
-	else
-		kill -KILL "$pid" 2>/dev/null
-		wait "$pid"
-		status=124
-	fi
-}
+finish() { wait_pid "$pid" 30; }
 mkfifo "$tmpdir/fifo"
 echo old >"$tmpdir/sig.txt"
 env --default-signal=INT "$COMPARE" --output="$tmpdir/sig.txt" - "$fix/plain.json" \

@@ -19,6 +19,7 @@
 RPCSIM=${RPCSIM:-$top_builddir/rpcsim/rpcsim}
 ANALYZE=${ANALYZE:-$top_builddir/analyze/rpcsim-analyze}
 CTFGEN=$top_srcdir/tests/analyze/ctfgen.py
+traces=$top_srcdir/tests/analyze/traces
 
 tap_need_prog "$RPCSIM"
 tap_tmpdir test-plot
@@ -137,12 +138,7 @@ ok $? "rpcsim, gnuplot never finishing: stopped after 2 s, exit 1, results print
 	diag "exit $status: $(cat "$ERR")"
 if have_analyze; then
 	mkdir -p "$tmpdir/tiny/ust"
-	python3 "$CTFGEN" "$tmpdir/tiny/ust" <<'EOF'
-1000 run_start mode=2 run=1 mode_name=array threads=1
-2000 entry vtid=10 mode=2
-2300 exit vtid=10 latency_ns=250 allocated=65 alloc_calls=1
-3000 run_end mode=2 run=1 calls=1 latency_sum_ns=250 pages=65
-EOF
+	python3 "$CTFGEN" "$tmpdir/tiny/ust" <"$traces/one-call.txt"
 	sleepy "$ANALYZE" --plot="$tmpdir/sleepy.svg" "$tmpdir/tiny"
 	one_line 1 "did not finish drawing within 2 s" &&
 		[ ! -e "$tmpdir/sleepy.svg" ] && gone
@@ -338,24 +334,7 @@ ok $? "no temporary file is left behind" || diag "$(ls -A "$tmpdir/t")"
 
 if have_analyze; then
 	mkdir -p "$tmpdir/trace/ust"
-	python3 "$CTFGEN" "$tmpdir/trace/ust" <<'EOF'
-1000 run_start mode=0 run=1 mode_name=single threads=1
-2000 entry vtid=10 mode=0
-2900 exit vtid=10 latency_ns=800 allocated=65 alloc_calls=65
-3000 entry vtid=10 mode=0
-3200 exit vtid=10 latency_ns=150 allocated=1 alloc_calls=1
-3300 entry vtid=10 mode=0
-6300 exit vtid=10 latency_ns=2900 allocated=65 alloc_calls=65
-7000 run_end mode=0 run=1 calls=3 latency_sum_ns=3850 pages=131
-8000 run_start mode=2 run=1 mode_name=array threads=1
-9000 entry vtid=10 mode=2
-9300 exit vtid=10 latency_ns=250 allocated=65 alloc_calls=1
-9400 entry vtid=10 mode=2
-9500 exit vtid=10 latency_ns=90 allocated=1 alloc_calls=1
-9600 entry vtid=10 mode=2
-9900 exit vtid=10 latency_ns=280 allocated=65 alloc_calls=1
-10000 run_end mode=2 run=1 calls=3 latency_sum_ns=620 pages=131
-EOF
+	python3 "$CTFGEN" "$tmpdir/trace/ust" <"$traces/two-modes.txt"
 	run "$ANALYZE" --plot="$tmpdir/analyze.png" "$tmpdir/trace"
 	[ "$status" -eq 0 ] && grep -q '^Bulk array: ' "$OUT"
 	ok $? "rpcsim-analyze --plot=FILE.png exits 0 with its report" ||

@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: MIT
 #
 # The deterministic outputs stay as they are: rpcsim-analyze's text and
-# JSON on a fixed trace (written by tests/analyze/ctfgen.py, every
-# timestamp known), the --help of every program, and the shape of
-# rpcsim --json (its key paths; the values are timings).  Each must equal
+# JSON on a fixed trace (tests/golden/trace.txt, which
+# tests/analyze/ctfgen.py writes, every timestamp known), the --help of
+# every program, and the shape of rpcsim --json (its key paths; the
+# values are timings).  Each must equal
 # its copy in tests/golden/expected/ byte for byte.  rpcsim-compare has
 # its own golden tables (tests/compare/expected/).  A change meant to
 # alter one of these updates the copy in the same commit:
@@ -42,35 +43,8 @@ golden()
 #    a retry, a discard.
 if [ -x "$ANALYZE" ] && have_python; then
 	mkdir -p "$tmpdir/t/trace"
-	python3 "$top_srcdir/tests/analyze/ctfgen.py" "$tmpdir/t/trace" <<'TRACE'
-1000 run_start mode=0 run=0 mode_name=single threads=2
-2000 entry vtid=10 mode=0
-2100 entry vtid=11 mode=0
-3000 exit vtid=10 latency_ns=900 allocated=259 alloc_calls=259
-3400 exit vtid=11 latency_ns=1200 allocated=259 alloc_calls=259
-3500 entry vtid=10 mode=0
-4700 exit vtid=10 latency_ns=1100 allocated=4 alloc_calls=4
-5000 run_end mode=0 run=0 calls=3 latency_sum_ns=3200 pages=522 no_progress=0
-6000 run_start mode=1 run=0 mode_name=list threads=2
-7000 entry vtid=10 mode=1
-7100 entry vtid=11 mode=1
-7600 exit vtid=10 latency_ns=450 allocated=259 alloc_calls=5
-7900 exit vtid=11 latency_ns=700 allocated=259 alloc_calls=5
-8000 entry vtid=11 mode=1
-8300 exit vtid=11 latency_ns=250 allocated=4 alloc_calls=1
-9000 run_end mode=1 run=0 calls=3 latency_sum_ns=1400 pages=522 no_progress=0
-10000 run_start mode=2 run=0 mode_name=array threads=2
-11000 entry vtid=10 mode=2
-11100 entry vtid=11 mode=2
-11200 alloc_bulk vtid=10 requested=3 allocated=3 variant=1
-11400 exit vtid=10 latency_ns=350 allocated=3 alloc_calls=1
-packet discarded=2
-12000 entry vtid=10 mode=2
-12100 err vtid=10 requested=4
-12900 exit vtid=10 latency_ns=850 allocated=4 alloc_calls=2 retries=1
-13000 exit vtid=11 latency_ns=1800 allocated=3 alloc_calls=1
-14000 run_end mode=2 run=0 calls=3 latency_sum_ns=3000 pages=10 no_progress=1
-TRACE
+	python3 "$top_srcdir/tests/analyze/ctfgen.py" "$tmpdir/t/trace" \
+		<"$top_srcdir/tests/golden/trace.txt"
 	"$ANALYZE" --partial "$tmpdir/t" >"$tmpdir/out" 2>"$tmpdir/err"
 	echo "exit $?" >>"$tmpdir/out"
 	sed "s|$tmpdir|TMP|g" "$tmpdir/err" >>"$tmpdir/out"

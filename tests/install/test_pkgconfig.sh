@@ -44,6 +44,14 @@ pc()
 }
 
 version=$(sed -n 's/^#define PACKAGE_VERSION "\(.*\)"$/\1/p' "$top_builddir/config.h")
+
+# reported_ok FILE: FILE (pp-outside's output) holds its one report, its
+# checks passed against this version of the library.
+reported_ok()
+{
+	grep -qx "pp-outside: libpagepool $version, 64 pages allocated and freed: ok" \
+		"$1"
+}
 [ "$(pc --modversion pagepool)" = "$version" ]
 ok $? "pkg-config --modversion pagepool is $version" ||
 	diag "$(pc --modversion pagepool 2>&1)"
@@ -61,8 +69,7 @@ ok $? "pp-outside.c builds with the installed header and library alone (-Wall -W
 LD_LIBRARY_PATH=$libdir timeout 60 "$tmpdir/pp-outside" >"$tmpdir/run.out" 2>&1
 ok $? "pp-outside runs against the installed library" ||
 	diag "$(cat "$tmpdir/run.out")"
-grep -qx "pp-outside: libpagepool $version, 64 pages allocated and freed: ok" \
-	"$tmpdir/run.out"
+reported_ok "$tmpdir/run.out"
 ok $? "it reports the installed version and its checks" ||
 	diag "$(cat "$tmpdir/run.out")"
 LD_LIBRARY_PATH=$libdir ldd "$tmpdir/pp-outside" 2>/dev/null |
@@ -136,8 +143,7 @@ $CC -Wall -Wextra -Werror $san -o "$tmpdir/pp-prefix" \
 	"$top_srcdir/tests/install/pp-outside.c" $(pp --cflags --libs pagepool) \
 	>"$tmpdir/cc-prefix.log" 2>&1 &&
 	LD_LIBRARY_PATH=$prefix/lib timeout 60 "$tmpdir/pp-prefix" >"$tmpdir/prefix.out" 2>&1 &&
-	grep -qx "pp-outside: libpagepool $version, 64 pages allocated and freed: ok" \
-		"$tmpdir/prefix.out"
+	reported_ok "$tmpdir/prefix.out"
 ok $? "built with pkg-config --cflags --libs on DIR alone, it runs" ||
 	diag "$(head -n 20 "$tmpdir/cc-prefix.log") $(cat "$tmpdir/prefix.out" 2>/dev/null)"
 
@@ -156,8 +162,7 @@ else
 		>"$tmpdir/cc-static2.log" 2>&1 &&
 		! LC_ALL=C file "$tmpdir/pp-static" 2>/dev/null | grep -q dynamically &&
 		timeout 60 "$tmpdir/pp-static" >"$tmpdir/static2.out" 2>&1 &&
-		grep -qx "pp-outside: libpagepool $version, 64 pages allocated and freed: ok" \
-			"$tmpdir/static2.out"
+		reported_ok "$tmpdir/static2.out"
 	ok $? "cc ... \$(pkg-config --static --cflags --libs pagepool) -static links and runs" ||
 		diag "$(grep -v 'dlopen' "$tmpdir/cc-static2.log" | head -n 20) $(cat "$tmpdir/static2.out" 2>/dev/null)"
 fi

@@ -47,20 +47,43 @@ ok $? "examples/backend-lifo builds with its Makefile against the installed copy
 	diag "$(head -n 20 "$tmpdir/lifo.log")"
 lifo=$tmpdir/lifo/backend-lifo.so
 
-# run NAME PROGRAM ARGS...: PROGRAM's output into $tmpdir/NAME.out and .err.
+# run NAME PROGRAM ARGS...: PROGRAM's output into $tmpdir/NAME.out and
+# .err, its exit status in $status (and returned).
 run()
 {
 	r_name=$1
 	shift
 	timeout 120 "$@" >"$tmpdir/$r_name.out" 2>"$tmpdir/$r_name.err"
+	status=$?
+	return $status
+}
+
+# ran NAME DESCRIPTION: the check that run NAME exited 0, the end of its
+# stderr shown if not.
+ran()
+{
+	[ "$status" -eq 0 ]
+	ok $? "$2" || diag "$(tail -n 5 "$tmpdir/$1.err")"
+}
+
+# exited NAME STATUS PATTERN...: run NAME exited STATUS, and each PATTERN
+# (grep) matches a line of its stderr; its status and stderr shown if not.
+exited()
+{
+	ex_name=$1
+	ex_status=$2
+	shift 2
+	if [ "$status" = "$ex_status" ] && file_has "$tmpdir/$ex_name.err" "$@"; then
+		return 0
+	fi
+	diag "exit $status: $(cat "$tmpdir/$ex_name.err")"
+	return 1
 }
 
 run lifo "$rpcsim" --backend=plugin:"$lifo" --requests=3000 --threads=2
-ok $? "rpcsim --backend=plugin:backend-lifo.so runs, every page back at the end" ||
-	diag "$(tail -n 5 "$tmpdir/lifo.err")"
-grep -q "^SUMMARY alloc=array backend=plugin " "$tmpdir/lifo.out" &&
-	grep -q "allocator:  backend plugin $lifo" "$tmpdir/lifo.out" &&
-	grep -Eq "backend:   backend_grow [1-9]" "$tmpdir/lifo.out"
+ran lifo "rpcsim --backend=plugin:backend-lifo.so runs, every page back at the end"
+file_has "$tmpdir/lifo.out" "^SUMMARY alloc=array backend=plugin " \
+	"allocator:  backend plugin $lifo" "backend:   backend_grow [1-9]"
 ok $? "its report names the plugin, and the plugin took pages from the zone" ||
 	diag "$(grep -E 'SUMMARY|allocator:|backend:' "$tmpdir/lifo.out")"
 
@@ -75,15 +98,12 @@ ok $? "its JSON result names the plugin's path, not only \"plugin\"" ||
 
 PAGEPOOL_DEBUG=1 run debug "$rpcsim" --backend=plugin:"$lifo" \
 	--requests=1000 --threads=2 --alloc=all
-ok $? "the same with the debug checks on (poison, page states) in every alloc mode" ||
-	diag "$(tail -n 5 "$tmpdir/debug.err")"
+ran debug "the same with the debug checks on (poison, page states) in every alloc mode"
 
 run bench "$pagebench" --backend=plugin:"$lifo" --allocators=lifo --smoke
-ok $? "pagebench --backend=plugin:backend-lifo.so --smoke runs" ||
-	diag "$(tail -n 5 "$tmpdir/bench.err")"
-grep -Eq "^plugin +array +[0-9]" "$tmpdir/bench.out" &&
-	grep -Eq "^plugin +list +[0-9]" "$tmpdir/bench.out" &&
-	grep -q "plugin backend: $lifo" "$tmpdir/bench.out"
+ran bench "pagebench --backend=plugin:backend-lifo.so --smoke runs"
+file_has "$tmpdir/bench.out" "^plugin  *array  *[0-9]" \
+	"^plugin  *list  *[0-9]" "plugin backend: $lifo"
 ok $? "its table has the plugin's single, list and array rows" ||
 	diag "$(grep plugin "$tmpdir/bench.out")"
 
@@ -104,27 +124,18 @@ ok $? "bad-plugin.c builds, once claiming ABI version 99" ||
 	diag "$(head -n 20 "$tmpdir/bad.log")"
 
 run abi "$rpcsim" --backend=plugin:"$tmpdir/abi.so" --requests=100
-status=$?
-[ $status = 1 ] &&
-	grep -q "backend plugin $tmpdir/abi.so: ABI version 99 .*this libpagepool has ABI version 1 " "$tmpdir/abi.err"
-ok $? "another ABI version: rpcsim exits 1, the message names both versions" ||
-	diag "exit $status: $(cat "$tmpdir/abi.err")"
+exited abi 1 "backend plugin $tmpdir/abi.so: ABI version 99 .*this libpagepool has ABI version 1 "
+ok $? "another ABI version: rpcsim exits 1, the message names both versions"
 
 run abi-bench "$pagebench" --backend=plugin:"$tmpdir/abi.so" --allocators=lifo --smoke
-status=$?
-[ $status = 1 ] && grep -q "ABI version 99" "$tmpdir/abi-bench.err"
-ok $? "and pagebench exits 1 with the same cause" ||
-	diag "exit $status: $(cat "$tmpdir/abi-bench.err")"
+exited abi-bench 1 "ABI version 99"
+ok $? "and pagebench exits 1 with the same cause"
 
 run missing "$rpcsim" --backend=plugin:"$tmpdir/none.so" --requests=100
-status=$?
-[ $status = 1 ] &&
-	grep -q "backend plugin $tmpdir/none.so: .*cannot open shared object" "$tmpdir/missing.err"
-ok $? "a plugin that cannot be loaded: exit 1, dlopen()'s cause" ||
-	diag "exit $status: $(cat "$tmpdir/missing.err")"
+exited missing 1 "backend plugin $tmpdir/none.so: .*cannot open shared object"
+ok $? "a plugin that cannot be loaded: exit 1, dlopen()'s cause"
 
 run usage "$rpcsim" --backend=plugin:
-status=$?
 [ $status = 2 ] && [ "$(wc -l <"$tmpdir/usage.err")" -eq 1 ] &&
 	grep -q "^rpcsim: --backend=plugin:: expected plugin:PATH.so" "$tmpdir/usage.err"
 ok $? "--backend=plugin: without a path is a one-line usage error, exit 2" ||
@@ -153,7 +164,6 @@ ok $? "more pages than slots is refused, naming the plugin" ||
 
 PP_BAD_PLUGIN=keep run keep "$rpcsim" --backend=plugin:"$tmpdir/bad.so" \
 	--requests=100 --threads=1
-status=$?
 [ $status != 0 ] &&
 	grep -q "backend plugin bad ($tmpdir/bad.so) kept [0-9]* pages after fini" "$tmpdir/keep.err"
 ok $? "pages a plugin keeps past fini fail rpcsim's leak check" ||
@@ -161,12 +171,9 @@ ok $? "pages a plugin keeps past fini fail rpcsim's leak check" ||
 
 PP_BAD_PLUGIN=initfail run initfail "$rpcsim" --backend=plugin:"$tmpdir/bad.so" \
 	--requests=100 --threads=1
-status=$?
-[ $status = 1 ] &&
-	grep -q "backend plugin bad ($tmpdir/bad.so): init: Input/output error" "$tmpdir/initfail.err" &&
-	grep -q "backend plugin bad ($tmpdir/bad.so): init failed and kept 3 pages taken from the zone" "$tmpdir/initfail.err"
-ok $? "an init that fails: exit 1 with its error, and the pages it kept are named" ||
-	diag "exit $status: $(tail -n 5 "$tmpdir/initfail.err")"
+exited initfail 1 "backend plugin bad ($tmpdir/bad.so): init: Input/output error" \
+	"backend plugin bad ($tmpdir/bad.so): init failed and kept 3 pages taken from the zone"
+ok $? "an init that fails: exit 1 with its error, and the pages it kept are named"
 
 tree_install uninstall DESTDIR="$dest" alloc include
 

@@ -10,12 +10,8 @@
 # (/proc/PID/status SigCgt) or once its first line is out, whatever the
 # machine's speed.
 
-: "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
-: "${top_builddir:=$top_srcdir}"
-# shellcheck source=tests/utils/tap.sh
-. "$top_srcdir/tests/utils/tap.sh"
-
-PAGEBENCH=${PAGEBENCH:-$top_builddir/pagebench/pagebench}
+# shellcheck source=tests/pagebench/common.sh
+. "${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/pagebench/common.sh"
 tap_tmpdir test-pagebench-interrupt
 plan_tests 12
 
@@ -23,32 +19,28 @@ plan_tests 12
 args="--allocators=lifo --api=array --run-ms=500 --runs=5 --pin=off"
 
 first_line() { grep -q '^pagebench allocator=' "$OUT"; }
-gone() { ! kill -0 "$pid" 2>/dev/null; }
 # SIGINT (2) among the signals the process catches
 catches_int()
 {
 	mask=$(sed -n 's/^SigCgt:[[:space:]]*//p' "/proc/$pid/status" 2>/dev/null)
 	[ -n "$mask" ] && [ $((0x$mask & 2)) -ne 0 ]
 }
-# end: the exit status of $pid into $status, killed after 30 s (status 124)
-finish()
+# interrupt READY [ARG]...: pagebench $args ARG... in the background
+# (SIGINT at its default), SIGINT once the command READY succeeds; its
+# exit status in $status, killed after 30 s (status 124)
+interrupt()
 {
-	if wait_for 30 gone; then
-		wait "$pid"
-		status=$?
-	else
-		kill -KILL "$pid" 2>/dev/null
-		wait "$pid"
-		status=124
-	fi
+	int_ready=$1
+	shift
+	# shellcheck disable=SC2086
+	env --default-signal=INT "$PAGEBENCH" $args "$@" >"$OUT" 2>"$ERR" &
+	pid=$!
+	wait_for 30 "$int_ready" && kill -INT "$pid"
+	wait_pid "$pid" 30
 }
 
 # --- text -----------------------------------------------------------------------
-# shellcheck disable=SC2086
-env --default-signal=INT "$PAGEBENCH" $args >"$OUT" 2>"$ERR" &
-pid=$!
-wait_for 30 first_line && kill -INT "$pid"
-finish
+interrupt first_line
 [ "$status" -eq 130 ] && [ "$(cat "$ERR")" = "pagebench: interrupted by SIGINT" ]
 ok $? "text: SIGINT ends it with exit status 130 and one line on stderr" ||
 	diag "status $status: $(cat "$ERR")"
@@ -66,11 +58,7 @@ dashes=$(echo "$row" | tr -s ' ' '\n' | grep -c '^-$')
 ok $? "text: the table holds what was measured" || diag "$row"
 
 # --- JSON -----------------------------------------------------------------------
-# shellcheck disable=SC2086
-env --default-signal=INT "$PAGEBENCH" $args --json >"$OUT" 2>"$ERR" &
-pid=$!
-wait_for 30 catches_int && kill -INT "$pid"
-finish
+interrupt catches_int --json
 [ "$status" -eq 130 ] && [ "$(cat "$ERR")" = "pagebench: interrupted by SIGINT" ]
 ok $? "--json: SIGINT ends it with exit status 130" ||
 	diag "status $status: $(cat "$ERR")"
@@ -90,11 +78,7 @@ else
 fi
 
 # --- --interleave: the whole rounds of runs -------------------------------------------
-# shellcheck disable=SC2086
-env --default-signal=INT "$PAGEBENCH" $args --interleave >"$OUT" 2>"$ERR" &
-pid=$!
-wait_for 30 catches_int && kill -INT "$pid"
-finish
+interrupt catches_int --interleave
 rounds=$(sed -n 's/^interrupted by SIGINT: \([0-4]\) of 5 rounds of runs measured, the tables hold those$/\1/p' "$OUT")
 [ "$status" -eq 130 ] && [ -n "$rounds" ] &&
 	[ "$(grep -c "^pagebench allocator=.* runs=$rounds " "$OUT")" -eq $((rounds ? 8 : 0)) ]
@@ -109,7 +93,7 @@ shpid=$!
 wait_for 10 test -s "$tmpdir/pid"
 pid=$(cat "$tmpdir/pid")
 wait_for 30 first_line && kill -INT "$pid"
-wait_for 30 gone
+wait_for 30 pid_gone "$pid"
 still=$?
 wait "$shpid"
 [ "$still" -eq 0 ] && [ ! -s "$ERR" ]
@@ -122,22 +106,16 @@ grep -q '^lifo  *array  *[0-9.]*  *[0-9.]*$' "$OUT"
 ok $? "SIGINT ignored when it started: the whole table"
 
 # --- --results: a cut-short run is no result file --------------------------------------
-env --default-signal=INT "$PAGEBENCH" $args --results="$tmpdir/res" >"$OUT" 2>"$ERR" &
-pid=$!
-wait_for 30 first_line && kill -INT "$pid"
-finish
+interrupt first_line --results="$tmpdir/res"
 [ "$status" -eq 130 ] && [ -z "$(ls "$tmpdir/res")" ]
 ok $? "--results: a run cut short writes no result file (it runs again)" ||
 	diag "status $status: $(cat "$ERR"); $(ls -a "$tmpdir/res")"
 
 # --- --output=FILE: what was measured, replacing FILE, said on stderr -----------------
 echo old >"$tmpdir/out.txt"
-env --default-signal=INT "$PAGEBENCH" $args --output="$tmpdir/out.txt" >"$OUT" 2>"$ERR" &
-pid=$!
 # the first line in the temporary file FILE is written through
 tmp_first_line() { cat "$tmpdir"/.out.txt.* 2>/dev/null | grep -q '^pagebench allocator='; }
-wait_for 30 tmp_first_line && kill -INT "$pid"
-finish
+interrupt tmp_first_line --output="$tmpdir/out.txt"
 [ "$status" -eq 130 ] && [ ! -s "$OUT" ] &&
 	grep -q '^interrupted by SIGINT: [1-7] of 8 configurations measured' "$tmpdir/out.txt"
 ok $? "--output=FILE: SIGINT replaces FILE with what was measured, marked" ||

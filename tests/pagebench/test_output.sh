@@ -7,12 +7,8 @@
 # FILE is replaced whole when the run succeeds and left as it was when it
 # fails.  Smoke runs: formats only.
 
-: "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
-: "${top_builddir:=$top_srcdir}"
-# shellcheck source=tests/utils/tap.sh
-. "$top_srcdir/tests/utils/tap.sh"
-
-PAGEBENCH=${PAGEBENCH:-$top_builddir/pagebench/pagebench}
+# shellcheck source=tests/pagebench/common.sh
+. "${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/pagebench/common.sh"
 tap_tmpdir test-pagebench-output
 plan_tests 10
 

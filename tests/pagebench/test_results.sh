@@ -14,24 +14,15 @@
 
 # Option lists in variables are split into words on purpose.
 # shellcheck disable=SC2086
-# shellcheck source=tests/utils/tap.sh
-. "$top_srcdir/tests/utils/tap.sh"
-
-PAGEBENCH=${PAGEBENCH:-$top_builddir/pagebench/pagebench}
+# shellcheck source=tests/pagebench/common.sh
+. "${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/pagebench/common.sh"
 RPCSIM=${RPCSIM:-$top_builddir/rpcsim/rpcsim}
 COMPARE=$top_builddir/compare/rpcsim-compare
-tap_need_prog "$PAGEBENCH"
 tap_tmpdir pagebench-results
 # The file's name holds PAGEPOOL_PCP when it is set: only where we set it.
 unset PAGEPOOL_PCP
 
 plan_tests 19
-
-# run ARGS...: pagebench into $OUT and $ERR, its status in $status.
-run()
-{
-	run_cmd 120 "$PAGEBENCH" "$@"
-}
 
 # compare DIR [ARG]...: rpcsim-compare --sweep=DIR, as run.
 compare()

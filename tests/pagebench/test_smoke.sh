@@ -18,18 +18,9 @@
 
 # Option lists in variables are split into words on purpose.
 # shellcheck disable=SC2086
-# shellcheck source=tests/utils/tap.sh
-. "$top_srcdir/tests/utils/tap.sh"
-
-PAGEBENCH=${PAGEBENCH:-$top_builddir/pagebench/pagebench}
-tap_need_prog "$PAGEBENCH"
+# shellcheck source=tests/pagebench/common.sh
+. "${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/pagebench/common.sh"
 tap_tmpdir pagebench-test
-
-# run ARGS...: pagebench into $OUT and $ERR, its status in $status.
-run()
-{
-	run_cmd 120 "$PAGEBENCH" "$@"
-}
 
 options="allocators api bulk variant free profile je-tcache je-batch runs
 run-ms pin interleave results"

@@ -30,6 +30,20 @@ hidden()
 	find "$1" -maxdepth 1 -name '.*' ! -name . ! -name .. | wc -l
 }
 
+# kept PROGRAM FILE OLD WHAT: the last run, PROGRAM --output=FILE, failed
+# (exit 1), FILE still holds OLD, no temporary file is left beside it,
+# and PROGRAM said so ("... not written: the WHAT failed ...").
+kept()
+{
+	if [ "$status" -eq 1 ] && [ "$(cat "$2")" = "$3" ] &&
+	   [ "$(hidden "$(dirname "$2")")" -eq 0 ] &&
+	   grep -q "^$1: --output=$2: not written: the $4 failed (exit 1); the file is as it was\$" "$ERR"; then
+		return 0
+	fi
+	diag "exit $status: $(cat "$ERR")" "$(cat "$2")"
+	return 1
+}
+
 # A gnuplot that fails: the run measures, then fails at its plot.
 printf '#!/bin/sh\nexit 3\n' >"$tmpdir/bad-gnuplot"
 chmod +x "$tmpdir/bad-gnuplot"
@@ -39,12 +53,8 @@ mkdir "$tmpdir/out"
 echo "the old report" >"$tmpdir/out/report.txt"
 run_env RPCSIM_GNUPLOT="$tmpdir/bad-gnuplot" $SMALL \
 	--plot="$tmpdir/out/x.svg" --output="$tmpdir/out/report.txt"
-[ "$status" -eq 1 ] &&
-	[ "$(cat "$tmpdir/out/report.txt")" = "the old report" ] &&
-	[ "$(hidden "$tmpdir/out")" -eq 0 ] &&
-	grep -q "^rpcsim: --output=$tmpdir/out/report.txt: not written: the run failed (exit 1); the file is as it was$" "$ERR"
-ok $? "rpcsim --output=FILE, the run failing: FILE untouched, no temporary file, said" ||
-	diag "exit $status: $(cat "$ERR")" "$(cat "$tmpdir/out/report.txt")"
+kept rpcsim "$tmpdir/out/report.txt" "the old report" run
+ok $? "rpcsim --output=FILE, the run failing: FILE untouched, no temporary file, said"
 
 run $SMALL --output="$tmpdir/out/report.txt"
 [ "$status" -eq 0 ] && [ ! -s "$ERR" ] && [ ! -s "$OUT" ] &&
@@ -72,12 +82,8 @@ fi
 
 echo "the old analysis" >"$tmpdir/out/analysis.txt"
 run_cmd 60 "$ANALYZE" --output="$tmpdir/out/analysis.txt" "$tmpdir/no-trace"
-[ "$status" -eq 1 ] &&
-	[ "$(cat "$tmpdir/out/analysis.txt")" = "the old analysis" ] &&
-	[ "$(hidden "$tmpdir/out")" -eq 0 ] &&
-	grep -q "^rpcsim-analyze: --output=$tmpdir/out/analysis.txt: not written: the analysis failed (exit 1); the file is as it was$" "$ERR"
-ok $? "rpcsim-analyze --output=FILE, the analysis failing: FILE untouched" ||
-	diag "exit $status: $(cat "$ERR")" "$(cat "$tmpdir/out/analysis.txt")"
+kept rpcsim-analyze "$tmpdir/out/analysis.txt" "the old analysis" analysis
+ok $? "rpcsim-analyze --output=FILE, the analysis failing: FILE untouched"
 
 # --- result files that are no result ----------------------------------------
 GRID="--sweep=threads=1,2 --results=$tmpdir/res"

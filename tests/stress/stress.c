@@ -1148,9 +1148,11 @@ static void round_finish(struct round *r)
 
 /* --- the driver ------------------------------------------------------------ */
 
-static void usage(FILE *f)
+/* The help on stdout and exit 0, or on stderr and exit @status (bad usage). */
+__attribute__((noreturn))
+static void usage(int status)
 {
-	fprintf(f,
+	fprintf(status ? stderr : stdout,
 "Usage: pp-stress [OPTION]...\n"
 "Many threads on tiny libpagepool pools for a set time; then every page\n"
 "must be back and every counter must add up.  TAP on stdout.\n"
@@ -1170,6 +1172,7 @@ static void usage(FILE *f)
 "                          $PP_TEST_SEED)\n"
 "  -h, --help              this help\n", MAX_THREADS, MAX_LANES,
 		MAX_DRAINERS, MAX_DRAINERS);
+	exit(status);
 }
 
 /* Decimal digits with an optional fraction (common/number.h). */
@@ -1298,19 +1301,12 @@ static void parse_args(int argc, char **argv, struct stress_opts *o)
 				exit(2);
 			}
 			break;
-		case 'h':
-			usage(stdout);
-			exit(0);
-		default:
-			usage(stderr);
-			exit(2);
+		default:	/* -h, --help: exit 0; anything else: bad usage */
+			usage(c == 'h' ? 0 : 2);
 		}
 	}
-	if (optind < argc) {
-		fprintf(stderr, "pp-stress: unexpected argument '%s'\n",
-			argv[optind]);
-		exit(2);
-	}
+	if (optind < argc)
+		tool_die(2, "unexpected argument '%s'", argv[optind]);
 	if (getenv("PP_TEST_SEED"))
 		o->seed = test_seed(o->seed);
 	if (o->round_s > o->duration)

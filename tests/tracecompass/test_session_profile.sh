@@ -29,8 +29,8 @@
 
 RPCSIM=$top_builddir/rpcsim/rpcsim
 profile=$top_srcdir/tracecompass/rpcsim-session.lttng
-tc=$top_srcdir/tests/tracecompass/tc_state.py
-xmldir=$top_srcdir/tracecompass
+# shellcheck source=tests/tracecompass/tc_state.sh
+. "$top_srcdir/tests/tracecompass/tc_state.sh"
 
 have_python || plan_skip_all "python3 missing"
 grep -q '^#define HAVE_LTTNG_UST 1' "$top_builddir/config.h" 2>/dev/null ||
@@ -155,12 +155,7 @@ PY
 	ok $? "$1" || diag "$(head -c 3000 "$tmpdir/check.out")"
 }
 
-for x in threads bulk page-pool; do
-	python3 "$tc" "$xmldir/rpcsim-$x.xml" --babeltrace "$tmpdir/trace.txt" \
-		>"$tmpdir/$x.json" 2>"$tmpdir/$x.err"
-	ok $? "tc_state.py runs rpcsim-$x.xml over the trace" ||
-		diag "$(cat "$tmpdir/$x.err")"
-done
+tc_state_all "the trace" --babeltrace "$tmpdir/trace.txt"
 
 check "every event carries vpid, vtid and procname, from our three processes only" <<'PY'
 for e in EV:

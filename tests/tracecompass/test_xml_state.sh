@@ -22,8 +22,8 @@
 
 have_python || plan_skip_all "python3 missing"
 
-tc=$top_srcdir/tests/tracecompass/tc_state.py
-xmldir=$top_srcdir/tracecompass
+# shellcheck source=tests/tracecompass/tc_state.sh
+. "$top_srcdir/tests/tracecompass/tc_state.sh"
 tap_tmpdir tc-state
 
 plan_tests 18
@@ -66,12 +66,7 @@ cat >"$tmpdir/events" <<'EOF'
 2040 page_pool:page_pool_release vpid=200 vtid=200 procname=lt-rpcsim pool=0xaaa0 inflight=1 hold=3 release=2
 EOF
 
-for x in threads bulk page-pool; do
-	python3 "$tc" "$xmldir/rpcsim-$x.xml" --script "$tmpdir/events" \
-		>"$tmpdir/$x.json" 2>"$tmpdir/$x.err"
-	ok $? "tc_state.py runs rpcsim-$x.xml over the events" ||
-		diag "$(cat "$tmpdir/$x.err")"
-done
+tc_state_all "the events" --script "$tmpdir/events"
 
 # expect NAME DESCRIPTION: the Python expression on stdin is true of
 # $tmpdir/NAME.json (h(path): the path's history, [[ts, value], ...];

@@ -69,12 +69,9 @@ static void test_fill_empty(void)
 	   "alloc_pages_bulk_array - no fallback, no partial (%llu)",
 	   (unsigned long long)fallbacks(&a, &b));
 	/* An empty pcp list is refilled batch by batch: 32 / 8 = 4 refills. */
-	ok_buddy(vm_delta(&a, &b, PP_PCP_REFILL) == 4 &&
-	   vm_delta(&a, &b, PP_PCP_REFILL_PAGES) == 32,
-	   "alloc_pages_bulk_array - pcp refilled 4 times with 32 pages "
-	   "(%llu, %llu)",
-	   (unsigned long long)vm_delta(&a, &b, PP_PCP_REFILL),
-	   (unsigned long long)vm_delta(&a, &b, PP_PCP_REFILL_PAGES));
+	ok_vm_deltas(ok_buddy, &a, &b, PP_PCP_REFILL, 4, PP_PCP_REFILL_PAGES, 32,
+		     "alloc_pages_bulk_array - pcp refilled 4 times with 32 "
+		     "pages (%llu, %llu)");
 	ok_buddy(vm_delta(&a, &b, PP_ZONE_LOCK) == 4,
 	   "alloc_pages_bulk_array - zone lock taken once per refill (%llu)",
 	   (unsigned long long)vm_delta(&a, &b, PP_ZONE_LOCK));

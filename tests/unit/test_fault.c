@@ -193,9 +193,7 @@ static void test_trylock_always(void)
 	struct pp_vmstat a, b;
 	unsigned long ret;
 
-	pp_pool_vmstat(pool, &a);
-	page = pp_alloc_page(pool, PP_GFP_KERNEL);
-	pp_pool_vmstat(pool, &b);
+	page = test_alloc_page_vmstat(pool, &a, &b);
 	ok(page && vm_delta(&a, &b, PP_PCP_TRYLOCK_FAIL) == 1 &&
 	   vm_delta(&a, &b, PP_PCP_REFILL) == 0 && b.nr_pcp == 0,
 	   "trylock=100 - pp_alloc_page takes its page from the buddy lists");

@@ -64,6 +64,22 @@ static void test_config_rules(void)
 	unsigned int diag_bad[4] = { 10, 20, 20, 11 };
 	unsigned int near[4] = { 10, 10, 10, 10 };
 	unsigned int far[4] = { 10, 255, 255, 10 };
+	/* 2 CPUs on 2 nodes, watermarks 0, and one thing the rules refuse. */
+	const struct {
+		unsigned long nr_pages;
+		const unsigned int *cpu_to_node, *node_distance;
+		enum pp_backend backend;
+		const char *what;
+	} bad[] = {
+		{ 4096, map, NULL, PP_BACKEND_BUDDY, "CPU 1 on node 2 of 2" },
+		{ 4096, NULL, diag_bad, PP_BACKEND_BUDDY,
+		  "node 1 at 11 from itself" },
+		{ 4096, NULL, near, PP_BACKEND_BUDDY, "remote distance 10" },
+		{ 4096, NULL, far, PP_BACKEND_BUDDY, "remote distance 255" },
+		{ 4096, NULL, NULL, PP_BACKEND_JEMALLOC,
+		  "jemalloc backend, 2 nodes" },
+		{ 1, NULL, NULL, PP_BACKEND_BUDDY, "1 page, 2 nodes" },
+	};
 	struct pp_pool *pool;
 
 	pp_pool_config_init(&cfg);
@@ -74,23 +90,17 @@ static void test_config_rules(void)
 	cfg.nr_nodes = PP_MAX_NODES + 1;
 	ok(create_einval(&cfg), "config - %u nodes: EINVAL",
 	   PP_MAX_NODES + 1);
-	cfg.nr_nodes = 2;
-	cfg.cpu_to_node = map;
-	ok(create_einval(&cfg), "config - CPU 1 on node 2 of 2: EINVAL");
-	cfg.cpu_to_node = NULL;
-	cfg.node_distance = diag_bad;
-	ok(create_einval(&cfg), "config - node 1 at 11 from itself: EINVAL");
-	cfg.node_distance = near;
-	ok(create_einval(&cfg), "config - remote distance 10: EINVAL");
-	cfg.node_distance = far;
-	ok(create_einval(&cfg), "config - remote distance 255: EINVAL");
-	cfg.node_distance = NULL;
-	cfg.backend = PP_BACKEND_JEMALLOC;
-	ok(create_einval(&cfg), "config - jemalloc backend, 2 nodes: EINVAL");
-	cfg.backend = PP_BACKEND_BUDDY;
-	cfg.nr_pages = 1;
-	cfg.wmark_min = cfg.wmark_low = cfg.wmark_high = 0;
-	ok(create_einval(&cfg), "config - 1 page, 2 nodes: EINVAL");
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		pp_pool_config_init(&cfg);
+		cfg.nr_pages = bad[i].nr_pages;
+		cfg.nr_cpus = 2;
+		cfg.nr_nodes = 2;
+		cfg.cpu_to_node = bad[i].cpu_to_node;
+		cfg.node_distance = bad[i].node_distance;
+		cfg.backend = bad[i].backend;
+		cfg.wmark_min = cfg.wmark_low = cfg.wmark_high = 0;
+		ok(create_einval(&cfg), "config - %s: EINVAL", bad[i].what);
+	}
 
 	pp_pool_config_init(&cfg);
 	cfg.nr_pages = 1024;

@@ -32,9 +32,7 @@ static void test_refill(void)
 	   "pp_pool_vmstat - new pool: all %lu pages in the buddy lists, batch "
 	   "%u, high %u, 1 cpu", init.nr_free, init.pcp_batch, init.pcp_high);
 
-	pp_pool_vmstat(pool, &a);
-	pages[0] = pp_alloc_page(pool, PP_GFP_KERNEL);
-	pp_pool_vmstat(pool, &b);
+	pages[0] = test_alloc_page_vmstat(pool, &a, &b);
 	ok(vm_delta(&a, &b, PP_PCP_REFILL) == 1,
 	   "pp_alloc_page - empty pcp list: one refill (%llu)",
 	   (unsigned long long)vm_delta(&a, &b, PP_PCP_REFILL));
@@ -103,11 +101,9 @@ static void test_high_drain(void)
 	   b.nr_pcp);
 	pp_put_page(pool, pages[HIGH - 1]);
 	pp_pool_vmstat(pool, &b);
-	ok(vm_delta(&a, &b, PP_PCP_DRAIN) == 1 &&
-	   vm_delta(&a, &b, PP_PCP_DRAIN_PAGES) == BATCH,
-	   "pp_put_page - reaching high drains batch = %u pages (%llu, %llu)",
-	   BATCH, (unsigned long long)vm_delta(&a, &b, PP_PCP_DRAIN),
-	   (unsigned long long)vm_delta(&a, &b, PP_PCP_DRAIN_PAGES));
+	ok_vm_deltas(ok, &a, &b, PP_PCP_DRAIN, 1, PP_PCP_DRAIN_PAGES, BATCH,
+		     "pp_put_page - reaching high drains batch = %u pages "
+		     "(%llu, %llu)", BATCH);
 	ok(b.nr_pcp == HIGH - BATCH && b.nr_free == a.nr_free + BATCH,
 	   "pp_put_page - pcp %lu, buddy +%lu", b.nr_pcp,
 	   b.nr_free - a.nr_free);
@@ -186,6 +182,25 @@ static void test_order_bypass(void)
 }
 
 /*
+ * The check of a drain test's setup, as @a (the counters before the page)
+ * has it: the 32-page @block taken, @buddy pages left in the buddy lists
+ * and @pcp on the pcp lists.
+ */
+#define ok_drain_setup(block, a, buddy, pcp, desc)			\
+	ok((block) && (a)->nr_free == (buddy) && (a)->nr_pcp == (pcp),	\
+	   desc " (buddy %lu, pcp %lu)", (a)->nr_free, (a)->nr_pcp)
+
+/*
+ * And the check of its end, as @b (the counters after the page) has it:
+ * with every pcp page drained back, the 32 pages outside the block in the
+ * buddy lists, the page came from a refill of this CPU's list with a
+ * batch of 8: 7 left on it, 24 in the buddy lists.
+ */
+#define ok_drain_refill(b, desc)						\
+	ok((b)->nr_pcp == 7 && (b)->nr_free == 24,			\
+	   desc " (pcp %lu, buddy %lu)", (b)->nr_pcp, (b)->nr_free)
+
+/*
  * Pages on the pcp list do not count for the watermark: with the buddy
  * lists at min, an allocation takes the slow path, which drains every pcp
  * list into the buddy lists and then succeeds.
@@ -203,12 +218,9 @@ static void test_slowpath_drain(void)
 	test_pcp_fill(pool, 24);
 	block = pp_alloc_pages(pool, PP_GFP_MEMALLOC, 5);
 
-	pp_pool_vmstat(pool, &a);
-	page = pp_alloc_page(pool, PP_GFP_KERNEL);
-	pp_pool_vmstat(pool, &b);
-	ok(block && a.nr_free == 8 && a.nr_pcp == 24,
-	   "pp_alloc_page - setup: buddy at min (%lu), 24 on the pcp list "
-	   "(%lu)", a.nr_free, a.nr_pcp);
+	page = test_alloc_page_vmstat(pool, &a, &b);
+	ok_drain_setup(block, &a, 8, 24,
+		       "pp_alloc_page - setup: buddy at min, 24 on the pcp list");
 	ok(page != NULL && vm_delta(&a, &b, PP_ALLOC_SLOWPATH) == 1 &&
 	   vm_delta(&a, &b, PP_ALLOC_FAIL) == 0,
 	   "pp_alloc_page - below low with pages on the pcp list: slow path, "
@@ -217,9 +229,8 @@ static void test_slowpath_drain(void)
 	   vm_delta(&a, &b, PP_PCP_DRAIN_PAGES) == 24,
 	   "pp_alloc_page - the slow path drained all 24 pcp pages (%llu)",
 	   (unsigned long long)vm_delta(&a, &b, PP_PCP_DRAIN_PAGES));
-	ok(b.nr_pcp == 7 && b.nr_free == 24,
-	   "pp_alloc_page - then refilled the pcp list from the buddy lists "
-	   "(pcp %lu, buddy %lu)", b.nr_pcp, b.nr_free);
+	ok_drain_refill(&b, "pp_alloc_page - then refilled the pcp list from "
+			"the buddy lists");
 	pp_put_page(pool, page);
 	pp_put_page(pool, block);
 	ok(pp_pool_destroy(pool) == 0, "pp_pool_destroy - returns 0");
@@ -326,6 +337,19 @@ static void unpin(void)
 
 #define OTHER_CPU_CHECKS	7
 
+/*
+ * 32 pages on pcp list 1 (filled from cpu_odd), the other 32 taken as one
+ * block (single pages would hit the watermark as the buddy lists empty);
+ * the thread back on cpu_even.  Returns the block.
+ */
+static struct pp_page *fill_other_list(struct pp_pool *pool)
+{
+	pin_to(cpu_odd);
+	test_pcp_fill(pool, 32);
+	pin_to(cpu_even);
+	return pp_alloc_pages(pool, PP_GFP_KERNEL, 5);
+}
+
 static void test_other_cpu(void)
 {
 	struct pp_pool *pool;
@@ -343,27 +367,16 @@ static void test_other_cpu(void)
 		return;
 	}
 
-	/*
-	 * 32 pages on pcp list 1, the other 32 taken as one block (single
-	 * pages would hit the watermark as the buddy lists empty).
-	 */
-	pin_to(cpu_odd);
-	test_pcp_fill(pool, 32);
-	pin_to(cpu_even);
-	block = pp_alloc_pages(pool, PP_GFP_KERNEL, 5);
-	pp_pool_vmstat(pool, &a);
-	page = pp_alloc_page(pool, PP_GFP_KERNEL);
-	pp_pool_vmstat(pool, &b);
-	ok(block && a.nr_free == 0 && a.nr_pcp == 32,
-	   "pcp - setup: buddy empty, 32 pages on the other CPU's list (%lu, "
-	   "%lu)", a.nr_free, a.nr_pcp);
+	block = fill_other_list(pool);
+	page = test_alloc_page_vmstat(pool, &a, &b);
+	ok_drain_setup(block, &a, 0, 32,
+		       "pcp - setup: buddy empty, 32 pages on the other CPU's list");
 	ok(page != NULL && vm_delta(&a, &b, PP_DRAIN_ALL) == 1 &&
 	   vm_delta(&a, &b, PP_PCP_DRAIN_PAGES) == 32,
 	   "pp_alloc_page - drains the other CPU's list and succeeds (%llu)",
 	   (unsigned long long)vm_delta(&a, &b, PP_PCP_DRAIN_PAGES));
-	ok(b.nr_pcp == 7 && b.nr_free == 24,
-	   "pp_alloc_page - the drained pages refill this CPU's list (pcp %lu, "
-	   "buddy %lu)", b.nr_pcp, b.nr_free);
+	ok_drain_refill(&b, "pp_alloc_page - the drained pages refill this "
+			"CPU's list");
 	if (page)
 		pp_put_page(pool, page);
 	if (block)
@@ -371,15 +384,12 @@ static void test_other_cpu(void)
 	pp_pool_drain(pool);
 
 	/* A bulk call on an empty buddy with pages on the other list. */
-	pin_to(cpu_odd);
-	test_pcp_fill(pool, 32);
-	pin_to(cpu_even);
-	block = pp_alloc_pages(pool, PP_GFP_KERNEL, 5);
+	block = fill_other_list(pool);
 	pp_pool_vmstat(pool, &a);
 	ret = pp_alloc_pages_bulk_array(pool, PP_GFP_KERNEL, 4, arr);
 	pp_pool_vmstat(pool, &b);
-	ok(block && a.nr_free == 0 && a.nr_pcp == 32,
-	   "pcp - setup: buddy empty, 32 pages on the other CPU's list");
+	ok_drain_setup(block, &a, 0, 32,
+		       "pcp - setup: buddy empty, 32 pages on the other CPU's list");
 	ok(ret == 1 && arr[0] != NULL && arr[1] == NULL,
 	   "alloc_pages_bulk_array - one page from the other CPU's pages "
 	   "(%lu)", ret);

@@ -358,9 +358,7 @@ static void test_bypass(void)
 
 	if (!pin_to(1))
 		bail_out("cannot run on CPU 1");
-	pp_pool_vmstat(pool, &a);
-	page = pp_alloc_page(pool, PP_GFP_KERNEL);
-	pp_pool_vmstat(pool, &b);
+	page = test_alloc_page_vmstat(pool, &a, &b);
 	ok(page && vm_delta(&a, &b, PP_PCP_TRYLOCK_FAIL) == 1 &&
 	   vm_delta(&a, &b, PP_PCP_REFILL) == 0 && b.nr_pcp == 0 &&
 	   vm_delta(&a, &b, PP_PGALLOC) == 1,
@@ -411,9 +409,7 @@ static void test_bypass(void)
 		bail_out("a lock pool: %s", strerror(errno));
 	if (!pin_to(1))
 		bail_out("cannot run on CPU 1");
-	pp_pool_vmstat(lock, &a);
-	page = pp_alloc_page(lock, PP_GFP_KERNEL);
-	pp_pool_vmstat(lock, &b);
+	page = test_alloc_page_vmstat(lock, &a, &b);
 	ok(page && vm_delta(&a, &b, PP_PCP_TRYLOCK_FAIL) == 0 &&
 	   vm_delta(&a, &b, PP_PCP_REFILL) == 1 && b.nr_pcp == BATCH - 1,
 	   "lock, 1 list, on CPU 1: pp_alloc_page uses list 0 (pcp %lu)",

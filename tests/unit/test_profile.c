@@ -136,9 +136,7 @@ static bool pfmemalloc_marks(void)
 
 	test_pool_config(&cfg, POOL_PAGES, 8, 48, 1);
 	cfg.profile = PP_PROFILE_KERNEL;
-	cfg.wmark_min = 64;
-	cfg.wmark_low = PP_WMARK_AUTO;
-	cfg.wmark_high = PP_WMARK_AUTO;
+	test_config_wmarks(&cfg, 64, PP_WMARK_AUTO, PP_WMARK_AUTO);
 	pool = pp_pool_create(&cfg);
 	if (!pool)
 		return false;

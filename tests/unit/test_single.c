@@ -181,12 +181,9 @@ static void test_watermarks(void)
 	ok(kernel == 56 && b.nr_free == 8,
 	   "pp_alloc_page - GFP_KERNEL stops at the min watermark: %u pages, "
 	   "%lu left", kernel, b.nr_free);
-	ok(vm_delta(&a, &b, PP_ALLOC_SLOWPATH) == 9 &&
-	   vm_delta(&a, &b, PP_ALLOC_FAIL) == 1,
-	   "pp_alloc_page - the 8 allocations at or below low and the failure "
-	   "take the slow path (%llu, %llu fail)",
-	   (unsigned long long)vm_delta(&a, &b, PP_ALLOC_SLOWPATH),
-	   (unsigned long long)vm_delta(&a, &b, PP_ALLOC_FAIL));
+	ok_vm_deltas(ok, &a, &b, PP_ALLOC_SLOWPATH, 9, PP_ALLOC_FAIL, 1,
+		     "pp_alloc_page - the 8 allocations at or below low and the "
+		     "failure take the slow path (%llu, %llu fail)");
 
 	while (n < 64 && (pages[n] = pp_alloc_page(pool, PP_GFP_ATOMIC)))
 		n++;

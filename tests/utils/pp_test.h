@@ -277,6 +277,33 @@ static inline uint64_t vm_delta(const struct pp_vmstat *before,
 	return after->events[ev] - before->events[ev];
 }
 
+/*
+ * One pp_alloc_page(@pool, PP_GFP_KERNEL), the pool's counters taken just
+ * before it into @before and just after it into @after.
+ */
+static inline struct pp_page *test_alloc_page_vmstat(struct pp_pool *pool,
+						     struct pp_vmstat *before,
+						     struct pp_vmstat *after)
+{
+	struct pp_page *page;
+
+	pp_pool_vmstat(pool, before);
+	page = pp_alloc_page(pool, PP_GFP_KERNEL);
+	pp_pool_vmstat(pool, after);
+	return page;
+}
+
+/*
+ * ok_vm_deltas(OK, A, B, EV1, N1, EV2, N2, FMT, ...) - check with OK (ok
+ * or ok_buddy) that counters EV1 and EV2 changed by N1 and N2 from
+ * snapshot A to snapshot B; FMT, after its own arguments, is given the
+ * two changes (unsigned long long: "%llu").
+ */
+#define ok_vm_deltas(okf, a, b, ev1, n1, ev2, n2, ...)			\
+	okf(vm_delta(a, b, ev1) == (n1) && vm_delta(a, b, ev2) == (n2),	\
+	    __VA_ARGS__, (unsigned long long)vm_delta(a, b, ev1),		\
+	    (unsigned long long)vm_delta(a, b, ev2))
+
 static inline uint64_t vm_event(struct pp_pool *pool, enum pp_vm_event ev)
 {
 	struct pp_vmstat st;

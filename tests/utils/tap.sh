@@ -190,6 +190,38 @@ wait_for()
 	done
 }
 
+# pid_gone PID: the process PID has ended (or never was).
+pid_gone()
+{
+	! kill -0 "$1" 2>/dev/null
+}
+
+# wait_pid PID SECONDS: wait for the test's background command PID to
+# end, at most SECONDS; its exit status in $status, or 124 when it was
+# still running then (killed: a hang, not a wait for the suite's timeout).
+wait_pid()
+{
+	if wait_for "$2" pid_gone "$1"; then
+		wait "$1"
+		status=$?
+	else
+		kill -KILL "$1" 2>/dev/null
+		wait "$1"
+		status=124
+	fi
+}
+
+# file_has FILE PATTERN...: each PATTERN (a basic regular expression, as
+# grep takes it) matches a line of FILE.
+file_has()
+{
+	fh_file=$1
+	shift
+	for fh_pattern in "$@"; do
+		grep -q -- "$fh_pattern" "$fh_file" || return 1
+	done
+}
+
 # have_python: python3 is there (many tests check JSON with it).
 have_python()
 {
