@@ -911,6 +911,20 @@ children_of()
 			basename "$(dirname "$st")"
 	done
 }
+# proc_states PID...: "PID (state S, parent P)" of each that is there
+# (Z: a zombie not yet reaped), "PID (gone)" of the others
+proc_states()
+{
+	for ps_pid in "$@"; do
+		if [ -r "/proc/$ps_pid/stat" ]; then
+			# shellcheck disable=SC2046 # the fields after "(comm) "
+			set -- $(sed 's/^.*) //' "/proc/$ps_pid/stat" 2>/dev/null)
+			printf '%s (state %s, parent %s) ' "$ps_pid" "${1:-?}" "${2:-?}"
+		else
+			printf '%s (gone) ' "$ps_pid"
+		fi
+	done
+}
 # any_alive PID...: one of them still runs
 any_alive()
 {
@@ -985,7 +999,7 @@ catch_once()
 	# for the one, and the one for the others
 	# shellcheck disable=SC2086
 	! any_alive $reader $workers || {
-		diag "still running after the tool ended: $reader $workers"
+		diag "still running after the tool ended: $(proc_states $reader $workers)"
 		return 2
 	}
 }
