@@ -8,10 +8,12 @@
  * that would end the process (tmp_signals[]) first kills the workers
  * (SIGKILL) and waits for them, so that none re-creates a file it was
  * copying, then removes what was noted, then ends the process as the
- * signal would have.  The handler only calls kill(), waitpid(), unlink(),
- * rmdir(), getpid(), raise() and sigaction() (async-signal-safe), and
- * reads arrays that are never changed while the signals are unblocked:
- * tmp_note(), tmp_remove() and the list of workers block them.  A signal
+ * signal would have, in the thread that set the guard (tmp_on_signal()).
+ * The handler only calls kill(), waitpid(), unlink(), rmdir(), getpid(),
+ * gettid(), tgkill(), raise() and sigaction() (async-signal-safe), and
+ * reads arrays that are never changed while the signals are unblocked in
+ * that thread: tmp_note(), tmp_remove() and the list of workers block
+ * them.  A signal
  * ignored on entry (nohup, a shell's background job) stays ignored.  An
  * exit() while guarded (tool_die()) cleans up the same way (atexit()).
  */
@@ -46,6 +48,7 @@ static const int tmp_signals[] = {
 static struct tmpdir *volatile tmp_live;
 static struct sigaction tmp_old[NR_TMP_SIGNALS];
 static pid_t tmp_owner;		/* the process that set the guard */
+static pid_t tmp_owner_tid;	/* its thread that did, which alone cleans up */
 static pid_t tmp_pids[TMP_PIDS_MAX];	/* its workers alive; 0: free */
 
 void tmp_block(sigset_t *old)
@@ -186,13 +189,33 @@ static void tmp_clean_up(void)
 		rmdir(t->base);
 }
 
+/*
+ * libbabeltrace2 starts threads of its own, and the kernel gives a
+ * process's signal to any thread that does not block it.  The clean-up
+ * runs in the thread that set the guard only: the one that changes what
+ * it reads, with the signals blocked while it does; another thread
+ * passes the signal on to it.  The signal's default action is restored
+ * only once the clean-up is done: a second signal meanwhile (the
+ * isolating parent forwards the one it got too) waits in the blocked
+ * set, instead of ending the process half way through.
+ */
 static void tmp_on_signal(int sig)
 {
+	struct sigaction dfl;
 	int saved = errno;
 
+	if (getpid() == tmp_owner && gettid() != tmp_owner_tid) {
+		tgkill(tmp_owner, tmp_owner_tid, sig);
+		errno = saved;
+		return;
+	}
 	tmp_clean_up();
+	memset(&dfl, 0, sizeof(dfl));
+	dfl.sa_handler = SIG_DFL;
+	sigemptyset(&dfl.sa_mask);
+	sigaction(sig, &dfl, NULL);
 	errno = saved;
-	/* SA_RESETHAND: the default action now, delivered on return */
+	/* blocked in this handler: the default action on return */
 	raise(sig);
 }
 
@@ -215,13 +238,14 @@ void tmp_guard(struct tmpdir *t)
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = tmp_on_signal;
-	sa.sa_flags = SA_RESETHAND;
+	sa.sa_flags = SA_RESTART;
 	sigemptyset(&sa.sa_mask);
 	for (i = 0; i < NR_TMP_SIGNALS; i++)
 		sigaddset(&sa.sa_mask, tmp_signals[i]);
 	if (!at_exit && !atexit(tmp_at_exit))
 		at_exit = true;
 	tmp_owner = getpid();
+	tmp_owner_tid = gettid();
 	tmp_live = t;
 	for (i = 0; i < NR_TMP_SIGNALS; i++) {
 		sigaction(tmp_signals[i], &sa, &tmp_old[i]);
