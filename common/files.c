@@ -158,15 +158,26 @@ static const int live_signals[] = { SIGHUP, SIGINT, SIGQUIT, SIGTERM,
 				    SIGXCPU, SIGXFSZ, SIGVTALRM, SIGPROF };
 #define NR_LIVE_SIGNALS	(sizeof(live_signals) / sizeof(live_signals[0]))
 
+/*
+ * The default action is put back only once the files are gone: with
+ * SA_RESETHAND, a second signal taken by another thread of the program
+ * meanwhile (libbabeltrace2 starts some) would end it half way.  Such a
+ * second handler unlinks the same files again, harmlessly.
+ */
 static void live_on_signal(int sig)
 {
+	struct sigaction dfl;
 	int e = errno;
 
 	if (getpid() == live_owner)
 		for (unsigned int i = 0; i < LIVE_MAX; i++)
 			if (live[i].used)
 				unlink(live[i].path);
-	/* SA_RESETHAND: the default action, delivered on return */
+	memset(&dfl, 0, sizeof(dfl));
+	dfl.sa_handler = SIG_DFL;
+	sigemptyset(&dfl.sa_mask);
+	sigaction(sig, &dfl, NULL);
+	/* blocked in this handler: the default action on return */
 	raise(sig);
 	errno = e;
 }
@@ -201,7 +212,7 @@ static void live_guard(void)
 		at_exit = true;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = live_on_signal;
-	sa.sa_flags = SA_RESETHAND;
+	sa.sa_flags = SA_RESTART;
 	sigemptyset(&sa.sa_mask);
 	for (size_t i = 0; i < NR_LIVE_SIGNALS; i++)
 		sigaddset(&sa.sa_mask, live_signals[i]);
