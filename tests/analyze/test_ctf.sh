@@ -983,11 +983,11 @@ catch_once()
 		wait $top
 		return 1
 	fi
+	# shellcheck disable=SC2086 # lists of pids
 	case $2 in
 	reader) kill -"$1" $reader ;;
 	top) kill -"$1" $top ;;
 	both) kill -"$1" $reader $top ;;
-	# shellcheck disable=SC2086
 	worker) set -- "$1" $workers; kill -"$1" "$2" ;;
 	esac
 	# shellcheck disable=SC2086
