@@ -10,12 +10,12 @@
  * copying, then removes what was noted, then ends the process as the
  * signal would have, in the thread that set the guard (tmp_on_signal()).
  * The handler only calls kill(), waitpid(), unlink(), rmdir(), getpid(),
- * gettid(), tgkill(), raise() and sigaction() (async-signal-safe), and
+ * gettid(), tgkill(), signal() and raise() (async-signal-safe), and
  * reads arrays that are never changed while the signals are unblocked in
  * that thread: tmp_note(), tmp_remove() and the list of workers block
- * them.  A signal
- * ignored on entry (nohup, a shell's background job) stays ignored.  An
- * exit() while guarded (tool_die()) cleans up the same way (atexit()).
+ * them.  A signal ignored on entry (nohup, a shell's background job)
+ * stays ignored.  An exit() while guarded (tool_die()) cleans up the
+ * same way (atexit()).
  */
 #include "config.h"
 
@@ -201,7 +201,6 @@ static void tmp_clean_up(void)
  */
 static void tmp_on_signal(int sig)
 {
-	struct sigaction dfl;
 	int saved = errno;
 
 	if (getpid() == tmp_owner && gettid() != tmp_owner_tid) {
@@ -210,10 +209,7 @@ static void tmp_on_signal(int sig)
 		return;
 	}
 	tmp_clean_up();
-	memset(&dfl, 0, sizeof(dfl));
-	dfl.sa_handler = SIG_DFL;
-	sigemptyset(&dfl.sa_mask);
-	sigaction(sig, &dfl, NULL);
+	signal(sig, SIG_DFL);
 	errno = saved;
 	/* blocked in this handler: the default action on return */
 	raise(sig);

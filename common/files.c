@@ -166,17 +166,13 @@ static const int live_signals[] = { SIGHUP, SIGINT, SIGQUIT, SIGTERM,
  */
 static void live_on_signal(int sig)
 {
-	struct sigaction dfl;
 	int e = errno;
 
 	if (getpid() == live_owner)
 		for (unsigned int i = 0; i < LIVE_MAX; i++)
 			if (live[i].used)
 				unlink(live[i].path);
-	memset(&dfl, 0, sizeof(dfl));
-	dfl.sa_handler = SIG_DFL;
-	sigemptyset(&dfl.sa_mask);
-	sigaction(sig, &dfl, NULL);
+	signal(sig, SIG_DFL);
 	/* blocked in this handler: the default action on return */
 	raise(sig);
 	errno = e;
