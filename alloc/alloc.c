@@ -448,6 +448,8 @@ struct pp_page *pp_alloc_page_rseq_recount(struct pp_pool *pool,
 	pp_rseq_count(pool, PP_ALLOC_SINGLE_CALLS, 1);
 	if (unlikely((gfp & PP_GFP_ZERO) || pp_trace_enabled(mm_page_alloc)))
 		return pp_alloc_page_finish(pool, page, gfp);
+	pp_trace_usdt(mm_page_alloc, pp_pfn(pool, page), 0U,
+		      (unsigned long)(gfp & PP_GFP_MASK), PP_MIGRATE_UNMOVABLE);
 	return page;
 }
 
@@ -486,6 +488,8 @@ struct pp_page *pp_alloc_page_rseq(struct pp_pool *pool, pp_gfp_t gfp)
 		return pp_alloc_page_rseq_recount(pool, page, gfp);
 	if (unlikely((gfp & PP_GFP_ZERO) || pp_trace_enabled(mm_page_alloc)))
 		return pp_alloc_page_finish(pool, page, gfp);
+	pp_trace_usdt(mm_page_alloc, pp_pfn(pool, page), 0U,
+		      (unsigned long)(gfp & PP_GFP_MASK), PP_MIGRATE_UNMOVABLE);
 	return page;
 }
 #endif
@@ -509,6 +513,8 @@ struct pp_page *pp_alloc_page(struct pp_pool *pool, pp_gfp_t gfp)
 		return pp_alloc_page_slow(pool, gfp);
 	if (unlikely((gfp & PP_GFP_ZERO) || pp_trace_enabled(mm_page_alloc)))
 		return pp_alloc_page_finish(pool, page, gfp);
+	pp_trace_usdt(mm_page_alloc, pp_pfn(pool, page), 0U,
+		      (unsigned long)(gfp & PP_GFP_MASK), PP_MIGRATE_UNMOVABLE);
 	return page;
 }
 

@@ -339,6 +339,7 @@ void pp_put_page_inline(struct pp_pool *pool, struct pp_page *page)
 			return pp_put_page_slow(pool, page);
 		/* The only reference is ours: see pp_put_page_testzero(). */
 		__atomic_store_n(&page->refcount, 0, __ATOMIC_RELAXED);
+		pp_trace_usdt(mm_page_free, pp_pfn(pool, page), 0U);
 		pp_kasan_poison(pool, page, 0);
 		/*
 		 * free_unref_page_commit() and PGFREE, a section each; what
@@ -364,6 +365,7 @@ void pp_put_page_inline(struct pp_pool *pool, struct pp_page *page)
 		return pp_put_page_slow(pool, page);
 	/* The only reference is ours: see pp_put_page_testzero(). */
 	__atomic_store_n(&page->refcount, 0, __ATOMIC_RELAXED);
+	pp_trace_usdt(mm_page_free, pp_pfn(pool, page), 0U);
 	pp_kasan_poison(pool, page, 0);
 	if (unlikely(pp_pcp_commit_page(pcp, page)))
 		return pp_pcp_drain_unlock(pool, pcp);
@@ -626,7 +628,10 @@ void pp_release_pages(struct pp_pool *pool, struct pp_page **pages,
 	/*
 	 * Several nodes are pp_pool_slow(): the batches of the general path
 	 * go each to the list of their pages' zone; one zone, zones[0], is
-	 * all the loops below know.
+	 * all the loops below know.  The loops fire no probe: a tracer
+	 * attached to any pagepool probe raises the one semaphore that
+	 * pp_trace_enabled(mm_page_free_batched) tests, and sends the pages
+	 * to the checked path, which fires mm_page_free's for each.
 	 */
 	if (unlikely(pp_pool_slow(pool) || pp_trace_enabled(mm_page_free) ||
 		     pp_trace_enabled(mm_page_free_batched)))

@@ -1,11 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Tracepoints of the "pagepool" provider, and the USDT probe of the same
- * name and arguments beside each (tracepoints/usdt.h; two of them only
- * with --enable-usdt=all, below); either is nothing
+ * name and arguments beside each (tracepoints/usdt.h); either is nothing
  * when built without it (--disable-lttng-ust, --disable-usdt).  A
  * disabled tracepoint is one load and one branch, a detached probe one
- * more of each.
+ * more of each, or a nop (below).
  *
  * pp_trace() checks and fires.  Fast paths split the two:
  * pp_trace_enabled() is the check alone, so that the call (which makes the
@@ -43,35 +42,46 @@ static inline void pp_trace_nop(int unused, ...)
 #endif
 
 /*
- * Which events have a USDT probe.  The two that the single-page fast
- * paths check for every page, mm_page_alloc and mm_page_free, only with
- * ./configure --enable-usdt=all: their semaphore's test costs the lean
- * single-page alloc + free about 0.5 ns (6 %) in a pinned pagebench A/B,
- * even unattached (doc/tracing.md).  The others are tested once per call
- * or on a slow path, where nothing measures it.
+ * How each event's USDT probe fires.  mm_page_alloc and mm_page_free,
+ * which the single-page fast paths and pp_release_pages() meet for every
+ * page, fire without testing the semaphore: the probe site is a nop whose
+ * operands (the pfn, the order, ...) are computed whether a tracer is
+ * attached or not, which costs those paths less than the semaphore's test
+ * did (about 0.5 ns a page, 6 %, in a pinned pagebench A/B: doc/tracing.md
+ * and doc/results/2026-12-05-usdt-cost.md).  The fast paths fire them
+ * with pp_trace_usdt() where they finish a page themselves; everywhere
+ * else pp_trace() fires both.  The other events test the semaphore: they
+ * fire once per call or on a slow path.
  */
-#ifdef PP_USDT_PER_PAGE
-#define pp_usdt_on_mm_page_alloc		1
-#define pp_usdt_on_mm_page_free			1
-#else
-#define pp_usdt_on_mm_page_alloc		0
-#define pp_usdt_on_mm_page_free			0
-#endif
-#define pp_usdt_on_mm_page_alloc_bulk		1
-#define pp_usdt_on_mm_page_alloc_zone_locked	1
-#define pp_usdt_on_mm_page_free_batched		1
-#define pp_usdt_on_mm_page_pcpu_drain		1
+#define pp_usdt_how_mm_page_alloc		pp_usdt_fire
+#define pp_usdt_how_mm_page_free		pp_usdt_fire
+#define pp_usdt_how_mm_page_alloc_bulk		pp_usdt
+#define pp_usdt_how_mm_page_alloc_zone_locked	pp_usdt
+#define pp_usdt_how_mm_page_free_batched	pp_usdt
+#define pp_usdt_how_mm_page_pcpu_drain		pp_usdt
+/* Whether the probe's semaphore is tested (and so whether it says "on"). */
+#define pp_usdt_tested_mm_page_alloc		0
+#define pp_usdt_tested_mm_page_free		0
+#define pp_usdt_tested_mm_page_alloc_bulk	1
+#define pp_usdt_tested_mm_page_alloc_zone_locked 1
+#define pp_usdt_tested_mm_page_free_batched	1
+#define pp_usdt_tested_mm_page_pcpu_drain	1
 
 #define pp_trace_enabled(name)						\
 	(pp_lttng_enabled(name) ||					\
-	 (pp_usdt_on_##name && pp_usdt_enabled(pagepool)))
+	 (pp_usdt_tested_##name && pp_usdt_enabled(pagepool)))
 #define pp_do_trace(name, ...)						\
 	do {								\
 		if (pp_lttng_enabled(name))				\
 			pp_lttng_fire(name, __VA_ARGS__);		\
-		if (pp_usdt_on_##name)					\
-			pp_usdt(pagepool, name, __VA_ARGS__);		\
+		pp_usdt_how_##name(pagepool, name, __VA_ARGS__);	\
 	} while (0)
+/*
+ * The probe alone, where a fast path finishes a page itself with the
+ * tracepoint off (pp_trace_enabled() false: for these two, the LTTng
+ * tracepoint alone).
+ */
+#define pp_trace_usdt(name, ...) pp_usdt_fire(pagepool, name, __VA_ARGS__)
 #define pp_trace(name, ...) pp_do_trace(name, __VA_ARGS__)
 
 /* Bulk fallback reasons, as recorded in mm_page_alloc_bulk.fallback. */

@@ -3,13 +3,13 @@
 #
 # The USDT probes (tracepoints/usdt.h): read from the ELF notes
 # (.note.stapsdt) of libpagepool.so and rpcsim, every LTTng event of the
-# three providers (but mm_page_alloc and mm_page_free without
-# --enable-usdt=all) has a probe of the same provider, name and number of
+# three providers has a probe of the same provider, name and number of
 # arguments, each site with its provider's one semaphore, and no probe
-# lacks its event.  Where
-# bpftrace can attach here, it counts one rpcsim run's calls, pages and
-# bulk list allocator calls through the probes, and the counts equal those of
-# rpcsim's JSON (skipped with the reason otherwise).  Skipped as a whole
+# lacks its event.  Where bpftrace can attach here, it counts one rpcsim
+# run's calls, pages and bulk list allocator calls through the probes,
+# and the counts equal those of rpcsim's JSON, and a lean single-page
+# run's mm_page_alloc and mm_page_free (skipped with the reason
+# otherwise).  Skipped as a whole
 # in a build without USDT probes (./configure --disable-usdt, or no
 # <sys/sdt.h>).
 
@@ -67,18 +67,12 @@ probes()
 	/^ *Arguments:/ { print p ":" n, NF - 1, sem }'
 }
 
-plan_tests 6
+plan_tests 7
 
 tp=$top_srcdir/tracepoints
 probes "$lib" >"$tmpdir/lib.probes"
 probes "$bin" >"$tmpdir/bin.probes"
-# mm_page_alloc and mm_page_free only with --enable-usdt=all (alloc/trace.h)
-if grep -q '^#define PP_USDT_PER_PAGE 1' "$top_builddir/config.h"; then
-	events "$tp/pagepool_tp.h" >"$tmpdir/lib.events"
-else
-	events "$tp/pagepool_tp.h" |
-		grep -v '^pagepool:mm_page_\(alloc\|free\) ' >"$tmpdir/lib.events"
-fi
+events "$tp/pagepool_tp.h" >"$tmpdir/lib.events"
 events "$tp/rpcsim_tp.h" "$tp/page_pool_tp.h" >"$tmpdir/bin.events"
 
 # each event's name and argument count, once however many sites fire it
@@ -120,7 +114,7 @@ elif ! timeout 30 bpftrace -e 'BEGIN { exit(); }' >"$tmpdir/bt-probe" 2>&1; then
 	why="bpftrace cannot run here: $(grep -v RLIMIT_MEMLOCK "$tmpdir/bt-probe" | head -n 1)"
 fi
 if [ -n "$why" ]; then
-	skip 2 "$why"
+	skip 3 "$why"
 	exit_status
 fi
 
@@ -132,6 +126,8 @@ bpftrace -e "
 BEGIN { printf(\"ready\\n\"); }
 usdt:$bin:rpcsim:svc_alloc_arg_exit { @calls[pid] = count(); @pages[pid] = sum(arg0); }
 usdt:$lib:pagepool:mm_page_alloc_bulk /arg3 == 0/ { @bulk[pid] = count(); }
+usdt:$lib:pagepool:mm_page_alloc { @alloc[pid] = count(); }
+usdt:$lib:pagepool:mm_page_free { @free[pid] = count(); }
 " >"$tmpdir/bt.out" 2>"$tmpdir/bt.err" &
 bt=$!
 n=0
@@ -143,7 +139,7 @@ done
 if ! grep -q '^ready' "$tmpdir/bt.out"; then
 	kill $bt 2>/dev/null
 	wait $bt
-	skip 2 "bpftrace could not attach: $(grep -v RLIMIT_MEMLOCK "$tmpdir/bt.err" | head -n 1)"
+	skip 3 "bpftrace could not attach: $(grep -v RLIMIT_MEMLOCK "$tmpdir/bt.err" | head -n 1)"
 	exit_status
 fi
 "$RPCSIM" --alloc=list --requests=2000 --warmup=0 --json >"$tmpdir/run.json" \
@@ -151,10 +147,17 @@ fi
 rp=$!
 wait $rp
 status=$?
+# the lean single-page fast paths fire mm_page_alloc and mm_page_free
+# without a semaphore test (alloc/trace.h)
+"$RPCSIM" --profile=lean --alloc=single --requests=2000 --warmup=0 --json \
+	>"$tmpdir/single.json" 2>>"$tmpdir/run.err" &
+sp=$!
+wait $sp
+status=$((status + $?))
 kill -INT $bt
 wait $bt
 [ "$status" -eq 0 ]
-ok $? "rpcsim under bpftrace: exit 0" || diag "status $status: $(head -c 500 "$tmpdir/run.err")"
+ok $? "rpcsim under bpftrace: exit 0, twice" || diag "status $status: $(head -c 500 "$tmpdir/run.err")"
 # bpftrace prints "@calls[PID]: N" for each map entry at its end
 got=$(for m in calls pages bulk; do
 	sed -n "s/^@$m\\[$rp\\]: //p" "$tmpdir/bt.out"
@@ -167,5 +170,24 @@ print(m["calls"], m["pages"], m["counters"]["alloc_bulk_list_calls"], "")
 [ -n "$want" ] && [ "$got" = "$want" ]
 ok $? "bpftrace's counts through the probes equal rpcsim's: calls, pages, bulk calls" ||
 	diag "bpftrace: '$got', rpcsim: '$want'; $(head -c 800 "$tmpdir/bt.out")"
+
+# every single-page call fires mm_page_alloc once (the run allocates no
+# single page outside its mode); mm_page_free fires for the run's frees
+# and for those after it (the pages rpcsim holds go back at its end)
+got=$(for m in alloc free; do
+	sed -n "s/^@$m\\[$sp\\]: //p" "$tmpdir/bt.out"
+done | tr '\n' ' ')
+python3 -c '
+import json, sys
+c = json.load(open(sys.argv[1]))["modes"][0]["counters"]
+got = [int(x) for x in sys.argv[2].split()]
+sys.exit(not (len(got) == 2 and got[0] == c["alloc_single_calls"] and
+              got[1] >= c["pgfree"] > 0))
+' "$tmpdir/single.json" "$got"
+ok $? "lean single pages: mm_page_alloc's probe fired once per call, mm_page_free's for every page freed" ||
+	diag "bpftrace (alloc, free): '$got'; rpcsim: $(python3 -c '
+import json, sys
+c = json.load(open(sys.argv[1]))["modes"][0]["counters"]
+print(c["alloc_single_calls"], c["pgfree"])' "$tmpdir/single.json" 2>&1)"
 
 exit_status
