@@ -746,30 +746,15 @@ static void json_pairing(struct json *j, const struct group *g)
 /* A run's "config": its run_start's fields, null without one. */
 static void json_config(struct json *j, const struct group *g)
 {
-	const struct run_config *c = &g->cfg;
+	const struct run_config *s = &g->cfg;
 
 	if (!json_object_or_null(j, RK(analyze_run, config), g->nr_starts))
 		return;
-	if (c->pid == PID_UNKNOWN)
+	if (s->pid == PID_UNKNOWN)
 		json_null(j, RK(analyze_config, pid));
 	else
-		json_int(j, RK(analyze_config, pid), c->pid);
-	json_string(j, RK(analyze_config, backend), c->backend);
-	json_string(j, RK(analyze_config, contract), c->contract);
-	json_string(j, RK(analyze_config, mode_name), c->mode_name);
-	json_uint(j, RK(analyze_config, threads), c->threads);
-	json_uint(j, RK(analyze_config, slots), c->slots);
-	json_uint(j, RK(analyze_config, io_size), c->io_size);
-	json_uint(j, RK(analyze_config, max_payload), c->max_payload);
-	json_uint(j, RK(analyze_config, pool_pages), c->pool_pages);
-	json_uint(j, RK(analyze_config, file_pages), c->file_pages);
-	json_uint(j, RK(analyze_config, pcp_batch), c->pcp_batch);
-	json_uint(j, RK(analyze_config, pcp_high), c->pcp_high);
-	json_string(j, RK(analyze_config, completion), c->completion);
-	json_uint(j, RK(analyze_config, read_weight), c->read_weight);
-	json_uint(j, RK(analyze_config, write_weight), c->write_weight);
-	json_uint(j, RK(analyze_config, seed), c->seed);
-	json_string(j, RK(analyze_config, version), c->version);
+		json_int(j, RK(analyze_config, pid), s->pid);
+	RESULT_ANALYZE_RUN_START(RESULT_JSON_FIELD)
 	json_object_end(j);
 }
 
