@@ -162,7 +162,7 @@ void group_merge(struct group *dst, const struct group *src)
 	dst->entry_no_exit += src->entry_no_exit;
 	dst->across_discard += src->across_discard;
 	dst->no_vtid += src->no_vtid;
-	dst->no_stamp += src->no_stamp;
+	dst->no_timestamp += src->no_timestamp;
 	sums_merge(&dst->sums, &src->sums);
 }
 
@@ -731,15 +731,12 @@ static void json_per_call(struct json *j, const struct analysis *a,
 /* "pairing": how the entry and exit events paired. */
 static void json_pairing(struct json *j, const struct group *g)
 {
+	const struct group *s = g;	/* RESULT_JSON_FIELD's */
+
 	json_object_begin(j, RK(analyze_group, pairing));
 	json_uint(j, RK(analyze_pairing, entries), g->entries);
 	json_uint(j, RK(analyze_pairing, paired), g->stamps.hist->count);
-	json_uint(j, RK(analyze_pairing, entry_no_exit), g->entry_no_exit);
-	json_uint(j, RK(analyze_pairing, exit_no_entry), g->exit_no_entry);
-	json_uint(j, RK(analyze_pairing, entry_twice), g->entry_twice);
-	json_uint(j, RK(analyze_pairing, across_discard), g->across_discard);
-	json_uint(j, RK(analyze_pairing, no_vtid), g->no_vtid);
-	json_uint(j, RK(analyze_pairing, no_timestamp), g->no_stamp);
+	RESULT_ANALYZE_UNPAIRED(RESULT_JSON_FIELD)
 	json_object_end(j);
 }
 

@@ -580,6 +580,13 @@ enum result_type {
 #define RESULT_ANALYZE_PAIRING(M)					\
 	M(entries, "entries", T_UINT, OPT, NONE)			\
 	M(paired, "paired", T_UINT, OPT, NONE)				\
+	RESULT_ANALYZE_UNPAIRED(M)
+
+/*
+ * The events that did not pair, by why: named as struct group's counts
+ * (analyze/analyze.h), rpcsim-analyze writes the list expanded.
+ */
+#define RESULT_ANALYZE_UNPAIRED(M)					\
 	M(entry_no_exit, "entry_no_exit", T_UINT, OPT, NONE)		\
 	M(exit_no_entry, "exit_no_entry", T_UINT, OPT, NONE)		\
 	M(entry_twice, "entry_twice", T_UINT, OPT, NONE)		\
