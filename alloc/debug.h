@@ -49,4 +49,21 @@ const char *pp_table_name(const char *const *names, unsigned int n,
 			  unsigned int i);
 int pp_table_index(const char *const *names, unsigned int n, const char *name);
 
+/*
+ * The two exported lookups of an enumeration's name table @names of @n
+ * entries, defined once for every table: PP_NAME_LOOKUPS(pp_backend, ...)
+ * defines
+ *	const char *pp_backend_name(enum pp_backend v)	(pp_table_name())
+ *	int pp_backend_from_name(const char *name)	(pp_table_index())
+ */
+#define PP_NAME_LOOKUPS(prefix, type, names, n)				\
+	const char *prefix##_name(type v)				\
+	{								\
+		return pp_table_name(names, n, v);			\
+	}								\
+	int prefix##_from_name(const char *name)			\
+	{								\
+		return pp_table_index(names, n, name);			\
+	}
+
 #endif /* PP_ALLOC_DEBUG_H */

@@ -75,15 +75,9 @@ static const char *const pp_pcp_impl_names[PP_NR_PCP_IMPLS] = {
 	[PP_PCP_LOCK]	= "lock",
 };
 
-const char *pp_pcp_impl_name(enum pp_pcp_impl impl)
-{
-	return pp_table_name(pp_pcp_impl_names, PP_NR_PCP_IMPLS, impl);
-}
-
-int pp_pcp_impl_from_name(const char *name)
-{
-	return pp_table_index(pp_pcp_impl_names, PP_NR_PCP_IMPLS, name);
-}
+/* pp_pcp_impl_name(), pp_pcp_impl_from_name() */
+PP_NAME_LOOKUPS(pp_pcp_impl, enum pp_pcp_impl, pp_pcp_impl_names,
+		PP_NR_PCP_IMPLS)
 
 enum pp_pcp_impl pp_pool_pcp_impl(const struct pp_pool *pool)
 {

@@ -674,35 +674,13 @@ int pp_table_index(const char *const *names, unsigned int n, const char *name)
 	return -EINVAL;
 }
 
-const char *pp_backend_name(enum pp_backend backend)
-{
-	return pp_table_name(pp_backend_names, PP_NR_BACKENDS, backend);
-}
-
-int pp_backend_from_name(const char *name)
-{
-	return pp_table_index(pp_backend_names, PP_NR_BACKENDS, name);
-}
-
-const char *pp_bulk_variant_name(enum pp_bulk_variant variant)
-{
-	return pp_table_name(pp_variant_names, PP_NR_BULK_VARIANTS, variant);
-}
-
-int pp_bulk_variant_from_name(const char *name)
-{
-	return pp_table_index(pp_variant_names, PP_NR_BULK_VARIANTS, name);
-}
-
-const char *pp_profile_name(enum pp_profile profile)
-{
-	return pp_table_name(pp_profile_names, PP_NR_PROFILES, profile);
-}
-
-int pp_profile_from_name(const char *name)
-{
-	return pp_table_index(pp_profile_names, PP_NR_PROFILES, name);
-}
+/* pp_backend_name(), pp_backend_from_name() */
+PP_NAME_LOOKUPS(pp_backend, enum pp_backend, pp_backend_names, PP_NR_BACKENDS)
+/* pp_bulk_variant_name(), pp_bulk_variant_from_name() */
+PP_NAME_LOOKUPS(pp_bulk_variant, enum pp_bulk_variant, pp_variant_names,
+		PP_NR_BULK_VARIANTS)
+/* pp_profile_name(), pp_profile_from_name() */
+PP_NAME_LOOKUPS(pp_profile, enum pp_profile, pp_profile_names, PP_NR_PROFILES)
 
 enum pp_profile pp_pool_profile(const struct pp_pool *pool)
 {

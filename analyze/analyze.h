@@ -222,7 +222,7 @@ struct group {
 	uint64_t entry_no_exit;		/* still open at the end */
 	uint64_t across_discard;	/* open when events were discarded */
 	uint64_t no_vtid;		/* entry/exit without vtid */
-	uint64_t no_stamp;		/* entry/exit without timestamp */
+	uint64_t no_timestamp;		/* entry/exit without timestamp */
 };
 
 /*

@@ -403,7 +403,7 @@ static void on_call_entry(struct reader *r, struct process *proc,
 	}
 	r->a->have_vtid = true;
 	if (!(rc->flags & RF_TS)) {
-		g->no_stamp++;
+		g->no_timestamp++;
 		return;
 	}
 	t = thr_lookup(r, rc->trace, rc->vtid);
@@ -463,7 +463,7 @@ void on_call_exit(struct reader *r, struct process *proc,
 			diff_add(&g->diff, sub_sat(dt, lat > INT64_MAX ?
 						   INT64_MAX : (int64_t)lat));
 		} else {
-			g->no_stamp++;
+			g->no_timestamp++;
 		}
 	} else if (t && t->lost) {
 		/* its entry was open when events were discarded */

@@ -162,7 +162,7 @@ void group_merge(struct group *dst, const struct group *src)
 	dst->entry_no_exit += src->entry_no_exit;
 	dst->across_discard += src->across_discard;
 	dst->no_vtid += src->no_vtid;
-	dst->no_stamp += src->no_stamp;
+	dst->no_timestamp += src->no_timestamp;
 	sums_merge(&dst->sums, &src->sums);
 }
 
@@ -731,45 +731,27 @@ static void json_per_call(struct json *j, const struct analysis *a,
 /* "pairing": how the entry and exit events paired. */
 static void json_pairing(struct json *j, const struct group *g)
 {
+	const struct group *s = g;	/* RESULT_JSON_FIELD's */
+
 	json_object_begin(j, RK(analyze_group, pairing));
 	json_uint(j, RK(analyze_pairing, entries), g->entries);
 	json_uint(j, RK(analyze_pairing, paired), g->stamps.hist->count);
-	json_uint(j, RK(analyze_pairing, entry_no_exit), g->entry_no_exit);
-	json_uint(j, RK(analyze_pairing, exit_no_entry), g->exit_no_entry);
-	json_uint(j, RK(analyze_pairing, entry_twice), g->entry_twice);
-	json_uint(j, RK(analyze_pairing, across_discard), g->across_discard);
-	json_uint(j, RK(analyze_pairing, no_vtid), g->no_vtid);
-	json_uint(j, RK(analyze_pairing, no_timestamp), g->no_stamp);
+	RESULT_ANALYZE_UNPAIRED(RESULT_JSON_FIELD)
 	json_object_end(j);
 }
 
 /* A run's "config": its run_start's fields, null without one. */
 static void json_config(struct json *j, const struct group *g)
 {
-	const struct run_config *c = &g->cfg;
+	const struct run_config *s = &g->cfg;
 
 	if (!json_object_or_null(j, RK(analyze_run, config), g->nr_starts))
 		return;
-	if (c->pid == PID_UNKNOWN)
+	if (s->pid == PID_UNKNOWN)
 		json_null(j, RK(analyze_config, pid));
 	else
-		json_int(j, RK(analyze_config, pid), c->pid);
-	json_string(j, RK(analyze_config, backend), c->backend);
-	json_string(j, RK(analyze_config, contract), c->contract);
-	json_string(j, RK(analyze_config, mode_name), c->mode_name);
-	json_uint(j, RK(analyze_config, threads), c->threads);
-	json_uint(j, RK(analyze_config, slots), c->slots);
-	json_uint(j, RK(analyze_config, io_size), c->io_size);
-	json_uint(j, RK(analyze_config, max_payload), c->max_payload);
-	json_uint(j, RK(analyze_config, pool_pages), c->pool_pages);
-	json_uint(j, RK(analyze_config, file_pages), c->file_pages);
-	json_uint(j, RK(analyze_config, pcp_batch), c->pcp_batch);
-	json_uint(j, RK(analyze_config, pcp_high), c->pcp_high);
-	json_string(j, RK(analyze_config, completion), c->completion);
-	json_uint(j, RK(analyze_config, read_weight), c->read_weight);
-	json_uint(j, RK(analyze_config, write_weight), c->write_weight);
-	json_uint(j, RK(analyze_config, seed), c->seed);
-	json_string(j, RK(analyze_config, version), c->version);
+		json_int(j, RK(analyze_config, pid), s->pid);
+	RESULT_ANALYZE_RUN_START(RESULT_JSON_FIELD)
 	json_object_end(j);
 }
 

@@ -47,6 +47,16 @@ void json_null(struct json *j, const char *key);
  * run_start, a result outside a sweep).  Returns @present.
  */
 bool json_object_or_null(struct json *j, const char *key, bool present);
+/*
+ * @v written as its C type says: a string (NULL: null) or a count; for
+ * the writers that expand an object of common/result_schema.h over a
+ * struct's fields (RESULT_JSON_FIELD).  Another type does not compile.
+ */
+#define json_value(j, key, v)						\
+	_Generic((v),							\
+		 char *: json_string,					\
+		 const char *: json_string,				\
+		 uint64_t: json_uint)(j, key, v)
 /* Print the document (a newline after it) and free it. */
 void json_finish(struct json *j);
 

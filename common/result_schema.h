@@ -9,9 +9,10 @@
  *   - the writers (rpcsim/report.c, analyze/report.c, and the parts both
  *     share: sweep/results.c's origin, common/hist_json.c's histogram)
  *     name each key as RK(object, member), which is the key's string and
- *     does not compile when the object has no such member; rpcsim
- *     expands the few objects whose members are the counts of the same
- *     names in a struct of its own (marked below) to write them;
+ *     does not compile when the object has no such member; they expand
+ *     the lists whose members are the fields of the same names in a
+ *     struct of their own (marked below) to write them
+ *     (RESULT_JSON_FIELD);
  *   - rpcsim-compare expands the objects into the schema it checks every
  *     input against (compare/schema.c), and reads members by the same
  *     RK() names (compare/load.c).
@@ -514,13 +515,18 @@ enum result_type {
  * what rpcsim-analyze before "contract" wrote.
  */
 #define RESULT_ANALYZE_CONFIG(M)					\
-	M(mode_name, "mode_name", T_STR, OPT, NONE)			\
-	M(completion, "completion", T_STR, OPT, NONE)			\
-	M(version, "version", T_STR, OPT, NONE)				\
 	M(pid, "pid", T_UINT | T_NULL, OPT, NONE)			\
+	RESULT_ANALYZE_RUN_START(M)					\
+	M(bulk_variant, "bulk_variant", T_STR, OPT, NONE)
+
+/*
+ * The members after "pid", named and ordered as struct run_config's
+ * fields (analyze/analyze.h): rpcsim-analyze writes the list expanded.
+ */
+#define RESULT_ANALYZE_RUN_START(M)					\
 	M(backend, "backend", T_STR | T_NULL, OPT, NONE)		\
 	M(contract, "contract", T_STR | T_NULL, OPT, NONE)		\
-	M(bulk_variant, "bulk_variant", T_STR, OPT, NONE)		\
+	M(mode_name, "mode_name", T_STR, OPT, NONE)			\
 	M(threads, "threads", T_UINT, OPT, NONE)			\
 	M(slots, "slots", T_UINT, OPT, NONE)				\
 	M(io_size, "io_size", T_UINT, OPT, NONE)			\
@@ -529,9 +535,11 @@ enum result_type {
 	M(file_pages, "file_pages", T_UINT, OPT, NONE)			\
 	M(pcp_batch, "pcp_batch", T_UINT, OPT, NONE)			\
 	M(pcp_high, "pcp_high", T_UINT, OPT, NONE)			\
+	M(completion, "completion", T_STR, OPT, NONE)			\
 	M(read_weight, "read_weight", T_UINT, OPT, NONE)		\
 	M(write_weight, "write_weight", T_UINT, OPT, NONE)		\
-	M(seed, "seed", T_UINT, OPT, NONE)
+	M(seed, "seed", T_UINT, OPT, NONE)				\
+	M(version, "version", T_STR, OPT, NONE)
 
 /* The fields of each event, summed (trace_schema.h's report column). */
 #define RESULT_ANALYZE_ENTRY(M)						\
@@ -572,6 +580,13 @@ enum result_type {
 #define RESULT_ANALYZE_PAIRING(M)					\
 	M(entries, "entries", T_UINT, OPT, NONE)			\
 	M(paired, "paired", T_UINT, OPT, NONE)				\
+	RESULT_ANALYZE_UNPAIRED(M)
+
+/*
+ * The events that did not pair, by why: named as struct group's counts
+ * (analyze/analyze.h), rpcsim-analyze writes the list expanded.
+ */
+#define RESULT_ANALYZE_UNPAIRED(M)					\
 	M(entry_no_exit, "entry_no_exit", T_UINT, OPT, NONE)		\
 	M(exit_no_entry, "exit_no_entry", T_UINT, OPT, NONE)		\
 	M(entry_twice, "entry_twice", T_UINT, OPT, NONE)		\
@@ -672,5 +687,14 @@ RESULT_OBJECTS(RESULT_KEYS_OBJECT)
 RESULT_FRAGMENTS(RESULT_KEYS_FRAGMENT)
 
 #define RK(object, member)	(result_keys_##object.member)
+
+/*
+ * A writer's M for an object whose members are the fields of the same
+ * names in the struct *s in scope, written to struct json *j:
+ * RESULT_RPCSIM_THREAD(RESULT_JSON_FIELD) writes a thread's object.
+ * json_value() (common/json.h) picks the call by the field's C type.
+ */
+#define RESULT_JSON_FIELD(member, key, types, need, sub)		\
+	json_value(j, key, s->member);
 
 #endif /* PP_RESULT_SCHEMA_H */

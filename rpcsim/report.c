@@ -673,18 +673,11 @@ static void json_events(struct json *j, const char *key, const uint64_t *ev)
 	json_object_end(j);
 }
 
-/*
- * A member of an object whose every member is the count of the same name
- * in the struct *s: the object's list in common/result_schema.h,
- * expanded, writes it.
- */
-#define JSON_COUNT(member, key, types, need, sub) json_uint(j, key, s->member);
-
 static void json_recycle(struct json *j, const char *key,
 			 const struct page_pool_recycle_stats *s)
 {
 	json_object_begin(j, key);
-	RESULT_RPCSIM_RECYCLE(JSON_COUNT)
+	RESULT_RPCSIM_RECYCLE(RESULT_JSON_FIELD)
 	json_object_end(j);
 }
 
@@ -692,7 +685,7 @@ static void json_alloc_stats(struct json *j,
 			     const struct page_pool_alloc_stats *s)
 {
 	json_object_begin(j, RK(rpcsim_page_pool, alloc_stats));
-	RESULT_RPCSIM_ALLOC_STATS(JSON_COUNT)
+	RESULT_RPCSIM_ALLOC_STATS(RESULT_JSON_FIELD)
 	json_object_end(j);
 }
 
@@ -750,7 +743,7 @@ static void json_run(struct json *j, const struct rpcsim_config *cfg,
 		const struct svc_stats *s = &r->threads[t];
 
 		json_object_begin(j, NULL);
-		RESULT_RPCSIM_THREAD(JSON_COUNT)
+		RESULT_RPCSIM_THREAD(RESULT_JSON_FIELD)
 		json_object_end(j);
 	}
 	json_array_end(j);
