@@ -929,6 +929,18 @@ struct report_state {
 	const struct process *shown;	/* text: its "Process" line printed */
 };
 
+/*
+ * What the tracer lost by one kind of discard message: the count, the
+ * messages (@records) and those without a count (@unknown).
+ */
+static void json_loss(struct json *j, const struct loss *l, const char *count,
+		      const char *records, const char *unknown)
+{
+	json_uint(j, count, l->count);
+	json_uint(j, records, l->msgs);
+	json_uint(j, unknown, l->unknown);
+}
+
 /* The JSON document up to its "modes" array, which it opens. */
 static void json_head(struct json *j, const struct analysis *a,
 		      const struct report_options *o)
@@ -944,18 +956,12 @@ static void json_head(struct json *j, const struct analysis *a,
 	json_uint(j, RK(analyze_doc, events), a->events);
 	json_uint(j, RK(analyze_doc, rpcsim_events), a->rpcsim_events);
 	json_uint(j, RK(analyze_doc, pagepool_events), a->pagepool_events);
-	json_uint(j, RK(analyze_doc, discarded_events),
-		  a->discarded_events.count);
-	json_uint(j, RK(analyze_doc, discarded_events_records),
-		  a->discarded_events.msgs);
-	json_uint(j, RK(analyze_doc, discarded_events_unknown_count),
-		  a->discarded_events.unknown);
-	json_uint(j, RK(analyze_doc, discarded_packets),
-		  a->discarded_packets.count);
-	json_uint(j, RK(analyze_doc, discarded_packets_records),
-		  a->discarded_packets.msgs);
-	json_uint(j, RK(analyze_doc, discarded_packets_unknown_count),
-		  a->discarded_packets.unknown);
+	json_loss(j, &a->discarded_events, RK(analyze_doc, discarded_events),
+		  RK(analyze_doc, discarded_events_records),
+		  RK(analyze_doc, discarded_events_unknown_count));
+	json_loss(j, &a->discarded_packets, RK(analyze_doc, discarded_packets),
+		  RK(analyze_doc, discarded_packets_records),
+		  RK(analyze_doc, discarded_packets_unknown_count));
 	json_bool(j, RK(analyze_doc, vtid), a->have_vtid);
 	json_uint(j, RK(analyze_doc, tracepoint_cost_ns), o->tp_cost_ns);
 	json_array_begin(j, RK(analyze_doc, processes));
