@@ -182,7 +182,8 @@ struct run_totals {
 /*
  * Sums of the fields of the events a group holds, a struct per object of
  * a run in rpcsim-analyze's JSON ("entry", "exit", ...) whose counts have
- * the names of the object's members (common/result_schema.h).
+ * the names of the object's members (common/result_schema.h): the writer
+ * and the merge expand the member lists.
  */
 struct entry_sums {
 	uint64_t events;

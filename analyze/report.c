@@ -117,31 +117,40 @@ static int group_cmp(const void *x, const void *y)
 	return 0;
 }
 
-static void sums_merge(struct field_sums *d, const struct field_sums *s)
+/* The M of SUMS_ADD(): a field of *s added to *d's. */
+#define SUM_ADD(member, key, types, need, sub)	d->member += s->member;
+
+/* The fields MEMBERS lists of the TYPE at @src added to @dst's. */
+#define SUMS_ADD(MEMBERS, TYPE, dst, src)				\
+	do {								\
+		TYPE *d = (dst);					\
+		const TYPE *s = (src);					\
+									\
+		MEMBERS(SUM_ADD)					\
+	} while (0)
+
+static void counts_add(uint64_t *dst, const uint64_t *src, unsigned int n)
 {
 	unsigned int i;
 
-	d->entry.events += s->entry.events;
-	d->entry.slots += s->entry.slots;
-	d->entry.holes += s->entry.holes;
-	d->exit.allocated += s->exit.allocated;
-	d->exit.alloc_calls += s->exit.alloc_calls;
-	d->exit.retries += s->exit.retries;
-	d->err.events += s->err.events;
-	d->err.requested += s->err.requested;
-	d->err.allocated += s->err.allocated;
-	for (i = 0; i <= NR_OPS; i++)
-		d->request.op[i] += s->request.op[i];
-	d->request.bytes += s->request.bytes;
-	d->request.pages += s->request.pages;
-	d->bulk.calls += s->bulk.calls;
-	d->bulk.requested += s->bulk.requested;
-	d->bulk.populated += s->bulk.populated;
-	d->bulk.allocated += s->bulk.allocated;
-	for (i = 0; i <= NR_BULK_APIS; i++)
-		d->bulk.api[i] += s->bulk.api[i];
-	for (i = 0; i <= NR_FALLBACKS; i++)
-		d->bulk.fallback[i] += s->bulk.fallback[i];
+	for (i = 0; i < n; i++)
+		dst[i] += src[i];
+}
+
+static void sums_merge(struct field_sums *dst, const struct field_sums *src)
+{
+	SUMS_ADD(RESULT_ANALYZE_ENTRY, struct entry_sums, &dst->entry,
+		 &src->entry);
+	SUMS_ADD(RESULT_ANALYZE_EXIT_SUMS, struct exit_sums, &dst->exit,
+		 &src->exit);
+	SUMS_ADD(RESULT_ANALYZE_ERR, struct err_sums, &dst->err, &src->err);
+	SUMS_ADD(RESULT_ANALYZE_REQUEST_SUMS, struct request_sums,
+		 &dst->request, &src->request);
+	counts_add(dst->request.op, src->request.op, NR_OPS + 1);
+	SUMS_ADD(RESULT_ANALYZE_BULK_SUMS, struct bulk_sums, &dst->bulk,
+		 &src->bulk);
+	counts_add(dst->bulk.api, src->bulk.api, NR_BULK_APIS + 1);
+	counts_add(dst->bulk.fallback, src->bulk.fallback, NR_FALLBACKS + 1);
 }
 
 void group_merge(struct group *dst, const struct group *src)
@@ -588,45 +597,43 @@ static void json_counts(struct json *j, const char *key, const uint64_t *n,
 
 /*
  * The fields of each event, summed (the report keys of the schema:
- * tracepoints/trace_schema.h).
+ * tracepoints/trace_schema.h), an object per event: the counts of the
+ * event's struct in struct field_sums by the schema's member lists, the
+ * exit and request events (counted in other ways) and the counts by
+ * enumeration label one by one.
  */
 static void json_sums(struct json *j, const struct group *g)
 {
-	const struct field_sums *s = &g->sums;
+	const struct field_sums *sums = &g->sums;
 	uint64_t reqs = 0;
 	unsigned int i;
 
 	for (i = 0; i <= NR_OPS; i++)
-		reqs += s->request.op[i];
+		reqs += sums->request.op[i];
 	json_object_begin(j, RK(analyze_group, entry));
-	json_uint(j, RK(analyze_entry, events), s->entry.events);
-	json_uint(j, RK(analyze_entry, slots), s->entry.slots);
-	json_uint(j, RK(analyze_entry, holes), s->entry.holes);
+	RESULT_JSON_FIELDS(RESULT_ANALYZE_ENTRY, struct entry_sums,
+			   &sums->entry);
 	json_object_end(j);
 	json_object_begin(j, RK(analyze_group, exit));
 	json_uint(j, RK(analyze_exit, events), group_calls(g));
-	json_uint(j, RK(analyze_exit, allocated), s->exit.allocated);
-	json_uint(j, RK(analyze_exit, alloc_calls), s->exit.alloc_calls);
-	json_uint(j, RK(analyze_exit, retries), s->exit.retries);
+	RESULT_JSON_FIELDS(RESULT_ANALYZE_EXIT_SUMS, struct exit_sums,
+			   &sums->exit);
 	json_object_end(j);
 	json_object_begin(j, RK(analyze_group, err));
-	json_uint(j, RK(analyze_err, events), s->err.events);
-	json_uint(j, RK(analyze_err, requested), s->err.requested);
-	json_uint(j, RK(analyze_err, allocated), s->err.allocated);
+	RESULT_JSON_FIELDS(RESULT_ANALYZE_ERR, struct err_sums, &sums->err);
 	json_object_end(j);
 	json_object_begin(j, RK(analyze_group, request));
 	json_uint(j, RK(analyze_request, events), reqs);
-	json_counts(j, RK(analyze_request, op), s->request.op, MT_ENUM_OP);
-	json_uint(j, RK(analyze_request, bytes), s->request.bytes);
-	json_uint(j, RK(analyze_request, pages), s->request.pages);
+	json_counts(j, RK(analyze_request, op), sums->request.op, MT_ENUM_OP);
+	RESULT_JSON_FIELDS(RESULT_ANALYZE_REQUEST_SUMS, struct request_sums,
+			   &sums->request);
 	json_object_end(j);
 	json_object_begin(j, RK(analyze_group, bulk));
-	json_uint(j, RK(analyze_bulk, calls), s->bulk.calls);
-	json_uint(j, RK(analyze_bulk, requested), s->bulk.requested);
-	json_uint(j, RK(analyze_bulk, populated), s->bulk.populated);
-	json_uint(j, RK(analyze_bulk, allocated), s->bulk.allocated);
-	json_counts(j, RK(analyze_bulk, api), s->bulk.api, MT_ENUM_BULK_API);
-	json_counts(j, RK(analyze_bulk, fallback), s->bulk.fallback,
+	RESULT_JSON_FIELDS(RESULT_ANALYZE_BULK_SUMS, struct bulk_sums,
+			   &sums->bulk);
+	json_counts(j, RK(analyze_bulk, api), sums->bulk.api,
+		    MT_ENUM_BULK_API);
+	json_counts(j, RK(analyze_bulk, fallback), sums->bulk.fallback,
 		    MT_ENUM_FALLBACK);
 	json_object_end(j);
 }

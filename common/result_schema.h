@@ -541,7 +541,12 @@ enum result_type {
 	M(seed, "seed", T_UINT, OPT, NONE)				\
 	M(version, "version", T_STR, OPT, NONE)
 
-/* The fields of each event, summed (trace_schema.h's report column). */
+/*
+ * The fields of each event, summed (trace_schema.h's report column).  The
+ * counts are named as the fields of the event's struct in struct
+ * field_sums (analyze/analyze.h): rpcsim-analyze writes ENTRY, ERR and
+ * the *_SUMS lists expanded, and adds them up so.
+ */
 #define RESULT_ANALYZE_ENTRY(M)						\
 	M(events, "events", T_UINT, OPT, NONE)				\
 	M(slots, "slots", T_UINT, OPT, NONE)				\
@@ -549,6 +554,9 @@ enum result_type {
 
 #define RESULT_ANALYZE_EXIT(M)						\
 	M(events, "events", T_UINT, OPT, NONE)				\
+	RESULT_ANALYZE_EXIT_SUMS(M)
+
+#define RESULT_ANALYZE_EXIT_SUMS(M)					\
 	M(allocated, "allocated", T_UINT, OPT, NONE)			\
 	M(alloc_calls, "alloc_calls", T_UINT, OPT, NONE)		\
 	M(retries, "retries", T_UINT, OPT, NONE)
@@ -561,16 +569,22 @@ enum result_type {
 #define RESULT_ANALYZE_REQUEST(M)					\
 	M(events, "events", T_UINT, OPT, NONE)				\
 	M(op, "op", T_OBJ, OPT, OBJ(analyze_counts))			\
+	RESULT_ANALYZE_REQUEST_SUMS(M)
+
+#define RESULT_ANALYZE_REQUEST_SUMS(M)					\
 	M(bytes, "bytes", T_UINT, OPT, NONE)				\
 	M(pages, "pages", T_UINT, OPT, NONE)
 
 #define RESULT_ANALYZE_BULK(M)						\
+	RESULT_ANALYZE_BULK_SUMS(M)					\
+	M(api, "api", T_OBJ, OPT, OBJ(analyze_counts))			\
+	M(fallback, "fallback", T_OBJ, OPT, OBJ(analyze_counts))
+
+#define RESULT_ANALYZE_BULK_SUMS(M)					\
 	M(calls, "calls", T_UINT, OPT, NONE)				\
 	M(requested, "requested", T_UINT, OPT, NONE)			\
 	M(populated, "populated", T_UINT, OPT, NONE)			\
-	M(allocated, "allocated", T_UINT, OPT, NONE)			\
-	M(api, "api", T_OBJ, OPT, OBJ(analyze_counts))			\
-	M(fallback, "fallback", T_OBJ, OPT, OBJ(analyze_counts))
+	M(allocated, "allocated", T_UINT, OPT, NONE)
 
 /* An enumeration's counts by label; "other" for values it does not name. */
 #define RESULT_ANALYZE_COUNTS(M)					\
@@ -696,5 +710,16 @@ RESULT_FRAGMENTS(RESULT_KEYS_FRAGMENT)
  */
 #define RESULT_JSON_FIELD(member, key, types, need, sub)		\
 	json_value(j, key, s->member);
+
+/*
+ * The members MEMBERS lists written from the fields of the same names of
+ * the TYPE at @fields, for a writer that holds several such structs.
+ */
+#define RESULT_JSON_FIELDS(MEMBERS, TYPE, fields)			\
+	do {								\
+		const TYPE *s = (fields);				\
+									\
+		MEMBERS(RESULT_JSON_FIELD)				\
+	} while (0)
 
 #endif /* PP_RESULT_SCHEMA_H */
