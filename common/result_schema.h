@@ -217,12 +217,8 @@ enum result_type {
 	M(pages_per_call, "pages_per_call", FIGURE, NEED, NONE)		\
 	M(alloc_calls, "alloc_calls", T_UINT, OPT, NONE)		\
 	M(alloc_calls_per_call, "alloc_calls_per_call", FIGURE, OPT, NONE) \
-	M(requests, "requests", T_UINT, OPT, NONE)			\
+	RESULT_RPCSIM_REQUESTS(M)					\
 	M(requests_per_s, "requests_per_s", FIGURE, NEED, NONE)		\
-	M(reads, "reads", T_UINT, OPT, NONE)				\
-	M(writes, "writes", T_UINT, OPT, NONE)				\
-	M(bytes_read, "bytes_read", T_UINT, OPT, NONE)			\
-	M(bytes_written, "bytes_written", T_UINT, OPT, NONE)		\
 	M(no_progress, "no_progress", T_UINT, NEED, NONE)		\
 	M(waits, "waits", T_UINT, NEED, NONE)				\
 	M(wait_s, "wait_s", FIGURE, OPT, NONE)				\
@@ -231,6 +227,17 @@ enum result_type {
 	M(digest, "digest", T_STR, OPT, NONE)				\
 	M(counters, "counters", T_OBJ, NEED, OBJ(rpcsim_counters))	\
 	M(page_pool, "page_pool", T_OBJ, OPT, OBJ(rpcsim_page_pool))
+
+/*
+ * The requests the figures count, named as struct svc_stats's counts
+ * (rpcsim/nfsd/svc.h): rpcsim writes the list expanded.
+ */
+#define RESULT_RPCSIM_REQUESTS(M)					\
+	M(requests, "requests", T_UINT, OPT, NONE)			\
+	M(reads, "reads", T_UINT, OPT, NONE)				\
+	M(writes, "writes", T_UINT, OPT, NONE)				\
+	M(bytes_read, "bytes_read", T_UINT, OPT, NONE)			\
+	M(bytes_written, "bytes_written", T_UINT, OPT, NONE)
 
 #define RESULT_RPCSIM_MODE(M)						\
 	M(mode, "mode", T_STR, REQ, STRS(rpcsim_modes))			\

@@ -648,11 +648,7 @@ static void json_stats(struct json *j, const struct svc_stats *s,
 	json_uint(j, RK(rpcsim_figures, pages), s->pages);
 	json_number(j, RK(rpcsim_figures, pages_per_call),
 		    ratio((double)s->pages, (double)s->calls));
-	json_uint(j, RK(rpcsim_figures, requests), s->requests);
-	json_uint(j, RK(rpcsim_figures, reads), s->reads);
-	json_uint(j, RK(rpcsim_figures, writes), s->writes);
-	json_uint(j, RK(rpcsim_figures, bytes_read), s->bytes_read);
-	json_uint(j, RK(rpcsim_figures, bytes_written), s->bytes_written);
+	RESULT_RPCSIM_REQUESTS(RESULT_JSON_FIELD)
 	json_number(j, RK(rpcsim_figures, requests_per_s),
 		    ratio((double)s->requests, elapsed_s));
 	json_uint(j, RK(rpcsim_figures, alloc_calls), s->alloc_calls);
