@@ -322,7 +322,12 @@ enum result_type {
 	M(cache_gets, "cache_gets", T_UINT, OPT, NONE)			\
 	M(cache_puts, "cache_puts", T_UINT, OPT, NONE)
 
-/* --consumer=page_pool: what the page_pools did (the kernel's names). */
+/*
+ * --consumer=page_pool: what the page_pools did (the kernel's names).  The
+ * *_PAGES and *_PACKETS lists are named as the counts of struct
+ * page_pool_alloc_stats and struct ppool_result (rpcsim/page_pool/):
+ * rpcsim writes them expanded.
+ */
 #define RESULT_RPCSIM_PAGE_POOL(M)					\
 	M(refills, "refills", T_UINT, OPT, NONE)			\
 	M(refill_pages, "refill_pages", T_UINT, OPT, NONE)		\
@@ -330,19 +335,31 @@ enum result_type {
 	M(ns_per_page, "ns_per_page", FIGURE, OPT, NONE)		\
 	M(refills_empty, "refills_empty", T_UINT, OPT, NONE)		\
 	M(hit_rate, "hit_rate", FIGURE, OPT, NONE)			\
-	M(handed_out, "handed_out", T_UINT, OPT, NONE)			\
-	M(from_cache, "from_cache", T_UINT, OPT, NONE)			\
-	M(from_ring, "from_ring", T_UINT, OPT, NONE)			\
-	M(from_alloc, "from_alloc", T_UINT, OPT, NONE)			\
+	RESULT_RPCSIM_PAGE_POOL_PAGES(M)				\
 	M(alloc_stats, "alloc_stats", T_OBJ, OPT, OBJ(rpcsim_alloc_stats)) \
 	M(recycle_napi, "recycle_napi", T_OBJ, OPT, OBJ(rpcsim_recycle)) \
 	M(recycle_stack, "recycle_stack", T_OBJ, OPT, OBJ(rpcsim_recycle)) \
+	RESULT_RPCSIM_PAGE_POOL_PACKETS(M)				\
+	M(packets_per_s, "packets_per_s", FIGURE, OPT, NONE)		\
+	RESULT_RPCSIM_PAGE_POOL_FREED(M)
+
+/* The pages handed out, by where they came from. */
+#define RESULT_RPCSIM_PAGE_POOL_PAGES(M)				\
+	M(handed_out, "handed_out", T_UINT, OPT, NONE)			\
+	M(from_cache, "from_cache", T_UINT, OPT, NONE)			\
+	M(from_ring, "from_ring", T_UINT, OPT, NONE)			\
+	M(from_alloc, "from_alloc", T_UINT, OPT, NONE)
+
+/* The pages' references and the packets. */
+#define RESULT_RPCSIM_PAGE_POOL_PACKETS(M)				\
 	M(hold, "hold", T_UINT, OPT, NONE)				\
 	M(release, "release", T_UINT, OPT, NONE)			\
 	M(inflight, "inflight", T_UINT, OPT, NONE)			\
 	M(packets, "packets", T_UINT, OPT, NONE)			\
-	M(dropped, "dropped", T_UINT, OPT, NONE)			\
-	M(packets_per_s, "packets_per_s", FIGURE, OPT, NONE)		\
+	M(dropped, "dropped", T_UINT, OPT, NONE)
+
+/* How the received packets were freed. */
+#define RESULT_RPCSIM_PAGE_POOL_FREED(M)				\
 	M(freed_direct, "freed_direct", T_UINT, OPT, NONE)		\
 	M(freed_ring, "freed_ring", T_UINT, OPT, NONE)			\
 	M(freed_held, "freed_held", T_UINT, OPT, NONE)			\
