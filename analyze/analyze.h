@@ -179,16 +179,44 @@ struct run_totals {
 	uint64_t no_progress;
 };
 
-/* Sums of the fields of the events a group holds. */
+/*
+ * Sums of the fields of the events a group holds, a struct per object of
+ * a run in rpcsim-analyze's JSON ("entry", "exit", ...) whose counts have
+ * the names of the object's members (common/result_schema.h): the writer
+ * and the merge expand the member lists.
+ */
+struct entry_sums {
+	uint64_t events;
+	uint64_t slots, holes;
+};
+
+struct exit_sums {			/* events: latency_ns's count */
+	uint64_t allocated, alloc_calls, retries;
+};
+
+struct err_sums {			/* svc_alloc_arg_err */
+	uint64_t events;
+	uint64_t requested, allocated;
+};
+
+struct request_sums {			/* events: the sum of op */
+	uint64_t op[NR_OPS + 1];	/* + other */
+	uint64_t bytes, pages;
+};
+
+struct bulk_sums {			/* mm_page_alloc_bulk */
+	uint64_t calls;
+	uint64_t requested, populated, allocated;
+	uint64_t api[NR_BULK_APIS + 1];
+	uint64_t fallback[NR_FALLBACKS + 1];
+};
+
 struct field_sums {
-	uint64_t entry_slots, entry_holes;		/* entry */
-	uint64_t err_requested, err_allocated;		/* err */
-	uint64_t req_op[NR_OPS + 1];			/* request; + other */
-	uint64_t req_bytes, req_pages;
-	uint64_t bulk_calls;				/* mm_page_alloc_bulk */
-	uint64_t bulk_requested, bulk_populated, bulk_allocated;
-	uint64_t bulk_api[NR_BULK_APIS + 1];
-	uint64_t bulk_fallback[NR_FALLBACKS + 1];
+	struct entry_sums entry;
+	struct exit_sums exit;
+	struct err_sums err;
+	struct request_sums request;
+	struct bulk_sums bulk;
 };
 
 /*
@@ -208,11 +236,6 @@ struct group {
 	struct lat_stats stamps;	/* method (b): timestamps, paired */
 	struct diff_stats diff;		/* (b) - (a), per paired call */
 
-	uint64_t entries;
-	uint64_t allocated;		/* sums over exit events */
-	uint64_t alloc_calls;
-	uint64_t retries;
-	uint64_t errs;			/* svc_alloc_arg_err events */
 	uint64_t requests;		/* request events */
 	uint64_t pp[PP_EVENTS_MAX];	/* pagepool events, by pp name index */
 	struct field_sums sums;

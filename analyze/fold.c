@@ -393,9 +393,9 @@ static void on_call_entry(struct reader *r, struct process *proc,
 	} else {
 		g = group_get(r->a, proc, mode, RUN_UNKNOWN);
 	}
-	g->entries++;
-	g->sums.entry_slots += rc->v[EN_slots];
-	g->sums.entry_holes += rc->v[EN_holes];
+	g->sums.entry.events++;
+	g->sums.entry.slots += rc->v[EN_slots];
+	g->sums.entry.holes += rc->v[EN_holes];
 	proc->last_entry = g;
 	if (!(rc->flags & RF_VTID)) {
 		g->no_vtid++;
@@ -477,9 +477,9 @@ void on_call_exit(struct reader *r, struct process *proc,
 			g->no_vtid++;
 	}
 	lat_add(&g->field, lat);
-	g->allocated += rc->v[EX_allocated];
-	g->alloc_calls += rc->v[EX_alloc_calls];
-	g->retries += rc->v[EX_retries];
+	g->sums.exit.allocated += rc->v[EX_allocated];
+	g->sums.exit.alloc_calls += rc->v[EX_alloc_calls];
+	g->sums.exit.retries += rc->v[EX_retries];
 }
 
 void on_err(struct reader *r, struct process *proc,
@@ -499,9 +499,9 @@ void on_err(struct reader *r, struct process *proc,
 	}
 	if (!g)
 		g = context_group_any(r, proc);
-	g->errs++;
-	g->sums.err_requested += rc->v[ER_requested];
-	g->sums.err_allocated += rc->v[ER_allocated];
+	g->sums.err.events++;
+	g->sums.err.requested += rc->v[ER_requested];
+	g->sums.err.allocated += rc->v[ER_allocated];
 }
 
 static void on_request(struct process *proc, const struct rec *rc)
@@ -511,21 +511,21 @@ static void on_request(struct process *proc, const struct rec *rc)
 	if (!g)
 		return;
 	g->requests++;
-	g->sums.req_op[rec_enum(rc, RQ_op, MT_ENUM_OP)]++;
-	g->sums.req_bytes += rc->v[RQ_bytes];
-	g->sums.req_pages += rc->v[RQ_request_pages];
+	g->sums.request.op[rec_enum(rc, RQ_op, MT_ENUM_OP)]++;
+	g->sums.request.bytes += rc->v[RQ_bytes];
+	g->sums.request.pages += rc->v[RQ_request_pages];
 }
 
 static void on_alloc_bulk(struct group *g, const struct rec *rc)
 {
-	struct field_sums *s = &g->sums;
+	struct bulk_sums *s = &g->sums.bulk;
 
-	s->bulk_calls++;
-	s->bulk_requested += rc->v[BK_requested];
-	s->bulk_populated += rc->v[BK_populated];
-	s->bulk_allocated += rc->v[BK_allocated];
-	s->bulk_api[rec_enum(rc, BK_variant, MT_ENUM_BULK_API)]++;
-	s->bulk_fallback[rec_enum(rc, BK_fallback, MT_ENUM_FALLBACK)]++;
+	s->calls++;
+	s->requested += rc->v[BK_requested];
+	s->populated += rc->v[BK_populated];
+	s->allocated += rc->v[BK_allocated];
+	s->api[rec_enum(rc, BK_variant, MT_ENUM_BULK_API)]++;
+	s->fallback[rec_enum(rc, BK_fallback, MT_ENUM_FALLBACK)]++;
 }
 
 static void on_event(struct reader *r, unsigned int src, const struct rec *rc)

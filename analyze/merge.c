@@ -326,8 +326,8 @@ static void merge_group(struct analysis *a, struct group *g, struct prd *d,
 	t.diff.n_neg = pr_u64(d);
 	pr_bytes(d, t.diff.pos, sizeof(*t.diff.pos));
 	pr_bytes(d, t.diff.neg, sizeof(*t.diff.neg));
-	pr_bytes(d, &t.entries, offsetof(struct group, sums) -
-		 offsetof(struct group, entries));
+	pr_bytes(d, &t.requests, offsetof(struct group, sums) -
+		 offsetof(struct group, requests));
 	pr_bytes(d, &t.sums, sizeof(t.sums));
 	pr_bytes(d, &t.entry_twice, sizeof(t) -
 		 offsetof(struct group, entry_twice));

@@ -117,26 +117,40 @@ static int group_cmp(const void *x, const void *y)
 	return 0;
 }
 
-static void sums_merge(struct field_sums *d, const struct field_sums *s)
+/* The M of SUMS_ADD(): a field of *s added to *d's. */
+#define SUM_ADD(member, key, types, need, sub)	d->member += s->member;
+
+/* The fields MEMBERS lists of the TYPE at @src added to @dst's. */
+#define SUMS_ADD(MEMBERS, TYPE, dst, src)				\
+	do {								\
+		TYPE *d = (dst);					\
+		const TYPE *s = (src);					\
+									\
+		MEMBERS(SUM_ADD)					\
+	} while (0)
+
+static void counts_add(uint64_t *dst, const uint64_t *src, unsigned int n)
 {
 	unsigned int i;
 
-	d->entry_slots += s->entry_slots;
-	d->entry_holes += s->entry_holes;
-	d->err_requested += s->err_requested;
-	d->err_allocated += s->err_allocated;
-	for (i = 0; i <= NR_OPS; i++)
-		d->req_op[i] += s->req_op[i];
-	d->req_bytes += s->req_bytes;
-	d->req_pages += s->req_pages;
-	d->bulk_calls += s->bulk_calls;
-	d->bulk_requested += s->bulk_requested;
-	d->bulk_populated += s->bulk_populated;
-	d->bulk_allocated += s->bulk_allocated;
-	for (i = 0; i <= NR_BULK_APIS; i++)
-		d->bulk_api[i] += s->bulk_api[i];
-	for (i = 0; i <= NR_FALLBACKS; i++)
-		d->bulk_fallback[i] += s->bulk_fallback[i];
+	for (i = 0; i < n; i++)
+		dst[i] += src[i];
+}
+
+static void sums_merge(struct field_sums *dst, const struct field_sums *src)
+{
+	SUMS_ADD(RESULT_ANALYZE_ENTRY, struct entry_sums, &dst->entry,
+		 &src->entry);
+	SUMS_ADD(RESULT_ANALYZE_EXIT_SUMS, struct exit_sums, &dst->exit,
+		 &src->exit);
+	SUMS_ADD(RESULT_ANALYZE_ERR, struct err_sums, &dst->err, &src->err);
+	SUMS_ADD(RESULT_ANALYZE_REQUEST_SUMS, struct request_sums,
+		 &dst->request, &src->request);
+	counts_add(dst->request.op, src->request.op, NR_OPS + 1);
+	SUMS_ADD(RESULT_ANALYZE_BULK_SUMS, struct bulk_sums, &dst->bulk,
+		 &src->bulk);
+	counts_add(dst->bulk.api, src->bulk.api, NR_BULK_APIS + 1);
+	counts_add(dst->bulk.fallback, src->bulk.fallback, NR_FALLBACKS + 1);
 }
 
 void group_merge(struct group *dst, const struct group *src)
@@ -151,11 +165,6 @@ void group_merge(struct group *dst, const struct group *src)
 	lat_merge(&dst->field, &src->field);
 	lat_merge(&dst->stamps, &src->stamps);
 	diff_merge(&dst->diff, &src->diff);
-	dst->entries += src->entries;
-	dst->allocated += src->allocated;
-	dst->alloc_calls += src->alloc_calls;
-	dst->retries += src->retries;
-	dst->errs += src->errs;
 	dst->requests += src->requests;
 	dst->entry_twice += src->entry_twice;
 	dst->exit_no_entry += src->exit_no_entry;
@@ -234,8 +243,8 @@ static struct diff_verdict diff_check(const struct group *g, uint64_t tp_cost)
  */
 static bool summaries_only(const struct group *g)
 {
-	return g->nr_ends && g->nr_ends >= g->nr_starts && !g->entries &&
-	       !group_calls(g);
+	return g->nr_ends && g->nr_ends >= g->nr_starts &&
+	       !g->sums.entry.events && !group_calls(g);
 }
 
 static void group_warnings(struct warnings *w, const struct analysis *a,
@@ -290,9 +299,9 @@ static void group_warnings(struct warnings *w, const struct analysis *a,
 		 !summaries_only(g))
 		warn(w, "%s: latency_ns sums to %" PRIu64 " ns in the trace but to %" PRIu64 " ns in run_end for the same number of calls",
 		     who, g->field.hist->sum, g->end.latency_sum_ns);
-	if (g->entries && !calls)
+	if (g->sums.entry.events && !calls)
 		warn(w, "%s: %s svc_alloc_arg entries but no exit",
-		     who, fmt_thousands(c1, sizeof(c1), g->entries));
+		     who, fmt_thousands(c1, sizeof(c1), g->sums.entry.events));
 }
 
 unsigned int find_incomplete(const struct analysis *a, char *first,
@@ -365,11 +374,11 @@ static const char *no_call_events(char *buf, size_t len, const struct group *g)
 						      g->end.calls),
 			 us(per_call(g->end.latency_sum_ns, g->end.calls)));
 	n = strlen(buf);
-	if (g->entries || g->errs)
+	if (g->sums.entry.events || g->sums.err.events)
 		snprintf(buf + n, len - n, ", %s svc_alloc_arg_entry, %s "
-			 "svc_alloc_arg_err", fmt_thousands(c1, sizeof(c1),
-							    g->entries),
-			 fmt_thousands(c2, sizeof(c2), g->errs));
+			 "svc_alloc_arg_err",
+			 fmt_thousands(c1, sizeof(c1), g->sums.entry.events),
+			 fmt_thousands(c2, sizeof(c2), g->sums.err.events));
 	return buf;
 }
 
@@ -417,40 +426,41 @@ static void text_counts(FILE *out, const uint64_t *n, enum member_type t)
 static void text_sums(FILE *out, const struct group *g)
 {
 	const struct field_sums *s = &g->sums;
+	const struct bulk_sums *bk = &s->bulk;
 	uint64_t reqs = 0;
 	unsigned int i;
 	char c1[32], c2[32], c3[32];
 
-	if (s->entry_slots)
+	if (s->entry.slots)
 		fprintf(out, "  %-12s %.2f NULL slots of %.2f per call\n",
-			"holes:", per_call(s->entry_holes, g->entries),
-			per_call(s->entry_slots, g->entries));
-	if (g->errs)
+			"holes:", per_call(s->entry.holes, s->entry.events),
+			per_call(s->entry.slots, s->entry.events));
+	if (s->err.events)
 		fprintf(out, "  %-12s %s pages asked, %s got, over %s "
 			"svc_alloc_arg_err\n", "stalls:",
-			fmt_thousands(c1, sizeof(c1), s->err_requested),
-			fmt_thousands(c2, sizeof(c2), s->err_allocated),
-			fmt_thousands(c3, sizeof(c3), g->errs));
+			fmt_thousands(c1, sizeof(c1), s->err.requested),
+			fmt_thousands(c2, sizeof(c2), s->err.allocated),
+			fmt_thousands(c3, sizeof(c3), s->err.events));
 	for (i = 0; i <= NR_OPS; i++)
-		reqs += s->req_op[i];
+		reqs += s->request.op[i];
 	if (reqs) {
 		fprintf(out, "  %-12s %s:", "requests:",
 			fmt_thousands(c1, sizeof(c1), reqs));
-		text_counts(out, s->req_op, MT_ENUM_OP);
+		text_counts(out, s->request.op, MT_ENUM_OP);
 		fprintf(out, "; %.2f pages, %.1f KiB per request\n",
-			per_call(s->req_pages, reqs),
-			per_call(s->req_bytes, reqs) / 1024.0);
+			per_call(s->request.pages, reqs),
+			per_call(s->request.bytes, reqs) / 1024.0);
 	}
-	if (s->bulk_calls) {
+	if (bk->calls) {
 		fprintf(out, "  %-12s %s: %.2f pages asked, %.2f populated, "
 			"%.2f allocated per bulk call;", "bulk calls:",
-			fmt_thousands(c1, sizeof(c1), s->bulk_calls),
-			per_call(s->bulk_requested, s->bulk_calls),
-			per_call(s->bulk_populated, s->bulk_calls),
-			per_call(s->bulk_allocated, s->bulk_calls));
-		text_counts(out, s->bulk_api, MT_ENUM_BULK_API);
+			fmt_thousands(c1, sizeof(c1), bk->calls),
+			per_call(bk->requested, bk->calls),
+			per_call(bk->populated, bk->calls),
+			per_call(bk->allocated, bk->calls));
+		text_counts(out, bk->api, MT_ENUM_BULK_API);
 		fprintf(out, "; fallback");
-		text_counts(out, s->bulk_fallback, MT_ENUM_FALLBACK);
+		text_counts(out, bk->fallback, MT_ENUM_FALLBACK);
 		fputc('\n', out);
 	}
 }
@@ -488,10 +498,10 @@ static void text_group(FILE *out, const struct analysis *a,
 	if (!group_calls(g))
 		goto sums;
 	fprintf(out, "  %-12s %.2f pages allocated, %.3f allocator calls, %.4f no-progress retries (%s svc_alloc_arg_err",
-		"per call:", per_call(g->allocated, group_calls(g)),
-		per_call(g->alloc_calls, group_calls(g)),
-		per_call(g->errs, group_calls(g)),
-		fmt_thousands(c1, sizeof(c1), g->errs));
+		"per call:", per_call(g->sums.exit.allocated, group_calls(g)),
+		per_call(g->sums.exit.alloc_calls, group_calls(g)),
+		per_call(g->sums.err.events, group_calls(g)),
+		fmt_thousands(c1, sizeof(c1), g->sums.err.events));
 	if (g->nr_ends)
 		fprintf(out, ", run_end no_progress %s",
 			fmt_thousands(c2, sizeof(c2), g->end.no_progress));
@@ -587,45 +597,43 @@ static void json_counts(struct json *j, const char *key, const uint64_t *n,
 
 /*
  * The fields of each event, summed (the report keys of the schema:
- * tracepoints/trace_schema.h).
+ * tracepoints/trace_schema.h), an object per event: the counts of the
+ * event's struct in struct field_sums by the schema's member lists, the
+ * exit and request events (counted in other ways) and the counts by
+ * enumeration label one by one.
  */
 static void json_sums(struct json *j, const struct group *g)
 {
-	const struct field_sums *s = &g->sums;
+	const struct field_sums *sums = &g->sums;
 	uint64_t reqs = 0;
 	unsigned int i;
 
 	for (i = 0; i <= NR_OPS; i++)
-		reqs += s->req_op[i];
+		reqs += sums->request.op[i];
 	json_object_begin(j, RK(analyze_group, entry));
-	json_uint(j, RK(analyze_entry, events), g->entries);
-	json_uint(j, RK(analyze_entry, slots), s->entry_slots);
-	json_uint(j, RK(analyze_entry, holes), s->entry_holes);
+	RESULT_JSON_FIELDS(RESULT_ANALYZE_ENTRY, struct entry_sums,
+			   &sums->entry);
 	json_object_end(j);
 	json_object_begin(j, RK(analyze_group, exit));
 	json_uint(j, RK(analyze_exit, events), group_calls(g));
-	json_uint(j, RK(analyze_exit, allocated), g->allocated);
-	json_uint(j, RK(analyze_exit, alloc_calls), g->alloc_calls);
-	json_uint(j, RK(analyze_exit, retries), g->retries);
+	RESULT_JSON_FIELDS(RESULT_ANALYZE_EXIT_SUMS, struct exit_sums,
+			   &sums->exit);
 	json_object_end(j);
 	json_object_begin(j, RK(analyze_group, err));
-	json_uint(j, RK(analyze_err, events), g->errs);
-	json_uint(j, RK(analyze_err, requested), s->err_requested);
-	json_uint(j, RK(analyze_err, allocated), s->err_allocated);
+	RESULT_JSON_FIELDS(RESULT_ANALYZE_ERR, struct err_sums, &sums->err);
 	json_object_end(j);
 	json_object_begin(j, RK(analyze_group, request));
 	json_uint(j, RK(analyze_request, events), reqs);
-	json_counts(j, RK(analyze_request, op), s->req_op, MT_ENUM_OP);
-	json_uint(j, RK(analyze_request, bytes), s->req_bytes);
-	json_uint(j, RK(analyze_request, pages), s->req_pages);
+	json_counts(j, RK(analyze_request, op), sums->request.op, MT_ENUM_OP);
+	RESULT_JSON_FIELDS(RESULT_ANALYZE_REQUEST_SUMS, struct request_sums,
+			   &sums->request);
 	json_object_end(j);
 	json_object_begin(j, RK(analyze_group, bulk));
-	json_uint(j, RK(analyze_bulk, calls), s->bulk_calls);
-	json_uint(j, RK(analyze_bulk, requested), s->bulk_requested);
-	json_uint(j, RK(analyze_bulk, populated), s->bulk_populated);
-	json_uint(j, RK(analyze_bulk, allocated), s->bulk_allocated);
-	json_counts(j, RK(analyze_bulk, api), s->bulk_api, MT_ENUM_BULK_API);
-	json_counts(j, RK(analyze_bulk, fallback), s->bulk_fallback,
+	RESULT_JSON_FIELDS(RESULT_ANALYZE_BULK_SUMS, struct bulk_sums,
+			   &sums->bulk);
+	json_counts(j, RK(analyze_bulk, api), sums->bulk.api,
+		    MT_ENUM_BULK_API);
+	json_counts(j, RK(analyze_bulk, fallback), sums->bulk.fallback,
 		    MT_ENUM_FALLBACK);
 	json_object_end(j);
 }
@@ -712,13 +720,14 @@ static void json_per_call(struct json *j, const struct analysis *a,
 	uint64_t calls = group_calls(g);
 
 	json_double(j, RK(analyze_group, pages_per_call),
-		    per_call(g->allocated, calls), 4);
+		    per_call(g->sums.exit.allocated, calls), 4);
 	json_double(j, RK(analyze_group, alloc_calls_per_call),
-		    per_call(g->alloc_calls, calls), 4);
-	json_uint(j, RK(analyze_group, svc_alloc_arg_err), g->errs);
+		    per_call(g->sums.exit.alloc_calls, calls), 4);
+	json_uint(j, RK(analyze_group, svc_alloc_arg_err),
+		  g->sums.err.events);
 	json_double(j, RK(analyze_group, svc_alloc_arg_err_per_call),
-		    per_call(g->errs, calls), 6);
-	json_uint(j, RK(analyze_group, retries), g->retries);
+		    per_call(g->sums.err.events, calls), 6);
+	json_uint(j, RK(analyze_group, retries), g->sums.exit.retries);
 	json_uint(j, RK(analyze_group, requests), g->requests);
 	json_object_begin(j, RK(analyze_group, pagepool_per_call));
 	for (unsigned int i = 0; i < a->nr_pp; i++)
@@ -734,7 +743,7 @@ static void json_pairing(struct json *j, const struct group *g)
 	const struct group *s = g;	/* RESULT_JSON_FIELD's */
 
 	json_object_begin(j, RK(analyze_group, pairing));
-	json_uint(j, RK(analyze_pairing, entries), g->entries);
+	json_uint(j, RK(analyze_pairing, entries), g->sums.entry.events);
 	json_uint(j, RK(analyze_pairing, paired), g->stamps.hist->count);
 	RESULT_ANALYZE_UNPAIRED(RESULT_JSON_FIELD)
 	json_object_end(j);
@@ -780,9 +789,12 @@ static void json_group(struct json *j, const struct analysis *a,
 /* Whether any svc_alloc_arg event was recorded. */
 static bool has_calls(const struct analysis *a)
 {
-	for (unsigned int i = 0; i < a->nr_groups; i++)
-		if (a->groups[i]->entries || group_calls(a->groups[i]))
+	for (unsigned int i = 0; i < a->nr_groups; i++) {
+		const struct group *g = a->groups[i];
+
+		if (g->sums.entry.events || group_calls(g))
 			return true;
+	}
 	return false;
 }
 
@@ -929,6 +941,18 @@ struct report_state {
 	const struct process *shown;	/* text: its "Process" line printed */
 };
 
+/*
+ * What the tracer lost by one kind of discard message: the count, the
+ * messages (@records) and those without a count (@unknown).
+ */
+static void json_loss(struct json *j, const struct loss *l, const char *count,
+		      const char *records, const char *unknown)
+{
+	json_uint(j, count, l->count);
+	json_uint(j, records, l->msgs);
+	json_uint(j, unknown, l->unknown);
+}
+
 /* The JSON document up to its "modes" array, which it opens. */
 static void json_head(struct json *j, const struct analysis *a,
 		      const struct report_options *o)
@@ -944,18 +968,12 @@ static void json_head(struct json *j, const struct analysis *a,
 	json_uint(j, RK(analyze_doc, events), a->events);
 	json_uint(j, RK(analyze_doc, rpcsim_events), a->rpcsim_events);
 	json_uint(j, RK(analyze_doc, pagepool_events), a->pagepool_events);
-	json_uint(j, RK(analyze_doc, discarded_events),
-		  a->discarded_events.count);
-	json_uint(j, RK(analyze_doc, discarded_events_records),
-		  a->discarded_events.msgs);
-	json_uint(j, RK(analyze_doc, discarded_events_unknown_count),
-		  a->discarded_events.unknown);
-	json_uint(j, RK(analyze_doc, discarded_packets),
-		  a->discarded_packets.count);
-	json_uint(j, RK(analyze_doc, discarded_packets_records),
-		  a->discarded_packets.msgs);
-	json_uint(j, RK(analyze_doc, discarded_packets_unknown_count),
-		  a->discarded_packets.unknown);
+	json_loss(j, &a->discarded_events, RK(analyze_doc, discarded_events),
+		  RK(analyze_doc, discarded_events_records),
+		  RK(analyze_doc, discarded_events_unknown_count));
+	json_loss(j, &a->discarded_packets, RK(analyze_doc, discarded_packets),
+		  RK(analyze_doc, discarded_packets_records),
+		  RK(analyze_doc, discarded_packets_unknown_count));
 	json_bool(j, RK(analyze_doc, vtid), a->have_vtid);
 	json_uint(j, RK(analyze_doc, tracepoint_cost_ns), o->tp_cost_ns);
 	json_array_begin(j, RK(analyze_doc, processes));
@@ -1166,7 +1184,7 @@ int report_plot(struct analysis *a, const struct report_options *o,
 				 fmt_thousands(cnt, sizeof(cnt),
 					       group_calls(m)));
 			s = plot_add_series(p, label, key, lat_mean(&m->field),
-					    per_call(m->allocated,
+					    per_call(m->sums.exit.allocated,
 						     group_calls(m)));
 			if (!s)
 				ret = -1;

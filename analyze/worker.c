@@ -219,8 +219,8 @@ static void write_partial(struct wout *w, const struct reader *r)
 		pw_u64(w, g->diff.n_neg);
 		wout_put(w, g->diff.pos, sizeof(*g->diff.pos));
 		wout_put(w, g->diff.neg, sizeof(*g->diff.neg));
-		wout_put(w, &g->entries, offsetof(struct group, sums) -
-			 offsetof(struct group, entries));
+		wout_put(w, &g->requests, offsetof(struct group, sums) -
+			 offsetof(struct group, requests));
 		wout_put(w, &g->sums, sizeof(g->sums));
 		wout_put(w, &g->entry_twice, sizeof(*g) -
 			 offsetof(struct group, entry_twice));

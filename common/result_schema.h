@@ -217,12 +217,8 @@ enum result_type {
 	M(pages_per_call, "pages_per_call", FIGURE, NEED, NONE)		\
 	M(alloc_calls, "alloc_calls", T_UINT, OPT, NONE)		\
 	M(alloc_calls_per_call, "alloc_calls_per_call", FIGURE, OPT, NONE) \
-	M(requests, "requests", T_UINT, OPT, NONE)			\
+	RESULT_RPCSIM_REQUESTS(M)					\
 	M(requests_per_s, "requests_per_s", FIGURE, NEED, NONE)		\
-	M(reads, "reads", T_UINT, OPT, NONE)				\
-	M(writes, "writes", T_UINT, OPT, NONE)				\
-	M(bytes_read, "bytes_read", T_UINT, OPT, NONE)			\
-	M(bytes_written, "bytes_written", T_UINT, OPT, NONE)		\
 	M(no_progress, "no_progress", T_UINT, NEED, NONE)		\
 	M(waits, "waits", T_UINT, NEED, NONE)				\
 	M(wait_s, "wait_s", FIGURE, OPT, NONE)				\
@@ -231,6 +227,17 @@ enum result_type {
 	M(digest, "digest", T_STR, OPT, NONE)				\
 	M(counters, "counters", T_OBJ, NEED, OBJ(rpcsim_counters))	\
 	M(page_pool, "page_pool", T_OBJ, OPT, OBJ(rpcsim_page_pool))
+
+/*
+ * The requests the figures count, named as struct svc_stats's counts
+ * (rpcsim/nfsd/svc.h): rpcsim writes the list expanded.
+ */
+#define RESULT_RPCSIM_REQUESTS(M)					\
+	M(requests, "requests", T_UINT, OPT, NONE)			\
+	M(reads, "reads", T_UINT, OPT, NONE)				\
+	M(writes, "writes", T_UINT, OPT, NONE)				\
+	M(bytes_read, "bytes_read", T_UINT, OPT, NONE)			\
+	M(bytes_written, "bytes_written", T_UINT, OPT, NONE)
 
 #define RESULT_RPCSIM_MODE(M)						\
 	M(mode, "mode", T_STR, REQ, STRS(rpcsim_modes))			\
@@ -315,7 +322,12 @@ enum result_type {
 	M(cache_gets, "cache_gets", T_UINT, OPT, NONE)			\
 	M(cache_puts, "cache_puts", T_UINT, OPT, NONE)
 
-/* --consumer=page_pool: what the page_pools did (the kernel's names). */
+/*
+ * --consumer=page_pool: what the page_pools did (the kernel's names).  The
+ * *_PAGES and *_PACKETS lists are named as the counts of struct
+ * page_pool_alloc_stats and struct ppool_result (rpcsim/page_pool/):
+ * rpcsim writes them expanded.
+ */
 #define RESULT_RPCSIM_PAGE_POOL(M)					\
 	M(refills, "refills", T_UINT, OPT, NONE)			\
 	M(refill_pages, "refill_pages", T_UINT, OPT, NONE)		\
@@ -323,19 +335,31 @@ enum result_type {
 	M(ns_per_page, "ns_per_page", FIGURE, OPT, NONE)		\
 	M(refills_empty, "refills_empty", T_UINT, OPT, NONE)		\
 	M(hit_rate, "hit_rate", FIGURE, OPT, NONE)			\
-	M(handed_out, "handed_out", T_UINT, OPT, NONE)			\
-	M(from_cache, "from_cache", T_UINT, OPT, NONE)			\
-	M(from_ring, "from_ring", T_UINT, OPT, NONE)			\
-	M(from_alloc, "from_alloc", T_UINT, OPT, NONE)			\
+	RESULT_RPCSIM_PAGE_POOL_PAGES(M)				\
 	M(alloc_stats, "alloc_stats", T_OBJ, OPT, OBJ(rpcsim_alloc_stats)) \
 	M(recycle_napi, "recycle_napi", T_OBJ, OPT, OBJ(rpcsim_recycle)) \
 	M(recycle_stack, "recycle_stack", T_OBJ, OPT, OBJ(rpcsim_recycle)) \
+	RESULT_RPCSIM_PAGE_POOL_PACKETS(M)				\
+	M(packets_per_s, "packets_per_s", FIGURE, OPT, NONE)		\
+	RESULT_RPCSIM_PAGE_POOL_FREED(M)
+
+/* The pages handed out, by where they came from. */
+#define RESULT_RPCSIM_PAGE_POOL_PAGES(M)				\
+	M(handed_out, "handed_out", T_UINT, OPT, NONE)			\
+	M(from_cache, "from_cache", T_UINT, OPT, NONE)			\
+	M(from_ring, "from_ring", T_UINT, OPT, NONE)			\
+	M(from_alloc, "from_alloc", T_UINT, OPT, NONE)
+
+/* The pages' references and the packets. */
+#define RESULT_RPCSIM_PAGE_POOL_PACKETS(M)				\
 	M(hold, "hold", T_UINT, OPT, NONE)				\
 	M(release, "release", T_UINT, OPT, NONE)			\
 	M(inflight, "inflight", T_UINT, OPT, NONE)			\
 	M(packets, "packets", T_UINT, OPT, NONE)			\
-	M(dropped, "dropped", T_UINT, OPT, NONE)			\
-	M(packets_per_s, "packets_per_s", FIGURE, OPT, NONE)		\
+	M(dropped, "dropped", T_UINT, OPT, NONE)
+
+/* How the received packets were freed. */
+#define RESULT_RPCSIM_PAGE_POOL_FREED(M)				\
 	M(freed_direct, "freed_direct", T_UINT, OPT, NONE)		\
 	M(freed_ring, "freed_ring", T_UINT, OPT, NONE)			\
 	M(freed_held, "freed_held", T_UINT, OPT, NONE)			\
@@ -541,7 +565,12 @@ enum result_type {
 	M(seed, "seed", T_UINT, OPT, NONE)				\
 	M(version, "version", T_STR, OPT, NONE)
 
-/* The fields of each event, summed (trace_schema.h's report column). */
+/*
+ * The fields of each event, summed (trace_schema.h's report column).  The
+ * counts are named as the fields of the event's struct in struct
+ * field_sums (analyze/analyze.h): rpcsim-analyze writes ENTRY, ERR and
+ * the *_SUMS lists expanded, and adds them up so.
+ */
 #define RESULT_ANALYZE_ENTRY(M)						\
 	M(events, "events", T_UINT, OPT, NONE)				\
 	M(slots, "slots", T_UINT, OPT, NONE)				\
@@ -549,6 +578,9 @@ enum result_type {
 
 #define RESULT_ANALYZE_EXIT(M)						\
 	M(events, "events", T_UINT, OPT, NONE)				\
+	RESULT_ANALYZE_EXIT_SUMS(M)
+
+#define RESULT_ANALYZE_EXIT_SUMS(M)					\
 	M(allocated, "allocated", T_UINT, OPT, NONE)			\
 	M(alloc_calls, "alloc_calls", T_UINT, OPT, NONE)		\
 	M(retries, "retries", T_UINT, OPT, NONE)
@@ -561,16 +593,22 @@ enum result_type {
 #define RESULT_ANALYZE_REQUEST(M)					\
 	M(events, "events", T_UINT, OPT, NONE)				\
 	M(op, "op", T_OBJ, OPT, OBJ(analyze_counts))			\
+	RESULT_ANALYZE_REQUEST_SUMS(M)
+
+#define RESULT_ANALYZE_REQUEST_SUMS(M)					\
 	M(bytes, "bytes", T_UINT, OPT, NONE)				\
 	M(pages, "pages", T_UINT, OPT, NONE)
 
 #define RESULT_ANALYZE_BULK(M)						\
+	RESULT_ANALYZE_BULK_SUMS(M)					\
+	M(api, "api", T_OBJ, OPT, OBJ(analyze_counts))			\
+	M(fallback, "fallback", T_OBJ, OPT, OBJ(analyze_counts))
+
+#define RESULT_ANALYZE_BULK_SUMS(M)					\
 	M(calls, "calls", T_UINT, OPT, NONE)				\
 	M(requested, "requested", T_UINT, OPT, NONE)			\
 	M(populated, "populated", T_UINT, OPT, NONE)			\
-	M(allocated, "allocated", T_UINT, OPT, NONE)			\
-	M(api, "api", T_OBJ, OPT, OBJ(analyze_counts))			\
-	M(fallback, "fallback", T_OBJ, OPT, OBJ(analyze_counts))
+	M(allocated, "allocated", T_UINT, OPT, NONE)
 
 /* An enumeration's counts by label; "other" for values it does not name. */
 #define RESULT_ANALYZE_COUNTS(M)					\
@@ -696,5 +734,16 @@ RESULT_FRAGMENTS(RESULT_KEYS_FRAGMENT)
  */
 #define RESULT_JSON_FIELD(member, key, types, need, sub)		\
 	json_value(j, key, s->member);
+
+/*
+ * The members MEMBERS lists written from the fields of the same names of
+ * the TYPE at @fields, for a writer that holds several such structs.
+ */
+#define RESULT_JSON_FIELDS(MEMBERS, TYPE, fields)			\
+	do {								\
+		const TYPE *s = (fields);				\
+									\
+		MEMBERS(RESULT_JSON_FIELD)				\
+	} while (0)
 
 #endif /* PP_RESULT_SCHEMA_H */

@@ -648,11 +648,7 @@ static void json_stats(struct json *j, const struct svc_stats *s,
 	json_uint(j, RK(rpcsim_figures, pages), s->pages);
 	json_number(j, RK(rpcsim_figures, pages_per_call),
 		    ratio((double)s->pages, (double)s->calls));
-	json_uint(j, RK(rpcsim_figures, requests), s->requests);
-	json_uint(j, RK(rpcsim_figures, reads), s->reads);
-	json_uint(j, RK(rpcsim_figures, writes), s->writes);
-	json_uint(j, RK(rpcsim_figures, bytes_read), s->bytes_read);
-	json_uint(j, RK(rpcsim_figures, bytes_written), s->bytes_written);
+	RESULT_RPCSIM_REQUESTS(RESULT_JSON_FIELD)
 	json_number(j, RK(rpcsim_figures, requests_per_s),
 		    ratio((double)s->requests, elapsed_s));
 	json_uint(j, RK(rpcsim_figures, alloc_calls), s->alloc_calls);
@@ -704,26 +700,19 @@ static void json_page_pool(struct json *j, const struct ppool_result *pr,
 		    ratio((double)h->sum, (double)al->slow_pages));
 	json_uint(j, RK(rpcsim_page_pool, refills_empty), al->slow_fail);
 	json_number(j, RK(rpcsim_page_pool, hit_rate), ppool_hit_rate(pr));
-	json_uint(j, RK(rpcsim_page_pool, handed_out), al->handed_out);
-	json_uint(j, RK(rpcsim_page_pool, from_cache), al->from_cache);
-	json_uint(j, RK(rpcsim_page_pool, from_ring), al->from_ring);
-	json_uint(j, RK(rpcsim_page_pool, from_alloc), al->from_alloc);
+	RESULT_JSON_FIELDS(RESULT_RPCSIM_PAGE_POOL_PAGES,
+			   struct page_pool_alloc_stats, al);
 	json_alloc_stats(j, al);
 	json_recycle(j, RK(rpcsim_page_pool, recycle_napi),
 		     &pr->recycle_direct);
 	json_recycle(j, RK(rpcsim_page_pool, recycle_stack),
 		     &pr->recycle_stack);
-	json_uint(j, RK(rpcsim_page_pool, hold), pr->hold);
-	json_uint(j, RK(rpcsim_page_pool, release), pr->release);
-	json_uint(j, RK(rpcsim_page_pool, inflight), pr->inflight);
-	json_uint(j, RK(rpcsim_page_pool, packets), pr->packets);
-	json_uint(j, RK(rpcsim_page_pool, dropped), pr->dropped);
+	RESULT_JSON_FIELDS(RESULT_RPCSIM_PAGE_POOL_PACKETS,
+			   struct ppool_result, pr);
 	json_number(j, RK(rpcsim_page_pool, packets_per_s),
 		    ratio((double)pr->packets, elapsed_s));
-	json_uint(j, RK(rpcsim_page_pool, freed_direct), pr->freed_direct);
-	json_uint(j, RK(rpcsim_page_pool, freed_ring), pr->freed_ring);
-	json_uint(j, RK(rpcsim_page_pool, freed_held), pr->freed_held);
-	json_uint(j, RK(rpcsim_page_pool, clone_puts), pr->clone_puts);
+	RESULT_JSON_FIELDS(RESULT_RPCSIM_PAGE_POOL_FREED,
+			   struct ppool_result, pr);
 	json_object_end(j);
 }
 
