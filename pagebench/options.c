@@ -52,7 +52,8 @@ static const struct option long_options[] = {
 	{ NULL, 0, NULL, 0 }
 };
 
-static void print_help(void)
+/* --help: what pagebench measures, and which of its options say what. */
+static void print_help_what(void)
 {
 	char not_built[128] = "";
 
@@ -121,7 +122,14 @@ static void print_help(void)
 "                          measure a backend plugin of your own\n"
 "                          (<pagepool/backend.h>, pagepool-backend(3)) as\n"
 "                          the allocator plugin, besides --allocators\n"
-"                          (default: none)\n"
+"                          (default: none)\n",
+	       not_built, MAX_BULK);
+}
+
+/* --help: how long and where the output goes, then the notes. */
+static void print_help_how(void)
+{
+	printf(
 "How long:\n"
 "      --runs=N            timed runs per configuration, 1..%d (default: %d)\n"
 "      --run-ms=MS         about how long each run takes, 0.1..10000 ms;\n"
@@ -164,7 +172,13 @@ static void print_help(void)
 "the DPDK EAL arguments).  Ctrl-C ends the run with what was measured so\n"
 "far, marked as interrupted.  Exit status: 0 ok, 1 runtime failure, 2 bad\n"
 "command line, 130 Ctrl-C (128 + the signal).\n",
-	       not_built, MAX_BULK, MAX_RUNS, DEFAULT_RUNS, DEFAULT_RUN_MS);
+	       MAX_RUNS, DEFAULT_RUNS, DEFAULT_RUN_MS);
+}
+
+static void print_help(void)
+{
+	print_help_what();
+	print_help_how();
 }
 
 /* Digits only (common/number.h: the tools' one number syntax). */

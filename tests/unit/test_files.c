@@ -118,30 +118,16 @@ static void reading(void)
 	   "a missing file: ENOENT (%s)", err);
 }
 
-static void writing(void)
+/*
+ * A process that ends before its commit, by a signal or by exit(): the
+ * old file untouched, no temporary file left.
+ */
+static void writing_cut_short(void)
 {
 	struct atomic_file af;
 	char err[256];
 	pid_t pid;
 	int status;
-
-	put("out.txt", "old\n");
-	ok(!atomic_file_open(&af, path_of("out.txt"), err, sizeof(err)),
-	   "atomic_file_open");
-	fputs("new\n", af.f);
-	fflush(af.f);
-	ok(!strcmp(get("out.txt"), "old\n") && hidden() == 1,
-	   "while written: the old file there, the new one hidden");
-	ok(!atomic_file_commit(&af, err, sizeof(err)) &&
-	   !strcmp(get("out.txt"), "new\n") && hidden() == 0,
-	   "committed: the new file in place, nothing hidden left");
-
-	ok(!atomic_file_open(&af, path_of("out.txt"), err, sizeof(err)),
-	   "atomic_file_open again");
-	fputs("half", af.f);
-	atomic_file_abort(&af);
-	ok(!strcmp(get("out.txt"), "new\n") && hidden() == 0,
-	   "aborted: the old file untouched, nothing hidden left");
 
 	/*
 	 * A signal that ends the process removes the temporary file: each
@@ -201,6 +187,32 @@ static void writing(void)
 	   !strcmp(get("out.txt"), "new\n") && hidden() == 0,
 	   "exit(1) before the commit: the old file untouched, no temporary "
 	   "file left");
+}
+
+static void writing(void)
+{
+	struct atomic_file af;
+	char err[256];
+
+	put("out.txt", "old\n");
+	ok(!atomic_file_open(&af, path_of("out.txt"), err, sizeof(err)),
+	   "atomic_file_open");
+	fputs("new\n", af.f);
+	fflush(af.f);
+	ok(!strcmp(get("out.txt"), "old\n") && hidden() == 1,
+	   "while written: the old file there, the new one hidden");
+	ok(!atomic_file_commit(&af, err, sizeof(err)) &&
+	   !strcmp(get("out.txt"), "new\n") && hidden() == 0,
+	   "committed: the new file in place, nothing hidden left");
+
+	ok(!atomic_file_open(&af, path_of("out.txt"), err, sizeof(err)),
+	   "atomic_file_open again");
+	fputs("half", af.f);
+	atomic_file_abort(&af);
+	ok(!strcmp(get("out.txt"), "new\n") && hidden() == 0,
+	   "aborted: the old file untouched, nothing hidden left");
+
+	writing_cut_short();
 
 	/* A link: its target is replaced, the link stays a link. */
 	put("target.txt", "target\n");
