@@ -218,6 +218,17 @@ static void live_guard(void)
 			sigaction(live_signals[i], &sa, NULL);
 }
 
+/* Hold back the signals live_guard() handles, in this thread. */
+static void live_block(sigset_t *old)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	for (size_t i = 0; i < NR_LIVE_SIGNALS; i++)
+		sigaddset(&set, live_signals[i]);
+	pthread_sigmask(SIG_BLOCK, &set, old);
+}
+
 static void live_add(const char *tmp)
 {
 	for (unsigned int i = 0; i < LIVE_MAX; i++) {
@@ -267,6 +278,7 @@ int atomic_file_open(struct atomic_file *af, const char *path, char *err,
 		     size_t errlen)
 {
 	const char *slash, *base;
+	sigset_t mask_old;
 	bool regular;
 	size_t len;
 	mode_t mask;
@@ -296,15 +308,24 @@ int atomic_file_open(struct atomic_file *af, const char *path, char *err,
 	snprintf(af->tmp, len, "%.*s.%s.XXXXXX",
 		 slash ? (int)(slash - af->path + 1) : 0, af->path, base);
 	live_guard();
+	/*
+	 * The file is made and noted for the handler with the signals held
+	 * back: one taken between the two would end the process leaving
+	 * the file (a test's SIGINT, sent as soon as the file showed, once
+	 * did).
+	 */
+	live_block(&mask_old);
 	af->fd = mkostemp(af->tmp, O_CLOEXEC);
+	if (af->fd >= 0)
+		live_add(af->tmp);
+	e = errno;
+	pthread_sigmask(SIG_SETMASK, &mask_old, NULL);
 	if (af->fd < 0) {
-		e = errno;
 		set_err(err, errlen, "cannot create a temporary file in %.*s: "
 			"%s", slash ? (int)(slash - af->path + 1) : 2,
 			slash ? af->path : "./", strerror(e));
 		goto fail;
 	}
-	live_add(af->tmp);
 	/* The mode a new file would get (mkstemp() makes it 0600). */
 	mask = umask(0);
 	umask(mask);
