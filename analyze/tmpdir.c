@@ -115,20 +115,34 @@ void tmp_remove(struct tmpdir *t)
 	tmp_unblock(&old);
 }
 
+/*
+ * Made and noted with the signals blocked: one taken between the two
+ * would leave what was made, and the directory holding it, behind.
+ */
 int tmp_mkdir(struct tmpdir *t, const char *path)
 {
-	if (mkdir(path, 0700))
-		return -1;
-	tmp_note(t, path);
-	return 0;
+	sigset_t old;
+	int ret;
+
+	tmp_block(&old);
+	ret = mkdir(path, 0700);
+	if (!ret)
+		tmp_note(t, path);
+	tmp_unblock(&old);
+	return ret ? -1 : 0;
 }
 
 int tmp_link(struct tmpdir *t, const char *target, const char *path)
 {
-	if (symlink(target, path))
-		return -1;
-	tmp_note(t, path);
-	return 0;
+	sigset_t old;
+	int ret;
+
+	tmp_block(&old);
+	ret = symlink(target, path);
+	if (!ret)
+		tmp_note(t, path);
+	tmp_unblock(&old);
+	return ret ? -1 : 0;
 }
 
 /* With the guarded signals blocked (tmp_block()). */
