@@ -354,6 +354,22 @@ struct pp_page *pp_alloc_page_finish(struct pp_pool *pool,
 }
 
 /*
+ * The end of pp_alloc_page()'s fast path, @page taken: finished out of
+ * line (a tail call) when GFP_ZERO or the tracepoint ask, else its probe
+ * (alloc/trace.h) and the page.
+ */
+static inline __attribute__((always_inline))
+struct pp_page *pp_alloc_page_done(struct pp_pool *pool, struct pp_page *page,
+				   pp_gfp_t gfp)
+{
+	if (unlikely((gfp & PP_GFP_ZERO) || pp_trace_enabled(mm_page_alloc)))
+		return pp_alloc_page_finish(pool, page, gfp);
+	pp_trace_usdt(mm_page_alloc, pp_pfn(pool, page), 0U,
+		      (unsigned long)(gfp & PP_GFP_MASK), PP_MIGRATE_UNMOVABLE);
+	return page;
+}
+
+/*
  * The common case of the single-page path, straight-line: one node, its
  * zone above its low watermark (what pp_zone_watermark_ok() says for order 0 and no
  * ALLOC_* flags), this CPU's pcp list to be had (rseq: not stopped; lock:
@@ -446,11 +462,7 @@ struct pp_page *pp_alloc_page_rseq_recount(struct pp_pool *pool,
 
 	pp_rseq_count_slow(pool, zone, PP_PGALLOC, 1);
 	pp_rseq_count(pool, PP_ALLOC_SINGLE_CALLS, 1);
-	if (unlikely((gfp & PP_GFP_ZERO) || pp_trace_enabled(mm_page_alloc)))
-		return pp_alloc_page_finish(pool, page, gfp);
-	pp_trace_usdt(mm_page_alloc, pp_pfn(pool, page), 0U,
-		      (unsigned long)(gfp & PP_GFP_MASK), PP_MIGRATE_UNMOVABLE);
-	return page;
+	return pp_alloc_page_done(pool, page, gfp);
 }
 
 /*
@@ -486,11 +498,7 @@ struct pp_page *pp_alloc_page_rseq(struct pp_pool *pool, pp_gfp_t gfp)
 	/* PGALLOC and ALLOC_SINGLE_CALLS: see pp_pcp.single_pages. */
 	if (unlikely(pp_rseq_add(rs, cpu, (uint64_t *)&pcp->single_pages, 1)))
 		return pp_alloc_page_rseq_recount(pool, page, gfp);
-	if (unlikely((gfp & PP_GFP_ZERO) || pp_trace_enabled(mm_page_alloc)))
-		return pp_alloc_page_finish(pool, page, gfp);
-	pp_trace_usdt(mm_page_alloc, pp_pfn(pool, page), 0U,
-		      (unsigned long)(gfp & PP_GFP_MASK), PP_MIGRATE_UNMOVABLE);
-	return page;
+	return pp_alloc_page_done(pool, page, gfp);
 }
 #endif
 
@@ -511,11 +519,7 @@ struct pp_page *pp_alloc_page(struct pp_pool *pool, pp_gfp_t gfp)
 
 	if (unlikely(!page))
 		return pp_alloc_page_slow(pool, gfp);
-	if (unlikely((gfp & PP_GFP_ZERO) || pp_trace_enabled(mm_page_alloc)))
-		return pp_alloc_page_finish(pool, page, gfp);
-	pp_trace_usdt(mm_page_alloc, pp_pfn(pool, page), 0U,
-		      (unsigned long)(gfp & PP_GFP_MASK), PP_MIGRATE_UNMOVABLE);
-	return page;
+	return pp_alloc_page_done(pool, page, gfp);
 }
 
 /*

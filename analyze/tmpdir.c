@@ -116,33 +116,31 @@ void tmp_remove(struct tmpdir *t)
 }
 
 /*
- * Made and noted with the signals blocked: one taken between the two
- * would leave what was made, and the directory holding it, behind.
+ * @path made, a link to @target or (@target NULL) a folder, and noted,
+ * with the signals blocked: one taken between the two would leave it,
+ * and the directory holding it, behind.  0, or -1 (errno).
  */
-int tmp_mkdir(struct tmpdir *t, const char *path)
+static int tmp_make(struct tmpdir *t, const char *target, const char *path)
 {
 	sigset_t old;
 	int ret;
 
 	tmp_block(&old);
-	ret = mkdir(path, 0700);
+	ret = target ? symlink(target, path) : mkdir(path, 0700);
 	if (!ret)
 		tmp_note(t, path);
 	tmp_unblock(&old);
 	return ret ? -1 : 0;
 }
 
+int tmp_mkdir(struct tmpdir *t, const char *path)
+{
+	return tmp_make(t, NULL, path);
+}
+
 int tmp_link(struct tmpdir *t, const char *target, const char *path)
 {
-	sigset_t old;
-	int ret;
-
-	tmp_block(&old);
-	ret = symlink(target, path);
-	if (!ret)
-		tmp_note(t, path);
-	tmp_unblock(&old);
-	return ret ? -1 : 0;
+	return tmp_make(t, target, path);
 }
 
 /* With the guarded signals blocked (tmp_block()). */

@@ -158,6 +158,14 @@ static const int live_signals[] = { SIGHUP, SIGINT, SIGQUIT, SIGTERM,
 				    SIGXCPU, SIGXFSZ, SIGVTALRM, SIGPROF };
 #define NR_LIVE_SIGNALS	(sizeof(live_signals) / sizeof(live_signals[0]))
 
+/* live_signals[] as a set. */
+static void live_sigset(sigset_t *set)
+{
+	sigemptyset(set);
+	for (size_t i = 0; i < NR_LIVE_SIGNALS; i++)
+		sigaddset(set, live_signals[i]);
+}
+
 /*
  * The default action is put back only once the files are gone: with
  * SA_RESETHAND, a second signal taken by another thread of the program
@@ -209,9 +217,7 @@ static void live_guard(void)
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = live_on_signal;
 	sa.sa_flags = SA_RESTART;
-	sigemptyset(&sa.sa_mask);
-	for (size_t i = 0; i < NR_LIVE_SIGNALS; i++)
-		sigaddset(&sa.sa_mask, live_signals[i]);
+	live_sigset(&sa.sa_mask);
 	for (size_t i = 0; i < NR_LIVE_SIGNALS; i++)
 		if (!sigaction(live_signals[i], NULL, &old) &&
 		    old.sa_handler == SIG_DFL)
@@ -223,9 +229,7 @@ static void live_block(sigset_t *old)
 {
 	sigset_t set;
 
-	sigemptyset(&set);
-	for (size_t i = 0; i < NR_LIVE_SIGNALS; i++)
-		sigaddset(&set, live_signals[i]);
+	live_sigset(&set);
 	pthread_sigmask(SIG_BLOCK, &set, old);
 }
 
