@@ -745,56 +745,22 @@ bool pp_bulk_fill_rseq(struct pp_pool *pool, struct pp_zone *zone,
 	 * add the cost of entering it, which the kernel does not pay.
 	 */
 	volatile uint64_t tally = 0;
-	bool first = true;
 
-	while (nr_populated < nr_pages) {
-		struct pp_page **dst;
-		unsigned int cpu = 0;
-		long want, k;
-
-		want = pp_bulk_next_run(req, &nr_populated, f, buf,
-					PP_RSEQ_LIST_CHUNK, &dst, flags);
-		if (want <= 0) {
-			if (want < 0)
-				break;
-			continue;
-		}
-		k = pp_rseq_pop_bulk(pool, zone, dst, (unsigned long)want,
-				     !to_list && !fill_all,
-				     &cpu);
-		if (unlikely(k < 0)) {
-			if (first)
-				return false;
-			f->dry = true;
-			break;
-		}
-		first = false;
-		/* __rmqueue_pcplist(): the list ran out, refill it. */
-		if (unlikely(!k)) {
-			if (!pp_rseq_refill(pool, zone, call)) {
-				f->dry = true;
-				break;
-			}
-			continue;
-		}
-		for (long j = 0; j < k; j++) {
-			struct pp_page *page = dst[j];
-
-			/*
-			 * Per-page statistics, as 5.13 did: one counter
-			 * update per page (see the tally below).
-			 */
-			if (per_page_stats)
-				tally = tally + 1;
-			pp_bulk_take(pool, page, cpu, req, &run, flags);
-			if (fill_all) {
-				page_array[nr_populated + (unsigned long)j] =
-					page;
-			}
-		}
-		nr_populated += (unsigned long)k;
-		nr_account += (unsigned long)k;
-	}
+	PP_BULK_FILL_RUNS(req, f, buf, PP_RSEQ_LIST_CHUNK, flags, nr_pages,
+			  nr_populated, nr_account, = 0,
+			  pp_rseq_pop_bulk(pool, zone, dst, (unsigned long)want,
+					   !to_list && !fill_all, &cpu),
+			  pp_rseq_refill(pool, zone, call),
+		/*
+		 * Per-page statistics, as 5.13 did: one counter update
+		 * per page (see the tally above).
+		 */
+		if (per_page_stats)
+			tally = tally + 1;
+		pp_bulk_take(pool, page, cpu, req, &run, flags);
+		if (fill_all)
+			page_array[nr_populated + (unsigned long)j] = page;
+	);
 	if (to_list) {
 		page_list->next = run;
 		run->prev = page_list;

@@ -524,60 +524,27 @@ bool ppk_bulk_fill(struct pp_pool *pool, struct pp_zone *preferred_zone,
 	struct pp_page **page_array = req->page_array;
 	unsigned long nr_populated = f->nr_populated, nr_account = 0;
 	struct pp_page *buf[PPK_BULK_CHUNK];
-	bool first = true;
 
-	while (nr_populated < req->nr_pages) {
-		struct pp_page **dst;
-		unsigned int cpu;
-		long want, k;
-
-		want = pp_bulk_next_run(req, &nr_populated, f, buf,
-					PPK_BULK_CHUNK, &dst, flags);
-		if (want <= 0) {
-			if (want < 0)
-				break;
-			continue;
+	PP_BULK_FILL_RUNS(req, f, buf, PPK_BULK_CHUNK, flags, req->nr_pages,
+			  nr_populated, nr_account, /* cpu unset */,
+			  ppk_pcp_take(pool, zone, pcp, mt, dst,
+				       (unsigned long)want,
+				       !to_list && !fill_all, &cpu),
+			  ppk_rmqueue_bulk(pool, zone, pcp, mt,
+					   zone->pcp[0].batch, req->call),
+		page->lru.next = PPK_LIST_POISON1;
+		page->lru.prev = PPK_LIST_POISON2;
+		ppk_check_new_pcp(pool, page, cpu, req->call);
+		if (per_page_stats) {
+			ppk_count_vm_events(pool, pcp, PP_PGALLOC, 1);
+			ppk_zone_statistics(pool, preferred_zone, zone, 1);
 		}
-		k = ppk_pcp_take(pool, zone, pcp, mt, dst, (unsigned long)want,
-				 !to_list && !fill_all, &cpu);
-		if (unlikely(k < 0)) {
-			if (first)
-				return false;
-			f->dry = true;
-			break;
-		}
-		first = false;
-		/* __rmqueue_pcplist(): the list ran out, refill it. */
-		if (unlikely(!k)) {
-			if (!ppk_rmqueue_bulk(pool, zone, pcp, mt,
-					      zone->pcp[0].batch, req->call)) {
-				f->dry = true;
-				break;
-			}
-			continue;
-		}
-		for (long j = 0; j < k; j++) {
-			struct pp_page *page = dst[j];
-
-			page->lru.next = PPK_LIST_POISON1;
-			page->lru.prev = PPK_LIST_POISON2;
-			ppk_check_new_pcp(pool, page, cpu, req->call);
-			if (per_page_stats) {
-				ppk_count_vm_events(pool, pcp, PP_PGALLOC, 1);
-				ppk_zone_statistics(pool, preferred_zone, zone,
-						    1);
-			}
-			ppk_prep_new_page(pool, page, 0, req->gfp, 0,
-					  req->call);
-			if (to_list)
-				pp_list_add(&page->lru, req->page_list);
-			else if (fill_all)
-				page_array[nr_populated + (unsigned long)j] =
-					page;
-		}
-		nr_populated += (unsigned long)k;
-		nr_account += (unsigned long)k;
-	}
+		ppk_prep_new_page(pool, page, 0, req->gfp, 0, req->call);
+		if (to_list)
+			pp_list_add(&page->lru, req->page_list);
+		else if (fill_all)
+			page_array[nr_populated + (unsigned long)j] = page;
+	);
 	f->nr_populated = nr_populated;
 	f->nr_account = nr_account;
 	return true;

@@ -199,6 +199,67 @@ long pp_bulk_next_run(const struct pp_bulk_req *req, unsigned long *i,
 }
 
 /*
+ * The loop of both run-by-run fills (pp_bulk_fill_rseq(), the rseq list;
+ * ppk_bulk_fill(), the kernel profile), 5.13 __alloc_pages_bulk()'s: up
+ * to @nr_pages, a run at a time (pp_bulk_next_run()), @take pages of the
+ * pcp list into dst[0..k) (< 0: the list could not be had), @refill it
+ * from the buddy lists when it comes back empty (false: they are dry),
+ * then the per-page statement (__VA_ARGS__, with `page' and `j' in scope)
+ * on each page taken.  @take sees `dst', `want' and `cpu', which @take
+ * sets when it takes pages; @cpu_init is its declaration's initialiser,
+ * `= 0' or nothing, as each fill always had it (the two compile
+ * differently).  Counts into @nr_populated and @nr_account; makes the
+ * enclosing function return false when the first take fails, having
+ * taken nothing.  A macro, not an inline function: the two fills take,
+ * refill and finish a page with different calls, and the loop must
+ * compile to what each wrote out.
+ */
+#define PP_BULK_FILL_RUNS(req, f, buf, chunk, flags, nr_pages,		\
+			  nr_populated, nr_account, cpu_init, take,	\
+			  refill, ...)					\
+	do {								\
+		bool first_ = true;					\
+									\
+		while ((nr_populated) < (nr_pages)) {			\
+			struct pp_page **dst;				\
+			unsigned int cpu cpu_init;			\
+			long want, k;					\
+									\
+			want = pp_bulk_next_run(req, &(nr_populated),	\
+						f, buf, chunk, &dst,	\
+						flags);			\
+			if (want <= 0) {				\
+				if (want < 0)				\
+					break;				\
+				continue;				\
+			}						\
+			k = (take);					\
+			if (unlikely(k < 0)) {				\
+				if (first_)				\
+					return false;			\
+				(f)->dry = true;			\
+				break;					\
+			}						\
+			first_ = false;					\
+			/* __rmqueue_pcplist(): the list ran out. */	\
+			if (unlikely(!k)) {				\
+				if (!(refill)) {			\
+					(f)->dry = true;		\
+					break;				\
+				}					\
+				continue;				\
+			}						\
+			for (long j = 0; j < k; j++) {			\
+				struct pp_page *page = dst[j];		\
+									\
+				__VA_ARGS__				\
+			}						\
+			(nr_populated) += (unsigned long)k;		\
+			(nr_account) += (unsigned long)k;		\
+		}							\
+	} while (0)
+
+/*
  * The end of a bulk call that falls back to one page (one missing page, a
  * failed trylock, a low zone, nothing in the loop): the single-page path
  * (traced as mm_page_alloc, the counters deferred in @ac added), the page
