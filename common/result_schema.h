@@ -226,7 +226,22 @@ enum result_type {
 	M(completions, "completions", T_UINT, OPT, NONE)		\
 	M(digest, "digest", T_STR, OPT, NONE)				\
 	M(counters, "counters", T_OBJ, NEED, OBJ(rpcsim_counters))	\
+	M(by_refill, "by_refill", T_OBJ, OPT, OBJ(rpcsim_by_refill))	\
 	M(page_pool, "page_pool", T_OBJ, OPT, OBJ(rpcsim_page_pool))
+
+/*
+ * The nfsd consumer's calls by what they refilled (enum svc_refill,
+ * rpcsim/nfsd/svc.h): at most one page, or more.
+ */
+#define RESULT_RPCSIM_BY_REFILL(M)					\
+	M(one_page, "one_page", T_OBJ, OPT, OBJ(rpcsim_refill))		\
+	M(more_pages, "more_pages", T_OBJ, OPT, OBJ(rpcsim_refill))
+
+#define RESULT_RPCSIM_REFILL(M)						\
+	M(calls, "calls", T_UINT, OPT, NONE)				\
+	M(mean_us, "mean_us", FIGURE, OPT, NONE)			\
+	M(p50_us, "p50_us", FIGURE, OPT, NONE)				\
+	M(p90_us, "p90_us", FIGURE, OPT, NONE)
 
 /*
  * The requests the figures count, named as struct svc_stats's counts
@@ -651,6 +666,8 @@ enum result_type {
 	O(rpcsim_mode, RESULT_RPCSIM_MODE, 0)				\
 	O(rpcsim_run, RESULT_RPCSIM_RUN, 0)				\
 	O(rpcsim_percentiles, RESULT_RPCSIM_PERCENTILES, 0)		\
+	O(rpcsim_by_refill, RESULT_RPCSIM_BY_REFILL, 0)			\
+	O(rpcsim_refill, RESULT_RPCSIM_REFILL, 0)			\
 	O(histogram, RESULT_HISTOGRAM, 0)				\
 	O(timeline, RESULT_TIMELINE, 0)					\
 	O(timeline_row, RESULT_TIMELINE_ROW, 0)				\

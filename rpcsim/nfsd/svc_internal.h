@@ -72,6 +72,7 @@ struct svc_rqst {
 	struct svc_stats st;
 	struct svc_acct acct;
 	struct hist hist;
+	struct hist refill[SVC_NR_REFILLS];
 	struct timeline tl;		/* --interval */
 } __attribute__((aligned(64)));
 

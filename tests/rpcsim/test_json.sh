@@ -47,6 +47,26 @@ def latency(o, where):
     check(o["min_us"] <= o["mean_us"] <= o["max_us"],
           where + ": mean outside min..max")
     check(o["stddev_us"] >= 0, where + ": negative stddev")
+    # The calls by refill size: every call in one kind; a READ leaves
+    # two holes or more (the head page and at least one spliced page), a
+    # WRITE one, so the one-page refills are the calls after a WRITE:
+    # the writes but for each thread's first call and its last request.
+    b = o["by_refill"]
+    one, more = b["one_page"], b["more_pages"]
+    check(one["calls"] + more["calls"] == o["calls"],
+          where + ": by_refill calls != calls")
+    check(abs(one["calls"] - o["writes"]) <= cfg["threads"] * o.get("runs", 1),
+          where + ": one-page refills %d, writes %d" % (one["calls"],
+                                                        o["writes"]))
+    for k in (one, more):
+        if k["calls"]:
+            check(o["min_us"] <= k["p50_us"] <= k["p90_us"] <= o["max_us"],
+                  where + ": by_refill percentiles out of order")
+    if one["calls"] and more["calls"]:
+        mean = (one["mean_us"] * one["calls"] + more["mean_us"] *
+                more["calls"]) / o["calls"]
+        check(abs(mean - o["mean_us"]) <= 1e-3 + 1e-6 * o["mean_us"],
+              where + ": by_refill means do not make the mean")
 
 cfg = doc["config"]
 check(doc["program"] == "rpcsim", "program")
