@@ -212,6 +212,9 @@ MODES = ("single", "list", "array")
 API_CALLS = ("alloc_single_calls", "alloc_bulk_list_calls",
              "alloc_bulk_array_calls")
 LIMIT = 0.1   # per 1,000 allocator calls
+# rpcsim's by_refill: calls that refilled one page (after a WRITE, its
+# reply page) and calls that refilled more (after a READ).
+REFILLS = ("one_page", "more_pages")
 
 def fail(msg):
     print("seed-order.sh: " + msg, file=sys.stderr)
@@ -247,7 +250,8 @@ for b in builds:
                     c = cells.setdefault((b, t, m["mode"]), {
                         "calls": 0, "sum_us": 0.0, "means": [], "p50s": [],
                         "alloc_calls": 0, "trylock_fail": 0,
-                        "fallback_trylock": 0, "waits": 0})
+                        "fallback_trylock": 0, "waits": 0,
+                        "refill_p50s": {k: [] for k in REFILLS}})
                     k = m["counters"]
                     c["calls"] += m["calls"]
                     c["sum_us"] += m["mean_us"] * m["calls"]
@@ -257,6 +261,10 @@ for b in builds:
                     c["trylock_fail"] += k["pcp_trylock_fail"]
                     c["fallback_trylock"] += k["bulk_fallback_trylock"]
                     c["waits"] += m["waits"]
+                    for r in REFILLS:
+                        v = m.get("by_refill", {}).get(r, {}).get("p50_us")
+                        if isinstance(v, (int, float)):
+                            c["refill_p50s"][r].append(v)
             except (KeyError, TypeError) as e:
                 fail("%s-t%d-r%d.json: no %s in rpcsim's JSON" % (b, t, i, e))
 
@@ -333,6 +341,30 @@ for b in builds:
                          c["waits"], yn(fail_k < LIMIT), yn(fb_k < LIMIT),
                          yn(c["waits"] == 0), yn(order_mean), yn(order_p50)))
 print()
+# The median of all the calls lies where the two kinds of refill meet
+# when each is about half the calls (the default read:1,write:1): each
+# kind's own median, and its order, beside it.
+print("medians by refill size (us; the median of the runs' medians of the "
+      "calls that refilled one page, a WRITE's reply page, and of those that "
+      "refilled more, a READ's)")
+bfmt = "  %-5s %7s  %10s %7s %7s %5s  %11s %7s %7s %5s"
+print(bfmt % ("build", "threads", "one:single", "list", "array", "order",
+              "more:single", "list", "array", "order"))
+held_refill = {r: 0 for r in REFILLS}
+for b in builds:
+    for t in threads:
+        row = [b, t]
+        for r in REFILLS:
+            v = [cells[(b, t, m)]["refill_p50s"][r] for m in MODES]
+            if all(v):
+                p = [statistics.median(x) for x in v]
+                ok = p[0] > p[1] > p[2]
+                held_refill[r] += ok
+                row += ["%.3f" % x for x in p] + [yn(ok)]
+            else:
+                row += ["-"] * 4
+        print(bfmt % tuple(row))
+print()
 # The seed (Chuck Lever, "[PATCH 0/2] SUNRPC consumer for the bulk page
 # allocator", 23 March 2021): 25.007, 6.258 and 4.590 us per call.
 SEED = {"single": 25.007, "list": 6.258, "array": 4.590}
@@ -369,6 +401,11 @@ print("targets: failures and fallbacks below %.1f per 1,000 allocator calls "
       "by mean in %d of %d build x thread counts, by median in %d of %d"
       % (LIMIT, held["counters"], nr_cells, held["waits"], nr_cells,
          held["mean"], nr_groups, held["p50"], nr_groups))
+print("by refill size: single > list > array by the median of the calls "
+      "that refilled more than one page in %d of %d, of those that refilled "
+      "one page in %d of %d"
+      % (held_refill["more_pages"], nr_groups, held_refill["one_page"],
+         nr_groups))
 print("""
 mean_us: mean svc_alloc_arg() latency over every call of the runs (± the
   runs' means' standard deviation relative to it, with 2 runs or more);
@@ -378,5 +415,11 @@ mean_us: mean svc_alloc_arg() latency over every call of the runs (± the
   sum of alloc_single_calls, alloc_bulk_list_calls and
   alloc_bulk_array_calls.  waits: retry waits after an allocator call made
   no progress.  order_mean, order_p50: single > list > array for that build
-  and thread count.  The targets are reported, not enforced.""")
+  and thread count.  The targets are reported, not enforced.  By refill
+  size: the list call for one page takes 5.13's single-page path (the
+  bulk call hands one missing page to it), so there the list mode adds its
+  own work to a single page's; the array call for a WRITE's one hole,
+  which lies past populated slots, stays on the bulk path.  The median of
+  all the calls is the one kind's or the other's by a hair when each is
+  half the calls.""")
 PY

@@ -45,7 +45,7 @@ TABLE
 )
 nr_options=$(echo $options | wc -w)
 nr_bad=$(printf '%s\n' "$bad_inputs" | wc -l)
-nr_tests=$((1 + nr_options + 12 + 1 + 2 + 2 + 2 + 2 * nr_bad))
+nr_tests=$((1 + nr_options + 14 + 1 + 2 + 2 + 2 + 2 * nr_bad))
 plan_tests $nr_tests
 
 have_python ||
@@ -137,10 +137,38 @@ ok $? "order_mean and order_p50: one verdict per thread count, as the figures sa
 	diag "$rows"
 grep -Eq "^targets: failures and fallbacks below 0\\.1 per 1,000 allocator calls in [0-6] of 6 cells, no retry waits in [0-6] of 6; single > list > array by mean in [0-2] of 2 build x thread counts, by median in [0-2] of 2\$" "$OUT"
 ok $? "the targets' summary line" || diag "$(grep '^targets' "$OUT")"
+# table_rows REGEX: the lines after the line REGEX matches in $OUT, up
+# to the next empty line.
+table_rows()
+{
+	awk -v re="$1" '$0 ~ re { on = 1; next } on && $0 == "" { exit } on' \
+		"$OUT"
+}
+
+# The medians by refill size: a header, one row per thread count of this
+# build, each kind's three medians and a verdict that they say.
+refill_rows=$(table_rows '^medians by refill size' | sed 1d)
+[ "$(table_rows '^medians by refill size' | sed -n 1p)" = \
+	"  build threads  one:single    list   array order  more:single    list   array order" ] &&
+	[ "$(printf '%s\n' "$refill_rows" | awk '{ print $1, $2 }' | tr '\n' ,)" = "$kind 1,$kind 2," ] &&
+	printf '%s\n' "$refill_rows" | awk '
+	function want(a, b, c) { return a > b && b > c ? "yes" : "no" }
+	NF != 10 { bad = 1 }
+	{ for (i = 3; i <= 10; i++)
+		if (i != 6 && i != 10 && $i !~ /^[0-9]+\.[0-9][0-9][0-9]$/)
+			bad = 1
+	  if ($6 != want($3 + 0, $4 + 0, $5 + 0) ||
+	      $10 != want($7 + 0, $8 + 0, $9 + 0))
+		bad = 1 }
+	END { exit bad }'
+ok $? "the medians by refill size: one row per thread count, each kind's order as its figures say" ||
+	diag "$(table_rows '^medians by refill size')"
+grep -Eq "^by refill size: single > list > array by the median of the calls that refilled more than one page in [0-2] of 2, of those that refilled one page in [0-2] of 2\$" "$OUT"
+ok $? "the by-refill summary line" || diag "$(grep '^by refill' "$OUT")"
 # The ratios of the means beside the seed's: one row for the seed, one
 # per thread count, each the quotient of the means in the rows above
 # (within what the means' three decimals allow).
-ratio_rows=$(grep -E '^  (seed|plain|asan) ' "$OUT")
+ratio_rows=$(table_rows '^ratios of the means' | grep -E '^  (seed|plain|asan) ')
 printf '%s\n' "$rows" | awk -v ratios="$ratio_rows" '
 	{ mean[$2 "/" $3] = $7 }
 	# The means are printed to three decimals: 1 % of slack.
