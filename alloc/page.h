@@ -185,17 +185,25 @@ long pp_bulk_next_run(const struct pp_bulk_req *req, unsigned long *i,
 		*dst = buf;
 		return (long)(want > chunk ? chunk : want);
 	}
+
+	struct pp_page **const a = req->page_array;
+	unsigned long j = *i;
+
 	/* Skip existing pages (v5: stop at the first one). */
-	if (req->page_array[*i]) {
-		(*i)++;
+	if (a[j]) {
 		if (flags & PP_FILL_STOP) {
+			*i = j + 1;
 			f->stopped = true;
 			return -1;
 		}
+		do
+			j++;
+		while (j < n && a[j]);
+		*i = j;
 		return 0;
 	}
-	*dst = req->page_array + *i;
-	return (long)(pp_hole_run_end(req->page_array, *i + 1, n) - *i);
+	*dst = a + j;
+	return (long)(pp_hole_run_end(a, j + 1, n) - j);
 }
 
 /*
