@@ -388,6 +388,10 @@ static void mode_by_refill(FILE *out, const struct hist *refill)
 	for (unsigned int k = 0; k < SVC_NR_REFILLS; k++) {
 		const struct hist *h = &refill[k];
 
+		if (!h->count) {
+			fprintf(out, "%s %s: no calls", k ? ";" : "", what[k]);
+			continue;
+		}
 		fprintf(out, "%s %s: mean %.3f, p50 %.3f us (%s calls)",
 			k ? ";" : "", what[k], ns_to_us(hist_mean(h)),
 			ns_to_us((double)hist_percentile(h, 50)),
@@ -667,7 +671,10 @@ static void json_latency(struct json *j, const struct hist *h)
 	hist_json(j, RK(rpcsim_figures, histogram), h);
 }
 
-/* The nfsd consumer's "by_refill" (mode_by_refill()'s figures). */
+/*
+ * The nfsd consumer's "by_refill" (mode_by_refill()'s figures); a kind
+ * with no calls has null figures.
+ */
 static void json_by_refill(struct json *j, const struct hist *refill)
 {
 	const char *const key[SVC_NR_REFILLS] = {
@@ -678,15 +685,18 @@ static void json_by_refill(struct json *j, const struct hist *refill)
 	json_object_begin(j, RK(rpcsim_figures, by_refill));
 	for (unsigned int k = 0; k < SVC_NR_REFILLS; k++) {
 		const struct hist *h = &refill[k];
+		double mean = NAN, p50 = NAN, p90 = NAN;	/* null */
 
+		if (h->count) {
+			mean = ns_to_us(hist_mean(h));
+			p50 = ns_to_us((double)hist_percentile(h, 50));
+			p90 = ns_to_us((double)hist_percentile(h, 90));
+		}
 		json_object_begin(j, key[k]);
 		json_uint(j, RK(rpcsim_refill, calls), h->count);
-		json_number(j, RK(rpcsim_refill, mean_us),
-			    ns_to_us(hist_mean(h)));
-		json_number(j, RK(rpcsim_refill, p50_us),
-			    ns_to_us((double)hist_percentile(h, 50)));
-		json_number(j, RK(rpcsim_refill, p90_us),
-			    ns_to_us((double)hist_percentile(h, 90)));
+		json_number(j, RK(rpcsim_refill, mean_us), mean);
+		json_number(j, RK(rpcsim_refill, p50_us), p50);
+		json_number(j, RK(rpcsim_refill, p90_us), p90);
 		json_object_end(j);
 	}
 	json_object_end(j);

@@ -62,7 +62,7 @@ enum svc_refill {
 	SVC_NR_REFILLS,
 };
 
-/* How refills of that kind are at most one page (1) or more. */
+/* The kind of a call that refilled @pages pages. */
 static inline enum svc_refill svc_refill_of(unsigned long pages)
 {
 	return pages <= 1 ? SVC_REFILL_ONE : SVC_REFILL_MORE;

@@ -16,7 +16,7 @@
 # shellcheck source=tests/rpcsim/common.sh
 . "$top_srcdir/tests/rpcsim/common.sh"
 
-plan_tests 12
+plan_tests 13
 
 have_python || skip_rest "python3 not found"
 
@@ -179,6 +179,25 @@ sys.exit(1 if bad else 0)
 PY
 ok $? "  then the JSON document: each histogram's buckets hold its calls, p99.99" ||
 	diag "$(cat "$tmpdir/why")"
+# READs only, no warm-up: every call refills more than one page, so the
+# one-page kind is empty: "no calls" in the text, null figures in the JSON.
+run --alloc=array --requests=50 --threads=1 --mix=read:1,write:0 \
+	--output-format=text,json --output="$tmpdir/reads.out"
+[ "$status" -eq 0 ] &&
+	grep -Eq '^  by refill: 1 page: no calls; more: mean [0-9.]+, p50 [0-9.]+ us \(50 calls\)$' \
+		"$tmpdir/reads.out" &&
+	python3 - "$tmpdir/reads.out" <<'PY'
+import json, sys
+s = open(sys.argv[1]).read()
+d = json.loads(s[s.index("\n{\n") + 1:])
+b = d["modes"][0]["by_refill"]
+one, more = b["one_page"], b["more_pages"]
+sys.exit(not (one == {"calls": 0, "mean_us": None, "p50_us": None,
+                      "p90_us": None} and more["calls"] == 50 and
+              more["p50_us"] > 0))
+PY
+ok $? "--mix=read:1,write:0: no one-page refills, said as such, null figures" ||
+	diag "exit $status: $(grep -A1 'by refill' "$tmpdir/reads.out") $(cat "$ERR")"
 run --output-format=xml
 [ "$status" -eq 2 ] && grep -q "output-format=xml.*text, json or text,json" "$ERR"
 ok $? "--output-format=xml: exit 2, names the accepted formats" || diag "$(cat "$ERR")"
