@@ -14,7 +14,6 @@
 
 #include "hist.h"
 #include "timeline.h"
-#include "timeline.h"
 #include "options.h"
 
 /* What one server thread did in the timed part of a run. */

@@ -71,7 +71,7 @@ struct svc_rqst {
 	uint64_t finish_ns;
 	struct svc_stats st;
 	struct svc_acct acct;
-	struct hist hist;
+	/* Latency of every call by its kind; svc_collect() sums them. */
 	struct hist refill[SVC_NR_REFILLS];
 	struct timeline tl;		/* --interval */
 } __attribute__((aligned(64)));

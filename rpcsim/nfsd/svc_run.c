@@ -43,7 +43,6 @@ static struct svc_rqst *svc_rqst_create(struct svc_serv *serv, unsigned int id)
 	rqstp->payload = xcalloc(1, cfg->io_size);
 	for (size_t i = 0; i < cfg->io_size; i++)
 		rqstp->payload[i] = (unsigned char)(i * 7 + id);
-	hist_init(&rqstp->hist);
 	for (unsigned int k = 0; k < SVC_NR_REFILLS; k++)
 		hist_init(&rqstp->refill[k]);
 	timeline_init(&rqstp->tl, (uint64_t)(cfg->interval_s * 1e9));
@@ -551,9 +550,10 @@ static void svc_collect(struct svc_serv *serv, struct svc_result *res,
 			last = rqstp->finish_ns;
 		res->threads[i] = rqstp->st;
 		svc_stats_add(&res->total, &rqstp->st);
-		hist_merge(&res->hist, &rqstp->hist);
-		for (unsigned int k = 0; k < SVC_NR_REFILLS; k++)
+		for (unsigned int k = 0; k < SVC_NR_REFILLS; k++) {
+			hist_merge(&res->hist, &rqstp->refill[k]);
 			hist_merge(&res->refill[k], &rqstp->refill[k]);
+		}
 		timeline_merge(&res->tl, &rqstp->tl);
 	}
 	if (serv->compl) {
