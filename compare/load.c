@@ -4,18 +4,20 @@
  *
  * Every run of a mode is one sample of each metric:
  *   rpcsim --json          modes[].per_run[]: the run's mean_us,
- *                          percentiles_us, requests_per_s, pages_per_call,
- *                          alloc_calls_per_call (older rpcsim: the sum of
- *                          the three API call counters), no_progress and
- *                          waits, and its allocator counters, divided by
- *                          the run's calls;
+ *                          percentiles_us, by_refill, requests_per_s,
+ *                          pages_per_call, alloc_calls_per_call (older
+ *                          rpcsim: the sum of the three API call
+ *                          counters), no_progress and waits, and its
+ *                          allocator counters, divided by the run's calls;
  *   rpcsim-analyze --json  modes[].runs[] (one per rpcsim run found in
- *                          the trace): latency_ns, timestamps,
+ *                          the trace): latency_ns, timestamps, by_refill,
  *                          pages_per_call, alloc_calls_per_call,
  *                          svc_alloc_arg_err_per_call and
  *                          pagepool_per_call.
- * Runs without a call give no sample.  Modes are matched across files by
- * their --alloc name (single, list, array).
+ * Runs without a call give no sample, nor do null figures (a refill kind
+ * without calls): a cell is the mean of the runs that have the number.
+ * Modes are matched across files by their --alloc name (single, list,
+ * array).
  */
 #include "config.h"
 
@@ -43,6 +45,19 @@ static const char *const fixed_metrics[] = {
 	"latency_us.p90",
 	"latency_us.p99",
 	"latency_us.p99.9",
+	/*
+	 * The same figures of each refill kind's calls (add_by_refill()),
+	 * beside the latency of all of them: the median of all the calls
+	 * falls on one kind or the other, each kind's does not.
+	 */
+	"by_refill.one_page.latency_us.mean",
+	"by_refill.one_page.latency_us.p50",
+	"by_refill.one_page.latency_us.p90",
+	"by_refill.one_page.calls_per_call",
+	"by_refill.more_pages.latency_us.mean",
+	"by_refill.more_pages.latency_us.p50",
+	"by_refill.more_pages.latency_us.p90",
+	"by_refill.more_pages.calls_per_call",
 	"timestamps_us.mean",
 	"requests_per_s",
 	"pages_per_call",
@@ -51,19 +66,31 @@ static const char *const fixed_metrics[] = {
 	"waits_per_call",
 };
 
+/* The refill kinds, and a metric per member of a kind (calls: its share). */
+#define COUNT_MEMBER(member, key, types, need, sub)	+ 1
+enum {
+	NR_REFILL_KINDS = 0 RESULT_RPCSIM_BY_REFILL(COUNT_MEMBER),
+	NR_REFILL_METRICS = 0 RESULT_RPCSIM_REFILL(COUNT_MEMBER),
+};
+#undef COUNT_MEMBER
+
 enum {
 	M_MEAN,
 	M_P50,
 	M_P90,
 	M_P99,
 	M_P999,
-	M_STAMPS,
+	M_REFILL,		/* by name: add_by_refill() */
+	M_STAMPS = M_REFILL + NR_REFILL_KINDS * NR_REFILL_METRICS,
 	M_RPS,
 	M_PAGES,
 	M_ALLOC_CALLS,
 	M_NO_PROGRESS,
 	M_WAITS,
+	M_NR_FIXED
 };
+_Static_assert(sizeof(fixed_metrics) / sizeof(*fixed_metrics) == M_NR_FIXED,
+	       "fixed_metrics[] names each id of the enum once");
 
 static struct {
 	char **name;
@@ -102,12 +129,14 @@ const char *metric_name(unsigned int id)
 	return metrics.name[id];
 }
 
-/* The id of "PREFIX.KEY_per_call", registered on first use. */
-static unsigned int metric_counter(const char *prefix, const char *key)
+/* The id of "A.B.C" (@c NULL: "A.B"), registered on first use. */
+static unsigned int metric_named(const char *a, const char *b,
+				 const char *c)
 {
 	char *name;
 
-	if (asprintf(&name, "%s.%s_per_call", prefix, key) < 0) {
+	if (asprintf(&name, "%s.%s%s%s", a, b, c ? "." : "",
+		     c ? c : "") < 0) {
 		fprintf(stderr, "rpcsim-compare: out of memory\n");
 		exit(1);
 	}
@@ -124,6 +153,21 @@ static unsigned int metric_counter(const char *prefix, const char *key)
 	}
 	metrics.name[metrics.n] = name;
 	return metrics.n++;
+}
+
+/* The id of "PREFIX.KEY_per_call", registered on first use. */
+static unsigned int metric_counter(const char *prefix, const char *key)
+{
+	char *name;
+	unsigned int id;
+
+	if (asprintf(&name, "%s_per_call", key) < 0) {
+		fprintf(stderr, "rpcsim-compare: out of memory\n");
+		exit(1);
+	}
+	id = metric_named(prefix, name, NULL);
+	free(name);
+	return id;
 }
 
 /* --- errors --------------------------------------------------------------- */
@@ -426,6 +470,85 @@ static void settings_flatten(struct doc *d, json_object *o,
 	}
 }
 
+/* --- by refill kind (rpcsim --json; rpcsim-analyze --json the same) ------ */
+
+static const char *const refill_kinds[] = {
+#define KIND_KEY(member, key, types, need, sub)	key,
+	RESULT_RPCSIM_BY_REFILL(KIND_KEY)
+#undef KIND_KEY
+};
+
+/* A kind's figures, and the metric each is: latency_us.* as all calls'. */
+static const struct {
+	const char *key, *metric;
+} refill_figures[] = {
+	{ RK(rpcsim_refill, mean_us), "latency_us.mean" },
+	{ RK(rpcsim_refill, p50_us), "latency_us.p50" },
+	{ RK(rpcsim_refill, p90_us), "latency_us.p90" },
+};
+_Static_assert(sizeof(refill_figures) / sizeof(*refill_figures) + 1 ==
+	       NR_REFILL_METRICS, "a metric per figure of a kind, and calls");
+
+/*
+ * The "by_refill" of the run (or rpcsim-analyze group) @g, which made
+ * @calls calls, into @m: per kind its share of the calls
+ * (by_refill.KIND.calls_per_call) and its figures
+ * (by_refill.KIND.latency_us.mean, .p50, .p90).  A figure that is null or
+ * missing gives no sample, and neither do the figures of a kind without
+ * calls, whatever they say (an rpcsim before its null figures wrote 0): a
+ * cell counts only the runs that measured the kind, and where no run did,
+ * it is no number ('-'), never 0.  No "by_refill" (an older document, the
+ * page_pool consumer): no sample.  Returns 0, or -1 after saying why.
+ */
+static int add_by_refill(struct ctx *c, struct mode_data *m, json_object *g,
+			 double calls)
+{
+	json_object *br = member(g, RK(rpcsim_figures, by_refill));
+	size_t wlen;
+
+	if (!br)
+		return 0;
+	if (!json_object_is_type(br, json_type_object))
+		return doc_error(c->d, "%s.%s: not an object", c->where,
+				 RK(rpcsim_figures, by_refill));
+	wlen = ctx_push(c, RK(rpcsim_figures, by_refill));
+	for (size_t k = 0; k < NR_REFILL_KINDS; k++) {
+		json_object *kind = member(br, refill_kinds[k]);
+		size_t klen;
+		double n = -1, v;
+		int got;
+
+		if (!kind)
+			continue;
+		if (!json_object_is_type(kind, json_type_object))
+			return doc_error(c->d, "%s.%s: not an object",
+					 c->where, refill_kinds[k]);
+		klen = ctx_push(c, refill_kinds[k]);
+		got = get_number_opt(c, kind, RK(rpcsim_refill, calls), &n);
+		if (got < 0)
+			return -1;
+		if (got)
+			series_add(m, metric_named("by_refill",
+						   refill_kinds[k],
+						   "calls_per_call"),
+				   n / calls);
+		for (size_t f = 0; n != 0 && f < sizeof(refill_figures) /
+			    sizeof(*refill_figures); f++) {
+			got = get_number_opt(c, kind, refill_figures[f].key,
+					     &v);
+			if (got < 0)
+				return -1;
+			if (got)
+				series_add(m, metric_named("by_refill",
+						refill_kinds[k],
+						refill_figures[f].metric), v);
+		}
+		ctx_pop(c, klen);
+	}
+	ctx_pop(c, wlen);
+	return 0;
+}
+
 /* --- rpcsim --json --------------------------------------------------------- */
 
 static const char *const rpcsim_pcts[] = {
@@ -456,6 +579,8 @@ static int rpcsim_run(struct ctx *c, struct mode_data *m, json_object *run)
 		if (add_number(c, m, M_P50 + i, pct, rpcsim_pcts[i], 1))
 			return -1;
 	ctx_pop(c, wlen);
+	if (add_by_refill(c, m, run, calls))
+		return -1;
 	/* no_progress and waits are the run's totals: per call here. */
 	if (add_number(c, m, M_RPS, run, RK(rpcsim_run, requests_per_s), 1) ||
 	    add_number(c, m, M_PAGES, run, RK(rpcsim_run, pages_per_call), 1) ||
@@ -709,6 +834,9 @@ static int analyze_group(struct ctx *c, struct mode_data *m, json_object *g,
 			return -1;
 		ctx_pop(c, wlen);
 	}
+	/* What rpcsim-analyze says by refill kind is rpcsim's, by name. */
+	if (add_by_refill(c, m, g, calls))
+		return -1;
 	if (add_number(c, m, M_PAGES, g, RK(analyze_group, pages_per_call),
 		       1) ||
 	    add_number(c, m, M_ALLOC_CALLS, g,

@@ -428,11 +428,13 @@ static void text_legend(FILE *out, const bool *zero)
 "  ~  within the noise: the interval includes 0 (no mark: it excludes 0,\n"
 "     a change)\n"
 "  ?  unknown: fewer than 2 runs on a side\n"
-"  -  (as a value) the file has no such number\n"
+"  -  (as a value) the file has no such number: none of its runs gave one\n"
+"     (another program or version, a refill kind without calls); no %%change\n"
 "When neither side's runs vary, the difference is exact: any is a change.\n"
 "Latencies are per svc_alloc_arg() call, in us; *_per_call rows divide a\n"
 "run's totals by its calls (vmstat.*: libpagepool's counters; trace.*:\n"
-"pagepool events in the trace).\n");
+"pagepool events in the trace); by_refill.one_page.* and .more_pages.*:\n"
+"the calls that refilled one page at most (a WRITE's), or more (a READ's).\n");
 	for (unsigned int id = 0; id < metrics_count(); id++) {
 		if (!zero[id])
 			continue;

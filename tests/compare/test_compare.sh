@@ -10,12 +10,20 @@
 #   jemalloc.json rpcsim --backend=jemalloc --alloc=all --repeat=3
 #                 --requests=4000 --json, from a later rpcsim (its own
 #                 alloc_calls_per_call, backend settings)
+#   refill.json   rpcsim --alloc=all --repeat=3 --requests=4000 --json,
+#                 from an rpcsim with by_refill (the histograms, which
+#                 rpcsim-compare does not read, taken out)
+#   refill-read.json  the same with --mix=read:1,write:0: no call refills
+#                 one page, whose figures are null
 # The tables must equal the golden files in expected/ byte for byte; every
 # number of --json is recomputed here from the fixtures (mean, sample
 # stddev, %change, Welch's interval and verdict, with a t quantile of its
-# own: Simpson's rule on the t density and bisection, not the C code's
+# own: Simpson's rule on the t density and Newton's method, not the C code's
 # incomplete beta); the marks of the text agree with it, and hand-set run
 # values put marks on both sides of the noise boundary.
+# The refill kinds' metrics (by_refill.*) are recomputed the same way,
+# null figures as no sample; they are tabled after latency_us's, and
+# files without by_refill compare as before.
 # Broken or foreign files exit 1, bad usage exits 2, each with one line.
 
 # shellcheck source=tests/utils/tap.sh
@@ -65,7 +73,7 @@ fails()
 		diag "exit $status: $(cat "$ERR")"
 }
 
-plan_tests 57
+plan_tests 69
 
 # --- the tables ----------------------------------------------------------
 golden plain-asan plain.json asan.json
@@ -96,18 +104,40 @@ ok $? "'-' reads a file from standard input"
 # --- the numbers, recomputed -----------------------------------------------
 # check_json: every cell of $OUT (rpcsim-compare --json of the files named
 # in it) against the fixtures' per-run values; the text output in $1 has
-# the same noise marks.
+# the same noise marks; at least $min_cells new cells checked.
+min_cells=30
 check_json()
 {
-	python3 - "$OUT" "$fixtures" "$1" <<'PY'
+	python3 - "$OUT" "$fixtures" "$1" "$min_cells" <<'PY'
 import json, math, os, sys
 
 out, fixtures, text = sys.argv[1], sys.argv[2], sys.argv[3]
+min_cells = int(sys.argv[4])
 doc = json.load(open(out))
 errors = []
 
+def refill(r, metric):
+    # by_refill.KIND.calls_per_call: the kind's share of the calls;
+    # by_refill.KIND.latency_us.X: its figure, none when null or when
+    # the kind made no call (whatever the figure says)
+    _, kind, what = metric.split(".", 2)
+    k = r.get("by_refill", {}).get(kind)
+    if k is None:
+        return []
+    if what == "calls_per_call":
+        return [k["calls"] / r["calls"]]
+    fig = {"latency_us.mean": "mean_us", "latency_us.p50": "p50_us",
+           "latency_us.p90": "p90_us"}[what]
+    if k.get("calls") == 0 or k.get(fig) is None:
+        return []
+    return [k[fig]]
+
+loaded = {}
+
 def samples(path, mode, metric):
-    d = json.load(open(os.path.join(fixtures, path)))
+    if path not in loaded:
+        loaded[path] = json.load(open(os.path.join(fixtures, path)))
+    d = loaded[path]
     if d.get("program") == "rpcsim":
         m = [x for x in d["modes"] if x["mode"] == mode]
         if not m:
@@ -116,7 +146,9 @@ def samples(path, mode, metric):
         for r in m[0]["per_run"]:
             if r["calls"] <= 0:
                 continue
-            if metric == "latency_us.mean":
+            if metric.startswith("by_refill."):
+                vals += refill(r, metric)
+            elif metric == "latency_us.mean":
                 vals.append(r["mean_us"])
             elif metric.startswith("latency_us.p"):
                 vals.append(r["percentiles_us"][metric[len("latency_us."):]])
@@ -135,8 +167,10 @@ def samples(path, mode, metric):
                 vals.append((c["alloc_single_calls"] + c["alloc_bulk_list_calls"]
                              + c["alloc_bulk_array_calls"]) / r["calls"])
             elif metric.startswith("vmstat."):
+                # a counter of a later rpcsim: none in an older file
                 key = metric[len("vmstat."):-len("_per_call")]
-                vals.append(r["counters"][key] / r["calls"])
+                if key in r["counters"]:
+                    vals.append(r["counters"][key] / r["calls"])
             else:
                 return []
         return vals
@@ -149,7 +183,9 @@ def samples(path, mode, metric):
     for g in m[0]["runs"]:
         if g["run"] is None or g["calls"] <= 0:
             continue
-        if metric == "latency_us.mean":
+        if metric.startswith("by_refill."):
+            vals += refill(g, metric)
+        elif metric == "latency_us.mean":
             vals.append(g["latency_ns"]["mean_ns"] / 1000)
         elif metric.startswith("latency_us.p"):
             k = metric[len("latency_us."):].replace(".", "_") + "_ns"
@@ -193,11 +229,16 @@ def t_cdf(t, df, steps=600):
     return 0.5 + acc * h / 3
 
 def t975(df):
-    lo, hi = 0.0, 64.0
-    for _ in range(40):
-        mid = (lo + hi) / 2
-        lo, hi = (mid, hi) if t_cdf(mid, df) < 0.975 else (lo, mid)
-    return (lo + hi) / 2
+    # Newton's method from the normal quantile, below every t quantile:
+    # the CDF is concave for t > 0, so each step stays below the root
+    # and moves up to it (a handful of steps, where bisection took 40)
+    t = 1.959964
+    for _ in range(100):
+        step = (0.975 - t_cdf(t, df)) / t_pdf(t, df)
+        t += step
+        if abs(step) < 1e-12 * t:
+            break
+    return t
 
 def welch(b, n):
     mb, _ = stats(b)
@@ -282,7 +323,7 @@ for metric in doc["metrics"]:
             if got != mark:
                 errors.append("%s/%s new %d: mark %r, expected %r" %
                               (mode, name, i, got, mark))
-if cells < 30:
+if cells < min_cells:
     errors.append("only %d cells checked" % cells)
 for e in errors[:20]:
     print(e)
@@ -315,6 +356,124 @@ if have_python; then
 		plain.json jemalloc.json
 else
 	skip 4 "python3 not found"
+fi
+
+# --- by refill kind ---------------------------------------------------------
+# refill-read.json made no one-page call (null figures); plain.json is
+# from an rpcsim without by_refill.
+golden refill -m by_refill refill.json refill-read.json plain.json
+
+run refill.json refill-read.json
+order=$(sed -n 's|^ .*  array/||p' "$OUT" | head -n 14 | tr '\n' ' ')
+[ "$status" -eq 0 ] && [ "$order" = "latency_us.mean latency_us.p50 \
+latency_us.p90 latency_us.p99 latency_us.p99.9 \
+by_refill.one_page.latency_us.mean by_refill.one_page.latency_us.p50 \
+by_refill.one_page.latency_us.p90 by_refill.one_page.calls_per_call \
+by_refill.more_pages.latency_us.mean by_refill.more_pages.latency_us.p50 \
+by_refill.more_pages.latency_us.p90 by_refill.more_pages.calls_per_call \
+requests_per_s " ]
+ok $? "by default the refill kinds' tables come right after latency_us's" ||
+	diag "exit $status; tables: $order"
+
+fails 2 "--metrics=by_refill: no metric of these files starts with 'by_refill'; accepted: latency_us.mean" \
+	-m by_refill plain.json asan.json
+
+if have_python; then
+	# A side without the number, either way round: '-', no %change.
+	run -m by_refill plain.json refill.json
+	blank=$(grep -c '^         -                     ' "$OUT")
+	run --json -m by_refill refill.json plain.json
+	python3 - "$OUT" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+assert len(doc["metrics"]) == 8, [m["metric"] for m in doc["metrics"]]
+for m in doc["metrics"]:
+    for r in m["rows"]:
+        assert r["base"]["runs"] == 3 and r["new"] == [None], (m["metric"], r)
+PY
+	[ $? -eq 0 ] && [ "$blank" -eq 24 ]
+	ok $? "no by_refill on one side (an older rpcsim): its cells '-', no %change, either way round" ||
+		diag "rows of a base without it printed '-' and no change: $blank of 24"
+
+	# by_refill alone: the t quantiles of every other table cost seconds
+	min_cells=15
+	recomputed "--json of by_refill recomputed: the means of the runs' values, null figures no sample" \
+		-m by_refill refill.json refill-read.json plain.json
+	run --json refill.json refill-read.json
+	[ "$(grep -c '"metric": "by_refill\.' "$OUT")" -eq 8 ]
+	ok $? "--json has the eight by_refill metrics"
+
+	# Hand-set: array's run 2 made no one-page call (null figures), run 3
+	# neither but says 0 (an rpcsim before the null figures); list's run 1
+	# has a null mean alone.
+	python3 - "$fixtures/refill.json" "$tmpdir/nulls.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+m = {x["mode"]: x for x in d["modes"]}
+m["array"]["per_run"][1]["by_refill"]["one_page"] = {
+    "calls": 0, "mean_us": None, "p50_us": None, "p90_us": None}
+m["array"]["per_run"][2]["by_refill"]["one_page"] = {
+    "calls": 0, "mean_us": 0, "p50_us": 0, "p90_us": 0}
+m["list"]["per_run"][0]["by_refill"]["one_page"]["mean_us"] = None
+json.dump(d, open(sys.argv[2], "w"), indent=1)
+PY
+	run --json -m by_refill.one_page refill.json "$tmpdir/nulls.json"
+	python3 - "$OUT" "$tmpdir/nulls.json" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+d = json.load(open(sys.argv[2]))
+runs = {x["mode"]: x["per_run"] for x in d["modes"]}
+cell = {(m["metric"], r["mode"]): r["new"][0]
+        for m in doc["metrics"] for r in m["rows"]}
+def near(a, b):
+    # --json writes 6 significant digits
+    return abs(a - b) <= 1e-5 * max(1e-3, abs(b))
+def same(c, want):
+    assert c["runs"] == len(want), (c, want)
+    assert all(near(a, b) for a, b in zip(c["values"], want)), (c, want)
+    assert near(c["mean"], sum(want) / len(want)), (c, want)
+a = runs["array"]
+for fig, key in (("mean", "mean_us"), ("p50", "p50_us"), ("p90", "p90_us")):
+    same(cell[("by_refill.one_page.latency_us." + fig, "array")],
+         [a[0]["by_refill"]["one_page"][key]])
+same(cell[("by_refill.one_page.calls_per_call", "array")],
+     [a[0]["by_refill"]["one_page"]["calls"] / a[0]["calls"], 0, 0])
+l = runs["list"]
+same(cell[("by_refill.one_page.latency_us.mean", "list")],
+     [r["by_refill"]["one_page"]["mean_us"] for r in l[1:]])
+same(cell[("by_refill.one_page.latency_us.p50", "list")],
+     [r["by_refill"]["one_page"]["p50_us"] for r in l])
+PY
+	ok $? "null figures, and a kind's without calls, are no sample, never 0: n counts the rest"
+	run -m by_refill.one_page.latency_us.mean refill.json "$tmpdir/nulls.json"
+	grep -Eq '^ +[0-9.]+ .* 3 +[-+0-9.]+% +\? +[0-9.]+ +1  array/by_refill\.one_page\.latency_us\.mean$' "$OUT"
+	ok $? "text: the run left with the number, n 1, the change unknown '?'" ||
+		diag "$(grep 'array/' "$OUT")"
+
+	# rpcsim-analyze's runs say by_refill as rpcsim's do; the second run
+	# of each mode made no one-page call.
+	python3 - "$fixtures/trace.json" "$tmpdir/trace-refill.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for i, m in enumerate(d["modes"]):
+    for r, g in enumerate(m["runs"]):
+        one = g["calls"] // 2 if r == 0 else 0
+        f = 0.25 + 0.01 * i + 0.002 * r
+        g["by_refill"] = {
+            "one_page": {"calls": one,
+                         "mean_us": f if one else None,
+                         "p50_us": f - 0.05 if one else None,
+                         "p90_us": f + 0.1 if one else None},
+            "more_pages": {"calls": g["calls"] - one, "mean_us": 4 * f,
+                           "p50_us": 3 * f, "p90_us": 5 * f}}
+json.dump(d, open(sys.argv[2], "w"), indent=1)
+PY
+	min_cells=24
+	recomputed "--json of rpcsim-analyze's by_refill against rpcsim's recomputed" \
+		-m by_refill "$tmpdir/trace-refill.json" refill.json
+	min_cells=30
+else
+	skip 6 "python3 not found"
 fi
 
 # --- the noise marks, on hand-set run values -------------------------------
@@ -457,8 +616,13 @@ if have_python; then
 		'alabel.json: modes[0].label: "Bulk bogus": mode'
 	edited trace.json acalls.json 'd["modes"][0]["runs"][0]["calls"] = 1.5' \
 		"acalls.json: modes[0].runs[0].calls: 1.5: expected an integer, 0 or more"
+	edited refill.json badrefill.json \
+		'd["modes"][0]["per_run"][0]["by_refill"]["one_page"]["mean_us"] = "fast"' \
+		'badrefill.json: modes[0].per_run[0].by_refill.one_page.mean_us: "fast": expected a finite number, 0 or more or null'
+	edited trace.json abadrefill.json 'd["modes"][0]["runs"][0]["by_refill"] = 3' \
+		'abadrefill.json: modes[0].runs[0].by_refill'
 else
-	skip 13 "python3 not found"
+	skip 15 "python3 not found"
 fi
 fails 1 "not a regular file (a directory)" plain.json "$tmpdir"
 

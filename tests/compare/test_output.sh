@@ -16,7 +16,7 @@
 COMPARE=$top_builddir/compare/rpcsim-compare
 fix=$top_srcdir/tests/compare/fixtures
 tap_tmpdir test-compare-output
-plan_tests 11
+plan_tests 12
 
 run_cmd 30 "$COMPARE" --output-format=csv "$fix/plain.json" "$fix/asan.json" "$fix/jemalloc.json"
 cp "$OUT" "$tmpdir/csv"
@@ -64,6 +64,13 @@ PY
 else
 	skip 1 "no python3"
 fi
+# A refill kind no run made (null figures): no runs, no figures; not 0.
+run_cmd 30 "$COMPARE" --output-format=csv -m by_refill.one_page "$fix/refill.json" "$fix/refill-read.json"
+[ "$status" -eq 0 ] &&
+	grep -qxF "by_refill.one_page.latency_us.mean,array,$fix/refill-read.json,0,,,,," "$OUT" &&
+	grep -qF "by_refill.one_page.calls_per_call,array,$fix/refill-read.json,3,0,0,-100," "$OUT"
+ok $? "csv: a refill kind without calls has runs 0 and empty figures, its share 0" ||
+	diag "$(grep ',array,' "$OUT")"
 run_cmd 30 "$COMPARE" --output-format=json "$fix/plain.json" "$fix/asan.json" "$fix/jemalloc.json"
 cmp -s "$OUT" "$tmpdir/json"
 ok $? "--output-format=json: what --json writes"
