@@ -230,8 +230,9 @@ enum result_type {
 	M(page_pool, "page_pool", T_OBJ, OPT, OBJ(rpcsim_page_pool))
 
 /*
- * The nfsd consumer's calls by what they refilled (enum svc_refill,
- * rpcsim/nfsd/svc.h): at most one page, or more.
+ * The nfsd consumer's calls by what they refilled (enum by_refill,
+ * common/by_refill.h): at most one page, or more.  rpcsim-analyze's
+ * "by_refill" is this object too, so one reader reads both.
  */
 #define RESULT_RPCSIM_BY_REFILL(M)					\
 	M(one_page, "one_page", T_OBJ, OPT, OBJ(rpcsim_refill))		\
