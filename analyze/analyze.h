@@ -249,6 +249,13 @@ struct group {
 };
 
 /*
+ * stats.c: a group's statistics (field, stamps, diff) made empty, 0, or
+ * -1 when out of memory; freed, whether they were all made or not.
+ */
+int group_stats_init(struct group *g);
+void group_stats_free(struct group *g);
+
+/*
  * What the tracer lost, by its discarded events or discarded packets
  * messages (the reader checks each count: reader.h, GAP_*_MAX).
  */

@@ -27,9 +27,7 @@ struct pp_map {
 
 static void group_free(struct group *g)
 {
-	lat_free(&g->field);
-	lat_free(&g->stamps);
-	diff_free(&g->diff);
+	group_stats_free(g);
 	free(g->cfg.mode_name);
 	free(g->cfg.completion);
 	free(g->cfg.version);
@@ -75,7 +73,7 @@ struct group *group_get(struct analysis *a, struct process *p, uint32_t mode,
 	g->mode = mode;
 	g->run = run;
 	g->cfg.pid = PID_UNKNOWN;
-	if (lat_init(&g->field) || lat_init(&g->stamps) || diff_init(&g->diff))
+	if (group_stats_init(g))
 		oom_exit();
 	a->groups[a->nr_groups++] = g;
 	return g;

@@ -893,17 +893,14 @@ static struct group *group_new_merged(void)
 {
 	struct group *m = xcalloc(1, sizeof(*m));
 
-	if (lat_init(&m->field) || lat_init(&m->stamps) ||
-	    diff_init(&m->diff))
+	if (group_stats_init(m))
 		tool_die(1, "out of memory");
 	return m;
 }
 
 static void group_free_merged(struct group *m)
 {
-	lat_free(&m->field);
-	lat_free(&m->stamps);
-	diff_free(&m->diff);
+	group_stats_free(m);
 	free(m);
 }
 
