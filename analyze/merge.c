@@ -326,6 +326,8 @@ static void merge_group(struct analysis *a, struct group *g, struct prd *d,
 	t.diff.n_neg = pr_u64(d);
 	pr_bytes(d, t.diff.pos, sizeof(*t.diff.pos));
 	pr_bytes(d, t.diff.neg, sizeof(*t.diff.neg));
+	for (unsigned int k = 0; k < BY_REFILL_NR; k++)
+		pr_bytes(d, t.refill[k], sizeof(*t.refill[k]));
 	pr_bytes(d, &t.requests, offsetof(struct group, sums) -
 		 offsetof(struct group, requests));
 	pr_bytes(d, &t.sums, sizeof(t.sums));

@@ -141,8 +141,17 @@ int64_t diff_percentile(const struct diff_stats *s, double p)
 
 int group_stats_init(struct group *g)
 {
-	return lat_init(&g->field) | lat_init(&g->stamps) |
-	       diff_init(&g->diff);
+	int ret = lat_init(&g->field) | lat_init(&g->stamps) |
+		  diff_init(&g->diff);
+
+	for (unsigned int k = 0; k < BY_REFILL_NR; k++) {
+		g->refill[k] = malloc(sizeof(*g->refill[k]));
+		if (!g->refill[k])
+			ret = -1;
+		else
+			hist_init(g->refill[k]);
+	}
+	return ret;
 }
 
 void group_stats_free(struct group *g)
@@ -150,4 +159,8 @@ void group_stats_free(struct group *g)
 	lat_free(&g->field);
 	lat_free(&g->stamps);
 	diff_free(&g->diff);
+	for (unsigned int k = 0; k < BY_REFILL_NR; k++) {
+		free(g->refill[k]);
+		g->refill[k] = NULL;
+	}
 }

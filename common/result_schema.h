@@ -470,12 +470,16 @@ enum result_type {
 	M(pid, "pid", T_UINT | T_NULL, OPT, NONE)			\
 	M(procname, "procname", T_STR | T_NULL, OPT, NONE)
 
-/* What a mode and each of its runs say. */
+/*
+ * What a mode and each of its runs say.  "by_refill" is rpcsim's object:
+ * latency_ns by the exit's allocated, one page or more.
+ */
 #define RESULT_ANALYZE_GROUP(M, NEED)					\
 	M(calls, "calls", T_UINT, REQ, NONE)				\
 	M(mean_us, "mean_us", FIGURE, OPT, NONE)			\
 	M(latency_ns, "latency_ns", T_OBJ | T_NULL, REQ,		\
 	  OBJ(analyze_latency))						\
+	M(by_refill, "by_refill", T_OBJ, OPT, OBJ(rpcsim_by_refill))	\
 	M(timestamps, "timestamps", T_OBJ | T_NULL, OPT,		\
 	  OBJ(analyze_latency))						\
 	M(difference, "difference", T_OBJ | T_NULL, OPT,		\
