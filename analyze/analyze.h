@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "by_refill.h"
 #include "hist.h"
 #include "tool.h"
 #include "trace_schema.h"
@@ -235,6 +236,11 @@ struct group {
 	struct lat_stats field;		/* method (a): latency_ns */
 	struct lat_stats stamps;	/* method (b): timestamps, paired */
 	struct diff_stats diff;		/* (b) - (a), per paired call */
+	/*
+	 * (a) again, by the exit's allocated: at most one page or more
+	 * (common/by_refill.h); an exit without that field is in neither.
+	 */
+	struct hist *refill[BY_REFILL_NR];
 
 	uint64_t requests;		/* request events */
 	uint64_t pp[PP_EVENTS_MAX];	/* pagepool events, by pp name index */
@@ -247,6 +253,14 @@ struct group {
 	uint64_t no_vtid;		/* entry/exit without vtid */
 	uint64_t no_timestamp;		/* entry/exit without timestamp */
 };
+
+/*
+ * stats.c: a group's statistics (field, stamps, diff, refill) made
+ * empty, 0, or -1 when out of memory; freed, whether they were all made
+ * or not.
+ */
+int group_stats_init(struct group *g);
+void group_stats_free(struct group *g);
 
 /*
  * What the tracer lost, by its discarded events or discarded packets

@@ -301,7 +301,7 @@ static void merge_group(struct analysis *a, struct group *g, struct prd *d,
 	unsigned int i;
 
 	memset(&t, 0, sizeof(t));
-	if (lat_init(&t.field) || lat_init(&t.stamps) || diff_init(&t.diff))
+	if (group_stats_init(&t))
 		oom_exit();
 	t.nr_starts = (unsigned int)pr_u64(d);
 	t.nr_ends = (unsigned int)pr_u64(d);
@@ -326,6 +326,8 @@ static void merge_group(struct analysis *a, struct group *g, struct prd *d,
 	t.diff.n_neg = pr_u64(d);
 	pr_bytes(d, t.diff.pos, sizeof(*t.diff.pos));
 	pr_bytes(d, t.diff.neg, sizeof(*t.diff.neg));
+	for (unsigned int k = 0; k < BY_REFILL_NR; k++)
+		pr_bytes(d, t.refill[k], sizeof(*t.refill[k]));
 	pr_bytes(d, &t.requests, offsetof(struct group, sums) -
 		 offsetof(struct group, requests));
 	pr_bytes(d, &t.sums, sizeof(t.sums));
@@ -349,9 +351,7 @@ static void merge_group(struct analysis *a, struct group *g, struct prd *d,
 				a->pp_overflow += t.pp[i];
 		}
 	}
-	lat_free(&t.field);
-	lat_free(&t.stamps);
-	diff_free(&t.diff);
+	group_stats_free(&t);
 	free(t.cfg.backend);
 	free(t.cfg.contract);
 	free(t.cfg.mode_name);

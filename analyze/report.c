@@ -165,6 +165,8 @@ void group_merge(struct group *dst, const struct group *src)
 	lat_merge(&dst->field, &src->field);
 	lat_merge(&dst->stamps, &src->stamps);
 	diff_merge(&dst->diff, &src->diff);
+	for (unsigned int k = 0; k < BY_REFILL_NR; k++)
+		hist_merge(dst->refill[k], src->refill[k]);
 	dst->requests += src->requests;
 	dst->entry_twice += src->entry_twice;
 	dst->exit_no_entry += src->exit_no_entry;
@@ -471,8 +473,12 @@ static void text_group(FILE *out, const struct analysis *a,
 	char c1[32], c2[32];
 	unsigned int i;
 
-	if (group_calls(g))
+	if (group_calls(g)) {
 		text_lat(out, "latency_ns:", &g->field);
+		/* rpcsim's line, in its words (common/by_refill.h) */
+		by_refill_text(out, g->refill[BY_REFILL_ONE_PAGE],
+			       g->refill[BY_REFILL_MORE_PAGES]);
+	}
 	if (g->stamps.hist->count) {
 		struct diff_verdict v = diff_check(g, tp_cost);
 
@@ -776,6 +782,9 @@ static void json_group(struct json *j, const struct analysis *a,
 	else
 		json_null(j, RK(analyze_group, mean_us));
 	json_lat(j, RK(analyze_group, latency_ns), &g->field);
+	by_refill_json(j, RK(analyze_group, by_refill),
+		       g->refill[BY_REFILL_ONE_PAGE],
+		       g->refill[BY_REFILL_MORE_PAGES]);
 	json_lat(j, RK(analyze_group, timestamps), &g->stamps);
 	json_difference(j, g, tp_cost);
 	json_run_end(j, g);
@@ -893,17 +902,14 @@ static struct group *group_new_merged(void)
 {
 	struct group *m = xcalloc(1, sizeof(*m));
 
-	if (lat_init(&m->field) || lat_init(&m->stamps) ||
-	    diff_init(&m->diff))
+	if (group_stats_init(m))
 		tool_die(1, "out of memory");
 	return m;
 }
 
 static void group_free_merged(struct group *m)
 {
-	lat_free(&m->field);
-	lat_free(&m->stamps);
-	diff_free(&m->diff);
+	group_stats_free(m);
 	free(m);
 }
 

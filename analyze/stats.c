@@ -2,7 +2,7 @@
 /*
  * Latency accumulators: the common log-linear histogram (common/hist.h)
  * with an exact sum of squares, and percentiles of the signed
- * differences.
+ * differences; a group's set of them.
  */
 #include "config.h"
 
@@ -137,4 +137,30 @@ int64_t diff_percentile(const struct diff_stats *s, double p)
 	if (v > s->max)
 		v = s->max;
 	return v;
+}
+
+int group_stats_init(struct group *g)
+{
+	int ret = lat_init(&g->field) | lat_init(&g->stamps) |
+		  diff_init(&g->diff);
+
+	for (unsigned int k = 0; k < BY_REFILL_NR; k++) {
+		g->refill[k] = malloc(sizeof(*g->refill[k]));
+		if (!g->refill[k])
+			ret = -1;
+		else
+			hist_init(g->refill[k]);
+	}
+	return ret;
+}
+
+void group_stats_free(struct group *g)
+{
+	lat_free(&g->field);
+	lat_free(&g->stamps);
+	diff_free(&g->diff);
+	for (unsigned int k = 0; k < BY_REFILL_NR; k++) {
+		free(g->refill[k]);
+		g->refill[k] = NULL;
+	}
 }

@@ -219,6 +219,8 @@ static void write_partial(struct wout *w, const struct reader *r)
 		pw_u64(w, g->diff.n_neg);
 		wout_put(w, g->diff.pos, sizeof(*g->diff.pos));
 		wout_put(w, g->diff.neg, sizeof(*g->diff.neg));
+		for (unsigned int k = 0; k < BY_REFILL_NR; k++)
+			wout_put(w, g->refill[k], sizeof(*g->refill[k]));
 		wout_put(w, &g->requests, offsetof(struct group, sums) -
 			 offsetof(struct group, requests));
 		wout_put(w, &g->sums, sizeof(g->sums));

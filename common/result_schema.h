@@ -230,8 +230,9 @@ enum result_type {
 	M(page_pool, "page_pool", T_OBJ, OPT, OBJ(rpcsim_page_pool))
 
 /*
- * The nfsd consumer's calls by what they refilled (enum svc_refill,
- * rpcsim/nfsd/svc.h): at most one page, or more.
+ * The nfsd consumer's calls by what they refilled (enum by_refill,
+ * common/by_refill.h): at most one page, or more.  rpcsim-analyze's
+ * "by_refill" is this object too, so one reader reads both.
  */
 #define RESULT_RPCSIM_BY_REFILL(M)					\
 	M(one_page, "one_page", T_OBJ, OPT, OBJ(rpcsim_refill))		\
@@ -469,12 +470,16 @@ enum result_type {
 	M(pid, "pid", T_UINT | T_NULL, OPT, NONE)			\
 	M(procname, "procname", T_STR | T_NULL, OPT, NONE)
 
-/* What a mode and each of its runs say. */
+/*
+ * What a mode and each of its runs say.  "by_refill" is rpcsim's object:
+ * latency_ns by the exit's allocated, one page or more.
+ */
 #define RESULT_ANALYZE_GROUP(M, NEED)					\
 	M(calls, "calls", T_UINT, REQ, NONE)				\
 	M(mean_us, "mean_us", FIGURE, OPT, NONE)			\
 	M(latency_ns, "latency_ns", T_OBJ | T_NULL, REQ,		\
 	  OBJ(analyze_latency))						\
+	M(by_refill, "by_refill", T_OBJ, OPT, OBJ(rpcsim_by_refill))	\
 	M(timestamps, "timestamps", T_OBJ | T_NULL, OPT,		\
 	  OBJ(analyze_latency))						\
 	M(difference, "difference", T_OBJ | T_NULL, OPT,		\

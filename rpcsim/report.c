@@ -31,7 +31,7 @@ static const char *const pct_names[] = {
 struct mode_summary {
 	unsigned int runs;
 	struct hist hist;
-	struct hist refill[SVC_NR_REFILLS];
+	struct hist refill[BY_REFILL_NR];
 	struct svc_stats total;
 	uint64_t events[PP_NR_VM_EVENTS];
 	uint64_t completions;
@@ -81,12 +81,12 @@ static void summary_build(struct mode_summary *ms, const struct svc_result *r,
 
 	memset(ms, 0, sizeof(*ms));
 	hist_init(&ms->hist);
-	for (unsigned int k = 0; k < SVC_NR_REFILLS; k++)
+	for (unsigned int k = 0; k < BY_REFILL_NR; k++)
 		hist_init(&ms->refill[k]);
 	ms->runs = n;
 	for (unsigned int i = 0; i < n; i++) {
 		hist_merge(&ms->hist, &r[i].hist);
-		for (unsigned int k = 0; k < SVC_NR_REFILLS; k++)
+		for (unsigned int k = 0; k < BY_REFILL_NR; k++)
 			hist_merge(&ms->refill[k], &r[i].refill[k]);
 		svc_stats_add(&ms->total, &r[i].total);
 		for (unsigned int e = 0; e < PP_NR_VM_EVENTS; e++)
@@ -375,31 +375,6 @@ static void mode_latency(FILE *out, const struct hist *h)
 	fprintf(out, "max %.3f us\n", ns_to_us((double)h->max));
 }
 
-/*
- * The calls by refill size: where the two kinds' latencies differ, the
- * median of all the calls is the one kind's or the other's by a hair.
- */
-static void mode_by_refill(FILE *out, const struct hist *refill)
-{
-	const char *const what[SVC_NR_REFILLS] = { "1 page", "more" };
-	char n[32];
-
-	fprintf(out, "  by refill:");
-	for (unsigned int k = 0; k < SVC_NR_REFILLS; k++) {
-		const struct hist *h = &refill[k];
-
-		if (!h->count) {
-			fprintf(out, "%s %s: no calls", k ? ";" : "", what[k]);
-			continue;
-		}
-		fprintf(out, "%s %s: mean %.3f, p50 %.3f us (%s calls)",
-			k ? ";" : "", what[k], ns_to_us(hist_mean(h)),
-			ns_to_us((double)hist_percentile(h, 50)),
-			fmt_thousands(n, sizeof(n), h->count));
-	}
-	fputc('\n', out);
-}
-
 static void mode_runs(FILE *out, const struct mode_summary *ms)
 {
 	if (ms->runs > 1)
@@ -437,7 +412,8 @@ static void mode_nfsd(FILE *out, const struct report *rep,
 	acpc = ratio((double)ms->total.alloc_calls, (double)ms->total.calls);
 	rps = ratio((double)ms->total.requests, ms->elapsed_s);
 	mode_latency(out, h);
-	mode_by_refill(out, ms->refill);
+	by_refill_text(out, &ms->refill[BY_REFILL_ONE_PAGE],
+		       &ms->refill[BY_REFILL_MORE_PAGES]);
 	fprintf(out, "  refill:    %.2f pages per call (%.2f allocator "
 		"calls, %s pages); %s requests/s (%" PRIu64 " READ, %" PRIu64
 		" WRITE) in %.3f s\n", ppc, acpc,
@@ -671,37 +647,6 @@ static void json_latency(struct json *j, const struct hist *h)
 	hist_json(j, RK(rpcsim_figures, histogram), h);
 }
 
-/*
- * The nfsd consumer's "by_refill" (mode_by_refill()'s figures); a kind
- * with no calls has null figures.
- */
-static void json_by_refill(struct json *j, const struct hist *refill)
-{
-	const char *const key[SVC_NR_REFILLS] = {
-		[SVC_REFILL_ONE] = RK(rpcsim_by_refill, one_page),
-		[SVC_REFILL_MORE] = RK(rpcsim_by_refill, more_pages),
-	};
-
-	json_object_begin(j, RK(rpcsim_figures, by_refill));
-	for (unsigned int k = 0; k < SVC_NR_REFILLS; k++) {
-		const struct hist *h = &refill[k];
-		double mean = NAN, p50 = NAN, p90 = NAN;	/* null */
-
-		if (h->count) {
-			mean = ns_to_us(hist_mean(h));
-			p50 = ns_to_us((double)hist_percentile(h, 50));
-			p90 = ns_to_us((double)hist_percentile(h, 90));
-		}
-		json_object_begin(j, key[k]);
-		json_uint(j, RK(rpcsim_refill, calls), h->count);
-		json_number(j, RK(rpcsim_refill, mean_us), mean);
-		json_number(j, RK(rpcsim_refill, p50_us), p50);
-		json_number(j, RK(rpcsim_refill, p90_us), p90);
-		json_object_end(j);
-	}
-	json_object_end(j);
-}
-
 static void json_stats(struct json *j, const struct svc_stats *s,
 		       double elapsed_s)
 {
@@ -820,7 +765,9 @@ static void json_run(struct json *j, const struct rpcsim_config *cfg,
 	if (r->page_pool)
 		json_page_pool(j, r->page_pool, &r->hist, r->elapsed_s);
 	else
-		json_by_refill(j, r->refill);
+		by_refill_json(j, RK(rpcsim_figures, by_refill),
+			       &r->refill[BY_REFILL_ONE_PAGE],
+			       &r->refill[BY_REFILL_MORE_PAGES]);
 	if (cfg->interval_s > 0)
 		timeline_json(j, RK(rpcsim_run, intervals), &r->tl);
 	json_object_end(j);
@@ -1014,7 +961,9 @@ void report_json(FILE *out, const struct report *rep)
 			json_page_pool(&j, &ms.page_pool, &ms.hist,
 				       ms.elapsed_s);
 		else
-			json_by_refill(&j, ms.refill);
+			by_refill_json(&j, RK(rpcsim_figures, by_refill),
+				       &ms.refill[BY_REFILL_ONE_PAGE],
+				       &ms.refill[BY_REFILL_MORE_PAGES]);
 		json_array_begin(&j, RK(rpcsim_mode, per_run));
 		for (unsigned int r = 0; r < rep->runs_done[m]; r++)
 			json_run(&j, cfg, &rep->results[m][r]);

@@ -491,7 +491,7 @@ static void svc_handle(struct svc_rqst *rqstp, uint64_t seq, bool timed)
 
 	if (!timed)
 		return;
-	hist_add(&rqstp->refill[svc_refill_of(as.allocated)], t1 - t0);
+	hist_add(&rqstp->refill[by_refill_of(as.allocated)], t1 - t0);
 	timeline_add(&rqstp->tl, t1 - serv->start_ns, t1 - t0);
 	rqstp->st.calls++;
 	rqstp->st.alloc_calls += as.alloc_calls;

@@ -12,6 +12,7 @@
 
 #include <pagepool/pagepool.h>
 
+#include "by_refill.h"
 #include "hist.h"
 #include "timeline.h"
 #include "options.h"
@@ -48,31 +49,13 @@ struct svc_acct {
 
 struct ppool_result;
 
-/*
- * The calls by what they refilled: at most one page (after a WRITE, its
- * reply page; a list call for one page takes 5.13's single-page path) or
- * more (after a READ, the spliced pages too).  With the default mix half
- * the calls are of each kind, so the median of all the calls lies where
- * the two meet; each kind has a median of its own.
- */
-enum svc_refill {
-	SVC_REFILL_ONE,
-	SVC_REFILL_MORE,
-	SVC_NR_REFILLS,
-};
-
-/* The kind of a call that refilled @pages pages. */
-static inline enum svc_refill svc_refill_of(unsigned long pages)
-{
-	return pages <= 1 ? SVC_REFILL_ONE : SVC_REFILL_MORE;
-}
-
 struct svc_result {
 	enum rpcsim_mode mode;
 	unsigned int run;		/* 1-based */
 	double elapsed_s;		/* start to the last thread's stop */
 	struct hist hist;		/* latency of every call, ns */
-	struct hist refill[SVC_NR_REFILLS]; /* the same, by refill size */
+	/* the same, by refill size (common/by_refill.h) */
+	struct hist refill[BY_REFILL_NR];
 	struct timeline tl;		/* --interval: latency over time */
 	struct svc_stats total;
 	struct svc_stats *threads;	/* cfg->threads entries */

@@ -72,7 +72,7 @@ struct svc_rqst {
 	struct svc_stats st;
 	struct svc_acct acct;
 	/* Latency of every call by its kind; svc_collect() sums them. */
-	struct hist refill[SVC_NR_REFILLS];
+	struct hist refill[BY_REFILL_NR];
 	struct timeline tl;		/* --interval */
 } __attribute__((aligned(64)));
 

@@ -43,7 +43,7 @@ static struct svc_rqst *svc_rqst_create(struct svc_serv *serv, unsigned int id)
 	rqstp->payload = xcalloc(1, cfg->io_size);
 	for (size_t i = 0; i < cfg->io_size; i++)
 		rqstp->payload[i] = (unsigned char)(i * 7 + id);
-	for (unsigned int k = 0; k < SVC_NR_REFILLS; k++)
+	for (unsigned int k = 0; k < BY_REFILL_NR; k++)
 		hist_init(&rqstp->refill[k]);
 	timeline_init(&rqstp->tl, (uint64_t)(cfg->interval_s * 1e9));
 	err = pthread_create(&rqstp->thread, NULL, svc_thread, rqstp);
@@ -550,7 +550,7 @@ static void svc_collect(struct svc_serv *serv, struct svc_result *res,
 			last = rqstp->finish_ns;
 		res->threads[i] = rqstp->st;
 		svc_stats_add(&res->total, &rqstp->st);
-		for (unsigned int k = 0; k < SVC_NR_REFILLS; k++) {
+		for (unsigned int k = 0; k < BY_REFILL_NR; k++) {
 			hist_merge(&res->hist, &rqstp->refill[k]);
 			hist_merge(&res->refill[k], &rqstp->refill[k]);
 		}
@@ -653,7 +653,7 @@ int svc_run(const struct rpcsim_config *cfg, enum rpcsim_mode mode,
 	res->mode = mode;
 	res->run = run;
 	hist_init(&res->hist);
-	for (unsigned int k = 0; k < SVC_NR_REFILLS; k++)
+	for (unsigned int k = 0; k < BY_REFILL_NR; k++)
 		hist_init(&res->refill[k]);
 	timeline_init(&res->tl, (uint64_t)(cfg->interval_s * 1e9));
 	res->threads = xcalloc(cfg->threads, sizeof(*res->threads));

@@ -149,6 +149,39 @@ sh -c "[ \$(wc -l <'$tmpdir/exact.err') -eq 1 ]"
 ok $? "exact: no other warning"
 
 ###########################################################################
+# by refill: latency_ns split by the exit's allocated, at most one page or
+# more, as rpcsim splits its calls (common/by_refill.h).  Values below
+# 128 ns have a bucket each, so the percentiles are exact.
+trace refill <<'EOF'
+1000 run_start mode=1 run=0 mode_name=list threads=1
+2000 entry vtid=10 mode=1
+2200 exit vtid=10 latency_ns=100 allocated=1 alloc_calls=1
+3000 entry vtid=10 mode=1
+3200 exit vtid=10 latency_ns=60 allocated=0
+4000 entry vtid=10 mode=1
+4200 exit vtid=10 latency_ns=90 allocated=2 alloc_calls=1
+5000 entry vtid=10 mode=1
+5200 exit vtid=10 latency_ns=110 allocated=65 alloc_calls=1
+6000 entry vtid=10 mode=1
+6200 exit vtid=10 latency_ns=120 allocated=259 alloc_calls=1
+7000 run_end mode=1 run=0 calls=5 latency_sum_ns=480
+8000 run_start mode=0 run=0 mode_name=single threads=1
+9000 entry vtid=10 mode=0
+9200 exit vtid=10 latency_ns=70 allocated=1 alloc_calls=1
+10000 run_end mode=0 run=0 calls=1 latency_sum_ns=70
+EOF
+rc_is refill 0
+ok $? "refill: exit status 0"
+has_line refill "  by refill: 1 page: mean 0.080, p50 0.060 us (2 calls); more: mean 0.107, p50 0.110 us (3 calls)"
+ok $? "refill: rpcsim's by refill line, a call of 0 pages in the 1-page kind, of 2 in the other"
+has_line refill "  by refill: 1 page: mean 0.070, p50 0.070 us (1 calls); more: no calls"
+ok $? "refill: a kind without a call: no calls"
+j refill 'all(g["by_refill"] == {"one_page": {"calls": 2, "mean_us": 0.08, "p50_us": 0.06, "p90_us": 0.1}, "more_pages": {"calls": 3, "mean_us": 0.1066666667, "p50_us": 0.11, "p90_us": 0.12}} for g in (mode(1), mode(1)["runs"][0]))'
+ok $? "refill: by_refill of the mode and of its run, rpcsim's keys"
+j refill 'mode(0)["by_refill"]["more_pages"] == {"calls": 0, "mean_us": None, "p50_us": None, "p90_us": None}'
+ok $? "refill: a kind without a call: 0 calls, null figures"
+
+###########################################################################
 # methods disagree
 trace negative <<'EOF'
 1000 entry mode=0

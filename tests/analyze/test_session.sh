@@ -5,7 +5,8 @@
 # where two rpcsim processes run at the same time:
 #   1. two processes into one session: rpcsim-analyze reports each one
 #      apart (never merged), and each one's calls and mean are the ones
-#      that process measured itself; --pid selects one;
+#      that process measured itself, and so are its calls by refill size
+#      (B serves READs only: no call refills one page); --pid selects one;
 #   2. the trace schema: every field the providers emitted into that real
 #      trace is a row of the schema (rpcsim-analyze --schema), and every
 #      row's report key is in rpcsim-analyze --json: nothing is emitted
@@ -35,7 +36,7 @@ grep -q '^#define HAVE_LTTNG_UST 1' "$top_builddir/config.h" 2>/dev/null ||
 lttng_test_isolated "$0" "$@"
 have_python || plan_skip_all "python3 missing (it checks the JSON)"
 
-plan_tests 14
+plan_tests 15
 tap_tmpdir test-session
 tap_at_exit lttng_cleanup
 lttng_sessiond_up >"$tmpdir/why" 2>&1 || bail_out "$(cat "$tmpdir/why")"
@@ -68,11 +69,13 @@ if ! session two "$tmpdir/two" 'rpcsim:*,pagepool:*'; then
 	bail_out "cannot set up the session"
 fi
 # Different thread counts and seeds: two runs of one mode (array), which
-# the analysis used to merge.
+# the analysis used to merge.  B serves READs only, so that each of its
+# calls refills more than one page.
 "$RPCSIM" --alloc=array --requests=3000 --threads=2 --seed=1 --json \
 	>"$tmpdir/a.json" 2>"$tmpdir/a.err" &
 pid_a=$!
-"$RPCSIM" --alloc=array --requests=2000 --threads=1 --seed=2 --json \
+"$RPCSIM" --alloc=array --requests=2000 --threads=1 --seed=2 \
+	--mix=read:1,write:0 --json \
 	>"$tmpdir/b.json" 2>"$tmpdir/b.err" &
 pid_b=$!
 wait $pid_a
@@ -127,21 +130,42 @@ mean_r = rm["mean_us"] * 1000.0
 mean_a = am["latency_ns"]["mean_ns"]
 if abs(mean_a - mean_r) > 0.01 * mean_r + 1:
     bad.append("mean %.1f ns in the trace, %.1f ns measured" % (mean_a, mean_r))
+# By refill size, the mode and its one run (rpcsim's per_run, the
+# report's run with a run_start): every call in one kind, the one-page
+# calls those rpcsim counted, the kinds' means making the mean.
+timed = [x for x in am["runs"] if x["config"]]
+for where, a_, r_ in (("mode", am, rm),
+                      ("run", timed[0] if timed else None, rm["per_run"][0])):
+    if a_ is None:
+        break
+    b = a_["by_refill"]
+    one, more = b["one_page"], b["more_pages"]
+    if one["calls"] + more["calls"] != a_["calls"]:
+        bad.append("%s: by_refill calls %d + %d, calls %d"
+                   % (where, one["calls"], more["calls"], a_["calls"]))
+    if one["calls"] != r_["by_refill"]["one_page"]["calls"]:
+        bad.append("%s: %d one-page calls in the trace, %d measured"
+                   % (where, one["calls"], r_["by_refill"]["one_page"]["calls"]))
+    mean = sum(k["mean_us"] * k["calls"] for k in (one, more) if k["calls"])
+    if a_["calls"] and abs(mean / a_["calls"] - a_["mean_us"]) > 1e-3:
+        bad.append("%s: by_refill means make %.4f us, mean %.4f us"
+                   % (where, mean / a_["calls"], a_["mean_us"]))
 runs = am["runs"]
 if [x["config"]["pid"] for x in runs if x["config"]] != [pid]:
     bad.append("runs %s" % [(x["run"], x["config"]) for x in runs])
 elif am["run_end"] is None or not am["run_end"]["calls_match"]:
     bad.append("run_end %s" % am["run_end"])
-print("; ".join(bad) if bad else "pid %d: %d calls, mean %.1f ns (rpcsim %.1f)"
-      % (pid, am["calls"], mean_a, mean_r))
+print("; ".join(bad) if bad else "pid %d: %d calls, mean %.1f ns (rpcsim %.1f), "
+      "%d of one page" % (pid, am["calls"], mean_a, mean_r,
+                          am["by_refill"]["one_page"]["calls"]))
 sys.exit(1 if bad else 0)
 PY
 }
 out=$(split "$tmpdir/a.json" $pid_a)
-ok $? "process A reported apart, with its own calls and mean" || true
+ok $? "process A reported apart, with its own calls, mean and calls by refill size" || true
 diag "$out"
 out=$(split "$tmpdir/b.json" $pid_b)
-ok $? "process B reported apart, with its own calls and mean" || true
+ok $? "process B reported apart, with its own calls, mean and calls by refill size" || true
 diag "$out"
 ! grep -q "merged\|DIFFER" "$tmpdir/two.err"
 ok $? "no run merged, no count differing" || diag "$(cat "$tmpdir/two.err")"
@@ -151,6 +175,20 @@ timeout 120 "$ANALYZE" --pid=$pid_b "$tmpdir/two" >"$tmpdir/b.txt" 2>"$tmpdir/b.
 	! grep -q '^Process' "$tmpdir/b.txt"
 ok $? "--pid=$pid_b: one process, one Bulk array line" ||
 	diag "$(cat "$tmpdir/b.txt" "$tmpdir/b.err2")"
+# B's READs only: rpcsim's words for a kind without a call, in the text
+# and (null figures) in the JSON
+grep -q '^  by refill: 1 page: no calls; more: mean [0-9.]*, p50 [0-9.]* us (2,000 calls)$' "$tmpdir/b.txt" &&
+	python3 - "$tmpdir/two.json" $pid_b <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+m = [m for m in d["modes"] if m["pid"] == int(sys.argv[2])][0]
+for g in [m] + m["runs"]:
+    if g["by_refill"]["one_page"] != {"calls": 0, "mean_us": None,
+                                      "p50_us": None, "p90_us": None}:
+        sys.exit("%s" % g["by_refill"])
+PY
+ok $? "READs only (B): one page: no calls, null figures" ||
+	diag "$(grep 'by refill' "$tmpdir/b.txt")"
 timeout 120 "$ANALYZE" "$tmpdir/two" >"$tmpdir/two.txt" 2>/dev/null
 [ "$(grep -c '^Process pid' "$tmpdir/two.txt")" -eq 2 ]
 ok $? "the text report has a section per process" ||
