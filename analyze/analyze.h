@@ -252,6 +252,11 @@ struct group {
 	uint64_t across_discard;	/* open when events were discarded */
 	uint64_t no_vtid;		/* entry/exit without vtid */
 	uint64_t no_timestamp;		/* entry/exit without timestamp */
+	/*
+	 * A mode's groups merged (report.c, merge_mode()): the calls outside
+	 * its runs that its figures leave out, rpcsim --warmup's.
+	 */
+	uint64_t calls_outside;
 };
 
 /*

@@ -532,7 +532,8 @@ sums:
 	}
 }
 
-static void text_run_line(FILE *out, const struct group *g)
+/* @left_out: the mode's figures leave this group out (runs_only()). */
+static void text_run_line(FILE *out, const struct group *g, bool left_out)
 {
 	char c1[32], c2[32], title[32];
 
@@ -562,6 +563,9 @@ static void text_run_line(FILE *out, const struct group *g)
 			g->cfg.backend ? g->cfg.backend : "",
 			g->cfg.contract ? ", contract " : "",
 			g->cfg.contract ? g->cfg.contract : "");
+	if (left_out)
+		fprintf(out, "; left out of the figures above: calls before "
+			"a run_start (rpcsim --warmup's)");
 	fputc('\n', out);
 }
 
@@ -670,6 +674,8 @@ static void json_group_id(struct json *j, const struct group *g, bool is_mode)
 				    g->proc->procname);
 		else
 			json_null(j, RK(analyze_mode, procname));
+		json_uint(j, RK(analyze_mode, calls_outside_runs),
+			  g->calls_outside);
 	} else {
 		if (g->run == RUN_UNKNOWN)
 			json_null(j, RK(analyze_run, run));
@@ -914,23 +920,66 @@ static void group_free_merged(struct group *m)
 }
 
 /*
- * The groups from @i on of one process and mode, its runs, merged into a
- * new group (group_free_merged()); the first group past them in *@end.
+ * Whether the calls of groups @i to @k - 1 (one process and mode) outside
+ * its runs stay out of the mode's figures: when every run was seen whole,
+ * from its run_start to its run_end, and one made calls, the calls outside
+ * them are no run's: rpcsim --warmup's untimed calls come before
+ * run_start, and rpcsim's own figures leave them out.  A run without its
+ * run_start (a session started late) has its calls outside: then every
+ * call counts, as a mode without runs has all of its counted.  So does a
+ * trace without timestamps, whose streams are read one after the other:
+ * which call came before which run_start, it cannot say.
+ */
+static bool runs_only(const struct analysis *a, unsigned int i,
+		      unsigned int k)
+{
+	bool outside = false, calls = false;
+
+	for (unsigned int r = i; r < k; r++) {
+		const struct group *g = a->groups[r];
+
+		if (g->no_timestamp)
+			return false;
+		if (g->run == RUN_UNKNOWN) {
+			outside = true;
+			continue;
+		}
+		if (!g->nr_starts || !g->nr_ends)
+			return false;
+		calls |= group_calls(g) != 0;
+	}
+	return outside && calls;
+}
+
+/*
+ * The groups from @i on of one process and mode, its runs (and the calls
+ * outside them, unless runs_only()), merged into a new group
+ * (group_free_merged()); the first group past them in *@end.
  */
 static struct group *merge_mode(const struct analysis *a, unsigned int i,
 				unsigned int *end)
 {
 	struct group *m = group_new_merged();
 	unsigned int k;
+	bool only;
 
 	m->proc = a->groups[i]->proc;
 	m->mode = a->groups[i]->mode;
 	m->run = RUN_UNKNOWN;
 	for (k = i; k < a->nr_groups && a->groups[k]->mode == m->mode &&
-	     a->groups[k]->proc == m->proc; k++) {
-		group_merge(m, a->groups[k]);
+	     a->groups[k]->proc == m->proc; k++)
+		;
+	only = runs_only(a, i, k);
+	for (unsigned int r = i; r < k; r++) {
+		const struct group *g = a->groups[r];
+
+		if (only && g->run == RUN_UNKNOWN) {
+			m->calls_outside += group_calls(g);
+			continue;
+		}
+		group_merge(m, g);
 		for (unsigned int p = 0; p < a->nr_pp; p++)
-			m->pp[p] += a->groups[k]->pp[p];
+			m->pp[p] += g->pp[p];
 	}
 	*end = k;
 	return m;
@@ -1067,7 +1116,9 @@ static void text_mode(struct report_state *st, const struct group *m,
 	text_group(st->out, a, m, st->o->tp_cost_ns);
 	if (k - i > 1 || a->groups[i]->nr_starts)
 		for (unsigned int r = i; r < k; r++)
-			text_run_line(st->out, a->groups[r]);
+			text_run_line(st->out, a->groups[r],
+				      m->calls_outside &&
+				      a->groups[r]->run == RUN_UNKNOWN);
 }
 
 /*

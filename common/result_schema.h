@@ -507,6 +507,7 @@ enum result_type {
 	M(summary, "summary", T_STR, OPT, NONE)				\
 	M(pid, "pid", T_UINT | T_NULL, OPT, NONE)			\
 	M(procname, "procname", T_STR | T_NULL, OPT, NONE)		\
+	M(calls_outside_runs, "calls_outside_runs", T_UINT, OPT, NONE)	\
 	RESULT_ANALYZE_GROUP(M, REQ)					\
 	M(runs, "runs", T_ARR, OPT, OBJ_ITEMS(analyze_run))
 

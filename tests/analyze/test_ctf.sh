@@ -182,6 +182,48 @@ j refill 'mode(0)["by_refill"]["more_pages"] == {"calls": 0, "mean_us": None, "p
 ok $? "refill: a kind without a call: 0 calls, null figures"
 
 ###########################################################################
+# warm-up: rpcsim --warmup's calls come before their run's run_start and
+# rpcsim's figures leave them out; so do the mode's here when its runs
+# were recorded whole, and the calls left out are on the no run line.
+trace warmup <<'EOF'
+1000 entry vtid=10 mode=2
+1100 exit vtid=10 latency_ns=500 allocated=1 alloc_calls=1
+2000 run_start mode=2 run=1 mode_name=array threads=1
+2100 entry vtid=10 mode=2
+2200 exit vtid=10 latency_ns=100 allocated=65 alloc_calls=1
+2300 entry vtid=10 mode=2
+2400 exit vtid=10 latency_ns=60 allocated=1 alloc_calls=1
+3000 run_end mode=2 run=1 calls=2 latency_sum_ns=160
+EOF
+rc_is warmup 0
+ok $? "warmup: exit status 0"
+has_line warmup "Bulk array:   0.080 us per call over 2 calls" &&
+	grep -q "^  no run: *0.500 us per call over 1 calls.*; left out of the figures above: calls before a run_start (rpcsim --warmup's)$" "$tmpdir/warmup.out"
+ok $? "warmup: the mode's figures are its run's, the call before run_start left out and said so" ||
+	diag "$(cat "$tmpdir/warmup.out")"
+[ ! -s "$tmpdir/warmup.err" ]
+ok $? "warmup: no warning (the trace's calls are run_end's)" ||
+	diag "$(cat "$tmpdir/warmup.err")"
+j warmup 'mode(2)["calls"] == 2 and mode(2)["calls_outside_runs"] == 1 and mode(2)["by_refill"]["one_page"]["calls"] == 1 and [r["run"] for r in mode(2)["runs"]] == [None, 1] and mode(2)["runs"][0]["calls"] == 1'
+ok $? "warmup: JSON: 2 calls, 1 outside the runs, its kind not counted, the no-run group listed"
+
+# The same without the run_start (a session started late): the run's
+# calls are outside any run too, and every call counts.
+trace latestart <<'EOF'
+1000 entry vtid=10 mode=2
+1100 exit vtid=10 latency_ns=500 allocated=1 alloc_calls=1
+2100 entry vtid=10 mode=2
+2200 exit vtid=10 latency_ns=100 allocated=65 alloc_calls=1
+3000 run_end mode=2 run=1 calls=1 latency_sum_ns=100
+EOF
+has_line latestart "Bulk array:   0.300 us per call over 2 calls" &&
+	! grep -q "left out" "$tmpdir/latestart.out"
+ok $? "late start: a run without run_start leaves every call counted" ||
+	diag "$(cat "$tmpdir/latestart.out")"
+j latestart 'mode(2)["calls"] == 2 and mode(2)["calls_outside_runs"] == 0'
+ok $? "late start: JSON: 2 calls, none left out"
+
+###########################################################################
 # methods disagree
 trace negative <<'EOF'
 1000 entry mode=0
