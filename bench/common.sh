@@ -1,8 +1,52 @@
 # SPDX-License-Identifier: MIT
 #
-# What the pagebench table scripts share (sourced): running pagebench once
-# with the command, its header and the load average printed as a Markdown
-# code block, and its result lines as plain columns for their tables.
+# What bench/'s scripts share (sourced).  The pagebench table scripts:
+# running pagebench once with the command, its header and the load average
+# printed as a Markdown code block, and its result lines as plain columns
+# for their tables.  The scripts that time sides in turn on one CPU
+# (pagebench-ab.sh, one-hole.sh): the CPU, checked, and the median.
+
+# bench_cpu NAME WHY: $cpu, a CPU to pin to with taskset: checked, or when
+# empty the first this shell may run on.  NAME: the script's, for its
+# messages; WHY: what the pinning is for, said when taskset is missing.
+# Exits 2 for a --cpu that is no CPU of this shell, 1 without taskset.
+bench_cpu()
+{
+	allowed=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/self/status)
+	case $cpu in
+	'')
+		cpu=${allowed%%[,-]*}
+		;;
+	*[!0-9]*)
+		echo "$1: --cpu: '$cpu' is not a CPU number (this shell may run on $allowed)" >&2
+		exit 2
+		;;
+	esac
+	if ! command -v taskset >/dev/null 2>&1; then
+		echo "$1: taskset (util-linux) not found: $2" >&2
+		exit 1
+	fi
+	if ! taskset -c "$cpu" true 2>/dev/null; then
+		echo "$1: --cpu=$cpu: not a CPU this shell may run on ($allowed)" >&2
+		exit 2
+	fi
+}
+
+# An awk function, to put before a program: median(LIST), the median of
+# the numbers of LIST (separated by spaces); of an even count, the mean of
+# the middle two.
+# shellcheck disable=SC2034 # used by the scripts that source this
+bench_awk_median='
+function median(list,    v, n, i, j, t) {
+	n = split(list, v, " ")
+	for (i = 1; i <= n; i++)
+		for (j = i + 1; j <= n; j++)
+			if (v[j] + 0 < v[i] + 0) {
+				t = v[i]; v[i] = v[j]; v[j] = t
+			}
+	return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+}
+'
 
 # pb_main NAME ABOUT [--builddir=DIR] [PAGEBENCH OPTION]...: a table
 # script's front.  With -h or --help, its usage (ABOUT: what it prints, a

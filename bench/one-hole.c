@@ -18,6 +18,7 @@
  * The two scans are functions of their own, aligned to 64 bytes, so that
  * each loop lies within one 64-byte line whatever the code around it.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,11 +72,16 @@ int main(int argc, char **argv)
 			"or more\n", argv[2]);
 		return 2;
 	}
-	if (pp_pool_config_init(&cfg))
-		return 1;
+	/*
+	 * The configuration from the environment (PAGEPOOL_PROFILE, ...):
+	 * a value it cannot read makes pp_pool_create() fail, naming it.
+	 */
+	(void)pp_pool_config_init(&cfg);
 	pool = pp_pool_create(&cfg);
-	if (!pool)
+	if (!pool) {
+		fprintf(stderr, "one-hole: no pool: %s\n", strerror(errno));
 		return 1;
+	}
 	for (int i = 0; i < SLOTS; i++)
 		if (i != HOLE && !(rq[i] = pp_alloc_page(pool, 0)))
 			return 1;

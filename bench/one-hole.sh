@@ -16,6 +16,8 @@
 #   sh bench/one-hole.sh [--builddir=DIR] [--rounds=N] [--iterations=N] [--cpu=N]
 
 set -u
+# shellcheck source=bench/common.sh
+. "$(dirname "$0")/common.sh"
 
 me=one-hole.sh
 builddir=build rounds=9 iterations=2000000 cpu=''
@@ -62,22 +64,7 @@ for arg in "$@"; do
 		;;
 	esac
 done
-allowed=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/self/status)
-case $cpu in
-'') cpu=${allowed%%[,-]*} ;;
-*[!0-9]*)
-	echo "$me: --cpu: '$cpu' is not a CPU number (this shell may run on $allowed)" >&2
-	exit 2
-	;;
-esac
-if ! command -v taskset >/dev/null 2>&1; then
-	echo "$me: taskset (util-linux) not found: it keeps the ways on one CPU" >&2
-	exit 1
-fi
-if ! taskset -c "$cpu" true 2>/dev/null; then
-	echo "$me: --cpu=$cpu: not a CPU this shell may run on ($allowed)" >&2
-	exit 2
-fi
+bench_cpu "$me" "it keeps the ways on one CPU"
 srcdir=$(cd "$(dirname "$0")/.." && pwd)
 case $builddir in /*) ;; *) builddir=$(pwd)/$builddir ;; esac
 libdir=$builddir/alloc/.libs
@@ -115,16 +102,7 @@ while [ "$i" -lt "$rounds" ]; do
 	i=$((i + 1))
 done
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
-awk '
-function median(list,    v, n, i, j, t) {
-	n = split(list, v, " ")
-	for (i = 1; i <= n; i++)
-		for (j = i + 1; j <= n; j++)
-			if (v[j] + 0 < v[i] + 0) {
-				t = v[i]; v[i] = v[j]; v[j] = t
-			}
-	return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
-}
+awk "$bench_awk_median"'
 { runs[$1] = runs[$1] " " $2 }
 END {
 	what["s"] = "pre-5.13 loop + pp_alloc_page()"

@@ -16,6 +16,8 @@
 #       [--cpu=N] [PAGEBENCH OPTION]...
 
 set -u
+# shellcheck source=bench/common.sh
+. "$(dirname "$0")/common.sh"
 
 a='' b='' rounds=9 cpu=''
 
@@ -49,24 +51,7 @@ case $rounds in
 	exit 2
 	;;
 esac
-allowed=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/self/status)
-case $cpu in
-'')
-	cpu=${allowed%%[,-]*}
-	;;
-*[!0-9]*)
-	echo "pagebench-ab.sh: --cpu: '$cpu' is not a CPU number (this shell may run on $allowed)" >&2
-	exit 2
-	;;
-esac
-if ! command -v taskset >/dev/null 2>&1; then
-	echo "pagebench-ab.sh: taskset (util-linux) not found: it puts both sides on one CPU" >&2
-	exit 1
-fi
-if ! taskset -c "$cpu" true 2>/dev/null; then
-	echo "pagebench-ab.sh: --cpu=$cpu: not a CPU this shell may run on ($allowed)" >&2
-	exit 2
-fi
+bench_cpu pagebench-ab.sh "it puts both sides on one CPU"
 for side in "$a" "$b"; do
 	if [ -z "$side" ]; then
 		echo "pagebench-ab.sh: --a and --b are required (build trees)" >&2
@@ -100,16 +85,7 @@ while [ "$i" -lt "$rounds" ]; do
 done
 rm -f "$out.run"
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
-awk '
-function median(list,    v, n, i, j, t) {
-	n = split(list, v, " ")
-	for (i = 1; i <= n; i++)
-		for (j = i + 1; j <= n; j++)
-			if (v[j] + 0 < v[i] + 0) {
-				t = v[i]; v[i] = v[j]; v[j] = t
-			}
-	return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
-}
+awk "$bench_awk_median"'
 {
 	key = ""
 	for (i = 2; i <= NF; i++) {

@@ -6,7 +6,8 @@
 # the load lines, one row per way and the per-slot line computed from the
 # rows; every refill's page comes back (the driver fails otherwise: the
 # pool's destroy refuses a pool with pages out); bad input exits 2 with
-# one line naming the option; a build tree without libpagepool exits 1.
+# one line naming the option; a build tree without libpagepool, or a
+# pool that cannot be made (a bad PAGEPOOL_PROFILE), exits 1 saying why.
 
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${top_builddir:=$top_srcdir}"
@@ -21,7 +22,7 @@ top_builddir=$(cd "$top_builddir" && pwd) || bail_out "no $top_builddir"
 command -v "${CC:-cc}" >/dev/null || plan_skip_all "no C compiler"
 bench_script one-hole.sh
 
-plan_tests 11
+plan_tests 12
 
 run --help
 ok $? "--help exits 0" ||
@@ -73,6 +74,11 @@ ok $? "--iterations=1e6: exit 2, one line naming it" ||
 run --cpu=x
 [ "$status" = 2 ] && [ "$(wc -l <"$ERR")" = 1 ] && grep -q -- "--cpu: 'x'" "$ERR"
 ok $? "--cpu=x: exit 2, one line naming it" ||
+	diag "status $status: $(cat "$ERR")"
+PAGEPOOL_PROFILE=fast run --builddir="$top_builddir" --rounds=1 --iterations=10
+[ "$status" = 1 ] && grep -q "PAGEPOOL_PROFILE='fast': expected lean or kernel" "$ERR" &&
+	grep -q "^one-hole: no pool: Invalid argument$" "$ERR"
+ok $? "a pool that cannot be made: exit 1, the library's line and the cause" ||
 	diag "status $status: $(cat "$ERR")"
 run --builddir="$tmpdir"
 [ "$status" = 1 ] && [ "$(wc -l <"$ERR")" = 1 ] && grep -q "no alloc/.libs/libpagepool.so" "$ERR"
