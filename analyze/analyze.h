@@ -241,6 +241,12 @@ struct group {
 	 * (common/by_refill.h); an exit without that field is in neither.
 	 */
 	struct hist *refill[BY_REFILL_NR];
+	/*
+	 * A mode's groups merged (report.c, merge_mode()): the calls outside
+	 * its runs that its figures leave out, rpcsim --warmup's.  Not in a
+	 * worker's partial, which copies the members from requests on.
+	 */
+	uint64_t calls_outside;
 
 	uint64_t requests;		/* request events */
 	uint64_t pp[PP_EVENTS_MAX];	/* pagepool events, by pp name index */
@@ -252,11 +258,6 @@ struct group {
 	uint64_t across_discard;	/* open when events were discarded */
 	uint64_t no_vtid;		/* entry/exit without vtid */
 	uint64_t no_timestamp;		/* entry/exit without timestamp */
-	/*
-	 * A mode's groups merged (report.c, merge_mode()): the calls outside
-	 * its runs that its figures leave out, rpcsim --warmup's.
-	 */
-	uint64_t calls_outside;
 };
 
 /*
