@@ -41,8 +41,11 @@ struct live {
 	char **trace_names;
 	unsigned int nr_trace_names;
 	bool events;			/* any event came */
-	/* per process (vpid), whether its first rpcsim event was run_start */
-	struct live_proc { int64_t vpid; bool late; } *procs;
+	/*
+	 * Per process (vpid): whether a run_start of it came, and whether a
+	 * run of it ended whose run_start did not come (joined late).
+	 */
+	struct live_proc { int64_t vpid; bool started, late; } *procs;
 	unsigned int nr_procs;
 };
 
@@ -53,6 +56,22 @@ static uint64_t since_ms(const struct timespec *t0)
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	return (uint64_t)(now.tv_sec - t0->tv_sec) * 1000 +
 	       (uint64_t)((now.tv_nsec - t0->tv_nsec) / 1000000);
+}
+
+/*
+ * Whether the interval lines count group @g's calls: a run's, yes; those
+ * outside any run (rpcsim --warmup's, before run_start), only once its
+ * process is known to have been joined late (live_note()), when the
+ * report counts them too.  So a mode's count only grows.
+ */
+static bool live_counts(const struct live *l, const struct group *g)
+{
+	if (g->run != RUN_UNKNOWN)
+		return true;
+	for (unsigned int i = 0; i < l->nr_procs; i++)
+		if (l->procs[i].vpid == g->proc->pid)
+			return l->procs[i].late;
+	return false;
 }
 
 /*
@@ -76,7 +95,7 @@ static void live_tick(struct live *l, bool last)
 	for (i = 0; i < a->nr_groups; i++) {
 		const struct group *g = a->groups[i];
 
-		if (g->mode < LIVE_MODES) {
+		if (g->mode < LIVE_MODES && live_counts(l, g)) {
 			count[g->mode] += g->field.hist->count;
 			sum[g->mode] += g->field.hist->sum;
 		}
@@ -107,11 +126,14 @@ static void live_tick(struct live *l, bool last)
 /*
  * babeltrace2's lttng-live source attaches to a session at the relay
  * daemon's newest packet of each stream: what was sent before is never
- * seen.  rpcsim starts each process's events with a run_start, so a
- * process whose first rpcsim event is another one was joined late.
+ * seen.  rpcsim starts each run with a run_start, so a process with a
+ * run_end before any run_start was joined late.  Calls before its first
+ * run_start are not enough to say so: with --warmup, rpcsim's untimed
+ * calls come first (the report leaves them out, as rpcsim does).
  */
 static void live_note(struct live *l, const struct rec *rc)
 {
+	struct live_proc *lp = NULL;
 	unsigned int i;
 
 	if (rc->type != R_EVENT)
@@ -120,12 +142,19 @@ static void live_note(struct live *l, const struct rec *rc)
 	if (rc->kind < EV_RUN_START || rc->kind == EV_PAGEPOOL ||
 	    rc->kind == EV_ALLOC_BULK)
 		return;
-	for (i = 0; i < l->nr_procs; i++)
+	for (i = 0; i < l->nr_procs && !lp; i++)
 		if (l->procs[i].vpid == rc->vpid)
-			return;
-	l->procs = xrealloc(l->procs, l->nr_procs + 1, sizeof(*l->procs));
-	l->procs[l->nr_procs].vpid = rc->vpid;
-	l->procs[l->nr_procs++].late = rc->kind != EV_RUN_START;
+			lp = &l->procs[i];
+	if (!lp) {
+		l->procs = xrealloc(l->procs, l->nr_procs + 1,
+				    sizeof(*l->procs));
+		lp = &l->procs[l->nr_procs++];
+		*lp = (struct live_proc){ .vpid = rc->vpid };
+	}
+	if (rc->kind == EV_RUN_START)
+		lp->started = true;
+	else if (rc->kind == EV_RUN_END && !lp->started)
+		lp->late = true;
 }
 
 static void fold_live(void *data, const struct rec *rc)
@@ -374,8 +403,8 @@ static int live_end(struct analysis *a, const struct reader_options *o,
 	live_traces(a, l, url);
 	if (live_late(l, &late_pid)) {
 		fprintf(stderr, "rpcsim-analyze: --live=%s: %s: joined after "
-			"process %" PRId64 " had started (its first rpcsim "
-			"event is not a run_start): babeltrace2's live source "
+			"process %" PRId64 " had started (a run of it ended "
+			"whose run_start never came): babeltrace2's live source "
 			"starts at the newest packets, so the report would "
 			"miss the start of the run; start rpcsim-analyze "
 			"--live as soon as rpcsim prints the URL, or read the "

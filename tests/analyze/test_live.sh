@@ -157,9 +157,12 @@ ok $? "lttng-relayd (pid $relay_pid) listens on its live port" || {
 # gone a second (its --progress line); $tmpdir/NAME.{json,err}
 # rpcsim's, $tmpdir/NAME-live.{out,err} rpcsim-analyze's; $url, $seen (0:
 # an interval line came before rpcsim ended), $rpcsim_st, $analyze_st.
+# $live_opts: more rpcsim options.
+live_opts=
 live_run()
 {
-	timeout 60 "$RPCSIM" --alloc=all --duration="$2" --threads=1 --json \
+	# shellcheck disable=SC2086 # $live_opts: none or several words
+	timeout 60 "$RPCSIM" --alloc=all --duration="$2" --threads=1 --json $live_opts \
 		--trace-live="net://127.0.0.1:$ctl:$dat" ${3:+--progress} \
 		>"$tmpdir/$1.json" 2>"$tmpdir/$1.err" &
 	rpcsim_pid=$!
@@ -199,11 +202,14 @@ live_run()
 	analyze_st=$?
 }
 
-# 3 modes x 1.5 s; one thread keeps the tracer from discarding.  The
-# live source starts at the relay daemon's newest packets: a viewer
-# slower to attach than the first packet (live timer 200 ms) misses the
-# start and says so (checked below); then the run is tried again, at
-# most 3 times.
+# 3 modes x 1.5 s; one thread keeps the tracer from discarding.  Each
+# mode warms up first (--warmup: untimed calls before its run_start,
+# which neither rpcsim's figures nor the report count, nor the interval
+# lines).  The live source starts at the relay daemon's newest packets:
+# a viewer slower to attach than the first run_start (live timer 200 ms)
+# misses it and says so (checked below); then the run is tried again,
+# at most 3 times.
+live_opts=--warmup=500
 try=1
 while :; do
 	live_run rpcsim 1.5
@@ -295,6 +301,7 @@ one_line ns 1 "has no session 'nosession'" \
 ok $? "--live on a session the relay daemon does not have: exit 1, one line"
 # a viewer that joins a second into the first timed run: the start is
 # missing, said
+live_opts=
 live_run late 1.5 late
 [ "$analyze_st" -eq 1 ] &&
 	grep -q "^rpcsim-analyze: --live=$url: incomplete: joined after process [0-9]* had started" "$tmpdir/late-live.err" &&
