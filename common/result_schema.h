@@ -158,6 +158,7 @@ enum result_type {
 	M(min_pool_pages, "min_pool_pages", T_UINT, OPT, NONE)		\
 	M(file_size, "file_size", T_UINT, OPT, NONE)			\
 	M(file_pages, "file_pages", T_UINT, OPT, NONE)			\
+	M(tcp_read, "tcp_read", T_UINT | T_NULL, OPT, NONE)		\
 	M(pcp_batch, "pcp_batch", T_UINT, OPT, NONE)			\
 	M(pcp_high, "pcp_high", T_UINT, OPT, NONE)			\
 	M(backend, "backend", T_STR, OPT, STRS(backends))		\
@@ -253,7 +254,8 @@ enum result_type {
 	M(reads, "reads", T_UINT, OPT, NONE)				\
 	M(writes, "writes", T_UINT, OPT, NONE)				\
 	M(bytes_read, "bytes_read", T_UINT, OPT, NONE)			\
-	M(bytes_written, "bytes_written", T_UINT, OPT, NONE)
+	M(bytes_written, "bytes_written", T_UINT, OPT, NONE)		\
+	M(short_reads, "short_reads", T_UINT, OPT, NONE)
 
 #define RESULT_RPCSIM_MODE(M)						\
 	M(mode, "mode", T_STR, REQ, STRS(rpcsim_modes))			\

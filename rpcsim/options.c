@@ -192,6 +192,18 @@ const struct opt_spec opt_table[] = {
 	  .consumer_only = RPCSIM_CONSUMER_NFSD + 1,
 	  .help = "the file in the page cache, io-size..{max}\n"
 		  "(default: {def})" },
+	{ "tcp-read", 0, required_argument, "SIZE", OPT_SIZE,
+	  .min = 0, .max = MAX_PAYLOAD, .def = 0,
+	  .accepted = "0 or a size from 1k to {max}",
+	  CFG(tcp_read, FIELD_U64),
+	  .consumer_only = RPCSIM_CONSUMER_NFSD + 1,
+	  .help = "bytes of a record one socket read finds, 1k..\n"
+		  "{max}: a longer record (a WRITE's) comes in\n"
+		  "pieces; after each short read the pages\n"
+		  "received go aside and their slots are refilled\n"
+		  "by one more svc_alloc_arg() call\n"
+		  "(svc_tcp_save_pages()); 0: the whole record\n"
+		  "at once (default: {def})" },
 	{ "seed", 0, required_argument, "N", OPT_COUNT,
 	  .min = 0, .max = UINT64_MAX, .def = DEFAULT_SEED,
 	  CFG(seed, FIELD_U64),

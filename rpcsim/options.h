@@ -86,6 +86,7 @@ struct rpcsim_config {
 	uint64_t max_payload;
 	uint64_t pool_size;
 	uint64_t file_size;
+	uint64_t tcp_read;		/* bytes a socket read finds, 0: all */
 	unsigned int pcp_batch, pcp_high;
 	unsigned int nodes;		/* --nodes: the pool's NUMA nodes */
 	/* The allocator behind the APIs and the bulk API's contract. */
@@ -152,6 +153,7 @@ struct rpcsim_config {
 	unsigned long min_pool_pages;	/* smallest pool that cannot deadlock */
 	unsigned long backend_pages;	/* of which the backend's headroom */
 	unsigned long min_pool_wmark;	/* its min watermark */
+	unsigned long aside_pages;	/* --tcp-read: a thread's set-aside pages */
 	bool debug_checks;		/* libpagepool debug checks on */
 	bool asan;			/* built with --enable-asan */
 };

@@ -466,6 +466,12 @@ static void compute_min_pool(struct rpcsim_config *cfg)
 	if (cfg->completion == RPCSIM_COMPLETION_THREAD)
 		demand += cfg->queue_depth;	/* one reply head each */
 	/*
+	 * --tcp-read: a thread may hold a record's received pages aside
+	 * (at most the record's, io-size and its header) besides rq_pages.
+	 */
+	cfg->aside_pages = cfg->tcp_read ? cfg->io_pages + 1 : 0;
+	demand += cfg->threads * cfg->aside_pages;
+	/*
 	 * page_pool: each RX queue's cache and ring full and a packet in
 	 * hand, and the stack thread's queue full of packets.  A smaller
 	 * pool cannot deadlock (RX allocations fail and drop packets
@@ -613,6 +619,13 @@ void check_sizes(struct opt_state *st)
 			    opt_given_or_default(st, "file-size", given,
 						 sizeof(given)),
 			    fmt_size(buf, sizeof(buf), cfg->io_size));
+	_Static_assert(MAX_PAYLOAD == 64ULL << 20,
+		       "the --tcp-read line below says 64m");
+	if (cfg->tcp_read && cfg->tcp_read < MIN_TCP_READ)
+		usage_error("--tcp-read=%s: smaller than 1k; expected 0 or a "
+			    "size from 1k to 64m",
+			    opt_given_or_default(st, "tcp-read", given,
+						 sizeof(given)));
 }
 
 /* The kernel's sizes (__svc_create() and svc_alloc_arg()), the pool's. */
@@ -659,12 +672,14 @@ void derive_sizes(struct opt_state *st)
 			    cfg->min_pool_pages);
 	if (cfg->pool_pages < cfg->min_pool_pages)
 		usage_error("--pool-size=%s: too small for %u threads x %lu "
-			    "rq_pages + %u queued reply pages + %lu page-cache "
-			    "pages + a %lu-page min watermark%s%.0lu%s; "
-			    "expected at least %luk (%lu pages)",
+			    "rq_pages%s%.0lu%s + %u queued reply pages + %lu "
+			    "page-cache pages + a %lu-page min watermark"
+			    "%s%.0lu%s; expected at least %luk (%lu pages)",
 			    opt_given_or_default(st, "pool-size", given,
 						 sizeof(given)),
 			    cfg->threads, cfg->pages,
+			    cfg->aside_pages ? " (+ " : "", cfg->aside_pages,
+			    cfg->aside_pages ? " set aside by --tcp-read)" : "",
 			    cfg->completion == RPCSIM_COMPLETION_THREAD ?
 			    cfg->queue_depth : 0,
 			    cfg->file_pages, cfg->min_pool_wmark,

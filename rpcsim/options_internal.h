@@ -33,6 +33,7 @@
 #define DEFAULT_STOP_GRACE_S	5U
 #define MAX_STOP_GRACE_S	3600U
 #define MAX_PAYLOAD		(64ULL << 20)
+#define MIN_TCP_READ		1024ULL	/* --tcp-read, when not 0 */
 #define MAX_POOL_SIZE		(1024ULL << 30)
 #define MAX_FILE_SIZE		(64ULL << 30)
 #define MAX_PCP_BATCH		65536U
@@ -115,7 +116,7 @@ struct opt_spec {
  * Every option, in the order --help lists them (options.c).  An option
  * added to the table is counted here too: options.c asserts the count.
  */
-#define NR_OPT_SPECS	59
+#define NR_OPT_SPECS	60
 extern const struct opt_spec opt_table[];
 
 /* What parsing gathers besides rpcsim_config. */

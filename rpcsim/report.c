@@ -138,10 +138,14 @@ static void config_nfsd(FILE *out, const struct rpcsim_config *cfg)
 		fprintf(out, " (queue depth %u)", cfg->queue_depth);
 	fputc('\n', out);
 	fprintf(out, "  workload:   NFSv3 over TCP, read:%u,write:%u of %s, "
-		"seed %" PRIu64 "; page cache %s (%lu pages)\n",
+		"seed %" PRIu64 "; page cache %s (%lu pages)",
 		cfg->read_weight, cfg->write_weight,
 		fmt_size(a, sizeof(a), cfg->io_size), cfg->seed,
 		fmt_size(b, sizeof(b), cfg->file_size), cfg->file_pages);
+	if (cfg->tcp_read)
+		fprintf(out, "; %s per socket read",
+			fmt_size(a, sizeof(a), cfg->tcp_read));
+	fputc('\n', out);
 }
 
 /* The page_pool consumer's lines of the configuration. */
@@ -416,10 +420,14 @@ static void mode_nfsd(FILE *out, const struct report *rep,
 		       &ms->refill[BY_REFILL_MORE_PAGES]);
 	fprintf(out, "  refill:    %.2f pages per call (%.2f allocator "
 		"calls, %s pages); %s requests/s (%" PRIu64 " READ, %" PRIu64
-		" WRITE) in %.3f s\n", ppc, acpc,
+		" WRITE", ppc, acpc,
 		fmt_thousands(a, sizeof(a), ms->total.pages),
 		fmt_thousands(b, sizeof(b), (uint64_t)rps), ms->total.reads,
-		ms->total.writes, ms->elapsed_s);
+		ms->total.writes);
+	if (cfg->tcp_read)
+		fprintf(out, "; %s short reads",
+			fmt_thousands(a, sizeof(a), ms->total.short_reads));
+	fprintf(out, ") in %.3f s\n", ms->elapsed_s);
 	fprintf(out, "  retries:   %" PRIu64 " no-progress calls, %" PRIu64
 		" waits (%.3f s waiting)\n", ms->total.no_progress,
 		ms->total.waits, (double)ms->total.wait_ns / 1e9);
@@ -829,6 +837,10 @@ static void json_config(struct json *j, const struct report *rep)
 	json_uint(j, RK(rpcsim_config, min_pool_pages), cfg->min_pool_pages);
 	json_uint(j, RK(rpcsim_config, file_size), cfg->file_size);
 	json_uint(j, RK(rpcsim_config, file_pages), cfg->file_pages);
+	if (cfg->tcp_read)
+		json_uint(j, RK(rpcsim_config, tcp_read), cfg->tcp_read);
+	else
+		json_null(j, RK(rpcsim_config, tcp_read));
 	json_uint(j, RK(rpcsim_config, pcp_batch), cfg->pcp_batch);
 	json_uint(j, RK(rpcsim_config, pcp_high), cfg->pcp_high);
 	json_string(j, RK(rpcsim_config, backend),

@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/uio.h>
 #include <time.h>
 
 #include <pagepool/pagepool.h>
@@ -299,18 +300,103 @@ static bool svc_alloc_arg(struct svc_rqst *rqstp, struct svc_alloc_stats *as)
 /* --- receive, process, send ---------------------------------------------- */
 
 /*
- * svc_tcp_recvfrom(): the record lands in rq_pages[0..i) (a WRITE's data
- * included); the reply starts at rq_pages[i].
+ * Write bytes [@off, @off + @len) of the record made of @part[0..@nr)
+ * into pages @pv at the same offsets.
  */
-static void svc_recv(struct svc_rqst *rqstp, const struct nfs_request *req)
+static void record_write(struct pp_pool *pool, struct pp_page **pv,
+			 const struct iovec *part, unsigned int nr, size_t off,
+			 size_t len)
+{
+	size_t base = 0;
+
+	for (unsigned int k = 0; k < nr && len; k++) {
+		size_t end = base + part[k].iov_len;
+
+		if (off < end) {
+			size_t n = end - off < len ? end - off : len;
+
+			pages_write(pool, pv, off, (const unsigned char *)
+				    part[k].iov_base + (off - base), n);
+			off += n;
+			len -= n;
+		}
+		base = end;
+	}
+}
+
+/*
+ * svc_tcp_save_pages(): a read left the record short; the pages holding
+ * its first @got bytes go aside and their slots become holes, which the
+ * next svc_alloc_arg() call refills.
+ */
+static void svc_tcp_save_pages(struct svc_rqst *rqstp, size_t got)
+{
+	unsigned long n = (unsigned long)DIV_ROUND_UP(got, PP_PAGE_SIZE);
+
+	memcpy(rqstp->sk_pages, rqstp->rq_pages, n * sizeof(*rqstp->sk_pages));
+	memset(rqstp->rq_pages, 0, n * sizeof(*rqstp->rq_pages));
+	rqstp->sk_saved = n;
+	rqstp->holes = n;
+}
+
+/*
+ * svc_tcp_restore_pages(): the next read; the pages just refilled into
+ * those slots are put, and the record's own pages come back.
+ */
+static void svc_tcp_restore_pages(struct svc_rqst *rqstp)
+{
+	struct pp_pool *pool = rqstp->serv->pool;
+
+	for (unsigned long i = 0; i < rqstp->sk_saved; i++) {
+		if (rqstp->rq_pages[i]) {
+			pp_put_page(pool, rqstp->rq_pages[i]);
+			rqstp->acct.released++;
+		}
+		rqstp->rq_pages[i] = rqstp->sk_pages[i];
+		rqstp->sk_pages[i] = NULL;
+	}
+	rqstp->sk_saved = 0;
+	rqstp->arg_head = pp_page_address(pool, rqstp->rq_pages[0]);
+}
+
+/* svc_tcp_clear_pages(): the record is dropped (the run stops). */
+static void svc_tcp_clear_pages(struct svc_rqst *rqstp)
+{
+	struct pp_pool *pool = rqstp->serv->pool;
+
+	for (unsigned long i = 0; i < rqstp->sk_saved; i++) {
+		pp_put_page(pool, rqstp->sk_pages[i]);
+		rqstp->acct.released++;
+		rqstp->sk_pages[i] = NULL;
+	}
+	rqstp->sk_saved = 0;
+}
+
+static bool svc_refill(struct svc_rqst *rqstp, bool timed);
+
+/*
+ * svc_tcp_recvfrom(): the record lands in rq_pages[0..i) (a WRITE's data
+ * included); the reply starts at rq_pages[i].  With --tcp-read a record
+ * longer than that comes in pieces: after each short read the received
+ * pages are set aside, the thread goes round again through svc_alloc_arg()
+ * (nfsd()'s loop on -EAGAIN), and the next read puts the refilled pages
+ * and takes the record's back.  False: that refill was given up.
+ */
+static bool svc_recv(struct svc_rqst *rqstp, const struct nfs_request *req,
+		     bool timed)
 {
 	static const unsigned char zeros[4];
 	struct svc_serv *serv = rqstp->serv;
 	unsigned char hdr[NFS3_CALL_HDR_MAX];
 	size_t record, len = nfs3_encode_call(req, hdr, &record);
+	size_t got = 0, step = serv->cfg->tcp_read ? serv->cfg->tcp_read :
+			       record;
+	struct iovec part[3] = {
+		{ .iov_base = hdr, .iov_len = len },
+	};
+	unsigned int nr = 1;
 	unsigned long i;
 
-	pages_write(serv->pool, rqstp->rq_pages, 0, hdr, len);
 	if (req->op == NFS_WRITE) {
 		/* The client's data: stamp each page's worth with the seq. */
 		for (size_t off = 0; off < req->count; off += PP_PAGE_SIZE) {
@@ -319,20 +405,38 @@ static void svc_recv(struct svc_rqst *rqstp, const struct nfs_request *req)
 			memcpy(rqstp->payload + off, &req->seq,
 			       n < sizeof(req->seq) ? n : sizeof(req->seq));
 		}
-		pages_write(serv->pool, rqstp->rq_pages, len, rqstp->payload,
-			    req->count);
-		pages_write(serv->pool, rqstp->rq_pages, len + req->count,
-			    zeros, record - len - req->count);
+		part[nr++] = (struct iovec){ .iov_base = rqstp->payload,
+					     .iov_len = req->count };
+		part[nr++] = (struct iovec){ .iov_base = (void *)zeros,
+					     .iov_len = record - len -
+							req->count };
 	}
 	i = (unsigned long)DIV_ROUND_UP(record, PP_PAGE_SIZE);
 	if (i >= serv->cfg->pages)
 		rpcsim_die("request of %zu bytes overflows rq_pages", record);
+	for (;;) {
+		size_t n = record - got < step ? record - got : step;
+
+		record_write(serv->pool, rqstp->rq_pages, part, nr, got, n);
+		got += n;
+		if (got == record)
+			break;
+		svc_tcp_save_pages(rqstp, got);
+		if (timed)
+			rqstp->st.short_reads++;
+		if (!svc_refill(rqstp, timed)) {
+			svc_tcp_clear_pages(rqstp);
+			return false;
+		}
+		svc_tcp_restore_pages(rqstp);
+	}
 	rpcsim_trace(request, req->op == NFS_WRITE, (uint64_t)req->count,
 		     (unsigned int)i);
 	rqstp->arg_len = record;
 	rqstp->rq_respages = i;
 	rqstp->rq_next_page = i + 1;
 	rqstp->rq_spliced = 0;
+	return true;
 }
 
 /*
@@ -434,12 +538,14 @@ static void svc_send(struct svc_rqst *rqstp)
 	rqstp->holes = nr;
 }
 
-/* One request, start to finish; @timed: it counts toward the results. */
-static void svc_handle(struct svc_rqst *rqstp, uint64_t seq, bool timed)
+/*
+ * One svc_alloc_arg() call, timed and booked (@timed: it counts toward the
+ * results).  False: given up, the run stops.
+ */
+static bool svc_refill(struct svc_rqst *rqstp, bool timed)
 {
 	struct svc_serv *serv = rqstp->serv;
 	struct svc_alloc_stats as = { 0 };
-	struct nfs_request req;
 	uint64_t t0, t1;
 	bool full;
 
@@ -472,7 +578,7 @@ static void svc_handle(struct svc_rqst *rqstp, uint64_t seq, bool timed)
 			rqstp->st.waits += as.waits;
 			rqstp->st.wait_ns += as.wait_ns;
 		}
-		return;
+		return false;
 	}
 	atomic_fetch_add_explicit(&serv->handled, 1, memory_order_relaxed);
 	if (serv->mode == RPCSIM_ARRAY)
@@ -483,14 +589,9 @@ static void svc_handle(struct svc_rqst *rqstp, uint64_t seq, bool timed)
 	rpcsim_trace(svc_alloc_arg_exit, (unsigned int)as.allocated,
 		     as.alloc_calls, (unsigned int)as.no_progress, t1 - t0);
 	rqstp->acct.allocated += as.allocated;
-
-	workload_request(&serv->wl, seq, &req);
-	svc_recv(rqstp, &req);
-	svc_process(rqstp, &req);
-	svc_send(rqstp);
-
+	rqstp->holes = 0;
 	if (!timed)
-		return;
+		return true;
 	hist_add(&rqstp->refill[by_refill_of(as.allocated)], t1 - t0);
 	timeline_add(&rqstp->tl, t1 - serv->start_ns, t1 - t0);
 	rqstp->st.calls++;
@@ -499,6 +600,29 @@ static void svc_handle(struct svc_rqst *rqstp, uint64_t seq, bool timed)
 	rqstp->st.no_progress += as.no_progress;
 	rqstp->st.waits += as.waits;
 	rqstp->st.wait_ns += as.wait_ns;
+	atomic_store_explicit(&rqstp->progress_calls, rqstp->st.calls,
+			      memory_order_relaxed);
+	atomic_store_explicit(&rqstp->progress_pages, rqstp->st.pages,
+			      memory_order_relaxed);
+	return true;
+}
+
+/* One request, start to finish; @timed: it counts toward the results. */
+static void svc_handle(struct svc_rqst *rqstp, uint64_t seq, bool timed)
+{
+	struct svc_serv *serv = rqstp->serv;
+	struct nfs_request req;
+
+	if (!svc_refill(rqstp, timed))
+		return;
+	workload_request(&serv->wl, seq, &req);
+	if (!svc_recv(rqstp, &req, timed))
+		return;
+	svc_process(rqstp, &req);
+	svc_send(rqstp);
+
+	if (!timed)
+		return;
 	rqstp->st.requests++;
 	if (req.op == NFS_READ) {
 		rqstp->st.reads++;
@@ -508,10 +632,6 @@ static void svc_handle(struct svc_rqst *rqstp, uint64_t seq, bool timed)
 		rqstp->st.bytes_written += req.count;
 	}
 	rqstp->st.digest += workload_digest(&req);
-	atomic_store_explicit(&rqstp->progress_calls, rqstp->st.calls,
-			      memory_order_relaxed);
-	atomic_store_explicit(&rqstp->progress_pages, rqstp->st.pages,
-			      memory_order_relaxed);
 }
 
 /* The next request number, or false when the run is over. */

@@ -32,6 +32,7 @@ struct svc_stats {
 	uint64_t waits;		/* retry waits taken */
 	uint64_t wait_ns;	/* time spent in them */
 	uint64_t requests, reads, writes;
+	uint64_t short_reads;	/* --tcp-read: reads that left a record short */
 	uint64_t bytes_read, bytes_written;
 	uint64_t digest;	/* sum of workload_digest() of its requests */
 };

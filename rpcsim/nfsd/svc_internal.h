@@ -66,6 +66,12 @@ struct svc_rqst {
 	unsigned long rq_spliced;	/* page-cache pages in the reply */
 	unsigned long holes;		/* NULL slots the last reply left */
 	size_t arg_len;			/* bytes of the request received */
+	/*
+	 * --tcp-read: the received part of a record set aside between two
+	 * reads (svsk->sk_pages; this thread reads its record to the end).
+	 */
+	struct pp_page **sk_pages;	/* pages slots */
+	unsigned long sk_saved;		/* pages in it */
 	void *arg_head;			/* rq_arg.head[0].iov_base */
 	unsigned char *payload;		/* WRITE data source, io_size bytes */
 	uint64_t finish_ns;

@@ -40,6 +40,8 @@ static struct svc_rqst *svc_rqst_create(struct svc_serv *serv, unsigned int id)
 	rqstp->id = id;
 	rqstp->rq_pages = xcalloc(cfg->pages + 1, sizeof(*rqstp->rq_pages));
 	rqstp->holes = cfg->pages;
+	if (cfg->tcp_read)
+		rqstp->sk_pages = xcalloc(cfg->pages, sizeof(*rqstp->sk_pages));
 	rqstp->payload = xcalloc(1, cfg->io_size);
 	for (size_t i = 0; i < cfg->io_size; i++)
 		rqstp->payload[i] = (unsigned char)(i * 7 + id);
@@ -64,6 +66,7 @@ static void svc_rqst_destroy(struct svc_serv *serv, struct svc_rqst *rqstp)
 	pp_release_pages(serv->pool, rqstp->rq_pages, serv->cfg->pages);
 	svc_acct_add(&serv->acct, &rqstp->acct);
 	free(rqstp->rq_pages);
+	free(rqstp->sk_pages);
 	free(rqstp->payload);
 	timeline_free(&rqstp->tl);
 	free(rqstp);
@@ -270,6 +273,7 @@ void svc_stats_add(struct svc_stats *dst, const struct svc_stats *src)
 	dst->writes += src->writes;
 	dst->bytes_read += src->bytes_read;
 	dst->bytes_written += src->bytes_written;
+	dst->short_reads += src->short_reads;
 	dst->digest += src->digest;
 }
 

@@ -30,6 +30,8 @@ rpcsim --pool-size=1g pool_size=1073741824
 rpcsim --pool-size=1G pool_size=1073741824
 rpcsim --pool-size=2GiB pool_size=2147483648
 rpcsim --file-size=32MiB file_size=33554432
+rpcsim --tcp-read=64k tcp_read=65536
+rpcsim --tcp-read=1KiB tcp_read=1024
 rpcsim --duration=2 duration_s=2
 rpcsim --duration=0.5 duration_s=0.5
 rpcsim --duration=500ms duration_s=0.5

@@ -55,6 +55,10 @@ bad_inputs=$(cat <<'TABLE'
 --file-size=64k	--file-size=64k
 --file-size=65g	--file-size=65g
 --file-size=2g	at least
+--tcp-read=512	--tcp-read=512
+--tcp-read=65m	--tcp-read=65m
+--tcp-read=1x	--tcp-read=1x
+--tcp-read=4k --consumer=page_pool	--tcp-read=4k
 --mix=read:0,write:0	--mix=read:0,write:0
 --mix=read:0	--mix=read:0
 --mix=foo:1	--mix=foo:1
