@@ -373,12 +373,13 @@ const struct opt_spec opt_table[] = {
 	  .help = "run once per value of KEY; several --sweep make\n"
 		  "a grid.  KEY: threads, pcp-batch, pcp-high,\n"
 		  "io-size, max-payload, mix (its values split by\n"
-		  "'/': mix=read:1,write:0/read:1,write:1), alloc,\n"
-		  "backend, bulk-variant or pcp (PAGEPOOL_PCP:\n"
-		  "rseq, lock, auto); '\\' before a ',' (or '/')\n"
-		  "keeps it in a value: plugin:/a\\,b.so; each\n"
-		  "point's JSON document goes into --results, then\n"
-		  "one table of all (default: no sweep)" },
+		  "'/': mix=read:1,write:0/read:1,write:1),\n"
+		  "tcp-read, alloc, backend, bulk-variant, profile\n"
+		  "or pcp (PAGEPOOL_PCP: rseq, lock, auto); '\\'\n"
+		  "before a ',' (or '/') keeps it in a value:\n"
+		  "plugin:/a\\,b.so; each point's JSON document\n"
+		  "goes into --results, then one table of all\n"
+		  "(default: no sweep)" },
 	{ "results", 0, required_argument, "DIR", OPT_OTHER,
 	  .apply = apply_results, .not_setting = true,
 	  .help = "the sweep's folder: one file per point, named by\n"

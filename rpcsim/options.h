@@ -35,7 +35,7 @@ enum rpcsim_completion {
  * values as given (checked); several keys make a grid, the last key
  * varying fastest.  Point n (1-based) of the grid is one rpcsim run.
  */
-#define RPCSIM_SWEEP_MAX_KEYS	10
+#define RPCSIM_SWEEP_MAX_KEYS	12
 #define RPCSIM_SWEEP_MAX_VALUES	64
 
 struct rpcsim_sweep_key {

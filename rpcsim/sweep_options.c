@@ -19,11 +19,13 @@
 /* What a sweep may vary: options of the table, and PAGEPOOL_PCP. */
 static const char *const sweep_keys[] = {
 	"threads", "pcp-batch", "pcp-high", "io-size", "max-payload", "mix",
-	"alloc", "backend", "bulk-variant", "profile", "pcp", NULL
+	"tcp-read", "alloc", "backend", "bulk-variant", "profile", "pcp", NULL
 };
+_Static_assert(sizeof(sweep_keys) / sizeof(*sweep_keys) - 1 ==
+	       RPCSIM_SWEEP_MAX_KEYS, "a sweep may vary every key once");
 static const char sweep_keys_accepted[] = "threads, pcp-batch, pcp-high, "
-	"io-size, max-payload, mix, alloc, backend, bulk-variant, profile or "
-	"pcp";
+	"io-size, max-payload, mix, tcp-read, alloc, backend, bulk-variant, "
+	"profile or pcp";
 static const char *const pcp_words[] = { "auto", "rseq", "lock", NULL };
 
 /*
