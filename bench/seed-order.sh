@@ -22,6 +22,7 @@ repeat=3
 duration=
 requests=
 profile=
+tcp_read=
 
 usage()
 {
@@ -51,6 +52,11 @@ retry waits, and whether the targets hold.
                    (default: no limit)
   --profile=NAME   the pools' profile, passed to rpcsim: kernel or lean
                    (default: rpcsim's, kernel)
+  --tcp-read=SIZE  passed to rpcsim: the bytes of a record one socket
+                   read finds, 0 or 1k..64m (k, m suffixes); a longer
+                   record (a WRITE's) comes in pieces, each short read
+                   one more svc_alloc_arg() call (default: rpcsim's, 0,
+                   whole records)
   -h, --help       this help
 
 Targets, per build, thread count and mode: pcp trylock failures and bulk
@@ -88,8 +94,10 @@ for arg in "$@"; do
 	--duration=*) duration=${arg#*=} ;;
 	--requests=*) requests=${arg#*=} ;;
 	--profile=*) profile=${arg#*=} ;;
+	--tcp-read=*) tcp_read=${arg#*=} ;;
 	-h|--help) usage; exit 0 ;;
-	--plain|--asan|--threads|--repeat|--duration|--requests|--profile)
+	--plain|--asan|--threads|--repeat|--duration|--requests|--profile|\
+	--tcp-read)
 		echo "$me: $arg: expected $arg=VALUE; see --help" >&2
 		exit 2
 		;;
@@ -117,6 +125,22 @@ case $profile in
 ''|kernel|lean) ;;
 *) bad "--profile=$profile" "kernel or lean" ;;
 esac
+# rpcsim's own range for --tcp-read, checked here so that a bad value
+# is a usage error before any run.
+if [ -n "$tcp_read" ]; then
+	bytes=$(echo "$tcp_read" | awk '
+		/^[0-9]+(k|K|KiB|m|M|MiB)?$/ {
+			n = $0; m = 1
+			if (n ~ /(k|K|KiB)$/) m = 1024
+			if (n ~ /(m|M|MiB)$/) m = 1048576
+			sub(/[kKmM](iB)?$/, "", n)
+			if (length(n) <= 8) { print n * m; exit }
+		}
+		{ print -1 }')
+	[ "$bytes" -eq 0 ] ||
+		{ [ "$bytes" -ge 1024 ] && [ "$bytes" -le 67108864 ]; } ||
+		bad "--tcp-read=$tcp_read" "0 or a size from 1k to 64m"
+fi
 if [ -n "$requests" ]; then
 	count "$requests" 1000000000000000 ||
 		bad "--requests=$requests" "an integer from 1 to 1000000000000000"
@@ -169,6 +193,7 @@ length=
 [ -n "$duration" ] && length="--duration=$duration"
 [ -n "$requests" ] && length="$length --requests=$requests"
 [ -n "$profile" ] && length="$length --profile=$profile"
+[ -n "$tcp_read" ] && length="$length --tcp-read=$tcp_read"
 cut -d' ' -f1-3 /proc/loadavg >"$out/load-start"
 
 # Round by round, each thread count in each build in turn: any drift of

@@ -25,7 +25,7 @@ tap_need_prog "$RPCSIM"
 top_builddir=$(cd "$top_builddir" && pwd) || bail_out "no $top_builddir"
 bench_script seed-order.sh
 
-options="plain asan threads repeat duration requests profile"
+options="plain asan threads repeat duration requests profile tcp-read"
 bad_inputs=$(cat <<'TABLE'
 --threads=0	--threads=0
 --threads=1,,2	--threads=1,,2
@@ -37,6 +37,9 @@ bad_inputs=$(cat <<'TABLE'
 --duration=1e3	--duration=1e3
 --requests=-1	--requests=-1
 --profile=fast	--profile=fast
+--tcp-read=512	--tcp-read=512
+--tcp-read=1x	--tcp-read=1x
+--tcp-read=65m	--tcp-read=65m
 --plain=	--plain=
 --threads	--threads
 --bogus	--bogus
@@ -45,7 +48,7 @@ TABLE
 )
 nr_options=$(echo $options | wc -w)
 nr_bad=$(printf '%s\n' "$bad_inputs" | wc -l)
-nr_tests=$((1 + nr_options + 14 + 1 + 2 + 2 + 2 + 2 * nr_bad))
+nr_tests=$((1 + nr_options + 14 + 1 + 2 + 2 + 2 + 1 + 2 * nr_bad))
 plan_tests $nr_tests
 
 have_python ||
@@ -222,6 +225,17 @@ grep -q "^plain: .*, pcp implementation stand-in, profile .*)$" "$OUT" &&
 	grep -q "^asan: .*, pcp implementation ?, profile .*)$" "$OUT"
 ok $? "the pcp implementation from rpcsim's JSON, ? when it says none" ||
 	diag "$(grep -E '^(plain|asan):' "$OUT")"
+
+# --tcp-read reaches rpcsim: the header says it, and rpcsim's JSON made
+# more calls than requests (a WRITE's record came in pieces).
+run --$kind="$top_builddir" --$other="$tmpdir/none" --threads=1 --repeat=1 \
+	--requests=20 --tcp-read=64k
+calls=$(awk '$2 == 1 && $3 == "array" { gsub(",", "", $5); print $5 }' "$OUT")
+[ "$status" -eq 0 ] &&
+	grep -Eq "^seed order: rpcsim --alloc=all --requests=20 --tcp-read=64k, " "$OUT" &&
+	[ "${calls:-0}" -gt 20 ]
+ok $? "--tcp-read=64k is passed to rpcsim: more calls ($calls) than 20 requests" ||
+	diag "exit $status: $(head -n 1 "$OUT"; head -c 500 "$ERR")"
 
 mkdir -p "$tmpdir/broken/rpcsim"
 printf '#!/bin/sh\necho "rpcsim: it broke" >&2\nexit 1\n' \
