@@ -446,5 +446,6 @@ mean_us: mean svc_alloc_arg() latency over every call of the runs (± the
   own work to a single page's; the array call for a WRITE's one hole,
   which lies past populated slots, stays on the bulk path.  The median of
   all the calls is the one kind's or the other's by a hair when each is
-  half the calls.""")
+  half the calls, as with whole records; with --tcp-read each short read
+  of a WRITE adds a call that refills more than one page.""")
 PY
