@@ -169,11 +169,68 @@ static uint64_t range_reach(const struct par *p, uint64_t lo, uint64_t end,
 }
 
 /*
+ * The slowest of the workers if the next cut after @lo were @c and the
+ * @rest ranges after it shared what is left evenly.
+ */
+static double cut_span(const struct par *p, uint64_t lo, uint64_t c,
+		       unsigned int rest)
+{
+	double before = range_cost(p, lo, c);
+	double after = range_cost(p, c, UINT64_MAX) / rest;
+
+	return before > after ? before : after;
+}
+
+/*
+ * A balanced cut @hi usually falls inside a packet of each file, which
+ * both workers then decode up to @hi: with large packets (a large
+ * --trace-buffer) that is a large share of the trace.  Just before or
+ * just after the packet that straddles @hi, in each file, that file's
+ * packets split clean; of those cuts and @hi, the one whose slowest
+ * worker has the least to decode (cut_span()).
+ */
+static uint64_t cut_at_packet(const struct par *p, uint64_t lo, uint64_t hi,
+			      uint64_t end, unsigned int rest)
+{
+	uint64_t best = hi;
+	double span = cut_span(p, lo, hi, rest);
+
+	for (unsigned int i = 0; i < p->nf; i++) {
+		const struct sfile *f = &p->f[i];
+		unsigned int k = 0;
+
+		while (k < f->npk && pk(f, k, PK_TE) < hi)
+			k++;
+		if (k == f->npk || pk(f, k, PK_TB) >= hi)
+			continue;	/* no packet straddles hi */
+		for (int side = 0; side < 2; side++) {
+			uint64_t c;
+			double s;
+
+			if (side == 0 && !k)
+				continue;
+			/* After a packet's last event: it stays before c. */
+			c = pk(f, side ? k : k - 1, PK_TE) + 1;
+			if (c <= lo || c >= end)
+				continue;
+			s = cut_span(p, lo, c, rest);
+			if (s < span) {
+				span = s;
+				best = c;
+			}
+		}
+	}
+	return best;
+}
+
+/*
  * Cut the work by time for up to @jobs workers (p->cut, p->n, p->twice)
  * when the indexes allow it (above).  Each cut is placed so that the
  * range before it has as much to decode (range_cost()) as each of the
  * ranges still to place, which count what a worker decodes of the
- * packets that straddle its start.  Returns whether it cut.
+ * packets that straddle its start, then moved to a packet's edge when
+ * that leaves the slowest worker less to decode (cut_at_packet()).
+ * Returns whether it cut.
  */
 bool split_plan(struct par *p, unsigned int jobs)
 {
@@ -204,6 +261,7 @@ bool split_plan(struct par *p, unsigned int jobs)
 		hi = range_reach(p, lo, last, jobs - j);
 		if (hi <= lo || hi <= first || hi >= last)
 			break;
+		hi = cut_at_packet(p, lo, hi, last, jobs - j);
 		p->cut[n++] = hi;
 	}
 	p->cut[n] = UINT64_MAX;
