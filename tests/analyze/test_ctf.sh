@@ -931,6 +931,52 @@ by_time rtlate 2 4
 ok $? "--jobs by time, a process's events outside any run in a later range: the results of --jobs=1"
 grep -q "^rpcsim-analyze: worker [0-9]*: what it counted depends on what came before its range in a way it could not stand in for: read again in one process\$" "$tmpdir/rtlate.4.v"
 ok $? "... read again in one process, and -v says why" || diag "$(cat "$tmpdir/rtlate.4.v")"
+# A cut placed for balance alone falls inside a packet of each file, and
+# both workers decode that packet up to it; the planner moves it to a
+# packet's edge when that leaves the slowest worker less.  Two streams of
+# 400 entry and exit events 10 ns apart, in packets of 100 and of 150
+# events, the second stream 600 ns later: the balanced cut decoded
+# 3,620 bytes twice, at an edge it decodes 336, under a quarter of the
+# smallest packet.
+mkdir -p "$tmpdir/rtedge/trace"
+python3 - <<'PYEOF' | python3 "$CTFGEN" --vpid --seq --index "$tmpdir/rtedge/trace"
+ev = {0: [], 1: []}
+for s, per in ((0, 100), (1, 150)):
+    for i in range(400):
+        t = 1000 + (600 if s else 0) + 10 * i
+        if i and i % per == 0:
+            ev[s].append("packet")
+        if i % 2 == 0:
+            ev[s].append("%d entry vtid=%d vpid=1 mode=0 slots=9 holes=1"
+                         % (t, s + 1))
+        else:
+            ev[s].append("%d exit vtid=%d vpid=1 latency_ns=100 allocated=1"
+                         " alloc_calls=1" % (t, s + 1))
+ev[0].insert(0, "999 run_start vtid=1 vpid=1 mode=0 run=0 threads=2"
+                " mode_name=m0 pid=1")
+ev[0].append("5610 run_end vtid=1 vpid=1 mode=0 run=0 calls=400"
+             " latency_sum_ns=40000")
+for s in (0, 1):
+    print("stream %d" % s)
+    print("\n".join(ev[s]))
+PYEOF
+by_time rtedge 2
+ok $? "--jobs=2 by time, packets of 100 and 150 events: the results of --jobs=1"
+twice=$(sed -n 's/.*about \([0-9,]*\) bytes decoded twice.*/\1/p' "$tmpdir/rtedge.2.v" | tr -d ,)
+smallest=$(python3 - "$tmpdir/rtedge/trace/index" <<'PYEOF'
+import glob, struct, sys
+sizes = []
+for f in glob.glob(sys.argv[1] + "/*.idx"):
+    b = open(f, "rb").read()
+    elen = struct.unpack_from(">I", b, 12)[0]
+    for o in range(16, len(b), elen):
+        sizes.append(struct.unpack_from(">Q", b, o + 8)[0] // 8)
+print(min(sizes))
+PYEOF
+)
+[ -n "$twice" ] && [ -n "$smallest" ] && [ $((twice * 4)) -lt "$smallest" ]
+ok $? "... the cut at a packet's edge: $twice bytes decoded twice, under a quarter of the smallest packet ($smallest)" ||
+	diag "$(cat "$tmpdir/rtedge.2.v")"
 # an index whose times are not its packets': the worker whose packet it
 # is finds out, and the trace is read again in one process
 cp -r "$tmpdir/rt1" "$tmpdir/rtidx"
