@@ -632,6 +632,8 @@ static void svc_handle(struct svc_rqst *rqstp, uint64_t seq, bool timed)
 		rqstp->st.bytes_written += req.count;
 	}
 	rqstp->st.digest += workload_digest(&req);
+	atomic_store_explicit(&rqstp->progress_requests, rqstp->st.requests,
+			      memory_order_relaxed);
 }
 
 /* The next request number, or false when the run is over. */

@@ -56,6 +56,7 @@ struct svc_rqst {
 	/* Sampled by the main thread for the progress line. */
 	_Atomic uint64_t progress_calls;
 	_Atomic uint64_t progress_pages;
+	_Atomic uint64_t progress_requests;	/* --requests' ETA */
 
 	struct svc_serv *serv __attribute__((aligned(64)));
 	unsigned int id;

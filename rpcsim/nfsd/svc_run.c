@@ -74,21 +74,23 @@ static void svc_rqst_destroy(struct svc_serv *serv, struct svc_rqst *rqstp)
 
 /*
  * The time the run has left, from its deadline (--duration) and from
- * the requests it has left at its rate so far (--requests), the sooner:
- * ", ETA 42 s", ", ETA 3m05s"; "" when neither bounds it or no call is
- * done yet.
+ * the requests it has left at its rate so far (--requests; not the
+ * calls, which --tcp-read makes more than the requests), the sooner:
+ * ", ETA 42 s", ", ETA 3m05s"; "" when neither bounds it or no request
+ * is done yet.
  */
 static void svc_eta(char *buf, size_t len, const struct svc_serv *serv,
 		    uint64_t start, uint64_t now, uint64_t deadline,
-		    uint64_t calls)
+		    uint64_t requests)
 {
 	double left = -1, s;
 
 	if (deadline != UINT64_MAX)
 		left = deadline > now ? (double)(deadline - now) / 1e9 : 0;
-	if (serv->limit != UINT64_MAX && calls && now > start) {
-		s = (double)(serv->limit > calls ? serv->limit - calls : 0) *
-		    ((double)(now - start) / 1e9) / (double)calls;
+	if (serv->limit != UINT64_MAX && requests && now > start) {
+		s = (double)(serv->limit > requests ?
+			     serv->limit - requests : 0) *
+		    ((double)(now - start) / 1e9) / (double)requests;
 		if (left < 0 || s < left)
 			left = s;
 	}
@@ -112,7 +114,7 @@ static void svc_progress(struct svc_serv *serv, uint64_t start, uint64_t now,
 			 uint64_t *last_ns, unsigned int run)
 {
 	const struct rpcsim_config *cfg = serv->cfg;
-	uint64_t calls = 0, pages = 0;
+	uint64_t calls = 0, pages = 0, requests = 0;
 	char rate[32], eta[48];
 	double dt;
 
@@ -121,12 +123,15 @@ static void svc_progress(struct svc_serv *serv, uint64_t start, uint64_t now,
 					      memory_order_relaxed);
 		pages += atomic_load_explicit(&serv->rqsts[i]->progress_pages,
 					      memory_order_relaxed);
+		requests += atomic_load_explicit(
+			&serv->rqsts[i]->progress_requests,
+			memory_order_relaxed);
 	}
 	dt = (double)(now - *last_ns) / 1e9;
 	fmt_thousands(rate, sizeof(rate),
 		      dt > 0 ? (uint64_t)((double)(calls - *last_calls) / dt)
 			     : 0);
-	svc_eta(eta, sizeof(eta), serv, start, now, deadline, calls);
+	svc_eta(eta, sizeof(eta), serv, start, now, deadline, requests);
 	/* on a terminal rewritten in place; elsewhere (--progress) lines */
 	fprintf(stderr, "%srpcsim: %s run %u/%u: %s calls/s, %.1f "
 		"pages/call, %.0f s elapsed%s%s",

@@ -10,7 +10,7 @@
 # shellcheck source=tests/rpcsim/common.sh
 . "${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/rpcsim/common.sh"
 
-plan_tests 7
+plan_tests 8
 
 line='^rpcsim: Single page run 1/1: [0-9,]+ calls/s, [0-9.]+ pages/call, [0-9]+ s elapsed'
 
@@ -42,6 +42,24 @@ kill -INT "$pid" 2>/dev/null
 wait_bounded "$pid" "$STOP_BOUND"
 grep -Eq "$line, ETA [0-9]+h[0-9]{2}m\$" "$ERR" && [ "$status" -eq 130 ]
 ok $? "--progress --requests: the ETA from the requests left, in hours" ||
+	diag "status $status: $(cat "$ERR")"
+
+# --tcp-read: a WRITE read 4k at a time makes 66 calls, so by the first
+# line the calls are past the 20,000 requests long before the requests
+# are: the ETA counts requests left (at least 1 s), not calls (0 s)
+spawn --progress --requests=20000 --threads=1 --alloc=single \
+	--mix=read:0,write:1 --tcp-read=4k --file-size=2m
+i=0
+until grep -Eq "$line" "$ERR" || [ $i -gt 600 ] || ! kill -0 "$pid" 2>/dev/null; do
+	i=$((i + 1))
+	sleep 0.1
+done
+kill -INT "$pid" 2>/dev/null
+wait_bounded "$pid" "$STOP_BOUND"
+first=$(grep -E "$line" "$ERR" | head -n 1)
+printf '%s\n' "$first" | grep -Eq ', ETA [0-9hm]+( s)?$' &&
+	! printf '%s\n' "$first" | grep -q ', ETA 0 s$'
+ok $? "--progress --tcp-read: the ETA from the requests left, not the calls" ||
 	diag "status $status: $(cat "$ERR")"
 
 run_bounded --progress --quiet --duration=1.5 --threads=1 --alloc=single
