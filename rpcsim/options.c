@@ -219,8 +219,9 @@ const struct opt_spec opt_table[] = {
 	{ "requests", 'n', required_argument, "N", OPT_COUNT,
 	  .min = 1, .max = MAX_REQUESTS, CFG(requests, FIELD_U64),
 	  .help = "requests per run over all threads; each takes\n"
-		  "one svc_alloc_arg() call (page_pool: packets\n"
-		  "over all RX queues) (default: no limit)" },
+		  "one svc_alloc_arg() call, and one per short read\n"
+		  "with --tcp-read (page_pool: packets over all RX\n"
+		  "queues) (default: no limit)" },
 	{ "warmup", 0, required_argument, "N", OPT_COUNT,
 	  .min = 0, .max = MAX_WARMUP, CFG(warmup, FIELD_U64),
 	  .consumer_only = RPCSIM_CONSUMER_NFSD + 1,
