@@ -29,17 +29,25 @@ ok $? "--progress without a terminal: lines, no carriage return or escape code"
 grep -q '^Single page' "$OUT" || grep -q 'Single page' "$OUT"
 ok $? "--progress: the report on stdout as without it"
 
+# spawn_until_line ARGS...: rpcsim ARGS in the background until its first
+# progress line (60 s at most), then SIGINT; its status in $status.
+spawn_until_line()
+{
+	spawn "$@"
+	i=0
+	until grep -Eq "$line" "$ERR" || [ $i -gt 600 ] ||
+		! kill -0 "$pid" 2>/dev/null; do
+		i=$((i + 1))
+		sleep 0.1
+	done
+	kill -INT "$pid" 2>/dev/null
+	wait_bounded "$pid" "$STOP_BOUND"
+}
+
 # --requests alone: the ETA from the requests left at the rate so far; so
 # many requests that the first line comes long before the end (hours),
 # then SIGINT ends the run
-spawn --progress --requests=1000000000000 --threads=1 --alloc=single
-i=0
-until grep -Eq "$line" "$ERR" || [ $i -gt 600 ] || ! kill -0 "$pid" 2>/dev/null; do
-	i=$((i + 1))
-	sleep 0.1
-done
-kill -INT "$pid" 2>/dev/null
-wait_bounded "$pid" "$STOP_BOUND"
+spawn_until_line --progress --requests=1000000000000 --threads=1 --alloc=single
 grep -Eq "$line, ETA [0-9]+h[0-9]{2}m\$" "$ERR" && [ "$status" -eq 130 ]
 ok $? "--progress --requests: the ETA from the requests left, in hours" ||
 	diag "status $status: $(cat "$ERR")"
@@ -47,15 +55,8 @@ ok $? "--progress --requests: the ETA from the requests left, in hours" ||
 # --tcp-read: a WRITE read 4k at a time makes 66 calls, so by the first
 # line the calls are past the 20,000 requests long before the requests
 # are: the ETA counts requests left (at least 1 s), not calls (0 s)
-spawn --progress --requests=20000 --threads=1 --alloc=single \
+spawn_until_line --progress --requests=20000 --threads=1 --alloc=single \
 	--mix=read:0,write:1 --tcp-read=4k --file-size=2m
-i=0
-until grep -Eq "$line" "$ERR" || [ $i -gt 600 ] || ! kill -0 "$pid" 2>/dev/null; do
-	i=$((i + 1))
-	sleep 0.1
-done
-kill -INT "$pid" 2>/dev/null
-wait_bounded "$pid" "$STOP_BOUND"
 first=$(grep -E "$line" "$ERR" | head -n 1)
 printf '%s\n' "$first" | grep -Eq ', ETA [0-9hm]+( s)?$' &&
 	! printf '%s\n' "$first" | grep -q ', ETA 0 s$'
