@@ -8,7 +8,8 @@
 # that exists (in the tarball too: make distcheck-quick runs this test)
 # and, with an anchor, to a heading of it; doc/README.md indexes every
 # document; each dated result in doc/results/ is linked from a document
-# and names its commit and its command.  Needs python3
+# and names its commit and its command; every document is listed in
+# Makefile.am, so that the tarball carries it.  Needs python3
 # (tests/doc/check_docs.py).
 
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
@@ -20,7 +21,7 @@ have_python || plan_skip_all "python3 missing"
 check=$top_srcdir/tests/doc/check_docs.py
 tap_tmpdir test-docs
 
-plan_tests 5
+plan_tests 6
 
 cd "$top_srcdir" || bail_out "cannot enter $top_srcdir"
 
@@ -48,5 +49,13 @@ ok $? "every relative link of README.md and doc/ leads to a file and heading" ||
 python3 "$check" index doc >"$tmpdir/index" 2>&1
 ok $? "doc/README.md indexes every document; each result is linked, with commit and command" ||
 	diag "$(cat "$tmpdir/index")"
+
+missing=
+for f in $docs; do
+	grep -Eq "^[[:space:]]*$f( \\\\)?\$" Makefile.am || missing="$missing $f"
+done
+[ -z "$missing" ]
+ok $? "Makefile.am lists every document for the tarball" ||
+	diag "not in Makefile.am:$missing"
 
 exit_status
