@@ -58,7 +58,8 @@ ok $? "--progress --requests: the ETA from the requests left, in hours" ||
 spawn_until_line --progress --requests=20000 --threads=1 --alloc=single \
 	--mix=read:0,write:1 --tcp-read=4k --file-size=2m
 first=$(grep -E "$line" "$ERR" | head -n 1)
-printf '%s\n' "$first" | grep -Eq ', ETA [0-9hm]+( s)?$' &&
+printf '%s\n' "$first" |
+	grep -Eq ', ETA ([0-9]+ s|[0-9]+m[0-9]{2}s|[0-9]+h[0-9]{2}m)$' &&
 	! printf '%s\n' "$first" | grep -q ', ETA 0 s$'
 ok $? "--progress --tcp-read: the ETA from the requests left, not the calls" ||
 	diag "status $status: $(cat "$ERR")"
