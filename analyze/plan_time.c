@@ -197,12 +197,12 @@ static uint64_t cut_at_packet(const struct par *p, uint64_t lo, uint64_t hi,
 
 	for (unsigned int i = 0; i < p->nf; i++) {
 		const struct sfile *f = &p->f[i];
-		unsigned int k = 0;
+		unsigned int k, last;
 
-		while (k < f->npk && pk(f, k, PK_TE) < hi)
-			k++;
-		if (k == f->npk || pk(f, k, PK_TB) >= hi)
-			continue;	/* no packet straddles hi */
+		/* the packet that straddles hi, if one does */
+		if (!range_packets(f, hi, hi + 1, &k, &last) ||
+		    pk(f, k, PK_TB) >= hi)
+			continue;
 		for (int side = 0; side < 2; side++) {
 			uint64_t c;
 			double s;
