@@ -102,7 +102,7 @@ size_t nfs3_encode_call(const struct nfs_request *req, unsigned char *buf,
 			size_t *record_len)
 {
 	uint32_t namelen = sizeof(rpc_machinename) - 1;
-	unsigned char *p = buf + 4;	/* record marker last */
+	unsigned char *p = buf + RPC_FRAGHDR_SIZE;	/* marker last */
 	size_t hdr, data = 0;
 
 	p = put32(p, req->xid);
@@ -135,7 +135,8 @@ size_t nfs3_encode_call(const struct nfs_request *req, unsigned char *buf,
 	}
 	hdr = (size_t)(p - buf);
 	*record_len = hdr + data;
-	put32(buf, RPC_LAST_FRAGMENT | (uint32_t)(*record_len - 4));
+	put32(buf, RPC_LAST_FRAGMENT |
+	      (uint32_t)(*record_len - RPC_FRAGHDR_SIZE));
 	return hdr;
 }
 
@@ -205,7 +206,7 @@ static unsigned char *put_fattr(unsigned char *p, uint64_t size)
 size_t nfs3_encode_reply(const struct nfs_request *req, uint64_t file_size,
 			 unsigned char *buf)
 {
-	unsigned char *p = buf + 4;
+	unsigned char *p = buf + RPC_FRAGHDR_SIZE;
 	uint32_t record;
 
 	p = put32(p, req->xid);
@@ -221,7 +222,8 @@ size_t nfs3_encode_reply(const struct nfs_request *req, uint64_t file_size,
 		p = put32(p, req->count);
 		p = put32(p, req->offset + req->count >= file_size);
 		p = put32(p, req->count);
-		record = (uint32_t)(p - buf) - 4 + xdr_pad(req->count);
+		record = (uint32_t)(p - buf) - RPC_FRAGHDR_SIZE +
+			 xdr_pad(req->count);
 	} else {
 		p = put32(p, 1);	/* pre_op_attr: wcc_attr follows */
 		memset(p, 0, NFS3_WCC_ATTR_SIZE);
@@ -231,7 +233,7 @@ size_t nfs3_encode_reply(const struct nfs_request *req, uint64_t file_size,
 		p = put32(p, req->count);
 		p = put32(p, NFS3_UNSTABLE);
 		p = put64(p, 0x72706373696dULL);	/* write verifier */
-		record = (uint32_t)(p - buf) - 4;
+		record = (uint32_t)(p - buf) - RPC_FRAGHDR_SIZE;
 	}
 	put32(buf, RPC_LAST_FRAGMENT | record);
 	return (size_t)(p - buf);

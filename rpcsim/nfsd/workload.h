@@ -35,6 +35,9 @@ struct workload {
 	unsigned long io_pages;		/* pages one request spans */
 };
 
+/* The record marker before each record (the kernel's rpc_fraghdr). */
+#define RPC_FRAGHDR_SIZE	4
+
 /* Longest call header (WRITE) and reply head (WRITE), marker included. */
 #define NFS3_CALL_HDR_MAX	128
 #define NFS3_REPLY_HDR_MAX	164
