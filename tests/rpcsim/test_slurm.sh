@@ -94,8 +94,7 @@ if [ -z "$why" ]; then
 	slurm_up "$tmpdir/slurm" || why="$slurm_why"
 fi
 if [ -n "$why" ]; then
-	skip 5 "$why"
-	exit_status
+	skip_rest "$why"
 fi
 
 mkdir "$tmpdir/sub mit"

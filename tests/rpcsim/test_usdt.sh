@@ -114,8 +114,7 @@ elif ! timeout 30 bpftrace -e 'BEGIN { exit(); }' >"$tmpdir/bt-probe" 2>&1; then
 	why="bpftrace cannot run here: $(grep -v RLIMIT_MEMLOCK "$tmpdir/bt-probe" | head -n 1)"
 fi
 if [ -n "$why" ]; then
-	skip 3 "$why"
-	exit_status
+	skip_rest "$why"
 fi
 
 # Keyed by pid: a run of another test in this build is traced too.  The
@@ -139,8 +138,7 @@ done
 if ! grep -q '^ready' "$tmpdir/bt.out"; then
 	kill $bt 2>/dev/null
 	wait $bt
-	skip 3 "bpftrace could not attach: $(grep -v RLIMIT_MEMLOCK "$tmpdir/bt.err" | head -n 1)"
-	exit_status
+	skip_rest "bpftrace could not attach: $(grep -v RLIMIT_MEMLOCK "$tmpdir/bt.err" | head -n 1)"
 fi
 "$RPCSIM" --alloc=list --requests=2000 --warmup=0 --json >"$tmpdir/run.json" \
 	2>"$tmpdir/run.err" &
