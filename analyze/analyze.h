@@ -170,6 +170,7 @@ struct run_config {
 	uint64_t write_weight;
 	uint64_t seed;
 	char *version;
+	uint64_t tcp_read;		/* 0: whole records, or not recorded */
 };
 
 struct run_totals {
@@ -178,6 +179,7 @@ struct run_totals {
 	uint64_t latency_sum_ns;
 	uint64_t requests;
 	uint64_t no_progress;
+	uint64_t short_reads;
 };
 
 /*
@@ -205,6 +207,11 @@ struct request_sums {			/* events: the sum of op */
 	uint64_t bytes, pages;
 };
 
+struct recv_short_sums {		/* svc_tcp_recv_short */
+	uint64_t events;
+	uint64_t expected, received;
+};
+
 struct bulk_sums {			/* mm_page_alloc_bulk */
 	uint64_t calls;
 	uint64_t requested, populated, allocated;
@@ -217,6 +224,7 @@ struct field_sums {
 	struct exit_sums exit;
 	struct err_sums err;
 	struct request_sums request;
+	struct recv_short_sums recv_short;
 	struct bulk_sums bulk;
 };
 

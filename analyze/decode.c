@@ -24,6 +24,7 @@ static const enum ev_kind schema_kind[SE_NR] = {
 	[SE_svc_alloc_arg_exit] = EV_EXIT,
 	[SE_svc_alloc_arg_err] = EV_ERR,
 	[SE_request] = EV_REQUEST,
+	[SE_svc_tcp_recv_short] = EV_RECV_SHORT,
 	[SE_mm_page_alloc_bulk] = EV_ALLOC_BULK,
 	[SE_page_pool_state_hold] = EV_PP_HOLD,
 	[SE_page_pool_state_release] = EV_PP_PUT,

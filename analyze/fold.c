@@ -349,6 +349,7 @@ static void on_run_start(struct reader *r, struct process *proc,
 		c->version = rec_strdup(rc, RS_version);
 		c->backend = rec_strdup(rc, RS_backend);
 		c->contract = rec_strdup(rc, RS_bulk_variant);
+		c->tcp_read = rc->v[RS_tcp_read];
 	}
 	proc->cur = g;
 }
@@ -366,6 +367,7 @@ static void on_run_end(struct reader *r, struct process *proc,
 	g->end.latency_sum_ns += rc->v[RE_latency_sum_ns];
 	g->end.requests += rc->v[RE_requests];
 	g->end.no_progress += rc->v[RE_no_progress];
+	g->end.short_reads += rc->v[RE_short_reads];
 	if (proc->cur == g) {
 		proc->cur = NULL;
 	} else if (proc->cur && proc->cur->run == RUN_CUR_IN) {
@@ -523,6 +525,17 @@ static void on_request(struct process *proc, const struct rec *rc)
 	g->sums.request.pages += rc->v[RQ_request_pages];
 }
 
+static void on_recv_short(struct process *proc, const struct rec *rc)
+{
+	struct group *g = context_group(proc);
+
+	if (!g)
+		return;
+	g->sums.recv_short.events++;
+	g->sums.recv_short.expected += rc->v[RR_expected];
+	g->sums.recv_short.received += rc->v[RR_received];
+}
+
 static void on_alloc_bulk(struct group *g, const struct rec *rc)
 {
 	struct bulk_sums *s = &g->sums.bulk;
@@ -585,6 +598,9 @@ static void on_event(struct reader *r, unsigned int src, const struct rec *rc)
 		break;
 	case EV_REQUEST:
 		on_request(proc, rc);
+		break;
+	case EV_RECV_SHORT:
+		on_recv_short(proc, rc);
 		break;
 	case EV_RUN_START:
 		on_run_start(r, proc, rc);

@@ -28,6 +28,7 @@ enum ev_kind {
 	EV_EXIT,
 	EV_ERR,
 	EV_REQUEST,
+	EV_RECV_SHORT,		/* rpcsim:svc_tcp_recv_short */
 	EV_PAGEPOOL,		/* counted by name */
 	EV_ALLOC_BULK,		/* counted by name, and its fields read */
 	EV_PP_HOLD,		/* page_pool:page_pool_state_hold */
@@ -46,6 +47,7 @@ enum ev_kind {
 #define IDX_EX(T, ctype, field, arg, need, report) EX_##field,
 #define IDX_ER(T, ctype, field, arg, need, report) ER_##field,
 #define IDX_RQ(T, ctype, field, arg, need, report) RQ_##field,
+#define IDX_RR(T, ctype, field, arg, need, report) RR_##field,
 #define IDX_BK(T, ctype, field, arg, need, report) BK_##field,
 #define IDX_PH(T, ctype, field, arg, need, report) PH_##field,
 #define IDX_PU(T, ctype, field, arg, need, report) PU_##field,
@@ -57,6 +59,7 @@ enum { TRACE_FIELDS_ENTRY(IDX_EN) EN_NR };
 enum { TRACE_FIELDS_EXIT(IDX_EX) EX_NR };
 enum { TRACE_FIELDS_ERR(IDX_ER) ER_NR };
 enum { TRACE_FIELDS_REQUEST(IDX_RQ) RQ_NR };
+enum { TRACE_FIELDS_RECV_SHORT(IDX_RR) RR_NR };
 enum { TRACE_FIELDS_ALLOC_BULK(IDX_BK) BK_NR };
 enum { TRACE_FIELDS_PP_HOLD(IDX_PH) PH_NR };
 enum { TRACE_FIELDS_PP_PUT(IDX_PU) PU_NR };
@@ -66,6 +69,7 @@ enum { TRACE_FIELDS_PP_SLOW(IDX_PS) PS_NR };
 #define M_MAX	24
 _Static_assert(RS_NR <= M_MAX && RE_NR <= M_MAX && EN_NR <= M_MAX &&
 	       EX_NR <= M_MAX && ER_NR <= M_MAX && RQ_NR <= M_MAX &&
+	       RR_NR <= M_MAX &&
 	       BK_NR <= M_MAX && PH_NR <= M_MAX && PU_NR <= M_MAX &&
 	       PD_NR <= M_MAX && PS_NR <= M_MAX, "M_MAX");
 

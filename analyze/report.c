@@ -147,6 +147,8 @@ static void sums_merge(struct field_sums *dst, const struct field_sums *src)
 	SUMS_ADD(RESULT_ANALYZE_REQUEST_SUMS, struct request_sums,
 		 &dst->request, &src->request);
 	counts_add(dst->request.op, src->request.op, NR_OPS + 1);
+	SUMS_ADD(RESULT_ANALYZE_RECV_SHORT, struct recv_short_sums,
+		 &dst->recv_short, &src->recv_short);
 	SUMS_ADD(RESULT_ANALYZE_BULK_SUMS, struct bulk_sums, &dst->bulk,
 		 &src->bulk);
 	counts_add(dst->bulk.api, src->bulk.api, NR_BULK_APIS + 1);
@@ -162,6 +164,7 @@ void group_merge(struct group *dst, const struct group *src)
 	dst->end.latency_sum_ns += src->end.latency_sum_ns;
 	dst->end.requests += src->end.requests;
 	dst->end.no_progress += src->end.no_progress;
+	dst->end.short_reads += src->end.short_reads;
 	lat_merge(&dst->field, &src->field);
 	lat_merge(&dst->stamps, &src->stamps);
 	diff_merge(&dst->diff, &src->diff);
@@ -424,7 +427,10 @@ static void text_counts(FILE *out, const uint64_t *n, enum member_type t)
 		}
 }
 
-/* The fields of entry, err, request and mm_page_alloc_bulk events. */
+/*
+ * The fields of entry, err, request, svc_tcp_recv_short and
+ * mm_page_alloc_bulk events.
+ */
 static void text_sums(FILE *out, const struct group *g)
 {
 	const struct field_sums *s = &g->sums;
@@ -452,6 +458,20 @@ static void text_sums(FILE *out, const struct group *g)
 		fprintf(out, "; %.2f pages, %.1f KiB per request\n",
 			per_call(s->request.pages, reqs),
 			per_call(s->request.bytes, reqs) / 1024.0);
+	}
+	if (s->recv_short.events) {
+		fprintf(out, "  %-12s %s svc_tcp_recv_short: %.1f KiB of "
+			"%.1f KiB in hand per short read", "short reads:",
+			fmt_thousands(c1, sizeof(c1), s->recv_short.events),
+			per_call(s->recv_short.received,
+				 s->recv_short.events) / 1024.0,
+			per_call(s->recv_short.expected,
+				 s->recv_short.events) / 1024.0);
+		if (g->nr_ends)
+			fprintf(out, " (run_end short_reads %s)",
+				fmt_thousands(c2, sizeof(c2),
+					      g->end.short_reads));
+		fputc('\n', out);
 	}
 	if (bk->calls) {
 		fprintf(out, "  %-12s %s: %.2f pages asked, %.2f populated, "
@@ -535,8 +555,11 @@ sums:
 /* @left_out: the mode's figures leave this group out (runs_only()). */
 static void text_run_line(FILE *out, const struct group *g, bool left_out)
 {
-	char c1[32], c2[32], title[32];
+	char c1[32], c2[32], title[32], tr[48] = "";
 
+	if (g->cfg.tcp_read)
+		snprintf(tr, sizeof(tr), ", tcp_read %" PRIu64,
+			 g->cfg.tcp_read);
 	if (g->run == RUN_UNKNOWN)
 		snprintf(title, sizeof(title), "no run:");
 	else
@@ -555,14 +578,14 @@ static void text_run_line(FILE *out, const struct group *g, bool left_out)
 			us(per_call(g->end.latency_sum_ns, g->end.calls)),
 			fmt_thousands(c2, sizeof(c2), g->end.calls));
 	if (g->nr_starts)
-		fprintf(out, " (threads %" PRIu64 ", slots %" PRIu64 ", io_size %" PRIu64 ", completion %s, pcp %" PRIu64 "/%" PRIu64 ", seed %" PRIu64 "%s%s%s%s)",
+		fprintf(out, " (threads %" PRIu64 ", slots %" PRIu64 ", io_size %" PRIu64 ", completion %s, pcp %" PRIu64 "/%" PRIu64 ", seed %" PRIu64 "%s%s%s%s%s)",
 			g->cfg.threads, g->cfg.slots, g->cfg.io_size,
 			g->cfg.completion ? g->cfg.completion : "?",
 			g->cfg.pcp_batch, g->cfg.pcp_high, g->cfg.seed,
 			g->cfg.backend ? ", backend " : "",
 			g->cfg.backend ? g->cfg.backend : "",
 			g->cfg.contract ? ", contract " : "",
-			g->cfg.contract ? g->cfg.contract : "");
+			g->cfg.contract ? g->cfg.contract : "", tr);
 	if (left_out)
 		fprintf(out, "; left out of the figures above: calls before "
 			"a run_start (rpcsim --warmup's)");
@@ -637,6 +660,10 @@ static void json_sums(struct json *j, const struct group *g)
 	json_counts(j, RK(analyze_request, op), sums->request.op, MT_ENUM_OP);
 	RESULT_JSON_FIELDS(RESULT_ANALYZE_REQUEST_SUMS, struct request_sums,
 			   &sums->request);
+	json_object_end(j);
+	json_object_begin(j, RK(analyze_group, recv_short));
+	RESULT_JSON_FIELDS(RESULT_ANALYZE_RECV_SHORT, struct recv_short_sums,
+			   &sums->recv_short);
 	json_object_end(j);
 	json_object_begin(j, RK(analyze_group, bulk));
 	RESULT_JSON_FIELDS(RESULT_ANALYZE_BULK_SUMS, struct bulk_sums,
@@ -720,6 +747,7 @@ static void json_run_end(struct json *j, const struct group *g)
 	json_uint(j, RK(analyze_run_end, pages), g->end.pages);
 	json_uint(j, RK(analyze_run_end, requests), g->end.requests);
 	json_uint(j, RK(analyze_run_end, no_progress), g->end.no_progress);
+	json_uint(j, RK(analyze_run_end, short_reads), g->end.short_reads);
 	json_bool(j, RK(analyze_run_end, calls_match),
 		  g->end.calls == group_calls(g));
 	json_object_end(j);

@@ -500,6 +500,7 @@ enum result_type {
 	M(exit, "exit", T_OBJ, OPT, OBJ(analyze_exit))			\
 	M(err, "err", T_OBJ, OPT, OBJ(analyze_err))			\
 	M(request, "request", T_OBJ, OPT, OBJ(analyze_request))		\
+	M(recv_short, "recv_short", T_OBJ, OPT, OBJ(analyze_recv_short)) \
 	M(bulk, "bulk", T_OBJ, OPT, OBJ(analyze_bulk))			\
 	M(pairing, "pairing", T_OBJ, OPT, OBJ(analyze_pairing))
 
@@ -555,6 +556,7 @@ enum result_type {
 	M(pages, "pages", T_UINT, OPT, NONE)				\
 	M(requests, "requests", T_UINT, OPT, NONE)			\
 	M(no_progress, "no_progress", T_UINT, OPT, NONE)		\
+	M(short_reads, "short_reads", T_UINT, OPT, NONE)		\
 	M(calls_match, "calls_match", T_BOOL, OPT, NONE)
 
 /*
@@ -586,13 +588,14 @@ enum result_type {
 	M(read_weight, "read_weight", T_UINT, OPT, NONE)		\
 	M(write_weight, "write_weight", T_UINT, OPT, NONE)		\
 	M(seed, "seed", T_UINT, OPT, NONE)				\
-	M(version, "version", T_STR, OPT, NONE)
+	M(version, "version", T_STR, OPT, NONE)				\
+	M(tcp_read, "tcp_read", T_UINT, OPT, NONE)
 
 /*
  * The fields of each event, summed (trace_schema.h's report column).  The
  * counts are named as the fields of the event's struct in struct
- * field_sums (analyze/analyze.h): rpcsim-analyze writes ENTRY, ERR and
- * the *_SUMS lists expanded, and adds them up so.
+ * field_sums (analyze/analyze.h): rpcsim-analyze writes ENTRY, ERR,
+ * RECV_SHORT and the *_SUMS lists expanded, and adds them up so.
  */
 #define RESULT_ANALYZE_ENTRY(M)						\
 	M(events, "events", T_UINT, OPT, NONE)				\
@@ -621,6 +624,11 @@ enum result_type {
 #define RESULT_ANALYZE_REQUEST_SUMS(M)					\
 	M(bytes, "bytes", T_UINT, OPT, NONE)				\
 	M(pages, "pages", T_UINT, OPT, NONE)
+
+#define RESULT_ANALYZE_RECV_SHORT(M)					\
+	M(events, "events", T_UINT, OPT, NONE)				\
+	M(expected, "expected", T_UINT, OPT, NONE)			\
+	M(received, "received", T_UINT, OPT, NONE)
 
 #define RESULT_ANALYZE_BULK(M)						\
 	RESULT_ANALYZE_BULK_SUMS(M)					\
@@ -701,6 +709,7 @@ enum result_type {
 	O(analyze_exit, RESULT_ANALYZE_EXIT, 0)				\
 	O(analyze_err, RESULT_ANALYZE_ERR, 0)				\
 	O(analyze_request, RESULT_ANALYZE_REQUEST, 0)			\
+	O(analyze_recv_short, RESULT_ANALYZE_RECV_SHORT, 0)		\
 	O(analyze_bulk, RESULT_ANALYZE_BULK, 0)				\
 	O(analyze_counts, RESULT_ANALYZE_COUNTS, T_UINT)		\
 	O(analyze_pairing, RESULT_ANALYZE_PAIRING, T_UINT)		\

@@ -63,7 +63,7 @@ LTTNG_UST_TRACEPOINT_EVENT(rpcsim, run_end,
 	LTTNG_UST_TP_ARGS(unsigned int, mode, unsigned int, run,
 			  uint64_t, calls, uint64_t, pages,
 			  uint64_t, latency_sum_ns, uint64_t, requests,
-			  uint64_t, no_progress),
+			  uint64_t, no_progress, uint64_t, short_reads),
 	LTTNG_UST_TP_FIELDS(TRACE_FIELDS_RUN_END(RPCSIM_TP_F))
 )
 
@@ -99,9 +99,18 @@ LTTNG_UST_TRACEPOINT_EVENT(rpcsim, request,
 )
 
 /*
+ * svc_tcp_recv_short: with --tcp-read, a read that left its record short
+ * (the thread goes round through svc_alloc_arg() before the next one).
+ */
+LTTNG_UST_TRACEPOINT_EVENT(rpcsim, svc_tcp_recv_short,
+	LTTNG_UST_TP_ARGS(uint64_t, expected, uint64_t, received),
+	LTTNG_UST_TP_FIELDS(TRACE_FIELDS_RECV_SHORT(RPCSIM_TP_F))
+)
+
+/*
  * Log levels by rate: a run's start and end (a few per run) above the
  * stalls (svc_alloc_arg_err, a handful per run when the pool runs dry),
- * above one event per request, above the per-call pair.  The pagepool
+ * above one event per request or short read, above the per-call pair.  The pagepool
  * provider's events sit lower still (pagepool_tp.h).  So
  * `lttng enable-event -u 'rpcsim:*' --loglevel=TRACE_INFO` records the run
  * summaries alone.
@@ -113,6 +122,8 @@ LTTNG_UST_TRACEPOINT_LOGLEVEL(rpcsim, run_end,
 LTTNG_UST_TRACEPOINT_LOGLEVEL(rpcsim, svc_alloc_arg_err,
 			      LTTNG_UST_TRACEPOINT_LOGLEVEL_NOTICE)
 LTTNG_UST_TRACEPOINT_LOGLEVEL(rpcsim, request,
+			      LTTNG_UST_TRACEPOINT_LOGLEVEL_DEBUG_PROCESS)
+LTTNG_UST_TRACEPOINT_LOGLEVEL(rpcsim, svc_tcp_recv_short,
 			      LTTNG_UST_TRACEPOINT_LOGLEVEL_DEBUG_PROCESS)
 LTTNG_UST_TRACEPOINT_LOGLEVEL(rpcsim, svc_alloc_arg_entry,
 			      LTTNG_UST_TRACEPOINT_LOGLEVEL_DEBUG_FUNCTION)

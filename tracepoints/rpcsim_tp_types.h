@@ -33,6 +33,7 @@ struct rpcsim_tp_run {
 	const char *version;
 	unsigned int backend;		/* enum pp_backend */
 	unsigned int bulk_variant;	/* enum pp_bulk_variant */
+	uint64_t tcp_read;		/* --tcp-read, 0: whole records */
 };
 
 #endif /* RPCSIM_TP_TYPES_H */

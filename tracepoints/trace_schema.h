@@ -111,7 +111,8 @@
 	F(ENUM_BACKEND, unsigned int, backend, r->backend, 0,		\
 	  "config.backend")						\
 	F(ENUM_CONTRACT, unsigned int, bulk_variant, r->bulk_variant, 0, \
-	  "config.contract")
+	  "config.contract")						\
+	F(INT, uint64_t, tcp_read, r->tcp_read, 0, "config.tcp_read")
 
 /* rpcsim:run_end: rpcsim's own totals for the run */
 #define TRACE_FIELDS_RUN_END(F)						\
@@ -122,7 +123,8 @@
 	F(INT, uint64_t, latency_sum_ns, latency_sum_ns, 1,		\
 	  "run_end.latency_sum_ns")					\
 	F(INT, uint64_t, requests, requests, 0, "run_end.requests")	\
-	F(INT, uint64_t, no_progress, no_progress, 0, "run_end.no_progress")
+	F(INT, uint64_t, no_progress, no_progress, 0, "run_end.no_progress") \
+	F(INT, uint64_t, short_reads, short_reads, 0, "run_end.short_reads")
 
 /* rpcsim:svc_alloc_arg_entry */
 #define TRACE_FIELDS_ENTRY(F)						\
@@ -149,6 +151,16 @@
 	F(INT, uint64_t, bytes, bytes, 0, "request.bytes")		\
 	F(INT, unsigned int, request_pages, request_pages, 0,		\
 	  "request.pages")
+
+/*
+ * rpcsim:svc_tcp_recv_short (rpcsim --tcp-read): a read left a record
+ * short.  The two counts of the kernel's sunrpc:svcsock_tcp_recv_short,
+ * both without the 4-byte record marker: expected, the record's length;
+ * received, how much of it is in hand after this read.
+ */
+#define TRACE_FIELDS_RECV_SHORT(F)					\
+	F(INT, uint64_t, expected, expected, 0, "recv_short.expected")	\
+	F(INT, uint64_t, received, received, 0, "recv_short.received")
 
 /* pagepool:mm_page_alloc_bulk */
 #define TRACE_FIELDS_ALLOC_BULK(F)					\
@@ -208,6 +220,7 @@
 	E(rpcsim, svc_alloc_arg_exit, TRACE_FIELDS_EXIT)		\
 	E(rpcsim, svc_alloc_arg_err, TRACE_FIELDS_ERR)			\
 	E(rpcsim, request, TRACE_FIELDS_REQUEST)			\
+	E(rpcsim, svc_tcp_recv_short, TRACE_FIELDS_RECV_SHORT)		\
 	E(pagepool, mm_page_alloc_bulk, TRACE_FIELDS_ALLOC_BULK)	\
 	E(page_pool, page_pool_state_hold, TRACE_FIELDS_PP_HOLD)	\
 	E(page_pool, page_pool_state_release, TRACE_FIELDS_PP_PUT)	\

@@ -424,6 +424,9 @@ static bool svc_recv(struct svc_rqst *rqstp, const struct nfs_request *req,
 		svc_tcp_save_pages(rqstp, got);
 		if (timed)
 			rqstp->st.short_reads++;
+		rpcsim_trace(svc_tcp_recv_short,
+			     (uint64_t)(record - RPC_FRAGHDR_SIZE),
+			     (uint64_t)(got - RPC_FRAGHDR_SIZE));
 		if (!svc_refill(rqstp, timed)) {
 			svc_tcp_clear_pages(rqstp);
 			return false;

@@ -472,6 +472,7 @@ static void svc_trace_run_start(const struct rpcsim_config *cfg,
 		.version = PACKAGE_VERSION,
 		.backend = (unsigned int)cfg->backend,
 		.bulk_variant = (unsigned int)cfg->bulk_variant,
+		.tcp_read = cfg->tcp_read,
 	};
 
 	rpcsim_trace(run_start, &r);
@@ -572,7 +573,8 @@ static void svc_collect(struct svc_serv *serv, struct svc_result *res,
 	}
 	rpcsim_trace(run_end, (unsigned int)serv->mode, res->run,
 		     res->total.calls, res->total.pages, res->hist.sum,
-		     res->total.requests, res->total.no_progress);
+		     res->total.requests, res->total.no_progress,
+		     res->total.short_reads);
 	pp_pool_vmstat(serv->pool, &end);
 	res->elapsed_s = (double)(last - start) / 1e9;
 	for (unsigned int i = 0; i < PP_NR_VM_EVENTS; i++)

@@ -16,7 +16,8 @@ default 1).
 Script lines (# starts a comment):
 
     TS EVENT [FIELD=VALUE]...   an event at TS ns; EVENT is run_start,
-                                run_end, entry, exit, err, request or
+                                run_end, entry, exit, err, request,
+                                recv_short (rpcsim:svc_tcp_recv_short) or
                                 alloc_bulk (pagepool:mm_page_alloc_bulk),
                                 pp_hold, pp_put, pp_destroy or pp_slow
                                 (page_pool:page_pool_state_hold,
@@ -78,7 +79,8 @@ TYPES = {"u32": "uint32_t", "u64": "uint64_t", "s32": "int32_t",
 
 # script name -> event name in the schema
 ALIASES = {"entry": "svc_alloc_arg_entry", "exit": "svc_alloc_arg_exit",
-           "err": "svc_alloc_arg_err", "alloc_bulk": "mm_page_alloc_bulk",
+           "err": "svc_alloc_arg_err", "recv_short": "svc_tcp_recv_short",
+           "alloc_bulk": "mm_page_alloc_bulk",
            "pp_hold": "page_pool_state_hold",
            "pp_put": "page_pool_state_release",
            "pp_destroy": "page_pool_release",

@@ -3,10 +3,13 @@
 #
 # A by-hand LTTng session, as doc/tracing.md's recipe records it, on a machine
 # where two rpcsim processes run at the same time:
-#   1. two processes into one session: rpcsim-analyze reports each one
+#   1. three processes into one session: rpcsim-analyze reports each one
 #      apart (never merged), and each one's calls and mean are the ones
 #      that process measured itself, and so are its calls by refill size
 #      (B serves READs only: no call refills one page); --pid selects one;
+#      C reads its WRITEs in 64 KiB pieces, and its svc_tcp_recv_short
+#      events are the short reads rpcsim counted, with the kernel's two
+#      counts;
 #   2. the trace schema: every field the providers emitted into that real
 #      trace is a row of the schema (rpcsim-analyze --schema), and every
 #      row's report key is in rpcsim-analyze --json: nothing is emitted
@@ -36,7 +39,7 @@ grep -q '^#define HAVE_LTTNG_UST 1' "$top_builddir/config.h" 2>/dev/null ||
 lttng_test_isolated "$0" "$@"
 have_python || plan_skip_all "python3 missing (it checks the JSON)"
 
-plan_tests 15
+plan_tests 16
 tap_tmpdir test-session
 tap_at_exit lttng_cleanup
 lttng_sessiond_up >"$tmpdir/why" 2>&1 || bail_out "$(cat "$tmpdir/why")"
@@ -64,7 +67,7 @@ done_session()
 	lttng_cmd destroy "$1-$$" >/dev/null 2>&1
 }
 
-# 1. Two processes, one session.
+# 1. Three processes, one session.
 if ! session two "$tmpdir/two" 'rpcsim:*,pagepool:*'; then
 	bail_out "cannot set up the session"
 fi
@@ -80,14 +83,19 @@ pid_a=$!
 	--mix=read:1,write:0 --json \
 	>"$tmpdir/b.json" 2>"$tmpdir/b.err" &
 pid_b=$!
+"$RPCSIM" --alloc=list --requests=300 --threads=1 --seed=3 --tcp-read=64k \
+	--json >"$tmpdir/tcp.json" 2>"$tmpdir/tcp.err" &
+pid_c=$!
 wait $pid_a
 st_a=$?
 wait $pid_b
 st_b=$?
+wait $pid_c
+st_c=$?
 done_session two
-ok $(( st_a || st_b )) "two rpcsim processes ran (exit $st_a, $st_b)" ||
-	diag "$(cat "$tmpdir/a.err" "$tmpdir/b.err")"
-diag "pids $pid_a and $pid_b; lttng stop: $(cat "$tmpdir/stop.out")"
+ok $(( st_a || st_b || st_c )) "three rpcsim processes ran (exit $st_a, $st_b, $st_c)" ||
+	diag "$(cat "$tmpdir/a.err" "$tmpdir/b.err" "$tmpdir/tcp.err")"
+diag "pids $pid_a, $pid_b and $pid_c; lttng stop: $(cat "$tmpdir/stop.out")"
 
 timeout 120 "$ANALYZE" --json "$tmpdir/two" >"$tmpdir/two.json" 2>"$tmpdir/two.err"
 ok $? "rpcsim-analyze reads the trace of both" ||
@@ -173,6 +181,40 @@ diag "$out"
 out=$(split "$tmpdir/b.json" $pid_b)
 ok $? "process B reported apart, with its own calls, mean and calls by refill size" || true
 diag "$out"
+# C: each WRITE record (256 KiB of data, its header, its marker) read
+# 64 KiB at a time is 4 short reads, after 64, 128, 192 and 256 KiB less
+# the marker (the kernel's received); expected, the record less its
+# marker, is one length for every WRITE.
+python3 - "$tmpdir/two.json" "$tmpdir/tcp.json" $pid_c >"$tmpdir/tcp.out" <<'PY'
+import json, sys
+a = json.load(open(sys.argv[1]))
+r = json.load(open(sys.argv[2]))
+m = [m for m in a["modes"] if m["pid"] == int(sys.argv[3])][0]
+rm = r["modes"][0]
+bad = []
+writes = m["request"]["op"]["WRITE"]
+rs = m["recv_short"]
+if rm["short_reads"] != rs["events"] or rs["events"] != 4 * writes:
+    bad.append("%d svc_tcp_recv_short, rpcsim %d, %d WRITEs"
+               % (rs["events"], rm["short_reads"], writes))
+if m["run_end"]["short_reads"] != rs["events"]:
+    bad.append("run_end short_reads %s" % m["run_end"]["short_reads"])
+if rs["received"] != writes * (65536 * (1 + 2 + 3 + 4) - 4 * 4):
+    bad.append("received %d" % rs["received"])
+if writes == 0 or rs["expected"] % rs["events"] or \
+        not 262144 < rs["expected"] // rs["events"] < 262144 + 4096:
+    bad.append("expected %d over %d short reads" % (rs["expected"], rs["events"]))
+if m["calls"] != 300 + rs["events"]:
+    bad.append("calls %d" % m["calls"])
+cfg = [x["config"] for x in m["runs"] if x["config"]]
+if [c["tcp_read"] for c in cfg] != [65536]:
+    bad.append("config %s" % cfg)
+print("; ".join(bad) if bad else "pid %s: %d WRITEs, %d short reads"
+      % (sys.argv[3], writes, rs["events"]))
+sys.exit(1 if bad else 0)
+PY
+ok $? "process C: its svc_tcp_recv_short events are rpcsim's short reads, with the kernel's counts" || true
+diag "$(cat "$tmpdir/tcp.out")"
 ! grep -q "merged\|DIFFER" "$tmpdir/two.err"
 ok $? "no run merged, no count differing" || diag "$(cat "$tmpdir/two.err")"
 
@@ -196,7 +238,7 @@ PY
 ok $? "READs only (B): one page: no calls, null figures" ||
 	diag "$(grep 'by refill' "$tmpdir/b.txt")"
 timeout 120 "$ANALYZE" "$tmpdir/two" >"$tmpdir/two.txt" 2>/dev/null
-[ "$(grep -c '^Process pid' "$tmpdir/two.txt")" -eq 2 ]
+[ "$(grep -c '^Process pid' "$tmpdir/two.txt")" -eq 3 ]
 ok $? "the text report has a section per process" ||
 	diag "$(head -n 30 "$tmpdir/two.txt")"
 timeout 60 "$ANALYZE" --pid=1 "$tmpdir/two" >/dev/null 2>"$tmpdir/nopid.err"

@@ -335,7 +335,7 @@ static int one_run(const struct gen_config *cfg, struct gen_thread *threads,
 	}
 	if (cfg->run_events)
 		lttng_ust_tracepoint(rpcsim, run_end, mode, run, calls, pages,
-				     sum, calls, errs);
+				     sum, calls, errs, (uint64_t)0);
 	printf("tracegen: mode=%u run=%u calls=%" PRIu64
 	       " latency_sum_ns=%" PRIu64 " errs=%" PRIu64
 	       " pages=%" PRIu64 "\n",
