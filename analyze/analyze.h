@@ -171,6 +171,7 @@ struct run_config {
 	uint64_t seed;
 	char *version;
 	uint64_t tcp_read;		/* 0: whole records, or not recorded */
+	uint64_t run_seq;		/* the process's nth run; 0: unknown */
 };
 
 struct run_totals {

@@ -350,6 +350,7 @@ static void on_run_start(struct reader *r, struct process *proc,
 		c->backend = rec_strdup(rc, RS_backend);
 		c->contract = rec_strdup(rc, RS_bulk_variant);
 		c->tcp_read = rc->v[RS_tcp_read];
+		c->run_seq = rc->v[RS_run_seq];
 	}
 	proc->cur = g;
 }

@@ -42,10 +42,16 @@ struct live {
 	unsigned int nr_trace_names;
 	bool events;			/* any event came */
 	/*
-	 * Per process (vpid): whether a run_start of it came, and whether a
-	 * run of it ended whose run_start did not come (joined late).
+	 * Per process (vpid): whether a run_start of it came, whether a
+	 * run of it ended whose run_start did not come (joined late), and
+	 * the run_seq of its first run_start when that was not its first
+	 * run (joined late too: between two runs, or in a warm-up).
 	 */
-	struct live_proc { int64_t vpid; bool started, late; } *procs;
+	struct live_proc {
+		int64_t vpid;
+		bool started, late;
+		uint64_t missed_seq;
+	} *procs;
 	unsigned int nr_procs;
 };
 
@@ -129,7 +135,9 @@ static void live_tick(struct live *l, bool last)
  * seen.  rpcsim starts each run with a run_start, so a process with a
  * run_end before any run_start was joined late.  Calls before its first
  * run_start are not enough to say so: with --warmup, rpcsim's untimed
- * calls come first (the report leaves them out, as rpcsim does).
+ * calls come first (the report leaves them out, as rpcsim does).  But
+ * rpcsim numbers its runs (run_seq): a first run_start numbered above 1
+ * says the viewer joined after the process's earlier runs, whole.
  */
 static void live_note(struct live *l, const struct rec *rc)
 {
@@ -151,9 +159,12 @@ static void live_note(struct live *l, const struct rec *rc)
 		lp = &l->procs[l->nr_procs++];
 		*lp = (struct live_proc){ .vpid = rc->vpid };
 	}
-	if (rc->kind == EV_RUN_START)
+	if (rc->kind == EV_RUN_START) {
+		if (!lp->started && (rc->present & (1u << RS_run_seq)) &&
+		    rc->v[RS_run_seq] > 1)
+			lp->missed_seq = rc->v[RS_run_seq];
 		lp->started = true;
-	else if (rc->kind == EV_RUN_END && !lp->started)
+	} else if (rc->kind == EV_RUN_END && !lp->started)
 		lp->late = true;
 }
 
@@ -259,14 +270,20 @@ static void live_traces(struct analysis *a, const struct live *l,
 	a->nr_traces = n;
 }
 
-/* Joined late: how many processes, the first in @pid. */
-static unsigned int live_late(const struct live *l, int64_t *pid)
+/*
+ * Joined late: how many processes, the first in @pid, and in *@seq the
+ * run_seq of its first run_start when that is how it showed (else 0).
+ */
+static unsigned int live_late(const struct live *l, int64_t *pid,
+			      uint64_t *seq)
 {
 	unsigned int i, n = 0;
 
 	for (i = 0; i < l->nr_procs; i++)
-		if (l->procs[i].late && !n++)
+		if ((l->procs[i].late || l->procs[i].missed_seq) && !n++) {
 			*pid = l->procs[i].vpid;
+			*seq = l->procs[i].late ? 0 : l->procs[i].missed_seq;
+		}
 	return n;
 }
 
@@ -387,6 +404,8 @@ static int live_end(struct analysis *a, const struct reader_options *o,
 {
 	const char *url = l->lo->url;
 	int64_t late_pid = 0;
+	uint64_t seq = 0;
+	char why[96];
 
 	if (!l->events) {
 		/* session-not-found-action=end: its only sign, no event */
@@ -401,16 +420,22 @@ static int live_end(struct analysis *a, const struct reader_options *o,
 	}
 	live_tick(l, true);
 	live_traces(a, l, url);
-	if (live_late(l, &late_pid)) {
+	if (live_late(l, &late_pid, &seq)) {
+		if (seq)
+			snprintf(why, sizeof(why), "the first run_start of it "
+				 "that came is its run %" PRIu64, seq);
+		else
+			snprintf(why, sizeof(why), "a run of it ended whose "
+				 "run_start never came");
 		fprintf(stderr, "rpcsim-analyze: --live=%s: %s: joined after "
-			"process %" PRId64 " had started (a run of it ended "
-			"whose run_start never came): babeltrace2's live source "
-			"starts at the newest packets, so the report would "
-			"miss the start of the run; start rpcsim-analyze "
+			"process %" PRId64 " had started (%s): babeltrace2's "
+			"live source starts at the newest packets, so the "
+			"report would miss %s; start rpcsim-analyze "
 			"--live as soon as rpcsim prints the URL, or read the "
 			"relay daemon's folder%s\n", url,
 			o->partial ? "warning" : "incomplete",
-			late_pid, o->partial ? "" :
+			late_pid, why, seq ? "the runs before it" :
+			"the start of the run", o->partial ? "" :
 			" (--partial reports what was seen)");
 		if (!o->partial)
 			return 1;

@@ -317,6 +317,7 @@ static void merge_group(struct analysis *a, struct group *g, struct prd *d,
 	pr_bytes(d, &c->write_weight, sizeof(c->write_weight));
 	pr_bytes(d, &c->seed, sizeof(c->seed));
 	pr_bytes(d, &c->tcp_read, sizeof(c->tcp_read));
+	pr_bytes(d, &c->run_seq, sizeof(c->run_seq));
 	pr_bytes(d, &t.end, sizeof(t.end));
 	pr_lat(d, &t.field);
 	pr_lat(d, &t.stamps);

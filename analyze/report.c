@@ -841,6 +841,44 @@ static bool has_calls(const struct analysis *a)
 	return false;
 }
 
+/*
+ * rpcsim numbers a process's runs from 1 (run_start's run_seq): a process
+ * whose first run in the trace has a higher number lost the runs before
+ * it.  Those are not partly there, so nothing else catches them.
+ */
+static void missing_runs_warnings(struct warnings *w,
+				  const struct analysis *a)
+{
+	char who[48], lab[64];
+
+	for (unsigned int i = 0; i < a->nr_procs; i++) {
+		const struct process *p = a->procs[i];
+		const struct group *first = NULL;
+
+		for (unsigned int k = 0; k < a->nr_groups; k++) {
+			const struct group *g = a->groups[k];
+
+			if (g->proc == p && g->nr_starts && g->cfg.run_seq &&
+			    (!first || g->cfg.run_seq < first->cfg.run_seq))
+				first = g;
+		}
+		if (!first || first->cfg.run_seq <= 1)
+			continue;
+		if (p->pid == PID_UNKNOWN)
+			snprintf(who, sizeof(who), "rpcsim");
+		else
+			snprintf(who, sizeof(who), "process %" PRId64, p->pid);
+		warn(w, "%s: the trace starts at its run %" PRIu64 " (%s run %" PRId64 "): the %" PRIu64 " run%s before it %s not in the trace (the session started after %s, or an overwrite-mode channel dropped %s)",
+		     who, first->cfg.run_seq,
+		     mode_label(first->mode, lab, sizeof(lab)), first->run,
+		     first->cfg.run_seq - 1,
+		     first->cfg.run_seq > 2 ? "s" : "",
+		     first->cfg.run_seq > 2 ? "are" : "is",
+		     first->cfg.run_seq > 2 ? "them" : "it",
+		     first->cfg.run_seq > 2 ? "them" : "it");
+	}
+}
+
 static void global_warnings(struct warnings *w, const struct analysis *a)
 {
 	char c1[32];
@@ -871,6 +909,7 @@ static void global_warnings(struct warnings *w, const struct analysis *a)
 	if (a->read_error)
 		warn(w, "libbabeltrace2 stopped reading a stream early (%s): the trace is cut or corrupted, and only what it could read is reported",
 		     a->read_error);
+	missing_runs_warnings(w, a);
 }
 
 static int proc_cmp(const void *x, const void *y)

@@ -210,6 +210,7 @@ static void write_partial(struct wout *w, const struct reader *r)
 		wout_put(w, &c->write_weight, sizeof(c->write_weight));
 		wout_put(w, &c->seed, sizeof(c->seed));
 		wout_put(w, &c->tcp_read, sizeof(c->tcp_read));
+		wout_put(w, &c->run_seq, sizeof(c->run_seq));
 		wout_put(w, &g->end, sizeof(g->end));
 		pw_lat(w, &g->field);
 		pw_lat(w, &g->stamps);

@@ -589,7 +589,8 @@ enum result_type {
 	M(write_weight, "write_weight", T_UINT, OPT, NONE)		\
 	M(seed, "seed", T_UINT, OPT, NONE)				\
 	M(version, "version", T_STR, OPT, NONE)				\
-	M(tcp_read, "tcp_read", T_UINT, OPT, NONE)
+	M(tcp_read, "tcp_read", T_UINT, OPT, NONE)			\
+	M(run_seq, "run_seq", T_UINT, OPT, NONE)
 
 /*
  * The fields of each event, summed (trace_schema.h's report column).  The

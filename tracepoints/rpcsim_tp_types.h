@@ -34,6 +34,12 @@ struct rpcsim_tp_run {
 	unsigned int backend;		/* enum pp_backend */
 	unsigned int bulk_variant;	/* enum pp_bulk_variant */
 	uint64_t tcp_read;		/* --tcp-read, 0: whole records */
+	/*
+	 * The process's runs in order, from 1 (every mode's, every
+	 * --repeat's): a trace whose first run_start of a process has a
+	 * higher one lacks that process's earlier runs.
+	 */
+	unsigned int run_seq;
 };
 
 #endif /* RPCSIM_TP_TYPES_H */

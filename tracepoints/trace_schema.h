@@ -112,7 +112,8 @@
 	  "config.backend")						\
 	F(ENUM_CONTRACT, unsigned int, bulk_variant, r->bulk_variant, 0, \
 	  "config.contract")						\
-	F(INT, uint64_t, tcp_read, r->tcp_read, 0, "config.tcp_read")
+	F(INT, uint64_t, tcp_read, r->tcp_read, 0, "config.tcp_read")	\
+	F(INT, unsigned int, run_seq, r->run_seq, 0, "config.run_seq")
 
 /* rpcsim:run_end: rpcsim's own totals for the run */
 #define TRACE_FIELDS_RUN_END(F)						\

@@ -447,6 +447,9 @@ _Static_assert(0 TRACE_ENUM_BACKEND(SVC_ONE_LABEL) == PP_NR_BACKENDS,
 	       "trace_schema.h: TRACE_ENUM_BACKEND misses a backend");
 #undef SVC_ONE_LABEL
 
+/* The process's runs so far (rpcsim_tp_run.run_seq); they run one by one. */
+static unsigned int svc_runs_started;
+
 /* run_start: the configuration, so a trace describes itself. */
 static void svc_trace_run_start(const struct rpcsim_config *cfg,
 				enum rpcsim_mode mode, unsigned int run)
@@ -473,6 +476,7 @@ static void svc_trace_run_start(const struct rpcsim_config *cfg,
 		.backend = (unsigned int)cfg->backend,
 		.bulk_variant = (unsigned int)cfg->bulk_variant,
 		.tcp_read = cfg->tcp_read,
+		.run_seq = ++svc_runs_started,
 	};
 
 	rpcsim_trace(run_start, &r);

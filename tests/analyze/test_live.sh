@@ -308,6 +308,32 @@ live_run late 1.5 late
 	[ "$(wc -l <"$tmpdir/late-live.err")" -eq 1 ]
 ok $? "--live joining a run late: exit 1, one line saying the start is missing" ||
 	diag "exit $analyze_st" "$(cat "$tmpdir/late-live.err")"
+# a viewer that joins after a whole run, in the warm-up of the next: no
+# run of the process ends without its start, but the first run_start
+# that comes is its second (run_seq), so it says so.  (If the previous
+# run's run_end is in the newest packet, that says it first.)
+timeout 60 "$RPCSIM" --alloc=single --repeat=2 --duration=0.2 --threads=1 \
+	--warmup=30000 --trace-live="net://127.0.0.1:$ctl:$dat" \
+	>"$tmpdir/between.out" 2>"$tmpdir/between.err" &
+rpcsim_pid=$!
+i=0
+while [ $i -lt 1200 ] && ! grep -q '^  \[run 1/2\]' "$tmpdir/between.out"; do
+	sleep 0.025
+	i=$((i + 1))
+done
+sleep 0.3
+url=$(sed -n 's/.*follow it with: rpcsim-analyze --live=\([^;]*\);.*/\1/p' "$tmpdir/between.err" |
+	sed "s/:5344\\//:$liv\\//")
+timeout 60 "$ANALYZE" --live="$url" >"$tmpdir/between-live.out" \
+	2>"$tmpdir/between-live.err"
+analyze_st=$?
+wait "$rpcsim_pid"
+rpcsim_st=$?
+[ "$rpcsim_st" -eq 0 ] && [ "$analyze_st" -eq 1 ] &&
+	grep -q "^rpcsim-analyze: --live=$url: incomplete: joined after process [0-9]* had started" "$tmpdir/between-live.err"
+ok $? "--live joining between two runs: exit 1, the missed run said" ||
+	diag "exit $rpcsim_st, $analyze_st" "$(cat "$tmpdir/between-live.err")"
+diag "$(sed -n 's/.*had started (\([^)]*\)).*/\1/p' "$tmpdir/between-live.err")"
 
 relay_down
 

@@ -269,6 +269,8 @@ static void parse_args(int argc, char **argv, struct gen_config *cfg)
 			 argv[optind]);
 }
 
+static unsigned int runs_started;	/* run_seq, as rpcsim numbers runs */
+
 /* run_start with the fixed configuration rpcsim-analyze's tests expect. */
 static void fire_run_start(const struct gen_config *cfg, unsigned int mode,
 			   unsigned int run)
@@ -289,6 +291,7 @@ static void fire_run_start(const struct gen_config *cfg, unsigned int mode,
 		.seed = 1, .version = "tracegen",
 		.backend = 0,	/* buddy */
 		.bulk_variant = 0, /* merged */
+		.run_seq = ++runs_started,
 	};
 
 	lttng_ust_tracepoint(rpcsim, run_start, &rs);
