@@ -222,6 +222,14 @@ file_has()
 	done
 }
 
+# python3: under make check, the interpreter configure found (PP_PYTHON3,
+# its own path, not a version manager's shim, which costs a third of a
+# second a start), else the one in PATH.
+case ${PP_PYTHON3:-no} in
+no) ;;
+*) python3() { "$PP_PYTHON3" "$@"; } ;;
+esac
+
 # have_python: python3 is there (many tests check JSON with it).
 have_python()
 {
