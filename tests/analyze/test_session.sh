@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 #
 # A by-hand LTTng session, as doc/tracing.md's recipe records it, on a machine
-# where two rpcsim processes run at the same time:
+# where several rpcsim processes run at the same time:
 #   1. three processes into one session: rpcsim-analyze reports each one
 #      apart (never merged), and each one's calls and mean are the ones
 #      that process measured itself, and so are its calls by refill size
@@ -98,7 +98,7 @@ ok $(( st_a || st_b || st_c )) "three rpcsim processes ran (exit $st_a, $st_b, $
 diag "pids $pid_a, $pid_b and $pid_c; lttng stop: $(cat "$tmpdir/stop.out")"
 
 timeout 120 "$ANALYZE" --json "$tmpdir/two" >"$tmpdir/two.json" 2>"$tmpdir/two.err"
-ok $? "rpcsim-analyze reads the trace of both" ||
+ok $? "rpcsim-analyze reads the trace of all three" ||
 	diag "$(cat "$tmpdir/two.err")"
 
 # --jobs: the stream files (one per CPU and buffer) decoded by several
