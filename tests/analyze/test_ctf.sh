@@ -96,6 +96,20 @@ err_has()
 	}
 }
 
+# packet_sizes INDEX...: each packet's size in bytes, as the LTTng
+# indexes (ctfgen.py --index) list them, a line each, file by file
+packet_sizes()
+{
+	python3 - "$@" <<'PYEOF'
+import struct, sys
+for f in sys.argv[1:]:
+    b = open(f, "rb").read()
+    elen = struct.unpack_from(">I", b, 12)[0]
+    for o in range(16, len(b), elen):
+        print(struct.unpack_from(">Q", b, o + 8)[0] // 8)
+PYEOF
+}
+
 err_lacks()
 {
 	! grep -q "$2" "$tmpdir/$1.err" || {
@@ -493,9 +507,8 @@ for how in index noindex jobs; do
 	TMPDIR=$tmpdir/cuttmp analyze_again "cut_$how"
 	t_opts=
 	# the first packet's size, from the index (the schema's sizes make it)
-	first=$(python3 -c 'import struct, sys
-d = open(sys.argv[1], "rb").read()
-print(struct.unpack(">Q", d[24:32])[0] // 8)' "$tmpdir/cut_index/trace/index/stream_0.idx")
+	first=$(packet_sizes "$tmpdir/cut_index/trace/index/stream_0.idx" |
+		head -n 1)
 	rc_is "cut_$how" 0 &&
 		grep -qxF "rpcsim-analyze: warning: $tmpdir/cut_$how/trace/stream_0: cut in the middle of a packet: read up to its last whole packet (1 packet, $first bytes), the $((250 - first)) bytes after it dropped" "$tmpdir/cut_$how.err" &&
 		j "cut_$how" 'mode(2)["calls"] == 1 and mode(2)["latency_ns"]["sum_ns"] == 900' &&
@@ -995,17 +1008,7 @@ PYEOF
 by_time rtedge 2
 ok $? "--jobs=2 by time, packets of 100 and 150 events: the results of --jobs=1"
 twice=$(sed -n 's/.*about \([0-9,]*\) bytes decoded twice.*/\1/p' "$tmpdir/rtedge.2.v" | tr -d ,)
-smallest=$(python3 - "$tmpdir/rtedge/trace/index" <<'PYEOF'
-import glob, struct, sys
-sizes = []
-for f in glob.glob(sys.argv[1] + "/*.idx"):
-    b = open(f, "rb").read()
-    elen = struct.unpack_from(">I", b, 12)[0]
-    for o in range(16, len(b), elen):
-        sizes.append(struct.unpack_from(">Q", b, o + 8)[0] // 8)
-print(min(sizes))
-PYEOF
-)
+smallest=$(packet_sizes "$tmpdir/rtedge/trace/index"/*.idx | sort -n | head -n 1)
 [ -n "$twice" ] && [ -n "$smallest" ] && [ $((twice * 4)) -lt "$smallest" ]
 ok $? "... the cut at a packet's edge: $twice bytes decoded twice, under a quarter of the smallest packet ($smallest)" ||
 	diag "$(cat "$tmpdir/rtedge.2.v")"
