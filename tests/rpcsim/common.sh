@@ -8,6 +8,7 @@
 RPCSIM=${RPCSIM:-$top_builddir/rpcsim/rpcsim}
 # Reads the result files of rpcsim --sweep (compare_sweep).
 COMPARE=${COMPARE:-$top_builddir/compare/rpcsim-compare}
+ANALYZE=${ANALYZE:-$top_builddir/analyze/rpcsim-analyze}
 
 # shellcheck source=tests/utils/tap.sh
 . "$top_srcdir/tests/utils/tap.sh"
@@ -17,6 +18,21 @@ RPCSIM_TIMEOUT=${RPCSIM_TIMEOUT:-120}
 
 tap_tmpdir rpcsim-test
 tap_need_prog "$RPCSIM"
+
+# need_trace [analyze]: the whole test is skipped (1..0, the reason) unless
+# rpcsim was built with LTTng-UST and, with "analyze", rpcsim-analyze
+# and python3 are there.
+need_trace()
+{
+	if ! "$RPCSIM" --help | grep -q -- '--trace\[=DIR\]'; then
+		echo "1..0 # SKIP rpcsim built without LTTng-UST"
+		exit 0
+	fi
+	if [ "${1-}" = analyze ] && { [ ! -x "$ANALYZE" ] || ! have_python; }; then
+		echo "1..0 # SKIP rpcsim-analyze or python3 missing"
+		exit 0
+	fi
+}
 
 # run ARGS...: rpcsim ARGS into $OUT and $ERR; its status in $status.
 run()

@@ -22,11 +22,7 @@ lttng_test_isolated "$0" "$@"
 # shellcheck source=tests/rpcsim/common.sh
 . "$top_srcdir/tests/rpcsim/common.sh"
 
-if ! "$RPCSIM" --help | grep -q -- '--trace\[=DIR\]'; then
-	echo "1..0 # SKIP rpcsim built without LTTng-UST"
-	exit 0
-fi
-ANALYZE=$top_builddir/analyze/rpcsim-analyze
+need_trace
 if ! have_python || ! command -v babeltrace2 >/dev/null 2>&1 ||
 	[ ! -x "$ANALYZE" ]; then
 	echo "1..0 # SKIP python3, babeltrace2 or rpcsim-analyze missing"

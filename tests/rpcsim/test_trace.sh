@@ -21,16 +21,7 @@ lttng_test_isolated "$0" "$@"
 
 # shellcheck source=tests/rpcsim/common.sh
 . "$top_srcdir/tests/rpcsim/common.sh"
-
-ANALYZE=$top_builddir/analyze/rpcsim-analyze
-if ! "$RPCSIM" --help | grep -q -- '--trace\[=DIR\]'; then
-	echo "1..0 # SKIP rpcsim built without LTTng-UST"
-	exit 0
-fi
-if [ ! -x "$ANALYZE" ] || ! have_python; then
-	echo "1..0 # SKIP rpcsim-analyze or python3 missing"
-	exit 0
-fi
+need_trace analyze
 
 # The check between the two latency methods assumes a tracepoint costs
 # about --tracepoint-cost (300 ns); under ThreadSanitizer every access in
