@@ -241,8 +241,9 @@ int main(int argc, char **argv)
 		bool together, alone_failed = false;
 
 		for (size_t i = first; i < first + n; i++) {
+			errno = 0;
 			data[i] = slurp(in.path[i], &len[i]);
-			bad[i] = data[i] ? 0 : errno;
+			bad[i] = data[i] ? 0 : errno ? errno : EIO;
 		}
 		together = !run_child(data, len, first, n, &status);
 		if (!together)
