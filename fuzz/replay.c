@@ -151,9 +151,9 @@ static unsigned char *slurp(const char *path, size_t *len)
 	return buf;
 }
 
-/* Runs inputs [@first, @first + @n) in one child: 0 if it exited 0. */
-static int run_child(unsigned char **data, const size_t *len, size_t first,
-		     size_t n, int *status)
+/* Runs the @n inputs @data (NULL: unread) in one child: 0 if it exited 0. */
+static int run_child(unsigned char *const *data, const size_t *len, size_t n,
+		     int *status)
 {
 	pid_t pid;
 
@@ -165,7 +165,7 @@ static int run_child(unsigned char **data, const size_t *len, size_t first,
 		exit(1);
 	}
 	if (pid == 0) {
-		for (size_t i = first; i < first + n; i++)
+		for (size_t i = 0; i < n; i++)
 			if (data[i])
 				LLVMFuzzerTestOneInput(data[i], len[i]);
 		fflush(NULL);
@@ -193,9 +193,9 @@ static void report(size_t i, const char *path, int status)
 int main(int argc, char **argv)
 {
 	struct inputs in = { 0 };
-	unsigned char **data;
-	size_t *len;
-	int failed = 0, status, *bad;
+	unsigned char *data[REPLAY_BATCH];
+	size_t len[REPLAY_BATCH];
+	int failed = 0, status, bad[REPLAY_BATCH];
 
 	LLVMFuzzerInitialize(&argc, &argv);
 	if (argc > 1) {
@@ -228,39 +228,34 @@ int main(int argc, char **argv)
 		free(copy);
 	}
 	printf("1..%zu\n", in.nr);
-	data = calloc(in.nr ? in.nr : 1, sizeof(*data));
-	len = calloc(in.nr ? in.nr : 1, sizeof(*len));
-	bad = calloc(in.nr ? in.nr : 1, sizeof(*bad));
-	if (!data || !len || !bad) {
-		printf("Bail out! out of memory\n");
-		return 1;
-	}
 	for (size_t first = 0; first < in.nr; first += REPLAY_BATCH) {
 		size_t n = in.nr - first < REPLAY_BATCH ? in.nr - first :
 							  REPLAY_BATCH;
 		bool together, alone_failed = false;
 
-		for (size_t i = first; i < first + n; i++) {
+		for (size_t k = 0; k < n; k++) {
 			errno = 0;
-			data[i] = slurp(in.path[i], &len[i]);
-			bad[i] = data[i] ? 0 : errno ? errno : EIO;
+			data[k] = slurp(in.path[first + k], &len[k]);
+			bad[k] = data[k] ? 0 : errno ? errno : EIO;
 		}
-		together = !run_child(data, len, first, n, &status);
+		together = !run_child(data, len, n, &status);
 		if (!together)
 			printf("# inputs %zu to %zu failed in one process; "
 			       "each again alone\n", first + 1, first + n);
-		for (size_t i = first; i < first + n; i++) {
-			if (bad[i]) {
+		for (size_t k = 0; k < n; k++) {
+			size_t i = first + k;
+
+			if (bad[k]) {
 				printf("not ok %zu - %s: %s\n", i + 1,
-				       in.path[i], strerror(bad[i]));
+				       in.path[i], strerror(bad[k]));
 				failed = 1;
 			} else {
 				if (!together &&
-				    run_child(data, len, i, 1, &status))
+				    run_child(data + k, len + k, 1, &status))
 					alone_failed = true;
 				report(i, in.path[i], status);
 			}
-			free(data[i]);
+			free(data[k]);
 			free(in.path[i]);
 		}
 		if (!together && !alone_failed)
@@ -270,9 +265,6 @@ int main(int argc, char **argv)
 		if (!together)
 			failed = 1;
 	}
-	free(bad);
-	free(len);
-	free(data);
 	free(in.path);
 	return failed;
 }
