@@ -841,6 +841,18 @@ static bool has_calls(const struct analysis *a)
 	return false;
 }
 
+/* "pid 1234, rpcsim", "pid 1234" or "unknown process" */
+static const char *proc_label(const struct process *p, char *buf, size_t len)
+{
+	if (p->pid == PID_UNKNOWN)
+		snprintf(buf, len, "unknown process");
+	else if (p->procname)
+		snprintf(buf, len, "pid %" PRId64 ", %s", p->pid, p->procname);
+	else
+		snprintf(buf, len, "pid %" PRId64, p->pid);
+	return buf;
+}
+
 /*
  * rpcsim numbers a process's runs from 1 (run_start's run_seq): a process
  * whose first run in the trace has a higher number lost the runs before
@@ -849,7 +861,7 @@ static bool has_calls(const struct analysis *a)
 static void missing_runs_warnings(struct warnings *w,
 				  const struct analysis *a)
 {
-	char who[48], lab[64];
+	char who[96], lab[64];
 
 	for (unsigned int i = 0; i < a->nr_procs; i++) {
 		const struct process *p = a->procs[i];
@@ -864,10 +876,11 @@ static void missing_runs_warnings(struct warnings *w,
 		}
 		if (!first || first->cfg.run_seq <= 1)
 			continue;
+		/* as the report names a process; no pid: rpcsim's runs */
 		if (p->pid == PID_UNKNOWN)
 			snprintf(who, sizeof(who), "rpcsim");
 		else
-			snprintf(who, sizeof(who), "process %" PRId64, p->pid);
+			proc_label(p, who, sizeof(who));
 		warn(w, "%s: the trace starts at its run %" PRIu64 " (%s run %" PRId64 "): the %" PRIu64 " run%s before it %s not in the trace (the session started after %s, or an overwrite-mode channel dropped %s)",
 		     who, first->cfg.run_seq,
 		     mode_label(first->mode, lab, sizeof(lab)), first->run,
@@ -940,18 +953,6 @@ static unsigned int count_selected(const struct analysis *a,
 		n += k < a->nr_groups;
 	}
 	return n;
-}
-
-/* "pid 1234, rpcsim", "pid 1234" or "unknown process" */
-static const char *proc_label(const struct process *p, char *buf, size_t len)
-{
-	if (p->pid == PID_UNKNOWN)
-		snprintf(buf, len, "unknown process");
-	else if (p->procname)
-		snprintf(buf, len, "pid %" PRId64 ", %s", p->pid, p->procname);
-	else
-		snprintf(buf, len, "pid %" PRId64, p->pid);
-	return buf;
 }
 
 bool report_has_pid(const struct analysis *a, int64_t pid, char *have,

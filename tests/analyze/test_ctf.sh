@@ -343,6 +343,16 @@ rc_is lost_runs 0 &&
 	err_has lost_runs '^rpcsim-analyze: warning: rpcsim: the trace starts at its run 3 (Bulk list run 1): the 2 runs before it are not in the trace (the session started after them, or an overwrite-mode channel dropped them)$' &&
 	j lost_runs '[r["config"]["run_seq"] for m in d["modes"] for r in m["runs"]] == [3, 4]'
 ok $? "a trace without a process's first two runs: said, exit 0"
+# with a pid, the process named as the report names it
+trace lost_runs_pid --vpid <<'EOF'
+1000 run_start vtid=7 vpid=7 mode=2 run=1 mode_name=array run_seq=2 pid=7
+1100 entry vtid=8 vpid=7 mode=2
+1200 exit vtid=8 vpid=7 latency_ns=30
+1300 run_end vtid=7 vpid=7 mode=2 run=1 calls=1 latency_sum_ns=30
+EOF
+rc_is lost_runs_pid 0 &&
+	err_has lost_runs_pid '^rpcsim-analyze: warning: pid 7: the trace starts at its run 2 (Bulk array run 1): the 1 run before it is not in the trace (the session started after it, or an overwrite-mode channel dropped it)$'
+ok $? "the same with a pid: the warning names it as the report does"
 trace all_runs <<'EOF'
 1000 run_start mode=1 run=1 mode_name=list run_seq=1
 1100 entry vtid=5 mode=1
