@@ -1101,10 +1101,23 @@ any_alive()
 	done
 	return 1
 }
+# first_running PID...: the first of them that runs (not gone, not a
+# zombie: a worker done with its share exits before the others)
+first_running()
+{
+	for fr_pid in "$@"; do
+		case $(sed 's/^.*) //' "/proc/$fr_pid/stat" 2>/dev/null) in
+		'' | Z* | X*) ;;
+		*) echo "$fr_pid"; return 0 ;;
+		esac
+	done
+	return 1
+}
 # caught SIG WHERE: run --jobs=2 on the big trace, and once its temporary
 # directory is there, stop the reading process and its workers
 # (SIGSTOP), send SIG to WHERE (reader: the reading process; top: the
-# tool, which forwards it; both; worker: the first worker), and let
+# tool, which forwards it; both; worker: the first worker still
+# running; one that has exited takes no signal), and let
 # them go on (SIGCONT): what the signal does no longer depends on when
 # it came.  Sets $status (the tool's exit status) and $c_err (its
 # stderr); false if the reading ended before it could be caught, 5
@@ -1145,7 +1158,8 @@ catch_once()
 	kill -STOP $reader $workers 2>/dev/null
 	# shellcheck disable=SC2086
 	if [ -z "$reader" ] || [ -z "$(echo $workers)" ] ||
-	   [ -z "$(ls -A "$tmpdir/sigtmp")" ] || ! any_alive $workers; then
+	   [ -z "$(ls -A "$tmpdir/sigtmp")" ] ||
+	   ! c_worker=$(first_running $workers); then
 		# shellcheck disable=SC2086
 		kill -CONT $reader $workers 2>/dev/null
 		wait $top
@@ -1156,7 +1170,7 @@ catch_once()
 	reader) kill -"$1" $reader ;;
 	top) kill -"$1" $top ;;
 	both) kill -"$1" $reader $top ;;
-	worker) set -- "$1" $workers; kill -"$1" "$2" ;;
+	worker) kill -"$1" "$c_worker" ;;
 	esac
 	# shellcheck disable=SC2086
 	kill -CONT $reader $workers 2>/dev/null
