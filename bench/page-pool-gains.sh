@@ -1,0 +1,228 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# page-pool-gains.sh: the page_pool consumer's packet rate per refill
+# mode, read the way the kernel's XDP measurement of the bulk refill was
+# reported (change against single: list +4.49 %, array +12.68 %), with
+# enough interleaved runs to read it on a small shared machine.  Each
+# round runs rpcsim --consumer=page_pool --alloc=all --repeat=N (the
+# modes' runs interleaved in one process) for every thread count and
+# free mix in turn, so that a machine's drift hits every configuration.
+# A benchmark, not a test ("make bench" does not run it: minutes).
+#
+#   sh bench/page-pool-gains.sh [OPTION]...
+
+set -u
+
+me=page-pool-gains.sh
+top=$(cd "$(dirname "$0")/.." && pwd) || exit 1
+builddir=$top/build
+threads=1,2
+rounds=4
+repeat=3
+duration=1
+profile=
+mixes=
+mix_given=
+
+usage()
+{
+	cat <<EOF
+Usage: $me [OPTION]...
+Run rpcsim --consumer=page_pool --alloc=all in rounds, every thread count
+and free mix once per round, and print per configuration the median
+packet rate of each mode over its runs, its change against single, the
+refill's time per page and the allocator's time per packet; then the
+array's gain over the list's gain beside the kernel's.
+
+  --builddir=DIR   the build tree whose rpcsim runs (default: build/ at
+                   the top of the source tree)
+  --threads=LIST   RX queues (rpcsim --threads), comma-separated, each
+                   1..64 (default: $threads)
+  --free-mix=MIX   passed to rpcsim as --free-mix; may be given more than
+                   once, each a configuration (default: rpcsim's own mix,
+                   direct:6,ring:3,held:1, and held:1, where every page
+                   goes back to the allocator as in the kernel's 2021 XDP
+                   test, before skb pages were recycled)
+  --rounds=N       rounds, 1..100 (default: $rounds)
+  --repeat=N       runs of each mode per rpcsim process, 1..100
+                   (default: $repeat)
+  --duration=S     seconds per run, passed to rpcsim (default: $duration;
+                   the defaults take about 3 minutes: 4 rounds x 4
+                   configurations x 3 modes x 3 runs x 1 s)
+  --profile=NAME   the pools' profile, passed to rpcsim: kernel or lean
+                   (default: rpcsim's, kernel)
+  -h, --help       this help
+
+The kernel's figures (Jesper Dangaard Brouer, "net: page_pool: use
+alloc_pages_bulk in refill code path", v6 9/9, 25 March 2021): baseline
+3,771,046 packets/s, list +4.49 %, array +12.68 %: the array gains 2.82
+times what the list gains.  What the allocator alone predicts for that
+ratio, from page_bench04_bulk on the same branch (v5r9, 22 March 2021,
+cycles per page at bulk 64: single 199, list 134, array 110):
+(199 - 110) / (199 - 134) = 1.37.
+Exit status: 0 the runs completed, 1 runtime failure (rpcsim failed or
+is not built), 2 bad command line (an rpcsim usage error included).
+EOF
+}
+
+bad()
+{
+	echo "$me: $1: expected $2" >&2
+	exit 2
+}
+
+# count VALUE MAX: VALUE is an integer from 1 to MAX.
+count()
+{
+	case $1 in ''|0*|*[!0-9]*) return 1 ;; esac
+	[ ${#1} -le ${#2} ] && [ "$1" -le "$2" ]
+}
+
+nl='
+'
+for arg in "$@"; do
+	case $arg in
+	--builddir=*) builddir=${arg#*=} ;;
+	--threads=*) threads=${arg#*=} ;;
+	--free-mix=*)
+		case ${arg#*=} in
+		''|*"$nl"*) bad "--free-mix=${arg#*=}" "rpcsim's --free-mix value" ;;
+		esac
+		mixes=$mixes${arg#*=}$nl
+		mix_given=1
+		;;
+	--rounds=*) rounds=${arg#*=} ;;
+	--repeat=*) repeat=${arg#*=} ;;
+	--duration=*) duration=${arg#*=} ;;
+	--profile=*) profile=${arg#*=} ;;
+	-h|--help) usage; exit 0 ;;
+	--builddir|--threads|--free-mix|--rounds|--repeat|--duration|--profile)
+		echo "$me: $arg: expected $arg=VALUE; see --help" >&2
+		exit 2
+		;;
+	-*) echo "$me: unknown option '$arg'; see --help" >&2; exit 2 ;;
+	*) echo "$me: unexpected argument '$arg'; see --help" >&2; exit 2 ;;
+	esac
+done
+
+[ -n "$builddir" ] || bad "--builddir=" "a build directory"
+case ,$threads, in *,,*)
+	bad "--threads=$threads" "RX queue counts 1..64 separated by commas" ;;
+esac
+seen=,
+for t in $(echo "$threads" | tr , ' '); do
+	count "$t" 64 ||
+		bad "--threads=$threads" "RX queue counts 1..64 separated by commas"
+	case $seen in *,$t,*) bad "--threads=$threads" "each count once" ;; esac
+	seen=$seen$t,
+done
+count "$rounds" 100 || bad "--rounds=$rounds" "an integer from 1 to 100"
+count "$repeat" 100 || bad "--repeat=$repeat" "an integer from 1 to 100"
+case $profile in
+''|kernel|lean) ;;
+*) bad "--profile=$profile" "kernel or lean" ;;
+esac
+# rpcsim checks --duration (and each --free-mix) itself: its usage error
+# comes through on the first run, exit 2
+[ -n "$mix_given" ] || mixes="default${nl}held:1$nl"
+
+rpcsim=$builddir/rpcsim/rpcsim
+if [ ! -x "$rpcsim" ]; then
+	echo "$me: $rpcsim: not built (scripts/setup.sh, or --builddir=DIR)" >&2
+	exit 1
+fi
+if ! command -v python3 >/dev/null 2>&1; then
+	echo "$me: python3 not found (it reads rpcsim's JSON)" >&2
+	exit 1
+fi
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/page-pool-gains.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# said once the runs are done: an rpcsim usage error leaves stdout empty
+load_before=$(cut -d' ' -f1-3 /proc/loadavg)
+r=1
+while [ "$r" -le "$rounds" ]; do
+	for t in $(echo "$threads" | tr , ' '); do
+		i=0
+		printf '%s' "$mixes" | {
+		while IFS= read -r mix; do
+			i=$((i + 1))
+			set -- --consumer=page_pool --alloc=all --threads="$t" \
+				--repeat="$repeat" --duration="$duration" \
+				--output-format=json
+			[ -n "$profile" ] && set -- "$@" --profile="$profile"
+			[ "$mix" = default ] || set -- "$@" --free-mix="$mix"
+			"$rpcsim" "$@" >"$tmp/r$r-t$t-m$i.json" 2>"$tmp/err"
+			rc=$?
+			if [ $rc -eq 2 ]; then
+				# rpcsim's one line naming the value
+				sed "s/^/$me: /" "$tmp/err" >&2
+				exit 2
+			elif [ $rc -ne 0 ]; then
+				sed "s/^/$me: /" "$tmp/err" >&2
+				echo "$me: rpcsim $* failed (exit $rc)" >&2
+				exit 1
+			fi
+			printf '%s\t%s\t%s\n' "$t" "$i" "$mix" >>"$tmp/configs.r$r"
+		done
+		} || exit $?
+	done
+	r=$((r + 1))
+done
+echo "$me: $rounds rounds of rpcsim --consumer=page_pool --alloc=all --repeat=$repeat --duration=$duration${profile:+ --profile=$profile}; RX queues $threads; load average $load_before before, $(cut -d' ' -f1-3 /proc/loadavg) after"
+
+python3 - "$tmp" "$rounds" <<'PY'
+import json, os, statistics, sys
+
+tmp, rounds = sys.argv[1], int(sys.argv[2])
+configs = []
+for line in open(os.path.join(tmp, "configs.r1")):
+    t, i, mix = line.rstrip("\n").split("\t")
+    configs.append((t, i, mix))
+for t, i, mix in configs:
+    modes = {}
+    for r in range(1, rounds + 1):
+        doc = json.load(open(os.path.join(tmp, "r%d-t%s-m%s.json" % (r, t, i))))
+        for m in doc["modes"]:
+            runs = modes.setdefault(m["mode"], [])
+            for run in m["per_run"]:
+                pp = run["page_pool"]
+                runs.append((pp["packets_per_s"], pp["ns_per_page"],
+                             run["mean_us"] * 1000 * run["calls"] / pp["packets"]
+                             if pp["packets"] else 0.0))
+    med = {k: [statistics.median(x[j] for x in v) for j in range(3)]
+           for k, v in modes.items()}
+    print()
+    print("%s RX queue%s, free mix %s" % (t, "" if t == "1" else "s",
+          "rpcsim's default" if mix == "default" else mix))
+    print()
+    print("| mode | runs | packets/s (median) | change against single | refill ns per page | allocator ns per packet |")
+    print("| --- | --- | --- | --- | --- | --- |")
+    single = med.get("single", [0])[0]
+    gain = {}
+    for name in ("single", "list", "array"):
+        if name not in med:
+            continue
+        pps, nspp, nspk = med[name]
+        change = "base" if name == "single" else (
+            "%+.1f %%" % (100 * (pps / single - 1)) if single else "-")
+        if name != "single" and single:
+            gain[name] = pps / single - 1
+        print("| %s | %d | %.0f | %s | %.1f | %.1f |" % (
+            name, len(modes[name]), pps, change, nspp, nspk))
+    print()
+    if gain.get("list") and "array" in gain:
+        ratio = "%.2f" % (gain["array"] / gain["list"])
+    else:
+        ratio = "- (no list gain)"
+    if all(k in med for k in ("single", "list", "array")) and \
+       med["single"][1] != med["list"][1]:
+        pred = "%.2f" % ((med["single"][1] - med["array"][1]) /
+                         (med["single"][1] - med["list"][1]))
+    else:
+        pred = "-"
+    print("array gain / list gain: %s (kernel XDP: 2.82; page_bench04 predicts 1.37); from these refills' ns per page: %s" % (ratio, pred))
+PY
