@@ -192,7 +192,8 @@ enum result_type {
 #define RESULT_RPCSIM_FREE_MIX(M)					\
 	M(direct, "direct", T_UINT, OPT, NONE)				\
 	M(ring, "ring", T_UINT, OPT, NONE)				\
-	M(held, "held", T_UINT, OPT, NONE)
+	M(held, "held", T_UINT, OPT, NONE)				\
+	M(released, "released", T_UINT, OPT, NONE)
 
 #define RESULT_RPCSIM_MIX(M)						\
 	M(read, "read", T_UINT, REQ, NONE)				\
@@ -381,6 +382,7 @@ enum result_type {
 	M(freed_direct, "freed_direct", T_UINT, OPT, NONE)		\
 	M(freed_ring, "freed_ring", T_UINT, OPT, NONE)			\
 	M(freed_held, "freed_held", T_UINT, OPT, NONE)			\
+	M(freed_released, "freed_released", T_UINT, OPT, NONE)		\
 	M(clone_puts, "clone_puts", T_UINT, OPT, NONE)
 
 /* Members named as struct page_pool_alloc_stats's (as the thread's). */

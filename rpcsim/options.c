@@ -156,14 +156,18 @@ const struct opt_spec opt_table[] = {
 	  .help = "packets per second per RX queue, paced by the\n"
 		  "clock; 0: as fast as the pool allows\n"
 		  "(default: 0)" },
-	{ "free-mix", 0, required_argument, "direct:W,ring:W,held:W",
+	{ "free-mix", 0, required_argument,
+	  "direct:W,ring:W,held:W,released:W",
 	  OPT_OTHER, .apply = apply_weights,
 	  .consumer_only = RPCSIM_CONSUMER_PAGE_POOL + 1,
 	  .help = "how a packet's pages come back, by weight:\n"
 		  "direct: freed in NAPI context (into the\n"
 		  "alloc cache); ring: freed by the stack thread\n"
 		  "(into the ring); held: an skb clone keeps a\n"
-		  "reference, so the pool releases the page\n"
+		  "reference, so the pool releases the page;\n"
+		  "released: the pool releases the page to an\n"
+		  "skb that frees it at once, on the RX thread\n"
+		  "(veth's XDP_PASS before 5.14)\n"
 		  "(default: direct:6,ring:3,held:1)" },
 	{ "ring-size", 0, required_argument, "N", OPT_COUNT,
 	  .min = 1, .max = MAX_RING_SIZE, .def = DEFAULT_RING_SIZE,
@@ -943,6 +947,7 @@ static void config_defaults(struct rpcsim_config *cfg)
 	cfg->free_direct = DEFAULT_FREE_DIRECT;
 	cfg->free_ring = DEFAULT_FREE_RING;
 	cfg->free_held = DEFAULT_FREE_HELD;
+	cfg->free_released = DEFAULT_FREE_RELEASED;
 }
 
 void rpcsim_parse_options(int argc, char **argv, struct rpcsim_config *cfg)

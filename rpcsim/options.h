@@ -113,7 +113,8 @@ struct rpcsim_config {
 	/* --consumer=page_pool: the packet stream and how it is freed. */
 	uint64_t packet_size;		/* bytes per packet */
 	uint64_t rate;			/* packets/s per RX queue, 0: no pacing */
-	unsigned int free_direct, free_ring, free_held;	/* --free-mix */
+	unsigned int free_direct, free_ring, free_held,	/* --free-mix */
+		     free_released;
 	unsigned int ring_size;		/* ptr_ring entries per page_pool */
 	uint64_t seed;
 	unsigned int repeat;

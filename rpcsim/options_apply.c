@@ -57,8 +57,8 @@ struct weights_spec {
 	const char *what;		/* "operation" */
 	const char *accepted;		/* the message's tail */
 	unsigned int nr;
-	const char *names[3];
-	size_t offset[3];
+	const char *names[4];
+	size_t offset[4];
 };
 
 #define WEIGHT(member)	offsetof(struct rpcsim_config, member)
@@ -70,13 +70,13 @@ static const struct weights_spec weights_specs[] = {
 		      "from 0 to 1000000, not both 0",
 	  .nr = 2, .names = { "read", "write" },
 	  .offset = { WEIGHT(read_weight), WEIGHT(write_weight) } },
-	/* --free-mix=direct:W,ring:W,held:W, as --mix. */
+	/* --free-mix=direct:W,ring:W,held:W,released:W, as --mix. */
 	{ .option = "free-mix", .what = "way",
-	  .accepted = "expected direct:W,ring:W,held:W with integer "
-		      "weights from 0 to 1000000, not all 0",
-	  .nr = 3, .names = { "direct", "ring", "held" },
+	  .accepted = "expected direct:W,ring:W,held:W,released:W with "
+		      "integer weights from 0 to 1000000, not all 0",
+	  .nr = 4, .names = { "direct", "ring", "held", "released" },
 	  .offset = { WEIGHT(free_direct), WEIGHT(free_ring),
-		      WEIGHT(free_held) } },
+		      WEIGHT(free_held), WEIGHT(free_released) } },
 };
 
 static unsigned int *weight_field(struct rpcsim_config *cfg,
@@ -88,7 +88,7 @@ static unsigned int *weight_field(struct rpcsim_config *cfg,
 static void parse_weights(const struct weights_spec *ws, const char *arg,
 			  struct rpcsim_config *cfg)
 {
-	bool seen[4] = { false };
+	bool seen[ARRAY_SIZE(ws->names)] = { false };
 	const char *p = arg;
 	unsigned int i, sum = 0, given = 0;
 

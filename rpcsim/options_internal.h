@@ -54,6 +54,7 @@
 #define DEFAULT_FREE_DIRECT	6U
 #define DEFAULT_FREE_RING	3U
 #define DEFAULT_FREE_HELD	1U
+#define DEFAULT_FREE_RELEASED	0U
 /* A NAPI poll's budget of packets per RX queue may wait for the stack. */
 #define QUEUE_DEPTH_PER_RXQ	64U
 

@@ -151,7 +151,7 @@ static void config_nfsd(FILE *out, const struct rpcsim_config *cfg)
 /* The page_pool consumer's lines of the configuration. */
 static void config_page_pool(FILE *out, const struct rpcsim_config *cfg)
 {
-	char a[32], b[32];
+	char a[32], b[32], c[32];
 
 	fprintf(out, "; GFP_ATOMIC, no retry (a failed refill drops the "
 		"packet); %u run%s per mode\n", cfg->repeat,
@@ -167,11 +167,16 @@ static void config_page_pool(FILE *out, const struct rpcsim_config *cfg)
 			 fmt_thousands(a, sizeof(a), cfg->rate));
 	else
 		snprintf(b, sizeof(b), "as fast as the pool allows");
+	/* released only when in the mix (the default has none) */
+	if (cfg->free_released)
+		snprintf(c, sizeof(c), ",released:%u", cfg->free_released);
+	else
+		c[0] = '\0';
 	fprintf(out, "  packets:    %" PRIu64 " bytes (%lu page%s each), %s; "
-		"freed direct:%u,ring:%u,held:%u, seed %" PRIu64 "\n",
+		"freed direct:%u,ring:%u,held:%u%s, seed %" PRIu64 "\n",
 		cfg->packet_size, cfg->packet_pages,
 		cfg->packet_pages > 1 ? "s" : "", b, cfg->free_direct,
-		cfg->free_ring, cfg->free_held, cfg->seed);
+		cfg->free_ring, cfg->free_held, c, cfg->seed);
 }
 
 void report_config(FILE *out, const struct report *rep)
@@ -496,9 +501,11 @@ static void mode_page_pool_lines(FILE *out, const struct mode_summary *ms)
 		al->empty);
 	fprintf(out, "  packets:   %" PRIu64 " freed direct, %" PRIu64
 		" by the stack thread, %" PRIu64 " held by a clone (%" PRIu64
-		" clone references dropped); %" PRIu64 " RX waits (%.3f s)\n",
-		pr->freed_direct, pr->freed_ring, pr->freed_held,
-		pr->clone_puts, ms->total.waits,
+		" clone references dropped)", pr->freed_direct,
+		pr->freed_ring, pr->freed_held, pr->clone_puts);
+	if (pr->freed_released)
+		fprintf(out, ", %" PRIu64 " released to an skb", pr->freed_released);
+	fprintf(out, "; %" PRIu64 " RX waits (%.3f s)\n", ms->total.waits,
 		(double)ms->total.wait_ns / 1e9);
 }
 
@@ -802,6 +809,7 @@ static void json_config_page_pool(struct json *j,
 	json_uint(j, RK(rpcsim_free_mix, direct), cfg->free_direct);
 	json_uint(j, RK(rpcsim_free_mix, ring), cfg->free_ring);
 	json_uint(j, RK(rpcsim_free_mix, held), cfg->free_held);
+	json_uint(j, RK(rpcsim_free_mix, released), cfg->free_released);
 	json_object_end(j);
 	json_object_end(j);
 }

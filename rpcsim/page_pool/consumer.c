@@ -12,10 +12,13 @@
  *   after the start); 0 receives as fast as the pool allows;
  * - --free-mix decides, per packet, how its pages come back: direct (the
  *   skb consumed in NAPI context: recycled into the alloc cache), ring
- *   (freed later by the stack thread, another CPU: into the ring), or
- *   held (an skb clone keeps a reference: the pool releases the page,
- *   the stack thread later drops the clone's reference, which frees it
- *   to the allocator);
+ *   (freed later by the stack thread, another CPU: into the ring), held
+ *   (an skb clone keeps a reference: the pool releases the page, the
+ *   stack thread later drops the clone's reference, which frees it to
+ *   the allocator), or released (the frame becomes an skb that does not
+ *   recycle, as veth's XDP_PASS before 5.14: the pool releases the page
+ *   and the skb, consumed in the same NAPI context, frees it to the
+ *   allocator on the RX thread's CPU);
  * - one stack thread frees the ring and held packets from a bounded
  *   queue (--queue-depth packets; a full queue makes the RX thread wait,
  *   counted as a wait).
@@ -46,6 +49,8 @@ enum ppool_fate {
 	PPOOL_DIRECT,		/* not queued: freed in NAPI context */
 	PPOOL_RING,		/* page_pool_put_page(), not direct */
 	PPOOL_HELD,		/* the clone's reference: pp_put_page() */
+	PPOOL_RELEASED,		/* not queued: released, then put */
+	PPOOL_NR_FATES
 };
 
 struct ppool_packet {
@@ -79,7 +84,7 @@ struct ppool_rxq {
 	pthread_t thread;
 	struct pp_page **pkt;		/* the packet being received */
 	uint64_t rng;
-	uint64_t packets, dropped, freed[3];
+	uint64_t packets, dropped, freed[PPOOL_NR_FATES];
 	uint64_t waits, wait_ns;
 	uint64_t finish_ns;
 	struct page_pool_recycle_stats rst;	/* direct returns */
@@ -298,7 +303,7 @@ static void ppool_consume(struct ppool_rxq *rxq)
 {
 	const struct rpcsim_config *cfg = rxq->run->cfg;
 	unsigned int total = cfg->free_direct + cfg->free_ring +
-			     cfg->free_held;
+			     cfg->free_held + cfg->free_released;
 	unsigned int r = (unsigned int)(ppool_random(&rxq->rng) % total);
 	unsigned long n = cfg->packet_pages;
 	enum ppool_fate fate;
@@ -307,11 +312,21 @@ static void ppool_consume(struct ppool_rxq *rxq)
 		fate = PPOOL_DIRECT;
 	else if (r < cfg->free_direct + cfg->free_ring)
 		fate = PPOOL_RING;
-	else
+	else if (r < cfg->free_direct + cfg->free_ring + cfg->free_held)
 		fate = PPOOL_HELD;
+	else
+		fate = PPOOL_RELEASED;
 	rxq->freed[fate]++;
 	if (fate == PPOOL_RING) {
 		ppool_stack_queue(rxq, fate);
+		return;
+	}
+	if (fate == PPOOL_RELEASED) {
+		/* xdp_release_frame(), then the skb's free: this CPU */
+		for (unsigned long i = 0; i < n; i++) {
+			page_pool_release_page(&rxq->pool, rxq->pkt[i]);
+			pp_put_page(rxq->run->pp, rxq->pkt[i]);
+		}
 		return;
 	}
 	for (unsigned long i = 0; i < n; i++) {
@@ -436,6 +451,7 @@ static void ppool_collect(struct ppool_run *run, struct svc_result *res)
 		pr->freed_direct += rxq->freed[PPOOL_DIRECT];
 		pr->freed_ring += rxq->freed[PPOOL_RING];
 		pr->freed_held += rxq->freed[PPOOL_HELD];
+		pr->freed_released += rxq->freed[PPOOL_RELEASED];
 	}
 	res->elapsed_s = (double)(last - run->start_ns) / 1e9;
 }
@@ -554,6 +570,7 @@ void ppool_result_add(struct ppool_result *dst, const struct ppool_result *src)
 	dst->freed_direct += src->freed_direct;
 	dst->freed_ring += src->freed_ring;
 	dst->freed_held += src->freed_held;
+	dst->freed_released += src->freed_released;
 	dst->clone_puts += src->clone_puts;
 	dst->stack_packets += src->stack_packets;
 }

@@ -26,7 +26,7 @@ struct ppool_result {
 	uint64_t packets;		/* received (timed run) */
 	uint64_t dropped;		/* no page for them */
 	/* How the received packets were freed (--free-mix). */
-	uint64_t freed_direct, freed_ring, freed_held;
+	uint64_t freed_direct, freed_ring, freed_held, freed_released;
 	uint64_t clone_puts;		/* clone references dropped */
 	uint64_t stack_packets;		/* packets the stack thread freed */
 };

@@ -88,13 +88,7 @@ static unsigned long page_pfn(const struct page_pool *pool,
 	return pp_page_to_pfn(pool->pp, page);
 }
 
-/*
- * page_pool_return_page(): @page leaves the pool's books (release count,
- * state_release event) and the pool's reference to it goes: to the
- * allocator if it was the last one.
- */
-static void page_pool_return_page(struct page_pool *pool,
-				  struct pp_page *page)
+void page_pool_release_page(struct page_pool *pool, struct pp_page *page)
 {
 	uint32_t release = atomic_fetch_add_explicit(&pool->release_cnt, 1,
 						     memory_order_relaxed) + 1;
@@ -102,6 +96,16 @@ static void page_pool_return_page(struct page_pool *pool,
 	if (page_pool_trace_enabled(page_pool_state_release))
 		page_pool_trace(page_pool_state_release, pool,
 				page_pfn(pool, page), release);
+}
+
+/*
+ * page_pool_return_page(): @page leaves the pool's books and the pool's
+ * reference to it goes: to the allocator if it was the last one.
+ */
+static void page_pool_return_page(struct page_pool *pool,
+				  struct pp_page *page)
+{
+	page_pool_release_page(pool, page);
 	pp_put_page(pool->pp, page);
 }
 

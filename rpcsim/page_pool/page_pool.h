@@ -120,6 +120,14 @@ void page_pool_put_page(struct page_pool *pool, struct pp_page *page,
 			bool allow_direct, struct page_pool_recycle_stats *st);
 
 /*
+ * page_pool_release_page(): @page leaves the pool's books (release
+ * count, state_release event) and its reference passes to the caller,
+ * who puts it: 5.13's page_pool_release_page(), as xdp_release_frame()
+ * calls it for a frame that becomes an skb.  Any thread.
+ */
+void page_pool_release_page(struct page_pool *pool, struct pp_page *page);
+
+/*
  * page_pool_destroy(): every page in the alloc cache and the ring goes
  * back to the allocator; no other thread may use @pool any more.
  * Returns the pages still in flight (hold - release), 0 when every page

@@ -6,17 +6,18 @@
 # 64 pages per call (one with --alloc=single), the pages handed out add up
 # (from the cache + from the ring + allocated), the recycle-or-release
 # decision follows --free-mix (direct -> cache, stack -> ring, a clone's
-# reference -> released, a full ring -> released), every page comes back
+# reference -> released, a full ring -> released, released -> out of the
+# pool's books and freed at once by the RX thread), every page comes back
 # (0 in flight, nothing leaked), --alloc=all under the merged and the
 # pure-output bulk contract, --rate paced by the clock, the text report,
 # a signal ending a run, and bad input (exit 2, one line).
 
 . "${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/rpcsim/common.sh"
 
-plan_tests 55
+plan_tests 58
 
 if ! have_python; then
-	skip 28 "python3 missing: the JSON checks need it"
+	skip 31 "python3 missing: the JSON checks need it"
 	skipped_json=1
 fi
 
@@ -124,6 +125,26 @@ if [ -z "${skipped_json:-}" ]; then
 		'pp["recycle_napi"]["cached"] == 0' \
 		'r["pool_at_exit"]["leaked"] == 0'
 	ok $? "a page still referenced by a clone is released, never recycled"
+
+	run $PP --free-mix=released:1 --threads=1 --requests=5000 --json
+	ran_ok "--free-mix=released:1 runs"
+	check "$OUT" 'd["config"]["page_pool"]["free_mix"] == {"direct": 0, "ring": 0, "held": 0, "released": 1}' \
+		'pp["hit_rate"] == 0' \
+		'pp["from_alloc"] == pp["handed_out"] == 5000' \
+		'pp["freed_released"] == 5000' \
+		'pp["recycle_napi"]["released_refcnt"] == 0' \
+		'pp["recycle_napi"]["cached"] == 0' \
+		'pp["clone_puts"] == 0' \
+		'pp["recycle_stack"]["ring"] == 0' \
+		'rp["inflight"] == 0' 'rp["hold"] == rp["release"]' \
+		'r["pool_at_exit"]["leaked"] == 0'
+	ok $? "released to an skb: out of the pool's books and freed on the RX thread, every page allocated"
+	run $PP --free-mix=released:1 --threads=1 --requests=5000
+	[ "$status" -eq 0 ] &&
+		grep -q '^  packets: .*; freed direct:0,ring:0,held:0,released:1, seed 1$' "$OUT" &&
+		grep -q '^  packets: .* (0 clone references dropped), 5000 released to an skb; ' "$OUT"
+	ok $? "text: the mix and the packets released to an skb" ||
+		diag "exit $status: $(grep -e '^  packets:' "$OUT") $(cat "$ERR")"
 
 	run $PP --packet-size=9000 --threads=2 --requests=4000 --json
 	ran_ok "--packet-size=9000 on 2 RX queues runs"
