@@ -8,6 +8,9 @@
 # round runs rpcsim --consumer=page_pool --alloc=all --repeat=N (the
 # modes' runs interleaved in one process) for every thread count and
 # free mix in turn, so that a machine's drift hits every configuration.
+# Its default mixes: rpcsim's, where nine pages in ten are recycled, and
+# released:1, the kernel test's, where every packet takes a page from the
+# allocator and its skb frees it on the same CPU.
 # A benchmark, not a test ("make bench" does not run it: minutes).
 #
 #   sh bench/page-pool-gains.sh [OPTION]...
@@ -39,11 +42,13 @@ array's gain over the list's gain beside the kernel's.
                    the top of the source tree)
   --threads=LIST   RX queues (rpcsim --threads), comma-separated, each
                    1..64 (default: $threads)
-  --free-mix=MIX   passed to rpcsim as --free-mix; may be given more than
-                   once, each a configuration (default: rpcsim's own mix,
-                   direct:6,ring:3,held:1, and held:1, where every page
-                   goes back to the allocator as in the kernel's 2021 XDP
-                   test, before skb pages were recycled)
+  --free-mix=MIX   passed to rpcsim as --free-mix ("default": rpcsim's
+                   own); may be given more than once, each a
+                   configuration (default: rpcsim's own mix,
+                   direct:6,ring:3,held:1, and released:1, where every
+                   page goes back to the allocator on the CPU that took
+                   it, as in the kernel's 2021 XDP test: its veth turned
+                   each frame into an skb, released from the pool)
   --rounds=N       rounds, 1..100 (default: $rounds)
   --repeat=N       runs of each mode per rpcsim process, 1..100
                    (default: $repeat)
@@ -125,7 +130,7 @@ case $profile in
 esac
 # rpcsim checks --duration (and each --free-mix) itself: its usage error
 # comes through on the first run, exit 2
-[ -n "$mix_given" ] || mixes="default${nl}held:1$nl"
+[ -n "$mix_given" ] || mixes="default${nl}released:1$nl"
 
 rpcsim=$builddir/rpcsim/rpcsim
 if [ ! -x "$rpcsim" ]; then
@@ -161,6 +166,9 @@ while [ "$r" -le "$rounds" ]; do
 				# rpcsim's one line naming the value
 				sed "s/^/$me: /" "$tmp/err" >&2
 				exit 2
+			elif [ $rc -gt 128 ]; then
+				# a signal (Ctrl-C): nothing to report
+				exit $rc
 			elif [ $rc -ne 0 ]; then
 				sed "s/^/$me: /" "$tmp/err" >&2
 				echo "$me: rpcsim $* failed (exit $rc)" >&2

@@ -6,7 +6,7 @@
 # configuration (RX queues x free mix) gets a table of the three modes
 # with every run counted, the change against single computed from the
 # medians it prints, and the ratio line; the default mixes are rpcsim's
-# and held:1; an rpcsim usage error comes through as one line, exit 2,
+# and released:1; an rpcsim usage error comes through as one line, exit 2,
 # nothing on stdout; no build exits 1; bad input exits 2 with one line
 # naming the option.
 
@@ -99,8 +99,8 @@ ok $? "a ratio line under each table, beside the kernel's" ||
 # --- the default mixes --------------------------------------------------------------
 run $short --rounds=1 --threads=1
 [ "$status" -eq 0 ] && [ "$(titles)" = "1 RX queue, free mix rpcsim's default
-1 RX queue, free mix held:1" ]
-ok $? "by default rpcsim's own mix and held:1" ||
+1 RX queue, free mix released:1" ]
+ok $? "by default rpcsim's own mix and released:1" ||
 	diag "exit $status: $(cat "$OUT" "$ERR")"
 
 # --- failures -----------------------------------------------------------------------
