@@ -32,6 +32,28 @@ bench_cpu()
 	fi
 }
 
+# bench_count VALUE MAX: VALUE is an integer from 1 to MAX (digits only,
+# no leading 0).
+bench_count()
+{
+	case $1 in ''|0*|*[!0-9]*) return 1 ;; esac
+	[ ${#1} -le ${#2} ] && [ "$1" -le "$2" ]
+}
+
+# bench_counts LIST MAX: LIST is such integers separated by commas, each
+# once.  Status 1 when an item is empty or not one of them, 2 when one
+# comes twice.
+bench_counts()
+{
+	case ,$1, in *,,*) return 1 ;; esac
+	bc_seen=,
+	for bc_n in $(echo "$1" | tr , ' '); do
+		bench_count "$bc_n" "$2" || return 1
+		case $bc_seen in *,$bc_n,*) return 2 ;; esac
+		bc_seen=$bc_seen$bc_n,
+	done
+}
+
 # An awk function, to put before a program: median(LIST), the median of
 # the numbers of LIST (separated by spaces); of an even count, the mean of
 # the middle two.

@@ -19,6 +19,8 @@ set -u
 
 me=page-pool-gains.sh
 top=$(cd "$(dirname "$0")/.." && pwd) || exit 1
+# shellcheck source=bench/common.sh
+. "$top/bench/common.sh"
 builddir=$top/build
 threads=1,2
 rounds=4
@@ -77,13 +79,6 @@ bad()
 	exit 2
 }
 
-# count VALUE MAX: VALUE is an integer from 1 to MAX.
-count()
-{
-	case $1 in ''|0*|*[!0-9]*) return 1 ;; esac
-	[ ${#1} -le ${#2} ] && [ "$1" -le "$2" ]
-}
-
 nl='
 '
 for arg in "$@"; do
@@ -112,18 +107,13 @@ for arg in "$@"; do
 done
 
 [ -n "$builddir" ] || bad "--builddir=" "a build directory"
-case ,$threads, in *,,*)
-	bad "--threads=$threads" "RX queue counts 1..64 separated by commas" ;;
+bench_counts "$threads" 64
+case $? in
+1) bad "--threads=$threads" "RX queue counts 1..64 separated by commas" ;;
+2) bad "--threads=$threads" "each count once" ;;
 esac
-seen=,
-for t in $(echo "$threads" | tr , ' '); do
-	count "$t" 64 ||
-		bad "--threads=$threads" "RX queue counts 1..64 separated by commas"
-	case $seen in *,$t,*) bad "--threads=$threads" "each count once" ;; esac
-	seen=$seen$t,
-done
-count "$rounds" 100 || bad "--rounds=$rounds" "an integer from 1 to 100"
-count "$repeat" 100 || bad "--repeat=$repeat" "an integer from 1 to 100"
+bench_count "$rounds" 100 || bad "--rounds=$rounds" "an integer from 1 to 100"
+bench_count "$repeat" 100 || bad "--repeat=$repeat" "an integer from 1 to 100"
 case $profile in
 ''|kernel|lean) ;;
 *) bad "--profile=$profile" "kernel or lean" ;;

@@ -15,6 +15,8 @@ set -u
 
 me=seed-order.sh
 top=$(cd "$(dirname "$0")/.." && pwd) || exit 1
+# shellcheck source=bench/common.sh
+. "$top/bench/common.sh"
 plain=${PP_PLAIN_BUILD:-$top/build}
 asan=${PP_ASAN_BUILD:-$top/build-asan}
 threads=1,2,8
@@ -78,13 +80,6 @@ bad()
 	exit 2
 }
 
-# count VALUE MAX: VALUE is an integer from 1 to MAX.
-count()
-{
-	case $1 in ''|0*|*[!0-9]*) return 1 ;; esac
-	[ ${#1} -le ${#2} ] && [ "$1" -le "$2" ]
-}
-
 for arg in "$@"; do
 	case $arg in
 	--plain=*) plain=${arg#*=} ;;
@@ -108,19 +103,12 @@ done
 
 [ -n "$plain" ] || bad "--plain=" "a build directory"
 [ -n "$asan" ] || bad "--asan=" "a build directory"
-case ,$threads, in *,,*)
-	bad "--threads=$threads" "thread counts 1..4096 separated by commas" ;;
+bench_counts "$threads" 4096
+case $? in
+1) bad "--threads=$threads" "thread counts 1..4096 separated by commas" ;;
+2) bad "--threads=$threads" "each thread count once" ;;
 esac
-seen=,
-for t in $(echo "$threads" | tr , ' '); do
-	count "$t" 4096 ||
-		bad "--threads=$threads" "thread counts 1..4096 separated by commas"
-	case $seen in *,$t,*)
-		bad "--threads=$threads" "each thread count once" ;;
-	esac
-	seen=$seen$t,
-done
-count "$repeat" 1000 || bad "--repeat=$repeat" "an integer from 1 to 1000"
+bench_count "$repeat" 1000 || bad "--repeat=$repeat" "an integer from 1 to 1000"
 case $profile in
 ''|kernel|lean) ;;
 *) bad "--profile=$profile" "kernel or lean" ;;
@@ -142,7 +130,7 @@ if [ -n "$tcp_read" ]; then
 		bad "--tcp-read=$tcp_read" "0 or a size from 1k to 64m"
 fi
 if [ -n "$requests" ]; then
-	count "$requests" 1000000000000000 ||
+	bench_count "$requests" 1000000000000000 ||
 		bad "--requests=$requests" "an integer from 1 to 1000000000000000"
 elif [ -z "$duration" ]; then
 	duration=2
