@@ -38,6 +38,19 @@ __attribute__((noreturn, cold))
 void pp_bad_pointer(const struct pp_pool *pool, const void *page,
 		    const char *call);
 
+/*
+ * CONFIG_DEBUG_LIST's __list_add_valid() and __list_del_entry_valid()
+ * (list_debug.c): a broken link is reported and aborts.  Exported as
+ * pp_list_add_check() and pp_list_del_check(); the library calls these
+ * names, bound inside it, as the kernel calls its own.
+ */
+__attribute__((visibility("hidden")))
+void ppk_list_add_valid(const struct pp_list_head *new,
+			const struct pp_list_head *prev,
+			const struct pp_list_head *next);
+__attribute__((visibility("hidden")))
+void ppk_list_del_entry_valid(const struct pp_list_head *entry);
+
 void pp_poison_pages(struct pp_pool *pool, struct pp_page *page,
 		     unsigned int order);
 void pp_check_poison(const struct pp_pool *pool, struct pp_page *page,

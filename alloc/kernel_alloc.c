@@ -540,8 +540,12 @@ bool ppk_bulk_fill(struct pp_pool *pool, struct pp_zone *preferred_zone,
 			ppk_zone_statistics(pool, preferred_zone, zone, 1);
 		}
 		ppk_prep_new_page(pool, page, 0, req->gfp, 0, req->call);
-		if (to_list)
+		if (to_list) {
+			if (unlikely(pool->debug_list))
+				ppk_list_add_valid(&page->lru, req->page_list,
+						   req->page_list->next);
 			pp_list_add(&page->lru, req->page_list);
+		}
 		else if (fill_all)
 			page_array[nr_populated + (unsigned long)j] = page;
 	);

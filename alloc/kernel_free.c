@@ -278,6 +278,8 @@ static void ppk_free_unref_page_list(struct pp_pool *pool,
 	while (!pp_list_empty(list)) {
 		struct pp_page *page = pp_lru_to_page(list->next);
 
+		if (unlikely(pool->debug_list))
+			ppk_list_del_entry_valid(&page->lru);
 		pp_list_del(&page->lru);
 		page->private = 0;
 		if (unlikely(traced))
@@ -323,6 +325,9 @@ void ppk_release_pages(struct pp_pool *pool, struct pp_page **pages,
 			continue;
 		}
 		ppk_page_cache_release(page);
+		if (unlikely(pool->debug_list))
+			ppk_list_add_valid(&page->lru, &pages_to_free,
+					   pages_to_free.next);
 		pp_list_add(&page->lru, &pages_to_free);
 	}
 	/* mem_cgroup_uncharge_list() */

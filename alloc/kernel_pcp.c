@@ -40,6 +40,46 @@ unsigned int ppk_pcp_count(const struct pp_pcp *pcp)
 /* --- the lists, by their owner under the pcp lock (or stopped) ---------- */
 
 /*
+ * list_add()'s checks for the chain @first (@k pages linked through
+ * lru.next) going in at a list's head before @old (its first page, or
+ * NULL when empty or not known).
+ */
+static void ppk_pcp_chain_add_check(const struct pp_page *first,
+				    unsigned long k,
+				    const struct pp_page *old)
+{
+	const struct pp_page *p = first;
+
+	for (unsigned long i = 0; i < k; i++) {
+		const struct pp_page *next = i + 1 < k ?
+			pp_lru_to_page(p->lru.next) : old;
+
+		ppk_pcp_list_add_check(p, next);
+		p = next;
+	}
+}
+
+/*
+ * list_del()'s checks for @k pages an rseq section took (@dst, in the
+ * order taken): the links among them are exact and theirs now; the link
+ * to the page left first (or last) on the list may be changed by
+ * another thread of the CPU once the section committed, so it is not
+ * checked.
+ */
+static void ppk_pcp_taken_check(struct pp_page *const *dst, long k,
+				bool tail)
+{
+	for (long i = 0; i < k; i++) {
+		const struct pp_page *nb = i + 1 < k ? dst[i + 1] : NULL;
+
+		if (tail)
+			ppk_pcp_list_del_check(dst[i], nb, NULL);
+		else
+			ppk_pcp_list_del_check(dst[i], NULL, nb);
+	}
+}
+
+/*
  * __rmqueue_pcplist()'s list_first_entry() and list_del(), up to @n
  * times: the kernel's stores, the next page's lru.prev included.
  */
@@ -53,9 +93,14 @@ static unsigned int ppk_list_take_locked(struct pp_pool *pool,
 	struct pp_page *p = pool->mem_map + ppk_word_pfn(w);
 
 	for (unsigned int i = 0; i < k; i++) {
+		struct pp_page *next = i + 1 < count ?
+				       pp_lru_to_page(p->lru.next) : NULL;
+
+		if (unlikely(pool->debug_list))
+			ppk_pcp_list_del_check(p, NULL, next);
 		dst[i] = p;
-		if (i + 1 < count) {
-			p = pp_lru_to_page(p->lru.next);
+		if (next) {
+			p = next;
 			p->lru.prev = ppk_list_head(l);
 		}
 	}
@@ -74,6 +119,9 @@ static unsigned int ppk_list_add_locked(struct pp_pool *pool,
 	uint64_t w = ppk_list_word(l);
 	unsigned int count = ppk_word_count(w);
 
+	if (unlikely(pool->debug_list))
+		ppk_pcp_chain_add_check(first, k, count ? pool->mem_map +
+					ppk_word_pfn(w) : NULL);
 	if (count) {
 		struct pp_page *old = pool->mem_map + ppk_word_pfn(w);
 
@@ -98,9 +146,14 @@ static unsigned int ppk_list_take_tail_locked(struct pp_pool *pool,
 	struct pp_page *p = l->tail;
 
 	for (unsigned int i = 0; i < k; i++) {
+		struct pp_page *prev = i + 1 < count ?
+				       pp_lru_to_page(p->lru.prev) : NULL;
+
+		if (unlikely(pool->debug_list))
+			ppk_pcp_list_del_check(p, prev, NULL);
 		dst[i] = p;
-		if (i + 1 < count)
-			p = pp_lru_to_page(p->lru.prev);
+		if (prev)
+			p = prev;
 	}
 	if (k == count) {
 		ppk_list_set(l, 0);
@@ -143,6 +196,8 @@ long ppk_rseq_pcp_take(struct pp_pool *pool, struct pp_zone *zone, int mt,
 					 pool->mem_map, dst, n);
 		if (likely(k >= 0)) {
 			*cpu_out = (unsigned int)cpu;
+			if (unlikely(pool->debug_list))
+				ppk_pcp_taken_check(dst, k, tail);
 			return k;
 		}
 		if (k == PP_RSEQ_STOPPED)
@@ -206,6 +261,10 @@ long ppk_pcp_add(struct pp_pool *pool, struct pp_zone *zone,
 #ifdef PP_RSEQ_PCP
 	struct rseq *rs = pp_rseq_area();
 	int marked = -1;
+
+	/* The list's first page is read inside the section: not checked. */
+	if (unlikely(pool->debug_list))
+		ppk_pcp_chain_add_check(first, k, NULL);
 
 	for (;;) {
 		int cpu = pp_rseq_cpu(rs);
@@ -536,6 +595,9 @@ void ppk_free_pcppages_bulk(struct pp_pool *pool, struct pp_zone *zone,
 				/* bulkfree_pcp_prepare() */
 				ppk_check_free_page(pool, page,
 						    "free_pcppages_bulk");
+				if (unlikely(pool->debug_list))
+					ppk_list_add_valid(&page->lru,
+							   head.prev, &head);
 				pp_list_add_tail(&page->lru, &head);
 				/* prefetch_buddy(), the first batch pages */
 				if (prefetch_nr++ < batch)
@@ -557,6 +619,8 @@ taken:
 		struct pp_page *page = pp_lru_to_page(head.next);
 		int mt = ppk_get_pcppage_migratetype(page);
 
+		if (unlikely(pool->debug_list))
+			ppk_list_del_entry_valid(&page->lru);
 		pp_list_del(&page->lru);
 		pp_set_page_state(page, PP_PAGE_NONE);
 		pp_free_one_page_locked(pool, zone, page, 0);

@@ -23,6 +23,19 @@ static inline struct pp_list_head *ppk_list_head(struct ppk_list *l)
 	return (struct pp_list_head *)l;
 }
 
+/*
+ * CONFIG_DEBUG_LIST's checks on a pcp list (list_debug.c), run where
+ * pool->debug_list: @page leaving its list, @prev and @next its
+ * neighbours where the list keeps those links exact (NULL: a list head,
+ * or a link an rseq section leaves stale); @page going in before @next
+ * (NULL: not known before the section).
+ */
+void ppk_pcp_list_del_check(const struct pp_page *page,
+			    const struct pp_page *prev,
+			    const struct pp_page *next);
+void ppk_pcp_list_add_check(const struct pp_page *page,
+			    const struct pp_page *next);
+
 /* The kernel profile's part of @zone (struct zone's own fields). */
 static inline struct ppk_zone *ppk_zone(const struct pp_pool *pool,
 					const struct pp_zone *zone)

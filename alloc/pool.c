@@ -67,6 +67,13 @@ int pp_pool_config_init(struct pp_pool_config *cfg)
 			err = -EINVAL;
 	}
 	cfg->init_on_alloc = false;
+	/* Any other value makes pp_pool_create() fail, saying so. */
+	env = getenv("PAGEPOOL_DEBUG_LIST");
+	cfg->debug_list = true;
+	if (env && (env[0] == '0' || env[0] == '1') && env[1] == '\0')
+		cfg->debug_list = env[0] == '1';
+	else if (env)
+		err = -EINVAL;
 	/* Named here; the trylock share it leaves fails pp_pool_create(). */
 	if (pp_fault_config_env(cfg))
 		err = -EINVAL;
@@ -96,15 +103,24 @@ static int pp_profile_check(const struct pp_pool_config *cfg)
  * on.  Refused the way PAGEPOOL_PCP is: one line, and pp_pool_create()
  * fails with EINVAL.
  */
-static int pp_debug_env_check(void)
+static int pp_bool_env_check(const char *name, const char *what)
 {
-	const char *env = getenv("PAGEPOOL_DEBUG");
+	const char *env = getenv(name);
 
 	if (!env || ((env[0] == '0' || env[0] == '1') && env[1] == '\0'))
 		return 0;
-	fprintf(stderr, "pagepool: PAGEPOOL_DEBUG='%s': expected 0 (debug "
-		"checks off) or 1 (on)\n", env);
+	fprintf(stderr, "pagepool: %s='%s': expected 0 (%s off) or 1 (on)\n",
+		name, env, what);
 	return -EINVAL;
+}
+
+/* PAGEPOOL_DEBUG_LIST the same way (CONFIG_DEBUG_LIST's checks). */
+static int pp_debug_env_check(void)
+{
+	int err = pp_bool_env_check("PAGEPOOL_DEBUG", "debug checks");
+
+	return err ? err : pp_bool_env_check("PAGEPOOL_DEBUG_LIST",
+					     "list checks");
 }
 
 static unsigned long pp_int_sqrt(unsigned long x)
@@ -278,6 +294,7 @@ static int pp_zone_setup(struct pp_pool *pool, unsigned int nid,
 	int err;
 
 	zone->node = nid;
+	zone->debug_list = pool->debug_list;
 	zone->start_pfn = start;
 	zone->nr_pages = nr;
 	zone->fault_buddy_reserve = cfg->fault.buddy_empty;
@@ -450,6 +467,7 @@ static int pp_pool_settings(struct pp_pool *pool,
 	pool->kernel = cfg->profile == PP_PROFILE_KERNEL &&
 		       cfg->backend == PP_BACKEND_BUDDY;
 	pool->init_on_alloc = pool->kernel && cfg->init_on_alloc;
+	pool->debug_list = pool->kernel && cfg->debug_list;
 	pool->nr_pages = cfg->nr_pages;
 	pool->debug = cfg->debug;
 	atomic_init(&pool->bulk_variant, (unsigned int)cfg->bulk_variant);
@@ -685,4 +703,9 @@ PP_NAME_LOOKUPS(pp_profile, enum pp_profile, pp_profile_names, PP_NR_PROFILES)
 enum pp_profile pp_pool_profile(const struct pp_pool *pool)
 {
 	return pool->kernel ? PP_PROFILE_KERNEL : PP_PROFILE_LEAN;
+}
+
+bool pp_pool_debug_list(const struct pp_pool *pool)
+{
+	return pool->debug_list;
 }

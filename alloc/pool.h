@@ -139,6 +139,7 @@ struct pp_zone {
 	unsigned long start_pfn;
 	unsigned long nr_pages;
 	unsigned int node;
+	bool debug_list;		/* pool->debug_list, for the buddy lists */
 	struct pp_page **rings;		/* the pcp lists' rings, one mapping */
 	size_t rings_bytes;
 	/*
@@ -190,6 +191,7 @@ struct pp_pool {
 	bool pcp_rseq;			/* PP_PCP_RSEQ, else PP_PCP_LOCK */
 	bool kernel;			/* PP_PROFILE_KERNEL */
 	bool init_on_alloc;		/* kernel profile: zero every page */
+	bool debug_list;		/* kernel profile: CONFIG_DEBUG_LIST */
 	uint8_t backend_id;		/* enum pp_backend */
 	_Atomic unsigned int bulk_variant;	/* enum pp_bulk_variant */
 	/*

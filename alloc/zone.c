@@ -16,12 +16,17 @@ _Static_assert(sizeof(struct pp_page) == PP_CACHELINE,
 static void pp_add_to_free_list(struct pp_zone *zone, struct pp_page *page,
 				unsigned int order, bool tail)
 {
+	struct pp_list_head *list = &zone->free_area[order].free_list;
+
 	pp_set_page_state(page, PP_PAGE_BUDDY);
 	page->order = (uint8_t)order;
+	if (unlikely(zone->debug_list))
+		ppk_list_add_valid(&page->lru, tail ? list->prev : list,
+				   tail ? list : list->next);
 	if (tail)
-		pp_list_add_tail(&page->lru, &zone->free_area[order].free_list);
+		pp_list_add_tail(&page->lru, list);
 	else
-		pp_list_add(&page->lru, &zone->free_area[order].free_list);
+		pp_list_add(&page->lru, list);
 	/* Read without the lock by the order > 0 watermark check. */
 	__atomic_store_n(&zone->free_area[order].nr_free,
 			 zone->free_area[order].nr_free + 1, __ATOMIC_RELAXED);
@@ -30,6 +35,8 @@ static void pp_add_to_free_list(struct pp_zone *zone, struct pp_page *page,
 static void pp_del_from_free_list(struct pp_zone *zone, struct pp_page *page,
 				  unsigned int order)
 {
+	if (unlikely(zone->debug_list))
+		ppk_list_del_entry_valid(&page->lru);
 	pp_list_del(&page->lru);
 	pp_set_page_state(page, PP_PAGE_NONE);
 	__atomic_store_n(&zone->free_area[order].nr_free,

@@ -165,6 +165,7 @@ enum result_type {
 	M(plugin, "plugin", T_STR, OPT, NONE)				\
 	M(bulk_variant, "bulk_variant", T_STR, OPT, STRS(bulk_variants)) \
 	M(profile, "profile", T_STR, OPT, STRS(profiles))		\
+	M(debug_list, "debug_list", T_BOOL, OPT, NONE)			\
 	M(pcp_impl, "pcp_impl", T_STR, OPT, NONE)			\
 	M(pcp_unavailable, "pcp_unavailable", T_STR, OPT, NONE)		\
 	M(jemalloc, "jemalloc", T_OBJ | T_NULL, OPT, OBJ(rpcsim_jemalloc)) \

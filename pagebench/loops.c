@@ -320,10 +320,11 @@ static unsigned long run_list(struct bench *b, unsigned long pages,
 			pb_fail("pp_alloc_pages_bulk_list: %lu of %u", n, bulk);
 		acc += (uintptr_t)list.next;
 		/*
-		 * page_bench04: list_del + __free_pages() each; or release
-		 * them.
+		 * page_bench04: list_del + __free_pages() each (list_del()
+		 * checked where the pool runs CONFIG_DEBUG_LIST's checks, as
+		 * the module's is in such a kernel); or release them.
 		 */
-		while ((page = pp_list_pop_page(&list))) {
+		while ((page = pp_list_pop_page_check(&list, b->debug_list))) {
 			if (b->free_put)
 				pp_free_pages(b->pool, page, 0);
 			else

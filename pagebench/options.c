@@ -471,7 +471,7 @@ static const char *const output_options[] = {
 /* Read by libpagepool (PAGEPOOL_*) and by jemalloc (MALLOC_CONF). */
 static const char *const setting_env[] = {
 	"PAGEPOOL_PCP", "PAGEPOOL_DEBUG", "PAGEPOOL_FAULT", "PAGEPOOL_PROFILE",
-	"MALLOC_CONF", NULL
+	"PAGEPOOL_DEBUG_LIST", "MALLOC_CONF", NULL
 };
 
 static bool listed(const char *const *list, const char *name)

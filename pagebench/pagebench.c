@@ -178,6 +178,7 @@ static void select_config(struct bench *b, const struct result *r)
 {
 	b->allocator = r->allocator;
 	b->pool = r->allocator <= A_LAST_POOL ? b->pools[r->allocator] : NULL;
+	b->debug_list = b->pool && pp_pool_debug_list(b->pool);
 	if (r->variant >= 0)
 		pp_pool_set_bulk_variant(b->pool, r->variant);
 }

@@ -122,6 +122,7 @@ struct bench {
 	struct pp_page *arr[MAX_BULK];
 	void *ptrs[MAX_BULK];
 	bool free_put;
+	bool debug_list;		/* @pool checks list ops (the bench's too) */
 	/* The LIFO floor. */
 	void **lifo;
 	unsigned long lifo_top;

@@ -222,6 +222,10 @@ void pb_print_header(const struct bench *b, const struct options *o,
 	printf("  buddy pcp lists: %s%s%s\n", pp_pcp_impl_name(impl),
 	       why ? "; rseq unavailable: " : "", why ? why : "");
 	printf("  buddy profile: %s\n", pp_profile_name(o->pool_env.profile));
+	if (o->pool_env.profile == PP_PROFILE_KERNEL)
+		printf("  buddy list checks: %s\n", o->pool_env.debug_list ?
+		       "on (CONFIG_DEBUG_LIST's; PAGEPOOL_DEBUG_LIST=0: off)" :
+		       "off (PAGEPOOL_DEBUG_LIST=0)");
 	printf("  glibc baseline: aligned_alloc from %s\n", pb_glibc_from);
 	if (pb_is_built(A_MALLOCX))
 		printf("  jemalloc baseline: mallocx from %s, %ld "
@@ -282,6 +286,9 @@ static void json_config(struct json *j, const struct options *o,
 	json_object_begin(j, "config");
 	json_string(j, "pcp_impl", pp_pcp_impl_name(buddy_pcp_impl(o, NULL)));
 	json_string(j, "profile", pp_profile_name(o->pool_env.profile));
+	/* CONFIG_DEBUG_LIST's checks, which only the kernel profile runs. */
+	json_bool(j, "debug_list", o->pool_env.profile == PP_PROFILE_KERNEL &&
+		  o->pool_env.debug_list);
 	json_uint(j, "runs", o->runs);
 	json_number(j, "run_ms", o->run_ms);
 	json_bool(j, "smoke", o->smoke);

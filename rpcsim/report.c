@@ -253,6 +253,11 @@ void report_config(FILE *out, const struct report *rep)
 			"allocator; --profile=lean: the contracts' work only)" :
 			"lean (the contracts' work only; --profile=kernel: "
 			"the steps of 5.13's page allocator)");
+	if (cfg->backend == PP_BACKEND_BUDDY &&
+	    cfg->profile == PP_PROFILE_KERNEL)
+		fprintf(out, "  list debug: %s\n", cfg->pool_env.debug_list ?
+			"on (CONFIG_DEBUG_LIST's; PAGEPOOL_DEBUG_LIST=0: off)" :
+			"off (PAGEPOOL_DEBUG_LIST=0)");
 	fprintf(out, "  bulk API:   %s contract\n",
 		pp_bulk_variant_name(cfg->bulk_variant));
 	fputc('\n', out);
@@ -860,6 +865,10 @@ static void json_config(struct json *j, const struct report *rep)
 		    pp_bulk_variant_name(cfg->bulk_variant));
 	json_string(j, RK(rpcsim_config, profile),
 		    pp_profile_name(cfg->profile));
+	json_bool(j, RK(rpcsim_config, debug_list),
+		  cfg->backend == PP_BACKEND_BUDDY &&
+		  cfg->profile == PP_PROFILE_KERNEL &&
+		  cfg->pool_env.debug_list);
 	json_string(j, RK(rpcsim_config, pcp_impl),
 		    pp_pcp_impl_name(cfg->pcp_impl));
 	/*

@@ -249,7 +249,8 @@ static void sweep_apply_point(struct opt_state *st)
 	struct rpcsim_config *cfg = st->cfg;
 	struct rpcsim_sweep *sw = &cfg->sweep;
 	static const char *const env[] = { "PAGEPOOL_PCP", "PAGEPOOL_DEBUG",
-					   "PAGEPOOL_FAULT", NULL };
+					   "PAGEPOOL_FAULT",
+					   "PAGEPOOL_DEBUG_LIST", NULL };
 	size_t len = 0;
 	FILE *f;
 

@@ -219,6 +219,53 @@ static inline struct pp_page *pp_list_pop_page(struct pp_list_head *list)
 	return pp_lru_to_page(first);
 }
 
+/**
+ * pp_list_add_check() - CONFIG_DEBUG_LIST's check of a list_add()
+ * @new: the entry going in
+ * @prev: the entry it goes after
+ * @next: the entry it goes before (@prev's next)
+ *
+ * What a kernel built with CONFIG_DEBUG_LIST checks before each
+ * list_add() (__list_add_valid()): @next's prev is @prev, @prev's next is
+ * @next, and @new is neither.  A consumer whose pool runs the checks
+ * (pp_pool_debug_list()) calls it where the kernel's code adds a page to a
+ * list.  A broken link is reported on stderr ("list_add corruption") and
+ * the program aborts.
+ */
+void pp_list_add_check(const struct pp_list_head *new,
+		       const struct pp_list_head *prev,
+		       const struct pp_list_head *next);
+
+/**
+ * pp_list_del_check() - CONFIG_DEBUG_LIST's check of a list_del()
+ * @entry: the entry leaving its list
+ *
+ * __list_del_entry_valid(): @entry's links are not list_del()'s poison,
+ * its prev's next and its next's prev are @entry.  Reported and aborted
+ * as pp_list_add_check().
+ */
+void pp_list_del_check(const struct pp_list_head *entry);
+
+/**
+ * pp_list_pop_page_check() - pp_list_pop_page(), checked when @check
+ * @list: a list of pages linked through pp_page.lru
+ * @check: run pp_list_del_check() on the page first (pp_pool_debug_list())
+ *
+ * Return: the page, or NULL when the list is empty.
+ */
+static inline struct pp_page *pp_list_pop_page_check(struct pp_list_head *list,
+						     bool check)
+{
+	struct pp_list_head *first = list->next;
+
+	if (first == list)
+		return NULL;
+	if (check)
+		pp_list_del_check(first);
+	pp_list_del(first);
+	return pp_lru_to_page(first);
+}
+
 /* Watermark fields left at this value are computed the kernel's way. */
 #define PP_WMARK_AUTO	(~0UL)
 
@@ -491,9 +538,17 @@ struct pp_pool_config {
 	 * default, as in the kernel's defconfig.  Ignored by the lean
 	 * profile (PP_GFP_ZERO zeroes in both).  Added at the end, as
 	 * @nr_nodes.
+	 * @debug_list: the kernel profile runs CONFIG_DEBUG_LIST's checks
+	 * (pp_list_add_check(), pp_list_del_check()) on every list
+	 * operation of its paths, as a kernel built with it does; the
+	 * kernel whose page_bench04_bulk figures calibrate the profile was
+	 * (doc/experiments.md).  Default: on, or what the
+	 * PAGEPOOL_DEBUG_LIST environment variable says (0 or 1).  Ignored
+	 * by the lean profile.  Added at the end, as @init_on_alloc.
 	 */
 	enum pp_profile profile;
 	bool init_on_alloc;
+	bool debug_list;
 };
 
 /*
@@ -796,6 +851,15 @@ bool pp_pcp_rseq_supported(const char **why);
  * pp_pool_profile() - the pool's profile (enum pp_profile)
  */
 enum pp_profile pp_pool_profile(const struct pp_pool *pool);
+
+/**
+ * pp_pool_debug_list() - whether the pool runs CONFIG_DEBUG_LIST's checks
+ *
+ * True for a kernel profile pool created with @debug_list: a consumer
+ * then checks its own list operations on pages (pp_list_pop_page_check()),
+ * as the kernel's consumers' list_del() does.
+ */
+bool pp_pool_debug_list(const struct pp_pool *pool);
 
 /**
  * pp_profile_name() - "lean" or "kernel"; "unknown" out of range

@@ -183,7 +183,7 @@ retry:
 
 		if (rq[i])
 			continue;
-		p = pp_list_pop_page(&list);
+		p = pp_list_pop_page_check(&list, serv->debug_list);
 		if (unlikely(!p)) {
 			if (!svc_retry_wait(serv, as))
 				return false;

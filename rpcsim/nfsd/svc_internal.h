@@ -87,6 +87,7 @@ struct svc_serv {
 	const struct rpcsim_config *cfg;
 	enum rpcsim_mode mode;
 	struct pp_pool *pool;
+	bool debug_list;		/* list_del() checked (pp_pool_debug_list) */
 	struct workload wl;
 	struct pp_page **cache;		/* the file: one page per index */
 	pthread_mutex_t cache_lock[CACHE_LOCKS];

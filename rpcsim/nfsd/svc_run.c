@@ -506,6 +506,7 @@ static int svc_serv_setup(struct svc_serv *serv,
 	serv->pool = svc_pool_create(cfg);
 	if (!serv->pool)
 		return -1;
+	serv->debug_list = pp_pool_debug_list(serv->pool);
 	ret = svc_cache_fill(serv);
 	if (ret) {
 		/* pp_release_pages() skips the NULL slots not yet filled. */

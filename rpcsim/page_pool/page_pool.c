@@ -35,6 +35,7 @@ void page_pool_init(struct page_pool *pool, struct pp_pool *pp,
 	pool->pp = pp;
 	pool->mode = mode;
 	pool->pure_output = pp_pool_bulk_variant(pp) == PP_BULK_PURE_OUTPUT;
+	pool->debug_list = pp_pool_debug_list(pp);
 	pool->id = id;
 	pool->origin = origin;
 	PTHREAD_CHECK(pthread_mutex_init(&pool->ring.lock, NULL));
@@ -167,7 +168,7 @@ static unsigned int slow_list(struct page_pool *pool)
 
 	pp_alloc_pages_bulk_list(pool->pp, PAGE_POOL_GFP,
 				 PAGE_POOL_CACHE_REFILL, &list);
-	while ((page = pp_list_pop_page(&list)))
+	while ((page = pp_list_pop_page_check(&list, pool->debug_list)))
 		pool->cache[n++] = page;
 	return n;
 }

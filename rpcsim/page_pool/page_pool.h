@@ -74,6 +74,7 @@ struct page_pool {
 	struct pp_pool *pp;		/* the page allocator */
 	enum rpcsim_mode mode;		/* how the slow path allocates */
 	bool pure_output;		/* the bulk array is output only */
+	bool debug_list;		/* list_del() checked (pp_pool_debug_list) */
 	unsigned int id;		/* RX queue number */
 	unsigned char *origin;		/* per pfn, shared by a run's pools */
 	unsigned int count;		/* alloc.count */

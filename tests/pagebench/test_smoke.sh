@@ -138,11 +138,16 @@ prof_default=$("$PAGEBENCH" --smoke --allocators=buddy --api=single --bulk=1 | g
 prof_env=$(PAGEPOOL_PROFILE=kernel "$PAGEBENCH" --smoke --allocators=buddy --api=single --bulk=1 | grep '^  buddy profile: ')
 prof_opt=$(PAGEPOOL_PROFILE=kernel "$PAGEBENCH" --smoke --profile=lean --allocators=buddy --api=list --bulk=8 --free=put | grep '^  buddy profile: ')
 prof_json=$("$PAGEBENCH" --smoke --json --profile=kernel --allocators=buddy --api=all --bulk=1,8 --free=put | grep -c '"profile": "kernel"')
+# CONFIG_DEBUG_LIST's checks: a line of the kernel profile's header.
+dl_on=$(PAGEPOOL_PROFILE=kernel "$PAGEBENCH" --smoke --allocators=buddy --api=single --bulk=1 | grep -c "^  buddy list checks: on (CONFIG_DEBUG_LIST's")
+dl_off=$(PAGEPOOL_DEBUG_LIST=0 "$PAGEBENCH" --smoke --profile=kernel --allocators=buddy --api=single --bulk=1 | grep -c '^  buddy list checks: off')
+dl_lean=$("$PAGEBENCH" --smoke --allocators=buddy --api=single --bulk=1 | grep -c 'list checks')
+[ "$dl_on" -eq 1 ] && [ "$dl_off" -eq 1 ] && [ "$dl_lean" -eq 0 ] &&
 [ "$prof_default" = "  buddy profile: lean" ] &&
 	[ "$prof_env" = "  buddy profile: kernel" ] &&
 	[ "$prof_opt" = "  buddy profile: lean" ] && [ "$prof_json" -eq 1 ]
 ok $? "the header and the JSON say which profile the buddy pools run: lean, PAGEPOOL_PROFILE's, --profile's" ||
-	diag "default '$prof_default', env '$prof_env', option '$prof_opt', json $prof_json"
+	diag "default '$prof_default', env '$prof_env', option '$prof_opt', json $prof_json; list checks $dl_on $dl_off $dl_lean"
 if [ -n "$no_jemalloc" ]; then
 	# No mallocx ratios; the single-page line has the children's, if any.
 	grep -Eq "^buddy +array( +$num){8}\$" "$OUT" &&

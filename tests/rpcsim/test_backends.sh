@@ -60,7 +60,7 @@ fi
 nr_options=$(echo $options | wc -w)
 nr_bad=$(printf '%s\n' "$bad_inputs" | wc -l)
 nr_variants=$(echo $variants | wc -w)
-plan_tests $((nr_options + 2 * nr_bad + 2 * 2 * nr_variants + 4 + 3 + 3))
+plan_tests $((nr_options + 2 * nr_bad + 2 * 2 * nr_variants + 4 + 3 + 3 + 1))
 
 run --help
 check_help_defaults "$(cat "$OUT")" $options
@@ -135,6 +135,20 @@ run_env PAGEPOOL_PROFILE=fast --alloc=array $small
 	grep -q "^rpcsim: PAGEPOOL_PROFILE=fast: expected lean or kernel" "$ERR"
 ok $? "PAGEPOOL_PROFILE sets the default, --profile wins, a bad one exits 2 naming it" ||
 	diag "env $p_env, option $p_opt, bad: exit $status $(head -c 300 "$ERR")"
+# CONFIG_DEBUG_LIST's checks: on with the kernel profile, off by
+# PAGEPOOL_DEBUG_LIST=0, not a line of the lean profile; the JSON says.
+run --alloc=list $small
+dl_on=$(grep -c "^  list debug: on (CONFIG_DEBUG_LIST's" "$OUT")
+run_env PAGEPOOL_DEBUG_LIST=0 --alloc=list $small
+dl_off=$(grep -c "^  list debug: off (PAGEPOOL_DEBUG_LIST=0)" "$OUT")
+run --profile=lean --alloc=list $small
+dl_lean=$(grep -c "list debug" "$OUT")
+run_env PAGEPOOL_DEBUG_LIST=0 --alloc=list $small --json
+dl_json=$(grep -c '"debug_list": false' "$OUT")
+[ "$dl_on" -eq 1 ] && [ "$dl_off" -eq 1 ] && [ "$dl_lean" -eq 0 ] &&
+	[ "$dl_json" -eq 1 ]
+ok $? "list debug: on with the kernel profile, off with PAGEPOOL_DEBUG_LIST=0, no line with lean; JSON debug_list" ||
+	diag "on $dl_on off $dl_off lean $dl_lean json $dl_json"
 if [ -n "$no_jemalloc" ]; then
 	skip 1 "$no_jemalloc"
 else

@@ -7,7 +7,9 @@
  * PP_GFP_MEMALLOC), init_on_alloc zeroes, NR_FREE_PAGES folds per-CPU
  * differentials at stat_threshold, __free_pages() checks its order, and
  * the bad-page checks run where a production kernel runs them: not when
- * a page is freed, but when it goes from a pcp list to the buddy lists.
+ * a page is freed, but when it goes from a pcp list to the buddy lists;
+ * with @debug_list, CONFIG_DEBUG_LIST's checks catch a broken link on a
+ * pcp list, a buddy list and a consumer's list.
  * The contracts themselves are the whole suite's, run on both profiles
  * (tests/unit.am).  Buddy backend; PP_TEST_BACKEND=jemalloc skips it.
  */
@@ -16,6 +18,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <pagepool/pagepool.h>
 
@@ -351,11 +354,167 @@ static void test_checks(void)
 	   "tail page's bit is reported (compound_head())");
 }
 
+/* --- CONFIG_DEBUG_LIST (@debug_list) ------------------------------------ */
+
+static void test_debug_list_env(void)
+{
+	struct pp_pool_config cfg;
+	char err[256] = "";
+	int ret, e;
+
+	unsetenv("PAGEPOOL_DEBUG_LIST");
+	ret = pp_pool_config_init(&cfg);
+	ok(ret == 0 && cfg.debug_list, "pp_pool_config_init - debug_list on "
+	   "without PAGEPOOL_DEBUG_LIST");
+	setenv("PAGEPOOL_DEBUG_LIST", "0", 1);
+	ret = pp_pool_config_init(&cfg);
+	ok(ret == 0 && !cfg.debug_list, "PAGEPOOL_DEBUG_LIST=0 - debug_list "
+	   "off");
+	setenv("PAGEPOOL_DEBUG_LIST", "yes", 1);
+	ret = pp_pool_config_init(&cfg);
+	e = capture_stderr(create_errno, &cfg, err, sizeof(err));
+	ok(ret == -EINVAL && e == EINVAL &&
+	   strstr(err, "PAGEPOOL_DEBUG_LIST='yes': expected 0 (list checks "
+		  "off) or 1 (on)"),
+	   "PAGEPOOL_DEBUG_LIST=yes: pp_pool_config_init -EINVAL, "
+	   "pp_pool_create EINVAL naming it");
+	unsetenv("PAGEPOOL_DEBUG_LIST");
+}
+
+static struct pp_pool *debug_list_pool(enum pp_profile profile, bool on,
+				       enum pp_pcp_impl impl)
+{
+	struct pp_pool_config cfg;
+	struct pp_pool *pool;
+
+	test_pool_config(&cfg, POOL_PAGES, 8, 48, 1);
+	cfg.profile = profile;
+	cfg.debug_list = on;
+	cfg.pcp_impl = impl;
+	pool = pp_pool_create(&cfg);
+	if (!pool)
+		bail_out("pp_pool_create(debug_list): %s", strerror(errno));
+	test_pool_pin(pool);
+	return pool;
+}
+
+struct list_misuse {
+	bool on;
+	int what;
+	enum pp_pcp_impl impl;
+};
+
+static void list_misuse_child(void *arg)
+{
+	const struct list_misuse *m = arg;
+	struct pp_pool *pool = debug_list_pool(PP_PROFILE_KERNEL, m->on,
+					       m->impl);
+	struct pp_page *arr[2] = { NULL, NULL }, *p, *q;
+	struct pp_list_head head = PP_LIST_HEAD_INIT(head);
+
+	switch (m->what) {
+	case 0:	/* a write to a free pcp page's lru.prev, then a bulk call */
+		if (pp_alloc_pages_bulk_array(pool, PP_GFP_KERNEL, 2, arr) != 2)
+			exit(4);
+		p = arr[0];
+		q = arr[1];
+		arr[0] = arr[1] = NULL;
+		pp_put_page(pool, q);
+		pp_put_page(pool, p);	/* the list: p, q, ... */
+		q->lru.prev = &q->lru;
+		if (pp_alloc_pages_bulk_array(pool, PP_GFP_KERNEL, 2, arr) != 2)
+			exit(4);
+		pp_put_page(pool, arr[0]);
+		pp_put_page(pool, arr[1]);
+		break;
+	case 1:	/* the first block on a buddy list points at another */
+		p = pp_pfn_to_page(pool, 0);
+		p->lru.next = &pp_pfn_to_page(pool, 1)->lru;
+		q = pp_alloc_page(pool, PP_GFP_KERNEL);
+		if (q)
+			pp_put_page(pool, q);
+		break;
+	case 2:	/* list_del() of a page a pcp list gave (poisoned) */
+		p = pp_alloc_page(pool, PP_GFP_KERNEL);
+		pp_list_del_check(&p->lru);
+		break;
+	case 3:	/* list_add() next to a neighbour that is not one */
+		p = pp_alloc_page(pool, PP_GFP_KERNEL);
+		q = pp_alloc_page(pool, PP_GFP_KERNEL);
+		pp_list_add(&p->lru, &head);
+		pp_list_add_check(&q->lru, &head, &head);
+		break;
+	}
+	_exit(0);	/* the pool is this child's copy, left as it is */
+}
+
+static bool list_misuse_impl(bool on, int what, enum pp_pcp_impl impl,
+			     const char *text, struct child_result *res)
+{
+	struct list_misuse m = { on, what, impl };
+
+	if (!run_in_child(list_misuse_child, &m, 30, res))
+		return false;
+	if (!text)
+		return child_exited_ok(res);
+	if (!(child_aborted(res) && strstr(res->output, text))) {
+		diag_text("child: ", res->output);
+		return false;
+	}
+	return true;
+}
+
+static bool list_misuse(bool on, int what, const char *text,
+			struct child_result *res)
+{
+	return list_misuse_impl(on, what, PP_PCP_AUTO, text, res);
+}
+
+static void test_debug_list(void)
+{
+	struct pp_pool *lean = debug_list_pool(PP_PROFILE_LEAN, true,
+					       PP_PCP_AUTO);
+	struct pp_pool *kern = debug_list_pool(PP_PROFILE_KERNEL, true,
+					       PP_PCP_AUTO);
+	struct child_result res;
+	bool on, off;
+
+	ok(pp_pool_debug_list(kern) && !pp_pool_debug_list(lean),
+	   "pp_pool_debug_list - the kernel profile runs the list checks "
+	   "asked for, the lean profile never");
+	ok(pp_pool_destroy(lean) == 0 && pp_pool_destroy(kern) == 0,
+	   "debug_list pools - destroyed");
+	/* Both pcp implementations: the lock's, and the rseq sections'. */
+	on = list_misuse_impl(true, 0, PP_PCP_LOCK, "list_del corruption: "
+			      "pcp page", &res);
+	off = list_misuse_impl(false, 0, PP_PCP_LOCK, NULL, &res);
+	if (pp_pcp_rseq_supported(NULL)) {
+		on = on && list_misuse_impl(true, 0, PP_PCP_RSEQ,
+					    "list_del corruption: pcp page",
+					    &res);
+		off = off && list_misuse_impl(false, 0, PP_PCP_RSEQ, NULL,
+					      &res);
+	}
+	ok(on && off, "debug_list: a free pcp page whose lru.prev was "
+	   "overwritten is reported when a bulk call takes it off the list "
+	   "(list_del corruption), and aborts, with %s; without the checks "
+	   "it is not looked at", pp_pcp_rseq_supported(NULL) ?
+	   "the lock and the rseq lists" : "the lock lists (no rseq here)");
+	ok(list_misuse(true, 1, "list_del corruption", &res),
+	   "debug_list: a buddy block whose lru.next was overwritten is "
+	   "reported when the allocator takes it");
+	on = list_misuse(true, 2, "next is LIST_POISON1 (deleted before)",
+			 &res) &&
+	     list_misuse(true, 3, "list_add corruption", &res);
+	ok(on, "pp_list_del_check and pp_list_add_check - an entry list_del() "
+	   "poisoned and a neighbour whose link does not match are reported");
+}
+
 int main(void)
 {
-	plan_tests(22);
+	plan_tests(30);
 	if (!test_backend_is_buddy()) {
-		skip(22, "the profiles are the buddy backend's");
+		skip(30, "the profiles are the buddy backend's");
 		return exit_status();
 	}
 	test_names();
@@ -365,5 +524,7 @@ int main(void)
 	test_folded();
 	test_numa_one_node();
 	test_checks();
+	test_debug_list_env();
+	test_debug_list();
 	return exit_status();
 }
