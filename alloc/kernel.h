@@ -23,6 +23,9 @@
  *                    zone_statistics(), pool setup (zonelists,
  *                    mem_section and pageblock bitmaps, memmap_init)
  *   kernel_rseq.h    the restartable sections over those lists
+ *   list_debug.c     CONFIG_DEBUG_LIST's __list_add_valid() and
+ *                    __list_del_entry_valid(), on by default
+ *                    (pool->debug_list), exported for consumers
  *
  * What user space cannot do, and what stands in (doc/experiments.md has
  * the long form):
