@@ -407,7 +407,9 @@ enum pp_pcp_impl {
  * decrement, __page_cache_release(), mem_cgroup_uncharge(),
  * free_pages_prepare(), get_pfnblock_migratetype() from a pageblock
  * bitmap, and the bad-page checks where a production kernel makes them
- * (pages moving between the pcp and buddy lists).  doc/experiments.md,
+ * (pages moving between the pcp and buddy lists); with @debug_list of
+ * struct pp_pool_config (on by default), CONFIG_DEBUG_LIST's checks on
+ * every list operation of those paths.  doc/experiments.md,
  * "Reproducing the seed's comparison", says what each step costs and what
  * user space cannot do.  The profiles are the buddy allocator's: a pool
  * of another backend runs that backend's own paths whatever the profile
