@@ -602,6 +602,8 @@ static const char help_footer[] =
 "Environment:\n"
 "  PAGEPOOL_DEBUG=1       the allocator's debug checks: poisoned free pages\n"
 "                         catch any write after a put\n"
+"  PAGEPOOL_DEBUG_LIST=0  the kernel profile without CONFIG_DEBUG_LIST's\n"
+"                         list checks, which it runs by default\n"
 "  PAGEPOOL_PCP=IMPL      how threads own their CPU's pcp list: rseq\n"
 "                         (restartable sequences), lock (spin trylock) or\n"
 "                         auto (rseq where it can run; the default)\n"
