@@ -630,6 +630,8 @@ static void rpcsim_describe(struct ctx *c, json_object *root, json_object *cfg)
 	const char *ver = get_string(root, RK(rpcsim_doc, version));
 	json_object *asan = member(cfg, RK(rpcsim_config, asan));
 	json_object *dbg = member(cfg, RK(rpcsim_config, debug_checks));
+	json_object *dl = member(cfg, RK(rpcsim_config, debug_list));
+	const char *profile = get_string(cfg, RK(rpcsim_config, profile));
 	double threads, repeat, dur, req;
 	size_t len;
 	FILE *f = open_memstream(&c->d->desc, &len);
@@ -643,6 +645,10 @@ static void rpcsim_describe(struct ctx *c, json_object *root, json_object *cfg)
 		"AddressSanitizer + UBSan" : "plain");
 	if (dbg && json_object_get_boolean(dbg))
 		fprintf(f, " with debug checks");
+	/* The kernel profile runs CONFIG_DEBUG_LIST's checks unless told. */
+	if (profile && !strcmp(profile, "kernel") && dl &&
+	    !json_object_get_boolean(dl))
+		fprintf(f, ", list checks off");
 	if (get_number_opt(c, cfg, RK(rpcsim_config, threads), &threads) == 1)
 		fprintf(f, ", %.0f thread%s", threads, threads == 1 ? "" : "s");
 	if (get_number_opt(c, cfg, RK(rpcsim_config, repeat), &repeat) == 1)

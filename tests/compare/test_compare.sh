@@ -73,7 +73,7 @@ fails()
 		diag "exit $status: $(cat "$ERR")"
 }
 
-plan_tests 69
+plan_tests 70
 
 # --- the tables ----------------------------------------------------------
 golden plain-asan plain.json asan.json
@@ -83,6 +83,16 @@ golden selected --metrics=latency_us.p99,vmstat.bulk_fallback --all \
 	plain.json asan.json
 golden backends --metrics=latency_us.mean,alloc_calls,vmstat.zone_lock \
 	plain.json jemalloc.json
+
+# A kernel-profile run without CONFIG_DEBUG_LIST's checks says so in its
+# description (the checks are the profile's default).
+sed 's/    "debug_checks": false,/    "debug_checks": false,\n    "profile": "kernel",\n    "debug_list": false,/' \
+	"$fixtures/plain.json" >"$tmpdir/nolist.json"
+run -m latency_us.mean plain.json "$tmpdir/nolist.json"
+[ "$status" -eq 0 ] && [ "$(grep -c 'list checks off' "$OUT")" -eq 1 ] &&
+	grep -q '^      rpcsim 0.1.0, plain build, list checks off, 2 threads' "$OUT"
+ok $? "a kernel-profile run with debug_list false: 'list checks off' in its description only" ||
+	diag "exit $status: $(grep -A1 '^new:' "$OUT")"
 
 run -m latency_us.mean plain.json asan.json
 [ "$status" -eq 0 ] && [ "$(grep -c '/latency_us' "$OUT")" -eq 3 ] &&
