@@ -542,9 +542,9 @@ struct pp_pool_config {
 	 * @nr_nodes.
 	 * @debug_list: the kernel profile runs CONFIG_DEBUG_LIST's checks
 	 * (pp_list_add_check(), pp_list_del_check()) on every list
-	 * operation of its paths, as a kernel built with it does; the
-	 * kernel whose page_bench04_bulk figures calibrate the profile was
-	 * (doc/experiments.md).  Default: on, or what the
+	 * operation of its paths, as a kernel built with it does, as the
+	 * kernel whose page_bench04_bulk figures calibrate the profile very
+	 * likely was (doc/experiments.md).  Default: on, or what the
 	 * PAGEPOOL_DEBUG_LIST environment variable says (0 or 1).  Ignored
 	 * by the lean profile.  Added at the end, as @init_on_alloc.
 	 */
