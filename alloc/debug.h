@@ -45,7 +45,7 @@ void pp_bad_pointer(const struct pp_pool *pool, const void *page,
  * names, bound inside it, as the kernel calls its own.
  */
 __attribute__((visibility("hidden")))
-void ppk_list_add_valid(const struct pp_list_head *new,
+void ppk_list_add_valid(const struct pp_list_head *entry,
 			const struct pp_list_head *prev,
 			const struct pp_list_head *next);
 __attribute__((visibility("hidden")))

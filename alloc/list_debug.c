@@ -37,24 +37,24 @@ static void pp_list_corrupt(const char *op, const char *fmt, ...)
 	abort();
 }
 
-/* __list_add_valid(): @new goes between @prev and @next. */
-void ppk_list_add_valid(const struct pp_list_head *new,
+/* __list_add_valid(): @entry goes between @prev and @next. */
+void ppk_list_add_valid(const struct pp_list_head *entry,
 			const struct pp_list_head *prev,
 			const struct pp_list_head *next)
 {
 	if (unlikely(next->prev != prev))
 		pp_list_corrupt("list_add", "adding %p between %p and %p, "
-				"whose prev is %p", (const void *)new,
+				"whose prev is %p", (const void *)entry,
 				(const void *)prev, (const void *)next,
 				(const void *)next->prev);
 	if (unlikely(prev->next != next))
 		pp_list_corrupt("list_add", "adding %p between %p and %p, "
-				"whose next is %p", (const void *)new,
+				"whose next is %p", (const void *)entry,
 				(const void *)prev, (const void *)next,
 				(const void *)prev->next);
-	if (unlikely(new == prev || new == next))
+	if (unlikely(entry == prev || entry == next))
 		pp_list_corrupt("list_add", "%p added next to itself (added "
-				"twice)", (const void *)new);
+				"twice)", (const void *)entry);
 }
 
 /* The poison list_del() leaves in an entry, which no list holds. */
@@ -85,7 +85,7 @@ void ppk_list_del_entry_valid(const struct pp_list_head *entry)
 }
 
 /* The exported names (pagepool.h); the library calls the hidden ones. */
-void pp_list_add_check(const struct pp_list_head *new,
+void pp_list_add_check(const struct pp_list_head *entry,
 		       const struct pp_list_head *prev,
 		       const struct pp_list_head *next)
 	__attribute__((alias("ppk_list_add_valid")));

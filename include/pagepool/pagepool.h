@@ -221,18 +221,18 @@ static inline struct pp_page *pp_list_pop_page(struct pp_list_head *list)
 
 /**
  * pp_list_add_check() - CONFIG_DEBUG_LIST's check of a list_add()
- * @new: the entry going in
+ * @entry: the entry going in
  * @prev: the entry it goes after
  * @next: the entry it goes before (@prev's next)
  *
  * What a kernel built with CONFIG_DEBUG_LIST checks before each
  * list_add() (__list_add_valid()): @next's prev is @prev, @prev's next is
- * @next, and @new is neither.  A consumer whose pool runs the checks
+ * @next, and @entry is neither.  A consumer whose pool runs the checks
  * (pp_pool_debug_list()) calls it where the kernel's code adds a page to a
  * list.  A broken link is reported on stderr ("list_add corruption") and
  * the program aborts.
  */
-void pp_list_add_check(const struct pp_list_head *new,
+void pp_list_add_check(const struct pp_list_head *entry,
 		       const struct pp_list_head *prev,
 		       const struct pp_list_head *next);
 
@@ -603,8 +603,9 @@ int pp_pool_config_wmarks(const struct pp_pool_config *cfg,
  * @cfg: configuration to initialise
  *
  * The environment sets some defaults, read here: PAGEPOOL_DEBUG (@debug),
- * PAGEPOOL_PCP (@pcp_impl), PAGEPOOL_PROFILE (@profile) and
- * PAGEPOOL_FAULT (@fault, in the syntax of pp_pool_config_fault()).
+ * PAGEPOOL_DEBUG_LIST (@debug_list), PAGEPOOL_PCP (@pcp_impl),
+ * PAGEPOOL_PROFILE (@profile) and PAGEPOOL_FAULT (@fault, in the syntax
+ * of pp_pool_config_fault()).
  * Change the fields to override them: pp_pool_create() takes @fault as it
  * finds it and does not read PAGEPOOL_FAULT.  (It still refuses a
  * PAGEPOOL_DEBUG other than 0 or 1 whatever @debug says, and reads
