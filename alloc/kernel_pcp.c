@@ -42,15 +42,19 @@ unsigned int ppk_pcp_count(const struct pp_pcp *pcp)
 /*
  * list_add()'s checks for the chain @first (@k pages linked through
  * lru.next) going in at a list's head before @old (its first page, or
- * NULL when empty or not known).
+ * NULL when empty or not known).  Without @old the last page has no
+ * neighbour to check, so a single page pushed by an rseq section (which
+ * reads the first page inside the section) checks nothing and makes no
+ * call.
  */
 static void ppk_pcp_chain_add_check(const struct pp_page *first,
 				    unsigned long k,
 				    const struct pp_page *old)
 {
 	const struct pp_page *p = first;
+	unsigned long n = old || !k ? k : k - 1;
 
-	for (unsigned long i = 0; i < k; i++) {
+	for (unsigned long i = 0; i < n; i++) {
 		const struct pp_page *next = i + 1 < k ?
 			pp_lru_to_page(p->lru.next) : old;
 
