@@ -188,6 +188,7 @@ enum result_type {
 	M(packet_size, "packet_size", T_UINT, OPT, NONE)		\
 	M(packet_pages, "packet_pages", T_UINT, OPT, NONE)		\
 	M(rate, "rate", T_UINT, OPT, NONE)				\
+	M(call_timing, "call_timing", T_BOOL, OPT, NONE)		\
 	M(free_mix, "free_mix", T_OBJ, OPT, OBJ(rpcsim_free_mix))
 
 #define RESULT_RPCSIM_FREE_MIX(M)					\

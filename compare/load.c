@@ -298,6 +298,7 @@ static json_object *parse(struct doc *d, const char *buf, size_t len)
 struct ctx {
 	struct doc *d;
 	char where[160];	/* "modes[1].per_run[0]" */
+	bool untimed;		/* rpcsim --call-timing=off: no latency */
 };
 
 /* Append ".key" to the path in messages; returns what ctx_pop() takes. */
@@ -568,14 +569,16 @@ static int rpcsim_run(struct ctx *c, struct mode_data *m, json_object *run)
 		return -1;
 	if (calls <= 0)
 		return 0;
-	if (add_number(c, m, M_MEAN, run, RK(rpcsim_run, mean_us), 1))
+	/* Calls not timed: their latency is no sample, the rest is. */
+	if (!c->untimed &&
+	    add_number(c, m, M_MEAN, run, RK(rpcsim_run, mean_us), 1))
 		return -1;
 	pct = member(run, RK(rpcsim_run, percentiles_us));
 	if (!pct || !json_object_is_type(pct, json_type_object))
 		return doc_error(c->d, "%s: no object \"%s\"", c->where,
 				 RK(rpcsim_run, percentiles_us));
 	wlen = ctx_push(c, RK(rpcsim_run, percentiles_us));
-	for (unsigned int i = 0; i < 4; i++)
+	for (unsigned int i = 0; !c->untimed && i < 4; i++)
 		if (add_number(c, m, M_P50 + i, pct, rpcsim_pcts[i], 1))
 			return -1;
 	ctx_pop(c, wlen);
@@ -645,6 +648,8 @@ static void rpcsim_describe(struct ctx *c, json_object *root, json_object *cfg)
 		"AddressSanitizer + UBSan" : "plain");
 	if (dbg && json_object_get_boolean(dbg))
 		fprintf(f, " with debug checks");
+	if (c->untimed)
+		fprintf(f, ", calls not timed");
 	/* The kernel profile runs CONFIG_DEBUG_LIST's checks unless told. */
 	if (profile && !strcmp(profile, "kernel") && dl &&
 	    !json_object_get_boolean(dl))
@@ -735,8 +740,15 @@ static int load_rpcsim(struct ctx *c, json_object *root)
 
 	if (ver)
 		setting_add(d, RK(rpcsim_doc, version), ver);
-	if (cfg && json_object_is_type(cfg, json_type_object))
+	if (cfg && json_object_is_type(cfg, json_type_object)) {
+		json_object *pp = member(cfg, RK(rpcsim_config, page_pool));
+		json_object *ct = pp ? member(pp, RK(rpcsim_page_pool_config,
+						     call_timing)) : NULL;
+
 		settings_flatten(d, cfg, "");
+		c->untimed = ct && json_object_is_type(ct, json_type_boolean) &&
+			     !json_object_get_boolean(ct);
+	}
 	for (size_t k = 0; k < sizeof(derived) / sizeof(*derived); k++)
 		setting_remove(d, derived[k]);
 

@@ -175,6 +175,16 @@ const struct opt_spec opt_table[] = {
 	  .consumer_only = RPCSIM_CONSUMER_PAGE_POOL + 1,
 	  .help = "entries of each page_pool's ring (its\n"
 		  "pool_size), {min}..{max} (default: {def})" },
+	{ "call-timing", 0, required_argument, "on|off", OPT_WORD,
+	  .accepted = "on or off", .words = words_off_on,
+	  CFG(call_timing, FIELD_BOOL),
+	  .consumer_only = RPCSIM_CONSUMER_PAGE_POOL + 1,
+	  .help = "on: every refill is timed, two clock reads\n"
+		  "around it (a single-page refill's are per\n"
+		  "page, a bulk refill's per 64 pages); off: no\n"
+		  "clock read, as the kernel's XDP measurement\n"
+		  "timed none: packets/s only, no latency\n"
+		  "(default: on)" },
 	{ .help = "Workload:" },
 	{ "mix", 0, required_argument, "read:W,write:W", OPT_OTHER,
 	  .apply = apply_weights,
@@ -946,6 +956,7 @@ static void config_defaults(struct rpcsim_config *cfg)
 	cfg->consumer = RPCSIM_CONSUMER_NFSD;
 	cfg->packet_size = DEFAULT_PACKET_SIZE;
 	cfg->ring_size = DEFAULT_RING_SIZE;
+	cfg->call_timing = true;
 	cfg->free_direct = DEFAULT_FREE_DIRECT;
 	cfg->free_ring = DEFAULT_FREE_RING;
 	cfg->free_held = DEFAULT_FREE_HELD;

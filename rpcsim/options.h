@@ -116,6 +116,11 @@ struct rpcsim_config {
 	unsigned int free_direct, free_ring, free_held,	/* --free-mix */
 		     free_released;
 	unsigned int ring_size;		/* ptr_ring entries per page_pool */
+	/*
+	 * --call-timing: clock reads around each refill (on), or none, so
+	 * that the packet rate carries no cost of rpcsim's own (off).
+	 */
+	bool call_timing;
 	uint64_t seed;
 	unsigned int repeat;
 	uint64_t warmup;		/* untimed requests per thread */

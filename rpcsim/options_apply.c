@@ -531,6 +531,30 @@ static void check_consumer(const struct opt_state *st)
 	}
 }
 
+/*
+ * --call-timing=off: the options whose output is the calls' times (or a
+ * trace, whose events carry them) have none to give.
+ */
+static void check_call_timing(struct opt_state *st)
+{
+	static const char *const timed[] = {
+		"trace", "trace-live", "interval", "histogram", "plot",
+		"sweep",
+	};
+
+	if (st->cfg->call_timing)
+		return;
+	for (size_t i = 0; i < ARRAY_SIZE(timed); i++) {
+		const char *arg = opt_given(st, timed[i]);
+
+		if (arg)
+			usage_error("--%s%s%s: only with --call-timing=on "
+				    "(it needs each call's time, which "
+				    "--call-timing=off does not take)",
+				    timed[i], *arg ? "=" : "", arg);
+	}
+}
+
 /* Options that only go with another: refused alone. */
 void check_dependencies(struct opt_state *st)
 {
@@ -538,6 +562,7 @@ void check_dependencies(struct opt_state *st)
 	const char *arg;
 
 	check_consumer(st);
+	check_call_timing(st);
 	if (cfg->interval_s > 0 && cfg->duration_s > 0 &&
 	    cfg->duration_s / cfg->interval_s > TIMELINE_MAX)
 		usage_error("--interval=%s: %.0f intervals in --duration=%s, "

@@ -117,7 +117,7 @@ struct opt_spec {
  * Every option, in the order --help lists them (options.c).  An option
  * added to the table is counted here too: options.c asserts the count.
  */
-#define NR_OPT_SPECS	60
+#define NR_OPT_SPECS	61
 extern const struct opt_spec opt_table[];
 
 /* What parsing gathers besides rpcsim_config. */

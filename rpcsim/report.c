@@ -55,6 +55,12 @@ static double ratio(double n, double d)
 	return d > 0 ? n / d : 0;
 }
 
+/* Whether the calls were timed (page_pool --call-timing=off: not). */
+static bool timed(const struct rpcsim_config *cfg)
+{
+	return cfg->consumer != RPCSIM_CONSUMER_PAGE_POOL || cfg->call_timing;
+}
+
 static double run_mean_us(const struct svc_result *res)
 {
 	return ns_to_us(hist_mean(&res->hist));
@@ -158,10 +164,11 @@ static void config_page_pool(FILE *out, const struct rpcsim_config *cfg)
 		cfg->repeat > 1 ? "s" : "");
 	fprintf(out, "  consumer:   page_pool: %u RX queue%s, a page_pool "
 		"each (cache %d, refill %d, ring %u), one stack thread "
-		"(queue depth %u packets)\n", cfg->threads,
+		"(queue depth %u packets)%s\n", cfg->threads,
 		cfg->threads > 1 ? "s" : "",
 		PAGE_POOL_CACHE_SIZE, PAGE_POOL_CACHE_REFILL, cfg->ring_size,
-		cfg->queue_depth);
+		cfg->queue_depth, cfg->call_timing ? "" :
+		"; refills not timed (--call-timing=off)");
 	if (cfg->rate)
 		snprintf(b, sizeof(b), "%s packets/s per queue",
 			 fmt_thousands(a, sizeof(a), cfg->rate));
@@ -214,8 +221,12 @@ void report_config(FILE *out, const struct report *rep)
 	if (cfg->warmup)
 		fprintf(out, ", after %" PRIu64 " untimed requests per thread",
 			cfg->warmup);
-	fprintf(out, "; every call timed (clock_gettime ~%" PRIu64 " ns)\n",
-		rep->clock_ns);
+	if (timed(cfg))
+		fprintf(out, "; every call timed (clock_gettime ~%" PRIu64
+			" ns)\n", rep->clock_ns);
+	else
+		fprintf(out, "; no call timed (--call-timing=off; "
+			"clock_gettime ~%" PRIu64 " ns)\n", rep->clock_ns);
 	fprintf(out, "  pool:       %s (%s pages; at least %s needed), pcp "
 		"batch %u high %u\n", fmt_size(a, sizeof(a), cfg->pool_size),
 		fmt_thousands(b, sizeof(b), cfg->pool_pages),
@@ -274,6 +285,17 @@ static void seed_line(FILE *out, enum rpcsim_mode mode, double us,
 		us, fmt_thousands(n, sizeof(n), calls));
 }
 
+/* The seed line of calls that were not timed (--call-timing=off). */
+static void seed_line_untimed(FILE *out, enum rpcsim_mode mode,
+			      uint64_t calls)
+{
+	char label[16], n[32];
+
+	snprintf(label, sizeof(label), "%s:", rpcsim_mode_label(mode));
+	fprintf(out, "%-12s %s calls, not timed (--call-timing=off)\n", label,
+		fmt_thousands(n, sizeof(n), calls));
+}
+
 static int seed_width(double us)
 {
 	char buf[64];
@@ -288,6 +310,16 @@ void report_run(FILE *out, const struct report *rep,
 	char calls[32], rate[32];
 	double us = run_mean_us(res);
 
+	if (!timed(rep->cfg)) {
+		fprintf(out, "  [run %u/%u] %s: %s calls, not timed; %s "
+			"packets/s\n", res->run, rep->cfg->repeat,
+			rpcsim_mode_label(res->mode),
+			fmt_thousands(calls, sizeof(calls), res->total.calls),
+			fmt_thousands(rate, sizeof(rate),
+				      (uint64_t)ratio((double)res->total.requests,
+						      res->elapsed_s)));
+		return;
+	}
 	fprintf(out, "  [run %u/%u] %s: %.3f us per call over %s calls, "
 		"stddev %.3f us, p99 %.3f us, %s %s/s\n", res->run,
 		rep->cfg->repeat, rpcsim_mode_label(res->mode), us,
@@ -471,20 +503,23 @@ static double ns_per_page(const struct mode_summary *ms)
 }
 
 /* The page_pool figures of a mode's block: refills, recycling, returns. */
-static void mode_page_pool_lines(FILE *out, const struct mode_summary *ms)
+static void mode_page_pool_lines(FILE *out, const struct mode_summary *ms,
+				 bool timed_calls)
 {
 	const struct ppool_result *pr = &ms->page_pool;
 	const struct page_pool_alloc_stats *al = &pr->alloc;
 	const struct page_pool_recycle_stats *d = &pr->recycle_direct;
 	const struct page_pool_recycle_stats *k = &pr->recycle_stack;
 	double pps = ratio((double)pr->packets, ms->elapsed_s);
-	char a[32], b[32], c[32];
+	char a[32], b[32], c[32], ns[48] = "";
 
-	fprintf(out, "  refill:    %.2f pages allocated per refill, %.1f ns "
-		"per page (%s refills, %s pages, %" PRIu64 " got none); %s "
-		"packets/s (%" PRIu64 " dropped) in %.3f s\n",
+	if (timed_calls)
+		snprintf(ns, sizeof(ns), ", %.1f ns per page", ns_per_page(ms));
+	fprintf(out, "  refill:    %.2f pages allocated per refill%s (%s "
+		"refills, %s pages, %" PRIu64 " got none); %s packets/s (%"
+		PRIu64 " dropped) in %.3f s\n",
 		ratio((double)al->slow_pages, (double)al->slow),
-		ns_per_page(ms), fmt_thousands(a, sizeof(a), al->slow),
+		ns, fmt_thousands(a, sizeof(a), al->slow),
 		fmt_thousands(b, sizeof(b), al->slow_pages), al->slow_fail,
 		fmt_thousands(c, sizeof(c), (uint64_t)pps), pr->dropped,
 		ms->elapsed_s);
@@ -522,26 +557,40 @@ static void mode_page_pool(FILE *out, const struct report *rep,
 	const struct ppool_result *pr = &ms->page_pool;
 	const struct page_pool_alloc_stats *al = &pr->alloc;
 
-	mode_latency(out, &ms->hist);
-	mode_page_pool_lines(out, ms);
+	bool t = timed(cfg);
+
+	if (t)
+		mode_latency(out, &ms->hist);
+	else
+		fprintf(out, "  latency:   not timed (--call-timing=off)\n");
+	mode_page_pool_lines(out, ms, t);
 	mode_events(out, cfg, ms->events);
 	if (cfg->nodes > 1)
 		print_nodes(out, rep, mode);
-	mode_runs(out, ms);
+	if (t)
+		mode_runs(out, ms);
 	fprintf(out, "SUMMARY consumer=page_pool alloc=%s backend=%s "
 		"bulk_variant=%s profile=%s runs=%u rx_queues=%u calls=%" PRIu64,
 		rpcsim_mode_name(mode), pp_backend_name(cfg->backend),
 		pp_bulk_variant_name(cfg->bulk_variant),
 		pp_profile_name(cfg->profile), ms->runs, cfg->threads,
 		al->slow);
-	summary_latency(out, &ms->hist);
-	fprintf(out, " pages_per_refill=%.2f ns_per_page=%.1f hit_rate=%.4f "
+	/* Untimed: no latency keys, and call_timing=off says why. */
+	if (t) {
+		summary_latency(out, &ms->hist);
+		fprintf(out, " pages_per_refill=%.2f ns_per_page=%.1f",
+			ratio((double)al->slow_pages, (double)al->slow),
+			ns_per_page(ms));
+	} else {
+		fprintf(out, " call_timing=off pages_per_refill=%.2f",
+			ratio((double)al->slow_pages, (double)al->slow));
+	}
+	fprintf(out, " hit_rate=%.4f "
 		"handed_out=%" PRIu64 " from_cache=%" PRIu64 " from_ring=%"
 		PRIu64
 		" allocated=%" PRIu64 " packets=%" PRIu64 " dropped=%" PRIu64
 		" packets_per_s=%.0f waits=%" PRIu64 " inflight=%" PRIu64
-		"\n\n", ratio((double)al->slow_pages, (double)al->slow),
-		ns_per_page(ms), ppool_hit_rate(pr), al->handed_out,
+		"\n\n", ppool_hit_rate(pr), al->handed_out,
 		al->from_cache, al->from_ring, al->from_alloc, pr->packets,
 		pr->dropped,
 		ratio((double)pr->packets, ms->elapsed_s), ms->total.waits, pr->inflight);
@@ -555,7 +604,10 @@ void report_mode(FILE *out, const struct report *rep, enum rpcsim_mode mode)
 
 	summary_build(&ms, rep->results[mode], rep->runs_done[mode]);
 	mean = ns_to_us(hist_mean(&ms.hist));
-	seed_line(out, mode, mean, ms.total.calls, seed_width(mean));
+	if (timed(cfg))
+		seed_line(out, mode, mean, ms.total.calls, seed_width(mean));
+	else
+		seed_line_untimed(out, mode, ms.total.calls);
 	if (cfg->quiet)
 		return;
 	if (cfg->consumer == RPCSIM_CONSUMER_PAGE_POOL)
@@ -619,6 +671,10 @@ void report_table(FILE *out, const struct report *rep)
 			hist_merge(&h, &rep->results[m][r].hist);
 		us[m] = ns_to_us(hist_mean(&h));
 		calls[m] = h.count;
+		/* untimed: us[] stay 0 (no ratios), the calls are counted */
+		for (unsigned int r = 0; !timed(rep->cfg) &&
+		     r < rep->runs_done[m]; r++)
+			calls[m] += rep->results[m][r].total.calls;
 		if (seed_width(us[m]) > width)
 			width = seed_width(us[m]);
 	}
@@ -637,9 +693,14 @@ void report_table(FILE *out, const struct report *rep)
 		fputc('\n', out);
 	if (rep->cfg->consumer == RPCSIM_CONSUMER_PAGE_POOL)
 		table_packets(out, rep);
-	for (int m = 0; m < RPCSIM_NR_MODES; m++)
-		if (rep->runs_done[m])
+	for (int m = 0; m < RPCSIM_NR_MODES; m++) {
+		if (!rep->runs_done[m])
+			continue;
+		if (timed(rep->cfg))
 			seed_line(out, m, us[m], calls[m], width);
+		else
+			seed_line_untimed(out, m, calls[m]);
+	}
 }
 
 /* --- JSON --------------------------------------------------------------- */
@@ -652,6 +713,24 @@ static void json_percentiles(struct json *j, const struct hist *h)
 			    ns_to_us((double)hist_percentile(h, pcts[i])));
 	json_number(j, RK(rpcsim_percentiles, p99_99),
 		    ns_to_us((double)hist_percentile(h, 99.99)));
+	json_object_end(j);
+}
+
+/*
+ * The calls' latency; @calls calls that were not timed (--call-timing=
+ * off, @h empty) have null figures and no histogram.
+ */
+static void json_untimed(struct json *j, uint64_t calls)
+{
+	json_uint(j, RK(rpcsim_figures, calls), calls);
+	json_null(j, RK(rpcsim_figures, mean_us));
+	json_null(j, RK(rpcsim_figures, stddev_us));
+	json_null(j, RK(rpcsim_figures, min_us));
+	json_null(j, RK(rpcsim_figures, max_us));
+	json_object_begin(j, RK(rpcsim_figures, percentiles_us));
+	for (unsigned int i = 0; i < ARRAY_SIZE(pcts); i++)
+		json_null(j, pct_names[i]);
+	json_null(j, RK(rpcsim_percentiles, p99_99));
 	json_object_end(j);
 }
 
@@ -714,7 +793,8 @@ static void json_alloc_stats(struct json *j,
 
 /* --consumer=page_pool: what the page_pools did (names as the kernel's). */
 static void json_page_pool(struct json *j, const struct ppool_result *pr,
-			   const struct hist *h, double elapsed_s)
+			   const struct hist *h, bool timed_calls,
+			   double elapsed_s)
 {
 	const struct page_pool_alloc_stats *al = &pr->alloc;
 
@@ -723,8 +803,11 @@ static void json_page_pool(struct json *j, const struct ppool_result *pr,
 	json_uint(j, RK(rpcsim_page_pool, refill_pages), al->slow_pages);
 	json_number(j, RK(rpcsim_page_pool, pages_per_refill),
 		    ratio((double)al->slow_pages, (double)al->slow));
-	json_number(j, RK(rpcsim_page_pool, ns_per_page),
-		    ratio((double)h->sum, (double)al->slow_pages));
+	if (timed_calls)
+		json_number(j, RK(rpcsim_page_pool, ns_per_page),
+			    ratio((double)h->sum, (double)al->slow_pages));
+	else
+		json_null(j, RK(rpcsim_page_pool, ns_per_page));
 	json_uint(j, RK(rpcsim_page_pool, refills_empty), al->slow_fail);
 	json_number(j, RK(rpcsim_page_pool, hit_rate), ppool_hit_rate(pr));
 	RESULT_JSON_FIELDS(RESULT_RPCSIM_PAGE_POOL_PAGES,
@@ -751,7 +834,10 @@ static void json_run(struct json *j, const struct rpcsim_config *cfg,
 	json_object_begin(j, NULL);
 	json_uint(j, RK(rpcsim_run, run), r->run);
 	json_number(j, RK(rpcsim_run, elapsed_s), r->elapsed_s);
-	json_latency(j, &r->hist);
+	if (timed(cfg))
+		json_latency(j, &r->hist);
+	else
+		json_untimed(j, r->total.calls);
 	json_stats(j, &r->total, r->elapsed_s);
 	json_uint(j, RK(rpcsim_run, completions), r->completions);
 	json_array_begin(j, RK(rpcsim_run, threads));
@@ -783,7 +869,8 @@ static void json_run(struct json *j, const struct rpcsim_config *cfg,
 	json_uint(j, RK(rpcsim_accounting, cache_puts), r->acct.cache_puts);
 	json_object_end(j);
 	if (r->page_pool)
-		json_page_pool(j, r->page_pool, &r->hist, r->elapsed_s);
+		json_page_pool(j, r->page_pool, &r->hist, timed(cfg),
+			       r->elapsed_s);
 	else
 		by_refill_json(j, RK(rpcsim_figures, by_refill),
 			       &r->refill[BY_REFILL_ONE_PAGE],
@@ -810,6 +897,8 @@ static void json_config_page_pool(struct json *j,
 	json_uint(j, RK(rpcsim_page_pool_config, packet_pages),
 		  cfg->packet_pages);
 	json_uint(j, RK(rpcsim_page_pool_config, rate), cfg->rate);
+	json_bool(j, RK(rpcsim_page_pool_config, call_timing),
+		  cfg->call_timing);
 	json_object_begin(j, RK(rpcsim_page_pool_config, free_mix));
 	json_uint(j, RK(rpcsim_free_mix, direct), cfg->free_direct);
 	json_uint(j, RK(rpcsim_free_mix, ring), cfg->free_ring);
@@ -970,12 +1059,19 @@ void report_json(FILE *out, const struct report *rep)
 		json_string(&j, RK(rpcsim_mode, label), rpcsim_mode_label(m));
 		json_uint(&j, RK(rpcsim_mode, runs), ms.runs);
 		json_number(&j, RK(rpcsim_mode, elapsed_s), ms.elapsed_s);
-		json_latency(&j, &ms.hist);
+		if (timed(cfg))
+			json_latency(&j, &ms.hist);
+		else
+			json_untimed(&j, ms.total.calls);
 		json_stats(&j, &ms.total, ms.elapsed_s);
 		json_uint(&j, RK(rpcsim_mode, completions), ms.completions);
 		json_events(&j, RK(rpcsim_mode, counters), ms.events);
 		json_object_begin(&j, RK(rpcsim_mode, across_runs));
 		json_uint(&j, RK(rpcsim_across_runs, n), ms.runs);
+		/* untimed: NaN, which the writer spells null */
+		if (!timed(cfg))
+			ms.avg_us = ms.stddev_us = ms.min_us = ms.max_us =
+				ms.trimmed_us = NAN;
 		json_number(&j, RK(rpcsim_across_runs, avg_us), ms.avg_us);
 		json_number(&j, RK(rpcsim_across_runs, stddev_us),
 			    ms.stddev_us);
@@ -988,7 +1084,7 @@ void report_json(FILE *out, const struct report *rep)
 		json_object_end(&j);
 		if (cfg->consumer == RPCSIM_CONSUMER_PAGE_POOL)
 			json_page_pool(&j, &ms.page_pool, &ms.hist,
-				       ms.elapsed_s);
+				       timed(cfg), ms.elapsed_s);
 		else
 			by_refill_json(&j, RK(rpcsim_figures, by_refill),
 				       &ms.refill[BY_REFILL_ONE_PAGE],

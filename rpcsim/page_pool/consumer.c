@@ -24,7 +24,8 @@
  *   counted as a wait).
  *
  * A timed "call" is one slow-path refill (__page_pool_alloc_pages_slow()),
- * as svc_alloc_arg() is for the nfsd consumer.  At the end every pool is
+ * as svc_alloc_arg() is for the nfsd consumer; --call-timing=off times
+ * none (the calls are still counted).  At the end every pool is
  * destroyed, its pages in flight must be 0, and libpagepool's pool must
  * be whole, as after an nfsd run.
  */
@@ -410,7 +411,7 @@ static void ppool_rxq_start(struct ppool_run *run, unsigned int id)
 	rxq->rng = cfg->seed * 0x100000001b3ULL + id;
 	rxq->pkt = xcalloc(cfg->packet_pages, sizeof(*rxq->pkt));
 	page_pool_init(&rxq->pool, run->pp, run->mode, id, cfg->ring_size,
-		       run->origin);
+		       run->origin, cfg->call_timing);
 	err = pthread_create(&rxq->thread, NULL, ppool_rx_thread, rxq);
 	if (err) {
 		fprintf(stderr, "rpcsim: cannot start RX queue thread %u of "

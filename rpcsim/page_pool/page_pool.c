@@ -29,13 +29,15 @@
 
 void page_pool_init(struct page_pool *pool, struct pp_pool *pp,
 		    enum rpcsim_mode mode, unsigned int id,
-		    unsigned int ring_size, unsigned char *origin)
+		    unsigned int ring_size, unsigned char *origin,
+		    bool timed)
 {
 	memset(pool, 0, sizeof(*pool));
 	pool->pp = pp;
 	pool->mode = mode;
 	pool->pure_output = pp_pool_bulk_variant(pp) == PP_BULK_PURE_OUTPUT;
 	pool->debug_list = pp_pool_debug_list(pp);
+	pool->timed = timed;
 	pool->id = id;
 	pool->origin = origin;
 	PTHREAD_CHECK(pthread_mutex_init(&pool->ring.lock, NULL));
@@ -178,12 +180,14 @@ static unsigned int slow_list(struct page_pool *pool)
  * Before 5.13 one page from the allocator, handed out directly; since,
  * one bulk call of PAGE_POOL_CACHE_REFILL pages into the cache, the last
  * of them handed out.  The call is what rpcsim times, as svc_alloc_arg()
- * for the nfsd consumer.
+ * for the nfsd consumer; unless --call-timing=off: the clock reads are
+ * rpcsim's, not the kernel's (a single-page refill pays them per page),
+ * and the kernel's XDP measurement of the bulk refill read no clock.
  */
 static struct pp_page *page_pool_alloc_pages_slow(struct page_pool *pool)
 {
 	struct pp_page *page = NULL;
-	uint64_t t0 = now_ns(), dt;
+	uint64_t t0 = pool->timed ? now_ns() : 0, dt = 0;
 	unsigned int n;
 
 	switch (pool->mode) {
@@ -208,8 +212,10 @@ static struct pp_page *page_pool_alloc_pages_slow(struct page_pool *pool)
 			page = pool->cache[n - 1];
 		pool->count = n ? n - 1 : 0;
 	}
-	dt = now_ns() - t0;
-	hist_add(&pool->hist, dt);
+	if (pool->timed) {
+		dt = now_ns() - t0;
+		hist_add(&pool->hist, dt);
+	}
 	pool->alloc.slow++;
 	pool->alloc.alloc_calls++;
 	pool->alloc.slow_pages += n;

@@ -75,6 +75,7 @@ struct page_pool {
 	enum rpcsim_mode mode;		/* how the slow path allocates */
 	bool pure_output;		/* the bulk array is output only */
 	bool debug_list;		/* list_del() checked (pp_pool_debug_list) */
+	bool timed;			/* slow-path calls timed into hist */
 	unsigned int id;		/* RX queue number */
 	unsigned char *origin;		/* per pfn, shared by a run's pools */
 	unsigned int count;		/* alloc.count */
@@ -89,22 +90,24 @@ struct page_pool {
 	uint32_t hold_cnt;
 	_Atomic uint32_t release_cnt;
 	struct page_pool_alloc_stats alloc;
-	struct hist hist;		/* ns per slow-path call */
+	struct hist hist;		/* ns per slow-path call, when timed */
 };
 
 /*
  * page_pool_create(): an empty pool for RX queue @id over @pp whose slow
- * path allocates the way @mode says, its ring of @ring_size entries.
+ * path allocates the way @mode says, its ring of @ring_size entries;
+ * @timed: each slow-path call is timed (two clock reads) into its hist.
  * Dies if out of memory.
  */
 void page_pool_init(struct page_pool *pool, struct pp_pool *pp,
 		    enum rpcsim_mode mode, unsigned int id,
-		    unsigned int ring_size, unsigned char *origin);
+		    unsigned int ring_size, unsigned char *origin,
+		    bool timed);
 
 /*
  * page_pool_alloc_pages(): one page for a received packet, from the alloc
  * cache, else refilled from the ring, else from the slow path (timed into
- * pool->hist).  Only the pool's own thread.  NULL when the allocator had
+ * pool->hist when pool->timed).  Only the pool's own thread.  NULL when the allocator had
  * nothing (GFP_ATOMIC: the driver drops the packet, nobody waits).
  */
 struct pp_page *page_pool_alloc_pages(struct page_pool *pool);

@@ -9,15 +9,16 @@
 # reference -> released, a full ring -> released, released -> out of the
 # pool's books and freed at once by the RX thread), every page comes back
 # (0 in flight, nothing leaked), --alloc=all under the merged and the
-# pure-output bulk contract, --rate paced by the clock, the text report,
-# a signal ending a run, and bad input (exit 2, one line).
+# pure-output bulk contract, --rate paced by the clock, --call-timing=off
+# (the calls counted, not timed), the text report, a signal ending a run,
+# and bad input (exit 2, one line).
 
 . "${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/rpcsim/common.sh"
 
-plan_tests 58
+plan_tests 71
 
 if ! have_python; then
-	skip 31 "python3 missing: the JSON checks need it"
+	skip 34 "python3 missing: the JSON checks need it"
 	skipped_json=1
 fi
 
@@ -175,8 +176,36 @@ if [ -z "${skipped_json:-}" ]; then
 	run $PP --rate=2000 --threads=1 --requests=400 --json
 	ran_ok "--rate=2000 runs"
 	check "$OUT" 'r["elapsed_s"] >= 0.19' \
-		'pp["packets_per_s"] <= 2000 * 1.05'
+		'pp["packets_per_s"] <= 2000 * 1.05' \
+		'd["config"]["page_pool"]["call_timing"] is True'
 	ok $? "--rate=2000: 400 packets take at least 0.2 s"
+
+	# 4b. --call-timing=off: no clock read around a refill; the calls
+	# are counted, their latency figures null, the packet rate measured.
+	run $PP --alloc=all --threads=1 --requests=20000 --call-timing=off \
+		--json
+	ran_ok "--call-timing=off runs"
+	check "$OUT" 'd["config"]["page_pool"]["call_timing"] is False' \
+		'm["calls"] == pp["refills"] > 0' 'm["mean_us"] is None' \
+		'all(v is None for v in m["percentiles_us"].values())' \
+		'm["across_runs"]["avg_us"] is None' \
+		'pp["ns_per_page"] is None' 'pp["packets_per_s"] > 0' \
+		'r["calls"] == rp["refills"] and r["mean_us"] is None' \
+		'"histogram" not in r and "histogram" not in m' \
+		'rp["inflight"] == 0' 'r["pool_at_exit"]["leaked"] == 0'
+	ok $? "--call-timing=off: calls counted, no latency figures, all back"
+	# rpcsim-compare reads such documents: their packet rates, no latency.
+	cp "$OUT" "$tmpdir/untimed1.json"
+	run $PP --alloc=all --threads=1 --requests=20000 --call-timing=off \
+		--json
+	cp "$OUT" "$tmpdir/untimed2.json"
+	run_cmd 60 "$COMPARE" "$tmpdir/untimed1.json" "$tmpdir/untimed2.json"
+	[ "$status" -eq 0 ] &&
+		[ "$(grep -c '^      rpcsim .* build, calls not timed, 1 thread' "$OUT")" -eq 2 ] &&
+		grep -q ' array/requests_per_s$' "$OUT" &&
+		! grep -q 'latency_us' "$OUT"
+	ok $? "rpcsim-compare: untimed documents give packet rates, no latency" ||
+		diag "exit $status: $(cat "$ERR"; head -n 12 "$OUT")"
 fi
 
 # 5. The text report.
@@ -221,6 +250,19 @@ printf '%s\n' "$line" | awk -v s="$s" -v l="$l" -v a="$a" '
 ok $? "text: packets/s per mode and the bulk modes' change against single" ||
 	diag "$line; SUMMARY single $s list $l array $a"
 
+# 5b. The text report of calls not timed.
+run $PP --alloc=all --threads=1 --requests=3000 --call-timing=off
+ran_ok "--call-timing=off text report runs"
+grep -q '^Bulk array:  [0-9,]* calls, not timed (--call-timing=off)$' "$OUT" &&
+	grep -q '^  latency:   not timed (--call-timing=off)$' "$OUT" &&
+	grep -q '; no call timed (--call-timing=off; clock_gettime' "$OUT" &&
+	grep -q '^  consumer:   .*; refills not timed (--call-timing=off)$' "$OUT" &&
+	grep -q '^SUMMARY consumer=page_pool alloc=single .* calls=[0-9]* call_timing=off pages_per_refill=1.00 ' "$OUT" &&
+	grep -q '^packets/s: single [0-9]*, list [0-9]* ([+-][0-9.]* %), array [0-9]* ([+-][0-9.]* %)$' "$OUT" &&
+	! grep -q -e 'mean_us=' -e 'ns_per_page=' -e 'us per call' -e 'ns per page' -e '^ratios:' "$OUT"
+ok $? "text, --call-timing=off: calls counted, no latency, packets/s" ||
+	diag "$(head -n 30 "$OUT")"
+
 # 6. A signal ends a paced run early; every page still comes back.
 spawn $PP --threads=2 --rate=1000 --duration=60
 # A second into the run, not before it began (nothing measured then).
@@ -254,4 +296,8 @@ $PP --ring-size=0	--ring-size=0
 $PP --free-mix=direct:0	--free-mix=direct:0
 $PP --free-mix=bogus:1	--free-mix=bogus:1
 $PP --mix=read:1	--mix=read:1: only with --consumer=nfsd
---free-mix=direct:1	--free-mix=direct:1: only with --consumer=page_pool"
+--free-mix=direct:1	--free-mix=direct:1: only with --consumer=page_pool
+$PP --call-timing=maybe	--call-timing=maybe: expected on or off
+--call-timing=off	--call-timing=off: only with --consumer=page_pool
+$PP --call-timing=off --histogram=h.csv	--histogram=h.csv: only with --call-timing=on
+$PP --call-timing=off --sweep=threads=1,2 --results=sw	--sweep=threads=1,2: only with --call-timing=on"
