@@ -6,7 +6,8 @@
 # configuration (RX queues x free mix) gets a table of the three modes
 # with every run counted, the change against single computed from the
 # medians it prints, and the ratio line; the default mixes are rpcsim's
-# and released:1; an rpcsim usage error comes through as one line, exit 2,
+# and released:1; the refills untimed unless --call-timing=on (then the
+# ns columns); an rpcsim usage error comes through as one line, exit 2,
 # nothing on stdout; no build exits 1; bad input exits 2 with one line
 # naming the option.
 
@@ -23,7 +24,7 @@ RPCSIM=$top_builddir/rpcsim/rpcsim
 tap_need_prog "$RPCSIM"
 bench_script page-pool-gains.sh
 
-options="builddir threads free-mix rounds repeat duration profile"
+options="builddir threads free-mix rounds repeat duration profile call-timing"
 bad_inputs=$(cat <<'TABLE'
 --threads=0	--threads=0
 --threads=1,,2	--threads=1,,2
@@ -33,6 +34,7 @@ bad_inputs=$(cat <<'TABLE'
 --rounds=101	--rounds=101
 --repeat=x	--repeat=x
 --profile=fast	--profile=fast
+--call-timing=maybe	--call-timing=maybe
 --free-mix=	--free-mix=
 --builddir=	--builddir=
 --rounds	--rounds
@@ -42,7 +44,7 @@ TABLE
 )
 nr_options=$(echo $options | wc -w)
 nr_bad=$(printf '%s\n' "$bad_inputs" | wc -l)
-plan_tests $((1 + nr_options + 7 + 2 * nr_bad))
+plan_tests $((1 + nr_options + 8 + 2 * nr_bad))
 
 have_python ||
 	skip_rest "python3 not found (page-pool-gains.sh reads rpcsim's JSON with it)"
@@ -66,11 +68,12 @@ run $short --rounds=2 --threads=1,2 --free-mix=held:1 --free-mix=direct:1
 2 RX queues, free mix direct:1" ]
 ok $? "--threads=1,2 and two --free-mix: a table for each of the four, in order" ||
 	diag "exit $status: $(cat "$OUT" "$ERR")"
-grep -q '^page-pool-gains\.sh: 2 rounds of rpcsim --consumer=page_pool --alloc=all --repeat=1 --duration=0\.05; RX queues 1,2; load average .* before, .* after$' "$OUT"
+grep -q '^page-pool-gains\.sh: 2 rounds of rpcsim --consumer=page_pool --alloc=all --repeat=1 --duration=0\.05 --call-timing=off; RX queues 1,2; load average .* before, .* after$' "$OUT"
 ok $? "the first line says what ran and the load before and after" ||
 	diag "$(head -n 1 "$OUT")"
 # each table: the header, single/list/array with 2 runs each (a run per
-# round); the change of list and array is their median over single's
+# round); the change of list and array is their median over single's; no
+# ns figures, the refills untimed
 awk '
 	/^\| mode \|/ { t++; next }
 	/^\| (single|list|array) \|/ {
@@ -82,7 +85,7 @@ awk '
 			want = sprintf("%+.1f %%", 100 * (c[4] / base - 1))
 			if (c[5] != want) bad = $0 " (want " want ")"
 		}
-		if (c[6] !~ /^[0-9]+\.[0-9]$/ || c[7] !~ /^[0-9]+\.[0-9]$/)
+		if (c[6] != "-" || c[7] != "-")
 			bad = $0
 	}
 	END {
@@ -95,6 +98,14 @@ ok $? "every table: three modes, a run per round, each change the medians' ratio
 [ "$(grep -c '^array gain / list gain: \(-\?[0-9]*\.[0-9][0-9]\|- (no list gain)\) (kernel XDP: 2\.82; page_bench04 predicts 1\.37); from these refills'"'"' ns per page: \(-\?[0-9]*\.[0-9][0-9]\|-\)$' "$OUT")" -eq 4 ]
 ok $? "a ratio line under each table, beside the kernel's" ||
 	diag "$(grep '^array gain' "$OUT")"
+
+# --- timed refills: their ns per page and per packet -------------------------------
+run $short --rounds=1 --threads=1 --free-mix=released:1 --call-timing=on
+[ "$status" -eq 0 ] && grep -q ' --call-timing=on; RX queues 1;' "$OUT" &&
+	[ "$(grep -c '^| \(single\|list\|array\) | 1 | [0-9]* | [^|]* | [0-9]*\.[0-9] | [0-9]*\.[0-9] |$' "$OUT")" -eq 3 ] &&
+	grep -q "^array gain / list gain: .*; from these refills' ns per page: \(-\?[0-9]*\.[0-9][0-9]\|-\)$" "$OUT"
+ok $? "--call-timing=on: each mode's refill ns per page and ns per packet" ||
+	diag "exit $status: $(cat "$OUT" "$ERR")"
 
 # --- the default mixes --------------------------------------------------------------
 run $short --rounds=1 --threads=1
