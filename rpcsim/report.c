@@ -556,7 +556,6 @@ static void mode_page_pool(FILE *out, const struct report *rep,
 	const struct rpcsim_config *cfg = rep->cfg;
 	const struct ppool_result *pr = &ms->page_pool;
 	const struct page_pool_alloc_stats *al = &pr->alloc;
-
 	bool t = timed(cfg);
 
 	if (t)
@@ -717,8 +716,8 @@ static void json_percentiles(struct json *j, const struct hist *h)
 }
 
 /*
- * The calls' latency; @calls calls that were not timed (--call-timing=
- * off, @h empty) have null figures and no histogram.
+ * json_latency()'s members for @calls calls that were not timed
+ * (--call-timing=off): the count, null figures, no histogram.
  */
 static void json_untimed(struct json *j, uint64_t calls)
 {
