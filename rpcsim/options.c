@@ -594,7 +594,8 @@ static const char help_intro[] =
 "WRITEs from an emulated page cache, and report the latency of every\n"
 "svc_alloc_arg() call, as the bulk allocator's SUNRPC consumer was measured.\n"
 "With --consumer=page_pool, a NIC's RX queues receive packets instead, each\n"
-"page_pool refilling its cache in bulk, and every refill is timed.\n"
+"page_pool refilling its cache in bulk, and every refill is timed (or,\n"
+"with --call-timing=off, none: the packet rate alone).\n"
 "\n";
 
 static const char help_footer[] =
