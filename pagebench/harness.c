@@ -49,6 +49,60 @@ double pb_tsc_per_ns(double ms)
 #endif
 }
 
+#ifdef __x86_64__
+#define PB_CHAIN_LOOPS	(1UL << 20)
+
+/* ns for 8 x PB_CHAIN_LOOPS dependent register adds: a cycle each. */
+static uint64_t pb_add_chain(void)
+{
+	uint64_t x = 0, t0 = now_ns();
+
+	for (unsigned long i = 0; i < PB_CHAIN_LOOPS; i++)
+		__asm__ volatile("add $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\t"
+				 "add $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\t"
+				 "add $1, %0\n\tadd $1, %0" : "+r"(x));
+	return now_ns() - t0;
+}
+
+/* ns for PB_CHAIN_LOOPS load-add-store round trips through one cell. */
+static uint64_t pb_forward_chain(void)
+{
+	static uint64_t cell;
+	uint64_t v, t0 = now_ns();
+
+	for (unsigned long i = 0; i < PB_CHAIN_LOOPS; i++)
+		__asm__ volatile("mov (%1), %0\n\tadd $1, %0\n\tmov %0, (%1)"
+				 : "=&r"(v) : "r"(&cell) : "memory");
+	return now_ns() - t0;
+}
+#endif
+
+bool pb_store_forward(double *cycles, double *core_ghz)
+{
+#ifdef __x86_64__
+	uint64_t add = UINT64_MAX, fwd = UINT64_MAX;
+
+	/* the best of five: a neighbour only ever adds time */
+	for (int r = 0; r < 5; r++) {
+		uint64_t a = pb_add_chain(), f = pb_forward_chain();
+
+		if (a < add)
+			add = a;
+		if (f < fwd)
+			fwd = f;
+	}
+	if (!add || !fwd)
+		return false;
+	*core_ghz = 8.0 * (double)PB_CHAIN_LOOPS / (double)add;
+	*cycles = (double)fwd * *core_ghz / (double)PB_CHAIN_LOOPS;
+	return true;
+#else
+	(void)cycles;
+	(void)core_ghz;
+	return false;
+#endif
+}
+
 unsigned long pb_prepare(pb_run_fn run, void *ctx, enum pb_api api,
 			 unsigned int bulk, bool smoke, double run_ms)
 {

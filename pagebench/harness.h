@@ -41,6 +41,15 @@ uint64_t pb_ticks(void);
 /* TSC ticks per ns against CLOCK_MONOTONIC over @ms; 0 without a TSC. */
 double pb_tsc_per_ns(double ms);
 
+/*
+ * The core's store-to-load forwarding: core cycles per round trip of a
+ * load, an add and a store through one address (each load waits for
+ * the store before it) into *@cycles, and the core clock in GHz into
+ * *@core_ghz, each the best of a few rounds.  Returns false where it is
+ * not measured (x86-64 only).
+ */
+bool pb_store_forward(double *cycles, double *core_ghz);
+
 /**
  * pb_prepare - warm a configuration up and size its runs
  *

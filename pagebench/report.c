@@ -211,6 +211,7 @@ void pb_print_header(const struct bench *b, const struct options *o,
 {
 	const char *why;
 	enum pp_pcp_impl impl = buddy_pcp_impl(o, &why);
+	double fwd, core_ghz;
 
 	printf("pagebench %s (libpagepool %s): %s, %ld online CPUs%s\n",
 	       PACKAGE_VERSION, pp_version(), model, cpus,
@@ -219,6 +220,10 @@ void pb_print_header(const struct bench *b, const struct options *o,
 		printf("  TSC %.3f GHz (against CLOCK_MONOTONIC)\n", tsc_ghz);
 	else
 		printf("  no TSC on this architecture: ticks n/a\n");
+	if (!o->smoke && pb_store_forward(&fwd, &core_ghz))
+		printf("  store-to-load forwarding: %.1f core cycles per "
+		       "load-add-store round trip through one address (core "
+		       "%.2f GHz)\n", fwd, core_ghz);
 	printf("  buddy pcp lists: %s%s%s\n", pp_pcp_impl_name(impl),
 	       why ? "; rseq unavailable: " : "", why ? why : "");
 	printf("  buddy profile: %s\n", pp_profile_name(o->pool_env.profile));

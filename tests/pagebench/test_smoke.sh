@@ -89,7 +89,7 @@ percpu=9
 "$PAGEBENCH" --help 2>/dev/null | grep -q '^ *not built here:.*percpu' &&
 	percpu=0
 # Per child built: 5 checks; per child not built: those 5 skipped, and 3.
-plan_tests $((2 + nr_options + 9 + 2 * nr_bad + 5 * nr_built + 8 * nr_not_built + 1 + 4 + 1))
+plan_tests $((2 + nr_options + 10 + 2 * nr_bad + 5 * nr_built + 8 * nr_not_built + 1 + 4 + 1))
 
 run --help
 [ "$status" -eq 0 ] && [ ! -s "$ERR" ]
@@ -182,6 +182,21 @@ ok $? "--variant=all: each variant named on its line"
 run --smoke --allocators=lifo,glibc --api=single --bulk=2 --je-tcache=off --je-batch=off --pin=off
 [ "$status" -eq 0 ] && [ "$(grep -c '^pagebench allocator=' "$OUT")" -eq 2 ]
 ok $? "--allocators and --api select the rows" || diag "$(cat "$OUT" "$ERR")"
+
+# The core's store-to-load forwarding in the header: measured on x86-64
+# for a real run (a cycle or more per load-add-store round trip, the core
+# clock beside it), never with --smoke (the run above), nowhere else.
+grep -q 'store-to-load' "$OUT" && smoke_fwd=1 || smoke_fwd=
+run --allocators=lifo --api=single --runs=1 --run-ms=1 --pin=off
+fwd=$(sed -n 's/^  store-to-load forwarding: \([0-9.]*\) core cycles per load-add-store round trip through one address (core \([0-9.]*\) GHz)$/\1 \2/p' "$OUT")
+if [ "$(uname -m)" = x86_64 ]; then
+	[ "$status" -eq 0 ] && [ -z "$smoke_fwd" ] && [ -n "$fwd" ] &&
+		echo "$fwd" | awk '{ exit !($1 >= 0.5 && $1 < 100 && $2 > 0.1 && $2 < 20) }'
+else
+	[ "$status" -eq 0 ] && [ -z "$smoke_fwd" ] && [ -z "$fwd" ]
+fi
+ok $? "the header's store-to-load forwarding: cycles and core clock, not with --smoke" ||
+	diag "exit $status, '$fwd', smoke '$smoke_fwd': $(head -n 4 "$OUT")"
 
 if have_python; then
 	run --smoke --json
