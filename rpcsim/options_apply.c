@@ -532,8 +532,9 @@ static void check_consumer(const struct opt_state *st)
 }
 
 /*
- * --call-timing=off: the options whose output is the calls' times (or a
- * trace, whose events carry them) have none to give.
+ * --call-timing=off: the options whose output is the calls' times (a
+ * trace's events carry them, a sweep's table is of them) have none to
+ * give.
  */
 static void check_call_timing(struct opt_state *st)
 {
