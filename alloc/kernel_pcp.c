@@ -52,8 +52,10 @@ static void ppk_pcp_chain_add_check(const struct pp_page *first,
 				    const struct pp_page *old)
 {
 	const struct pp_page *p = first;
-	unsigned long n = old || !k ? k : k - 1;
+	unsigned long n = k;
 
+	if (!old && n)
+		n--;	/* the last page's neighbour is not known */
 	for (unsigned long i = 0; i < n; i++) {
 		const struct pp_page *next = i + 1 < k ?
 			pp_lru_to_page(p->lru.next) : old;

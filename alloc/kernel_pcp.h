@@ -28,7 +28,7 @@ static inline struct pp_list_head *ppk_list_head(struct ppk_list *l)
  * pool->debug_list: @page leaving its list, @prev and @next its
  * neighbours where the list keeps those links exact (NULL: a list head,
  * or a link an rseq section leaves stale); @page going in before @next
- * (NULL: not known before the section).
+ * (a page: the callers check nothing where the neighbour is not known).
  */
 void ppk_pcp_list_del_check(const struct pp_page *page,
 			    const struct pp_page *prev,

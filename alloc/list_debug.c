@@ -98,8 +98,6 @@ void ppk_pcp_list_del_check(const struct pp_page *page,
 void ppk_pcp_list_add_check(const struct pp_page *page,
 			    const struct pp_page *next)
 {
-	if (!next)
-		return;
 	if (unlikely(page == next))
 		pp_bad_call("list_add corruption",
 			    "pcp page %p added next to itself (added twice)",

@@ -671,9 +671,9 @@ void report_table(FILE *out, const struct report *rep)
 		us[m] = ns_to_us(hist_mean(&h));
 		calls[m] = h.count;
 		/* untimed: us[] stay 0 (no ratios), the calls are counted */
-		for (unsigned int r = 0; !timed(rep->cfg) &&
-		     r < rep->runs_done[m]; r++)
-			calls[m] += rep->results[m][r].total.calls;
+		if (!timed(rep->cfg))
+			for (unsigned int r = 0; r < rep->runs_done[m]; r++)
+				calls[m] += rep->results[m][r].total.calls;
 		if (seed_width(us[m]) > width)
 			width = seed_width(us[m]);
 	}
