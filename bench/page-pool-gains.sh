@@ -74,10 +74,12 @@ array's gain over the list's gain beside the kernel's.
 The kernel's figures (Jesper Dangaard Brouer, "net: page_pool: use
 alloc_pages_bulk in refill code path", v6 9/9, 25 March 2021): baseline
 3,771,046 packets/s, list +4.49 %, array +12.68 %: the array gains 2.82
-times what the list gains.  What the allocator alone predicts for that
-ratio, from page_bench04_bulk on the same branch (v5r9, 22 March 2021,
-cycles per page at bulk 64: single 199, list 134, array 110):
-(199 - 110) / (199 - 134) = 1.37.
+times what the list gains, in one run of each on the v6r5 branch; the
+same test's list refill had gained 13.1 to 18.8 % on the three branches
+before it (doc/results/2026-12-06-page-pool-kernel-series.md).  What the
+allocator alone predicts for that ratio, from page_bench04_bulk on the
+series' v5r9 branch (22 March 2021, cycles per page at bulk 64: single
+199, list 134, array 110): (199 - 110) / (199 - 134) = 1.37.
 Exit status: 0 the runs completed, 1 runtime failure (rpcsim failed or
 is not built), 2 bad command line (an rpcsim usage error included).
 EOF
