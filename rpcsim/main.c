@@ -360,13 +360,23 @@ static void report_runs(const struct rpcsim_config *cfg,
 			const struct report *rep, unsigned int nr_modes)
 {
 	if (cfg->sweep.point) {
-		/* The point's line: its file and each mode's mean. */
+		/*
+		 * The point's line: each mode's mean, or untimed (page_pool
+		 * --call-timing=off) its packet rate.
+		 */
 		point_prefix(cfg);
-		for (int m = 0; m < RPCSIM_NR_MODES; m++)
-			if (rep->runs_done[m])
+		for (int m = 0; m < RPCSIM_NR_MODES; m++) {
+			if (!rep->runs_done[m])
+				continue;
+			if (cfg->call_timing)
 				printf(" %s %.3f us", rpcsim_mode_name(m),
 				       report_mean_us(rep, m));
-		printf(" per call\n");
+			else
+				printf(" %s %.3f", rpcsim_mode_name(m),
+				       report_packets_per_s(rep, m) / 1e6);
+		}
+		printf(cfg->call_timing ? " per call\n" :
+		       " million packets/s (calls not timed)\n");
 		return;
 	}
 	if (cfg->json) {

@@ -533,14 +533,13 @@ static void check_consumer(const struct opt_state *st)
 
 /*
  * --call-timing=off: the options whose output is the calls' times (a
- * trace's events carry them, a sweep's table is of them) have none to
- * give.
+ * trace's events carry them) have none to give.  A sweep's table gives
+ * the packet rates instead of the latencies.
  */
 static void check_call_timing(struct opt_state *st)
 {
 	static const char *const timed[] = {
 		"trace", "trace-live", "interval", "histogram", "plot",
-		"sweep",
 	};
 
 	if (st->cfg->call_timing)

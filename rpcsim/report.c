@@ -1000,6 +1000,14 @@ double report_mean_us(const struct report *rep, enum rpcsim_mode mode)
 	return ns_to_us(hist_mean(&ms.hist));
 }
 
+double report_packets_per_s(const struct report *rep, enum rpcsim_mode mode)
+{
+	struct mode_summary ms;
+
+	summary_build(&ms, rep->results[mode], rep->runs_done[mode]);
+	return ratio((double)ms.page_pool.packets, ms.elapsed_s);
+}
+
 /* --point: the grid, this point of it, and the settings it ran with. */
 static void json_sweep(struct json *j, const struct rpcsim_config *cfg)
 {

@@ -37,6 +37,8 @@ void report_table(FILE *out, const struct report *rep);
 void report_json(FILE *out, const struct report *rep);
 /* Mode @mode's mean latency per call over all its runs, in us. */
 double report_mean_us(const struct report *rep, enum rpcsim_mode mode);
+/* page_pool: the mode's packets over its runs' time. */
+double report_packets_per_s(const struct report *rep, enum rpcsim_mode mode);
 /*
  * --plot: every mode's latency histogram (all its runs) and pages per call
  * drawn into cfg->plot with the gnuplot at @gnuplot.  Returns 0, or -1

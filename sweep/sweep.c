@@ -37,6 +37,7 @@
 #define SWEEP_KEYS_MAX		10
 #define SWEEP_POINTS_MAX	100000
 #define SWEEP_MEAN_MAX_US	1e9
+#define SWEEP_PPS_MAX		1e12
 #define SWEEP_SECONDS_MAX	(366.0 * 86400)
 
 static const char *const mode_names[NR_MODES] = { "single", "list", "array" };
@@ -61,8 +62,11 @@ struct row {
 	 * the backend, swept or not, and say nothing of the build.
 	 */
 	bool pcp_of_backend;
+	bool page_pool;			/* rpcsim's page_pool consumer */
+	bool untimed;			/* --call-timing=off: no latency */
 	bool have[NR_MODES];
 	double mean[NR_MODES], sd[NR_MODES];
+	double pps[NR_MODES];		/* page_pool: packets per second */
 	unsigned int runs[NR_MODES];
 	bool elsewhere;			/* not where the first point ran */
 	char *same[NR_ROW_SAME];	/* config members all points share */
@@ -81,6 +85,7 @@ struct table {
 	unsigned int pcp_key;		/* pcp's index among the keys */
 	bool pcp_mislabeled;		/* a row ran other lists (pcp_shown) */
 	bool page_pool;			/* a point of rpcsim's page_pool consumer */
+	bool untimed;			/* its points' calls were not timed */
 	struct row *rows;
 	unsigned int nr_rows;
 	bool mode_seen[NR_MODES];
@@ -543,10 +548,30 @@ static const char *row_value_shown(const struct table *t,
 }
 
 /*
- * Each mode's mean per call and the spread of its runs' means: each mode
- * known and once, with calls, runs and a run per entry of per_run, its
- * figures finite, not negative and not beyond what a run can measure.
- * 0, or -1 (said).
+ * A page_pool point's packet rate in mode @k: modes[].page_pool
+ * .packets_per_s, the mode's packets over its runs' time.  0, or -1
+ * (said).
+ */
+static int row_pps(struct row *r, int k, const char *prog, const char *path,
+		   const char *where, struct json_object *m)
+{
+	struct json_object *pp = get_obj(m, "page_pool", json_type_object);
+	char w[96];
+
+	if (!pp)
+		return refuse(prog, path, "%spage_pool: missing: expected the "
+			      "page_pool consumer's figures", where);
+	snprintf(w, sizeof(w), "%spage_pool.", where);
+	return get_figure(prog, path, w, pp, "packets_per_s", SWEEP_PPS_MAX,
+			  false, &r->pps[k]);
+}
+
+/*
+ * Each mode's mean per call (null in an untimed point) and the spread of
+ * its runs' means, and a page_pool point's packet rate: each mode known
+ * and once, with calls, runs and a run per entry of per_run, its figures
+ * finite, not negative and not beyond what a run can measure.  0, or -1
+ * (said).
  */
 static int row_modes(struct row *r, struct table *t, const char *prog,
 		     const char *path, struct json_object *modes)
@@ -587,13 +612,15 @@ static int row_modes(struct row *r, struct table *t, const char *prog,
 		    get_figure(prog, path, where, m, "elapsed_s",
 			       SWEEP_SECONDS_MAX, false, &elapsed) ||
 		    get_figure(prog, path, where, m, "mean_us",
-			       SWEEP_MEAN_MAX_US, false, &r->mean[k]))
+			       SWEEP_MEAN_MAX_US, r->untimed, &r->mean[k]))
 			return -1;
 		/* No call lasts longer than the runs it was made in. */
 		if (r->mean[k] > elapsed * 1e6)
 			return refuse(prog, path, "%smean_us: %g: longer than "
 				      "the mode's %g s of runs (elapsed_s)",
 				      where, r->mean[k], elapsed);
+		if (r->page_pool && row_pps(r, k, prog, path, where, m))
+			return -1;
 		runs_a = get_obj(m, "per_run", json_type_array);
 		if (!runs_a || json_object_array_length(runs_a) != (size_t)runs)
 			return refuse(prog, path, "%sper_run: %s%zu run%s, but "
@@ -617,7 +644,7 @@ static int row_modes(struct row *r, struct table *t, const char *prog,
 			if (get_count(prog, path, rw, run, "calls", 1,
 				      INT64_MAX, &rc) ||
 			    get_figure(prog, path, rw, run, "mean_us",
-				       SWEEP_MEAN_MAX_US, false, &rm))
+				       SWEEP_MEAN_MAX_US, r->untimed, &rm))
 				return -1;
 		}
 		across = get_obj(m, "across_runs", json_type_object);
@@ -716,6 +743,15 @@ static int row_check(struct table *t, struct row *r, const char *prog,
 						   json_type_array));
 }
 
+/* What a point ran, as a refusal names it. */
+static const char *run_kind(bool page_pool, bool untimed)
+{
+	if (!page_pool)
+		return "nfsd";
+	return untimed ? "page_pool with its calls not timed "
+			 "(--call-timing=off)" : "page_pool with its calls timed";
+}
+
 /*
  * Read @path into a new row of @t.  -1 (said) when it is not a point of
  * the sweep: one line naming the file and the field.
@@ -723,8 +759,9 @@ static int row_check(struct table *t, struct row *r, const char *prog,
 static int row_read(struct table *t, const char *prog, const char *path)
 {
 	struct json_object *root = load_doc(prog, path);
-	struct json_object *sw, *keys, *cfg, *intr;
+	struct json_object *sw, *keys, *cfg, *intr, *timing;
 	const char *program, *consumer;
+	bool page_pool, untimed;
 	struct row *r;
 	int ret = -1;
 
@@ -761,18 +798,34 @@ static int row_read(struct table *t, const char *prog, const char *path)
 		       t->rows[0].path : "the first file");
 		goto out;
 	}
+	consumer = get_str(cfg, "consumer");
+	page_pool = consumer && !strcmp(consumer, "page_pool");
+	/* rpcsim --consumer=page_pool --call-timing=off: nulls for times */
+	timing = get_obj(get_obj(cfg, "page_pool", json_type_object),
+			 "call_timing", json_type_boolean);
+	untimed = page_pool && timing && !json_object_get_boolean(timing);
+	if (t->nr_rows && (page_pool != t->page_pool ||
+			   untimed != t->untimed)) {
+		refuse(prog, path, "config: a point of %s, but %s is of %s: "
+		       "the points of a sweep run one consumer, timed alike",
+		       run_kind(page_pool, untimed), t->rows[0].path,
+		       run_kind(t->page_pool, t->untimed));
+		goto out;
+	}
 	t->rows = xrealloc(t->rows, t->nr_rows + 1, sizeof(*t->rows));
 	r = &t->rows[t->nr_rows];
 	memset(r, 0, sizeof(*r));
 	r->path = path;
+	r->page_pool = page_pool;
+	r->untimed = untimed;
 	if (row_check(t, r, prog, path, root, sw, cfg)) {
 		row_free(t, r);
 		goto out;
 	}
 	row_origin(r, root);
 	row_pcp_ran(t, r, cfg);
-	consumer = get_str(cfg, "consumer");
-	t->page_pool |= consumer && !strcmp(consumer, "page_pool");
+	t->page_pool = page_pool;
+	t->untimed = untimed;
 	t->nr_rows++;
 	ret = 0;
 out:
@@ -852,14 +905,35 @@ static void print_header(FILE *out, const struct table *t)
 			}
 		}
 	}
-	fprintf(out, ")\n%s latency per call in us: the mean "
+	fprintf(out, ")\n");
+}
+
+/* The point column and the keys' columns of a table's head. */
+static void print_keys_head(FILE *out, const struct table *t)
+{
+	fprintf(out, "%5s", "point");
+	for (unsigned int k = 0; k < t->nr_keys; k++)
+		fprintf(out, "  %*s", key_width(t, k), t->keys[k].name);
+}
+
+/* ... and of a row. */
+static void print_keys_row(FILE *out, const struct table *t,
+			   const struct row *r)
+{
+	fprintf(out, "%5llu", (unsigned long long)r->point);
+	for (unsigned int k = 0; k < t->nr_keys; k++)
+		fprintf(out, "  %*s", key_width(t, k),
+			row_value_shown(t, r, k));
+}
+
+static void print_latency_head(FILE *out, const struct table *t)
+{
+	fprintf(out, "%s latency per call in us: the mean "
 		"over every call, +- the sample stddev of the\nruns' means "
 		"(- with one run), and the change of the mean against point "
 		"%llu\n\n", t->page_pool ? "page_pool refill (slow path)" :
 		"svc_alloc_arg()", (unsigned long long)t->rows[0].point);
-	fprintf(out, "%5s", "point");
-	for (unsigned int k = 0; k < t->nr_keys; k++)
-		fprintf(out, "  %*s", key_width(t, k), t->keys[k].name);
+	print_keys_head(out, t);
 	for (int m = 0; m < NR_MODES; m++)
 		if (t->mode_seen[m])
 			fprintf(out, "  %9s %8s %8s", mode_names[m], "+-",
@@ -867,14 +941,12 @@ static void print_header(FILE *out, const struct table *t)
 	fprintf(out, "%s\n", t->notes ? "  where" : "");
 }
 
-static void print_row(FILE *out, const struct table *t, const struct row *r)
+static void print_latency_row(FILE *out, const struct table *t,
+			      const struct row *r)
 {
 	const struct row *first = &t->rows[0];
 
-	fprintf(out, "%5llu", (unsigned long long)r->point);
-	for (unsigned int k = 0; k < t->nr_keys; k++)
-		fprintf(out, "  %*s", key_width(t, k),
-			row_value_shown(t, r, k));
+	print_keys_row(out, t, r);
 	for (int m = 0; m < NR_MODES; m++) {
 		char sd[32], chg[32];
 
@@ -901,6 +973,52 @@ static void print_row(FILE *out, const struct table *t, const struct row *r)
 	if (r->elsewhere)
 		fprintf(out, "  *");
 	fputc('\n', out);
+}
+
+/*
+ * page_pool points: each mode's packet rate, and the bulk modes' change
+ * against single at the same point, as the kernel's XDP measurement of
+ * the bulk refill was reported.
+ */
+static void print_pps_table(FILE *out, const struct table *t)
+{
+	/* the change against single: only beside a single column */
+	bool vs = t->mode_seen[0];
+
+	fprintf(out, "page_pool packets per second in millions: each mode's "
+		"packets over its runs' time%s\n\n", vs ? ",\nand the change "
+		"against single at the same point" : "");
+	print_keys_head(out, t);
+	for (int m = 0; m < NR_MODES; m++) {
+		if (!t->mode_seen[m])
+			continue;
+		fprintf(out, "  %9s", mode_names[m]);
+		if (m && vs)
+			fprintf(out, " %9s", "vs single");
+	}
+	fprintf(out, "%s\n", t->notes ? "  where" : "");
+	for (unsigned int i = 0; i < t->nr_rows; i++) {
+		const struct row *r = &t->rows[i];
+
+		print_keys_row(out, t, r);
+		for (int m = 0; m < NR_MODES; m++) {
+			char chg[32] = "-";
+
+			if (!t->mode_seen[m])
+				continue;
+			if (r->have[m])
+				fprintf(out, "  %9.3f", r->pps[m] / 1e6);
+			else
+				fprintf(out, "  %9s", "-");
+			if (!m || !vs)
+				continue;
+			if (r->have[m] && r->have[0] && r->pps[0] > 0)
+				snprintf(chg, sizeof(chg), "%+.1f%%", 100 *
+					 (r->pps[m] / r->pps[0] - 1));
+			fprintf(out, " %9s", r->have[m] ? chg : "");
+		}
+		fprintf(out, "%s\n", r->elsewhere ? "  *" : "");
+	}
 }
 
 /*
@@ -1042,9 +1160,9 @@ static void plot_body(FILE *out, void *arg)
 	unsigned int lines = 0;
 	char title[512];
 
-	snprintf(title, sizeof(title), "rpcsim sweep: svc_alloc_arg() "
-		 "latency per call against %s (mean; bars: +- the runs' "
-		 "stddev)", xk->name);
+	snprintf(title, sizeof(title), "rpcsim sweep: %s latency per call "
+		 "against %s (mean; bars: +- the runs' stddev)", t->page_pool ?
+		 "page_pool refill" : "svc_alloc_arg()", xk->name);
 	fprintf(out, "set title ");
 	plot_quote(out, title);
 	fprintf(out, " font ',13'\nset grid\nset border 3\nset tics nomirror\n"
@@ -1137,15 +1255,28 @@ static int table_of(FILE *out, const char *prog, char *const *paths,
 		t.notes += t.rows[i].elsewhere;
 	}
 	print_header(out, &t);
-	for (unsigned int i = 0; i < t.nr_rows; i++)
-		print_row(out, &t, &t.rows[i]);
+	if (!t.untimed) {
+		print_latency_head(out, &t);
+		for (unsigned int i = 0; i < t.nr_rows; i++)
+			print_latency_row(out, &t, &t.rows[i]);
+	}
+	if (t.page_pool) {
+		if (!t.untimed)
+			fputc('\n', out);
+		print_pps_table(out, &t);
+	}
 	print_notes(out, &t);
 	if (t.notes)
 		fprintf(out, "%u point%s marked *: run on another host or build "
 			"than point %llu; their changes compare machines too\n",
 			t.notes, t.notes > 1 ? "s" : "",
 			(unsigned long long)t.rows[0].point);
-	if (plot_path) {
+	if (plot_path && t.untimed) {
+		fprintf(stderr, "%s: --plot=%s: the points' calls were not "
+			"timed (--call-timing=off): no latency to draw\n",
+			prog, plot_path);
+		ret = 1;
+	} else if (plot_path) {
 		struct figure f = { .t = &t, .x = t.nr_keys - 1 };
 		char err[1024];
 
@@ -1306,23 +1437,36 @@ static const struct row *row_of_point(const struct table *t, uint64_t p)
 	return NULL;
 }
 
-/* A folder's cell of mode @m at point @p: its mean, the change. */
+/*
+ * The figure of mode @m that a table across folders compares: the mean
+ * per call in us, or for untimed page_pool points the packets per second
+ * in millions.
+ */
+static double across_figure(const struct table *t, const struct row *r,
+			    int m)
+{
+	return t->untimed ? r->pps[m] / 1e6 : r->mean[m];
+}
+
+/* A folder's cell of mode @m at point @p: its figure, the change. */
 static void print_cell(FILE *out, const struct table *t, uint64_t p, int m,
 		       int width)
 {
 	const struct row *r = row_of_point(t, p), *first = &t->rows[0];
+	double v, v0;
 	char chg[32] = "-";
 
 	if (!r || !r->have[m]) {
 		fprintf(out, "  %*s %8s", width, "-", "");
 		return;
 	}
+	v = across_figure(t, r, m);
+	v0 = first->have[m] ? across_figure(t, first, m) : 0;
 	if (r == first)
 		snprintf(chg, sizeof(chg), "base");
-	else if (first->have[m] && first->mean[m] > 0)
-		snprintf(chg, sizeof(chg), "%+.1f%%", 100 *
-			 (r->mean[m] - first->mean[m]) / first->mean[m]);
-	fprintf(out, "  %*.3f %8s", width, r->mean[m], chg);
+	else if (v0 > 0)
+		snprintf(chg, sizeof(chg), "%+.1f%%", 100 * (v - v0) / v0);
+	fprintf(out, "  %*.3f %8s", width, v, chg);
 }
 
 /* Mode @m's table across the folders @tabs[@n] (of one grid, with rows). */
@@ -1332,9 +1476,10 @@ static void print_across_mode(FILE *out, const struct table *tabs,
 	const struct table *t0 = &tabs[0];
 	int width[n];
 
-	fprintf(out, "\nacross %u folders: %s, mean per call in us, and its "
+	fprintf(out, "\nacross %u folders: %s, %s, and its "
 		"change against the folder's\nfirst point\n\n%5s", n,
-		mode_names[m], "point");
+		mode_names[m], t0->untimed ? "packets per second in millions" :
+		"mean per call in us", "point");
 	for (unsigned int k = 0; k < t0->nr_keys; k++)
 		fprintf(out, "  %*s", grid_key_width(t0, k), t0->keys[k].name);
 	for (unsigned int i = 0; i < n; i++) {
@@ -1379,6 +1524,13 @@ static void print_across(FILE *out, struct table *tabs, char *const *names,
 		if (nw && !grids_equal(&with[0], &tabs[i])) {
 			fprintf(out, "\nno table across the folders: %s holds "
 				"another grid than %s\n", names[i], wnames[0]);
+			goto out;
+		}
+		if (nw && tabs[i].untimed != with[0].untimed) {
+			fprintf(out, "\nno table across the folders: %s's "
+				"calls were %stimed, %s's were %stimed\n",
+				names[i], tabs[i].untimed ? "not " : "",
+				wnames[0], with[0].untimed ? "not " : "");
 			goto out;
 		}
 		with[nw] = tabs[i];

@@ -11,14 +11,15 @@
 # (0 in flight, nothing leaked), --alloc=all under the merged and the
 # pure-output bulk contract, --rate paced by the clock, --call-timing=off
 # (the calls counted, not timed), the text report, a signal ending a run,
-# and bad input (exit 2, one line).
+# a sweep's tables of packet rates (timed and not), and bad input (exit
+# 2, one line).
 
 . "${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/rpcsim/common.sh"
 
-plan_tests 71
+plan_tests 77
 
 if ! have_python; then
-	skip 34 "python3 missing: the JSON checks need it"
+	skip 35 "python3 missing: the JSON checks need it"
 	skipped_json=1
 fi
 
@@ -285,6 +286,62 @@ run $PP --alloc=array --requests=200 --sweep=threads=1,2 \
 	! grep -q 'svc_alloc_arg' "$OUT"
 ok $? "--sweep with page_pool: the table is headed by the refill's latency" ||
 	diag "exit $status: $(cat "$ERR"; grep -A1 '^sweep' "$OUT")"
+grep -q "^page_pool packets per second in millions: each mode's packets over its runs' time$" "$OUT" &&
+	grep -q '^point  threads      array$' "$OUT" &&
+	[ "$(grep -c '^    [12]        [12]  *[0-9]*\.[0-9][0-9][0-9]$' "$OUT")" -eq 2 ]
+ok $? "  and followed by the packet rates (no change against a single not run)" ||
+	diag "$(sed -n '/^sweep/,$p' "$OUT")"
+
+# 6c. Untimed, a sweep tabulates the packet rates alone, each as the
+# point's file has it; rpcsim-compare --sweep prints the same table,
+# draws nothing and refuses a folder of timed and untimed points.
+run $PP --alloc=all --requests=2000 --call-timing=off --sweep=threads=1,2 \
+	--results="$tmpdir/usweep"
+[ "$status" -eq 0 ] &&
+	[ "$(grep -c '^point [12]/2 threads-[12]: single [0-9]*\.[0-9]\{3\} list [0-9]*\.[0-9]\{3\} array [0-9]*\.[0-9]\{3\} million packets/s (calls not timed)$' "$OUT")" -eq 2 ] &&
+	grep -q "^page_pool packets per second in millions: each mode's packets over its runs' time,$" "$OUT" &&
+	grep -q '^point  threads     single       list vs single      array vs single$' "$OUT" &&
+	[ "$(grep -c '^    [12]        [12]  *[0-9.]*  *[0-9.]*  *[+-][0-9.]*%  *[0-9.]*  *[+-][0-9.]*%$' "$OUT")" -eq 2 ] &&
+	! grep -q -e 'latency' -e ' us' "$OUT"
+ok $? "--call-timing=off --sweep: the points' packet rates, no latency" ||
+	diag "exit $status: $(cat "$ERR"; cat "$OUT")"
+sed -n '/^sweep: /,$p' "$OUT" >"$tmpdir/usweep.txt"
+if [ -z "${skipped_json:-}" ]; then
+	python3 - "$OUT" "$tmpdir/usweep" <<'PY'
+import json, re, sys
+rows = [l.split() for l in open(sys.argv[1])
+        if re.match(r'^ +[12] +[12] +[0-9]', l)]
+assert len(rows) == 2, rows
+for r in rows:
+    d = json.load(open("%s/threads-%s.json" % (sys.argv[2], r[1])))
+    assert d["config"]["page_pool"]["call_timing"] is False
+    pps = {m["mode"]: m["page_pool"]["packets_per_s"] for m in d["modes"]}
+    assert all(m["mean_us"] is None for m in d["modes"])
+    want = ["%.3f" % (pps["single"] / 1e6)]
+    for mode in ("list", "array"):
+        want += ["%.3f" % (pps[mode] / 1e6),
+                 "%+.1f%%" % (100 * (pps[mode] / pps["single"] - 1))]
+    assert r[2:] == want, (r, want)
+PY
+	ok $? "  each rate and change as the point's file has it"
+fi
+run_cmd 60 "$COMPARE" --sweep="$tmpdir/usweep"
+[ "$status" -eq 0 ] && diff "$tmpdir/usweep.txt" "$OUT" >/dev/null
+ok $? "rpcsim-compare --sweep: the same table from the folder" ||
+	diag "exit $status: $(cat "$ERR"; diff "$tmpdir/usweep.txt" "$OUT")"
+run_cmd 60 "$COMPARE" --sweep="$tmpdir/usweep" --plot="$tmpdir/u.svg"
+[ "$status" -eq 1 ] && [ ! -e "$tmpdir/u.svg" ] &&
+	grep -q "^rpcsim-compare: --plot=$tmpdir/u.svg: the points' calls were not timed (--call-timing=off): no latency to draw$" "$ERR"
+ok $? "  --plot: refused, nothing to draw (exit 1)" ||
+	diag "exit $status: $(cat "$ERR")"
+mkdir "$tmpdir/msweep" &&
+	cp "$tmpdir/usweep/threads-1.json" "$tmpdir/sweep/threads-2.json" \
+		"$tmpdir/msweep/"
+run_cmd 60 "$COMPARE" --sweep="$tmpdir/msweep"
+[ "$status" -eq 1 ] &&
+	grep -q ": config: a point of page_pool with its calls timed, but .*threads-1.json is of page_pool with its calls not timed (--call-timing=off): the points of a sweep run one consumer, timed alike$" "$ERR"
+ok $? "  a folder of timed and untimed points: refused, naming both" ||
+	diag "exit $status: $(cat "$ERR"; cat "$OUT")"
 
 # 7. Bad input.
 check_bad_inputs rpcsim "--consumer=foo	--consumer=foo
@@ -300,4 +357,4 @@ $PP --mix=read:1	--mix=read:1: only with --consumer=nfsd
 $PP --call-timing=maybe	--call-timing=maybe: expected on or off
 --call-timing=off	--call-timing=off: only with --consumer=page_pool
 $PP --call-timing=off --histogram=h.csv	--histogram=h.csv: only with --call-timing=on
-$PP --call-timing=off --sweep=threads=1,2 --results=sw	--sweep=threads=1,2: only with --call-timing=on"
+$PP --call-timing=off --plot=p.svg	--plot=p.svg: only with --call-timing=on"
