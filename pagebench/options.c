@@ -587,8 +587,18 @@ void pb_parse_options(int argc, char **argv, struct options *o)
 			    "stdout)", o->results);
 	if (o->results)
 		results_settings(o, given);
-	/* What it cannot read, pp_pool_create() refuses: see pool_env. */
+	/*
+	 * What it cannot read, pp_pool_create() refuses (exit 1), but for
+	 * the two settings the header reports, checked here as rpcsim checks
+	 * them: a usage error (exit 2) before anything runs.
+	 */
 	(void)pp_pool_config_init(&o->pool_env);
+	if (o->pool_env.pcp_impl == PP_NR_PCP_IMPLS)
+		tool_die(2, "PAGEPOOL_PCP=%s: expected auto, rseq or lock",
+			 getenv("PAGEPOOL_PCP"));
 	if (o->profile >= 0)
 		o->pool_env.profile = (enum pp_profile)o->profile;
+	else if (o->pool_env.profile == PP_NR_PROFILES)
+		tool_die(2, "PAGEPOOL_PROFILE=%s: expected lean or kernel",
+			 getenv("PAGEPOOL_PROFILE"));
 }

@@ -89,7 +89,7 @@ percpu=9
 "$PAGEBENCH" --help 2>/dev/null | grep -q '^ *not built here:.*percpu' &&
 	percpu=0
 # Per child built: 5 checks; per child not built: those 5 skipped, and 3.
-plan_tests $((2 + nr_options + 10 + 2 * nr_bad + 5 * nr_built + 8 * nr_not_built + 1 + 4 + 1))
+plan_tests $((2 + nr_options + 11 + 2 * nr_bad + 5 * nr_built + 8 * nr_not_built + 1 + 4 + 1))
 
 run --help
 [ "$status" -eq 0 ] && [ ! -s "$ERR" ]
@@ -148,6 +148,26 @@ dl_lean=$("$PAGEBENCH" --smoke --allocators=buddy --api=single --bulk=1 | grep -
 	[ "$prof_opt" = "  buddy profile: lean" ] && [ "$prof_json" -eq 1 ]
 ok $? "the header and the JSON say which profile the buddy pools run: lean, PAGEPOOL_PROFILE's, --profile's" ||
 	diag "default '$prof_default', env '$prof_env', option '$prof_opt', json $prof_json; list checks $dl_on $dl_off $dl_lean"
+# What the header reports, pagebench reads itself, as rpcsim does: a
+# value it cannot read is a usage error before anything runs; --profile
+# over a bad PAGEPOOL_PROFILE wins, as over a good one.  (The main run's
+# output is kept for the checks after.)
+cp "$OUT" "$OUT.main" && cp "$ERR" "$ERR.main" || exit 1
+bad_env=
+for v in PAGEPOOL_PCP=bogus PAGEPOOL_PROFILE=bogus; do
+	run_cmd 120 env "$v" "$PAGEBENCH" --smoke --allocators=buddy --api=single --bulk=1
+	case $v in
+	PAGEPOOL_PCP=*) want="pagebench: $v: expected auto, rseq or lock" ;;
+	*) want="pagebench: $v: expected lean or kernel" ;;
+	esac
+	{ [ "$status" -eq 2 ] && [ ! -s "$OUT" ] && [ "$(cat "$ERR")" = "$want" ]; } ||
+		bad_env="$bad_env $v (exit $status: $(cat "$ERR"))"
+done
+run_cmd 120 env PAGEPOOL_PROFILE=bogus "$PAGEBENCH" --smoke --profile=kernel --allocators=buddy --api=single --bulk=1
+[ -z "$bad_env" ] && [ "$status" -eq 0 ] && grep -q '^  buddy profile: kernel$' "$OUT"
+ok $? "PAGEPOOL_PCP or PAGEPOOL_PROFILE it cannot read: exit 2, one line; --profile over it runs" ||
+	diag "$bad_env; --profile=kernel: exit $status"
+mv "$OUT.main" "$OUT" && mv "$ERR.main" "$ERR" || exit 1
 if [ -n "$no_jemalloc" ]; then
 	# No mallocx ratios; the single-page line has the children's, if any.
 	grep -Eq "^buddy +array( +$num){8}\$" "$OUT" &&
