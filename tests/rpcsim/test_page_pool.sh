@@ -16,10 +16,10 @@
 
 . "${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/rpcsim/common.sh"
 
-plan_tests 77
+plan_tests 78
 
 if ! have_python; then
-	skip 35 "python3 missing: the JSON checks need it"
+	skip 36 "python3 missing: the JSON checks need it"
 	skipped_json=1
 fi
 
@@ -342,6 +342,20 @@ run_cmd 60 "$COMPARE" --sweep="$tmpdir/msweep"
 	grep -q ": config: a point of page_pool with its calls timed, but .*threads-1.json is of page_pool with its calls not timed (--call-timing=off): the points of a sweep run one consumer, timed alike$" "$ERR"
 ok $? "  a folder of timed and untimed points: refused, naming both" ||
 	diag "exit $status: $(cat "$ERR"; cat "$OUT")"
+if [ -z "${skipped_json:-}" ]; then
+	cp -r "$tmpdir/usweep" "$tmpdir/nopps"
+	python3 - "$tmpdir/nopps/threads-2.json" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+del doc["modes"][1]["page_pool"]["packets_per_s"]
+json.dump(doc, open(sys.argv[1], "w"))
+PY
+	run_cmd 60 "$COMPARE" --sweep="$tmpdir/nopps"
+	[ "$status" -eq 1 ] && [ ! -s "$OUT" ] &&
+		[ "$(cat "$ERR")" = "rpcsim-compare: $tmpdir/nopps/threads-2.json: modes[1].page_pool.packets_per_s: missing: expected a number" ]
+	ok $? "  a page_pool point without its packet rate: refused, one line" ||
+		diag "exit $status: $(cat "$ERR")"
+fi
 
 # 7. Bad input.
 check_bad_inputs rpcsim "--consumer=foo	--consumer=foo
