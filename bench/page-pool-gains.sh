@@ -42,7 +42,10 @@ Run rpcsim --consumer=page_pool --alloc=all in rounds, every thread count
 and free mix once per round, and print per configuration the median
 packet rate of each mode over its runs, its change against single, the
 refill's time per page and the allocator's time per packet; then the
-array's gain over the list's gain beside the kernel's.
+array's gain over the list's gain beside the kernel's, from the medians
+and from one run of each mode at a time (the median, range and count at
+the kernel's 2.82 of the gains' ratio in each round's k-th runs of
+single, list and array).
 
   --builddir=DIR   the build tree whose rpcsim runs (default: build/ at
                    the top of the source tree)
@@ -248,4 +251,22 @@ for t, i, mix in configs:
     else:
         pred = "-"
     print("array gain / list gain: %s (kernel XDP: 2.82; page_bench04 predicts 1.37); from these refills' ns per page: %s" % (ratio, pred))
+    # One run of each mode, as each branch's kernel figures are: the
+    # round's k-th runs of single, list and array, side by side.
+    if all(k in modes for k in ("single", "list", "array")):
+        n = min(len(modes[k]) for k in ("single", "list", "array"))
+        one = []
+        for i in range(n):
+            s1, l1, a1 = (modes[k][i][0] for k in ("single", "list", "array"))
+            if s1 > 0 and l1 > s1:
+                one.append((a1 / s1 - 1) / (l1 / s1 - 1))
+        if one:
+            line = ("median %.2f (%.2f to %.2f), 2.82 or more in %d of %d runs"
+                    % (statistics.median(one), min(one), max(one),
+                       sum(x >= 2.82 for x in one), n))
+        else:
+            line = "none: no list gain in a run"
+        if one and len(one) < n:
+            line += " (no list gain in %d)" % (n - len(one))
+        print("one run of each mode, as the kernel's figures are: array gain / list gain %s" % line)
 PY

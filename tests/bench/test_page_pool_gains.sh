@@ -44,7 +44,7 @@ TABLE
 )
 nr_options=$(echo $options | wc -w)
 nr_bad=$(printf '%s\n' "$bad_inputs" | wc -l)
-plan_tests $((1 + nr_options + 8 + 2 * nr_bad))
+plan_tests $((1 + nr_options + 9 + 2 * nr_bad))
 
 have_python ||
 	skip_rest "python3 not found (page-pool-gains.sh reads rpcsim's JSON with it)"
@@ -98,6 +98,11 @@ ok $? "every table: three modes, a run per round, each change the medians' ratio
 [ "$(grep -c '^array gain / list gain: \(-\?[0-9]*\.[0-9][0-9]\|- (no list gain)\) (kernel XDP: 2\.82; page_bench04 predicts 1\.37); from these refills'"'"' ns per page: \(-\?[0-9]*\.[0-9][0-9]\|-\)$' "$OUT")" -eq 4 ]
 ok $? "a ratio line under each table, beside the kernel's" ||
 	diag "$(grep '^array gain' "$OUT")"
+# and one of single, list and array at a time: two runs of each (a run
+# per round), each counted once
+[ "$(grep -c "^one run of each mode, as the kernel's figures are: array gain / list gain \(median -\?[0-9]*\.[0-9][0-9] (-\?[0-9]*\.[0-9][0-9] to -\?[0-9]*\.[0-9][0-9]), 2\.82 or more in [0-2] of 2 runs\( (no list gain in 1)\)\?\|none: no list gain in a run\)\$" "$OUT")" -eq 4 ]
+ok $? "  and from one run of each mode at a time: median, range, count at 2.82" ||
+	diag "$(grep '^one run' "$OUT")"
 
 # --- timed refills: their ns per page and per packet -------------------------------
 run $short --rounds=1 --threads=1 --free-mix=released:1 --call-timing=on
