@@ -1526,11 +1526,13 @@ static void print_across(FILE *out, struct table *tabs, char *const *names,
 				"another grid than %s\n", names[i], wnames[0]);
 			goto out;
 		}
-		if (nw && tabs[i].untimed != with[0].untimed) {
-			fprintf(out, "\nno table across the folders: %s's "
-				"calls were %stimed, %s's were %stimed\n",
-				names[i], tabs[i].untimed ? "not " : "",
-				wnames[0], with[0].untimed ? "not " : "");
+		if (nw && (tabs[i].page_pool != with[0].page_pool ||
+			   tabs[i].untimed != with[0].untimed)) {
+			fprintf(out, "\nno table across the folders: %s holds "
+				"points of %s, %s of %s\n", names[i],
+				run_kind(tabs[i].page_pool, tabs[i].untimed),
+				wnames[0], run_kind(with[0].page_pool,
+						    with[0].untimed));
 			goto out;
 		}
 		with[nw] = tabs[i];

@@ -16,7 +16,7 @@
 
 . "${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/rpcsim/common.sh"
 
-plan_tests 78
+plan_tests 80
 
 if ! have_python; then
 	skip 36 "python3 missing: the JSON checks need it"
@@ -341,6 +341,25 @@ run_cmd 60 "$COMPARE" --sweep="$tmpdir/msweep"
 [ "$status" -eq 1 ] &&
 	grep -q ": config: a point of page_pool with its calls timed, but .*threads-1.json is of page_pool with its calls not timed (--call-timing=off): the points of a sweep run one consumer, timed alike$" "$ERR"
 ok $? "  a folder of timed and untimed points: refused, naming both" ||
+	diag "exit $status: $(cat "$ERR"; cat "$OUT")"
+# Folders of machines (--results=DIR/%h): untimed ones are compared
+# across by their packet rates; an untimed one beside a timed one is not.
+mkdir "$tmpdir/hosts" "$tmpdir/mixed" &&
+	cp -r "$tmpdir/usweep" "$tmpdir/hosts/a" &&
+	cp -r "$tmpdir/usweep" "$tmpdir/hosts/b" &&
+	cp -r "$tmpdir/usweep" "$tmpdir/mixed/a" &&
+	cp -r "$tmpdir/sweep" "$tmpdir/mixed/b"
+run_cmd 60 "$COMPARE" --sweep="$tmpdir/hosts"
+[ "$status" -eq 0 ] &&
+	[ "$(grep -c "^across 2 folders: \(single\|list\|array\), packets per second in millions, and its change against the folder's$" "$OUT")" -eq 3 ] &&
+	[ "$(grep -c '^    2        2  *[0-9]*\.[0-9][0-9][0-9]  *[+-][0-9.]*%  *[0-9]*\.[0-9][0-9][0-9]  *[+-][0-9.]*%$' "$OUT")" -eq 3 ]
+ok $? "  untimed folders side by side: each mode's packet rates across them" ||
+	diag "exit $status: $(cat "$ERR"; cat "$OUT")"
+run_cmd 60 "$COMPARE" --sweep="$tmpdir/mixed"
+[ "$status" -eq 0 ] &&
+	grep -q "^no table across the folders: $tmpdir/mixed/b holds points of page_pool with its calls timed, $tmpdir/mixed/a of page_pool with its calls not timed (--call-timing=off)$" "$OUT" &&
+	! grep -q '^across ' "$OUT"
+ok $? "  an untimed folder beside a timed one: each its tables, none across" ||
 	diag "exit $status: $(cat "$ERR"; cat "$OUT")"
 if [ -z "${skipped_json:-}" ]; then
 	cp -r "$tmpdir/usweep" "$tmpdir/nopps"
