@@ -451,9 +451,17 @@ static __attribute__((noreturn)) void isolated_child(const struct run *r,
 	int ret;
 
 	sigprocmask(SIG_SETMASK, mask, NULL);
-	/* these end the child, whatever handlers we inherited */
+	/*
+	 * These end the child, whatever handlers we inherited: an abort, the
+	 * indexing watchdog, and an arithmetic fault (libbabeltrace2 2.0.4's
+	 * CTF plugin divides by zero on some clock declarations), which a
+	 * sanitizer's handler would otherwise turn into its own report and
+	 * exit status instead of the signal the parent reports; our own
+	 * integer divisions are checked by UBSan in those builds.
+	 */
 	signal(SIGABRT, SIG_DFL);
 	signal(SIGALRM, SIG_DFL);	/* the indexing watchdog */
+	signal(SIGFPE, SIG_DFL);
 	rc.rd.index_watchdog_s = index_watchdog_seconds();
 	close(pfd[0]);
 	if (dup2(pfd[1], STDERR_FILENO) < 0)

@@ -24,8 +24,8 @@
  * stdout to /dev/null, stderr caught: first in a child process, then in
  * this one (rpcsim_analyze_main(), reading in process, where the fuzzer
  * sees the coverage), or, if libbabeltrace2 aborted in the child on one
- * of its own assertions or precondition checks or looped
- * (CHILD_SECONDS), as the real tool runs
+ * of its own assertions or precondition checks, faulted on arithmetic
+ * (SIGFPE in its code) or looped (CHILD_SECONDS), as the real tool runs
  * (reading in a child of its own with a watchdog, analyze_isolate).
  * Checks: it returns, within libFuzzer's -timeout (a hang is a crash);
  * with status 0 (results) or 1 (an unreadable trace), never 2 or
@@ -41,6 +41,7 @@
  */
 #include "config.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -68,6 +69,9 @@
 #define TSDL_HEADER_SIZE	37
 #define TSDL_PACKET_TEXT	4000	/* text bytes per packet (mode 4) */
 #define STDERR_MAX		65536
+/* What the reading child says of an arithmetic fault in libbabeltrace2. */
+#define BT_FPE_MARK	"fuzz-trace: arithmetic fault inside libbabeltrace2\n"
+
 /*
  * A child reading in process that has not finished in this time is taken
  * as a libbabeltrace2 loop; the tool's own watchdog on indexing is set to
@@ -411,6 +415,24 @@ struct analyze_run {
 };
 
 /*
+ * The reading child's SIGFPE: when the faulting instruction lies in
+ * libbabeltrace2 or one of its plugins (2.0.4's CTF plugin divides by
+ * zero on some clock declarations, the babeltrace2 command too), say so
+ * for the parent, then let the instruction fault again with the default
+ * action: the child dies by the signal either way.
+ */
+static void child_fpe(int sig, siginfo_t *si, void *uc)
+{
+	Dl_info di;
+
+	(void)uc;
+	if (dladdr(si->si_addr, &di) && di.dli_fname &&
+	    strstr(di.dli_fname, "babeltrace"))
+		(void)!write(2, BT_FPE_MARK, sizeof(BT_FPE_MARK) - 1);
+	signal(sig, SIG_DFL);
+}
+
+/*
  * Run rpcsim-analyze on the trace, stdout to /dev/null and stderr into
  * @r.  First in a child, reading in process as the fuzzer does below:
  * libbabeltrace2 may abort on the input (an assertion of its own), which
@@ -443,10 +465,14 @@ static void run_analyze(int argc, char **argv, struct analyze_run *r)
 		/* die by the signal, not in libFuzzer's or ASan's handlers */
 		static const int sigs[] = { SIGABRT, SIGSEGV, SIGBUS, SIGILL,
 					    SIGFPE, SIGALRM };
+
+		struct sigaction fpe = { .sa_sigaction = child_fpe,
+					 .sa_flags = SA_SIGINFO };
 		int ret;
 
 		for (unsigned int i = 0; i < sizeof(sigs) / sizeof(*sigs); i++)
 			signal(sigs[i], SIG_DFL);
+		sigaction(SIGFPE, &fpe, NULL);
 		alarm(CHILD_SECONDS);	/* a hang ends as SIGALRM */
 		analyze_isolate = false;
 		ret = rpcsim_analyze_main(argc, argv);
@@ -462,7 +488,7 @@ static void run_analyze(int argc, char **argv, struct analyze_run *r)
 	 * libbabeltrace2's assertions, the aborts of its library's own
 	 * precondition checks (its CTF reader can hand the library what the
 	 * library refuses, e.g. a structure with two members of one name),
-	 * and its loops (our alarm)
+	 * its arithmetic faults (child_fpe()) and its loops (our alarm)
 	 */
 	r->bt_assert = r->crashed &&
 		       ((WTERMSIG(r->status) == SIGABRT &&
@@ -470,6 +496,8 @@ static void run_analyze(int argc, char **argv, struct analyze_run *r)
 			   strstr(r->child_err, "` failed.")) ||
 			  strstr(r->child_err, "Babeltrace 2 library "
 					       "precondition not satisfied"))) ||
+			(WTERMSIG(r->status) == SIGFPE &&
+			 strstr(r->child_err, BT_FPE_MARK)) ||
 			WTERMSIG(r->status) == SIGALRM);
 	if (!r->crashed || r->bt_assert) {
 		const bt_error *stale;
