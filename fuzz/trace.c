@@ -419,7 +419,8 @@ struct analyze_run {
  * libbabeltrace2 or one of its plugins (2.0.4's CTF plugin divides by
  * zero on some clock declarations, the babeltrace2 command too), say so
  * for the parent, then let the instruction fault again with the default
- * action: the child dies by the signal either way.
+ * action: the child dies by the signal either way (so dladdr(), not
+ * async-signal-safe, runs in a process that is ending).
  */
 static void child_fpe(int sig, siginfo_t *si, void *uc)
 {
@@ -465,7 +466,6 @@ static void run_analyze(int argc, char **argv, struct analyze_run *r)
 		/* die by the signal, not in libFuzzer's or ASan's handlers */
 		static const int sigs[] = { SIGABRT, SIGSEGV, SIGBUS, SIGILL,
 					    SIGFPE, SIGALRM };
-
 		struct sigaction fpe = { .sa_sigaction = child_fpe,
 					 .sa_flags = SA_SIGINFO };
 		int ret;
