@@ -626,14 +626,9 @@ static void table_packets(FILE *out, const struct report *rep)
 	double pps[RPCSIM_NR_MODES] = { 0 };
 	bool first = true;
 
-	for (int m = 0; m < RPCSIM_NR_MODES; m++) {
-		struct mode_summary ms;
-
-		if (!rep->runs_done[m])
-			continue;
-		summary_build(&ms, rep->results[m], rep->runs_done[m]);
-		pps[m] = ratio((double)ms.page_pool.packets, ms.elapsed_s);
-	}
+	for (int m = 0; m < RPCSIM_NR_MODES; m++)
+		if (rep->runs_done[m])
+			pps[m] = report_packets_per_s(rep, m);
 	for (int m = 0; m < RPCSIM_NR_MODES; m++) {
 		if (!rep->runs_done[m])
 			continue;
