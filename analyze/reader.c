@@ -341,7 +341,7 @@ static int end_workers(struct par *p, int ret, int ended)
 	if (ret != 1 || ended < 0)
 		return ret;
 	if (WIFSIGNALED(status) && WTERMSIG(status) != SIGABRT &&
-	    WTERMSIG(status) != SIGALRM) {
+	    WTERMSIG(status) != SIGFPE && WTERMSIG(status) != SIGALRM) {
 		/* killed: said as it was, not as a trace it could not read */
 		fprintf(stderr, "rpcsim-analyze: decoding worker %d killed by "
 			"signal %d (%s)\n", ended, WTERMSIG(status),
@@ -350,10 +350,11 @@ static int end_workers(struct par *p, int ret, int ended)
 	}
 	if (WIFSIGNALED(status)) {
 		/*
-		 * libbabeltrace2 aborted on the trace (an assertion), or the
-		 * worker's indexing watchdog fired: end as it did, so that
-		 * the isolating parent says it as it would have of one
-		 * process.
+		 * libbabeltrace2 aborted on the trace (an assertion) or
+		 * divided by zero on its metadata (2.0.4's CTF plugin, on
+		 * some clock declarations), or the worker's indexing watchdog
+		 * fired: end as it did, so that the isolating parent says it
+		 * as it would have of one process.
 		 */
 		int sig = WTERMSIG(status);
 

@@ -418,19 +418,30 @@ struct analyze_run {
  * The reading child's SIGFPE: when the faulting instruction lies in
  * libbabeltrace2 or one of its plugins (2.0.4's CTF plugin divides by
  * zero on some clock declarations, the babeltrace2 command too), say so
- * for the parent, then let the instruction fault again with the default
- * action: the child dies by the signal either way (so dladdr(), not
- * async-signal-safe, runs in a process that is ending).
+ * for the parent; then die by the signal with the default action, raised
+ * again so that one sent by kill() (si_code <= 0: no instruction to
+ * fault again) ends the child too.  dladdr(), not async-signal-safe,
+ * runs in a process that is ending.  The object is told by its file's
+ * name alone: the fuzzer itself, which links the analyzer in, may sit
+ * in a directory named after babeltrace.
  */
 static void child_fpe(int sig, siginfo_t *si, void *uc)
 {
 	Dl_info di;
 
 	(void)uc;
-	if (dladdr(si->si_addr, &di) && di.dli_fname &&
-	    strstr(di.dli_fname, "babeltrace"))
-		(void)!write(2, BT_FPE_MARK, sizeof(BT_FPE_MARK) - 1);
+	if (si->si_code > 0 && dladdr(si->si_addr, &di) && di.dli_fname) {
+		const char *base = strrchr(di.dli_fname, '/');
+
+		base = base ? base + 1 : di.dli_fname;
+		if (!strncmp(base, "libbabeltrace2.so",
+			     strlen("libbabeltrace2.so")) ||
+		    !strncmp(base, "babeltrace-plugin-",
+			     strlen("babeltrace-plugin-")))
+			(void)!write(2, BT_FPE_MARK, sizeof(BT_FPE_MARK) - 1);
+	}
 	signal(sig, SIG_DFL);
+	raise(sig);	/* pending until this handler returns */
 }
 
 /*

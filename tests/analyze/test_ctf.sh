@@ -1322,4 +1322,26 @@ cp "$tmpdir/noclock2.json" "$tmpdir/noclock.json"
 	j noclock 'mode(2)["calls"] == 5 and mode(2)["pairing"]["no_timestamp"] == 5 and mode(2)["pairing"]["paired"] == 0'
 ok $? "--jobs=2 on a trace without timestamps: read in one process, the results of --jobs=1"
 
+# a clock declared without its frequency: libbabeltrace2 2.0.4's CTF
+# plugin divides by zero on it (SIGFPE), in the reading process with
+# --jobs=1 and in each decoding worker with --jobs=2; both say the trace
+# made libbabeltrace2 crash, not that a worker was killed
+cp -r "$tmpdir/multi" "$tmpdir/nofreq"
+sed 's/ freq = / f2eq = /' "$tmpdir/multi/trace/metadata" \
+	>"$tmpdir/nofreq/trace/metadata"
+for jobs in 1 2; do
+	timeout 30 "$ANALYZE" --jobs=$jobs "$tmpdir/nofreq" \
+		>"$tmpdir/nofreq$jobs.out" 2>"$tmpdir/nofreq$jobs.err"
+	echo $? >"$tmpdir/nofreq$jobs.rc"
+done
+ok=0
+for jobs in 1 2; do
+	[ "$(cat "$tmpdir/nofreq$jobs.rc")" = 1 ] &&
+		[ ! -s "$tmpdir/nofreq$jobs.out" ] &&
+		[ "$(wc -l <"$tmpdir/nofreq$jobs.err")" -eq 1 ] &&
+		grep -qF "rpcsim-analyze: $tmpdir/nofreq: cannot read trace: libbabeltrace2 crashed on it (Floating point exception): the trace is corrupted" "$tmpdir/nofreq$jobs.err" ||
+		{ ok=1; diag "jobs=$jobs: exit $(cat "$tmpdir/nofreq$jobs.rc"): $(cat "$tmpdir/nofreq$jobs.err")"; }
+done
+ok $ok "a clock without freq (libbabeltrace2's SIGFPE): --jobs=1 and --jobs=2 both say libbabeltrace2 crashed on the trace, exit 1"
+
 exit_status
