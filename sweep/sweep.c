@@ -288,9 +288,14 @@ static int get_figure(const char *prog, const char *path, const char *where,
 	struct json_object *v;
 	double d;
 
-	if (!json_object_object_get_ex(o, key, &v) || (!v && !null_ok))
+	if (!json_object_object_get_ex(o, key, &v))
 		return refuse(prog, path, "%s%s: missing: expected a number",
 			      where, key);
+	if (!v && !null_ok)
+		return refuse(prog, path, "%s%s: null: expected a number%s",
+			      where, key, strcmp(key, "mean_us") ? "" :
+			      " (null only in a page_pool point whose calls "
+			      "were not timed)");
 	if (!v) {
 		*out = NAN;
 		return 0;

@@ -13,7 +13,7 @@
 # shellcheck source=tests/rpcsim/common.sh
 . "$top_srcdir/tests/rpcsim/common.sh"
 
-plan_tests 30
+plan_tests 31
 
 have_python || skip_rest "python3 is needed to edit the result files"
 
@@ -78,8 +78,10 @@ refused "a mean of NaN" "$P2" 'modes\[0\].mean_us: NaN: expected a finite number
 refused "a mean of 1e308" "$P2" 'modes\[0\].mean_us: 1e+308: expected a finite number' \
 	'doc["modes"][0]["mean_us"] = 1e308'
 refused "a null mean (only an untimed page_pool point has one)" "$P2" \
-	'modes\[0\].mean_us: missing: expected a number$' \
+	'modes\[0\].mean_us: null: expected a number (null only in a page_pool point whose calls were not timed)$' \
 	'doc["modes"][0]["mean_us"] = None'
+refused "no mean" "$P2" 'modes\[0\].mean_us: missing: expected a number$' \
+	'del doc["modes"][0]["mean_us"]'
 refused "a mean as a string" "$P2" 'modes\[0\].mean_us: "fast": not a number$' \
 	'doc["modes"][0]["mean_us"] = "fast"'
 refused "a mean longer than the runs" "$P2" \

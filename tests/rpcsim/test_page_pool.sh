@@ -16,10 +16,10 @@
 
 . "${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/rpcsim/common.sh"
 
-plan_tests 80
+plan_tests 81
 
 if ! have_python; then
-	skip 36 "python3 missing: the JSON checks need it"
+	skip 37 "python3 missing: the JSON checks need it"
 	skipped_json=1
 fi
 
@@ -373,6 +373,19 @@ PY
 	[ "$status" -eq 1 ] && [ ! -s "$OUT" ] &&
 		[ "$(cat "$ERR")" = "rpcsim-compare: $tmpdir/nopps/threads-2.json: modes[1].page_pool.packets_per_s: missing: expected a number" ]
 	ok $? "  a page_pool point without its packet rate: refused, one line" ||
+		diag "exit $status: $(cat "$ERR")"
+	# a null mean belongs to untimed points only
+	cp -r "$tmpdir/sweep" "$tmpdir/nullmean"
+	python3 - "$tmpdir/nullmean/threads-2.json" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+doc["modes"][0]["mean_us"] = None
+json.dump(doc, open(sys.argv[1], "w"))
+PY
+	run_cmd 60 "$COMPARE" --sweep="$tmpdir/nullmean"
+	[ "$status" -eq 1 ] && [ ! -s "$OUT" ] &&
+		[ "$(cat "$ERR")" = "rpcsim-compare: $tmpdir/nullmean/threads-2.json: modes[0].mean_us: null: expected a number (null only in a page_pool point whose calls were not timed)" ]
+	ok $? "  a timed page_pool point with a null mean: refused, one line" ||
 		diag "exit $status: $(cat "$ERR")"
 fi
 
