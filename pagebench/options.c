@@ -233,9 +233,12 @@ static bool parse_names(const char *opt, const char *arg,
 			tool_die(2, "--%s=%s: unknown '%s'; expected %s, "
 				    "comma-separated, or all", opt, arg, tok,
 				    what);
+		if (set[i])
+			tool_die(2, "--%s=%s: '%s' given twice", opt, arg,
+				 tok);
 		set[i] = true;
 	}
-	if (arg[strlen(arg) - 1] == ',' || strstr(arg, ",,"))
+	if (arg[0] == ',' || arg[strlen(arg) - 1] == ',' || strstr(arg, ",,"))
 		tool_die(2, "--%s=%s: expected %s, comma-separated, or all",
 			    opt, arg, what);
 	return false;
@@ -290,7 +293,7 @@ static void parse_bulks(const char *arg, struct options *o)
 	char buf[128], *save = NULL, *tok;
 	unsigned long v;
 
-	if (strlen(arg) >= sizeof(buf) || !*arg ||
+	if (strlen(arg) >= sizeof(buf) || !*arg || arg[0] == ',' ||
 	    arg[strlen(arg) - 1] == ',' || strstr(arg, ",,"))
 		tool_die(2, "--bulk=%s: expected sizes from 1 to %d, "
 			    "comma-separated", arg, MAX_BULK);
@@ -303,6 +306,10 @@ static void parse_bulks(const char *arg, struct options *o)
 			tool_die(2, "--bulk=%s: expected up to %d sizes from 1 "
 				    "to %d, comma-separated", arg, MAX_BULKS,
 				    MAX_BULK);
+		for (unsigned int i = 0; i < o->nr_bulks; i++)
+			if (o->bulks[i] == v)
+				tool_die(2, "--bulk=%s: %lu given twice", arg,
+					 v);
 		o->bulks[o->nr_bulks++] = (unsigned int)v;
 	}
 }

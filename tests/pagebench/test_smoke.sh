@@ -35,6 +35,11 @@ bad_inputs=$(cat <<'TABLE'
 --bulk=129	--bulk=129
 --bulk=1,,2	--bulk=1,,2
 --bulk=4,	--bulk=4,
+--bulk=,4	--bulk=,4
+--bulk=64,1,64	--bulk=64,1,64: 64 given twice
+--api=single,single	--api=single,single: 'single' given twice
+--allocators=,buddy	--allocators=,buddy
+--variant=,merged	--variant=,merged
 --runs=0	--runs=0
 --runs=x	--runs=x
 --run-ms=0	--run-ms=0
