@@ -393,7 +393,9 @@ const struct opt_spec opt_table[] = {
 		  "or pcp (PAGEPOOL_PCP: rseq, lock, auto); '\\'\n"
 		  "before a ',' (or '/') keeps it in a value:\n"
 		  "plugin:/a\\,b.so; each point's JSON document\n"
-		  "goes into --results, then one table of all\n"
+		  "goes into --results, then a table of all: the\n"
+		  "latency per call, and for page_pool the\n"
+		  "packets/s too (alone with --call-timing=off)\n"
 		  "(default: no sweep)" },
 	{ "results", 0, required_argument, "DIR", OPT_OTHER,
 	  .apply = apply_results, .not_setting = true,

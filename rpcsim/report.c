@@ -521,8 +521,8 @@ static void mode_page_pool_lines(FILE *out, const struct mode_summary *ms,
 		ratio((double)al->slow_pages, (double)al->slow),
 		ns, fmt_thousands(a, sizeof(a), al->slow),
 		fmt_thousands(b, sizeof(b), al->slow_pages), al->slow_fail,
-		fmt_thousands(c, sizeof(c), (uint64_t)pps), pr->dropped,
-		ms->elapsed_s);
+		fmt_thousands(c, sizeof(c), (uint64_t)llround(pps)),
+		pr->dropped, ms->elapsed_s);
 	fprintf(out, "  recycle:   hit rate %.1f %% of %s pages handed out: "
 		"%" PRIu64 " from the cache, %" PRIu64 " from the ring, %"
 		PRIu64 " allocated\n", 100.0 * ppool_hit_rate(pr),

@@ -16,7 +16,7 @@
 
 . "${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/rpcsim/common.sh"
 
-plan_tests 81
+plan_tests 82
 
 if ! have_python; then
 	skip 37 "python3 missing: the JSON checks need it"
@@ -250,6 +250,19 @@ printf '%s\n' "$line" | awk -v s="$s" -v l="$l" -v a="$a" '
 	}'
 ok $? "text: packets/s per mode and the bulk modes' change against single" ||
 	diag "$line; SUMMARY single $s list $l array $a"
+# each mode's refill line gives its SUMMARY's packets_per_s (both rounded)
+awk '/^  refill: / {
+		for (i = 1; i < NF; i++)
+			if ($(i + 1) == "packets/s") { r = $i; gsub(/,/, "", r) }
+	}
+	/^SUMMARY consumer=page_pool / {
+		n++
+		for (i = 1; i <= NF; i++)
+			if ($i ~ /^packets_per_s=/ && substr($i, 15) != r) bad = 1
+	}
+	END { exit bad || n != 3 }' "$OUT"
+ok $? "text: each mode's refill line and SUMMARY give one packet rate" ||
+	diag "$(grep -e '^  refill: ' -e '^SUMMARY' "$OUT")"
 
 # 5b. The text report of calls not timed.
 run $PP --alloc=all --threads=1 --requests=3000 --call-timing=off
