@@ -191,7 +191,8 @@ while [ "$r" -le "$rounds" ]; do
 	done
 	r=$((r + 1))
 done
-echo "$me: $rounds rounds of rpcsim --consumer=page_pool --alloc=all --repeat=$repeat --duration=$duration --call-timing=$call_timing${profile:+ --profile=$profile}; RX queues $threads; load average $load_before before, $(cut -d' ' -f1-3 /proc/loadavg) after"
+[ "$rounds" -eq 1 ] && rounds_said="1 round" || rounds_said="$rounds rounds"
+echo "$me: $rounds_said of rpcsim --consumer=page_pool --alloc=all --repeat=$repeat --duration=$duration --call-timing=$call_timing${profile:+ --profile=$profile}; RX queues $threads; load average $load_before before, $(cut -d' ' -f1-3 /proc/loadavg) after"
 
 python3 - "$tmp" "$rounds" <<'PY'
 import json, os, statistics, sys
@@ -239,7 +240,7 @@ for t, i, mix in configs:
         print("| %s | %d | %.0f | %s | %s | %s |" % (
             name, len(modes[name]), pps, change, ns(nspp), ns(nspk)))
     print()
-    if gain.get("list") and "array" in gain:
+    if gain.get("list", 0) > 0 and "array" in gain:
         ratio = "%.2f" % (gain["array"] / gain["list"])
     else:
         ratio = "- (no list gain)"

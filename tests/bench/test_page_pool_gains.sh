@@ -44,7 +44,7 @@ TABLE
 )
 nr_options=$(echo $options | wc -w)
 nr_bad=$(printf '%s\n' "$bad_inputs" | wc -l)
-plan_tests $((1 + nr_options + 9 + 2 * nr_bad))
+plan_tests $((1 + nr_options + 11 + 2 * nr_bad))
 
 have_python ||
 	skip_rest "python3 not found (page-pool-gains.sh reads rpcsim's JSON with it)"
@@ -117,6 +117,41 @@ run $short --rounds=1 --threads=1
 [ "$status" -eq 0 ] && [ "$(titles)" = "1 RX queue, free mix rpcsim's default
 1 RX queue, free mix released:1" ]
 ok $? "by default rpcsim's own mix and released:1" ||
+	diag "exit $status: $(cat "$OUT" "$ERR")"
+
+# --- the arithmetic, on packet rates set by a stand-in rpcsim -------------------------
+# Each call prints one document of known rates: round 1 single 100, list
+# 110, array 130 (gains 10 % and 30 %: 3.00), round 2 100, 120, 130
+# (1.50), round 3 100, 90, 120 (no list gain).  Medians: 100, 110, 130.
+mkdir -p "$tmpdir/fake/rpcsim"
+cat >"$tmpdir/fake/rpcsim/rpcsim" <<'EOF'
+#!/bin/sh
+n=$(($(cat "$0.calls" 2>/dev/null || echo 0) + 1))
+echo $n >"$0.calls"
+set -- $(sed -n "${n}p" "$0.rates")
+doc() {
+	printf '{"mode": "%s", "per_run": [{"mean_us": null, "calls": 1, "page_pool": {"packets_per_s": %s, "packets": 1}}]}' "$1" "$2"
+}
+printf '{"modes": [%s, %s, %s]}\n' "$(doc single $1)" "$(doc list $2)" "$(doc array $3)"
+EOF
+chmod +x "$tmpdir/fake/rpcsim/rpcsim"
+printf '100 110 130\n100 120 130\n100 90 120\n' >"$tmpdir/fake/rpcsim/rpcsim.rates"
+run --builddir="$tmpdir/fake" --rounds=3 --threads=1 --free-mix=released:1
+[ "$status" -eq 0 ] &&
+	grep -q '^| list | 3 | 110 | +10.0 % | - | - |$' "$OUT" &&
+	grep -q '^| array | 3 | 130 | +30.0 % | - | - |$' "$OUT" &&
+	grep -q '^array gain / list gain: 3.00 (kernel XDP' "$OUT" &&
+	grep -q "^one run of each mode, as the kernel's figures are: array gain / list gain median 2.25 (1.50 to 3.00), 2.82 or more in 1 of 3 runs (no list gain in 1)$" "$OUT"
+ok $? "known rates: the medians' changes and ratio, each run's ratio, a run without list gain left out" ||
+	diag "exit $status: $(cat "$OUT" "$ERR")"
+# a list that loses at the median: no ratio of the medians either
+rm "$tmpdir/fake/rpcsim/rpcsim.calls"
+printf '100 90 130\n' >"$tmpdir/fake/rpcsim/rpcsim.rates"
+run --builddir="$tmpdir/fake" --rounds=1 --threads=1 --free-mix=released:1
+[ "$status" -eq 0 ] &&
+	grep -q '^array gain / list gain: - (no list gain) (kernel XDP' "$OUT" &&
+	grep -q "^one run of each mode, as the kernel's figures are: array gain / list gain none: no list gain in a run$" "$OUT"
+ok $? "  a list slower than single: no ratio, from the medians or the run" ||
 	diag "exit $status: $(cat "$OUT" "$ERR")"
 
 # --- failures -----------------------------------------------------------------------
