@@ -258,6 +258,62 @@ out:
 	return ret;
 }
 
+/*
+ * How many streams libbabeltrace2 makes of trace @t's stream files, in
+ * *@nr: the output ports of a source component over it, one per stream.
+ * Files of one stream instance (LTTng's rotation of tracefiles, or files
+ * copied together) make one stream, read in one order, a packet that two
+ * of them hold kept once.  The component indexes every file, as the
+ * reading's does, under the same watchdog.  (Not the source's
+ * "babeltrace.trace-infos" query, which says the same: 2.0.4 aborts on
+ * some corrupted packets there, adding an error cause from a component
+ * that a query does not have.)  0, or -1 with libbabeltrace2's error
+ * cleared.
+ */
+int count_streams(const struct analysis *a, const struct reader_options *o,
+		  const bt_plugin *ctf, unsigned int t, uint64_t *nr)
+{
+	const bt_component_class_source *src_cls =
+		bt_plugin_borrow_source_component_class_by_name_const(ctf,
+								      "fs");
+	const bt_component_source *src;
+	bt_graph *graph = NULL;
+	bt_value *params, *inputs_v;
+	int ret = -1;
+
+	*nr = 0;
+	params = bt_value_map_create();
+	if (!params ||
+	    bt_value_map_insert_empty_array_entry(params, "inputs",
+						  &inputs_v) ||
+	    bt_value_array_append_string_element(inputs_v, a->traces[t]))
+		oom_exit();
+	if (!src_cls)
+		goto out;
+	graph = bt_graph_create(0);
+	if (!graph)
+		oom_exit();
+	if (o->index_watchdog_s) {
+		uint64_t secs = o->index_watchdog_s + (stream_bytes(a) >> 24);
+
+		alarm(secs > UINT_MAX ? UINT_MAX : (unsigned int)secs);
+	}
+	if (bt_graph_add_source_component(graph, src_cls, "count", params,
+					  o->bt_log_level, &src) !=
+	    BT_GRAPH_ADD_COMPONENT_STATUS_OK)
+		goto out;
+	*nr = bt_component_source_get_output_port_count(src);
+	ret = 0;
+out:
+	if (o->index_watchdog_s)
+		alarm(0);
+	if (ret)
+		bt_current_thread_clear_error();
+	bt_graph_put_ref(graph);
+	bt_value_put_ref(params);
+	return ret;
+}
+
 /* The single source's single port straight to the sink.  0 or 1. */
 static int connect_direct(struct graph_build *b)
 {

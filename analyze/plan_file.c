@@ -15,9 +15,10 @@
  * the parent then reads the traces again in one process.  Events not ours
  * are only counted, in the worker.  A worker's error travels as a record
  * and is printed by the parent; a worker killed by a signal
- * (libbabeltrace2 aborting, the indexing watchdog) kills the parent with
- * that signal, so that the isolating process (rpcsim-analyze.c) says what
- * it says of one process.
+ * (libbabeltrace2 aborting or dividing by zero, the indexing watchdog)
+ * kills the parent with that signal, so that the isolating process
+ * (rpcsim-analyze.c) says what it says of one process.  Files of one
+ * stream instance are not shared out (reader.c, files_share_streams()).
  */
 #include "config.h"
 

@@ -369,6 +369,31 @@ static int end_workers(struct par *p, int ret, int ended)
 	return ret;
 }
 
+/*
+ * By file, a worker's graph sees its own files alone: each file must be a
+ * stream of its own (count_streams()).  Files of one stream instance
+ * shared among workers would each be read on their own, where one graph
+ * reads them as one stream and keeps once a packet two of them hold.
+ * 1 if some do, -1 if the streams could not be counted (the reading in
+ * one process says why), 0 if each file is a stream: only then workers.
+ */
+static int files_share_streams(const struct par *p)
+{
+	for (unsigned int t = 0; t < p->a->nr_traces; t++) {
+		uint64_t files = 0, streams;
+
+		for (unsigned int i = 0; i < p->nf; i++)
+			files += p->f[i].trace == t;
+		if (files < 2)
+			continue;
+		if (count_streams(p->a, p->o, p->ctf, t, &streams))
+			return -1;
+		if (streams != files)
+			return 1;
+	}
+	return 0;
+}
+
 /* 0, 1 after printing why, or READ_AGAIN (one process will do). */
 static int read_parallel(struct analysis *a, const struct reader_options *o,
 			 const bt_plugin *ctf, const bt_plugin *utils)
@@ -376,7 +401,7 @@ static int read_parallel(struct analysis *a, const struct reader_options *o,
 	struct par p = { .a = a, .o = o, .ctf = ctf, .utils = utils };
 	uint64_t by_file = 0;
 	unsigned int i;
-	int ret = 1, ended = -1;
+	int ret = 1, ended = -1, shared;
 	char b1[32], b2[32];
 
 	p.f = list_streams(a, &p.nf);
@@ -397,6 +422,14 @@ static int read_parallel(struct analysis *a, const struct reader_options *o,
 				o->jobs, p.n, p.nf, p.nf == 1 ? "" : "s",
 				fmt_thousands(b1, sizeof(b1), p.twice));
 	} else if (p.n < 2) {
+		ret = READ_AGAIN;
+		goto out;
+	} else if ((shared = files_share_streams(&p))) {
+		if (verbose_errors(o))
+			fprintf(stderr, "rpcsim-analyze: --jobs=%u: %s: read "
+				"in one process\n", o->jobs, shared > 0 ?
+				"files of one stream instance" :
+				"the streams could not be counted");
 		ret = READ_AGAIN;
 		goto out;
 	} else if (verbose_errors(o)) {

@@ -383,6 +383,12 @@ int build_graph(const struct analysis *a, const struct reader_options *o,
 		unsigned int n, bool direct,
 		bt_graph_simple_sink_component_consume_func consume,
 		void *data, FILE *err, bt_graph **out);
+/*
+ * The streams libbabeltrace2 makes of trace @t's files, in *@nr.  0, or
+ * -1 (its error cleared).
+ */
+int count_streams(const struct analysis *a, const struct reader_options *o,
+		  const bt_plugin *ctf, unsigned int t, uint64_t *nr);
 /* Run the graph to its end.  0, or 1 after printing why on @err. */
 int run_graph(bt_graph *graph, const struct analysis *a,
 	      const struct reader_options *o, FILE *err);

@@ -1322,6 +1322,24 @@ cp "$tmpdir/noclock2.json" "$tmpdir/noclock.json"
 	j noclock 'mode(2)["calls"] == 5 and mode(2)["pairing"]["no_timestamp"] == 5 and mode(2)["pairing"]["paired"] == 0'
 ok $? "--jobs=2 on a trace without timestamps: read in one process, the results of --jobs=1"
 
+# two files of one stream instance (an LTTng trace's stream file and a
+# copy of it): one graph reads them as one stream and keeps each packet
+# once; --jobs=2 must not give each file to a worker of its own
+mkdir -p "$tmpdir/twofiles/trace"
+cp "$top_srcdir/fuzz/trace-base/metadata" "$top_srcdir/fuzz/trace-base/stream" \
+	"$tmpdir/twofiles/trace/"
+cp "$tmpdir/twofiles/trace/stream" "$tmpdir/twofiles/trace/stream2"
+for jobs in 1 2; do
+	timeout 30 "$ANALYZE" -v --partial --jobs=$jobs --json "$tmpdir/twofiles" \
+		>"$tmpdir/twofiles$jobs.json" 2>"$tmpdir/twofiles$jobs.err"
+	echo $? >"$tmpdir/twofiles$jobs.rc"
+done
+[ "$(cat "$tmpdir/twofiles1.rc")" = 0 ] && [ "$(cat "$tmpdir/twofiles2.rc")" = 0 ] &&
+	cmp -s "$tmpdir/twofiles1.json" "$tmpdir/twofiles2.json" &&
+	grep -q '^rpcsim-analyze: --jobs=2: files of one stream instance: read in one process$' "$tmpdir/twofiles2.err"
+ok $? "--jobs=2, two files of one stream instance: read in one process, the results of --jobs=1" ||
+	diag "jobs=1: $(cat "$tmpdir/twofiles1.rc") jobs=2: $(cat "$tmpdir/twofiles2.rc") $(cat "$tmpdir/twofiles2.err"); $(diff "$tmpdir/twofiles1.json" "$tmpdir/twofiles2.json" | head -5)"
+
 # a clock declared without its frequency: libbabeltrace2 2.0.4's CTF
 # plugin divides by zero on it (SIGFPE), in the reading process with
 # --jobs=1 and in each decoding worker with --jobs=2; both say the trace
