@@ -418,10 +418,12 @@ static int print_plan(char **argv, const struct rpcsim_config *cfg)
 /* --sweep without --point: every point, then the table.  The exit status. */
 static int run_sweep(const struct rpcsim_config *cfg, const char *gnuplot)
 {
-	int status = sweep_run(cfg, gnuplot);
+	bool said = false;
+	int status = sweep_run(cfg, gnuplot, &said);
 
 	if (rpcsim_first_signal()) {
-		say_interrupted();
+		if (!said)	/* the point that stopped said it */
+			say_interrupted();
 	} else if (fflush(stdout) || ferror(stdout)) {
 		perror("rpcsim: writing the table");
 		status = 1;

@@ -115,8 +115,13 @@ void sweep_plan(const struct rpcsim_config *cfg, const char *prog)
 	}
 }
 
-/* Run point @p as a child rpcsim; its exit status, or -1 (said). */
-static int run_point(const struct rpcsim_config *cfg, uint64_t p)
+/*
+ * Run point @p as a child rpcsim; its exit status, or -1 (said).  *@said:
+ * a signal we passed on stopped it, and it said so itself (its exit
+ * status 128 + N, not death by the signal).
+ */
+static int run_point(const struct rpcsim_config *cfg, uint64_t p,
+		     bool *said)
 {
 	char **argv = rpcsim_point_argv(cfg, "rpcsim", p);
 	unsigned int seen = rpcsim_signal_count();
@@ -158,6 +163,7 @@ static int run_point(const struct rpcsim_config *cfg, uint64_t p)
 	}
 	if (WIFSIGNALED(status))
 		return 128 + WTERMSIG(status);
+	*said = killed && WEXITSTATUS(status) > 128;
 	return WEXITSTATUS(status);
 }
 
@@ -181,7 +187,8 @@ static char **grid_paths(const struct rpcsim_config *cfg)
 	return paths;
 }
 
-int sweep_run(const struct rpcsim_config *cfg, const char *gnuplot)
+int sweep_run(const struct rpcsim_config *cfg, const char *gnuplot,
+	      bool *stop_said)
 {
 	const struct rpcsim_sweep *sw = &cfg->sweep;
 	unsigned int failed = 0;
@@ -191,7 +198,7 @@ int sweep_run(const struct rpcsim_config *cfg, const char *gnuplot)
 	if (results_mkdir(sw->results_dir))
 		return 1;
 	for (uint64_t p = 1; p <= sw->nr_points; p++) {
-		int ret = run_point(cfg, p);
+		int ret = run_point(cfg, p, stop_said);
 
 		if (ret >= 128 || rpcsim_first_signal()) {
 			status = ret >= 128 ? ret : 128 + rpcsim_first_signal();

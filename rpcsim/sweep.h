@@ -21,9 +21,11 @@ void sweep_plan(const struct rpcsim_config *cfg, const char *prog);
 /*
  * The sweep: each point run as "rpcsim ... --point=N" (this program),
  * then the table of the points (and cfg->plot, with @gnuplot).  Returns
- * the exit status: 0, 1 when a point or the table failed, 128 + a signal.
+ * the exit status: 0, 1 when a point or the table failed, 128 + a signal;
+ * *@stop_said when the point the signal stopped said it was interrupted.
  */
-int sweep_run(const struct rpcsim_config *cfg, const char *gnuplot);
+int sweep_run(const struct rpcsim_config *cfg, const char *gnuplot,
+	      bool *stop_said);
 
 /* --point: DIR/NAME.json, the point's result file (malloc'd). */
 char *sweep_point_path(const struct rpcsim_config *cfg);

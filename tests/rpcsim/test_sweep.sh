@@ -18,7 +18,7 @@
 . "$top_srcdir/tests/rpcsim/common.sh"
 
 
-plan_tests 26
+plan_tests 27
 
 have_python || skip_rest "python3 is needed to read the result files"
 
@@ -177,6 +177,15 @@ status=$?
 	grep -q '^point 1/4 threads-1_pcp-batch-31: stopped, no result file$' "$OUT"
 ok $? "an interrupted point leaves no result file, not even a temporary one" ||
 	diag "exit $status; $(files "$tmpdir/stopped")"
+# The whole sweep interrupted: the point it stopped says so, once.
+timeout --preserve-status -s INT 1 "$RPCSIM" $GRID --duration=30 --file-size=1m \
+	--pool-size=16m --results="$tmpdir/stopped2" >"$OUT" 2>"$ERR"
+status=$?
+[ "$status" -eq 130 ] && [ -z "$(files "$tmpdir/stopped2" 2>/dev/null)" ] &&
+	[ "$(cat "$ERR")" = "rpcsim: interrupted by SIGINT" ] &&
+	grep -q '^point 1/4 threads-1_pcp-batch-31: stopped, no result file$' "$OUT"
+ok $? "an interrupted sweep: no result file, one line saying so" ||
+	diag "exit $status; $(cat "$ERR"; files "$tmpdir/stopped2")"
 
 # --- mixed hosts and builds, missing points ----------------------------------
 cp -r "$tmpdir/direct" "$tmpdir/mixed"
