@@ -7,8 +7,8 @@
  *
  * Exit status: 0 results printed (warnings, if any, on stderr); 1 runtime
  * error: a path missing or unreadable, no trace below a path, a trace
- * babeltrace2 cannot decode (truncated, corrupted), or no rpcsim event at
- * all; 2 bad usage.
+ * babeltrace2 cannot decode (truncated, corrupted), or no rpcsim or
+ * page_pool event at all; 2 bad usage.
  */
 #include "config.h"
 
@@ -129,9 +129,9 @@ static void usage(FILE *f)
 "it is stopped and the plot fails (default: 60).\n"
 "\n"
 "Exit status: 0 results printed; 1 a trace missing, unreadable,\n"
-"corrupted or incomplete (without --partial), or without any rpcsim event,\n"
-"or the plot not drawn (no gnuplot, or it failed or never finished);\n"
-"2 bad usage.\n",
+"corrupted or incomplete (without --partial), or without any rpcsim or\n"
+"page_pool event, or the plot not drawn (no gnuplot, or it failed or\n"
+"never finished); 2 bad usage.\n",
 		TP_COST_DEFAULT_NS, TP_COST_MAX_NS, PID_MAX, JOBS_MAX);
 }
 

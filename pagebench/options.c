@@ -171,7 +171,22 @@ static void print_help_how(void)
 "same way and pagebench reports them like the others (pagebench(1) lists\n"
 "the DPDK EAL arguments).  Ctrl-C ends the run with what was measured so\n"
 "far, marked as interrupted.  Exit status: 0 ok, 1 runtime failure, 2 bad\n"
-"command line, 130 Ctrl-C (128 + the signal).\n",
+"command line, 130 Ctrl-C (128 + the signal).\n"
+"\n"
+"Environment:\n"
+"  PAGEPOOL_PCP=IMPL      the buddy pools' pcp lists: rseq, lock or auto\n"
+"                         (the default); with --results it names the file\n"
+"  PAGEPOOL_PROFILE=NAME  the default of --profile: lean or kernel\n"
+"  PAGEPOOL_DEBUG=1       libpagepool's debug checks, which poison and check\n"
+"                         every page and so change what is measured\n"
+"  PAGEPOOL_DEBUG_LIST=0  the kernel profile without CONFIG_DEBUG_LIST's\n"
+"                         list checks, which it runs by default\n"
+"  PAGEPOOL_FAULT=SPEC    libpagepool's fault injection for every pool (see\n"
+"                         pagepool(3)), which changes what is measured; a\n"
+"                         SPEC it cannot read fails the run (exit 1)\n"
+"  MALLOC_CONF=CONF       jemalloc's options, read when it starts (above)\n"
+"  TMPDIR=DIR             where pagebench-mempool makes the EAL's runtime\n"
+"                         folder (default: /tmp)\n",
 	       MAX_RUNS, DEFAULT_RUNS, DEFAULT_RUN_MS);
 }
 

@@ -617,9 +617,15 @@ static const char help_footer[] =
 "                         catch any write after a put\n"
 "  PAGEPOOL_DEBUG_LIST=0  the kernel profile without CONFIG_DEBUG_LIST's\n"
 "                         list checks, which it runs by default\n"
+"  PAGEPOOL_FAULT=SPEC    libpagepool's fault injection for every pool, a\n"
+"                         comma-separated list of trylock=PERCENT,\n"
+"                         buddy-empty=PAGES and mmap (see pagepool(3)); a\n"
+"                         SPEC it cannot read is named and fails the run\n"
+"                         (exit 1)\n"
 "  PAGEPOOL_PCP=IMPL      how threads own their CPU's pcp list: rseq\n"
 "                         (restartable sequences), lock (spin trylock) or\n"
 "                         auto (rseq where it can run; the default)\n"
+"  PAGEPOOL_PROFILE=NAME  the default of --profile: kernel or lean\n"
 "  RPCSIM_LEAK_PAGES=N    (tests) keep N page-cache pages at exit, to see\n"
 "                         the leak check report them and exit 1\n"
 "  RPCSIM_GNUPLOT=PATH    the gnuplot --plot runs (default: gnuplot in\n"
@@ -628,7 +634,11 @@ static const char help_footer[] =
 "                         stopped and the plot fails (default: 60)\n"
 "  RPCSIM_ANALYZE=PATH    the rpcsim-analyze --trace runs (default: the build\n"
 "                         tree's when rpcsim runs from it, else the installed\n"
-"                         one, else rpcsim-analyze in PATH)\n";
+"                         one, else rpcsim-analyze in PATH)\n"
+"  MALLOC_CONF=CONF       jemalloc's options, read when it starts;\n"
+"                         --je-tcache-slots adds its slots to them\n"
+"  TMPDIR=DIR             where --plot writes its data and script while\n"
+"                         gnuplot draws (default: /tmp)\n";
 
 /* One option: its names, then @text's lines from HELP_COLUMN on. */
 static void print_option_help(const struct opt_spec *o, const char *text)

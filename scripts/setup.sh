@@ -24,12 +24,17 @@ build=${BUILD_DIR:-$top/build}
 # parallel runs rpcsim --sweep --plan's lines in its test (rsync for its
 # --return);
 # systemtap-sdt-dev (<sys/sdt.h>) for the USDT probes, bpftrace to attach
-# to them in their test.
+# to them in their test; libxml2-utils (xmllint) for the schema checks of
+# tests/tracecompass/test_xml.sh and test_session_profile.sh, groff-base
+# (groff) for tests/man/test_man.sh's formatting check: those tests skip
+# them without it.  Not here: valgrind, which only bench/callgrind.sh
+# needs, run by hand (doc/pagebench.md); Slurm and MUNGE, which .ci/run
+# installs for tests/rpcsim/test_slurm.sh.
 PACKAGES="build-essential autoconf automake libtool pkg-config python3
 	liblttng-ust-dev liblttng-ctl-dev lttng-tools babeltrace2 libbabeltrace2-dev
 	libjemalloc-dev libjson-c-dev gnuplot-nox clang libclang-rt-14-dev
 	libdpdk-dev libgoogle-perftools-dev python3-lttnganalyses parallel rsync
-	systemtap-sdt-dev bpftrace"
+	systemtap-sdt-dev bpftrace libxml2-utils groff-base"
 
 missing=
 for p in $PACKAGES; do
