@@ -10,6 +10,19 @@
 # the package step (e.g. on a machine you manage yourself).
 set -eu
 
+case ${1:-} in
+-h|--help)
+	cat <<'EOF'
+Usage: scripts/setup.sh [CONFIGURE-OPTION]...
+Install the Debian packages this project needs that are missing (apt-get,
+as root or through sudo; PP_SKIP_APT=1 skips it), then configure and
+build out of tree in ./build (BUILD_DIR=DIR: in DIR).  Options are passed
+to ./configure (./configure --help lists them); with none, an existing
+build is built again without configuring it anew.
+EOF
+	exit 0 ;;
+esac
+
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$top/build}
 
