@@ -260,7 +260,7 @@ read:
 	if (!a.rpcsim_events && !ppool_events(&a)) {
 		char cnt[32];
 
-		fprintf(stderr, "rpcsim-analyze: %s%s: no rpcsim event among %s events (record with: lttng enable-event -u 'rpcsim:*')\n",
+		fprintf(stderr, "rpcsim-analyze: %s%s: no rpcsim or page_pool event among %s events (record with: lttng enable-event -u 'rpcsim:*', or 'page_pool:*' for rpcsim --consumer=page_pool)\n",
 			r->traces[0], r->nr > 1 ? " ..." : "",
 			fmt_thousands(cnt, sizeof(cnt), a.events));
 		analysis_free(&a);

@@ -772,11 +772,11 @@ trace none <<'EOF'
 EOF
 rc_is none 1
 ok $? "no rpcsim event: exit status 1"
-err_has none 'no rpcsim event among 1 events'
+err_has none 'no rpcsim or page_pool event among 1 events'
 ok $? "no rpcsim event: says so"
 
 trace empty </dev/null
-sh -c "[ \$(cat '$tmpdir/empty.rc') = 1 ] && grep -q 'no rpcsim event among 0 events' '$tmpdir/empty.err'"
+sh -c "[ \$(cat '$tmpdir/empty.rc') = 1 ] && grep -q 'no rpcsim or page_pool event among 0 events' '$tmpdir/empty.err'"
 ok $? "no event at all: exit status 1, says so"
 
 ###########################################################################
