@@ -109,3 +109,19 @@ char *fmt_thousands(char *buf, size_t len, uint64_t v)
 	snprintf(buf, len, "%s", out);
 	return buf;
 }
+
+void tool_check_debug_env(void)
+{
+	static const char *const vars[][2] = {
+		{ "PAGEPOOL_DEBUG", "debug checks" },
+		{ "PAGEPOOL_DEBUG_LIST", "list checks" },
+	};
+
+	for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++) {
+		const char *v = getenv(vars[i][0]);
+
+		if (v && !((v[0] == '0' || v[0] == '1') && !v[1]))
+			tool_die(2, "%s=%s: expected 0 (%s off) or 1 (on)",
+				 vars[i][0], v, vars[i][1]);
+	}
+}

@@ -85,6 +85,14 @@ struct tool_component {
 };
 void tool_print_version(const struct tool_component *c, size_t n);
 
+/*
+ * tool_check_debug_env() - libpagepool's PAGEPOOL_DEBUG and
+ * PAGEPOOL_DEBUG_LIST, which it reads as 0 or 1: another value is bad
+ * usage, one line and exit 2 before anything runs (libpagepool itself
+ * refuses it only when a pool is created).  For rpcsim and pagebench.
+ */
+void tool_check_debug_env(void);
+
 /* "517,442": @v with thousands separators into @buf, which it returns. */
 char *fmt_thousands(char *buf, size_t len, uint64_t v);
 

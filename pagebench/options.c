@@ -611,8 +611,9 @@ void pb_parse_options(int argc, char **argv, struct options *o)
 		results_settings(o, given);
 	/*
 	 * What it cannot read, pp_pool_create() refuses (exit 1), but for
-	 * the two settings the header reports, checked here as rpcsim checks
-	 * them: a usage error (exit 2) before anything runs.
+	 * the settings the header reports and the debug switches, checked
+	 * here as rpcsim checks them: a usage error (exit 2) before
+	 * anything runs.  PAGEPOOL_FAULT's grammar stays libpagepool's.
 	 */
 	(void)pp_pool_config_init(&o->pool_env);
 	if (o->pool_env.pcp_impl == PP_NR_PCP_IMPLS)
@@ -623,4 +624,5 @@ void pb_parse_options(int argc, char **argv, struct options *o)
 	else if (o->pool_env.profile == PP_NR_PROFILES)
 		tool_die(2, "PAGEPOOL_PROFILE=%s: expected lean or kernel",
 			 getenv("PAGEPOOL_PROFILE"));
+	tool_check_debug_env();
 }

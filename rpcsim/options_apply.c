@@ -17,6 +17,7 @@
 #include <pagepool/pagepool.h>
 
 #include "number.h"
+#include "tool.h"
 #include "options_internal.h"
 #include "page_pool/page_pool.h"
 #include "plot.h"
@@ -667,6 +668,7 @@ void derive_sizes(struct opt_state *st)
 	cfg->pool_pages = (unsigned long)(cfg->pool_size / PP_PAGE_SIZE);
 	pcp_impl_resolve(cfg);
 	profile_resolve(cfg);
+	tool_check_debug_env();
 	cfg->file_pages = (unsigned long)DIV_ROUND_UP(cfg->file_size,
 						      PP_PAGE_SIZE);
 	cfg->io_pages = (unsigned long)DIV_ROUND_UP(cfg->io_size,

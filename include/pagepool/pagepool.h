@@ -608,8 +608,9 @@ int pp_pool_config_wmarks(const struct pp_pool_config *cfg,
  * of pp_pool_config_fault()).
  * Change the fields to override them: pp_pool_create() takes @fault as it
  * finds it and does not read PAGEPOOL_FAULT.  (It still refuses a
- * PAGEPOOL_DEBUG other than 0 or 1 whatever @debug says, and reads
- * PAGEPOOL_PCP and PAGEPOOL_PROFILE again to name a bad one.)
+ * PAGEPOOL_DEBUG or PAGEPOOL_DEBUG_LIST other than 0 or 1 whatever @debug
+ * and @debug_list say, and reads PAGEPOOL_PCP and PAGEPOOL_PROFILE again
+ * to name a bad one.)
  *
  * Thread safety: touches only @cfg (and reads the environment).
  *
@@ -619,7 +620,8 @@ int pp_pool_config_wmarks(const struct pp_pool_config *cfg,
  * run without the checks or faults the user asked for.  A bad
  * PAGEPOOL_FAULT is named here, in one line on stderr (what it is, what
  * is accepted), and leaves @fault.trylock above 100; a bad PAGEPOOL_DEBUG,
- * PAGEPOOL_PCP or PAGEPOOL_PROFILE is named by pp_pool_create().
+ * PAGEPOOL_DEBUG_LIST, PAGEPOOL_PCP or PAGEPOOL_PROFILE is named by
+ * pp_pool_create().
  */
 int pp_pool_config_init(struct pp_pool_config *cfg);
 

@@ -159,18 +159,21 @@ ok $? "the header and the JSON say which profile the buddy pools run: lean, PAGE
 # output is kept for the checks after.)
 cp "$OUT" "$OUT.main" && cp "$ERR" "$ERR.main" || exit 1
 bad_env=
-for v in PAGEPOOL_PCP=bogus PAGEPOOL_PROFILE=bogus; do
+for v in PAGEPOOL_PCP=bogus PAGEPOOL_PROFILE=bogus PAGEPOOL_DEBUG=yes \
+	PAGEPOOL_DEBUG_LIST=2; do
 	run_cmd 120 env "$v" "$PAGEBENCH" --smoke --allocators=buddy --api=single --bulk=1
 	case $v in
 	PAGEPOOL_PCP=*) want="pagebench: $v: expected auto, rseq or lock" ;;
-	*) want="pagebench: $v: expected lean or kernel" ;;
+	PAGEPOOL_PROFILE=*) want="pagebench: $v: expected lean or kernel" ;;
+	PAGEPOOL_DEBUG=*) want="pagebench: $v: expected 0 (debug checks off) or 1 (on)" ;;
+	*) want="pagebench: $v: expected 0 (list checks off) or 1 (on)" ;;
 	esac
 	{ [ "$status" -eq 2 ] && [ ! -s "$OUT" ] && [ "$(cat "$ERR")" = "$want" ]; } ||
 		bad_env="$bad_env $v (exit $status: $(cat "$ERR"))"
 done
 run_cmd 120 env PAGEPOOL_PROFILE=bogus "$PAGEBENCH" --smoke --profile=kernel --allocators=buddy --api=single --bulk=1
 [ -z "$bad_env" ] && [ "$status" -eq 0 ] && grep -q '^  buddy profile: kernel$' "$OUT"
-ok $? "PAGEPOOL_PCP or PAGEPOOL_PROFILE it cannot read: exit 2, one line; --profile over it runs" ||
+ok $? "PAGEPOOL_PCP, PAGEPOOL_PROFILE, PAGEPOOL_DEBUG or PAGEPOOL_DEBUG_LIST it cannot read: exit 2, one line; --profile over a bad PAGEPOOL_PROFILE runs" ||
 	diag "$bad_env; --profile=kernel: exit $status"
 mv "$OUT.main" "$OUT" && mv "$ERR.main" "$ERR" || exit 1
 if [ -n "$no_jemalloc" ]; then

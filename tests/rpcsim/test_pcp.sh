@@ -20,7 +20,7 @@ if ! have_python; then
 	echo "1..0 # SKIP python3 missing"
 	exit 0
 fi
-plan_tests 11
+plan_tests 12
 
 # every_mode EXPR: EXPR (python, over m, one mode of $OUT) holds for all.
 every_mode()
@@ -91,6 +91,22 @@ run_env PAGEPOOL_PCP= --requests=10
 [ "$status" -eq 2 ] && [ "$(cat "$ERR")" = "rpcsim: PAGEPOOL_PCP=: expected auto, rseq or lock" ] && [ ! -s "$OUT" ]
 ok $? "PAGEPOOL_PCP empty: exit 2, one line naming the variable (exit $status)" ||
 	diag "$(cat "$ERR")"
+# libpagepool's debug switches, 0 or 1: checked by rpcsim too, not left to
+# the first pool (exit 1 after the configuration block)
+bad=
+for v in PAGEPOOL_DEBUG=yes PAGEPOOL_DEBUG_LIST=2 PAGEPOOL_DEBUG_LIST=; do
+	case $v in
+	PAGEPOOL_DEBUG=*) what="debug checks" ;;
+	*) what="list checks" ;;
+	esac
+	run_env "$v" --requests=10
+	[ "$status" -eq 2 ] && [ ! -s "$OUT" ] &&
+		[ "$(cat "$ERR")" = "rpcsim: $v: expected 0 ($what off) or 1 (on)" ] ||
+		bad="$bad $v (exit $status: $(cat "$ERR"))"
+done
+[ -z "$bad" ]
+ok $? "PAGEPOOL_DEBUG or PAGEPOOL_DEBUG_LIST not 0 or 1: exit 2, one line, nothing run" ||
+	diag "$bad"
 
 exit_status
 exit $?
