@@ -16,7 +16,8 @@
  *                       (magic, the base's uuid, sizes), base stream
  *   bit 3             --json
  *   bit 4             -v (every cause of an error)
- *   bit 5             a second stream file, a copy of the first
+ *   bit 5             a second stream file, a copy of the first, and
+ *                     --jobs=2; then --jobs=1 must say the same
  *   bit 6             no stream file at all
  *   bit 7             give the parent directory (the trace is found below)
  *
@@ -32,7 +33,8 @@
  * anything else, the same in the child and here; on 1 it said why, on
  * one line naming the program (with -v, the causes follow it), and a
  * crash or loop of libbabeltrace2 is reported as one; on 0 whatever it
- * printed on stderr are its warnings; no sanitizer report.
+ * printed on stderr are its warnings; no sanitizer report; with two
+ * stream files, --jobs=2 says what --jobs=1 says (same_as_one_process()).
  * Leaks are looked for in the replay of make check (see below).
  *
  * FUZZ_TRACE_VERBOSE=1 shows rpcsim-analyze's stderr for each input;
@@ -399,6 +401,8 @@ static int analyze_argv(char **argv, char *cost, size_t cost_len,
 	snprintf(cost, cost_len, "--tracepoint-cost=%u",
 		 (unsigned int)(flags >> 3) * 100);
 	argv[argc++] = cost;
+	if (flags & 0x20)
+		argv[argc++] = "--jobs=2";	/* a worker a stream file */
 	argv[argc++] = flags & 0x80 ? tmpdir : tracedir;
 	argv[argc] = NULL;
 	return argc;
@@ -412,6 +416,7 @@ struct analyze_run {
 	bool bt_assert;		/* libbabeltrace2 asserted or hung */
 	bool stale;		/* it left a libbabeltrace2 error behind */
 	char err[STDERR_MAX + 1], child_err[STDERR_MAX + 1];
+	char out[STDERR_MAX + 1];	/* its stdout, in process */
 };
 
 /*
@@ -445,8 +450,9 @@ static void child_fpe(int sig, siginfo_t *si, void *uc)
 }
 
 /*
- * Run rpcsim-analyze on the trace, stdout to /dev/null and stderr into
- * @r.  First in a child, reading in process as the fuzzer does below:
+ * Run rpcsim-analyze on the trace, stdout (in process; the child's to
+ * /dev/null) and stderr into @r.  First in a child, reading in process as
+ * the fuzzer does below:
  * libbabeltrace2 may abort on the input (an assertion of its own), which
  * would stop the fuzzer.  If it did, run what the tool runs, the reading
  * in a child of its own, and check that the tool turns the crash into one
@@ -455,17 +461,19 @@ static void child_fpe(int sig, siginfo_t *si, void *uc)
  */
 static void run_analyze(int argc, char **argv, struct analyze_run *r)
 {
-	int fd, out, saved1, saved2;
+	int fd, ofd, out, saved1, saved2;
 	pid_t pid;
 
 	r->ret = 0;
 	r->stale = false;
+	r->out[0] = '\0';
 	fflush(NULL);
 	out = open("/dev/null", O_WRONLY);
 	fd = memfd_create("rpcsim-analyze-stderr", 0);
+	ofd = memfd_create("rpcsim-analyze-stdout", 0);
 	saved1 = dup(1);
 	saved2 = dup(2);
-	if (out < 0 || fd < 0 || saved1 < 0 || saved2 < 0 ||
+	if (out < 0 || fd < 0 || ofd < 0 || saved1 < 0 || saved2 < 0 ||
 	    dup2(out, 1) < 0 || dup2(fd, 2) < 0)
 		die("redirecting stdout and stderr");
 	close(out);
@@ -513,6 +521,8 @@ static void run_analyze(int argc, char **argv, struct analyze_run *r)
 	if (!r->crashed || r->bt_assert) {
 		const bt_error *stale;
 
+		if (dup2(ofd, 1) < 0)
+			die("redirecting stdout");
 		analyze_isolate = r->bt_assert;
 		r->ret = rpcsim_analyze_main(argc, argv);
 		analyze_isolate = true;
@@ -530,11 +540,13 @@ static void run_analyze(int argc, char **argv, struct analyze_run *r)
 	fflush(NULL);
 	clearerr(stdout);
 	take_output(fd, r->err);
+	take_output(ofd, r->out);
 	dup2(saved1, 1);
 	dup2(saved2, 2);
 	close(saved1);
 	close(saved2);
 	close(fd);
+	close(ofd);
 }
 
 /* What the checks at the top of this file say of run @r: fz_fail() if bad. */
@@ -570,6 +582,39 @@ static void judge(const struct analyze_run *r, uint8_t flags)
 	}
 }
 
+/*
+ * Two stream files (bit 5) are read by two workers (--jobs=2, by file or
+ * by time): the same run with --jobs=1 must give the same exit status,
+ * the same results and, without -v (which says how the reading ran), the
+ * same stderr.  Not when libbabeltrace2 crashed or looped, which the
+ * first run's checks have judged.
+ */
+static void same_as_one_process(char **argv, int argc,
+				const struct analyze_run *two, uint8_t flags)
+{
+	static struct analyze_run one;
+	char *argv1[10];
+
+	if (two->bt_assert || two->crashed)
+		return;
+	/* the same words, --jobs=2 (before the directory) made --jobs=1 */
+	memcpy(argv1, argv, (size_t)argc * sizeof(*argv));
+	argv1[argc - 2] = "--jobs=1";
+	argv1[argc] = NULL;
+	run_analyze(argc, argv1, &one);
+	judge(&one, flags);
+	if (one.bt_assert)
+		fz_fail("trace", 0, "libbabeltrace2 crashed or looped with "
+			"--jobs=1 only (exit status %d)", one.ret);
+	if (one.ret != two->ret || strcmp(one.out, two->out) ||
+	    (!(flags & 0x10) && strcmp(one.err, two->err))) {
+		fprintf(stderr, "--jobs=2, exit %d:\n%s%s--jobs=1, exit %d:\n"
+			"%s%s", two->ret, two->out, two->err, one.ret,
+			one.out, one.err);
+		fz_fail("trace", 0, "--jobs=2 and --jobs=1 disagree");
+	}
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct analyze_run run;
@@ -586,5 +631,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	argc = analyze_argv(argv, cost, sizeof(cost), flags);
 	run_analyze(argc, argv, &run);
 	judge(&run, flags);
+	if (flags & 0x20)
+		same_as_one_process(argv, argc, &run, flags);
 	return 0;
 }
