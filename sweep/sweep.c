@@ -21,6 +21,7 @@
 
 #include "files.h"
 #include "plot.h"
+#include "result_schema.h"
 #include "results.h"
 #include "sweep.h"
 #include "sweep_json.h"
@@ -32,13 +33,10 @@
 /*
  * What a result file may hold: rpcsim's own bounds (rpcsim/options.h,
  * options_internal.h) for the grid; for the figures, what no run can
- * measure: a mean per call above 1000 s, a run of more than a year.
+ * measure (result_schema.h, as rpcsim-compare's other reader).
  */
 #define SWEEP_KEYS_MAX		10
 #define SWEEP_POINTS_MAX	100000
-#define SWEEP_MEAN_MAX_US	1e9
-#define SWEEP_PPS_MAX		1e12
-#define SWEEP_SECONDS_MAX	(366.0 * 86400)
 
 static const char *const mode_names[NR_MODES] = { "single", "list", "array" };
 
@@ -567,7 +565,7 @@ static int row_pps(struct row *r, int k, const char *prog, const char *path,
 		return refuse(prog, path, "%spage_pool: missing: expected the "
 			      "page_pool consumer's figures", where);
 	snprintf(w, sizeof(w), "%spage_pool.", where);
-	return get_figure(prog, path, w, pp, "packets_per_s", SWEEP_PPS_MAX,
+	return get_figure(prog, path, w, pp, "packets_per_s", RESULT_RATE_MAX,
 			  false, &r->pps[k]);
 }
 
@@ -615,9 +613,9 @@ static int row_modes(struct row *r, struct table *t, const char *prog,
 		    get_count(prog, path, where, m, "runs", 1, UINT_MAX,
 			      &runs) ||
 		    get_figure(prog, path, where, m, "elapsed_s",
-			       SWEEP_SECONDS_MAX, false, &elapsed) ||
+			       RESULT_SECONDS_MAX, false, &elapsed) ||
 		    get_figure(prog, path, where, m, "mean_us",
-			       SWEEP_MEAN_MAX_US, r->untimed, &r->mean[k]))
+			       RESULT_LATENCY_MAX_US, r->untimed, &r->mean[k]))
 			return -1;
 		/* No call lasts longer than the runs it was made in. */
 		if (r->mean[k] > elapsed * 1e6)
@@ -649,14 +647,14 @@ static int row_modes(struct row *r, struct table *t, const char *prog,
 			if (get_count(prog, path, rw, run, "calls", 1,
 				      INT64_MAX, &rc) ||
 			    get_figure(prog, path, rw, run, "mean_us",
-				       SWEEP_MEAN_MAX_US, r->untimed, &rm))
+				       RESULT_LATENCY_MAX_US, r->untimed, &rm))
 				return -1;
 		}
 		across = get_obj(m, "across_runs", json_type_object);
 		r->sd[k] = NAN;
 		if (across && get_figure(prog, path, where, across,
-					 "stddev_us", SWEEP_MEAN_MAX_US, true,
-					 &sd))
+					 "stddev_us", RESULT_LATENCY_MAX_US,
+					 true, &sd))
 			return -1;
 		if (across)
 			r->sd[k] = sd;

@@ -73,7 +73,7 @@ fails()
 		diag "exit $status: $(cat "$ERR")"
 }
 
-plan_tests 70
+plan_tests 75
 
 # --- the tables ----------------------------------------------------------
 golden plain-asan plain.json asan.json
@@ -631,8 +631,34 @@ if have_python; then
 		'badrefill.json: modes[0].per_run[0].by_refill.one_page.mean_us: "fast": expected a finite number, 0 or more or null'
 	edited trace.json abadrefill.json 'd["modes"][0]["runs"][0]["by_refill"] = 3' \
 		'abadrefill.json: modes[0].runs[0].by_refill'
+	# Figures no run measures: their sums and squares would overflow
+	# into inf and nan in the tables (the --sweep reader's bounds).
+	edited plain.json hugemean.json \
+		'[r.__setitem__("mean_us", 1.7e308) for r in d["modes"][0]["per_run"]]' \
+		'hugemean.json: modes[0].per_run[0].mean_us: 1.7e+308: expected a finite number 0 to 1e+09'
+	edited plain.json hugerate.json 'd["modes"][0]["per_run"][1]["requests_per_s"] = 1e308' \
+		'hugerate.json: modes[0].per_run[1].requests_per_s: 1e+308: expected a finite number 0 to 1e+12'
+	edited plain.json hugepages.json 'd["modes"][2]["per_run"][0]["pages_per_call"] = 3e16' \
+		'hugepages.json: modes[2].per_run[0].pages_per_call: 3e+16: expected a finite number 0 to 1e+12'
+	edited trace.json ahugemean.json 'd["modes"][0]["runs"][0]["latency_ns"]["mean_ns"] = 2e16' \
+		'ahugemean.json: modes[0].runs[0].latency_ns.mean_ns: 2e+16: expected a finite number 0 to 1e+12'
+	# A base so near 0 that the change is beyond a double: n/a, as a
+	# base of 0, not inf or nan.
+	python3 - "$fixtures/plain.json" "$tmpdir/tiny.json" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for r in d["modes"][0]["per_run"]:
+    r["mean_us"] = 1e-320
+json.dump(d, open(sys.argv[2], "w"))
+EOF
+	run --metrics=latency_us.mean "$tmpdir/tiny.json" plain.json
+	[ "$status" -eq 0 ] &&
+		grep -Eq '^ +1e-320 +3 +n/a +n/a .* single/latency_us.mean$' "$OUT" &&
+		! grep -Eiq 'inf|nan' "$OUT"
+	ok $? "a base mean of 1e-320: its change and interval n/a, no inf or nan" ||
+		diag "exit $status: $(cat "$ERR")" "$(grep single/ "$OUT")"
 else
-	skip 15 "python3 not found"
+	skip 20 "python3 not found"
 fi
 fails 1 "not a regular file (a directory)" plain.json "$tmpdir"
 
