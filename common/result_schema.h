@@ -88,7 +88,8 @@ enum result_type {
 	S(backends, "buddy", "jemalloc", "plugin")			\
 	S(bulk_variants, "merged", "stop-at-first-populated",		\
 	  "batched-stats", "no-single-fallback", "pure-output")		\
-	S(profiles, "lean", "kernel")
+	S(profiles, "lean", "kernel")					\
+	S(consumers, "nfsd", "page_pool")
 
 /* A map: no member is named. */
 #define RESULT_NO_MEMBERS(M)
@@ -154,7 +155,7 @@ enum result_type {
 	M(values, "values", T_ARR, OPT, ITEMS(T_STR))
 
 #define RESULT_RPCSIM_CONFIG(M)						\
-	M(consumer, "consumer", T_STR, OPT, NONE)			\
+	M(consumer, "consumer", T_STR, OPT, STRS(consumers))		\
 	M(page_pool, "page_pool", T_OBJ, OPT,				\
 	  OBJ(rpcsim_page_pool_config))					\
 	M(alloc, "alloc", T_STR, OPT, STRS(rpcsim_allocs))		\

@@ -299,6 +299,7 @@ struct ctx {
 	struct doc *d;
 	char where[160];	/* "modes[1].per_run[0]" */
 	bool untimed;		/* rpcsim --call-timing=off: no latency */
+	const char *null_why;	/* where a null latency belongs, if timed */
 };
 
 /* Append ".key" to the path in messages; returns what ctx_pop() takes. */
@@ -345,10 +346,15 @@ static bool is_number(json_object *v)
 static int get_number(struct ctx *c, json_object *o, const char *key,
 		      double max, double *out)
 {
-	json_object *v = member(o, key);
+	json_object *v = NULL;
 
-	if (!v)
+	/* json-c holds null as NULL: missing and null told apart here */
+	if (!json_object_is_type(o, json_type_object) ||
+	    !json_object_object_get_ex(o, key, &v))
 		return doc_error(c->d, "%s: no member \"%s\"", c->where, key);
+	if (!v)
+		return doc_error(c->d, "%s.%s: null: expected a number",
+				 c->where, key);
 	if (!is_number(v))
 		return doc_error(c->d, "%s.%s: not a number", c->where, key);
 	*out = json_object_get_double(v);
@@ -572,6 +578,21 @@ static int add_by_refill(struct ctx *c, struct mode_data *m, json_object *g,
 
 /* --- rpcsim --json --------------------------------------------------------- */
 
+/*
+ * A latency figure of a run of calls that were timed (mean_us, a
+ * percentile) into series @id: null is said with where null belongs.
+ */
+static int add_latency(struct ctx *c, struct mode_data *m, unsigned int id,
+		       json_object *o, const char *key)
+{
+	json_object *v = NULL;
+
+	if (json_object_object_get_ex(o, key, &v) && !v)
+		return doc_error(c->d, "%s.%s: null: expected a number (null "
+				 "only %s)", c->where, key, c->null_why);
+	return add_number(c, m, id, o, key, RESULT_LATENCY_MAX_US, 1);
+}
+
 static const char *const rpcsim_pcts[] = {
 	RK(rpcsim_percentiles, p50), RK(rpcsim_percentiles, p90),
 	RK(rpcsim_percentiles, p99), RK(rpcsim_percentiles, p99_9),
@@ -591,8 +612,7 @@ static int rpcsim_run(struct ctx *c, struct mode_data *m, json_object *run)
 		return 0;
 	/* Calls not timed: their latency is no sample, the rest is. */
 	if (!c->untimed &&
-	    add_number(c, m, M_MEAN, run, RK(rpcsim_run, mean_us),
-		       RESULT_LATENCY_MAX_US, 1))
+	    add_latency(c, m, M_MEAN, run, RK(rpcsim_run, mean_us)))
 		return -1;
 	pct = member(run, RK(rpcsim_run, percentiles_us));
 	if (!pct || !json_object_is_type(pct, json_type_object))
@@ -600,8 +620,7 @@ static int rpcsim_run(struct ctx *c, struct mode_data *m, json_object *run)
 				 RK(rpcsim_run, percentiles_us));
 	wlen = ctx_push(c, RK(rpcsim_run, percentiles_us));
 	for (unsigned int i = 0; !c->untimed && i < 4; i++)
-		if (add_number(c, m, M_P50 + i, pct, rpcsim_pcts[i],
-			       RESULT_LATENCY_MAX_US, 1))
+		if (add_latency(c, m, M_P50 + i, pct, rpcsim_pcts[i]))
 			return -1;
 	ctx_pop(c, wlen);
 	if (add_by_refill(c, m, run, calls))
@@ -768,7 +787,10 @@ static int load_rpcsim(struct ctx *c, json_object *root)
 
 	if (ver)
 		setting_add(d, RK(rpcsim_doc, version), ver);
+	c->null_why = "in a page_pool document whose calls were not timed";
 	if (cfg && json_object_is_type(cfg, json_type_object)) {
+		const char *consumer = get_string(cfg, RK(rpcsim_config,
+							  consumer));
 		json_object *pp = member(cfg, RK(rpcsim_config, page_pool));
 		json_object *ct = pp ? member(pp, RK(rpcsim_page_pool_config,
 						     call_timing)) : NULL;
@@ -776,6 +798,12 @@ static int load_rpcsim(struct ctx *c, json_object *root)
 		settings_flatten(d, cfg, "");
 		c->untimed = ct && json_object_is_type(ct, json_type_boolean) &&
 			     !json_object_get_boolean(ct);
+		/* an rpcsim before --call-timing wrote none: timed */
+		if (consumer && !strcmp(consumer, "page_pool"))
+			c->null_why = ct ? "where config.page_pool.call_timing "
+				"is false; here it is true" : "where config."
+				"page_pool.call_timing is false; here it is "
+				"missing: the calls were timed";
 	}
 	for (size_t k = 0; k < sizeof(derived) / sizeof(*derived); k++)
 		setting_remove(d, derived[k]);

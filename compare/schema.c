@@ -359,6 +359,26 @@ static int check_rpcsim_modes(struct check *c, json_object *modes)
 	return 0;
 }
 
+/*
+ * A page_pool document has the consumer's settings: rpcsim writes
+ * config.page_pool with config.consumer "page_pool", and whether its calls
+ * were timed is read there.
+ */
+static int check_rpcsim_consumer(struct check *c, json_object *root)
+{
+	json_object *cfg = NULL, *v = NULL;
+
+	json_object_object_get_ex(root, RK(rpcsim_doc, config), &cfg);
+	if (!json_object_object_get_ex(cfg, RK(rpcsim_config, consumer), &v) ||
+	    strcmp(json_object_get_string(v), "page_pool") ||
+	    json_object_object_get_ex(cfg, RK(rpcsim_config, page_pool), NULL))
+		return 0;
+	snprintf(c->path, sizeof(c->path), "%s.%s", RK(rpcsim_doc, config),
+		 RK(rpcsim_config, page_pool));
+	return bad(c, "missing: expected the page_pool consumer's settings "
+		   "(config.consumer is \"page_pool\")");
+}
+
 /* rpcsim-analyze's label of mode @mode (-1: unknown). */
 static void analyze_label(int64_t mode, char *buf, size_t len)
 {
@@ -479,6 +499,8 @@ int doc_check_schema(const struct doc *d, json_object *root)
 				   "one at a time (rpcsim-analyze --pid=N)",
 				   json_object_array_length(procs));
 	}
-	return d->kind == DOC_RPCSIM ? check_rpcsim_modes(&c, modes) :
-				       check_analyze_modes(&c, modes);
+	if (d->kind == DOC_RPCSIM)
+		return check_rpcsim_consumer(&c, root) ||
+		       check_rpcsim_modes(&c, modes) ? -1 : 0;
+	return check_analyze_modes(&c, modes);
 }

@@ -62,6 +62,8 @@ struct row {
 	bool pcp_of_backend;
 	bool page_pool;			/* rpcsim's page_pool consumer */
 	bool untimed;			/* --call-timing=off: no latency */
+	/* page_pool: config.page_pool.call_timing is there (else timed) */
+	bool timing_said;
 	bool have[NR_MODES];
 	double mean[NR_MODES], sd[NR_MODES];
 	double pps[NR_MODES];		/* page_pool: packets per second */
@@ -290,10 +292,8 @@ static int get_figure(const char *prog, const char *path, const char *where,
 		return refuse(prog, path, "%s%s: missing: expected a number",
 			      where, key);
 	if (!v && !null_ok)
-		return refuse(prog, path, "%s%s: null: expected a number%s",
-			      where, key, strcmp(key, "mean_us") ? "" :
-			      " (null only in a page_pool point whose calls "
-			      "were not timed)");
+		return refuse(prog, path, "%s%s: null: expected a number",
+			      where, key);
 	if (!v) {
 		*out = NAN;
 		return 0;
@@ -570,6 +570,29 @@ static int row_pps(struct row *r, int k, const char *prog, const char *path,
 }
 
 /*
+ * The mean per call in @o (a mode, or a run of it) into *@out: NaN when
+ * null in an untimed point; elsewhere a null is said with where null
+ * belongs.  0, or -1 (said).
+ */
+static int row_mean(const struct row *r, const char *prog, const char *path,
+		    const char *where, struct json_object *o, double *out)
+{
+	struct json_object *v;
+
+	if (!r->untimed && json_object_object_get_ex(o, "mean_us", &v) && !v)
+		return refuse(prog, path, "%smean_us: null: expected a number "
+			      "(null only %s)", where, !r->page_pool ?
+			      "in a page_pool point whose calls were not "
+			      "timed" : r->timing_said ?
+			      "where config.page_pool.call_timing is false; "
+			      "here it is true" :
+			      "where config.page_pool.call_timing is false; "
+			      "here it is missing: the calls were timed");
+	return get_figure(prog, path, where, o, "mean_us",
+			  RESULT_LATENCY_MAX_US, r->untimed, out);
+}
+
+/*
  * Each mode's mean per call (null in an untimed point) and the spread of
  * its runs' means, and a page_pool point's packet rate: each mode known
  * and once, with calls, runs and a run per entry of per_run, its figures
@@ -614,8 +637,7 @@ static int row_modes(struct row *r, struct table *t, const char *prog,
 			      &runs) ||
 		    get_figure(prog, path, where, m, "elapsed_s",
 			       RESULT_SECONDS_MAX, false, &elapsed) ||
-		    get_figure(prog, path, where, m, "mean_us",
-			       RESULT_LATENCY_MAX_US, r->untimed, &r->mean[k]))
+		    row_mean(r, prog, path, where, m, &r->mean[k]))
 			return -1;
 		/* No call lasts longer than the runs it was made in. */
 		if (r->mean[k] > elapsed * 1e6)
@@ -646,8 +668,7 @@ static int row_modes(struct row *r, struct table *t, const char *prog,
 					      (int)strlen(rw) - 1, rw);
 			if (get_count(prog, path, rw, run, "calls", 1,
 				      INT64_MAX, &rc) ||
-			    get_figure(prog, path, rw, run, "mean_us",
-				       RESULT_LATENCY_MAX_US, r->untimed, &rm))
+			    row_mean(r, prog, path, rw, run, &rm))
 				return -1;
 		}
 		across = get_obj(m, "across_runs", json_type_object);
@@ -746,6 +767,54 @@ static int row_check(struct table *t, struct row *r, const char *prog,
 						   json_type_array));
 }
 
+/*
+ * The consumer of the point of @cfg (config.consumer: nfsd when absent, as
+ * rpcsim writes an nfsd point) into @r, and for page_pool whether its
+ * calls were timed (config.page_pool.call_timing; absent, from an rpcsim
+ * before --call-timing: timed).  0, or -1 (said) for what rpcsim never
+ * writes: another consumer, a page_pool point without its settings, a
+ * call_timing that is no boolean.
+ */
+static int row_consumer(struct row *r, const char *prog, const char *path,
+			struct json_object *cfg)
+{
+	struct json_object *v, *pp;
+	const char *s;
+
+	if (!cfg || !json_object_object_get_ex(cfg, "consumer", &v))
+		return 0;
+	s = json_object_is_type(v, json_type_string) ?
+	    json_object_get_string(v) : NULL;
+	if (!s || (strcmp(s, "nfsd") && strcmp(s, "page_pool")))
+		return refuse(prog, path, "config.consumer: %s: expected "
+			      "\"nfsd\" or \"page_pool\"",
+			      json_object_to_json_string_ext(v,
+						JSON_C_TO_STRING_PLAIN));
+	r->page_pool = !strcmp(s, "page_pool");
+	if (!r->page_pool)
+		return 0;
+	if (!json_object_object_get_ex(cfg, "page_pool", &pp))
+		return refuse(prog, path, "config.page_pool: missing: expected "
+			      "the page_pool consumer's settings "
+			      "(config.consumer is \"page_pool\")");
+	if (!json_object_is_type(pp, json_type_object))
+		return refuse(prog, path, "config.page_pool: %s: expected the "
+			      "page_pool consumer's settings (an object)",
+			      json_object_to_json_string_ext(pp,
+						JSON_C_TO_STRING_PLAIN));
+	r->timing_said = json_object_object_get_ex(pp, "call_timing", &v);
+	if (!r->timing_said)
+		return 0;
+	if (!json_object_is_type(v, json_type_boolean))
+		return refuse(prog, path, "config.page_pool.call_timing: %s: "
+			      "expected true or false",
+			      json_object_to_json_string_ext(v,
+						JSON_C_TO_STRING_PLAIN));
+	/* rpcsim --consumer=page_pool --call-timing=off: nulls for times */
+	r->untimed = !json_object_get_boolean(v);
+	return 0;
+}
+
 /* What a point ran, as a refusal names it. */
 static const char *run_kind(bool page_pool, bool untimed)
 {
@@ -762,10 +831,9 @@ static const char *run_kind(bool page_pool, bool untimed)
 static int row_read(struct table *t, const char *prog, const char *path)
 {
 	struct json_object *root = load_doc(prog, path);
-	struct json_object *sw, *keys, *cfg, *intr, *timing;
-	const char *program, *consumer;
-	bool page_pool, untimed;
-	struct row *r;
+	struct json_object *sw, *keys, *cfg, *intr;
+	struct row *r, kind = { 0 };
+	const char *program;
 	int ret = -1;
 
 	if (!root)
@@ -801,34 +869,28 @@ static int row_read(struct table *t, const char *prog, const char *path)
 		       t->rows[0].path : "the first file");
 		goto out;
 	}
-	consumer = get_str(cfg, "consumer");
-	page_pool = consumer && !strcmp(consumer, "page_pool");
-	/* rpcsim --consumer=page_pool --call-timing=off: nulls for times */
-	timing = get_obj(get_obj(cfg, "page_pool", json_type_object),
-			 "call_timing", json_type_boolean);
-	untimed = page_pool && timing && !json_object_get_boolean(timing);
-	if (t->nr_rows && (page_pool != t->page_pool ||
-			   untimed != t->untimed)) {
+	if (row_consumer(&kind, prog, path, cfg))
+		goto out;
+	if (t->nr_rows && (kind.page_pool != t->page_pool ||
+			   kind.untimed != t->untimed)) {
 		refuse(prog, path, "config: a point of %s, but %s is of %s: "
 		       "the points of a sweep run one consumer, timed alike",
-		       run_kind(page_pool, untimed), t->rows[0].path,
+		       run_kind(kind.page_pool, kind.untimed), t->rows[0].path,
 		       run_kind(t->page_pool, t->untimed));
 		goto out;
 	}
 	t->rows = xrealloc(t->rows, t->nr_rows + 1, sizeof(*t->rows));
 	r = &t->rows[t->nr_rows];
-	memset(r, 0, sizeof(*r));
+	*r = kind;
 	r->path = path;
-	r->page_pool = page_pool;
-	r->untimed = untimed;
 	if (row_check(t, r, prog, path, root, sw, cfg)) {
 		row_free(t, r);
 		goto out;
 	}
 	row_origin(r, root);
 	row_pcp_ran(t, r, cfg);
-	t->page_pool = page_pool;
-	t->untimed = untimed;
+	t->page_pool = r->page_pool;
+	t->untimed = r->untimed;
 	t->nr_rows++;
 	ret = 0;
 out:

@@ -73,7 +73,7 @@ fails()
 		diag "exit $status: $(cat "$ERR")"
 }
 
-plan_tests 75
+plan_tests 81
 
 # --- the tables ----------------------------------------------------------
 golden plain-asan plain.json asan.json
@@ -631,6 +631,22 @@ if have_python; then
 		'badrefill.json: modes[0].per_run[0].by_refill.one_page.mean_us: "fast": expected a finite number, 0 or more or null'
 	edited trace.json abadrefill.json 'd["modes"][0]["runs"][0]["by_refill"] = 3' \
 		'abadrefill.json: modes[0].runs[0].by_refill'
+	# A null figure is called null, not missing, with where null
+	# belongs: a latency in a page_pool document of calls not timed.
+	edited plain.json nullmean.json 'd["modes"][0]["per_run"][0]["mean_us"] = None' \
+		'nullmean.json: modes[0].per_run[0].mean_us: null: expected a number (null only in a page_pool document whose calls were not timed)'
+	edited plain.json nullrate.json 'd["modes"][1]["per_run"][2]["requests_per_s"] = None' \
+		'nullrate.json: modes[1].per_run[2].requests_per_s: null: expected a number'
+	edited plain.json ppnull.json \
+		'd["config"]["consumer"] = "page_pool"; d["config"]["page_pool"] = {"call_timing": True}; d["modes"][0]["per_run"][0]["percentiles_us"]["p90"] = None' \
+		'ppnull.json: modes[0].per_run[0].percentiles_us.p90: null: expected a number (null only where config.page_pool.call_timing is false; here it is true)'
+	edited plain.json ppnotiming.json \
+		'd["config"]["consumer"] = "page_pool"; d["config"]["page_pool"] = {}; d["modes"][0]["per_run"][0]["mean_us"] = None' \
+		'ppnotiming.json: modes[0].per_run[0].mean_us: null: expected a number (null only where config.page_pool.call_timing is false; here it is missing: the calls were timed)'
+	edited plain.json ppnocfg.json 'd["config"]["consumer"] = "page_pool"' \
+		'ppnocfg.json: config.page_pool: missing: expected the page_pool consumer'"'"'s settings (config.consumer is "page_pool")'
+	edited plain.json consumer.json 'd["config"]["consumer"] = "foo"' \
+		'consumer.json: config.consumer: "foo": expected "nfsd" or "page_pool"'
 	# Figures no run measures: their sums and squares would overflow
 	# into inf and nan in the tables (the --sweep reader's bounds).
 	edited plain.json hugemean.json \
@@ -658,7 +674,7 @@ EOF
 	ok $? "a base mean of 1e-320: its change and interval n/a, no inf or nan" ||
 		diag "exit $status: $(cat "$ERR")" "$(grep single/ "$OUT")"
 else
-	skip 20 "python3 not found"
+	skip 26 "python3 not found"
 fi
 fails 1 "not a regular file (a directory)" plain.json "$tmpdir"
 

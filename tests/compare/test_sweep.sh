@@ -5,15 +5,17 @@
 # file that cannot be a point of the grid (a point twice, a point number
 # outside 1..points or not an integer, a value outside the grid, a mean
 # that no run measures, a mode unknown or twice, no runs, no calls, other
-# --requests or --repeat than the other points) is named with the field
-# at fault in one line, no table is printed and the exit status is 1.
+# --requests or --repeat than the other points, a consumer or page_pool
+# settings rpcsim never writes, a null mean where the calls were timed)
+# is named with the field at fault in one line, no table is printed and
+# the exit status is 1.
 # The files are read as input files are (common/files.h): a *.json that
 # is /dev/zero or a FIFO is refused at once, not read or waited on.
 
 # shellcheck source=tests/rpcsim/common.sh
 . "$top_srcdir/tests/rpcsim/common.sh"
 
-plan_tests 31
+plan_tests 39
 
 have_python || skip_rest "python3 is needed to edit the result files"
 
@@ -29,15 +31,17 @@ ok $? "the sweep as written: its table, exit 0" ||
 P1=threads-1_pcp-batch-31.json
 P2=threads-1_pcp-batch-63.json
 
-# refused CASE FILE PATTERN PYTHON: a copy of the sweep whose FILE is
-# changed by PYTHON (doc is its document; written back with NaN allowed)
-# must be refused: exit 1, no table, one line naming FILE and PATTERN.
+# refused CASE FILE PATTERN PYTHON: a copy of the sweep $sweep (good: the
+# one above) whose FILE is changed by PYTHON (doc is its document; written
+# back with NaN allowed) must be refused: exit 1, no table, one line
+# naming FILE and PATTERN.
 n=0
+sweep=good
 refused()
 {
 	n=$((n + 1))
 	d="$tmpdir/bad$n"
-	cp -r "$tmpdir/good" "$d"
+	cp -r "$tmpdir/$sweep" "$d"
 	python3 - "$d/$2" "$4" <<'EOF'
 import json, sys
 doc = json.load(open(sys.argv[1]))
@@ -106,6 +110,40 @@ refused "other --repeat" "$P2" \
 	'doc["config"]["repeat"] = 3'
 refused "another program" "$P2" 'not an rpcsim --sweep result (no "program": "rpcsim")$' \
 	'doc["program"] = "pagebench-like"'
+refused "a consumer rpcsim has not" "$P2" 'config.consumer: "foo": expected "nfsd" or "page_pool"$' \
+	'doc["config"]["consumer"] = "foo"'
+
+# page_pool points: whether their calls were timed is config.page_pool's
+# call_timing, and a fault there is named there, not as a null mean.
+run --consumer=page_pool --alloc=all --requests=200 --call-timing=off \
+	--sweep=threads=1,2 --results="$tmpdir/untimed" --quiet
+[ "$status" -eq 0 ] && compare_sweep "$tmpdir/untimed" && [ ! -s "$ERR" ]
+ok $? "a page_pool sweep of calls not timed: its table, exit 0" ||
+	diag "exit $status: $(cat "$ERR")"
+run --consumer=page_pool --alloc=array --requests=200 \
+	--sweep=threads=1,2 --results="$tmpdir/timed" --quiet
+[ "$status" -eq 0 ] && compare_sweep "$tmpdir/timed" && [ ! -s "$ERR" ]
+ok $? "a page_pool sweep of timed calls: its table, exit 0" ||
+	diag "exit $status: $(cat "$ERR")"
+PP1=threads-1.json
+sweep=untimed
+refused "call_timing as a string" "$PP1" \
+	'config.page_pool.call_timing: "false": expected true or false$' \
+	'doc["config"]["page_pool"]["call_timing"] = "false"'
+refused "no call_timing (an older rpcsim: timed), null means" "$PP1" \
+	'modes\[0\].mean_us: null: expected a number (null only where config.page_pool.call_timing is false; here it is missing: the calls were timed)$' \
+	'del doc["config"]["page_pool"]["call_timing"]'
+refused "no config.page_pool" "$PP1" \
+	'config.page_pool: missing: expected the page_pool consumer.s settings (config.consumer is "page_pool")$' \
+	'del doc["config"]["page_pool"]'
+refused "config.page_pool not an object" "$PP1" \
+	'config.page_pool: \[\]: expected the page_pool consumer.s settings (an object)$' \
+	'doc["config"]["page_pool"] = []'
+sweep=timed
+refused "a null mean in a run of timed calls" "$PP1" \
+	'modes\[0\].per_run\[0\].mean_us: null: expected a number (null only where config.page_pool.call_timing is false; here it is true)$' \
+	'doc["modes"][0]["per_run"][0]["mean_us"] = None'
+sweep=good
 
 # A point twice: "5 of 4 points" was the table.
 d="$tmpdir/twice"
