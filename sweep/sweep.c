@@ -255,23 +255,37 @@ static int refuse(const char *prog, const char *path, const char *fmt, ...)
 	return -1;
 }
 
+/*
+ * Is @v an integer in [@lo, @hi]?  Not one json-c clamped, nor one above
+ * INT64_MAX (json_object_get_int64() would give INT64_MAX for it).
+ */
+static bool int_within(struct json_object *v, int64_t lo, int64_t hi)
+{
+	int64_t i;
+
+	if (!json_object_is_type(v, json_type_int) || json_int_beyond(v))
+		return false;
+	i = json_object_get_int64(v);
+	return !(i == INT64_MAX && json_object_get_uint64(v) > INT64_MAX) &&
+	       i >= lo && i <= hi;
+}
+
 /* Member @key of @o as an integer in [@lo, @hi]: 0, or -1 (said). */
 static int get_count(const char *prog, const char *path, const char *where,
 		     struct json_object *o, const char *key, int64_t lo,
 		     int64_t hi, int64_t *out)
 {
 	struct json_object *v;
+	char shown[96];
 
 	if (!json_object_object_get_ex(o, key, &v) || !v)
 		return refuse(prog, path, "%s%s: missing: expected an integer "
 			      "%lld to %lld", where, key, (long long)lo,
 			      (long long)hi);
-	if (!json_object_is_type(v, json_type_int) ||
-	    json_object_get_int64(v) < lo || json_object_get_int64(v) > hi)
+	if (!int_within(v, lo, hi))
 		return refuse(prog, path, "%s%s: %s: expected an integer %lld "
 			      "to %lld", where, key,
-			      json_object_to_json_string_ext(v,
-						JSON_C_TO_STRING_PLAIN),
+			      json_shown(v, shown, sizeof(shown)),
 			      (long long)lo, (long long)hi);
 	*out = json_object_get_int64(v);
 	return 0;
@@ -286,6 +300,7 @@ static int get_figure(const char *prog, const char *path, const char *where,
 		      bool null_ok, double *out)
 {
 	struct json_object *v;
+	char shown[96];
 	double d;
 
 	if (!json_object_object_get_ex(o, key, &v))
@@ -304,11 +319,10 @@ static int get_figure(const char *prog, const char *path, const char *where,
 			      json_object_to_json_string_ext(v,
 						JSON_C_TO_STRING_PLAIN));
 	d = json_object_get_double(v);
-	if (!isfinite(d) || d < 0 || d > hi)
+	if (!isfinite(d) || d < 0 || d > hi || json_int_beyond(v))
 		return refuse(prog, path, "%s%s: %s: expected a finite number "
 			      "0 to %g", where, key,
-			      json_object_to_json_string_ext(v,
-						JSON_C_TO_STRING_PLAIN), hi);
+			      json_shown(v, shown, sizeof(shown)), hi);
 	*out = d;
 	return 0;
 }

@@ -73,7 +73,7 @@ fails()
 		diag "exit $status: $(cat "$ERR")"
 }
 
-plan_tests 81
+plan_tests 84
 
 # --- the tables ----------------------------------------------------------
 golden plain-asan plain.json asan.json
@@ -616,6 +616,13 @@ if have_python; then
 	sed 's/"calls": [0-9]*/"calls": 1e308/' "$fixtures/plain.json" >"$tmpdir/huge.json"
 	fails 1 "huge.json: modes[0].calls: 1e308: expected an integer, 0 or more" \
 		plain.json "$tmpdir/huge.json"
+	# beyond json-c's integers: read as 2^64 - 1, which it is not
+	edited plain.json bigcalls.json 'd["modes"][0]["per_run"][0]["calls"] = 10**30' \
+		"bigcalls.json: modes[0].per_run[0].calls: 18446744073709551615 or more: out of range: expected an integer, 0 or more, at most 18446744073709551614"
+	edited plain.json bigcount.json 'd["modes"][1]["per_run"][1]["counters"]["pgalloc"] = -10**30' \
+		"bigcount.json: modes[1].per_run[1].counters.pgalloc: -9223372036854775808 or less: expected an integer, 0 or more"
+	edited jemalloc.json bigslots.json 'd["config"]["jemalloc"]["tcache_slots"] = -10**30' \
+		"bigslots.json: config.jemalloc.tcache_slots: -9223372036854775808 or less: out of range: expected an integer, at least -9223372036854775807"
 	edited plain.json negative.json 'd["modes"][0]["per_run"][0]["counters"]["pgalloc"] = -5' \
 		"negative.json: modes[0].per_run[0].counters.pgalloc: -5: expected an integer, 0 or more"
 	edited plain.json badcfg.json 'd["config"]["completion"] = "elsewhere"' \
@@ -674,7 +681,7 @@ EOF
 	ok $? "a base mean of 1e-320: its change and interval n/a, no inf or nan" ||
 		diag "exit $status: $(cat "$ERR")" "$(grep single/ "$OUT")"
 else
-	skip 26 "python3 not found"
+	skip 29 "python3 not found"
 fi
 fails 1 "not a regular file (a directory)" plain.json "$tmpdir"
 

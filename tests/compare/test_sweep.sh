@@ -15,7 +15,7 @@
 # shellcheck source=tests/rpcsim/common.sh
 . "$top_srcdir/tests/rpcsim/common.sh"
 
-plan_tests 39
+plan_tests 42
 
 have_python || skip_rest "python3 is needed to edit the result files"
 
@@ -100,6 +100,17 @@ refused "an empty per_run" "$P2" 'modes\[0\].per_run: 0 runs, but runs is 2$' \
 	'doc["modes"][0]["per_run"] = []'
 refused "0 calls" "$P2" 'modes\[2\].calls: 0: expected an integer 1 to ' \
 	'doc["modes"][2]["calls"] = 0'
+# json-c reads an integer beyond its range as the nearest it holds:
+# 10^30 calls would pass for 2^64 - 1, and 2^63 for 2^63 - 1 (within
+# the bound of calls).
+refused "10^30 calls" "$P2" \
+	'modes\[0\].calls: 18446744073709551615 or more: expected an integer 1 to 9223372036854775807$' \
+	'doc["modes"][0]["calls"] = 10**30'
+refused "2^63 calls" "$P2" \
+	'modes\[1\].calls: 9223372036854775808: expected an integer 1 to 9223372036854775807$' \
+	'doc["modes"][1]["calls"] = 2**63'
+refused "point -10^30" "$P2" 'sweep.point: -9223372036854775808 or less: expected an integer 1 to 4$' \
+	'doc["sweep"]["point"] = -10**30'
 refused "a run of 0 calls" "$P2" 'modes\[0\].per_run\[1\].calls: 0: expected an integer 1 to ' \
 	'doc["modes"][0]["per_run"][1]["calls"] = 0'
 refused "other --requests" "$P2" \
