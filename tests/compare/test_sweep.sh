@@ -8,14 +8,17 @@
 # --requests or --repeat than the other points, a consumer or page_pool
 # settings rpcsim never writes, a null mean where the calls were timed)
 # is named with the field at fault in one line, no table is printed and
-# the exit status is 1.
+# the exit status is 1.  pagebench result files beside them are read as
+# strictly: a figure out of range, a name or bulk size pagebench has not,
+# a configuration twice, runs_ns not one number per run, no result, a run
+# cut short are each one line, exit 1, the file's rows left out.
 # The files are read as input files are (common/files.h): a *.json that
 # is /dev/zero or a FIFO is refused at once, not read or waited on.
 
 # shellcheck source=tests/rpcsim/common.sh
 . "$top_srcdir/tests/rpcsim/common.sh"
 
-plan_tests 42
+plan_tests 57
 
 have_python || skip_rest "python3 is needed to edit the result files"
 
@@ -165,6 +168,106 @@ compare_sweep "$d"
 	grep -q "^rpcsim-compare: $d/zz-copy.json: sweep.point: 1 again ($d/$P1 is that point too): one file per point$" "$ERR"
 ok $? "a point twice: exit 1, both files named, no table" ||
 	diag "exit $status: $(cat "$ERR")" "$(head -3 "$OUT")"
+
+# --- pagebench result files ------------------------------------------------
+# Read as strictly as the points: a file refused is one line naming it and
+# the field, exit 1, its rows left out; the other file is tabulated.
+PAGEBENCH=$top_builddir/pagebench/pagebench
+PB1=pagebench_allocators-buddy-lifo_api-single-array_bulk-1-64.json
+run_cmd 60 "$PAGEBENCH" --allocators=buddy,lifo --api=single,array \
+	--bulk=1,64 --smoke --runs=2 --run-ms=1 --results="$tmpdir/pb"
+run_cmd 60 "$PAGEBENCH" --allocators=buddy --api=array --bulk=64 --smoke \
+	--runs=1 --run-ms=1 --results="$tmpdir/pb"
+compare_sweep "$tmpdir/pb"
+[ "$status" -eq 0 ] && [ ! -s "$ERR" ] &&
+	[ "$(head -n 1 "$OUT")" = "pagebench: 7 rows of 2 result files" ]
+ok $? "two pagebench files: their table, exit 0" ||
+	diag "exit $status: $(cat "$ERR")" "$(head -n 3 "$OUT")"
+
+# pb_refused CASE PATTERN PYTHON: $PB1 changed by PYTHON is refused: one
+# line naming it and PATTERN, exit 1, the other file's row alone tabulated.
+pb_refused()
+{
+	n=$((n + 1))
+	d="$tmpdir/bad$n"
+	cp -r "$tmpdir/pb" "$d"
+	python3 - "$d/$PB1" "$3" <<'EOF'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+exec(sys.argv[2])
+json.dump(doc, open(sys.argv[1], "w"))
+EOF
+	compare_sweep "$d"
+	[ "$status" -eq 1 ] && [ "$(wc -l <"$ERR")" -eq 1 ] &&
+		grep -q "^rpcsim-compare: $d/$PB1: $2" "$ERR" &&
+		[ "$(head -n 1 "$OUT")" = "pagebench: 1 row of 1 result file" ]
+	ok $? "pagebench: $1: exit 1, one line naming the file and the field" ||
+		diag "exit $status: $(cat "$ERR")" "$(head -n 3 "$OUT")"
+}
+pb_refused "ns_per_page NaN" \
+	'results\[0\].ns_per_page: NaN: expected a finite number 0 to 1e+12$' \
+	'doc["results"][0]["ns_per_page"] = float("nan")'
+pb_refused "ns_per_page -1" \
+	'results\[1\].ns_per_page: -1: expected a finite number 0 to 1e+12$' \
+	'doc["results"][1]["ns_per_page"] = -1'
+pb_refused "ns_per_page 1e300" \
+	'results\[2\].ns_per_page: 1e+300: expected a finite number 0 to 1e+12$' \
+	'doc["results"][2]["ns_per_page"] = 1e300'
+pb_refused "bulk -3" 'results\[1\].bulk: -3: expected an integer 1 to 128$' \
+	'doc["results"][1]["bulk"] = -3'
+pb_refused "bulk 64 of the single API" \
+	'results\[0\].bulk: 64: the single API takes one page at a time (bulk 1)$' \
+	'doc["results"][0]["bulk"] = 64'
+pb_refused "a run cut short" \
+	'interrupted: a run cut short by SIGINT, not a result (pagebench --results writes no file when cut short)$' \
+	'doc["interrupted"] = True; doc["signal"] = "SIGINT"'
+pb_refused "an allocator pagebench has not" \
+	'results\[0\].allocator: "foo": expected buddy, jemalloc, plugin, glibc, mallocx, mempool, tcmalloc, lifo, contract or percpu$' \
+	'doc["results"][0]["allocator"] = "foo"'
+pb_refused "an unknown bulk contract" \
+	'results\[1\].variant: "fast": expected null or merged, ' \
+	'doc["results"][1]["variant"] = "fast"'
+pb_refused "runs_ns [\"a\"]" 'results\[0\].runs_ns: 1 run, but config.runs is 2$' \
+	'doc["results"][0]["runs_ns"] = ["a"]'
+pb_refused "a run's time as a string" 'results\[0\].runs_ns\[1\]: "a": not a number$' \
+	'doc["results"][0]["runs_ns"][1] = "a"'
+pb_refused "results []" 'results: empty: expected a configuration or more$' \
+	'doc["results"] = []'
+pb_refused "a configuration twice" \
+	'results\[2\]: buddy array bulk 1 merged again (results\[1\] is that configuration too): one row per configuration$' \
+	'doc["results"][2] = doc["results"][1]'
+pb_refused "config.runs 0" 'config.runs: 0: expected an integer 1 to 1000$' \
+	'doc["config"]["runs"] = 0'
+
+# Every name pagebench takes is one the reader takes (plugin comes from
+# --backend=plugin:PATH, not --allocators).
+names=$( { "$PAGEBENCH" --allocators=bogus; "$PAGEBENCH" --api=bogus
+	"$PAGEBENCH" --variant=bogus; } 2>&1 |
+	sed -n 's/.*; expected \(.*\), comma-separated, or all$/\1/p' |
+	tr -d ',')
+python3 - "$tmpdir/pb/$PB1" "$tmpdir/names" $names plugin <<'EOF'
+import json, os, sys
+doc = json.load(open(sys.argv[1]))
+os.mkdir(sys.argv[2])
+for i, name in enumerate(sys.argv[3:]):
+    d = json.loads(json.dumps(doc))
+    r = d["results"][1]
+    if name in ("single", "list", "array"):
+        r["api"] = name
+        r["bulk"] = 1 if name == "single" else 64
+    elif name in ("merged", "stop-at-first-populated", "batched-stats",
+                  "no-single-fallback", "pure-output"):
+        r["variant"] = name
+    else:
+        r["allocator"] = name
+    d["results"] = [r]
+    json.dump(d, open("%s/%02d.json" % (sys.argv[2], i), "w"))
+EOF
+compare_sweep "$tmpdir/names"
+[ "$status" -eq 0 ] && [ ! -s "$ERR" ] && [ "$(echo $names | wc -w)" -ge 17 ] &&
+	grep -q "^pagebench: $(($(echo $names | wc -w) + 1)) rows of " "$OUT"
+ok $? "every allocator, API and contract pagebench has is read" ||
+	diag "exit $status: $(cat "$ERR"); names: $names"
 
 # --- input files that are not regular files -------------------------------
 d="$tmpdir/zero"
