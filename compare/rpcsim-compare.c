@@ -238,13 +238,26 @@ static int compare_folders(const char *dir, char **files, int nr_files,
 	return ret;
 }
 
+/* What the command line asks for, besides the files. */
+struct args {
+	struct output_options o;
+	const char *metrics_arg;	/* --metrics as given, or NULL */
+	const char *sweep_dir;		/* --sweep=DIR, or NULL */
+	bool partial;			/* --partial: cut-short runs too */
+	/* the last of --json and --output-format=FMT: "json" or FMT */
+	const char *format_arg;
+	bool format_json;		/* ... and it was --json */
+	const char *output;		/* --output=FILE, or NULL: stdout */
+};
+
 /*
  * --sweep=DIR: the table of rpcsim --sweep's result files in DIR, and
  * of pagebench --results files there (sweep_tables()).
  */
-static int compare_sweep(const char *dir, struct output_options *o,
-			 const char *metrics_arg, int nr_files, char **files)
+static int compare_sweep(struct args *a, int nr_files, char **files)
 {
+	struct output_options *o = &a->o;
+	const char *dir = a->sweep_dir;
 	char **paths, **folders = NULL;
 	char gnuplot[4096];
 	int n, nr_folders, ret;
@@ -252,13 +265,20 @@ static int compare_sweep(const char *dir, struct output_options *o,
 	if (nr_files)
 		tool_die(2, "--sweep=%s: takes no files (given '%s'); the "
 			  "table is of DIR's *.json", dir, files[0]);
-	if (metrics_arg)
-		tool_die(2, "--metrics=%s: not with --sweep (its table is of "
-			  "the latency per call)", metrics_arg);
-	if (o->json || o->csv || o->all)
-		tool_die(2, "--%s: not with --sweep (its table is text)",
-			  o->json ? "json" : o->csv ?
-			  "output-format=csv" : "all");
+	if (a->metrics_arg)
+		tool_die(2, "--metrics=%s: not with --sweep (its tables' "
+			  "columns are fixed: the latency per call, a "
+			  "page_pool sweep's packets per second, pagebench's "
+			  "ns per page)", a->metrics_arg);
+	/* the option as given: --json, or --output-format=json or csv */
+	if ((o->json || o->csv) && a->format_json)
+		tool_die(2, "--json: not with --sweep (its tables are text)");
+	if (o->json || o->csv)
+		tool_die(2, "--output-format=%s: not with --sweep (its tables "
+			  "are text)", a->format_arg);
+	if (o->all)
+		tool_die(2, "--all: not with --sweep (its tables are not per "
+			  "metric)");
 	free_list(o->only);
 	n = sweep_dir_files(dir, &paths);
 	if (n < 0)
@@ -297,16 +317,6 @@ out:
 	}
 	return ret;
 }
-
-/* What the command line asks for, besides the files. */
-struct args {
-	struct output_options o;
-	const char *metrics_arg;	/* --metrics as given, or NULL */
-	const char *sweep_dir;		/* --sweep=DIR, or NULL */
-	bool partial;			/* --partial: cut-short runs too */
-	const char *format_arg;		/* the last of --json, --output-format */
-	const char *output;		/* --output=FILE, or NULL: stdout */
-};
 
 /* An option given last without its value: what the value should be. */
 __attribute__((noreturn))
@@ -361,6 +371,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 			a->o.json = true;
 			a->o.csv = false;
 			a->format_arg = "json";
+			a->format_json = true;
 			break;
 		case 'F':
 			/* as rpcsim's: the last of --json and it decides */
@@ -371,6 +382,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 			a->o.json = !strcmp(optarg, "json");
 			a->o.csv = !strcmp(optarg, "csv");
 			a->format_arg = optarg;
+			a->format_json = false;
 			break;
 		case 'o':
 			if (!*optarg)
@@ -486,9 +498,8 @@ int main(int argc, char **argv)
 	if (a.output && atomic_stdout_open(a.output, err, sizeof(err)))
 		tool_die(1, "--output=%s: %s", a.output, err);
 	if (a.sweep_dir)
-		return finish_output(a.output, compare_sweep(a.sweep_dir, &a.o,
-				     a.metrics_arg, argc - first,
-				     argv + first));
+		return finish_output(a.output, compare_sweep(&a, argc - first,
+							     argv + first));
 
 	/* Before reading anything: the plot must be possible. */
 	if (a.o.plot_path) {
