@@ -494,6 +494,9 @@ int main(int argc, char **argv)
 	first = parse_args(argc, argv, &a);
 	if (!a.sweep_dir)
 		check_files(argc - first, argv + first);
+	/* Before anything is read, as a bad option value is. */
+	if (a.o.plot_path && plot_read_timeout(err, sizeof(err)))
+		tool_die(2, "%s", err);
 	/* Before reading anything: FILE can be written. */
 	if (a.output && atomic_stdout_open(a.output, err, sizeof(err)))
 		tool_die(1, "--output=%s: %s", a.output, err);
