@@ -90,6 +90,13 @@ struct table {
 	unsigned int nr_rows;
 	bool mode_seen[NR_MODES];
 	unsigned int notes;		/* rows marked */
+	/*
+	 * Each mode's columns, as wide as their widest cell (table_widths()):
+	 * the latency table's mean, +- and change, the packet table's rate
+	 * and change against single.
+	 */
+	int w_mean[NR_MODES], w_sd[NR_MODES], w_chg[NR_MODES];
+	int w_pps[NR_MODES], w_vs[NR_MODES];
 };
 
 static int cmp_name(const void *a, const void *b)
@@ -916,6 +923,85 @@ static void print_keys_row(FILE *out, const struct table *t,
 			row_value_shown(t, r, k));
 }
 
+/* A cell of the tables: long enough for any figure the reader takes. */
+#define CELL	48
+
+/* Row @r's cells of mode @m in the latency table: mean, +- and change. */
+static void latency_cells(const struct table *t, const struct row *r, int m,
+			  char mean[CELL], char sd[CELL], char chg[CELL])
+{
+	const struct row *first = &t->rows[0];
+
+	if (!r->have[m]) {
+		snprintf(mean, CELL, "-");
+		sd[0] = chg[0] = '\0';
+		return;
+	}
+	snprintf(mean, CELL, "%.3f", r->mean[m]);
+	if (r->runs[m] > 1 && isfinite(r->sd[m]))
+		snprintf(sd, CELL, "%.3f", r->sd[m]);
+	else
+		snprintf(sd, CELL, "-");
+	if (r == first)
+		snprintf(chg, CELL, "base");
+	else if (first->have[m] && first->mean[m] > 0)
+		change_text(chg, CELL, 100 * (r->mean[m] - first->mean[m]) /
+			    first->mean[m]);
+	else
+		snprintf(chg, CELL, "-");
+}
+
+/*
+ * Row @r's cells of mode @m in the packet table: the rate in millions,
+ * and for a bulk mode beside single (@vs) its change against single.
+ */
+static void pps_cells(const struct row *r, int m, bool vs, char pps[CELL],
+		      char chg[CELL])
+{
+	if (r->have[m])
+		snprintf(pps, CELL, "%.3f", r->pps[m] / 1e6);
+	else
+		snprintf(pps, CELL, "-");
+	chg[0] = '\0';
+	if (!m || !vs || !r->have[m])
+		return;
+	if (r->have[0] && r->pps[0] > 0)
+		change_text(chg, CELL, 100 * (r->pps[m] / r->pps[0] - 1));
+	else
+		snprintf(chg, CELL, "-");
+}
+
+static void widen(int *w, const char *cell)
+{
+	if ((int)strlen(cell) > *w)
+		*w = (int)strlen(cell);
+}
+
+/*
+ * The columns' widths: the headers' (9 for a figure, 8 for +- and
+ * change), or the widest cell's, so that the columns stay aligned up to
+ * the largest figures the reader takes (a mean of 1e9 us, 10^12
+ * packets/s).
+ */
+static void table_widths(struct table *t)
+{
+	char a[CELL], b[CELL], c[CELL];
+
+	for (int m = 0; m < NR_MODES; m++) {
+		t->w_mean[m] = t->w_pps[m] = t->w_vs[m] = 9;
+		t->w_sd[m] = t->w_chg[m] = 8;
+		for (unsigned int i = 0; i < t->nr_rows; i++) {
+			latency_cells(t, &t->rows[i], m, a, b, c);
+			widen(&t->w_mean[m], a);
+			widen(&t->w_sd[m], b);
+			widen(&t->w_chg[m], c);
+			pps_cells(&t->rows[i], m, t->mode_seen[0], a, b);
+			widen(&t->w_pps[m], a);
+			widen(&t->w_vs[m], b);
+		}
+	}
+}
+
 static void print_latency_head(FILE *out, const struct table *t)
 {
 	fprintf(out, "%s latency per call in us: the mean "
@@ -926,7 +1012,8 @@ static void print_latency_head(FILE *out, const struct table *t)
 	print_keys_head(out, t);
 	for (int m = 0; m < NR_MODES; m++)
 		if (t->mode_seen[m])
-			fprintf(out, "  %9s %8s %8s", mode_names[m], "+-",
+			fprintf(out, "  %*s %*s %*s", t->w_mean[m],
+				mode_names[m], t->w_sd[m], "+-", t->w_chg[m],
 				"change");
 	fprintf(out, "%s\n", t->notes ? "  where" : "");
 }
@@ -934,31 +1021,15 @@ static void print_latency_head(FILE *out, const struct table *t)
 static void print_latency_row(FILE *out, const struct table *t,
 			      const struct row *r)
 {
-	const struct row *first = &t->rows[0];
-
 	print_keys_row(out, t, r);
 	for (int m = 0; m < NR_MODES; m++) {
-		char sd[32], chg[32];
+		char mean[CELL], sd[CELL], chg[CELL];
 
 		if (!t->mode_seen[m])
 			continue;
-		if (!r->have[m]) {
-			fprintf(out, "  %9s %8s %8s", "-", "", "");
-			continue;
-		}
-		if (r->runs[m] > 1 && isfinite(r->sd[m]))
-			snprintf(sd, sizeof(sd), "%.3f", r->sd[m]);
-		else
-			snprintf(sd, sizeof(sd), "-");
-		if (r == first)
-			snprintf(chg, sizeof(chg), "base");
-		else if (first->have[m] && first->mean[m] > 0)
-			snprintf(chg, sizeof(chg), "%+.1f%%", 100 *
-				 (r->mean[m] - first->mean[m]) /
-				 first->mean[m]);
-		else
-			snprintf(chg, sizeof(chg), "-");
-		fprintf(out, "  %9.3f %8s %8s", r->mean[m], sd, chg);
+		latency_cells(t, r, m, mean, sd, chg);
+		fprintf(out, "  %*s %*s %*s", t->w_mean[m], mean, t->w_sd[m],
+			sd, t->w_chg[m], chg);
 	}
 	if (r->elsewhere)
 		fprintf(out, "  *");
@@ -982,9 +1053,9 @@ static void print_pps_table(FILE *out, const struct table *t)
 	for (int m = 0; m < NR_MODES; m++) {
 		if (!t->mode_seen[m])
 			continue;
-		fprintf(out, "  %9s", mode_names[m]);
+		fprintf(out, "  %*s", t->w_pps[m], mode_names[m]);
 		if (m && vs)
-			fprintf(out, " %9s", "vs single");
+			fprintf(out, " %*s", t->w_vs[m], "vs single");
 	}
 	fprintf(out, "%s\n", t->notes ? "  where" : "");
 	for (unsigned int i = 0; i < t->nr_rows; i++) {
@@ -992,20 +1063,14 @@ static void print_pps_table(FILE *out, const struct table *t)
 
 		print_keys_row(out, t, r);
 		for (int m = 0; m < NR_MODES; m++) {
-			char chg[32] = "-";
+			char pps[CELL], chg[CELL];
 
 			if (!t->mode_seen[m])
 				continue;
-			if (r->have[m])
-				fprintf(out, "  %9.3f", r->pps[m] / 1e6);
-			else
-				fprintf(out, "  %9s", "-");
-			if (!m || !vs)
-				continue;
-			if (r->have[m] && r->have[0] && r->pps[0] > 0)
-				snprintf(chg, sizeof(chg), "%+.1f%%", 100 *
-					 (r->pps[m] / r->pps[0] - 1));
-			fprintf(out, " %9s", r->have[m] ? chg : "");
+			pps_cells(r, m, vs, pps, chg);
+			fprintf(out, "  %*s", t->w_pps[m], pps);
+			if (m && vs)
+				fprintf(out, " %*s", t->w_vs[m], chg);
 		}
 		fprintf(out, "%s\n", r->elsewhere ? "  *" : "");
 	}
@@ -1244,6 +1309,7 @@ static int table_of(FILE *out, const char *prog, char *const *paths,
 		t.rows[i].elsewhere = row_elsewhere(&t, &t.rows[i], &t.rows[0]);
 		t.notes += t.rows[i].elsewhere;
 	}
+	table_widths(&t);
 	print_header(out, &t);
 	if (!t.untimed) {
 		print_latency_head(out, &t);
@@ -1438,25 +1504,27 @@ static double across_figure(const struct table *t, const struct row *r,
 	return t->untimed ? r->pps[m] / 1e6 : r->mean[m];
 }
 
-/* A folder's cell of mode @m at point @p: its figure, the change. */
-static void print_cell(FILE *out, const struct table *t, uint64_t p, int m,
-		       int width)
+/* A folder's cells of mode @m at point @p: its figure, the change. */
+static void across_cells(const struct table *t, uint64_t p, int m,
+			 char fig[CELL], char chg[CELL])
 {
 	const struct row *r = row_of_point(t, p), *first = &t->rows[0];
 	double v, v0;
-	char chg[32] = "-";
 
 	if (!r || !r->have[m]) {
-		fprintf(out, "  %*s %8s", width, "-", "");
+		snprintf(fig, CELL, "-");
+		chg[0] = '\0';
 		return;
 	}
 	v = across_figure(t, r, m);
 	v0 = first->have[m] ? across_figure(t, first, m) : 0;
+	snprintf(fig, CELL, "%.3f", v);
 	if (r == first)
-		snprintf(chg, sizeof(chg), "base");
+		snprintf(chg, CELL, "base");
 	else if (v0 > 0)
-		snprintf(chg, sizeof(chg), "%+.1f%%", 100 * (v - v0) / v0);
-	fprintf(out, "  %*.3f %8s", width, v, chg);
+		change_text(chg, CELL, 100 * (v - v0) / v0);
+	else
+		snprintf(chg, CELL, "-");
 }
 
 /* Mode @m's table across the folders @tabs[@n] (of one grid, with rows). */
@@ -1464,7 +1532,8 @@ static void print_across_mode(FILE *out, const struct table *tabs,
 			      char *const *names, unsigned int n, int m)
 {
 	const struct table *t0 = &tabs[0];
-	int width[n];
+	int width[n], wchg[n];
+	char fig[CELL], chg[CELL];
 
 	fprintf(out, "\nacross %u folders: %s, %s, and its "
 		"change against the folder's\nfirst point\n\n%5s", n,
@@ -1476,8 +1545,15 @@ static void print_across_mode(FILE *out, const struct table *tabs,
 		const char *base = strrchr(names[i], '/');
 
 		base = base ? base + 1 : names[i];
+		/* the folder's name, or its widest figure and change */
 		width[i] = strlen(base) > 9 ? (int)strlen(base) : 9;
-		fprintf(out, "  %*s %8s", width[i], base, "change");
+		wchg[i] = 8;
+		for (uint64_t p = 1; p <= t0->rows[0].points; p++) {
+			across_cells(&tabs[i], p, m, fig, chg);
+			widen(&width[i], fig);
+			widen(&wchg[i], chg);
+		}
+		fprintf(out, "  %*s %*s", width[i], base, wchg[i], "change");
 	}
 	fputc('\n', out);
 	for (uint64_t p = 1; p <= t0->rows[0].points; p++) {
@@ -1491,8 +1567,10 @@ static void print_across_mode(FILE *out, const struct table *tabs,
 		for (unsigned int k = 0; k < t0->nr_keys; k++)
 			fprintf(out, "  %*s", grid_key_width(t0, k),
 				r->values[k]);
-		for (unsigned int i = 0; i < n; i++)
-			print_cell(out, &tabs[i], p, m, width[i]);
+		for (unsigned int i = 0; i < n; i++) {
+			across_cells(&tabs[i], p, m, fig, chg);
+			fprintf(out, "  %*s %*s", width[i], fig, wchg[i], chg);
+		}
 		fputc('\n', out);
 	}
 }

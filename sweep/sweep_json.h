@@ -110,6 +110,22 @@ static inline bool get_num(struct json_object *o, const char *key,
 }
 
 /*
+ * A change in percent as the tables print it: "+3.4%"; from a billion
+ * percent on, in three digits ("+1.23e+11%"), so that a cell stays short
+ * whatever the figures the readers take; "-" when it is beyond a double
+ * (a base too near 0).
+ */
+static inline void change_text(char *buf, size_t len, double pct)
+{
+	if (!isfinite(pct))
+		snprintf(buf, len, "-");
+	else if (fabs(pct) < 1e9)
+		snprintf(buf, len, "%+.1f%%", pct);
+	else
+		snprintf(buf, len, "%+.3g%%", pct);
+}
+
+/*
  * The checks of a result file's members, each fault one line naming the
  * file and the JSON path (refuse()): the rpcsim points' and the
  * pagebench files' alike.

@@ -413,15 +413,19 @@ static void change_cell(struct line *l, const struct ptable *t,
 	const struct prow *r = &t->rows[i];
 	const struct prow *base = r;
 	bool alone = (i + 1 >= t->nr_rows || t->rows[i + 1].group != r->group);
+	char change[32];
 
 	while (base > t->rows && base[-1].group == r->group)
 		base--;
-	if (base == r)
+	if (base == r) {
 		put(l, true, "%s", alone ? "-" : "base");
-	else if (base->ns > 0)
-		put(l, true, "%+.1f%%", 100 * (r->ns - base->ns) / base->ns);
-	else
+	} else if (base->ns > 0) {
+		change_text(change, sizeof(change),
+			    100 * (r->ns - base->ns) / base->ns);
+		put(l, true, "%s", change);
+	} else {
 		put(l, true, "-");
+	}
 }
 
 /* The header line's cells. */

@@ -18,7 +18,7 @@
 # shellcheck source=tests/rpcsim/common.sh
 . "$top_srcdir/tests/rpcsim/common.sh"
 
-plan_tests 57
+plan_tests 61
 
 have_python || skip_rest "python3 is needed to edit the result files"
 
@@ -168,6 +168,55 @@ compare_sweep "$d"
 	grep -q "^rpcsim-compare: $d/zz-copy.json: sweep.point: 1 again ($d/$P1 is that point too): one file per point$" "$ERR"
 ok $? "a point twice: exit 1, both files named, no table" ||
 	diag "exit $status: $(cat "$ERR")" "$(head -3 "$OUT")"
+
+# --- the tables hold the largest figures read -------------------------------
+# aligned FILE: every table of FILE (its lines from a "point" header to the
+# next blank line) has lines of one length: the columns hold their cells.
+aligned()
+{
+	awk '/^point / { t = 1; n = length($0); next }
+	     /^$/ { t = 0 }
+	     t && length($0) != n { bad = 1; print "misaligned: " $0 }
+	     END { exit bad }' "$1"
+}
+d="$tmpdir/wide"
+cp -r "$tmpdir/good" "$d"
+python3 - "$d/$P2" <<'EOF'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+doc["modes"][0]["mean_us"] = 1234567.5
+doc["modes"][0]["elapsed_s"] = 100
+json.dump(doc, open(sys.argv[1], "w"))
+EOF
+compare_sweep "$d"
+[ "$status" -eq 0 ] && grep -q ' 1234567\.500 ' "$OUT" && aligned "$OUT"
+ok $? "a mean of 1234567.5 us: the latency table's columns widen, aligned" ||
+	diag "exit $status: $(cat "$ERR")" "$(cat "$OUT")"
+mkdir "$tmpdir/hosts"
+cp -r "$tmpdir/good" "$tmpdir/hosts/a"
+cp -r "$d" "$tmpdir/hosts/b"
+compare_sweep "$tmpdir/hosts"
+[ "$status" -eq 0 ] && grep -q ' 1234567\.500 ' "$OUT" && aligned "$OUT"
+ok $? "... and the table across folders" ||
+	diag "exit $status: $(cat "$ERR")" "$(cat "$OUT")"
+d="$tmpdir/fast"
+cp -r "$tmpdir/untimed" "$d"
+python3 - "$d/threads-2.json" <<'EOF'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+doc["modes"][1]["page_pool"]["packets_per_s"] = 1e12
+json.dump(doc, open(sys.argv[1], "w"))
+EOF
+compare_sweep "$d"
+[ "$status" -eq 0 ] && grep -q ' 1000000\.000 ' "$OUT" && aligned "$OUT"
+ok $? "10^12 packets/s: the packet table's columns widen, aligned" ||
+	diag "exit $status: $(cat "$ERR")" "$(cat "$OUT")"
+compare_sweep "$tmpdir/good"
+aligned "$OUT" &&
+	grep -qx 'point  threads  pcp-batch     single       +-   change       list       +-   change      array       +-   change' "$OUT" &&
+	[ "$(grep -Ec '^    [1-4] +[12] +(31|63)(  [ 0-9.]{9} [ 0-9.-]{8} [ 0-9.%+base-]{8}){3}$' "$OUT")" -eq 4 ]
+ok $? "ordinary figures: the columns as they were (9, 8, 8)" ||
+	diag "$(cat "$OUT")"
 
 # --- pagebench result files ------------------------------------------------
 # Read as strictly as the points: a file refused is one line naming it and
