@@ -73,7 +73,7 @@ fails()
 		diag "exit $status: $(cat "$ERR")"
 }
 
-plan_tests 84
+plan_tests 85
 
 # --- the tables ----------------------------------------------------------
 golden plain-asan plain.json asan.json
@@ -714,6 +714,14 @@ grep -q -- '--metrics=LIST .*' "$OUT" && grep -q 'default: every metric' "$OUT" 
 	[ -z "$missing" ]
 ok $? "--help lists every option, --metrics with its default" ||
 	diag "missing:$missing"
+# --sweep's tables as the man page gives them: page_pool's packets per
+# second, alone for points of calls not timed, which --plot cannot draw.
+tr -s ' \n' '  ' <"$OUT" >"$tmpdir/help"
+grep -q "page_pool points (--consumer=page_pool) add a table of each mode's packets per second in millions" "$tmpdir/help" &&
+	grep -q "which stands alone for an untimed folder (points run with --call-timing=off: no latency)" "$tmpdir/help" &&
+	grep -q -- "--plot draws the mean against the last swept key, and is refused (exit 1) for an untimed folder" "$tmpdir/help"
+ok $? "--help: --sweep's page_pool table, untimed folders and their --plot" ||
+	diag "$(cat "$tmpdir/help")"
 run --version
 [ "$status" -eq 0 ] && grep -Eq '^rpcsim-compare \(pagepool\) [0-9.]+, json-c [0-9.]+$' "$OUT"
 ok $? "--version names the version and json-c's"
