@@ -855,6 +855,9 @@ int rpcsim_analyze_main(int argc, char **argv)
 	}
 	if (optind >= argc)
 		tool_die(2, "%s", "missing TRACE: accepted one or more trace directories (see --help)");
+	/* Before anything runs, as a bad option value is. */
+	if (r.plot_path && plot_read_timeout(why, sizeof(why)))
+		tool_die(2, "%s", why);
 	if (r.plot_path && (plot_find_gnuplot(gnuplot, sizeof(gnuplot), why,
 					      sizeof(why)) ||
 			    plot_check_dest(r.plot_path, why, sizeof(why)))) {

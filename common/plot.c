@@ -157,24 +157,30 @@ int plot_check_dest(const char *path, char *err, size_t errlen)
 /* How long gnuplot may take (plot_find_gnuplot() reads the setting). */
 static unsigned int gnuplot_timeout_s = PLOT_GNUPLOT_TIMEOUT_DEFAULT;
 
+int plot_read_timeout(char *err, size_t errlen)
+{
+	const char *secs = getenv(PLOT_GNUPLOT_TIMEOUT_ENV);
+	uint64_t v;
+
+	if (!secs)
+		return 0;
+	if (num_parse_u64(secs, &v) || v < 1 || v > PLOT_GNUPLOT_TIMEOUT_MAX) {
+		set_err(err, errlen, "%s=%s: expected a number of seconds "
+			"from 1 to %u", PLOT_GNUPLOT_TIMEOUT_ENV, secs,
+			PLOT_GNUPLOT_TIMEOUT_MAX);
+		return -1;
+	}
+	gnuplot_timeout_s = (unsigned int)v;
+	return 0;
+}
+
 int plot_find_gnuplot(char *buf, size_t len, char *err, size_t errlen)
 {
 	const char *env = getenv(PLOT_GNUPLOT_ENV);
-	const char *secs = getenv(PLOT_GNUPLOT_TIMEOUT_ENV);
 	struct stat st;
 
-	if (secs) {
-		uint64_t v;
-
-		if (num_parse_u64(secs, &v) || v < 1 ||
-		    v > PLOT_GNUPLOT_TIMEOUT_MAX) {
-			set_err(err, errlen, "%s=%s: expected a number of "
-				"seconds from 1 to %u", PLOT_GNUPLOT_TIMEOUT_ENV,
-				secs, PLOT_GNUPLOT_TIMEOUT_MAX);
-			return -1;
-		}
-		gnuplot_timeout_s = (unsigned int)v;
-	}
+	if (plot_read_timeout(err, errlen))
+		return -1;
 
 	if (env && *env) {
 		if (strchr(env, '/')) {

@@ -56,12 +56,23 @@ int plot_check_path(const char *path, char *err, size_t errlen);
 int plot_check_dest(const char *path, char *err, size_t errlen);
 
 /*
+ * plot_read_timeout() - read $RPCSIM_GNUPLOT_SECONDS, how long
+ * plot_write() lets gnuplot draw before it stops it (default 60).  A
+ * program given --plot calls it at start, before anything runs, and a
+ * bad value is a usage error (exit 2), as its other variables are.
+ * Returns 0, or -1 with @err saying what is accepted
+ * ("RPCSIM_GNUPLOT_SECONDS=0: expected a number of seconds from 1 to
+ * 86400").
+ */
+int plot_read_timeout(char *err, size_t errlen);
+
+/*
  * plot_find_gnuplot() - the gnuplot to run: $RPCSIM_GNUPLOT when set (a
  * path, or a name looked up in $PATH), else "gnuplot" in $PATH.  Fills
- * @buf with its path.  Also reads $RPCSIM_GNUPLOT_SECONDS, how long
- * plot_write() lets gnuplot draw before it stops it (default 60).
- * Returns 0, or -1 with @err saying what is missing or wrong and how to
- * install gnuplot.
+ * @buf with its path.  Reads $RPCSIM_GNUPLOT_SECONDS too
+ * (plot_read_timeout()), so that a bad value is never taken for the
+ * default.  Returns 0, or -1 with @err saying what is missing or wrong
+ * and how to install gnuplot.
  */
 int plot_find_gnuplot(char *buf, size_t len, char *err, size_t errlen);
 

@@ -67,6 +67,19 @@ enum result_type {
 
 #define FIGURE	(T_NUM | T_NULL)	/* json.c: non-finite -> null */
 
+/*
+ * The figures a reader takes (rpcsim-compare, its --sweep), beyond which
+ * a document is refused: what no run can measure, so that no sum, square
+ * or ratio of the figures it reads overflows.  A call's latency (a mean
+ * or a percentile) up to 1000 s; a rate up to 10^12 per second; a run up
+ * to a year; per call, up to 10^12 of anything (one a ns for the longest
+ * call).
+ */
+#define RESULT_LATENCY_MAX_US	1e9
+#define RESULT_RATE_MAX		1e12
+#define RESULT_SECONDS_MAX	(366.0 * 86400)
+#define RESULT_PER_CALL_MAX	1e12
+
 /* The strings a T_STR member with STRS(list) may hold: S(list, ...). */
 #define RESULT_STRINGS(S)						\
 	S(rpcsim_modes, "single", "list", "array")			\
@@ -75,7 +88,8 @@ enum result_type {
 	S(backends, "buddy", "jemalloc", "plugin")			\
 	S(bulk_variants, "merged", "stop-at-first-populated",		\
 	  "batched-stats", "no-single-fallback", "pure-output")		\
-	S(profiles, "lean", "kernel")
+	S(profiles, "lean", "kernel")					\
+	S(consumers, "nfsd", "page_pool")
 
 /* A map: no member is named. */
 #define RESULT_NO_MEMBERS(M)
@@ -141,7 +155,7 @@ enum result_type {
 	M(values, "values", T_ARR, OPT, ITEMS(T_STR))
 
 #define RESULT_RPCSIM_CONFIG(M)						\
-	M(consumer, "consumer", T_STR, OPT, NONE)			\
+	M(consumer, "consumer", T_STR, OPT, STRS(consumers))		\
 	M(page_pool, "page_pool", T_OBJ, OPT,				\
 	  OBJ(rpcsim_page_pool_config))					\
 	M(alloc, "alloc", T_STR, OPT, STRS(rpcsim_allocs))		\

@@ -299,6 +299,7 @@ struct ctx {
 	struct doc *d;
 	char where[160];	/* "modes[1].per_run[0]" */
 	bool untimed;		/* rpcsim --call-timing=off: no latency */
+	const char *null_why;	/* where a null latency belongs, if timed */
 };
 
 /* Append ".key" to the path in messages; returns what ctx_pop() takes. */
@@ -331,31 +332,52 @@ static bool is_number(json_object *v)
 	       json_object_is_type(v, json_type_int);
 }
 
-static int get_number(struct ctx *c, json_object *o, const char *key,
-		      double *out)
-{
-	json_object *v = member(o, key);
+/*
+ * The bound of what is no figure (result_schema.h's bounds are the
+ * figures'): a count, which the schema holds to an integer below 2^64, or
+ * a setting that is only printed.
+ */
+#define UNBOUNDED	INFINITY
 
-	if (!v)
+/*
+ * Member @key of @o, a finite number of at most @max, into *@out: 0, or
+ * -1 said.  Not below 0: the schema has refused that where it matters.
+ */
+static int get_number(struct ctx *c, json_object *o, const char *key,
+		      double max, double *out)
+{
+	json_object *v = NULL;
+
+	/* json-c holds null as NULL: missing and null told apart here */
+	if (!json_object_is_type(o, json_type_object) ||
+	    !json_object_object_get_ex(o, key, &v))
 		return doc_error(c->d, "%s: no member \"%s\"", c->where, key);
+	if (!v)
+		return doc_error(c->d, "%s.%s: null: expected a number",
+				 c->where, key);
 	if (!is_number(v))
 		return doc_error(c->d, "%s.%s: not a number", c->where, key);
 	*out = json_object_get_double(v);
 	if (!isfinite(*out))
 		return doc_error(c->d, "%s.%s: not a finite number", c->where,
 				 key);
+	if (*out > max)
+		return doc_error(c->d, "%s.%s: %s: expected a finite number 0 "
+				 "to %g", c->where, key,
+				 json_object_to_json_string_ext(v,
+						JSON_C_TO_STRING_PLAIN), max);
 	return 0;
 }
 
 /* A member that may be absent or null: 1 if it is a number. */
 static int get_number_opt(struct ctx *c, json_object *o, const char *key,
-			  double *out)
+			  double max, double *out)
 {
 	json_object *v = member(o, key);
 
 	if (!v || json_object_is_type(v, json_type_null))
 		return 0;
-	if (get_number(c, o, key, out))
+	if (get_number(c, o, key, max, out))
 		return -1;
 	return 1;
 }
@@ -401,13 +423,16 @@ static void series_add(struct mode_data *m, unsigned int id, double v)
 	s->v[s->n++] = v;
 }
 
-/* Member @key of @o, a number, over @div into series @id of @m; 0 or -1. */
+/*
+ * Member @key of @o, a number of at most @max, over @div into series @id
+ * of @m; 0 or -1.
+ */
 static int add_number(struct ctx *c, struct mode_data *m, unsigned int id,
-		      json_object *o, const char *key, double div)
+		      json_object *o, const char *key, double max, double div)
 {
 	double v;
 
-	if (get_number(c, o, key, &v))
+	if (get_number(c, o, key, max, &v))
 		return -1;
 	series_add(m, id, v / div);
 	return 0;
@@ -525,7 +550,8 @@ static int add_by_refill(struct ctx *c, struct mode_data *m, json_object *g,
 			return doc_error(c->d, "%s.%s: not an object",
 					 c->where, refill_kinds[k]);
 		klen = ctx_push(c, refill_kinds[k]);
-		got = get_number_opt(c, kind, RK(rpcsim_refill, calls), &n);
+		got = get_number_opt(c, kind, RK(rpcsim_refill, calls),
+				     UNBOUNDED, &n);
 		if (got < 0)
 			return -1;
 		if (got)
@@ -536,7 +562,7 @@ static int add_by_refill(struct ctx *c, struct mode_data *m, json_object *g,
 		for (size_t f = 0; n != 0 && f < sizeof(refill_figures) /
 			    sizeof(*refill_figures); f++) {
 			got = get_number_opt(c, kind, refill_figures[f].key,
-					     &v);
+					     RESULT_LATENCY_MAX_US, &v);
 			if (got < 0)
 				return -1;
 			if (got)
@@ -552,6 +578,21 @@ static int add_by_refill(struct ctx *c, struct mode_data *m, json_object *g,
 
 /* --- rpcsim --json --------------------------------------------------------- */
 
+/*
+ * A latency figure of a run of calls that were timed (mean_us, a
+ * percentile) into series @id: null is said with where null belongs.
+ */
+static int add_latency(struct ctx *c, struct mode_data *m, unsigned int id,
+		       json_object *o, const char *key)
+{
+	json_object *v = NULL;
+
+	if (json_object_object_get_ex(o, key, &v) && !v)
+		return doc_error(c->d, "%s.%s: null: expected a number (null "
+				 "only %s)", c->where, key, c->null_why);
+	return add_number(c, m, id, o, key, RESULT_LATENCY_MAX_US, 1);
+}
+
 static const char *const rpcsim_pcts[] = {
 	RK(rpcsim_percentiles, p50), RK(rpcsim_percentiles, p90),
 	RK(rpcsim_percentiles, p99), RK(rpcsim_percentiles, p99_9),
@@ -565,13 +606,13 @@ static int rpcsim_run(struct ctx *c, struct mode_data *m, json_object *run)
 	bool have_alloc_calls = false;
 	size_t wlen;
 
-	if (get_number(c, run, RK(rpcsim_run, calls), &calls))
+	if (get_number(c, run, RK(rpcsim_run, calls), UNBOUNDED, &calls))
 		return -1;
 	if (calls <= 0)
 		return 0;
 	/* Calls not timed: their latency is no sample, the rest is. */
 	if (!c->untimed &&
-	    add_number(c, m, M_MEAN, run, RK(rpcsim_run, mean_us), 1))
+	    add_latency(c, m, M_MEAN, run, RK(rpcsim_run, mean_us)))
 		return -1;
 	pct = member(run, RK(rpcsim_run, percentiles_us));
 	if (!pct || !json_object_is_type(pct, json_type_object))
@@ -579,17 +620,20 @@ static int rpcsim_run(struct ctx *c, struct mode_data *m, json_object *run)
 				 RK(rpcsim_run, percentiles_us));
 	wlen = ctx_push(c, RK(rpcsim_run, percentiles_us));
 	for (unsigned int i = 0; !c->untimed && i < 4; i++)
-		if (add_number(c, m, M_P50 + i, pct, rpcsim_pcts[i], 1))
+		if (add_latency(c, m, M_P50 + i, pct, rpcsim_pcts[i]))
 			return -1;
 	ctx_pop(c, wlen);
 	if (add_by_refill(c, m, run, calls))
 		return -1;
 	/* no_progress and waits are the run's totals: per call here. */
-	if (add_number(c, m, M_RPS, run, RK(rpcsim_run, requests_per_s), 1) ||
-	    add_number(c, m, M_PAGES, run, RK(rpcsim_run, pages_per_call), 1) ||
+	if (add_number(c, m, M_RPS, run, RK(rpcsim_run, requests_per_s),
+		       RESULT_RATE_MAX, 1) ||
+	    add_number(c, m, M_PAGES, run, RK(rpcsim_run, pages_per_call),
+		       RESULT_PER_CALL_MAX, 1) ||
 	    add_number(c, m, M_NO_PROGRESS, run, RK(rpcsim_run, no_progress),
-		       calls) ||
-	    add_number(c, m, M_WAITS, run, RK(rpcsim_run, waits), calls))
+		       UNBOUNDED, calls) ||
+	    add_number(c, m, M_WAITS, run, RK(rpcsim_run, waits), UNBOUNDED,
+		       calls))
 		return -1;
 
 	counters = member(run, RK(rpcsim_run, counters));
@@ -612,7 +656,7 @@ static int rpcsim_run(struct ctx *c, struct mode_data *m, json_object *run)
 	}
 	/* rpcsim's own count (retries included) when it gives one. */
 	switch (get_number_opt(c, run, RK(rpcsim_run, alloc_calls_per_call),
-			       &v)) {
+			       RESULT_PER_CALL_MAX, &v)) {
 	case 1:
 		series_add(m, M_ALLOC_CALLS, v);
 		break;
@@ -654,15 +698,18 @@ static void rpcsim_describe(struct ctx *c, json_object *root, json_object *cfg)
 	if (profile && !strcmp(profile, "kernel") && dl &&
 	    !json_object_get_boolean(dl))
 		fprintf(f, ", list checks off");
-	if (get_number_opt(c, cfg, RK(rpcsim_config, threads), &threads) == 1)
+	if (get_number_opt(c, cfg, RK(rpcsim_config, threads), UNBOUNDED,
+			   &threads) == 1)
 		fprintf(f, ", %.0f thread%s", threads, threads == 1 ? "" : "s");
-	if (get_number_opt(c, cfg, RK(rpcsim_config, repeat), &repeat) == 1)
+	if (get_number_opt(c, cfg, RK(rpcsim_config, repeat), UNBOUNDED,
+			   &repeat) == 1)
 		fprintf(f, ", %.0f run%s per mode", repeat,
 			repeat == 1 ? "" : "s");
-	if (get_number_opt(c, cfg, RK(rpcsim_config, duration_s), &dur) == 1)
+	if (get_number_opt(c, cfg, RK(rpcsim_config, duration_s), UNBOUNDED,
+			   &dur) == 1)
 		fprintf(f, " of %g s", dur);
 	else if (get_number_opt(c, cfg, RK(rpcsim_config, requests),
-				&req) == 1)
+				UNBOUNDED, &req) == 1)
 		fprintf(f, " of %.0f requests", req);
 	fclose(f);
 }
@@ -705,7 +752,7 @@ static void rpcsim_origin(struct ctx *c, json_object *root)
 
 		fprintf(f, ": %s", cpu ? cpu : "?");
 		if (get_number_opt(c, mach, RK(machine, online_cpus),
-				   &cpus) == 1)
+				   UNBOUNDED, &cpus) == 1)
 			fprintf(f, ", %.0f CPU%s", cpus, cpus == 1 ? "" : "s");
 		if (kernel)
 			fprintf(f, ", Linux %s%s%s", kernel, arch ? " " : "",
@@ -740,7 +787,10 @@ static int load_rpcsim(struct ctx *c, json_object *root)
 
 	if (ver)
 		setting_add(d, RK(rpcsim_doc, version), ver);
+	c->null_why = "in a page_pool document whose calls were not timed";
 	if (cfg && json_object_is_type(cfg, json_type_object)) {
+		const char *consumer = get_string(cfg, RK(rpcsim_config,
+							  consumer));
 		json_object *pp = member(cfg, RK(rpcsim_config, page_pool));
 		json_object *ct = pp ? member(pp, RK(rpcsim_page_pool_config,
 						     call_timing)) : NULL;
@@ -748,6 +798,12 @@ static int load_rpcsim(struct ctx *c, json_object *root)
 		settings_flatten(d, cfg, "");
 		c->untimed = ct && json_object_is_type(ct, json_type_boolean) &&
 			     !json_object_get_boolean(ct);
+		/* an rpcsim before --call-timing wrote none: timed */
+		if (consumer && !strcmp(consumer, "page_pool"))
+			c->null_why = ct ? "where config.page_pool.call_timing "
+				"is false; here it is true" : "where config."
+				"page_pool.call_timing is false; here it is "
+				"missing: the calls were timed";
 	}
 	for (size_t k = 0; k < sizeof(derived) / sizeof(*derived); k++)
 		setting_remove(d, derived[k]);
@@ -826,7 +882,7 @@ static int analyze_group(struct ctx *c, struct mode_data *m, json_object *g,
 	double calls, v;
 	size_t wlen;
 
-	if (get_number(c, g, RK(analyze_group, calls), &calls))
+	if (get_number(c, g, RK(analyze_group, calls), UNBOUNDED, &calls))
 		return -1;
 	if (calls <= 0)
 		return 0;
@@ -836,11 +892,11 @@ static int analyze_group(struct ctx *c, struct mode_data *m, json_object *g,
 				 RK(analyze_group, latency_ns));
 	wlen = ctx_push(c, RK(analyze_group, latency_ns));
 	if (add_number(c, m, M_MEAN, lat, RK(analyze_latency, mean_ns),
-		       1000.0))
+		       RESULT_LATENCY_MAX_US * 1000, 1000.0))
 		return -1;
 	for (unsigned int i = 0; i < 4; i++) {
 		if (add_number(c, m, M_P50 + i, lat, analyze_pcts[i],
-			       1000.0))
+			       RESULT_LATENCY_MAX_US * 1000, 1000.0))
 			return -1;
 	}
 	ctx_pop(c, wlen);
@@ -848,7 +904,8 @@ static int analyze_group(struct ctx *c, struct mode_data *m, json_object *g,
 	if (stamps && json_object_is_type(stamps, json_type_object)) {
 		wlen = ctx_push(c, RK(analyze_group, timestamps));
 		if (add_number(c, m, M_STAMPS, stamps,
-			       RK(analyze_latency, mean_ns), 1000.0))
+			       RK(analyze_latency, mean_ns),
+			       RESULT_LATENCY_MAX_US * 1000, 1000.0))
 			return -1;
 		ctx_pop(c, wlen);
 	}
@@ -856,11 +913,13 @@ static int analyze_group(struct ctx *c, struct mode_data *m, json_object *g,
 	if (add_by_refill(c, m, g, calls))
 		return -1;
 	if (add_number(c, m, M_PAGES, g, RK(analyze_group, pages_per_call),
-		       1) ||
+		       RESULT_PER_CALL_MAX, 1) ||
 	    add_number(c, m, M_ALLOC_CALLS, g,
-		       RK(analyze_group, alloc_calls_per_call), 1) ||
+		       RK(analyze_group, alloc_calls_per_call),
+		       RESULT_PER_CALL_MAX, 1) ||
 	    add_number(c, m, M_NO_PROGRESS, g,
-		       RK(analyze_group, svc_alloc_arg_err_per_call), 1))
+		       RK(analyze_group, svc_alloc_arg_err_per_call),
+		       RESULT_PER_CALL_MAX, 1))
 		return -1;
 
 	/* Only events seen are listed: the others of the trace are 0. */
@@ -868,21 +927,15 @@ static int analyze_group(struct ctx *c, struct mode_data *m, json_object *g,
 	if (ppc && !json_object_is_type(ppc, json_type_object))
 		return doc_error(c->d, "%s.%s: not an object", c->where,
 				 RK(analyze_group, pagepool_per_call));
+	wlen = ctx_push(c, RK(analyze_group, pagepool_per_call));
 	for (unsigned int i = 0; i < nr_pp; i++) {
-		json_object *e = member(ppc, pp[i]);
-
 		v = 0;
-		if (e) {
-			if (!is_number(e) ||
-			    !isfinite(json_object_get_double(e)))
-				return doc_error(c->d, "%s.%s.%s: not a "
-						 "finite number", c->where,
-						 RK(analyze_group,
-						    pagepool_per_call), pp[i]);
-			v = json_object_get_double(e);
-		}
+		if (member(ppc, pp[i]) &&
+		    get_number(c, ppc, pp[i], RESULT_PER_CALL_MAX, &v))
+			return -1;
 		series_add(m, metric_counter("trace", pp[i]), v);
 	}
+	ctx_pop(c, wlen);
 	m->runs++;
 	return 0;
 }
@@ -988,7 +1041,7 @@ static int load_analyze(struct ctx *c, json_object *root)
 	setting_remove(d, RK(analyze_config, mode_name));
 	setting_remove(d, RK(analyze_config, pid));
 	traces = member(root, RK(analyze_doc, traces));
-	get_number_opt(c, root, RK(analyze_doc, events), &events);
+	get_number_opt(c, root, RK(analyze_doc, events), UNBOUNDED, &events);
 	if (asprintf(&d->desc, "rpcsim-analyze of %zu trace%s, %.0f events",
 		     traces && json_object_is_type(traces, json_type_array) ?
 		     json_object_array_length(traces) : 0,

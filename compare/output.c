@@ -219,6 +219,8 @@ static void fmt_change(char *buf, size_t len, const struct cell *b,
 	change = 100.0 * (n->mean - b->mean) / fabs(b->mean);
 	if (n->mean == b->mean)
 		snprintf(buf, len, "0.0%%");
+	else if (!isfinite(change))	/* a base too near 0 for a double */
+		snprintf(buf, len, "n/a");
 	else
 		snprintf(buf, len, "%+.1f%%", change);
 }
@@ -231,7 +233,8 @@ static char noise_mark(const struct welch *w)
 /*
  * The half width of the 95 % interval relative to the base, "±12.3%",
  * right-aligned in CI_W columns ('±' is one column, two bytes); blank
- * when unknown, "n/a" when the base is 0 (unless the interval is {0}).
+ * when unknown, "n/a" when the base is 0 (unless the interval is {0}) or
+ * so near 0 that the ratio is beyond a double.
  */
 static void put_ci(FILE *out, const struct cell *b, const struct welch *w)
 {
@@ -248,6 +251,10 @@ static void put_ci(FILE *out, const struct cell *b, const struct welch *w)
 		return;
 	}
 	pct = b->mean == 0 ? 0 : 100.0 * w->half / fabs(b->mean);
+	if (!isfinite(pct)) {
+		fprintf(out, "%*s", CI_W, "n/a");
+		return;
+	}
 
 	cols = snprintf(buf, sizeof(buf), "\u00b1%.1f%%", pct) - 1;
 	if (cols > CI_W)

@@ -62,16 +62,23 @@ static void usage(void)
 "                      --plan's lines run anywhere), as rpcsim --sweep\n"
 "                      prints it: a row per point, per mode the mean\n"
 "                      per call, the runs' stddev and the change\n"
-"                      against the first point; points from another\n"
-"                      host or build than the first are marked *;\n"
-"                      --plot draws the mean against the last swept key;\n"
-"                      pagebench --results=DIR files in the folder get a\n"
-"                      table of their own after it (ns per page, a row\n"
-"                      per configuration and file, the change against\n"
-"                      its first file's), never drawn; a DIR of folders\n"
-"                      (one per machine: --results=DIR/%%h) gets each\n"
-"                      folder's tables, then per mode one table of the\n"
-"                      points across the folders, side by side\n"
+"                      against the first point; page_pool points\n"
+"                      (--consumer=page_pool) add a table of each\n"
+"                      mode's packets per second in millions and the\n"
+"                      bulk modes' change against single, which stands\n"
+"                      alone for an untimed folder (points run with\n"
+"                      --call-timing=off: no latency); points from\n"
+"                      another host or build than the first are marked\n"
+"                      *; --plot draws the mean against the last swept\n"
+"                      key, and is refused (exit 1) for an untimed\n"
+"                      folder; pagebench --results=DIR files in the\n"
+"                      folder get a table of their own after it (ns per\n"
+"                      page, a row per configuration and file, the\n"
+"                      change against its first file's), never drawn;\n"
+"                      a DIR of folders (one per machine:\n"
+"                      --results=DIR/%%h) gets each folder's tables,\n"
+"                      then per mode one table of the points across the\n"
+"                      folders, side by side\n"
 "  -h, --help          print this help and exit\n"
 "  -V, --version       print the version and exit\n"
 "\n"
@@ -238,13 +245,26 @@ static int compare_folders(const char *dir, char **files, int nr_files,
 	return ret;
 }
 
+/* What the command line asks for, besides the files. */
+struct args {
+	struct output_options o;
+	const char *metrics_arg;	/* --metrics as given, or NULL */
+	const char *sweep_dir;		/* --sweep=DIR, or NULL */
+	bool partial;			/* --partial: cut-short runs too */
+	/* the last of --json and --output-format=FMT: "json" or FMT */
+	const char *format_arg;
+	bool format_json;		/* ... and it was --json */
+	const char *output;		/* --output=FILE, or NULL: stdout */
+};
+
 /*
  * --sweep=DIR: the table of rpcsim --sweep's result files in DIR, and
  * of pagebench --results files there (sweep_tables()).
  */
-static int compare_sweep(const char *dir, struct output_options *o,
-			 const char *metrics_arg, int nr_files, char **files)
+static int compare_sweep(struct args *a, int nr_files, char **files)
 {
+	struct output_options *o = &a->o;
+	const char *dir = a->sweep_dir;
 	char **paths, **folders = NULL;
 	char gnuplot[4096];
 	int n, nr_folders, ret;
@@ -252,13 +272,20 @@ static int compare_sweep(const char *dir, struct output_options *o,
 	if (nr_files)
 		tool_die(2, "--sweep=%s: takes no files (given '%s'); the "
 			  "table is of DIR's *.json", dir, files[0]);
-	if (metrics_arg)
-		tool_die(2, "--metrics=%s: not with --sweep (its table is of "
-			  "the latency per call)", metrics_arg);
-	if (o->json || o->csv || o->all)
-		tool_die(2, "--%s: not with --sweep (its table is text)",
-			  o->json ? "json" : o->csv ?
-			  "output-format=csv" : "all");
+	if (a->metrics_arg)
+		tool_die(2, "--metrics=%s: not with --sweep (its tables' "
+			  "columns are fixed: the latency per call, a "
+			  "page_pool sweep's packets per second, pagebench's "
+			  "ns per page)", a->metrics_arg);
+	/* the option as given: --json, or --output-format=json or csv */
+	if ((o->json || o->csv) && a->format_json)
+		tool_die(2, "--json: not with --sweep (its tables are text)");
+	if (o->json || o->csv)
+		tool_die(2, "--output-format=%s: not with --sweep (its tables "
+			  "are text)", a->format_arg);
+	if (o->all)
+		tool_die(2, "--all: not with --sweep (its tables are not per "
+			  "metric)");
 	free_list(o->only);
 	n = sweep_dir_files(dir, &paths);
 	if (n < 0)
@@ -297,16 +324,6 @@ out:
 	}
 	return ret;
 }
-
-/* What the command line asks for, besides the files. */
-struct args {
-	struct output_options o;
-	const char *metrics_arg;	/* --metrics as given, or NULL */
-	const char *sweep_dir;		/* --sweep=DIR, or NULL */
-	bool partial;			/* --partial: cut-short runs too */
-	const char *format_arg;		/* the last of --json, --output-format */
-	const char *output;		/* --output=FILE, or NULL: stdout */
-};
 
 /* An option given last without its value: what the value should be. */
 __attribute__((noreturn))
@@ -361,6 +378,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 			a->o.json = true;
 			a->o.csv = false;
 			a->format_arg = "json";
+			a->format_json = true;
 			break;
 		case 'F':
 			/* as rpcsim's: the last of --json and it decides */
@@ -371,6 +389,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 			a->o.json = !strcmp(optarg, "json");
 			a->o.csv = !strcmp(optarg, "csv");
 			a->format_arg = optarg;
+			a->format_json = false;
 			break;
 		case 'o':
 			if (!*optarg)
@@ -482,13 +501,15 @@ int main(int argc, char **argv)
 	first = parse_args(argc, argv, &a);
 	if (!a.sweep_dir)
 		check_files(argc - first, argv + first);
+	/* Before anything is read, as a bad option value is. */
+	if (a.o.plot_path && plot_read_timeout(err, sizeof(err)))
+		tool_die(2, "%s", err);
 	/* Before reading anything: FILE can be written. */
 	if (a.output && atomic_stdout_open(a.output, err, sizeof(err)))
 		tool_die(1, "--output=%s: %s", a.output, err);
 	if (a.sweep_dir)
-		return finish_output(a.output, compare_sweep(a.sweep_dir, &a.o,
-				     a.metrics_arg, argc - first,
-				     argv + first));
+		return finish_output(a.output, compare_sweep(&a, argc - first,
+							     argv + first));
 
 	/* Before reading anything: the plot must be possible. */
 	if (a.o.plot_path) {

@@ -16,7 +16,7 @@
  * finite numbers, null where a figure does not exist (json.c writes a
  * non-finite number as null); nothing they write is negative except the
  * signed differences of rpcsim-analyze.  A count of 1e308 (a double) is no
- * count.
+ * count, and neither is one beyond what json-c holds (json_int_beyond()).
  */
 #include "config.h"
 
@@ -32,6 +32,7 @@
 
 #include "compare.h"
 #include "result_schema.h"
+#include "sweep_json.h"
 
 struct schema;
 
@@ -205,7 +206,25 @@ static int check_value(struct check *c, json_object *v, unsigned int types,
 		       unsigned int items, const struct schema *item_obj)
 {
 	char val[64], exp[160];
+	int beyond = json_int_beyond(v);
 
+	/*
+	 * json-c clamped it: not the number written, which is out of range
+	 * of the types that take its sign (below 0, of the others too).
+	 */
+	if (beyond > 0 && (types & (T_UINT | T_INT | T_NUM | T_SNUM)))
+		return bad(c, "%s: out of range: expected %s, at most "
+			   "18446744073709551614", json_shown(v, val,
+							      sizeof(val)),
+			   expected(types, exp, sizeof(exp)));
+	if (beyond < 0 && (types & (T_INT | T_SNUM)))
+		return bad(c, "%s: out of range: expected %s, at least "
+			   "-9223372036854775807", json_shown(v, val,
+							      sizeof(val)),
+			   expected(types, exp, sizeof(exp)));
+	if (beyond < 0 && !type_ok(v, types))
+		return bad(c, "%s: expected %s", json_shown(v, val, sizeof(val)),
+			   expected(types, exp, sizeof(exp)));
 	if (json_object_is_type(v, json_type_double) &&
 	    !isfinite(json_object_get_double(v)) && (types & (T_NUM | T_SNUM)))
 		return bad(c, "not a finite number (%s)",
@@ -359,6 +378,26 @@ static int check_rpcsim_modes(struct check *c, json_object *modes)
 	return 0;
 }
 
+/*
+ * A page_pool document has the consumer's settings: rpcsim writes
+ * config.page_pool with config.consumer "page_pool", and whether its calls
+ * were timed is read there.
+ */
+static int check_rpcsim_consumer(struct check *c, json_object *root)
+{
+	json_object *cfg = NULL, *v = NULL;
+
+	json_object_object_get_ex(root, RK(rpcsim_doc, config), &cfg);
+	if (!json_object_object_get_ex(cfg, RK(rpcsim_config, consumer), &v) ||
+	    strcmp(json_object_get_string(v), "page_pool") ||
+	    json_object_object_get_ex(cfg, RK(rpcsim_config, page_pool), NULL))
+		return 0;
+	snprintf(c->path, sizeof(c->path), "%s.%s", RK(rpcsim_doc, config),
+		 RK(rpcsim_config, page_pool));
+	return bad(c, "missing: expected the page_pool consumer's settings "
+		   "(config.consumer is \"page_pool\")");
+}
+
 /* rpcsim-analyze's label of mode @mode (-1: unknown). */
 static void analyze_label(int64_t mode, char *buf, size_t len)
 {
@@ -479,6 +518,8 @@ int doc_check_schema(const struct doc *d, json_object *root)
 				   "one at a time (rpcsim-analyze --pid=N)",
 				   json_object_array_length(procs));
 	}
-	return d->kind == DOC_RPCSIM ? check_rpcsim_modes(&c, modes) :
-				       check_analyze_modes(&c, modes);
+	if (d->kind == DOC_RPCSIM)
+		return check_rpcsim_consumer(&c, root) ||
+		       check_rpcsim_modes(&c, modes) ? -1 : 0;
+	return check_analyze_modes(&c, modes);
 }

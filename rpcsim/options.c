@@ -24,6 +24,7 @@
 #include "cmdline.h"
 #include "number.h"
 #include "options_internal.h"
+#include "plot.h"
 #include "util.h"
 
 static const char *const mode_names[RPCSIM_NR_MODES] = {
@@ -1000,6 +1001,13 @@ void rpcsim_parse_options(int argc, char **argv, struct rpcsim_config *cfg)
 	if (optind < argc)
 		usage_error("unexpected argument '%s': rpcsim takes options "
 			    "only; see rpcsim --help", argv[optind]);
+	/* Before anything runs, as PAGEPOOL_PCP and the others are. */
+	if (cfg->plot) {
+		char why[160];
+
+		if (plot_read_timeout(why, sizeof(why)))
+			usage_error("%s", why);
+	}
 
 	check_sweep(&st);
 	/* What it cannot read, a pool made from it refuses (see options.h). */

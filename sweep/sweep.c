@@ -21,6 +21,7 @@
 
 #include "files.h"
 #include "plot.h"
+#include "result_schema.h"
 #include "results.h"
 #include "sweep.h"
 #include "sweep_json.h"
@@ -32,13 +33,10 @@
 /*
  * What a result file may hold: rpcsim's own bounds (rpcsim/options.h,
  * options_internal.h) for the grid; for the figures, what no run can
- * measure: a mean per call above 1000 s, a run of more than a year.
+ * measure (result_schema.h, as rpcsim-compare's other reader).
  */
 #define SWEEP_KEYS_MAX		10
 #define SWEEP_POINTS_MAX	100000
-#define SWEEP_MEAN_MAX_US	1e9
-#define SWEEP_PPS_MAX		1e12
-#define SWEEP_SECONDS_MAX	(366.0 * 86400)
 
 static const char *const mode_names[NR_MODES] = { "single", "list", "array" };
 
@@ -64,6 +62,8 @@ struct row {
 	bool pcp_of_backend;
 	bool page_pool;			/* rpcsim's page_pool consumer */
 	bool untimed;			/* --call-timing=off: no latency */
+	/* page_pool: config.page_pool.call_timing is there (else timed) */
+	bool timing_said;
 	bool have[NR_MODES];
 	double mean[NR_MODES], sd[NR_MODES];
 	double pps[NR_MODES];		/* page_pool: packets per second */
@@ -90,6 +90,13 @@ struct table {
 	unsigned int nr_rows;
 	bool mode_seen[NR_MODES];
 	unsigned int notes;		/* rows marked */
+	/*
+	 * Each mode's columns, as wide as their widest cell (table_widths()):
+	 * the latency table's mean, +- and change, the packet table's rate
+	 * and change against single.
+	 */
+	int w_mean[NR_MODES], w_sd[NR_MODES], w_chg[NR_MODES];
+	int w_pps[NR_MODES], w_vs[NR_MODES];
 };
 
 static int cmp_name(const void *a, const void *b)
@@ -236,83 +243,6 @@ int results_resume(const char *dir, const char *name, const char *program,
 	free(had);
 	free(path);
 	return done;
-}
-
-/*
- * Why @path is not a point of the sweep: "PROG: PATH: FIELD: why", one
- * line.  Returns -1.
- */
-__attribute__((format(printf, 3, 4)))
-static int refuse(const char *prog, const char *path, const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "%s: %s: ", prog, path);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return -1;
-}
-
-/* Member @key of @o as an integer in [@lo, @hi]: 0, or -1 (said). */
-static int get_count(const char *prog, const char *path, const char *where,
-		     struct json_object *o, const char *key, int64_t lo,
-		     int64_t hi, int64_t *out)
-{
-	struct json_object *v;
-
-	if (!json_object_object_get_ex(o, key, &v) || !v)
-		return refuse(prog, path, "%s%s: missing: expected an integer "
-			      "%lld to %lld", where, key, (long long)lo,
-			      (long long)hi);
-	if (!json_object_is_type(v, json_type_int) ||
-	    json_object_get_int64(v) < lo || json_object_get_int64(v) > hi)
-		return refuse(prog, path, "%s%s: %s: expected an integer %lld "
-			      "to %lld", where, key,
-			      json_object_to_json_string_ext(v,
-						JSON_C_TO_STRING_PLAIN),
-			      (long long)lo, (long long)hi);
-	*out = json_object_get_int64(v);
-	return 0;
-}
-
-/*
- * Member @key of @o as a finite number in [0, @hi] (null too with
- * @null_ok: *@out is then NaN): 0, or -1 (said).
- */
-static int get_figure(const char *prog, const char *path, const char *where,
-		      struct json_object *o, const char *key, double hi,
-		      bool null_ok, double *out)
-{
-	struct json_object *v;
-	double d;
-
-	if (!json_object_object_get_ex(o, key, &v))
-		return refuse(prog, path, "%s%s: missing: expected a number",
-			      where, key);
-	if (!v && !null_ok)
-		return refuse(prog, path, "%s%s: null: expected a number%s",
-			      where, key, strcmp(key, "mean_us") ? "" :
-			      " (null only in a page_pool point whose calls "
-			      "were not timed)");
-	if (!v) {
-		*out = NAN;
-		return 0;
-	}
-	if (!json_object_is_type(v, json_type_int) &&
-	    !json_object_is_type(v, json_type_double))
-		return refuse(prog, path, "%s%s: %s: not a number", where, key,
-			      json_object_to_json_string_ext(v,
-						JSON_C_TO_STRING_PLAIN));
-	d = json_object_get_double(v);
-	if (!isfinite(d) || d < 0 || d > hi)
-		return refuse(prog, path, "%s%s: %s: expected a finite number "
-			      "0 to %g", where, key,
-			      json_object_to_json_string_ext(v,
-						JSON_C_TO_STRING_PLAIN), hi);
-	*out = d;
-	return 0;
 }
 
 /*
@@ -567,8 +497,31 @@ static int row_pps(struct row *r, int k, const char *prog, const char *path,
 		return refuse(prog, path, "%spage_pool: missing: expected the "
 			      "page_pool consumer's figures", where);
 	snprintf(w, sizeof(w), "%spage_pool.", where);
-	return get_figure(prog, path, w, pp, "packets_per_s", SWEEP_PPS_MAX,
+	return get_figure(prog, path, w, pp, "packets_per_s", RESULT_RATE_MAX,
 			  false, &r->pps[k]);
+}
+
+/*
+ * The mean per call in @o (a mode, or a run of it) into *@out: NaN when
+ * null in an untimed point; elsewhere a null is said with where null
+ * belongs.  0, or -1 (said).
+ */
+static int row_mean(const struct row *r, const char *prog, const char *path,
+		    const char *where, struct json_object *o, double *out)
+{
+	struct json_object *v;
+
+	if (!r->untimed && json_object_object_get_ex(o, "mean_us", &v) && !v)
+		return refuse(prog, path, "%smean_us: null: expected a number "
+			      "(null only %s)", where, !r->page_pool ?
+			      "in a page_pool point whose calls were not "
+			      "timed" : r->timing_said ?
+			      "where config.page_pool.call_timing is false; "
+			      "here it is true" :
+			      "where config.page_pool.call_timing is false; "
+			      "here it is missing: the calls were timed");
+	return get_figure(prog, path, where, o, "mean_us",
+			  RESULT_LATENCY_MAX_US, r->untimed, out);
 }
 
 /*
@@ -615,9 +568,8 @@ static int row_modes(struct row *r, struct table *t, const char *prog,
 		    get_count(prog, path, where, m, "runs", 1, UINT_MAX,
 			      &runs) ||
 		    get_figure(prog, path, where, m, "elapsed_s",
-			       SWEEP_SECONDS_MAX, false, &elapsed) ||
-		    get_figure(prog, path, where, m, "mean_us",
-			       SWEEP_MEAN_MAX_US, r->untimed, &r->mean[k]))
+			       RESULT_SECONDS_MAX, false, &elapsed) ||
+		    row_mean(r, prog, path, where, m, &r->mean[k]))
 			return -1;
 		/* No call lasts longer than the runs it was made in. */
 		if (r->mean[k] > elapsed * 1e6)
@@ -648,15 +600,14 @@ static int row_modes(struct row *r, struct table *t, const char *prog,
 					      (int)strlen(rw) - 1, rw);
 			if (get_count(prog, path, rw, run, "calls", 1,
 				      INT64_MAX, &rc) ||
-			    get_figure(prog, path, rw, run, "mean_us",
-				       SWEEP_MEAN_MAX_US, r->untimed, &rm))
+			    row_mean(r, prog, path, rw, run, &rm))
 				return -1;
 		}
 		across = get_obj(m, "across_runs", json_type_object);
 		r->sd[k] = NAN;
 		if (across && get_figure(prog, path, where, across,
-					 "stddev_us", SWEEP_MEAN_MAX_US, true,
-					 &sd))
+					 "stddev_us", RESULT_LATENCY_MAX_US,
+					 true, &sd))
 			return -1;
 		if (across)
 			r->sd[k] = sd;
@@ -748,6 +699,54 @@ static int row_check(struct table *t, struct row *r, const char *prog,
 						   json_type_array));
 }
 
+/*
+ * The consumer of the point of @cfg (config.consumer: nfsd when absent, as
+ * rpcsim writes an nfsd point) into @r, and for page_pool whether its
+ * calls were timed (config.page_pool.call_timing; absent, from an rpcsim
+ * before --call-timing: timed).  0, or -1 (said) for what rpcsim never
+ * writes: another consumer, a page_pool point without its settings, a
+ * call_timing that is no boolean.
+ */
+static int row_consumer(struct row *r, const char *prog, const char *path,
+			struct json_object *cfg)
+{
+	struct json_object *v, *pp;
+	const char *s;
+
+	if (!cfg || !json_object_object_get_ex(cfg, "consumer", &v))
+		return 0;
+	s = json_object_is_type(v, json_type_string) ?
+	    json_object_get_string(v) : NULL;
+	if (!s || (strcmp(s, "nfsd") && strcmp(s, "page_pool")))
+		return refuse(prog, path, "config.consumer: %s: expected "
+			      "\"nfsd\" or \"page_pool\"",
+			      json_object_to_json_string_ext(v,
+						JSON_C_TO_STRING_PLAIN));
+	r->page_pool = !strcmp(s, "page_pool");
+	if (!r->page_pool)
+		return 0;
+	if (!json_object_object_get_ex(cfg, "page_pool", &pp))
+		return refuse(prog, path, "config.page_pool: missing: expected "
+			      "the page_pool consumer's settings "
+			      "(config.consumer is \"page_pool\")");
+	if (!json_object_is_type(pp, json_type_object))
+		return refuse(prog, path, "config.page_pool: %s: expected the "
+			      "page_pool consumer's settings (an object)",
+			      json_object_to_json_string_ext(pp,
+						JSON_C_TO_STRING_PLAIN));
+	r->timing_said = json_object_object_get_ex(pp, "call_timing", &v);
+	if (!r->timing_said)
+		return 0;
+	if (!json_object_is_type(v, json_type_boolean))
+		return refuse(prog, path, "config.page_pool.call_timing: %s: "
+			      "expected true or false",
+			      json_object_to_json_string_ext(v,
+						JSON_C_TO_STRING_PLAIN));
+	/* rpcsim --consumer=page_pool --call-timing=off: nulls for times */
+	r->untimed = !json_object_get_boolean(v);
+	return 0;
+}
+
 /* What a point ran, as a refusal names it. */
 static const char *run_kind(bool page_pool, bool untimed)
 {
@@ -764,10 +763,9 @@ static const char *run_kind(bool page_pool, bool untimed)
 static int row_read(struct table *t, const char *prog, const char *path)
 {
 	struct json_object *root = load_doc(prog, path);
-	struct json_object *sw, *keys, *cfg, *intr, *timing;
-	const char *program, *consumer;
-	bool page_pool, untimed;
-	struct row *r;
+	struct json_object *sw, *keys, *cfg, *intr;
+	struct row *r, kind = { 0 };
+	const char *program;
 	int ret = -1;
 
 	if (!root)
@@ -803,34 +801,28 @@ static int row_read(struct table *t, const char *prog, const char *path)
 		       t->rows[0].path : "the first file");
 		goto out;
 	}
-	consumer = get_str(cfg, "consumer");
-	page_pool = consumer && !strcmp(consumer, "page_pool");
-	/* rpcsim --consumer=page_pool --call-timing=off: nulls for times */
-	timing = get_obj(get_obj(cfg, "page_pool", json_type_object),
-			 "call_timing", json_type_boolean);
-	untimed = page_pool && timing && !json_object_get_boolean(timing);
-	if (t->nr_rows && (page_pool != t->page_pool ||
-			   untimed != t->untimed)) {
+	if (row_consumer(&kind, prog, path, cfg))
+		goto out;
+	if (t->nr_rows && (kind.page_pool != t->page_pool ||
+			   kind.untimed != t->untimed)) {
 		refuse(prog, path, "config: a point of %s, but %s is of %s: "
 		       "the points of a sweep run one consumer, timed alike",
-		       run_kind(page_pool, untimed), t->rows[0].path,
+		       run_kind(kind.page_pool, kind.untimed), t->rows[0].path,
 		       run_kind(t->page_pool, t->untimed));
 		goto out;
 	}
 	t->rows = xrealloc(t->rows, t->nr_rows + 1, sizeof(*t->rows));
 	r = &t->rows[t->nr_rows];
-	memset(r, 0, sizeof(*r));
+	*r = kind;
 	r->path = path;
-	r->page_pool = page_pool;
-	r->untimed = untimed;
 	if (row_check(t, r, prog, path, root, sw, cfg)) {
 		row_free(t, r);
 		goto out;
 	}
 	row_origin(r, root);
 	row_pcp_ran(t, r, cfg);
-	t->page_pool = page_pool;
-	t->untimed = untimed;
+	t->page_pool = r->page_pool;
+	t->untimed = r->untimed;
 	t->nr_rows++;
 	ret = 0;
 out:
@@ -931,6 +923,85 @@ static void print_keys_row(FILE *out, const struct table *t,
 			row_value_shown(t, r, k));
 }
 
+/* A cell of the tables: long enough for any figure the reader takes. */
+#define CELL	48
+
+/* Row @r's cells of mode @m in the latency table: mean, +- and change. */
+static void latency_cells(const struct table *t, const struct row *r, int m,
+			  char mean[CELL], char sd[CELL], char chg[CELL])
+{
+	const struct row *first = &t->rows[0];
+
+	if (!r->have[m]) {
+		snprintf(mean, CELL, "-");
+		sd[0] = chg[0] = '\0';
+		return;
+	}
+	snprintf(mean, CELL, "%.3f", r->mean[m]);
+	if (r->runs[m] > 1 && isfinite(r->sd[m]))
+		snprintf(sd, CELL, "%.3f", r->sd[m]);
+	else
+		snprintf(sd, CELL, "-");
+	if (r == first)
+		snprintf(chg, CELL, "base");
+	else if (first->have[m] && first->mean[m] > 0)
+		change_text(chg, CELL, 100 * (r->mean[m] - first->mean[m]) /
+			    first->mean[m]);
+	else
+		snprintf(chg, CELL, "-");
+}
+
+/*
+ * Row @r's cells of mode @m in the packet table: the rate in millions,
+ * and for a bulk mode beside single (@vs) its change against single.
+ */
+static void pps_cells(const struct row *r, int m, bool vs, char pps[CELL],
+		      char chg[CELL])
+{
+	if (r->have[m])
+		snprintf(pps, CELL, "%.3f", r->pps[m] / 1e6);
+	else
+		snprintf(pps, CELL, "-");
+	chg[0] = '\0';
+	if (!m || !vs || !r->have[m])
+		return;
+	if (r->have[0] && r->pps[0] > 0)
+		change_text(chg, CELL, 100 * (r->pps[m] / r->pps[0] - 1));
+	else
+		snprintf(chg, CELL, "-");
+}
+
+static void widen(int *w, const char *cell)
+{
+	if ((int)strlen(cell) > *w)
+		*w = (int)strlen(cell);
+}
+
+/*
+ * The columns' widths: the headers' (9 for a figure, 8 for +- and
+ * change), or the widest cell's, so that the columns stay aligned up to
+ * the largest figures the reader takes (a mean of 1e9 us, 10^12
+ * packets/s).
+ */
+static void table_widths(struct table *t)
+{
+	char a[CELL], b[CELL], c[CELL];
+
+	for (int m = 0; m < NR_MODES; m++) {
+		t->w_mean[m] = t->w_pps[m] = t->w_vs[m] = 9;
+		t->w_sd[m] = t->w_chg[m] = 8;
+		for (unsigned int i = 0; i < t->nr_rows; i++) {
+			latency_cells(t, &t->rows[i], m, a, b, c);
+			widen(&t->w_mean[m], a);
+			widen(&t->w_sd[m], b);
+			widen(&t->w_chg[m], c);
+			pps_cells(&t->rows[i], m, t->mode_seen[0], a, b);
+			widen(&t->w_pps[m], a);
+			widen(&t->w_vs[m], b);
+		}
+	}
+}
+
 static void print_latency_head(FILE *out, const struct table *t)
 {
 	fprintf(out, "%s latency per call in us: the mean "
@@ -941,7 +1012,8 @@ static void print_latency_head(FILE *out, const struct table *t)
 	print_keys_head(out, t);
 	for (int m = 0; m < NR_MODES; m++)
 		if (t->mode_seen[m])
-			fprintf(out, "  %9s %8s %8s", mode_names[m], "+-",
+			fprintf(out, "  %*s %*s %*s", t->w_mean[m],
+				mode_names[m], t->w_sd[m], "+-", t->w_chg[m],
 				"change");
 	fprintf(out, "%s\n", t->notes ? "  where" : "");
 }
@@ -949,31 +1021,15 @@ static void print_latency_head(FILE *out, const struct table *t)
 static void print_latency_row(FILE *out, const struct table *t,
 			      const struct row *r)
 {
-	const struct row *first = &t->rows[0];
-
 	print_keys_row(out, t, r);
 	for (int m = 0; m < NR_MODES; m++) {
-		char sd[32], chg[32];
+		char mean[CELL], sd[CELL], chg[CELL];
 
 		if (!t->mode_seen[m])
 			continue;
-		if (!r->have[m]) {
-			fprintf(out, "  %9s %8s %8s", "-", "", "");
-			continue;
-		}
-		if (r->runs[m] > 1 && isfinite(r->sd[m]))
-			snprintf(sd, sizeof(sd), "%.3f", r->sd[m]);
-		else
-			snprintf(sd, sizeof(sd), "-");
-		if (r == first)
-			snprintf(chg, sizeof(chg), "base");
-		else if (first->have[m] && first->mean[m] > 0)
-			snprintf(chg, sizeof(chg), "%+.1f%%", 100 *
-				 (r->mean[m] - first->mean[m]) /
-				 first->mean[m]);
-		else
-			snprintf(chg, sizeof(chg), "-");
-		fprintf(out, "  %9.3f %8s %8s", r->mean[m], sd, chg);
+		latency_cells(t, r, m, mean, sd, chg);
+		fprintf(out, "  %*s %*s %*s", t->w_mean[m], mean, t->w_sd[m],
+			sd, t->w_chg[m], chg);
 	}
 	if (r->elsewhere)
 		fprintf(out, "  *");
@@ -997,9 +1053,9 @@ static void print_pps_table(FILE *out, const struct table *t)
 	for (int m = 0; m < NR_MODES; m++) {
 		if (!t->mode_seen[m])
 			continue;
-		fprintf(out, "  %9s", mode_names[m]);
+		fprintf(out, "  %*s", t->w_pps[m], mode_names[m]);
 		if (m && vs)
-			fprintf(out, " %9s", "vs single");
+			fprintf(out, " %*s", t->w_vs[m], "vs single");
 	}
 	fprintf(out, "%s\n", t->notes ? "  where" : "");
 	for (unsigned int i = 0; i < t->nr_rows; i++) {
@@ -1007,20 +1063,14 @@ static void print_pps_table(FILE *out, const struct table *t)
 
 		print_keys_row(out, t, r);
 		for (int m = 0; m < NR_MODES; m++) {
-			char chg[32] = "-";
+			char pps[CELL], chg[CELL];
 
 			if (!t->mode_seen[m])
 				continue;
-			if (r->have[m])
-				fprintf(out, "  %9.3f", r->pps[m] / 1e6);
-			else
-				fprintf(out, "  %9s", "-");
-			if (!m || !vs)
-				continue;
-			if (r->have[m] && r->have[0] && r->pps[0] > 0)
-				snprintf(chg, sizeof(chg), "%+.1f%%", 100 *
-					 (r->pps[m] / r->pps[0] - 1));
-			fprintf(out, " %9s", r->have[m] ? chg : "");
+			pps_cells(r, m, vs, pps, chg);
+			fprintf(out, "  %*s", t->w_pps[m], pps);
+			if (m && vs)
+				fprintf(out, " %*s", t->w_vs[m], chg);
 		}
 		fprintf(out, "%s\n", r->elsewhere ? "  *" : "");
 	}
@@ -1259,6 +1309,7 @@ static int table_of(FILE *out, const char *prog, char *const *paths,
 		t.rows[i].elsewhere = row_elsewhere(&t, &t.rows[i], &t.rows[0]);
 		t.notes += t.rows[i].elsewhere;
 	}
+	table_widths(&t);
 	print_header(out, &t);
 	if (!t.untimed) {
 		print_latency_head(out, &t);
@@ -1453,25 +1504,27 @@ static double across_figure(const struct table *t, const struct row *r,
 	return t->untimed ? r->pps[m] / 1e6 : r->mean[m];
 }
 
-/* A folder's cell of mode @m at point @p: its figure, the change. */
-static void print_cell(FILE *out, const struct table *t, uint64_t p, int m,
-		       int width)
+/* A folder's cells of mode @m at point @p: its figure, the change. */
+static void across_cells(const struct table *t, uint64_t p, int m,
+			 char fig[CELL], char chg[CELL])
 {
 	const struct row *r = row_of_point(t, p), *first = &t->rows[0];
 	double v, v0;
-	char chg[32] = "-";
 
 	if (!r || !r->have[m]) {
-		fprintf(out, "  %*s %8s", width, "-", "");
+		snprintf(fig, CELL, "-");
+		chg[0] = '\0';
 		return;
 	}
 	v = across_figure(t, r, m);
 	v0 = first->have[m] ? across_figure(t, first, m) : 0;
+	snprintf(fig, CELL, "%.3f", v);
 	if (r == first)
-		snprintf(chg, sizeof(chg), "base");
+		snprintf(chg, CELL, "base");
 	else if (v0 > 0)
-		snprintf(chg, sizeof(chg), "%+.1f%%", 100 * (v - v0) / v0);
-	fprintf(out, "  %*.3f %8s", width, v, chg);
+		change_text(chg, CELL, 100 * (v - v0) / v0);
+	else
+		snprintf(chg, CELL, "-");
 }
 
 /* Mode @m's table across the folders @tabs[@n] (of one grid, with rows). */
@@ -1479,7 +1532,8 @@ static void print_across_mode(FILE *out, const struct table *tabs,
 			      char *const *names, unsigned int n, int m)
 {
 	const struct table *t0 = &tabs[0];
-	int width[n];
+	int width[n], wchg[n];
+	char fig[CELL], chg[CELL];
 
 	fprintf(out, "\nacross %u folders: %s, %s, and its "
 		"change against the folder's\nfirst point\n\n%5s", n,
@@ -1491,8 +1545,15 @@ static void print_across_mode(FILE *out, const struct table *tabs,
 		const char *base = strrchr(names[i], '/');
 
 		base = base ? base + 1 : names[i];
+		/* the folder's name, or its widest figure and change */
 		width[i] = strlen(base) > 9 ? (int)strlen(base) : 9;
-		fprintf(out, "  %*s %8s", width[i], base, "change");
+		wchg[i] = 8;
+		for (uint64_t p = 1; p <= t0->rows[0].points; p++) {
+			across_cells(&tabs[i], p, m, fig, chg);
+			widen(&width[i], fig);
+			widen(&wchg[i], chg);
+		}
+		fprintf(out, "  %*s %*s", width[i], base, wchg[i], "change");
 	}
 	fputc('\n', out);
 	for (uint64_t p = 1; p <= t0->rows[0].points; p++) {
@@ -1506,8 +1567,10 @@ static void print_across_mode(FILE *out, const struct table *tabs,
 		for (unsigned int k = 0; k < t0->nr_keys; k++)
 			fprintf(out, "  %*s", grid_key_width(t0, k),
 				r->values[k]);
-		for (unsigned int i = 0; i < n; i++)
-			print_cell(out, &tabs[i], p, m, width[i]);
+		for (unsigned int i = 0; i < n; i++) {
+			across_cells(&tabs[i], p, m, fig, chg);
+			fprintf(out, "  %*s %*s", width[i], fig, wchg[i], chg);
+		}
 		fputc('\n', out);
 	}
 }

@@ -43,7 +43,10 @@ int sweep_table(FILE *out, const char *prog, char *const *paths,
  * configuration together with their change against the first; the
  * file-wide settings that differ between files as columns; files from
  * another host or build than the first marked.  Returns 0; 1 when a
- * file cannot be read or is not a pagebench result (said on stderr).
+ * file cannot be read or is not a pagebench result (said on stderr, one
+ * line naming the field: a member missing or out of range, a name
+ * pagebench has not, a configuration twice, a run cut short), whose rows
+ * are left out of the table.
  */
 int sweep_pagebench_table(FILE *out, const char *prog, char *const *paths);
 

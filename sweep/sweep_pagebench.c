@@ -11,18 +11,47 @@
  * against the first; the file-wide settings that differ between files
  * (pcp implementation, --free, --je-tcache, --je-batch) are columns, and
  * files run on another host or build than the first are marked, as in
- * rpcsim's table.  See sweep.h.
+ * rpcsim's table.  Each file is checked as rpcsim's points are (a fault
+ * is one line naming the file and the JSON path) and a refused file's
+ * rows are left out; the others are tabulated.  See sweep.h.
  */
 #include <config.h>
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "result_schema.h"
 #include "sweep.h"
 #include "sweep_json.h"
 #include "tool.h"
+
+/*
+ * What a file may hold: pagebench's own names (pagebench.c's
+ * pb_allocator_names, harness.c's pb_api_names, libpagepool's bulk
+ * contracts) and bounds (pagebench.h's MAX_RUNS, harness.h's
+ * PB_MAX_BULK, --run-ms); for the figures, what no run measures: ns per
+ * page up to result_schema.h's longest call, and a spread of runs up to
+ * that over the smallest median written (4 decimals).
+ */
+static const char *const pb_allocators[] = {
+	"buddy", "jemalloc", "plugin", "glibc", "mallocx", "mempool",
+	"tcmalloc", "lifo", "contract", "percpu", NULL
+};
+static const char *const pb_apis[] = { "single", "list", "array", NULL };
+static const char *const pb_variants[] = {
+	"merged", "stop-at-first-populated", "batched-stats",
+	"no-single-fallback", "pure-output", NULL
+};
+
+#define PB_RUNS_MAX		1000
+#define PB_BULK_MAX		128
+#define PB_RUN_MS_MIN		0.1
+#define PB_RUN_MS_MAX		10000.0
+#define PB_NS_MAX		(RESULT_LATENCY_MAX_US * 1000)
+#define PB_SPREAD_MAX_PCT	(100 * PB_NS_MAX / 1e-4)
 
 /* The settings a file has one value of, shown when files differ. */
 static const struct {
@@ -95,26 +124,114 @@ static void file_origin(struct pfile *f, struct json_object *root,
 		else
 			f->fkey[k] = dup_or(json_object_get_string(v), "?");
 	}
-	get_num(config, "runs", &f->runs);
-	get_num(config, "run_ms", &f->run_ms);
 	smoke = get_obj(config, "smoke", json_type_boolean);
 	f->smoke = smoke && json_object_get_boolean(smoke);
 }
 
-/* Row @i of @results into @t; -1 (said) when it lacks a field. */
+/*
+ * Member @key of @o as one of @words, or null with @null_ok (*@out NULL):
+ * 0, or -1 (said).
+ */
+static int get_word(const char *prog, const char *path, const char *where,
+		    struct json_object *o, const char *key,
+		    const char *const *words, bool null_ok, const char **out)
+{
+	struct json_object *v = NULL;
+	bool there = json_object_object_get_ex(o, key, &v);
+	const char *s = json_object_is_type(v, json_type_string) ?
+			json_object_get_string(v) : NULL;
+	char list[256], shown[96];
+	size_t n = 0;
+
+	*out = NULL;
+	if (there && !v && null_ok)
+		return 0;
+	for (size_t i = 0; s && words[i]; i++)
+		if (!strcmp(s, words[i])) {
+			*out = words[i];
+			return 0;
+		}
+	for (size_t i = 0; words[i] && n < sizeof(list); i++)
+		n += (size_t)snprintf(list + n, sizeof(list) - n, "%s%s",
+				      !i ? "" : words[i + 1] ? ", " : " or ",
+				      words[i]);
+	return refuse(prog, path, "%s%s: %s: expected %s%s", where, key,
+		      there ? json_shown(v, shown, sizeof(shown)) : "missing",
+		      null_ok ? "null or " : "", list);
+}
+
+static void row_free(struct prow *r)
+{
+	free(r->allocator);
+	free(r->api);
+	free(r->variant);
+}
+
+/*
+ * Row @i of @results into @t, a file of @runs runs: its configuration
+ * (allocator, API, bulk size and contract, each one pagebench has, and
+ * not one of @first..@i - 1 again), its median ns per page and the runs'
+ * spread, and a time for each run, not beyond what a run measures.  0, or
+ * -1 (said).
+ */
 static int row_read(struct ptable *t, const char *prog, const char *path,
-		    struct json_object *results, size_t i)
+		    struct json_object *results, size_t i, unsigned int first,
+		    int64_t runs)
 {
 	struct json_object *r = json_object_array_get_idx(results, i);
-	const char *alloc = get_str(r, "allocator"), *api = get_str(r, "api");
+	struct json_object *runs_ns;
+	const char *alloc, *api, *variant;
+	char where[64], w[96];
 	struct prow *row;
-	double bulk, ns;
+	double ns, spread, x;
+	int64_t bulk;
 
-	if (!alloc || !api || !get_num(r, "bulk", &bulk) ||
-	    !get_num(r, "ns_per_page", &ns)) {
-		fprintf(stderr, "%s: %s: results[%zu] lacks allocator, api, "
-			"bulk or ns_per_page\n", prog, path, i);
+	snprintf(where, sizeof(where), "results[%zu].", i);
+	if (!json_object_is_type(r, json_type_object))
+		return refuse(prog, path, "results[%zu]: not an object", i);
+	if (get_word(prog, path, where, r, "allocator", pb_allocators, false,
+		     &alloc) ||
+	    get_word(prog, path, where, r, "api", pb_apis, false, &api) ||
+	    get_count(prog, path, where, r, "bulk", 1, PB_BULK_MAX, &bulk) ||
+	    get_word(prog, path, where, r, "variant", pb_variants, true,
+		     &variant) ||
+	    get_figure(prog, path, where, r, "ns_per_page", PB_NS_MAX, false,
+		       &ns) ||
+	    /* null: a median of 0 has no spread */
+	    get_figure(prog, path, where, r, "spread_pct", PB_SPREAD_MAX_PCT,
+		       true, &spread))
 		return -1;
+	if (!strcmp(api, "single") && bulk != 1)
+		return refuse(prog, path, "%sbulk: %lld: the single API takes "
+			      "one page at a time (bulk 1)", where,
+			      (long long)bulk);
+	runs_ns = get_obj(r, "runs_ns", json_type_array);
+	if (!runs_ns || json_object_array_length(runs_ns) != (size_t)runs)
+		return refuse(prog, path, "%sruns_ns: %s%zu run%s, but "
+			      "config.runs is %lld", where, runs_ns ? "" :
+			      "missing: ", runs_ns ?
+			      json_object_array_length(runs_ns) : 0,
+			      runs_ns && json_object_array_length(runs_ns) ==
+			      1 ? "" : "s", (long long)runs);
+	for (size_t k = 0; k < (size_t)runs; k++) {
+		snprintf(w, sizeof(w), "runs_ns[%zu]", k);
+		if (figure_of(prog, path, where, w,
+			      json_object_array_get_idx(runs_ns, k), PB_NS_MAX,
+			      &x))
+			return -1;
+	}
+	for (unsigned int j = first; j < t->nr_rows; j++) {
+		const struct prow *o = &t->rows[j];
+
+		if (!strcmp(o->allocator, alloc) && !strcmp(o->api, api) &&
+		    o->bulk == (double)bulk &&
+		    !strcmp(o->variant, variant ? variant : "-"))
+			return refuse(prog, path, "results[%zu]: %s %s bulk "
+				      "%lld %s again (results[%u] is that "
+				      "configuration too): one row per "
+				      "configuration", i, alloc, api,
+				      (long long)bulk, variant ? variant : "-",
+				      j - first);
 	}
 	t->rows = xrealloc(t->rows, t->nr_rows + 1, sizeof(*t->rows));
 	row = &t->rows[t->nr_rows];
@@ -123,21 +240,25 @@ static int row_read(struct ptable *t, const char *prog, const char *path,
 	row->seq = t->nr_rows++;
 	row->allocator = xstrdup(alloc);
 	row->api = xstrdup(api);
-	row->variant = dup_or(get_str(r, "variant"), "-");
-	row->bulk = bulk;
+	row->variant = dup_or(variant, "-");
+	row->bulk = (double)bulk;
 	row->ns = ns;
-	if (!get_num(r, "spread_pct", &row->spread))
-		row->spread = -1;
+	row->spread = isnan(spread) ? -1 : spread;
 	return 0;
 }
 
-/* File @path into @t; -1 (said) when it is not a pagebench result. */
+/*
+ * File @path into @t; -1 (said) when it is not a pagebench result, one
+ * line naming the file and the field, and none of its rows is kept.
+ */
 static int file_read(struct ptable *t, const char *prog, const char *path)
 {
 	struct json_object *root = load_doc(prog, path);
-	struct json_object *results, *config;
+	struct json_object *results, *config, *intr = NULL;
 	unsigned int first = t->nr_rows;
 	struct pfile *f;
+	int64_t runs;
+	double run_ms;
 	int ret = -1;
 
 	if (!root)
@@ -149,9 +270,42 @@ static int file_read(struct ptable *t, const char *prog, const char *path)
 			"or config)\n", prog, path);
 		goto out;
 	}
+	/* as an interrupted rpcsim point: no result, whatever --partial */
+	if (json_object_object_get_ex(root, "interrupted", &intr) &&
+	    !json_object_is_type(intr, json_type_boolean)) {
+		refuse(prog, path, "interrupted: %s: expected true or false",
+		       json_object_to_json_string_ext(intr,
+						JSON_C_TO_STRING_PLAIN));
+		goto out;
+	}
+	if (intr && json_object_get_boolean(intr)) {
+		const char *sig = get_str(root, "signal");
+
+		refuse(prog, path, "interrupted: a run cut short by %s, not a "
+		       "result (pagebench --results writes no file when cut "
+		       "short)", sig ? sig : "a signal");
+		goto out;
+	}
+	if (get_count(prog, path, "config.", config, "runs", 1, PB_RUNS_MAX,
+		      &runs) ||
+	    get_figure(prog, path, "config.", config, "run_ms",
+		       PB_RUN_MS_MAX, false, &run_ms))
+		goto out;
+	if (run_ms < PB_RUN_MS_MIN) {
+		refuse(prog, path, "config.run_ms: %g: expected a finite number "
+		       "%g to %g", run_ms, PB_RUN_MS_MIN, PB_RUN_MS_MAX);
+		goto out;
+	}
+	if (!json_object_array_length(results)) {
+		refuse(prog, path, "results: empty: expected a configuration "
+		       "or more");
+		goto out;
+	}
 	for (size_t i = 0; i < json_object_array_length(results); i++) {
-		if (row_read(t, prog, path, results, i)) {
-			t->nr_rows = first;	/* its rows go with it */
+		if (row_read(t, prog, path, results, i, first, runs)) {
+			/* its rows go with it */
+			while (t->nr_rows > first)
+				row_free(&t->rows[--t->nr_rows]);
 			goto out;
 		}
 	}
@@ -160,6 +314,8 @@ static int file_read(struct ptable *t, const char *prog, const char *path)
 	memset(f, 0, sizeof(*f));
 	f->path = path;
 	file_origin(f, root, config);
+	f->runs = (double)runs;
+	f->run_ms = run_ms;
 	ret = 0;
 out:
 	json_object_put(root);
@@ -212,11 +368,8 @@ static void table_settle(struct ptable *t)
 
 static void table_free(struct ptable *t)
 {
-	for (unsigned int i = 0; i < t->nr_rows; i++) {
-		free(t->rows[i].allocator);
-		free(t->rows[i].api);
-		free(t->rows[i].variant);
-	}
+	for (unsigned int i = 0; i < t->nr_rows; i++)
+		row_free(&t->rows[i]);
 	for (unsigned int i = 0; i < t->nr_files; i++) {
 		free(t->files[i].host);
 		free(t->files[i].build);
@@ -260,15 +413,19 @@ static void change_cell(struct line *l, const struct ptable *t,
 	const struct prow *r = &t->rows[i];
 	const struct prow *base = r;
 	bool alone = (i + 1 >= t->nr_rows || t->rows[i + 1].group != r->group);
+	char change[32];
 
 	while (base > t->rows && base[-1].group == r->group)
 		base--;
-	if (base == r)
+	if (base == r) {
 		put(l, true, "%s", alone ? "-" : "base");
-	else if (base->ns > 0)
-		put(l, true, "%+.1f%%", 100 * (r->ns - base->ns) / base->ns);
-	else
+	} else if (base->ns > 0) {
+		change_text(change, sizeof(change),
+			    100 * (r->ns - base->ns) / base->ns);
+		put(l, true, "%s", change);
+	} else {
 		put(l, true, "-");
+	}
 }
 
 /* The header line's cells. */
@@ -412,7 +569,10 @@ int sweep_pagebench_table(FILE *out, const char *prog, char *const *paths)
 		if (file_read(&t, prog, *p))
 			ret = 1;
 	if (!t.nr_files) {
-		fprintf(stderr, "%s: no pagebench result to tabulate\n", prog);
+		/* one line: a file refused says why there is no table */
+		if (!ret)
+			fprintf(stderr, "%s: no pagebench result to "
+				"tabulate\n", prog);
 		table_free(&t);
 		return 1;
 	}

@@ -73,7 +73,7 @@ fails()
 		diag "exit $status: $(cat "$ERR")"
 }
 
-plan_tests 70
+plan_tests 85
 
 # --- the tables ----------------------------------------------------------
 golden plain-asan plain.json asan.json
@@ -616,6 +616,13 @@ if have_python; then
 	sed 's/"calls": [0-9]*/"calls": 1e308/' "$fixtures/plain.json" >"$tmpdir/huge.json"
 	fails 1 "huge.json: modes[0].calls: 1e308: expected an integer, 0 or more" \
 		plain.json "$tmpdir/huge.json"
+	# beyond json-c's integers: read as 2^64 - 1, which it is not
+	edited plain.json bigcalls.json 'd["modes"][0]["per_run"][0]["calls"] = 10**30' \
+		"bigcalls.json: modes[0].per_run[0].calls: 18446744073709551615 or more: out of range: expected an integer, 0 or more, at most 18446744073709551614"
+	edited plain.json bigcount.json 'd["modes"][1]["per_run"][1]["counters"]["pgalloc"] = -10**30' \
+		"bigcount.json: modes[1].per_run[1].counters.pgalloc: -9223372036854775808 or less: expected an integer, 0 or more"
+	edited jemalloc.json bigslots.json 'd["config"]["jemalloc"]["tcache_slots"] = -10**30' \
+		"bigslots.json: config.jemalloc.tcache_slots: -9223372036854775808 or less: out of range: expected an integer, at least -9223372036854775807"
 	edited plain.json negative.json 'd["modes"][0]["per_run"][0]["counters"]["pgalloc"] = -5' \
 		"negative.json: modes[0].per_run[0].counters.pgalloc: -5: expected an integer, 0 or more"
 	edited plain.json badcfg.json 'd["config"]["completion"] = "elsewhere"' \
@@ -631,8 +638,50 @@ if have_python; then
 		'badrefill.json: modes[0].per_run[0].by_refill.one_page.mean_us: "fast": expected a finite number, 0 or more or null'
 	edited trace.json abadrefill.json 'd["modes"][0]["runs"][0]["by_refill"] = 3' \
 		'abadrefill.json: modes[0].runs[0].by_refill'
+	# A null figure is called null, not missing, with where null
+	# belongs: a latency in a page_pool document of calls not timed.
+	edited plain.json nullmean.json 'd["modes"][0]["per_run"][0]["mean_us"] = None' \
+		'nullmean.json: modes[0].per_run[0].mean_us: null: expected a number (null only in a page_pool document whose calls were not timed)'
+	edited plain.json nullrate.json 'd["modes"][1]["per_run"][2]["requests_per_s"] = None' \
+		'nullrate.json: modes[1].per_run[2].requests_per_s: null: expected a number'
+	edited plain.json ppnull.json \
+		'd["config"]["consumer"] = "page_pool"; d["config"]["page_pool"] = {"call_timing": True}; d["modes"][0]["per_run"][0]["percentiles_us"]["p90"] = None' \
+		'ppnull.json: modes[0].per_run[0].percentiles_us.p90: null: expected a number (null only where config.page_pool.call_timing is false; here it is true)'
+	edited plain.json ppnotiming.json \
+		'd["config"]["consumer"] = "page_pool"; d["config"]["page_pool"] = {}; d["modes"][0]["per_run"][0]["mean_us"] = None' \
+		'ppnotiming.json: modes[0].per_run[0].mean_us: null: expected a number (null only where config.page_pool.call_timing is false; here it is missing: the calls were timed)'
+	edited plain.json ppnocfg.json 'd["config"]["consumer"] = "page_pool"' \
+		'ppnocfg.json: config.page_pool: missing: expected the page_pool consumer'"'"'s settings (config.consumer is "page_pool")'
+	edited plain.json consumer.json 'd["config"]["consumer"] = "foo"' \
+		'consumer.json: config.consumer: "foo": expected "nfsd" or "page_pool"'
+	# Figures no run measures: their sums and squares would overflow
+	# into inf and nan in the tables (the --sweep reader's bounds).
+	edited plain.json hugemean.json \
+		'[r.__setitem__("mean_us", 1.7e308) for r in d["modes"][0]["per_run"]]' \
+		'hugemean.json: modes[0].per_run[0].mean_us: 1.7e+308: expected a finite number 0 to 1e+09'
+	edited plain.json hugerate.json 'd["modes"][0]["per_run"][1]["requests_per_s"] = 1e308' \
+		'hugerate.json: modes[0].per_run[1].requests_per_s: 1e+308: expected a finite number 0 to 1e+12'
+	edited plain.json hugepages.json 'd["modes"][2]["per_run"][0]["pages_per_call"] = 3e16' \
+		'hugepages.json: modes[2].per_run[0].pages_per_call: 3e+16: expected a finite number 0 to 1e+12'
+	edited trace.json ahugemean.json 'd["modes"][0]["runs"][0]["latency_ns"]["mean_ns"] = 2e16' \
+		'ahugemean.json: modes[0].runs[0].latency_ns.mean_ns: 2e+16: expected a finite number 0 to 1e+12'
+	# A base so near 0 that the change is beyond a double: n/a, as a
+	# base of 0, not inf or nan.
+	python3 - "$fixtures/plain.json" "$tmpdir/tiny.json" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for r in d["modes"][0]["per_run"]:
+    r["mean_us"] = 1e-320
+json.dump(d, open(sys.argv[2], "w"))
+EOF
+	run --metrics=latency_us.mean "$tmpdir/tiny.json" plain.json
+	[ "$status" -eq 0 ] &&
+		grep -Eq '^ +1e-320 +3 +n/a +n/a .* single/latency_us.mean$' "$OUT" &&
+		! grep -Eiq 'inf|nan' "$OUT"
+	ok $? "a base mean of 1e-320: its change and interval n/a, no inf or nan" ||
+		diag "exit $status: $(cat "$ERR")" "$(grep single/ "$OUT")"
 else
-	skip 15 "python3 not found"
+	skip 29 "python3 not found"
 fi
 fails 1 "not a regular file (a directory)" plain.json "$tmpdir"
 
@@ -665,6 +714,14 @@ grep -q -- '--metrics=LIST .*' "$OUT" && grep -q 'default: every metric' "$OUT" 
 	[ -z "$missing" ]
 ok $? "--help lists every option, --metrics with its default" ||
 	diag "missing:$missing"
+# --sweep's tables as the man page gives them: page_pool's packets per
+# second, alone for points of calls not timed, which --plot cannot draw.
+tr -s ' \n' '  ' <"$OUT" >"$tmpdir/help"
+grep -q "page_pool points (--consumer=page_pool) add a table of each mode's packets per second in millions" "$tmpdir/help" &&
+	grep -q "which stands alone for an untimed folder (points run with --call-timing=off: no latency)" "$tmpdir/help" &&
+	grep -q -- "--plot draws the mean against the last swept key, and is refused (exit 1) for an untimed folder" "$tmpdir/help"
+ok $? "--help: --sweep's page_pool table, untimed folders and their --plot" ||
+	diag "$(cat "$tmpdir/help")"
 run --version
 [ "$status" -eq 0 ] && grep -Eq '^rpcsim-compare \(pagepool\) [0-9.]+, json-c [0-9.]+$' "$OUT"
 ok $? "--version names the version and json-c's"

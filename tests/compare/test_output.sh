@@ -16,7 +16,7 @@
 COMPARE=$top_builddir/compare/rpcsim-compare
 fix=$top_srcdir/tests/compare/fixtures
 tap_tmpdir test-compare-output
-plan_tests 12
+plan_tests 15
 
 run_cmd 30 "$COMPARE" --output-format=csv "$fix/plain.json" "$fix/asan.json" "$fix/jemalloc.json"
 cp "$OUT" "$tmpdir/csv"
@@ -101,8 +101,22 @@ run_cmd 30 "$COMPARE" --output="$tmpdir/no/such/x" "$fix/plain.json" "$fix/asan.
 	grep -q "^rpcsim-compare: --output=$tmpdir/no/such/x: " "$ERR"
 ok $? "--output=FILE in a missing folder: exit 1, one line" || diag "$(cat "$ERR")"
 run_cmd 30 "$COMPARE" --output-format=csv --sweep="$fix"
-[ "$status" -eq 2 ] && [ "$(cat "$ERR")" = "rpcsim-compare: --output-format=csv: not with --sweep (its table is text)" ]
+[ "$status" -eq 2 ] && [ "$(cat "$ERR")" = "rpcsim-compare: --output-format=csv: not with --sweep (its tables are text)" ]
 ok $? "--output-format=csv --sweep: refused, one line" || diag "$(cat "$ERR")"
+# The option refused is the one given, --json or --output-format=json.
+run_cmd 30 "$COMPARE" --sweep="$fix" --output-format=json
+[ "$status" -eq 2 ] && [ "$(cat "$ERR")" = "rpcsim-compare: --output-format=json: not with --sweep (its tables are text)" ]
+ok $? "--output-format=json --sweep: refused, naming --output-format=json" ||
+	diag "$(cat "$ERR")"
+run_cmd 30 "$COMPARE" --sweep="$fix" -j
+[ "$status" -eq 2 ] && [ "$(cat "$ERR")" = "rpcsim-compare: --json: not with --sweep (its tables are text)" ]
+ok $? "-j --sweep: refused, naming --json" || diag "$(cat "$ERR")"
+# --metrics: what the tables show, true of a page_pool sweep's (packets
+# per second, alone when untimed) and pagebench's too.
+run_cmd 30 "$COMPARE" --sweep="$fix" --metrics=x
+[ "$status" -eq 2 ] && [ "$(cat "$ERR")" = "rpcsim-compare: --metrics=x: not with --sweep (its tables' columns are fixed: the latency per call, a page_pool sweep's packets per second, pagebench's ns per page)" ]
+ok $? "--metrics --sweep: refused, naming every table's figure" ||
+	diag "$(cat "$ERR")"
 
 # --- signals while --output=FILE is written ----------------------------------------------
 # rpcsim-compare waits on standard input ('-', a FIFO held open here)

@@ -6,7 +6,8 @@
 # every mode's seed-shaped line in its key), temporary files removed;
 # without gnuplot (RPCSIM_GNUPLOT naming nothing), exit 1 with a message
 # before any run; gnuplot failing or drawing nothing: exit 1, its message,
-# no file; a name of another type: exit 2.  rpcsim-analyze reads a small
+# no file; a name of another type, or a bad RPCSIM_GNUPLOT_SECONDS (each
+# of the three tools): exit 2.  rpcsim-analyze reads a small
 # hand-made CTF trace (tests/analyze/ctfgen.py), so no LTTng is needed.
 # rpcsim-compare --plot on the committed fixtures: a stand-in gnuplot keeps
 # the script, whose data and titles are checked (one series per file in
@@ -45,7 +46,7 @@ have_analyze()
 	[ -x "$ANALYZE" ] && have_python
 }
 
-plan_tests 41
+plan_tests 45
 
 # Stand-ins for gnuplot: one failing with a message, one drawing nothing.
 printf '#!/bin/sh\necho "\\"plot.gp\\" line 3: boom" >&2\nexit 1\n' \
@@ -147,10 +148,40 @@ if have_analyze; then
 else
 	skip 1 "rpcsim-analyze or python3 missing"
 fi
+# A bad RPCSIM_GNUPLOT_SECONDS with --plot is bad usage, as a bad
+# PAGEPOOL_PCP is: one line, exit 2, before anything runs or is read;
+# without --plot nothing reads it.
 run env RPCSIM_GNUPLOT_SECONDS=0x10 "$RPCSIM" -n 10 --plot="$tmpdir/x.png"
-one_line 1 "RPCSIM_GNUPLOT_SECONDS=0x10: expected a number of seconds from 1 to 86400" &&
+[ "$status" -eq 2 ] && [ "$(cat "$ERR")" = "rpcsim: RPCSIM_GNUPLOT_SECONDS=0x10: expected a number of seconds from 1 to 86400" ] &&
 	[ ! -s "$OUT" ]
-ok $? "a bad RPCSIM_GNUPLOT_SECONDS: exit 1 before any run" ||
+ok $? "rpcsim, a bad RPCSIM_GNUPLOT_SECONDS: exit 2 before any run" ||
+	diag "exit $status: $(cat "$ERR")"
+run env RPCSIM_GNUPLOT_SECONDS=0 "$RPCSIM" -n 10 -q
+[ "$status" -eq 0 ] && [ ! -s "$ERR" ]
+ok $? "rpcsim, a bad RPCSIM_GNUPLOT_SECONDS without --plot: not read" ||
+	diag "exit $status: $(cat "$ERR")"
+if have_analyze; then
+	run env RPCSIM_GNUPLOT_SECONDS=0 "$ANALYZE" --plot="$tmpdir/x.svg" \
+		"$tmpdir/tiny"
+	[ "$status" -eq 2 ] && [ "$(cat "$ERR")" = "rpcsim-analyze: RPCSIM_GNUPLOT_SECONDS=0: expected a number of seconds from 1 to 86400" ] &&
+		[ ! -s "$OUT" ]
+	ok $? "rpcsim-analyze, a bad RPCSIM_GNUPLOT_SECONDS: exit 2, no report" ||
+		diag "exit $status: $(cat "$ERR")"
+else
+	skip 1 "rpcsim-analyze or python3 missing"
+fi
+fixtures=$top_srcdir/tests/compare/fixtures
+run env RPCSIM_GNUPLOT_SECONDS=86401 "$top_builddir/compare/rpcsim-compare" \
+	--plot="$tmpdir/x.svg" "$fixtures/plain.json" "$fixtures/asan.json"
+[ "$status" -eq 2 ] && [ "$(cat "$ERR")" = "rpcsim-compare: RPCSIM_GNUPLOT_SECONDS=86401: expected a number of seconds from 1 to 86400" ] &&
+	[ ! -s "$OUT" ]
+ok $? "rpcsim-compare, a bad RPCSIM_GNUPLOT_SECONDS: exit 2, no tables" ||
+	diag "exit $status: $(cat "$ERR")"
+# before the folder is read: a missing one would be exit 1
+run env RPCSIM_GNUPLOT_SECONDS= "$top_builddir/compare/rpcsim-compare" \
+	--sweep="$tmpdir/nosuch" --plot="$tmpdir/x.svg"
+[ "$status" -eq 2 ] && [ "$(cat "$ERR")" = "rpcsim-compare: RPCSIM_GNUPLOT_SECONDS=: expected a number of seconds from 1 to 86400" ]
+ok $? "rpcsim-compare --sweep, a bad RPCSIM_GNUPLOT_SECONDS: exit 2 before the folder is read" ||
 	diag "exit $status: $(cat "$ERR")"
 
 [ -z "$(ls -A "$tmpdir/t")" ]

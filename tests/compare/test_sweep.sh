@@ -5,15 +5,20 @@
 # file that cannot be a point of the grid (a point twice, a point number
 # outside 1..points or not an integer, a value outside the grid, a mean
 # that no run measures, a mode unknown or twice, no runs, no calls, other
-# --requests or --repeat than the other points) is named with the field
-# at fault in one line, no table is printed and the exit status is 1.
+# --requests or --repeat than the other points, a consumer or page_pool
+# settings rpcsim never writes, a null mean where the calls were timed)
+# is named with the field at fault in one line, no table is printed and
+# the exit status is 1.  pagebench result files beside them are read as
+# strictly: a figure out of range, a name or bulk size pagebench has not,
+# a configuration twice, runs_ns not one number per run, no result, a run
+# cut short are each one line, exit 1, the file's rows left out.
 # The files are read as input files are (common/files.h): a *.json that
 # is /dev/zero or a FIFO is refused at once, not read or waited on.
 
 # shellcheck source=tests/rpcsim/common.sh
 . "$top_srcdir/tests/rpcsim/common.sh"
 
-plan_tests 31
+plan_tests 61
 
 have_python || skip_rest "python3 is needed to edit the result files"
 
@@ -29,15 +34,17 @@ ok $? "the sweep as written: its table, exit 0" ||
 P1=threads-1_pcp-batch-31.json
 P2=threads-1_pcp-batch-63.json
 
-# refused CASE FILE PATTERN PYTHON: a copy of the sweep whose FILE is
-# changed by PYTHON (doc is its document; written back with NaN allowed)
-# must be refused: exit 1, no table, one line naming FILE and PATTERN.
+# refused CASE FILE PATTERN PYTHON: a copy of the sweep $sweep (good: the
+# one above) whose FILE is changed by PYTHON (doc is its document; written
+# back with NaN allowed) must be refused: exit 1, no table, one line
+# naming FILE and PATTERN.
 n=0
+sweep=good
 refused()
 {
 	n=$((n + 1))
 	d="$tmpdir/bad$n"
-	cp -r "$tmpdir/good" "$d"
+	cp -r "$tmpdir/$sweep" "$d"
 	python3 - "$d/$2" "$4" <<'EOF'
 import json, sys
 doc = json.load(open(sys.argv[1]))
@@ -96,6 +103,17 @@ refused "an empty per_run" "$P2" 'modes\[0\].per_run: 0 runs, but runs is 2$' \
 	'doc["modes"][0]["per_run"] = []'
 refused "0 calls" "$P2" 'modes\[2\].calls: 0: expected an integer 1 to ' \
 	'doc["modes"][2]["calls"] = 0'
+# json-c reads an integer beyond its range as the nearest it holds:
+# 10^30 calls would pass for 2^64 - 1, and 2^63 for 2^63 - 1 (within
+# the bound of calls).
+refused "10^30 calls" "$P2" \
+	'modes\[0\].calls: 18446744073709551615 or more: expected an integer 1 to 9223372036854775807$' \
+	'doc["modes"][0]["calls"] = 10**30'
+refused "2^63 calls" "$P2" \
+	'modes\[1\].calls: 9223372036854775808: expected an integer 1 to 9223372036854775807$' \
+	'doc["modes"][1]["calls"] = 2**63'
+refused "point -10^30" "$P2" 'sweep.point: -9223372036854775808 or less: expected an integer 1 to 4$' \
+	'doc["sweep"]["point"] = -10**30'
 refused "a run of 0 calls" "$P2" 'modes\[0\].per_run\[1\].calls: 0: expected an integer 1 to ' \
 	'doc["modes"][0]["per_run"][1]["calls"] = 0'
 refused "other --requests" "$P2" \
@@ -106,6 +124,40 @@ refused "other --repeat" "$P2" \
 	'doc["config"]["repeat"] = 3'
 refused "another program" "$P2" 'not an rpcsim --sweep result (no "program": "rpcsim")$' \
 	'doc["program"] = "pagebench-like"'
+refused "a consumer rpcsim has not" "$P2" 'config.consumer: "foo": expected "nfsd" or "page_pool"$' \
+	'doc["config"]["consumer"] = "foo"'
+
+# page_pool points: whether their calls were timed is config.page_pool's
+# call_timing, and a fault there is named there, not as a null mean.
+run --consumer=page_pool --alloc=all --requests=200 --call-timing=off \
+	--sweep=threads=1,2 --results="$tmpdir/untimed" --quiet
+[ "$status" -eq 0 ] && compare_sweep "$tmpdir/untimed" && [ ! -s "$ERR" ]
+ok $? "a page_pool sweep of calls not timed: its table, exit 0" ||
+	diag "exit $status: $(cat "$ERR")"
+run --consumer=page_pool --alloc=array --requests=200 \
+	--sweep=threads=1,2 --results="$tmpdir/timed" --quiet
+[ "$status" -eq 0 ] && compare_sweep "$tmpdir/timed" && [ ! -s "$ERR" ]
+ok $? "a page_pool sweep of timed calls: its table, exit 0" ||
+	diag "exit $status: $(cat "$ERR")"
+PP1=threads-1.json
+sweep=untimed
+refused "call_timing as a string" "$PP1" \
+	'config.page_pool.call_timing: "false": expected true or false$' \
+	'doc["config"]["page_pool"]["call_timing"] = "false"'
+refused "no call_timing (an older rpcsim: timed), null means" "$PP1" \
+	'modes\[0\].mean_us: null: expected a number (null only where config.page_pool.call_timing is false; here it is missing: the calls were timed)$' \
+	'del doc["config"]["page_pool"]["call_timing"]'
+refused "no config.page_pool" "$PP1" \
+	'config.page_pool: missing: expected the page_pool consumer.s settings (config.consumer is "page_pool")$' \
+	'del doc["config"]["page_pool"]'
+refused "config.page_pool not an object" "$PP1" \
+	'config.page_pool: \[\]: expected the page_pool consumer.s settings (an object)$' \
+	'doc["config"]["page_pool"] = []'
+sweep=timed
+refused "a null mean in a run of timed calls" "$PP1" \
+	'modes\[0\].per_run\[0\].mean_us: null: expected a number (null only where config.page_pool.call_timing is false; here it is true)$' \
+	'doc["modes"][0]["per_run"][0]["mean_us"] = None'
+sweep=good
 
 # A point twice: "5 of 4 points" was the table.
 d="$tmpdir/twice"
@@ -116,6 +168,155 @@ compare_sweep "$d"
 	grep -q "^rpcsim-compare: $d/zz-copy.json: sweep.point: 1 again ($d/$P1 is that point too): one file per point$" "$ERR"
 ok $? "a point twice: exit 1, both files named, no table" ||
 	diag "exit $status: $(cat "$ERR")" "$(head -3 "$OUT")"
+
+# --- the tables hold the largest figures read -------------------------------
+# aligned FILE: every table of FILE (its lines from a "point" header to the
+# next blank line) has lines of one length: the columns hold their cells.
+aligned()
+{
+	awk '/^point / { t = 1; n = length($0); next }
+	     /^$/ { t = 0 }
+	     t && length($0) != n { bad = 1; print "misaligned: " $0 }
+	     END { exit bad }' "$1"
+}
+d="$tmpdir/wide"
+cp -r "$tmpdir/good" "$d"
+python3 - "$d/$P2" <<'EOF'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+doc["modes"][0]["mean_us"] = 1234567.5
+doc["modes"][0]["elapsed_s"] = 100
+json.dump(doc, open(sys.argv[1], "w"))
+EOF
+compare_sweep "$d"
+[ "$status" -eq 0 ] && grep -q ' 1234567\.500 ' "$OUT" && aligned "$OUT"
+ok $? "a mean of 1234567.5 us: the latency table's columns widen, aligned" ||
+	diag "exit $status: $(cat "$ERR")" "$(cat "$OUT")"
+mkdir "$tmpdir/hosts"
+cp -r "$tmpdir/good" "$tmpdir/hosts/a"
+cp -r "$d" "$tmpdir/hosts/b"
+compare_sweep "$tmpdir/hosts"
+[ "$status" -eq 0 ] && grep -q ' 1234567\.500 ' "$OUT" && aligned "$OUT"
+ok $? "... and the table across folders" ||
+	diag "exit $status: $(cat "$ERR")" "$(cat "$OUT")"
+d="$tmpdir/fast"
+cp -r "$tmpdir/untimed" "$d"
+python3 - "$d/threads-2.json" <<'EOF'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+doc["modes"][1]["page_pool"]["packets_per_s"] = 1e12
+json.dump(doc, open(sys.argv[1], "w"))
+EOF
+compare_sweep "$d"
+[ "$status" -eq 0 ] && grep -q ' 1000000\.000 ' "$OUT" && aligned "$OUT"
+ok $? "10^12 packets/s: the packet table's columns widen, aligned" ||
+	diag "exit $status: $(cat "$ERR")" "$(cat "$OUT")"
+compare_sweep "$tmpdir/good"
+aligned "$OUT" &&
+	grep -qx 'point  threads  pcp-batch     single       +-   change       list       +-   change      array       +-   change' "$OUT" &&
+	[ "$(grep -Ec '^    [1-4] +[12] +(31|63)(  [ 0-9.]{9} [ 0-9.-]{8} [ 0-9.%+base-]{8}){3}$' "$OUT")" -eq 4 ]
+ok $? "ordinary figures: the columns as they were (9, 8, 8)" ||
+	diag "$(cat "$OUT")"
+
+# --- pagebench result files ------------------------------------------------
+# Read as strictly as the points: a file refused is one line naming it and
+# the field, exit 1, its rows left out; the other file is tabulated.
+PAGEBENCH=$top_builddir/pagebench/pagebench
+PB1=pagebench_allocators-buddy-lifo_api-single-array_bulk-1-64.json
+run_cmd 60 "$PAGEBENCH" --allocators=buddy,lifo --api=single,array \
+	--bulk=1,64 --smoke --runs=2 --run-ms=1 --results="$tmpdir/pb"
+run_cmd 60 "$PAGEBENCH" --allocators=buddy --api=array --bulk=64 --smoke \
+	--runs=1 --run-ms=1 --results="$tmpdir/pb"
+compare_sweep "$tmpdir/pb"
+[ "$status" -eq 0 ] && [ ! -s "$ERR" ] &&
+	[ "$(head -n 1 "$OUT")" = "pagebench: 7 rows of 2 result files" ]
+ok $? "two pagebench files: their table, exit 0" ||
+	diag "exit $status: $(cat "$ERR")" "$(head -n 3 "$OUT")"
+
+# pb_refused CASE PATTERN PYTHON: $PB1 changed by PYTHON is refused: one
+# line naming it and PATTERN, exit 1, the other file's row alone tabulated.
+pb_refused()
+{
+	n=$((n + 1))
+	d="$tmpdir/bad$n"
+	cp -r "$tmpdir/pb" "$d"
+	python3 - "$d/$PB1" "$3" <<'EOF'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+exec(sys.argv[2])
+json.dump(doc, open(sys.argv[1], "w"))
+EOF
+	compare_sweep "$d"
+	[ "$status" -eq 1 ] && [ "$(wc -l <"$ERR")" -eq 1 ] &&
+		grep -q "^rpcsim-compare: $d/$PB1: $2" "$ERR" &&
+		[ "$(head -n 1 "$OUT")" = "pagebench: 1 row of 1 result file" ]
+	ok $? "pagebench: $1: exit 1, one line naming the file and the field" ||
+		diag "exit $status: $(cat "$ERR")" "$(head -n 3 "$OUT")"
+}
+pb_refused "ns_per_page NaN" \
+	'results\[0\].ns_per_page: NaN: expected a finite number 0 to 1e+12$' \
+	'doc["results"][0]["ns_per_page"] = float("nan")'
+pb_refused "ns_per_page -1" \
+	'results\[1\].ns_per_page: -1: expected a finite number 0 to 1e+12$' \
+	'doc["results"][1]["ns_per_page"] = -1'
+pb_refused "ns_per_page 1e300" \
+	'results\[2\].ns_per_page: 1e+300: expected a finite number 0 to 1e+12$' \
+	'doc["results"][2]["ns_per_page"] = 1e300'
+pb_refused "bulk -3" 'results\[1\].bulk: -3: expected an integer 1 to 128$' \
+	'doc["results"][1]["bulk"] = -3'
+pb_refused "bulk 64 of the single API" \
+	'results\[0\].bulk: 64: the single API takes one page at a time (bulk 1)$' \
+	'doc["results"][0]["bulk"] = 64'
+pb_refused "a run cut short" \
+	'interrupted: a run cut short by SIGINT, not a result (pagebench --results writes no file when cut short)$' \
+	'doc["interrupted"] = True; doc["signal"] = "SIGINT"'
+pb_refused "an allocator pagebench has not" \
+	'results\[0\].allocator: "foo": expected buddy, jemalloc, plugin, glibc, mallocx, mempool, tcmalloc, lifo, contract or percpu$' \
+	'doc["results"][0]["allocator"] = "foo"'
+pb_refused "an unknown bulk contract" \
+	'results\[1\].variant: "fast": expected null or merged, ' \
+	'doc["results"][1]["variant"] = "fast"'
+pb_refused "runs_ns [\"a\"]" 'results\[0\].runs_ns: 1 run, but config.runs is 2$' \
+	'doc["results"][0]["runs_ns"] = ["a"]'
+pb_refused "a run's time as a string" 'results\[0\].runs_ns\[1\]: "a": not a number$' \
+	'doc["results"][0]["runs_ns"][1] = "a"'
+pb_refused "results []" 'results: empty: expected a configuration or more$' \
+	'doc["results"] = []'
+pb_refused "a configuration twice" \
+	'results\[2\]: buddy array bulk 1 merged again (results\[1\] is that configuration too): one row per configuration$' \
+	'doc["results"][2] = doc["results"][1]'
+pb_refused "config.runs 0" 'config.runs: 0: expected an integer 1 to 1000$' \
+	'doc["config"]["runs"] = 0'
+
+# Every name pagebench takes is one the reader takes (plugin comes from
+# --backend=plugin:PATH, not --allocators).
+names=$( { "$PAGEBENCH" --allocators=bogus; "$PAGEBENCH" --api=bogus
+	"$PAGEBENCH" --variant=bogus; } 2>&1 |
+	sed -n 's/.*; expected \(.*\), comma-separated, or all$/\1/p' |
+	tr -d ',')
+python3 - "$tmpdir/pb/$PB1" "$tmpdir/names" $names plugin <<'EOF'
+import json, os, sys
+doc = json.load(open(sys.argv[1]))
+os.mkdir(sys.argv[2])
+for i, name in enumerate(sys.argv[3:]):
+    d = json.loads(json.dumps(doc))
+    r = d["results"][1]
+    if name in ("single", "list", "array"):
+        r["api"] = name
+        r["bulk"] = 1 if name == "single" else 64
+    elif name in ("merged", "stop-at-first-populated", "batched-stats",
+                  "no-single-fallback", "pure-output"):
+        r["variant"] = name
+    else:
+        r["allocator"] = name
+    d["results"] = [r]
+    json.dump(d, open("%s/%02d.json" % (sys.argv[2], i), "w"))
+EOF
+compare_sweep "$tmpdir/names"
+[ "$status" -eq 0 ] && [ ! -s "$ERR" ] && [ "$(echo $names | wc -w)" -ge 17 ] &&
+	grep -q "^pagebench: $(($(echo $names | wc -w) + 1)) rows of " "$OUT"
+ok $? "every allocator, API and contract pagebench has is read" ||
+	diag "exit $status: $(cat "$ERR"); names: $names"
 
 # --- input files that are not regular files -------------------------------
 d="$tmpdir/zero"
