@@ -130,8 +130,10 @@ static void usage(FILE *f)
 "\n"
 "Exit status: 0 results printed; 1 a trace missing, unreadable,\n"
 "corrupted or incomplete (without --partial), or without any rpcsim or\n"
-"page_pool event, or the plot not drawn (no gnuplot, or it failed or\n"
-"never finished); 2 bad usage.\n",
+"page_pool event, the reading process or a decoding worker killed by a\n"
+"signal sent to it alone, the plot not drawn (no gnuplot, or it failed or\n"
+"never finished), or with --live no relay daemon answering, no such\n"
+"session, or one joined after its start; 2 bad usage.\n",
 		TP_COST_DEFAULT_NS, TP_COST_MAX_NS, PID_MAX, JOBS_MAX);
 }
 
