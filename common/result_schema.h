@@ -63,6 +63,12 @@ enum result_type {
 	T_STR	= 1 << 6,
 	T_OBJ	= 1 << 7,
 	T_ARR	= 1 << 8,
+	/*
+	 * With T_UINT: any integer up to 2^64 - 1 included, which json-c's
+	 * clamp of a larger one cannot be told from; for an identifier
+	 * (rpcsim's --seed takes any), never for a count that is summed.
+	 */
+	T_FULL64 = 1 << 9,
 };
 
 #define FIGURE	(T_NUM | T_NULL)	/* json.c: non-finite -> null */
@@ -186,7 +192,7 @@ enum result_type {
 	M(completion, "completion", T_STR, OPT, STRS(completions))	\
 	M(queue_depth, "queue_depth", T_UINT, OPT, NONE)		\
 	M(retry_wait_us, "retry_wait_us", T_UINT, OPT, NONE)		\
-	M(seed, "seed", T_UINT, OPT, NONE)				\
+	M(seed, "seed", T_UINT | T_FULL64, OPT, NONE)		\
 	M(repeat, "repeat", T_UINT, OPT, NONE)				\
 	M(warmup, "warmup", T_UINT, OPT, NONE)				\
 	M(asan, "asan", T_BOOL, OPT, NONE)				\
@@ -605,7 +611,7 @@ enum result_type {
 	M(completion, "completion", T_STR, OPT, NONE)			\
 	M(read_weight, "read_weight", T_UINT, OPT, NONE)		\
 	M(write_weight, "write_weight", T_UINT, OPT, NONE)		\
-	M(seed, "seed", T_UINT, OPT, NONE)				\
+	M(seed, "seed", T_UINT | T_FULL64, OPT, NONE)		\
 	M(version, "version", T_STR, OPT, NONE)				\
 	M(tcp_read, "tcp_read", T_UINT, OPT, NONE)			\
 	M(run_seq, "run_seq", T_UINT, OPT, NONE)

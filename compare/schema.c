@@ -212,7 +212,8 @@ static int check_value(struct check *c, json_object *v, unsigned int types,
 	 * json-c clamped it: not the number written, which is out of range
 	 * of the types that take its sign (below 0, of the others too).
 	 */
-	if (beyond > 0 && (types & (T_UINT | T_INT | T_NUM | T_SNUM)))
+	if (beyond > 0 && (types & (T_UINT | T_INT | T_NUM | T_SNUM)) &&
+	    !(types & T_FULL64))
 		return bad(c, "%s: out of range: expected %s, at most "
 			   "18446744073709551614", json_shown(v, val,
 							      sizeof(val)),

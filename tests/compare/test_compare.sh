@@ -73,7 +73,7 @@ fails()
 		diag "exit $status: $(cat "$ERR")"
 }
 
-plan_tests 85
+plan_tests 86
 
 # --- the tables ----------------------------------------------------------
 golden plain-asan plain.json asan.json
@@ -680,8 +680,20 @@ EOF
 		! grep -Eiq 'inf|nan' "$OUT"
 	ok $? "a base mean of 1e-320: its change and interval n/a, no inf or nan" ||
 		diag "exit $status: $(cat "$ERR")" "$(grep single/ "$OUT")"
+	# rpcsim --seed takes any 64-bit value, 2^64 - 1 (json-c's clamp)
+	# included: a seed is no count, compared as written
+	python3 - "$fixtures/plain.json" "$tmpdir/seed.json" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["config"]["seed"] = 2**64 - 1
+json.dump(d, open(sys.argv[2], "w"))
+EOF
+	run "$tmpdir/seed.json" "$tmpdir/seed.json"
+	[ "$status" -eq 0 ] && [ ! -s "$ERR" ]
+	ok $? "a seed of 2^64 - 1, as rpcsim --seed writes it: read" ||
+		diag "exit $status: $(cat "$ERR")"
 else
-	skip 29 "python3 not found"
+	skip 30 "python3 not found"
 fi
 fails 1 "not a regular file (a directory)" plain.json "$tmpdir"
 
