@@ -603,6 +603,18 @@ void pb_parse_options(int argc, char **argv, struct options *o)
 		tool_die(2, "--allocators=%s: the plugin allocator needs "
 			    "--backend=plugin:PATH.so", given[0]);
 	o->allocator[A_PLUGIN] = o->backend_plugin != NULL;
+	if (o->api[PB_API_LIST] && !o->api[PB_API_SINGLE] &&
+	    !o->api[PB_API_ARRAY]) {
+		bool pool = false;
+
+		for (int a = 0; a <= A_LAST_POOL; a++)
+			pool |= o->allocator[a];
+		if (!pool)
+			tool_die(2, "--api=list: only libpagepool's pools "
+				    "(buddy, jemalloc, a plugin) have the list "
+				    "API, and --allocators names none: nothing "
+				    "to measure");
+	}
 	if (o->results && o->json)
 		tool_die(2, "--json: not with --results=%s (the JSON document "
 			    "goes into its file; the text or CSV stays on "

@@ -40,6 +40,7 @@ bad_inputs=$(cat <<'TABLE'
 --api=single,single	--api=single,single: 'single' given twice
 --allocators=,buddy	--allocators=,buddy
 --variant=,merged	--variant=,merged
+--allocators=lifo,glibc --api=list	--api=list: only libpagepool's pools (buddy, jemalloc, a plugin) have the list API, and --allocators names none: nothing to measure
 --runs=0	--runs=0
 --runs=x	--runs=x
 --run-ms=0	--run-ms=0
