@@ -50,6 +50,8 @@ static const char *const pb_variants[] = {
 #define PB_BULK_MAX		128
 #define PB_RUN_MS_MIN		0.1
 #define PB_RUN_MS_MAX		10000.0
+/* pagebench's own slack on them: a duration's trip through seconds */
+#define PB_RUN_MS_SLACK		1e-9
 #define PB_NS_MAX		(RESULT_LATENCY_MAX_US * 1000)
 #define PB_SPREAD_MAX_PCT	(100 * PB_NS_MAX / 1e-4)
 
@@ -289,11 +291,16 @@ static int file_read(struct ptable *t, const char *prog, const char *path)
 	if (get_count(prog, path, "config.", config, "runs", 1, PB_RUNS_MAX,
 		      &runs) ||
 	    get_figure(prog, path, "config.", config, "run_ms",
-		       PB_RUN_MS_MAX, false, &run_ms))
+		       PB_RUN_MS_MAX + PB_RUN_MS_SLACK, false, &run_ms))
 		goto out;
-	if (run_ms < PB_RUN_MS_MIN) {
-		refuse(prog, path, "config.run_ms: %g: expected a finite number "
-		       "%g to %g", run_ms, PB_RUN_MS_MIN, PB_RUN_MS_MAX);
+	if (run_ms < PB_RUN_MS_MIN - PB_RUN_MS_SLACK) {
+		char shown[96];
+
+		refuse(prog, path, "config.run_ms: %s: expected a finite number "
+		       "%g to %g", json_shown(json_object_object_get(config,
+								     "run_ms"),
+					      shown, sizeof(shown)),
+		       PB_RUN_MS_MIN, PB_RUN_MS_MAX);
 		goto out;
 	}
 	if (!json_object_array_length(results)) {

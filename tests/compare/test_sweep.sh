@@ -18,7 +18,7 @@
 # shellcheck source=tests/rpcsim/common.sh
 . "$top_srcdir/tests/rpcsim/common.sh"
 
-plan_tests 61
+plan_tests 63
 
 have_python || skip_rest "python3 is needed to edit the result files"
 
@@ -287,6 +287,17 @@ pb_refused "a configuration twice" \
 	'doc["results"][2] = doc["results"][1]'
 pb_refused "config.runs 0" 'config.runs: 0: expected an integer 1 to 1000$' \
 	'doc["config"]["runs"] = 0'
+pb_refused "config.run_ms 0.05" \
+	'config.run_ms: 0.05: expected a finite number 0.1 to 10000$' \
+	'doc["config"]["run_ms"] = 0.05'
+# the shortest runs pagebench takes (0.1 ms, less its rounding slack)
+run_cmd 60 "$PAGEBENCH" --allocators=lifo --api=array --bulk=64 --smoke \
+	--runs=1 --run-ms=0.0999999995 --results="$tmpdir/pbshort"
+compare_sweep "$tmpdir/pbshort"
+[ "$status" -eq 0 ] && [ ! -s "$ERR" ] &&
+	grep -q '"run_ms": 0.0999999995' "$tmpdir"/pbshort/*.json
+ok $? "pagebench --run-ms=0.0999999995 (accepted there): its file is read" ||
+	diag "exit $status: $(cat "$ERR")"
 
 # Every name pagebench takes is one the reader takes (plugin comes from
 # --backend=plugin:PATH, not --allocators).
