@@ -77,13 +77,14 @@ enum result_type {
  * The figures a reader takes (rpcsim-compare, its --sweep), beyond which
  * a document is refused: what no run can measure, so that no sum, square
  * or ratio of the figures it reads overflows.  A call's latency (a mean
- * or a percentile) up to 1000 s; a rate up to 10^12 per second; a run up
- * to a year; per call, up to 10^12 of anything (one a ns for the longest
+ * or a percentile) up to 1000 s; a rate up to 10^12 per second; a mode's
+ * runs up to 10^9 s together (rpcsim's longest: 1000 runs of 10^6 s, some
+ * 32 years); per call, up to 10^12 of anything (one a ns for the longest
  * call).
  */
 #define RESULT_LATENCY_MAX_US	1e9
 #define RESULT_RATE_MAX		1e12
-#define RESULT_SECONDS_MAX	(366.0 * 86400)
+#define RESULT_SECONDS_MAX	1e9
 #define RESULT_PER_CALL_MAX	1e12
 
 /* The strings a T_STR member with STRS(list) may hold: S(list, ...). */

@@ -18,7 +18,7 @@
 # shellcheck source=tests/rpcsim/common.sh
 . "$top_srcdir/tests/rpcsim/common.sh"
 
-plan_tests 63
+plan_tests 65
 
 have_python || skip_rest "python3 is needed to edit the result files"
 
@@ -94,6 +94,22 @@ refused "a mean as a string" "$P2" 'modes\[0\].mean_us: "fast": not a number$' \
 refused "a mean longer than the runs" "$P2" \
 	'modes\[0\].mean_us: 5e+06: longer than the mode.s [0-9.e+-]* s of runs (elapsed_s)$' \
 	'doc["modes"][0]["mean_us"] = 5e6; doc["modes"][0]["elapsed_s"] = 1'
+refused "a mode's runs of more than 10^9 s" "$P2" \
+	'modes\[0\].elapsed_s: 2000000000.0: expected a finite number 0 to 1e+09$' \
+	'doc["modes"][0]["elapsed_s"] = 2e9'
+# rpcsim's longest mode, 1000 runs of 10^6 s (--repeat, --duration), is read
+d="$tmpdir/long"
+cp -r "$tmpdir/good" "$d"
+python3 - "$d/$P2" <<'EOF'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+doc["modes"][0]["elapsed_s"] = 1e9
+json.dump(doc, open(sys.argv[1], "w"))
+EOF
+compare_sweep "$d"
+[ "$status" -eq 0 ] && [ ! -s "$ERR" ]
+ok $? "a mode of 10^9 s of runs (--repeat=1000 --duration=1000000): read" ||
+	diag "exit $status: $(cat "$ERR")"
 refused "an unknown mode" "$P2" "modes\[1\].mode: 'bogus': expected single, list or array$" \
 	'doc["modes"][1]["mode"] = "bogus"'
 refused "a mode twice" "$P2" "modes\[3\].mode: 'single' given twice$" \
