@@ -535,7 +535,7 @@ static int row_modes(struct row *r, struct table *t, const char *prog,
 		     const char *path, struct json_object *modes)
 {
 	size_t n = json_object_array_length(modes);
-	char where[64];
+	char where[64], aw[96];
 
 	if (!n)
 		return refuse(prog, path, "modes: empty: expected a mode or "
@@ -579,6 +579,9 @@ static int row_modes(struct row *r, struct table *t, const char *prog,
 		if (r->page_pool && row_pps(r, k, prog, path, where, m))
 			return -1;
 		runs_a = get_obj(m, "per_run", json_type_array);
+		if (!runs_a && json_object_object_get_ex(m, "per_run", NULL))
+			return refuse(prog, path, "%sper_run: not an array",
+				      where);
 		if (!runs_a || json_object_array_length(runs_a) != (size_t)runs)
 			return refuse(prog, path, "%sper_run: %s%zu run%s, but "
 				      "runs is %lld", where, runs_a ? "" :
@@ -605,7 +608,8 @@ static int row_modes(struct row *r, struct table *t, const char *prog,
 		}
 		across = get_obj(m, "across_runs", json_type_object);
 		r->sd[k] = NAN;
-		if (across && get_figure(prog, path, where, across,
+		snprintf(aw, sizeof(aw), "%sacross_runs.", where);
+		if (across && get_figure(prog, path, aw, across,
 					 "stddev_us", RESULT_LATENCY_MAX_US,
 					 true, &sd))
 			return -1;

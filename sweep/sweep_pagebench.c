@@ -208,6 +208,8 @@ static int row_read(struct ptable *t, const char *prog, const char *path,
 			      "one page at a time (bulk 1)", where,
 			      (long long)bulk);
 	runs_ns = get_obj(r, "runs_ns", json_type_array);
+	if (!runs_ns && json_object_object_get_ex(r, "runs_ns", NULL))
+		return refuse(prog, path, "%sruns_ns: not an array", where);
 	if (!runs_ns || json_object_array_length(runs_ns) != (size_t)runs)
 		return refuse(prog, path, "%sruns_ns: %s%zu run%s, but "
 			      "config.runs is %lld", where, runs_ns ? "" :

@@ -18,7 +18,7 @@
 # shellcheck source=tests/rpcsim/common.sh
 . "$top_srcdir/tests/rpcsim/common.sh"
 
-plan_tests 65
+plan_tests 68
 
 have_python || skip_rest "python3 is needed to edit the result files"
 
@@ -94,6 +94,11 @@ refused "a mean as a string" "$P2" 'modes\[0\].mean_us: "fast": not a number$' \
 refused "a mean longer than the runs" "$P2" \
 	'modes\[0\].mean_us: 5e+06: longer than the mode.s [0-9.e+-]* s of runs (elapsed_s)$' \
 	'doc["modes"][0]["mean_us"] = 5e6; doc["modes"][0]["elapsed_s"] = 1'
+refused "per_run as an object" "$P2" 'modes\[0\].per_run: not an array$' \
+	'doc["modes"][0]["per_run"] = {}'
+refused "a spread across runs as a string" "$P2" \
+	'modes\[1\].across_runs.stddev_us: "x": not a number$' \
+	'doc["modes"][1]["across_runs"]["stddev_us"] = "x"'
 refused "a mode's runs of more than 10^9 s" "$P2" \
 	'modes\[0\].elapsed_s: 2000000000.0: expected a finite number 0 to 1e+09$' \
 	'doc["modes"][0]["elapsed_s"] = 2e9'
@@ -294,6 +299,8 @@ pb_refused "an unknown bulk contract" \
 	'doc["results"][1]["variant"] = "fast"'
 pb_refused "runs_ns [\"a\"]" 'results\[0\].runs_ns: 1 run, but config.runs is 2$' \
 	'doc["results"][0]["runs_ns"] = ["a"]'
+pb_refused "runs_ns as a string" 'results\[0\].runs_ns: not an array$' \
+	'doc["results"][0]["runs_ns"] = "fast"'
 pb_refused "a run's time as a string" 'results\[0\].runs_ns\[1\]: "a": not a number$' \
 	'doc["results"][0]["runs_ns"][1] = "a"'
 pb_refused "results []" 'results: empty: expected a configuration or more$' \
