@@ -221,8 +221,10 @@ static void fmt_change(char *buf, size_t len, const struct cell *b,
 		snprintf(buf, len, "0.0%%");
 	else if (!isfinite(change))	/* a base too near 0 for a double */
 		snprintf(buf, len, "n/a");
-	else
+	else if (fabs(change) < 1e6)	/* "+999999.9%": CHANGE_W columns */
 		snprintf(buf, len, "%+.1f%%", change);
+	else		/* "+4.0e+07%", "+3.0e+302%": CHANGE_W at most */
+		snprintf(buf, len, "%+.1e%%", change);
 }
 
 static char noise_mark(const struct welch *w)

@@ -73,7 +73,7 @@ fails()
 		diag "exit $status: $(cat "$ERR")"
 }
 
-plan_tests 86
+plan_tests 87
 
 # --- the tables ----------------------------------------------------------
 golden plain-asan plain.json asan.json
@@ -680,6 +680,27 @@ EOF
 		! grep -Eiq 'inf|nan' "$OUT"
 	ok $? "a base mean of 1e-320: its change and interval n/a, no inf or nan" ||
 		diag "exit $status: $(cat "$ERR")" "$(grep single/ "$OUT")"
+	# A base so small that the change has 300 digits: in the change
+	# column's width ("+3.3e+302%"), the row aligned as an ordinary one.
+	python3 - "$fixtures/plain.json" "$tmpdir/small.json" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for r in d["modes"][0]["per_run"]:
+    r["mean_us"] = 1e-300
+json.dump(d, open(sys.argv[2], "w"))
+EOF
+	run --metrics=latency_us.mean plain.json plain.json
+	# the column in characters ('±' is two bytes)
+	col=$(grep 'single/latency_us.mean$' "$OUT" |
+		python3 -c 'import sys; print(sys.stdin.read().index("  single/"))')
+	run --metrics=latency_us.mean "$tmpdir/small.json" plain.json
+	row=$(grep 'single/latency_us.mean$' "$OUT")
+	[ "$status" -eq 0 ] && [ -n "$col" ] &&
+		printf '%s\n' "$row" | grep -Eq ' \+[0-9]\.[0-9]e\+[0-9]+% ' &&
+		[ "$(printf '%s\n' "$row" |
+			python3 -c 'import sys; print(sys.stdin.read().index("  single/"))')" = "$col" ]
+	ok $? "a change of 10^300 percent: short, the row aligned" ||
+		diag "exit $status: $(cat "$ERR")" "$row"
 	# rpcsim --seed takes any 64-bit value, 2^64 - 1 (json-c's clamp)
 	# included: a seed is no count, compared as written
 	python3 - "$fixtures/plain.json" "$tmpdir/seed.json" <<'EOF'
@@ -693,7 +714,7 @@ EOF
 	ok $? "a seed of 2^64 - 1, as rpcsim --seed writes it: read" ||
 		diag "exit $status: $(cat "$ERR")"
 else
-	skip 30 "python3 not found"
+	skip 31 "python3 not found"
 fi
 fails 1 "not a regular file (a directory)" plain.json "$tmpdir"
 
