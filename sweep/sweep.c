@@ -104,6 +104,41 @@ static int cmp_name(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* A value and where it stands, for first_repeat(). */
+struct at {
+	const char *s;
+	unsigned int i;
+};
+
+static int cmp_at(const void *a, const void *b)
+{
+	const struct at *x = a, *y = b;
+	int c = strcmp(x->s, y->s);
+
+	return c ? c : x->i < y->i ? -1 : x->i > y->i;
+}
+
+/*
+ * The first of the @n values that repeats one before it, or -1: sorted,
+ * not pair by pair, for a key of rpcsim's up to 100000 values.
+ */
+static int first_repeat(char *const *values, unsigned int n)
+{
+	struct at *v = xcalloc(n ? n : 1, sizeof(*v));
+	int first = -1;
+
+	for (unsigned int k = 0; k < n; k++)
+		v[k] = (struct at){ values[k], k };
+	qsort(v, n, sizeof(*v), cmp_at);
+	for (unsigned int k = 1; k < n; k++)
+		if (!strcmp(v[k - 1].s, v[k].s) &&
+		    (k < 2 || strcmp(v[k - 2].s, v[k].s)) &&
+		    (first < 0 || v[k].i < (unsigned int)first))
+			first = (int)v[k].i;
+	free(v);
+	return first;
+}
+
 int sweep_dir_files(const char *dir, char ***paths)
 {
 	DIR *d = opendir(dir);
@@ -264,6 +299,7 @@ static int grid_read(struct table *t, const char *prog, const char *path,
 						   json_type_array);
 		const char *name = get_str(k, "key");
 		size_t nv = vals ? json_object_array_length(vals) : 0;
+		int dup;
 
 		if (!name || !*name || !vals || !nv)
 			return refuse(prog, path, "sweep.keys[%zu]: expected "
@@ -287,13 +323,13 @@ static int grid_read(struct table *t, const char *prog, const char *path,
 				return refuse(prog, path, "sweep.keys[%zu]."
 					      "values[%u]: expected a "
 					      "non-empty string", i, v);
-			for (unsigned int w = 0; w < t->keys[i].nr; w++)
-				if (!strcmp(t->keys[i].values[w], s))
-					return refuse(prog, path, "sweep.keys["
-						      "%zu].values[%u]: '%s' "
-						      "given twice", i, v, s);
 			t->keys[i].values[t->keys[i].nr++] = xstrdup(s);
 		}
+		dup = first_repeat(t->keys[i].values, t->keys[i].nr);
+		if (dup >= 0)
+			return refuse(prog, path, "sweep.keys[%zu].values[%d]: "
+				      "'%s' given twice", i, dup,
+				      t->keys[i].values[dup]);
 		if (!strcmp(name, "pcp")) {
 			t->pcp_swept = true;
 			t->pcp_key = (unsigned int)i;
@@ -909,10 +945,22 @@ static void print_header(FILE *out, const struct table *t)
 	fprintf(out, ")\n");
 }
 
+/*
+ * The point column's width: its head's 5, or the grid's last point's
+ * digits (rpcsim's grids go up to 100000 points).
+ */
+static int point_width(const struct table *t)
+{
+	int w = t->nr_rows ? snprintf(NULL, 0, "%llu", (unsigned long long)
+				      t->rows[0].points) : 0;
+
+	return w > 5 ? w : 5;
+}
+
 /* The point column and the keys' columns of a table's head. */
 static void print_keys_head(FILE *out, const struct table *t)
 {
-	fprintf(out, "%5s", "point");
+	fprintf(out, "%*s", point_width(t), "point");
 	for (unsigned int k = 0; k < t->nr_keys; k++)
 		fprintf(out, "  %*s", key_width(t, k), t->keys[k].name);
 }
@@ -921,7 +969,7 @@ static void print_keys_head(FILE *out, const struct table *t)
 static void print_keys_row(FILE *out, const struct table *t,
 			   const struct row *r)
 {
-	fprintf(out, "%5llu", (unsigned long long)r->point);
+	fprintf(out, "%*llu", point_width(t), (unsigned long long)r->point);
 	for (unsigned int k = 0; k < t->nr_keys; k++)
 		fprintf(out, "  %*s", key_width(t, k),
 			row_value_shown(t, r, k));
@@ -1540,9 +1588,9 @@ static void print_across_mode(FILE *out, const struct table *tabs,
 	char fig[CELL], chg[CELL];
 
 	fprintf(out, "\nacross %u folders: %s, %s, and its "
-		"change against the folder's\nfirst point\n\n%5s", n,
+		"change against the folder's\nfirst point\n\n%*s", n,
 		mode_names[m], t0->untimed ? "packets per second in millions" :
-		"mean per call in us", "point");
+		"mean per call in us", point_width(t0), "point");
 	for (unsigned int k = 0; k < t0->nr_keys; k++)
 		fprintf(out, "  %*s", grid_key_width(t0, k), t0->keys[k].name);
 	for (unsigned int i = 0; i < n; i++) {
@@ -1567,7 +1615,7 @@ static void print_across_mode(FILE *out, const struct table *tabs,
 			r = row_of_point(&tabs[i], p);
 		if (!r)
 			continue;
-		fprintf(out, "%5llu", (unsigned long long)p);
+		fprintf(out, "%*llu", point_width(t0), (unsigned long long)p);
 		for (unsigned int k = 0; k < t0->nr_keys; k++)
 			fprintf(out, "  %*s", grid_key_width(t0, k),
 				r->values[k]);

@@ -18,7 +18,7 @@
 # shellcheck source=tests/rpcsim/common.sh
 . "$top_srcdir/tests/rpcsim/common.sh"
 
-plan_tests 68
+plan_tests 70
 
 have_python || skip_rest "python3 is needed to edit the result files"
 
@@ -59,6 +59,9 @@ EOF
 		diag "exit $status: $(cat "$ERR")" "$(head -3 "$OUT")"
 }
 
+refused "a value of a key twice" "$P1" \
+	"sweep.keys\\[1\\].values\\[2\\]: '31' given twice$" \
+	'doc["sweep"]["keys"][1]["values"] += ["31"]'
 refused "point 0" "$P2" 'sweep.point: 0: expected an integer 1 to 4$' \
 	'doc["sweep"]["point"] = 0'
 refused "point -1" "$P2" 'sweep.point: -1: expected an integer 1 to 4$' \
@@ -238,6 +241,32 @@ aligned "$OUT" &&
 	[ "$(grep -Ec '^    [1-4] +[12] +(31|63)(  [ 0-9.]{9} [ 0-9.-]{8} [ 0-9.%+base-]{8}){3}$' "$OUT")" -eq 4 ]
 ok $? "ordinary figures: the columns as they were (9, 8, 8)" ||
 	diag "$(cat "$OUT")"
+
+# rpcsim's largest grid, 100000 points (three of them run): read at once
+# (each value checked against the others by sorting), the point column as
+# wide as its last point.
+d="$tmpdir/big"
+mkdir "$d"
+python3 - "$tmpdir/good/$P1" "$d" <<'EOF'
+import json, sys
+base = json.load(open(sys.argv[1]))
+values = [str(v) for v in range(1, 100001)]
+for p in (1, 2, 100000):
+    doc = json.loads(json.dumps(base))
+    sw = doc["sweep"]
+    sw.update(point=p, points=100000, name="seed-%d" % p,
+              keys=[{"key": "seed", "values": values}],
+              values={"seed": str(p)})
+    sw["settings"] = sw["settings"].replace("--pcp-batch=31", "") + \
+        " --pcp-batch=31 --seed=%d" % p
+    doc["config"]["seed"] = p
+    json.dump(doc, open("%s/seed-%d.json" % (sys.argv[2], p), "w"))
+EOF
+run_cmd 60 "$COMPARE" --sweep="$d"
+[ "$status" -eq 0 ] && grep -q '^ point    seed ' "$OUT" &&
+	grep -q '^     2       2 ' "$OUT" && grep -q '^100000  100000 ' "$OUT"
+ok $? "a grid of 100000 points: read, the point column 6 wide" ||
+	diag "exit $status: $(cut -c1-200 "$ERR")" "$(grep -v '^sweep: ' "$OUT" | cut -c1-120 | head -n 12)"
 
 # --- pagebench result files ------------------------------------------------
 # Read as strictly as the points: a file refused is one line naming it and
