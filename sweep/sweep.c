@@ -822,7 +822,13 @@ static int row_read(struct table *t, const char *prog, const char *path)
 		       "no sweep.keys or modes");
 		goto out;
 	}
-	intr = get_obj(root, "interrupted", json_type_boolean);
+	if (json_object_object_get_ex(root, "interrupted", &intr) &&
+	    !json_object_is_type(intr, json_type_boolean)) {
+		refuse(prog, path, "interrupted: %s: expected true or false",
+		       json_object_to_json_string_ext(intr,
+						JSON_C_TO_STRING_PLAIN));
+		goto out;
+	}
 	if (intr && json_object_get_boolean(intr)) {
 		const char *sig = get_str(root, "signal");
 

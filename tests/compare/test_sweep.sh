@@ -18,7 +18,7 @@
 # shellcheck source=tests/rpcsim/common.sh
 . "$top_srcdir/tests/rpcsim/common.sh"
 
-plan_tests 70
+plan_tests 71
 
 have_python || skip_rest "python3 is needed to edit the result files"
 
@@ -62,6 +62,8 @@ EOF
 refused "a value of a key twice" "$P1" \
 	"sweep.keys\\[1\\].values\\[2\\]: '31' given twice$" \
 	'doc["sweep"]["keys"][1]["values"] += ["31"]'
+refused "interrupted as a string" "$P2" 'interrupted: "yes": expected true or false$' \
+	'doc["interrupted"] = "yes"'
 refused "point 0" "$P2" 'sweep.point: 0: expected an integer 1 to 4$' \
 	'doc["sweep"]["point"] = 0'
 refused "point -1" "$P2" 'sweep.point: -1: expected an integer 1 to 4$' \
