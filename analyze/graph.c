@@ -197,6 +197,27 @@ struct graph_build {
 };
 
 /*
+ * babeltrace2 2.0.4 indexes every stream file when its source component
+ * is created and loops forever on a packet that claims to be 0 bits long;
+ * where the packet size lies depends on the metadata, so rather than
+ * decode CTF here, a watchdog bounds the indexing: it reads each packet's
+ * header once, so its time grows with the size of the files, and the
+ * allowance (index_watchdog_s plus one second per 16 MiB) is far above
+ * what it takes.  Armed before a source component is created, disarmed
+ * with alarm(0) after; nothing when the watchdog is off.
+ */
+static void index_watchdog_arm(const struct analysis *a,
+			       const struct reader_options *o)
+{
+	uint64_t s;
+
+	if (!o->index_watchdog_s)
+		return;
+	s = o->index_watchdog_s + (stream_bytes(a) >> 24);
+	alarm(s > UINT_MAX ? UINT_MAX : (unsigned int)s);
+}
+
+/*
  * One source.ctf.fs component per input directory, "srcN" for trace
  * index idx[i], into b->srcs; their output ports counted in @ports.  0,
  * or 1 after printing why.
@@ -210,20 +231,7 @@ static int add_sources(struct graph_build *b,
 	unsigned int i;
 	int ret = 1;
 
-	/*
-	 * babeltrace2 2.0.4 indexes every stream file when its source
-	 * component is created and loops forever on a packet that claims
-	 * to be 0 bits long; where the packet size lies depends on the
-	 * metadata, so rather than decode CTF here, a watchdog bounds the
-	 * indexing: it reads each packet's header once, so its time grows
-	 * with the size of the files, and the allowance (index_watchdog_s
-	 * plus one second per 16 MiB) is far above what it takes.
-	 */
-	if (o->index_watchdog_s) {
-		uint64_t s = o->index_watchdog_s + (stream_bytes(a) >> 24);
-
-		alarm(s > UINT_MAX ? UINT_MAX : (unsigned int)s);
-	}
+	index_watchdog_arm(a, o);
 	*ports = 0;
 	for (i = 0; i < b->n; i++) {
 		const char *path = a->traces[b->idx[i]];
@@ -293,11 +301,7 @@ int count_streams(const struct analysis *a, const struct reader_options *o,
 	graph = bt_graph_create(0);
 	if (!graph)
 		oom_exit();
-	if (o->index_watchdog_s) {
-		uint64_t secs = o->index_watchdog_s + (stream_bytes(a) >> 24);
-
-		alarm(secs > UINT_MAX ? UINT_MAX : (unsigned int)secs);
-	}
+	index_watchdog_arm(a, o);
 	if (bt_graph_add_source_component(graph, src_cls, "count", params,
 					  o->bt_log_level, &src) !=
 	    BT_GRAPH_ADD_COMPONENT_STATUS_OK)

@@ -803,7 +803,7 @@ static const char *run_kind(bool page_pool, bool untimed)
 static int row_read(struct table *t, const char *prog, const char *path)
 {
 	struct json_object *root = load_doc(prog, path);
-	struct json_object *sw, *keys, *cfg, *intr;
+	struct json_object *sw, *keys, *cfg;
 	struct row *r, kind = { 0 };
 	const char *program;
 	int ret = -1;
@@ -822,21 +822,9 @@ static int row_read(struct table *t, const char *prog, const char *path)
 		       "no sweep.keys or modes");
 		goto out;
 	}
-	if (json_object_object_get_ex(root, "interrupted", &intr) &&
-	    !json_object_is_type(intr, json_type_boolean)) {
-		refuse(prog, path, "interrupted: %s: expected true or false",
-		       json_object_to_json_string_ext(intr,
-						JSON_C_TO_STRING_PLAIN));
+	if (refuse_interrupted(prog, path, root, "a point (rpcsim --point "
+			       "writes no file when cut short)"))
 		goto out;
-	}
-	if (intr && json_object_get_boolean(intr)) {
-		const char *sig = get_str(root, "signal");
-
-		refuse(prog, path, "interrupted: a run cut short by %s, not a "
-		       "point (rpcsim --point writes no file when cut short)",
-		       sig ? sig : "a signal");
-		goto out;
-	}
 	if (!t->keys && grid_read(t, prog, path, keys)) {
 		keys_free(t);
 		goto out;

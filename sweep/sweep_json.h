@@ -218,6 +218,32 @@ static inline int figure_of(const char *prog, const char *path,
 }
 
 /*
+ * A result file cut short by a signal ("interrupted": true) is no result,
+ * whatever --partial says: refused, naming the signal and @why (which
+ * tool writes no such file); "interrupted" that is not true or false is
+ * refused too.  0, or -1 (said).
+ */
+static inline int refuse_interrupted(const char *prog, const char *path,
+				     struct json_object *root,
+				     const char *why)
+{
+	struct json_object *intr = NULL;
+
+	if (json_object_object_get_ex(root, "interrupted", &intr) &&
+	    !json_object_is_type(intr, json_type_boolean))
+		return refuse(prog, path, "interrupted: %s: expected true or "
+			      "false", json_object_to_json_string_ext(intr,
+						JSON_C_TO_STRING_PLAIN));
+	if (intr && json_object_get_boolean(intr)) {
+		const char *sig = get_str(root, "signal");
+
+		return refuse(prog, path, "interrupted: a run cut short by "
+			      "%s, not %s", sig ? sig : "a signal", why);
+	}
+	return 0;
+}
+
+/*
  * Member @key of @o as a finite number in [0, @hi] (null too with
  * @null_ok: *@out is then NaN): 0, or -1 (said).
  */

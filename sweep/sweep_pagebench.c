@@ -258,7 +258,7 @@ static int row_read(struct ptable *t, const char *prog, const char *path,
 static int file_read(struct ptable *t, const char *prog, const char *path)
 {
 	struct json_object *root = load_doc(prog, path);
-	struct json_object *results, *config, *intr = NULL;
+	struct json_object *results, *config;
 	unsigned int first = t->nr_rows;
 	struct pfile *f;
 	int64_t runs;
@@ -274,22 +274,9 @@ static int file_read(struct ptable *t, const char *prog, const char *path)
 			"or config)\n", prog, path);
 		goto out;
 	}
-	/* as an interrupted rpcsim point: no result, whatever --partial */
-	if (json_object_object_get_ex(root, "interrupted", &intr) &&
-	    !json_object_is_type(intr, json_type_boolean)) {
-		refuse(prog, path, "interrupted: %s: expected true or false",
-		       json_object_to_json_string_ext(intr,
-						JSON_C_TO_STRING_PLAIN));
+	if (refuse_interrupted(prog, path, root, "a result (pagebench "
+			       "--results writes no file when cut short)"))
 		goto out;
-	}
-	if (intr && json_object_get_boolean(intr)) {
-		const char *sig = get_str(root, "signal");
-
-		refuse(prog, path, "interrupted: a run cut short by %s, not a "
-		       "result (pagebench --results writes no file when cut "
-		       "short)", sig ? sig : "a signal");
-		goto out;
-	}
 	if (get_count(prog, path, "config.", config, "runs", 1, PB_RUNS_MAX,
 		      &runs) ||
 	    get_figure(prog, path, "config.", config, "run_ms",
