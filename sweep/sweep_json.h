@@ -96,19 +96,6 @@ static inline const char *json_shown(struct json_object *v, char *buf,
 	return buf;
 }
 
-static inline bool get_num(struct json_object *o, const char *key,
-			   double *out)
-{
-	struct json_object *v;
-
-	if (!o || !json_object_object_get_ex(o, key, &v) ||
-	    !(json_object_is_type(v, json_type_double) ||
-	      json_object_is_type(v, json_type_int)))
-		return false;
-	*out = json_object_get_double(v);
-	return true;
-}
-
 /*
  * A change in percent as the tables print it: "+3.4%"; from a billion
  * percent on, in three digits ("+1.23e+11%"), so that a cell stays short
