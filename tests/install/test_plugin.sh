@@ -24,7 +24,7 @@ CC=${CC:-cc}
 rpcsim=$top_builddir/rpcsim/rpcsim
 pagebench=$top_builddir/pagebench/pagebench
 
-plan_tests 18
+plan_tests 19
 
 command -v pkg-config >/dev/null 2>&1 || skip_rest "pkg-config not found"
 
@@ -37,14 +37,25 @@ ok $? "make install DESTDIR=... puts the library, <pagepool/backend.h> and pagep
 	diag "$(tail -n 20 "$tmpdir/install.log")"
 	skip_rest "nothing installed to build against"
 }
-export PKG_CONFIG_PATH="${pc%/*}" PKG_CONFIG_SYSROOT_DIR="$dest"
+export PKG_CONFIG_SYSROOT_DIR="$dest"
+unset PKG_CONFIG_PATH
 
-# The example as a user has it: a copy of its folder, its own Makefile.
+# The example as a user has it: a copy of its folder, its own Makefile,
+# run as its README says, PKG_CONFIG_PATH on make's command line (which
+# make's $(shell) does not see before GNU make 4.4).  Without it,
+# pkg-config's message says what is missing.
 cp -R "$top_srcdir/examples/backend-lifo" "$tmpdir/lifo" && chmod -R u+w "$tmpdir/lifo"
+submake -C "$tmpdir/lifo" CC="$CC" >"$tmpdir/lifo-none.log" 2>&1
+[ $? -ne 0 ] && grep -q "pagepool.pc" "$tmpdir/lifo-none.log" &&
+	[ ! -f "$tmpdir/lifo/backend-lifo.so" ]
+ok $? "examples/backend-lifo without pagepool.pc: make fails with pkg-config's message" ||
+	diag "$(head -n 5 "$tmpdir/lifo-none.log")"
 submake -C "$tmpdir/lifo" CC="$CC" CFLAGS="-O2 -Wall -Wextra -Werror $san" \
+	PKG_CONFIG_PATH="${pc%/*}" \
 	>"$tmpdir/lifo.log" 2>&1 && [ -f "$tmpdir/lifo/backend-lifo.so" ]
-ok $? "examples/backend-lifo builds with its Makefile against the installed copy (-Wall -Wextra -Werror)" ||
+ok $? "examples/backend-lifo builds with make PKG_CONFIG_PATH=... against the installed copy (-Wall -Wextra -Werror)" ||
 	diag "$(head -n 20 "$tmpdir/lifo.log")"
+export PKG_CONFIG_PATH="${pc%/*}"
 lifo=$tmpdir/lifo/backend-lifo.so
 
 # run NAME PROGRAM ARGS...: PROGRAM's output into $tmpdir/NAME.out and
