@@ -845,7 +845,7 @@ unsigned long pp_alloc_pages_bulk_core(struct pp_pool *pool, pp_gfp_t gfp,
 		.page_array = page_array, .call = call,
 	};
 	struct pp_bulk_fill f = { 0 };
-	unsigned long nr_populated = 0, nr_account = 0, nr_leading;
+	unsigned long nr_populated = 0, nr_account = 0;
 	/*
 	 * The first zone of the preferred node's zonelist: its own.  Read
 	 * once: a one-node pool's is zones[0], at a constant offset.
@@ -891,7 +891,6 @@ unsigned long pp_alloc_pages_bulk_core(struct pp_pool *pool, pp_gfp_t gfp,
 		goto failed;
 	}
 
-	nr_leading = nr_populated;
 	f.nr_populated = nr_populated;
 	if (pool->pcp_rseq) {
 		bool ok;
@@ -951,8 +950,8 @@ unsigned long pp_alloc_pages_bulk_core(struct pp_pool *pool, pp_gfp_t gfp,
 	}
 	if (unlikely(numa))
 		pp_bulk_statistics(pool, zone, nr_account);
-	pp_trace(mm_page_alloc_bulk, nr_pages, nr_leading, nr_account,
-		 page_array != NULL, fallback);
+	pp_trace(mm_page_alloc_bulk, nr_pages, nr_populated - nr_account,
+		 nr_account, page_array != NULL, fallback);
 	return page_list ? nr_account : nr_populated;
 
 failed:

@@ -611,7 +611,7 @@ unsigned long ppk_alloc_pages_bulk(struct pp_pool *pool, pp_gfp_t gfp, int nid,
 				    .nid = nid };
 	enum pp_trace_fallback fallback = PP_TRACE_FALLBACK_NONE;
 	unsigned int alloc_flags = PP_WMARK_LOW;
-	unsigned long nr_populated = 0, nr_account = 0, nr_leading;
+	unsigned long nr_populated = 0, nr_account = 0;
 	struct pp_bulk_fill f = { 0 };
 	struct ppk_alloc_context ac;
 	struct pp_bulk_req req;
@@ -684,7 +684,6 @@ unsigned long ppk_alloc_pages_bulk(struct pp_pool *pool, pp_gfp_t gfp, int nid,
 	req = (struct pp_bulk_req){ .gfp = gfp, .nr_pages = nr_pages,
 				    .page_list = page_list,
 				    .page_array = page_array, .call = call };
-	nr_leading = nr_populated;
 	f.nr_populated = nr_populated;
 	if (unlikely(!ppk_bulk_fill_any(pool, ac.preferred_zoneref->zone,
 					zone, pcp, ac.migratetype, &req, &f,
@@ -719,8 +718,8 @@ unsigned long ppk_alloc_pages_bulk(struct pp_pool *pool, pp_gfp_t gfp, int nid,
 	}
 	if (pool->pcp_rseq)
 		pp_ctx_flush_rseq(pool, &lac);
-	pp_trace(mm_page_alloc_bulk, nr_pages, nr_leading, nr_account,
-		 page_array != NULL, fallback);
+	pp_trace(mm_page_alloc_bulk, nr_pages, nr_populated - nr_account,
+		 nr_account, page_array != NULL, fallback);
 	return page_list ? nr_account : nr_populated;
 
 failed_trylock:

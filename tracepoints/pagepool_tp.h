@@ -58,7 +58,11 @@ LTTNG_UST_TRACEPOINT_ENUM(pagepool, fallback,
 	LTTNG_UST_TP_ENUM_VALUES(TRACE_ENUM_FALLBACK(PAGEPOOL_TP_ENUM_VALUE)))
 
 /*
- * mm_page_alloc_bulk: one per bulk call.  variant: the list or the array
+ * mm_page_alloc_bulk: one per bulk call.  requested: nr_pages;
+ * populated: the array's entries that already held a page and that the
+ * call stepped over, wherever they lie (0 for a list); allocated: the
+ * pages the call added.  A call that filled every entry asked for has
+ * populated + allocated = requested.  variant: the list or the array
  * API; fallback: why the call fell back to the single-page path (none,
  * one_page, watermark, trylock, empty; the single-page path then fires
  * mm_page_alloc for its page).
