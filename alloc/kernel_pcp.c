@@ -335,8 +335,17 @@ void ppk_mod_zone_page_state(struct pp_pool *pool, struct pp_zone *zone,
 			int cpu = pp_rseq_cpu(rs);
 			long fold;
 
-			if (unlikely((unsigned int)cpu >= pool->nr_cpus))
-				break;
+			/*
+			 * A CPU without a list of its own: the list it
+			 * shares is CPU (cpu % nr_cpus)'s, whose
+			 * differentials that CPU's sections store without
+			 * a compare-and-swap.  Straight to the zone.
+			 */
+			if (unlikely((unsigned int)cpu >= pool->nr_cpus)) {
+				ppk_zone_page_state_add(pool, zone, item,
+							delta);
+				return;
+			}
 			pcp = &zone->pcp[cpu];
 			if (likely(!ppk_rseq_mod_diff8(rs, cpu,
 					&pcp->k.vm_stat_diff[item], (int)delta,
@@ -382,8 +391,11 @@ static void ppk_inc_numa_state(struct pp_pool *pool, struct pp_zone *zone,
 		for (;;) {
 			int cpu = pp_rseq_cpu(rs);
 
-			if (unlikely((unsigned int)cpu >= pool->nr_cpus))
-				break;
+			/* No list of its own: as in the function above. */
+			if (unlikely((unsigned int)cpu >= pool->nr_cpus)) {
+				fold = n;
+				goto folded;
+			}
 			pcp = &zone->pcp[cpu];
 			fold = ppk_rseq_add_diff16(rs, cpu,
 					&pcp->k.vm_numa_stat_diff[item], n,

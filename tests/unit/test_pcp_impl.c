@@ -10,7 +10,8 @@
  *     and lock are taken as asked, the jemalloc backend always runs the
  *     lock; under explicit rseq, list i serves CPU i only: a thread on a
  *     CPU without a list bypasses the lists (pcp_trylock_fail), where the
- *     lock implementation would use list c % nr_cpus;
+ *     lock implementation would use list c % nr_cpus, and counts the
+ *     kernel profile's NR_FREE_PAGES straight into the zone;
  *   - without rseq: the test runs itself again with glibc's rseq
  *     registration off (GLIBC_TUNABLES=glibc.pthread.rseq=0); there a
  *     pool made with AUTO and two made with RSEQ run the lock, the notice
@@ -60,6 +61,23 @@ static struct pp_pool *impl_pool(enum pp_pcp_impl impl, unsigned int nr_cpus,
 	cfg.nr_cpus = nr_cpus;
 	cfg.wmark_min = cfg.wmark_low = cfg.wmark_high = 0;
 	cfg.pcp_impl = impl;
+	return pp_pool_create(&cfg);
+}
+
+/* An rseq pool of @profile with @nr_cpus lists, as impl_pool() makes. */
+static struct pp_pool *profile_pool(enum pp_profile profile,
+				    unsigned int nr_cpus)
+{
+	struct pp_pool_config cfg;
+
+	pp_pool_config_init(&cfg);
+	cfg.nr_pages = NR_PAGES;
+	cfg.pcp_batch = BATCH;
+	cfg.pcp_high = HIGH;
+	cfg.nr_cpus = nr_cpus;
+	cfg.wmark_min = cfg.wmark_low = cfg.wmark_high = 0;
+	cfg.pcp_impl = PP_PCP_RSEQ;
+	cfg.profile = profile;
 	return pp_pool_create(&cfg);
 }
 
@@ -326,7 +344,7 @@ static bool pin_to(int cpu)
 	       sched_getcpu() == cpu;
 }
 
-#define BYPASS_CHECKS	7
+#define BYPASS_CHECKS	8
 
 /*
  * One list, two CPUs: on CPU 0 the list is used; on CPU 1, explicit rseq
@@ -416,6 +434,25 @@ static void test_bypass(void)
 	   b.nr_pcp);
 	pp_put_page(lock, page);
 	pp_pool_destroy(lock);
+
+	/*
+	 * The kernel profile's vmstat differentials: list 0's are CPU 0's,
+	 * which its sections store without a compare-and-swap; a CPU
+	 * without a list counts straight into the zone (it used to share
+	 * CPU 0's differentials, and lost updates racing with it).  Seen
+	 * with one page out: its -1 was in list 0's differential.
+	 */
+	pool = profile_pool(PP_PROFILE_KERNEL, 1);
+	if (!pool || pp_pool_profile(pool) != PP_PROFILE_KERNEL)
+		bail_out("a kernel-profile rseq pool: %s",
+			 pool ? "lean" : strerror(errno));
+	page = test_alloc_page_vmstat(pool, &a, &b);
+	ok(page && b.nr_free_folded == NR_PAGES - 1,
+	   "kernel profile, rseq, 1 list, on CPU 1: NR_FREE_PAGES counted in "
+	   "the zone, not in list 0's differential (one page out: %lu free "
+	   "as folded)", b.nr_free_folded);
+	pp_put_page(pool, page);
+	pp_pool_destroy(pool);
 	sched_setaffinity(0, sizeof(saved), &saved);
 }
 
