@@ -299,13 +299,15 @@ long ppk_pcp_add(struct pp_pool *pool, struct pp_zone *zone,
 #endif
 }
 
-/* Up to @n pages off the tail of list @mt of this CPU's rseq pcp of @zone. */
+/*
+ * Up to @n pages off the tail of list @mt of this CPU's rseq pcp of @zone
+ * (*@cpu_out that CPU).
+ */
 static long ppk_pcp_take_tail(struct pp_pool *pool, struct pp_zone *zone,
-			      int mt, struct pp_page **dst, unsigned long n)
+			      int mt, struct pp_page **dst, unsigned long n,
+			      unsigned int *cpu_out)
 {
-	unsigned int cpu;
-
-	return ppk_rseq_pcp_take(pool, zone, mt, dst, n, false, &cpu, true);
+	return ppk_rseq_pcp_take(pool, zone, mt, dst, n, false, cpu_out, true);
 }
 
 /* --- counters ------------------------------------------------------------ */
@@ -557,7 +559,11 @@ unsigned int ppk_rmqueue_bulk(struct pp_pool *pool, struct pp_zone *zone,
  * list of our own, then given to @zone's buddy lists under one hold of
  * the zone lock.  @pcp: a pcp the caller holds (its lock, or stopped for
  * a remote drain), whose lists plain code changes; NULL: the rseq lists
- * of the CPU the thread runs on, a section per run.
+ * of the CPU the thread runs on, a section per run.  The thread can move
+ * to another CPU between two sections: the lists it looks at are then
+ * those of the CPU its last section ran on, and a section that finds its
+ * list empty (the thread moved, or another on the CPU took the pages)
+ * ends the drain with what it has, so that it always ends.
  */
 void ppk_free_pcppages_bulk(struct pp_pool *pool, struct pp_zone *zone,
 			    struct pp_pcp *pcp, unsigned int count)
@@ -589,7 +595,7 @@ void ppk_free_pcppages_bulk(struct pp_pool *pool, struct pp_zone *zone,
 			batch_free = count;
 		do {
 			unsigned int want = count < batch_free ? count :
-					    batch_free;
+					    batch_free, cpu;
 			long k;
 
 			if (want > PPK_DRAIN_CHUNK)
@@ -597,9 +603,14 @@ void ppk_free_pcppages_bulk(struct pp_pool *pool, struct pp_zone *zone,
 			k = pcp ? (long)ppk_list_take_tail_locked(pool, l, buf,
 								  want) :
 				  ppk_pcp_take_tail(pool, zone, migratetype,
-						    buf, want);
-			if (k < 0)
-				goto taken;	/* stopped by a drain */
+						    buf, want, &cpu);
+			/* Stopped by a drain, or (rseq) nothing there. */
+			if (k <= 0)
+				goto taken;
+			if (!pcp && unlikely(cpu != view->cpu)) {
+				view = &zone->pcp[cpu];
+				l = &view->k.lists[migratetype];
+			}
 			for (long i = 0; i < k; i++) {
 				struct pp_page *page = buf[i];
 

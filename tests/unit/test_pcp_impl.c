@@ -12,6 +12,8 @@
  *     CPU without a list bypasses the lists (pcp_trylock_fail), where the
  *     lock implementation would use list c % nr_cpus, and counts the
  *     kernel profile's NR_FREE_PAGES straight into the zone;
+ *   - a thread moved to another CPU inside a drain at high goes on, in
+ *     both profiles;
  *   - without rseq: the test runs itself again with glibc's rseq
  *     registration off (GLIBC_TUNABLES=glibc.pthread.rseq=0); there a
  *     pool made with AUTO and two made with RSEQ run the lock, the notice
@@ -27,10 +29,12 @@
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <pagepool/pagepool.h>
@@ -456,6 +460,129 @@ static void test_bypass(void)
 	sched_setaffinity(0, sizeof(saved), &saved);
 }
 
+/* --- a thread moved to another CPU inside a drain ---------------------- */
+
+#define MIGRATE_CHECKS	4	/* two per profile */
+
+struct mover {
+	struct pp_pool *pool;
+	atomic_ulong rounds;
+	atomic_bool stop;
+};
+
+/* Eight pages taken and put back, over and over: a drain at high. */
+static void *mover_work(void *arg)
+{
+	struct mover *m = arg;
+	struct pp_page *p[8];
+
+	while (!atomic_load(&m->stop)) {
+		for (int i = 0; i < 8; i++)
+			p[i] = pp_alloc_page(m->pool, PP_GFP_KERNEL);
+		for (int i = 0; i < 8; i++)
+			if (p[i])
+				pp_put_page(m->pool, p[i]);
+		atomic_fetch_add(&m->rounds, 1);
+	}
+	return NULL;
+}
+
+static void set_cpu(pthread_t t, int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	pthread_setaffinity_np(t, sizeof(set), &set);
+}
+
+/*
+ * One thread frees on CPU 0 with high = batch = 4, so that a put often
+ * drains; the main thread empties every list and moves it to CPU 1 at a
+ * random moment, 300 times.  A drain that the move catches goes on with
+ * CPU 1's lists (the rseq sections take from the CPU the thread
+ * is on); one that kept looking at CPU 0's lists while taking from CPU
+ * 1's empty ones never ended.  Both profiles; the thread must make
+ * progress within 2 s of each move.
+ */
+static void test_migrate_drain(void)
+{
+	static const enum pp_profile profiles[] = {
+		PP_PROFILE_LEAN, PP_PROFILE_KERNEL,
+	};
+	const char *why = "";
+	cpu_set_t saved;
+
+	if (!pp_pcp_rseq_supported(&why)) {
+		skip(MIGRATE_CHECKS, "no rseq pcp lists here: %s", why);
+		return;
+	}
+	if (sched_getaffinity(0, sizeof(saved), &saved) ||
+	    !CPU_ISSET(0, &saved) || !CPU_ISSET(1, &saved)) {
+		skip(MIGRATE_CHECKS, "needs CPUs 0 and 1");
+		return;
+	}
+	for (unsigned int i = 0; i < 2; i++) {
+		struct mover m = { .rounds = 0, .stop = false };
+		struct pp_pool_config cfg;
+		uint64_t rng = 0x9e3779b97f4a7c15ULL + i;
+		unsigned int moves = 0;
+		bool stuck = false;
+		struct pp_vmstat st;
+		pthread_t t;
+
+		pp_pool_config_init(&cfg);
+		cfg.nr_pages = NR_PAGES;
+		cfg.pcp_batch = 4;
+		cfg.pcp_high = 4;
+		cfg.wmark_min = cfg.wmark_low = cfg.wmark_high = 0;
+		cfg.pcp_impl = PP_PCP_RSEQ;
+		cfg.profile = profiles[i];
+		m.pool = pp_pool_create(&cfg);
+		if (!m.pool || pp_pool_pcp_impl(m.pool) != PP_PCP_RSEQ)
+			bail_out("an rseq pool: %s", m.pool ?
+				 "runs the lock" : strerror(errno));
+		set_cpu(pthread_self(), 1);
+		if (pthread_create(&t, NULL, mover_work, &m))
+			bail_out("pthread_create failed");
+		for (; moves < 300 && !stuck; moves++) {
+			unsigned long before;
+			struct timespec d = { 0, 0 };
+
+			set_cpu(t, 0);
+			pp_pool_drain(m.pool);
+			d.tv_nsec = (long)(test_rand(&rng) % 200000);
+			nanosleep(&d, NULL);
+			set_cpu(t, 1);
+			before = atomic_load(&m.rounds);
+			for (int w = 0; w < 20000 &&
+			     atomic_load(&m.rounds) == before; w++) {
+				d.tv_nsec = 100000;
+				nanosleep(&d, NULL);
+			}
+			stuck = atomic_load(&m.rounds) == before;
+		}
+		ok(!stuck, "%s profile, rseq: a thread moved to another CPU "
+		   "inside its drain goes on (%u moves%s)",
+		   pp_profile_name(profiles[i]), moves,
+		   stuck ? ", then no progress for 2 s" : "");
+		if (stuck) {
+			/* It spins for good: leave it; the process ends. */
+			skip(MIGRATE_CHECKS - 2 * i - 1,
+			     "the thread does not come back");
+			break;
+		}
+		atomic_store(&m.stop, true);
+		pthread_join(t, NULL);
+		pp_pool_drain(m.pool);
+		pp_pool_vmstat(m.pool, &st);
+		ok(test_all_back(&st) && pp_pool_destroy(m.pool) == 0,
+		   "%s profile, rseq: every page back after the moves",
+		   pp_profile_name(profiles[i]));
+	}
+	sched_setaffinity(0, sizeof(saved), &saved);
+}
+
 /* --- without rseq: the child ------------------------------------------- */
 
 /*
@@ -669,10 +796,10 @@ int main(int argc, char **argv)
 	if (argc == 2 && !strcmp(argv[1], CHILD_ARG))
 		return child_without_rseq();
 	plan_tests(3 + 4 + BAD_ENV_CHECKS + CHOICE_CHECKS + BYPASS_CHECKS +
-		   NORSEQ_CHECKS);
+		   MIGRATE_CHECKS + NORSEQ_CHECKS);
 	if (!test_backend_is_buddy()) {
 		skip(3 + 4 + BAD_ENV_CHECKS + CHOICE_CHECKS + BYPASS_CHECKS +
-		     NORSEQ_CHECKS, "buddy backend only: %s",
+		     MIGRATE_CHECKS + NORSEQ_CHECKS, "buddy backend only: %s",
 		     "the jemalloc backend always runs the lock");
 		return exit_status();
 	}
@@ -681,6 +808,7 @@ int main(int argc, char **argv)
 	test_bad_env();
 	test_choice();
 	test_bypass();
+	test_migrate_drain();
 	test_without_rseq();
 	return exit_status();
 }
