@@ -111,33 +111,25 @@ static inline void ppk_free_unref_page_prepare(struct pp_pool *pool,
 }
 
 /*
- * free_unref_page_commit(), interrupts "off": PGFREE, the page onto this
- * CPU's list of its migratetype (isolated pageblocks straight to the
- * buddy lists; HIGHATOMIC ones onto the movable list), and at high a
- * batch back to the buddy lists.  The lock implementation takes the
- * pcp lock here; when the list cannot be had (a failed trylock, a list
- * stopped by a drain), the page goes to the buddy lists.
+ * free_unref_page_commit(), interrupts "off", the list had (@pcp held, or
+ * NULL: this CPU's rseq lists): PGFREE, the page onto this CPU's list of
+ * its migratetype @mt (isolated pageblocks straight to the buddy lists;
+ * HIGHATOMIC ones onto the movable list), and at high a batch back to the
+ * buddy lists.  A list stopped by a drain meanwhile: the page goes to the
+ * buddy lists.
  */
-static void ppk_free_unref_page_commit(struct pp_pool *pool,
-				       struct pp_page *page)
+static void ppk_free_unref_page_commit_had(struct pp_pool *pool,
+					   struct pp_zone *zone,
+					   struct pp_pcp *pcp,
+					   struct pp_page *page, int mt)
 {
-	struct pp_zone *zone = ppk_page_zone(pool, page);
-	int mt = ppk_get_pcppage_migratetype(page);
-	struct pp_pcp *pcp = NULL;
 	long count;
 
-	if (!pool->pcp_rseq) {
-		pcp = pp_zone_this_pcp(pool, zone);
-		if (unlikely(!pp_pcp_trylock(pcp)))
-			goto busy;
-	} else if (unlikely(pp_rseq_fault(pool))) {
-		goto busy;
-	}
 	ppk_count_vm_events(pool, pcp, PP_PGFREE, 1);
 	if (unlikely(mt >= PPK_MIGRATE_PCPTYPES)) {
 		if (mt == PPK_MIGRATE_ISOLATE) {
 			ppk_free_one_page(pool, zone, page, 0, mt);
-			goto unlock;
+			return;
 		}
 		mt = PPK_MIGRATE_MOVABLE;
 	}
@@ -149,14 +141,46 @@ static void ppk_free_unref_page_commit(struct pp_pool *pool,
 	} else if ((unsigned long)count >= zone->pcp[0].high) {
 		ppk_free_pcppages_bulk(pool, zone, pcp, zone->pcp[0].batch);
 	}
-unlock:
-	if (pcp)
-		pp_pcp_unlock(pcp);
-	return;
-busy:
-	pp_count(pool, PP_PCP_TRYLOCK_FAIL, 1);
+}
+
+/*
+ * The list could not be had (a failed trylock, an injected fault): the
+ * page to the buddy lists, and @fails more pcp_trylock_fail (0 for the
+ * pages after the first of a stretch that had no list).
+ */
+static void ppk_free_unref_page_busy(struct pp_pool *pool,
+				     struct pp_zone *zone,
+				     struct pp_page *page, int mt,
+				     unsigned int fails)
+{
+	if (fails)
+		pp_count(pool, PP_PCP_TRYLOCK_FAIL, fails);
 	ppk_free_one_page(pool, zone, page, 0, mt);
 	pp_count(pool, PP_PGFREE, 1);
+}
+
+/*
+ * free_unref_page_commit() of one page: the lock implementation takes the
+ * pcp lock for it (5.13: local_lock_irqsave() around it).
+ */
+static void ppk_free_unref_page_commit(struct pp_pool *pool,
+				       struct pp_page *page)
+{
+	struct pp_zone *zone = ppk_page_zone(pool, page);
+	int mt = ppk_get_pcppage_migratetype(page);
+	struct pp_pcp *pcp = NULL;
+
+	if (!pool->pcp_rseq) {
+		pcp = pp_zone_this_pcp(pool, zone);
+		if (unlikely(!pp_pcp_trylock(pcp)))
+			return ppk_free_unref_page_busy(pool, zone, page, mt,
+							1);
+	} else if (unlikely(pp_rseq_fault(pool))) {
+		return ppk_free_unref_page_busy(pool, zone, page, mt, 1);
+	}
+	ppk_free_unref_page_commit_had(pool, zone, pcp, page, mt);
+	if (pcp)
+		pp_pcp_unlock(pcp);
 }
 
 /* free_unref_page(): prepare, then the commit with interrupts "off". */
@@ -254,9 +278,59 @@ void ppk_free_pages(struct pp_pool *pool, struct pp_page *page,
 }
 
 /*
+ * One page of free_unref_page_list()'s stretch: the list had as the
+ * stretch has it (*@pcp, *@held_zone: the pcp held and its zone, lock
+ * implementation; *@rseq_ok: may the rseq lists be used, -1 not yet
+ * decided), taken when it is not.
+ */
+static inline void ppk_free_unref_page_list_commit(struct pp_pool *pool,
+						   struct pp_page *page,
+						   struct pp_pcp **pcp,
+						   struct pp_zone **held_zone,
+						   int *rseq_ok)
+{
+	struct pp_zone *zone = ppk_page_zone(pool, page);
+	int mt = ppk_get_pcppage_migratetype(page);
+
+	if (pool->pcp_rseq) {
+		unsigned int fails = 0;
+
+		if (*rseq_ok < 0) {
+			*rseq_ok = !pp_rseq_fault(pool);
+			fails = 1;
+		}
+		if (unlikely(!*rseq_ok))
+			return ppk_free_unref_page_busy(pool, zone, page, mt,
+							fails);
+		return ppk_free_unref_page_commit_had(pool, zone, NULL, page,
+						      mt);
+	}
+	if (unlikely(*pcp && *held_zone != zone)) {
+		pp_pcp_unlock(*pcp);
+		*pcp = NULL;
+	}
+	if (!*pcp) {
+		struct pp_pcp *p = pp_zone_this_pcp(pool, zone);
+
+		if (unlikely(!pp_pcp_trylock(p)))
+			return ppk_free_unref_page_busy(pool, zone, page, mt,
+							1);
+		*pcp = p;
+		*held_zone = zone;
+	}
+	ppk_free_unref_page_commit_had(pool, zone, *pcp, page, mt);
+}
+
+/*
  * free_unref_page_list(): prepare every page (its pfn kept in private
  * meanwhile), then commit them with interrupts "off", turned back on
- * every SWAP_CLUSTER_MAX pages.
+ * every SWAP_CLUSTER_MAX pages.  The list is had once per such stretch,
+ * as 5.13's local_lock_irqsave() is taken: the lock implementation holds
+ * the pcp lock of the stretch's zone across it (taken again for a page of
+ * another zone, and page by page after a failed trylock, as the lean
+ * profile's release does); on rseq lists each page is a section of its
+ * own, but whether the lists may be used (an injected fault) is decided
+ * once per stretch, as the lean profile's is per batch.
  */
 static void ppk_free_unref_page_list(struct pp_pool *pool,
 				     struct pp_list_head *list)
@@ -265,6 +339,9 @@ static void ppk_free_unref_page_list(struct pp_pool *pool,
 	unsigned int batch_count = 0;
 	unsigned long flags;
 	bool traced = pp_trace_enabled(mm_page_free_batched);
+	struct pp_pcp *pcp = NULL;	/* lock: the pcp held */
+	struct pp_zone *held_zone = NULL;
+	int rseq_ok = -1;		/* rseq: -1 undecided for the stretch */
 
 	for (pos = list->next; pos != list; pos = pos->next) {
 		struct pp_page *page = pp_lru_to_page(pos);
@@ -284,14 +361,21 @@ static void ppk_free_unref_page_list(struct pp_pool *pool,
 		page->private = 0;
 		if (unlikely(traced))
 			pp_do_trace(mm_page_free_batched, pp_pfn(pool, page));
-		ppk_free_unref_page_commit(pool, page);
+		ppk_free_unref_page_list_commit(pool, page, &pcp, &held_zone,
+						&rseq_ok);
 		/* Guard against excessive IRQ-disabled times. */
 		if (++batch_count == PP_SWAP_CLUSTER_MAX) {
+			if (pcp)
+				pp_pcp_unlock(pcp);
+			pcp = NULL;
+			rseq_ok = -1;
 			ppk_local_irq_restore(flags);
 			batch_count = 0;
 			flags = ppk_local_irq_save();
 		}
 	}
+	if (pcp)
+		pp_pcp_unlock(pcp);
 	ppk_local_irq_restore(flags);
 }
 

@@ -1124,7 +1124,10 @@ void pp_free_pages(struct pp_pool *pool, struct pp_page *page,
  * The release_pages() / free_unref_page_list() analogue: pages whose last
  * reference goes are collected and freed to this CPU's pcp list once per 32
  * pages (one hold of the pcp lock, or one rseq critical section) instead
- * of once per page.
+ * of once per page.  The kernel profile, as free_unref_page_list(), commits
+ * the pages one by one (an rseq section each), but has the list once per
+ * 32 pages too: one hold of the pcp lock, one decision of an injected
+ * trylock fault on rseq lists.
  *
  * Each non-NULL entry is checked as pp_put_page() checks its page.
  *

@@ -189,9 +189,11 @@ static void test_trylock_always(void)
 {
 	struct pp_pool *pool = fault_pool("trylock=100");
 	struct pp_list_head list = PP_LIST_HEAD_INIT(list);
-	struct pp_page *arr[16] = { NULL }, *page;
+	struct pp_page *arr[16] = { NULL }, *big[64], *page;
 	struct pp_vmstat a, b;
 	unsigned long ret;
+	uint64_t fails;
+	bool rseq;
 
 	page = test_alloc_page_vmstat(pool, &a, &b);
 	ok(page && vm_delta(&a, &b, PP_PCP_TRYLOCK_FAIL) == 1 &&
@@ -228,6 +230,25 @@ static void test_trylock_always(void)
 	   vm_delta(&a, &b, PP_PCP_TRYLOCK_FAIL) >= 1,
 	   "trylock=100 - frees go straight to the buddy lists");
 	ok(test_all_back(&b), "trylock=100 - every page is back");
+
+	/*
+	 * pp_release_pages() asks for the list once per PP_SWAP_CLUSTER_MAX
+	 * pages (32): on rseq lists a stretch that cannot have it goes to
+	 * the buddy lists whole, one failure; the lock is tried again page
+	 * by page.  Both profiles.
+	 */
+	for (int i = 0; i < 64; i++)
+		big[i] = pp_alloc_page(pool, PP_GFP_KERNEL);
+	pp_pool_vmstat(pool, &a);
+	pp_release_pages(pool, big, 64);
+	pp_pool_vmstat(pool, &b);
+	fails = vm_delta(&a, &b, PP_PCP_TRYLOCK_FAIL);
+	rseq = b.pcp_impl == PP_PCP_RSEQ;
+	ok(fails == (rseq ? 2 : 64) && b.nr_free == NR_PAGES,
+	   "trylock=100 - pp_release_pages of 64 pages: %llu failures "
+	   "(%s profile, %s: %s)", (unsigned long long)fails,
+	   pp_profile_name(b.profile), pp_pcp_impl_name(b.pcp_impl),
+	   rseq ? "one per 32-page stretch" : "one per page");
 	ok(pp_pool_destroy(pool) == 0, "trylock=100 - destroy finds no leak");
 }
 
@@ -314,7 +335,7 @@ static void test_buddy_empty(void)
 
 int main(void)
 {
-	plan_tests(18 + 3 + 4 + 8 + 4 + 5);
+	plan_tests(18 + 3 + 4 + 9 + 4 + 5);
 	if (!test_backend_is_buddy()) {
 		skip(38, "fault injection is checked on the buddy backend");
 		return exit_status();
