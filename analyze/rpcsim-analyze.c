@@ -610,6 +610,13 @@ static int run_isolated(const struct run *r)
 
 #define LIVE_ACCEPTED "accepted net://HOST[:PORT]/host/HOSTNAME/SESSION " \
 	"(or net6://), the relay daemon's live URL"
+/*
+ * babeltrace2 (2.0.4) reads the port from the first colon after the
+ * scheme: a bracketed IPv6 address fails there ("Invalid port"), after
+ * the graph was built.  Told at once instead; a host name resolves.
+ */
+#define LIVE_NO_BRACKETS "babeltrace2's live URL takes no bracketed " \
+	"IPv6 address: give the relay daemon's host name (net6://HOST works)"
 
 /* A port: digits 1..65535, its end or NULL. */
 static const char *url_port(const char *p)
@@ -622,7 +629,10 @@ static const char *url_port(const char *p)
 	return q == p || v < 1 || v > 65535 ? NULL : q;
 }
 
-/* --live: net[6]://HOST[:PORT]/host/HOSTNAME/SESSION.  0, or -1. */
+/*
+ * --live: net[6]://HOST[:PORT]/host/HOSTNAME/SESSION.  0, -1, or -2 for a
+ * bracketed host otherwise right (LIVE_NO_BRACKETS).
+ */
 static int check_live_url(const char *url)
 {
 	const char *p = url, *host;
@@ -654,7 +664,9 @@ static int check_live_url(const char *url)
 	if (!n || p[n] != '/')
 		return -1;
 	p += n + 1;
-	return *p && !strchr(p, '/') ? 0 : -1;
+	if (!*p || strchr(p, '/'))
+		return -1;
+	return *host == '[' ? -2 : 0;
 }
 
 /* What an option given without its value takes, for the message. */
@@ -768,9 +780,17 @@ static int take_option(int c, char **argv, const struct option *longopts,
 		r->rd.jobs = parse_jobs(optarg);
 		break;
 	case 'L':
-		if (check_live_url(optarg))
+		switch (check_live_url(optarg)) {
+		case 0:
+			break;
+		case -2:
+			tool_die(2, "invalid --live '%s': %s", optarg,
+				 LIVE_NO_BRACKETS);
+			break;
+		default:
 			tool_die(2, "invalid --live '%s': %s", optarg,
 				 LIVE_ACCEPTED);
+		}
 		r->live.url = optarg;
 		break;
 	case 'S':

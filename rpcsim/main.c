@@ -218,16 +218,21 @@ static void trace_live_said(const struct rpcsim_config *cfg,
 {
 	const char *url = cfg->trace_live, *host = strstr(url, "://") + 3;
 	const char *slash = strchr(ts->dir, '/');
-	size_t hl = host[0] == '[' ? strcspn(host, "]") + 1 :
-		    strcspn(host, ":/");
+	/*
+	 * babeltrace2's live URL takes no bracketed IPv6 address
+	 * (rpcsim-analyze refuses one): HOST stands for the relay's name.
+	 */
+	bool bracketed = host[0] == '[';
+	size_t hl = bracketed ? 4 : strcspn(host, ":/");
 
 	fprintf(stderr, "rpcsim: --trace-live: session %s on the relay "
 		"daemon at %s; follow it with: rpcsim-analyze "
-		"--live=%.*s%.*s:5344/host/%.*s/%s; the relay daemon "
+		"--live=%.*s%.*s:5344/host/%.*s/%s%s; the relay daemon "
 		"writes it in %s below its output folder\n", ts->name, url,
-		(int)(host - url), url, (int)hl, host,
+		(int)(host - url), url, (int)hl, bracketed ? "HOST" : host,
 		(int)(slash ? slash - ts->dir : 0), ts->dir, ts->name,
-		ts->dir);
+		bracketed ? ", HOST a name of the relay daemon's host (a "
+		"live URL takes no bracketed IPv6 address)" : "", ts->dir);
 }
 
 /* --trace: start the session, its folder in @rep.  -1, said, if it cannot. */

@@ -270,8 +270,8 @@ void apply_trace_live(const struct opt_spec *o, const char *arg,
 	return;
 bad:
 	usage_error("invalid --%s '%s': accepted net://HOST[:CONTROL_PORT"
-		    "[:DATA_PORT]] (ports 1..65535), the relay daemon's",
-		    o->name, arg);
+		    "[:DATA_PORT]] (or net6://; ports 1..65535), the relay "
+		    "daemon's control URL", o->name, arg);
 }
 
 /* A backend name, or plugin:PATH (the path is checked by apply_backend()). */
