@@ -54,11 +54,20 @@ static void print_words(FILE *f, char *const *argv, const char *sep)
 }
 
 /*
- * --plan=slurm: an sbatch script whose array task N runs point N, each
- * alone on a node.  The points' command is the plan's line without its
- * --point=, which the task's id gives.  The #SBATCH lines hold nothing
- * of the user's (sbatch reads them without a shell): the log files go
- * to sbatch's working folder.
+ * The highest task id of a Slurm job array where MaxArraySize is left at
+ * its default, 1001 (slurm.conf(5): ids run 0 to MaxArraySize - 1).
+ */
+#define SLURM_DEFAULT_MAX_TASK	1000ULL
+
+/*
+ * --plan=slurm: an sbatch script whose array task N runs point N + B
+ * (B: RPCSIM_POINT_BASE, 0 unless set), each alone on a node.  The
+ * points' command is the plan's line without its --point=, which the
+ * task's id gives.  The #SBATCH lines hold nothing of the user's (sbatch
+ * reads them without a shell): the log files go to sbatch's working
+ * folder.  A grid of more points than an array holds by default is
+ * submitted in parts of SLURM_DEFAULT_MAX_TASK, each with its B, as the
+ * script's head says.
  */
 static void sweep_plan_slurm(const struct rpcsim_config *cfg,
 			     const char *prog)
@@ -67,6 +76,9 @@ static void sweep_plan_slurm(const struct rpcsim_config *cfg,
 	char **argv = rpcsim_point_argv(cfg, prog, 1);
 	char **last = argv;
 	unsigned long long n = (unsigned long long)sw->nr_points;
+	unsigned long long k = sw->plan_limit ? sw->plan_limit : n;
+	unsigned long long first = n > SLURM_DEFAULT_MAX_TASK ?
+				   SLURM_DEFAULT_MAX_TASK : n;
 
 	while (last[1])
 		last++;
@@ -84,8 +96,27 @@ static void sweep_plan_slurm(const struct rpcsim_config *cfg,
 	       "# has ended, \"rpcsim-compare --sweep=DIR\" prints the "
 	       "table; submit again\n"
 	       "# to run what failed (a point already done is not run "
-	       "again).\n"
-	       "#SBATCH --job-name=rpcsim-sweep\n"
+	       "again).\n", n);
+	if (n > SLURM_DEFAULT_MAX_TASK) {
+		printf("# %llu points are more than one array holds where "
+		       "MaxArraySize is Slurm's\n"
+		       "# default (1001; scontrol show config | grep "
+		       "MaxArraySize): submit them in\n"
+		       "# parts, task N of a part running point N + "
+		       "RPCSIM_POINT_BASE:\n", n);
+		for (unsigned long long b = 0; b < n;
+		     b += SLURM_DEFAULT_MAX_TASK) {
+			unsigned long long m = n - b < SLURM_DEFAULT_MAX_TASK ?
+					       n - b : SLURM_DEFAULT_MAX_TASK;
+
+			printf("#   sbatch --array=1-%llu%%%llu "
+			       "--export=ALL,RPCSIM_POINT_BASE=%llu FILE\n",
+			       m, k < m ? k : m, b);
+		}
+		printf("# or, where MaxArraySize is above %llu: sbatch "
+		       "--array=1-%llu%%%llu FILE\n", n, n, k);
+	}
+	printf("#SBATCH --job-name=rpcsim-sweep\n"
 	       "#SBATCH --array=1-%llu%%%llu\n"
 	       "#SBATCH --nodes=1\n"
 	       "#SBATCH --ntasks=1\n"
@@ -93,11 +124,16 @@ static void sweep_plan_slurm(const struct rpcsim_config *cfg,
 	       "#SBATCH --output=rpcsim-sweep-%%A_%%a.out\n"
 	       ": \"${SLURM_ARRAY_TASK_ID:?run this script with sbatch, as "
 	       "a job array}\"\n"
-	       "exec srun --ntasks=1 ", n, n,
-	       (unsigned long long)(sw->plan_limit ? sw->plan_limit : n));
+	       "exec srun --ntasks=1 ", first, k < first ? k : first);
 	print_words(stdout, argv, " \\\n\t");
-	printf(" \\\n\t--point=\"$SLURM_ARRAY_TASK_ID\"\n");
+	printf(" \\\n\t--point=\"$((SLURM_ARRAY_TASK_ID + "
+	       "${RPCSIM_POINT_BASE:-0}))\"\n");
 	rpcsim_free_argv(argv);
+	if (n > SLURM_DEFAULT_MAX_TASK)
+		fprintf(stderr, "rpcsim: --plan=slurm: %llu points, more than "
+			"a Slurm job array holds by default (task ids up to "
+			"%llu): the script's head says how to submit it in "
+			"parts\n", n, SLURM_DEFAULT_MAX_TASK);
 }
 
 void sweep_plan(const struct rpcsim_config *cfg, const char *prog)

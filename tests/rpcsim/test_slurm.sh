@@ -5,7 +5,9 @@
 # task per point, --exclusive, a log per task, the throttle of
 # --plan=slurm:K), whose srun runs for task N exactly the words of
 # --plan's line N, with spaces and quotes in the paths (a stand-in srun
-# prints them); refused values of --plan.  Then the script on a real
+# prints them); a grid larger than Slurm's default MaxArraySize, in parts
+# (task N of a part runs point N + RPCSIM_POINT_BASE); refused values of
+# --plan.  Then the script on a real
 # one-node Slurm of the test's own (tests/utils/slurm.sh: munged,
 # slurmctld and slurmd on loopback, started and stopped by pid), submitted
 # from a folder whose name holds a space into a --results folder whose
@@ -20,7 +22,7 @@
 # shellcheck source=tests/utils/slurm.sh
 . "$top_srcdir/tests/utils/slurm.sh"
 
-plan_tests 19
+plan_tests 21
 
 res="$tmpdir/my res/it's"
 GRID="--sweep=threads=1,2"
@@ -35,7 +37,8 @@ cp "$OUT" "$tmpdir/job.sh"
 	grep -qx '#SBATCH --nodes=1' "$tmpdir/job.sh" &&
 	grep -qx '#SBATCH --output=rpcsim-sweep-%A_%a.out' "$tmpdir/job.sh" &&
 	grep -q '^exec srun --ntasks=1 ' "$tmpdir/job.sh" &&
-	grep -q -- '--point="$SLURM_ARRAY_TASK_ID"$' "$tmpdir/job.sh" &&
+	grep -q -- '--point="$((SLURM_ARRAY_TASK_ID + ${RPCSIM_POINT_BASE:-0}))"$' "$tmpdir/job.sh" &&
+	! grep -q 'RPCSIM_POINT_BASE=' "$tmpdir/job.sh" && [ ! -s "$ERR" ] &&
 	sh -n "$tmpdir/job.sh" && [ ! -e "$res" ]
 ok $? "--plan=slurm: an sbatch script, one array task per point, exclusive, a log per task; nothing run" ||
 	diag "exit $status: $(cat "$tmpdir/job.sh" "$ERR")"
@@ -66,6 +69,35 @@ PATH="$tmpdir/bin:$PATH" SLURM_ARRAY_TASK_ID=2 sh "$tmpdir/job.sh" \
 	grep -qx -- "--results=$res" "$tmpdir/got2"
 ok $? "task 2 runs the words of --plan's line 2, the quote and the space kept" ||
 	diag "$(diff "$tmpdir/want2" "$tmpdir/got2")"
+
+# A grid of more points than a job array holds where MaxArraySize is
+# Slurm's default (1001: task ids up to 1000): the array holds the first
+# 1000, the head gives each part's sbatch line, task N of a part runs
+# point N + RPCSIM_POINT_BASE.
+big="--sweep=threads=$(seq -s, 1 50) --sweep=pcp-batch=$(seq -s, 1 50)"
+# shellcheck disable=SC2086
+run $FIXED $big --results="$res" --plan=slurm:300
+cp "$OUT" "$tmpdir/big.sh"
+[ "$status" -eq 0 ] && grep -qx '#SBATCH --array=1-1000%300' "$tmpdir/big.sh" &&
+	[ "$(grep -c '^#   sbatch --array=' "$tmpdir/big.sh")" -eq 3 ] &&
+	grep -qx '#   sbatch --array=1-500%300 --export=ALL,RPCSIM_POINT_BASE=2000 FILE' "$tmpdir/big.sh" &&
+	grep -qx '# or, where MaxArraySize is above 2500: sbatch --array=1-2500%300 FILE' "$tmpdir/big.sh" &&
+	[ "$(wc -l <"$ERR")" -eq 1 ] &&
+	grep -q '^rpcsim: --plan=slurm: 2500 points, more than a Slurm job array holds by default' "$ERR"
+ok $? "--plan=slurm, 2500 points: an array of 1000, three parts at the head, said on stderr" ||
+	diag "exit $status: $(head -n 18 "$tmpdir/big.sh"; cat "$ERR")"
+# shellcheck disable=SC2086
+run $FIXED $big --results="$res" --plan
+sed -n 2003p "$OUT" >"$tmpdir/line2003"
+eval "set -- $(cat "$tmpdir/line2003")"
+printf '%s\n' "$@" >"$tmpdir/want2003"
+PATH="$tmpdir/bin:$PATH" SLURM_ARRAY_TASK_ID=3 RPCSIM_POINT_BASE=2000 \
+	sh "$tmpdir/big.sh" >"$tmpdir/got2003" 2>"$ERR"
+[ $? -eq 0 ] && [ -s "$tmpdir/want2003" ] &&
+	cmp -s "$tmpdir/got2003" "$tmpdir/want2003" &&
+	grep -qx -- "--point=2003" "$tmpdir/got2003"
+ok $? "task 3 of the part at RPCSIM_POINT_BASE=2000 runs --plan's line 2003" ||
+	diag "$(diff "$tmpdir/want2003" "$tmpdir/got2003")"
 
 PATH="$tmpdir/bin:$PATH" sh "$tmpdir/job.sh" >"$OUT" 2>"$ERR"
 status=$?
