@@ -638,11 +638,9 @@ unsigned long ppk_alloc_pages_bulk(struct pp_pool *pool, pp_gfp_t gfp, int nid,
 	ppk_prepare_alloc_pages(pool, gfp, preferred_nid, &ac, &alloc_flags);
 	/*
 	 * Find an allowed local zone that meets the low watermark + all the
-	 * pages (5.13 adds nr_pages in full).  A request larger than the
-	 * pool cannot pass, and must not wrap the sum.
+	 * pages (5.13 adds nr_pages in full).
 	 */
-	for (z = ac.zonelist->zonerefs; nr_pages <= pool->nr_pages && z->zone;
-	     z++) {
+	for (z = ac.zonelist->zonerefs; z->zone; z++) {
 		unsigned long mark;
 
 		if (z->zone_idx > ac.highest_zoneidx)
@@ -656,6 +654,15 @@ unsigned long ppk_alloc_pages_bulk(struct pp_pool *pool, pp_gfp_t gfp, int nid,
 				     PP_NUMA_BULK_FALLBACK_REMOTE);
 			break;
 		}
+		/*
+		 * A request larger than the pool fails every zone's
+		 * watermark, and must not wrap the sum: the walk goes on,
+		 * as 5.13's, to the next zone, another node's on a pool of
+		 * several (counted above, as the lean profile counts it).
+		 * One compare per zone visited, one on the common call.
+		 */
+		if (unlikely(nr_pages > pool->nr_pages))
+			continue;
 		mark = ppk_wmark_pages(pool, z->zone,
 				       alloc_flags & PP_ALLOC_WMARK_MASK) +
 		       nr_pages;

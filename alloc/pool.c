@@ -250,7 +250,18 @@ static void pp_pool_unmap(struct pp_pool *pool)
 	free(pool);
 }
 
-/* Ring slots for a pcp list: all it can hold, as a power of two. */
+/*
+ * The most slots a pcp ring may have: its slot count is an unsigned int
+ * (and its two ends are 32-bit halves of one word), so a ring stops at
+ * 2^31 slots, and pp_pool_create() refuses a configuration whose lists
+ * could hold more pages than that (pcp_high and nr_pages both above it).
+ */
+#define PP_RING_MAX_SLOTS	(1U << 31)
+
+/*
+ * Ring slots for a pcp list: all it can hold, as a power of two (at most
+ * PP_RING_MAX_SLOTS, which pp_pool_create() checked).
+ */
 static unsigned int pp_ring_slots(const struct pp_pool_config *cfg)
 {
 	unsigned long need = cfg->pcp_high < cfg->nr_pages ? cfg->pcp_high :
@@ -500,7 +511,9 @@ struct pp_pool *pp_pool_create(const struct pp_pool_config *cfg)
 	    cfg->pcp_batch == 0 || cfg->pcp_high < cfg->pcp_batch ||
 	    (unsigned int)cfg->backend >= PP_NR_BACKENDS ||
 	    (unsigned int)cfg->bulk_variant >= PP_NR_BULK_VARIANTS ||
-	    cfg->fault.trylock > 100) {
+	    cfg->fault.trylock > 100 ||
+	    (cfg->pcp_high > PP_RING_MAX_SLOTS &&
+	     cfg->nr_pages > PP_RING_MAX_SLOTS)) {
 		errno = EINVAL;
 		return NULL;
 	}

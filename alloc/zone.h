@@ -243,13 +243,19 @@ struct pp_page *pp_zone_take_block(struct pp_pool *pool, struct pp_zone *zone,
 /*
  * PAGEPOOL_FAULT buddy-empty=N: would taking @nr pages leave fewer than N
  * in the buddy lists?  Then the buddy allocator reports itself empty.
- * Zone lock held.
+ * Compared as nr_free - nr against N, never N + nr, which wraps for an N
+ * near ULONG_MAX (it is the user's number) and made such a reserve give
+ * pages.  Zone lock held.
  */
 static inline bool pp_fault_buddy_short(const struct pp_zone *zone,
 					unsigned long nr)
 {
-	return unlikely(zone->fault_buddy_reserve) &&
-	       pp_zone_free(zone) < zone->fault_buddy_reserve + nr;
+	unsigned long nr_free;
+
+	if (likely(!zone->fault_buddy_reserve))
+		return false;
+	nr_free = pp_zone_free(zone);
+	return nr_free < nr || nr_free - nr < zone->fault_buddy_reserve;
 }
 
 /*

@@ -647,7 +647,8 @@ int pp_pool_config_fault(struct pp_pool_config *cfg, const char *spec);
  *
  * Return: the pool, or NULL with errno set: EINVAL for a configuration that
  * cannot work (no pages, batch 0 or above high, watermarks out of order or
- * above the pool size, a fault.trylock above 100) or one that
+ * above the pool size, a fault.trylock above 100, pcp_high and nr_pages
+ * both above 2^31: a pcp list's ring has at most 2^31 slots) or one that
  * pp_pool_config_init() made from an environment variable it could not
  * read (PAGEPOOL_DEBUG other than 0 or 1, PAGEPOOL_PCP, PAGEPOOL_PROFILE:
  * one line on stderr names the variable, its value and what is accepted;

@@ -9,6 +9,7 @@
 #include <config.h>
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,7 @@
 
 #include <pagepool/pagepool.h>
 
+#include "capture.h"
 #include "pp_test.h"
 #include "tap.h"
 
@@ -123,6 +125,58 @@ static void test_invalid(void)
 		if (pool)
 			pp_pool_destroy(pool);
 	}
+}
+
+/* pp_pool_create(@arg) in a child: exit 0 for NULL with EINVAL. */
+static void create_refused(void *arg)
+{
+	struct pp_pool *pool;
+
+	errno = 0;
+	pool = pp_pool_create(arg);
+	if (pool == NULL && errno == EINVAL)
+		_exit(0);
+	fprintf(stderr, "pool %p, errno %d (%s)\n", (void *)pool, errno,
+		strerror(errno));
+	_exit(1);
+}
+
+/*
+ * A pcp list's ring holds min(pcp_high, nr_pages) pages in a power of two
+ * of slots, counted in 32 bits: 2^31 at most.  Above that the ring's size
+ * doubled an unsigned int past 2^31 to 0 and pp_pool_create() never
+ * returned, so the refusal runs in a child killed after 10 s.  A pcp_high
+ * far above a small pool's pages is fine.
+ */
+static void test_ring_slots(void)
+{
+	struct pp_pool_config cfg;
+	struct child_result res;
+	struct pp_pool *pool;
+	char how[32];
+	bool ran;
+
+	pp_pool_config_init(&cfg);
+	cfg.nr_pages = (1UL << 31) + 1;
+	cfg.pcp_high = UINT_MAX;
+	cfg.nr_cpus = 1;
+	ran = run_in_child(create_refused, &cfg, 10, &res);
+	ok(ran && child_exited_ok(&res),
+	   "pp_pool_create - pcp_high and nr_pages above 2^31 (a ring of "
+	   "2^32 slots): NULL, EINVAL (%s)",
+	   child_how(&res, how, sizeof(how)));
+	if (res.output[0])
+		diag_text("child: ", res.output);
+
+	pp_pool_config_init(&cfg);
+	cfg.nr_pages = 64;
+	cfg.pcp_high = UINT_MAX;
+	cfg.nr_cpus = 1;
+	pool = pp_pool_create(&cfg);
+	ok(pool != NULL, "pp_pool_create - pcp_high UINT_MAX over 64 pages "
+	   "is accepted (%s)", pool ? "a pool" : strerror(errno));
+	if (pool)
+		pp_pool_destroy(pool);
 }
 
 static void test_valid_edges(void)
@@ -315,14 +369,15 @@ static void test_reporting(void)
 
 int main(void)
 {
-	plan_tests(36);
+	plan_tests(38);
 	if (!test_backend_is_buddy()) {
-		skip(36, "buddy backend only: %s", "the buddy pool's config");
+		skip(38, "buddy backend only: %s", "the buddy pool's config");
 		return exit_status();
 	}
 	test_defaults();
 	test_env();
 	test_invalid();
+	test_ring_slots();
 	test_valid_edges();
 	test_enomem();
 	test_wmarks();

@@ -5,6 +5,7 @@
  * fallbacks checked here are the buddy allocator's.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -333,11 +334,48 @@ static void test_buddy_empty(void)
 	ok(pp_pool_destroy(pool) == 0, "buddy-empty=100 - destroy finds no leak");
 }
 
+/*
+ * A reserve near ULONG_MAX leaves the buddy allocator nothing to give.
+ * The check once added the reserve to the pages asked for: ULONG_MAX + 1
+ * and (ULONG_MAX - 7) + 8 wrapped to small numbers, and the "empty" buddy
+ * lists handed out single pages and order-3 blocks.
+ */
+static void test_buddy_empty_huge(void)
+{
+	static const unsigned long reserves[] = { ULONG_MAX, ULONG_MAX - 7 };
+
+	for (unsigned int i = 0; i < 2; i++) {
+		struct pp_page *arr[16] = { NULL }, *page, *block;
+		struct pp_pool *pool;
+		unsigned long ret;
+		char spec[64];
+
+		snprintf(spec, sizeof(spec), "buddy-empty=%lu", reserves[i]);
+		pool = fault_pool(spec);
+		page = pp_alloc_page(pool, PP_GFP_KERNEL);
+		block = pp_alloc_pages(pool, PP_GFP_KERNEL, 3);
+		ret = pp_alloc_pages_bulk_array(pool, PP_GFP_KERNEL, 16, arr);
+		ok(!page && !block && ret == 0,
+		   "%s - nothing from the buddy lists: page %s, order 3 %s, "
+		   "bulk %lu", spec, page ? "given" : "NULL",
+		   block ? "given" : "NULL", ret);
+		if (page)
+			pp_put_page(pool, page);
+		if (block)
+			pp_put_page(pool, block);
+		put_array(pool, arr, 16);
+		ok(pp_pool_destroy(pool) == 0, "%s - destroy finds no leak",
+		   spec);
+	}
+}
+
 int main(void)
 {
-	plan_tests(18 + 3 + 4 + 9 + 4 + 5);
+	const unsigned int planned = 18 + 3 + 4 + 9 + 4 + 5 + 4;
+
+	plan_tests(planned);
 	if (!test_backend_is_buddy()) {
-		skip(38, "fault injection is checked on the buddy backend");
+		skip(planned, "fault injection is checked on the buddy backend");
 		return exit_status();
 	}
 	test_create_faults();
@@ -345,5 +383,6 @@ int main(void)
 	test_trylock_always();
 	test_trylock_half();
 	test_buddy_empty();
+	test_buddy_empty_huge();
 	return exit_status();
 }

@@ -333,6 +333,63 @@ static void test_bulk_first_zone(void)
 	ok(pp_pool_destroy(pool) == 0, "bulk - destroy: every page back");
 }
 
+/*
+ * A bulk call for more pages than the whole pool: the preferred zone is
+ * short, so the call goes to the single-page path and counts the remote
+ * fallback, in both profiles alike (the kernel profile's zonelist walk
+ * once stopped before the first zone for such a call and counted none).
+ */
+static void test_bulk_larger_than_pool(void)
+{
+	struct pp_pool *pool = numa_pool(1024, 2, 0, NULL);
+	struct pp_list_head list = PP_LIST_HEAD_INIT(list);
+	struct pp_page **arr = calloc(2048, sizeof(*arr));
+	struct pp_node_vmstat s0, b0;
+	struct pp_vmstat a, b;
+	unsigned long n;
+
+	if (!arr)
+		bail_out("calloc: %s", strerror(errno));
+	b0 = node_stat(pool, 0);
+	pp_pool_vmstat(pool, &a);
+	n = pp_alloc_pages_bulk_array_node(pool, PP_GFP_KERNEL, 0, 2048, arr);
+	pp_pool_vmstat(pool, &b);
+	s0 = node_stat(pool, 0);
+	ok(n == 1 && arr[0] && !arr[1] &&
+	   vm_delta(&a, &b, PP_BULK_FALLBACK_WATERMARK) == 1 &&
+	   s0.numa[PP_NUMA_BULK_FALLBACK_REMOTE] ==
+	   b0.numa[PP_NUMA_BULK_FALLBACK_REMOTE] + 1,
+	   "bulk array of 2048 on a 1024-page pool - one page, "
+	   "bulk_fallback_watermark and node 0's bulk_fallback_remote "
+	   "(%lu, remote +%llu)", n,
+	   (unsigned long long)(s0.numa[PP_NUMA_BULK_FALLBACK_REMOTE] -
+				b0.numa[PP_NUMA_BULK_FALLBACK_REMOTE]));
+	pp_release_pages(pool, arr, n);
+
+	b0 = s0;
+	n = pp_alloc_pages_bulk_list(pool, PP_GFP_KERNEL, 2048, &list);
+	s0 = node_stat(pool, 0);
+	ok(n == 1 && s0.numa[PP_NUMA_BULK_FALLBACK_REMOTE] ==
+	   b0.numa[PP_NUMA_BULK_FALLBACK_REMOTE] + 1,
+	   "bulk list of 2048 on a 1024-page pool - one page, node 0's "
+	   "bulk_fallback_remote (%lu)", n);
+	put_list(pool, &list);
+
+	b0 = s0;
+	memset(arr, 0, 2048 * sizeof(*arr));
+	n = pp_alloc_pages_bulk_array(pool, PP_GFP_THISNODE, 2048, arr);
+	s0 = node_stat(pool, 0);
+	ok(n == 1 && pp_page_to_nid(pool, arr[0]) == 0 &&
+	   s0.numa[PP_NUMA_BULK_FALLBACK_REMOTE] ==
+	   b0.numa[PP_NUMA_BULK_FALLBACK_REMOTE],
+	   "bulk array of 2048, PP_GFP_THISNODE - one page of node 0, no "
+	   "remote fallback counted (%lu)", n);
+	pp_release_pages(pool, arr, n);
+	free(arr);
+	ok(pp_pool_destroy(pool) == 0,
+	   "bulk larger than the pool - destroy: every page back");
+}
+
 /* Pages of @arr[0, @n) per node. */
 static void count_nodes(struct pp_pool *pool, struct pp_page **arr,
 			unsigned long n, unsigned long *per_node)
@@ -450,12 +507,13 @@ static void test_one_node(void)
 
 int main(void)
 {
-	plan_tests(45);
+	plan_tests(49);
 	test_config_rules();
 	test_layout();
 	test_fallback_4();
 	test_fallback_2_thisnode();
 	test_bulk_first_zone();
+	test_bulk_larger_than_pool();
 	test_interleave();
 	test_remote_free();
 	test_one_node();
