@@ -652,8 +652,8 @@ int pp_pool_config_fault(struct pp_pool_config *cfg, const char *spec);
  * pp_pool_config_init() made from an environment variable it could not
  * read (PAGEPOOL_DEBUG other than 0 or 1, PAGEPOOL_PCP, PAGEPOOL_PROFILE:
  * one line on stderr names the variable, its value and what is accepted;
- * PAGEPOOL_FAULT: pp_pool_config_init() named it), a kernel profile
- * over 2^32 pages, ENOMEM when the mappings fail (or
+ * PAGEPOOL_FAULT: pp_pool_config_init() named it), a kernel profile of
+ * 2^32 pages or more, ENOMEM when the mappings fail (or
  * fault.mmap asks them to), EOPNOTSUPP for PP_BACKEND_JEMALLOC in a
  * libpagepool built without jemalloc (./configure --without-jemalloc).
  */
