@@ -152,16 +152,16 @@ trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' HUP TERM
 
-# bg CMD [ARG]...: CMD in the background, waited for, so that a signal
+# run_child CMD [ARG]...: CMD in the background, waited for, so that a signal
 # ends it by its pid (cleanup); its status.
-bg()
+run_child()
 {
 	"$@" &
 	child=$!
 	wait "$child"
-	bg_rc=$?
+	rc_child=$?
 	child=
-	return $bg_rc
+	return $rc_child
 }
 
 "$traced" --help | grep -q -- '--trace\[=DIR\]' || {
@@ -181,7 +181,7 @@ if [ -z "$untraced" ]; then
 	if [ ! -f "$untraced/config.status" ] ||
 		[ "$(cat "$untraced/trace-overhead.config" 2>/dev/null)" != "$config" ]
 	then
-		echo "$me: configuring $untraced: $config --disable-lttng-ust" >&2
+		echo "$me: configuring $untraced: ${config:+$config }--disable-lttng-ust" >&2
 		mkdir -p "$untraced" && rm -f "$untraced/trace-overhead.config" &&
 		(
 			eval "set -- $config"
@@ -201,7 +201,7 @@ if [ -z "$untraced" ]; then
 			exit 1
 		}
 	fi
-	bg make -C "$untraced" -j"$(nproc)" >/dev/null || {
+	run_child make -C "$untraced" -j"$(nproc)" >/dev/null || {
 		echo "$me: building $untraced failed" >&2
 		exit 1
 	}
@@ -220,7 +220,7 @@ i=1
 while [ $i -le "$repeat" ]; do
 	for b in traced plain; do
 		eval bin=\$$b
-		bg "$bin" --alloc="$alloc" --duration="$duration" --json \
+		run_child "$bin" --alloc="$alloc" --duration="$duration" --json \
 			>"$out/$b-$i.json" || {
 			echo "$me: $bin --alloc=$alloc --duration=$duration --json failed" >&2
 			exit 1
