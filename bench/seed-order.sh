@@ -69,7 +69,8 @@ A second table puts each build and thread count's ratios of the means
 1.36), with the stretch targets for the ASan build: at least 2.5, 3.5 and
 1.15.
 Exit status: 0 the runs completed (whether or not the targets hold),
-1 runtime failure (rpcsim failed, no build found), 2 bad command line.
+1 runtime failure (rpcsim failed, no build found, no python3), 2 bad
+command line.
 EOF
 }
 
