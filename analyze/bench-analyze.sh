@@ -17,6 +17,11 @@
 # warm), and compares the medians.  The load average before and after
 # says whether the machine was busy.
 #
+# The recording is kept away from the user's LTTng state: a session
+# daemon of its own, a LTTNG_HOME of its own and, as root, a private
+# /run (tests/utils/lttng.sh).  Where that cannot be had it refuses
+# (exit 1, the reason) unless given --use-running-sessiond.
+#
 # Run from the build tree:  sh $srcdir/analyze/bench-analyze.sh [OPTION]...
 
 set -u
@@ -29,6 +34,7 @@ trace=
 keep=no
 builddir=.
 min_ratio=0.80
+use_running=no
 
 usage()
 {
@@ -36,20 +42,31 @@ usage()
 Usage: bench-analyze.sh [OPTION]...
 Time rpcsim-analyze against babeltrace2 --output-format=dummy on one trace.
 
-  --events=N      events to record, about (default $events)
-  --repeat=N      timed runs of each reader; the median is compared
-                  (default $repeat)
+  --events=N      events to record, about: 10..1000000000 (tracegen
+                  makes ten events a call; default $events)
+  --repeat=N      timed runs of each reader, 1..1000; the median is
+                  compared (default $repeat)
   --trace=DIR     time this existing trace instead of recording one
   --keep          keep the recorded trace (printed path)
   --builddir=DIR  build tree holding analyze/rpcsim-analyze and
                   tests/tracegen (default: the current directory)
   --min-ratio=R   exit 1 if time(babeltrace2) / time(rpcsim-analyze
-                  --jobs=1) < R (default $min_ratio)
-  --jobs=N        the parallel run's --jobs (default $jobs, the online
-                  CPUs)
+                  with --jobs=1) < R, a decimal number above 0
+                  (default $min_ratio)
+  --jobs=N        the parallel run's --jobs, 1..256 (default $jobs, the
+                  online CPUs)
   --target-ratio=R  exit 1 if time(babeltrace2) / time(rpcsim-analyze
-                  --jobs=N) < R (default $target_ratio)
+                  with --jobs=N) < R, a decimal number above 0
+                  (default $target_ratio)
+  --use-running-sessiond
+                  record even where the recording cannot be kept away
+                  from the user's LTTng session daemon (default: refuse,
+                  exit 1): then a session daemon that answers is used,
+                  the user's included
   -h, --help      this help
+
+Exit status: 0 both ratios met, 1 a ratio missed or a runtime failure
+(a tool missing or failing, no isolation), 2 bad command line.
 EOF
 }
 
@@ -63,6 +80,7 @@ for arg in "$@"; do
 	--min-ratio=*) min_ratio=${arg#*=} ;;
 	--jobs=*) jobs=${arg#*=} ;;
 	--target-ratio=*) target_ratio=${arg#*=} ;;
+	--use-running-sessiond) use_running=yes ;;
 	-h|--help) usage; exit 0 ;;
 	*)
 		echo "bench-analyze.sh: unknown option '$arg': see --help" >&2
@@ -70,17 +88,36 @@ for arg in "$@"; do
 		;;
 	esac
 done
-case $events in
-''|*[!0-9]*) echo "bench-analyze.sh: invalid --events '$events': accepted a positive integer" >&2; exit 2 ;;
-esac
-case $jobs in
-''|*[!0-9]*|0) echo "bench-analyze.sh: invalid --jobs '$jobs': accepted a positive integer" >&2; exit 2 ;;
-esac
-case $repeat in
-''|*[!0-9]*|0) echo "bench-analyze.sh: invalid --repeat '$repeat': accepted a positive integer" >&2; exit 2 ;;
-esac
-
 srcdir=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=bench/common.sh
+. "$srcdir/bench/common.sh"
+{ bench_count "$events" 1000000000 && [ "$events" -ge 10 ]; } || {
+	echo "bench-analyze.sh: invalid --events '$events': accepted an integer 10..1000000000 (tracegen makes ten events a call)" >&2
+	exit 2
+}
+bench_count "$jobs" 256 || {
+	echo "bench-analyze.sh: invalid --jobs '$jobs': accepted an integer 1..256" >&2
+	exit 2
+}
+bench_count "$repeat" 1000 || {
+	echo "bench-analyze.sh: invalid --repeat '$repeat': accepted an integer 1..1000" >&2
+	exit 2
+}
+# ratio OPTION VALUE: VALUE is a decimal number above 0.
+ratio()
+{
+	if ! echo "$2" | grep -Eq '^([0-9]{1,6}(\.[0-9]{0,6})?|\.[0-9]{1,6})$' ||
+		! awk -v r="$2" 'BEGIN { exit !(r > 0) }'; then
+		echo "bench-analyze.sh: invalid $1 '$2': accepted a decimal number above 0 (0.8, 1.5)" >&2
+		exit 2
+	fi
+}
+ratio --min-ratio "$min_ratio"
+ratio --target-ratio "$target_ratio"
+[ -n "$builddir" ] || {
+	echo "bench-analyze.sh: invalid --builddir '': accepted a build directory" >&2
+	exit 2
+}
 analyze=$builddir/analyze/rpcsim-analyze
 tracegen=$builddir/tests/tracegen
 [ -x "$analyze" ] || {
@@ -92,10 +129,17 @@ command -v babeltrace2 >/dev/null 2>&1 || {
 	exit 1
 }
 
+# shellcheck source=tests/utils/lttng.sh
 . "$srcdir/tests/utils/lttng.sh"
 # Record with a session daemon of its own, away from the user's LTTng
-# state, when that can be had (tests/utils/lttng.sh); else as before.
-if [ -z "$trace" ] && lttng_can_isolate >/dev/null 2>&1; then
+# state (tests/utils/lttng.sh); where that cannot be had, only when
+# asked (--use-running-sessiond): else the recording could go to the
+# user's daemon, and a session of theirs could record it.
+if [ -z "$trace" ] && [ "$use_running" = no ]; then
+	if ! why=$(lttng_can_isolate); then
+		echo "bench-analyze.sh: $why; --use-running-sessiond records anyway, with a session daemon that answers (the user's included)" >&2
+		exit 1
+	fi
 	lttng_isolate "$0" "$@"
 fi
 

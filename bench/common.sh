@@ -71,40 +71,50 @@ function median(list,    v, n, i, j, t) {
 '
 
 # pb_main NAME ABOUT [--builddir=DIR] [PAGEBENCH OPTION]...: a table
-# script's front.  With -h or --help, its usage (ABOUT: what it prints, a
-# line or two), exit 0.  Else pagebench of DIR (default: the current
-# build tree) run with $defaults, then the options given, into $pb_file
-# (a temporary file, removed at exit), printed as pb_run() prints it.
-# Exits 1 when pagebench is not built, with pagebench's status when it
-# fails.
+# script's front.  With -h or --help anywhere, its usage (ABOUT: what it
+# prints, a line or two, and $pb_help_more if set), exit 0.  Else
+# pagebench of DIR (--builddir anywhere; default: the current build
+# tree) run with $defaults, then the other options given in their order,
+# into $pb_file (a temporary file, removed at exit), printed as pb_run()
+# prints it.  $pb_before_run, if set, names a function called once
+# $pb_bin is known, before the run (it may change $defaults).  Exits 1
+# when pagebench is not built, 2 for an empty --builddir=, with
+# pagebench's status when it fails.
 pb_main()
 {
 	pb_name=$1
 	pb_about=$2
 	shift 2
-	case ${1:-} in
-	-h|--help)
-		cat <<EOF
+	pb_builddir=.
+	for pb_arg do
+		shift
+		case $pb_arg in
+		-h|--help)
+			cat <<EOF
 Usage: $pb_name [--builddir=DIR] [PAGEBENCH OPTION]...
 $pb_about
 pagebench runs with: $defaults
-then the options given.  DIR: the build tree (default: the current one).
+then the options given.  DIR: the build tree (default: the current one).${pb_help_more:+
+$pb_help_more}
 EOF
-		exit 0
-		;;
-	esac
-	pb_builddir=.
-	case ${1:-} in
-	--builddir=*)
-		pb_builddir=${1#*=}
-		shift
-		;;
-	esac
+			exit 0
+			;;
+		--builddir=*)
+			pb_builddir=${pb_arg#*=}
+			if [ -z "$pb_builddir" ]; then
+				echo "$pb_name: --builddir: '' is not a build tree" >&2
+				exit 2
+			fi
+			;;
+		*) set -- "$@" "$pb_arg" ;;
+		esac
+	done
 	pb_bin=$pb_builddir/pagebench/pagebench
 	if [ ! -x "$pb_bin" ]; then
 		echo "$pb_name: $pb_bin not built (run make first)" >&2
 		exit 1
 	fi
+	[ -z "${pb_before_run:-}" ] || "$pb_before_run"
 	pb_file=$(mktemp "${TMPDIR:-/tmp}/${pb_name%.sh}.XXXXXX") || exit 1
 	trap 'rm -f "$pb_file"' EXIT
 	trap 'exit 1' HUP INT PIPE TERM

@@ -19,7 +19,7 @@
 # "Reproducing the seed's comparison").
 #
 # Run from a build tree:  sh $srcdir/bench/kernel-profile.sh [OPTION]...
-# Options after --builddir go to pagebench, after its defaults.
+# Options other than --builddir go to pagebench, after its defaults.
 
 set -u
 

@@ -28,6 +28,8 @@
 
 #define SLOTS	259
 #define HOLE	65
+/* one-hole.sh's bound for --iterations: 50 times its default. */
+#define ROUNDS_MAX	100000000
 
 __attribute__((noinline, aligned(64)))
 static void fill_while(struct pp_pool *pool, struct pp_page **rq)
@@ -66,10 +68,16 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	mode = argv[1][0];
+	/*
+	 * strtol() clamps what it cannot hold to LONG_MAX and says so in
+	 * errno only: a count of 20 digits would run for ever.
+	 */
+	errno = 0;
 	rounds = strtol(argv[2], &end, 10);
-	if (*end || rounds < 1) {
-		fprintf(stderr, "one-hole: ROUNDS '%s' is not a count of 1 "
-			"or more\n", argv[2]);
+	if (errno || end == argv[2] || *end || rounds < 1 ||
+	    rounds > ROUNDS_MAX) {
+		fprintf(stderr, "one-hole: ROUNDS '%s' is not a count from 1 "
+			"to %d\n", argv[2], ROUNDS_MAX);
 		return 2;
 	}
 	/*

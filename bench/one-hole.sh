@@ -29,8 +29,9 @@ Usage: $me [--builddir=DIR] [--rounds=N] [--iterations=N] [--cpu=N]
 Time four ways of refilling one hole among 259 populated slots (an
 rq_pages[] after a WRITE) with the libpagepool of build tree DIR
 (default: build), each way's refill and put --iterations times a run
-(default 2000000), the ways in turn for --rounds rounds (default 9), all
-on CPU --cpu (default: the first this shell may run on).  Prints each
+(1..100000000, default 2000000), the ways in turn for --rounds rounds
+(1..1000, default 9), all on CPU --cpu (default: the first this shell
+may run on).  Prints each
 way's median ns a refill and the two scans' ns per populated slot.
 PAGEPOOL_PROFILE (default here: kernel, as rpcsim's) and PAGEPOOL_PCP
 apply.  Ways:
@@ -41,22 +42,36 @@ apply.  Ways:
 EOF
 }
 
+# count OPTION VALUE MAX: VALUE is a count from 1 to MAX (bench_count).
 count()
 {
-	case $2 in
-	''|*[!0-9]*|0*)
-		echo "$me: $1: '$2' is not a count of 1 or more" >&2
+	bench_count "$2" "$3" || {
+		echo "$me: $1: '$2' is not a count from 1 to $3" >&2
 		exit 2
-		;;
-	esac
+	}
 }
 
 for arg in "$@"; do
 	case $arg in
-	--builddir=*) builddir=${arg#*=} ;;
-	--rounds=*) rounds=${arg#*=}; count --rounds "$rounds" ;;
-	--iterations=*) iterations=${arg#*=}; count --iterations "$iterations" ;;
-	--cpu=*) cpu=${arg#*=} ;;
+	--builddir=*)
+		builddir=${arg#*=}
+		if [ -z "$builddir" ]; then
+			echo "$me: --builddir: '' is not a build tree" >&2
+			exit 2
+		fi
+		;;
+	--rounds=*) rounds=${arg#*=}; count --rounds "$rounds" 1000 ;;
+	--iterations=*)
+		iterations=${arg#*=}
+		count --iterations "$iterations" 100000000
+		;;
+	--cpu=*)
+		cpu=${arg#*=}
+		if [ -z "$cpu" ]; then
+			echo "$me: --cpu: '' is not a CPU number" >&2
+			exit 2
+		fi
+		;;
 	-h|--help) usage; exit 0 ;;
 	*)
 		echo "$me: '$arg': not an option (--builddir, --rounds, --iterations, --cpu, --help)" >&2

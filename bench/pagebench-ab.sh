@@ -25,32 +25,40 @@ usage()
 {
 	cat <<EOF
 Usage: pagebench-ab.sh --a=DIR --b=DIR [--rounds=N] [--cpu=N] [PAGEBENCH OPTION]...
-Run DIR/pagebench/pagebench of build A, then of build B, N times (default
-9), and print per configuration the median ns per page of each and B/A.
+Run DIR/pagebench/pagebench of build A, then of build B, N times (1..1000,
+default 9), and print per configuration the median ns per page of each
+and B/A; a configuration that only one side printed gets '-' for the
+other side and for B/A, and a warning on stderr naming it.
 Every run is on CPU --cpu (taskset; default: the first CPU this shell may
-run on), so that both sides meet the same CPU.  The other options go to
-every pagebench run (default: --allocators=buddy --api=single,array
---bulk=64 --runs=3).
+run on), so that both sides meet the same CPU.  These options may come
+anywhere; the other options go, in their order, to every pagebench run
+(default: --allocators=buddy --api=single,array --bulk=64 --runs=3).
 EOF
 }
 
-while [ $# -gt 0 ]; do
-	case $1 in
-	--a=*) a=${1#*=} ;;
-	--b=*) b=${1#*=} ;;
-	--rounds=*) rounds=${1#*=} ;;
-	--cpu=*) cpu=${1#*=} ;;
-	-h|--help) usage; exit 0 ;;
-	*) break ;;
-	esac
+# This script's options wherever they are; the rest, in their order,
+# stay in "$@" for pagebench.
+for arg do
 	shift
+	case $arg in
+	--a=*) a=${arg#*=} ;;
+	--b=*) b=${arg#*=} ;;
+	--rounds=*) rounds=${arg#*=} ;;
+	--cpu=*)
+		cpu=${arg#*=}
+		if [ -z "$cpu" ]; then
+			echo "pagebench-ab.sh: --cpu: '' is not a CPU number" >&2
+			exit 2
+		fi
+		;;
+	-h|--help) usage; exit 0 ;;
+	*) set -- "$@" "$arg" ;;
+	esac
 done
-case $rounds in
-''|*[!0-9]*|0)
-	echo "pagebench-ab.sh: --rounds: '$rounds' is not a count of 1 or more" >&2
+if ! bench_count "$rounds" 1000; then
+	echo "pagebench-ab.sh: --rounds: '$rounds' is not a count from 1 to 1000" >&2
 	exit 2
-	;;
-esac
+fi
 bench_cpu pagebench-ab.sh "it puts both sides on one CPU"
 for side in "$a" "$b"; do
 	if [ -z "$side" ]; then
@@ -99,13 +107,22 @@ awk "$bench_awk_median"'
 		order[++n] = key
 	}
 	runs[key, $1] = runs[key, $1] " " ns
+	seen_by[key, $1] = 1
 }
 END {
 	printf "%-50s %9s %9s %7s\n", "configuration", "A ns", "B ns", "B/A"
 	for (k = 1; k <= n; k++) {
-		ma = median(runs[order[k], "A"])
-		mb = median(runs[order[k], "B"])
-		printf "%-50s %9.3f %9.3f %7.3f\n", order[k], ma, mb,
-		       (ma > 0 ? mb / ma : 0)
+		# A side that never printed the configuration has no median:
+		# "-", never the 0 of an empty list.
+		ma = ((order[k], "A") in seen_by) ? median(runs[order[k], "A"]) : "-"
+		mb = ((order[k], "B") in seen_by) ? median(runs[order[k], "B"]) : "-"
+		if (ma == "-" || mb == "-") {
+			printf "pagebench-ab.sh: warning: %s: only %s printed it\n",
+			       order[k], (ma == "-" ? "B" : "A") > "/dev/stderr"
+		}
+		printf "%-50s %9s %9s %7s\n", order[k],
+		       (ma == "-" ? "-" : sprintf("%.3f", ma)),
+		       (mb == "-" ? "-" : sprintf("%.3f", mb)),
+		       (ma == "-" || mb == "-" || ma <= 0 ? "-" : sprintf("%.3f", mb / ma))
 	}
 }' "$out"

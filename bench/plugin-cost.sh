@@ -14,7 +14,7 @@
 # built-in backends through the table would cost their fast paths.
 #
 # Run from a build tree:  sh $srcdir/bench/plugin-cost.sh [OPTION]...
-# Options after --builddir go to pagebench, after its defaults.
+# Options other than --builddir go to pagebench, after its defaults.
 
 set -u
 
@@ -24,22 +24,31 @@ set -u
 builddir=.
 defaults="--allocators=buddy --api=single,list,array --bulk=64 --runs=11 --interleave"
 
-case ${1:-} in
---builddir=*)
-	builddir=${1#*=}
+# --builddir and -h/--help wherever they come; the other options go to
+# pagebench in their order.
+for arg do
 	shift
-	;;
--h|--help)
-	cat <<USAGE
+	case $arg in
+	--builddir=*)
+		builddir=${arg#*=}
+		if [ -z "$builddir" ]; then
+			echo "plugin-cost.sh: --builddir: '' is not a build tree" >&2
+			exit 2
+		fi
+		;;
+	-h|--help)
+		cat <<USAGE
 Usage: plugin-cost.sh [--builddir=DIR] [PAGEBENCH OPTION]...
 buddy (lock pcp lists) against examples/backend-lifo as a plugin: one
 interleaved pagebench run, as a Markdown table.
 pagebench runs with: $defaults --backend=plugin:LIFO
 then the options given.  DIR: the build tree (default: the current one).
 USAGE
-	exit 0
-	;;
-esac
+		exit 0
+		;;
+	*) set -- "$@" "$arg" ;;
+	esac
+done
 
 pagebench=$builddir/pagebench/pagebench
 lifo=$builddir/tests/unit/plugin/.libs/backend-lifo.so

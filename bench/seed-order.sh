@@ -69,7 +69,8 @@ A second table puts each build and thread count's ratios of the means
 1.36), with the stretch targets for the ASan build: at least 2.5, 3.5 and
 1.15.
 Exit status: 0 the runs completed (whether or not the targets hold),
-1 runtime failure (rpcsim failed, no build found), 2 bad command line.
+1 runtime failure (rpcsim failed, no build found, no python3), 2 bad
+command line.
 EOF
 }
 
@@ -86,10 +87,24 @@ for arg in "$@"; do
 	--asan=*) asan=${arg#*=} ;;
 	--threads=*) threads=${arg#*=} ;;
 	--repeat=*) repeat=${arg#*=} ;;
-	--duration=*) duration=${arg#*=} ;;
-	--requests=*) requests=${arg#*=} ;;
-	--profile=*) profile=${arg#*=} ;;
-	--tcp-read=*) tcp_read=${arg#*=} ;;
+	--duration=*)
+		duration=${arg#*=}
+		[ -n "$duration" ] || bad "--duration=" \
+			"a number of seconds above 0 and at most 1000000 (decimals allowed)"
+		;;
+	--requests=*)
+		requests=${arg#*=}
+		[ -n "$requests" ] ||
+			bad "--requests=" "an integer from 1 to 1000000000000000"
+		;;
+	--profile=*)
+		profile=${arg#*=}
+		[ -n "$profile" ] || bad "--profile=" "kernel or lean"
+		;;
+	--tcp-read=*)
+		tcp_read=${arg#*=}
+		[ -n "$tcp_read" ] || bad "--tcp-read=" "0 or a size from 1k to 64m"
+		;;
 	-h|--help) usage; exit 0 ;;
 	--plain|--asan|--threads|--repeat|--duration|--requests|--profile|\
 	--tcp-read)
@@ -114,20 +129,20 @@ case $profile in
 *) bad "--profile=$profile" "kernel or lean" ;;
 esac
 # rpcsim's own range for --tcp-read, checked here so that a bad value
-# is a usage error before any run.
-if [ -n "$tcp_read" ]; then
-	bytes=$(echo "$tcp_read" | awk '
-		/^[0-9]+(k|K|KiB|m|M|MiB)?$/ {
-			n = $0; m = 1
-			if (n ~ /(k|K|KiB)$/) m = 1024
-			if (n ~ /(m|M|MiB)$/) m = 1048576
-			sub(/[kKmM](iB)?$/, "", n)
-			if (length(n) <= 8) { print n * m; exit }
-		}
-		{ print -1 }')
-	[ "$bytes" -eq 0 ] ||
-		{ [ "$bytes" -ge 1024 ] && [ "$bytes" -le 67108864 ]; } ||
-		bad "--tcp-read=$tcp_read" "0 or a size from 1k to 64m"
+# is a usage error before any run; compared inside awk, where a product
+# too large for the shell's integers is only a number.
+if [ -n "$tcp_read" ] && ! echo "$tcp_read" | awk '
+	/^[0-9]+(k|K|KiB|m|M|MiB)?$/ {
+		n = $0; m = 1
+		if (n ~ /(k|K|KiB)$/) m = 1024
+		if (n ~ /(m|M|MiB)$/) m = 1048576
+		sub(/[kKmM](iB)?$/, "", n)
+		b = n * m
+		exit !(length(n) <= 8 && (b == 0 || (b >= 1024 && b <= 67108864)))
+	}
+	{ exit 1 }'
+then
+	bad "--tcp-read=$tcp_read" "0 or a size from 1k to 64m"
 fi
 if [ -n "$requests" ]; then
 	bench_count "$requests" 1000000000000000 ||
@@ -172,6 +187,11 @@ if [ -z "$builds" ]; then
 fi
 [ "$builds" = " plain asan" ] ||
 	echo "$me: running the$builds build only" >&2
+# Before any run: the table is made from rpcsim's JSON with python3.
+if ! command -v python3 >/dev/null 2>&1; then
+	echo "$me: python3 not found (it reads rpcsim's JSON)" >&2
+	exit 1
+fi
 
 out=$(mktemp -d "${TMPDIR:-/tmp}/seed-order.XXXXXX") || exit 1
 trap 'rm -rf "$out"' EXIT

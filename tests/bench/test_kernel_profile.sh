@@ -7,8 +7,8 @@
 # and bulk size with the published cycles, their ns at 3.6 GHz and the
 # ratios, each "lab / single" the quotient of the lab's figures and each
 # "off by" the distance between the two ratios, and a summary line whose
-# counts agree with the rows; --help says how it is used; a build without
-# pagebench exits 1.
+# counts agree with the rows; --help says how it is used, also after
+# --builddir and pagebench's options; a build without pagebench exits 1.
 
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${top_builddir:=$top_srcdir}"
@@ -20,12 +20,19 @@
 tap_need_prog "$top_builddir/pagebench/pagebench"
 bench_script kernel-profile.sh
 
-plan_tests 8
+plan_tests 9
 
 run --help
 [ "$status" -eq 0 ] && grep -q '^Usage: kernel-profile.sh \[--builddir=DIR\]' "$OUT" &&
 	grep -q -- '--profile=kernel --free=put' "$OUT"
 ok $? "--help: the usage and pagebench's options" || diag "status $status"
+
+# --help is the script's wherever it comes: not handed to pagebench.
+run --builddir="$top_builddir" --smoke --help
+[ "$status" -eq 0 ] && grep -q '^Usage: kernel-profile.sh \[--builddir=DIR\]' "$OUT" &&
+	! grep -q 'pagebench \[OPTION\]' "$OUT"
+ok $? "--help after --builddir and a pagebench option: the script's usage" ||
+	diag "status $status: $(head -n 5 "$OUT")"
 
 run --builddir="$top_builddir" --smoke --runs=1
 [ "$status" -eq 0 ]

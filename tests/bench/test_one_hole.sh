@@ -5,8 +5,10 @@
 # never the timing): --help names the four ways; a run prints the header,
 # the load lines, one row per way and the per-slot line computed from the
 # rows; every refill's page comes back (the driver fails otherwise: the
-# pool's destroy refuses a pool with pages out); bad input exits 2 with
-# one line naming the option; a build tree without libpagepool, or a
+# pool's destroy refuses a pool with pages out); bad input (counts of 20
+# digits, a leading 0) exits 2 with one line naming the option, and the
+# driver refuses a count strtol() cannot hold instead of running for
+# ever; a build tree without libpagepool, or a
 # pool that cannot be made (a bad PAGEPOOL_PROFILE), exits 1 saying why.
 
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
@@ -22,7 +24,7 @@ top_builddir=$(cd "$top_builddir" && pwd) || bail_out "no $top_builddir"
 command -v "${CC:-cc}" >/dev/null || plan_skip_all "no C compiler"
 bench_script one-hole.sh
 
-plan_tests 12
+plan_tests 16
 
 run --help
 ok $? "--help exits 0" ||
@@ -70,6 +72,24 @@ ok $? "--rounds=0: exit 2, one line naming it" ||
 run --iterations=1e6
 [ "$status" = 2 ] && [ "$(wc -l <"$ERR")" = 1 ] && grep -q -- "--iterations: '1e6'" "$ERR"
 ok $? "--iterations=1e6: exit 2, one line naming it" ||
+	diag "status $status: $(cat "$ERR")"
+for bad in --rounds=99999999999999999999 --rounds=00 \
+	--iterations=99999999999999999999; do
+	run $bad
+	[ "$status" = 2 ] && [ "$(wc -l <"$ERR")" = 1 ] &&
+		grep -q -- "^one-hole.sh: ${bad%%=*}: '${bad#*=}' is not a count from 1 to " "$ERR"
+	ok $? "$bad: exit 2, one line naming it" ||
+		diag "status $status: $(cat "$ERR")"
+done
+# The driver itself: a count beyond LONG_MAX was clamped by strtol() and
+# ran for ever.
+libdir=$top_builddir/alloc/.libs
+${CC:-cc} -O2 -I"$top_srcdir/include" -I"$top_builddir/include" \
+	"$top_srcdir/bench/one-hole.c" -o "$tmpdir/one-hole" -L"$libdir" \
+	-lpagepool -Wl,-rpath,"$libdir" 2>"$ERR" &&
+	run_cmd 20 "$tmpdir/one-hole" p 99999999999999999999
+[ "$status" = 2 ] && grep -q "^one-hole: ROUNDS '99999999999999999999' is not a count from 1 to " "$ERR"
+ok $? "the driver: a count of 20 digits, exit 2 at once, not a clamped run" ||
 	diag "status $status: $(cat "$ERR")"
 run --cpu=x
 [ "$status" = 2 ] && [ "$(wc -l <"$ERR")" = 1 ] && grep -q -- "--cpu: 'x'" "$ERR"

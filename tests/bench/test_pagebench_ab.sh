@@ -5,9 +5,12 @@
 # configuration: the table's format and arithmetic, never the timing):
 # this build as both A and B gives the header, the load lines, one row per
 # configuration with both medians and B/A equal to their quotient, and
-# each median the median of the rounds' figures; --help says how it is
-# used; bad input exits 2 with one line naming the option; a build
-# without pagebench exits 1.
+# each median the median of the rounds' figures; a configuration only
+# one side printed gets '-' for the other and for B/A, and a warning
+# naming it; the script's options and --help are its own wherever they
+# come among pagebench's; --help says how it is used; bad input (a
+# --rounds of 00 or of 20 digits too) exits 2 with one line naming the
+# option; a build without pagebench exits 1.
 
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${top_builddir:=$top_srcdir}"
@@ -19,7 +22,7 @@
 tap_need_prog "$top_builddir/pagebench/pagebench"
 bench_script pagebench-ab.sh
 
-plan_tests 16
+plan_tests 21
 
 run --help
 ok $? "--help exits 0" ||
@@ -75,6 +78,40 @@ grep -q '^allocator=buddy api=single bulk=1  *3\.000  *3\.000  *1\.000$' "$OUT"
 ok $? "each side's figure is the median of its rounds" ||
 	diag "$(cat "$OUT")"
 
+# A configuration that one side alone prints: no median for the other
+# side (never an invented 0), no B/A, and a warning naming it.
+mkdir -p "$tmpdir/more/pagebench"
+cat >"$tmpdir/more/pagebench/pagebench" <<'EOF'
+#!/bin/sh
+echo "$*" >>"$0.args"
+echo "pagebench allocator=buddy api=single bulk=1 runs=1 pages_per_run=9 ns_per_page=6.000 min_ns=1 max_ns=1 spread_pct=0 tsc_per_page=1"
+echo "pagebench allocator=lifo api=single bulk=1 runs=1 pages_per_run=9 ns_per_page=1.000 min_ns=1 max_ns=1 spread_pct=0 tsc_per_page=1"
+EOF
+chmod +x "$tmpdir/more/pagebench/pagebench"
+rm -f "$tmpdir/fake/pagebench/pagebench.n"
+run --a="$tmpdir/fake" --b="$tmpdir/more" --rounds=1
+[ "$status" = 0 ] &&
+	grep -q '^allocator=buddy api=single bulk=1  *5\.000  *6\.000  *1\.200$' "$OUT" &&
+	grep -q '^allocator=lifo api=single bulk=1  *-  *1\.000  *-$' "$OUT" &&
+	[ "$(cat "$ERR")" = "pagebench-ab.sh: warning: allocator=lifo api=single bulk=1: only B printed it" ]
+ok $? "a configuration B alone printed: '-' for A and B/A, one warning naming it" ||
+	diag "status $status: $(cat "$OUT" "$ERR")"
+
+# The script's options after pagebench's are still its own; pagebench
+# gets the rest in their order.
+rm -f "$tmpdir/more/pagebench/pagebench.args"
+run --allocators=buddy --a="$tmpdir/more" --api=single --b="$tmpdir/more" --rounds=1
+[ "$status" = 0 ] &&
+	[ "$(sort -u "$tmpdir/more/pagebench/pagebench.args")" = "--allocators=buddy --api=single" ]
+ok $? "--a, --b and --rounds after pagebench's options: taken, the rest to pagebench" ||
+	diag "status $status: $(cat "$ERR" "$tmpdir/more/pagebench/pagebench.args")"
+rm -f "$tmpdir/more/pagebench/pagebench.args"
+run --smoke --a="$tmpdir/more" --b="$tmpdir/more" --help
+[ "$status" = 0 ] && grep -q '^Usage: pagebench-ab.sh' "$OUT" &&
+	[ ! -f "$tmpdir/more/pagebench/pagebench.args" ]
+ok $? "--help after a pagebench option: the usage, exit 0, nothing run" ||
+	diag "status $status: $(cat "$OUT" "$ERR")"
+
 # Both sides run on the CPU --cpu names: a pagebench that reports the
 # CPUs it may run on.
 allowed=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/self/status)
@@ -113,6 +150,8 @@ bad_input()
 }
 bad_input --rounds --a="$top_builddir" --b="$top_builddir" --rounds=0
 bad_input --rounds --a="$top_builddir" --b="$top_builddir" --rounds=x
+bad_input "--rounds: '00'" --a="$top_builddir" --b="$top_builddir" --rounds=00
+bad_input "--rounds: '99999999999999999999'" --a="$top_builddir" --b="$top_builddir" --rounds=99999999999999999999
 bad_input '--a and --b' --a="$top_builddir"
 bad_input "--cpu: 'x' is not a CPU number" --a="$top_builddir" --b="$top_builddir" --cpu=x
 bad_input '--cpu=99999: not a CPU this shell may run on' --a="$top_builddir" --b="$top_builddir" --cpu=99999

@@ -8,7 +8,9 @@
 # verdicts that agree with the figures beside them; two stand-in builds
 # (this rpcsim with a pcp_impl added to or removed from its JSON) show
 # which pcp implementation ran, or "?"; an rpcsim failure exits 1, no
-# build at all exits 1, bad input exits 2 with one line naming the option.
+# build at all exits 1, no python3 exits 1 before any run; bad input
+# (empty values and a --tcp-read too large for the shell's arithmetic
+# included) exits 2 with one line naming the option.
 
 # Option lists in variables are split into words on purpose.
 # shellcheck disable=SC2086
@@ -40,6 +42,11 @@ bad_inputs=$(cat <<'TABLE'
 --tcp-read=512	--tcp-read=512
 --tcp-read=1x	--tcp-read=1x
 --tcp-read=65m	--tcp-read=65m
+--tcp-read=99999999m	--tcp-read=99999999m
+--tcp-read=	--tcp-read=
+--duration=	--duration=
+--requests=	--requests=
+--profile=	--profile=
 --plain=	--plain=
 --threads	--threads
 --bogus	--bogus
@@ -48,7 +55,7 @@ TABLE
 )
 nr_options=$(echo $options | wc -w)
 nr_bad=$(printf '%s\n' "$bad_inputs" | wc -l)
-nr_tests=$((1 + nr_options + 14 + 1 + 2 + 2 + 2 + 1 + 2 * nr_bad))
+nr_tests=$((1 + nr_options + 14 + 1 + 2 + 2 + 2 + 1 + 1 + 2 * nr_bad))
 plan_tests $nr_tests
 
 have_python ||
@@ -256,6 +263,23 @@ grep -q "neither build found" "$ERR" &&
 	[ "$(grep -c 'make it with: .*setup\.sh' "$ERR")" -eq 2 ]
 ok $? "no build at all: how to make each, and why nothing ran" ||
 	diag "$(cat "$ERR")"
+
+# Without python3 (a PATH of every command but it): refused before any
+# run, not after all of them.
+mkdir -p "$tmpdir/nopy" "$tmpdir/counted/rpcsim"
+for f in /usr/local/bin/* /usr/bin/* /bin/*; do
+	case ${f##*/} in python3*) continue ;; esac
+	[ -e "$tmpdir/nopy/${f##*/}" ] || ln -s "$f" "$tmpdir/nopy/${f##*/}"
+done
+printf '#!/bin/sh\necho ran >>"$0.ran"\nexit 1\n' >"$tmpdir/counted/rpcsim/rpcsim"
+chmod +x "$tmpdir/counted/rpcsim/rpcsim"
+PATH=$tmpdir/nopy run --plain="$tmpdir/counted" --asan="$tmpdir/none" \
+	--threads=1 --repeat=1 --requests=1
+[ "$status" -eq 1 ] && [ ! -s "$OUT" ] &&
+	grep -q "^seed-order.sh: python3 not found" "$ERR" &&
+	[ ! -f "$tmpdir/counted/rpcsim/rpcsim.ran" ]
+ok $? "no python3: exit 1 before any run" ||
+	diag "exit $status: $(cat "$ERR")"
 
 check_bad_inputs seed-order.sh "$bad_inputs"
 
