@@ -245,8 +245,30 @@ timeout 60 "$ANALYZE" "$tmpdir/relay/$dir" >"$tmpdir/disk.out" 2>"$tmpdir/disk.e
 ok $? "rpcsim-analyze on the relay daemon's trace: exit 0" ||
 	diag "$(cat "$tmpdir/disk.err")"
 grep -v '^t=[0-9]*s ' "$tmpdir/live.out" >"$tmpdir/live.final"
-cmp -s "$tmpdir/live.final" "$tmpdir/disk.out" && [ -s "$tmpdir/disk.out" ]
-ok $? "--live's whole-run report is the on-disk analysis of the same trace" ||
+# Warm-up calls come before their run_start, and a viewer that attaches
+# during the warm-up never sees the packets sent before (doc/tracing.md):
+# then, and only then, the live report's event count and its "no run"
+# line (the calls the figures leave out) may be lower than on disk; every
+# other line must be the same (a TSan CI run under load missed 199 of
+# 500 warm-up calls).
+no_run()
+{
+	sed -n 's/^  no run: .* over \([0-9,]*\) calls.*/\1/p' "$1" | tr -d ,
+}
+warm=
+if ! cmp -s "$tmpdir/live.final" "$tmpdir/disk.out"; then
+	for f in live.final disk.out; do
+		sed -e '/^1 trace, [0-9,]* events (/d' -e '/^  no run: /d' \
+			"$tmpdir/$f" >"$tmpdir/$f.cut"
+	done
+	lw=$(no_run "$tmpdir/live.final") dw=$(no_run "$tmpdir/disk.out")
+	cmp -s "$tmpdir/live.final.cut" "$tmpdir/disk.out.cut" &&
+		[ -n "$dw" ] && [ "${lw:-0}" -lt "$dw" ] &&
+		warm=" but ${lw:-0} of the $dw warm-up calls, the viewer attached during the warm-up"
+	[ -n "$warm" ] || warm=no
+fi
+[ "$warm" != no ] && [ -s "$tmpdir/disk.out" ]
+ok $? "--live's whole-run report is the on-disk analysis of the same trace$warm" ||
 	diag "$(diff "$tmpdir/live.final" "$tmpdir/disk.out" | head -40)"
 grep -q '^t=[0-9]*s ' "$tmpdir/live.final"
 [ $? -ne 0 ] && [ "$(grep -c '^t=[0-9]*s ' "$tmpdir/live.out")" -ge 1 ]
