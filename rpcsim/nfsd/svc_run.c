@@ -551,7 +551,7 @@ static void svc_sync_destroy(struct svc_serv *serv)
  * since @res->start.
  */
 static void svc_collect(struct svc_serv *serv, struct svc_result *res,
-			uint64_t start, uint64_t released)
+			uint64_t start, uint64_t released, bool traced)
 {
 	const struct rpcsim_config *cfg = serv->cfg;
 	struct pp_vmstat end;
@@ -576,10 +576,11 @@ static void svc_collect(struct svc_serv *serv, struct svc_result *res,
 				   released;
 		svc_completion_stop(serv, serv->compl);
 	}
-	rpcsim_trace(run_end, (unsigned int)serv->mode, res->run,
-		     res->total.calls, res->total.pages, res->hist.sum,
-		     res->total.requests, res->total.no_progress,
-		     res->total.short_reads);
+	if (traced)
+		rpcsim_trace(run_end, (unsigned int)serv->mode, res->run,
+			     res->total.calls, res->total.pages, res->hist.sum,
+			     res->total.requests, res->total.no_progress,
+			     res->total.short_reads);
 	pp_pool_vmstat(serv->pool, &end);
 	res->elapsed_s = (double)(last - start) / 1e9;
 	for (unsigned int i = 0; i < PP_NR_VM_EVENTS; i++)
@@ -663,6 +664,7 @@ int svc_run(const struct rpcsim_config *cfg, enum rpcsim_mode mode,
 {
 	struct svc_serv *serv = xcalloc(1, sizeof(*serv));
 	uint64_t start, released = 0;
+	bool early;
 	int ret;
 
 	memset(res, 0, sizeof(*res));
@@ -691,19 +693,30 @@ int svc_run(const struct rpcsim_config *cfg, enum rpcsim_mode mode,
 
 	/* Warm-up done (or given up): quiesce, take the counters, go. */
 	svc_watch(serv, &serv->nr_ready, 0, run);
+	/*
+	 * A signal during the warm-up or the threads' start stopped them
+	 * before their timed run (svc_watch()): they pass the barrier and
+	 * end at once.  Nothing is measured, so it is no run: 1, as for a
+	 * signal during the cache fill, and no run_start or run_end in the
+	 * trace.
+	 */
+	early = rpcsim_first_signal() != 0;
 	if (serv->compl)
 		released = svc_completion_drain(serv->compl);
 	pp_pool_vmstat(serv->pool, &res->start);
-	svc_trace_run_start(cfg, mode, run);
+	if (!early)
+		svc_trace_run_start(cfg, mode, run);
 	start = now_ns();
 	serv->start_ns = start;
 	svc_barrier_wait(&serv->go);
 
 	svc_watch(serv, &serv->nr_done, start, run);
-	svc_collect(serv, res, start, released);
+	svc_collect(serv, res, start, released, !early);
 	svc_sync_destroy(serv);
 	ret = svc_teardown(serv, res);
-	if (svc_starved(serv, res))
+	if (early)
+		ret = ret ? ret : 1;
+	else if (svc_starved(serv, res))
 		ret = -1;
 	free(serv);
 	watchdog_run_end();

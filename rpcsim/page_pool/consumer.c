@@ -503,6 +503,7 @@ int ppool_run(const struct rpcsim_config *cfg, enum rpcsim_mode mode,
 	const char *label = rpcsim_mode_label(mode);
 	struct svc_acct *acct = &res->acct;
 	struct pp_vmstat end;
+	bool early;
 	int ret;
 
 	memset(res, 0, sizeof(*res));
@@ -533,6 +534,14 @@ int ppool_run(const struct rpcsim_config *cfg, enum rpcsim_mode mode,
 	for (unsigned int i = 0; i < cfg->threads; i++)
 		ppool_rxq_start(&run, i);
 
+	/*
+	 * A signal while the pools and the threads were set up: nothing is
+	 * measured, so it is no run (1, as for one before the setup).  The
+	 * threads pass the barrier and stop at once.
+	 */
+	early = rpcsim_first_signal() != 0;
+	if (early)
+		atomic_store_explicit(&run.stop, true, memory_order_relaxed);
 	pp_pool_vmstat(run.pp, &res->start);
 	run.start_ns = now_ns();
 	ppool_barrier_wait(&run.go);
@@ -554,7 +563,7 @@ int ppool_run(const struct rpcsim_config *cfg, enum rpcsim_mode mode,
 	if (svc_pool_finish(run.pp, label, res, ret))
 		ret = -1;
 	watchdog_run_end();
-	return ret;
+	return early && !ret ? 1 : ret;
 }
 
 void ppool_result_add(struct ppool_result *dst, const struct ppool_result *src)

@@ -18,7 +18,7 @@ if ! have_python; then
 	echo "1..0 # SKIP python3 missing"
 	exit 0
 fi
-plan_tests 32
+plan_tests 34
 
 # ./configure --without-jemalloc: the 8 jemalloc checks are skipped,
 # saying so (rpcsim refuses --backend=jemalloc there: test_backends.sh).
@@ -202,6 +202,17 @@ signal_started INT
 ok $? "SIGINT while a 1 GiB page cache fills: exit 130 after ${took} s, no run (exit $status)" ||
 	diag "$(grep 'per call over' "$OUT") $(head -c 1000 "$ERR")"
 no_leak "SIGINT while the page cache fills"
+
+# 6b. A signal during a long warm-up (a pool with room): the run never
+#     began, so nothing is reported as measured (it used to count as a
+#     run of 0 calls, mean 0, in the text, the JSON and across runs).
+spawn --alloc=single --threads=1 --warmup=100000000 --duration=60
+signal_started INT
+[ "$status" -eq 130 ] && ! grep -q '^SUMMARY\|per call over' "$OUT" &&
+	grep -q 'interrupted by SIGINT' "$ERR"
+ok $? "SIGINT during --warmup: exit 130 after ${took} s, no run reported (exit $status)" ||
+	diag "$(grep '^SUMMARY\|per call over' "$OUT") $(head -c 1000 "$ERR")"
+no_leak "SIGINT during --warmup"
 
 # 7. A pool with room: the deadline still ends a normal run with exit 0.
 run_bounded $small --duration=0.5
