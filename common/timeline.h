@@ -4,7 +4,10 @@
  * calls that ended in it, their exact sum, minimum and maximum, and a
  * coarse histogram for the percentiles: hist.h's buckets eight at a time
  * (8 per power of two above 128 ns, so a percentile is the midpoint of a
- * bucket within 1/16 of any value in it), 1.9 KiB per interval.
+ * bucket within 1/16 of any value in it), 3.7 KiB per interval.  The
+ * buckets are 64-bit like @count: merged over threads and runs, one
+ * interval's bucket can pass 2^32 calls (a coarse --interval as long as
+ * the run), and a wrapped one would shift every percentile to the max.
  *
  * One timeline per server thread, updated by its owner only between two
  * calls (after the call's end was read: growing it never lands inside a
@@ -25,7 +28,7 @@
 
 struct timeline_slot {
 	uint64_t count, sum, min, max;
-	uint32_t buckets[TIMELINE_NR];
+	uint64_t buckets[TIMELINE_NR];
 };
 
 struct timeline {

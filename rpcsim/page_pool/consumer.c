@@ -476,8 +476,8 @@ static int ppool_teardown_pools(struct ppool_run *run, struct svc_result *res)
 		struct ppool_rxq *rxq = &run->rxq[i];
 		uint32_t inflight = page_pool_destroy(&rxq->pool);
 
-		pr->hold += rxq->pool.hold_cnt;
-		pr->release += atomic_load_explicit(&rxq->pool.release_cnt,
+		pr->hold += rxq->pool.hold_total;
+		pr->release += atomic_load_explicit(&rxq->pool.release_total,
 						    memory_order_relaxed);
 		pr->inflight += inflight;
 		if (inflight) {

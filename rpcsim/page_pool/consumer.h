@@ -21,7 +21,7 @@ struct ppool_result {
 	struct page_pool_alloc_stats alloc;
 	/* Returns: by the NAPI threads (direct) and by the stack thread. */
 	struct page_pool_recycle_stats recycle_direct, recycle_stack;
-	uint64_t hold, release;		/* pages_state_{hold,release}_cnt */
+	uint64_t hold, release;		/* pages_state_{hold,release}_cnt, 64-bit */
 	uint64_t inflight;		/* at destroy: must be 0 */
 	uint64_t packets;		/* received (timed run) */
 	uint64_t dropped;		/* no page for them */

@@ -44,6 +44,7 @@ void page_pool_init(struct page_pool *pool, struct pp_pool *pp,
 	pool->ring.slots = xcalloc(ring_size, sizeof(*pool->ring.slots));
 	pool->ring.size = ring_size;
 	atomic_init(&pool->release_cnt, 0);
+	atomic_init(&pool->release_total, 0);
 	hist_init(&pool->hist);
 }
 
@@ -96,6 +97,8 @@ void page_pool_release_page(struct page_pool *pool, struct pp_page *page)
 	uint32_t release = atomic_fetch_add_explicit(&pool->release_cnt, 1,
 						     memory_order_relaxed) + 1;
 
+	atomic_fetch_add_explicit(&pool->release_total, 1,
+				  memory_order_relaxed);
 	if (page_pool_trace_enabled(page_pool_state_release))
 		page_pool_trace(page_pool_state_release, pool,
 				page_pfn(pool, page), release);
@@ -116,6 +119,7 @@ static void page_pool_return_page(struct page_pool *pool,
 static void page_pool_hold(struct page_pool *pool, struct pp_page *page)
 {
 	pool->hold_cnt++;
+	pool->hold_total++;
 	pool->origin[page_pfn(pool, page)] = PAGE_POOL_FROM_ALLOC;
 	if (page_pool_trace_enabled(page_pool_state_hold))
 		page_pool_trace(page_pool_state_hold, pool,

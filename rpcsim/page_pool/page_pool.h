@@ -85,10 +85,17 @@ struct page_pool {
 	 * pages_state_hold_cnt (only the pool's thread allocates) and
 	 * pages_state_release_cnt (any thread releases): what the pool
 	 * took from the allocator and gave back; the difference is the
-	 * pages in flight.  32 bits, as the kernel's, wrapping alike.
+	 * pages in flight.  32 bits, as the kernel's, wrapping alike: the
+	 * tracepoints' values and the in-flight check at destroy.
+	 * hold_total and release_total count the same, updated beside
+	 * them (release_total atomically too), in 64 bits for the report
+	 * and rpcsim's books: one pool passes 2^32 pages in about 500 s
+	 * at 8.5 M pages/s.
 	 */
 	uint32_t hold_cnt;
 	_Atomic uint32_t release_cnt;
+	uint64_t hold_total;
+	_Atomic uint64_t release_total;
 	struct page_pool_alloc_stats alloc;
 	struct hist hist;		/* ns per slow-path call, when timed */
 };
