@@ -85,18 +85,20 @@ static void sweep_plan_slurm(const struct rpcsim_config *cfg,
 	free(*last);		/* --point=1: the task's id instead */
 	*last = NULL;
 	printf("#!/bin/sh\n"
-	       "# rpcsim --sweep as a Slurm job array: task N runs point N "
-	       "of %llu, alone\n"
-	       "# on its node, and writes its result into the --results "
-	       "folder (which\n"
-	       "# every node must see).  Submit with \"sbatch FILE\"; each "
+	       "# rpcsim --sweep as a Slurm job array: task N runs point N%s "
+	       "of %llu,\n"
+	       "# alone on its node, and writes its result into the "
+	       "--results folder (which\n"
+	       "# every node must see).  Submit with \"sbatch FILE\"%s; each "
 	       "task's output\n"
 	       "# goes to rpcsim-sweep-JOB_TASK.out in sbatch's folder.  "
 	       "When every task\n"
 	       "# has ended, \"rpcsim-compare --sweep=DIR\" prints the "
 	       "table; submit again\n"
 	       "# to run what failed (a point already done is not run "
-	       "again).\n", n);
+	       "again).\n",
+	       n > SLURM_DEFAULT_MAX_TASK ? " + RPCSIM_POINT_BASE" : "", n,
+	       n > SLURM_DEFAULT_MAX_TASK ? " in the parts below" : "");
 	if (n > SLURM_DEFAULT_MAX_TASK) {
 		printf("# %llu points are more than one array holds where "
 		       "MaxArraySize is Slurm's\n"

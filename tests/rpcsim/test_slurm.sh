@@ -82,9 +82,12 @@ cp "$OUT" "$tmpdir/big.sh"
 	[ "$(grep -c '^#   sbatch --array=' "$tmpdir/big.sh")" -eq 3 ] &&
 	grep -qx '#   sbatch --array=1-500%300 --export=ALL,RPCSIM_POINT_BASE=2000 FILE' "$tmpdir/big.sh" &&
 	grep -qx '# or, where MaxArraySize is above 2500: sbatch --array=1-2500%300 FILE' "$tmpdir/big.sh" &&
+	sed -n 2p "$tmpdir/big.sh" | grep -q 'task N runs point N + RPCSIM_POINT_BASE of 2500,$' &&
+	grep -q 'Submit with "sbatch FILE" in the parts below;' "$tmpdir/big.sh" &&
+	! grep -q '^#.*RPCSIM_POINT_BASE\|parts below' "$tmpdir/job.sh" &&
 	[ "$(wc -l <"$ERR")" -eq 1 ] &&
 	grep -q '^rpcsim: --plan=slurm: 2500 points, more than a Slurm job array holds by default' "$ERR"
-ok $? "--plan=slurm, 2500 points: an array of 1000, three parts at the head, said on stderr" ||
+ok $? "--plan=slurm, 2500 points: an array of 1000, three parts at the head, which says so, said on stderr" ||
 	diag "exit $status: $(head -n 18 "$tmpdir/big.sh"; cat "$ERR")"
 # shellcheck disable=SC2086
 run $FIXED $big --results="$res" --plan
