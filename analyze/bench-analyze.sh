@@ -135,12 +135,15 @@ command -v babeltrace2 >/dev/null 2>&1 || {
 # state (tests/utils/lttng.sh); where that cannot be had, only when
 # asked (--use-running-sessiond): else the recording could go to the
 # user's daemon, and a session of theirs could record it.
-if [ -z "$trace" ] && [ "$use_running" = no ]; then
-	if ! why=$(lttng_can_isolate); then
+# Isolated whenever it can be; the option only lets it record where it
+# cannot.
+if [ -z "$trace" ]; then
+	if why=$(lttng_can_isolate); then
+		lttng_isolate "$0" "$@"
+	elif [ "$use_running" = no ]; then
 		echo "bench-analyze.sh: $why; --use-running-sessiond records anyway, with a session daemon that answers (the user's included)" >&2
 		exit 1
 	fi
-	lttng_isolate "$0" "$@"
 fi
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/bench-analyze.XXXXXX") || exit 1

@@ -62,8 +62,14 @@ command -v valgrind >/dev/null 2>&1 || {
 
 tmp=
 child=
+forking=
+before=
 cleanup()
 {
+	# A signal between the fork and child=$!: $! is already the child.
+	if [ -z "$child" ] && [ -n "$forking" ] && [ "${!:-}" != "$before" ]; then
+		child=$!
+	fi
 	if [ -n "$child" ]; then
 		kill -TERM "$child" 2>/dev/null
 		wait "$child" 2>/dev/null
@@ -83,10 +89,13 @@ ${CC:-cc} -O2 -I"$srcdir/include" -I"$build/include" \
 }
 for mode in a l s; do
 	# In the background, waited for: a signal's trap ends it by its pid.
+	before=${!:-}
+	forking=1
 	PAGEPOOL_PCP=lock valgrind --tool=callgrind \
 		--callgrind-out-file="$tmp/out.$mode" "$tmp/driver" $mode \
 		>"$tmp/log.$mode" 2>&1 &
 	child=$!
+	forking=
 	wait "$child"
 	rc=$?
 	child=

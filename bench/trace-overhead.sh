@@ -129,18 +129,25 @@ fi
 # may run the script again in a mount namespace of its own.
 # shellcheck source=tests/utils/lttng.sh
 . "$top/tests/utils/lttng.sh"
-if [ "$use_running" = no ]; then
-	if ! why=$(lttng_can_isolate); then
-		echo "$me: $why; --use-running-sessiond runs anyway, where a session of the user's may record the traced runs" >&2
-		exit 1
-	fi
+# Isolated whenever it can be; --use-running-sessiond only lets it run
+# where it cannot.
+if why=$(lttng_can_isolate); then
 	lttng_isolate "$0" "$@"
+elif [ "$use_running" = no ]; then
+	echo "$me: $why; --use-running-sessiond runs anyway, where a session of the user's may record the traced runs" >&2
+	exit 1
 fi
 
 out=
 child=
+forking=
+before=
 cleanup()
 {
+	# A signal between the fork and child=$!: $! is already the child.
+	if [ -z "$child" ] && [ -n "$forking" ] && [ "${!:-}" != "$before" ]; then
+		child=$!
+	fi
 	if [ -n "$child" ]; then
 		kill -TERM "$child" 2>/dev/null
 		wait "$child" 2>/dev/null
@@ -156,8 +163,11 @@ trap 'exit 143' HUP TERM
 # ends it by its pid (cleanup); its status.
 run_child()
 {
+	before=${!:-}
+	forking=1
 	"$@" &
 	child=$!
+	forking=
 	wait "$child"
 	rc_child=$?
 	child=

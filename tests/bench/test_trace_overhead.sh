@@ -41,7 +41,7 @@ TABLE
 )
 nr_options=$(echo $options | wc -w)
 nr_bad=$(printf '%s\n' "$bad_inputs" | wc -l)
-plan_tests $((1 + nr_options + 7 + 2 * nr_bad))
+plan_tests $((1 + nr_options + 8 + 2 * nr_bad))
 
 have_python ||
 	skip_rest "python3 not found (trace-overhead.sh reads rpcsim's JSON with it)"
@@ -95,6 +95,15 @@ awk -v home="$home" -v m="$want_mounts" \
 	"$T/rpcsim/rpcsim.env"
 ok $? "the traced runs: a LTTNG_HOME of their own$([ "$want_mounts" = 1 ] && echo ', a /run of their own')" ||
 	diag "$(cat "$T/rpcsim/rpcsim.env")"
+# --use-running-sessiond only lets it run where isolation cannot be had:
+# where it can, the runs are isolated all the same.
+rm -f "$T/rpcsim/rpcsim.env"
+run --builddir="$T" --repeat=2 --duration=0.1 --use-running-sessiond
+[ "$status" -eq 0 ] && awk -v home="$home" -v m="$want_mounts" \
+	'$1 == "unset" || $1 == home || $2 != m { bad = 1 } END { exit bad || NR != 2 }' \
+	"$T/rpcsim/rpcsim.env"
+ok $? "  with --use-running-sessiond too, where isolation can be had" ||
+	diag "exit $status: $(cat "$T/rpcsim/rpcsim.env" "$ERR")"
 
 run --builddir="$tmpdir/nowhere"
 [ "$status" -eq 1 ] && [ "$(wc -l <"$ERR")" -eq 1 ] &&
