@@ -60,20 +60,12 @@ command -v valgrind >/dev/null 2>&1 || {
 	exit 1
 }
 
+# shellcheck source=bench/common.sh
+. "$srcdir/bench/common.sh"
 tmp=
-child=
-forking=
-before=
 cleanup()
 {
-	# A signal between the fork and child=$!: $! is already the child.
-	if [ -z "$child" ] && [ -n "$forking" ] && [ "${!:-}" != "$before" ]; then
-		child=$!
-	fi
-	if [ -n "$child" ]; then
-		kill -TERM "$child" 2>/dev/null
-		wait "$child" 2>/dev/null
-	fi
+	bench_end_child
 	[ -z "$tmp" ] || rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -89,16 +81,10 @@ ${CC:-cc} -O2 -I"$srcdir/include" -I"$build/include" \
 }
 for mode in a l s; do
 	# In the background, waited for: a signal's trap ends it by its pid.
-	before=${!:-}
-	forking=1
-	PAGEPOOL_PCP=lock valgrind --tool=callgrind \
+	bench_run_child env PAGEPOOL_PCP=lock valgrind --tool=callgrind \
 		--callgrind-out-file="$tmp/out.$mode" "$tmp/driver" $mode \
-		>"$tmp/log.$mode" 2>&1 &
-	child=$!
-	forking=
-	wait "$child"
+		>"$tmp/log.$mode" 2>&1
 	rc=$?
-	child=
 	if [ $rc -ne 0 ]; then
 		cat "$tmp/log.$mode" >&2
 		echo "$me: valgrind --tool=callgrind of path $mode failed (exit $rc)" >&2

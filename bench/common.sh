@@ -4,7 +4,9 @@
 # running pagebench once with the command, its header and the load average
 # printed as a Markdown code block, and its result lines as plain columns
 # for their tables.  The scripts that time sides in turn on one CPU
-# (pagebench-ab.sh, one-hole.sh): the CPU, checked, and the median.
+# (pagebench-ab.sh, one-hole.sh): the CPU, checked, and the median.  The
+# scripts that run a long child (trace-overhead.sh, callgrind.sh): run it
+# so that a signal ends it.
 
 # bench_cpu NAME WHY: $cpu, a CPU to pin to with taskset: checked, or when
 # empty the first this shell may run on.  NAME: the script's, for its
@@ -160,4 +162,38 @@ pb_columns()
 		      f["min_ns"], f["max_ns"], f["spread_pct"],
 		      f["tsc_per_page"]
 	}' "$1"
+}
+
+# bench_run_child CMD [ARG]...: CMD in the background, waited for, so
+# that a signal's trap can end it by its pid (bench_end_child); its exit
+# status.
+bench_child=
+bench_forking=
+bench_before=
+bench_run_child()
+{
+	bench_before=${!:-}
+	bench_forking=1
+	"$@" &
+	bench_child=$!
+	bench_forking=
+	wait "$bench_child"
+	bench_rc=$?
+	bench_child=
+	return $bench_rc
+}
+
+# bench_end_child: for the EXIT trap, end what bench_run_child runs, if
+# anything: also one forked but not yet named (a signal between the fork
+# and bench_child=$!), which $! already is.
+bench_end_child()
+{
+	if [ -z "$bench_child" ] && [ -n "$bench_forking" ] &&
+		[ "${!:-}" != "$bench_before" ]; then
+		bench_child=$!
+	fi
+	if [ -n "$bench_child" ]; then
+		kill -TERM "$bench_child" 2>/dev/null
+		wait "$bench_child" 2>/dev/null
+	fi
 }

@@ -139,40 +139,15 @@ elif [ "$use_running" = no ]; then
 fi
 
 out=
-child=
-forking=
-before=
 cleanup()
 {
-	# A signal between the fork and child=$!: $! is already the child.
-	if [ -z "$child" ] && [ -n "$forking" ] && [ "${!:-}" != "$before" ]; then
-		child=$!
-	fi
-	if [ -n "$child" ]; then
-		kill -TERM "$child" 2>/dev/null
-		wait "$child" 2>/dev/null
-	fi
+	bench_end_child
 	[ -z "$out" ] || rm -rf "$out"
 	lttng_cleanup
 }
 trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' HUP TERM
-
-# run_child CMD [ARG]...: CMD in the background, waited for, so that a signal
-# ends it by its pid (cleanup); its status.
-run_child()
-{
-	before=${!:-}
-	forking=1
-	"$@" &
-	child=$!
-	forking=
-	wait "$child"
-	rc_child=$?
-	child=
-	return $rc_child
-}
 
 "$traced" --help | grep -q -- '--trace\[=DIR\]' || {
 	echo "$me: $builddir was configured without LTTng-UST" >&2
@@ -211,7 +186,7 @@ if [ -z "$untraced" ]; then
 			exit 1
 		}
 	fi
-	run_child make -C "$untraced" -j"$(nproc)" >/dev/null || {
+	bench_run_child make -C "$untraced" -j"$(nproc)" >/dev/null || {
 		echo "$me: building $untraced failed" >&2
 		exit 1
 	}
@@ -230,7 +205,7 @@ i=1
 while [ $i -le "$repeat" ]; do
 	for b in traced plain; do
 		eval bin=\$$b
-		run_child "$bin" --alloc="$alloc" --duration="$duration" --json \
+		bench_run_child "$bin" --alloc="$alloc" --duration="$duration" --json \
 			>"$out/$b-$i.json" || {
 			echo "$me: $bin --alloc=$alloc --duration=$duration --json failed" >&2
 			exit 1
