@@ -39,6 +39,9 @@ apply.  Ways:
   r  the same scan stepping over a run of populated slots in its own loop
   a  one pp_alloc_pages_bulk_array() over the 259 slots (5.13's)
   p  pp_alloc_page() into the hole alone, no scan
+Exit status: 0 done, 1 runtime failure (no libpagepool built, the driver
+not building or failing), 2 bad command line, 128 + N ended by signal N
+(the run in progress is ended too).
 EOF
 }
 
@@ -89,8 +92,12 @@ if [ ! -f "$libdir/libpagepool.so" ]; then
 fi
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/one-hole.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 1' HUP INT PIPE TERM
+# A signal ends the run in progress by its pid (bench_run_child).
+trap 'bench_end_child; rm -rf "$tmp"' EXIT
+trap 'exit 129' HUP
+trap 'exit 130' INT
+trap 'exit 141' PIPE
+trap 'exit 143' TERM
 # A sanitizer build's driver is built with the same sanitizer, as rpcsim
 # is in that build: its scans are instrumented as rpcsim's loops are.
 san=$(sed -n 's/^SAN_CFLAGS = //p' "$builddir/Makefile" 2>/dev/null)
@@ -109,7 +116,8 @@ echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 i=0
 while [ "$i" -lt "$rounds" ]; do
 	for way in s r a p; do
-		taskset -c "$cpu" "$tmp/one-hole" $way "$iterations" >>"$tmp/out" || {
+		bench_run_child taskset -c "$cpu" "$tmp/one-hole" $way \
+			"$iterations" >>"$tmp/out" || {
 			echo "$me: one-hole $way failed" >&2
 			exit 1
 		}

@@ -33,6 +33,9 @@ Every run is on CPU --cpu (taskset; default: the first CPU this shell may
 run on), so that both sides meet the same CPU.  These options may come
 anywhere; the other options go, in their order, to every pagebench run
 (default: --allocators=buddy --api=single,array --bulk=64 --runs=3).
+Exit status: 0 done, 1 runtime failure (a build missing, pagebench
+failing), 2 bad command line, 128 + N ended by signal N (the pagebench
+in progress is ended too).
 EOF
 }
 
@@ -73,8 +76,12 @@ done
 [ $# -gt 0 ] || set -- --allocators=buddy --api=single,array --bulk=64 --runs=3
 
 out=$(mktemp "${TMPDIR:-/tmp}/pagebench-ab.XXXXXX") || exit 1
-trap 'rm -f "$out" "$out.run"' EXIT
-trap 'exit 1' HUP INT PIPE TERM
+# A signal ends the pagebench in progress by its pid (bench_run_child).
+trap 'bench_end_child; rm -f "$out" "$out.run"' EXIT
+trap 'exit 129' HUP
+trap 'exit 130' INT
+trap 'exit 141' PIPE
+trap 'exit 143' TERM
 
 echo "rounds $rounds, A $a, B $b, CPU $cpu, pagebench $*"
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -82,7 +89,8 @@ i=0
 while [ "$i" -lt "$rounds" ]; do
 	for side in A B; do
 		if [ $side = A ]; then dir=$a; else dir=$b; fi
-		taskset -c "$cpu" "$dir/pagebench/pagebench" "$@" >"$out.run" || {
+		bench_run_child taskset -c "$cpu" "$dir/pagebench/pagebench" \
+			"$@" >"$out.run" || {
 			echo "pagebench-ab.sh: $dir/pagebench/pagebench failed" >&2
 			rm -f "$out.run"
 			exit 1

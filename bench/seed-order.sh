@@ -70,7 +70,8 @@ A second table puts each build and thread count's ratios of the means
 1.15.
 Exit status: 0 the runs completed (whether or not the targets hold),
 1 runtime failure (rpcsim failed, no build found, no python3), 2 bad
-command line.
+command line, 128 + N ended by signal N (HUP, INT, TERM: the rpcsim in
+progress is ended too).
 EOF
 }
 
@@ -194,8 +195,11 @@ if ! command -v python3 >/dev/null 2>&1; then
 fi
 
 out=$(mktemp -d "${TMPDIR:-/tmp}/seed-order.XXXXXX") || exit 1
-trap 'rm -rf "$out"' EXIT
-trap 'exit 1' HUP INT TERM
+# A signal ends the rpcsim in progress by its pid (bench_run_child).
+trap 'bench_end_child; rm -rf "$out"' EXIT
+trap 'exit 129' HUP
+trap 'exit 130' INT
+trap 'exit 143' TERM
 
 length=
 [ -n "$duration" ] && length="--duration=$duration"
@@ -216,8 +220,8 @@ while [ "$i" -le "$repeat" ]; do
 			f=$out/$b-t$t-r$i
 			# $length is two options or one, split on purpose.
 			# shellcheck disable=SC2086
-			if ! "$dir/rpcsim/rpcsim" --alloc=all --repeat=1 \
-				--threads="$t" $length --json \
+			if ! bench_run_child "$dir/rpcsim/rpcsim" --alloc=all \
+				--repeat=1 --threads="$t" $length --json \
 				>"$f.json" 2>"$f.err"; then
 				[ -t 2 ] && echo >&2
 				echo "$me: $dir/rpcsim/rpcsim --alloc=all --repeat=1 --threads=$t $length --json failed:" >&2

@@ -18,3 +18,24 @@ run()
 {
 	run_cmd 300 sh "$SCRIPT" "$@"
 }
+
+# sigterm_run PIDFILE ARGS...: the script with ARGS in the background,
+# with a TMPDIR of its own; once PIDFILE is there (a stand-in program the
+# script runs writes its pid in it), SIGTERM to the script.  $status:
+# the script's exit status; $child_pid: the stand-in's pid; $left: what
+# the script left in its TMPDIR.  The caller checks, then ends the
+# stand-in if it is still there.
+sigterm_run()
+{
+	sr_pidfile=$1
+	shift
+	rm -rf "$tmpdir/sigterm-tmp" "$sr_pidfile"
+	mkdir -p "$tmpdir/sigterm-tmp"
+	TMPDIR=$tmpdir/sigterm-tmp sh "$SCRIPT" "$@" >"$OUT" 2>"$ERR" &
+	sr_pid=$!
+	wait_for 20 test -s "$sr_pidfile"
+	kill -TERM "$sr_pid"
+	wait_pid "$sr_pid" 20
+	child_pid=$(cat "$sr_pidfile" 2>/dev/null)
+	left=$(ls "$tmpdir/sigterm-tmp")
+}

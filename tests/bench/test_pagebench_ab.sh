@@ -22,7 +22,7 @@
 tap_need_prog "$top_builddir/pagebench/pagebench"
 bench_script pagebench-ab.sh
 
-plan_tests 21
+plan_tests 22
 
 run --help
 ok $? "--help exits 0" ||
@@ -160,4 +160,20 @@ run --a="$top_builddir" --b="$tmpdir/nowhere"
 [ "$status" = 1 ] && grep -q 'nowhere/pagebench/pagebench not built' "$ERR"
 ok $? "a build without pagebench: exit 1, named" ||
 	diag "status $status, stderr: $(cat "$ERR")"
+# SIGTERM while pagebench runs: the script ends (143), and so do the
+# pagebench it started and its temporary file.
+mkdir -p "$tmpdir/slow/pagebench"
+cat >"$tmpdir/slow/pagebench/pagebench" <<EOF
+#!/bin/sh
+echo \$\$ >"$tmpdir/slow/pid"
+exec sleep 30
+EOF
+chmod +x "$tmpdir/slow/pagebench/pagebench"
+sigterm_run "$tmpdir/slow/pid" --a="$tmpdir/slow" --b="$tmpdir/slow" --rounds=1
+[ "$status" -eq 143 ] && [ -n "$child_pid" ] && pid_gone "$child_pid" &&
+	[ -z "$left" ]
+ok $? "SIGTERM mid-run: exit 143, its pagebench ended, no temporary file left" ||
+	diag "exit $status, pagebench $child_pid, left: $left" "$(cat "$ERR")"
+[ -n "$child_pid" ] && kill "$child_pid" 2>/dev/null
+
 exit_status

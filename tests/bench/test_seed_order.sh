@@ -55,7 +55,7 @@ TABLE
 )
 nr_options=$(echo $options | wc -w)
 nr_bad=$(printf '%s\n' "$bad_inputs" | wc -l)
-nr_tests=$((1 + nr_options + 14 + 1 + 2 + 2 + 2 + 1 + 1 + 2 * nr_bad))
+nr_tests=$((1 + nr_options + 14 + 1 + 2 + 2 + 2 + 1 + 1 + 1 + 2 * nr_bad))
 plan_tests $nr_tests
 
 have_python ||
@@ -232,6 +232,23 @@ grep -q "^plain: .*, pcp implementation stand-in, profile .*)$" "$OUT" &&
 	grep -q "^asan: .*, pcp implementation ?, profile .*)$" "$OUT"
 ok $? "the pcp implementation from rpcsim's JSON, ? when it says none" ||
 	diag "$(grep -E '^(plain|asan):' "$OUT")"
+
+# SIGTERM while rpcsim runs: the script ends (143), and so do the rpcsim
+# it started and its temporary folder.
+mkdir -p "$tmpdir/slow/rpcsim"
+cat >"$tmpdir/slow/rpcsim/rpcsim" <<EOF
+#!/bin/sh
+echo \$\$ >"$tmpdir/slow/pid"
+exec sleep 30
+EOF
+chmod +x "$tmpdir/slow/rpcsim/rpcsim"
+sigterm_run "$tmpdir/slow/pid" --plain="$tmpdir/slow" --asan="$tmpdir/none" \
+	--threads=1 --repeat=1 --requests=20
+[ "$status" -eq 143 ] && [ -n "$child_pid" ] && pid_gone "$child_pid" &&
+	[ -z "$left" ]
+ok $? "SIGTERM mid-run: exit 143, its rpcsim ended, no temporary file left" ||
+	diag "exit $status, rpcsim $child_pid, left: $left" "$(cat "$ERR")"
+[ -n "$child_pid" ] && kill "$child_pid" 2>/dev/null
 
 # --tcp-read reaches rpcsim: the header says it, and rpcsim's JSON made
 # more calls than requests (a WRITE's record came in pieces).
