@@ -66,7 +66,8 @@ Time rpcsim-analyze against babeltrace2 --output-format=dummy on one trace.
   -h, --help      this help
 
 Exit status: 0 both ratios met, 1 a ratio missed or a runtime failure
-(a tool missing or failing, no isolation), 2 bad command line.
+(a tool missing or failing, no isolation), 2 bad command line, 128 + N
+ended by signal N (HUP, INT, TERM; the reading in progress ended too).
 EOF
 }
 
@@ -149,6 +150,7 @@ fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/bench-analyze.XXXXXX") || exit 1
 cleanup()
 {
+	bench_end_child
 	lttng_cleanup
 	if [ "$keep" = yes ] && [ -d "$tmp/trace" ]; then
 		echo "bench-analyze.sh: trace kept in $tmp/trace"
@@ -158,7 +160,9 @@ cleanup()
 	fi
 }
 trap cleanup EXIT
-trap 'exit 1' HUP INT TERM
+trap 'exit 129' HUP
+trap 'exit 130' INT
+trap 'exit 143' TERM
 
 if [ -z "$trace" ]; then
 	[ -x "$tracegen" ] || {
@@ -208,7 +212,8 @@ timed()
 	t_name=$1
 	shift
 	t0=$(now)
-	"$@" >/dev/null 2>"$tmp/times/$t_name.err" || {
+	# In the background, waited for: a signal ends it by its pid.
+	bench_run_child "$@" >/dev/null 2>"$tmp/times/$t_name.err" || {
 		echo "bench-analyze.sh: '$*' failed:" >&2
 		cat "$tmp/times/$t_name.err" >&2
 		exit 1
@@ -223,19 +228,21 @@ median()
 }
 
 # warm-up, and the event count
-"$analyze" --jobs=1 --json "$trace" >"$tmp/warm.json" 2>"$tmp/warm.err" || {
+bench_run_child "$analyze" --jobs=1 --json "$trace" >"$tmp/warm.json" \
+	2>"$tmp/warm.err" || {
 	echo "bench-analyze.sh: rpcsim-analyze failed:" >&2
 	cat "$tmp/warm.err" >&2
 	exit 1
 }
 # and the parallel run's results must be the same document
-"$analyze" --jobs="$jobs" --json "$trace" >"$tmp/warmn.json" 2>/dev/null &&
+bench_run_child "$analyze" --jobs="$jobs" --json "$trace" \
+	>"$tmp/warmn.json" 2>/dev/null &&
 	cmp -s "$tmp/warm.json" "$tmp/warmn.json" || {
 	echo "bench-analyze.sh: rpcsim-analyze --jobs=$jobs differs from --jobs=1:" >&2
 	diff "$tmp/warm.json" "$tmp/warmn.json" | head -20 >&2
 	exit 1
 }
-babeltrace2 --output-format=dummy "$trace" >/dev/null 2>&1
+bench_run_child babeltrace2 --output-format=dummy "$trace" >/dev/null 2>&1
 nevents=$(sed -n 's/^  "events": \([0-9]*\),$/\1/p' "$tmp/warm.json")
 ndiscarded=$(sed -n 's/^  "discarded_events": \([0-9]*\),$/\1/p' "$tmp/warm.json")
 size=$(du -sk "$trace" | awk '{ printf "%.1f MiB", $1 / 1024 }')

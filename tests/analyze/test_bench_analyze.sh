@@ -40,7 +40,7 @@ TABLE
 )
 nr_options=$(echo $options | wc -w)
 nr_bad=$(printf '%s\n' "$bad_inputs" | wc -l)
-plan_tests $((1 + nr_options + 1 + 2 * nr_bad))
+plan_tests $((1 + nr_options + 2 + 2 * nr_bad))
 
 run --help
 [ "$status" -eq 0 ] && [ ! -s "$ERR" ]
@@ -62,6 +62,33 @@ else
 		grep -q "^bench-analyze.sh: cannot keep .*--use-running-sessiond" "$ERR"
 	ok $? "no isolation: exit 1 with the reason and the option, nothing recorded" ||
 		diag "exit $status: $(cat "$OUT" "$ERR")"
+fi
+
+# SIGTERM while rpcsim-analyze reads: the script ends (143), and so do the
+# rpcsim-analyze it started (a stand-in that sleeps) and its temporary
+# folder.  A trace of its own (--trace): no recording, no LTTng.
+if command -v babeltrace2 >/dev/null 2>&1; then
+	mkdir -p "$tmpdir/slow/analyze" "$tmpdir/trace" "$tmpdir/sigterm-tmp"
+	cat >"$tmpdir/slow/analyze/rpcsim-analyze" <<EOF
+#!/bin/sh
+echo \$\$ >"$tmpdir/slow/pid"
+exec sleep 30
+EOF
+	chmod +x "$tmpdir/slow/analyze/rpcsim-analyze"
+	TMPDIR=$tmpdir/sigterm-tmp sh "$SCRIPT" --builddir="$tmpdir/slow" \
+		--trace="$tmpdir/trace" --repeat=1 --jobs=1 >"$OUT" 2>"$ERR" &
+	spid=$!
+	wait_for 20 test -s "$tmpdir/slow/pid"
+	kill -TERM "$spid"
+	wait_pid "$spid" 20
+	apid=$(cat "$tmpdir/slow/pid" 2>/dev/null)
+	[ "$status" -eq 143 ] && [ -n "$apid" ] && pid_gone "$apid" &&
+		[ -z "$(ls "$tmpdir/sigterm-tmp")" ]
+	ok $? "SIGTERM while rpcsim-analyze reads: exit 143, it ended, no temporary file left" ||
+		diag "exit $status, rpcsim-analyze $apid, left: $(ls "$tmpdir/sigterm-tmp")" "$(cat "$ERR")"
+	[ -n "$apid" ] && kill "$apid" 2>/dev/null
+else
+	skip 1 "babeltrace2 missing: the script stops before"
 fi
 
 check_bad_inputs bench-analyze.sh "$bad_inputs"
