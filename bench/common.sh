@@ -118,8 +118,12 @@ EOF
 	fi
 	[ -z "${pb_before_run:-}" ] || "$pb_before_run"
 	pb_file=$(mktemp "${TMPDIR:-/tmp}/${pb_name%.sh}.XXXXXX") || exit 1
-	trap 'rm -f "$pb_file"' EXIT
-	trap 'exit 1' HUP INT PIPE TERM
+	# A signal ends the pagebench run by its pid (bench_run_child).
+	trap 'bench_end_child; rm -f "$pb_file"' EXIT
+	trap 'exit 129' HUP
+	trap 'exit 130' INT
+	trap 'exit 141' PIPE
+	trap 'exit 143' TERM
 	# shellcheck disable=SC2086
 	pb_run "$pb_file" "$pb_bin" -- $defaults "$@" || exit $?
 }
@@ -138,7 +142,7 @@ pb_run()
 	fi
 	shift
 	pb_load_before=$(cut -d' ' -f1-3 /proc/loadavg)
-	env $pb_env "$pb_bin" "$@" >"$pb_out" || return $?
+	bench_run_child env $pb_env "$pb_bin" "$@" >"$pb_out" || return $?
 	pb_load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 	echo "    \$ ${pb_env:+$pb_env }pagebench $*"
 	# The header: CPU, TSC, where each baseline comes from.

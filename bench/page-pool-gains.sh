@@ -84,7 +84,9 @@ allocator alone predicts for that ratio, from page_bench04_bulk on the
 series' v5r9 branch (22 March 2021, cycles per page at bulk 64: single
 199, list 134, array 110): (199 - 110) / (199 - 134) = 1.37.
 Exit status: 0 the runs completed, 1 runtime failure (rpcsim failed or
-is not built), 2 bad command line (an rpcsim usage error included).
+is not built), 2 bad command line (an rpcsim usage error included),
+128 + N ended by signal N (HUP, INT, TERM; the rpcsim in progress is
+ended too).
 EOF
 }
 
@@ -153,7 +155,9 @@ if ! command -v python3 >/dev/null 2>&1; then
 	exit 1
 fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/page-pool-gains.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
+# A signal ends the rpcsim in progress by its pid (bench_run_child).
+trap 'bench_end_child; rm -rf "$tmp"' EXIT
+trap 'exit 129' HUP
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
@@ -163,15 +167,22 @@ r=1
 while [ "$r" -le "$rounds" ]; do
 	for t in $(echo "$threads" | tr , ' '); do
 		i=0
-		printf '%s' "$mixes" | {
-		while IFS= read -r mix; do
+		# One mix a line; in this shell, not a pipeline's subshell,
+		# so that the traps above end the rpcsim it runs.
+		set -f
+		ifs=$IFS
+		IFS=$nl
+		for mix in $mixes; do
+			IFS=$ifs
+			set +f
 			i=$((i + 1))
 			set -- --consumer=page_pool --alloc=all --threads="$t" \
 				--repeat="$repeat" --duration="$duration" \
 				--call-timing="$call_timing" --output-format=json
 			[ -n "$profile" ] && set -- "$@" --profile="$profile"
 			[ "$mix" = default ] || set -- "$@" --free-mix="$mix"
-			"$rpcsim" "$@" >"$tmp/r$r-t$t-m$i.json" 2>"$tmp/err"
+			bench_run_child "$rpcsim" "$@" >"$tmp/r$r-t$t-m$i.json" \
+				2>"$tmp/err"
 			rc=$?
 			if [ $rc -eq 2 ]; then
 				# rpcsim's one line naming the value
@@ -187,7 +198,8 @@ while [ "$r" -le "$rounds" ]; do
 			fi
 			printf '%s\t%s\t%s\n' "$t" "$i" "$mix" >>"$tmp/configs.r$r"
 		done
-		} || exit $?
+		IFS=$ifs
+		set +f
 	done
 	r=$((r + 1))
 done

@@ -57,8 +57,12 @@ if [ ! -x "$pagebench" ] || [ ! -f "$lifo" ]; then
 	exit 1
 fi
 out=$(mktemp "${TMPDIR:-/tmp}/plugin-cost.XXXXXX") || exit 1
-trap 'rm -f "$out"' EXIT
-trap 'exit 1' HUP INT PIPE TERM
+# A signal ends the pagebench run by its pid (bench_run_child).
+trap 'bench_end_child; rm -f "$out"' EXIT
+trap 'exit 129' HUP
+trap 'exit 130' INT
+trap 'exit 141' PIPE
+trap 'exit 143' TERM
 
 # shellcheck disable=SC2086
 set -- $defaults --backend=plugin:"$lifo" "$@"

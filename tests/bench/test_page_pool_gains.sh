@@ -44,7 +44,7 @@ TABLE
 )
 nr_options=$(echo $options | wc -w)
 nr_bad=$(printf '%s\n' "$bad_inputs" | wc -l)
-plan_tests $((1 + nr_options + 11 + 2 * nr_bad))
+plan_tests $((1 + nr_options + 12 + 2 * nr_bad))
 
 have_python ||
 	skip_rest "python3 not found (page-pool-gains.sh reads rpcsim's JSON with it)"
@@ -165,6 +165,22 @@ run --builddir="$tmpdir/none"
 	grep -q "^page-pool-gains\.sh: $tmpdir/none/rpcsim/rpcsim: not built" "$ERR"
 ok $? "no rpcsim in --builddir: one line, exit 1" ||
 	diag "exit $status: $(cat "$ERR")"
+
+# SIGTERM while rpcsim runs: the script ends (143), and so do the rpcsim
+# it started and its temporary folder.
+mkdir -p "$tmpdir/slow/rpcsim"
+cat >"$tmpdir/slow/rpcsim/rpcsim" <<EOF
+#!/bin/sh
+echo \$\$ >"$tmpdir/slow/pid"
+exec sleep 30
+EOF
+chmod +x "$tmpdir/slow/rpcsim/rpcsim"
+sigterm_run "$tmpdir/slow/pid" --builddir="$tmpdir/slow" --rounds=1 --threads=1
+[ "$status" -eq 143 ] && [ -n "$child_pid" ] && pid_gone "$child_pid" &&
+	[ -z "$left" ]
+ok $? "SIGTERM mid-run: exit 143, its rpcsim ended, no temporary file left" ||
+	diag "exit $status, rpcsim $child_pid, left: $left" "$(cat "$ERR")"
+[ -n "$child_pid" ] && kill "$child_pid" 2>/dev/null
 
 check_bad_inputs page-pool-gains.sh "$bad_inputs"
 

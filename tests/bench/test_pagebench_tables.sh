@@ -19,7 +19,7 @@
 
 bench_script pagebench-baselines.sh
 
-plan_tests 7
+plan_tests 8
 
 # A pagebench without mempool and tcmalloc: --help says so; a run notes
 # its arguments and prints a line per allocator asked (the last
@@ -71,6 +71,24 @@ ok $? "--help after --builddir and a pagebench option: the usage, nothing run" |
 run --builddir=
 [ "$status" -eq 2 ] && [ "$(wc -l <"$ERR")" -eq 1 ] && grep -q -- "--builddir: ''" "$ERR"
 ok $? "an empty --builddir=: exit 2, one line" || diag "exit $status: $(cat "$ERR")"
+
+# SIGTERM while pagebench runs (pb_main, as every table script): the
+# script ends (143), and so do the pagebench it started and its
+# temporary file.
+mkdir -p "$tmpdir/slow/pagebench"
+cat >"$tmpdir/slow/pagebench/pagebench" <<EOF
+#!/bin/sh
+case \$* in *--help*) exec "$F/pagebench/pagebench" --help ;; esac
+echo \$\$ >"$tmpdir/slow/pid"
+exec sleep 30
+EOF
+chmod +x "$tmpdir/slow/pagebench/pagebench"
+sigterm_run "$tmpdir/slow/pid" --builddir="$tmpdir/slow"
+[ "$status" -eq 143 ] && [ -n "$child_pid" ] && pid_gone "$child_pid" &&
+	[ -z "$left" ]
+ok $? "SIGTERM mid-run: exit 143, its pagebench ended, no temporary file left" ||
+	diag "exit $status, pagebench $child_pid, left: $left" "$(cat "$ERR")"
+[ -n "$child_pid" ] && kill "$child_pid" 2>/dev/null
 
 SCRIPT=$top_srcdir/bench/plugin-cost.sh
 run --builddir="$F" --runs=3 --help
