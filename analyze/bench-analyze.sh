@@ -150,7 +150,6 @@ fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/bench-analyze.XXXXXX") || exit 1
 cleanup()
 {
-	bench_end_child
 	lttng_cleanup
 	if [ "$keep" = yes ] && [ -d "$tmp/trace" ]; then
 		echo "bench-analyze.sh: trace kept in $tmp/trace"
@@ -159,10 +158,7 @@ cleanup()
 		rm -rf "$tmp"
 	fi
 }
-trap cleanup EXIT
-trap 'exit 129' HUP
-trap 'exit 130' INT
-trap 'exit 143' TERM
+bench_traps cleanup
 
 if [ -z "$trace" ]; then
 	[ -x "$tracegen" ] || {

@@ -65,12 +65,9 @@ command -v valgrind >/dev/null 2>&1 || {
 tmp=
 cleanup()
 {
-	bench_end_child
 	[ -z "$tmp" ] || rm -rf "$tmp"
 }
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' HUP TERM
+bench_traps cleanup
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/callgrind.XXXXXX") || exit 1
 
 ${CC:-cc} -O2 -I"$srcdir/include" -I"$build/include" \

@@ -119,11 +119,7 @@ EOF
 	[ -z "${pb_before_run:-}" ] || "$pb_before_run"
 	pb_file=$(mktemp "${TMPDIR:-/tmp}/${pb_name%.sh}.XXXXXX") || exit 1
 	# A signal ends the pagebench run by its pid (bench_run_child).
-	trap 'bench_end_child; rm -f "$pb_file"' EXIT
-	trap 'exit 129' HUP
-	trap 'exit 130' INT
-	trap 'exit 141' PIPE
-	trap 'exit 143' TERM
+	bench_traps 'rm -f "$pb_file"'
 	# shellcheck disable=SC2086
 	pb_run "$pb_file" "$pb_bin" -- $defaults "$@" || exit $?
 }
@@ -199,5 +195,19 @@ bench_end_child()
 	if [ -n "$bench_child" ]; then
 		kill -TERM "$bench_child" 2>/dev/null
 		wait "$bench_child" 2>/dev/null
+		bench_child=
 	fi
+}
+
+# bench_traps CLEANUP: at exit, end what bench_run_child runs, then run
+# CLEANUP (a command, as trap takes it: the temporary files); HUP, INT,
+# PIPE and TERM exit 128 + N, as the programs they run do.
+bench_traps()
+{
+	# shellcheck disable=SC2064 # CLEANUP is expanded now, on purpose
+	trap "bench_end_child; $1" EXIT
+	trap 'exit 129' HUP
+	trap 'exit 130' INT
+	trap 'exit 141' PIPE
+	trap 'exit 143' TERM
 }

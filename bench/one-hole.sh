@@ -93,11 +93,7 @@ fi
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/one-hole.XXXXXX") || exit 1
 # A signal ends the run in progress by its pid (bench_run_child).
-trap 'bench_end_child; rm -rf "$tmp"' EXIT
-trap 'exit 129' HUP
-trap 'exit 130' INT
-trap 'exit 141' PIPE
-trap 'exit 143' TERM
+bench_traps 'rm -rf "$tmp"'
 # A sanitizer build's driver is built with the same sanitizer, as rpcsim
 # is in that build: its scans are instrumented as rpcsim's loops are.
 san=$(sed -n 's/^SAN_CFLAGS = //p' "$builddir/Makefile" 2>/dev/null)

@@ -156,10 +156,7 @@ if ! command -v python3 >/dev/null 2>&1; then
 fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/page-pool-gains.XXXXXX") || exit 1
 # A signal ends the rpcsim in progress by its pid (bench_run_child).
-trap 'bench_end_child; rm -rf "$tmp"' EXIT
-trap 'exit 129' HUP
-trap 'exit 130' INT
-trap 'exit 143' TERM
+bench_traps 'rm -rf "$tmp"'
 
 # said once the runs are done: an rpcsim usage error leaves stdout empty
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)

@@ -77,11 +77,7 @@ done
 
 out=$(mktemp "${TMPDIR:-/tmp}/pagebench-ab.XXXXXX") || exit 1
 # A signal ends the pagebench in progress by its pid (bench_run_child).
-trap 'bench_end_child; rm -f "$out" "$out.run"' EXIT
-trap 'exit 129' HUP
-trap 'exit 130' INT
-trap 'exit 141' PIPE
-trap 'exit 143' TERM
+bench_traps 'rm -f "$out" "$out.run"'
 
 echo "rounds $rounds, A $a, B $b, CPU $cpu, pagebench $*"
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"

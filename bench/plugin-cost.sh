@@ -58,11 +58,7 @@ if [ ! -x "$pagebench" ] || [ ! -f "$lifo" ]; then
 fi
 out=$(mktemp "${TMPDIR:-/tmp}/plugin-cost.XXXXXX") || exit 1
 # A signal ends the pagebench run by its pid (bench_run_child).
-trap 'bench_end_child; rm -f "$out"' EXIT
-trap 'exit 129' HUP
-trap 'exit 130' INT
-trap 'exit 141' PIPE
-trap 'exit 143' TERM
+bench_traps 'rm -f "$out"'
 
 # shellcheck disable=SC2086
 set -- $defaults --backend=plugin:"$lifo" "$@"

@@ -196,10 +196,7 @@ fi
 
 out=$(mktemp -d "${TMPDIR:-/tmp}/seed-order.XXXXXX") || exit 1
 # A signal ends the rpcsim in progress by its pid (bench_run_child).
-trap 'bench_end_child; rm -rf "$out"' EXIT
-trap 'exit 129' HUP
-trap 'exit 130' INT
-trap 'exit 143' TERM
+bench_traps 'rm -rf "$out"'
 
 length=
 [ -n "$duration" ] && length="--duration=$duration"

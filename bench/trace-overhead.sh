@@ -141,13 +141,10 @@ fi
 out=
 cleanup()
 {
-	bench_end_child
 	[ -z "$out" ] || rm -rf "$out"
 	lttng_cleanup
 }
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' HUP TERM
+bench_traps cleanup
 
 "$traced" --help | grep -q -- '--trace\[=DIR\]' || {
 	echo "$me: $builddir was configured without LTTng-UST" >&2
