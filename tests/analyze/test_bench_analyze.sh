@@ -8,7 +8,7 @@
 # the option; where the recording cannot be kept away from the user's
 # LTTng session daemon (an unshare that fails, as root or in the tracing
 # group) it refuses, exit 1, naming --use-running-sessiond, and records
-# nothing.
+# nothing; a SIGTERM ends the reading it runs (a stand-in).
 
 # Option lists in variables are split into words on purpose.
 # shellcheck disable=SC2086
@@ -17,6 +17,8 @@
 # shellcheck source=tests/utils/tap.sh
 . "$top_srcdir/tests/utils/tap.sh"
 
+# shellcheck source=tests/bench/common.sh
+. "$top_srcdir/tests/bench/common.sh"
 SCRIPT=$top_srcdir/analyze/bench-analyze.sh
 tap_tmpdir bench-analyze-test
 run() { run_cmd 60 sh "$SCRIPT" "$@"; }
@@ -68,25 +70,15 @@ fi
 # rpcsim-analyze it started (a stand-in that sleeps) and its temporary
 # folder.  A trace of its own (--trace): no recording, no LTTng.
 if command -v babeltrace2 >/dev/null 2>&1; then
-	mkdir -p "$tmpdir/slow/analyze" "$tmpdir/trace" "$tmpdir/sigterm-tmp"
-	cat >"$tmpdir/slow/analyze/rpcsim-analyze" <<EOF
-#!/bin/sh
-echo \$\$ >"$tmpdir/slow/pid"
-exec sleep 30
-EOF
-	chmod +x "$tmpdir/slow/analyze/rpcsim-analyze"
-	TMPDIR=$tmpdir/sigterm-tmp sh "$SCRIPT" --builddir="$tmpdir/slow" \
-		--trace="$tmpdir/trace" --repeat=1 --jobs=1 >"$OUT" 2>"$ERR" &
-	spid=$!
-	wait_for 20 test -s "$tmpdir/slow/pid"
-	kill -TERM "$spid"
-	wait_pid "$spid" 20
-	apid=$(cat "$tmpdir/slow/pid" 2>/dev/null)
-	[ "$status" -eq 143 ] && [ -n "$apid" ] && pid_gone "$apid" &&
-		[ -z "$(ls "$tmpdir/sigterm-tmp")" ]
+	mkdir -p "$tmpdir/trace"
+	sleeper "$tmpdir/slow/analyze/rpcsim-analyze" "$tmpdir/slow/pid"
+	sigterm_run "$tmpdir/slow/pid" --builddir="$tmpdir/slow" \
+		--trace="$tmpdir/trace" --repeat=1 --jobs=1
+	[ "$status" -eq 143 ] && [ -n "$child_pid" ] && pid_gone "$child_pid" &&
+		[ -z "$left" ]
 	ok $? "SIGTERM while rpcsim-analyze reads: exit 143, it ended, no temporary file left" ||
-		diag "exit $status, rpcsim-analyze $apid, left: $(ls "$tmpdir/sigterm-tmp")" "$(cat "$ERR")"
-	[ -n "$apid" ] && kill "$apid" 2>/dev/null
+		diag "exit $status, rpcsim-analyze $child_pid, left: $left" "$(cat "$ERR")"
+	[ -n "$child_pid" ] && kill "$child_pid" 2>/dev/null
 else
 	skip 1 "babeltrace2 missing: the script stops before"
 fi

@@ -19,6 +19,16 @@ run()
 	run_cmd 300 sh "$SCRIPT" "$@"
 }
 
+# sleeper PROGRAM PIDFILE: PROGRAM (made executable, its folders too) is
+# a stand-in that writes its pid into PIDFILE and sleeps 30 s, for
+# sigterm_run.
+sleeper()
+{
+	mkdir -p "${1%/*}"
+	printf '#!/bin/sh\necho $$ >"%s"\nexec sleep 30\n' "$2" >"$1"
+	chmod +x "$1"
+}
+
 # sigterm_run PIDFILE ARGS...: the script with ARGS in the background,
 # with a TMPDIR of its own; once PIDFILE is there (a stand-in program the
 # script runs writes its pid in it), SIGTERM to the script.  $status:

@@ -168,13 +168,7 @@ ok $? "no rpcsim in --builddir: one line, exit 1" ||
 
 # SIGTERM while rpcsim runs: the script ends (143), and so do the rpcsim
 # it started and its temporary folder.
-mkdir -p "$tmpdir/slow/rpcsim"
-cat >"$tmpdir/slow/rpcsim/rpcsim" <<EOF
-#!/bin/sh
-echo \$\$ >"$tmpdir/slow/pid"
-exec sleep 30
-EOF
-chmod +x "$tmpdir/slow/rpcsim/rpcsim"
+sleeper "$tmpdir/slow/rpcsim/rpcsim" "$tmpdir/slow/pid"
 sigterm_run "$tmpdir/slow/pid" --builddir="$tmpdir/slow" --rounds=1 --threads=1
 [ "$status" -eq 143 ] && [ -n "$child_pid" ] && pid_gone "$child_pid" &&
 	[ -z "$left" ]

@@ -162,13 +162,7 @@ ok $? "a build without pagebench: exit 1, named" ||
 	diag "status $status, stderr: $(cat "$ERR")"
 # SIGTERM while pagebench runs: the script ends (143), and so do the
 # pagebench it started and its temporary file.
-mkdir -p "$tmpdir/slow/pagebench"
-cat >"$tmpdir/slow/pagebench/pagebench" <<EOF
-#!/bin/sh
-echo \$\$ >"$tmpdir/slow/pid"
-exec sleep 30
-EOF
-chmod +x "$tmpdir/slow/pagebench/pagebench"
+sleeper "$tmpdir/slow/pagebench/pagebench" "$tmpdir/slow/pid"
 sigterm_run "$tmpdir/slow/pid" --a="$tmpdir/slow" --b="$tmpdir/slow" --rounds=1
 [ "$status" -eq 143 ] && [ -n "$child_pid" ] && pid_gone "$child_pid" &&
 	[ -z "$left" ]

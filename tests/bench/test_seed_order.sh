@@ -235,13 +235,7 @@ ok $? "the pcp implementation from rpcsim's JSON, ? when it says none" ||
 
 # SIGTERM while rpcsim runs: the script ends (143), and so do the rpcsim
 # it started and its temporary folder.
-mkdir -p "$tmpdir/slow/rpcsim"
-cat >"$tmpdir/slow/rpcsim/rpcsim" <<EOF
-#!/bin/sh
-echo \$\$ >"$tmpdir/slow/pid"
-exec sleep 30
-EOF
-chmod +x "$tmpdir/slow/rpcsim/rpcsim"
+sleeper "$tmpdir/slow/rpcsim/rpcsim" "$tmpdir/slow/pid"
 sigterm_run "$tmpdir/slow/pid" --plain="$tmpdir/slow" --asan="$tmpdir/none" \
 	--threads=1 --repeat=1 --requests=20
 [ "$status" -eq 143 ] && [ -n "$child_pid" ] && pid_gone "$child_pid" &&
