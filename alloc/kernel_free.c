@@ -160,25 +160,62 @@ static void ppk_free_unref_page_busy(struct pp_pool *pool,
 }
 
 /*
- * free_unref_page_commit() of one page: the lock implementation takes the
- * pcp lock for it (5.13: local_lock_irqsave() around it).
+ * One page of free_unref_page_list()'s stretch: the list had as the
+ * stretch has it (*@pcp, *@held_zone: the pcp held and its zone, lock
+ * implementation; *@rseq_ok: may the rseq lists be used, -1 not yet
+ * decided), taken when it is not.  Inlined in both its callers: the
+ * single-page free's stretch of one folds to the checks it needs.
+ */
+static inline __attribute__((always_inline))
+void ppk_free_unref_page_list_commit(struct pp_pool *pool,
+				     struct pp_page *page, struct pp_pcp **pcp,
+				     struct pp_zone **held_zone, int *rseq_ok)
+{
+	struct pp_zone *zone = ppk_page_zone(pool, page);
+	int mt = ppk_get_pcppage_migratetype(page);
+
+	if (pool->pcp_rseq) {
+		unsigned int fails = 0;
+
+		if (*rseq_ok < 0) {
+			*rseq_ok = !pp_rseq_fault(pool);
+			fails = 1;
+		}
+		if (unlikely(!*rseq_ok))
+			return ppk_free_unref_page_busy(pool, zone, page, mt,
+							fails);
+		return ppk_free_unref_page_commit_had(pool, zone, NULL, page,
+						      mt);
+	}
+	if (unlikely(*pcp && *held_zone != zone)) {
+		pp_pcp_unlock(*pcp);
+		*pcp = NULL;
+	}
+	if (!*pcp) {
+		struct pp_pcp *p = pp_zone_this_pcp(pool, zone);
+
+		if (unlikely(!pp_pcp_trylock(p)))
+			return ppk_free_unref_page_busy(pool, zone, page, mt,
+							1);
+		*pcp = p;
+		*held_zone = zone;
+	}
+	ppk_free_unref_page_commit_had(pool, zone, *pcp, page, mt);
+}
+
+/*
+ * free_unref_page_commit() of one page: a stretch of one, the list had for
+ * it alone (5.13: local_lock_irqsave() around it).
  */
 static void ppk_free_unref_page_commit(struct pp_pool *pool,
 				       struct pp_page *page)
 {
-	struct pp_zone *zone = ppk_page_zone(pool, page);
-	int mt = ppk_get_pcppage_migratetype(page);
 	struct pp_pcp *pcp = NULL;
+	struct pp_zone *held_zone = NULL;
+	int rseq_ok = -1;
 
-	if (!pool->pcp_rseq) {
-		pcp = pp_zone_this_pcp(pool, zone);
-		if (unlikely(!pp_pcp_trylock(pcp)))
-			return ppk_free_unref_page_busy(pool, zone, page, mt,
-							1);
-	} else if (unlikely(pp_rseq_fault(pool))) {
-		return ppk_free_unref_page_busy(pool, zone, page, mt, 1);
-	}
-	ppk_free_unref_page_commit_had(pool, zone, pcp, page, mt);
+	ppk_free_unref_page_list_commit(pool, page, &pcp, &held_zone,
+					&rseq_ok);
 	if (pcp)
 		pp_pcp_unlock(pcp);
 }
@@ -275,50 +312,6 @@ void ppk_free_pages(struct pp_pool *pool, struct pp_page *page,
 {
 	if (pp_page_ref_dec_and_test(pool, page, "pp_free_pages"))
 		ppk_free_the_page(pool, page, order, "pp_free_pages");
-}
-
-/*
- * One page of free_unref_page_list()'s stretch: the list had as the
- * stretch has it (*@pcp, *@held_zone: the pcp held and its zone, lock
- * implementation; *@rseq_ok: may the rseq lists be used, -1 not yet
- * decided), taken when it is not.
- */
-static inline void ppk_free_unref_page_list_commit(struct pp_pool *pool,
-						   struct pp_page *page,
-						   struct pp_pcp **pcp,
-						   struct pp_zone **held_zone,
-						   int *rseq_ok)
-{
-	struct pp_zone *zone = ppk_page_zone(pool, page);
-	int mt = ppk_get_pcppage_migratetype(page);
-
-	if (pool->pcp_rseq) {
-		unsigned int fails = 0;
-
-		if (*rseq_ok < 0) {
-			*rseq_ok = !pp_rseq_fault(pool);
-			fails = 1;
-		}
-		if (unlikely(!*rseq_ok))
-			return ppk_free_unref_page_busy(pool, zone, page, mt,
-							fails);
-		return ppk_free_unref_page_commit_had(pool, zone, NULL, page,
-						      mt);
-	}
-	if (unlikely(*pcp && *held_zone != zone)) {
-		pp_pcp_unlock(*pcp);
-		*pcp = NULL;
-	}
-	if (!*pcp) {
-		struct pp_pcp *p = pp_zone_this_pcp(pool, zone);
-
-		if (unlikely(!pp_pcp_trylock(p)))
-			return ppk_free_unref_page_busy(pool, zone, page, mt,
-							1);
-		*pcp = p;
-		*held_zone = zone;
-	}
-	ppk_free_unref_page_commit_had(pool, zone, *pcp, page, mt);
 }
 
 /*
