@@ -223,13 +223,14 @@ static void trace_live_said(const struct rpcsim_config *cfg,
 	 * (rpcsim-analyze refuses one): HOST stands for the relay's name.
 	 */
 	bool bracketed = host[0] == '[';
-	size_t hl = bracketed ? 4 : strcspn(host, ":/");
+	const char *shown = bracketed ? "HOST" : host;
+	size_t hl = strcspn(shown, ":/");
 
 	fprintf(stderr, "rpcsim: --trace-live: session %s on the relay "
 		"daemon at %s; follow it with: rpcsim-analyze "
 		"--live=%.*s%.*s:5344/host/%.*s/%s%s; the relay daemon "
 		"writes it in %s below its output folder\n", ts->name, url,
-		(int)(host - url), url, (int)hl, bracketed ? "HOST" : host,
+		(int)(host - url), url, (int)hl, shown,
 		(int)(slash ? slash - ts->dir : 0), ts->dir, ts->name,
 		bracketed ? ", HOST a name of the relay daemon's host (a "
 		"live URL takes no bracketed IPv6 address)" : "", ts->dir);
