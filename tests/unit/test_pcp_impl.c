@@ -51,20 +51,27 @@
 #define NOTICE_HEAD	"pagepool: rseq per-CPU lists unavailable ("
 #define NOTICE_TAIL	"): using the lock implementation\n"
 
+/* The tests' pool: @impl with @nr_cpus lists on @backend, no watermarks. */
+static void impl_config(struct pp_pool_config *cfg, enum pp_pcp_impl impl,
+			unsigned int nr_cpus, enum pp_backend backend)
+{
+	pp_pool_config_init(cfg);
+	cfg->backend = backend;
+	cfg->nr_pages = backend == PP_BACKEND_BUDDY ? NR_PAGES :
+			NR_PAGES + TEST_JE_EXTRA_PAGES;
+	cfg->pcp_batch = BATCH;
+	cfg->pcp_high = HIGH;
+	cfg->nr_cpus = nr_cpus;
+	cfg->wmark_min = cfg->wmark_low = cfg->wmark_high = 0;
+	cfg->pcp_impl = impl;
+}
+
 static struct pp_pool *impl_pool(enum pp_pcp_impl impl, unsigned int nr_cpus,
 				 enum pp_backend backend)
 {
 	struct pp_pool_config cfg;
 
-	pp_pool_config_init(&cfg);
-	cfg.backend = backend;
-	cfg.nr_pages = backend == PP_BACKEND_BUDDY ? NR_PAGES :
-		       NR_PAGES + TEST_JE_EXTRA_PAGES;
-	cfg.pcp_batch = BATCH;
-	cfg.pcp_high = HIGH;
-	cfg.nr_cpus = nr_cpus;
-	cfg.wmark_min = cfg.wmark_low = cfg.wmark_high = 0;
-	cfg.pcp_impl = impl;
+	impl_config(&cfg, impl, nr_cpus, backend);
 	return pp_pool_create(&cfg);
 }
 
@@ -74,13 +81,7 @@ static struct pp_pool *profile_pool(enum pp_profile profile,
 {
 	struct pp_pool_config cfg;
 
-	pp_pool_config_init(&cfg);
-	cfg.nr_pages = NR_PAGES;
-	cfg.pcp_batch = BATCH;
-	cfg.pcp_high = HIGH;
-	cfg.nr_cpus = nr_cpus;
-	cfg.wmark_min = cfg.wmark_low = cfg.wmark_high = 0;
-	cfg.pcp_impl = PP_PCP_RSEQ;
+	impl_config(&cfg, PP_PCP_RSEQ, nr_cpus, PP_BACKEND_BUDDY);
 	cfg.profile = profile;
 	return pp_pool_create(&cfg);
 }
@@ -351,6 +352,26 @@ static bool pin_to(int cpu)
 #define BYPASS_CHECKS	8
 
 /*
+ * Can rseq lists run here, and may this thread run on CPUs 0 and 1 (the
+ * affinity it has in *@saved)?  Else @checks checks skipped, saying why.
+ */
+static bool rseq_on_cpus_0_1(cpu_set_t *saved, unsigned int checks)
+{
+	const char *why = "";
+
+	if (!pp_pcp_rseq_supported(&why)) {
+		skip(checks, "no rseq pcp lists here: %s", why);
+		return false;
+	}
+	if (sched_getaffinity(0, sizeof(*saved), saved) ||
+	    !CPU_ISSET(0, saved) || !CPU_ISSET(1, saved)) {
+		skip(checks, "needs CPUs 0 and 1");
+		return false;
+	}
+	return true;
+}
+
+/*
  * One list, two CPUs: on CPU 0 the list is used; on CPU 1, explicit rseq
  * bypasses it (a single page, a free, a bulk call: pcp_trylock_fail,
  * bulk_fallback_trylock), where the lock uses list 1 % 1 = 0.
@@ -361,18 +382,10 @@ static void test_bypass(void)
 	struct pp_pool *pool, *lock;
 	struct pp_vmstat a, b;
 	cpu_set_t saved;
-	const char *why = "";
 	unsigned long ret;
 
-	if (!pp_pcp_rseq_supported(&why)) {
-		skip(BYPASS_CHECKS, "no rseq pcp lists here: %s", why);
+	if (!rseq_on_cpus_0_1(&saved, BYPASS_CHECKS))
 		return;
-	}
-	if (sched_getaffinity(0, sizeof(saved), &saved) ||
-	    !CPU_ISSET(0, &saved) || !CPU_ISSET(1, &saved)) {
-		skip(BYPASS_CHECKS, "needs CPUs 0 and 1");
-		return;
-	}
 	pool = impl_pool(PP_PCP_RSEQ, 1, PP_BACKEND_BUDDY);
 	if (!pool || pp_pool_pcp_impl(pool) != PP_PCP_RSEQ)
 		bail_out("an rseq pool with one list: %s",
@@ -510,18 +523,10 @@ static void test_migrate_drain(void)
 	static const enum pp_profile profiles[] = {
 		PP_PROFILE_LEAN, PP_PROFILE_KERNEL,
 	};
-	const char *why = "";
 	cpu_set_t saved;
 
-	if (!pp_pcp_rseq_supported(&why)) {
-		skip(MIGRATE_CHECKS, "no rseq pcp lists here: %s", why);
+	if (!rseq_on_cpus_0_1(&saved, MIGRATE_CHECKS))
 		return;
-	}
-	if (sched_getaffinity(0, sizeof(saved), &saved) ||
-	    !CPU_ISSET(0, &saved) || !CPU_ISSET(1, &saved)) {
-		skip(MIGRATE_CHECKS, "needs CPUs 0 and 1");
-		return;
-	}
 	for (unsigned int i = 0; i < 2; i++) {
 		struct mover m = { .rounds = 0, .stop = false };
 		struct pp_pool_config cfg;
@@ -531,12 +536,9 @@ static void test_migrate_drain(void)
 		struct pp_vmstat st;
 		pthread_t t;
 
-		pp_pool_config_init(&cfg);
-		cfg.nr_pages = NR_PAGES;
+		impl_config(&cfg, PP_PCP_RSEQ, 0, PP_BACKEND_BUDDY);
 		cfg.pcp_batch = 4;
 		cfg.pcp_high = 4;
-		cfg.wmark_min = cfg.wmark_low = cfg.wmark_high = 0;
-		cfg.pcp_impl = PP_PCP_RSEQ;
 		cfg.profile = profiles[i];
 		m.pool = pp_pool_create(&cfg);
 		if (!m.pool || pp_pool_pcp_impl(m.pool) != PP_PCP_RSEQ)
