@@ -6,7 +6,7 @@
 # (rpcsim-compare --sweep builds the second); a sweep run again resumes
 # (finished points are not run, a missing or different one is); an
 # interrupted point leaves no file; points from another host are marked,
-# a backend's own pcp lists are not;
+# a backend's own pcp lists are not; a grid of all 12 keys reads back;
 # --plot draws the means the result files hold, and rpcsim-compare --sweep
 # draws the same figure from the folder;
 # bad input, a point's bad combination too, is one line and exit 2.  Structure and settings only: the
@@ -18,7 +18,7 @@
 . "$top_srcdir/tests/rpcsim/common.sh"
 
 
-plan_tests 27
+plan_tests 29
 
 have_python || skip_rest "python3 is needed to read the result files"
 
@@ -296,6 +296,25 @@ mv "$tmpdir/kept.gp" "$tmpdir/folder.gp" 2>/dev/null
 	  "$(grep -v '^set output ' "$tmpdir/folder.gp")" ]
 ok $? "rpcsim-compare --sweep --plot draws the same figure from the folder" ||
 	diag "exit $status; $(cat "$ERR"); $(diff "$tmpdir/direct.gp" "$tmpdir/folder.gp")"
+
+# --- every key rpcsim sweeps, at once --------------------------------------
+# rpcsim takes up to 12 --sweep keys (each key once); its table, and
+# rpcsim-compare --sweep, read back the points of such a grid too.
+ALL_KEYS="--sweep=threads=1 --sweep=pcp-batch=31 --sweep=pcp-high=186
+	--sweep=io-size=4k --sweep=max-payload=1m --sweep=mix=read:1,write:1
+	--sweep=tcp-read=64k --sweep=alloc=single --sweep=backend=buddy
+	--sweep=bulk-variant=merged --sweep=profile=lean --sweep=pcp=auto"
+run --requests=50 --file-size=1m --pool-size=16m $ALL_KEYS \
+	--results="$tmpdir/allkeys" --quiet
+[ "$status" -eq 0 ] && [ ! -s "$ERR" ] &&
+	grep -q '^sweep: 1 of 1 points (threads=1 x pcp-batch=31 x .* x pcp=auto)$' "$OUT" &&
+	grep -q '^ *1  *1  *31  *186  .* base$' "$OUT"
+ok $? "a sweep of all 12 keys: exit 0, its table read back from its own file" ||
+	diag "exit $status; $(cat "$ERR" "$OUT")"
+compare_sweep "$tmpdir/allkeys"
+[ "$status" -eq 0 ] && [ ! -s "$ERR" ] && grep -q '^sweep: 1 of 1 points' "$OUT"
+ok $? "rpcsim-compare --sweep reads a point of all 12 keys" ||
+	diag "exit $status; $(cat "$ERR")"
 
 # --- bad input: one line naming the option, the value, what is accepted ------
 bad()
