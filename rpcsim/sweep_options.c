@@ -59,6 +59,45 @@ static void sweep_check_value(const char *key, const char *value,
 	}
 }
 
+/* @value as its point's file name has it (results_name_part()). */
+static char *name_part(const char *value)
+{
+	char *part = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&part, &len);
+
+	if (!f)
+		rpcsim_die("open_memstream: %s", strerror(errno));
+	results_name_part(f, value);
+	fclose(f);
+	return part;
+}
+
+/*
+ * Two values of a key that differ only in characters a file name turns
+ * into '-' ("a_b", "a-b") would give their points one result file: the
+ * second would replace the first's, and the table refuse the folder.
+ */
+static void sweep_check_name(const struct rpcsim_sweep_key *k,
+			     const char *value, const char *arg)
+{
+	char *part = name_part(value);
+
+	for (unsigned int j = 0; j < k->nr; j++) {
+		char *other = name_part(k->values[j]);
+
+		if (!strcmp(part, other))
+			usage_error("--sweep=%s: '%s' and '%s' would share one "
+				    "result file (%s-%s.json): characters other "
+				    "than letters, digits and dots become '-' "
+				    "in its name; expected values that differ "
+				    "in a letter, digit or dot", arg,
+				    k->values[j], value, k->key, part);
+		free(other);
+	}
+	free(part);
+}
+
 /* --sweep=KEY=V1,V2,... (mix: V1/V2/...), each key once. */
 void apply_sweep(const struct opt_spec *o, const char *arg,
 		 uint64_t value, struct opt_state *st)
@@ -117,6 +156,7 @@ void apply_sweep(const struct opt_spec *o, const char *arg,
 			if (!strcmp(k->values[j], v))
 				usage_error("--sweep=%s: '%s' given twice; "
 					    "expected each value once", arg, v);
+		sweep_check_name(k, v, arg);
 		sweep_check_value(k->key, v, arg, st);
 		k->values[k->nr++] = v;
 		if (!*p)

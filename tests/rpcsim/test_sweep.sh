@@ -18,7 +18,7 @@
 . "$top_srcdir/tests/rpcsim/common.sh"
 
 
-plan_tests 29
+plan_tests 30
 
 have_python || skip_rest "python3 is needed to read the result files"
 
@@ -335,6 +335,10 @@ bad "--sweep=mix=read:1/read:x: --mix=read:x: bad weight 'x'" \
 	--sweep=mix=read:1/read:x --results="$tmpdir/x"
 bad "--sweep: point 1 (max-payload=64k): --io-size=1m: larger than the max payload" \
 	--sweep=max-payload=64k,2m --io-size=1m --results="$tmpdir/x"
+# Two values that would give one file name: the second point would
+# replace the first's result, and the table refuse the folder.
+bad "--sweep=backend=plugin:/opt/a_b.so,plugin:/opt/a-b.so: 'plugin:/opt/a_b.so' and 'plugin:/opt/a-b.so' would share one result file (backend-plugin--opt-a-b.so.json)" \
+	--sweep=backend=plugin:/opt/a_b.so,plugin:/opt/a-b.so --results="$tmpdir/x"
 bad "--plan: only with --sweep=KEY=V1,V2,... and --results=DIR" --plan
 bad "--sweep=threads=1,2: needs --results=DIR" --sweep=threads=1,2
 [ ! -e "$tmpdir/x" ]
