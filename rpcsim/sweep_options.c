@@ -290,7 +290,8 @@ static void sweep_apply_point(struct opt_state *st)
 	struct rpcsim_sweep *sw = &cfg->sweep;
 	static const char *const env[] = { "PAGEPOOL_PCP", "PAGEPOOL_DEBUG",
 					   "PAGEPOOL_FAULT",
-					   "PAGEPOOL_DEBUG_LIST", NULL };
+					   "PAGEPOOL_DEBUG_LIST",
+					   "PAGEPOOL_PROFILE", NULL };
 	size_t len = 0;
 	FILE *f;
 

@@ -18,7 +18,7 @@
 . "$top_srcdir/tests/rpcsim/common.sh"
 
 
-plan_tests 30
+plan_tests 31
 
 have_python || skip_rest "python3 is needed to read the result files"
 
@@ -168,6 +168,22 @@ ok $? "resume: a file of other settings is run again and replaced, with a note" 
 	[ "$(rows "$OUT")" = "$expected" ]
 ok $? "resume: the table again has every point, no file left behind" ||
 	diag "$(files "$tmpdir/direct")"
+
+# PAGEPOOL_PROFILE is --profile's default: a point run under another
+# profile is another point's settings, run again, not "done already".
+run_env PAGEPOOL_PROFILE=lean --requests=50 --alloc=single --file-size=1m \
+	--pool-size=16m --sweep=threads=1 --results="$tmpdir/profile" --quiet
+run_env PAGEPOOL_PROFILE=kernel --requests=50 --alloc=single --file-size=1m \
+	--pool-size=16m --sweep=threads=1 --results="$tmpdir/profile"
+[ "$status" -eq 0 ] && ! grep -q 'done already' "$OUT" &&
+	grep -q 'threads-1.json holds other settings (.*PAGEPOOL_PROFILE=lean' "$ERR" &&
+	python3 -c 'import json, sys
+doc = json.load(open(sys.argv[1]))
+sys.exit(not (doc["config"]["profile"] == "kernel" and
+              "PAGEPOOL_PROFILE=kernel" in doc["sweep"]["settings"]))' \
+		"$tmpdir/profile/threads-1.json"
+ok $? "resume: a point of another PAGEPOOL_PROFILE is run again" ||
+	diag "exit $status; $(cat "$OUT" "$ERR")"
 
 # An interrupted point writes nothing (its file appears whole or not at all).
 timeout --preserve-status -s INT 1 "$RPCSIM" $GRID --duration=30 --file-size=1m \
