@@ -22,6 +22,7 @@
 #include "util.h"
 #include "../sweep/results.h"
 #include "../sweep/sweep.h"
+#include "../sweep/sweep_json.h"
 
 extern char **environ;
 
@@ -269,14 +270,69 @@ char *sweep_point_path(const struct rpcsim_config *cfg)
 	return results_path(cfg->sweep.results_dir, cfg->sweep.name);
 }
 
+/*
+ * Is @root (a result of this point's settings) this point of this grid?
+ * A file of another grid has the same settings where a value is in both
+ * grids; reused, it would make the table refuse the folder ("a point of
+ * another sweep").
+ */
+static bool point_of_this_grid(const struct rpcsim_config *cfg,
+			       struct json_object *root)
+{
+	const struct rpcsim_sweep *sw = &cfg->sweep;
+	struct json_object *o = get_obj(root, "sweep", json_type_object);
+	struct json_object *keys = get_obj(o, "keys", json_type_array);
+	struct json_object *point = get_obj(o, "point", json_type_int);
+
+	if (!keys || !point || json_object_get_uint64(point) != sw->point ||
+	    json_object_array_length(keys) != sw->nr_keys)
+		return false;
+	for (unsigned int k = 0; k < sw->nr_keys; k++) {
+		struct json_object *key = json_object_array_get_idx(keys, k);
+		struct json_object *vals = get_obj(key, "values",
+						   json_type_array);
+		const char *name = get_str(key, "key");
+
+		if (!name || strcmp(name, sw->keys[k].key) || !vals ||
+		    json_object_array_length(vals) != sw->keys[k].nr)
+			return false;
+		for (unsigned int v = 0; v < sw->keys[k].nr; v++) {
+			struct json_object *jv =
+				json_object_array_get_idx(vals, v);
+
+			if (!json_object_is_type(jv, json_type_string) ||
+			    strcmp(json_object_get_string(jv),
+				   sw->keys[k].values[v]))
+				return false;
+		}
+	}
+	return true;
+}
+
 int sweep_point_done(const struct rpcsim_config *cfg)
 {
-	char what[64];
+	const struct rpcsim_sweep *sw = &cfg->sweep;
+	struct json_object *root;
+	char what[64], err[256], *path;
+	int done;
 
 	snprintf(what, sizeof(what), "point %llu",
-		 (unsigned long long)cfg->sweep.point);
-	return results_resume(cfg->sweep.results_dir, cfg->sweep.name, "rpcsim",
-			      "modes", cfg->sweep.settings, what);
+		 (unsigned long long)sw->point);
+	done = results_resume(sw->results_dir, sw->name, "rpcsim", "modes",
+			      sw->settings, what);
+	if (done <= 0)
+		return done;
+	path = sweep_point_path(cfg);
+	root = sweep_read_json(path, err, sizeof(err));
+	if (root && !point_of_this_grid(cfg, root)) {
+		fprintf(stderr, "rpcsim: %s holds these settings from another "
+			"sweep (another grid or point); %s runs again\n",
+			path, what);
+		done = 0;
+	}
+	json_object_put(root);
+	free(path);
+	return done;
 }
 
 static void write_report(FILE *f, const void *rep)

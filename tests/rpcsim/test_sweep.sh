@@ -18,7 +18,7 @@
 . "$top_srcdir/tests/rpcsim/common.sh"
 
 
-plan_tests 31
+plan_tests 32
 
 have_python || skip_rest "python3 is needed to read the result files"
 
@@ -184,6 +184,23 @@ sys.exit(not (doc["config"]["profile"] == "kernel" and
 		"$tmpdir/profile/threads-1.json"
 ok $? "resume: a point of another PAGEPOOL_PROFILE is run again" ||
 	diag "exit $status; $(cat "$OUT" "$ERR")"
+
+# A point's file from another grid (threads=1,2, then 1,4) holds the same
+# settings but another sweep: it is run again and replaced, so that the
+# table reads this grid's points (it used to be "done already", then the
+# table refused it as "a point of another sweep", exit 1).
+run --requests=50 --alloc=single --file-size=1m --pool-size=16m \
+	--sweep=threads=1,2 --results="$tmpdir/grid" --quiet
+run --requests=50 --alloc=single --file-size=1m --pool-size=16m \
+	--sweep=threads=1,4 --results="$tmpdir/grid"
+[ "$status" -eq 0 ] && ! grep -q 'done already' "$OUT" &&
+	grep -q 'threads-1.json holds these settings from another sweep' "$ERR" &&
+	python3 -c 'import json, sys
+doc = json.load(open(sys.argv[1]))
+sys.exit(doc["sweep"]["keys"][0]["values"] != ["1", "4"])' \
+		"$tmpdir/grid/threads-1.json"
+ok $? "resume: a point of another grid is run again, the table made (exit $status)" ||
+	diag "$(head -c 1000 "$ERR")"
 
 # An interrupted point writes nothing (its file appears whole or not at all).
 timeout --preserve-status -s INT 1 "$RPCSIM" $GRID --duration=30 --file-size=1m \
