@@ -11,7 +11,9 @@
 # root, a /run of their own); where that cannot be had (an unshare that
 # fails) it refuses, exit 1, unless --use-running-sessiond; SIGTERM
 # mid-run ends the script (143), the rpcsim it started and its temporary
-# directory.
+# directory.  On a machine without that isolation (a chroot, a container)
+# the other runs pass --use-running-sessiond and the isolation's checks
+# are skipped, saying why.
 
 # Option lists in variables are split into words on purpose.
 # shellcheck disable=SC2086
@@ -80,7 +82,19 @@ printf 'all:\n\t@:\n' >Makefile
 SH
 chmod +x "$T/rpcsim/rpcsim" "$tmpdir/plain-rpcsim" "$T/config.status" "$S/configure"
 
-run --builddir="$T" --repeat=2 --duration=0.1
+# Where no private mount namespace can be had (a chroot, a container
+# without CAP_SYS_ADMIN), the script refuses unless --use-running-sessiond
+# (checked below with a failing unshare): the runs that check the rest
+# pass it there, and the isolation's own checks are skipped.
+# shellcheck source=tests/utils/lttng.sh
+. "$top_srcdir/tests/utils/lttng.sh"
+if no_isolation=$(lttng_can_isolate); then
+	anyway=
+else
+	anyway=--use-running-sessiond
+fi
+
+run --builddir="$T" --repeat=2 --duration=0.1 $anyway
 args=$(tr '\n' '|' <"$T/bench/notrace/configure.args" 2>/dev/null)
 [ "$status" -eq 0 ] && [ "$args" = "-q|--enable-asan|CFLAGS=-O0 -g|--disable-lttng-ust|" ]
 ok $? "the untraced tree: the traced tree's configure arguments, --disable-lttng-ust instead of --enable-lttng-ust" ||
@@ -88,22 +102,26 @@ ok $? "the untraced tree: the traced tree's configure arguments, --disable-lttng
 grep -Eq '^Bulk array: +[0-9]+ ±[0-9.]+% +[0-9]+ ±[0-9.]+% +[-+][0-9.]+% .* (within|beyond) noise$' "$OUT"
 ok $? "a row per mode, with the spread and a verdict against the noise" ||
 	diag "$(cat "$OUT")"
-if [ "$(id -u)" -eq 0 ]; then want_mounts=1; else want_mounts=0; fi
-home=${LTTNG_HOME:-$HOME}
-awk -v home="$home" -v m="$want_mounts" \
-	'$1 == "unset" || $1 == home || $2 != m { bad = 1 } END { exit bad || NR != 2 }' \
-	"$T/rpcsim/rpcsim.env"
-ok $? "the traced runs: a LTTNG_HOME of their own$([ "$want_mounts" = 1 ] && echo ', a /run of their own')" ||
-	diag "$(cat "$T/rpcsim/rpcsim.env")"
-# --use-running-sessiond only lets it run where isolation cannot be had:
-# where it can, the runs are isolated all the same.
-rm -f "$T/rpcsim/rpcsim.env"
-run --builddir="$T" --repeat=2 --duration=0.1 --use-running-sessiond
-[ "$status" -eq 0 ] && awk -v home="$home" -v m="$want_mounts" \
-	'$1 == "unset" || $1 == home || $2 != m { bad = 1 } END { exit bad || NR != 2 }' \
-	"$T/rpcsim/rpcsim.env"
-ok $? "  with --use-running-sessiond too, where isolation can be had" ||
-	diag "exit $status: $(cat "$T/rpcsim/rpcsim.env" "$ERR")"
+if [ -n "$anyway" ]; then
+	skip 2 "$no_isolation"
+else
+	if [ "$(id -u)" -eq 0 ]; then want_mounts=1; else want_mounts=0; fi
+	home=${LTTNG_HOME:-$HOME}
+	awk -v home="$home" -v m="$want_mounts" \
+		'$1 == "unset" || $1 == home || $2 != m { bad = 1 } END { exit bad || NR != 2 }' \
+		"$T/rpcsim/rpcsim.env"
+	ok $? "the traced runs: a LTTNG_HOME of their own$([ "$want_mounts" = 1 ] && echo ', a /run of their own')" ||
+		diag "$(cat "$T/rpcsim/rpcsim.env")"
+	# --use-running-sessiond only lets it run where isolation cannot be
+	# had: where it can, the runs are isolated all the same.
+	rm -f "$T/rpcsim/rpcsim.env"
+	run --builddir="$T" --repeat=2 --duration=0.1 --use-running-sessiond
+	[ "$status" -eq 0 ] && awk -v home="$home" -v m="$want_mounts" \
+		'$1 == "unset" || $1 == home || $2 != m { bad = 1 } END { exit bad || NR != 2 }' \
+		"$T/rpcsim/rpcsim.env"
+	ok $? "  with --use-running-sessiond too, where isolation can be had" ||
+		diag "exit $status: $(cat "$T/rpcsim/rpcsim.env" "$ERR")"
+fi
 
 run --builddir="$tmpdir/nowhere"
 [ "$status" -eq 1 ] && [ "$(wc -l <"$ERR")" -eq 1 ] &&
@@ -136,7 +154,7 @@ fi
 # rpcsim it started and its temporary directory.
 mkdir -p "$tmpdir/t"
 TMPDIR=$tmpdir/t SLEEP_IN_RPCSIM=1 sh "$SCRIPT" --builddir="$T" --repeat=2 \
-	--duration=0.1 >"$OUT" 2>"$ERR" &
+	--duration=0.1 $anyway >"$OUT" 2>"$ERR" &
 pid=$!
 wait_for 20 test -s "$T/rpcsim/rpcsim.pid"
 kill -TERM "$pid"
