@@ -118,6 +118,7 @@ static void test_layout(void)
 	struct pp_page *page;
 	struct pp_pool *pool;
 	struct pp_vmstat st;
+	unsigned long blocks = 0;
 	bool rr = true;
 
 	pp_pool_config_init(&cfg);
@@ -136,6 +137,11 @@ static void test_layout(void)
 	ok(n0.nr_free + n1.nr_free + n2.nr_free == 3001,
 	   "layout - every page free in its node's buddy lists");
 	pp_pool_vmstat(pool, &st);
+	for (unsigned int o = 0; o < PP_NR_ORDERS; o++)
+		blocks += st.free_area[o] << o;
+	ok(blocks == 3001 && st.nr_free == 3001,
+	   "layout - the pool's free_area sums every node's buddy lists: "
+	   "%lu pages in its blocks, nr_free %lu", blocks, st.nr_free);
 	ok(n0.wmark_min && n0.wmark_min == n1.wmark_min &&
 	   n2.wmark_min >= n0.wmark_min &&
 	   st.wmark_min == n0.wmark_min + n1.wmark_min + n2.wmark_min,
@@ -507,7 +513,7 @@ static void test_one_node(void)
 
 int main(void)
 {
-	plan_tests(49);
+	plan_tests(50);
 	test_config_rules();
 	test_layout();
 	test_fallback_4();
