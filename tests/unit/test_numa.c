@@ -226,6 +226,39 @@ static void test_fallback_4(void)
 	ok(pp_pool_destroy(pool) == 0, "fallback 4 nodes - destroy");
 }
 
+/*
+ * Four nodes at the default distances (10 local, 20 remote), the CPU on
+ * node 2: the remote nodes are all as far, so the zonelist takes them in
+ * turn from the node on, 2, 3, 0, 1, and single pages show up in that
+ * order.
+ */
+static void test_fallback_4_equal(void)
+{
+	struct pp_pool *pool = numa_pool(4096, 4, 2, NULL);
+	static struct pp_page *pages[4096];
+	unsigned long got = 0;
+	int first_seen[4] = { -1, -1, -1, -1 }, order = 0;
+	const unsigned int want_order[4] = { 2, 3, 0, 1 };
+	bool in_order = true;
+	struct pp_page *page;
+
+	while (got < 4096 && (page = pp_alloc_page(pool, PP_GFP_KERNEL))) {
+		int nid = pp_page_to_nid(pool, page);
+
+		if (first_seen[nid] < 0)
+			first_seen[nid] = order++;
+		pages[got++] = page;
+	}
+	for (unsigned int i = 0; i < 4; i++)
+		in_order &= first_seen[want_order[i]] == (int)i;
+	ok(got == 4096 && in_order, "fallback 4 equal nodes - zonelist 2, 3, "
+	   "0, 1: equal distances in turn from the node on (first seen: %d "
+	   "%d %d %d, %lu pages)", first_seen[0], first_seen[1],
+	   first_seen[2], first_seen[3], got);
+	pp_release_pages(pool, pages, got);
+	ok(pp_pool_destroy(pool) == 0, "fallback 4 equal nodes - destroy");
+}
+
 /* Two nodes, CPU on node 1: fallback to 0, and PP_GFP_THISNODE. */
 static void test_fallback_2_thisnode(void)
 {
@@ -513,10 +546,11 @@ static void test_one_node(void)
 
 int main(void)
 {
-	plan_tests(50);
+	plan_tests(52);
 	test_config_rules();
 	test_layout();
 	test_fallback_4();
+	test_fallback_4_equal();
 	test_fallback_2_thisnode();
 	test_bulk_first_zone();
 	test_bulk_larger_than_pool();
