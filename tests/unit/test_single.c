@@ -212,6 +212,58 @@ static void test_watermarks(void)
 	ok(pp_pool_destroy(pool) == 0, "pp_pool_destroy - returns 0");
 }
 
+/*
+ * The low watermark is checked before the pcp list is looked at, also
+ * when a page waits there: on 64 pages with min 8, low 16, high 24 and
+ * batch 8, a page comes straight off the list while the buddy lists hold
+ * more than low, and through the slow path (against min) once they hold
+ * low, which still hands out the list's next page.
+ */
+static void test_low_with_pcp_pages(void)
+{
+	struct pp_pool_config cfg;
+	struct pp_pool *pool;
+	struct pp_page *first, *big, *mid, *above, *at;
+	struct pp_vmstat a, b;
+
+	if (!test_backend_is_buddy()) {
+		skip(4, "buddy backend only: the zone's low watermark");
+		return;
+	}
+	test_pool_config(&cfg, 64, 8, 48, 1);
+	test_config_wmarks(&cfg, 8, 16, 24);
+	pool = test_pool_create_config(&cfg);
+
+	/* A refill of 8 (7 left on the list), then 32 + 8 pages as blocks. */
+	first = pp_alloc_page(pool, PP_GFP_KERNEL);
+	big = pp_alloc_pages(pool, PP_GFP_KERNEL, 5);
+	above = test_alloc_page_vmstat(pool, &a, &b);
+	ok(first && big && above && b.nr_free == 24 && b.nr_pcp == 6 &&
+	   vm_delta(&a, &b, PP_ALLOC_SLOWPATH) == 0 &&
+	   vm_delta(&a, &b, PP_PCP_REFILL) == 0,
+	   "pp_alloc_page - buddy 24 above low 16: off the pcp list, no slow "
+	   "path (pcp %lu, %llu slow)", b.nr_pcp,
+	   (unsigned long long)vm_delta(&a, &b, PP_ALLOC_SLOWPATH));
+	mid = pp_alloc_pages(pool, PP_GFP_KERNEL, 3);
+	at = test_alloc_page_vmstat(pool, &a, &b);
+	ok(mid && at && b.nr_free == 16 && b.nr_pcp == 5 &&
+	   vm_delta(&a, &b, PP_PCP_REFILL) == 0 &&
+	   vm_delta(&a, &b, PP_ALLOC_FAIL) == 0,
+	   "pp_alloc_page - buddy 16 at low: the pcp list's next page (pcp "
+	   "%lu, buddy %lu)", b.nr_pcp, b.nr_free);
+	ok(vm_delta(&a, &b, PP_ALLOC_SLOWPATH) == 1,
+	   "pp_alloc_page - buddy at low with pages on the pcp list: the slow "
+	   "path (%llu)",
+	   (unsigned long long)vm_delta(&a, &b, PP_ALLOC_SLOWPATH));
+	pp_put_page(pool, at);
+	pp_put_page(pool, mid);
+	pp_put_page(pool, above);
+	pp_put_page(pool, big);
+	pp_put_page(pool, first);
+	pp_pool_drain(pool);
+	ok(pp_pool_destroy(pool) == 0, "pp_pool_destroy - returns 0");
+}
+
 static void test_gfp_zero(void)
 {
 	struct pp_pool *pool = test_pool_create(64, 8, 48, 1);
@@ -328,10 +380,11 @@ static void test_zone_take_errno(void)
 
 int main(void)
 {
-	plan_tests(52);
+	plan_tests(56);
 	test_orders();
 	test_fragmented();
 	test_watermarks();
+	test_low_with_pcp_pages();
 	test_gfp_zero();
 	test_call_counters();
 	test_zone_take_errno();
