@@ -120,6 +120,45 @@ static void test_high_drain(void)
 	ok(pp_pool_destroy(pool) == 0, "pp_pool_destroy - returns 0");
 }
 
+/*
+ * The drain at high once more with the debug checks on, where no free
+ * takes the fast path: each goes through the checks to the general
+ * free_unref_page(), which must drain batch pages at the free that brings
+ * the list to high, as the fast path does.
+ */
+static void test_high_drain_debug(void)
+{
+	struct pp_pool_config cfg;
+	struct pp_pool *pool;
+	struct pp_page *pages[HIGH];
+	struct pp_vmstat a, b;
+
+	test_pool_config(&cfg, NR_PAGES, BATCH, HIGH, 1);
+	cfg.debug = true;
+	pool = test_pool_create_config(&cfg);
+	for (int i = 0; i < HIGH; i++)
+		pages[i] = pp_alloc_page(pool, PP_GFP_KERNEL);
+	pp_pool_vmstat(pool, &a);
+	for (int i = 0; i < HIGH - 1; i++)
+		pp_put_page(pool, pages[i]);
+	pp_pool_vmstat(pool, &b);
+	ok(a.nr_pcp == 0 && b.nr_pcp == HIGH - 1 &&
+	   vm_delta(&a, &b, PP_PCP_DRAIN) == 0,
+	   "pp_put_page, debug checks on - %d frees: pcp %lu, no drain",
+	   HIGH - 1, b.nr_pcp);
+	pp_put_page(pool, pages[HIGH - 1]);
+	pp_pool_vmstat(pool, &b);
+	ok_vm_deltas(ok, &a, &b, PP_PCP_DRAIN, 1, PP_PCP_DRAIN_PAGES, BATCH,
+		     "pp_put_page, debug checks on - reaching high drains "
+		     "batch = %u pages (%llu, %llu)", BATCH);
+	ok(b.nr_pcp == HIGH - BATCH && b.nr_free == a.nr_free + BATCH &&
+	   vm_delta(&a, &b, PP_PGFREE) == HIGH,
+	   "pp_put_page, debug checks on - pcp %lu, buddy +%lu, pgfree +%d",
+	   b.nr_pcp, b.nr_free - a.nr_free, HIGH);
+	pp_pool_drain(pool);
+	ok(pp_pool_destroy(pool) == 0, "pp_pool_destroy - returns 0");
+}
+
 /* Expected pcp count and drains after @n order-0 frees onto @count. */
 static unsigned long simulate_frees(unsigned long count, unsigned long n,
 				    unsigned long *drains)
@@ -407,13 +446,14 @@ static void test_other_cpu(void)
 
 int main(void)
 {
-	plan_tests(38);
+	plan_tests(42);
 	if (!test_backend_is_buddy()) {
 		skip(38, "buddy backend only: %s", "the per-CPU lists");
 		return exit_status();
 	}
 	test_refill();
 	test_high_drain();
+	test_high_drain_debug();
 	test_release_drain();
 	test_order_bypass();
 	test_slowpath_drain();
