@@ -83,6 +83,35 @@ static void test_refill(void)
 	ok(pp_pool_destroy(pool) == 0, "pp_pool_destroy - returns 0");
 }
 
+/*
+ * A refill that finds fewer than batch pages in the buddy lists moves
+ * what is there, and pcp_refill_pages counts the pages it moved: on 16
+ * pages with batch 8, blocks of 8 and 4 pages leave 4 in the buddy lists
+ * for the refill of an empty list.
+ */
+static void test_short_refill(void)
+{
+	struct pp_pool *pool = test_pool_create(16, 8, 48, 1);
+	struct pp_page *eight, *four, *page;
+	struct pp_vmstat a, b;
+
+	eight = pp_alloc_pages(pool, PP_GFP_KERNEL, 3);
+	four = pp_alloc_pages(pool, PP_GFP_KERNEL, 2);
+	page = test_alloc_page_vmstat(pool, &a, &b);
+	ok(eight && four && page && a.nr_free == 4 && a.nr_pcp == 0 &&
+	   b.nr_free == 0 && b.nr_pcp == 3,
+	   "pp_alloc_page - 4 pages left for a refill of 8: all of them move "
+	   "(buddy %lu, pcp %lu)", b.nr_free, b.nr_pcp);
+	ok_vm_deltas(ok, &a, &b, PP_PCP_REFILL, 1, PP_PCP_REFILL_PAGES, 4,
+		     "pp_alloc_page - one refill, pcp_refill_pages counts the "
+		     "4 pages moved, not batch (%llu, %llu)");
+	pp_put_page(pool, page);
+	pp_put_page(pool, four);
+	pp_put_page(pool, eight);
+	pp_pool_drain(pool);
+	ok(pp_pool_destroy(pool) == 0, "pp_pool_destroy - returns 0");
+}
+
 static void test_high_drain(void)
 {
 	struct pp_pool *pool = test_pool_create(NR_PAGES, BATCH, HIGH, 1);
@@ -446,12 +475,13 @@ static void test_other_cpu(void)
 
 int main(void)
 {
-	plan_tests(42);
+	plan_tests(45);
 	if (!test_backend_is_buddy()) {
 		skip(38, "buddy backend only: %s", "the per-CPU lists");
 		return exit_status();
 	}
 	test_refill();
+	test_short_refill();
 	test_high_drain();
 	test_high_drain_debug();
 	test_release_drain();
