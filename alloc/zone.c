@@ -105,8 +105,8 @@ struct pp_page *pp_rmqueue_smallest(struct pp_pool *pool, struct pp_zone *zone,
 /*
  * __free_one_page(): give a block back, merging it with its buddy while the
  * buddy is a free block of the same order.  @zone's lock held, @page one of
- * its pages; a buddy outside the zone never merges (zones start on a
- * largest-block boundary, so only the last block of one can be short).
+ * its pages; a buddy outside the zone never merges (a node's zone may
+ * begin and end inside an aligned block: 1000-page nodes do).
  */
 void pp_free_one_page_locked(struct pp_pool *pool, struct pp_zone *zone,
 			     struct pp_page *page, unsigned int order)

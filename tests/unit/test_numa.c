@@ -302,6 +302,50 @@ static void test_fallback_2_thisnode(void)
 }
 
 /*
+ * A block never merges with a buddy past its zone's end.  Node 0 of a
+ * 2000-page pool ends at pfn 1000, inside an aligned 16-page block: its
+ * last block, pfns 992-999, has node 1's first (1000-1007) for buddy.
+ * Every page of node 0 taken and given back (the pcp lists drained), node
+ * 0 must still hand out exactly its own 1000 pages, and node 1 its own:
+ * a merge across the border would give node 0 eight of node 1's pages.
+ */
+static void test_no_merge_across_nodes(void)
+{
+	struct pp_pool *pool = numa_pool(2000, 2, 0, NULL);
+	static struct pp_page *pages[2000];
+	unsigned long n = 0, foreign = 0, n1 = 0;
+	struct pp_node_vmstat s0, s1;
+	struct pp_page *page;
+
+	for (int round = 0; round < 2; round++) {
+		n = foreign = 0;
+		while ((page = pp_alloc_page(pool, PP_GFP_THISNODE))) {
+			foreign += pp_page_to_nid(pool, page) != 0;
+			pages[n++] = page;
+		}
+		pp_release_pages(pool, pages, n);
+		pp_pool_drain(pool);
+	}
+	s0 = node_stat(pool, 0);
+	s1 = node_stat(pool, 1);
+	ok(n == 1000 && !foreign && s0.nr_free == 1000 && s1.nr_free == 1000,
+	   "2 nodes - node 0's pages taken and given back twice: %lu pages, "
+	   "%lu of node 1, no merge across the nodes' border", n, foreign);
+	/* Then every page of the pool: each node's own 1000. */
+	n = 0;
+	while ((page = pp_alloc_page(pool, PP_GFP_KERNEL))) {
+		n1 += pp_page_to_nid(pool, page) == 1;
+		pages[n++] = page;
+	}
+	ok(n == 2000 && n1 == 1000,
+	   "2 nodes - then every page of the pool once: %lu, %lu of node 1",
+	   n, n1);
+	pp_release_pages(pool, pages, n);
+	ok(pp_pool_destroy(pool) == 0, "2 nodes - border: destroy, every "
+	   "page back");
+}
+
+/*
  * The bulk path fills from the preferred node's zone only; short of it,
  * one page through the zonelist walk, counted as why.
  */
@@ -546,12 +590,13 @@ static void test_one_node(void)
 
 int main(void)
 {
-	plan_tests(52);
+	plan_tests(55);
 	test_config_rules();
 	test_layout();
 	test_fallback_4();
 	test_fallback_4_equal();
 	test_fallback_2_thisnode();
+	test_no_merge_across_nodes();
 	test_bulk_first_zone();
 	test_bulk_larger_than_pool();
 	test_interleave();
