@@ -66,6 +66,9 @@ else
 	dir=$(mktemp -d /var/tmp/pp-fresh-debian.XXXXXX) || exit 1
 fi
 dir=$(cd "$dir" && pwd)
+# The system's /: mktemp's 0700 would keep every user but root out of it
+# (apt's _apt, the tests' nobody).
+chmod 0755 "$dir" || exit 1
 
 # On the way out: what still runs in the system (a daemon a test left),
 # by pid; then the mounts, innermost first; then the system.
