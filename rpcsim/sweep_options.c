@@ -288,10 +288,12 @@ static void sweep_apply_point(struct opt_state *st)
 {
 	struct rpcsim_config *cfg = st->cfg;
 	struct rpcsim_sweep *sw = &cfg->sweep;
+	/* Read by libpagepool (PAGEPOOL_*) and by jemalloc (MALLOC_CONF). */
 	static const char *const env[] = { "PAGEPOOL_PCP", "PAGEPOOL_DEBUG",
 					   "PAGEPOOL_FAULT",
 					   "PAGEPOOL_DEBUG_LIST",
-					   "PAGEPOOL_PROFILE", NULL };
+					   "PAGEPOOL_PROFILE", "MALLOC_CONF",
+					   NULL };
 	size_t len = 0;
 	FILE *f;
 

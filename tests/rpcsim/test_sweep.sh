@@ -18,7 +18,7 @@
 . "$top_srcdir/tests/rpcsim/common.sh"
 
 
-plan_tests 32
+plan_tests 33
 
 have_python || skip_rest "python3 is needed to read the result files"
 
@@ -184,6 +184,19 @@ sys.exit(not (doc["config"]["profile"] == "kernel" and
 		"$tmpdir/profile/threads-1.json"
 ok $? "resume: a point of another PAGEPOOL_PROFILE is run again" ||
 	diag "exit $status; $(cat "$OUT" "$ERR")"
+
+# jemalloc reads MALLOC_CONF when it starts (the jemalloc backend's
+# tunables): a point's file records it, and a point run without it is
+# another point's settings, as pagebench --results has it.
+run_env MALLOC_CONF=dirty_decay_ms:1000 --requests=50 --alloc=single \
+	--file-size=1m --pool-size=16m --sweep=threads=1 \
+	--results="$tmpdir/mconf" --quiet
+run --requests=50 --alloc=single --file-size=1m --pool-size=16m \
+	--sweep=threads=1 --results="$tmpdir/mconf"
+[ "$status" -eq 0 ] && ! grep -q 'done already' "$OUT" &&
+	grep -q 'threads-1.json holds other settings (.*MALLOC_CONF=dirty_decay_ms:1000' "$ERR"
+ok $? "resume: a point of another MALLOC_CONF is run again" ||
+	diag "exit $status: $(head -c 1000 "$ERR")"
 
 # A point's file from another grid (threads=1,2, then 1,4) holds the same
 # settings but another sweep: it is run again and replaced, so that the
