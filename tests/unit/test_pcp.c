@@ -473,11 +473,13 @@ static void test_other_cpu(void)
 	ok(pp_pool_destroy(pool) == 0, "pp_pool_destroy - returns 0");
 }
 
+#define NR_CHECKS	45
+
 int main(void)
 {
-	plan_tests(45);
+	plan_tests(NR_CHECKS);
 	if (!test_backend_is_buddy()) {
-		skip(38, "buddy backend only: %s", "the per-CPU lists");
+		skip(NR_CHECKS, "buddy backend only: %s", "the per-CPU lists");
 		return exit_status();
 	}
 	test_refill();
