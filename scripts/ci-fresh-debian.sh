@@ -70,11 +70,32 @@ dir=$(cd "$dir" && pwd)
 # (apt's _apt, the tests' nobody).
 chmod 0755 "$dir" || exit 1
 
+# run CMD...: CMD in a session of its own in the background, waited for,
+# so that a signal to this script is handled at once (a shell runs its
+# traps only between commands); its status.  The cleanup ends the
+# session, debootstrap's downloads with it.
+child=
+run()
+{
+	setsid "$@" &
+	child=$!
+	wait "$child"
+}
+
 # On the way out: what still runs in the system (a daemon a test left),
 # by pid; then the mounts, innermost first; then the system.
 # shellcheck disable=SC2317 # called by the EXIT trap
 cleanup()
 {
+	if [ -n "$child" ] && kill -TERM "-$child" 2>/dev/null; then
+		i=0
+		while kill -0 "-$child" 2>/dev/null && [ "$i" -lt 50 ]; do
+			sleep 0.2
+			i=$((i + 1))
+		done
+		kill -KILL "-$child" 2>/dev/null
+	fi
+	rm -f "$dir.debootstrap.log"
 	for p in /proc/[0-9]*; do
 		case $(readlink "$p/root" 2>/dev/null) in
 		"$dir"|"$dir"/*) kill -KILL "${p#/proc/}" 2>/dev/null ;;
@@ -85,10 +106,14 @@ cleanup()
 	while read -r m; do
 		umount -l "$m" 2>/dev/null
 	done
-	if [ -n "$keep" ]; then
+	# Never remove through a mount that is still there (the host's /dev).
+	if awk -v d="$dir" '$2 == d || index($2, d "/") == 1 { found = 1 }
+	    END { exit !found }' /proc/mounts; then
+		echo "ci-fresh-debian.sh: $dir still has mounts; not removed" >&2
+	elif [ -n "$keep" ]; then
 		echo "ci-fresh-debian.sh: the system is kept in $dir"
 	else
-		rm -rf "$dir"
+		rm -rf --one-file-system "$dir"
 	fi
 }
 trap cleanup EXIT
@@ -104,9 +129,9 @@ if ! command -v debootstrap >/dev/null 2>&1; then
 fi
 
 echo "ci-fresh-debian.sh: making Debian 12 in $dir"
-debootstrap bookworm "$dir" "$mirror" >"$dir.debootstrap.log" 2>&1 || {
+run debootstrap bookworm "$dir" "$mirror" >"$dir.debootstrap.log" 2>&1 || {
 	tail -n 20 "$dir.debootstrap.log" >&2
-	echo "ci-fresh-debian.sh: debootstrap failed (log: $dir.debootstrap.log)" >&2
+	echo "ci-fresh-debian.sh: debootstrap failed (its last lines above)" >&2
 	exit 1
 }
 rm -f "$dir.debootstrap.log"
@@ -131,16 +156,18 @@ fi
 
 # What a user who clones has: git (and the certificates a clone over
 # https needs).  Everything else is .ci/run's to install.
-chroot "$dir" sh -c 'apt-get update -qq &&
+run chroot "$dir" sh -c 'apt-get update -qq &&
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq git ca-certificates' >/dev/null ||
 	{ echo "ci-fresh-debian.sh: cannot install git in the system" >&2; exit 1; }
 git clone -q --no-checkout "$top" "$dir/root/pagepool" &&
 	git -C "$dir/root/pagepool" checkout -q "$commit" || exit 1
 echo "ci-fresh-debian.sh: .ci/run at $(git -C "$top" log -1 --format='%h %s' "$commit")"
 
-chroot "$dir" env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+# shellcheck disable=SC2016 # expanded by the inner shells
+run sh -c 'chroot "$1" env -i \
+	PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
 	HOME=/root TERM=dumb CI=true \
-	bash -c 'cd /root/pagepool && bash .ci/run; echo $? >/root/ci-status' 2>&1 |
-	tee "$log"
+	bash -c "cd /root/pagepool && bash .ci/run; echo \$? >/root/ci-status" 2>&1 |
+	tee "$2"' sh "$dir" "$log"
 status=$(cat "$dir/root/ci-status" 2>/dev/null) || status=1
 exit "$status"
