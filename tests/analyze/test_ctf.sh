@@ -294,6 +294,22 @@ j discard 'mode(2)["calls"] == 2 and mode(2)["pairing"]["across_discard"] == 1 a
 ok $? "discard: a call open across a discard is not timed, its exit counts"
 err_has discard 'counted 3: events were discarded'
 ok $? "discard: count differing from run_end blamed on the discard"
+# The exit of the call open across the discard closes it: the thread's
+# next exit, with no entry before it, is one without entry, not a second
+# exit of that call.
+trace discard2 <<'EOF'
+500 run_start mode=2 run=0
+1000 entry vtid=10 mode=2
+packet discarded=5
+3000 exit vtid=10 latency_ns=1500
+3500 exit vtid=10 latency_ns=700
+4000 entry vtid=10 mode=2
+6000 exit vtid=10 latency_ns=1500
+7000 run_end mode=2 run=0 calls=4 latency_sum_ns=4400
+EOF
+j discard2 '(lambda p: (p["across_discard"], p["exit_no_entry"], p["paired"]) == (1, 1, 1))(mode(2)["pairing"]) and mode(2)["calls"] == 3' &&
+	err_has discard2 'Bulk array: unmatched svc_alloc_arg events: 0 entries without exit, 1 exits without entry, 0 entries twice in a row on one thread, 1 calls open across a discard'
+ok $? "discard: the exit after the lost call's exit is an exit without entry"
 
 # (run_end counted a call the trace lacks: incomplete, so --partial)
 t_opts=--partial
