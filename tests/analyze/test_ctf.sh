@@ -333,6 +333,24 @@ analyze_again unmatched
 incomplete unmatched "Single page run 3: rpcsim's run_end counted 3 calls, the trace holds 2, and no discard was recorded"
 ok $? "unmatched, without --partial: run_end's calls missing, no discard: incomplete, exit 1"
 
+# A trace that ends mid-call, outside any run: the open entry is an entry
+# without exit, and the figures per call are per call (per exit, each
+# with its latency_ns), not per entry: 8 pages and 3 allocator calls
+# over 2 calls.
+trace midcall <<'EOF'
+2000 entry vtid=1 mode=1
+2500 exit vtid=1 latency_ns=400 allocated=6 alloc_calls=2
+3000 entry vtid=1 mode=1
+3500 exit vtid=1 latency_ns=400 allocated=2 alloc_calls=1
+4000 entry vtid=2 mode=1
+EOF
+rc_is midcall 0 &&
+	j midcall '(mode(1)["calls"], mode(1)["pages_per_call"], mode(1)["alloc_calls_per_call"], mode(1)["entry"]["events"], mode(1)["pairing"]["entry_no_exit"]) == (2, 4.0, 1.5, 3, 1)' &&
+	grep -q '^  per call:    4\.00 pages allocated, 1\.500 allocator calls' "$tmpdir/midcall.out" &&
+	err_has midcall 'Bulk list: unmatched svc_alloc_arg events: 1 entries without exit, 0 exits without entry'
+ok $? "a trace ending mid-call outside runs: an entry without exit, pages and allocator calls per call of the 2 calls" ||
+	diag "$(cat "$tmpdir/midcall.out")"
+
 trace novtid --no-vtid <<'EOF'
 1000 entry mode=2
 3000 exit latency_ns=1500
