@@ -422,6 +422,22 @@ ok $? "modes: runs merged per mode, one line per run"
 j modes '[m["mode"] for m in d["modes"]] == [1, 7] and [r["run"] for r in mode(1)["runs"]] == [0, 1] and mode(7)["runs"][0]["run"] is None'
 ok $? "modes: modes in order, runs listed"
 
+# An entry's own mode says which mode its call is, whatever run is
+# current: a Single page call inside a Bulk array run (another thread,
+# another rpcsim sharing the streams) is not counted in that run.
+trace modes_apart <<'EOF'
+1000 run_start mode=2 run=1
+1100 entry vtid=1 mode=2
+1200 exit vtid=1 latency_ns=100
+1300 entry vtid=2 mode=0
+1600 exit vtid=2 latency_ns=200
+1700 run_end mode=2 run=1 calls=1 latency_sum_ns=100
+EOF
+rc_is modes_apart 0 &&
+	j modes_apart '[(m["mode"], m["calls"], m["latency_ns"]["sum_ns"]) for m in d["modes"]] == [(0, 1, 200), (2, 1, 100)] and [r["run"] for r in mode(0)["runs"]] == [None] and mode(2)["run_end"]["calls_match"]' &&
+	err_lacks modes_apart 'counted 1'
+ok $? "modes: an entry of another mode during a run: counted in its own mode, outside runs"
+
 trace orphan <<'EOF'
 300 exit vtid=6 latency_ns=70
 EOF
