@@ -438,6 +438,29 @@ rc_is modes_apart 0 &&
 	err_lacks modes_apart 'counted 1'
 ok $? "modes: an entry of another mode during a run: counted in its own mode, outside runs"
 
+# A mode's figures are those of all its runs: pagepool events per call
+# summed over both runs (2 mm_page_alloc_bulk over 3 calls), each run's
+# its own
+trace pp_runs <<'EOF'
+1000 run_start mode=2 run=0
+1100 entry vtid=1 mode=2
+1150 alloc_bulk vtid=1 requested=4 allocated=4
+1200 exit vtid=1 latency_ns=100 allocated=4
+1300 run_end mode=2 run=0 calls=1 latency_sum_ns=100
+2000 run_start mode=2 run=1
+2100 entry vtid=1 mode=2
+2150 alloc_bulk vtid=1 requested=4 allocated=4
+2200 exit vtid=1 latency_ns=100 allocated=4
+2300 entry vtid=1 mode=2
+2400 exit vtid=1 latency_ns=100 allocated=4
+2500 run_end mode=2 run=1 calls=2 latency_sum_ns=200
+EOF
+rc_is pp_runs 0 &&
+	j pp_runs 'mode(2)["pagepool_per_call"] == {"mm_page_alloc_bulk": 0.666667} and [r["pagepool_per_call"] for r in mode(2)["runs"]] == [{"mm_page_alloc_bulk": 1.0}, {"mm_page_alloc_bulk": 0.5}]' &&
+	has_line pp_runs "  pagepool:    mm_page_alloc_bulk 0.667 per call"
+ok $? "modes: pagepool events per call of a mode summed over its runs" ||
+	diag "$(cat "$tmpdir/pp_runs.out")"
+
 trace orphan <<'EOF'
 300 exit vtid=6 latency_ns=70
 EOF
