@@ -1213,8 +1213,10 @@ catch_once()
 	# (ASan would take a SIGSEGV for a crash of its own and exit 1)
 	c_asan=$ASAN_OPTIONS
 	[ "$1" = SEGV ] && c_asan=${ASAN_OPTIONS:+$ASAN_OPTIONS:}handle_segv=0
-	TMPDIR=$tmpdir/sigtmp ASAN_OPTIONS=$c_asan "$ANALYZE" --jobs=2 \
-		"$tmpdir/big" >/dev/null 2>"$tmpdir/sig.err" &
+	# Every signal at its default (env execs the tool: $! is its pid):
+	# under nohup SIGHUP comes ignored, and the tool rightly keeps it so.
+	TMPDIR=$tmpdir/sigtmp ASAN_OPTIONS=$c_asan env --default-signal \
+		"$ANALYZE" --jobs=2 "$tmpdir/big" >/dev/null 2>"$tmpdir/sig.err" &
 	top=$!
 	n=0
 	while [ -z "$(ls -A "$tmpdir/sigtmp")" ] && kill -0 $top 2>/dev/null &&

@@ -74,10 +74,11 @@ summary()
 STOP_BOUND=${STOP_BOUND:-20}
 
 # A command this script starts in the background (&) inherits SIGINT and
-# SIGQUIT ignored (a shell without job control), and rpcsim keeps them
-# ignored: env puts them back to their default first (coreutils 8.31+).
-if env --default-signal=INT,QUIT true 2>/dev/null; then
-	SIGS_DEFAULT=--default-signal=INT,QUIT
+# SIGQUIT ignored (a shell without job control), and SIGHUP too when the
+# tests run under nohup; rpcsim keeps an ignored signal ignored: env puts
+# them back to their default first (coreutils 8.31+).
+if env --default-signal=HUP,INT,QUIT true 2>/dev/null; then
+	SIGS_DEFAULT=--default-signal=HUP,INT,QUIT
 else
 	bail_out "env --default-signal is missing (coreutils 8.31 or later needed)"
 fi
