@@ -16,7 +16,7 @@ if ! have_python; then
 	echo "1..0 # SKIP python3 missing"
 	exit 0
 fi
-plan_tests 21
+plan_tests 24
 
 # json KEY...: python expression over the first mode of $OUT's document.
 json()
@@ -104,6 +104,13 @@ for mode in single list array; do
 	waits=$(sed -n 's/.*waited for pages \([0-9]*\) times.*/\1/p' "$ERR")
 	! grep -q 'leak' "$ERR" && [ "${waits:-0}" -gt 0 ]
 	ok $? "  $mode: the waits it did are counted ($waits), every page back"
+	# The calls that got no page are what starved it: counted, and in
+	# single and array mode each wait follows one (the list mode also
+	# waits when a call got some pages but too few).
+	failed=$(sed -n 's/.*the pool starved: \([0-9]*\) of [0-9]* allocator calls failed.*/\1/p' "$ERR")
+	[ "${failed:-0}" -gt 0 ] &&
+		{ [ "$mode" = list ] || [ "$failed" -ge "${waits:-0}" ]; }
+	ok $? "  $mode: the failed allocator calls are counted ($failed, $waits waits)"
 done
 
 exit_status
