@@ -16,10 +16,10 @@
 
 . "${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/rpcsim/common.sh"
 
-plan_tests 82
+plan_tests 84
 
 if ! have_python; then
-	skip 37 "python3 missing: the JSON checks need it"
+	skip 39 "python3 missing: the JSON checks need it"
 	skipped_json=1
 fi
 
@@ -72,6 +72,20 @@ if [ -z "${skipped_json:-}" ]; then
 			'r["pool_at_exit"]["leaked"] == 0' \
 			'pp["hold"] == pp["refill_pages"]'
 		ok $? "--alloc=$mode: every page back, 0 in flight at destroy"
+		# Where each page handed out came from: the cache (fast), a
+		# ring refill (one page each), a slow-path refill that got
+		# pages (one each), and only after the ring was found empty;
+		# every page the pool took from the allocator is handed out
+		# as allocated once, but for the rest of the last refill still
+		# in the cache (under 64); the mix draws one fate per packet.
+		check "$tmpdir/$mode.json" \
+			'pp["handed_out"] == pp["alloc_stats"]["fast"] + pp["alloc_stats"]["refill"] + pp["refills"] - pp["refills_empty"]' \
+			'pp["alloc_stats"]["empty"] == pp["refills"]' \
+			'pp["alloc_stats"]["refill_pages"] <= 64 * pp["alloc_stats"]["refill"]' \
+			'pp["hold"] - 63 <= pp["from_alloc"] <= pp["hold"]' \
+			'pp["freed_direct"] + pp["freed_ring"] + pp["freed_held"] + pp["freed_released"] == pp["packets"]' \
+			'min(pp["freed_direct"], pp["freed_ring"], pp["freed_held"]) > 0'
+		ok $? "--alloc=$mode: pages handed out by path, each allocated page once, each packet one fate"
 	done
 	check "$tmpdir/array.json" \
 		'm["counters"]["alloc_bulk_array_calls"] == pp["refills"]' \
@@ -108,8 +122,9 @@ if [ -z "${skipped_json:-}" ]; then
 		'pp["recycle_stack"]["ring"] + pp["recycle_stack"]["ring_full"] == 10000' \
 		'pp["from_ring"] > 0' \
 		'pp["alloc_stats"]["refill_pages"] >= pp["from_ring"]' \
+		'pp["alloc_stats"]["refill_pages"] <= 64 * pp["alloc_stats"]["refill"]' \
 		'rp["inflight"] == 0'
-	ok $? "returns from the stack thread go into the ring"
+	ok $? "returns from the stack thread go into the ring, refilled 64 at most at a time"
 
 	run $PP --free-mix=ring:1 --ring-size=1 --threads=1 --requests=5000 --json
 	ran_ok "--free-mix=ring:1 --ring-size=1 runs"
