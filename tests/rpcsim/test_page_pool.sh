@@ -16,10 +16,10 @@
 
 . "${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/rpcsim/common.sh"
 
-plan_tests 84
+plan_tests 86
 
 if ! have_python; then
-	skip 39 "python3 missing: the JSON checks need it"
+	skip 41 "python3 missing: the JSON checks need it"
 	skipped_json=1
 fi
 
@@ -171,6 +171,22 @@ if [ -z "${skipped_json:-}" ]; then
 		'sum(t["requests"] for t in r["threads"]) == 4000' \
 		'rp["inflight"] == 0'
 	ok $? "9000-byte packets take 3 pages each, counts add up over queues"
+
+	# A starved allocator (all but 44 pages of the 1 GiB pool kept
+	# back): a refill that gets nothing drops its packet (GFP_ATOMIC,
+	# nobody waits), the pages the packet already had go back to the
+	# pool, and the run still ends whole.  Each drop is one slow-path
+	# refill that got none, which is the no-progress count.
+	run_env PAGEPOOL_FAULT=buddy-empty=262100 $PP --packet-size=9000 \
+		--threads=1 --requests=20000 --json
+	ran_ok "a starved pool with 9000-byte packets runs"
+	check "$OUT" 'pp["dropped"] > 0' \
+		'pp["packets"] + pp["dropped"] == 20000' \
+		'pp["refills_empty"] == pp["dropped"] == m["no_progress"]' \
+		'pp["handed_out"] == pp["from_cache"] + pp["from_ring"] + pp["from_alloc"]' \
+		'rp["inflight"] == 0' 'rp["hold"] == rp["release"]' \
+		'r["pool_at_exit"]["leaked"] == 0'
+	ok $? "a refill that gets nothing drops its packet, counted; every page back"
 
 	# 3. --alloc=all under both bulk contracts.  A bulk refill is 64
 	# pages unless the allocator counted why not: on the lock pcp lists
