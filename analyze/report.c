@@ -587,8 +587,8 @@ static void text_run_line(FILE *out, const struct group *g, bool left_out)
 			g->cfg.contract ? ", contract " : "",
 			g->cfg.contract ? g->cfg.contract : "", tr);
 	if (left_out)
-		fprintf(out, "; left out of the figures above: calls before "
-			"a run_start (rpcsim --warmup's)");
+		fprintf(out, "; left out of the figures above: calls outside "
+			"the runs (rpcsim --warmup's, before run_start)");
 	fputc('\n', out);
 }
 

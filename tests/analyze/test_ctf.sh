@@ -212,7 +212,7 @@ EOF
 rc_is warmup 0
 ok $? "warmup: exit status 0"
 has_line warmup "Bulk array:   0.080 us per call over 2 calls" &&
-	grep -q "^  no run: *0.500 us per call over 1 calls.*; left out of the figures above: calls before a run_start (rpcsim --warmup's)$" "$tmpdir/warmup.out"
+	grep -q "^  no run: *0.500 us per call over 1 calls.*; left out of the figures above: calls outside the runs (rpcsim --warmup's, before run_start)$" "$tmpdir/warmup.out"
 ok $? "warmup: the mode's figures are its run's, the call before run_start left out and said so" ||
 	diag "$(cat "$tmpdir/warmup.out")"
 [ ! -s "$tmpdir/warmup.err" ]
@@ -220,6 +220,22 @@ ok $? "warmup: no warning (the trace's calls are run_end's)" ||
 	diag "$(cat "$tmpdir/warmup.err")"
 j warmup 'mode(2)["calls"] == 2 and mode(2)["calls_outside_runs"] == 1 and mode(2)["by_refill"]["one_page"]["calls"] == 1 and [r["run"] for r in mode(2)["runs"]] == [None, 1] and mode(2)["runs"][0]["calls"] == 1'
 ok $? "warmup: JSON: 2 calls, 1 outside the runs, its kind not counted, the no-run group listed"
+
+# A call after its run's run_end is outside the run too: run_end closes
+# the run, and the call is left out with the warm-up's.
+trace afterend <<'EOF'
+1000 run_start mode=2 run=1 mode_name=array threads=1
+1100 entry vtid=1 mode=2
+1200 exit vtid=1 latency_ns=100 allocated=1 alloc_calls=1
+1300 run_end mode=2 run=1 calls=1 latency_sum_ns=100
+1400 entry vtid=1 mode=2
+1500 exit vtid=1 latency_ns=900 allocated=1 alloc_calls=1
+EOF
+rc_is afterend 0 && has_line afterend "Bulk array:   0.100 us per call over 1 calls" &&
+	grep -q "^  no run: *0.900 us per call over 1 calls.*; left out of the figures above: calls outside the runs" "$tmpdir/afterend.out" &&
+	j afterend 'mode(2)["calls"] == 1 and mode(2)["calls_outside_runs"] == 1'
+ok $? "a call after run_end: outside the run, left out of the mode's figures" ||
+	diag "$(cat "$tmpdir/afterend.out" "$tmpdir/afterend.err")"
 
 # The same without the run_start (a session started late): the run's
 # calls are outside any run too, and every call counts.
