@@ -112,58 +112,21 @@ static void test_short_refill(void)
 	ok(pp_pool_destroy(pool) == 0, "pp_pool_destroy - returns 0");
 }
 
-static void test_high_drain(void)
+/*
+ * A free that brings the list to high drains batch pages.  With the debug
+ * checks on, no free takes the fast path: each goes through the checks to
+ * the general free_unref_page(), which must drain as the fast path does.
+ */
+static void test_high_drain(bool debug)
 {
-	struct pp_pool *pool = test_pool_create(NR_PAGES, BATCH, HIGH, 1);
+	const char *on = debug ? ", debug checks on" : "";
+	struct pp_pool_config cfg;
+	struct pp_pool *pool;
 	struct pp_page *pages[HIGH], *again;
 	struct pp_vmstat a, b;
 
-	for (int i = 0; i < HIGH; i++)
-		pages[i] = pp_alloc_page(pool, PP_GFP_KERNEL);
-	pp_pool_vmstat(pool, &a);
-	for (int i = 0; i < HIGH - 1; i++)
-		pp_put_page(pool, pages[i]);
-	pp_pool_vmstat(pool, &b);
-	ok(a.nr_pcp == 0 && b.nr_pcp == HIGH - 1 &&
-	   vm_delta(&a, &b, PP_PCP_DRAIN) == 0,
-	   "pp_put_page - %d frees: pcp %lu, below high, no drain", HIGH - 1,
-	   b.nr_pcp);
-	pp_put_page(pool, pages[HIGH - 1]);
-	pp_pool_vmstat(pool, &b);
-	ok_vm_deltas(ok, &a, &b, PP_PCP_DRAIN, 1, PP_PCP_DRAIN_PAGES, BATCH,
-		     "pp_put_page - reaching high drains batch = %u pages "
-		     "(%llu, %llu)", BATCH);
-	ok(b.nr_pcp == HIGH - BATCH && b.nr_free == a.nr_free + BATCH,
-	   "pp_put_page - pcp %lu, buddy +%lu", b.nr_pcp,
-	   b.nr_free - a.nr_free);
-	ok(vm_delta(&a, &b, PP_PGFREE) == HIGH &&
-	   vm_delta(&a, &b, PP_ZONE_LOCK) == 1,
-	   "pp_put_page - pgfree +%d, one zone lock for the drain", HIGH);
-
-	/* The hot end: the last page freed is the next one handed out. */
-	pp_put_page(pool, again = pp_alloc_page(pool, PP_GFP_KERNEL));
-	ok(pp_alloc_page(pool, PP_GFP_KERNEL) == again,
-	   "pp_alloc_page - reuses the page freed last (hot end)");
-	pp_put_page(pool, again);
-	pp_pool_drain(pool);
-	ok(pp_pool_destroy(pool) == 0, "pp_pool_destroy - returns 0");
-}
-
-/*
- * The drain at high once more with the debug checks on, where no free
- * takes the fast path: each goes through the checks to the general
- * free_unref_page(), which must drain batch pages at the free that brings
- * the list to high, as the fast path does.
- */
-static void test_high_drain_debug(void)
-{
-	struct pp_pool_config cfg;
-	struct pp_pool *pool;
-	struct pp_page *pages[HIGH];
-	struct pp_vmstat a, b;
-
 	test_pool_config(&cfg, NR_PAGES, BATCH, HIGH, 1);
-	cfg.debug = true;
+	cfg.debug = debug;
 	pool = test_pool_create_config(&cfg);
 	for (int i = 0; i < HIGH; i++)
 		pages[i] = pp_alloc_page(pool, PP_GFP_KERNEL);
@@ -173,17 +136,26 @@ static void test_high_drain_debug(void)
 	pp_pool_vmstat(pool, &b);
 	ok(a.nr_pcp == 0 && b.nr_pcp == HIGH - 1 &&
 	   vm_delta(&a, &b, PP_PCP_DRAIN) == 0,
-	   "pp_put_page, debug checks on - %d frees: pcp %lu, no drain",
+	   "pp_put_page%s - %d frees: pcp %lu, below high, no drain", on,
 	   HIGH - 1, b.nr_pcp);
 	pp_put_page(pool, pages[HIGH - 1]);
 	pp_pool_vmstat(pool, &b);
 	ok_vm_deltas(ok, &a, &b, PP_PCP_DRAIN, 1, PP_PCP_DRAIN_PAGES, BATCH,
-		     "pp_put_page, debug checks on - reaching high drains "
-		     "batch = %u pages (%llu, %llu)", BATCH);
-	ok(b.nr_pcp == HIGH - BATCH && b.nr_free == a.nr_free + BATCH &&
-	   vm_delta(&a, &b, PP_PGFREE) == HIGH,
-	   "pp_put_page, debug checks on - pcp %lu, buddy +%lu, pgfree +%d",
-	   b.nr_pcp, b.nr_free - a.nr_free, HIGH);
+		     "pp_put_page%s - reaching high drains batch = %u pages "
+		     "(%llu, %llu)", on, BATCH);
+	ok(b.nr_pcp == HIGH - BATCH && b.nr_free == a.nr_free + BATCH,
+	   "pp_put_page%s - pcp %lu, buddy +%lu", on, b.nr_pcp,
+	   b.nr_free - a.nr_free);
+	ok(vm_delta(&a, &b, PP_PGFREE) == HIGH &&
+	   vm_delta(&a, &b, PP_ZONE_LOCK) == 1,
+	   "pp_put_page%s - pgfree +%d, one zone lock for the drain", on,
+	   HIGH);
+
+	/* The hot end: the last page freed is the next one handed out. */
+	pp_put_page(pool, again = pp_alloc_page(pool, PP_GFP_KERNEL));
+	ok(pp_alloc_page(pool, PP_GFP_KERNEL) == again,
+	   "pp_alloc_page%s - reuses the page freed last (hot end)", on);
+	pp_put_page(pool, again);
 	pp_pool_drain(pool);
 	ok(pp_pool_destroy(pool) == 0, "pp_pool_destroy - returns 0");
 }
@@ -473,7 +445,7 @@ static void test_other_cpu(void)
 	ok(pp_pool_destroy(pool) == 0, "pp_pool_destroy - returns 0");
 }
 
-#define NR_CHECKS	45
+#define NR_CHECKS	47
 
 int main(void)
 {
@@ -484,8 +456,8 @@ int main(void)
 	}
 	test_refill();
 	test_short_refill();
-	test_high_drain();
-	test_high_drain_debug();
+	test_high_drain(false);
+	test_high_drain(true);
 	test_release_drain();
 	test_order_bypass();
 	test_slowpath_drain();
