@@ -60,6 +60,10 @@ commit=$(git -C "$top" rev-parse --verify -q "$rev^{commit}") ||
 	die_usage "--rev=$rev: not a revision of $top"
 [ "$(id -u)" -eq 0 ] || { echo "ci-fresh-debian.sh: root only (it mounts and chroots)" >&2; exit 1; }
 if [ -n "$dir" ]; then
+	# /proc/mounts escapes blanks: the cleanup could not find its mounts.
+	case $dir in
+	*[[:space:]]*) die_usage "--dir=$dir: a blank in the path; expected a path without one" ;;
+	esac
 	[ ! -e "$dir" ] || die_usage "--dir=$dir: exists; expected a path to create"
 	mkdir -p "$dir" || exit 1
 else
