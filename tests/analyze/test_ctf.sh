@@ -237,6 +237,21 @@ rc_is afterend 0 && has_line afterend "Bulk array:   0.100 us per call over 1 ca
 ok $? "a call after run_end: outside the run, left out of the mode's figures" ||
 	diag "$(cat "$tmpdir/afterend.out" "$tmpdir/afterend.err")"
 
+# A call is its entry's: one that began before run_start (a warm-up call
+# still running) is outside the run even though its exit is inside it.
+trace acrossstart <<'EOF'
+1000 entry vtid=1 mode=2
+1100 run_start mode=2 run=1 mode_name=array threads=1
+1200 exit vtid=1 latency_ns=200 allocated=1 alloc_calls=1
+1300 entry vtid=1 mode=2
+1400 exit vtid=1 latency_ns=100 allocated=1 alloc_calls=1
+1500 run_end mode=2 run=1 calls=1 latency_sum_ns=100
+EOF
+rc_is acrossstart 0 && has_line acrossstart "Bulk array:   0.100 us per call over 1 calls" &&
+	j acrossstart 'mode(2)["calls"] == 1 and mode(2)["calls_outside_runs"] == 1 and mode(2)["run_end"]["calls_match"]'
+ok $? "a call across run_start: its entry's, outside the run" ||
+	diag "$(cat "$tmpdir/acrossstart.out" "$tmpdir/acrossstart.err")"
+
 # The same without the run_start (a session started late): the run's
 # calls are outside any run too, and every call counts.
 trace latestart <<'EOF'
