@@ -252,6 +252,20 @@ rc_is acrossstart 0 && has_line acrossstart "Bulk array:   0.100 us per call ove
 ok $? "a call across run_start: its entry's, outside the run" ||
 	diag "$(cat "$tmpdir/acrossstart.out" "$tmpdir/acrossstart.err")"
 
+# run_end.calls_match: the run's calls in the trace equal rpcsim's count;
+# more calls in the trace than run_end counted is no match either.
+trace runmore <<'EOF'
+1000 run_start mode=2 run=1 mode_name=array threads=1
+1100 entry vtid=1 mode=2
+1200 exit vtid=1 latency_ns=100 allocated=1 alloc_calls=1
+1300 entry vtid=1 mode=2
+1400 exit vtid=1 latency_ns=100 allocated=1 alloc_calls=1
+1500 run_end mode=2 run=1 calls=1 latency_sum_ns=100
+EOF
+j runmore 'mode(2)["calls"] == 2 and not mode(2)["run_end"]["calls_match"]' &&
+	j acrossstart 'mode(2)["run_end"]["calls_match"]'
+ok $? "run_end: calls_match only when the trace's calls are run_end's count"
+
 # The same without the run_start (a session started late): the run's
 # calls are outside any run too, and every call counts.
 trace latestart <<'EOF'
@@ -353,8 +367,8 @@ trace unmatched <<'EOF'
 6000 entry vtid=2 mode=0
 7000 run_end mode=0 run=3 calls=3 latency_sum_ns=1600
 EOF
-j unmatched '(lambda p: (p["entry_twice"], p["exit_no_entry"], p["entry_no_exit"], p["paired"]) == (1, 1, 1, 1))(mode(0)["pairing"])'
-ok $? "unmatched: entry twice, exit without entry, entry without exit"
+j unmatched '(lambda p: (p["entry_twice"], p["exit_no_entry"], p["entry_no_exit"], p["paired"]) == (1, 1, 1, 1))(mode(0)["pairing"]) and not mode(0)["run_end"]["calls_match"]'
+ok $? "unmatched: entry twice, exit without entry, entry without exit; fewer calls than run_end's, no match"
 err_has unmatched 'Single page: unmatched svc_alloc_arg events: 1 entries without exit, 1 exits without entry, 1 entries twice'
 ok $? "unmatched: reported"
 err_has unmatched 'Single page run 3\|Single page: the trace has 2 calls, rpcsim.s run_end counted 3: no discard'
