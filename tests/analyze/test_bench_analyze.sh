@@ -74,11 +74,7 @@ if command -v babeltrace2 >/dev/null 2>&1; then
 	sleeper "$tmpdir/slow/analyze/rpcsim-analyze" "$tmpdir/slow/pid"
 	sigterm_run "$tmpdir/slow/pid" --builddir="$tmpdir/slow" \
 		--trace="$tmpdir/trace" --repeat=1 --jobs=1
-	[ "$status" -eq 143 ] && [ -n "$child_pid" ] && pid_gone "$child_pid" &&
-		[ -z "$left" ]
-	ok $? "SIGTERM while rpcsim-analyze reads: exit 143, it ended, no temporary file left" ||
-		diag "exit $status, rpcsim-analyze $child_pid, left: $left" "$(cat "$ERR")"
-	[ -n "$child_pid" ] && kill "$child_pid" 2>/dev/null
+	sigterm_ok "SIGTERM while rpcsim-analyze reads: exit 143, it ended, no temporary file left" rpcsim-analyze
 else
 	skip 1 "babeltrace2 missing: the script stops before"
 fi

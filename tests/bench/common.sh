@@ -49,3 +49,16 @@ sigterm_run()
 	child_pid=$(cat "$sr_pidfile" 2>/dev/null)
 	left=$(ls "$tmpdir/sigterm-tmp")
 }
+
+# sigterm_ok MESSAGE CHILD: after sigterm_run, the check that the script
+# exited 143 and left neither its CHILD (named in the diagnostics) nor a
+# temporary file; then the child ended, whatever the result.
+sigterm_ok()
+{
+	[ "$status" -eq 143 ] && [ -n "$child_pid" ] && pid_gone "$child_pid" &&
+		[ -z "$left" ]
+	ok $? "$1" ||
+		diag "exit $status, $2 $child_pid, left: $left" "$(cat "$ERR")"
+	[ -n "$child_pid" ] && kill "$child_pid" 2>/dev/null
+	return 0
+}

@@ -170,11 +170,7 @@ ok $? "no rpcsim in --builddir: one line, exit 1" ||
 # it started and its temporary folder.
 sleeper "$tmpdir/slow/rpcsim/rpcsim" "$tmpdir/slow/pid"
 sigterm_run "$tmpdir/slow/pid" --builddir="$tmpdir/slow" --rounds=1 --threads=1
-[ "$status" -eq 143 ] && [ -n "$child_pid" ] && pid_gone "$child_pid" &&
-	[ -z "$left" ]
-ok $? "SIGTERM mid-run: exit 143, its rpcsim ended, no temporary file left" ||
-	diag "exit $status, rpcsim $child_pid, left: $left" "$(cat "$ERR")"
-[ -n "$child_pid" ] && kill "$child_pid" 2>/dev/null
+sigterm_ok "SIGTERM mid-run: exit 143, its rpcsim ended, no temporary file left" rpcsim
 
 check_bad_inputs page-pool-gains.sh "$bad_inputs"
 

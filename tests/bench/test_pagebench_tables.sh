@@ -84,11 +84,7 @@ exec sleep 30
 EOF
 chmod +x "$tmpdir/slow/pagebench/pagebench"
 sigterm_run "$tmpdir/slow/pid" --builddir="$tmpdir/slow"
-[ "$status" -eq 143 ] && [ -n "$child_pid" ] && pid_gone "$child_pid" &&
-	[ -z "$left" ]
-ok $? "SIGTERM mid-run: exit 143, its pagebench ended, no temporary file left" ||
-	diag "exit $status, pagebench $child_pid, left: $left" "$(cat "$ERR")"
-[ -n "$child_pid" ] && kill "$child_pid" 2>/dev/null
+sigterm_ok "SIGTERM mid-run: exit 143, its pagebench ended, no temporary file left" pagebench
 
 SCRIPT=$top_srcdir/bench/plugin-cost.sh
 run --builddir="$F" --runs=3 --help
