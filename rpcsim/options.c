@@ -402,10 +402,10 @@ const struct opt_spec opt_table[] = {
 	  .apply = apply_results, .not_setting = true,
 	  .help = "the sweep's folder: one file per point, named by\n"
 		  "its swept settings (threads-2_pcp-batch-31.json);\n"
-		  "a point whose file holds its settings is not run\n"
-		  "again (an interrupted sweep resumes); %h in DIR is\n"
-		  "the host's name where the point runs (res/%h: a\n"
-		  "folder per machine), %% a %" },
+		  "a point whose file holds its settings and grid is\n"
+		  "not run again (an interrupted sweep resumes); %h in\n"
+		  "DIR is the host's name where the point runs\n"
+		  "(res/%h: a folder per machine), %% a %" },
 	{ "plan", 0, optional_argument, "FORMAT", OPT_OTHER,
 	  .not_setting = true, .apply = apply_plan,
 	  .help = "print each point's rpcsim command (--results\n"
