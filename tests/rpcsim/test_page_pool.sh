@@ -169,8 +169,9 @@ if [ -z "${skipped_json:-}" ]; then
 		'pp["handed_out"] == 3 * pp["packets"] == 12000' \
 		'pp["handed_out"] == pp["from_cache"] + pp["from_ring"] + pp["from_alloc"]' \
 		'sum(t["requests"] for t in r["threads"]) == 4000' \
+		'r["requests"] == 4000 and r["bytes_read"] == 4000 * 9000' \
 		'rp["inflight"] == 0'
-	ok $? "9000-byte packets take 3 pages each, counts add up over queues"
+	ok $? "9000-byte packets take 3 pages each, counts and bytes add up over queues"
 
 	# A starved allocator (all but 44 pages of the 1 GiB pool kept
 	# back): a refill that gets nothing drops its packet (GFP_ATOMIC,
