@@ -59,6 +59,25 @@ static void test_refill(void)
 	ok(vm_delta(&a, &b, PP_PCP_REFILL) == 1 && b.nr_pcp == BATCH - 1,
 	   "pp_alloc_page - 5th: second refill (pcp %lu)", b.nr_pcp);
 	ok(pages_distinct(pool, pages, 5), "pp_alloc_page - 5 distinct pages");
+	{
+		/*
+		 * rmqueue_bulk() adds at the tail the pages it takes in
+		 * turn from the buddy lists, and a new pool's buddy lists
+		 * give them in ascending pfns: both refills hand them out
+		 * in that order.
+		 */
+		bool ascending = true;
+
+		for (int i = 1; i < 5; i++)
+			if (pp_page_to_pfn(pool, pages[i]) !=
+			    pp_page_to_pfn(pool, pages[i - 1]) + 1)
+				ascending = false;
+		ok(ascending, "pp_alloc_page - the refills hand out pages in "
+		   "physical order (pfns %lu %lu %lu %lu %lu)",
+		   pp_page_to_pfn(pool, pages[0]), pp_page_to_pfn(pool, pages[1]),
+		   pp_page_to_pfn(pool, pages[2]), pp_page_to_pfn(pool, pages[3]),
+		   pp_page_to_pfn(pool, pages[4]));
+	}
 
 	pp_pool_vmstat(pool, &a);
 	for (int i = 0; i < 5; i++)
@@ -445,7 +464,7 @@ static void test_other_cpu(void)
 	ok(pp_pool_destroy(pool) == 0, "pp_pool_destroy - returns 0");
 }
 
-#define NR_CHECKS	47
+#define NR_CHECKS	48
 
 int main(void)
 {
