@@ -483,6 +483,35 @@ rc_is modes_apart 0 &&
 	err_lacks modes_apart 'counted 1'
 ok $? "modes: an entry of another mode during a run: counted in its own mode, outside runs"
 
+# An err belongs to the call open on its thread, whatever the process's
+# latest entry or current run: two threads with calls of different modes
+# open at once, each err charged to its own thread's mode.  In the run
+# (mode 1), thread 2's err is its Bulk array call's, not the run's; out
+# of it, thread 1's err is its Bulk list call's, though thread 2's
+# array entry came last, and thread 2's its array call's, though thread
+# 3's list entry came last.
+trace err_modes <<'EOF'
+1000 run_start mode=1 run=0
+1100 entry vtid=1 mode=1
+1200 entry vtid=2 mode=2
+1300 err vtid=2 requested=4 allocated=1
+1400 exit vtid=1 latency_ns=200 allocated=4 alloc_calls=1
+1500 exit vtid=2 latency_ns=250 allocated=4 alloc_calls=2 retries=1
+1600 run_end mode=1 run=0 calls=1 latency_sum_ns=200
+2000 entry vtid=1 mode=1
+2100 entry vtid=2 mode=2
+2200 err vtid=1 requested=6 allocated=2
+2300 entry vtid=3 mode=1
+2400 err vtid=2 requested=8 allocated=3
+2500 exit vtid=1 latency_ns=100 allocated=6 alloc_calls=2 retries=1
+2600 exit vtid=2 latency_ns=100 allocated=8 alloc_calls=2 retries=1
+2700 exit vtid=3 latency_ns=100 allocated=1 alloc_calls=1
+EOF
+rc_is err_modes 0 &&
+	j err_modes '[(r["run"], r["err"]) for r in mode(1)["runs"]] == [(None, {"events": 1, "requested": 6, "allocated": 2}), (0, {"events": 0, "requested": 0, "allocated": 0})] and [(r["run"], r["err"]) for r in mode(2)["runs"]] == [(None, {"events": 2, "requested": 12, "allocated": 4})]'
+ok $? "err: charged to the call open on its own thread, not to the run or the latest entry of another mode" ||
+	diag "$(cat "$tmpdir/err_modes.out" "$tmpdir/err_modes.err")"
+
 # A mode's figures are those of all its runs: pagepool events per call
 # summed over both runs (2 mm_page_alloc_bulk over 3 calls), each run's
 # its own
