@@ -297,6 +297,20 @@ ok $? "negative: timestamps shorter than latency_ns flagged"
 j negative 'not mode(0)["difference"]["ok"] and mode(0)["difference"]["negative"] == 2 and any("shorter" in w for w in d["warnings"])'
 ok $? "negative: flagged in JSON"
 
+# differences of -1, 0 and +1 ns: a difference of exactly 0 is not
+# negative, one of -1 is
+trace zero_diff <<'EOF'
+1000 entry mode=0
+3000 exit latency_ns=2001
+4000 entry mode=0
+6000 exit latency_ns=2000
+7000 entry mode=0
+9000 exit latency_ns=1999
+EOF
+rc_is zero_diff 0 &&
+	j zero_diff '(lambda x: (x["count"], x["negative"], x["min_ns"], x["median_ns"], x["max_ns"], x["mean_ns"], x["ok"]) == (3, 1, -1, 0, 1, 0.0, True))(mode(0)["difference"])'
+ok $? "difference of exactly 0 ns: not counted negative (-1, 0, +1: 1 negative)"
+
 trace slow <<'EOF'
 0 entry mode=1
 5000 exit latency_ns=3000
