@@ -1167,6 +1167,46 @@ by_time rtlate 2 4
 ok $? "--jobs by time, a process's events outside any run in a later range: the results of --jobs=1"
 grep -q "^rpcsim-analyze: worker [0-9]*: what it counted depends on what came before its range in a way it could not stand in for: read again in one process\$" "$tmpdir/rtlate.4.v"
 ok $? "... read again in one process, and -v says why" || diag "$(cat "$tmpdir/rtlate.4.v")"
+# Known figures, not only --jobs=1's: a mode of two runs whose calls
+# each straddle a packet edge, so that every cut by time falls inside a
+# call.  latency_ns: run 0 100 and 300 ns, run 1 500 and 900 ns;
+# timestamps: 150 and 450, then 650 and 1000 ns.  The sample standard
+# deviations, worked out by hand: runs 141.421 and 282.843 (latency_ns),
+# 212.132 and 247.487 (timestamps); the mode's, the runs merged (sums of
+# squares added), 341.565 and 356.780.  Each --jobs gives them itself.
+mkdir -p "$tmpdir/known/trace"
+python3 "$CTFGEN" --index "$tmpdir/known/trace" <<'EOF'
+1000 run_start mode=2 run=0 mode_name=array threads=2
+2000 entry vtid=1 mode=2
+packet
+2150 exit vtid=1 latency_ns=100 allocated=1 alloc_calls=1
+3000 entry vtid=2 mode=2
+packet
+3450 exit vtid=2 latency_ns=300 allocated=1 alloc_calls=1
+4000 run_end mode=2 run=0 calls=2 latency_sum_ns=400
+5000 run_start mode=2 run=1 mode_name=array threads=2
+6000 entry vtid=1 mode=2
+packet
+6650 exit vtid=1 latency_ns=500 allocated=1 alloc_calls=1
+7000 entry vtid=2 mode=2
+packet
+8000 exit vtid=2 latency_ns=900 allocated=1 alloc_calls=1
+9000 run_end mode=2 run=1 calls=2 latency_sum_ns=1400
+EOF
+for jobs in 1 2 3; do
+	t_opts="-v --jobs=$jobs"
+	analyze_again known
+	t_opts=
+	cp "$tmpdir/known.json" "$tmpdir/known$jobs.json"
+	k_split=true
+	[ $jobs = 1 ] ||
+		grep -q "^rpcsim-analyze: --jobs=$jobs: $jobs workers over time ranges" "$tmpdir/known.jerr" ||
+		k_split=false
+	rc_is known 0 && $k_split &&
+		j known '(lambda m: ((m["latency_ns"]["count"], m["latency_ns"]["sum_ns"], m["latency_ns"]["stddev_ns"]), (m["timestamps"]["count"], m["timestamps"]["sum_ns"], m["timestamps"]["stddev_ns"]), m["pairing"]["paired"], [(r["run"], r["latency_ns"]["stddev_ns"], r["timestamps"]["stddev_ns"]) for r in m["runs"]]) == ((4, 1800, 341.565), (4, 2250, 356.78), 4, [(0, 141.421, 212.132), (1, 282.843, 247.487)]))(mode(2))'
+	ok $? "--jobs=$jobs, calls across every packet edge: the standard deviations worked out by hand, of each run and of the mode" ||
+		diag "$(cat "$tmpdir/known.jerr")"
+done
 # A cut placed for balance alone falls inside a packet of each file, and
 # both workers decode that packet up to it; the planner moves it to a
 # packet's edge when that leaves the slowest worker less.  Two streams of
