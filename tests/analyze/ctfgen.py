@@ -4,14 +4,17 @@
 script on stdin, so that rpcsim-analyze can be tested on exact timestamps
 without LTTng.
 
-    ctfgen.py [--no-vtid] [--vpid] [--old] [--index] [--seq] OUTDIR < script
+    ctfgen.py [--no-vtid] [--vpid] [--old] [--index] [--seq] [--instance]
+              [--uuid=UUID] OUTDIR < script
 
 The events and fields are those of tracepoints/trace_schema.h, read from
 it, with its enumerations as CTF enumerations (as LTTng writes them);
 --old writes the schema of the first version instead, frozen below:
 plain integers, run_start without pid, backend and bulk_variant.
 --vpid adds a vpid context after vtid (set per event with vpid=N,
-default 1).
+default 1).  --instance gives the packet header a stream_instance_id, as
+LTTng writes it (each stream file's: "stream N instance=I", default N);
+--uuid declares the trace's UUID, as LTTng does.
 
 Script lines (# starts a comment):
 
@@ -28,10 +31,11 @@ Script lines (# starts a comment):
                                 cumulative count of discarded events, S
                                 its sequence number (with --seq; default
                                 one more than the last)
-    stream N                    what follows goes to stream file
+    stream N [instance=I]       what follows goes to stream file
                                 stream_N (default 0), as LTTng writes
                                 one per CPU: its packets and counts are
-                                its own
+                                its own; I its stream instance id
+                                (--instance)
 
 Missing fields are 0 ("" for strings).  OUTDIR/metadata and
 OUTDIR/stream_0 (and each other stream_N used) are written, and with
@@ -136,14 +140,16 @@ def value_of(v, enum, enums):
     return int(v)
 
 
-def metadata(events, enums, vtid, vpid, seq):
+def metadata(events, enums, vtid, vpid, seq, instance, uuid):
     m = ["/* CTF 1.8 */",
          "typealias integer { size = 32; align = 8; signed = false; } := uint32_t;",
          "typealias integer { size = 32; align = 8; signed = true; } := int32_t;",
          "typealias integer { size = 64; align = 8; signed = false; } := uint64_t;",
          "trace {",
-         "  major = 1; minor = 8; byte_order = le;",
-         "  packet.header := struct { uint32_t magic; uint32_t stream_id; };",
+         "  major = 1; minor = 8; byte_order = le;" +
+         (' uuid = "%s";' % uuid if uuid else ""),
+         "  packet.header := struct { uint32_t magic; uint32_t stream_id;%s };"
+         % (" uint64_t stream_instance_id;" if instance is not None else ""),
          "};",
          "clock { name = \"monotonic\";"
          " uuid = \"6d0d1a5a-2b46-4c43-8c5a-9d8e4f0b1c2d\";"
@@ -191,26 +197,29 @@ def encode(ev_id, ts, fields, values, vtid, vpid, enums):
     return out
 
 
-def packet(events, discarded, seqnum):
+def packet(events, discarded, seqnum, instance):
     body = b"".join(e for _, e in events)
     ts0 = events[0][0] if events else 0
     ts1 = events[-1][0] if events else 0
     ctx = 40 if seqnum is None else 48
-    size = (8 + ctx + len(body)) * 8
+    hdr = 8 if instance is None else 16
+    size = (hdr + ctx + len(body)) * 8
     out = (struct.pack("<II", 0xC1FC1FC1, 0) +
+           (b"" if instance is None else struct.pack("<Q", instance)) +
            struct.pack("<QQQQQ", ts0, ts1, size, size, discarded))
     if seqnum is not None:
         out += struct.pack("<Q", seqnum)
     return out + body
 
 
-def index(packets):
+def index(packets, instance):
     out = struct.pack(">IIII", 0xC1F1DCC1, 1, 1, 72)
     off = 0
     for seq, p in enumerate(packets):
-        ts0, ts1, size, _, discarded = struct.unpack_from("<QQQQQ", p, 8)
+        ts0, ts1, size, _, discarded = struct.unpack_from(
+            "<QQQQQ", p, 8 if instance is None else 16)
         out += struct.pack(">QQQQQQQQQ", off, size, size, ts0, ts1,
-                           discarded, 0, 0, seq)
+                           discarded, 0, instance or 0, seq)
         off += len(p)
     return out
 
@@ -222,9 +231,16 @@ def main():
     old = False
     want_index = False
     seq = False
-    while args and args[0] in ("--no-vtid", "--vpid", "--old", "--index",
-                               "--seq"):
-        if args[0] == "--no-vtid":
+    instance = False
+    uuid = None
+    while args and (args[0] in ("--no-vtid", "--vpid", "--old", "--index",
+                                "--seq", "--instance") or
+                    args[0].startswith("--uuid=")):
+        if args[0].startswith("--uuid="):
+            uuid = args[0][7:]
+        elif args[0] == "--instance":
+            instance = True
+        elif args[0] == "--no-vtid":
             vtid = False
         elif args[0] == "--vpid":
             vpid = True
@@ -237,7 +253,7 @@ def main():
         args = args[1:]
     if len(args) != 1:
         sys.exit("usage: ctfgen.py [--no-vtid] [--vpid] [--old] [--index]"
-                 " [--seq] OUTDIR < script")
+                 " [--seq] [--instance] [--uuid=UUID] OUTDIR < script")
     out = args[0]
     if old:
         events = [(n, c, [(f, t, None) for f, t in fl])
@@ -246,19 +262,26 @@ def main():
     else:
         events, enums = read_schema(SCHEMA)
     by_name = {n: (i, f) for i, (n, _, f) in enumerate(events)}
-    # per stream file: [packets, current packet, discarded, seqnum]
-    streams = {0: [[], [], 0, 0 if seq else None]}
+    # per stream file: [packets, current packet, discarded, seqnum,
+    # instance id]
+    streams = {0: [[], [], 0, 0 if seq else None, 0 if instance else None]}
     st = streams[0]
     for line in sys.stdin:
         words = line.split("#")[0].split()
         if not words:
             continue
         if words[0] == "stream":
-            st = streams.setdefault(int(words[1]),
-                                    [[], [], 0, 0 if seq else None])
+            n = int(words[1])
+            st = streams.setdefault(n, [[], [], 0, 0 if seq else None,
+                                        n if instance else None])
+            for w in words[2:]:
+                k, v = w.split("=", 1)
+                if k != "instance" or not instance:
+                    sys.exit("ctfgen: unknown stream field " + k)
+                st[4] = int(v)
             continue
         if words[0] == "packet":
-            st[0].append(packet(st[1], st[2], st[3]))
+            st[0].append(packet(st[1], st[2], st[3], st[4]))
             st[1] = []
             if seq:
                 st[3] += 1
@@ -277,16 +300,17 @@ def main():
         st[1].append((ts, encode(ev_id, ts, fields, values, vtid, vpid,
                                  enums)))
     with open(out + "/metadata", "w") as f:
-        f.write(metadata(events, enums, vtid, vpid, seq))
+        f.write(metadata(events, enums, vtid, vpid, seq,
+                         0 if instance else None, uuid))
     for n, st in sorted(streams.items()):
-        packets = st[0] + [packet(st[1], st[2], st[3])]
+        packets = st[0] + [packet(st[1], st[2], st[3], st[4])]
         with open(out + "/stream_%d" % n, "wb") as f:
             for p in packets:
                 f.write(p)
         if want_index:
             os.makedirs(out + "/index", exist_ok=True)
             with open(out + "/index/stream_%d.idx" % n, "wb") as f:
-                f.write(index(packets))
+                f.write(index(packets, st[4]))
 
 if __name__ == "__main__":
     main()
