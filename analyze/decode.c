@@ -36,6 +36,7 @@ struct ev_info {
 	const bt_event_class *ec;
 	enum ev_kind kind;
 	uint32_t id;		/* class number, in the order first seen */
+	uint32_t ecid;		/* its id in its trace (UINT32_MAX: past) */
 	const char *pp;		/* EV_PAGEPOOL, EV_ALLOC_BULK: its name */
 	bool pp_sent;		/* worker: the name went with an event */
 	bool clock;		/* stream class has a default clock */
@@ -54,6 +55,15 @@ struct dec_trace {
 	uint64_t key;		/* the thread slots' trace key */
 	int64_t env_pid;	/* its environment's vpid, or PID_UNKNOWN */
 	bool env_sent;		/* its environment's procname was sent */
+};
+
+/* A worker's stream, by file: how one graph would order it (S_SKEY). */
+struct dec_stream {
+	const bt_stream *s;
+	bool sent;		/* its key went with a record */
+	char key[80];		/* "UUID SC ID" */
+	char *tname;		/* its trace's name, or NULL */
+	char *path;		/* its name in one graph */
 };
 
 struct range_stream {
@@ -135,6 +145,8 @@ static void classify(struct decoder *d, struct ev_info *e,
 
 	e->ec = ec;
 	e->id = d->evc_used;
+	e->ecid = bt_event_class_get_id(ec) < UINT32_MAX ?
+		  (uint32_t)bt_event_class_get_id(ec) : UINT32_MAX;
 	e->kind = EV_OTHER;
 	for (i = 0; i < M_MAX; i++)
 		e->m[i].idx = -1;
@@ -350,6 +362,122 @@ static const char *stream_name(struct decoder *d, const bt_stream *s)
 	return d->name;
 }
 
+/*
+ * Whether one graph numbers stream @name (its first file's path) by its
+ * file: the stream has no instance id, and libbabeltrace2 (2.0's
+ * source.ctf.fs) names its port "TRACE | CLASS | PATH" after the file,
+ * where a stream with an instance id has "TRACE | CLASS | ID".
+ */
+static bool numbered_by_file(const struct decoder *d, const char *name)
+{
+	size_t n = strlen(name);
+	unsigned int i;
+
+	for (i = 0; i < d->nr_ports; i++) {
+		const char *p = d->ports[i];
+		size_t lp = strlen(p);
+
+		if (lp >= n + 3 && !strcmp(p + lp - n, name) &&
+		    !memcmp(p + lp - n - 3, " | ", 3))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The stream of a worker's record, numbered from 1: the first time, how
+ * one graph would order it (struct dec_stream).  One graph numbers the
+ * streams of a trace without stream instance ids 0, 1, ... in the order
+ * of their files' paths, the empty files left out (2.0's source.ctf.fs),
+ * so that among all the trace's files, where a worker sees its own.
+ */
+static uint32_t stream_no(struct decoder *d, const bt_stream *s)
+{
+	const bt_trace *t;
+	const uint8_t *uuid;
+	const char *name, *tname;
+	struct dec_stream *ds;
+	unsigned int i, idx;
+	uint64_t id;
+	size_t n;
+	int off = 0;
+
+	if (d->last_ss && d->last_ss->s == s)
+		return (uint32_t)(d->last_ss - d->ss) + 1;
+	for (i = 0; i < d->nr_ss; i++)
+		if (d->ss[i].s == s) {
+			d->last_ss = &d->ss[i];
+			return i + 1;
+		}
+	d->ss = xrealloc(d->ss, d->nr_ss + 1, sizeof(*d->ss));
+	ds = &d->ss[d->nr_ss++];
+	d->last_ss = ds;
+	memset(ds, 0, sizeof(*ds));
+	ds->s = s;
+	t = bt_stream_borrow_trace_const(s);
+	uuid = bt_trace_get_uuid(t);
+	tname = bt_trace_get_name(t);
+	if (tname)
+		ds->tname = xstrdup(tname);
+	id = bt_stream_get_id(s);
+	name = bt_stream_get_name(s);
+	n = strlen(d->tmp);
+	if (name && tmp_canon && !strncmp(name, d->tmp, n) &&
+	    sscanf(name + n, "/t%u%n", &idx, &off) == 1 && off &&
+	    idx < d->a->nr_traces && name[n + off] == '/') {
+		const char *file = name + n + off + 1;
+		size_t len = strlen(tmp_canon[idx]) + strlen(file) + 2;
+
+		if (numbered_by_file(d, name)) {
+			id = 0;
+			for (i = 0; i < d->nr_files; i++)
+				if (d->files[i].trace == idx &&
+				    d->files[i].size &&
+				    strcmp(d->files[i].name, file) < 0)
+					id++;
+		}
+		ds->path = xcalloc(1, len);
+		snprintf(ds->path, len, "%s/%s", tmp_canon[idx], file);
+	} else {
+		ds->path = xstrdup(name ? name : "");
+	}
+	if (uuid) {
+		for (i = 0; i < 16; i++)
+			snprintf(ds->key + 2 * i, 3, "%02x", uuid[i]);
+	} else {
+		strcpy(ds->key, "-");
+	}
+	n = strlen(ds->key);
+	snprintf(ds->key + n, sizeof(ds->key) - n, " %" PRIu64 " %" PRIu64,
+		 bt_stream_class_get_id(bt_stream_borrow_class_const(s)), id);
+	return d->nr_ss;
+}
+
+void stream_describe(struct decoder *d, struct rec *rc)
+{
+	struct dec_stream *ds;
+
+	if (!rc->stream || rc->stream > d->nr_ss)
+		return;
+	ds = &d->ss[rc->stream - 1];
+	if (ds->sent)
+		return;
+	ds->sent = true;
+	rc->s[S_SKEY] = ds->key;
+	rc->s[S_SPATH] = ds->path;
+	rc->strs |= 1u << S_SKEY | 1u << S_SPATH;
+	if (ds->tname) {
+		rc->s[S_TNAME] = ds->tname;
+		rc->strs |= 1u << S_TNAME;
+	}
+}
+
+bool stream_described(const struct decoder *d, const struct rec *rc)
+{
+	return !rc->stream || rc->stream > d->nr_ss ||
+	       d->ss[rc->stream - 1].sent;
+}
+
 /* Whether the process's procname was sent already; if not, it is now. */
 static bool pid_sent(struct decoder *d, int64_t pid)
 {
@@ -413,6 +541,10 @@ static void decode_event(struct decoder *d, const bt_message *msg,
 		return;
 	rc->cls = e->id;
 	rc->present = e->present;
+	if (d->skeys) {
+		rc->stream = stream_no(d, bt_event_borrow_stream_const(ev));
+		rc->ecid = e->ecid;
+	}
 	if (e->clock) {
 		if (bt_clock_snapshot_get_ns_from_origin(
 			bt_message_event_borrow_default_clock_snapshot_const(msg),
@@ -523,6 +655,10 @@ static bool decode_discard(struct decoder *d, const bt_message *msg,
 	rc->strs = 0;
 	rc->nv = 1;
 	rc->v[0] = 0;
+	if (d->skeys) {
+		rc->stream = stream_no(d, s);
+		rc->ecid = 0;
+	}
 	if (events) {
 		if (bt_message_discarded_events_get_count(msg, &n) ==
 		    BT_PROPERTY_AVAILABILITY_AVAILABLE) {
@@ -767,9 +903,19 @@ bool decode(struct decoder *d, const bt_message *msg, struct rec *rc)
 
 void decoder_free(struct decoder *d)
 {
+	unsigned int i;
+
 	free(d->evc);
 	free(d->traces);
 	free(d->pids);
 	free(d->rs);
 	free(d->ds);
+	for (i = 0; i < d->nr_ss; i++) {
+		free(d->ss[i].tname);
+		free(d->ss[i].path);
+	}
+	free(d->ss);
+	for (i = 0; i < d->nr_ports; i++)
+		free(d->ports[i]);
+	free(d->ports);
 }

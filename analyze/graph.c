@@ -194,6 +194,7 @@ struct graph_build {
 	const bt_component_source **srcs;	/* one per input */
 	const unsigned int *idx;	/* their trace indexes */
 	unsigned int n;
+	struct port_names *pn;		/* NULL: not wanted */
 };
 
 /*
@@ -215,6 +216,20 @@ static void index_watchdog_arm(const struct analysis *a,
 		return;
 	s = o->index_watchdog_s + (stream_bytes(a) >> 24);
 	alarm(s > UINT_MAX ? UINT_MAX : (unsigned int)s);
+}
+
+/* The names of @src's output ports, added to @pn. */
+static void add_port_names(struct port_names *pn,
+			   const bt_component_source *src)
+{
+	uint64_t i, np = bt_component_source_get_output_port_count(src);
+
+	pn->v = xrealloc(pn->v, pn->n + np + 1, sizeof(*pn->v));
+	for (i = 0; i < np; i++)
+		pn->v[pn->n++] = xstrdup(bt_port_get_name(
+			bt_port_output_as_port_const(
+				bt_component_source_borrow_output_port_by_index_const(
+					src, i))));
 }
 
 /*
@@ -258,6 +273,8 @@ static int add_sources(struct graph_build *b,
 			goto out;
 		}
 		*ports += bt_component_source_get_output_port_count(b->srcs[i]);
+		if (b->pn)
+			add_port_names(b->pn, b->srcs[i]);
 	}
 	ret = 0;
 out:
@@ -391,10 +408,10 @@ int build_graph(const struct analysis *a, const struct reader_options *o,
 		char *const *inputs, const unsigned int *idx,
 		unsigned int n, bool direct,
 		bt_graph_simple_sink_component_consume_func consume,
-		void *data, FILE *err, bt_graph **out)
+		void *data, FILE *err, bt_graph **out, struct port_names *pn)
 {
 	struct graph_build b = { .a = a, .o = o, .err = err, .idx = idx,
-				 .n = n };
+				 .n = n, .pn = pn };
 	const bt_component_class_source *src_cls;
 	const bt_component_class_filter *mux_cls;
 	uint64_t ports;

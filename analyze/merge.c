@@ -70,6 +70,8 @@ static int wsrc_next(struct wsrc *s)
 	rc->strs = h.strs;
 	rc->cls = h.cls;
 	rc->trace = h.trace;
+	rc->stream = h.stream;
+	rc->ecid = h.ecid;
 	rc->ts = h.ts;
 	rc->vtid = h.vtid;
 	rc->vpid = h.vpid;
@@ -98,21 +100,134 @@ static int wsrc_next(struct wsrc *s)
 }
 
 /*
- * Merge the workers' records and fold them.  0; 1 after printing why (a
- * worker failed), or with *@ended the worker whose records ended early;
- * READ_AGAIN.
+ * A stream of a worker by file, as the muxer of one graph orders it
+ * (S_SKEY, S_TNAME, S_SPATH).
+ */
+struct mkey {
+	bool known;
+	bool has_uuid;
+	unsigned char uuid[16];
+	char *tname;		/* NULL: none */
+	uint64_t sc, id;
+	char *path;
+};
+
+/* A worker's streams, by their number - 1. */
+struct mkeys {
+	struct mkey *v;
+	unsigned int n;
+};
+
+/* The stream @rc describes, if it does, into @t. */
+static void note_stream(struct mkeys *t, const struct rec *rc)
+{
+	const char *key = rec_str(rc, S_SKEY), *p;
+	struct mkey *k;
+	unsigned int i;
+
+	if (!key || !rc->stream || rc->stream > 1u << 24)
+		return;
+	if (rc->stream > t->n) {
+		t->v = xrealloc(t->v, rc->stream, sizeof(*t->v));
+		memset(t->v + t->n, 0, (rc->stream - t->n) * sizeof(*t->v));
+		t->n = rc->stream;
+	}
+	k = &t->v[rc->stream - 1];
+	if (k->known)
+		return;
+	p = key;
+	if (*p == '-') {
+		p++;
+	} else {
+		for (i = 0; i < 16; i++, p += 2)
+			if (sscanf(p, "%2hhx", &k->uuid[i]) != 1)
+				return;
+		k->has_uuid = true;
+	}
+	if (sscanf(p, " %" SCNu64 " %" SCNu64, &k->sc, &k->id) != 2)
+		return;
+	if (rec_str(rc, S_TNAME))
+		k->tname = xstrdup(rec_str(rc, S_TNAME));
+	k->path = xstrdup(rec_str(rc, S_SPATH) ? rec_str(rc, S_SPATH) : "");
+	k->known = true;
+}
+
+static const struct mkey *key_of(const struct mkeys *t, const struct rec *rc)
+{
+	if (!rc->stream || rc->stream > t->n || !t->v[rc->stream - 1].known)
+		return NULL;
+	return &t->v[rc->stream - 1];
+}
+
+/*
+ * libbabeltrace2's muxer (2.0's filter.utils.muxer) orders messages of
+ * one timestamp by their trace's UUID (one with a UUID first), then its
+ * name, their stream class's id, their stream's id, their type (an event
+ * before a discard of events, before one of packets), then for events
+ * their class's id.  The messages of one worker are in that order (its
+ * own muxer), so the records of two workers are compared the same way.
+ * Two streams of one trace differ in their ids; two traces alike in all
+ * that (no UUID, the same name, the same stream ids) go by the event
+ * class ids, and then by the streams' paths, where the muxer compares
+ * event class names, log levels and EMF URIs first: they differ only if
+ * the two traces' metadata give one event class id to events of
+ * different names.  <0: @x goes first.
+ */
+static int mux_cmp(const struct rec *x, const struct mkey *kx,
+		   const struct rec *y, const struct mkey *ky)
+{
+	int c;
+
+	if (!kx || !ky)
+		return 0;
+	if (kx->has_uuid != ky->has_uuid)
+		return kx->has_uuid ? -1 : 1;
+	if (kx->has_uuid && (c = memcmp(kx->uuid, ky->uuid, 16)))
+		return c;
+	if (!kx->tname != !ky->tname)
+		return kx->tname ? -1 : 1;
+	if (kx->tname && (c = strcmp(kx->tname, ky->tname)))
+		return c;
+	if (kx->sc != ky->sc)
+		return kx->sc < ky->sc ? -1 : 1;
+	if (kx->id != ky->id)
+		return kx->id < ky->id ? -1 : 1;
+	if (x->type != y->type) {
+		/* event, discarded events, discarded packets */
+		return x->type == R_EVENT ? -1 : y->type == R_EVENT ? 1 :
+		       x->type == R_DISC_EVENTS ? -1 : 1;
+	}
+	if (x->type == R_EVENT && x->ecid != y->ecid)
+		return x->ecid < y->ecid ? -1 : 1;
+	return strcmp(kx->path, ky->path);
+}
+
+/* Worker @k's next record, its stream noted.  0, or -1 (wsrc_next()). */
+static int next_rec(struct wsrc *w, struct mkeys *t, unsigned int k)
+{
+	if (wsrc_next(&w[k]))
+		return -1;
+	note_stream(&t[k], &w[k].rc);
+	return 0;
+}
+
+/*
+ * Merge the workers' records and fold them, in the order of one graph's
+ * muxer (mux_cmp()).  0; 1 after printing why (a worker failed), or with
+ * *@ended the worker whose records ended early; READ_AGAIN.
  */
 int merge(struct analysis *a, struct wsrc *w, unsigned int n,
 	  int *ended)
 {
 	struct reader r;
-	unsigned int live = n, k;
+	struct mkeys *t = xcalloc(n, sizeof(*t));
+	unsigned int live = n, k, i;
 	int ret = 1;
 
 	*ended = -1;
 	reader_init(&r, a, n);
 	for (k = 0; k < n; k++)
-		if (wsrc_next(&w[k])) {
+		if (next_rec(w, t, k)) {
 			*ended = (int)k;
 			goto out;
 		}
@@ -135,7 +250,7 @@ int merge(struct analysis *a, struct wsrc *w, unsigned int n,
 				if (rc->type == R_END) {
 					w[k].done = true;
 					live--;
-				} else if (wsrc_next(&w[k])) {
+				} else if (next_rec(w, t, k)) {
 					*ended = (int)k;
 					goto out;
 				}
@@ -148,13 +263,16 @@ int merge(struct analysis *a, struct wsrc *w, unsigned int n,
 				ret = READ_AGAIN;
 				goto out;
 			}
-			if (!best || rc->ts < best->rc.ts)
+			if (!best || rc->ts < best->rc.ts ||
+			    (rc->ts == best->rc.ts &&
+			     mux_cmp(rc, key_of(&t[k], rc), &best->rc,
+				     key_of(&t[best - w], &best->rc)) < 0))
 				best = &w[k];
 		}
 		if (!best)
 			break;
 		fold(&r, (unsigned int)(best - w), &best->rc);
-		if (wsrc_next(best)) {
+		if (next_rec(w, t, (unsigned int)(best - w))) {
 			*ended = (int)(best - w);
 			goto out;
 		}
@@ -163,6 +281,14 @@ int merge(struct analysis *a, struct wsrc *w, unsigned int n,
 	ret = 0;
 out:
 	reader_free(&r);
+	for (k = 0; k < n; k++) {
+		for (i = 0; i < t[k].n; i++) {
+			free(t[k].v[i].tname);
+			free(t[k].v[i].path);
+		}
+		free(t[k].v);
+	}
+	free(t);
 	return ret;
 }
 

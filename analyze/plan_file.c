@@ -7,11 +7,13 @@
  * files), which decodes and writes the records down a pipe.  The parent
  * merges the workers' records by timestamp and folds them: what each
  * worker sends is in time order (its muxer), so the merge is too.  Equal
- * timestamps in two workers' files are taken the lower worker first,
- * where the muxer of one graph has its own order; the fold depends on the
- * order of two threads' events only through what they share (the run
- * bracketing a process's events, discards), at the same nanosecond.  A
- * record without a timestamp (a trace without a clock) cannot be merged:
+ * timestamps in two workers' files are taken in the order of the muxer
+ * of one graph (merge.c, mux_cmp()), which goes by their streams: the
+ * fold depends on that order through what two threads share (the run
+ * bracketing a process's events, discards), at the same nanosecond, and
+ * --jobs=N promises the results of --jobs=1.  Each worker says how one
+ * graph would order each of its streams with its first record
+ * (decode.c, stream_no()).  A record without a timestamp (a trace without a clock) cannot be merged:
  * the parent then reads the traces again in one process.  Events not ours
  * are only counted, in the worker.  A worker's error travels as a record
  * and is printed by the parent; a worker killed by a signal

@@ -134,7 +134,7 @@ static int read_sequential(struct analysis *a, const struct reader_options *o,
 	}
 	if (build_graph(a, o, ctf, utils, inputs ? inputs : a->traces, idx,
 			a->nr_traces, false, consume_seq, &s, stderr,
-			&graph) ||
+			&graph, NULL) ||
 	    run_graph(graph, a, o, stderr))
 		goto out;
 	seq_read_finish(&s);

@@ -104,7 +104,17 @@ enum rec_type {
 #define S_PROCNAME	M_MAX		/* the first of a process or trace */
 #define S_PP		(M_MAX + 1)	/* first event of its class */
 #define S_TEXT		(M_MAX + 2)	/* a stream name, an error */
-#define S_NR		(M_MAX + 3)
+/*
+ * A worker by file, with the first record of each stream it sends: the
+ * stream as the muxer of one graph orders it (merge.c, mux_cmp()):
+ * "UUID SC ID" (UUID in hex, "-" for none; its class's id, its id as
+ * one graph numbers it), its trace's name (absent: none) and its path
+ * as one graph names it.
+ */
+#define S_SKEY		(M_MAX + 3)
+#define S_TNAME		(M_MAX + 4)
+#define S_SPATH		(M_MAX + 5)
+#define S_NR		(M_MAX + 6)
 
 struct rec {
 	uint8_t type;		/* enum rec_type */
@@ -115,6 +125,13 @@ struct rec {
 	uint32_t strs;		/* bit i: s[i] is set */
 	uint32_t cls;		/* event class, numbered per decoder */
 	uint64_t trace;		/* trace key */
+	/*
+	 * A worker by file: its stream, numbered from 1 (0: none), and the
+	 * event class's id in its trace (UINT32_MAX for one past it), for
+	 * the parent's merge of equal timestamps (merge.c, mux_cmp())
+	 */
+	uint32_t stream;
+	uint32_t ecid;
 	int64_t ts, vtid, vpid;
 	uint64_t v[M_MAX];	/* the members, in the schema's row order */
 	const char *s[S_NR];
@@ -197,6 +214,22 @@ struct decoder {
 	/* per stream: its events_discarded as read (decode_discard()) */
 	struct disc_stream *ds;
 	unsigned int nr_ds;
+
+	/*
+	 * A worker by file: each record's stream (rec.stream) and, the
+	 * first time, how one graph would order it (S_SKEY), for the
+	 * parent's merge.  One graph numbers the streams of a trace
+	 * without stream instance ids by their files' names, among all
+	 * the trace's files (@files, every worker's): such a stream's port
+	 * is named after its file (@ports, the names of the worker's
+	 * source ports).
+	 */
+	bool skeys;
+	struct dec_stream *ss;
+	unsigned int nr_ss;
+	struct dec_stream *last_ss;
+	char **ports;
+	unsigned int nr_ports;
 };
 
 /* Fields of a packet's index entry, for pk() */
@@ -333,6 +366,13 @@ static inline unsigned int mix_hash(uint64_t x, unsigned int mask)
 /* decode.c */
 /* A message as a record: false for one the fold has no use for. */
 bool decode(struct decoder *d, const bt_message *msg, struct rec *rc);
+/*
+ * A worker by file: whether @rc's stream was described to the parent
+ * already; if not, stream_describe() adds its S_SKEY, S_TNAME and S_SPATH
+ * to @rc, which is to be sent.
+ */
+bool stream_described(const struct decoder *d, const struct rec *rc);
+void stream_describe(struct decoder *d, struct rec *rc);
 void decoder_free(struct decoder *d);
 
 /* fold.c */
@@ -372,9 +412,15 @@ extern const char *tmp_base;
 extern char **tmp_canon;
 /* -v: libbabeltrace2's every cause, and what the parallel reading does. */
 bool verbose_errors(const struct reader_options *o);
+/* The names of a graph's source ports (build_graph()), each allocated. */
+struct port_names {
+	char **v;
+	unsigned int n;
+};
 /*
  * The graph over the @n trace directories @inputs (trace indexes @idx)
- * -> a simple sink calling @consume with @data, in *@out.  0, or 1 after
+ * -> a simple sink calling @consume with @data, in *@out; with @pn, the
+ * names of its sources' output ports added to it.  0, or 1 after
  * printing why on @err.
  */
 int build_graph(const struct analysis *a, const struct reader_options *o,
@@ -382,7 +428,7 @@ int build_graph(const struct analysis *a, const struct reader_options *o,
 		char *const *inputs, const unsigned int *idx,
 		unsigned int n, bool direct,
 		bt_graph_simple_sink_component_consume_func consume,
-		void *data, FILE *err, bt_graph **out);
+		void *data, FILE *err, bt_graph **out, struct port_names *pn);
 /*
  * The streams libbabeltrace2 makes of trace @t's files, in *@nr.  0, or
  * -1 (its error cleared).
@@ -499,6 +545,7 @@ struct wire {
 	uint8_t type, kind, flags, nv;
 	uint32_t present, strs, cls;
 	uint32_t trace;
+	uint32_t stream, ecid;
 	int64_t ts, vtid, vpid;
 };
 

@@ -66,7 +66,8 @@ static void write_rec(struct wout *w, const struct rec *rc)
 	struct wire h = {
 		.type = rc->type, .kind = rc->kind, .flags = rc->flags,
 		.nv = rc->nv, .present = rc->present, .strs = rc->strs,
-		.cls = rc->cls, .trace = (uint32_t)rc->trace, .ts = rc->ts,
+		.cls = rc->cls, .trace = (uint32_t)rc->trace,
+		.stream = rc->stream, .ecid = rc->ecid, .ts = rc->ts,
 		.vtid = rc->vtid, .vpid = rc->vpid,
 	};
 	size_t len = sizeof(h) + rc->nv * sizeof(uint64_t), sl[S_NR];
@@ -278,15 +279,24 @@ consume_fold(bt_message_iterator *it, void *data)
 	return consume_records(it, &c->d, fold_worker, c);
 }
 
-/* A worker's record goes to the parent; an event not ours is counted. */
+/*
+ * A worker's record goes to the parent, the first of its stream with how
+ * one graph would order the stream; an event not ours is counted.
+ */
 static void send_rec(void *data, const struct rec *rc)
 {
 	struct wctx *c = data;
 
-	if (rc->type == R_EVENT && rc->kind == EV_OTHER)
+	if (rc->type == R_EVENT && rc->kind == EV_OTHER) {
 		c->other++;
-	else
+	} else if (!stream_described(&c->d, rc)) {
+		struct rec first = *rc;
+
+		stream_describe(&c->d, &first);
+		write_rec(c->w, &first);
+	} else {
 		write_rec(c->w, rc);
+	}
 }
 
 static bt_graph_simple_sink_component_consume_func_status
@@ -377,7 +387,9 @@ worker_main(struct analysis *a, const struct reader_options *o,
 	struct analysis wa;
 	struct reader r;
 	struct wctx c;
+	struct port_names pn = { NULL, 0 };
 	bt_graph *graph = NULL;
+	int failed;
 	char *text = NULL;
 	size_t text_len = 0;
 	FILE *err;
@@ -387,12 +399,14 @@ worker_main(struct analysis *a, const struct reader_options *o,
 	c.d.a = a;
 	c.d.tmp = tmp;
 	c.d.order_check = true;
+	c.d.files = files;
+	c.d.nr_files = nr_files;
 	if (range) {
 		c.d.range = true;
 		c.d.lo = range[0];
 		c.d.hi = range[1];
-		c.d.files = files;
-		c.d.nr_files = nr_files;
+	} else {
+		c.d.skeys = true;
 	}
 	c.w = w;
 	tmp_base = tmp;
@@ -413,10 +427,13 @@ worker_main(struct analysis *a, const struct reader_options *o,
 	err = open_memstream(&text, &text_len);
 	if (!err)
 		oom_exit();
-	if (build_graph(a, o, ctf, utils, inputs, idx, n, true,
-			range ? consume_fold : consume_worker, &c, err,
-			&graph) ||
-	    run_graph(graph, a, o, err)) {
+	/* by file, the decoder numbers streams as their ports say */
+	failed = build_graph(a, o, ctf, utils, inputs, idx, n, true,
+			     range ? consume_fold : consume_worker, &c, err,
+			     &graph, range ? NULL : &pn);
+	c.d.ports = pn.v;
+	c.d.nr_ports = pn.n;
+	if (failed || run_graph(graph, a, o, err)) {
 		fclose(err);
 		if (range)
 			pw_status(w, c.d.range_bad || r.edge_fail ?
@@ -534,12 +551,13 @@ worker_child(struct par *p, unsigned int k, int pfd[2])
 		snprintf(inputs[ni], strlen(base) + 16, "%s/t%u", base, i);
 		idx[ni++] = i;
 	}
-	/* the parent's, not the worker's, but the files by time */
-	if (p->cut) {
-		files = p->f;
-		nr_files = p->nf;
-		p->f = NULL;
-	}
+	/*
+	 * The parent's, not the worker's, but the files: by time their
+	 * index, by file their names (decode.c, stream_no())
+	 */
+	files = p->f;
+	nr_files = p->nf;
+	p->f = NULL;
 	par_free(p);
 	while (p->t.n)
 		free(p->t.made[--p->t.n]);

@@ -1023,6 +1023,91 @@ TMPDIR=$tmpdir/tmpdir timeout 30 "$ANALYZE" --jobs=2 "$tmpdir/multi" \
 sh -c "[ -z \"\$(ls -A '$tmpdir/tmpdir')\" ]"
 ok $? "--jobs=2: its temporary directory removed"
 
+# --jobs by file, events of one nanosecond in two workers' files: one
+# graph's muxer orders them by their streams (trace UUID, trace name,
+# stream class, stream id), then by event class id, and so must the
+# merge, whichever worker has which file (the biggest file goes to
+# worker 0).  Here a run_start and another thread's entry at 1000 ns:
+# whether that call is in the run says which came first.  Traces
+# without index, so that the split is by file.
+# tie NAME EXPECT: --jobs=1 and --jobs=2 (by file) on $tmpdir/NAME give
+# the same JSON, in which mode 2's (run, calls) are EXPECT
+tie()
+{
+	for ti_jobs in 1 2; do
+		timeout 30 "$ANALYZE" -v --partial --jobs=$ti_jobs --json \
+			"$tmpdir/$1" >"$tmpdir/$1.$ti_jobs.json" \
+			2>"$tmpdir/$1.$ti_jobs.err"
+	done
+	cp "$tmpdir/$1.2.json" "$tmpdir/$1.json"
+	grep -q "^rpcsim-analyze: --jobs=2: 2 workers over whole stream files" "$tmpdir/$1.2.err" &&
+		j "$1" "[(r['run'], r['calls']) for r in mode(2)['runs']] == $2" &&
+		cmp -s "$tmpdir/$1.1.json" "$tmpdir/$1.2.json" || {
+		diag "$(cat "$tmpdir/$1.2.err")"
+		diag "$(diff "$tmpdir/$1.1.json" "$tmpdir/$1.2.json" | head -n 20)"
+		return 1
+	}
+}
+# the run's thread: its run_start at 1000 ns and N calls
+run_at_1000()
+{
+	echo "1000 run_start vtid=1 mode=2 run=0 mode_name=array"
+	rn_i=0
+	while [ $rn_i -lt "$1" ]; do
+		echo "$((1100 + rn_i * 200)) entry vtid=1 mode=2"
+		echo "$((1200 + rn_i * 200)) exit vtid=1 latency_ns=50"
+		rn_i=$((rn_i + 1))
+	done
+	echo "9000 run_end vtid=1 mode=2 run=0 calls=$(($1 + 1)) latency_sum_ns=1"
+}
+# the other thread: its entry at 1000 ns, exit at 1010, then N calls
+entry_at_1000()
+{
+	echo "1000 entry vtid=2 mode=2"
+	echo "1010 exit vtid=2 latency_ns=5"
+	en_i=0
+	while [ $en_i -lt "$1" ]; do
+		echo "$((1020 + en_i * 300)) entry vtid=2 mode=2"
+		echo "$((1030 + en_i * 300)) exit vtid=2 latency_ns=5"
+		en_i=$((en_i + 1))
+	done
+}
+# one trace, streams numbered by their files: stream_0 first, worker 0
+# holding stream_0 (the bigger), then stream_1
+mkdir -p "$tmpdir/tie_a1/trace" "$tmpdir/tie_a2/trace"
+{ echo "stream 0"; run_at_1000 4; echo "stream 1"; entry_at_1000 0; } |
+	python3 "$CTFGEN" "$tmpdir/tie_a1/trace"
+tie tie_a1 "[(0, 5)]"
+ok $? "--jobs=2 by file, one ns in two stream files: stream_0's run_start first, as one graph (worker 0's file)"
+{ echo "stream 0"; entry_at_1000 0; echo "stream 1"; run_at_1000 4; } |
+	python3 "$CTFGEN" "$tmpdir/tie_a2/trace"
+tie tie_a2 "[(None, 1), (0, 4)]"
+ok $? "--jobs=2 by file, one ns in two stream files: stream_0's entry first, as one graph (worker 1's file)"
+# stream instance ids, as LTTng writes them, order the streams, not
+# their files' names: stream_1 (instance 3) before stream_0 (instance 5)
+mkdir -p "$tmpdir/tie_inst/trace"
+{ echo "stream 0 instance=5"; run_at_1000 4;
+  echo "stream 1 instance=3"; entry_at_1000 0; } |
+	python3 "$CTFGEN" --instance --uuid=6b0c1a5a-0000-4000-8000-000000000001 \
+		"$tmpdir/tie_inst/trace"
+tie tie_inst "[(None, 1), (0, 4)]"
+ok $? "--jobs=2 by file, stream instance ids: the stream of the lower id first, whatever its file's name"
+# two traces without UUID, alike in stream ids: the event class ids
+# (run_start's 0 before the entry's), whichever trace is bigger
+mkdir -p "$tmpdir/tie_ecid/a" "$tmpdir/tie_ecid/b"
+entry_at_1000 6 | python3 "$CTFGEN" "$tmpdir/tie_ecid/a"
+run_at_1000 0 | python3 "$CTFGEN" "$tmpdir/tie_ecid/b"
+tie tie_ecid "[(0, 7)]"
+ok $? "--jobs=2 by file, two traces alike but for their events: the event class of the lower id first"
+# two traces with UUIDs: the trace of the lower UUID first
+mkdir -p "$tmpdir/tie_uuid/a" "$tmpdir/tie_uuid/b"
+entry_at_1000 0 | python3 "$CTFGEN" --uuid=6b0c1a5a-0000-4000-8000-000000000001 \
+	"$tmpdir/tie_uuid/a"
+run_at_1000 4 | python3 "$CTFGEN" --uuid=6b0c1a5a-0000-4000-8000-000000000002 \
+	"$tmpdir/tie_uuid/b"
+tie tie_uuid "[(None, 1), (0, 4)]"
+ok $? "--jobs=2 by file, two traces with UUIDs: the trace of the lower UUID first, whatever its events"
+
 # --jobs by time: one trace with an index and no discard is cut into time
 # ranges, each worker folding its own and the parent merging what they
 # folded.  Random traces (fixed seeds) of two processes, threads that
