@@ -7,6 +7,7 @@
 #include <config.h>
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -409,6 +410,45 @@ static void plan_check(const struct rpcsim_sweep *sw)
 	plan_check_arg("--results=", sw->results_arg);
 }
 
+/*
+ * A point writes "." NAME ".json.XXXXXX" and renames it to NAME ".json":
+ * the longest point's name must leave room for those 13 characters in a
+ * file name of NAME_MAX (255 on Linux's file systems).  A longer one would
+ * fail each such point after its run, the sweep going on.  The name has
+ * one character per character of the values (results_name_part()).
+ */
+#define SWEEP_NAME_EXTRA	(sizeof(".") - 1 + sizeof(".json.XXXXXX") - 1)
+
+static void sweep_check_name_length(const struct rpcsim_config *cfg)
+{
+	const struct rpcsim_sweep *sw = &cfg->sweep;
+	uint64_t point = 0;
+	size_t len = 0;
+	char *name;
+
+	for (unsigned int k = 0; k < sw->nr_keys; k++) {
+		unsigned int longest = 0;
+
+		for (unsigned int v = 1; v < sw->keys[k].nr; v++)
+			if (strlen(sw->keys[k].values[v]) >
+			    strlen(sw->keys[k].values[longest]))
+				longest = v;
+		/* KEY-VALUE, with '_' between two */
+		len += (k ? 1 : 0) + strlen(sw->keys[k].key) + 1 +
+		       strlen(sw->keys[k].values[longest]);
+		/* rpcsim_point_value(): the first key varies slowest */
+		point = point * sw->keys[k].nr + longest;
+	}
+	if (len + SWEEP_NAME_EXTRA <= NAME_MAX)
+		return;
+	name = rpcsim_point_name(cfg, point + 1);
+	usage_error("--sweep: point %llu's result file %s.json has a name of "
+		    "%zu characters, %zu with its temporary file's; expected "
+		    "at most %d: shorter values", (unsigned long long)point + 1,
+		    name, len + 5, len + SWEEP_NAME_EXTRA, NAME_MAX);
+	free(name);
+}
+
 /* --sweep, --results, --plan and --point: what goes with what. */
 void check_sweep(struct opt_state *st)
 {
@@ -453,6 +493,7 @@ void check_sweep(struct opt_state *st)
 				    "points", sw->keys[k].arg,
 				    MAX_SWEEP_POINTS);
 	}
+	sweep_check_name_length(cfg);
 	if (sw->point > sw->nr_points)
 		usage_error("--point=%s: the sweep has %llu point%s; expected "
 			    "1 to %llu", opt_given(st, "point"),
