@@ -20,7 +20,9 @@
 # stddev, %change, Welch's interval and verdict, with a t quantile of its
 # own: Simpson's rule on the t density and Newton's method, not the C code's
 # incomplete beta); the marks of the text agree with it, and hand-set run
-# values put marks on both sides of the noise boundary.
+# values put marks on both sides of the noise boundary and cells on the
+# edges of their rules (a spread of exactly 2 %, a base of 0, a value far
+# below the table's largest, column titles of files named alike).
 # The refill kinds' metrics (by_refill.*) are recomputed the same way,
 # null figures as no sample; they are tabled after latency_us's, and
 # files without by_refill compare as before.
@@ -73,7 +75,7 @@ fails()
 		diag "exit $status: $(cat "$ERR")"
 }
 
-plan_tests 87
+plan_tests 92
 
 # --- the tables ----------------------------------------------------------
 golden plain-asan plain.json asan.json
@@ -564,6 +566,81 @@ PY
 else
 	skip 4 "python3 not found"
 fi
+
+# --- the cells' edges, on hand-set run values -------------------------------
+# edge against other (-m latency_us.mean), each figure by hand:
+#   array: 98, 100, 102 both: mean 100, sample stddev sqrt(8 / 2) = 2,
+#          exactly 2 %: not shown (only above 2 %); se = sqrt(2 * 4 / 3),
+#          t(0.975, 4) = 2.776445: half 4.534 of 100, "±4.5%", within ~
+#   list:  0, 0 against 0, 0, 0: exactly 0, "0.0%", "±0.0%", ~
+#   single: 0, 0, 0 against 1.5, 1.5: no spread, an exact change from a
+#          base of 0: %change and CI "n/a", no mark
+# The table's largest mean is 100: one decimal, 0 as "0", 1.5 as "1.5".
+# small against itself: its largest mean 1.5 gives three decimals; 0.0123
+# keeps two digits at them ("0.012"), 0.00543 would keep one ("0.005"):
+# three significant digits instead, "0.00543".
+if have_python; then
+	python3 - "$fixtures/plain.json" "$tmpdir" <<'PY'
+import json, sys
+src, tmp = sys.argv[1], sys.argv[2]
+sets = {
+    "edge":  {"single": [0.0, 0.0, 0.0], "list": [0.0, 0.0],
+              "array": [98.0, 100.0, 102.0]},
+    "other": {"single": [1.5, 1.5], "list": [0.0, 0.0, 0.0],
+              "array": [98.0, 100.0, 102.0]},
+    "small": {"single": [0.0123, 0.0123], "list": [0.00543, 0.00543],
+              "array": [1.5, 1.5, 1.5]},
+}
+for name, modes in sets.items():
+    d = json.load(open(src))
+    for m in d["modes"]:
+        vals = modes[m["mode"]]
+        m["per_run"] = m["per_run"][:len(vals)]
+        for r, v in zip(m["per_run"], vals):
+            r["mean_us"] = v
+    json.dump(d, open("%s/%s.json" % (tmp, name), "w"))
+PY
+	(cd "$tmpdir" && timeout 60 "$COMPARE" -m latency_us.mean edge.json \
+		other.json) >"$OUT" 2>"$ERR"
+	status=$?
+	want="     100.0         3       0.0%    ±4.5% ~     100.0         3  array/latency_us.mean"
+	[ "$status" -eq 0 ] && grep -qxF -- "$want" "$OUT"
+	ok $? "a spread of exactly 2 % is not shown (only above 2 %)" ||
+		diag "exit $status: $(cat "$ERR")" "$(grep array/ "$OUT")"
+	want="         0         3        n/a      n/a         1.5         2  single/latency_us.mean"
+	want2="         0         2       0.0%    ±0.0% ~         0         3  list/latency_us.mean"
+	grep -qxF -- "$want" "$OUT" && grep -qxF -- "$want2" "$OUT"
+	ok $? "a base of 0: an exact change is n/a, its interval n/a too; 0 against 0 is 0.0% ±0.0% ~" ||
+		diag "$(grep -e single/ -e list/ "$OUT")"
+	(cd "$tmpdir" && timeout 60 "$COMPARE" -m latency_us.mean small.json \
+		small.json) >"$OUT" 2>"$ERR"
+	status=$?
+	[ "$status" -eq 0 ] &&
+		grep -qx '     0\.012         2 .*  single/latency_us\.mean' "$OUT" &&
+		grep -qx '   0\.00543         2 .*  list/latency_us\.mean' "$OUT" &&
+		grep -qx '     1\.500         3 .*  array/latency_us\.mean' "$OUT"
+	ok $? "a value that would keep one digit at the table's decimals: three significant digits" ||
+		diag "exit $status: $(grep /latency "$OUT")"
+else
+	skip 3 "python3 not found"
+fi
+
+# Three files of one name: the columns base, new and new2; a name without
+# ".json" is the column whole.
+mkdir "$tmpdir/c1" "$tmpdir/c2" "$tmpdir/c3"
+for d in c1 c2 c3; do cp "$fixtures/plain.json" "$tmpdir/$d/x.json"; done
+run "$tmpdir/c1/x.json" "$tmpdir/c2/x.json" "$tmpdir/c3/x.json"
+[ "$status" -eq 0 ] &&
+	grep -qx "new:  $tmpdir/c2/x.json (column \"new\")" "$OUT" &&
+	grep -qx "new:  $tmpdir/c3/x.json (column \"new2\")" "$OUT" &&
+	grep -Eqx 'base {16} new {39}new2' "$OUT"
+ok $? "three files named alike: columns base, new, new2" ||
+	diag "exit $status: $(grep -e '^new:' -e '^base' "$OUT")"
+cp "$fixtures/plain.json" "$tmpdir/plainjson"
+run -m latency_us.mean plain.json "$tmpdir/plainjson"
+[ "$status" -eq 0 ] && grep -Eqx 'plain {16}plainjson' "$OUT"
+ok $? "a file named without .json: its whole name is its column" ||
+	diag "exit $status: $(sed -n '/^plain/p' "$OUT")"
 
 # --- broken input: exit 1 ------------------------------------------------------
 printf '{"program": "rpcsim", "modes": [' >"$tmpdir/truncated.json"
