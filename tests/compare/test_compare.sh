@@ -75,7 +75,7 @@ fails()
 		diag "exit $status: $(cat "$ERR")"
 }
 
-plan_tests 92
+plan_tests 102
 
 # --- the tables ----------------------------------------------------------
 golden plain-asan plain.json asan.json
@@ -661,6 +661,16 @@ open(sys.argv[2], "w").write(json.dumps(d, indent=1) + "\n")
 EOF
 	fails 1 "$4" "$1" "$tmpdir/$2"
 }
+# edit FIXTURE OUT PYTHON: OUT is FIXTURE with d changed by PYTHON.
+edit()
+{
+	python3 - "$fixtures/$1" "$tmpdir/$2" "$3" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+exec(sys.argv[3])
+open(sys.argv[2], "w").write(json.dumps(d, indent=1) + "\n")
+EOF
+}
 printf '{"program": "rpcsim", "config": {}, "modes": []}\n' >"$tmpdir/nomode.json"
 fails 1 "missing.json: cannot open" plain.json "$tmpdir/missing.json"
 fails 1 "truncated.json: not JSON" plain.json "$tmpdir/truncated.json"
@@ -790,10 +800,80 @@ EOF
 	[ "$status" -eq 0 ] && [ ! -s "$ERR" ]
 	ok $? "a seed of 2^64 - 1, as rpcsim --seed writes it: read" ||
 		diag "exit $status: $(cat "$ERR")"
+	# A latency of exactly 1e9 us is the bound, not beyond it.
+	edit plain.json atmax.json 'd["modes"][0]["per_run"][0]["mean_us"] = 1e9'
+	run -m latency_us.mean plain.json "$tmpdir/atmax.json"
+	[ "$status" -eq 0 ] && [ ! -s "$ERR" ]
+	ok $? "a latency of exactly 1e9 us, the bound: read" ||
+		diag "exit $status: $(cat "$ERR")"
+	# One process per rpcsim-analyze document; mode numbers are 32-bit.
+	edited trace.json procs.json \
+		'd["processes"] = [{"pid": 11, "procname": "rpcsim"}, {"pid": 12, "procname": "rpcsim"}]' \
+		'procs.json: processes: the trace holds 2 processes; compare one at a time (rpcsim-analyze --pid=N)'
+	edited trace.json mode32.json \
+		'd["modes"][1]["mode"] = 2**32; d["modes"][1]["label"] = "Mode 4294967296"' \
+		"mode32.json: modes[1].mode: 4294967296: expected a mode number (rpcsim's are 0, 1 and 2)"
+	edit trace.json modemax.json \
+		'd["modes"][1]["mode"] = 2**32 - 1; d["modes"][1]["label"] = "Mode 4294967295"'
+	run -m latency_us.mean trace.json "$tmpdir/modemax.json"
+	[ "$status" -eq 0 ] && [ ! -s "$ERR" ]
+	ok $? "an rpcsim-analyze mode of 2^32 - 1, labelled so: read" ||
+		diag "exit $status: $(cat "$ERR")"
+	# The pid of an rpcsim-analyze run differs every run: no setting.
+	edit trace.json pid1.json \
+		'[r["config"].__setitem__("pid", 101) for m in d["modes"] for r in m["runs"]]'
+	edit trace.json pid2.json \
+		'[r["config"].__setitem__("pid", 202) for m in d["modes"] for r in m["runs"]]'
+	run -m latency_us.mean "$tmpdir/pid1.json" "$tmpdir/pid2.json"
+	[ "$status" -eq 0 ] && [ "$(sed -n 5p "$OUT")" = "      same settings as base" ]
+	ok $? "rpcsim-analyze documents of two pids: the same settings" ||
+		diag "exit $status: $(sed -n 1,6p "$OUT")"
+	# The Slurm job of the origin line: the array and task when both are
+	# recorded.
+	edit plain.json job.json 'd["host"] = "n1"
+d["slurm"] = {"job_id": "12", "array_job_id": "11", "array_task_id": "2"}'
+	edit plain.json job2.json 'd["host"] = "n1"
+d["slurm"] = {"job_id": "12", "array_job_id": "11", "array_task_id": None}'
+	run -m latency_us.mean "$tmpdir/job.json" "$tmpdir/job2.json"
+	[ "$status" -eq 0 ] &&
+		[ "$(sed -n 3p "$OUT")" = "      host n1; Slurm job 12, array 11 task 2" ] &&
+		[ "$(sed -n 6p "$OUT")" = "      host n1; Slurm job 12" ]
+	ok $? "the origin line: a Slurm job, its array and task when both are known" ||
+		diag "exit $status: $(sed -n 1,7p "$OUT")"
+	# A run without calls gives no sample: rpcsim's per_run[2] of single,
+	# rpcsim-analyze's runs[1] of single (its latency null, as written).
+	edit plain.json nocalls.json 'd["modes"][0]["per_run"][2]["calls"] = 0'
+	run --json -m latency_us.mean plain.json "$tmpdir/nocalls.json"
+	cp "$OUT" "$tmpdir/nocalls.out"
+	edit trace.json anocalls.json 'g = d["modes"][0]["runs"][1]
+g.update(calls=0, mean_us=None, latency_ns=None, timestamps=None, difference=None)'
+	run --json -m latency_us.mean trace.json "$tmpdir/anocalls.json"
+	python3 - "$tmpdir/nocalls.out" "$OUT" <<'PY'
+import json, sys
+for path in sys.argv[1:]:
+    rows = {r["mode"]: r for r in json.load(open(path))["metrics"][0]["rows"]}
+    base, new = rows["single"]["base"], rows["single"]["new"][0]
+    assert new["runs"] == base["runs"] - 1, (path, base, new)
+    assert new["values"] == base["values"][:new["runs"]], (path, base, new)
+    assert rows["list"]["new"][0]["values"] == rows["list"]["base"]["values"]
+PY
+	ok $? "a run without calls (rpcsim's, rpcsim-analyze's): no sample, the others' values"
 else
-	skip 31 "python3 not found"
+	skip 38 "python3 not found"
 fi
 fails 1 "not a regular file (a directory)" plain.json "$tmpdir"
+# A syntax error's line and column, 1-based.
+printf '{"a": x}\n' >"$tmpdir/col1.json"
+printf '{\n  "a": x}\n' >"$tmpdir/col2.json"
+fails 1 "col1.json: not JSON: unexpected character at line 1, column 7" \
+	plain.json "$tmpdir/col1.json"
+fails 1 "col2.json: not JSON: unexpected character at line 2, column 8" \
+	plain.json "$tmpdir/col2.json"
+# Standard input is bounded as a file is: 64 MiB and a byte, refused.
+truncate -s 67108865 "$tmpdir/stdin.big"
+fails 1 "(stdin): larger than 64 MiB (the bound of an input file)" \
+	plain.json - <"$tmpdir/stdin.big"
+rm -f "$tmpdir/stdin.big"
 
 # --- bad usage: exit 2 -------------------------------------------------------------
 fails 2 "no file given"
