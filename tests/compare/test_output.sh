@@ -3,7 +3,8 @@
 #
 # rpcsim-compare --output-format=text|json|csv and --output=FILE, as
 # rpcsim's: CSV is a header line and one row per metric, mode and file,
-# holding the figures of the JSON document; --json is
+# holding the figures of the JSON document (quoted where a path needs it,
+# empty where the JSON document has null); --json is
 # --output-format=json; FILE is replaced when the comparison succeeds
 # and left as it was when it fails or SIGINT ends it (common/files.c's
 # guard), and a SIGINT ignored when it started stays ignored.
@@ -16,7 +17,7 @@
 COMPARE=$top_builddir/compare/rpcsim-compare
 fix=$top_srcdir/tests/compare/fixtures
 tap_tmpdir test-compare-output
-plan_tests 15
+plan_tests 17
 
 run_cmd 30 "$COMPARE" --output-format=csv "$fix/plain.json" "$fix/asan.json" "$fix/jemalloc.json"
 cp "$OUT" "$tmpdir/csv"
@@ -47,6 +48,7 @@ for row, (metric, mode, i, c) in zip(rows, want):
         assert row["runs"] == "0" and row["mean"] == "", row
         continue
     assert int(row["runs"]) == c["runs"] and close(row["mean"], c["mean"]), (row, c)
+    assert close(row["stddev"], c["stddev"]), (row, c)
     if i == 0:
         assert row["change_pct"] == "" and row["noise"] == "", row
         continue
@@ -71,6 +73,28 @@ run_cmd 30 "$COMPARE" --output-format=csv -m by_refill.one_page "$fix/refill.jso
 	grep -qF "by_refill.one_page.calls_per_call,array,$fix/refill-read.json,3,0,0,-100," "$OUT"
 ok $? "csv: a refill kind without calls has runs 0 and empty figures, its share 0" ||
 	diag "$(grep ',array,' "$OUT")"
+# A path with a comma and a quote is one field, quoted (RFC 4180); a file
+# of one run has a change but no interval: ci95_half_width empty, noise
+# unknown.
+odd=$tmpdir/one,\"run\".json
+cp "$fix/one-run.json" "$odd"
+run_cmd 30 "$COMPARE" --output-format=csv -m latency_us.mean "$fix/plain.json" "$odd"
+if have_python; then
+	python3 - "$OUT" "$odd" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+odd = [r for r in rows if r["file"] == sys.argv[2]]
+assert len(rows) == 6 and len(odd) == 3, rows
+PY
+	ok $? "csv: a path holding a comma and a quote is one quoted field" ||
+		diag "$(cat "$OUT")"
+else
+	skip 1 "no python3"
+fi
+[ "$status" -eq 0 ] &&
+	[ "$(grep -c '^latency_us\.mean,[a-z]*,".*/one,""run"".json",1,[0-9.e-]*,0,[-+0-9.e]*,,unknown$' "$OUT")" -eq 3 ]
+ok $? "csv: one run against three: a change, no interval (empty), noise unknown" ||
+	diag "$(cat "$OUT")"
 run_cmd 30 "$COMPARE" --output-format=json "$fix/plain.json" "$fix/asan.json" "$fix/jemalloc.json"
 cmp -s "$OUT" "$tmpdir/json"
 ok $? "--output-format=json: what --json writes"
