@@ -11,7 +11,8 @@
 # hand-made CTF trace (tests/analyze/ctfgen.py), so no LTTng is needed.
 # rpcsim-compare --plot on the committed fixtures: a stand-in gnuplot keeps
 # the script, whose data and titles are checked (one series per file in
-# each mode's panel, the values of --json, the differing settings named),
+# each mode's panel, the values of --json, the differing settings named
+# once, a mean of 0 missing on the log axis),
 # then the real gnuplot draws it.
 
 # shellcheck source=tests/utils/tap.sh
@@ -46,7 +47,7 @@ have_analyze()
 	[ -x "$ANALYZE" ] && have_python
 }
 
-plan_tests 45
+plan_tests 47
 
 # Stand-ins for gnuplot: one failing with a message, one drawing nothing.
 printf '#!/bin/sh\necho "\\"plot.gp\\" line 3: boom" >&2\nexit 1\n' \
@@ -302,6 +303,35 @@ RPCSIM_GNUPLOT="$tmpdir/keep-gnuplot" cmp_run --plot="$tmpdir/c3.svg" \
 	[ "$(grep -c '^\$change1 << EOD$' "$tmpdir/kept.gp")" -eq 1 ]
 ok $? "two files alike: titled so, one change series" ||
 	diag "exit $status: $(grep multiplot "$tmpdir/kept.gp")"
+# Two new files that differ from the base in one setting: named once.
+cp "$fixtures/asan.json" "$tmpdir/asan2.json"
+RPCSIM_GNUPLOT="$tmpdir/keep-gnuplot" cmp_run --plot="$tmpdir/c4.svg" \
+	plain.json asan.json "$tmpdir/asan2.json"
+[ "$status" -eq 0 ] &&
+	grep -q "^set multiplot layout 2,2 title 'plain vs asan vs asan2: differing settings asan' " "$tmpdir/kept.gp"
+ok $? "a setting two new files differ in: named once in the title" ||
+	diag "exit $status: $(grep multiplot "$tmpdir/kept.gp")"
+# A mean of 0 has no place on the log axis: gnuplot's missing value, the
+# runs still counted (single's p50 set to 0 in every run; the second
+# file's points sit at x + 0.15).
+if have_python; then
+	python3 - "$fixtures/plain.json" "$tmpdir/p50zero.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for r in d["modes"][0]["per_run"]:
+    r["percentiles_us"]["p50"] = 0
+json.dump(d, open(sys.argv[2], "w"))
+PY
+	RPCSIM_GNUPLOT="$tmpdir/keep-gnuplot" cmp_run --plot="$tmpdir/c5.svg" \
+		plain.json "$tmpdir/p50zero.json"
+	[ "$status" -eq 0 ] &&
+		sed -n '/^\$m0f1 << EOD$/,/^EOD$/p' "$tmpdir/kept.gp" |
+		grep -qx '1\.15 ? ? 3'
+	ok $? "a mean of 0 on the log axis: drawn as missing, n kept" ||
+		diag "exit $status: $(sed -n '/^\$m0f1 << EOD$/,/^EOD$/p' "$tmpdir/kept.gp")"
+else
+	skip 1 "python3 not found"
+fi
 
 # --- with gnuplot ----------------------------------------------------------------------
 if ! command -v gnuplot >/dev/null 2>&1; then
