@@ -14,11 +14,15 @@
 # cut short are each one line, exit 1, the file's rows left out.
 # The files are read as input files are (common/files.h): a *.json that
 # is /dev/zero or a FIFO is refused at once, not read or waited on.
+# Tables of figures set by hand check every cell: the means, the runs'
+# stddev ('-' for one run), the changes against point 1 (across folders,
+# against each folder's own); the notes of a point marked and of a pcp
+# point that ran other lists.
 
 # shellcheck source=tests/rpcsim/common.sh
 . "$top_srcdir/tests/rpcsim/common.sh"
 
-plan_tests 71
+plan_tests 78
 
 have_python || skip_rest "python3 is needed to edit the result files"
 
@@ -62,6 +66,10 @@ EOF
 refused "a value of a key twice" "$P1" \
 	"sweep.keys\\[1\\].values\\[2\\]: '31' given twice$" \
 	'doc["sweep"]["keys"][1]["values"] += ["31"]'
+# Two values each given twice: the first repeat in the list is named.
+refused "two values of a key twice" "$P1" \
+	"sweep.keys\\[1\\].values\\[2\\]: '63' given twice$" \
+	'doc["sweep"]["keys"][1]["values"] = ["31", "63", "63", "31"]'
 refused "interrupted as a string" "$P2" 'interrupted: "yes": expected true or false$' \
 	'doc["interrupted"] = "yes"'
 refused "point 0" "$P2" 'sweep.point: 0: expected an integer 1 to 4$' \
@@ -185,6 +193,22 @@ refused "a null mean in a run of timed calls" "$PP1" \
 	'doc["modes"][0]["per_run"][0]["mean_us"] = None'
 sweep=good
 
+# pcp swept: a point whose file says other lists ran than its value names
+# is shown so, with a note (lock asked for, rseq in its config).
+run --alloc=single --requests=50 --file-size=1m --pool-size=16m \
+	--sweep=pcp=lock,rseq --results="$tmpdir/pcp" --quiet
+python3 - "$tmpdir/pcp/pcp-lock.json" <<'EOF'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+doc["config"]["pcp_impl"] = "rseq"
+json.dump(doc, open(sys.argv[1], "w"))
+EOF
+compare_sweep "$tmpdir/pcp"
+[ "$status" -eq 0 ] && grep -q '^    1  lock (ran: rseq)  ' "$OUT" &&
+	grep -qx 'point 1: pcp=lock ran the rseq lists (the result file does not say why)' "$OUT"
+ok $? "pcp=lock whose file says the rseq lists ran: the row and a note say so" ||
+	diag "exit $status: $(cat "$ERR")" "$(cat "$OUT")"
+
 # A point twice: "5 of 4 points" was the table.
 d="$tmpdir/twice"
 cp -r "$tmpdir/good" "$d"
@@ -243,6 +267,71 @@ aligned "$OUT" &&
 	[ "$(grep -Ec '^    [1-4] +[12] +(31|63)(  [ 0-9.]{9} [ 0-9.-]{8} [ 0-9.%+base-]{8}){3}$' "$OUT")" -eq 4 ]
 ok $? "ordinary figures: the columns as they were (9, 8, 8)" ||
 	diag "$(cat "$OUT")"
+
+# --- the tables' figures, set by hand ----------------------------------------
+# Each mode's mean per point (single, list, array), as the result files
+# say; the change is 100 * (mean - point 1's) / point 1's:
+#   point 1: 2.0, 4.0, 8.0   base, base, base
+#   point 2: 3.0, 4.0, 6.0   +50.0%, +0.0%, -25.0%
+#   point 3: 1.0, 5.0, 12.0  -50.0%, +25.0%, +50.0%
+#   point 4: 2.5, 3.0, 10.0  +25.0%, -25.0%, +25.0%
+# hand: two runs a point, the runs' stddev 0.125, 0.25, 0.5, 1 by point;
+# one: a run a point (no stddev: "-"), point 4 from another host.
+python3 - "$tmpdir/good" "$tmpdir/hand" "$tmpdir/one" <<'EOF'
+import json, os, sys
+means = {1: (2.0, 4.0, 8.0), 2: (3.0, 4.0, 6.0), 3: (1.0, 5.0, 12.0),
+         4: (2.5, 3.0, 10.0)}
+sds = {1: 0.125, 2: 0.25, 3: 0.5, 4: 1.0}
+for d in sys.argv[2:]:
+    one = d.endswith("/one")
+    os.mkdir(d)
+    for f in os.listdir(sys.argv[1]):
+        doc = json.load(open(os.path.join(sys.argv[1], f)))
+        pt = doc["sweep"]["point"]
+        for k, m in enumerate(doc["modes"]):
+            m["mean_us"] = means[pt][k]
+            # rpcsim's stddev of one run is 0
+            m["across_runs"]["stddev_us"] = 0 if one else sds[pt]
+            if one:
+                m["runs"] = m["across_runs"]["n"] = 1
+                m["per_run"] = m["per_run"][:1]
+        if one:
+            doc["config"]["repeat"] = 1
+            if pt == 4:
+                doc["host"] = "elsewhere"
+        json.dump(doc, open(os.path.join(d, f), "w"))
+EOF
+compare_sweep "$tmpdir/hand"
+[ "$status" -eq 0 ] && [ "$(grep '^ *[1-4]  ' "$OUT")" = "\
+    1        1         31      2.000    0.125     base      4.000    0.125     base      8.000    0.125     base
+    2        1         63      3.000    0.250   +50.0%      4.000    0.250    +0.0%      6.000    0.250   -25.0%
+    3        2         31      1.000    0.500   -50.0%      5.000    0.500   +25.0%     12.000    0.500   +50.0%
+    4        2         63      2.500    1.000   +25.0%      3.000    1.000   -25.0%     10.000    1.000   +25.0%" ]
+ok $? "set by hand: each mode's mean, the runs' stddev, the change against point 1" ||
+	diag "exit $status: $(cat "$ERR")" "$(cat "$OUT")"
+compare_sweep "$tmpdir/one"
+[ "$status" -eq 0 ] && [ "$(grep '^ *[1-4]  ' "$OUT")" = "\
+    1        1         31      2.000        -     base      4.000        -     base      8.000        -     base
+    2        1         63      3.000        -   +50.0%      4.000        -    +0.0%      6.000        -   -25.0%
+    3        2         31      1.000        -   -50.0%      5.000        -   +25.0%     12.000        -   +50.0%
+    4        2         63      2.500        -   +25.0%      3.000        -   -25.0%     10.000        -   +25.0%  *" ]
+ok $? "one run a point: no stddev ('-'), whatever the file says of one run" ||
+	diag "exit $status: $(cat "$ERR")" "$(cat "$OUT")"
+grep -qx '1 point marked \*: run on another host or build than point 1; their changes compare machines too' "$OUT"
+ok $? "one point from another host: '1 point marked *'" || diag "$(tail -n 3 "$OUT")"
+mkdir "$tmpdir/two"
+cp -r "$tmpdir/hand" "$tmpdir/two/a"
+cp -r "$tmpdir/one" "$tmpdir/two/b"
+compare_sweep "$tmpdir/two"
+[ "$status" -eq 0 ] &&
+	[ "$(sed -n '/^across 2 folders: single,/,/^across 2 folders: list,/p' \
+		"$OUT" | grep '^ *[1-4]  ')" = "\
+    1        1         31      2.000     base      2.000     base
+    2        1         63      3.000   +50.0%      3.000   +50.0%
+    3        2         31      1.000   -50.0%      1.000   -50.0%
+    4        2         63      2.500   +25.0%      2.500   +25.0%" ]
+ok $? "across folders: each folder's mean and its change against its own point 1" ||
+	diag "exit $status: $(cat "$ERR")" "$(sed -n '/^across/,$p' "$OUT")"
 
 # rpcsim's largest grid, 100000 points (three of them run): read at once
 # (each value checked against the others by sorting), the point column as
@@ -382,6 +471,19 @@ compare_sweep "$tmpdir/names"
 	grep -q "^pagebench: $(($(echo $names | wc -w) + 1)) rows of " "$OUT"
 ok $? "every allocator, API and contract pagebench has is read" ||
 	diag "exit $status: $(cat "$ERR"); names: $names"
+
+# Folders of which one holds pagebench's files alone: each folder's tables,
+# no table across one folder of points.
+mkdir "$tmpdir/withpb"
+cp -r "$tmpdir/good" "$tmpdir/withpb/a"
+cp -r "$tmpdir/pb" "$tmpdir/withpb/b"
+compare_sweep "$tmpdir/withpb"
+[ "$status" -eq 0 ] && [ ! -s "$ERR" ] &&
+	grep -qx "== $tmpdir/withpb/b ==" "$OUT" &&
+	grep -q '^pagebench: 7 rows of 2 result files$' "$OUT" &&
+	! grep -q '^across ' "$OUT"
+ok $? "a folder of points beside one of pagebench files: no table across one folder" ||
+	diag "exit $status: $(cat "$ERR")" "$(sed -n '/^across/,$p' "$OUT")"
 
 # --- input files that are not regular files -------------------------------
 d="$tmpdir/zero"
