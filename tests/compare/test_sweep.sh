@@ -16,13 +16,13 @@
 # is /dev/zero or a FIFO is refused at once, not read or waited on.
 # Tables of figures set by hand check every cell: the means, the runs'
 # stddev ('-' for one run), the changes against point 1 (across folders,
-# against each folder's own); the notes of a point marked and of a pcp
-# point that ran other lists.
+# against each folder's own), pagebench's spread and change; the notes
+# of a point marked and of a pcp point that ran other lists.
 
 # shellcheck source=tests/rpcsim/common.sh
 . "$top_srcdir/tests/rpcsim/common.sh"
 
-plan_tests 78
+plan_tests 80
 
 have_python || skip_rest "python3 is needed to edit the result files"
 
@@ -433,6 +433,42 @@ pb_refused "config.runs 0" 'config.runs: 0: expected an integer 1 to 1000$' \
 pb_refused "config.run_ms 0.05" \
 	'config.run_ms: 0.05: expected a finite number 0.1 to 10000$' \
 	'doc["config"]["run_ms"] = 0.05'
+# By hand: buddy array 64 takes 40 ns with a spread of 0 in file 1 (two
+# runs: "0.0%"), 50 ns in file 2 (one run: "-"): +25.0% against file 1.
+PB2=$(cd "$tmpdir/pb" && ls | grep -vxF "$PB1")
+d="$tmpdir/pbhand"
+cp -r "$tmpdir/pb" "$d"
+python3 - "$d/$PB1" "$d/$PB2" <<'EOF'
+import json, sys
+for path, ns in zip(sys.argv[1:], (40, 50)):
+    doc = json.load(open(path))
+    for r in doc["results"]:
+        if (r["allocator"], r["api"], r["bulk"]) == ("buddy", "array", 64):
+            r["ns_per_page"] = ns
+            r["spread_pct"] = 0
+    json.dump(doc, open(path, "w"))
+EOF
+compare_sweep "$d"
+[ "$status" -eq 0 ] &&
+	grep -Eqx 'buddy +array +64 +merged +1 +40\.000 +0\.0% +base' "$OUT" &&
+	grep -Eqx 'buddy +array +64 +merged +2 +50\.000 +- +\+25\.0%' "$OUT"
+ok $? "pagebench set by hand: a spread of 0 is 0.0%, the change against file 1's median" ||
+	diag "exit $status: $(cat "$ERR")" "$(cat "$OUT")"
+# A configuration twice in the second file: named by its own index.
+d="$tmpdir/pbtwice"
+cp -r "$tmpdir/pb" "$d"
+python3 - "$d/$PB2" <<'EOF'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+doc["results"].append(doc["results"][0])
+json.dump(doc, open(sys.argv[1], "w"))
+EOF
+compare_sweep "$d"
+[ "$status" -eq 1 ] && [ "$(wc -l <"$ERR")" -eq 1 ] &&
+	grep -q "^rpcsim-compare: $d/$PB2: results\[1\]: buddy array bulk 64 merged again (results\[0\] is that configuration too)" "$ERR" &&
+	[ "$(head -n 1 "$OUT")" = "pagebench: 6 rows of 1 result file" ]
+ok $? "pagebench: a configuration twice in the second file, named by its index there" ||
+	diag "exit $status: $(cat "$ERR")" "$(head -n 3 "$OUT")"
 # the shortest runs pagebench takes (0.1 ms, less its rounding slack)
 run_cmd 60 "$PAGEBENCH" --allocators=lifo --api=array --bulk=64 --smoke \
 	--runs=1 --run-ms=0.0999999995 --results="$tmpdir/pbshort"
