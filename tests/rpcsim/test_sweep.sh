@@ -5,8 +5,9 @@
 # through GNU parallel, give tables of the same structure and settings
 # (rpcsim-compare --sweep builds the second); a sweep run again resumes
 # (finished points are not run, a missing or different one is); an
-# interrupted point leaves no file; points from another host are marked,
-# a backend's own pcp lists are not; a grid of all 12 keys reads back;
+# interrupted point leaves no file; a point that fails is named and the
+# sweep goes on (exit 1); points from another host are marked, a
+# backend's own pcp lists are not; a grid of all 12 keys reads back;
 # --plot draws the means the result files hold, and rpcsim-compare --sweep
 # draws the same figure from the folder;
 # bad input, a point's bad combination too, is one line and exit 2.  Structure and settings only: the
@@ -18,7 +19,7 @@
 . "$top_srcdir/tests/rpcsim/common.sh"
 
 
-plan_tests 33
+plan_tests 34
 
 have_python || skip_rest "python3 is needed to read the result files"
 
@@ -232,6 +233,17 @@ status=$?
 	grep -q '^point 1/4 threads-1_pcp-batch-31: stopped, no result file$' "$OUT"
 ok $? "an interrupted sweep: no result file, one line saying so" ||
 	diag "exit $status; $(cat "$ERR"; files "$tmpdir/stopped2")"
+
+# A point that fails (a plugin that is not there): named, the sweep goes
+# on, the table of the others, exit 1.
+run --alloc=single --requests=50 --file-size=1m --pool-size=16m \
+	--sweep=backend=buddy,plugin:/nonexistent.so --results="$tmpdir/fails" --quiet
+[ "$status" -eq 1 ] &&
+	grep -qx 'rpcsim: --sweep: point 2 failed (exit 1); the sweep goes on' "$ERR" &&
+	grep -q '^sweep: 1 of 2 points ' "$OUT" &&
+	grep -qx 'missing (no result file): point 2' "$OUT"
+ok $? "a point that fails: named, the others tabulated, exit 1" ||
+	diag "exit $status; $(cat "$ERR")"
 
 # --- mixed hosts and builds, missing points ----------------------------------
 cp -r "$tmpdir/direct" "$tmpdir/mixed"
