@@ -157,10 +157,12 @@ void sweep_plan(const struct rpcsim_config *cfg, const char *prog)
 /*
  * Run point @p as a child rpcsim; its exit status, or -1 (said).  *@said:
  * a signal we passed on stopped it, and it said so itself (its exit
- * status 128 + N, not death by the signal).
+ * status 128 + N, not death by the signal).  *@killed_by: the signal that
+ * killed it when it was none of ours (the OOM killer, a crash, kill -9):
+ * a point that failed, not a stop of the sweep; 1 is returned then.
  */
 static int run_point(const struct rpcsim_config *cfg, uint64_t p,
-		     bool *said)
+		     bool *said, int *killed_by)
 {
 	char **argv = rpcsim_point_argv(cfg, "rpcsim", p);
 	unsigned int seen = rpcsim_signal_count();
@@ -200,6 +202,10 @@ static int run_point(const struct rpcsim_config *cfg, uint64_t p,
 			killed = true;
 		}
 	}
+	if (WIFSIGNALED(status) && !killed) {
+		*killed_by = WTERMSIG(status);
+		return 1;
+	}
 	if (WIFSIGNALED(status))
 		return 128 + WTERMSIG(status);
 	*said = killed && WEXITSTATUS(status) > 128;
@@ -237,13 +243,27 @@ int sweep_run(const struct rpcsim_config *cfg, const char *gnuplot,
 	if (results_mkdir(sw->results_dir))
 		return 1;
 	for (uint64_t p = 1; p <= sw->nr_points; p++) {
-		int ret = run_point(cfg, p, stop_said);
+		int killed_by = 0;
+		int ret = run_point(cfg, p, stop_said, &killed_by);
 
 		if (ret >= 128 || rpcsim_first_signal()) {
 			status = ret >= 128 ? ret : 128 + rpcsim_first_signal();
 			break;
 		}
-		if (ret) {
+		if (killed_by) {
+			char sig[32];
+
+			if (sigabbrev_np(killed_by))
+				snprintf(sig, sizeof(sig), "SIG%s",
+					 sigabbrev_np(killed_by));
+			else
+				snprintf(sig, sizeof(sig), "signal %d",
+					 killed_by);
+			fprintf(stderr, "rpcsim: --sweep: point %llu failed "
+				"(killed by %s); the sweep goes on\n",
+				(unsigned long long)p, sig);
+			failed++;
+		} else if (ret) {
 			fprintf(stderr, "rpcsim: --sweep: point %llu failed "
 				"(exit %d); the sweep goes on\n",
 				(unsigned long long)p, ret);

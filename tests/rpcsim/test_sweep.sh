@@ -5,9 +5,10 @@
 # through GNU parallel, give tables of the same structure and settings
 # (rpcsim-compare --sweep builds the second); a sweep run again resumes
 # (finished points are not run, a missing or different one is); an
-# interrupted point leaves no file; a point that fails is named and the
-# sweep goes on (exit 1); points from another host are marked, a
-# backend's own pcp lists are not; a grid of all 12 keys reads back;
+# interrupted point leaves no file; a point that fails, or is killed from
+# outside, is named and the sweep goes on (exit 1); points from another
+# host are marked, a backend's own pcp lists are not; a grid of all 12
+# keys reads back;
 # --plot draws the means the result files hold, and rpcsim-compare --sweep
 # draws the same figure from the folder;
 # bad input, a point's bad combination too, is one line and exit 2.  Structure and settings only: the
@@ -19,7 +20,7 @@
 . "$top_srcdir/tests/rpcsim/common.sh"
 
 
-plan_tests 34
+plan_tests 35
 
 have_python || skip_rest "python3 is needed to read the result files"
 
@@ -243,6 +244,28 @@ run --alloc=single --requests=50 --file-size=1m --pool-size=16m \
 	grep -q '^sweep: 1 of 2 points ' "$OUT" &&
 	grep -qx 'missing (no result file): point 2' "$OUT"
 ok $? "a point that fails: named, the others tabulated, exit 1" ||
+	diag "exit $status; $(cat "$ERR")"
+
+# A point killed from outside (the OOM killer, kill -9) is a point that
+# failed, said so: not a silent stop of the sweep with the point's 137.
+# point_pid: the pid of the sweep's child running point 1 (/proc: no pgrep).
+point_pid()
+{
+	for c in $(cat "/proc/$pid/task/$pid/children" 2>/dev/null); do
+		tr '\0' ' ' <"/proc/$c/cmdline" 2>/dev/null |
+			grep -q -- ' --point=1 $' && echo "$c" && return 0
+	done
+	return 1
+}
+"$RPCSIM" --alloc=single --duration=60 --file-size=1m --pool-size=16m \
+	--sweep=threads=1 --results="$tmpdir/killed" >"$OUT" 2>"$ERR" &
+pid=$!
+wait_for 30 point_pid && kill -KILL "$(point_pid)"
+wait_pid "$pid" 30
+[ "$status" -eq 1 ] &&
+	grep -qx 'rpcsim: --sweep: point 1 failed (killed by SIGKILL); the sweep goes on' "$ERR" &&
+	grep -qx 'rpcsim: --sweep: no point gave a result' "$ERR"
+ok $? "a point killed by SIGKILL: named as failed, said, exit 1" ||
 	diag "exit $status; $(cat "$ERR")"
 
 # --- mixed hosts and builds, missing points ----------------------------------
