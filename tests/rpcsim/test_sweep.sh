@@ -247,7 +247,10 @@ ok $? "a point that fails: named, the others tabulated, exit 1" ||
 	diag "exit $status; $(cat "$ERR")"
 
 # A point killed from outside (the OOM killer, kill -9) is a point that
-# failed, said so: not a silent stop of the sweep with the point's 137.
+# failed, said so, and the sweep goes on: not a silent stop with the
+# point's 137.  Point 1 runs the test plugin that never returns
+# (PP_BAD_PLUGIN=block-all, tests/install/bad-plugin.c: it says so on
+# stdout), point 2 the buddy allocator.
 # point_pid: the pid of the sweep's child running point 1 (/proc: no pgrep).
 point_pid()
 {
@@ -257,16 +260,25 @@ point_pid()
 	done
 	return 1
 }
-"$RPCSIM" --alloc=single --duration=60 --file-size=1m --pool-size=16m \
-	--sweep=threads=1 --results="$tmpdir/killed" >"$OUT" 2>"$ERR" &
-pid=$!
-wait_for 30 point_pid && kill -KILL "$(point_pid)"
-wait_pid "$pid" 30
-[ "$status" -eq 1 ] &&
-	grep -qx 'rpcsim: --sweep: point 1 failed (killed by SIGKILL); the sweep goes on' "$ERR" &&
-	grep -qx 'rpcsim: --sweep: no point gave a result' "$ERR"
-ok $? "a point killed by SIGKILL: named as failed, said, exit 1" ||
-	diag "exit $status; $(cat "$ERR")"
+blocked() { grep -q '^bad-plugin: blocked$' "$OUT"; }
+PLUGIN=$top_builddir/tests/rpcsim/.libs/bad-plugin.so
+if [ -f "$PLUGIN" ]; then
+	PP_BAD_PLUGIN=block-all "$RPCSIM" --alloc=single --requests=50 \
+		--file-size=1m --pool-size=16m \
+		--sweep=backend=plugin:"$PLUGIN",buddy --results="$tmpdir/killed" \
+		>"$OUT" 2>"$ERR" </dev/null &
+	pid=$!
+	wait_for 30 blocked && kill -KILL "$(point_pid)"
+	wait_pid "$pid" 30
+	[ "$status" -eq 1 ] &&
+		[ "$(cat "$ERR")" = "rpcsim: --sweep: point 1 failed (killed by SIGKILL); the sweep goes on" ] &&
+		grep -q '^point 2/2 backend-buddy: single ' "$OUT" &&
+		grep -qx 'missing (no result file): point 1' "$OUT"
+	ok $? "a point killed by SIGKILL: named as failed, the sweep goes on, exit 1" ||
+		diag "exit $status; $(cat "$ERR")"
+else
+	skip 1 "$PLUGIN not built (make check builds it)"
+fi
 
 # --- mixed hosts and builds, missing points ----------------------------------
 cp -r "$tmpdir/direct" "$tmpdir/mixed"
