@@ -22,7 +22,7 @@
 # shellcheck source=tests/utils/slurm.sh
 . "$top_srcdir/tests/utils/slurm.sh"
 
-plan_tests 21
+plan_tests 22
 
 res="$tmpdir/my res/it's"
 GRID="--sweep=threads=1,2"
@@ -89,6 +89,16 @@ cp "$OUT" "$tmpdir/big.sh"
 	grep -q '^rpcsim: --plan=slurm: 2500 points, more than a Slurm job array holds by default' "$ERR"
 ok $? "--plan=slurm, 2500 points: an array of 1000, three parts at the head, which says so, said on stderr" ||
 	diag "exit $status: $(head -n 18 "$tmpdir/big.sh"; cat "$ERR")"
+# A throttle above a part's tasks: that part's throttle is its tasks.
+# shellcheck disable=SC2086
+run $FIXED $big --results="$res" --plan=slurm:800
+[ "$status" -eq 0 ] && grep -qx '#SBATCH --array=1-1000%800' "$OUT" &&
+	[ "$(grep '^#   sbatch --array=' "$OUT" | cut -d' ' -f5)" = "\
+--array=1-1000%800
+--array=1-1000%800
+--array=1-500%500" ]
+ok $? "--plan=slurm:800 of 2500 points: the last part of 500 throttled at 500" ||
+	diag "exit $status: $(grep '^#   sbatch' "$OUT")"
 # shellcheck disable=SC2086
 run $FIXED $big --results="$res" --plan
 sed -n 2003p "$OUT" >"$tmpdir/line2003"
