@@ -20,7 +20,7 @@
 . "$top_srcdir/tests/rpcsim/common.sh"
 
 
-plan_tests 35
+plan_tests 38
 
 have_python || skip_rest "python3 is needed to read the result files"
 
@@ -432,6 +432,13 @@ bad "--sweep: point 1 (max-payload=64k): --io-size=1m: larger than the max paylo
 # replace the first's result, and the table refuse the folder.
 bad "--sweep=backend=plugin:/opt/a_b.so,plugin:/opt/a-b.so: 'plugin:/opt/a_b.so' and 'plugin:/opt/a-b.so' would share one result file (backend-plugin--opt-a-b.so.json)" \
 	--sweep=backend=plugin:/opt/a_b.so,plugin:/opt/a-b.so --results="$tmpdir/x"
+bad "--sweep=threads=1,2,.*,65: more than 64 values$" \
+	--sweep=threads="$(seq -s, 1 65)" --results="$tmpdir/x"
+bad "--point=2: the sweep has 1 point; expected 1 to 1$" \
+	--sweep=threads=1 --results="$tmpdir/x" --point=2
+# DEL is a control character too: no line of --plan holds one.
+bad "--results=$tmpdir/x\\\\x7f: a control character (\\\\x7f) in it" \
+	--sweep=threads=1 --results="$tmpdir/x$(printf '\177')" --plan
 bad "--plan: only with --sweep=KEY=V1,V2,... and --results=DIR" --plan
 bad "--sweep=threads=1,2: needs --results=DIR" --sweep=threads=1,2
 [ ! -e "$tmpdir/x" ]
