@@ -75,7 +75,7 @@ fails()
 		diag "exit $status: $(cat "$ERR")"
 }
 
-plan_tests 102
+plan_tests 103
 
 # --- the tables ----------------------------------------------------------
 golden plain-asan plain.json asan.json
@@ -887,6 +887,8 @@ fails 2 "option '--json' takes no value (in '--json=1')" --json=1 plain.json asa
 fails 2 "--metrics=: expected a comma-separated list" --metrics= plain.json asan.json
 fails 2 "--metrics=latency_us,,pages: expected" --metrics=latency_us,,pages \
 	plain.json asan.json
+fails 2 "--metrics=latency_us,: expected a comma-separated list" \
+	--metrics=latency_us, plain.json asan.json
 fails 2 "--metrics=nosuch: no metric of these files starts with 'nosuch'; accepted: latency_us.mean" \
 	--metrics=nosuch plain.json asan.json
 fails 2 "option '--metrics' needs a value" plain.json asan.json --metrics
