@@ -22,7 +22,7 @@
 # shellcheck source=tests/rpcsim/common.sh
 . "$top_srcdir/tests/rpcsim/common.sh"
 
-plan_tests 80
+plan_tests 82
 
 have_python || skip_rest "python3 is needed to edit the result files"
 
@@ -218,6 +218,25 @@ compare_sweep "$d"
 	grep -q "^rpcsim-compare: $d/zz-copy.json: sweep.point: 1 again ($d/$P1 is that point too): one file per point$" "$ERR"
 ok $? "a point twice: exit 1, both files named, no table" ||
 	diag "exit $status: $(cat "$ERR")" "$(head -3 "$OUT")"
+
+# A hidden *.json (an editor's or a copy's) is no result file of the folder.
+d="$tmpdir/hidden"
+cp -r "$tmpdir/good" "$d"
+cp "$d/$P1" "$d/.$P1"
+compare_sweep "$d"
+[ "$status" -eq 0 ] && [ ! -s "$ERR" ] && grep -q '^sweep: 4 of 4 points' "$OUT"
+ok $? "a hidden copy of a point: not read" || diag "exit $status: $(cat "$ERR")"
+# DIR's own result files beside one folder of them: two folders' tables,
+# DIR's first, not the folder's alone.
+d="$tmpdir/own"
+cp -r "$tmpdir/good" "$d"
+cp -r "$tmpdir/good" "$d/sub"
+compare_sweep "$d"
+[ "$status" -eq 0 ] && [ ! -s "$ERR" ] &&
+	[ "$(grep '^== ' "$OUT" | tr '\n' ' ')" = "== $d == == $d/sub == " ] &&
+	grep -q '^across 2 folders: single, ' "$OUT"
+ok $? "DIR's own files and one folder: both tables, and the table across them" ||
+	diag "exit $status: $(cat "$ERR")" "$(grep -e '^==' -e '^across' "$OUT")"
 
 # --- the tables hold the largest figures read -------------------------------
 # aligned FILE: every table of FILE (its lines from a "point" header to the
