@@ -430,7 +430,7 @@ bad "--sweep: point 1 (max-payload=64k): --io-size=1m: larger than the max paylo
 	--sweep=max-payload=64k,2m --io-size=1m --results="$tmpdir/x"
 # Two values that would give one file name: the second point would
 # replace the first's result, and the table refuse the folder.
-bad "--sweep=backend=plugin:/opt/a_b.so,plugin:/opt/a-b.so: 'plugin:/opt/a_b.so' and 'plugin:/opt/a-b.so' would share one result file (backend-plugin--opt-a-b.so.json)" \
+bad "--sweep=backend=plugin:/opt/a_b.so,plugin:/opt/a-b.so: 'plugin:/opt/a_b.so' and 'plugin:/opt/a-b.so' would share one result file (backend-plugin--opt-a-b\\.so\\.json)" \
 	--sweep=backend=plugin:/opt/a_b.so,plugin:/opt/a-b.so --results="$tmpdir/x"
 bad "--sweep=threads=1,2,.*,65: more than 64 values$" \
 	--sweep=threads="$(seq -s, 1 65)" --results="$tmpdir/x"

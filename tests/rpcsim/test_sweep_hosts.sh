@@ -22,7 +22,7 @@
 
 UTS_SSH=$top_srcdir/tests/utils/uts-ssh.sh
 
-plan_tests 12
+plan_tests 13
 
 have_python || skip_rest "python3 is needed to read the result files"
 
@@ -71,6 +71,14 @@ run $FIXED $GRID --results="$tmpdir/bad/%q"
 	[ ! -e "$tmpdir/bad" ]
 ok $? "--results with another %: one line naming it and the placeholders, exit 2" ||
 	diag "exit $status; $(cat "$ERR")"
+
+# %% is a %: DIR/a%%b writes into DIR/a%b.
+run --alloc=single --requests=40 --file-size=1m --pool-size=16m \
+	--sweep=threads=1 --results="$tmpdir/pct/a%%b" --quiet
+[ "$status" -eq 0 ] && [ -f "$tmpdir/pct/a%b/threads-1.json" ] &&
+	[ "$(find "$tmpdir/pct" -name '*.json' | wc -l)" -eq 1 ]
+ok $? "--results=DIR/a%%b: the point's file goes into DIR/a%b" ||
+	diag "exit $status; $(cat "$ERR"); $(find "$tmpdir/pct")"
 
 "$COMPARE" --sweep="$tmpdir/one" >"$tmpdir/one.out" 2>"$ERR" &&
 	"$COMPARE" --sweep="$tmpdir/one/$host" >"$tmpdir/host.out" 2>>"$ERR" &&
