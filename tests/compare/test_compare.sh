@@ -75,7 +75,7 @@ fails()
 		diag "exit $status: $(cat "$ERR")"
 }
 
-plan_tests 103
+plan_tests 104
 
 # --- the tables ----------------------------------------------------------
 golden plain-asan plain.json asan.json
@@ -874,6 +874,16 @@ truncate -s 67108865 "$tmpdir/stdin.big"
 fails 1 "(stdin): larger than 64 MiB (the bound of an input file)" \
 	plain.json - <"$tmpdir/stdin.big"
 rm -f "$tmpdir/stdin.big"
+
+# --plot with a stand-in gnuplot (tests/compare/test_plot.sh checks the
+# script): exit 0, nothing on stderr; in the ASan tier this is the check
+# that the figure's strings and settings are freed.
+keep_gnuplot
+RPCSIM_GNUPLOT="$tmpdir/keep-gnuplot" run --plot="$tmpdir/cmp.svg" \
+	plain.json asan.json one-run.json
+[ "$status" -eq 0 ] && [ ! -s "$ERR" ] && [ -s "$tmpdir/kept.gp" ]
+ok $? "--plot of three files: exit 0, nothing on stderr" ||
+	diag "exit $status: $(head -c 2000 "$ERR")"
 
 # --- bad usage: exit 2 -------------------------------------------------------------
 fails 2 "no file given"
