@@ -235,7 +235,7 @@ while read -r want tool args; do
 		continue
 	fi
 	eval "set -- $rest"
-	timeout 60 "$path" "$@" </dev/null >"$out" 2>"$tmpdir/err"
+	timeout -k 10 60 "$path" "$@" </dev/null >"$out" 2>"$tmpdir/err"
 	st=$?
 	lines=$(wc -l <"$tmpdir/err")
 	why=
@@ -265,7 +265,7 @@ while read -r tool args; do
 		continue
 	fi
 	# shellcheck disable=SC2086 # ARGS are plain words
-	PAGEPOOL_FAULT=bogus timeout 60 "$path" $args </dev/null \
+	PAGEPOOL_FAULT=bogus timeout -k 10 60 "$path" $args </dev/null \
 		>/dev/null 2>"$tmpdir/err"
 	st=$?
 	named=$(grep -c "^pagepool: PAGEPOOL_FAULT='bogus': expected" \

@@ -165,13 +165,16 @@ tap_at_exit()
 }
 
 # run_cmd SECONDS COMMAND [ARG]...: COMMAND's stdout into $OUT and its
-# stderr into $ERR (tap_tmpdir), killed after SECONDS if it has not ended
-# (status 124: a hang); its exit status in $status, and returned.
+# stderr into $ERR (tap_tmpdir), sent SIGTERM after SECONDS if it has not
+# ended (status 124: a hang), and SIGKILL 10 s later (status 137):
+# pagebench and rpcsim catch SIGTERM to end after the run in progress,
+# which never ends when the run hangs; its exit status in $status, and
+# returned.
 run_cmd()
 {
 	tap_seconds=$1
 	shift
-	timeout "$tap_seconds" "$@" >"$OUT" 2>"$ERR"
+	timeout -k 10 "$tap_seconds" "$@" >"$OUT" 2>"$ERR"
 	status=$?
 	return "$status"
 }
