@@ -42,7 +42,11 @@ bad_inputs=$(cat <<'TABLE'
 --variant=,merged	--variant=,merged
 --allocators=lifo,glibc --api=list	--api=list: only libpagepool's pools (buddy, jemalloc, a plugin) have the list API, and --allocators names none: nothing to measure
 --runs=0	--runs=0
+--runs=1001	--runs=1001: expected an integer from 1 to 1000
 --runs=x	--runs=x
+--api=single,	--api=single,: expected single, list, array, comma-separated, or all
+--allocators=lifo,,glibc	--allocators=lifo,,glibc: expected
+--allocators=plugin	--allocators=plugin: the plugin allocator needs --backend=plugin:PATH.so
 --run-ms=0	--run-ms=0
 --variant=v5	--variant=v5
 --allocators=hoard	--allocators=hoard
