@@ -8,14 +8,14 @@
 # fails.  And what each figure is, against the figures it comes from: a
 # line's median between its fastest and slowest run and its spread from
 # them, the JSON's from its runs_ns (an even number of runs too), each
-# table cell and ratio from the lines, --smoke's pages_per_run (4
-# rounds), free= and config as the options said.  Smoke runs:
-# arithmetic, never timings.
+# table cell and ratio from the lines, tsc_per_page as ns_per_page in TSC
+# ticks, --smoke's pages_per_run (4 rounds), free= and config as the
+# options said.  Smoke runs and runs of 1 ms: arithmetic, never timings.
 
 # shellcheck source=tests/pagebench/common.sh
 . "${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/pagebench/common.sh"
 tap_tmpdir test-pagebench-output
-plan_tests 16
+plan_tests 17
 
 set -- --smoke --pin=off --allocators=lifo,buddy --api=single,array --bulk=1,64
 
@@ -220,6 +220,32 @@ PY
 		diag "$(cat "$tmpdir/jsonchecks")"
 else
 	skip 1 "no python3"
+fi
+# tsc_per_page is the median in TSC ticks: both clocks read around the
+# same runs, so per row it is ns_per_page times the TSC rate the document
+# records (within 25%, where 0.2% is seen; a figure per call rather than
+# per page, or one clock's figure for the other, is off by 2x to 64x).
+# Runs of 1 ms, not smoke runs: a few pages are too few beside the
+# clocks' own reads.
+run_cmd 60 "$PAGEBENCH" --pin=off --allocators=all --api=single,array --bulk=1,64 \
+	--runs=3 --run-ms=1 --json
+if ! have_python; then
+	skip 1 "no python3"
+elif [ "$status" -eq 0 ] && grep -q '"tsc_ghz": null' "$OUT"; then
+	skip 1 "no TSC here"
+else
+	python3 - "$OUT" >"$tmpdir/tscchecks" 2>&1 <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+ghz = doc["machine"]["tsc_ghz"]
+bad = [(r["allocator"], r["api"], r["bulk"], r["ns_per_page"], r["tsc_per_page"])
+       for r in doc["results"]
+       if not 0.75 <= r["tsc_per_page"] / (r["ns_per_page"] * ghz) <= 1.25]
+print("# TSC %s GHz; rows off: %s" % (ghz, bad[:5]))
+sys.exit(1 if bad or len(doc["results"]) < 10 else 0)
+PY
+	ok $? "tsc_per_page is ns_per_page in TSC ticks, in every row (the child baselines' too)" ||
+		diag "exit $status: $(cat "$tmpdir/tscchecks" "$ERR")"
 fi
 check 4 "--smoke: pages_per_run is 4 rounds of the bulk size in every line and CSV row, the child baselines' too"
 
