@@ -99,7 +99,7 @@ percpu=9
 "$PAGEBENCH" --help 2>/dev/null | grep -q '^ *not built here:.*percpu' &&
 	percpu=0
 # Per child built: 5 checks; per child not built: those 5 skipped, and 3.
-plan_tests $((2 + nr_options + 11 + 2 * nr_bad + 5 * nr_built + 8 * nr_not_built + 1 + 4 + 1))
+plan_tests $((2 + nr_options + 12 + 2 * nr_bad + 5 * nr_built + 8 * nr_not_built + 1 + 4 + 1 + 1))
 
 run --help
 [ "$status" -eq 0 ] && [ ! -s "$ERR" ]
@@ -215,6 +215,15 @@ ok $? "--variant=all: each variant named on its line"
 run --smoke --allocators=lifo,glibc --api=single --bulk=2 --je-tcache=off --je-batch=off --pin=off
 [ "$status" -eq 0 ] && [ "$(grep -c '^pagebench allocator=' "$OUT")" -eq 2 ]
 ok $? "--allocators and --api select the rows" || diag "$(cat "$OUT" "$ERR")"
+# --pin, on by default: the header says so, and pagebench runs on one
+# CPU, as the children it starts do (the mempool child's EAL is given
+# that one); --pin=off (the run above): not said.
+head -n 1 "$tmpdir/full" | grep -q ', pinned to one$' &&
+	! head -n 1 "$OUT" | grep -q 'pinned' &&
+	{ ! grep -q '^  mempool baseline: ' "$tmpdir/full" ||
+		grep -Eq '^    EAL .* --lcores=0@\([0-9]+\) ' "$tmpdir/full"; }
+ok $? "--pin: on by default, said in the header, one CPU for the children too; --pin=off: not said" ||
+	diag "$(head -n 1 "$tmpdir/full"; grep 'EAL' "$tmpdir/full"; head -n 1 "$OUT")"
 
 # The core's store-to-load forwarding in the header: measured on x86-64
 # for a real run (a cycle or more per load-add-store round trip, the core
@@ -377,6 +386,25 @@ GLIBC_TUNABLES=glibc.pthread.rseq=0 run --smoke --api=single --bulk=1
 	grep -q "^pagebench allocator=contract api=single " "$OUT"
 ok $? "without rseq: the default run leaves the per-CPU floor out, saying why" ||
 	diag "exit $status: $(cat "$ERR" "$OUT")"
+
+# A pool that cannot give the pages asked for fails the run (exit 1),
+# naming the call, rather than measuring fewer pages: none at all for one
+# page, 16 of a bulk of 64 (PAGEPOOL_FAULT=buddy-empty: the buddy
+# allocator says it is empty once that many pages are left).
+starved=
+for f in single:65536:'pp_alloc_page failed' \
+	array:65520:'pp_alloc_pages_bulk_array: [1-9][0-9]* of 64' \
+	list:65520:'pp_alloc_pages_bulk_list: [1-9][0-9]* of 64'; do
+	api=${f%%:*} rest=${f#*:}
+	PAGEPOOL_FAULT=buddy-empty=${rest%%:*} run --smoke --pin=off \
+		--allocators=buddy --api="$api" --bulk=64
+	{ [ "$status" -eq 1 ] && ! grep -q '^pagebench allocator=' "$OUT" &&
+		[ "$(wc -l <"$ERR")" -eq 1 ] && grep -qx "pagebench: ${rest#*:}" "$ERR"; } ||
+		starved="$starved $api: exit $status, $(cat "$ERR");"
+done
+[ -z "$starved" ]
+ok $? "a starved pool: exit 1, no figure, one line naming the call that came short (single, array, list)" ||
+	diag "$starved"
 
 # The mempool child's EAL runtime folder went to TMPDIR and was removed.
 [ -z "$(ls -A "$tmpdir/tmp")" ]
