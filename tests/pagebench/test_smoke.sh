@@ -13,8 +13,12 @@
 # (config.h says which) and skipped, saying so, otherwise: their header
 # lines (which library, the EAL arguments), rows, table rows and ratios,
 # JSON, --interleave, that the mempool child leaves nothing in TMPDIR,
-# that the children refuse to run by hand; when not built, that naming one
-# is a usage error and the default run notes it is left out.
+# that the children refuse to run by hand, that a child failing at start
+# is named with how it ended and that pagebench waits for its children;
+# when not built, that naming one is a usage error and the default run
+# notes it is left out.  Real runs of 1 ms of the baselines' array loops
+# check that every page goes back (a bounded peak memory, a mempool not
+# drained).
 
 # Option lists in variables are split into words on purpose.
 # shellcheck disable=SC2086
@@ -99,7 +103,7 @@ percpu=9
 "$PAGEBENCH" --help 2>/dev/null | grep -q '^ *not built here:.*percpu' &&
 	percpu=0
 # Per child built: 5 checks; per child not built: those 5 skipped, and 3.
-plan_tests $((2 + nr_options + 12 + 2 * nr_bad + 5 * nr_built + 8 * nr_not_built + 1 + 4 + 1 + 1))
+plan_tests $((2 + nr_options + 12 + 2 * nr_bad + 5 * nr_built + 8 * nr_not_built + 1 + 4 + 1 + 4))
 
 run --help
 [ "$status" -eq 0 ] && [ ! -s "$ERR" ]
@@ -405,6 +409,78 @@ done
 [ -z "$starved" ]
 ok $? "a starved pool: exit 1, no figure, one line naming the call that came short (single, array, list)" ||
 	diag "$starved"
+
+# A child baseline that fails as it starts: its own message first, then
+# pagebench's, naming how it ended; exit 1 (pagebench(1), EXIT STATUS).
+# The tcmalloc child refuses an aligned_alloc() that is not tcmalloc's,
+# as with jemalloc's preloaded.
+je=$(sed -n 's/^  jemalloc baseline: mallocx from \([^,]*\), .*/\1/p' "$tmpdir/full")
+case " $built " in
+*" tcmalloc "*) have_tcmalloc=yes ;;
+*) have_tcmalloc= ;;
+esac
+if [ -z "$have_tcmalloc" ] || [ -z "$je" ]; then
+	skip 1 "needs the tcmalloc baseline and jemalloc"
+else
+	LD_PRELOAD=$je run --smoke --pin=off --allocators=tcmalloc --api=single
+	[ "$status" -eq 1 ] && [ ! -s "$OUT" ] && [ "$(wc -l <"$ERR")" -eq 2 ] &&
+		head -n 1 "$ERR" | grep -q "^pagebench-tcmalloc: aligned_alloc comes from .*jemalloc.*, not from libtcmalloc" &&
+		tail -n 1 "$ERR" | grep -q "^pagebench: the tcmalloc baseline: .*/pagebench-tcmalloc exited with status 1\$"
+	ok $? "a child that fails at start: its message, then pagebench's saying it exited with status 1; exit 1" ||
+		diag "exit $status: $(cat "$ERR")"
+fi
+
+# pagebench waits for its children: when it has exited, the mempool
+# child (its pid is in its EAL file prefix) has too, its folder removed.
+case " $built " in
+*" mempool "*)
+	TMPDIR=$tmpdir/tmp run --smoke --pin=off --allocators=mempool --api=single
+	child=$(sed -n 's/.*--file-prefix=pagebench-\([0-9]*\) .*/\1/p' "$OUT")
+	[ "$status" -eq 0 ] && [ -n "$child" ] && ! kill -0 "$child" 2>/dev/null &&
+		[ -z "$(ls -A "$tmpdir/tmp")" ]
+	ok $? "pagebench has reaped the mempool child when it exits, the child's folder removed" ||
+		diag "exit $status, child '$child': $(ls -A "$tmpdir/tmp")"
+	;;
+*)
+	skip 1 "the mempool baseline is not built here" ;;
+esac
+
+# Every page back: real runs (not smoke) of the baselines' array API at
+# bulk 2, where a page kept per round would be half of them: the two
+# passes of 16384 pages that warm up and size a configuration alone would
+# hold 64 MiB.  The largest process's peak resident set (pagebench or its
+# tcmalloc child) stays below 40 MiB (13 MiB seen); the mempool child,
+# whose pool has 4095 objects, would run out of them (exit 1).
+heap=glibc
+[ -n "$no_jemalloc" ] || heap="$heap,mallocx"
+[ -z "$have_tcmalloc" ] || heap="$heap,tcmalloc"
+case " $built " in
+*" mempool "*) pool=mempool ;;
+*) pool= ;;
+esac
+if have_python; then
+	TMPDIR=$tmpdir/tmp python3 - "$PAGEBENCH" "$heap" "$pool" >"$tmpdir/rss" 2>&1 <<'PY'
+import resource, subprocess, sys
+
+real = ["--pin=off", "--api=array", "--bulk=2", "--runs=1", "--run-ms=1"]
+r = subprocess.run([sys.argv[1], "--allocators=" + sys.argv[2]] + real,
+                   capture_output=True, timeout=120)
+mib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024
+print("%s: exit %d, peak %d MiB; %s" % (sys.argv[2], r.returncode, mib,
+                                        r.stderr.decode()[:300]))
+ok = r.returncode == 0 and mib < 40
+if sys.argv[3]:
+    r = subprocess.run([sys.argv[1], "--allocators=" + sys.argv[3]] + real,
+                       capture_output=True, timeout=120)
+    print("%s: exit %d; %s" % (sys.argv[3], r.returncode, r.stderr.decode()[:300]))
+    ok = ok and r.returncode == 0
+sys.exit(0 if ok else 1)
+PY
+	ok $? "real runs of $heap${pool:+,$pool} at bulk 2 give every page back: under 40 MiB, the mempool not drained" ||
+		diag "$(cat "$tmpdir/rss")"
+else
+	skip 1 "python3 not found"
+fi
 
 # The mempool child's EAL runtime folder went to TMPDIR and was removed.
 [ -z "$(ls -A "$tmpdir/tmp")" ]
