@@ -37,11 +37,15 @@ catches_int()
 }
 # interrupt READY [ARG]...: pagebench $args ARG... in the background
 # (SIGINT at its default), SIGINT once the command READY succeeds; its
-# exit status in $status, killed after 30 s (status 124)
+# exit status in $status, killed after 30 s (status 124).  $OUT is
+# emptied first: the background shell empties it only once it runs, and
+# READY must not find the lines of the run before (a SIGINT sent then
+# reaches that shell, which ignores it, and the run goes to its end).
 interrupt()
 {
 	int_ready=$1
 	shift
+	: >"$OUT"
 	# shellcheck disable=SC2086
 	env --default-signal=INT "$PAGEBENCH" $args "$@" >"$OUT" 2>"$ERR" &
 	pid=$!
