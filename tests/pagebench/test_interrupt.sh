@@ -5,15 +5,16 @@
 # before the signal, in the lines, the table and the JSON document
 # ("interrupted": true, "signal": "SIGINT"), then exit status 130.  A
 # SIGINT ignored when pagebench started (a shell's &) stays ignored: the
-# run goes on to the end.  Each wait is bounded (a hang fails, it does
-# not block); the signal is sent once pagebench has said it catches it
-# (/proc/PID/status SigCgt) or once its first line is out, whatever the
-# machine's speed.
+# run goes on to the end.  SIGINT to the whole process group, as a
+# terminal's Ctrl-C, leaves the child baselines to pagebench.  Each wait
+# is bounded (a hang fails, it does not block); the signal is sent once
+# pagebench has said it catches it (/proc/PID/status SigCgt) or once its
+# first line is out, whatever the machine's speed.
 
 # shellcheck source=tests/pagebench/common.sh
 . "${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/pagebench/common.sh"
 tap_tmpdir test-pagebench-interrupt
-plan_tests 12
+plan_tests 13
 
 # 8 configurations of 5 runs of 0.2 s: 8 s in all, cut after the first
 # (the runs last their time whatever the load, so the signal, polled
@@ -98,6 +99,32 @@ rounds=$(sed -n 's/^interrupted by SIGINT: \([0-4]\) of 5 rounds of runs measure
 	[ "$(grep -c "^pagebench allocator=.* runs=$rounds " "$OUT")" -eq $((rounds ? 8 : 0)) ]
 ok $? "--interleave: the rounds done of every configuration, counted" ||
 	diag "status $status: $(cat "$OUT" "$ERR")"
+
+# --- Ctrl-C in a terminal: the whole process group ---------------------------
+# The terminal sends SIGINT to the foreground group, the child baselines
+# with it: they leave it to pagebench and end when it stops them, so the
+# run ends as above (exit 130, what was measured).  A session of its own
+# stands for the terminal's group; the mempool child is in it once the
+# header names it.
+if grep -q '^#define HAVE_DPDK 1' "$top_builddir/config.h"; then
+	: >"$OUT"
+	# shellcheck disable=SC2016 # $$ is the new session's shell
+	setsid -w sh -c 'echo $$ >"$1"; shift; exec env --default-signal=INT "$@"' \
+		sh "$tmpdir/pgid" "$PAGEBENCH" --allocators=mempool,lifo --api=array \
+		--bulk=1,2,4,8 --run-ms=100 --runs=3 --pin=off --interleave \
+		>"$OUT" 2>"$ERR" &
+	pid=$!
+	wait_for 10 test -s "$tmpdir/pgid"
+	pgid=$(cat "$tmpdir/pgid")
+	wait_for 30 grep -q '^  mempool baseline: ' "$OUT" && kill -INT -"$pgid"
+	wait_pid "$pid" 30
+	[ "$status" -eq 130 ] && [ "$(cat "$ERR")" = "pagebench: interrupted by SIGINT" ] &&
+		grep -q '^interrupted by SIGINT: [0-2] of 3 rounds of runs measured' "$OUT"
+	ok $? "SIGINT to the process group, the mempool child in it: exit 130, the child ends with pagebench" ||
+		diag "status $status: $(cat "$ERR")"
+else
+	skip 1 "the mempool baseline is not built here"
+fi
 
 # --- SIGINT ignored when it starts --------------------------------------------------
 # a shell without job control starts & commands with SIGINT ignored
