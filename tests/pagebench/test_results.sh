@@ -9,7 +9,7 @@
 # rpcsim-compare tabulates pagebench's files in a table of their own,
 # beside an rpcsim sweep's in the same folder, and marks another host;
 # a bad --results is one line, exit 2 for the value, 1 for a folder that
-# cannot be made.  Smoke runs of a few rows: the format and the counts,
+# cannot be made or a file that cannot be written at the end.  Smoke runs of a few rows: the format and the counts,
 # never the timings.
 
 # Option lists in variables are split into words on purpose.
@@ -22,7 +22,7 @@ tap_tmpdir pagebench-results
 # The file's name holds PAGEPOOL_PCP when it is set: only where we set it.
 unset PAGEPOOL_PCP
 
-plan_tests 19
+plan_tests 20
 
 # compare DIR [ARG]...: rpcsim-compare --sweep=DIR, as run.
 compare()
@@ -238,6 +238,23 @@ fails 1 "pagebench: --results=$tmpdir/plain/sub: Not a directory" \
 	$SHORT --results="$tmpdir/plain/sub"
 fails 2 "pagebench: --results=$tmpdir/%x: '%x' is no placeholder (%h: this host's name, %%: a %)" \
 	$SHORT --results="$tmpdir/%x"
+
+# A folder that is no longer one when the run ends: the file cannot be
+# written, said in one line, exit 1 (pagebench(1), EXIT STATUS), no
+# "Result file:" line.  Replaced by a plain file once the first
+# configuration's line is out, with four more (1.2 s) to go.
+: >"$OUT"
+"$PAGEBENCH" --allocators=lifo --api=array --bulk=1,2,4,8,16 --run-ms=100 \
+	--runs=3 --pin=off --results="$tmpdir/gone" >"$OUT" 2>"$ERR" &
+pid=$!
+wait_for 30 grep -q '^pagebench allocator=' "$OUT" && rm -r "$tmpdir/gone" &&
+	: >"$tmpdir/gone"
+wait_pid "$pid" 60
+[ "$status" -eq 1 ] &&
+	[ "$(cat "$ERR")" = "pagebench: --results=$tmpdir/gone: Not a directory" ] &&
+	! grep -q '^Result file' "$OUT"
+ok $? "a result file that cannot be written at the end: one line, exit 1" ||
+	diag "exit $status; $(cat "$ERR"); $(tail -n 1 "$OUT")"
 
 # %h: this host's name, missing parents made (a folder per machine).
 run $WHAT $SHORT --results="$tmpdir/hosts/%h"
