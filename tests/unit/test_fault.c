@@ -290,6 +290,35 @@ static void test_trylock_half(void)
 	ok(pp_pool_destroy(pool) == 0, "trylock=50 - destroy finds no leak");
 }
 
+/*
+ * trylock=PERCENT fails that share of the draws: single pages allocated
+ * and put back, once with every trylock failing (the number of draws),
+ * once with 1 % of them.  Binomial: 2000 +- 44.5 of 200,000 draws; the
+ * bounds are 9 standard deviations away, and a draw of "< percent + 1"
+ * (2 %, 4000) is far outside them.
+ */
+static unsigned long long trylock_fails(const char *spec)
+{
+	struct pp_pool *pool = fault_pool(spec);
+	struct pp_vmstat st;
+
+	for (int i = 0; i < 100000; i++)
+		pp_put_page(pool, pp_alloc_page(pool, PP_GFP_KERNEL));
+	pp_pool_vmstat(pool, &st);
+	if (pp_pool_destroy(pool))
+		bail_out("%s: pages left", spec);
+	return (unsigned long long)st.events[PP_PCP_TRYLOCK_FAIL];
+}
+
+static void test_trylock_share(void)
+{
+	unsigned long long all = trylock_fails("trylock=100");
+	unsigned long long one = trylock_fails("trylock=1");
+
+	ok(all >= 100000 && one * 1000 >= all * 8 && one * 1000 <= all * 12,
+	   "trylock=1 - 1 %% of the trylocks fail (%llu of %llu)", one, all);
+}
+
 /* The buddy allocator says it is empty with 100 pages left. */
 static void test_buddy_empty(void)
 {
@@ -371,7 +400,7 @@ static void test_buddy_empty_huge(void)
 
 int main(void)
 {
-	const unsigned int planned = 18 + 3 + 4 + 9 + 4 + 5 + 4;
+	const unsigned int planned = 18 + 3 + 4 + 9 + 4 + 5 + 4 + 1;
 
 	plan_tests(planned);
 	if (!test_backend_is_buddy()) {
@@ -382,6 +411,7 @@ int main(void)
 	test_config_faults();
 	test_trylock_always();
 	test_trylock_half();
+	test_trylock_share();
 	test_buddy_empty();
 	test_buddy_empty_huge();
 	return exit_status();
