@@ -49,12 +49,7 @@ refused()
 	n=$((n + 1))
 	d="$tmpdir/bad$n"
 	cp -r "$tmpdir/$sweep" "$d"
-	python3 - "$d/$2" "$4" <<'EOF'
-import json, sys
-doc = json.load(open(sys.argv[1]))
-exec(sys.argv[2])
-json.dump(doc, open(sys.argv[1], "w"))
-EOF
+	json_edit "$d/$2" "$4"
 	compare_sweep "$d"
 	[ "$status" -eq 1 ] && [ ! -s "$OUT" ] &&
 		[ "$(wc -l <"$ERR")" -eq 1 ] &&
@@ -118,12 +113,7 @@ refused "a mode's runs of more than 10^9 s" "$P2" \
 # rpcsim's longest mode, 1000 runs of 10^6 s (--repeat, --duration), is read
 d="$tmpdir/long"
 cp -r "$tmpdir/good" "$d"
-python3 - "$d/$P2" <<'EOF'
-import json, sys
-doc = json.load(open(sys.argv[1]))
-doc["modes"][0]["elapsed_s"] = 1e9
-json.dump(doc, open(sys.argv[1], "w"))
-EOF
+json_edit "$d/$P2" 'doc["modes"][0]["elapsed_s"] = 1e9'
 compare_sweep "$d"
 [ "$status" -eq 0 ] && [ ! -s "$ERR" ]
 ok $? "a mode of 10^9 s of runs (--repeat=1000 --duration=1000000): read" ||
@@ -197,12 +187,7 @@ sweep=good
 # is shown so, with a note (lock asked for, rseq in its config).
 run --alloc=single --requests=50 --file-size=1m --pool-size=16m \
 	--sweep=pcp=lock,rseq --results="$tmpdir/pcp" --quiet
-python3 - "$tmpdir/pcp/pcp-lock.json" <<'EOF'
-import json, sys
-doc = json.load(open(sys.argv[1]))
-doc["config"]["pcp_impl"] = "rseq"
-json.dump(doc, open(sys.argv[1], "w"))
-EOF
+json_edit "$tmpdir/pcp/pcp-lock.json" 'doc["config"]["pcp_impl"] = "rseq"'
 compare_sweep "$tmpdir/pcp"
 [ "$status" -eq 0 ] && grep -q '^    1  lock (ran: rseq)  ' "$OUT" &&
 	grep -qx 'point 1: pcp=lock ran the rseq lists (the result file does not say why)' "$OUT"
@@ -250,13 +235,8 @@ aligned()
 }
 d="$tmpdir/wide"
 cp -r "$tmpdir/good" "$d"
-python3 - "$d/$P2" <<'EOF'
-import json, sys
-doc = json.load(open(sys.argv[1]))
-doc["modes"][0]["mean_us"] = 1234567.5
-doc["modes"][0]["elapsed_s"] = 100
-json.dump(doc, open(sys.argv[1], "w"))
-EOF
+json_edit "$d/$P2" 'doc["modes"][0]["mean_us"] = 1234567.5' \
+	'doc["modes"][0]["elapsed_s"] = 100'
 compare_sweep "$d"
 [ "$status" -eq 0 ] && grep -q ' 1234567\.500 ' "$OUT" && aligned "$OUT"
 ok $? "a mean of 1234567.5 us: the latency table's columns widen, aligned" ||
@@ -270,12 +250,7 @@ ok $? "... and the table across folders" ||
 	diag "exit $status: $(cat "$ERR")" "$(cat "$OUT")"
 d="$tmpdir/fast"
 cp -r "$tmpdir/untimed" "$d"
-python3 - "$d/threads-2.json" <<'EOF'
-import json, sys
-doc = json.load(open(sys.argv[1]))
-doc["modes"][1]["page_pool"]["packets_per_s"] = 1e12
-json.dump(doc, open(sys.argv[1], "w"))
-EOF
+json_edit "$d/threads-2.json" 'doc["modes"][1]["page_pool"]["packets_per_s"] = 1e12'
 compare_sweep "$d"
 [ "$status" -eq 0 ] && grep -q ' 1000000\.000 ' "$OUT" && aligned "$OUT"
 ok $? "10^12 packets/s: the packet table's columns widen, aligned" ||
@@ -400,12 +375,7 @@ pb_refused()
 	n=$((n + 1))
 	d="$tmpdir/bad$n"
 	cp -r "$tmpdir/pb" "$d"
-	python3 - "$d/$PB1" "$3" <<'EOF'
-import json, sys
-doc = json.load(open(sys.argv[1]))
-exec(sys.argv[2])
-json.dump(doc, open(sys.argv[1], "w"))
-EOF
+	json_edit "$d/$PB1" "$3"
 	compare_sweep "$d"
 	[ "$status" -eq 1 ] && [ "$(wc -l <"$ERR")" -eq 1 ] &&
 		grep -q "^rpcsim-compare: $d/$PB1: $2" "$ERR" &&
@@ -476,12 +446,7 @@ ok $? "pagebench set by hand: a spread of 0 is 0.0%, the change against file 1's
 # A configuration twice in the second file: named by its own index.
 d="$tmpdir/pbtwice"
 cp -r "$tmpdir/pb" "$d"
-python3 - "$d/$PB2" <<'EOF'
-import json, sys
-doc = json.load(open(sys.argv[1]))
-doc["results"].append(doc["results"][0])
-json.dump(doc, open(sys.argv[1], "w"))
-EOF
+json_edit "$d/$PB2" 'doc["results"].append(doc["results"][0])'
 compare_sweep "$d"
 [ "$status" -eq 1 ] && [ "$(wc -l <"$ERR")" -eq 1 ] &&
 	grep -q "^rpcsim-compare: $d/$PB2: results\[1\]: buddy array bulk 64 merged again (results\[0\] is that configuration too)" "$ERR" &&

@@ -147,12 +147,7 @@ fi
 cp -p "$tmpdir/direct/threads-1_pcp-batch-31.json" "$tmpdir/keep1.json"
 cp -p "$tmpdir/direct/threads-2_pcp-batch-31.json" "$tmpdir/keep3.json"
 rm "$tmpdir/direct/threads-1_pcp-batch-63.json"
-python3 - "$tmpdir/direct/threads-2_pcp-batch-63.json" <<'EOF'
-import json, sys
-doc = json.load(open(sys.argv[1]))
-doc["sweep"]["settings"] = doc["sweep"]["settings"].replace("--requests=50", "--requests=60")
-json.dump(doc, open(sys.argv[1], "w"))
-EOF
+json_edit "$tmpdir/direct/threads-2_pcp-batch-63.json" 'doc["sweep"]["settings"] = doc["sweep"]["settings"].replace("--requests=50", "--requests=60")'
 run $FIXED $GRID --results="$tmpdir/direct"
 [ "$status" -eq 0 ] &&
 	[ "$(grep -c '^point [13]/4 .*: done already' "$OUT")" -eq 2 ] &&
@@ -282,18 +277,8 @@ fi
 
 # --- mixed hosts and builds, missing points ----------------------------------
 cp -r "$tmpdir/direct" "$tmpdir/mixed"
-python3 - "$tmpdir/mixed/threads-2_pcp-batch-31.json" <<'EOF'
-import json, sys
-doc = json.load(open(sys.argv[1]))
-doc["host"] = "elsewhere"
-json.dump(doc, open(sys.argv[1], "w"))
-EOF
-python3 - "$tmpdir/mixed/threads-1_pcp-batch-63.json" <<'EOF'
-import json, sys
-doc = json.load(open(sys.argv[1]))
-doc["build"]["configure"] = "--with-elsewhere"
-json.dump(doc, open(sys.argv[1], "w"))
-EOF
+json_edit "$tmpdir/mixed/threads-2_pcp-batch-31.json" 'doc["host"] = "elsewhere"'
+json_edit "$tmpdir/mixed/threads-1_pcp-batch-63.json" 'doc["build"]["configure"] = "--with-elsewhere"'
 rm "$tmpdir/mixed/threads-2_pcp-batch-63.json"
 compare_sweep "$tmpdir/mixed"
 [ "$status" -eq 0 ] && grep -q '^sweep: 3 of 4 points' "$OUT" &&
@@ -311,14 +296,9 @@ ok $? "a point of the grid without a result file is listed as missing"
 # A point whose backend is not buddy runs the lock lists, whatever the
 # build: not marked as another build, and said so below the table.
 cp -r "$tmpdir/direct" "$tmpdir/backend"
-python3 - "$tmpdir/backend/threads-2_pcp-batch-31.json" <<'EOF'
-import json, sys
-doc = json.load(open(sys.argv[1]))
-doc["config"]["backend"] = "plugin"
-doc["config"]["plugin"] = "/opt/mine.so"
-doc["build"]["pcp_impl"] = "lock" if doc["build"]["pcp_impl"] != "lock" else "rseq"
-json.dump(doc, open(sys.argv[1], "w"))
-EOF
+json_edit "$tmpdir/backend/threads-2_pcp-batch-31.json" 'doc["config"]["backend"] = "plugin"' \
+	'doc["config"]["plugin"] = "/opt/mine.so"' \
+	'doc["build"]["pcp_impl"] = "lock" if doc["build"]["pcp_impl"] != "lock" else "rseq"'
 compare_sweep "$tmpdir/backend"
 [ "$status" -eq 0 ] && ! grep -q '\*$' "$OUT" &&
 	grep -q '^point 3: pcp lists [a-z]* (backend plugin /opt/mine.so.s)$' "$OUT" &&

@@ -239,6 +239,20 @@ have_python()
 	command -v python3 >/dev/null 2>&1
 }
 
+# json_edit FILE STATEMENT...: FILE's JSON document as doc, the Python
+# STATEMENTs run on it in turn, and doc written back to FILE (a result
+# file set by hand).
+json_edit()
+{
+	python3 - "$@" <<'EOF'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+for statement in sys.argv[2:]:
+    exec(statement)
+json.dump(doc, open(sys.argv[1], "w"))
+EOF
+}
+
 # keep_gnuplot: $tmpdir/keep-gnuplot, a stand-in for gnuplot (as
 # RPCSIM_GNUPLOT) that keeps the script it is given as $tmpdir/kept.gp,
 # where a test reads the data and titles drawn, and writes a stand-in
