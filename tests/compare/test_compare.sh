@@ -59,6 +59,26 @@ golden()
 		diag "$(head -n 40 "$tmpdir/diff")"
 }
 
+# mean_files SETS: for each NAME: {MODE: [MEAN, ...]} of the Python dict
+# SETS, $tmpdir/NAME.json: plain.json with those modes only, as many runs
+# as means, each run's mean_us its mean.
+mean_files()
+{
+	python3 - "$fixtures/plain.json" "$tmpdir" "$1" <<'PY'
+import ast, json, sys
+src, tmp = sys.argv[1], sys.argv[2]
+for name, modes in ast.literal_eval(sys.argv[3]).items():
+    d = json.load(open(src))
+    d["modes"] = [m for m in d["modes"] if m["mode"] in modes]
+    for m in d["modes"]:
+        vals = modes[m["mode"]]
+        m["per_run"] = m["per_run"][:len(vals)]
+        for r, v in zip(m["per_run"], vals):
+            r["mean_us"] = v
+    json.dump(d, open("%s/%s.json" % (tmp, name), "w"))
+PY
+}
+
 # fails STATUS TEXT ARGS...: exit STATUS, nothing on stdout, one line on
 # stderr starting with "rpcsim-compare: " and containing TEXT.
 fails()
@@ -506,26 +526,13 @@ fi
 #   tight: 2.0, 2.02         df 1: +0.01 +/- 12.706 * 0.01 = 0.127:
 #                            +0.5% ±6.4% ~
 if have_python; then
-	python3 - "$fixtures/plain.json" "$tmpdir" <<'PY'
-import json, sys
-src, tmp = sys.argv[1], sys.argv[2]
-sets = {
+	mean_files '{
     "base":  {"array": [1.0, 1.1, 1.2], "list": [2.0, 2.0]},
     "far":   {"array": [1.5, 1.6, 1.7], "list": [2.5, 2.5]},
     "near":  {"array": [1.15, 1.25, 1.35], "list": [2.0, 2.0, 2.0]},
     "lone":  {"array": [1.0], "list": [2.0]},
     "tight": {"array": [2.0, 2.01, 2.02], "list": [2.0, 2.02]},
-}
-for name, modes in sets.items():
-    d = json.load(open(src))
-    d["modes"] = [m for m in d["modes"] if m["mode"] in modes]
-    for m in d["modes"]:
-        vals = modes[m["mode"]]
-        m["per_run"] = m["per_run"][:len(vals)]
-        for r, v in zip(m["per_run"], vals):
-            r["mean_us"] = v
-    json.dump(d, open("%s/%s.json" % (tmp, name), "w"))
-PY
+}'
 	(cd "$tmpdir" && timeout 60 "$COMPARE" -m latency_us.mean base.json \
 		far.json near.json lone.json tight.json) >"$OUT" 2>"$ERR"
 	status=$?
@@ -580,26 +587,14 @@ fi
 # keeps two digits at them ("0.012"), 0.00543 would keep one ("0.005"):
 # three significant digits instead, "0.00543".
 if have_python; then
-	python3 - "$fixtures/plain.json" "$tmpdir" <<'PY'
-import json, sys
-src, tmp = sys.argv[1], sys.argv[2]
-sets = {
+	mean_files '{
     "edge":  {"single": [0.0, 0.0, 0.0], "list": [0.0, 0.0],
               "array": [98.0, 100.0, 102.0]},
     "other": {"single": [1.5, 1.5], "list": [0.0, 0.0, 0.0],
               "array": [98.0, 100.0, 102.0]},
     "small": {"single": [0.0123, 0.0123], "list": [0.00543, 0.00543],
               "array": [1.5, 1.5, 1.5]},
-}
-for name, modes in sets.items():
-    d = json.load(open(src))
-    for m in d["modes"]:
-        vals = modes[m["mode"]]
-        m["per_run"] = m["per_run"][:len(vals)]
-        for r, v in zip(m["per_run"], vals):
-            r["mean_us"] = v
-    json.dump(d, open("%s/%s.json" % (tmp, name), "w"))
-PY
+}'
 	(cd "$tmpdir" && timeout 60 "$COMPARE" -m latency_us.mean edge.json \
 		other.json) >"$OUT" 2>"$ERR"
 	status=$?
