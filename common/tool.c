@@ -94,6 +94,15 @@ void tool_print_version(const struct tool_component *c, size_t n)
 	printf("\n");
 }
 
+char *tool_signal_name(char *buf, size_t len, int sig)
+{
+	if (sigabbrev_np(sig))
+		snprintf(buf, len, "SIG%s", sigabbrev_np(sig));
+	else
+		snprintf(buf, len, "signal %d", sig);
+	return buf;
+}
+
 char *fmt_thousands(char *buf, size_t len, uint64_t v)
 {
 	char digits[32], out[48];

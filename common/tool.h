@@ -93,6 +93,12 @@ void tool_print_version(const struct tool_component *c, size_t n);
  */
 void tool_check_debug_env(void);
 
+/*
+ * "SIGKILL": signal @sig's name into @buf, which it returns; "signal N"
+ * for a number glibc has no name for.
+ */
+char *tool_signal_name(char *buf, size_t len, int sig);
+
 /* "517,442": @v with thousands separators into @buf, which it returns. */
 char *fmt_thousands(char *buf, size_t len, uint64_t v);
 

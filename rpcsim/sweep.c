@@ -253,15 +253,10 @@ int sweep_run(const struct rpcsim_config *cfg, const char *gnuplot,
 		if (killed_by) {
 			char sig[32];
 
-			if (sigabbrev_np(killed_by))
-				snprintf(sig, sizeof(sig), "SIG%s",
-					 sigabbrev_np(killed_by));
-			else
-				snprintf(sig, sizeof(sig), "signal %d",
-					 killed_by);
 			fprintf(stderr, "rpcsim: --sweep: point %llu failed "
 				"(killed by %s); the sweep goes on\n",
-				(unsigned long long)p, sig);
+				(unsigned long long)p,
+				tool_signal_name(sig, sizeof(sig), killed_by));
 			failed++;
 		} else if (ret) {
 			fprintf(stderr, "rpcsim: --sweep: point %llu failed "

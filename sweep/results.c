@@ -235,8 +235,8 @@ void results_json_origin(struct json *j, const struct results_origin *o)
 	}
 	json_bool(j, RK(origin, interrupted), o->signal != 0);
 	if (o->signal && sigabbrev_np(o->signal)) {
-		snprintf(sig, sizeof(sig), "SIG%s", sigabbrev_np(o->signal));
-		json_string(j, RK(origin, signal), sig);
+		json_string(j, RK(origin, signal),
+			    tool_signal_name(sig, sizeof(sig), o->signal));
 	} else {
 		json_null(j, RK(origin, signal));
 	}
