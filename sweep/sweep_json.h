@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * libsweep's own: typed look-ups of a json-c object's members, shared by
- * the rpcsim table (sweep.c), the pagebench one (sweep_pagebench.c) and
- * rpcsim's check of a point's file before it resumes (rpcsim/sweep.c).
+ * the rpcsim table (table_read.c), the pagebench one
+ * (sweep_pagebench.c) and rpcsim's check of a point's file before it
+ * resumes (rpcsim/sweep.c).
  * Each says "absent" (NULL, false) for a missing member or one of another
  * type, so that a reader checks a file in one place; get_count() and
  * get_figure() check one and say what is wrong with it.  What json-c does
