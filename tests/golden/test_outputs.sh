@@ -6,7 +6,8 @@
 # tests/analyze/ctfgen.py writes, every timestamp known), the --help of
 # every program, and the shape of rpcsim --json (its key paths; the
 # values are timings).  Each must equal
-# its copy in tests/golden/expected/ byte for byte.  rpcsim-compare has
+# its copy in tests/golden/expected/ byte for byte; examples/pp-numa's
+# output must equal the one doc/library.md shows.  rpcsim-compare has
 # its own golden tables (tests/compare/expected/).  A change meant to
 # alter one of these updates the copy in the same commit:
 #
@@ -18,7 +19,7 @@
 : "${top_builddir:=$top_srcdir}"
 # shellcheck source=tests/utils/tap.sh
 . "$top_srcdir/tests/utils/tap.sh"
-plan_tests 7
+plan_tests 9
 
 expected=$top_srcdir/tests/golden/expected
 RPCSIM=$top_builddir/rpcsim/rpcsim
@@ -99,6 +100,39 @@ print("\n".join(sorted(set(walk(json.load(sys.stdin), "")))))' \
 else
 	skip 1 "python3 missing"
 fi
+
+# 4. The examples: doc/library.md shows pp-numa's whole output (a pool of
+#    two nodes, one CPU list: deterministic on the default pcp lists, the
+#    lock for a pool with fewer lists than CPUs); pp-example runs the
+#    three APIs and gives every page back (pgalloc = pgfree = 32: a
+#    single page, 16 on the list, 15 into the array, whose slot 3 holds
+#    the single page).
+doc_block()
+{
+	awk -v cmd="    \$ $1" '
+		$0 == cmd { on = 1; next }
+		on && /^    / { sub(/^    /, ""); print; next }
+		on && /^$/ { next }
+		on { exit }' "$top_srcdir/doc/library.md"
+}
+env -u PAGEPOOL_PCP -u PAGEPOOL_PROFILE "$top_builddir/examples/pp-numa" \
+	>"$tmpdir/numa" 2>&1
+echo "exit $?" >>"$tmpdir/numa"
+{ doc_block build/examples/pp-numa; echo "exit 0"; } >"$tmpdir/numa.doc"
+diff -u "$tmpdir/numa.doc" "$tmpdir/numa" >"$tmpdir/diff" 2>&1
+ok $? "examples/pp-numa prints what doc/library.md shows" ||
+	diag "$(head -n 40 "$tmpdir/diff")"
+"$top_builddir/examples/pp-example" >"$tmpdir/example" 2>&1
+rc=$?
+[ $rc -eq 0 ] &&
+	grep -q '^single page: pfn [0-9]* at 0x' "$tmpdir/example" &&
+	grep -qx 'bulk list:   16 pages' "$tmpdir/example" &&
+	grep -qx 'bulk array:  16 of 16 slots populated, slot 3 kept' \
+		"$tmpdir/example" &&
+	grep -qx 'pgalloc 32' "$tmpdir/example" &&
+	grep -qx 'pgfree 32' "$tmpdir/example"
+ok $? "examples/pp-example: the three APIs, every page back (exit $rc)" ||
+	diag "$(cat "$tmpdir/example")"
 
 exit_status
 exit $?
