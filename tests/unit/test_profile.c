@@ -259,6 +259,65 @@ static void test_folded(void)
 	   "folded-count pools - destroyed");
 }
 
+/*
+ * The fold itself, exactly: 5.13's __mod_zone_page_state() adds the CPU's
+ * differential to the zone once its absolute value is above
+ * stat_threshold (2 here: one CPU, a zone under 128 MiB), and keeps it
+ * at the threshold.  One page taken refills the list with batch (8)
+ * pages: -8 folds at once and leaves 0.  The drain gives the 8 back one
+ * by one: +1, +2, +3 folds, +1, +2, +3 folds, +1, +2: the folded count
+ * is 2 short of the exact one (a fold at the threshold, or a threshold
+ * of 1, would leave 0).  An order-3 block then goes through the buddy
+ * path (rmqueue()'s NR_FREE_PAGES of 2^order): 2 - 8 folds, the counts
+ * agree; and its free (__free_pages_ok()) folds +8 back.
+ */
+static bool fold_exact(enum pp_pcp_impl impl, long gap[3])
+{
+	struct pp_pool_config cfg;
+	struct pp_pool *pool;
+	struct pp_page *p;
+	struct pp_vmstat st;
+
+	test_pool_config(&cfg, POOL_PAGES, 8, 48, 1);
+	cfg.profile = PP_PROFILE_KERNEL;
+	cfg.pcp_impl = impl;
+	pool = pp_pool_create(&cfg);
+	if (!pool || pp_pool_pcp_impl(pool) != impl)
+		bail_out("pp_pool_create(kernel profile, %s): %s",
+			 pp_pcp_impl_name(impl),
+			 pool ? "another pcp implementation" : strerror(errno));
+	test_pool_pin(pool);
+	p = pp_alloc_page(pool, PP_GFP_KERNEL);
+	pp_put_page(pool, p);
+	pp_pool_drain(pool);
+	pp_pool_vmstat(pool, &st);
+	gap[0] = (long)st.nr_free - (long)st.nr_free_folded;
+	p = pp_alloc_pages(pool, PP_GFP_KERNEL, 3);
+	pp_pool_vmstat(pool, &st);
+	gap[1] = (long)st.nr_free - (long)st.nr_free_folded;
+	if (p)
+		pp_free_pages(pool, p, 3);
+	pp_pool_vmstat(pool, &st);
+	gap[2] = (long)st.nr_free - (long)st.nr_free_folded;
+	return p && st.nr_free == POOL_PAGES && pp_pool_destroy(pool) == 0;
+}
+
+static void test_fold_exact(void)
+{
+	long lock[3], rseq[3] = { 2, 0, 0 };
+	bool ok_lock = fold_exact(PP_PCP_LOCK, lock), ok_rseq = true;
+
+	if (pp_pcp_rseq_supported(NULL))
+		ok_rseq = fold_exact(PP_PCP_RSEQ, rseq);
+	ok(ok_lock && ok_rseq && lock[0] == 2 && lock[1] == 0 &&
+	   lock[2] == 0 && rseq[0] == 2 && rseq[1] == 0 && rseq[2] == 0,
+	   "kernel profile: NR_FREE_PAGES folds above stat_threshold, not at "
+	   "it, and an order-3 block's alloc and free fold 8 pages (exact - "
+	   "folded: lock %ld, %ld, %ld; rseq %ld, %ld, %ld%s)", lock[0],
+	   lock[1], lock[2], rseq[0], rseq[1], rseq[2],
+	   pp_pcp_rseq_supported(NULL) ? "" : ", not run: no rseq here");
+}
+
 /* A one-node pool counts zone_statistics() for real: hit and local. */
 static void test_numa_one_node(void)
 {
@@ -512,9 +571,9 @@ static void test_debug_list(void)
 
 int main(void)
 {
-	plan_tests(30);
+	plan_tests(31);
 	if (!test_backend_is_buddy()) {
-		skip(30, "the profiles are the buddy backend's");
+		skip(31, "the profiles are the buddy backend's");
 		return exit_status();
 	}
 	test_names();
@@ -522,6 +581,7 @@ int main(void)
 	test_hand_out();
 	test_init_on_alloc();
 	test_folded();
+	test_fold_exact();
 	test_numa_one_node();
 	test_checks();
 	test_debug_list_env();
