@@ -318,6 +318,42 @@ static void test_fold_exact(void)
 	   pp_pcp_rseq_supported(NULL) ? "" : ", not run: no rseq here");
 }
 
+/*
+ * With the statistics counted once after the bulk loop (5.14,
+ * PP_BULK_BATCHED_STATS), a call counts the pages it took, not the
+ * entries it returns: 4 entries populated by single calls, then a bulk
+ * call filling the other 12 of 16.  On one node every page allocated is
+ * a hit and local: numa_hit and numa_local grow as pgalloc does.
+ */
+static void numa_batched(struct pp_pool *kern)
+{
+	struct pp_node_vmstat a, b;
+	struct pp_vmstat va, vb;
+	struct pp_page *arr[16] = { NULL };
+	unsigned long n;
+
+	pp_pool_set_bulk_variant(kern, PP_BULK_BATCHED_STATS);
+	pp_pool_node_vmstat(kern, 0, &a);
+	pp_pool_vmstat(kern, &va);
+	for (int i = 0; i < 4; i++)
+		arr[i] = pp_alloc_page(kern, PP_GFP_KERNEL);
+	n = pp_alloc_pages_bulk_array(kern, PP_GFP_KERNEL, 16, arr);
+	pp_pool_node_vmstat(kern, 0, &b);
+	pp_pool_vmstat(kern, &vb);
+	ok(n == 16 && vb.events[PP_PGALLOC] - va.events[PP_PGALLOC] == 16 &&
+	   b.numa[PP_NUMA_HIT] - a.numa[PP_NUMA_HIT] == 16 &&
+	   b.numa[PP_NUMA_LOCAL] - a.numa[PP_NUMA_LOCAL] == 16,
+	   "kernel profile, batched statistics: 4 single pages, then a bulk "
+	   "call that takes the other 12 of 16 counts 12, not its 16 entries "
+	   "(4 + 12: numa_hit +%llu, numa_local +%llu, pgalloc +%llu)",
+	   (unsigned long long)(b.numa[PP_NUMA_HIT] - a.numa[PP_NUMA_HIT]),
+	   (unsigned long long)(b.numa[PP_NUMA_LOCAL] - a.numa[PP_NUMA_LOCAL]),
+	   (unsigned long long)(vb.events[PP_PGALLOC] -
+				va.events[PP_PGALLOC]));
+	put_array(kern, arr, n);
+	pp_pool_set_bulk_variant(kern, PP_BULK_MERGED);
+}
+
 /* A one-node pool counts zone_statistics() for real: hit and local. */
 static void test_numa_one_node(void)
 {
@@ -338,6 +374,7 @@ static void test_numa_one_node(void)
 	   (unsigned long long)nst.numa[PP_NUMA_LOCAL], 1 + n);
 	pp_put_page(kern, p);
 	put_array(kern, arr, n);
+	numa_batched(kern);
 	ok(pp_pool_destroy(kern) == 0, "numa pool - destroyed");
 }
 
@@ -571,9 +608,9 @@ static void test_debug_list(void)
 
 int main(void)
 {
-	plan_tests(31);
+	plan_tests(32);
 	if (!test_backend_is_buddy()) {
-		skip(31, "the profiles are the buddy backend's");
+		skip(32, "the profiles are the buddy backend's");
 		return exit_status();
 	}
 	test_names();
