@@ -7,7 +7,9 @@
  * PP_GFP_MEMALLOC), init_on_alloc zeroes, NR_FREE_PAGES folds per-CPU
  * differentials at stat_threshold, __free_pages() checks its order, and
  * the bad-page checks run where a production kernel runs them: not when
- * a page is freed, but when it goes from a pcp list to the buddy lists;
+ * a page is freed, but when it goes from a pcp list to the buddy lists
+ * (free_pages_prepare() clears the flags a freed page may keep, put_page()
+ * drops a memcg charge, and a report names the flag set it checked);
  * with @debug_list, CONFIG_DEBUG_LIST's checks catch a broken link on a
  * pcp list, a buddy list and a consumer's list.
  * The contracts themselves are the whole suite's, run on both profiles
@@ -383,6 +385,44 @@ struct misuse {
 	int what;
 };
 
+/*
+ * page_flags bits of alloc/kernel.h (include/linux/page-flags.h's order):
+ * PG_locked is one of PAGE_FLAGS_CHECK_AT_FREE; PG_referenced and
+ * PG_uptodate, which a page cache leaves on the pages it frees, only of
+ * PAGE_FLAGS_CHECK_AT_PREP, cleared by free_pages_prepare().
+ */
+#define TEST_PG_LOCKED		(1ULL << 0)
+#define TEST_PG_REFERENCED	(1ULL << 1)
+#define TEST_PG_UPTODATE	(1ULL << 2)
+
+/* Every page of @pool taken, then put back: each passes the refill check. */
+static void take_every_page(struct pp_pool *pool)
+{
+	struct pp_list_head held = PP_LIST_HEAD_INIT(held);
+	struct pp_page *q;
+
+	while ((q = pp_alloc_page(pool, PP_GFP_KERNEL)))
+		pp_list_add(&q->lru, &held);
+	put_list(pool, &held);
+}
+
+/* A kernel-profile pool with the debug checks on (CONFIG_DEBUG_VM). */
+static struct pp_pool *debug_pool(void)
+{
+	struct pp_pool_config cfg;
+	struct pp_pool *pool;
+
+	test_pool_config(&cfg, POOL_PAGES, 8, 48, 1);
+	cfg.profile = PP_PROFILE_KERNEL;
+	cfg.debug = true;
+	pool = pp_pool_create(&cfg);
+	if (!pool)
+		bail_out("pp_pool_create(kernel profile, debug): %s",
+			 strerror(errno));
+	test_pool_pin(pool);
+	return pool;
+}
+
 static void misuse_child(void *arg)
 {
 	const struct misuse *m = arg;
@@ -406,6 +446,31 @@ static void misuse_child(void *arg)
 	case 3:	/* a tail page's mark in lru.next */
 		p->lru.next = (void *)((uintptr_t)&p->lru | 1);
 		pp_put_page(pool, p);
+		break;
+	case 4:	/* PG_referenced and PG_uptodate: cleared on free */
+		p->page_flags |= TEST_PG_REFERENCED | TEST_PG_UPTODATE;
+		pp_put_page(pool, p);
+		pp_pool_drain(pool);
+		take_every_page(pool);
+		break;
+	case 5:	/* a memcg charge: mem_cgroup_uncharge() on the last put */
+		p->memcg = 1;
+		pp_put_page(pool, p);
+		pp_pool_drain(pool);
+		break;
+	case 6:	/* PG_locked on a page freed, debug checks on */
+		pp_put_page(pool, p);
+		pp_pool_destroy(pool);
+		pool = debug_pool();
+		p = pp_alloc_page(pool, PP_GFP_KERNEL);
+		p->page_flags |= TEST_PG_LOCKED;
+		pp_put_page(pool, p);
+		break;
+	case 7:	/* a free page's flags written after its last put */
+		pp_put_page(pool, p);
+		pp_pool_drain(pool);
+		p->page_flags |= TEST_PG_REFERENCED;
+		take_every_page(pool);
 		break;
 	}
 	exit(pp_pool_destroy(pool) == 0 ? 0 : 3);
@@ -448,6 +513,28 @@ static void test_checks(void)
 	k = misuse(PP_PROFILE_KERNEL, 3, "compound_head", &res);
 	ok(k, "kernel profile: put_page() of a page whose lru.next carries a "
 	   "tail page's bit is reported (compound_head())");
+	k = misuse(PP_PROFILE_KERNEL, 4, NULL, &res);
+	if (!k)
+		diag_text("child: ", res.output);
+	l = misuse(PP_PROFILE_KERNEL, 5, NULL, &res);
+	if (!l)
+		diag_text("child: ", res.output);
+	ok(k && l, "kernel profile: PG_referenced and PG_uptodate left on a "
+	   "freed page are cleared (free_pages_prepare()), a memcg charge "
+	   "dropped (mem_cgroup_uncharge()): no bad page when the page goes "
+	   "to the buddy lists or comes back");
+	k = misuse(PP_PROFILE_KERNEL, 6, "bad because: PAGE_FLAGS_CHECK_AT_FREE "
+		   "flag(s) set", &res);
+	if (!k)
+		diag_text("child: ", res.output);
+	l = misuse(PP_PROFILE_KERNEL, 7, "bad because: PAGE_FLAGS_CHECK_AT_PREP "
+		   "flag(s) set", &res);
+	if (!l)
+		diag_text("child: ", res.output);
+	ok(k && l, "kernel profile: PG_locked on a page freed with debug checks "
+	   "on is a bad page of PAGE_FLAGS_CHECK_AT_FREE; a flag written on "
+	   "a free page, one of PAGE_FLAGS_CHECK_AT_PREP when a refill takes "
+	   "it");
 }
 
 /* --- CONFIG_DEBUG_LIST (@debug_list) ------------------------------------ */
@@ -608,9 +695,9 @@ static void test_debug_list(void)
 
 int main(void)
 {
-	plan_tests(32);
+	plan_tests(34);
 	if (!test_backend_is_buddy()) {
-		skip(32, "the profiles are the buddy backend's");
+		skip(34, "the profiles are the buddy backend's");
 		return exit_status();
 	}
 	test_names();
