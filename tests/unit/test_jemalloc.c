@@ -4,7 +4,9 @@
  * tests, run again as jemalloc/NAME.jemalloc): every page jemalloc hands out is a page of
  * the pool's arena with a working descriptor; the extent hooks take their
  * memory from the buddy allocator and give it back (vmstat and the
- * backend_* counters agree); the knobs (thread cache on/off, its slot
+ * backend_* counters agree); the CPU's thread cache used (two pages freed
+ * come back last freed first) and flushed by a drain; the knobs (thread
+ * cache on/off, its slot
  * count, batch_alloc on/off); pp_pool_destroy() refusing while a page is
  * out and then destroying the arena with every page back; a pool too small
  * for jemalloc's first metadata block; and the process's malloc() staying
@@ -66,7 +68,7 @@ static void test_pages(void)
 {
 	struct pp_pool *pool = je_pool(NR_PAGES, true, true);
 	struct pp_list_head list = PP_LIST_HEAD_INIT(list);
-	struct pp_page *arr[100] = { NULL }, *single, *big, *p;
+	struct pp_page *arr[100] = { NULL }, *single, *big, *last, *p, *lo, *hi;
 	struct pp_vmstat st;
 	unsigned long n, nl, bad = 0;
 
@@ -76,6 +78,7 @@ static void test_pages(void)
 	   pp_backend_from_name("tcmalloc") == -EINVAL,
 	   "jemalloc - the pool reports its backend, names round-trip");
 	single = pp_alloc_page(pool, PP_GFP_KERNEL);
+	last = pp_alloc_page(pool, PP_GFP_KERNEL);
 	n = pp_alloc_pages_bulk_array(pool, PP_GFP_KERNEL, 100, arr);
 	nl = pp_alloc_pages_bulk_list(pool, PP_GFP_KERNEL, 50, &list);
 	big = pp_alloc_pages(pool, PP_GFP_KERNEL, 4);
@@ -112,19 +115,39 @@ static void test_pages(void)
 	p = pp_alloc_page(pool, PP_GFP_KERNEL);
 	ok(p == single,
 	   "jemalloc - the thread cache hands the freed page out next");
+	/*
+	 * A stack: the lower of two pages freed first, the higher second,
+	 * come back higher first.  Without the CPU's thread cache the arena
+	 * hands out the lower address first, so the order tells that the
+	 * cache is used.
+	 */
+	lo = pp_page_to_pfn(pool, p) < pp_page_to_pfn(pool, last) ? p : last;
+	hi = lo == p ? last : p;
+	pp_put_page(pool, lo);
+	pp_put_page(pool, hi);
+	p = pp_alloc_page(pool, PP_GFP_KERNEL);
+	last = pp_alloc_page(pool, PP_GFP_KERNEL);
+	ok(p == hi && last == lo,
+	   "jemalloc - two pages freed come back last freed first (pfn 0x%lx "
+	   "then 0x%lx, freed 0x%lx then 0x%lx): the CPU's thread cache",
+	   pp_page_to_pfn(pool, p), pp_page_to_pfn(pool, last),
+	   pp_page_to_pfn(pool, lo), pp_page_to_pfn(pool, hi));
 	pp_put_page(pool, p);
 	pp_release_pages(pool, arr, n);
 	put_list(pool, &list);
 	pp_put_page(pool, big);
+	/* Freed last, it sits in this CPU's thread cache until the drain. */
+	pp_put_page(pool, last);
 
 	pp_pool_vmstat(pool, &st);
 	n = st.nr_backend;
 	pp_pool_drain(pool);
 	pp_pool_vmstat(pool, &st);
 	ok(st.nr_backend < n && st.events[PP_BACKEND_SHRINK] > 0 &&
-	   test_all_back(&st),
+	   test_all_back(&st) && last->state != PP_PAGE_BACKEND,
 	   "pp_pool_drain - jemalloc's caches and dirty extents go back to "
-	   "the buddy allocator (held %lu -> %lu)", n, st.nr_backend);
+	   "the buddy allocator, the page freed last (in the thread cache) "
+	   "too (held %lu -> %lu)", n, st.nr_backend);
 	ok(pp_pool_destroy(pool) == 0, "pp_pool_destroy - returns 0");
 }
 
@@ -399,10 +422,10 @@ int main(int argc, char **argv)
 		printf("%ld\n", pp_jemalloc_tcache_slots());
 		return 0;
 	}
-	plan_tests(26);
+	plan_tests(27);
 	if (pp_jemalloc_tcache_slots() == -EOPNOTSUPP) {
 		test_without_jemalloc();
-		skip(24, "libpagepool built without jemalloc "
+		skip(25, "libpagepool built without jemalloc "
 		     "(./configure --without-jemalloc)");
 		return exit_status();
 	}
