@@ -16,9 +16,12 @@
  *   block-all  alloc and fill never return, in any thread
  *   lie      nr_held claims 226 pages more than the plugin holds (none:
  *            every free goes back to the zone)
+ *   scribble a fill that takes every slot's page, gives the last back to
+ *            the zone and says one page fewer, its pointer left in the
+ *            slot past the count (which must stay a hole)
  *   (unset)  none: a correct, if slow, allocator straight over the zone
  * Built with -DBAD_PLUGIN_ABI=N, the table claims ABI version N, for the
- * loader to refuse.
+ * loader to refuse; with -DBAD_PLUGIN_NO_FREE, it has no free callback.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -103,9 +106,14 @@ static unsigned long bad_fill(struct pp_pool *pool, void *priv,
 		pages[got - 1] = &bad_outside;
 	else if (!strcmp(mode, "count") && got == nr)
 		got++;
+	else if (!strcmp(mode, "scribble") && got >= 2) {
+		got--;
+		pp_zone_give_pages(pool, pages[got], 1);
+	}
 	return got;
 }
 
+#ifndef BAD_PLUGIN_NO_FREE
 static void bad_free(struct pp_pool *pool, void *priv, unsigned int cpu,
 		     struct pp_page *page, unsigned int order)
 {
@@ -113,6 +121,7 @@ static void bad_free(struct pp_pool *pool, void *priv, unsigned int cpu,
 	if (strcmp(priv, "keep"))
 		pp_zone_give_pages(pool, page, 1UL << order);
 }
+#endif
 
 /* Every free goes back to the zone: the plugin holds none, "lie" aside. */
 static unsigned long bad_nr_held(struct pp_pool *pool, void *priv)
@@ -129,6 +138,8 @@ const struct pp_backend_plugin pp_backend_plugin = {
 	.fini		= bad_fini,
 	.alloc		= bad_alloc,
 	.fill		= bad_fill,
+#ifndef BAD_PLUGIN_NO_FREE
 	.free		= bad_free,
+#endif
 	.nr_held	= bad_nr_held,
 };

@@ -10,8 +10,10 @@
 # tests/install/bad-plugin.c: another ABI version (both versions named,
 # exit 1), a missing object (exit 1), a page handed out twice, a page
 # outside the pool, more pages than slots (each a bad-page report naming
-# the plugin, and abort), pages kept past fini (the leak check fails), an
-# init that fails keeping pages (exit 1, the pages named).
+# the plugin, and abort), a slot written past the count returned (a hole
+# still), a table without free (exit 1), pages kept past fini (the leak
+# check fails), an init that fails keeping pages (exit 1, the pages
+# named).
 
 # shellcheck source=tests/utils/tap.sh
 . "$top_srcdir/tests/utils/tap.sh"
@@ -24,7 +26,7 @@ CC=${CC:-cc}
 rpcsim=$top_builddir/rpcsim/rpcsim
 pagebench=$top_builddir/pagebench/pagebench
 
-plan_tests 19
+plan_tests 21
 
 command -v pkg-config >/dev/null 2>&1 || skip_rest "pkg-config not found"
 
@@ -172,6 +174,17 @@ ok $? "a page outside the pool is a bad pointer naming the plugin" ||
 caught count "the plugin returned [0-9]* pages for [0-9]* slots"
 ok $? "more pages than slots is refused, naming the plugin" ||
 	diag "$(cat "$tmpdir/count.err")"
+
+# The page the fill gave back is the zone's: left in the caller's slot,
+# rpcsim would put a free page (a bad page, abort).
+PP_BAD_PLUGIN=scribble run scribble "$rpcsim" --backend=plugin:"$tmpdir/bad.so" \
+	--requests=100 --threads=1
+ran scribble "a fill that writes a slot past the count it returns: the slot stays a hole, the run ends clean"
+
+bad nofree -DBAD_PLUGIN_NO_FREE || diag "$(tail -n 20 "$tmpdir/bad.log")"
+run nofree "$rpcsim" --backend=plugin:"$tmpdir/nofree.so" --requests=100
+exited nofree 1 "backend plugin $tmpdir/nofree.so: its table lacks one of name, init, fini, alloc, free"
+ok $? "a table without free: rpcsim exits 1, the loader names the callbacks it needs"
 
 PP_BAD_PLUGIN=keep run keep "$rpcsim" --backend=plugin:"$tmpdir/bad.so" \
 	--requests=100 --threads=1
