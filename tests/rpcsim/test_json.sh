@@ -18,7 +18,7 @@
 # shellcheck source=tests/rpcsim/common.sh
 . "$top_srcdir/tests/rpcsim/common.sh"
 
-plan_tests 13
+plan_tests 14
 
 have_python || skip_rest "python3 not found"
 
@@ -256,6 +256,25 @@ sys.exit(not (one == {"calls": 0, "mean_us": None, "p50_us": None,
 PY
 ok $? "--mix=read:1,write:0: no one-page refills, said as such, null figures" ||
 	diag "exit $status: $(grep -A1 'by refill' "$tmpdir/reads.out") $(cat "$ERR")"
+# The defaults --help states, as the config holds them: 3 threads, so
+# that the queue depth's (2 x threads) is told from others; only
+# --requests given, so no duration.
+run --requests=1 --threads=3 --file-size=1m --json
+[ "$status" -eq 0 ] && python3 - "$OUT" >"$tmpdir/why" 2>&1 <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))["config"]
+want = {"alloc": "array", "mix": {"read": 1, "write": 1},
+        "io_size": 262144, "max_payload": 1048576, "pool_size": 1 << 30,
+        "duration_s": None, "requests": 1, "tcp_read": None,
+        "completion": "thread", "queue_depth": 6, "pcp_batch": 63,
+        "pcp_high": 6 * 63, "retry_wait_us": 1000, "seed": 1, "repeat": 1,
+        "warmup": 0, "backend": "buddy", "bulk_variant": "merged"}
+bad = {k: c[k] for k, v in want.items() if c[k] != v}
+print(bad or "ok")
+sys.exit(1 if bad else 0)
+PY
+ok $? "--json: the config holds the defaults --help states" ||
+	diag "exit $status: $(cat "$ERR" "$tmpdir/why")"
 run --output-format=xml
 [ "$status" -eq 2 ] && grep -q "output-format=xml.*text, json or text,json" "$ERR"
 ok $? "--output-format=xml: exit 2, names the accepted formats" || diag "$(cat "$ERR")"
