@@ -4,8 +4,8 @@
 # Sizes and durations, one syntax in every tool (common/number.c): a size
 # is digits with k, K, KiB, m, M, MiB, g, G or GiB (powers of 1024), a
 # duration a decimal number with ms, s or m.  From one table: a value
-# accepted is read as the number it says (the JSON document's config
-# holds it), a value refused exits 2 with one line naming the option,
+# accepted (an option's largest too) is read as the number it says (the
+# JSON document's config holds it), a value refused exits 2 with one line naming the option,
 # the value and the forms accepted.
 #
 # Table lines: TOOL OPTION=VALUE EXPECTED, where EXPECTED is "refused" or
@@ -43,6 +43,9 @@ rpcsim --retry-wait=250 retry_wait_us=250
 rpcsim --retry-wait=5ms retry_wait_us=5000
 rpcsim --retry-wait=0.01s retry_wait_us=10000
 rpcsim --retry-wait=10s retry_wait_us=10000000
+rpcsim --seed=18446744073709551615 seed=18446744073709551615
+rpcsim --max-payload=64m max_payload=67108864
+rpcsim --duration=1000000 duration_s=1000000
 pagebench --run-ms=20 run_ms=20
 pagebench --run-ms=0.5 run_ms=0.5
 pagebench --run-ms=500ms run_ms=500
@@ -74,6 +77,7 @@ rpcsim --retry-wait=2.5 refused
 rpcsim --retry-wait=5us refused
 rpcsim --retry-wait=11s refused
 rpcsim --retry-wait=1m refused
+rpcsim --retry-wait=ms refused
 pagebench --run-ms=5x refused
 pagebench --run-ms=2m refused
 pagebench --run-ms=0.01ms refused
