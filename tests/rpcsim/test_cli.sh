@@ -3,7 +3,9 @@
 #
 # rpcsim's command line: --help lists every option with its default,
 # --version, and bad input: each case exits 2 with one line on stderr that
-# names the option and the value, and nothing on stdout.
+# names the option and the value, and nothing on stdout; a pool too small
+# is refused with the pages it must hold, which add up, and is the
+# smallest that runs.
 
 # Option lists in variables are split into words on purpose.
 # shellcheck disable=SC2086
@@ -82,7 +84,13 @@ TABLE
 
 nr_options=$(echo $options | wc -w)
 nr_bad=$(printf '%s\n' "$bad_inputs" | wc -l)
-plan_tests $((4 + nr_options + 2 * nr_bad))
+# min_pool_cases: rpcsim's refusal of a pool too small, per layout
+# (a 1 MiB page cache keeps the runs short)
+min_pool_cases="--threads=2 --file-size=1m
+--threads=3 --completion=inline --file-size=1m
+--threads=2 --tcp-read=4k --file-size=1m
+--consumer=page_pool --threads=2"
+plan_tests $((4 + nr_options + 2 * nr_bad + 2 * 4))
 
 run --help
 ran_ok "--help exits 0"
@@ -113,5 +121,52 @@ grep -Eq '^rpcsim \(pagepool\) [0-9.]+, libpagepool [0-9.]+, (lttng-ust [0-9.]+|
 ok $? "--version names rpcsim's and the library's versions and the tracing build"
 
 check_bad_inputs rpcsim "$bad_inputs"
+
+# The smallest pool: the refusal names what it must hold, the terms add
+# up to the pages it asks for, and that many pages run while one fewer
+# are refused.
+while read -r args; do
+	run --pool-size=4k --requests=1 $args
+	pages=
+	if ! have_python; then
+		skip 2 "python3 missing"
+		continue
+	fi
+	pages=$(python3 - "$ERR" <<'PY'
+import re, sys
+msg = open(sys.argv[1]).read()
+m = re.search(r"too small for (.*); expected at least (\d+)k \((\d+) pages\)",
+              msg)
+terms, k, n = m.group(1), int(m.group(2)), int(m.group(3))
+nfsd = re.fullmatch(r"(\d+) threads x (\d+) rq_pages(?: \(\+ (\d+) set aside "
+                    r"by --tcp-read\))? \+ (\d+) queued reply pages \+ (\d+) "
+                    r"page-cache pages \+ a (\d+)-page min watermark", terms)
+rxq = re.fullmatch(r"(\d+) RX queues x \((\d+) cache \+ (\d+) ring \+ (\d+) "
+                   r"packet pages\) \+ (\d+) queued packets x (\d+) pages \+ "
+                   r"a (\d+)-page min watermark", terms)
+if nfsd:
+    t, rq, aside, q, f, w = (int(x or 0) for x in nfsd.groups())
+    total = t * (rq + aside) + q + f + w
+else:
+    t, c, r, p, q, p2, w = (int(x) for x in rxq.groups())
+    total = t * (c + r + p) + q * p2 + w
+if total == n and k == 4 * n:
+    print(n)
+PY
+)
+	[ "$status" -eq 2 ] && [ -n "$pages" ]
+	ok $? "$args: a pool too small is refused, its terms adding up to the pages asked for" ||
+		diag "exit $status: $(cat "$ERR")"
+	[ -n "$pages" ] || pages=2
+	run --pool-size=$((pages * 4))k --requests=1 $args
+	ok_status=$status
+	run --pool-size=$(((pages - 1) * 4))k --requests=1 $args
+	[ "$ok_status" -eq 0 ] && [ "$status" -eq 2 ] &&
+		grep -q "too small" "$ERR"
+	ok $? "$args: $pages pages run, one fewer are refused" ||
+		diag "exit $ok_status, then $status: $(cat "$ERR")"
+done <<EOF_CASES
+$min_pool_cases
+EOF_CASES
 
 exit_status
