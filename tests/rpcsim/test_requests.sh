@@ -3,7 +3,7 @@
 #
 # --requests=N stops a run after exactly N requests, over any number of
 # threads and in every mode: N svc_alloc_arg() calls, N requests served,
-# and every thread's share adds up.  With --duration as well, whichever
+# and every thread's share adds up; --alloc=all's table counts every run's.  With --duration as well, whichever
 # comes first wins.
 
 # Option lists in variables are split into words on purpose.
@@ -11,7 +11,7 @@
 # shellcheck source=tests/rpcsim/common.sh
 . "$top_srcdir/tests/rpcsim/common.sh"
 
-plan_tests 13
+plan_tests 14
 
 for mode in single list array; do
 	for threads in 1 3 7; do
@@ -43,6 +43,12 @@ run --alloc=list --threads=3 --requests=123 --repeat=4 --file-size=2m
 [ "$status" -eq 0 ] && [ "$(summary calls)" = 492 ] &&
 	[ "$(grep -c '123 calls' "$OUT")" -eq 4 ]
 ok $? "--requests=123 --repeat=4: 123 calls in each of 4 runs" ||
+	diag "$(cat "$OUT")"
+
+# --alloc=all --repeat=2: the closing table counts every run's calls.
+run --alloc=all --threads=2 --requests=100 --repeat=2 --quiet --file-size=2m
+[ "$status" -eq 0 ] && [ "$(tail -n 3 "$OUT" | grep -c ' over 200 calls$')" -eq 3 ]
+ok $? "--alloc=all --requests=100 --repeat=2: the table's lines count 200 calls" ||
 	diag "$(cat "$OUT")"
 
 # Whichever comes first: the request limit long before a minute is up...
