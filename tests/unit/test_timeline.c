@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * rpcsim --interval's latency over time (common/timeline.h): calls land
- * in their interval, merging adds intervals, and the percentiles of an
+ * in their interval, merging adds intervals (their counts, sums, minima,
+ * maxima and the calls past the last one), a percentile is the middle of
+ * its coarse bucket, and the percentiles of an
  * interval whose merged buckets pass 2^32 calls (threads and runs merged
  * over a coarse --interval) are still those of its calls, not its max.
  * The buckets of such a slot are set by hand: adding 2^32 calls would
@@ -54,15 +56,25 @@ static void test_add_merge(void)
 		timeline_add(&all, at, v);
 		timeline_add(i % 3 ? &a : &b, at, v);
 	}
+	/* calls past the last interval: only counted, in either */
+	for (uint64_t i = 0; i < 5; i++)
+		timeline_add(i % 2 ? &a : &b, (uint64_t)TIMELINE_MAX * 1000 + i,
+			     100);
+	all.beyond = 5;
 	timeline_merge(&a, &b);
-	for (unsigned int k = 0; k < all.nr; k++)
+	for (unsigned int k = 0; k < all.nr; k++) {
+		const struct timeline_slot *x = &a.slot[k], *y = &all.slot[k];
+
 		for (unsigned int i = 0; i < TIMELINE_NR; i++)
-			differ += a.slot[k].buckets[i] != all.slot[k].buckets[i];
-	ok(a.nr == all.nr && all.nr == 60 && differ == 0 &&
-	   a.slot[7].count == all.slot[7].count &&
+			differ += x->buckets[i] != y->buckets[i];
+		differ += x->count != y->count || x->sum != y->sum ||
+			  x->min != y->min || x->max != y->max;
+	}
+	ok(a.nr == all.nr && all.nr == 60 && differ == 0 && a.beyond == 5 &&
 	   timeline_percentile(&a.slot[7], 99) ==
 	   timeline_percentile(&all.slot[7], 99),
-	   "timeline_merge - the intervals of all calls (%u)", all.nr);
+	   "timeline_merge - the intervals of all calls (%u), count, sum, "
+	   "min, max, the calls beyond them", all.nr);
 	timeline_free(&a);
 	timeline_free(&b);
 	timeline_free(&all);
@@ -111,10 +123,30 @@ static void test_merge_past_2_32(void)
 	timeline_free(&plot);
 }
 
+/*
+ * A percentile is the middle of its coarse bucket: 960..1023 ns for
+ * these calls (fine buckets of 8 ns from 512 ns on, eight to a coarse
+ * one), so 991 ns, within the slot's min and max.
+ */
+static void test_percentile_middle(void)
+{
+	struct timeline t;
+
+	timeline_init(&t, 1000);
+	timeline_add(&t, 0, 962);
+	timeline_add(&t, 1, 1000);
+	timeline_add(&t, 2, 1020);
+	ok(t.nr == 1 && timeline_percentile(&t.slot[0], 50) == 991,
+	   "timeline_percentile - the middle of 960..1023 ns (%llu)",
+	   (unsigned long long)timeline_percentile(&t.slot[0], 50));
+	timeline_free(&t);
+}
+
 int main(void)
 {
-	plan_tests(5);
+	plan_tests(6);
 	test_add_merge();
+	test_percentile_middle();
 	test_merge_past_2_32();
 	return exit_status();
 }
