@@ -9,7 +9,9 @@
 #      (B serves READs only: no call refills one page); --pid selects one;
 #      C reads its WRITEs in 64 KiB pieces, and its svc_tcp_recv_short
 #      events are the short reads rpcsim counted, with the kernel's two
-#      counts;
+#      counts; each run's entry, exit, request and bulk fields, its
+#      run_start's configuration and its run_end add up to what its
+#      process counted (C on the jemalloc backend);
 #   2. the trace schema: every field the providers emitted into that real
 #      trace is a row of the schema (rpcsim-analyze --schema), and every
 #      row's report key is in rpcsim-analyze --json: nothing is emitted
@@ -39,7 +41,7 @@ grep -q '^#define HAVE_LTTNG_UST 1' "$top_builddir/config.h" 2>/dev/null ||
 lttng_test_isolated "$0" "$@"
 have_python || plan_skip_all "python3 missing (it checks the JSON)"
 
-plan_tests 16
+plan_tests 17
 tap_tmpdir test-session
 tap_at_exit lttng_cleanup
 lttng_sessiond_up >"$tmpdir/why" 2>&1 || bail_out "$(cat "$tmpdir/why")"
@@ -73,9 +75,10 @@ if ! session two "$tmpdir/two" 'rpcsim:*,pagepool:*'; then
 fi
 # Different thread counts and seeds: two runs of one mode (array), which
 # the analysis used to merge.  B serves READs only, so that each of its
-# calls refills more than one page.  A warms up first (50 untimed
-# requests a thread, before its run_start), which neither rpcsim's
-# figures nor the analysis's count.
+# calls refills more than one page.  C runs on the jemalloc backend, so
+# that its run_start's backend (1) and contract (0) differ.  A warms up
+# first (50 untimed requests a thread, before its run_start), which
+# neither rpcsim's figures nor the analysis's count.
 "$RPCSIM" --alloc=array --requests=3000 --threads=2 --seed=1 --warmup=50 --json \
 	>"$tmpdir/a.json" 2>"$tmpdir/a.err" &
 pid_a=$!
@@ -84,7 +87,7 @@ pid_a=$!
 	>"$tmpdir/b.json" 2>"$tmpdir/b.err" &
 pid_b=$!
 "$RPCSIM" --alloc=list --requests=300 --threads=1 --seed=3 --tcp-read=64k \
-	--json >"$tmpdir/tcp.json" 2>"$tmpdir/tcp.err" &
+	--backend=jemalloc --json >"$tmpdir/tcp.json" 2>"$tmpdir/tcp.err" &
 pid_c=$!
 wait $pid_a
 st_a=$?
@@ -215,6 +218,78 @@ sys.exit(1 if bad else 0)
 PY
 ok $? "process C: its svc_tcp_recv_short events are rpcsim's short reads, with the kernel's counts" || true
 diag "$(cat "$tmpdir/tcp.out")"
+# Each process's timed run, field by field, against what that process
+# counted itself: every call's entry and exit, every request, every bulk
+# call and the run's own run_start and run_end.  A field that records
+# the wrong value (two arguments swapped, one off) has the right format;
+# only these sums tell (rpcsim says tcp_read null for whole records,
+# the trace 0).  No call waits here (a pool of 1 GiB), so every
+# call that entered exited.
+python3 - "$tmpdir/two.json" "$tmpdir/a.json" $pid_a "$tmpdir/b.json" $pid_b \
+	"$tmpdir/tcp.json" $pid_c >"$tmpdir/fields.out" <<'PY'
+import json, sys
+a = json.load(open(sys.argv[1]))
+bad = []
+for path, pid in zip(sys.argv[2::2], sys.argv[3::2]):
+    r = json.load(open(path))
+    rm, c = r["modes"][0], r["config"]
+    m = [m for m in a["modes"] if m["pid"] == int(pid)][0]
+    t = [x for x in m["runs"] if x["config"]][0]
+    def want(what, got, exp):
+        if got != exp:
+            bad.append("pid %s: %s %s, rpcsim %s" % (pid, what, got, exp))
+    want("entries", t["entry"]["events"], rm["calls"])
+    want("exits", t["exit"]["events"], rm["calls"])
+    want("entry.slots", t["entry"]["slots"], rm["calls"] * c["rq_pages"])
+    # a call fills the holes it found: its entry's holes, its exit's
+    # allocated, the pages rpcsim counts
+    want("entry.holes", t["entry"]["holes"], rm["pages"])
+    want("exit.allocated", t["exit"]["allocated"], rm["pages"])
+    want("exit.alloc_calls", t["exit"]["alloc_calls"], rm["alloc_calls"])
+    want("exit.retries", t["exit"]["retries"], rm["no_progress"])
+    q = t["request"]
+    want("requests", q["events"], rm["requests"])
+    want("READs", q["op"]["READ"], rm["reads"])
+    want("WRITEs", q["op"]["WRITE"], rm["writes"])
+    want("request.bytes", q["bytes"], rm["bytes_read"] + rm["bytes_written"])
+    # a READ's call fits one page; a WRITE's is its header and io_size
+    # bytes of data: io_size / 4096 + 1 pages
+    want("request.pages", q["pages"],
+         rm["reads"] + rm["writes"] * (c["io_size"] // 4096 + 1))
+    # the run's bulk calls: each an allocator call, each filled every
+    # entry asked for (populated + allocated = requested), a list's
+    # populated 0
+    b, k = t["bulk"], rm["counters"]
+    want("bulk calls", b["calls"], rm["alloc_calls"])
+    want("bulk API", b["api"], {"list": k["alloc_bulk_list_calls"],
+                                "array": k["alloc_bulk_array_calls"]})
+    want("bulk.allocated", b["allocated"], rm["pages"])
+    want("bulk.populated + allocated", b["populated"] + b["allocated"],
+         b["requested"])
+    if b["api"]["list"]:
+        want("a list's bulk.populated", b["populated"], 0)
+    want("one-page fallbacks", b["fallback"]["one_page"],
+         k["bulk_fallback_one_page"])
+    e = t["run_end"]
+    for f in ("calls", "pages", "requests", "no_progress", "short_reads"):
+        want("run_end." + f, e[f], rm[f])
+    tc = t["config"]
+    for f, v in (("threads", c["threads"]), ("slots", c["rq_pages"]),
+                 ("io_size", c["io_size"]), ("max_payload", c["max_payload"]),
+                 ("pool_pages", c["pool_pages"]),
+                 ("file_pages", c["file_pages"]),
+                 ("pcp_batch", c["pcp_batch"]), ("pcp_high", c["pcp_high"]),
+                 ("completion", c["completion"]),
+                 ("read_weight", c["mix"]["read"]),
+                 ("write_weight", c["mix"]["write"]), ("seed", c["seed"]),
+                 ("backend", c["backend"]), ("contract", c["bulk_variant"]),
+                 ("tcp_read", c["tcp_read"] or 0)):
+        want("run_start " + f, tc[f], v)
+print("; ".join(bad) if bad else "3 processes' runs agree")
+sys.exit(1 if bad else 0)
+PY
+ok $? "each run's entry, exit, request, bulk, run_start and run_end fields are what its process counted" ||
+	diag "$(cat "$tmpdir/fields.out")"
 ! grep -q "merged\|DIFFER" "$tmpdir/two.err"
 ok $? "no run merged, no count differing" || diag "$(cat "$tmpdir/two.err")"
 
