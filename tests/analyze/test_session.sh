@@ -15,7 +15,8 @@
 #   2. the trace schema: every field the providers emitted into that real
 #      trace is a row of the schema (rpcsim-analyze --schema), and every
 #      row's report key is in rpcsim-analyze --json: nothing is emitted
-#      and left unread;
+#      and left unread; a failed single page's mm_page_alloc has a pfn of
+#      all ones;
 #   3. the enumerations: babeltrace2 prints mode, op, backend, contract,
 #      bulk API and fallback by name;
 #   4. the log levels: --loglevel=TRACE_INFO records the run summaries
@@ -41,7 +42,7 @@ grep -q '^#define HAVE_LTTNG_UST 1' "$top_builddir/config.h" 2>/dev/null ||
 lttng_test_isolated "$0" "$@"
 have_python || plan_skip_all "python3 missing (it checks the JSON)"
 
-plan_tests 17
+plan_tests 18
 tap_tmpdir test-session
 tap_at_exit lttng_cleanup
 lttng_sessiond_up >"$tmpdir/why" 2>&1 || bail_out "$(cat "$tmpdir/why")"
@@ -336,6 +337,14 @@ fi
 timeout 120 babeltrace2 "$tmpdir/two" >"$tmpdir/two.bt" 2>"$tmpdir/bt.err" &&
 	timeout 120 babeltrace2 "$tmpdir/stall" >>"$tmpdir/two.bt" 2>>"$tmpdir/bt.err"
 ok $? "babeltrace2 reads both traces" || diag "$(head -n 5 "$tmpdir/bt.err")"
+# A single page the allocator could not give: mm_page_alloc says so with
+# a pfn of all ones, as the kernel's does.  Only the stalling run fails
+# an allocation here, each failed call one svc_alloc_arg_err.
+nerr=$(grep -c ' rpcsim:svc_alloc_arg_err: ' "$tmpdir/two.bt")
+nfail=$(grep ' pagepool:mm_page_alloc: ' "$tmpdir/two.bt" |
+	grep -c 'pfn = 0xFFFFFFFFFFFFFFFF,')
+[ "$nerr" -gt 0 ] && [ "$nfail" -eq "$nerr" ]
+ok $? "each failed single page is an mm_page_alloc with a pfn of all ones ($nfail, $nerr svc_alloc_arg_err)"
 "$ANALYZE" --schema >"$tmpdir/schema.txt"
 python3 - "$tmpdir/two.bt" "$tmpdir/schema.txt" "$tmpdir/two.json" >"$tmpdir/schema.out" <<'PY'
 import json, re, sys
