@@ -20,7 +20,7 @@
 #   3. the enumerations: babeltrace2 prints mode, op, backend, contract,
 #      bulk API and fallback by name;
 #   4. the log levels: --loglevel=TRACE_INFO records the run summaries
-#      (run_start, run_end) and nothing per call.
+#      (run_start, run_end) and nothing per call, nor any pagepool event.
 #
 # It never sees or touches the user's LTTng state (lttng_isolate,
 # tests/utils/lttng.sh): its own LTTNG_HOME and, as root, its own
@@ -406,13 +406,14 @@ grep -q 'mode = ( "array" : container = 2 )' "$tmpdir/two.bt" &&
 ok $? "babeltrace2 prints mode, op, backend, contract, API, fallback by name" ||
 	diag "$(grep -m 3 'run_start\|mm_page_alloc_bulk' "$tmpdir/two.bt")"
 
-# 4. Log levels: the run summaries alone.
-if session info "$tmpdir/info" 'rpcsim:*' --loglevel=TRACE_INFO; then
+# 4. Log levels: the run summaries alone, the allocator's events (all
+#    below rpcsim's) left out too.
+if session info "$tmpdir/info" 'rpcsim:*,pagepool:*' --loglevel=TRACE_INFO; then
 	"$RPCSIM" --alloc=list --requests=500 >/dev/null 2>"$tmpdir/c.err"
 	st=$?
 	done_session info
 	timeout 60 babeltrace2 "$tmpdir/info" 2>/dev/null |
-		sed -n 's/.* \(rpcsim:[a-z_]*\): .*/\1/p' | sort -u >"$tmpdir/info.ev"
+		sed -n 's/.* \([a-z_]*:[a-z_]*\): .*/\1/p' | sort -u >"$tmpdir/info.ev"
 	[ $st -eq 0 ] && [ "$(tr '\n' ' ' <"$tmpdir/info.ev")" = "rpcsim:run_end rpcsim:run_start " ]
 	ok $? "--loglevel=TRACE_INFO records run_start and run_end only" ||
 		diag "exit $st; events: $(cat "$tmpdir/info.ev")"
