@@ -5,9 +5,10 @@
 # page_pool:* events babeltrace2 reads back agree with rpcsim's JSON (one
 # page_pool_alloc_slow per refill, their pages and mean latency; one
 # state_hold per page taken from the allocator, one state_release per page
-# given back; one page_pool_release per RX queue with nothing in flight);
-# rpcsim-analyze reads the same from it (refills, pages and mean per
-# refill, each pool's holds and releases, balanced); text mode prints
+# given back, each with its pool's running count; one page_pool_release
+# per RX queue with nothing in flight); rpcsim-analyze reads the same
+# from it (refills, their pages, allocator calls and mean per refill,
+# each pool's holds and releases, balanced); text mode prints
 # rpcsim-analyze's figures after rpcsim's own, and no session is left
 # behind.
 # Isolated from the user's LTTng state as test_trace.sh is; skipped, not
@@ -46,6 +47,7 @@ for line in open(sys.argv[2]):
     if not m or m.group(2) != pid:
         continue
     f = dict(re.findall(r"(\w+) = (-?\d+)", line.split("}, {", 2)[-1]))
+    f["pool"] = re.search(r"pool = (0x[0-9A-Fa-f]+)", line).group(1)
     ev.setdefault(m.group(1), []).append(f)
 m = d["modes"][0]
 pp = m["page_pool"]
@@ -66,6 +68,18 @@ if len(ev.get("page_pool_state_hold", [])) != pp["hold"]:
     bad.append("state_hold events != hold %d" % pp["hold"])
 if len(ev.get("page_pool_state_release", [])) != pp["release"]:
     bad.append("state_release events != release %d" % pp["release"])
+# each pool's running counts: its state_hold events carry hold 1, 2, ...
+# up to their number, its state_release events release likewise (the
+# releases come from several threads: in any order)
+for kind, key in (("page_pool_state_hold", "hold"),
+                  ("page_pool_state_release", "release")):
+    per = {}
+    for f in ev.get(kind, []):
+        per.setdefault(f["pool"], []).append(int(f[key]))
+    for pool, counts in sorted(per.items()):
+        if sorted(counts) != list(range(1, len(counts) + 1)):
+            bad.append("%s of pool %s: %s counts, not 1 to %d"
+                       % (kind, pool, key, len(counts)))
 rel = ev.get("page_pool_release", [])
 if len(rel) != d["config"]["threads"] or \
    any(f["inflight"] != "0" or f["hold"] != f["release"] for f in rel):
@@ -99,6 +113,8 @@ for m in d["modes"]:
     if am["refills"] != r["refills"] or am["pages"] != r["refill_pages"]:
         bad.append("%s: %d refills of %d pages, rpcsim %d of %d" % (
             m["mode"], am["refills"], am["pages"], r["refills"], r["refill_pages"]))
+    if am["alloc_calls"] != m["alloc_calls"]:
+        bad.append("%s: %d allocator calls, rpcsim %d" % (m["mode"], am["alloc_calls"], m["alloc_calls"]))
     if am["empty"] != m["no_progress"]:
         bad.append("%s: %d refills got no page, rpcsim %d" % (m["mode"], am["empty"], m["no_progress"]))
     # the same latency values: the same mean, to rpcsim's 3 decimals
