@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 #
-# What pagebench's loops call, counted from libpagepool's tracepoints: a
+# What pagebench's loops call, counted from libpagepool's tracepoints, in
+# the lean profile and in the kernel one: a
 # smoke run is one pass of 4 rounds to warm up, then 3 timed runs of 4
 # rounds, 16 rounds per configuration, whatever the machine; each round of
 # the list or array API is one bulk call of that API asking for the bulk
@@ -48,14 +49,20 @@ count()
 }
 
 # trace NAME FREE: pagebench's single, list and array APIs of the buddy
-# pool at bulk 8, freed by FREE, recorded into $tmpdir/NAME.
+# pool at bulk 8, freed by FREE, recorded into $tmpdir/NAME: once in each
+# profile, lean and kernel, whose allocators fire the events from code of
+# their own (alloc/alloc.c, alloc/kernel_alloc.c).
 trace()
 {
 	tr_name=$1 tr_free=$2
 	tr_run()
 	{
-		LD_PRELOAD=$probes run_cmd 60 "$PAGEBENCH" --smoke --pin=off \
-			--allocators=buddy --api=all --bulk=8 --free="$tr_free"
+		for tr_profile in lean kernel; do
+			LD_PRELOAD=$probes run_cmd 60 "$PAGEBENCH" --smoke \
+				--pin=off --profile=$tr_profile \
+				--allocators=buddy --api=all --bulk=8 \
+				--free="$tr_free" || return
+		done
 	}
 	lttng_record "$tr_name" "$tmpdir/$tr_name" \
 		"--subbuf-size=1M --num-subbuf=4" "pagepool:*" none -- tr_run
@@ -72,19 +79,19 @@ for free in put release; do
 	put=$(count "$tmpdir/$free.txt" mm_page_free 'order = 0')
 	batched=$(count "$tmpdir/$free.txt" mm_page_free_batched)
 	echo "$single $put $batched" >"$tmpdir/$free.freed"
-	[ "$st" -eq 0 ] && [ "$list" -eq 16 ] && [ "$array" -eq 16 ] && [ "$whole" -eq 32 ]
-	ok $? "--free=$free: 16 rounds of each bulk API, each one call asking for 8 pages and getting them" ||
+	[ "$st" -eq 0 ] && [ "$list" -eq 32 ] && [ "$array" -eq 32 ] && [ "$whole" -eq 64 ]
+	ok $? "--free=$free, each profile: 16 rounds of each bulk API, each one call asking for 8 pages and getting them" ||
 		diag "record $st: list $list, array $array, whole $whole; $(cat "$ERR" "$tmpdir/bt.err")"
 done
 # The single-page rows: 16 pages, each put (pp_put_page()) whatever
 # --free says.  Every page freed is an mm_page_free (16 + 2 x 16 x 8);
-# those of pp_release_pages() also an mm_page_free_batched.  Each file:
-# single pages, pages freed, pages released.
-[ "$(cat "$tmpdir/put.freed")" = "16 272 0" ]
-ok $? "--free=put: 16 single pages, every page freed (16 + 256), none released" ||
+# those of pp_release_pages() also an mm_page_free_batched.  Twice: one
+# run per profile.  Each file: single pages, pages freed, pages released.
+[ "$(cat "$tmpdir/put.freed")" = "32 544 0" ]
+ok $? "--free=put, each profile: 16 single pages, every page freed (16 + 256), none released" ||
 	diag "$(cat "$tmpdir/put.freed")"
-[ "$(cat "$tmpdir/release.freed")" = "16 272 256" ]
-ok $? "--free=release: 16 single pages, every page freed, the 256 of the bulk rounds released" ||
+[ "$(cat "$tmpdir/release.freed")" = "32 544 512" ]
+ok $? "--free=release, each profile: 16 single pages, every page freed, the 256 of the bulk rounds released" ||
 	diag "$(cat "$tmpdir/release.freed")"
 
 exit_status
