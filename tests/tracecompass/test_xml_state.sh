@@ -11,7 +11,8 @@
 # thread under its own process only, the current run of each process its
 # own, even with a vtid two processes share), give each thread the
 # states its events say, each bulk call its outcome (full, partial,
-# fallback reasons, recorded as enumeration labels or as integers) and
+# fallback reasons, recorded as enumeration labels or, the same events
+# again, as integers) and
 # each page_pool its slow path and pages in flight.  The interpreter
 # must refuse what it does not interpret rather than guess.  Needs
 # python3 only; test_session_profile.sh runs the same on a real trace.
@@ -26,7 +27,7 @@ have_python || plan_skip_all "python3 missing"
 . "$top_srcdir/tests/tracecompass/tc_state.sh"
 tap_tmpdir tc-state
 
-plan_tests 18
+plan_tests 19
 
 cat >"$tmpdir/events" <<'EOF'
 # process 100 starts a list run, then process 200 an array run, while
@@ -45,7 +46,7 @@ cat >"$tmpdir/events" <<'EOF'
 1360 pagepool:mm_page_alloc_bulk vpid=100 vtid=102 procname=rpcsim requested=16 populated=8 allocated=8 variant=array/1 fallback=none/0
 1400 rpcsim:svc_alloc_arg_exit vpid=100 vtid=101 procname=rpcsim allocated=16 alloc_calls=1 retries=0 latency_ns=290
 1450 pagepool:mm_page_alloc_bulk vpid=100 vtid=101 procname=rpcsim requested=16 populated=0 allocated=1 variant=list/0 fallback=watermark/2
-1460 pagepool:mm_page_alloc_bulk vpid=100 vtid=101 procname=rpcsim requested=16 populated=1 allocated=1 variant=array/1 fallback=3
+1460 pagepool:mm_page_alloc_bulk vpid=100 vtid=101 procname=rpcsim requested=16 populated=1 allocated=1 variant=array/1 fallback=trylock/3
 1470 pagepool:mm_page_alloc_bulk vpid=100 vtid=101 procname=rpcsim requested=16 populated=2 allocated=1 variant=array/1 fallback=9
 1500 rpcsim:svc_alloc_arg_exit vpid=200 vtid=201 procname=lt-rpcsim allocated=8 alloc_calls=2 retries=1 latency_ns=190
 1510 pagepool:mm_page_alloc_bulk vpid=200 vtid=201 procname=lt-rpcsim requested=1 populated=0 allocated=1 variant=array/1 fallback=one_page/1
@@ -148,6 +149,19 @@ expect bulk "bulk: each process counts its own outcomes" <<'PY'
 {k: now("Processes/200/Outcomes/" + k) for k in kids("Processes/200/Outcomes")}
     == {"empty": 1, "one_page": 1}
 PY
+# Traces of earlier versions carry the fallback as a plain integer: the
+# same events with every enumeration written as its number alone build
+# the same bulk state system (each reason has its label's condition and
+# its integer's).
+sed 's/=[a-z_]*\/\([0-9]*\)/=\1/g' "$tmpdir/events" >"$tmpdir/events-int"
+python3 "$tc" "$xmldir/rpcsim-bulk.xml" --script "$tmpdir/events-int" \
+	>"$tmpdir/bulk-int.json" 2>"$tmpdir/bulk-int.err"
+st=$?
+[ $st -eq 0 ] && ! grep -q '=[a-z_]*/[0-9]' "$tmpdir/events-int" &&
+	cmp -s "$tmpdir/bulk.json" "$tmpdir/bulk-int.json"
+ok $? "bulk: the same states and counts from integers as from labels" ||
+	diag "exit $st" "$(cat "$tmpdir/bulk-int.err")" \
+		"$(diff "$tmpdir/bulk.json" "$tmpdir/bulk-int.json" | head -c 2000)"
 
 # 3. page_pool, pool 0xaaa0 = 43680 in both processes.
 expect page-pool "page_pool: the same pool address in two processes, two rows" <<'PY'
