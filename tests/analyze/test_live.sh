@@ -4,7 +4,8 @@
 # Live analysis: rpcsim --trace-live sends its run to a real lttng-relayd
 # on loopback (ports of its own, output folder in the test's tmpdir),
 # while rpcsim-analyze --live follows it through babeltrace2's lttng-live
-# source.  Checked: interval lines appear before the end of the run; the
+# source.  Checked: interval lines appear before the end of the run, and
+# their calls and means add up to the whole run's; the
 # whole-run report at the end is the one rpcsim-analyze prints for the
 # trace the relay daemon wrote; that trace agrees with rpcsim's own
 # figures; bad URLs and no relay daemon are one-line errors (exit 2 and
@@ -326,6 +327,32 @@ sys.exit(0 if seen == want else 1)
 PY
 )
 ok $? "the interval lines add up to the whole run's calls ($res)"
+# and their means to the whole run's latency: each line's mean times its
+# calls is that line's sum of latency_ns to the line's rounding (0.0005
+# us a call), so the sums of a mode's lines are its total within
+# 0.0005 us times its calls
+res=$(python3 - "$tmpdir/live.out" "$tmpdir/disk.json" <<'PY'
+import json, re, sys
+total = {}
+for line in open(sys.argv[1]):
+    if not line.startswith("t="):
+        continue
+    for mode, us, n in re.findall(r" (single|list|array) ([0-9.]+) us \(([0-9,]+) calls?\)", line):
+        total[mode] = total.get(mode, 0) + float(us) * int(n.replace(",", ""))
+a = json.load(open(sys.argv[2]))
+names = {"Single page": "single", "Bulk list": "list", "Bulk array": "array"}
+bad = []
+for m in a["modes"]:
+    mode = names[m["label"]]
+    want = m["latency_ns"]["mean_ns"] * m["calls"] / 1000
+    if abs(total.get(mode, 0) - want) > 0.0005 * m["calls"] + 0.01:
+        bad.append("%s: the lines make %.3f us, the report %.3f us"
+                   % (mode, total.get(mode, 0), want))
+print("; ".join(bad) if bad else "%d modes" % len(a["modes"]))
+sys.exit(1 if bad else 0)
+PY
+)
+ok $? "the interval lines' means make the whole run's latency ($res)"
 
 # a session the relay daemon does not have: ends, says so
 relay_up "$tmpdir/relay2" || diag "$(cat "$tmpdir/relay2.log")"
