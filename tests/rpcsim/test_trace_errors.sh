@@ -6,8 +6,9 @@
 # plain lttng create/enable-event/start/stop workflow on the providers;
 # a truncated and a corrupted rpcsim trace; a run that a deadline or a
 # terminal's signal ends takes its session with it; a folder that holds
-# a trace, or that another rpcsim records into, is refused; a failed
-# analysis of the run's own trace fails the run; a full file system
+# a trace, or that another rpcsim records into, is refused; another
+# rpcsim running meanwhile is not recorded; a failed analysis of the
+# run's own trace fails the run; a full file system
 # under the trace is said as such (as root); and --trace with no session
 # daemon.  Nothing here times anything but to catch a hang: it runs
 # beside other tests.  Isolated from the user's LTTng state as
@@ -24,7 +25,7 @@ lttng_test_isolated "$0" "$@"
 . "$top_srcdir/tests/rpcsim/common.sh"
 need_trace analyze
 
-plan_tests 31
+plan_tests 32
 full_mount=
 tap_at_exit 'st=$?; [ $st -eq 0 ] || diag "exit status $st (planned $tap_planned, ran $tap_run, failed $tap_failed)"'
 tap_at_exit '[ -z "$full_mount" ] || umount "$full_mount" || diag "umount $full_mount failed"'
@@ -177,11 +178,27 @@ run --requests=100 --trace="$tmpdir/two" --quiet
 [ "$status" -eq 1 ] && grep -q 'is in use: another rpcsim --trace is recording into it' "$ERR"
 ok $? "a second rpcsim --trace into the same folder at once: exit 1, refused (exit $status)" ||
 	diag "$(head -c 1000 "$ERR")"
+# A session records every instrumented process of the user: rpcsim's
+# keeps its own (a filter on its vpid).  Another rpcsim, not traced, runs
+# while the first one records: the first one's trace holds one process.
+run --requests=300 --threads=1 --quiet
+other=$status
+kill -0 "$first" 2>/dev/null
+during=$?
 wait_bounded "$first" 120
 [ "$status" -eq 0 ] && grep -q '^Bulk array: .* per call over .* calls$' "$tmpdir/first.out" &&
 	! grep -q 'failed\|could not read' "$tmpdir/first.err"
 ok $? "  the first run's own trace is whole and analyzed (exit $status)" ||
 	diag "$(head -c 1000 "$tmpdir/first.err")"
+if [ "$during" -eq 0 ]; then
+	babeltrace2 "$tmpdir/two" 2>/dev/null |
+		sed -n 's/.* vpid = \([0-9]*\),.*/\1/p' | sort -u >"$tmpdir/two.vpids"
+	[ "$other" -eq 0 ] && [ "$(wc -l <"$tmpdir/two.vpids")" -eq 1 ]
+	ok $? "  and holds its own events only, not those of an rpcsim run meanwhile (exit $other)" ||
+		diag "vpids: $(tr '\n' ' ' <"$tmpdir/two.vpids")"
+else
+	skip 1 "the first run ended before the other one did (a loaded machine)"
+fi
 # The analysis of its own trace failing is a failure of the run.
 printf '#!/bin/sh\necho "rpcsim-analyze: $1: a broken trace" >&2\nexit 1\n' >"$tmpdir/bad-analyze"
 chmod +x "$tmpdir/bad-analyze"
