@@ -16,7 +16,7 @@ if ! have_python; then
 	echo "1..0 # SKIP python3 missing"
 	exit 0
 fi
-plan_tests 24
+plan_tests 25
 
 # json KEY...: python expression over the first mode of $OUT's document.
 json()
@@ -49,6 +49,13 @@ ran_ok "trylock=50, list: every request served"
 [ "$(json 'm["counters"]["bulk_fallback_trylock"]')" -gt 0 ] &&
 [ "$(json 'm["waits"]')" -gt 0 ]
 ok $? "trylock=50, list: fallbacks ($(json 'm["counters"]["bulk_fallback_trylock"]')) and waits ($(json 'm["waits"]')) counted"
+# wait_s is in seconds: each wait sleeps at least --retry-wait (10 us),
+# and the threads cannot wait longer than they ran (threads x elapsed_s).
+# A wrong unit is off by 1000 at least: beyond one bound or the other.
+python3 -c 'import json, sys
+d = json.load(open(sys.argv[1])); m = d["modes"][0]
+assert m["waits"] * 10e-6 <= m["wait_s"] <= d["config"]["threads"] * m["elapsed_s"]' "$OUT"
+ok $? "trylock=50, list: wait_s in seconds, between waits x --retry-wait and threads x elapsed_s ($(json 'm["wait_s"]') s)"
 
 run_env PAGEPOOL_FAULT=trylock=50 --alloc=array --requests=2000 --json
 ran_ok "trylock=50, array: every request served"
