@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: MIT
 #
 # What rpcsim --trace does beside the latencies test_trace.sh checks, and
-# how it fails: --trace-events=all records every pagepool event; the
+# how it fails: --trace-events=all records every pagepool event, and
+# each bulk call's fallback reason as rpcsim counted it (a pool at its
+# minimum, where the watermark refuses most bulk calls); the
 # plain lttng create/enable-event/start/stop workflow on the providers;
 # a truncated and a corrupted rpcsim trace; a run that a deadline or a
 # terminal's signal ends takes its session with it; a folder that holds
@@ -25,7 +27,7 @@ lttng_test_isolated "$0" "$@"
 . "$top_srcdir/tests/rpcsim/common.sh"
 need_trace analyze
 
-plan_tests 32
+plan_tests 34
 full_mount=
 tap_at_exit 'st=$?; [ $st -eq 0 ] || diag "exit status $st (planned $tap_planned, ran $tap_run, failed $tap_failed)"'
 tap_at_exit '[ -z "$full_mount" ] || umount "$full_mount" || diag "umount $full_mount failed"'
@@ -72,6 +74,45 @@ print("%d of %d calls, %d with populated entries, %d one-page fallbacks" %
       (n - bad, n, holes, one))
 sys.exit(0 if n and not bad and holes and one else 1)')
 ok $? "mm_page_alloc_bulk: populated + allocated = requested for every full call ($res)"
+# Each fallback reason as rpcsim counted it, in both profiles (each
+# traces its own fallbacks): one thread at the smallest pool rpcsim takes
+# (its own message names 1452k) finds the free pages under the low
+# watermark plus the call's pages, so most bulk calls of both bulk modes
+# fall back for the watermark (hundreds each, always some: one thread, a
+# fixed seed), some for one page.  The analysis of the trace must count,
+# per mode and reason, what rpcsim's JSON counted.
+for profile in kernel lean; do
+	run --alloc=all --threads=1 --file-size=256k --io-size=64k \
+		--pool-size=1452k --profile=$profile --requests=100 \
+		--trace="$tmpdir/trace-wm-$profile" --trace-events=all --json
+	cp "$OUT" "$tmpdir/wm.json"
+	"$ANALYZE" --json "$tmpdir/trace-wm-$profile" >"$tmpdir/wm-analyze.json" \
+		2>"$tmpdir/wm.err"
+	res=$(python3 - "$tmpdir/wm.json" "$tmpdir/wm-analyze.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+a = json.load(open(sys.argv[2]))
+bad, seen = [], []
+for rm in r["modes"]:
+    am = [m for m in a["modes"] if m["label"] == rm["label"]]
+    k = rm["counters"]
+    want = {x: k["bulk_fallback_" + x]
+            for x in ("one_page", "watermark", "trylock", "empty")}
+    got = dict(am[0]["bulk"]["fallback"]) if len(am) == 1 else None
+    if got:
+        got.pop("none")
+    if got != want:
+        bad.append("%s: trace %s, rpcsim %s" % (rm["mode"], got, want))
+    seen.append("%s %d" % (rm["mode"], want["watermark"]))
+ok = not bad and all(m["counters"]["bulk_fallback_watermark"] > 0
+                     for m in r["modes"] if m["mode"] != "single")
+print("; ".join(bad) if bad else "watermark fallbacks: " + ", ".join(seen))
+sys.exit(0 if ok else 1)
+PY
+)
+	ok $? "$profile profile: each fallback reason of mm_page_alloc_bulk is the one rpcsim counted ($res)" ||
+		diag "exit $status: $(head -c 500 "$ERR"; cat "$tmpdir/wm.err")"
+done
 
 # 2. The plain workflow, by hand: create, enable-event, vtid, start, run,
 #    stop, destroy, then babeltrace2.  Other instrumented processes may
