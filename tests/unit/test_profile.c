@@ -30,7 +30,12 @@
 
 #define POOL_PAGES	4096UL
 
-static struct pp_pool *profile_pool(enum pp_profile profile, bool init)
+/*
+ * A pool of @profile, zeroing pages on allocation with @init, its debug
+ * checks (CONFIG_DEBUG_VM) on with @debug, else as PAGEPOOL_DEBUG says.
+ */
+static struct pp_pool *config_pool(enum pp_profile profile, bool init,
+				   bool debug)
 {
 	struct pp_pool_config cfg;
 	struct pp_pool *pool;
@@ -38,12 +43,20 @@ static struct pp_pool *profile_pool(enum pp_profile profile, bool init)
 	test_pool_config(&cfg, POOL_PAGES, 8, 48, 1);
 	cfg.profile = profile;
 	cfg.init_on_alloc = init;
+	if (debug)
+		cfg.debug = true;
 	pool = pp_pool_create(&cfg);
 	if (!pool)
-		bail_out("pp_pool_create(%s profile): %s",
-			 pp_profile_name(profile), strerror(errno));
+		bail_out("pp_pool_create(%s profile%s): %s",
+			 pp_profile_name(profile), debug ? ", debug" : "",
+			 strerror(errno));
 	test_pool_pin(pool);
 	return pool;
+}
+
+static struct pp_pool *profile_pool(enum pp_profile profile, bool init)
+{
+	return config_pool(profile, init, false);
 }
 
 /* pp_pool_create(@arg): 0 (the pool destroyed again), or its errno. */
@@ -406,23 +419,6 @@ static void take_every_page(struct pp_pool *pool)
 	put_list(pool, &held);
 }
 
-/* A kernel-profile pool with the debug checks on (CONFIG_DEBUG_VM). */
-static struct pp_pool *debug_pool(void)
-{
-	struct pp_pool_config cfg;
-	struct pp_pool *pool;
-
-	test_pool_config(&cfg, POOL_PAGES, 8, 48, 1);
-	cfg.profile = PP_PROFILE_KERNEL;
-	cfg.debug = true;
-	pool = pp_pool_create(&cfg);
-	if (!pool)
-		bail_out("pp_pool_create(kernel profile, debug): %s",
-			 strerror(errno));
-	test_pool_pin(pool);
-	return pool;
-}
-
 static void misuse_child(void *arg)
 {
 	const struct misuse *m = arg;
@@ -461,7 +457,7 @@ static void misuse_child(void *arg)
 	case 6:	/* PG_locked on a page freed, debug checks on */
 		pp_put_page(pool, p);
 		pp_pool_destroy(pool);
-		pool = debug_pool();
+		pool = config_pool(PP_PROFILE_KERNEL, false, true);
 		p = pp_alloc_page(pool, PP_GFP_KERNEL);
 		p->page_flags |= TEST_PG_LOCKED;
 		pp_put_page(pool, p);
@@ -476,16 +472,26 @@ static void misuse_child(void *arg)
 	exit(pp_pool_destroy(pool) == 0 ? 0 : 3);
 }
 
+/*
+ * Misuse @what (misuse_child()) on a @profile pool, in a child: with
+ * @text it must abort saying @text, without it exit 0.  The child's
+ * output is shown when it does not.
+ */
 static bool misuse(enum pp_profile profile, int what, const char *text,
 		   struct child_result *res)
 {
 	struct misuse m = { profile, what };
+	bool as_said;
 
 	if (!run_in_child(misuse_child, &m, 30, res))
 		return false;
 	if (!text)
-		return child_exited_ok(res);
-	return child_aborted(res) && strstr(res->output, text);
+		as_said = child_exited_ok(res);
+	else
+		as_said = child_aborted(res) && strstr(res->output, text);
+	if (!as_said)
+		diag_text("child: ", res->output);
+	return as_said;
 }
 
 static void test_checks(void)
@@ -501,8 +507,6 @@ static void test_checks(void)
 	   "reported and aborts, both profiles");
 	k = misuse(PP_PROFILE_KERNEL, 1, "bad because: non-NULL mapping",
 		   &res);
-	if (!k)
-		diag_text("child: ", res.output);
 	l = misuse(PP_PROFILE_LEAN, 1, NULL, &res);
 	ok(k && l, "kernel profile: a page freed with a mapping is a bad page "
 	   "when it goes to the buddy lists (bulkfree_pcp_prepare()), not "
@@ -514,23 +518,15 @@ static void test_checks(void)
 	ok(k, "kernel profile: put_page() of a page whose lru.next carries a "
 	   "tail page's bit is reported (compound_head())");
 	k = misuse(PP_PROFILE_KERNEL, 4, NULL, &res);
-	if (!k)
-		diag_text("child: ", res.output);
 	l = misuse(PP_PROFILE_KERNEL, 5, NULL, &res);
-	if (!l)
-		diag_text("child: ", res.output);
 	ok(k && l, "kernel profile: PG_referenced and PG_uptodate left on a "
 	   "freed page are cleared (free_pages_prepare()), a memcg charge "
 	   "dropped (mem_cgroup_uncharge()): no bad page when the page goes "
 	   "to the buddy lists or comes back");
 	k = misuse(PP_PROFILE_KERNEL, 6, "bad because: PAGE_FLAGS_CHECK_AT_FREE "
 		   "flag(s) set", &res);
-	if (!k)
-		diag_text("child: ", res.output);
 	l = misuse(PP_PROFILE_KERNEL, 7, "bad because: PAGE_FLAGS_CHECK_AT_PREP "
 		   "flag(s) set", &res);
-	if (!l)
-		diag_text("child: ", res.output);
 	ok(k && l, "kernel profile: PG_locked on a page freed with debug checks "
 	   "on is a bad page of PAGE_FLAGS_CHECK_AT_FREE; a flag written on "
 	   "a free page, one of PAGE_FLAGS_CHECK_AT_PREP when a refill takes "
