@@ -8,7 +8,8 @@
  * come back last freed first) and flushed by a drain; the knobs (thread
  * cache on/off, its slot
  * count, batch_alloc on/off); pp_pool_destroy() refusing while a page is
- * out and then destroying the arena with every page back; a pool too small
+ * out and then destroying the arena with every page back and giving its
+ * thread caches back to jemalloc; a pool too small
  * for jemalloc's first metadata block; and the process's malloc() staying
  * glibc's (or ASan's), so a page freed to the pool never comes out of
  * malloc().
@@ -175,6 +176,41 @@ static void test_destroy(void)
 	ok(pp_pool_destroy(pool) == 0,
 	   "pp_pool_destroy - after the put: arena destroyed, every page "
 	   "back in the buddy allocator");
+}
+
+/*
+ * pp_pool_destroy() gives the pool's explicit tcaches back: jemalloc has
+ * a few thousand (MALLOCX_TCACHE_MAX), so a program that creates and
+ * destroys pools would run out of them otherwise.  jemalloc hands out
+ * the index destroyed last first: an index taken and given back just
+ * before the pool, the pool's one tcache (one CPU) takes it, and it is
+ * the next one handed out after the pool is destroyed, unless the pool
+ * kept it.  mallctl() is looked up in the process (libpagepool's
+ * jemalloc), as this program does not link jemalloc itself.
+ */
+static void test_tcache_returned(void)
+{
+	int (*ctl)(const char *, void *, size_t *, void *, size_t) =
+		(int (*)(const char *, void *, size_t *, void *, size_t))
+		dlsym(RTLD_DEFAULT, "mallctl");
+	unsigned int before = 0, after = 0;
+	size_t len = sizeof(before);
+	bool got;
+
+	if (!ctl) {
+		skip(1, "mallctl() not found in the process");
+		return;
+	}
+	got = !ctl("tcache.create", &before, &len, NULL, 0) &&
+	      !ctl("tcache.destroy", NULL, NULL, &before, sizeof(before));
+	pp_pool_destroy(je_pool(NR_PAGES, true, true));
+	len = sizeof(after);
+	got = got && !ctl("tcache.create", &after, &len, NULL, 0);
+	ok(got && after == before,
+	   "pp_pool_destroy - the pool's tcache is given back to jemalloc "
+	   "(index %u before the pool, %u after)", before, after);
+	if (got)
+		ctl("tcache.destroy", NULL, NULL, &after, sizeof(after));
 }
 
 static void test_too_small(void)
@@ -422,15 +458,16 @@ int main(int argc, char **argv)
 		printf("%ld\n", pp_jemalloc_tcache_slots());
 		return 0;
 	}
-	plan_tests(27);
+	plan_tests(28);
 	if (pp_jemalloc_tcache_slots() == -EOPNOTSUPP) {
 		test_without_jemalloc();
-		skip(25, "libpagepool built without jemalloc "
+		skip(26, "libpagepool built without jemalloc "
 		     "(./configure --without-jemalloc)");
 		return exit_status();
 	}
 	test_pages();
 	test_destroy();
+	test_tcache_returned();
 	test_too_small();
 	test_geometry();
 	test_knobs();
