@@ -643,20 +643,8 @@ printf 'not json\n' >"$tmpdir/garbage.json"
 : >"$tmpdir/empty.json"
 printf '{"program": "pagebench", "results": []}\n' >"$tmpdir/foreign.json"
 printf '[1, 2, 3]\n' >"$tmpdir/array.json"
-# edited FIXTURE OUT PYTHON TEXT: OUT is FIXTURE with d (the document)
-# changed by PYTHON; FIXTURE and OUT, in that order, fail: exit 1, one
-# line naming TEXT.
-edited()
-{
-	python3 - "$fixtures/$1" "$tmpdir/$2" "$3" <<'EOF'
-import json, sys
-d = json.load(open(sys.argv[1]))
-exec(sys.argv[3])
-open(sys.argv[2], "w").write(json.dumps(d, indent=1) + "\n")
-EOF
-	fails 1 "$4" "$1" "$tmpdir/$2"
-}
-# edit FIXTURE OUT PYTHON: OUT is FIXTURE with d changed by PYTHON.
+# edit FIXTURE OUT PYTHON: OUT is FIXTURE with d (the document) changed
+# by PYTHON.
 edit()
 {
 	python3 - "$fixtures/$1" "$tmpdir/$2" "$3" <<'EOF'
@@ -665,6 +653,13 @@ d = json.load(open(sys.argv[1]))
 exec(sys.argv[3])
 open(sys.argv[2], "w").write(json.dumps(d, indent=1) + "\n")
 EOF
+}
+# edited FIXTURE OUT PYTHON TEXT: edit, then FIXTURE and OUT, in that
+# order, fail: exit 1, one line naming TEXT.
+edited()
+{
+	edit "$1" "$2" "$3"
+	fails 1 "$4" "$1" "$tmpdir/$2"
 }
 printf '{"program": "rpcsim", "config": {}, "modes": []}\n' >"$tmpdir/nomode.json"
 fails 1 "missing.json: cannot open" plain.json "$tmpdir/missing.json"

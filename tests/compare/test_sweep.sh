@@ -368,20 +368,27 @@ compare_sweep "$tmpdir/pb"
 ok $? "two pagebench files: their table, exit 0" ||
 	diag "exit $status: $(cat "$ERR")" "$(head -n 3 "$OUT")"
 
-# pb_refused CASE PATTERN PYTHON: $PB1 changed by PYTHON is refused: one
-# line naming it and PATTERN, exit 1, the other file's row alone tabulated.
-pb_refused()
+# pb_refused_in FILE ROWS DESCRIPTION PATTERN PYTHON: the pagebench
+# folder with FILE changed by PYTHON is refused: one line naming FILE and
+# PATTERN, exit 1, the other file's ROWS rows alone tabulated.
+pb_refused_in()
 {
 	n=$((n + 1))
 	d="$tmpdir/bad$n"
 	cp -r "$tmpdir/pb" "$d"
-	json_edit "$d/$PB1" "$3"
+	json_edit "$d/$1" "$5"
 	compare_sweep "$d"
 	[ "$status" -eq 1 ] && [ "$(wc -l <"$ERR")" -eq 1 ] &&
-		grep -q "^rpcsim-compare: $d/$PB1: $2" "$ERR" &&
-		[ "$(head -n 1 "$OUT")" = "pagebench: 1 row of 1 result file" ]
-	ok $? "pagebench: $1: exit 1, one line naming the file and the field" ||
-		diag "exit $status: $(cat "$ERR")" "$(head -n 3 "$OUT")"
+		grep -q "^rpcsim-compare: $d/$1: $4" "$ERR" &&
+		[ "$(head -n 1 "$OUT")" = "pagebench: $2 of 1 result file" ]
+	ok $? "$3" || diag "exit $status: $(cat "$ERR")" "$(head -n 3 "$OUT")"
+}
+# pb_refused CASE PATTERN PYTHON: the same of $PB1, file 2's 1 row left.
+pb_refused()
+{
+	pb_refused_in "$PB1" "1 row" \
+		"pagebench: $1: exit 1, one line naming the file and the field" \
+		"$2" "$3"
 }
 pb_refused "ns_per_page NaN" \
 	'results\[0\].ns_per_page: NaN: expected a finite number 0 to 1e+12$' \
@@ -444,15 +451,10 @@ compare_sweep "$d"
 ok $? "pagebench set by hand: a spread of 0 is 0.0%, the change against file 1's median" ||
 	diag "exit $status: $(cat "$ERR")" "$(cat "$OUT")"
 # A configuration twice in the second file: named by its own index.
-d="$tmpdir/pbtwice"
-cp -r "$tmpdir/pb" "$d"
-json_edit "$d/$PB2" 'doc["results"].append(doc["results"][0])'
-compare_sweep "$d"
-[ "$status" -eq 1 ] && [ "$(wc -l <"$ERR")" -eq 1 ] &&
-	grep -q "^rpcsim-compare: $d/$PB2: results\[1\]: buddy array bulk 64 merged again (results\[0\] is that configuration too)" "$ERR" &&
-	[ "$(head -n 1 "$OUT")" = "pagebench: 6 rows of 1 result file" ]
-ok $? "pagebench: a configuration twice in the second file, named by its index there" ||
-	diag "exit $status: $(cat "$ERR")" "$(head -n 3 "$OUT")"
+pb_refused_in "$PB2" "6 rows" \
+	"pagebench: a configuration twice in the second file, named by its index there" \
+	'results\[1\]: buddy array bulk 64 merged again (results\[0\] is that configuration too)' \
+	'doc["results"].append(doc["results"][0])'
 # the shortest runs pagebench takes (0.1 ms, less its rounding slack)
 run_cmd 60 "$PAGEBENCH" --allocators=lifo --api=array --bulk=64 --smoke \
 	--runs=1 --run-ms=0.0999999995 --results="$tmpdir/pbshort"
