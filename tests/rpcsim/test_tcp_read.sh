@@ -16,7 +16,7 @@
 # shellcheck source=tests/rpcsim/common.sh
 . "$top_srcdir/tests/rpcsim/common.sh"
 
-plan_tests 14
+plan_tests 15
 
 # check EXPR...: evaluate a python expression on the first mode of the
 # JSON document in $OUT (m) and its config (c); exit 0 when true.
@@ -106,6 +106,23 @@ grep -q '^  workload: .*; 5000 B per socket read$' "$OUT" &&
 	grep -q '^  refill: .* WRITE; [0-9,]* short reads) in ' "$OUT"
 ok $? "the text names the read size and counts the short reads" ||
 	diag "$(grep -E 'workload|refill' "$OUT")"
+
+# Each run's line counts requests per second, not calls (5 a request
+# here): two runs of n requests each, so the summary's rate, all requests
+# over both runs' time, is the harmonic mean of the two lines' rates.
+run --alloc=array --threads=1 --requests=$n --mix=read:0,write:1 \
+	--file-size=2m --tcp-read=64k --repeat=2
+[ "$status" -eq 0 ] && python3 -c 'import re, sys
+text = open(sys.argv[1]).read()
+rates = [float(r.replace(",", "")) for r in
+	 re.findall(r"^  \[run [12]/2\] .*, ([0-9,]+) requests/s$", text, re.M)]
+total = float(re.search(r"^SUMMARY .* requests_per_s=([0-9]+) ", text,
+			re.M).group(1))
+harmonic = 2 / sum(1 / r for r in rates)
+sys.exit(0 if len(rates) == 2 and
+	 abs(total - harmonic) <= 1 + 1e-3 * total else 1)' "$OUT"
+ok $? "--tcp-read=64k --repeat=2: each run's rate is in requests/s, the summary's their harmonic mean" ||
+	diag "exit $status: $(grep -E '\[run|^SUMMARY' "$OUT")"
 
 # Stopped inside records: the pool starves (all but 600 pages kept back),
 # calls are given up while a record's pages are set aside; they go back.
