@@ -59,12 +59,14 @@
  * and freed, the call counters equal the calls made; drain_all counts
  * every drain the threads made (and no more than the slow path's on
  * top); the lock implementation counted no rseq restart; after a drain
- * the buddy lists have their shape right after create;
+ * the kernel profile's NR_FREE_PAGES is within the CPUs' differentials
+ * of the pages free (the lean profile's exact), and the buddy lists have
+ * their shape right after create;
  * pp_pool_destroy() returns 0.  At the end: the rseq rounds together
  * counted restarts (pcp_restart_*), so the kernel did abort sections and
  * they did run again (skipped, saying why, where no round ran rseq).
  *
- * TAP on stdout (six checks per round, one at the end).  The restarts
+ * TAP on stdout (seven checks per round, one at the end).  The restarts
  * counted say how often the abort paths ran; the checks above say they
  * lost nothing.  make check runs
  * it for 3 s (stress/pp-stress-check.sh); make stress for
@@ -1102,17 +1104,62 @@ static void round_check(struct round *r, const struct round_tally *t)
 }
 
 /*
+ * The most the kernel profile's NR_FREE_PAGES may lag nr_free: each CPU's
+ * differential of each zone stays within the zone's stat_threshold, which
+ * is calculate_normal_threshold()'s 2 * fls(CPUs) * (1 + fls(the zone's
+ * size in 128 MiB units)), at most 125 (include/pagepool/pagepool.h,
+ * nr_free_folded).
+ */
+static unsigned long fls_of(unsigned long x)
+{
+	return x ? 64UL - (unsigned long)__builtin_clzl(x) : 0;
+}
+
+static unsigned long fold_bound(struct pp_pool *pool, unsigned int nr_cpus)
+{
+	unsigned long bound = 0;
+
+	for (unsigned int n = 0; n < pp_pool_nr_nodes(pool); n++) {
+		struct pp_node_vmstat nv;
+		unsigned long t;
+
+		if (pp_pool_node_vmstat(pool, n, &nv))
+			return 0;
+		/* 128 MiB of 4 KiB pages: 2^15 */
+		t = 2 * fls_of(nr_cpus) * (1 + fls_of(nv.nr_pages >> 15));
+		bound += nr_cpus * (t < 125 ? t : 125);
+	}
+	return bound;
+}
+
+/*
  * Round @r's pool drained must have the shape it had after create (buddy
- * backend) and be destroyed without a leak; then the round is freed.
+ * backend), NR_FREE_PAGES must be within the CPUs' differentials of the
+ * pages free (exact on the lean profile), and the pool must be destroyed
+ * without a leak; then the round is freed.
  */
 static void round_destroy(struct round *r)
 {
 	struct pp_vmstat st;
 	bool same_shape = true;
+	unsigned long bound, gap;
 	int err;
 
 	pp_pool_drain(r->pool);
 	pp_pool_vmstat(r->pool, &st);
+	/*
+	 * Every path that moves pages between the buddy lists and anywhere
+	 * else moves NR_FREE_PAGES with them, the rare ones included: a
+	 * refill that finds its list stopped by a remote drain (rseq) puts
+	 * its pages back, and their count, under the same zone lock.
+	 */
+	bound = st.profile == PP_PROFILE_KERNEL ?
+		fold_bound(r->pool, st.nr_cpus) : 0;
+	gap = st.nr_free > st.nr_free_folded ? st.nr_free - st.nr_free_folded :
+	      st.nr_free_folded - st.nr_free;
+	ok(gap <= bound, "round %u: NR_FREE_PAGES %lu, %lu pages free: %lu "
+	   "apart, the CPUs' differentials allow %lu", r->index,
+	   st.nr_free_folded, st.nr_free, gap, bound);
 	if (r->cfg.backend == PP_BACKEND_BUDDY)
 		same_shape = st.nr_free == r->nr_pages && st.nr_pcp == 0 &&
 			     free_area_equal(&st, &r->initial);
