@@ -168,10 +168,12 @@ ok $? "t1: a trace given twice is read once"
 # t2: no vtid context
 
 # a mode_name with a quote, a backslash, a tab, a control character, UTF-8
-# and a byte that is not UTF-8, for the JSON escaping
+# and a byte that is not UTF-8, for the JSON escaping; latencies of 1 to
+# 5 s reported (not waited): one in five needs latency_ns's 64 bits
 t2_gen()
 {
-	timeout 120 "$TG" --calls=200 --latency=1000 \
+	timeout 120 "$TG" --calls=200 --latency=1000000000 \
+		--step=1000000000 --no-spin \
 		--mode-name="$(printf 'q"b\\s\ttab\001\303\251\377')" >/dev/null
 }
 lttng_record t2 "$tmpdir/t2" "--subbuf-size=1M --num-subbuf=4" \
@@ -179,8 +181,11 @@ lttng_record t2 "$tmpdir/t2" "--subbuf-size=1M --num-subbuf=4" \
 ok $? "record t2 (no vtid context)"
 analyze t2 "$tmpdir/t2"
 analyze t2j --json "$tmpdir/t2"
-line_in t2 "Bulk array:   1.200 us per call over 200 calls"
+# latency_ns = 1 s + (i % 5) s over 200 calls: mean 3 s, 40 calls of 5 s
+line_in t2 "Bulk array:  3000000.000 us per call over 200 calls"
 ok $? "t2: exit status 0, calls found"
+jtrue "$tmpdir/t2j.out" 'mode(2)["latency_ns"]["sum_ns"] == 600 * 10**9 and mode(2)["latency_ns"]["max_ns"] == 5 * 10**9'
+ok $? "t2: a latency past 2^32 ns is read whole (max 5 s, sum 600 s)"
 err_has t2 'no vtid context'
 ok $? "t2: says vtid is missing"
 jtrue "$tmpdir/t2j.out" 'not d["vtid"] and mode(2)["timestamps"] is None'
