@@ -9,13 +9,15 @@
  * cache on/off, its slot
  * count, batch_alloc on/off); pp_pool_destroy() refusing while a page is
  * out and then destroying the arena with every page back and giving its
- * thread caches back to jemalloc; a pool too small
+ * thread caches back to jemalloc; the hooks zeroing what jemalloc asks
+ * them to zero; a pool too small
  * for jemalloc's first metadata block; and the process's malloc() staying
  * glibc's (or ASan's), so a page freed to the pool never comes out of
  * malloc().
  *
  * "slots" as the first argument: print pp_jemalloc_tcache_slots() and
- * exit (run by the test under another MALLOC_CONF).
+ * exit; "zeroed": test_zeroed()'s scenario (each run by the test under
+ * another MALLOC_CONF).
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -341,22 +343,26 @@ static void test_knobs(void)
 		pp_pool_destroy(pool);
 }
 
-/* pp_jemalloc_tcache_slots() of a child started with @conf. */
-static long slots_under(const char *conf)
+/*
+ * This program run again as "test_jemalloc @mode" with MALLOC_CONF=@conf
+ * (jemalloc reads it once, at start); what it printed in @out.  False if
+ * it could not run or printed nothing.
+ */
+static bool run_self_under(const char *conf, char *mode, char *out,
+			   size_t len)
 {
-	char *argv[] = { "test_jemalloc", "slots", NULL };
-	char env_conf[128], path[64];
+	char *argv[] = { "test_jemalloc", mode, NULL };
+	char path[64];
 	int fd[2], status;
-	char out[32] = "";
 	pid_t pid;
 	posix_spawn_file_actions_t fa;
+	size_t got = 0;
 	ssize_t n;
 
-	snprintf(env_conf, sizeof(env_conf), "%s", conf);
 	snprintf(path, sizeof(path), "/proc/%d/exe", (int)getpid());
 	if (pipe(fd))
-		return -1;
-	setenv("MALLOC_CONF", env_conf, 1);
+		return false;
+	setenv("MALLOC_CONF", conf, 1);
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_adddup2(&fa, fd[1], STDOUT_FILENO);
 	posix_spawn_file_actions_addclose(&fa, fd[0]);
@@ -365,9 +371,20 @@ static long slots_under(const char *conf)
 	posix_spawn_file_actions_destroy(&fa);
 	unsetenv("MALLOC_CONF");
 	close(fd[1]);
-	n = read(fd[0], out, sizeof(out) - 1);
+	while (got + 1 < len &&
+	       (n = read(fd[0], out + got, len - 1 - got)) > 0)
+		got += (size_t)n;
+	out[got] = '\0';
 	close(fd[0]);
-	if (pid < 0 || waitpid(pid, &status, 0) < 0 || n <= 0)
+	return pid >= 0 && waitpid(pid, &status, 0) >= 0 && got > 0;
+}
+
+/* pp_jemalloc_tcache_slots() of a child started with @conf. */
+static long slots_under(const char *conf)
+{
+	char out[32];
+
+	if (!run_self_under(conf, "slots", out, sizeof(out)))
 		return -1;
 	return strtol(out, NULL, 10);
 }
@@ -387,6 +404,93 @@ static void test_tcache_slots(void)
 	   "pp_jemalloc_tcache_slots - follows MALLOC_CONF: min=max=64 -> "
 	   "64, min 33 -> 34, tcache:false -> 0 (%ld, %ld, %ld)", n64, odd,
 	   off);
+}
+
+/*
+ * The scenario of test_zeroed(), in a child: a 1,024-page pool (512 for
+ * jemalloc's first metadata block), every page it hands out written with
+ * 0xa5, one page in 16 kept and the others given back to the buddy
+ * allocator (pp_pool_drain()), so that its free pages are dirty runs of
+ * 15; then one order-2 block.  Prints the block's pfn, its bytes that are
+ * not zero and its pages that were not written before ("-1" without a
+ * block), and what pp_pool_destroy() returned.
+ */
+static int child_zeroed(void)
+{
+	struct pp_pool *pool = je_pool(1024, true, true);
+	struct pp_page *pages[1024], *keep[1024], *p, *block;
+	unsigned char dirty[1024] = { 0 };
+	unsigned long n = 0, k = 0, nonzero = 0, clean = 0;
+
+	while (n < 1024 && (p = pp_alloc_page(pool, PP_GFP_KERNEL))) {
+		memset(pp_page_address(pool, p), 0xa5, PP_PAGE_SIZE);
+		dirty[pp_page_to_pfn(pool, p)] = 1;
+		if (pp_page_to_pfn(pool, p) % 16)
+			pages[n++] = p;
+		else
+			keep[k++] = p;
+	}
+	pp_release_pages(pool, pages, n);
+	pp_pool_drain(pool);
+	block = pp_alloc_pages(pool, PP_GFP_KERNEL, 2);
+	if (!block) {
+		printf("-1\n");
+	} else {
+		const unsigned char *b = pp_page_address(pool, block);
+		unsigned long pfn = pp_page_to_pfn(pool, block);
+
+		for (unsigned long i = 0; i < 4 * PP_PAGE_SIZE; i++)
+			nonzero += b[i] != 0;
+		for (unsigned long i = 0; i < 4; i++)
+			clean += !dirty[pfn + i];
+		pp_put_page(pool, block);
+		printf("%lu %lu %lu ", pfn, nonzero, clean);
+	}
+	pp_release_pages(pool, keep, k);
+	printf("%d\n", pp_pool_destroy(pool));
+	return 0;
+}
+
+/*
+ * What jemalloc asks the extent hooks to zero (*zero), they must zero:
+ * jemalloc takes that memory as zeroed and does not clear it again.  It
+ * asks for its metadata blocks (2 MiB; the first comes from the fresh
+ * mapping of a new pool, so only a later one could be dirty) and, for a
+ * request that must be zeroed, for the extent it takes when it cannot
+ * grow its retained memory (its growth steps are 2 MiB or more).  The
+ * library never asks jemalloc for zeroed memory (PP_GFP_ZERO is its own
+ * memset); MALLOC_CONF=zero:true makes every request one that must be.
+ * In child_zeroed() the order-2 block is such an extent, 5 pages (one
+ * of padding) taken from the dirty runs: without zero:true it comes back
+ * as the pages were left, with it it must read zero.
+ */
+static void test_zeroed(void)
+{
+	unsigned long pfn, nonzero, clean, dpfn, dnonzero, dclean;
+	char out[128], dout[128];
+	int destroyed, ddestroyed;
+	bool ran, dran;
+
+	dran = run_self_under("", "zeroed", dout, sizeof(dout)) &&
+	       sscanf(dout, "%lu %lu %lu %d", &dpfn, &dnonzero, &dclean,
+		      &ddestroyed) == 4;
+	ok(dran && dnonzero == 4 * PP_PAGE_SIZE && dclean == 0 &&
+	   ddestroyed == 0,
+	   "jemalloc - an order-2 block from pages written before and given "
+	   "back: as they were left (%lu bytes of %lu not zero, pfn 0x%lx)",
+	   dran ? dnonzero : 0UL, 4 * PP_PAGE_SIZE, dran ? dpfn : 0UL);
+	if (!dran)
+		diag("child said: %s", dout);
+	ran = run_self_under("zero:true", "zeroed", out, sizeof(out)) &&
+	      sscanf(out, "%lu %lu %lu %d", &pfn, &nonzero, &clean,
+		     &destroyed) == 4;
+	ok(ran && nonzero == 0 && clean == 0 && destroyed == 0,
+	   "jemalloc - MALLOC_CONF=zero:true: the same block, its extent "
+	   "asked zeroed from the hook, reads zero (%lu bytes not zero, pfn "
+	   "0x%lx, %lu pages not written before)", ran ? nonzero : 0UL,
+	   ran ? pfn : 0UL, ran ? clean : 0UL);
+	if (!ran)
+		diag("child said: %s", out);
 }
 
 /*
@@ -458,10 +562,12 @@ int main(int argc, char **argv)
 		printf("%ld\n", pp_jemalloc_tcache_slots());
 		return 0;
 	}
-	plan_tests(28);
+	if (argc > 1 && !strcmp(argv[1], "zeroed"))
+		return child_zeroed();
+	plan_tests(30);
 	if (pp_jemalloc_tcache_slots() == -EOPNOTSUPP) {
 		test_without_jemalloc();
-		skip(26, "libpagepool built without jemalloc "
+		skip(28, "libpagepool built without jemalloc "
 		     "(./configure --without-jemalloc)");
 		return exit_status();
 	}
@@ -472,6 +578,7 @@ int main(int argc, char **argv)
 	test_geometry();
 	test_knobs();
 	test_tcache_slots();
+	test_zeroed();
 	test_malloc_untouched();
 	return exit_status();
 }
