@@ -117,7 +117,11 @@ extern "C" {
  *	without it, @free once per page.
  * @drain: give cached pages back to the zone: pp_pool_drain(), and the
  *	slow path before an allocation fails.  Called once per CPU with that
- *	CPU's lock held, then once with PP_BACKEND_NO_CPU.  Optional.
+ *	CPU's lock held, for what the plugin keeps for that CPU, then once
+ *	with PP_BACKEND_NO_CPU and no pcp lock, for what it keeps outside
+ *	its per-CPU state (a cache every CPU shares, under a lock of its
+ *	own; pages freed with PP_BACKEND_NO_CPU): pages kept there come
+ *	back only on that call.  Optional.
  * @nr_held: pages the plugin holds and has not handed out (vmstat's
  *	nr_backend).  Optional: without it, the library counts the pages
  *	taken from the zone less those given back and those out.
