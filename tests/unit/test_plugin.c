@@ -8,17 +8,23 @@
  * - what the plugin keeps outside its per-CPU state comes back: its cache
  *   goes back to the zone only on drain(PP_BACKEND_NO_CPU), which
  *   pp_pool_drain() and the slow path before an allocation fails must
- *   call after the per-CPU drains, and at fini.
+ *   call after the per-CPU drains, and at fini;
+ * - a block it hands out at a pfn that is not aligned to its order
+ *   (PP_SHARED_PLUGIN=misaligned) is reported as a bad page naming the
+ *   plugin, and aborts, in a child.
  *
  * TEST_SHARED_PLUGIN (tests/unit.am) is the module's path in the build
  * tree.
  */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <config.h>
 
 #include <pagepool/pagepool.h>
 
+#include "capture.h"
 #include "pp_test.h"
 #include "tap.h"
 
@@ -83,9 +89,50 @@ static void test_drain(void)
 	   "them back, returns 0", st.nr_backend);
 }
 
+static void child_misaligned(void *arg)
+{
+	struct pp_pool *pool;
+	struct pp_page *block;
+
+	(void)arg;
+	if (setenv("PP_SHARED_PLUGIN", "misaligned", 1))
+		exit(2);
+	pool = shared_pool(1);
+	block = pp_alloc_pages(pool, PP_GFP_KERNEL, 2);
+	if (block)
+		pp_put_page(pool, block);
+}
+
+static void test_misaligned(void)
+{
+	static const char call[] = "Bad page state in pp_alloc_pages "
+				   "(backend plugin shared, " TEST_SHARED_PLUGIN
+				   ")";
+	static const char reason[] = "bad because: the plugin handed out a "
+				     "block not aligned to its order";
+	struct child_result res;
+	unsigned long pfn = 0;
+	const char *at;
+	char how[32];
+	bool said;
+
+	if (!run_in_child(child_misaligned, NULL, 10, &res))
+		bail_out("fork: %s", strerror(errno));
+	at = strstr(res.output, "pfn 0x");
+	said = strstr(res.output, call) && strstr(res.output, reason) && at &&
+	       sscanf(at, "pfn 0x%lx", &pfn) == 1;
+	ok(child_aborted(&res) && said && (pfn & 3),
+	   "pp_alloc_pages - an order-2 block at pfn 0x%lx from the plugin: "
+	   "a bad page naming the plugin, not aligned to its order, abort "
+	   "(%s)", pfn, child_how(&res, how, sizeof(how)));
+	if (!said)
+		diag_text("child stderr: ", res.output);
+}
+
 int main(void)
 {
-	plan_tests(4);
+	plan_tests(5);
 	test_drain();
+	test_misaligned();
 	return exit_status();
 }

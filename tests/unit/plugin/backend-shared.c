@@ -10,9 +10,15 @@
  * drains have nothing to give, so pp_pool_drain() and the slow path
  * before an allocation fails must call that one too.  Blocks above order
  * 0 come from the zone and go straight back to it.
+ *
+ * PP_SHARED_PLUGIN=misaligned (environment, read by init): a block of
+ * order 1 or more is handed out one page past its alignment, the second
+ * page of a block of the next order taken from the zone (its pfn is odd),
+ * for the library to refuse.
  */
 #include <errno.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +28,7 @@
 struct shared {
 	pthread_mutex_t lock;
 	struct pp_list_head cache;	/* order-0 pages, through their lru */
+	bool misaligned;
 };
 
 /* A pthread call that failed: say which and abort, as the library does. */
@@ -47,11 +54,14 @@ static void shared_unlock(struct shared *s)
 static int shared_init(struct pp_pool *pool, unsigned int nr_cpus,
 		       void **priv)
 {
+	const char *mode = getenv("PP_SHARED_PLUGIN");
 	struct shared *s;
 	int err;
 
 	(void)pool;
 	(void)nr_cpus;
+	if (mode && *mode && strcmp(mode, "misaligned"))
+		return -EINVAL;
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return -ENOMEM;
@@ -61,6 +71,7 @@ static int shared_init(struct pp_pool *pool, unsigned int nr_cpus,
 		return -err;
 	}
 	pp_list_init(&s->cache);
+	s->misaligned = mode && *mode;
 	*priv = s;
 	return 0;
 }
@@ -72,8 +83,13 @@ static struct pp_page *shared_alloc(struct pp_pool *pool, void *priv,
 	struct pp_page *page;
 
 	(void)cpu;
-	if (order)
-		return pp_zone_take_pages(pool, order);
+	if (order) {
+		if (!s->misaligned)
+			return pp_zone_take_pages(pool, order);
+		page = order < PP_MAX_ORDER ?
+		       pp_zone_take_pages(pool, order + 1) : NULL;
+		return page ? page + 1 : NULL;
+	}
 	shared_lock(s);
 	page = pp_list_pop_page(&s->cache);
 	shared_unlock(s);
