@@ -101,9 +101,9 @@ char *results_file_settings(const char *path, const char *program,
  * (and replace the file): when the file holds other settings, is
  * truncated or is no result, it says so on stderr ("PATH holds other
  * settings (...); @what runs again with ...", "@what: PATH is truncated
- * (...); running it again"); -1 when something that is not a regular
- * file (a FIFO, a folder) has the name, said on stderr: it is not
- * replaced.
+ * (...); running it again", without "@what: " when @what is the tool's
+ * own name); -1 when something that is not a regular file (a FIFO, a
+ * folder) has the name, said on stderr: it is not replaced.
  */
 int results_resume(const char *dir, const char *name, const char *program,
 		   const char *body, const char *settings, const char *what);

@@ -146,6 +146,9 @@ int results_resume(const char *dir, const char *name, const char *program,
 	char *had = results_file_settings(path, program, body, err,
 					  sizeof(err));
 	int e = errno, done = had && !strcmp(had, settings);
+	/* "pagebench: pagebench: PATH ...": the tool's name once. */
+	bool named = !strcmp(what, tool_name);
+	const char *who = named ? "" : what, *sep = named ? "" : ": ";
 	struct stat st;
 
 	if (had && !done) {
@@ -154,13 +157,13 @@ int results_resume(const char *dir, const char *name, const char *program,
 			settings);
 	} else if (!had && !stat(path, &st) && !S_ISREG(st.st_mode)) {
 		/* Not ours to replace: a FIFO, a device, a folder. */
-		fprintf(stderr, "%s: %s: %s: %s, not replaced by a result; "
+		fprintf(stderr, "%s: %s%s%s: %s, not replaced by a result; "
 			"remove it or choose another --results\n", tool_name,
-			what, path, err);
+			who, sep, path, err);
 		done = -1;
 	} else if (!had && e != ENOENT) {
-		fprintf(stderr, "%s: %s: %s is %s (%s); running it again\n",
-			tool_name, what, path,
+		fprintf(stderr, "%s: %s%s%s is %s (%s); running it again\n",
+			tool_name, who, sep, path,
 			strstr(err, "truncated") ? "truncated" : "unusable",
 			err);
 	}

@@ -22,7 +22,7 @@ tap_tmpdir pagebench-results
 # The file's name holds PAGEPOOL_PCP when it is set: only where we set it.
 unset PAGEPOOL_PCP
 
-plan_tests 20
+plan_tests 21
 
 # compare DIR [ARG]...: rpcsim-compare --sweep=DIR, as run.
 compare()
@@ -99,6 +99,16 @@ run $WHAT --smoke --runs=2 --run-ms=1 --results="$D"
 	grep -q '"settings": ".* --runs=2 ' "$D/$NAME.json" &&
 	[ "$(files "$D")" = "$NAME.json" ]
 ok $? "other settings under the same name: said in one line, run again, the file replaced" ||
+	diag "exit $status; $(cat "$ERR")"
+
+# A file cut short: one line naming the tool once, run again, replaced.
+head -c 200 "$D/$NAME.json" >"$tmpdir/cut.json"
+cp "$tmpdir/cut.json" "$D/$NAME.json"
+run $WHAT --smoke --runs=2 --run-ms=1 --results="$D"
+[ "$status" -eq 0 ] && [ "$(wc -l <"$ERR")" -eq 1 ] &&
+	grep -q "^pagebench: $D/$NAME.json is truncated (.*); running it again$" "$ERR" &&
+	grep -q '"settings": ".* --runs=2 ' "$D/$NAME.json"
+ok $? "a truncated file: one line, pagebench named once, run again, replaced" ||
 	diag "exit $status; $(cat "$ERR")"
 
 # A second file: another pcp implementation and --free.

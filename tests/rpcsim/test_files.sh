@@ -114,7 +114,7 @@ if [ -x "$PAGEBENCH" ]; then
 	run_cmd 10 "$PAGEBENCH" --allocators=lifo --api=single --bulk=1 \
 		--smoke --runs=1 --run-ms=1 --results="$tmpdir/pb"
 	[ "$status" -eq 1 ] &&
-		grep -q "^pagebench: pagebench: $tmpdir/pb/pagebench_allocators-lifo_api-single_bulk-1.json: not a regular file (a FIFO), not replaced by a result" "$ERR"
+		grep -q "^pagebench: $tmpdir/pb/pagebench_allocators-lifo_api-single_bulk-1.json: not a regular file (a FIFO), not replaced by a result" "$ERR"
 	ok $? "a FIFO as pagebench's result file: refused, not waited on, exit 1" ||
 		diag "exit $status: $(cat "$ERR")"
 else
