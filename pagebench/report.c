@@ -239,8 +239,8 @@ void pb_print_header(const struct bench *b, const struct options *o,
 	if (o->backend_plugin)
 		printf("  plugin backend: %s\n", o->backend_plugin);
 	print_children(b, o);
-	printf("  %u runs of ~%g ms per configuration%s%s; bulk rounds "
-	       "free by %s\n\n", o->runs, o->run_ms,
+	printf("  %u run%s of ~%g ms per configuration%s%s; bulk rounds "
+	       "free by %s\n\n", o->runs, o->runs == 1 ? "" : "s", o->run_ms,
 	       o->interleave ? ", interleaved" : "",
 	       o->smoke ? " (smoke: a few pages, numbers meaningless)" : "",
 	       o->free_put ? "put" : "release");
