@@ -9,7 +9,8 @@
  * (allocator, API, bulk size, bulk contract) of one file; the rows of a
  * configuration stand together, one per file, each with its change
  * against the first; the file-wide settings that differ between files
- * (pcp implementation, --free, --je-tcache, --je-batch) are columns, and
+ * (pcp implementation, --profile, PAGEPOOL_DEBUG_LIST, --free,
+ * --je-tcache, --je-batch) are columns, and
  * files run on another host or build than the first are marked, as in
  * rpcsim's table.  Each file is checked as rpcsim's points are (a fault
  * is one line naming the file and the JSON path) and a refused file's
@@ -61,6 +62,8 @@ static const struct {
 	bool flag;			/* a JSON bool, shown as on/off */
 } fkeys[] = {
 	{ "pcp", "pcp_impl", false },
+	{ "profile", "profile", false },
+	{ "list-debug", "debug_list", true },
 	{ "free", "free", false },
 	{ "je-tcache", "je_tcache", true },
 	{ "je-batch", "je_batch_alloc", true },

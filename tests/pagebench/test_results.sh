@@ -22,7 +22,7 @@ tap_tmpdir pagebench-results
 # The file's name holds PAGEPOOL_PCP when it is set: only where we set it.
 unset PAGEPOOL_PCP
 
-plan_tests 21
+plan_tests 22
 
 # compare DIR [ARG]...: rpcsim-compare --sweep=DIR, as run.
 compare()
@@ -153,12 +153,29 @@ ok $? "rpcsim-compare --sweep: pagebench's table, a row per configuration and fi
 ok $? "a configuration's rows stand together: the first file's is the base, the other's its change" ||
 	diag "$(cat "$OUT")"
 
-grep -Eq '^every file: (pcp lock; )?je-tcache on; je-batch on$' "$OUT" &&
+grep -Eq '^every file: (pcp lock; )?profile (lean|kernel); list-debug (on|off); je-tcache on; je-batch on$' "$OUT" &&
 	grep -q "^file 1: $NAME.json: host [^;]*; build pagebench [0-9.]*, libpagepool [0-9.]*, configure '[^;]*'; 2 runs of ~1 ms (smoke: numbers meaningless); settings --allocators=buddy,lifo .*--runs=2 " "$OUT" &&
 	grep -q "^file 2: $NAME2.json: host .*; 1 run of ~1 ms .* PAGEPOOL_PCP=lock\$" "$OUT" &&
 	! grep -q '\*' "$OUT"
 ok $? "below the table: the settings every file shares, then each file, where it ran and its settings" ||
 	diag "$(cat "$OUT")"
+
+# Files of the two profiles: the profile is a column, each row its own
+# (and the list checks, which only the kernel profile runs by default,
+# one too unless PAGEPOOL_DEBUG_LIST turned them off for both).
+mkdir "$tmpdir/profiles"
+for p in lean kernel; do
+	run --allocators=buddy --api=single --bulk=1 $SHORT --profile=$p \
+		--results="$tmpdir/profiles" || break
+done
+compare "$tmpdir/profiles"
+[ "$status" -eq 0 ] &&
+	grep -Eq '^allocator +api +bulk +variant +file +profile( +list-debug)? +ns/page ' "$OUT" &&
+	grep -Eq '^buddy +single +1 +- +1 +kernel ' "$OUT" &&
+	grep -Eq '^buddy +single +1 +- +2 +lean ' "$OUT" &&
+	! grep -q '^every file: .*profile' "$OUT"
+ok $? "files of the two profiles: profile is a column, not a shared setting" ||
+	diag "exit $status; $(cat "$OUT" "$ERR")"
 
 # Beside an rpcsim sweep: its table first, as rpcsim prints it, then
 # pagebench's; rpcsim --sweep itself keeps to its own points.
