@@ -95,7 +95,7 @@ fails()
 		diag "exit $status: $(cat "$ERR")"
 }
 
-plan_tests 104
+plan_tests 105
 
 # --- the tables ----------------------------------------------------------
 golden plain-asan plain.json asan.json
@@ -386,8 +386,25 @@ if have_python; then
 		plain.json trace.json
 	recomputed "--json of two rpcsim versions (old and new fields) recomputed" \
 		plain.json jemalloc.json
+	# no_progress and waits are a run's totals, 0 in every fixture (a
+	# table of zeros, not shown): set here, each run's differently.
+	python3 - "$fixtures" "$tmpdir" <<'PY'
+import json, sys
+for src, k in (("plain.json", 1), ("asan.json", 2)):
+    d = json.load(open("%s/%s" % (sys.argv[1], src)))
+    for i, m in enumerate(d["modes"]):
+        for r, run in enumerate(m["per_run"]):
+            run["no_progress"] = 40 * k + 30 * i + 17 * r
+            run["waits"] = 9 * k + 5 * r
+    json.dump(d, open("%s/stalls-%s" % (sys.argv[2], src), "w"))
+PY
+	min_cells=6
+	recomputed "--json of no_progress and waits: each run's total per call" \
+		-m no_progress,waits "$tmpdir/stalls-plain.json" \
+		"$tmpdir/stalls-asan.json"
+	min_cells=30
 else
-	skip 4 "python3 not found"
+	skip 5 "python3 not found"
 fi
 
 # --- by refill kind ---------------------------------------------------------
