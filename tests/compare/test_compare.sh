@@ -680,7 +680,8 @@ edited()
 }
 printf '{"program": "rpcsim", "config": {}, "modes": []}\n' >"$tmpdir/nomode.json"
 fails 1 "missing.json: cannot open" plain.json "$tmpdir/missing.json"
-fails 1 "truncated.json: not JSON" plain.json "$tmpdir/truncated.json"
+fails 1 "truncated.json: not JSON: the document ends early (truncated?)" \
+	plain.json "$tmpdir/truncated.json"
 fails 1 "garbage.json: not JSON" plain.json "$tmpdir/garbage.json"
 fails 1 "empty.json: empty" plain.json "$tmpdir/empty.json"
 fails 1 "foreign.json: neither rpcsim --json nor rpcsim-analyze --json" \
