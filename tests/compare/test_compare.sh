@@ -95,7 +95,7 @@ fails()
 		diag "exit $status: $(cat "$ERR")"
 }
 
-plan_tests 106
+plan_tests 107
 
 # --- the tables ----------------------------------------------------------
 golden plain-asan plain.json asan.json
@@ -831,6 +831,17 @@ EOF
 	[ "$status" -eq 0 ] && [ ! -s "$ERR" ]
 	ok $? "an rpcsim-analyze mode of 2^32 - 1, labelled so: read" ||
 		diag "exit $status: $(cat "$ERR")"
+	# Runs without config.mode_name (an rpcsim-analyze that did not
+	# record it): the mode's label names the row, as rpcsim's mode.
+	edit trace.json noname.json \
+		'[r["config"].pop("mode_name") for m in d["modes"] for r in m["runs"]]'
+	run -m latency_us.mean plain.json trace.json
+	grep '/latency_us.mean$' "$OUT" >"$tmpdir/named.rows"
+	run -m latency_us.mean plain.json "$tmpdir/noname.json"
+	[ "$status" -eq 0 ] && [ "$(grep -c '/latency_us.mean$' "$OUT")" -eq 3 ] &&
+		grep '/latency_us.mean$' "$OUT" | cmp -s - "$tmpdir/named.rows"
+	ok $? "rpcsim-analyze runs without mode_name: rows by label, as with it" ||
+		diag "exit $status: $(cat "$ERR")" "$(grep /latency "$OUT")"
 	# The pid of an rpcsim-analyze run differs every run: no setting.
 	edit trace.json pid1.json \
 		'[r["config"].__setitem__("pid", 101) for m in d["modes"] for r in m["runs"]]'
@@ -871,7 +882,7 @@ for path in sys.argv[1:]:
 PY
 	ok $? "a run without calls (rpcsim's, rpcsim-analyze's): no sample, the others' values"
 else
-	skip 39 "python3 not found"
+	skip 40 "python3 not found"
 fi
 fails 1 "not a regular file (a directory)" plain.json "$tmpdir"
 # A syntax error's line and column, 1-based.
