@@ -3,10 +3,11 @@
 #
 # rpcsim-compare --sweep=DIR refuses a folder that is not a sweep: each
 # file that cannot be a point of the grid (a point twice, a point number
-# outside 1..points or not an integer, a value outside the grid, a mean
-# that no run measures, a mode unknown or twice, no runs, no calls, other
-# --requests or --repeat than the other points, a consumer or page_pool
-# settings rpcsim never writes, a null mean where the calls were timed)
+# outside 1..points or not an integer, a grid of a value more, a value
+# outside the grid, a mean that no run measures, a mode unknown or twice,
+# no runs, no calls, other --requests or --repeat than the other points,
+# a consumer or page_pool settings rpcsim never writes, a null mean where
+# the calls were timed)
 # is named with the field at fault in one line, no table is printed and
 # the exit status is 1.  pagebench result files beside them are read as
 # strictly: a figure out of range, a name or bulk size pagebench has not,
@@ -22,7 +23,7 @@
 # shellcheck source=tests/rpcsim/common.sh
 . "$top_srcdir/tests/rpcsim/common.sh"
 
-plan_tests 82
+plan_tests 84
 
 have_python || skip_rest "python3 is needed to edit the result files"
 
@@ -80,6 +81,11 @@ refused "point as a string" "$P2" 'sweep.point: "2": expected an integer' \
 refused "points other than the grid's" "$P2" \
 	'sweep.points: 5, but its grid (sweep.keys) has 4 points$' \
 	'doc["sweep"]["points"] = 5'
+# A grid of one value more of a key, with the points it would have had:
+# the values differ, not only the count of points.
+refused "a grid with a value more of a key" "$P2" \
+	"sweep.keys: a point of another sweep (other keys or values than $tmpdir/bad$((n + 1))/$P1's)$" \
+	'doc["sweep"]["keys"][0]["values"].append("3")'
 refused "a value outside the grid" "$P2" \
 	"sweep.values.threads: '3' is no value of the grid's threads$" \
 	'doc["sweep"]["values"]["threads"] = "3"'
@@ -202,6 +208,16 @@ compare_sweep "$d"
 [ "$status" -eq 1 ] && [ ! -s "$OUT" ] &&
 	grep -q "^rpcsim-compare: $d/zz-copy.json: sweep.point: 1 again ($d/$P1 is that point too): one file per point$" "$ERR"
 ok $? "a point twice: exit 1, both files named, no table" ||
+	diag "exit $status: $(cat "$ERR")" "$(head -3 "$OUT")"
+# ... also when the copy is read right after the point it repeats (its
+# name sorts next): every point read before it is looked at, the last too.
+d="$tmpdir/twice-next"
+cp -r "$tmpdir/good" "$d"
+cp "$d/$P1" "$d/${P1%.json}x.json"
+compare_sweep "$d"
+[ "$status" -eq 1 ] && [ ! -s "$OUT" ] &&
+	grep -q "^rpcsim-compare: $d/${P1%.json}x.json: sweep.point: 1 again ($d/$P1 is that point too): one file per point$" "$ERR"
+ok $? "a point twice, the copy read right after it: exit 1, both named" ||
 	diag "exit $status: $(cat "$ERR")" "$(head -3 "$OUT")"
 
 # A hidden *.json (an editor's or a copy's) is no result file of the folder.
