@@ -18,12 +18,13 @@
 # Tables of figures set by hand check every cell: the means, the runs'
 # stddev ('-' for one run), the changes against point 1 (across folders,
 # against each folder's own), pagebench's spread and change; the notes
-# of a point marked and of a pcp point that ran other lists.
+# of a point marked and of a pcp point that ran other lists (never of
+# pcp=auto, which names none).
 
 # shellcheck source=tests/rpcsim/common.sh
 . "$top_srcdir/tests/rpcsim/common.sh"
 
-plan_tests 84
+plan_tests 85
 
 have_python || skip_rest "python3 is needed to edit the result files"
 
@@ -198,6 +199,15 @@ compare_sweep "$tmpdir/pcp"
 [ "$status" -eq 0 ] && grep -q '^    1  lock (ran: rseq)  ' "$OUT" &&
 	grep -qx 'point 1: pcp=lock ran the rseq lists (the result file does not say why)' "$OUT"
 ok $? "pcp=lock whose file says the rseq lists ran: the row and a note say so" ||
+	diag "exit $status: $(cat "$ERR")" "$(cat "$OUT")"
+# pcp=auto names no implementation: whichever lists ran (rseq or lock,
+# never "auto") are the ones it asked for, no row says what ran.
+run --alloc=single --requests=50 --file-size=1m --pool-size=16m \
+	--sweep=pcp=auto,lock --results="$tmpdir/pcpauto" --quiet
+compare_sweep "$tmpdir/pcpauto"
+[ "$status" -eq 0 ] && grep -q '^    1  auto  ' "$OUT" &&
+	! grep -q '(ran: ' "$OUT" && grep -q '; pcp lists as swept$' "$OUT"
+ok $? "pcp=auto: what ran is what it asked for, never marked" ||
 	diag "exit $status: $(cat "$ERR")" "$(cat "$OUT")"
 
 # A point twice: "5 of 4 points" was the table.
