@@ -24,7 +24,7 @@
 # shellcheck source=tests/rpcsim/common.sh
 . "$top_srcdir/tests/rpcsim/common.sh"
 
-plan_tests 85
+plan_tests 86
 
 have_python || skip_rest "python3 is needed to edit the result files"
 
@@ -392,6 +392,19 @@ compare_sweep "$tmpdir/pb"
 [ "$status" -eq 0 ] && [ ! -s "$ERR" ] &&
 	[ "$(head -n 1 "$OUT")" = "pagebench: 7 rows of 2 result files" ]
 ok $? "two pagebench files: their table, exit 0" ||
+	diag "exit $status: $(cat "$ERR")" "$(head -n 3 "$OUT")"
+# A point refused beside them: its folder's exit status is 1 whatever
+# pagebench's table gives; no rpcsim table, pagebench's alone.
+d="$tmpdir/pbpoint"
+cp -r "$tmpdir/good" "$d"
+cp "$tmpdir"/pb/*.json "$d/"
+json_edit "$d/$P2" 'doc["sweep"]["point"] = 99'
+compare_sweep "$d"
+[ "$status" -eq 1 ] && [ "$(wc -l <"$ERR")" -eq 1 ] &&
+	grep -q "^rpcsim-compare: $d/$P2: sweep.point: 99: " "$ERR" &&
+	grep -qx 'pagebench: 7 rows of 2 result files' "$OUT" &&
+	! grep -q '^sweep: ' "$OUT"
+ok $? "a point refused beside pagebench files: exit 1, pagebench's table alone" ||
 	diag "exit $status: $(cat "$ERR")" "$(head -n 3 "$OUT")"
 
 # pb_refused_in FILE ROWS DESCRIPTION PATTERN PYTHON: the pagebench
