@@ -220,6 +220,8 @@ static int tables_of(FILE *out, const char *prog, char *const *paths,
 		     const char *plot_path, const char *gnuplot,
 		     struct table *keep)
 {
+	/* the rpcsim table, kept to know whether it was printed */
+	struct table own = { 0 }, *t = keep ? keep : &own;
 	size_t n = 0, nr_rp = 0, nr_pb = 0;
 	char **rp, **pb;
 	int ret = 0;
@@ -242,13 +244,16 @@ static int tables_of(FILE *out, const char *prog, char *const *paths,
 		goto out;
 	}
 	if (nr_rp)
-		ret = table_of(out, prog, rp, plot_path, gnuplot, keep);
+		ret = table_of(out, prog, rp, plot_path, gnuplot, t);
 	if (nr_pb) {
-		if (nr_rp)
+		/* between two tables: none before when the points were refused */
+		if (t->nr_rows)
 			fputc('\n', out);
 		ret |= sweep_pagebench_table(out, prog, pb);
 	}
 out:
+	if (!keep)
+		table_free(&own);
 	free(rp);
 	free(pb);
 	return ret;
