@@ -24,7 +24,7 @@
 # shellcheck source=tests/rpcsim/common.sh
 . "$top_srcdir/tests/rpcsim/common.sh"
 
-plan_tests 86
+plan_tests 87
 
 have_python || skip_rest "python3 is needed to edit the result files"
 
@@ -237,6 +237,17 @@ cp "$d/$P1" "$d/.$P1"
 compare_sweep "$d"
 [ "$status" -eq 0 ] && [ ! -s "$ERR" ] && grep -q '^sweep: 4 of 4 points' "$OUT"
 ok $? "a hidden copy of a point: not read" || diag "exit $status: $(cat "$ERR")"
+# Sub-folders without a result file (empty, or of other files) are no
+# machine's folder: the table is DIR's own, no "== DIR ==" headings.
+d="$tmpdir/subs"
+cp -r "$tmpdir/good" "$d"
+mkdir "$d/empty" "$d/notes"
+echo notes >"$d/notes/README"
+compare_sweep "$d"
+[ "$status" -eq 0 ] && [ ! -s "$ERR" ] && grep -q '^sweep: 4 of 4 points' "$OUT" &&
+	! grep -q '^== ' "$OUT"
+ok $? "sub-folders without a result file: DIR's own table, no folders" ||
+	diag "exit $status: $(cat "$ERR")" "$(head -n 3 "$OUT")"
 # DIR's own result files beside one folder of them: two folders' tables,
 # DIR's first, not the folder's alone.
 d="$tmpdir/own"
