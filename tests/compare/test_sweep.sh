@@ -24,7 +24,7 @@
 # shellcheck source=tests/rpcsim/common.sh
 . "$top_srcdir/tests/rpcsim/common.sh"
 
-plan_tests 87
+plan_tests 89
 
 have_python || skip_rest "python3 is needed to edit the result files"
 
@@ -363,6 +363,21 @@ compare_sweep "$tmpdir/two"
     4        2         63      2.500   +25.0%      2.500   +25.0%" ]
 ok $? "across folders: each folder's mean and its change against its own point 1" ||
 	diag "exit $status: $(cat "$ERR")" "$(sed -n '/^across/,$p' "$OUT")"
+# A grid of a value more (threads=1,2,3: the same four points, two
+# missing) is another grid: no table across them.
+mkdir "$tmpdir/grids"
+cp -r "$tmpdir/hand" "$tmpdir/grids/a"
+cp -r "$tmpdir/hand" "$tmpdir/grids/b"
+for f in "$tmpdir"/grids/b/*.json; do
+	json_edit "$f" 'doc["sweep"]["keys"][0]["values"].append("3")' \
+		'doc["sweep"]["points"] = 6'
+done
+compare_sweep "$tmpdir/grids"
+[ "$status" -eq 0 ] && grep -q '^sweep: 4 of 6 points' "$OUT" &&
+	grep -qx "no table across the folders: $tmpdir/grids/b holds another grid than $tmpdir/grids/a" "$OUT" &&
+	! grep -q '^across ' "$OUT"
+ok $? "folders of grids differing by a value: each table, none across" ||
+	diag "exit $status: $(cat "$ERR")" "$(cat "$OUT")"
 
 # rpcsim's largest grid, 100000 points (three of them run): read at once
 # (each value checked against the others by sorting), the point column as
@@ -556,6 +571,20 @@ compare_sweep "$tmpdir/withpb"
 	! grep -q '^across ' "$OUT"
 ok $? "a folder of points beside one of pagebench files: no table across one folder" ||
 	diag "exit $status: $(cat "$ERR")" "$(sed -n '/^across/,$p' "$OUT")"
+# DIR's own files, first, are pagebench's alone (pagebench --results=DIR
+# beside rpcsim --results=DIR/%h): the machines' folders are compared
+# with each other.
+d="$tmpdir/pbtop"
+mkdir "$d"
+cp "$tmpdir"/pb/*.json "$d/"
+cp -r "$tmpdir/hand" "$d/m1"
+cp -r "$tmpdir/hand" "$d/m2"
+compare_sweep "$d"
+[ "$status" -eq 0 ] && [ "$(head -n 1 "$OUT")" = "== $d ==" ] &&
+	grep -q '^across 2 folders: single, ' "$OUT" &&
+	! grep -q '^no table across' "$OUT"
+ok $? "DIR's own files pagebench's, two folders of points: the table across them" ||
+	diag "exit $status: $(cat "$ERR")" "$(grep -e '^==' -e 'across' "$OUT")"
 
 # --- input files that are not regular files -------------------------------
 d="$tmpdir/zero"
