@@ -24,7 +24,7 @@
 # shellcheck source=tests/rpcsim/common.sh
 . "$top_srcdir/tests/rpcsim/common.sh"
 
-plan_tests 89
+plan_tests 90
 
 have_python || skip_rest "python3 is needed to edit the result files"
 
@@ -419,6 +419,27 @@ compare_sweep "$tmpdir/pb"
 	[ "$(head -n 1 "$OUT")" = "pagebench: 7 rows of 2 result files" ]
 ok $? "two pagebench files: their table, exit 0" ||
 	diag "exit $status: $(cat "$ERR")" "$(head -n 3 "$OUT")"
+# The configurations in the order the files (in name order) first give
+# them, each one's rows together, by file.
+python3 - "$OUT" "$tmpdir/pb" <<'EOF'
+import json, os, sys
+rows = [l.split() for l in open(sys.argv[1])
+        if l.split() and l.split()[0] in ("buddy", "lifo")]
+want = []
+for f in sorted(os.listdir(sys.argv[2])):
+    for r in json.load(open(os.path.join(sys.argv[2], f)))["results"]:
+        c = [r["allocator"], r["api"], str(r["bulk"]), r["variant"] or "-"]
+        if c not in want:
+            want.append(c)
+got = []
+for r in rows:
+    if not got or got[-1] != r[:4]:
+        got.append(r[:4])
+assert got == want, (got, want)
+assert [r[4] for r in rows if r[:3] == ["buddy", "array", "64"]] == ["1", "2"], rows
+EOF
+ok $? "pagebench's rows: configurations as the files first give them, each one's rows by file" ||
+	diag "$(cat "$OUT")"
 # A point refused beside them: its folder's exit status is 1 whatever
 # pagebench's table gives; no rpcsim table, pagebench's alone.
 d="$tmpdir/pbpoint"
