@@ -4,7 +4,7 @@
 # rpcsim --sweep: a 2x2 grid run directly, and the same grid's --plan run
 # through GNU parallel, give tables of the same structure and settings
 # (rpcsim-compare --sweep builds the second); a sweep run again resumes
-# (finished points are not run, a missing or different one is); an
+# (finished points are not run, a missing, different or broken one is); an
 # interrupted point leaves no file; a point that fails, or is killed from
 # outside, is named and the sweep goes on (exit 1); points from another
 # host are marked, a backend's own pcp lists are not; a grid of all 12
@@ -20,7 +20,7 @@
 . "$top_srcdir/tests/rpcsim/common.sh"
 
 
-plan_tests 38
+plan_tests 39
 
 have_python || skip_rest "python3 is needed to read the result files"
 
@@ -165,6 +165,19 @@ ok $? "resume: a file of other settings is run again and replaced, with a note" 
 	[ "$(rows "$OUT")" = "$expected" ]
 ok $? "resume: the table again has every point, no file left behind" ||
 	diag "$(files "$tmpdir/direct")"
+# A file of the right settings without its modes (not a point's result,
+# whatever it says): run again, not "done already".
+json_edit "$tmpdir/direct/threads-1_pcp-batch-63.json" 'del doc["modes"]'
+run $FIXED $GRID --results="$tmpdir/direct"
+[ "$status" -eq 0 ] &&
+	[ "$(grep -c 'done already' "$OUT")" -eq 3 ] &&
+	grep -q '^point 2/4 threads-1_pcp-batch-63: single .* per call$' "$OUT" &&
+	grep -q 'threads-1_pcp-batch-63.json is unusable (not a result of rpcsim (no "program": "rpcsim", sweep.settings or modes)); running it again$' "$ERR" &&
+	python3 -c 'import json, sys
+sys.exit("modes" not in json.load(open(sys.argv[1])))' \
+		"$tmpdir/direct/threads-1_pcp-batch-63.json"
+ok $? "resume: a file without its modes is run again and replaced" ||
+	diag "exit $status; $(cat "$OUT" "$ERR")"
 
 # PAGEPOOL_PROFILE is --profile's default: a point run under another
 # profile is another point's settings, run again, not "done already".
