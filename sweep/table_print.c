@@ -318,6 +318,7 @@ static void print_notes(FILE *out, const struct table *t)
 	if (missing)
 		fputc('\n', out);
 }
+
 /* --- the plot ---------------------------------------------------------- */
 
 struct figure {
@@ -432,6 +433,7 @@ static void plot_body(FILE *out, void *arg)
 	}
 	fprintf(out, "\n");
 }
+
 int table_print(FILE *out, const char *prog, struct table *t,
 		const char *plot_path, const char *gnuplot)
 {
@@ -479,7 +481,6 @@ int table_print(FILE *out, const char *prog, struct table *t,
 }
 
 /* --- several folders: a machine each ----------------------------------- */
-
 
 /* Do @a and @b have the same grid: keys and values, in order? */
 static bool grids_equal(const struct table *a, const struct table *b)

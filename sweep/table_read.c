@@ -191,7 +191,6 @@ static void row_free(const struct table *t, struct row *r)
 	memset(r, 0, sizeof(*r));
 }
 
-/* Where the point ran: the host and the build, as recorded. */
 /* What the document records of its machine: " (CPU, N CPUs, Linux R ARCH)". */
 static char *machine_of(struct json_object *root)
 {
@@ -222,6 +221,7 @@ static char *machine_of(struct json_object *root)
 	return buf;
 }
 
+/* Where the point ran: the host and the build, as recorded. */
 static void row_origin(struct row *r, struct json_object *root)
 {
 	struct json_object *b = get_obj(root, "build", json_type_object);
@@ -498,7 +498,7 @@ static int row_check(struct table *t, struct row *r, const char *prog,
 				break;
 		if (j == t->keys[k].nr)
 			return refuse(prog, path, "sweep.values.%s: '%s' is "
-				      "no value of the grid's %s", 
+				      "no value of the grid's %s",
 				      t->keys[k].name, v, t->keys[k].name);
 		if (strcmp(v, want))
 			return refuse(prog, path, "sweep.values.%s: '%s', but "
