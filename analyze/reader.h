@@ -574,8 +574,8 @@ struct wire {
  * records left to it with the fold itself (on_call_exit(), on_err()),
  * then takes the worker's state at its range's end.  Every count is a
  * sum, and the histograms merge exactly, so the results are those of
- * one process.  tests/analyze/test_ctf.sh compares them on random traces
- * under several --jobs.
+ * one process.  tests/analyze/test_ctf_jobs.sh compares them on random
+ * traces under several --jobs.
  *
  * A worker sends what it folded when it is done (write_partial()): a
  * status, then its counters, pagepool names, processes (with what was
