@@ -342,7 +342,12 @@ static struct dec_trace *dec_trace(struct decoder *d, const bt_stream *s)
 	return d->last_trace = dt;
 }
 
-/* A stream's name, its temporary directory replaced by its trace's. */
+/*
+ * A stream's name, its temporary directory replaced by its trace's as
+ * libbabeltrace2 names it in one process (tmp_canon: absolute, even for a
+ * trace given by a relative path), so that a worker's message is the one
+ * --jobs=1 prints.
+ */
 static const char *stream_name(struct decoder *d, const bt_stream *s)
 {
 	const char *name = s ? bt_stream_get_name(s) : NULL;
@@ -357,8 +362,8 @@ static const char *stream_name(struct decoder *d, const bt_stream *s)
 	    sscanf(name + n, "/t%u%n", &idx, &off) != 1 || !off ||
 	    idx >= d->a->nr_traces)
 		return name;
-	snprintf(d->name, sizeof(d->name), "%s%s", d->a->traces[idx],
-		 name + n + off);
+	snprintf(d->name, sizeof(d->name), "%s%s",
+		 tmp_canon ? tmp_canon[idx] : d->a->traces[idx], name + n + off);
 	return d->name;
 }
 

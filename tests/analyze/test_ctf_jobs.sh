@@ -627,6 +627,32 @@ for idx in with without; do
 	ok $? "--jobs=2, a bad packet in one stream file ($idx index): exit 1, the line --jobs=1 prints"
 done
 
+# a count of discarded events no gap can lose, in one worker's file: the
+# stream is named as one process names it (as libbabeltrace2 does, from
+# /), also when the trace is given by a relative path
+mkdir -p "$tmpdir/lossbad/trace"
+python3 "$CTFGEN" "$tmpdir/lossbad/trace" <<'EOF'
+stream 0
+1000 entry vtid=1 mode=2
+packet discarded=72057594037927936
+2000 exit vtid=1 latency_ns=900
+stream 1
+1500 entry vtid=2 mode=2
+2500 exit vtid=2 latency_ns=900
+EOF
+for jobs in 1 2; do
+	(cd "$tmpdir" && timeout 30 "$ANALYZE" --jobs=$jobs lossbad \
+		>"$tmpdir/lossbad$jobs.out" 2>"$tmpdir/lossbad$jobs.err")
+	echo $? >"$tmpdir/lossbad$jobs.rc"
+done
+[ "$(cat "$tmpdir/lossbad1.rc")" = 1 ] && [ "$(cat "$tmpdir/lossbad2.rc")" = 1 ] &&
+	[ ! -s "$tmpdir/lossbad2.out" ] &&
+	[ "$(wc -l <"$tmpdir/lossbad2.err")" -eq 1 ] &&
+	grep -qxF "rpcsim-analyze: lossbad: corrupted trace: $tmpdir/lossbad/trace/stream_0: its count of discarded events (events_discarded) jumped by 72,057,594,037,927,936, more than the 281,474,976,710,656 one gap can lose" "$tmpdir/lossbad1.err" &&
+	cmp -s "$tmpdir/lossbad1.err" "$tmpdir/lossbad2.err"
+ok $? "--jobs=2, a count no gap can lose in one stream file, the trace given relative: exit 1, the line --jobs=1 prints" ||
+	diag "jobs=1: $(cat "$tmpdir/lossbad1.err")" "jobs=2: $(cat "$tmpdir/lossbad2.err")"
+
 # timestamps that go back within a stream (an empty last packet at 0):
 # --jobs=1's muxer refuses the trace; a worker reading that stream file
 # alone has no muxer and must refuse it as well
