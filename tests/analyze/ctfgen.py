@@ -5,7 +5,7 @@ script on stdin, so that rpcsim-analyze can be tested on exact timestamps
 without LTTng.
 
     ctfgen.py [--no-vtid] [--vpid] [--old] [--index] [--seq] [--instance]
-              [--uuid=UUID] OUTDIR < script
+              [--uuid=UUID] [--hostname=NAME] OUTDIR < script
 
 The events and fields are those of tracepoints/trace_schema.h, read from
 it, with its enumerations as CTF enumerations (as LTTng writes them);
@@ -14,7 +14,9 @@ plain integers, run_start without pid, backend and bulk_variant.
 --vpid adds a vpid context after vtid (set per event with vpid=N,
 default 1).  --instance gives the packet header a stream_instance_id, as
 LTTng writes it (each stream file's: "stream N instance=I", default N);
---uuid declares the trace's UUID, as LTTng does.
+--uuid declares the trace's UUID, as LTTng does; --hostname gives the
+trace an environment with that hostname, as LTTng's (libbabeltrace2
+names the trace after it).
 
 Script lines (# starts a comment):
 
@@ -31,11 +33,13 @@ Script lines (# starts a comment):
                                 cumulative count of discarded events, S
                                 its sequence number (with --seq; default
                                 one more than the last)
-    stream N [instance=I]       what follows goes to stream file
+    stream N [instance=I] [class=C]  what follows goes to stream file
                                 stream_N (default 0), as LTTng writes
                                 one per CPU: its packets and counts are
                                 its own; I its stream instance id
-                                (--instance)
+                                (--instance); C its stream class
+                                (default 0), as LTTng writes one per
+                                channel, each declaring every event
 
 Missing fields are 0 ("" for strings).  OUTDIR/metadata and
 OUTDIR/stream_0 (and each other stream_N used) are written, and with
@@ -140,12 +144,15 @@ def value_of(v, enum, enums):
     return int(v)
 
 
-def metadata(events, enums, vtid, vpid, seq, instance, uuid):
+def metadata(events, enums, vtid, vpid, seq, instance, uuid, hostname,
+             classes):
     m = ["/* CTF 1.8 */",
          "typealias integer { size = 32; align = 8; signed = false; } := uint32_t;",
          "typealias integer { size = 32; align = 8; signed = true; } := int32_t;",
-         "typealias integer { size = 64; align = 8; signed = false; } := uint64_t;",
-         "trace {",
+         "typealias integer { size = 64; align = 8; signed = false; } := uint64_t;"]
+    if hostname is not None:
+        m.append('env { hostname = "%s"; };' % hostname)
+    m += ["trace {",
          "  major = 1; minor = 8; byte_order = le;" +
          (' uuid = "%s";' % uuid if uuid else ""),
          "  packet.header := struct { uint32_t magic; uint32_t stream_id;%s };"
@@ -155,26 +162,28 @@ def metadata(events, enums, vtid, vpid, seq, instance, uuid):
          " uuid = \"6d0d1a5a-2b46-4c43-8c5a-9d8e4f0b1c2d\";"
          " freq = 1000000000; offset = 0; };",
          "typealias integer { size = 64; align = 8; signed = false;"
-         " map = clock.monotonic.value; } := uint64_clock_t;",
-         "stream {",
-         "  id = 0;",
-         "  event.header := struct { uint32_t id; uint64_clock_t timestamp; };",
-         "  packet.context := struct { uint64_clock_t timestamp_begin;"
-         " uint64_clock_t timestamp_end; uint64_t content_size;"
-         " uint64_t packet_size; uint64_t events_discarded;%s };"
-         % (" uint64_t packet_seq_num;" if seq else "")]
+         " map = clock.monotonic.value; } := uint64_clock_t;"]
     ctx = (["int32_t _vtid;"] if vtid else []) + \
         (["int32_t _vpid;"] if vpid else [])
-    if ctx:
-        m.append("  event.context := struct { %s };" % " ".join(ctx))
-    m.append("};")
-    for i, (_, name, fields) in enumerate(events):
-        # "_" + name, as LTTng writes them: readers strip it, and it
-        # keeps "variant" from being the TSDL keyword
-        decl = " ".join("%s _%s;" % (ctf_type(t, en, enums), f)
-                        for f, t, en in fields)
-        m.append("event { name = \"%s\"; id = %d; stream_id = 0;"
-                 " fields := struct { %s }; };" % (name, i, decl))
+    for sc in classes:
+        m += ["stream {",
+              "  id = %d;" % sc,
+              "  event.header := struct { uint32_t id; uint64_clock_t timestamp; };",
+              "  packet.context := struct { uint64_clock_t timestamp_begin;"
+              " uint64_clock_t timestamp_end; uint64_t content_size;"
+              " uint64_t packet_size; uint64_t events_discarded;%s };"
+              % (" uint64_t packet_seq_num;" if seq else "")]
+        if ctx:
+            m.append("  event.context := struct { %s };" % " ".join(ctx))
+        m.append("};")
+    for sc in classes:
+        for i, (_, name, fields) in enumerate(events):
+            # "_" + name, as LTTng writes them: readers strip it, and it
+            # keeps "variant" from being the TSDL keyword
+            decl = " ".join("%s _%s;" % (ctf_type(t, en, enums), f)
+                            for f, t, en in fields)
+            m.append("event { name = \"%s\"; id = %d; stream_id = %d;"
+                     " fields := struct { %s }; };" % (name, i, sc, decl))
     return "\n".join(m) + "\n"
 
 
@@ -197,14 +206,14 @@ def encode(ev_id, ts, fields, values, vtid, vpid, enums):
     return out
 
 
-def packet(events, discarded, seqnum, instance):
+def packet(events, discarded, seqnum, instance, sc):
     body = b"".join(e for _, e in events)
     ts0 = events[0][0] if events else 0
     ts1 = events[-1][0] if events else 0
     ctx = 40 if seqnum is None else 48
     hdr = 8 if instance is None else 16
     size = (hdr + ctx + len(body)) * 8
-    out = (struct.pack("<II", 0xC1FC1FC1, 0) +
+    out = (struct.pack("<II", 0xC1FC1FC1, sc) +
            (b"" if instance is None else struct.pack("<Q", instance)) +
            struct.pack("<QQQQQ", ts0, ts1, size, size, discarded))
     if seqnum is not None:
@@ -212,14 +221,14 @@ def packet(events, discarded, seqnum, instance):
     return out + body
 
 
-def index(packets, instance):
+def index(packets, instance, sc):
     out = struct.pack(">IIII", 0xC1F1DCC1, 1, 1, 72)
     off = 0
     for seq, p in enumerate(packets):
         ts0, ts1, size, _, discarded = struct.unpack_from(
             "<QQQQQ", p, 8 if instance is None else 16)
         out += struct.pack(">QQQQQQQQQ", off, size, size, ts0, ts1,
-                           discarded, 0, instance or 0, seq)
+                           discarded, sc, instance or 0, seq)
         off += len(p)
     return out
 
@@ -233,11 +242,15 @@ def main():
     seq = False
     instance = False
     uuid = None
+    hostname = None
     while args and (args[0] in ("--no-vtid", "--vpid", "--old", "--index",
                                 "--seq", "--instance") or
-                    args[0].startswith("--uuid=")):
+                    args[0].startswith("--uuid=") or
+                    args[0].startswith("--hostname=")):
         if args[0].startswith("--uuid="):
             uuid = args[0][7:]
+        elif args[0].startswith("--hostname="):
+            hostname = args[0][11:]
         elif args[0] == "--instance":
             instance = True
         elif args[0] == "--no-vtid":
@@ -253,7 +266,8 @@ def main():
         args = args[1:]
     if len(args) != 1:
         sys.exit("usage: ctfgen.py [--no-vtid] [--vpid] [--old] [--index]"
-                 " [--seq] [--instance] [--uuid=UUID] OUTDIR < script")
+                 " [--seq] [--instance] [--uuid=UUID] [--hostname=NAME]"
+                 " OUTDIR < script")
     out = args[0]
     if old:
         events = [(n, c, [(f, t, None) for f, t in fl])
@@ -263,8 +277,9 @@ def main():
         events, enums = read_schema(SCHEMA)
     by_name = {n: (i, f) for i, (n, _, f) in enumerate(events)}
     # per stream file: [packets, current packet, discarded, seqnum,
-    # instance id]
-    streams = {0: [[], [], 0, 0 if seq else None, 0 if instance else None]}
+    # instance id, stream class]
+    streams = {0: [[], [], 0, 0 if seq else None, 0 if instance else None,
+                   0]}
     st = streams[0]
     for line in sys.stdin:
         words = line.split("#")[0].split()
@@ -273,15 +288,18 @@ def main():
         if words[0] == "stream":
             n = int(words[1])
             st = streams.setdefault(n, [[], [], 0, 0 if seq else None,
-                                        n if instance else None])
+                                        n if instance else None, 0])
             for w in words[2:]:
                 k, v = w.split("=", 1)
-                if k != "instance" or not instance:
+                if k == "instance" and instance:
+                    st[4] = int(v)
+                elif k == "class":
+                    st[5] = int(v)
+                else:
                     sys.exit("ctfgen: unknown stream field " + k)
-                st[4] = int(v)
             continue
         if words[0] == "packet":
-            st[0].append(packet(st[1], st[2], st[3], st[4]))
+            st[0].append(packet(st[1], st[2], st[3], st[4], st[5]))
             st[1] = []
             if seq:
                 st[3] += 1
@@ -301,16 +319,17 @@ def main():
                                  enums)))
     with open(out + "/metadata", "w") as f:
         f.write(metadata(events, enums, vtid, vpid, seq,
-                         0 if instance else None, uuid))
+                         0 if instance else None, uuid, hostname,
+                         sorted(set(st[5] for st in streams.values()))))
     for n, st in sorted(streams.items()):
-        packets = st[0] + [packet(st[1], st[2], st[3], st[4])]
+        packets = st[0] + [packet(st[1], st[2], st[3], st[4], st[5])]
         with open(out + "/stream_%d" % n, "wb") as f:
             for p in packets:
                 f.write(p)
         if want_index:
             os.makedirs(out + "/index", exist_ok=True)
             with open(out + "/index/stream_%d.idx" % n, "wb") as f:
-                f.write(index(packets, st[4]))
+                f.write(index(packets, st[4], st[5]))
 
 if __name__ == "__main__":
     main()
