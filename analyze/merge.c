@@ -171,7 +171,9 @@ static const struct mkey *key_of(const struct mkeys *t, const struct rec *rc)
  * class ids, and then by the streams' paths, where the muxer compares
  * event class names, log levels and EMF URIs first: they differ only if
  * the two traces' metadata give one event class id to events of
- * different names.  <0: @x goes first.
+ * different names.  source.ctf.fs names every trace (its environment's
+ * hostname, "" without one), so a name is never missing here: that test
+ * only follows the muxer's.  <0: @x goes first.
  */
 static int mux_cmp(const struct rec *x, const struct mkey *kx,
 		   const struct rec *y, const struct mkey *ky)

@@ -68,15 +68,19 @@ sh -c "[ -z \"\$(ls -A '$tmpdir/tmpdir')\" ]"
 ok $? "--jobs=2: its temporary directory removed"
 
 # --jobs by file, events of one nanosecond in two workers' files: one
-# graph's muxer orders them by their streams (trace UUID, trace name,
-# stream class, stream id), then by event class id, and so must the
-# merge, whichever worker has which file (the biggest file goes to
-# worker 0).  Here a run_start and another thread's entry at 1000 ns:
-# whether that call is in the run says which came first.  Traces
-# without index, so that the split is by file.
-# tie NAME EXPECT: --jobs=1 and --jobs=2 (by file) on $tmpdir/NAME give
-# the same JSON, in which mode 2's (run, calls) are EXPECT
-tie()
+# graph's muxer orders them by their streams (trace UUID, one with a UUID
+# first; trace name, one with a name first; stream class, stream id),
+# then by message (an event, a discard of events, then of packets), for
+# events by event class id, and last by the streams' paths, and so must
+# the merge (merge.c, mux_cmp()), whichever worker has which file (the
+# biggest file goes to worker 0).  Mostly a run_start and another
+# thread's entry at 1000 ns: whether that call is in the run says which
+# came first.  Each trace is made so that a level left out would give
+# the other order: the later levels, and the worker order, say the
+# other.  Traces without index, so that the split is by file.
+# tie_is NAME EXPR: --jobs=1 and --jobs=2 (by file) on $tmpdir/NAME give
+# the same JSON, of which EXPR is true (j)
+tie_is()
 {
 	for ti_jobs in 1 2; do
 		timeout 30 "$ANALYZE" -v --partial --jobs=$ti_jobs --json \
@@ -85,12 +89,17 @@ tie()
 	done
 	cp "$tmpdir/$1.2.json" "$tmpdir/$1.json"
 	grep -q "^rpcsim-analyze: --jobs=2: 2 workers over whole stream files" "$tmpdir/$1.2.err" &&
-		j "$1" "[(r['run'], r['calls']) for r in mode(2)['runs']] == $2" &&
+		j "$1" "$2" &&
 		cmp -s "$tmpdir/$1.1.json" "$tmpdir/$1.2.json" || {
 		diag "$(cat "$tmpdir/$1.2.err")"
 		diag "$(diff "$tmpdir/$1.1.json" "$tmpdir/$1.2.json" | head -n 20)"
 		return 1
 	}
+}
+# tie NAME EXPECT: tie_is, mode 2's (run, calls) are EXPECT
+tie()
+{
+	tie_is "$1" "[(r['run'], r['calls']) for r in mode(2)['runs']] == $2"
 }
 # the run's thread: its run_start at 1000 ns and N calls
 run_at_1000()
@@ -151,6 +160,86 @@ run_at_1000 4 | python3 "$CTFGEN" --uuid=6b0c1a5a-0000-4000-8000-000000000002 \
 	"$tmpdir/tie_uuid/b"
 tie tie_uuid "[(None, 1), (0, 4)]"
 ok $? "--jobs=2 by file, two traces with UUIDs: the trace of the lower UUID first, whatever its events"
+# one trace with a UUID, one without (the smaller file, worker 1's): the
+# one with it first
+mkdir -p "$tmpdir/tie_hasuuid/a" "$tmpdir/tie_hasuuid/b"
+run_at_1000 4 | python3 "$CTFGEN" "$tmpdir/tie_hasuuid/a"
+entry_at_1000 0 | python3 "$CTFGEN" --uuid=6b0c1a5a-0000-4000-8000-000000000003 \
+	"$tmpdir/tie_hasuuid/b"
+tie tie_hasuuid "[(None, 1), (0, 4)]"
+ok $? "--jobs=2 by file, a trace with a UUID and one without: the one with it first, whatever its events and path"
+# trace names: libbabeltrace2 names a trace after its environment's
+# hostname, as LTTng writes it (a trace without one is named ""): the
+# names in order, whatever the events and the paths
+mkdir -p "$tmpdir/tie_names/a" "$tmpdir/tie_names/b"
+run_at_1000 4 | python3 "$CTFGEN" --hostname=beta "$tmpdir/tie_names/a"
+entry_at_1000 0 | python3 "$CTFGEN" --hostname=alpha "$tmpdir/tie_names/b"
+tie tie_names "[(None, 1), (0, 4)]"
+ok $? "--jobs=2 by file, two traces without UUID, named alpha and beta: alpha's first"
+# stream classes (LTTng writes one per channel): the stream of the lower
+# class first, though its id (its file's rank) is the higher
+mkdir -p "$tmpdir/tie_class/trace"
+{ echo "stream 0 class=1"; run_at_1000 4;
+  echo "stream 1 class=0"; entry_at_1000 0; } |
+	python3 "$CTFGEN" "$tmpdir/tie_class/trace"
+tie tie_class "[(None, 1), (0, 4)]"
+ok $? "--jobs=2 by file, streams of two classes: the lower class first, whatever the stream ids"
+# traces alike in all that: an event before a discard of events.  Trace
+# a's first packet ends with its run_start at 1000 ns, and the discard
+# its second packet records begins there (its beginning is that packet's
+# end); trace b's entry at 1000 ns comes before the discard, and the call
+# is open across it: not timed by timestamps.
+mkdir -p "$tmpdir/tie_disc/a" "$tmpdir/tie_disc/b"
+python3 "$CTFGEN" "$tmpdir/tie_disc/a" <<'EOF'
+1000 run_start vtid=1 mode=2 run=0 mode_name=array
+packet discarded=2
+3000 request vtid=1 op=0 bytes=4096 request_pages=1
+EOF
+printf '1000 entry vtid=2 mode=2\n2000 exit vtid=2 latency_ns=900\n' |
+	python3 "$CTFGEN" "$tmpdir/tie_disc/b"
+tie_is tie_disc 'mode(2)["pairing"]["across_discard"] == 1 and mode(2)["pairing"]["paired"] == 0 and [(r["run"], r["calls"]) for r in mode(2)["runs"]] == [(0, 1)]'
+ok $? "--jobs=2 by file, another trace's discard at the same ns: the event first, its call open across the discard"
+# ... a discard of events before a discard of packets: with two counts no
+# gap can lose at 1000 ns, the trace is refused for the first one, in b
+# (the smaller file, the later path), whose events_discarded jumped; a's
+# packet sequence number jumped too
+mkdir -p "$tmpdir/tie_losses/a" "$tmpdir/tie_losses/b"
+python3 "$CTFGEN" --seq "$tmpdir/tie_losses/a" <<'EOF'
+1000 request vtid=1 op=0 bytes=4096 request_pages=1
+packet seq=72057594037927937
+2000 request vtid=1 op=0 bytes=4096 request_pages=1
+3000 request vtid=1 op=0 bytes=4096 request_pages=1
+EOF
+python3 "$CTFGEN" "$tmpdir/tie_losses/b" <<'EOF'
+1000 request vtid=2 op=0 bytes=4096 request_pages=1
+packet discarded=72057594037927936
+2000 request vtid=2 op=0 bytes=4096 request_pages=1
+EOF
+for jobs in 1 2; do
+	timeout 30 "$ANALYZE" --jobs=$jobs "$tmpdir/tie_losses" \
+		>"$tmpdir/tie_losses$jobs.out" 2>"$tmpdir/tie_losses$jobs.err"
+	echo $? >"$tmpdir/tie_losses$jobs.rc"
+done
+[ "$(cat "$tmpdir/tie_losses1.rc")" = 1 ] &&
+	[ "$(cat "$tmpdir/tie_losses2.rc")" = 1 ] &&
+	grep -qxF "rpcsim-analyze: $tmpdir/tie_losses: corrupted trace: $tmpdir/tie_losses/b/stream_0: its count of discarded events (events_discarded) jumped by 72,057,594,037,927,936, more than the 281,474,976,710,656 one gap can lose" "$tmpdir/tie_losses1.err" &&
+	cmp -s "$tmpdir/tie_losses1.err" "$tmpdir/tie_losses2.err"
+ok $? "--jobs=2 by file, discards of events and of packets at the same ns in two traces: the events' first, as --jobs=1 names it" ||
+	diag "jobs=1: $(cat "$tmpdir/tie_losses1.err")" "jobs=2: $(cat "$tmpdir/tie_losses2.err")"
+# traces alike in all but their paths, the same event (run_start) at the
+# same ns: the stream of the lower path first.  Both traces are one
+# process (no vpid), so the run_start that comes last is the run of the
+# call that follows: b's, of another mode, and the call is in none.
+mkdir -p "$tmpdir/tie_path/a" "$tmpdir/tie_path/b"
+echo "1000 run_start vtid=1 mode=2 run=0 mode_name=array" |
+	python3 "$CTFGEN" "$tmpdir/tie_path/a"
+python3 "$CTFGEN" "$tmpdir/tie_path/b" <<'EOF'
+1000 run_start vtid=2 mode=1 run=0 mode_name=list
+1100 entry vtid=3 mode=2
+1200 exit vtid=3 latency_ns=50
+EOF
+tie tie_path "[(None, 1), (0, 0)]"
+ok $? "--jobs=2 by file, two traces alike but for their paths: the lower path first, whatever the worker"
 
 # --jobs by time: one trace with an index and no discard is cut into time
 # ranges, each worker folding its own and the parent merging what they
