@@ -6,9 +6,9 @@
 # the check between them, the calls by refill size, pairing across
 # threads and discards, events outside runs, runs and modes, processes
 # apart, both encodings of the schema, a trace without an rpcsim event,
-# two traces with the same thread ids.  Incomplete and corrupted traces:
-# test_ctf_damaged.sh; --jobs: test_ctf_jobs.sh.  Needs python3, not
-# LTTng.
+# two traces with the same thread ids (in one worker of --jobs=2 too).
+# Incomplete and corrupted traces: test_ctf_damaged.sh; --jobs:
+# test_ctf_jobs.sh.  Needs python3, not LTTng.
 
 # shellcheck source=tests/analyze/ctf_common.sh
 . "${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/analyze/ctf_common.sh"
@@ -617,5 +617,38 @@ t_opts=
 rc_is twoslot 0 &&
 	j twoslot 'len(d["traces"]) == 2 and (lambda p: (p["paired"], p["entry_twice"], p["exit_no_entry"], p["entry_no_exit"]) == (2, 0, 0, 0))(mode(2)["pairing"]) and (lambda s: (s["count"], s["sum_ns"], s["min_ns"], s["max_ns"]) == (2, 6000, 2000, 4000))(mode(2)["timestamps"])'
 ok $? "two traces, one vtid whose slots collide (--jobs=2: trace keys 0 and 1): each trace's call paired with its own entry"
+# The same two traces in one reader: in one process (--jobs=1), whose
+# trace keys are libbabeltrace2's traces, and in one worker of --jobs=2,
+# a bigger third trace in the other, which must key each trace's threads
+# by its own directory (decode.c, dec_trace()), though neither trace has
+# a UUID to tell them by.  -v's "the most bytes one reads" is the big
+# trace's file: a and b are the other worker's.
+mkdir -p "$tmpdir/oneworker/a" "$tmpdir/oneworker/b" "$tmpdir/oneworker/big"
+printf '1000 entry vtid=764152 mode=2\n3000 exit vtid=764152 latency_ns=1000\n' |
+	python3 "$CTFGEN" "$tmpdir/oneworker/a"
+printf '2000 entry vtid=764152 mode=2\n6000 exit vtid=764152 latency_ns=3000\n' |
+	python3 "$CTFGEN" "$tmpdir/oneworker/b"
+i=0
+while [ $i -lt 20 ]; do
+	echo "$((10000 + i * 100)) entry vtid=1 mode=1"
+	echo "$((10050 + i * 100)) exit vtid=1 latency_ns=40"
+	i=$((i + 1))
+done | python3 "$CTFGEN" "$tmpdir/oneworker/big"
+big=$(wc -c <"$tmpdir/oneworker/big/stream_0")
+for jobs in 1 2; do
+	t_opts="-v --jobs=$jobs"
+	analyze_again oneworker
+	t_opts=
+	ow_split=true
+	[ $jobs = 1 ] ||
+		[ "$(sed -n 's/^rpcsim-analyze: --jobs=2: 2 workers over whole stream files, the most bytes one reads \([0-9,]*\) of .*/\1/p' "$tmpdir/oneworker.jerr" | tr -d ,)" = "$big" ] ||
+		ow_split=false
+	ow_where="in one process (--jobs=1)"
+	[ $jobs = 1 ] || ow_where="in one worker (--jobs=2, a bigger trace in the other)"
+	rc_is oneworker 0 && $ow_split &&
+		j oneworker 'len(d["traces"]) == 3 and (lambda p: (p["paired"], p["entry_twice"], p["exit_no_entry"], p["entry_no_exit"]) == (2, 0, 0, 0))(mode(2)["pairing"]) and (lambda s: (s["count"], s["sum_ns"], s["min_ns"], s["max_ns"]) == (2, 6000, 2000, 4000))(mode(2)["timestamps"]) and mode(1)["calls"] == 20'
+	ok $? "two traces without UUID, one vtid, $ow_where: each trace's call paired with its own entry" ||
+		diag "$(cat "$tmpdir/oneworker.jerr")"
+done
 
 exit_status
