@@ -374,8 +374,10 @@ static int end_workers(struct par *p, int ret, int ended)
  * stream of its own (count_streams()).  Files of one stream instance
  * shared among workers would each be read on their own, where one graph
  * reads them as one stream and keeps once a packet two of them hold.
- * 1 if some do, -1 if the streams could not be counted (the reading in
- * one process says why), 0 if each file is a stream: only then workers.
+ * An empty file is no stream (libbabeltrace2 leaves it out, in one graph
+ * as in a worker's), so it is not counted.  1 if some files share a
+ * stream, -1 if the streams could not be counted (the reading in one
+ * process says why), 0 if each file is a stream: only then workers.
  */
 static int files_share_streams(const struct par *p)
 {
@@ -383,7 +385,7 @@ static int files_share_streams(const struct par *p)
 		uint64_t files = 0, streams;
 
 		for (unsigned int i = 0; i < p->nf; i++)
-			files += p->f[i].trace == t;
+			files += p->f[i].trace == t && p->f[i].size;
 		if (files < 2)
 			continue;
 		if (count_streams(p->a, p->o, p->ctf, t, &streams))

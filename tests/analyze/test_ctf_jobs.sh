@@ -152,6 +152,17 @@ entry_at_1000 6 | python3 "$CTFGEN" "$tmpdir/tie_ecid/a"
 run_at_1000 0 | python3 "$CTFGEN" "$tmpdir/tie_ecid/b"
 tie tie_ecid "[(0, 7)]"
 ok $? "--jobs=2 by file, two traces alike but for their events: the event class of the lower id first"
+# an empty stream file (--partial reads the trace without it): one
+# graph has no stream for it, and leaves it out when it numbers a
+# trace's streams by their files, so a's stream_1 is its stream 0, alike
+# in id to b's stream_0, and the event class ids decide: a's run_start
+# first, whatever the worker
+mkdir -p "$tmpdir/tie_empty/a" "$tmpdir/tie_empty/b"
+{ echo "stream 1"; run_at_1000 0; } | python3 "$CTFGEN" "$tmpdir/tie_empty/a"
+: >"$tmpdir/tie_empty/a/stream_0"
+entry_at_1000 6 | python3 "$CTFGEN" "$tmpdir/tie_empty/b"
+tie tie_empty "[(0, 7)]"
+ok $? "--jobs=2 by file, an empty stream file before another: workers all the same, the file not counted in the stream ids"
 # two traces with UUIDs: the trace of the lower UUID first
 mkdir -p "$tmpdir/tie_uuid/a" "$tmpdir/tie_uuid/b"
 entry_at_1000 0 | python3 "$CTFGEN" --uuid=6b0c1a5a-0000-4000-8000-000000000001 \
