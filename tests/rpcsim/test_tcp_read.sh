@@ -7,7 +7,9 @@
 # next read puts those fresh pages and takes the record's back
 # (svc_tcp_restore_pages()).  Checked exactly on one thread: the calls,
 # short reads and pages that follow from the record's size, the refill
-# kinds, the requests served unchanged, every page back; then the
+# kinds, the requests served unchanged, every page back, a piece ending
+# inside a page setting that page aside too, a warm-up's short reads
+# counted nowhere; then the
 # pieces' data survive odd sizes on two threads, a run that stops inside
 # a record gives every page back, and the text and JSON say what ran.
 
@@ -16,7 +18,7 @@
 # shellcheck source=tests/rpcsim/common.sh
 . "$top_srcdir/tests/rpcsim/common.sh"
 
-plan_tests 15
+plan_tests 16
 
 # check EXPR...: evaluate a python expression on the first mode of the
 # JSON document in $OUT (m) and its config (c); exit 0 when true.
@@ -64,6 +66,32 @@ print({k: m.get(k) for k in ("calls", "requests", "short_reads", "pages")})' "$O
 m = json.load(open(sys.argv[1]))["modes"][0]
 print({k: m.get(k) for k in ("calls", "pages", "alloc_calls", "no_progress", "waits")}, m["counters"]["bulk_fallback_trylock"])' "$OUT" 2>/dev/null)"
 done
+
+# A piece that ends past a page boundary sets aside the page it ends in
+# too (svc_tcp_save_pages() rounds up): a 16 KiB WRITE's record, 16512
+# bytes with its 128-byte header, read 4097 bytes at a time, comes in 5
+# pieces, and its 4 short reads leave 2, 3, 4 and 5 holes, 14 pages a
+# WRITE, where 4096-byte pieces, or the pages set aside rounded down,
+# leave 1, 2, 3 and 4.  After a warm-up, whose pieces and refills count nowhere, each
+# request's first call refills the one reply page of the WRITE before.
+w=30
+bad=
+for mode in single list array; do
+	run --alloc=$mode --threads=1 --requests=$w --mix=read:0,write:1 \
+		--io-size=16k --file-size=1m --tcp-read=4097 --warmup=3 --json
+	if ! { [ "$status" -eq 0 ] &&
+		check "m['calls'] == 5 * $w and m['short_reads'] == 4 * $w and
+		       m['pages'] == 15 * $w and
+		       m['by_refill']['one_page']['calls'] == $w"; }; then
+		bad=$mode
+		break
+	fi
+done
+[ -z "$bad" ]
+ok $? "--tcp-read=4097, 16 KiB WRITEs after a warm-up, every mode: $((5 * w)) calls, $((4 * w)) short reads, $((15 * w)) pages" ||
+	diag "$bad, exit $status: $(head -c 600 "$ERR")$(python3 -c 'import json, sys
+m = json.load(open(sys.argv[1]))["modes"][0]
+print({k: m.get(k) for k in ("calls", "short_reads", "pages")})' "$OUT" 2>/dev/null)"
 
 # The same requests served as with whole records: the same digest.
 run --alloc=array --threads=1 --requests=$n --mix=read:0,write:1 \
