@@ -2,8 +2,10 @@
 # SPDX-License-Identifier: MIT
 #
 # --json is one valid JSON document (no NaN or Infinity) whose numbers
-# agree: calls are the sum over threads and equal the requests, pages per
-# call is pages / calls, percentiles are ordered and each is the one its
+# agree: calls are the sum over threads and equal the requests, bytes
+# read and written are the READs' and WRITEs' I/O, each request's reply
+# is one completion (the warm-up's not counted), pages per call is
+# pages / calls, percentiles are ordered and each is the one its
 # histogram gives, every page allocated was freed at exit, --repeat gives
 # one entry per run and the across-run figures are those of the runs'
 # means, and the text's latency figures are the JSON's.
@@ -129,6 +131,17 @@ for m in doc["modes"]:
         check(r["calls"] == requests and r["requests"] == requests,
               w + ": calls/requests != --requests")
         check(r["reads"] + r["writes"] == r["requests"], w + ": mix")
+        check(r["bytes_read"] == r["reads"] * cfg["io_size"] and
+              r["bytes_written"] == r["writes"] * cfg["io_size"],
+              "%s: %d bytes read, %d written, for %d READs and %d WRITEs"
+              % (w, r["bytes_read"], r["bytes_written"], r["reads"],
+                 r["writes"]))
+        # One reply to the completion thread per request of the run, the
+        # warm-up's before it not counted; none when released inline.
+        want = r["requests"] if cfg["completion"] == "thread" else 0
+        check(r["completions"] == want,
+              "%s: %d completions, %d expected" % (w, r["completions"],
+                                                   want))
         check(abs(r["pages_per_call"] - r["pages"] / r["calls"]) < 1e-6,
               w + ": pages_per_call")
         latency(r, w)
@@ -162,10 +175,12 @@ check_json 2000 1 >"$tmpdir/why" 2>&1
 ok $? "--json --alloc=all: valid, calls = sum over threads, nothing leaked" ||
 	diag "$(cat "$tmpdir/why")"
 
-run --alloc=array --repeat=3 --requests=200 --threads=2 --file-size=2m --json
-ran_ok "--json --repeat=3 runs"
+# A warm-up before each run: its requests in none of the run's figures.
+run --alloc=array --repeat=3 --requests=200 --threads=2 --file-size=2m \
+	--warmup=7 --json
+ran_ok "--json --repeat=3 --warmup=7 runs"
 check_json 200 3 >"$tmpdir/why" 2>&1
-ok $? "--json --repeat=3: three runs, across-run statistics consistent" ||
+ok $? "--json --repeat=3 --warmup=7: three runs, across-run statistics consistent" ||
 	diag "$(cat "$tmpdir/why")"
 
 # One thread, inline release: nothing races, so the pool's own counters
