@@ -4,18 +4,21 @@
 # The progress line: once a second on stderr, on a terminal only, or on
 # any stderr with --progress (a line each second, no escape codes), with
 # the run's ETA: from its deadline (--duration), or from the requests it
-# has left at its rate so far (--requests), the sooner.  Not with --quiet.
+# has left at its rate so far (--requests), the sooner, and the pages
+# refilled per call so far.  Not with --quiet.
 # The waits are bounded; what is checked does not depend on the speed.
 
 # shellcheck source=tests/rpcsim/common.sh
 . "${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/rpcsim/common.sh"
 
-plan_tests 8
+plan_tests 9
 
 line='^rpcsim: Single page run 1/1: [0-9,]+ calls/s, [0-9.]+ pages/call, [0-9]+ s elapsed'
 
-# --duration: 2.5 s, so at least the line of second 1, its ETA 2 s at most
-run_bounded --progress --duration=2.5 --threads=1 --alloc=single
+# --duration: 2.5 s, so at least the line of second 1, its ETA 2 s at most;
+# READs only, so that pages/call is known (below)
+run_bounded --progress --duration=2.5 --threads=1 --alloc=single \
+	--mix=read:1,write:0
 cp "$ERR" "$tmpdir/duration"
 [ "$status" -eq 0 ] && grep -Eq "$line, ETA [0-9]+ s\$" "$tmpdir/duration" &&
 	[ "$(grep -cvE "$line, ETA [0-9]+ s\$" "$tmpdir/duration")" -eq 0 ]
@@ -24,6 +27,13 @@ ok $? "--progress --duration: a line each second with the ETA, nothing else" ||
 sed -E 's/.*ETA ([0-9]+) s$/\1/' "$tmpdir/duration" |
 	awk '$1 > 2 { bad = 1 } END { exit bad }'
 ok $? "--progress --duration=2.5: the ETA is the time left, 2 s at most"
+# pages/call: the pages refilled so far over the calls, with READs only
+# 259 for the first call and 65 (the reply's head and 64 spliced pages)
+# for each after it; 0.0 while no call has completed
+sed -E 's/.*calls\/s, ([0-9.]+) pages\/call,.*/\1/' "$tmpdir/duration" |
+	awk '!($1 == 0 || ($1 >= 65 && $1 <= 259)) { bad = 1 } END { exit bad }'
+ok $? "--progress: pages per call over the calls so far (READs only: 65 to 259)" ||
+	diag "$(cat "$tmpdir/duration")"
 ! grep -q "$(printf '\r\033')" "$tmpdir/duration"
 ok $? "--progress without a terminal: lines, no carriage return or escape code"
 grep -q '^Single page' "$OUT" || grep -q 'Single page' "$OUT"
