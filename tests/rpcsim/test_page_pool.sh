@@ -7,7 +7,8 @@
 # (from the cache + from the ring + allocated), the recycle-or-release
 # decision follows --free-mix (direct -> cache, stack -> ring, a clone's
 # reference -> released, a full ring -> released, released -> out of the
-# pool's books and freed at once by the RX thread), every page comes back
+# pool's books and freed at once by the RX thread), the queue to the
+# stack thread (one packet deep; never full), every page comes back
 # (0 in flight, nothing leaked), --alloc=all under the merged and the
 # pure-output bulk contract, --rate paced by the clock, --call-timing=off
 # (the calls counted, not timed), the text report, a signal ending a run,
@@ -16,10 +17,10 @@
 
 . "${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}/tests/rpcsim/common.sh"
 
-plan_tests 86
+plan_tests 90
 
 if ! have_python; then
-	skip 41 "python3 missing: the JSON checks need it"
+	skip 45 "python3 missing: the JSON checks need it"
 	skipped_json=1
 fi
 
@@ -162,6 +163,26 @@ if [ -z "${skipped_json:-}" ]; then
 		grep -q '^  packets: .* (0 clone references dropped), 5000 released to an skb; ' "$OUT"
 	ok $? "text: the mix and the packets released to an skb" ||
 		diag "exit $status: $(grep -e '^  packets:' "$OUT") $(cat "$ERR")"
+
+	# The queue to the stack thread: one packet deep, each packet
+	# waits for the one before it to be freed (the stack thread is
+	# woken when a packet lands in an empty queue: else this run never
+	# ends; bounded at 60 s); deeper than the packets, it is never full
+	# and no RX thread ever waits.
+	run_cmd 60 "$RPCSIM" $PP --free-mix=ring:1,held:1 --queue-depth=1 \
+		--threads=1 --requests=2000 --json
+	ran_ok "--queue-depth=1 runs"
+	check "$OUT" 'pp["freed_ring"] + pp["freed_held"] == pp["packets"] == 2000' \
+		'pp["recycle_stack"]["ring"] + pp["recycle_stack"]["ring_full"] == pp["freed_ring"]' \
+		'pp["clone_puts"] == pp["freed_held"]' \
+		'rp["inflight"] == 0' 'r["pool_at_exit"]["leaked"] == 0'
+	ok $? "--queue-depth=1: every packet through the stack thread, one at a time"
+	run $PP --free-mix=ring:1,held:1 --queue-depth=4096 --threads=1 \
+		--requests=2000 --json
+	ran_ok "--queue-depth=4096 runs"
+	check "$OUT" 'pp["packets"] == 2000' 'm["waits"] == 0' \
+		'pp["freed_ring"] + pp["freed_held"] == 2000'
+	ok $? "a queue deeper than the packets is never full: no RX wait"
 
 	run $PP --packet-size=9000 --threads=2 --requests=4000 --json
 	ran_ok "--packet-size=9000 on 2 RX queues runs"
