@@ -210,25 +210,24 @@ compare_sweep "$tmpdir/pcpauto"
 ok $? "pcp=auto: what ran is what it asked for, never marked" ||
 	diag "exit $status: $(cat "$ERR")" "$(cat "$OUT")"
 
+# point_twice FOLDER COPY DESCRIPTION: the good folder as FOLDER with
+# point 1 copied to COPY: exit 1, no table, the copy and point 1 named.
+point_twice()
+{
+	d="$tmpdir/$1"
+	cp -r "$tmpdir/good" "$d"
+	cp "$d/$P1" "$d/$2"
+	compare_sweep "$d"
+	[ "$status" -eq 1 ] && [ ! -s "$OUT" ] &&
+		grep -q "^rpcsim-compare: $d/$2: sweep.point: 1 again ($d/$P1 is that point too): one file per point$" "$ERR"
+	ok $? "$3" || diag "exit $status: $(cat "$ERR")" "$(head -3 "$OUT")"
+}
 # A point twice: "5 of 4 points" was the table.
-d="$tmpdir/twice"
-cp -r "$tmpdir/good" "$d"
-cp "$d/$P1" "$d/zz-copy.json"
-compare_sweep "$d"
-[ "$status" -eq 1 ] && [ ! -s "$OUT" ] &&
-	grep -q "^rpcsim-compare: $d/zz-copy.json: sweep.point: 1 again ($d/$P1 is that point too): one file per point$" "$ERR"
-ok $? "a point twice: exit 1, both files named, no table" ||
-	diag "exit $status: $(cat "$ERR")" "$(head -3 "$OUT")"
+point_twice twice zz-copy.json "a point twice: exit 1, both files named, no table"
 # ... also when the copy is read right after the point it repeats (its
 # name sorts next): every point read before it is looked at, the last too.
-d="$tmpdir/twice-next"
-cp -r "$tmpdir/good" "$d"
-cp "$d/$P1" "$d/${P1%.json}x.json"
-compare_sweep "$d"
-[ "$status" -eq 1 ] && [ ! -s "$OUT" ] &&
-	grep -q "^rpcsim-compare: $d/${P1%.json}x.json: sweep.point: 1 again ($d/$P1 is that point too): one file per point$" "$ERR"
-ok $? "a point twice, the copy read right after it: exit 1, both named" ||
-	diag "exit $status: $(cat "$ERR")" "$(head -3 "$OUT")"
+point_twice twice-next "${P1%.json}x.json" \
+	"a point twice, the copy read right after it: exit 1, both named"
 
 # A hidden *.json (an editor's or a copy's) is no result file of the folder.
 d="$tmpdir/hidden"
