@@ -471,7 +471,6 @@ static int ppool_teardown_pools(struct ppool_run *run, struct svc_result *res)
 	ppool_stack_stop(run);
 	page_pool_recycle_stats_add(&pr->recycle_stack, &run->stack.rst);
 	pr->clone_puts = run->stack.clone_puts;
-	pr->stack_packets = run->stack.tail;
 	for (unsigned int i = 0; i < cfg->threads; i++) {
 		struct ppool_rxq *rxq = &run->rxq[i];
 		uint32_t inflight = page_pool_destroy(&rxq->pool);
@@ -582,7 +581,6 @@ void ppool_result_add(struct ppool_result *dst, const struct ppool_result *src)
 	dst->freed_held += src->freed_held;
 	dst->freed_released += src->freed_released;
 	dst->clone_puts += src->clone_puts;
-	dst->stack_packets += src->stack_packets;
 }
 
 double ppool_hit_rate(const struct ppool_result *r)

@@ -28,7 +28,6 @@ struct ppool_result {
 	/* How the received packets were freed (--free-mix). */
 	uint64_t freed_direct, freed_ring, freed_held, freed_released;
 	uint64_t clone_puts;		/* clone references dropped */
-	uint64_t stack_packets;		/* packets the stack thread freed */
 };
 
 /*
