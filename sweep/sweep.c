@@ -135,7 +135,8 @@ char *results_file_settings(const char *path, const char *program,
 			 "\"%s\", sweep.settings or %s)", program, program,
 			 body);
 	json_object_put(root);
-	errno = EINVAL;
+	if (!ret)
+		errno = EINVAL;
 	return ret;
 }
 
