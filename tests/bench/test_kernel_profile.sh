@@ -9,6 +9,11 @@
 # "off by" the distance between the two ratios, and a summary line whose
 # counts agree with the rows; --help says how it is used, also after
 # --builddir and pagebench's options; a build without pagebench exits 1.
+# With --kernel=FILE (a file of kernel-bench.sh --output, made up here)
+# the reference columns are FILE's ticks and ns, its ratios to single and
+# the distances to the lab's, held to the same targets, with FILE's
+# kernel named (and TCG's caveat when it ran there); a file that is none
+# is refused with exit 2.
 
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${top_builddir:=$top_srcdir}"
@@ -20,7 +25,7 @@
 tap_need_prog "$top_builddir/pagebench/pagebench"
 bench_script kernel-profile.sh
 
-plan_tests 9
+plan_tests 14
 
 run --help
 [ "$status" -eq 0 ] && grep -q '^Usage: kernel-profile.sh \[--builddir=DIR\]' "$OUT" &&
@@ -94,3 +99,62 @@ printf '%s\n' "$rows" | awk -F'|' -v sum="$(grep '^time per page within 2x' "$OU
 	}'
 ok $? "the summary line counts the rows that meet each target" ||
 	diag "$(grep -A1 '^time per page' "$OUT")"
+
+# --kernel=FILE: a made-up measurement, single 100 ns, list@n 90 - n/2,
+# array@n 80 - n/4 (ns), ticks 2.5 times ns; list@128's line missing, so
+# its row is left out; run under TCG.
+kfile=$tmpdir/kernel.txt
+{
+	echo "ppkbench: tag=7 ran=tcg"
+	echo "ppkbench: tag=7 kernel=9.9.9-test pages=512 runs=3 tsc_khz=2500000 init_on_alloc=1 list=1"
+	echo "ppkbench: tag=7 api=single bulk=1 ns_per_page=100.000 ticks_per_page=250.000"
+	for n in 1 2 3 4 8 16 32 64; do
+		awk -v n="$n" 'BEGIN { printf("ppkbench: tag=7 api=list bulk=%d ns_per_page=%.3f ticks_per_page=%.3f\n", n, 90 - n / 2, 2.5 * (90 - n / 2)) }'
+	done
+	for n in 1 2 3 4 8 16 32 64 128; do
+		awk -v n="$n" 'BEGIN { printf("ppkbench: tag=7 api=array bulk=%d ns_per_page=%.3f ticks_per_page=%.3f\n", n, 80 - n / 4, 2.5 * (80 - n / 4)) }'
+	done
+	echo "ppkbench: tag=7 free_pages_before=1000 free_pages_after=1000"
+} >"$kfile"
+run --builddir="$top_builddir" --smoke --runs=1 --kernel="$kfile"
+[ "$status" -eq 0 ] && grep -q "^Kernel: Linux 9.9.9-test measured by kernel-bench.sh ($kfile)" "$OUT" &&
+	grep -q '^512 pages; init_on_alloc on\.$' "$OUT" &&
+	grep -q "^It ran under QEMU's TCG: its figures are the emulator's" "$OUT" &&
+	! grep -q 'v5r9' "$OUT" &&
+	grep -q '^| API | bulk | lab ns/page | lab ticks | lab / single | kernel ticks | kernel ns | kernel / single | ratio off by |$' "$OUT"
+ok $? "--kernel: the kernel named, its settings, TCG's caveat, the kernel's columns" ||
+	diag "status $status: $(head -c 1500 "$OUT") $(cat "$ERR")"
+krows=$(grep -E '^\| (single|list|array) \|' "$OUT")
+[ "$(printf '%s\n' "$krows" | awk -F'|' '{ print $2 $3 }' | tr -s ' ' | tr '\n' ,)" = \
+	" single 1 , list 1 , list 2 , list 3 , list 4 , list 8 , list 16 , list 32 , list 64 , array 1 , array 2 , array 3 , array 4 , array 8 , array 16 , array 32 , array 64 , array 128 ," ]
+ok $? "--kernel: a row for each configuration the kernel measured (no list@128)" ||
+	diag "$krows"
+printf '%s\n' "$krows" | awk -F'|' '
+	function near(a, b, e) { return a - b < e && b - a < e }
+	{
+		split($2 " " $3, k, " "); n = k[2]
+		want = k[1] == "single" ? 100 : k[1] == "list" ? 90 - n / 2 : 80 - n / 4
+		if (!near($8 + 0, want, 0.006) || !near($7 + 0, 2.5 * want, 0.06))
+			bad = 1
+		if (k[1] == "single") { single = $4; next }
+		r = $4 / single; p = want / 100
+		if (!near($6 + 0, r, 0.0015) || !near($9 + 0, p, 0.0015) ||
+		    !near($10 + 0, 100 * (r - p) / p, 0.2))
+			bad = 1
+	}
+	END { exit bad }'
+ok $? "--kernel: the kernel's ns and ticks per row, its ratio to single, the distance" ||
+	diag "$krows"
+grep -q '^time per page within 2x of the kernel: [0-9]* of 18; ratio to single within +-20 %: [0-9]* of 17$' "$OUT"
+ok $? "--kernel: the summary counts 18 rows and 17 ratios against the kernel" ||
+	diag "$(grep -A1 '^time per page' "$OUT")"
+printf 'ppkbench: tag=7 api=list bulk=1 ns_per_page=1.000 ticks_per_page=2.000\n' >"$tmpdir/nosingle.txt"
+run --builddir="$top_builddir" --smoke --kernel="$tmpdir/nosingle.txt"
+[ "$status" -eq 2 ] && [ "$(wc -l <"$ERR")" -eq 1 ] &&
+	grep -q "^kernel-profile.sh: --kernel: '$tmpdir/nosingle.txt' is not a file of kernel-bench.sh --output with a single-page line$" "$ERR"
+refused=$?
+run --builddir="$top_builddir" --smoke --kernel="$tmpdir/none.txt"
+[ "$refused" -eq 0 ] && [ "$status" -eq 2 ] &&
+	grep -q "^kernel-profile.sh: --kernel: '$tmpdir/none.txt' is not" "$ERR"
+ok $? "--kernel: a file without a single-page line, or none, is refused (exit 2)" ||
+	diag "status $status: $(cat "$ERR")"
