@@ -10,7 +10,8 @@
 # TCG caveat is said; --output keeps the module's lines after the line
 # saying where they ran, and kernel-profile.sh --kernel reads them.
 # Refused options exit 2 with one line naming the option and the value;
-# a VM that does not finish in --timeout ends with exit 1, its QEMU gone.
+# a VM that does not finish in --timeout ends with exit 1, its QEMU gone;
+# a signal ends the script with 128 + N, its QEMU and its files gone.
 #
 # Skips without qemu-system-x86_64, a static busybox, Debian's
 # /usr/src/linux-headers-*-amd64 or an x86-64 machine; downloads the
@@ -42,7 +43,7 @@ if ! ls "$cache"/linux-image-"$kver"_*.deb >/dev/null 2>&1; then
 		plan_skip_all "apt-get download linux-image-$kver failed: $(tail -n 1 "$tmpdir/apt.log")"
 fi
 
-plan_tests 9
+plan_tests 10
 
 run --help
 [ "$status" -eq 0 ] && grep -q '^Usage: kernel-bench.sh --insmod \[OPTION\]' "$OUT" &&
@@ -118,3 +119,10 @@ run --vm=debian --accel=tcg --pages=512 --runs=3 --cache="$cache" --timeout=1
 	! pgrep -f "qemu-system-x86_64 .*kernel-bench\." >/dev/null
 ok $? "--timeout=1: exit 1, the cause, no QEMU left" ||
 	diag "status $status: $(cat "$ERR")"
+
+# A signal while the VM runs (a stand-in QEMU that sleeps): 143, QEMU
+# ended by its pid, the temporary folder (module build, initramfs) gone.
+sleeper "$tmpdir/slow/qemu-system-x86_64" "$tmpdir/slow/pid"
+PATH=$tmpdir/slow:$PATH sigterm_run "$tmpdir/slow/pid" --vm=debian \
+	--accel=tcg --cache="$cache"
+sigterm_ok "SIGTERM while the VM runs: 143, QEMU ended, nothing left" QEMU
