@@ -104,6 +104,12 @@ if [ "$mode" = insmod ]; then
 else
 	[ "$vm" = debian ] || [ -f "$vm" ] || bad "--vm: '$vm' is not a file (a kernel image, or 'debian')"
 	[ "$vm" = debian ] || [ -n "$kdir" ] || bad "--vm=$vm needs --kdir=DIR, the headers of that kernel"
+	# --vm=debian fetches the image of the headers' version, from their
+	# folder's name.
+	case $vm:$kdir in
+	debian:|debian:*/linux-headers-?*) ;;
+	debian:*) bad "--kdir: '$kdir' is not a folder linux-headers-VERSION, which --vm=debian needs to fetch linux-image-VERSION" ;;
+	esac
 fi
 [ -z "$cpu" ] || bench_cpu "$me" "--cpu pins the run"
 
@@ -242,8 +248,12 @@ EOF
 	where="booted in QEMU ($accel, 1 vCPU): ${vm_name:-$vm}${append:+, with $append}"
 fi
 
-grep -q "^ppkbench: tag=$tag kernel=" "$lines" && grep -q ' pages_held=' "$lines" ||
-	fail "the module printed no results (see the kernel log)"
+if ! grep -q "^ppkbench: tag=$tag kernel=" "$lines" || ! grep -q ' pages_held=' "$lines"; then
+	if [ "$mode" = vm ]; then
+		fail "the module printed no results; the VM's console ended with: $(grep -v '^$' "$tmp/console.txt" | tail -n 3 | tr '\n' ' ')"
+	fi
+	fail "the module printed no results (see dmesg)"
+fi
 # The output: the module's lines after one saying where they ran
 # (insmod, kvm or tcg), which kernel-profile.sh --kernel reads too.
 if [ -n "$output" ]; then

@@ -62,6 +62,7 @@ for args in "|say where to run: --insmod or --vm=VMLINUZ|debian (see --help)" \
 	"--vm=$OUT|--vm=$OUT needs --kdir=DIR, the headers of that kernel" \
 	"--insmod --accel=tcg|--accel and --append are for --vm" \
 	"--vm=debian --timeout=x|--timeout: 'x' is not a count of seconds from 1 to 86400" \
+	"--vm=debian --kdir=$tmpdir|--kdir: '$tmpdir' is not a folder linux-headers-VERSION, which --vm=debian needs to fetch linux-image-VERSION" \
 	"--vm=debian --bogus|unknown option '--bogus' (see --help)"; do
 	# shellcheck disable=SC2086 # the options split on spaces
 	run ${args%%|*}
