@@ -16,7 +16,8 @@
  * finite numbers, null where a figure does not exist (json.c writes a
  * non-finite number as null); nothing they write is negative except the
  * signed differences of rpcsim-analyze.  A count of 1e308 (a double) is no
- * count, and neither is one beyond what json-c holds (json_int_beyond()).
+ * count, and neither is one beyond what json-c holds
+ * (sweep_json_int_beyond()).
  */
 #include "config.h"
 
@@ -206,7 +207,7 @@ static int check_value(struct check *c, json_object *v, unsigned int types,
 		       unsigned int items, const struct schema *item_obj)
 {
 	char val[64], exp[160];
-	int beyond = json_int_beyond(v);
+	int beyond = sweep_json_int_beyond(v);
 
 	/*
 	 * json-c clamped it: not the number written, which is out of range
@@ -215,16 +216,17 @@ static int check_value(struct check *c, json_object *v, unsigned int types,
 	if (beyond > 0 && (types & (T_UINT | T_INT | T_NUM | T_SNUM)) &&
 	    !(types & T_FULL64))
 		return bad(c, "%s: out of range: expected %s, at most "
-			   "18446744073709551614", json_shown(v, val,
-							      sizeof(val)),
+			   "18446744073709551614",
+			   sweep_json_shown(v, val, sizeof(val)),
 			   expected(types, exp, sizeof(exp)));
 	if (beyond < 0 && (types & (T_INT | T_SNUM)))
 		return bad(c, "%s: out of range: expected %s, at least "
-			   "-9223372036854775807", json_shown(v, val,
-							      sizeof(val)),
+			   "-9223372036854775807",
+			   sweep_json_shown(v, val, sizeof(val)),
 			   expected(types, exp, sizeof(exp)));
 	if (beyond < 0 && !type_ok(v, types))
-		return bad(c, "%s: expected %s", json_shown(v, val, sizeof(val)),
+		return bad(c, "%s: expected %s",
+			   sweep_json_shown(v, val, sizeof(val)),
 			   expected(types, exp, sizeof(exp)));
 	if (json_object_is_type(v, json_type_double) &&
 	    !isfinite(json_object_get_double(v)) && (types & (T_NUM | T_SNUM)))

@@ -295,18 +295,18 @@ static bool point_of_this_grid(const struct rpcsim_config *cfg,
 			       struct json_object *root)
 {
 	const struct rpcsim_sweep *sw = &cfg->sweep;
-	struct json_object *o = get_obj(root, "sweep", json_type_object);
-	struct json_object *keys = get_obj(o, "keys", json_type_array);
-	struct json_object *point = get_obj(o, "point", json_type_int);
+	struct json_object *o = sweep_get_obj(root, "sweep", json_type_object);
+	struct json_object *keys = sweep_get_obj(o, "keys", json_type_array);
+	struct json_object *point = sweep_get_obj(o, "point", json_type_int);
 
 	if (!keys || !point || json_object_get_uint64(point) != sw->point ||
 	    json_object_array_length(keys) != sw->nr_keys)
 		return false;
 	for (unsigned int k = 0; k < sw->nr_keys; k++) {
 		struct json_object *key = json_object_array_get_idx(keys, k);
-		struct json_object *vals = get_obj(key, "values",
-						   json_type_array);
-		const char *name = get_str(key, "key");
+		struct json_object *vals = sweep_get_obj(key, "values",
+							 json_type_array);
+		const char *name = sweep_get_str(key, "key");
 
 		if (!name || strcmp(name, sw->keys[k].key) || !vals ||
 		    json_object_array_length(vals) != sw->keys[k].nr)

@@ -124,11 +124,11 @@ char *results_file_settings(const char *path, const char *program,
 
 	if (!root)
 		return NULL;
-	prog = get_str(root, "program");
-	sw = get_obj(root, "sweep", json_type_object);
-	s = sw ? get_str(sw, "settings") : NULL;
+	prog = sweep_get_str(root, "program");
+	sw = sweep_get_obj(root, "sweep", json_type_object);
+	s = sw ? sweep_get_str(sw, "settings") : NULL;
 	if (prog && !strcmp(prog, program) && s &&
-	    get_obj(root, body, json_type_array))
+	    sweep_get_obj(root, body, json_type_array))
 		ret = xstrdup(s);
 	else
 		snprintf(err, errlen, "not a result of %s (no \"program\": "
@@ -210,7 +210,7 @@ static bool is_pagebench(const char *path)
 {
 	char err[256];
 	struct json_object *root = sweep_read_json(path, err, sizeof(err));
-	const char *prog = get_str(root, "program");
+	const char *prog = sweep_get_str(root, "program");
 	bool ret = prog && !strcmp(prog, "pagebench");
 
 	json_object_put(root);

@@ -5,10 +5,10 @@
  * (sweep_pagebench.c) and rpcsim's check of a point's file before it
  * resumes (rpcsim/sweep.c).
  * Each says "absent" (NULL, false) for a missing member or one of another
- * type, so that a reader checks a file in one place; get_count() and
- * get_figure() check one and say what is wrong with it.  What json-c does
- * with an integer it cannot hold is told here too, for rpcsim-compare's
- * other reader as well (compare/schema.c).
+ * type, so that a reader checks a file in one place; sweep_get_count()
+ * and sweep_get_figure() check one and say what is wrong with it.  What
+ * json-c does with an integer it cannot hold is told here too, for
+ * rpcsim-compare's other reader as well (compare/schema.c).
  */
 #ifndef PP_COMMON_SWEEP_JSON_H
 #define PP_COMMON_SWEEP_JSON_H
@@ -32,7 +32,8 @@ struct json_object *sweep_read_json(const char *path, char *err,
 				    size_t errlen);
 
 /* @path's document, or NULL said as "PROG: PATH: why". */
-static inline struct json_object *load_doc(const char *prog, const char *path)
+static inline struct json_object *sweep_load_doc(const char *prog,
+						 const char *path)
 {
 	char err[256];
 	struct json_object *root = sweep_read_json(path, err, sizeof(err));
@@ -42,7 +43,8 @@ static inline struct json_object *load_doc(const char *prog, const char *path)
 	return root;
 }
 
-static inline const char *get_str(struct json_object *o, const char *key)
+static inline const char *sweep_get_str(struct json_object *o,
+					const char *key)
 {
 	struct json_object *v;
 
@@ -52,9 +54,9 @@ static inline const char *get_str(struct json_object *o, const char *key)
 	return json_object_get_string(v);
 }
 
-static inline struct json_object *get_obj(struct json_object *o,
-					  const char *key,
-					  enum json_type type)
+static inline struct json_object *sweep_get_obj(struct json_object *o,
+						const char *key,
+						enum json_type type)
 {
 	struct json_object *v;
 
@@ -73,7 +75,7 @@ static inline struct json_object *get_obj(struct json_object *o,
  * clamp: no count of the tools comes near them.  1 above, -1 below, 0
  * when @v is no such integer.
  */
-static inline int json_int_beyond(struct json_object *v)
+static inline int sweep_json_int_beyond(struct json_object *v)
 {
 	if (!json_object_is_type(v, json_type_int))
 		return 0;
@@ -87,10 +89,10 @@ static inline int json_int_beyond(struct json_object *v)
  * json-c could not hold, the bound it was clamped to with "or more" ("or
  * less"): the number written is not known.
  */
-static inline const char *json_shown(struct json_object *v, char *buf,
-				     size_t len)
+static inline const char *sweep_json_shown(struct json_object *v, char *buf,
+					   size_t len)
 {
-	int beyond = json_int_beyond(v);
+	int beyond = sweep_json_int_beyond(v);
 
 	snprintf(buf, len, "%s%s", v ? json_object_to_json_string_ext(v,
 			JSON_C_TO_STRING_PLAIN) : "null",
@@ -104,7 +106,7 @@ static inline const char *json_shown(struct json_object *v, char *buf,
  * whatever the figures the readers take; "-" when it is beyond a double
  * (a base too near 0).
  */
-static inline void change_text(char *buf, size_t len, double pct)
+static inline void sweep_change_text(char *buf, size_t len, double pct)
 {
 	if (!isfinite(pct))
 		snprintf(buf, len, "-");
@@ -116,7 +118,7 @@ static inline void change_text(char *buf, size_t len, double pct)
 
 /*
  * The checks of a result file's members, each fault one line naming the
- * file and the JSON path (refuse()): the rpcsim points' and the
+ * file and the JSON path (sweep_refuse()): the rpcsim points' and the
  * pagebench files' alike.
  */
 
@@ -125,8 +127,8 @@ static inline void change_text(char *buf, size_t len, double pct)
  * pagebench result): "PROG: PATH: FIELD: why", one line.  Returns -1.
  */
 __attribute__((format(printf, 3, 4)))
-static inline int refuse(const char *prog, const char *path,
-			 const char *fmt, ...)
+static inline int sweep_refuse(const char *prog, const char *path,
+			       const char *fmt, ...)
 {
 	va_list ap;
 
@@ -142,11 +144,12 @@ static inline int refuse(const char *prog, const char *path,
  * Is @v an integer in [@lo, @hi]?  Not one json-c clamped, nor one above
  * INT64_MAX (json_object_get_int64() would give INT64_MAX for it).
  */
-static inline bool int_within(struct json_object *v, int64_t lo, int64_t hi)
+static inline bool sweep_int_within(struct json_object *v, int64_t lo,
+				    int64_t hi)
 {
 	int64_t i;
 
-	if (!json_object_is_type(v, json_type_int) || json_int_beyond(v))
+	if (!json_object_is_type(v, json_type_int) || sweep_json_int_beyond(v))
 		return false;
 	i = json_object_get_int64(v);
 	return !(i == INT64_MAX && json_object_get_uint64(v) > INT64_MAX) &&
@@ -157,23 +160,23 @@ static inline bool int_within(struct json_object *v, int64_t lo, int64_t hi)
  * Member @key of @o as an integer in [@lo, @hi], @where the path to @o
  * ("modes[0].", or ""): 0, or -1 (said).
  */
-static inline int get_count(const char *prog, const char *path,
-			    const char *where, struct json_object *o,
-			    const char *key, int64_t lo, int64_t hi,
-			    int64_t *out)
+static inline int sweep_get_count(const char *prog, const char *path,
+				  const char *where, struct json_object *o,
+				  const char *key, int64_t lo, int64_t hi,
+				  int64_t *out)
 {
 	struct json_object *v;
 	char shown[96];
 
 	if (!json_object_object_get_ex(o, key, &v) || !v)
-		return refuse(prog, path, "%s%s: missing: expected an integer "
-			      "%lld to %lld", where, key, (long long)lo,
-			      (long long)hi);
-	if (!int_within(v, lo, hi))
-		return refuse(prog, path, "%s%s: %s: expected an integer %lld "
-			      "to %lld", where, key,
-			      json_shown(v, shown, sizeof(shown)),
-			      (long long)lo, (long long)hi);
+		return sweep_refuse(prog, path, "%s%s: missing: expected an "
+				    "integer %lld to %lld", where, key,
+				    (long long)lo, (long long)hi);
+	if (!sweep_int_within(v, lo, hi))
+		return sweep_refuse(prog, path, "%s%s: %s: expected an "
+				    "integer %lld to %lld", where, key,
+				    sweep_json_shown(v, shown, sizeof(shown)),
+				    (long long)lo, (long long)hi);
 	*out = json_object_get_int64(v);
 	return 0;
 }
@@ -182,26 +185,28 @@ static inline int get_count(const char *prog, const char *path,
  * @v, the value at @where@key (an array's item: @key "[3]"), as a finite
  * number in [0, @hi]: 0, or -1 (said).
  */
-static inline int figure_of(const char *prog, const char *path,
-			    const char *where, const char *key,
-			    struct json_object *v, double hi, double *out)
+static inline int sweep_figure_of(const char *prog, const char *path,
+				  const char *where, const char *key,
+				  struct json_object *v, double hi, double *out)
 {
 	char shown[96];
 	double d;
 
 	if (!v)
-		return refuse(prog, path, "%s%s: null: expected a number",
-			      where, key);
+		return sweep_refuse(prog, path, "%s%s: null: expected a number",
+				    where, key);
 	if (!json_object_is_type(v, json_type_int) &&
 	    !json_object_is_type(v, json_type_double))
-		return refuse(prog, path, "%s%s: %s: not a number", where, key,
-			      json_object_to_json_string_ext(v,
+		return sweep_refuse(prog, path, "%s%s: %s: not a number",
+				    where, key,
+				    json_object_to_json_string_ext(v,
 						JSON_C_TO_STRING_PLAIN));
 	d = json_object_get_double(v);
-	if (!isfinite(d) || d < 0 || d > hi || json_int_beyond(v))
-		return refuse(prog, path, "%s%s: %s: expected a finite number "
-			      "0 to %g", where, key,
-			      json_shown(v, shown, sizeof(shown)), hi);
+	if (!isfinite(d) || d < 0 || d > hi || sweep_json_int_beyond(v))
+		return sweep_refuse(prog, path, "%s%s: %s: expected a finite "
+				    "number 0 to %g", where, key,
+				    sweep_json_shown(v, shown, sizeof(shown)),
+				    hi);
 	*out = d;
 	return 0;
 }
@@ -212,22 +217,24 @@ static inline int figure_of(const char *prog, const char *path,
  * tool writes no such file); "interrupted" that is not true or false is
  * refused too.  0, or -1 (said).
  */
-static inline int refuse_interrupted(const char *prog, const char *path,
-				     struct json_object *root,
-				     const char *why)
+static inline int sweep_refuse_interrupted(const char *prog, const char *path,
+					   struct json_object *root,
+					   const char *why)
 {
 	struct json_object *intr = NULL;
 
 	if (json_object_object_get_ex(root, "interrupted", &intr) &&
 	    !json_object_is_type(intr, json_type_boolean))
-		return refuse(prog, path, "interrupted: %s: expected true or "
-			      "false", json_object_to_json_string_ext(intr,
+		return sweep_refuse(prog, path, "interrupted: %s: expected "
+				    "true or false",
+				    json_object_to_json_string_ext(intr,
 						JSON_C_TO_STRING_PLAIN));
 	if (intr && json_object_get_boolean(intr)) {
-		const char *sig = get_str(root, "signal");
+		const char *sig = sweep_get_str(root, "signal");
 
-		return refuse(prog, path, "interrupted: a run cut short by "
-			      "%s, not %s", sig ? sig : "a signal", why);
+		return sweep_refuse(prog, path, "interrupted: a run cut "
+				    "short by %s, not %s",
+				    sig ? sig : "a signal", why);
 	}
 	return 0;
 }
@@ -236,21 +243,21 @@ static inline int refuse_interrupted(const char *prog, const char *path,
  * Member @key of @o as a finite number in [0, @hi] (null too with
  * @null_ok: *@out is then NaN): 0, or -1 (said).
  */
-static inline int get_figure(const char *prog, const char *path,
-			     const char *where, struct json_object *o,
-			     const char *key, double hi, bool null_ok,
-			     double *out)
+static inline int sweep_get_figure(const char *prog, const char *path,
+				   const char *where, struct json_object *o,
+				   const char *key, double hi, bool null_ok,
+				   double *out)
 {
 	struct json_object *v;
 
 	if (!json_object_object_get_ex(o, key, &v))
-		return refuse(prog, path, "%s%s: missing: expected a number",
-			      where, key);
+		return sweep_refuse(prog, path, "%s%s: missing: expected a "
+				    "number", where, key);
 	if (!v && null_ok) {
 		*out = NAN;
 		return 0;
 	}
-	return figure_of(prog, path, where, key, v, hi, out);
+	return sweep_figure_of(prog, path, where, key, v, hi, out);
 }
 
 #endif /* PP_COMMON_SWEEP_JSON_H */

@@ -104,20 +104,23 @@ static char *dup_or(const char *s, const char *none)
 static void file_origin(struct pfile *f, struct json_object *root,
 			struct json_object *config)
 {
-	struct json_object *b = get_obj(root, "build", json_type_object);
-	struct json_object *sw = get_obj(root, "sweep", json_type_object);
+	struct json_object *b = sweep_get_obj(root, "build", json_type_object);
+	struct json_object *sw = sweep_get_obj(root, "sweep", json_type_object);
 	struct json_object *smoke;
 	char buf[1024];
 
-	f->host = dup_or(get_str(root, "host"), "?");
+	f->host = dup_or(sweep_get_str(root, "host"), "?");
 	snprintf(buf, sizeof(buf),
 		 "pagebench %s, libpagepool %s, configure '%s'",
-		 get_str(b, "version") ? get_str(b, "version") : "?",
-		 get_str(b, "libpagepool") ? get_str(b, "libpagepool") : "?",
-		 get_str(b, "configure") ? get_str(b, "configure") : "?");
+		 sweep_get_str(b, "version") ?
+		 sweep_get_str(b, "version") : "?",
+		 sweep_get_str(b, "libpagepool") ?
+		 sweep_get_str(b, "libpagepool") : "?",
+		 sweep_get_str(b, "configure") ?
+		 sweep_get_str(b, "configure") : "?");
 	f->build = xstrdup(buf);
 	/* A plain --json document has no settings: it joins all the same. */
-	f->settings = dup_or(get_str(sw, "settings"), "not recorded");
+	f->settings = dup_or(sweep_get_str(sw, "settings"), "not recorded");
 	for (size_t k = 0; k < NR_FKEYS; k++) {
 		struct json_object *v;
 
@@ -129,7 +132,7 @@ static void file_origin(struct pfile *f, struct json_object *root,
 		else
 			f->fkey[k] = dup_or(json_object_get_string(v), "?");
 	}
-	smoke = get_obj(config, "smoke", json_type_boolean);
+	smoke = sweep_get_obj(config, "smoke", json_type_boolean);
 	f->smoke = smoke && json_object_get_boolean(smoke);
 }
 
@@ -160,9 +163,9 @@ static int get_word(const char *prog, const char *path, const char *where,
 		n += (size_t)snprintf(list + n, sizeof(list) - n, "%s%s",
 				      !i ? "" : words[i + 1] ? ", " : " or ",
 				      words[i]);
-	return refuse(prog, path, "%s%s: %s: expected %s%s", where, key,
-		      there ? json_shown(v, shown, sizeof(shown)) : "missing",
-		      null_ok ? "null or " : "", list);
+	return sweep_refuse(prog, path, "%s%s: %s: expected %s%s", where, key,
+			    there ? sweep_json_shown(v, shown, sizeof(shown)) :
+			    "missing", null_ok ? "null or " : "", list);
 }
 
 static void row_free(struct prow *r)
@@ -193,38 +196,42 @@ static int row_read(struct ptable *t, const char *prog, const char *path,
 
 	snprintf(where, sizeof(where), "results[%zu].", i);
 	if (!json_object_is_type(r, json_type_object))
-		return refuse(prog, path, "results[%zu]: not an object", i);
+		return sweep_refuse(prog, path, "results[%zu]: not an object",
+				    i);
 	if (get_word(prog, path, where, r, "allocator", pb_allocators, false,
 		     &alloc) ||
 	    get_word(prog, path, where, r, "api", pb_apis, false, &api) ||
-	    get_count(prog, path, where, r, "bulk", 1, PB_BULK_MAX, &bulk) ||
+	    sweep_get_count(prog, path, where, r, "bulk", 1, PB_BULK_MAX,
+			    &bulk) ||
 	    get_word(prog, path, where, r, "variant", pb_variants, true,
 		     &variant) ||
-	    get_figure(prog, path, where, r, "ns_per_page", PB_NS_MAX, false,
-		       &ns) ||
+	    sweep_get_figure(prog, path, where, r, "ns_per_page", PB_NS_MAX,
+			     false, &ns) ||
 	    /* null: a median of 0 has no spread */
-	    get_figure(prog, path, where, r, "spread_pct", PB_SPREAD_MAX_PCT,
-		       true, &spread))
+	    sweep_get_figure(prog, path, where, r, "spread_pct",
+			     PB_SPREAD_MAX_PCT, true, &spread))
 		return -1;
 	if (!strcmp(api, "single") && bulk != 1)
-		return refuse(prog, path, "%sbulk: %lld: the single API takes "
-			      "one page at a time (bulk 1)", where,
-			      (long long)bulk);
-	runs_ns = get_obj(r, "runs_ns", json_type_array);
+		return sweep_refuse(prog, path, "%sbulk: %lld: the single "
+				    "API takes one page at a time (bulk 1)",
+				    where, (long long)bulk);
+	runs_ns = sweep_get_obj(r, "runs_ns", json_type_array);
 	if (!runs_ns && json_object_object_get_ex(r, "runs_ns", NULL))
-		return refuse(prog, path, "%sruns_ns: not an array", where);
+		return sweep_refuse(prog, path, "%sruns_ns: not an array",
+				    where);
 	if (!runs_ns || json_object_array_length(runs_ns) != (size_t)runs)
-		return refuse(prog, path, "%sruns_ns: %s%zu run%s, but "
-			      "config.runs is %lld", where, runs_ns ? "" :
-			      "missing: ", runs_ns ?
-			      json_object_array_length(runs_ns) : 0,
-			      runs_ns && json_object_array_length(runs_ns) ==
-			      1 ? "" : "s", (long long)runs);
+		return sweep_refuse(prog, path, "%sruns_ns: %s%zu run%s, "
+				    "but config.runs is %lld", where,
+				    runs_ns ? "" : "missing: ", runs_ns ?
+				    json_object_array_length(runs_ns) : 0,
+				    runs_ns &&
+				    json_object_array_length(runs_ns) == 1 ?
+				    "" : "s", (long long)runs);
 	for (size_t k = 0; k < (size_t)runs; k++) {
 		snprintf(w, sizeof(w), "runs_ns[%zu]", k);
-		if (figure_of(prog, path, where, w,
-			      json_object_array_get_idx(runs_ns, k), PB_NS_MAX,
-			      &x))
+		if (sweep_figure_of(prog, path, where, w,
+				    json_object_array_get_idx(runs_ns, k),
+				    PB_NS_MAX, &x))
 			return -1;
 	}
 	for (unsigned int j = first; j < t->nr_rows; j++) {
@@ -233,12 +240,12 @@ static int row_read(struct ptable *t, const char *prog, const char *path,
 		if (!strcmp(o->allocator, alloc) && !strcmp(o->api, api) &&
 		    o->bulk == (double)bulk &&
 		    !strcmp(o->variant, variant ? variant : "-"))
-			return refuse(prog, path, "results[%zu]: %s %s bulk "
-				      "%lld %s again (results[%u] is that "
-				      "configuration too): one row per "
-				      "configuration", i, alloc, api,
-				      (long long)bulk, variant ? variant : "-",
-				      j - first);
+			return sweep_refuse(prog, path, "results[%zu]: %s %s "
+					    "bulk %lld %s again (results[%u] "
+					    "is that configuration too): one "
+					    "row per configuration", i, alloc,
+					    api, (long long)bulk,
+					    variant ? variant : "-", j - first);
 	}
 	t->rows = xrealloc(t->rows, t->nr_rows + 1, sizeof(*t->rows));
 	row = &t->rows[t->nr_rows];
@@ -260,7 +267,7 @@ static int row_read(struct ptable *t, const char *prog, const char *path,
  */
 static int file_read(struct ptable *t, const char *prog, const char *path)
 {
-	struct json_object *root = load_doc(prog, path);
+	struct json_object *root = sweep_load_doc(prog, path);
 	struct json_object *results, *config;
 	unsigned int first = t->nr_rows;
 	struct pfile *f;
@@ -270,34 +277,36 @@ static int file_read(struct ptable *t, const char *prog, const char *path)
 
 	if (!root)
 		return -1;
-	results = get_obj(root, "results", json_type_array);
-	config = get_obj(root, "config", json_type_object);
+	results = sweep_get_obj(root, "results", json_type_array);
+	config = sweep_get_obj(root, "config", json_type_object);
 	if (!results || !config) {
 		fprintf(stderr, "%s: %s: not a pagebench result (no results "
 			"or config)\n", prog, path);
 		goto out;
 	}
-	if (refuse_interrupted(prog, path, root, "a result (pagebench "
-			       "--results writes no file when cut short)"))
+	if (sweep_refuse_interrupted(prog, path, root, "a result "
+				     "(pagebench --results writes no file "
+				     "when cut short)"))
 		goto out;
-	if (get_count(prog, path, "config.", config, "runs", 1, PB_RUNS_MAX,
-		      &runs) ||
-	    get_figure(prog, path, "config.", config, "run_ms",
-		       PB_RUN_MS_MAX + PB_RUN_MS_SLACK, false, &run_ms))
+	if (sweep_get_count(prog, path, "config.", config, "runs", 1,
+			    PB_RUNS_MAX, &runs) ||
+	    sweep_get_figure(prog, path, "config.", config, "run_ms",
+			     PB_RUN_MS_MAX + PB_RUN_MS_SLACK, false, &run_ms))
 		goto out;
 	if (run_ms < PB_RUN_MS_MIN - PB_RUN_MS_SLACK) {
 		char shown[96];
 
-		refuse(prog, path, "config.run_ms: %s: expected a finite number "
-		       "%g to %g", json_shown(json_object_object_get(config,
+		sweep_refuse(prog, path, "config.run_ms: %s: expected a "
+			     "finite number %g to %g",
+			     sweep_json_shown(json_object_object_get(config,
 								     "run_ms"),
 					      shown, sizeof(shown)),
-		       PB_RUN_MS_MIN, PB_RUN_MS_MAX);
+			     PB_RUN_MS_MIN, PB_RUN_MS_MAX);
 		goto out;
 	}
 	if (!json_object_array_length(results)) {
-		refuse(prog, path, "results: empty: expected a configuration "
-		       "or more");
+		sweep_refuse(prog, path, "results: empty: expected a "
+			     "configuration or more");
 		goto out;
 	}
 	for (size_t i = 0; i < json_object_array_length(results); i++) {
@@ -419,8 +428,8 @@ static void change_cell(struct line *l, const struct ptable *t,
 	if (base == r) {
 		put(l, true, "%s", alone ? "-" : "base");
 	} else if (base->ns > 0) {
-		change_text(change, sizeof(change),
-			    100 * (r->ns - base->ns) / base->ns);
+		sweep_change_text(change, sizeof(change),
+				  100 * (r->ns - base->ns) / base->ns);
 		put(l, true, "%s", change);
 	} else {
 		put(l, true, "-");

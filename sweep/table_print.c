@@ -101,8 +101,9 @@ static void latency_cells(const struct table *t, const struct row *r, int m,
 	if (r == first)
 		snprintf(chg, CELL, "base");
 	else if (first->have[m] && first->mean[m] > 0)
-		change_text(chg, CELL, 100 * (r->mean[m] - first->mean[m]) /
-			    first->mean[m]);
+		sweep_change_text(chg, CELL,
+				  100 * (r->mean[m] - first->mean[m]) /
+				  first->mean[m]);
 	else
 		snprintf(chg, CELL, "-");
 }
@@ -122,7 +123,7 @@ static void pps_cells(const struct row *r, int m, bool vs, char pps[CELL],
 	if (!m || !vs || !r->have[m])
 		return;
 	if (r->have[0] && r->pps[0] > 0)
-		change_text(chg, CELL, 100 * (r->pps[m] / r->pps[0] - 1));
+		sweep_change_text(chg, CELL, 100 * (r->pps[m] / r->pps[0] - 1));
 	else
 		snprintf(chg, CELL, "-");
 }
@@ -546,7 +547,7 @@ static void across_cells(const struct table *t, uint64_t p, int m,
 	if (r == first)
 		snprintf(chg, CELL, "base");
 	else if (v0 > 0)
-		change_text(chg, CELL, 100 * (v - v0) / v0);
+		sweep_change_text(chg, CELL, 100 * (v - v0) / v0);
 	else
 		snprintf(chg, CELL, "-");
 }

@@ -77,25 +77,27 @@ static int grid_read(struct table *t, const char *prog, const char *path,
 	size_t n = json_object_array_length(keys);
 
 	if (!n || n > SWEEP_KEYS_MAX)
-		return refuse(prog, path, "sweep.keys: %zu keys: expected 1 to "
-			      "%d", n, SWEEP_KEYS_MAX);
+		return sweep_refuse(prog, path, "sweep.keys: %zu keys: "
+				    "expected 1 to %d", n, SWEEP_KEYS_MAX);
 	t->keys = xcalloc(n, sizeof(*t->keys));
 	for (size_t i = 0; i < n; i++) {
 		struct json_object *k = json_object_array_get_idx(keys, i);
-		struct json_object *vals = get_obj(k, "values",
-						   json_type_array);
-		const char *name = get_str(k, "key");
+		struct json_object *vals = sweep_get_obj(k, "values",
+							 json_type_array);
+		const char *name = sweep_get_str(k, "key");
 		size_t nv = vals ? json_object_array_length(vals) : 0;
 		int dup;
 
 		if (!name || !*name || !vals || !nv)
-			return refuse(prog, path, "sweep.keys[%zu]: expected "
-				      "{\"key\": NAME, \"values\": [V1, "
-				      "...]} with at least one value", i);
+			return sweep_refuse(prog, path, "sweep.keys[%zu]: "
+					    "expected {\"key\": NAME, "
+					    "\"values\": [V1, ...]} with at "
+					    "least one value", i);
 		for (unsigned int j = 0; j < t->nr_keys; j++)
 			if (!strcmp(t->keys[j].name, name))
-				return refuse(prog, path, "sweep.keys[%zu].key: "
-					      "'%s' given twice", i, name);
+				return sweep_refuse(prog, path,
+						    "sweep.keys[%zu].key: '%s' "
+						    "given twice", i, name);
 		t->keys[i].name = xstrdup(name);
 		t->keys[i].values = xcalloc(nv + 1, sizeof(char *));
 		t->nr_keys++;
@@ -107,16 +109,18 @@ static int grid_read(struct table *t, const char *prog, const char *path,
 				NULL;
 
 			if (!s || !*s)
-				return refuse(prog, path, "sweep.keys[%zu]."
-					      "values[%u]: expected a "
-					      "non-empty string", i, v);
+				return sweep_refuse(prog, path,
+						    "sweep.keys[%zu].values[%u]"
+						    ": expected a non-empty "
+						    "string", i, v);
 			t->keys[i].values[t->keys[i].nr++] = xstrdup(s);
 		}
 		dup = first_repeat(t->keys[i].values, t->keys[i].nr);
 		if (dup >= 0)
-			return refuse(prog, path, "sweep.keys[%zu].values[%d]: "
-				      "'%s' given twice", i, dup,
-				      t->keys[i].values[dup]);
+			return sweep_refuse(prog, path,
+					    "sweep.keys[%zu].values[%d]: "
+					    "'%s' given twice", i, dup,
+					    t->keys[i].values[dup]);
 		if (!strcmp(name, "pcp")) {
 			t->pcp_swept = true;
 			t->pcp_key = (unsigned int)i;
@@ -156,9 +160,9 @@ static bool grid_same(const struct table *t, struct json_object *keys)
 		return false;
 	for (unsigned int i = 0; i < t->nr_keys; i++) {
 		struct json_object *k = json_object_array_get_idx(keys, i);
-		struct json_object *vals = get_obj(k, "values",
-						   json_type_array);
-		const char *name = get_str(k, "key");
+		struct json_object *vals = sweep_get_obj(k, "values",
+							 json_type_array);
+		const char *name = sweep_get_str(k, "key");
 
 		if (!name || !vals || strcmp(name, t->keys[i].name) ||
 		    json_object_array_length(vals) != t->keys[i].nr)
@@ -194,12 +198,13 @@ static void row_free(const struct table *t, struct row *r)
 /* What the document records of its machine: " (CPU, N CPUs, Linux R ARCH)". */
 static char *machine_of(struct json_object *root)
 {
-	struct json_object *m = get_obj(root, "machine", json_type_object);
-	struct json_object *n = m ? get_obj(m, "online_cpus", json_type_int) :
-				NULL;
-	const char *cpu = m ? get_str(m, "cpu") : NULL;
-	const char *kernel = m ? get_str(m, "kernel") : NULL;
-	const char *arch = m ? get_str(m, "arch") : NULL;
+	struct json_object *m = sweep_get_obj(root, "machine",
+					      json_type_object);
+	struct json_object *n = m ? sweep_get_obj(m, "online_cpus",
+						  json_type_int) : NULL;
+	const char *cpu = m ? sweep_get_str(m, "cpu") : NULL;
+	const char *kernel = m ? sweep_get_str(m, "kernel") : NULL;
+	const char *arch = m ? sweep_get_str(m, "arch") : NULL;
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f;
@@ -224,26 +229,28 @@ static char *machine_of(struct json_object *root)
 /* Where the point ran: the host and the build, as recorded. */
 static void row_origin(struct row *r, struct json_object *root)
 {
-	struct json_object *b = get_obj(root, "build", json_type_object);
-	struct json_object *c = get_obj(root, "config", json_type_object);
-	const char *host = get_str(root, "host");
+	struct json_object *b = sweep_get_obj(root, "build", json_type_object);
+	struct json_object *c = sweep_get_obj(root, "config", json_type_object);
+	const char *host = sweep_get_str(root, "host");
 	char buf[1024];
 
 	r->host = xstrdup(host ? host : "?");
 	r->machine = machine_of(root);
 	snprintf(buf, sizeof(buf), "rpcsim %s, libpagepool %s, configure '%s'",
-		 b && get_str(b, "version") ? get_str(b, "version") : "?",
-		 b && get_str(b, "libpagepool") ? get_str(b, "libpagepool") :
-		 "?", b && get_str(b, "configure") ? get_str(b, "configure") :
-		 "?");
+		 b && sweep_get_str(b, "version") ?
+		 sweep_get_str(b, "version") : "?",
+		 b && sweep_get_str(b, "libpagepool") ?
+		 sweep_get_str(b, "libpagepool") : "?",
+		 b && sweep_get_str(b, "configure") ?
+		 sweep_get_str(b, "configure") : "?");
 	r->build = xstrdup(buf);
-	const char *backend = c ? get_str(c, "backend") : NULL;
-	const char *pcp = b && get_str(b, "pcp_impl") ? get_str(b, "pcp_impl") :
-			  "?";
+	const char *backend = c ? sweep_get_str(c, "backend") : NULL;
+	const char *pcp = b && sweep_get_str(b, "pcp_impl") ?
+			  sweep_get_str(b, "pcp_impl") : "?";
 
 	r->pcp_of_backend = backend && strcmp(backend, "buddy");
 	if (r->pcp_of_backend) {
-		const char *plugin = get_str(c, "plugin");
+		const char *plugin = sweep_get_str(c, "plugin");
 
 		snprintf(buf, sizeof(buf), "%s (backend %s%s%s's)", pcp, backend,
 			 plugin ? " " : "", plugin ? plugin : "");
@@ -262,9 +269,9 @@ static void row_origin(struct row *r, struct json_object *root)
 static void row_pcp_ran(struct table *t, struct row *r,
 			struct json_object *cfg)
 {
-	const char *asked, *ran = get_str(cfg, "pcp_impl");
-	const char *why = get_str(cfg, "pcp_unavailable");
-	const char *backend = get_str(cfg, "backend");
+	const char *asked, *ran = sweep_get_str(cfg, "pcp_impl");
+	const char *why = sweep_get_str(cfg, "pcp_unavailable");
+	const char *backend = sweep_get_str(cfg, "backend");
 	char buf[1024];
 
 	if (!t->pcp_swept)
@@ -313,15 +320,17 @@ const char *table_value_shown(const struct table *t, const struct row *r,
 static int row_pps(struct row *r, int k, const char *prog, const char *path,
 		   const char *where, struct json_object *m)
 {
-	struct json_object *pp = get_obj(m, "page_pool", json_type_object);
+	struct json_object *pp = sweep_get_obj(m, "page_pool",
+					       json_type_object);
 	char w[96];
 
 	if (!pp)
-		return refuse(prog, path, "%spage_pool: missing: expected the "
-			      "page_pool consumer's figures", where);
+		return sweep_refuse(prog, path, "%spage_pool: missing: "
+				    "expected the page_pool consumer's "
+				    "figures", where);
 	snprintf(w, sizeof(w), "%spage_pool.", where);
-	return get_figure(prog, path, w, pp, "packets_per_s", RESULT_RATE_MAX,
-			  false, &r->pps[k]);
+	return sweep_get_figure(prog, path, w, pp, "packets_per_s",
+				RESULT_RATE_MAX, false, &r->pps[k]);
 }
 
 /*
@@ -335,16 +344,18 @@ static int row_mean(const struct row *r, const char *prog, const char *path,
 	struct json_object *v;
 
 	if (!r->untimed && json_object_object_get_ex(o, "mean_us", &v) && !v)
-		return refuse(prog, path, "%smean_us: null: expected a number "
-			      "(null only %s)", where, !r->page_pool ?
-			      "in a page_pool point whose calls were not "
-			      "timed" : r->timing_said ?
-			      "where config.page_pool.call_timing is false; "
-			      "here it is true" :
-			      "where config.page_pool.call_timing is false; "
-			      "here it is missing: the calls were timed");
-	return get_figure(prog, path, where, o, "mean_us",
-			  RESULT_LATENCY_MAX_US, r->untimed, out);
+		return sweep_refuse(prog, path, "%smean_us: null: expected "
+				    "a number (null only %s)", where,
+				    !r->page_pool ?
+				    "in a page_pool point whose calls were "
+				    "not timed" : r->timing_said ?
+				    "where config.page_pool.call_timing is "
+				    "false; here it is true" :
+				    "where config.page_pool.call_timing is "
+				    "false; here it is missing: the calls "
+				    "were timed");
+	return sweep_get_figure(prog, path, where, o, "mean_us",
+				RESULT_LATENCY_MAX_US, r->untimed, out);
 }
 
 /*
@@ -361,58 +372,61 @@ static int row_modes(struct row *r, struct table *t, const char *prog,
 	char where[64], aw[96];
 
 	if (!n)
-		return refuse(prog, path, "modes: empty: expected a mode or "
-			      "more (single, list, array)");
+		return sweep_refuse(prog, path, "modes: empty: expected a "
+				    "mode or more (single, list, array)");
 	for (size_t i = 0; i < n; i++) {
 		struct json_object *m = json_object_array_get_idx(modes, i);
 		struct json_object *runs_a, *across;
-		const char *name = get_str(m, "mode");
+		const char *name = sweep_get_str(m, "mode");
 		int64_t calls, runs;
 		double elapsed, sd;
 		int k;
 
 		snprintf(where, sizeof(where), "modes[%zu].", i);
 		if (!json_object_is_type(m, json_type_object))
-			return refuse(prog, path, "modes[%zu]: not an object",
-				      i);
+			return sweep_refuse(prog, path,
+					    "modes[%zu]: not an object", i);
 		for (k = 0; name && k < NR_MODES; k++)
 			if (!strcmp(name, table_mode_names[k]))
 				break;
 		if (!name || k == NR_MODES)
-			return refuse(prog, path, "%smode: %s%s%s: expected "
-				      "single, list or array", where,
-				      name ? "'" : "", name ? name : "missing",
-				      name ? "'" : "");
+			return sweep_refuse(prog, path, "%smode: %s%s%s: "
+					    "expected single, list or array",
+					    where, name ? "'" : "",
+					    name ? name : "missing",
+					    name ? "'" : "");
 		if (r->have[k])
-			return refuse(prog, path, "%smode: '%s' given twice",
-				      where, name);
-		if (get_count(prog, path, where, m, "calls", 1, INT64_MAX,
-			      &calls) ||
-		    get_count(prog, path, where, m, "runs", 1, UINT_MAX,
-			      &runs) ||
-		    get_figure(prog, path, where, m, "elapsed_s",
-			       RESULT_SECONDS_MAX, false, &elapsed) ||
+			return sweep_refuse(prog, path, "%smode: '%s' given "
+					    "twice", where, name);
+		if (sweep_get_count(prog, path, where, m, "calls", 1, INT64_MAX,
+				    &calls) ||
+		    sweep_get_count(prog, path, where, m, "runs", 1, UINT_MAX,
+				    &runs) ||
+		    sweep_get_figure(prog, path, where, m, "elapsed_s",
+				     RESULT_SECONDS_MAX, false, &elapsed) ||
 		    row_mean(r, prog, path, where, m, &r->mean[k]))
 			return -1;
 		/* No call lasts longer than the runs it was made in. */
 		if (r->mean[k] > elapsed * 1e6)
-			return refuse(prog, path, "%smean_us: %g: longer than "
-				      "the mode's %g s of runs (elapsed_s)",
-				      where, r->mean[k], elapsed);
+			return sweep_refuse(prog, path, "%smean_us: %g: longer "
+					    "than the mode's %g s of runs "
+					    "(elapsed_s)", where, r->mean[k],
+					    elapsed);
 		if (r->page_pool && row_pps(r, k, prog, path, where, m))
 			return -1;
-		runs_a = get_obj(m, "per_run", json_type_array);
+		runs_a = sweep_get_obj(m, "per_run", json_type_array);
 		if (!runs_a && json_object_object_get_ex(m, "per_run", NULL))
-			return refuse(prog, path, "%sper_run: not an array",
-				      where);
+			return sweep_refuse(prog, path, "%sper_run: not an "
+					    "array", where);
 		if (!runs_a || json_object_array_length(runs_a) != (size_t)runs)
-			return refuse(prog, path, "%sper_run: %s%zu run%s, but "
-				      "runs is %lld", where, runs_a ? "" :
-				      "missing: ", runs_a ?
-				      json_object_array_length(runs_a) : 0,
-				      runs_a && json_object_array_length(
+			return sweep_refuse(prog, path, "%sper_run: %s%zu "
+					    "run%s, but runs is %lld", where,
+					    runs_a ? "" : "missing: ",
+					    runs_a ? json_object_array_length(
+						runs_a) : 0,
+					    runs_a && json_object_array_length(
 						runs_a) == 1 ? "" : "s",
-				      (long long)runs);
+					    (long long)runs);
 		for (size_t j = 0; j < (size_t)runs; j++) {
 			struct json_object *run =
 				json_object_array_get_idx(runs_a, j);
@@ -422,19 +436,21 @@ static int row_modes(struct row *r, struct table *t, const char *prog,
 
 			snprintf(rw, sizeof(rw), "%sper_run[%zu].", where, j);
 			if (!json_object_is_type(run, json_type_object))
-				return refuse(prog, path, "%.*s: not an object",
-					      (int)strlen(rw) - 1, rw);
-			if (get_count(prog, path, rw, run, "calls", 1,
-				      INT64_MAX, &rc) ||
+				return sweep_refuse(prog, path,
+						    "%.*s: not an object",
+						    (int)strlen(rw) - 1, rw);
+			if (sweep_get_count(prog, path, rw, run, "calls", 1,
+					    INT64_MAX, &rc) ||
 			    row_mean(r, prog, path, rw, run, &rm))
 				return -1;
 		}
-		across = get_obj(m, "across_runs", json_type_object);
+		across = sweep_get_obj(m, "across_runs", json_type_object);
 		r->sd[k] = NAN;
 		snprintf(aw, sizeof(aw), "%sacross_runs.", where);
-		if (across && get_figure(prog, path, aw, across,
-					 "stddev_us", RESULT_LATENCY_MAX_US,
-					 true, &sd))
+		if (across && sweep_get_figure(prog, path, aw, across,
+					       "stddev_us",
+					       RESULT_LATENCY_MAX_US, true,
+					       &sd))
 			return -1;
 		if (across)
 			r->sd[k] = sd;
@@ -460,55 +476,63 @@ static int row_check(struct table *t, struct row *r, const char *prog,
 		     const char *path, struct json_object *root,
 		     struct json_object *sw, struct json_object *cfg)
 {
-	struct json_object *values = get_obj(sw, "values", json_type_object);
+	struct json_object *values = sweep_get_obj(sw, "values",
+						   json_type_object);
 	int64_t points, point;
 
-	if (get_count(prog, path, "sweep.", sw, "points", 1,
-		      SWEEP_POINTS_MAX, &points))
+	if (sweep_get_count(prog, path, "sweep.", sw, "points", 1,
+			    SWEEP_POINTS_MAX, &points))
 		return -1;
 	if (points != grid_points(t))
-		return refuse(prog, path, "sweep.points: %lld, but its grid "
-			      "(sweep.keys) has %lld points", (long long)points,
-			      (long long)grid_points(t));
-	if (get_count(prog, path, "sweep.", sw, "point", 1, points, &point))
+		return sweep_refuse(prog, path, "sweep.points: %lld, but "
+				    "its grid (sweep.keys) has %lld points",
+				    (long long)points,
+				    (long long)grid_points(t));
+	if (sweep_get_count(prog, path, "sweep.", sw, "point", 1, points,
+			    &point))
 		return -1;
 	r->point = (uint64_t)point;
 	r->points = (uint64_t)points;
 	for (unsigned int i = 0; i < t->nr_rows; i++)
 		if (t->rows[i].point == r->point)
-			return refuse(prog, path, "sweep.point: %lld again (%s "
-				      "is that point too): one file per point",
-				      (long long)point, t->rows[i].path);
+			return sweep_refuse(prog, path, "sweep.point: %lld "
+					    "again (%s is that point too): "
+					    "one file per point",
+					    (long long)point, t->rows[i].path);
 	if (!values)
-		return refuse(prog, path, "sweep.values: missing: expected "
-			      "the point's value of each swept key");
+		return sweep_refuse(prog, path, "sweep.values: missing: "
+				    "expected the point's value of each "
+				    "swept key");
 	r->values = xcalloc(t->nr_keys + 1, sizeof(char *));
 	for (unsigned int k = 0; k < t->nr_keys; k++) {
-		const char *v = get_str(values, t->keys[k].name);
+		const char *v = sweep_get_str(values, t->keys[k].name);
 		const char *want = grid_value(t, k, r->point);
 		unsigned int j;
 
 		r->values[k] = xstrdup(v ? v : "?");
 		if (!v)
-			return refuse(prog, path, "sweep.values.%s: missing: "
-				      "expected '%s' (point %lld)",
-				      t->keys[k].name, want, (long long)point);
+			return sweep_refuse(prog, path, "sweep.values.%s: "
+					    "missing: expected '%s' (point "
+					    "%lld)", t->keys[k].name, want,
+					    (long long)point);
 		for (j = 0; j < t->keys[k].nr; j++)
 			if (!strcmp(t->keys[k].values[j], v))
 				break;
 		if (j == t->keys[k].nr)
-			return refuse(prog, path, "sweep.values.%s: '%s' is "
-				      "no value of the grid's %s",
-				      t->keys[k].name, v, t->keys[k].name);
+			return sweep_refuse(prog, path, "sweep.values.%s: "
+					    "'%s' is no value of the grid's "
+					    "%s", t->keys[k].name, v,
+					    t->keys[k].name);
 		if (strcmp(v, want))
-			return refuse(prog, path, "sweep.values.%s: '%s', but "
-				      "point %lld of the grid has %s=%s",
-				      t->keys[k].name, v, (long long)point,
-				      t->keys[k].name, want);
+			return sweep_refuse(prog, path, "sweep.values.%s: "
+					    "'%s', but point %lld of the grid "
+					    "has %s=%s", t->keys[k].name, v,
+					    (long long)point, t->keys[k].name,
+					    want);
 	}
 	if (!cfg)
-		return refuse(prog, path, "config: missing: expected the "
-			      "settings the point ran with");
+		return sweep_refuse(prog, path, "config: missing: expected the "
+				    "settings the point ran with");
 	for (unsigned int i = 0; i < NR_ROW_SAME; i++) {
 		struct json_object *v = NULL;
 
@@ -516,14 +540,15 @@ static int row_check(struct table *t, struct row *r, const char *prog,
 		r->same[i] = xstrdup(json_object_to_json_string_ext(v,
 					JSON_C_TO_STRING_PLAIN));
 		if (t->nr_rows && strcmp(r->same[i], t->rows[0].same[i]))
-			return refuse(prog, path, "config.%s: %s, but %s in "
-				      "%s: the points of a sweep run with the "
-				      "same settings but the swept ones",
-				      row_same[i], r->same[i],
-				      t->rows[0].same[i], t->rows[0].path);
+			return sweep_refuse(prog, path, "config.%s: %s, but %s "
+					    "in %s: the points of a sweep run "
+					    "with the same settings but the "
+					    "swept ones", row_same[i],
+					    r->same[i], t->rows[0].same[i],
+					    t->rows[0].path);
 	}
-	return row_modes(r, t, prog, path, get_obj(root, "modes",
-						   json_type_array));
+	return row_modes(r, t, prog, path, sweep_get_obj(root, "modes",
+							 json_type_array));
 }
 
 /*
@@ -545,29 +570,32 @@ static int row_consumer(struct row *r, const char *prog, const char *path,
 	s = json_object_is_type(v, json_type_string) ?
 	    json_object_get_string(v) : NULL;
 	if (!s || (strcmp(s, "nfsd") && strcmp(s, "page_pool")))
-		return refuse(prog, path, "config.consumer: %s: expected "
-			      "\"nfsd\" or \"page_pool\"",
-			      json_object_to_json_string_ext(v,
+		return sweep_refuse(prog, path, "config.consumer: %s: expected "
+				    "\"nfsd\" or \"page_pool\"",
+				    json_object_to_json_string_ext(v,
 						JSON_C_TO_STRING_PLAIN));
 	r->page_pool = !strcmp(s, "page_pool");
 	if (!r->page_pool)
 		return 0;
 	if (!json_object_object_get_ex(cfg, "page_pool", &pp))
-		return refuse(prog, path, "config.page_pool: missing: expected "
-			      "the page_pool consumer's settings "
-			      "(config.consumer is \"page_pool\")");
+		return sweep_refuse(prog, path, "config.page_pool: missing: "
+				    "expected the page_pool consumer's "
+				    "settings (config.consumer is "
+				    "\"page_pool\")");
 	if (!json_object_is_type(pp, json_type_object))
-		return refuse(prog, path, "config.page_pool: %s: expected the "
-			      "page_pool consumer's settings (an object)",
-			      json_object_to_json_string_ext(pp,
+		return sweep_refuse(prog, path, "config.page_pool: %s: "
+				    "expected the page_pool consumer's "
+				    "settings (an object)",
+				    json_object_to_json_string_ext(pp,
 						JSON_C_TO_STRING_PLAIN));
 	r->timing_said = json_object_object_get_ex(pp, "call_timing", &v);
 	if (!r->timing_said)
 		return 0;
 	if (!json_object_is_type(v, json_type_boolean))
-		return refuse(prog, path, "config.page_pool.call_timing: %s: "
-			      "expected true or false",
-			      json_object_to_json_string_ext(v,
+		return sweep_refuse(prog, path,
+				    "config.page_pool.call_timing: %s: "
+				    "expected true or false",
+				    json_object_to_json_string_ext(v,
 						JSON_C_TO_STRING_PLAIN));
 	/* rpcsim --consumer=page_pool --call-timing=off: nulls for times */
 	r->untimed = !json_object_get_boolean(v);
@@ -589,7 +617,7 @@ const char *table_run_kind(bool page_pool, bool untimed)
  */
 static int row_read(struct table *t, const char *prog, const char *path)
 {
-	struct json_object *root = load_doc(prog, path);
+	struct json_object *root = sweep_load_doc(prog, path);
 	struct json_object *sw, *keys, *cfg;
 	struct row *r, kind = { 0 };
 	const char *program;
@@ -597,39 +625,41 @@ static int row_read(struct table *t, const char *prog, const char *path)
 
 	if (!root)
 		return -1;
-	program = get_str(root, "program");
-	sw = get_obj(root, "sweep", json_type_object);
-	keys = get_obj(sw, "keys", json_type_array);
-	cfg = get_obj(root, "config", json_type_object);
+	program = sweep_get_str(root, "program");
+	sw = sweep_get_obj(root, "sweep", json_type_object);
+	keys = sweep_get_obj(sw, "keys", json_type_array);
+	cfg = sweep_get_obj(root, "config", json_type_object);
 	if (!program || strcmp(program, "rpcsim") || !sw || !keys ||
-	    !get_obj(root, "modes", json_type_array)) {
-		refuse(prog, path, "not an rpcsim --sweep result (%s)",
-		       !program || strcmp(program, "rpcsim") ?
-		       "no \"program\": \"rpcsim\"" :
-		       "no sweep.keys or modes");
+	    !sweep_get_obj(root, "modes", json_type_array)) {
+		sweep_refuse(prog, path, "not an rpcsim --sweep result (%s)",
+			     !program || strcmp(program, "rpcsim") ?
+			     "no \"program\": \"rpcsim\"" :
+			     "no sweep.keys or modes");
 		goto out;
 	}
-	if (refuse_interrupted(prog, path, root, "a point (rpcsim --point "
-			       "writes no file when cut short)"))
+	if (sweep_refuse_interrupted(prog, path, root, "a point (rpcsim "
+				     "--point writes no file when cut short)"))
 		goto out;
 	if (!t->keys && grid_read(t, prog, path, keys)) {
 		keys_free(t);
 		goto out;
 	}
 	if (!grid_same(t, keys)) {
-		refuse(prog, path, "sweep.keys: a point of another sweep (other "
-		       "keys or values than %s's)", t->nr_rows ?
-		       t->rows[0].path : "the first file");
+		sweep_refuse(prog, path, "sweep.keys: a point of another "
+			     "sweep (other keys or values than %s's)",
+			     t->nr_rows ? t->rows[0].path : "the first file");
 		goto out;
 	}
 	if (row_consumer(&kind, prog, path, cfg))
 		goto out;
 	if (t->nr_rows && (kind.page_pool != t->page_pool ||
 			   kind.untimed != t->untimed)) {
-		refuse(prog, path, "config: a point of %s, but %s is of %s: "
-		       "the points of a sweep run one consumer, timed alike",
-		       table_run_kind(kind.page_pool, kind.untimed), t->rows[0].path,
-		       table_run_kind(t->page_pool, t->untimed));
+		sweep_refuse(prog, path, "config: a point of %s, but %s is "
+			     "of %s: the points of a sweep run one consumer, "
+			     "timed alike",
+			     table_run_kind(kind.page_pool, kind.untimed),
+			     t->rows[0].path,
+			     table_run_kind(t->page_pool, t->untimed));
 		goto out;
 	}
 	t->rows = xrealloc(t->rows, t->nr_rows + 1, sizeof(*t->rows));
