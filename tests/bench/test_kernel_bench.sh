@@ -114,12 +114,17 @@ else
 	skip 1 "pagebench not built"
 fi
 
-# A VM that cannot finish in time: exit 1 with the cause, QEMU ended.
-run --vm=debian --accel=tcg --pages=512 --runs=3 --cache="$cache" --timeout=1
+# A VM that cannot finish in time: exit 1 with the cause, its QEMU (the
+# one whose command line names this run's own TMPDIR) ended and the
+# temporary folder gone.
+mkdir -p "$tmpdir/to"
+TMPDIR=$tmpdir/to run --vm=debian --accel=tcg --pages=512 --runs=3 \
+	--cache="$cache" --timeout=1
 [ "$status" -eq 1 ] && grep -q '^kernel-bench.sh: the VM did not finish in 1 s' "$ERR" &&
-	! pgrep -f "qemu-system-x86_64 .*kernel-bench\." >/dev/null
-ok $? "--timeout=1: exit 1, the cause, no QEMU left" ||
-	diag "status $status: $(cat "$ERR")"
+	! pgrep -f "qemu-system-x86_64 .*$tmpdir/to/" >/dev/null &&
+	[ -z "$(ls "$tmpdir/to")" ]
+ok $? "--timeout=1: exit 1, the cause, no QEMU or temporary folder left" ||
+	diag "status $status: $(cat "$ERR"); left: $(ls "$tmpdir/to")"
 
 # A signal while the VM runs (a stand-in QEMU that sleeps): 143, QEMU
 # ended by its pid, the temporary folder (module build, initramfs) gone.
