@@ -19,6 +19,18 @@ run()
 	run_cmd 300 sh "$SCRIPT" "$@"
 }
 
+# api_rows: the rows of $OUT's table of pages per API (single, list,
+# array); api_configs ROWS: each row's API and bulk size, as " single 1 ,
+# list 1 , ..." in the rows' order.
+api_rows()
+{
+	grep -E '^\| (single|list|array) \|' "$OUT"
+}
+api_configs()
+{
+	printf '%s\n' "$1" | awk -F'|' '{ print $2 $3 }' | tr -s ' ' | tr '\n' ,
+}
+
 # sleeper PROGRAM PIDFILE: PROGRAM (made executable, its folders too) is
 # a stand-in that writes its pid into PIDFILE and sleeps 30 s, for
 # sigterm_run.

@@ -81,8 +81,8 @@ run --vm=debian --accel=tcg --pages=512 --runs=3 --cache="$cache" --output="$kou
 	grep -q '^    512 pages a run, median of 3 runs; TSC [0-9]* kHz; init_on_alloc off$' "$OUT"
 ok $? "--vm=debian --accel=tcg: exit 0, TCG's caveat, the kernel and the settings" ||
 	diag "status $status: $(tail -c 1500 "$OUT") $(cat "$ERR")"
-rows=$(grep -E '^\| (single|list|array) \|' "$OUT")
-[ "$(printf '%s\n' "$rows" | awk -F'|' '{ print $2 $3 }' | tr -s ' ' | tr '\n' ,)" = \
+rows=$(api_rows)
+[ "$(api_configs "$rows")" = \
 	" single 1 , list 1 , list 2 , list 3 , list 4 , list 8 , list 16 , list 32 , list 64 , list 128 , array 1 , array 2 , array 3 , array 4 , array 8 , array 16 , array 32 , array 64 , array 128 ," ]
 ok $? "a row per API and bulk size, single first (Linux $kver has the list)" || diag "$rows"
 printf '%s\n' "$rows" | awk -F'|' '

@@ -49,9 +49,9 @@ ok $? "the command as run, and the header saying the kernel profile ran" ||
 grep -q 'Jesper Dangaard Brouer, linux-mm, 30 March 2021' "$OUT" &&
 	grep -q 'mm-bulk-rebase-v5r9' "$OUT"
 ok $? "the published table's source" || diag "$(sed -n '/^Published/,/^$/p' "$OUT")"
-rows=$(grep -E '^\| (single|list|array) \|' "$OUT")
+rows=$(api_rows)
 [ "$(printf '%s\n' "$rows" | wc -l)" -eq 19 ] &&
-	[ "$(printf '%s\n' "$rows" | awk -F'|' '{ print $2 $3 }' | tr -s ' ' | tr '\n' ,)" = \
+	[ "$(api_configs "$rows")" = \
 	" single 1 , list 1 , list 2 , list 3 , list 4 , list 8 , list 16 , list 32 , list 64 , list 128 , array 1 , array 2 , array 3 , array 4 , array 8 , array 16 , array 32 , array 64 , array 128 ," ]
 ok $? "one row per API and bulk size, single first" || diag "$rows"
 # The published cycles, and ns at 3.6 GHz.
@@ -124,8 +124,8 @@ run --builddir="$top_builddir" --smoke --runs=1 --kernel="$kfile"
 	grep -q '^| API | bulk | lab ns/page | lab ticks | lab / single | kernel ticks | kernel ns | kernel / single | ratio off by |$' "$OUT"
 ok $? "--kernel: the kernel named, its settings, TCG's caveat, the kernel's columns" ||
 	diag "status $status: $(head -c 1500 "$OUT") $(cat "$ERR")"
-krows=$(grep -E '^\| (single|list|array) \|' "$OUT")
-[ "$(printf '%s\n' "$krows" | awk -F'|' '{ print $2 $3 }' | tr -s ' ' | tr '\n' ,)" = \
+krows=$(api_rows)
+[ "$(api_configs "$krows")" = \
 	" single 1 , list 1 , list 2 , list 3 , list 4 , list 8 , list 16 , list 32 , list 64 , array 1 , array 2 , array 3 , array 4 , array 8 , array 16 , array 32 , array 64 , array 128 ," ]
 ok $? "--kernel: a row for each configuration the kernel measured (no list@128)" ||
 	diag "$krows"
