@@ -15,6 +15,10 @@
 # (tests/bench/test_kernel_bench.sh), and checks no timing.
 #
 # Run from anywhere:  sh $srcdir/bench/kernel-bench.sh --insmod | --vm=... [OPTION]...
+#
+# For tests only: KERNEL_BENCH_PROC_MODULES names the file read instead
+# of /proc/modules (tests/bench/test_kernel_bench_insmod.sh runs --insmod
+# with stand-ins for insmod, rmmod, dmesg and the kernel's makefiles).
 
 set -u
 
@@ -126,6 +130,7 @@ fail()
 	exit 1
 }
 
+proc_modules=${KERNEL_BENCH_PROC_MODULES:-/proc/modules}
 need make "the module is built with the kernel's makefiles"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/kernel-bench.XXXXXX") || exit 1
 loaded=
@@ -141,10 +146,10 @@ bench_traps cleanup
 # The headers, and with --vm=debian the image that goes with them.
 if [ "$mode" = insmod ]; then
 	[ "$(id -u)" -eq 0 ] || fail "--insmod loads a module: run as root"
-	[ -e /proc/modules ] || fail "the running kernel cannot load modules (no /proc/modules): try --vm"
+	[ -e "$proc_modules" ] || fail "the running kernel cannot load modules (no $proc_modules): try --vm"
 	[ -n "$kdir" ] || kdir=/lib/modules/$(uname -r)/build
 	[ -d "$kdir" ] || fail "no headers for the running kernel at $kdir (Debian: apt-get install linux-headers-$(uname -r); or --kdir=DIR)"
-	! grep -q '^ppkbench ' /proc/modules ||
+	! grep -q '^ppkbench ' "$proc_modules" ||
 		fail "a ppkbench module is already loaded (rmmod ppkbench first)"
 	need insmod "kmod loads the module"
 elif [ "$vm" = debian ]; then
