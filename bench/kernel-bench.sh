@@ -295,6 +295,7 @@ function field(name,    i) {
 	ticks[key] = field("ticks_per_page")
 	next
 }
+/ probe=/ { probes++ }
 / pages_held=/ { held = field("pages_held") }
 END {
 	print "| API | bulk | ns/page | ticks/page | / single |"
@@ -307,6 +308,9 @@ END {
 		printf("| %s | %s | %.2f | %.1f | %s |\n", k[1], k[2],
 		       ns[order[i]], ticks[order[i]], r)
 	}
+	if (probes)
+		printf("\n%d contract probes answered (their lines are kept by --output)\n",
+		       probes)
 	printf("\npages held at the end: %s%s\n", held,
 	       held == 0 ? " (every page taken was given back)" : " (a leak in the module)")
 	if (err != "")

@@ -11,7 +11,8 @@
  * The frees are page_bench04's: put_page() for single pages and array
  * slots, list_del() and __free_pages() for the list.  The last line,
  * "pages_held=N", counts the pages the calls gave and the frees did not
- * give back: 0, or the module has a leak.  The module runs in its init
+ * give back: 0, or the module has a leak.  Before the timing, the
+ * contract probes (ppk_probes()) put the bulk calls at their corners.  The module runs in its init
  * and keeps nothing: the script unloads it after.
  *
  * Dual-licensed so that it may call __alloc_pages_bulk(), which the
@@ -137,6 +138,118 @@ static long ppk_run(enum ppk_api api, unsigned int bulk, unsigned long n)
 	return done;
 }
 
+/*
+ * The contract probes: the bulk calls at their corners, each said as a
+ * line "ppkbench: tag=T probe=NAME ret=R ..." that libpagepool's own run
+ * of the same probes (tests/bench/ppk-probes.c) must print word for
+ * word.  "kept": prefilled slots still holding their page; "filled":
+ * slots holding a page after the call; "len": the list's length; "old":
+ * where the pages already on the list are after the call; "refs": 1 when
+ * every page a call gave has one reference.
+ */
+static struct page *ppk_probe_slots[8];
+
+static void ppk_probe_array(const char *name, unsigned int nr,
+			    unsigned int prefill)	/* bit i: slot i prefilled */
+{
+	struct page *before[8] = { NULL };
+	unsigned int i, kept = 0, filled = 0, refs = 1;
+	unsigned long ret;
+
+	for (i = 0; i < 8; i++) {
+		ppk_probe_slots[i] = NULL;
+		if (prefill & (1U << i)) {
+			ppk_probe_slots[i] = alloc_page(GFP_KERNEL);
+			if (ppk_probe_slots[i])
+				ppk_held++;
+			before[i] = ppk_probe_slots[i];
+		}
+	}
+	ret = ppk_bulk_array(GFP_KERNEL, nr, ppk_probe_slots);
+	for (i = 0; i < 8; i++) {
+		if (!ppk_probe_slots[i])
+			continue;
+		filled++;
+		if (before[i]) {
+			kept += ppk_probe_slots[i] == before[i];
+			continue;
+		}
+		ppk_held++;
+		if (page_count(ppk_probe_slots[i]) != 1)
+			refs = 0;
+	}
+	pr_info("ppkbench: tag=%u probe=%s ret=%lu kept=%u filled=%u refs=%u\n",
+		tag, name, ret, kept, filled, refs);
+	for (i = 0; i < 8; i++) {
+		if (ppk_probe_slots[i]) {
+			put_page(ppk_probe_slots[i]);
+			ppk_held--;
+		}
+		ppk_probe_slots[i] = NULL;
+	}
+}
+
+#if PPK_HAVE_LIST
+static void ppk_probe_list(const char *name, unsigned int nr,
+			   unsigned int nr_old)
+{
+	unsigned int i, len = 0, first_old = 0, refs = 1;
+	struct page *page, *old[3];
+	unsigned long ret;
+	LIST_HEAD(list);
+
+	nr_old = min(nr_old, 3U);
+	for (i = 0; i < nr_old; i++) {
+		old[i] = alloc_page(GFP_KERNEL);
+		if (!old[i]) {
+			nr_old = i;
+			break;
+		}
+		ppk_held++;
+		list_add_tail(&old[i]->lru, &list);
+	}
+	ret = alloc_pages_bulk_list(GFP_KERNEL, nr, &list);
+	ppk_held += ret;
+	list_for_each_entry(page, &list, lru) {
+		bool is_old = false;
+
+		for (i = 0; i < nr_old; i++)
+			is_old |= page == old[i];
+		if (nr_old && page == old[0])
+			first_old = len;
+		if (!is_old && page_count(page) != 1)
+			refs = 0;
+		len++;
+	}
+	if (nr_old)
+		pr_info("ppkbench: tag=%u probe=%s ret=%lu len=%u old=%u refs=%u\n",
+			tag, name, ret, len, first_old, refs);
+	else
+		pr_info("ppkbench: tag=%u probe=%s ret=%lu len=%u refs=%u\n",
+			tag, name, ret, len, refs);
+	ppk_free_list(&list);
+}
+#endif
+
+static void ppk_probes(void)
+{
+	ppk_probe_array("array_empty", 8, 0);
+	ppk_probe_array("array_prefix", 8, 0x07);
+	ppk_probe_array("array_full", 8, 0xff);
+	ppk_probe_array("array_holes", 8, 0xff & ~0x24);
+	ppk_probe_array("array_first_hole", 8, 0xfe);
+	ppk_probe_array("array_last_hole", 8, 0x7f);
+	ppk_probe_array("array_one", 1, 0);
+	ppk_probe_array("array_none", 0, 0);
+	ppk_probe_array("array_short_prefilled", 4, 0xf0);
+#if PPK_HAVE_LIST
+	ppk_probe_list("list_empty", 8, 0);
+	ppk_probe_list("list_onto_three", 8, 3);
+	ppk_probe_list("list_one", 1, 0);
+	ppk_probe_list("list_none", 0, 0);
+#endif
+}
+
 static int ppk_cmp(const void *a, const void *b)
 {
 	u64 x = *(const u64 *)a, y = *(const u64 *)b;
@@ -228,6 +341,7 @@ static int __init ppk_init(void)
 	pr_info("ppkbench: tag=%u kernel=%s pages=%u runs=%u tsc_khz=%u init_on_alloc=%d list=%d\n",
 		tag, init_utsname()->release, pages, runs, tsc,
 		want_init_on_alloc(GFP_KERNEL), PPK_HAVE_LIST);
+	ppk_probes();
 	/*
 	 * Round by round, every configuration once a round (a round not
 	 * timed first): a drift of the machine during the load falls on

@@ -8,7 +8,9 @@
 # module counts them).  The table has a row per configuration with
 # figures above zero and each ratio to single the quotient of its ns; the
 # TCG caveat is said; --output keeps the module's lines after the line
-# saying where they ran, and kernel-profile.sh --kernel reads them.
+# saying where they ran, and kernel-profile.sh --kernel reads them.  The
+# module's answers to its contract probes (the bulk calls at their
+# corners) are libpagepool's, word for word, in both profiles.
 # Refused options exit 2 with one line naming the option and the value;
 # a VM that does not finish in --timeout ends with exit 1, its QEMU gone;
 # a signal ends the script with 128 + N, its QEMU and its files gone.
@@ -43,7 +45,7 @@ if ! ls "$cache"/linux-image-"$kver"_*.deb >/dev/null 2>&1; then
 		plan_skip_all "apt-get download linux-image-$kver failed: $(tail -n 1 "$tmpdir/apt.log")"
 fi
 
-plan_tests 10
+plan_tests 11
 
 run --help
 [ "$status" -eq 0 ] && grep -q '^Usage: kernel-bench.sh --insmod \[OPTION\]' "$OUT" &&
@@ -96,11 +98,30 @@ grep -q '^pages held at the end: 0 (every page taken was given back)$' "$OUT"
 ok $? "every page the kernel handed out came back (the module's count)" ||
 	diag "$(grep '^pages held' "$OUT")"
 tag=$(sed -n '1s/^ppkbench: tag=\([0-9]*\) ran=tcg$/\1/p' "$kout")
-[ -n "$tag" ] && [ "$(wc -l <"$kout")" -eq 22 ] &&
-	[ "$(grep -c "^ppkbench: tag=$tag " "$kout")" -eq 22 ] &&
+[ -n "$tag" ] && [ "$(wc -l <"$kout")" -eq 35 ] &&
+	[ "$(grep -c "^ppkbench: tag=$tag " "$kout")" -eq 35 ] &&
+	[ "$(grep -c "^ppkbench: tag=$tag probe=" "$kout")" -eq 13 ] &&
 	grep -q "^ppkbench: tag=$tag kernel=$kver pages=512 runs=3 tsc_khz=[0-9]* init_on_alloc=0 list=1$" "$kout"
-ok $? "--output: where it ran, then the module's 21 lines, all of one tag" ||
+ok $? "--output: where it ran, then the module's 34 lines (13 probes), all of one tag" ||
 	diag "$(head -n 3 "$kout")"
+
+# The contract probes: the kernel's answers, word for word libpagepool's
+# in both profiles (tests/bench/ppk-probes.c runs the same calls).
+probes=$top_builddir/tests/bench/ppk-probes
+if [ -x "$probes" ]; then
+	sed -n "s/^ppkbench: tag=$tag \(probe=.*\)/\1/p" "$kout" >"$tmpdir/kernel-probes"
+	bad=
+	for profile in kernel lean; do
+		PAGEPOOL_PROFILE=$profile "$probes" >"$tmpdir/lab-probes.$profile" 2>&1 &&
+			cmp -s "$tmpdir/kernel-probes" "$tmpdir/lab-probes.$profile" ||
+			bad="$bad $profile: $(diff "$tmpdir/kernel-probes" "$tmpdir/lab-probes.$profile" | tr '\n' ' ')"
+	done
+	[ -s "$tmpdir/kernel-probes" ] && [ -z "$bad" ]
+	ok $? "Linux $kver's answers to the 13 contract probes are libpagepool's, both profiles" ||
+		diag "$bad"
+else
+	skip 1 "tests/bench/ppk-probes not built"
+fi
 
 if [ -x "$top_builddir/pagebench/pagebench" ]; then
 	SCRIPT=$top_srcdir/bench/kernel-profile.sh

@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * ppk-probes: libpagepool's answers to the contract probes that
+ * bench/kernel/ppkbench.c puts to a real kernel (its ppk_probes()), one
+ * line each in the module's words without its "ppkbench: tag=T "
+ * prefix, so that tests/bench/test_kernel_bench.sh can compare the two
+ * word for word.  The same calls in the same order: a bulk array call at
+ * each of its corners (empty, prefilled slots, holes, one page, none,
+ * slots past nr_pages), then the bulk list onto an empty list and onto
+ * one holding three pages.  Every page goes back: the pool's own
+ * destruction check says so (exit 1 otherwise).
+ */
+#include <stdbool.h>
+#include <stdio.h>
+
+#include <pagepool/pagepool.h>
+
+static struct pp_pool *pool;
+
+static void probe_array(const char *name, unsigned int nr,
+			unsigned int prefill)	/* bit i: slot i prefilled */
+{
+	struct pp_page *slots[8] = { NULL }, *before[8] = { NULL };
+	unsigned int i, kept = 0, filled = 0, refs = 1;
+	unsigned long ret;
+
+	for (i = 0; i < 8; i++)
+		if (prefill & (1U << i))
+			slots[i] = before[i] = pp_alloc_page(pool,
+							     PP_GFP_KERNEL);
+	ret = pp_alloc_pages_bulk_array(pool, PP_GFP_KERNEL, nr, slots);
+	for (i = 0; i < 8; i++) {
+		if (!slots[i])
+			continue;
+		filled++;
+		if (before[i])
+			kept += slots[i] == before[i];
+		else if (pp_page_count(slots[i]) != 1)
+			refs = 0;
+	}
+	printf("probe=%s ret=%lu kept=%u filled=%u refs=%u\n", name, ret,
+	       kept, filled, refs);
+	for (i = 0; i < 8; i++)
+		if (slots[i])
+			pp_put_page(pool, slots[i]);
+}
+
+static void probe_list(const char *name, unsigned int nr,
+		       unsigned int nr_old)
+{
+	struct pp_list_head list = PP_LIST_HEAD_INIT(list);
+	unsigned int i, len = 0, first_old = 0, refs = 1;
+	struct pp_page *old[3] = { NULL }, *page;
+	struct pp_list_head *pos;
+	unsigned long ret;
+
+	for (i = 0; i < nr_old && i < 3; i++) {
+		old[i] = pp_alloc_page(pool, PP_GFP_KERNEL);
+		pp_list_add_tail(&old[i]->lru, &list);
+	}
+	ret = pp_alloc_pages_bulk_list(pool, PP_GFP_KERNEL, nr, &list);
+	for (pos = list.next; pos != &list; pos = pos->next) {
+		bool is_old = false;
+
+		page = pp_lru_to_page(pos);
+		for (i = 0; i < nr_old; i++)
+			is_old |= page == old[i];
+		if (nr_old && page == old[0])
+			first_old = len;
+		if (!is_old && pp_page_count(page) != 1)
+			refs = 0;
+		len++;
+	}
+	if (nr_old)
+		printf("probe=%s ret=%lu len=%u old=%u refs=%u\n", name, ret,
+		       len, first_old, refs);
+	else
+		printf("probe=%s ret=%lu len=%u refs=%u\n", name, ret, len,
+		       refs);
+	while ((page = pp_list_pop_page(&list)))
+		pp_put_page(pool, page);
+}
+
+int main(void)
+{
+	struct pp_pool_config cfg;
+
+	pp_pool_config_init(&cfg);
+	cfg.nr_pages = 4096;
+	pool = pp_pool_create(&cfg);
+	if (!pool) {
+		perror("ppk-probes: pp_pool_create");
+		return 1;
+	}
+	probe_array("array_empty", 8, 0);
+	probe_array("array_prefix", 8, 0x07);
+	probe_array("array_full", 8, 0xff);
+	probe_array("array_holes", 8, 0xff & ~0x24);
+	probe_array("array_first_hole", 8, 0xfe);
+	probe_array("array_last_hole", 8, 0x7f);
+	probe_array("array_one", 1, 0);
+	probe_array("array_none", 0, 0);
+	probe_array("array_short_prefilled", 4, 0xf0);
+	probe_list("list_empty", 8, 0);
+	probe_list("list_onto_three", 8, 3);
+	probe_list("list_one", 1, 0);
+	probe_list("list_none", 0, 0);
+	return pp_pool_destroy(pool) ? 1 : 0;
+}
