@@ -24,6 +24,7 @@
 #include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/slab.h>
+#include <linux/string.h>
 #include <linux/sort.h>
 #include <linux/timex.h>
 #include <linux/utsname.h>
@@ -139,7 +140,8 @@ static long ppk_run(enum ppk_api api, unsigned int bulk, unsigned long n)
 }
 
 /*
- * The contract probes: the bulk calls at their corners, each said as a
+ * The contract probes: the bulk calls at their corners (and
+ * __GFP_ZERO through each API, ppk_probe_zero()), each said as a
  * line "ppkbench: tag=T probe=NAME ret=R ..." that libpagepool's own run
  * of the same probes (tests/bench/ppk-probes.c) must print word for
  * word.  "kept": prefilled slots still holding their page; "filled":
@@ -231,6 +233,65 @@ static void ppk_probe_list(const char *name, unsigned int nr,
 }
 #endif
 
+/*
+ * __GFP_ZERO through each API: 16 pages written 0xa5 and given back
+ * first, so that dirty pages are on hand; "zeroed": the pages the call
+ * gave that read zero throughout.
+ */
+static void ppk_dirty_some(void)
+{
+	struct page *dirty[16];
+	unsigned int i;
+
+	for (i = 0; i < 16; i++) {
+		dirty[i] = alloc_page(GFP_KERNEL);
+		if (dirty[i])
+			memset(page_address(dirty[i]), 0xa5, PAGE_SIZE);
+	}
+	for (i = 0; i < 16; i++)
+		if (dirty[i])
+			put_page(dirty[i]);
+}
+
+static void ppk_probe_zero(void)
+{
+	struct page *page;
+	unsigned int i, zeroed = 0;
+	unsigned long ret;
+	LIST_HEAD(list);
+
+	ppk_dirty_some();
+	page = alloc_page(GFP_KERNEL | __GFP_ZERO);
+	if (page) {
+		zeroed = !memchr_inv(page_address(page), 0, PAGE_SIZE);
+		put_page(page);
+	}
+	pr_info("ppkbench: tag=%u probe=single_zero ret=%u zeroed=%u\n",
+		tag, !!page, zeroed);
+
+	ppk_dirty_some();
+	ret = ppk_bulk_array(GFP_KERNEL | __GFP_ZERO, 8, ppk_slots);
+	ppk_held += ret;
+	for (zeroed = 0, i = 0; i < 8; i++)
+		if (ppk_slots[i])
+			zeroed += !memchr_inv(page_address(ppk_slots[i]), 0,
+					      PAGE_SIZE);
+	pr_info("ppkbench: tag=%u probe=array_zero ret=%lu zeroed=%u\n",
+		tag, ret, zeroed);
+	ppk_free_slots(8);
+#if PPK_HAVE_LIST
+	ppk_dirty_some();
+	ret = alloc_pages_bulk_list(GFP_KERNEL | __GFP_ZERO, 8, &list);
+	ppk_held += ret;
+	zeroed = 0;
+	list_for_each_entry(page, &list, lru)
+		zeroed += !memchr_inv(page_address(page), 0, PAGE_SIZE);
+	pr_info("ppkbench: tag=%u probe=list_zero ret=%lu zeroed=%u\n",
+		tag, ret, zeroed);
+	ppk_free_list(&list);
+#endif
+}
+
 static void ppk_probes(void)
 {
 	ppk_probe_array("array_empty", 8, 0);
@@ -248,6 +309,7 @@ static void ppk_probes(void)
 	ppk_probe_list("list_one", 1, 0);
 	ppk_probe_list("list_none", 0, 0);
 #endif
+	ppk_probe_zero();
 }
 
 static int ppk_cmp(const void *a, const void *b)

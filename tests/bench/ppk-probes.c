@@ -7,11 +7,13 @@
  * word for word.  The same calls in the same order: a bulk array call at
  * each of its corners (empty, prefilled slots, holes, one page, none,
  * slots past nr_pages), then the bulk list onto an empty list and onto
- * one holding three pages.  Every page goes back: the pool's own
+ * one holding three pages, then PP_GFP_ZERO through each API after dirty
+ * pages went back.  Every page goes back: the pool's own
  * destruction check says so (exit 1 otherwise).
  */
 #include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
 
 #include <pagepool/pagepool.h>
 
@@ -81,6 +83,69 @@ static void probe_list(const char *name, unsigned int nr,
 		pp_put_page(pool, page);
 }
 
+/* As the module's: 16 pages written 0xa5 and given back. */
+static void dirty_some(void)
+{
+	struct pp_page *dirty[16];
+	unsigned int i;
+
+	for (i = 0; i < 16; i++) {
+		dirty[i] = pp_alloc_page(pool, PP_GFP_KERNEL);
+		memset(pp_page_address(pool, dirty[i]), 0xa5, PP_PAGE_SIZE);
+	}
+	for (i = 0; i < 16; i++)
+		pp_put_page(pool, dirty[i]);
+}
+
+static bool all_zero(const struct pp_page *page)
+{
+	const unsigned char *p = pp_page_address(pool, page);
+	size_t i;
+
+	for (i = 0; i < PP_PAGE_SIZE; i++)
+		if (p[i])
+			return false;
+	return true;
+}
+
+/* PP_GFP_ZERO through each API, after dirty pages went back. */
+static void probe_zero(void)
+{
+	struct pp_list_head list = PP_LIST_HEAD_INIT(list);
+	struct pp_page *slots[8] = { NULL }, *page;
+	unsigned int i, zeroed = 0;
+	unsigned long ret;
+
+	dirty_some();
+	page = pp_alloc_page(pool, PP_GFP_KERNEL | PP_GFP_ZERO);
+	if (page) {
+		zeroed = all_zero(page);
+		pp_put_page(pool, page);
+	}
+	printf("probe=single_zero ret=%u zeroed=%u\n", !!page, zeroed);
+
+	dirty_some();
+	ret = pp_alloc_pages_bulk_array(pool, PP_GFP_KERNEL | PP_GFP_ZERO, 8,
+					slots);
+	for (zeroed = 0, i = 0; i < 8; i++)
+		if (slots[i])
+			zeroed += all_zero(slots[i]);
+	printf("probe=array_zero ret=%lu zeroed=%u\n", ret, zeroed);
+	for (i = 0; i < 8; i++)
+		if (slots[i])
+			pp_put_page(pool, slots[i]);
+
+	dirty_some();
+	ret = pp_alloc_pages_bulk_list(pool, PP_GFP_KERNEL | PP_GFP_ZERO, 8,
+				       &list);
+	zeroed = 0;
+	while ((page = pp_list_pop_page(&list))) {
+		zeroed += all_zero(page);
+		pp_put_page(pool, page);
+	}
+	printf("probe=list_zero ret=%lu zeroed=%u\n", ret, zeroed);
+}
+
 int main(void)
 {
 	struct pp_pool_config cfg;
@@ -105,5 +170,6 @@ int main(void)
 	probe_list("list_onto_three", 8, 3);
 	probe_list("list_one", 1, 0);
 	probe_list("list_none", 0, 0);
+	probe_zero();
 	return pp_pool_destroy(pool) ? 1 : 0;
 }

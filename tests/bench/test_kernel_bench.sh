@@ -98,11 +98,11 @@ grep -q '^pages held at the end: 0 (every page taken was given back)$' "$OUT"
 ok $? "every page the kernel handed out came back (the module's count)" ||
 	diag "$(grep '^pages held' "$OUT")"
 tag=$(sed -n '1s/^ppkbench: tag=\([0-9]*\) ran=tcg$/\1/p' "$kout")
-[ -n "$tag" ] && [ "$(wc -l <"$kout")" -eq 35 ] &&
-	[ "$(grep -c "^ppkbench: tag=$tag " "$kout")" -eq 35 ] &&
-	[ "$(grep -c "^ppkbench: tag=$tag probe=" "$kout")" -eq 13 ] &&
+[ -n "$tag" ] && [ "$(wc -l <"$kout")" -eq 38 ] &&
+	[ "$(grep -c "^ppkbench: tag=$tag " "$kout")" -eq 38 ] &&
+	[ "$(grep -c "^ppkbench: tag=$tag probe=" "$kout")" -eq 16 ] &&
 	grep -q "^ppkbench: tag=$tag kernel=$kver pages=512 runs=3 tsc_khz=[0-9]* init_on_alloc=0 list=1$" "$kout"
-ok $? "--output: where it ran, then the module's 34 lines (13 probes), all of one tag" ||
+ok $? "--output: where it ran, then the module's 37 lines (16 probes), all of one tag" ||
 	diag "$(head -n 3 "$kout")"
 
 # The contract probes: the kernel's answers, word for word libpagepool's
@@ -117,7 +117,7 @@ if [ -x "$probes" ]; then
 			bad="$bad $profile: $(diff "$tmpdir/kernel-probes" "$tmpdir/lab-probes.$profile" | tr '\n' ' ')"
 	done
 	[ -s "$tmpdir/kernel-probes" ] && [ -z "$bad" ]
-	ok $? "Linux $kver's answers to the 13 contract probes are libpagepool's, both profiles" ||
+	ok $? "Linux $kver's answers to the 16 contract probes are libpagepool's, both profiles" ||
 		diag "$bad"
 else
 	skip 1 "tests/bench/ppk-probes not built"
