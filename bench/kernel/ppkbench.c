@@ -149,8 +149,6 @@ static long ppk_run(enum ppk_api api, unsigned int bulk, unsigned long n)
  * where the pages already on the list are after the call; "refs": 1 when
  * every page a call gave has one reference.
  */
-static struct page *ppk_probe_slots[8];
-
 static void ppk_probe_array(const char *name, unsigned int nr,
 			    unsigned int prefill)	/* bit i: slot i prefilled */
 {
@@ -158,37 +156,31 @@ static void ppk_probe_array(const char *name, unsigned int nr,
 	unsigned int i, kept = 0, filled = 0, refs = 1;
 	unsigned long ret;
 
+	/* ppk_slots: all NULL between runs (ppk_free_slots() clears them). */
 	for (i = 0; i < 8; i++) {
-		ppk_probe_slots[i] = NULL;
 		if (prefill & (1U << i)) {
-			ppk_probe_slots[i] = alloc_page(GFP_KERNEL);
-			if (ppk_probe_slots[i])
+			ppk_slots[i] = alloc_page(GFP_KERNEL);
+			if (ppk_slots[i])
 				ppk_held++;
-			before[i] = ppk_probe_slots[i];
+			before[i] = ppk_slots[i];
 		}
 	}
-	ret = ppk_bulk_array(GFP_KERNEL, nr, ppk_probe_slots);
+	ret = ppk_bulk_array(GFP_KERNEL, nr, ppk_slots);
 	for (i = 0; i < 8; i++) {
-		if (!ppk_probe_slots[i])
+		if (!ppk_slots[i])
 			continue;
 		filled++;
 		if (before[i]) {
-			kept += ppk_probe_slots[i] == before[i];
+			kept += ppk_slots[i] == before[i];
 			continue;
 		}
 		ppk_held++;
-		if (page_count(ppk_probe_slots[i]) != 1)
+		if (page_count(ppk_slots[i]) != 1)
 			refs = 0;
 	}
 	pr_info("ppkbench: tag=%u probe=%s ret=%lu kept=%u filled=%u refs=%u\n",
 		tag, name, ret, kept, filled, refs);
-	for (i = 0; i < 8; i++) {
-		if (ppk_probe_slots[i]) {
-			put_page(ppk_probe_slots[i]);
-			ppk_held--;
-		}
-		ppk_probe_slots[i] = NULL;
-	}
+	ppk_free_slots(8);
 }
 
 #if PPK_HAVE_LIST
