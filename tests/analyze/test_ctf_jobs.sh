@@ -614,7 +614,7 @@ catch_once()
 	   ! c_worker=$(first_running $workers); then
 		# shellcheck disable=SC2086
 		kill -CONT $reader $workers 2>/dev/null
-		wait $top
+		wait_pid $top 120
 		return 1
 	fi
 	# shellcheck disable=SC2086 # lists of pids
@@ -626,8 +626,9 @@ catch_once()
 	esac
 	# shellcheck disable=SC2086
 	kill -CONT $reader $workers 2>/dev/null
-	wait $top
-	status=$?
+	# a tool that outlives its signal is a hang (124), not a wait for
+	# CI's limit; its reader and workers are then reported below
+	wait_pid $top 120
 	c_err=$(cat "$tmpdir/sig.err")
 	# $reader and its workers are gone when the tool is: it waited
 	# for the one, and the one for the others

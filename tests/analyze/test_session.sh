@@ -90,12 +90,12 @@ pid_b=$!
 "$RPCSIM" --alloc=list --requests=300 --threads=1 --seed=3 --tcp-read=64k \
 	--backend=jemalloc --json >"$tmpdir/tcp.json" 2>"$tmpdir/tcp.err" &
 pid_c=$!
-wait $pid_a
-st_a=$?
-wait $pid_b
-st_b=$?
-wait $pid_c
-st_c=$?
+wait_pid $pid_a 120
+st_a=$status
+wait_pid $pid_b 120
+st_b=$status
+wait_pid $pid_c 120
+st_c=$status
 done_session two
 ok $(( st_a || st_b || st_c )) "three rpcsim processes ran (exit $st_a, $st_b, $st_c)" ||
 	diag "$(cat "$tmpdir/a.err" "$tmpdir/b.err" "$tmpdir/tcp.err")"

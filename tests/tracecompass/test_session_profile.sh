@@ -90,12 +90,12 @@ pid_b=$!
 "$RPCSIM" --consumer=page_pool --alloc=array --threads=2 --requests=300 --quiet \
 	>"$tmpdir/c.out" 2>"$tmpdir/c.err" &
 pid_c=$!
-wait $pid_a
-st_a=$?
-wait $pid_b
-st_b=$?
-wait $pid_c
-st_c=$?
+wait_pid $pid_a 120
+st_a=$status
+wait_pid $pid_b 120
+st_b=$status
+wait_pid $pid_c 120
+st_c=$status
 lttng_cmd stop "$s" >"$tmpdir/stop.out" 2>&1
 st_stop=$?
 lttng_cmd destroy "$s" >/dev/null 2>&1
