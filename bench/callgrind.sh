@@ -70,12 +70,7 @@ cleanup()
 bench_traps cleanup
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/callgrind.XXXXXX") || exit 1
 
-${CC:-cc} -O2 -I"$srcdir/include" -I"$build/include" \
-	"$srcdir/bench/callgrind-driver.c" -o "$tmp/driver" \
-	-L"$build/alloc/.libs" -lpagepool -Wl,-rpath,"$build/alloc/.libs" || {
-	echo "$me: bench/callgrind-driver.c did not build" >&2
-	exit 1
-}
+bench_cc "$me" "$srcdir" "$build" bench/callgrind-driver.c "$tmp/driver"
 for mode in a l s; do
 	# In the background, waited for: a signal's trap ends it by its pid.
 	bench_run_child env PAGEPOOL_PCP=lock valgrind --tool=callgrind \

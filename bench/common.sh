@@ -164,6 +164,22 @@ pb_columns()
 	}' "$1"
 }
 
+# bench_cc NAME SRCDIR BUILDDIR SOURCE OUTPUT: build the C program
+# SRCDIR/SOURCE against the libpagepool of the build tree BUILDDIR (its
+# rpath set), with that build's sanitizer flags, as the build's own
+# programs are (a sanitizer's library needs its runtime in the program),
+# into OUTPUT; exits 1 naming SOURCE when it does not build.
+bench_cc()
+{
+	bcc_san=$(sed -n 's/^SAN_CFLAGS = //p' "$3/Makefile" 2>/dev/null)
+	# shellcheck disable=SC2086 # the flags split on spaces
+	${CC:-cc} -O2 $bcc_san -I"$2/include" -I"$3/include" "$2/$4" -o "$5" \
+		-L"$3/alloc/.libs" -lpagepool -Wl,-rpath,"$3/alloc/.libs" || {
+		echo "$1: $4 did not build against $3" >&2
+		exit 1
+	}
+}
+
 # bench_run_child CMD [ARG]...: CMD in the background, waited for, so
 # that a signal's trap can end it by its pid (bench_end_child); its exit
 # status.

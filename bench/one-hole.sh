@@ -97,13 +97,7 @@ bench_traps 'rm -rf "$tmp"'
 # A sanitizer build's driver is built with the same sanitizer, as rpcsim
 # is in that build: its scans are instrumented as rpcsim's loops are.
 san=$(sed -n 's/^SAN_CFLAGS = //p' "$builddir/Makefile" 2>/dev/null)
-# shellcheck disable=SC2086
-${CC:-cc} -O2 $san -I"$srcdir/include" -I"$builddir/include" \
-	"$srcdir/bench/one-hole.c" -o "$tmp/one-hole" -L"$libdir" -lpagepool \
-	-Wl,-rpath,"$libdir" || {
-	echo "$me: bench/one-hole.c did not build" >&2
-	exit 1
-}
+bench_cc "$me" "$srcdir" "$builddir" bench/one-hole.c "$tmp/one-hole"
 : "${PAGEPOOL_PROFILE:=kernel}"
 export PAGEPOOL_PROFILE
 

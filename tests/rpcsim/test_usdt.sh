@@ -130,6 +130,7 @@ usdt:$lib:pagepool:mm_page_free { @free[pid] = count(); }
 " >"$tmpdir/bt.out" 2>"$tmpdir/bt.err" &
 bt=$!
 # an interrupted test leaves no bpftrace attached
+# shellcheck disable=SC2016 # $bt as it is at exit
 tap_at_exit '[ -z "$bt" ] || kill -KILL "$bt" 2>/dev/null'
 n=0
 while ! grep -q '^ready' "$tmpdir/bt.out" && kill -0 $bt 2>/dev/null &&
