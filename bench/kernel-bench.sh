@@ -10,7 +10,12 @@
 # Markdown table.  With --output=FILE it keeps the module's lines, which
 # "kernel-profile.sh --kernel=FILE" sets beside the lab's, so that the
 # lab is compared with a kernel on the same CPU instead of the published
-# v5r9 figures of a 2016 Xeon.  A benchmark, not a test; make check runs
+# v5r9 figures of a 2016 Xeon.  Before it times anything the module puts
+# 16 contract probes to the kernel (the bulk calls at their corners, and
+# __GFP_ZERO); with a libpagepool build (--builddir, default ./build when
+# it has one) the script makes the same calls on the library
+# (bench/kernel/ppk-probes.c), in both profiles, and names every probe
+# whose answer differs from the kernel's.  A benchmark, not a test; make check runs
 # it only in a VM under QEMU's TCG, whose timings are the emulator's
 # (tests/bench/test_kernel_bench.sh), and checks no timing.
 #
@@ -59,6 +64,9 @@ Options:
   --cpu=N          pin the module's load (or QEMU) to CPU N
   --output=FILE    also write the module's lines to FILE (for
                    kernel-profile.sh --kernel=FILE)
+  --builddir=DIR   compare the kernel's answers to the contract probes with
+                   the libpagepool of the build tree DIR, both profiles
+                   (default: ./build when it has one, else no comparison)
   --cache=DIR      keep the downloaded linux-image package in DIR
   --timeout=S      give up on the VM after S seconds (default 600)
   -h, --help       this text
@@ -69,7 +77,7 @@ EOF
 }
 
 mode='' vm='' vm_name='' kdir='' accel='' append='' pages=65536 runs=9 cpu='' output=''
-cache=''
+cache='' builddir=''
 timeout_s=600
 bad()
 {
@@ -95,6 +103,9 @@ for arg do
 		[ -n "$cpu" ] || bad "--cpu: '' is not a CPU number" ;;
 	--output=*) output=${arg#*=}
 		[ -n "$output" ] || bad "--output: '' is not a file name" ;;
+	--builddir=*) builddir=${arg#*=}
+		[ -f "$builddir/alloc/.libs/libpagepool.so" ] ||
+			bad "--builddir: '$builddir' has no alloc/.libs/libpagepool.so (run make there first)" ;;
 	--cache=*) cache=${arg#*=}
 		[ -d "$cache" ] || bad "--cache: '$cache' is not a directory" ;;
 	--timeout=*) timeout_s=${arg#*=}
@@ -116,6 +127,8 @@ else
 	esac
 fi
 [ -z "$cpu" ] || bench_cpu "$me" "--cpu pins the run"
+[ -n "$builddir" ] || [ ! -f build/alloc/.libs/libpagepool.so ] || builddir=build
+[ -z "$builddir" ] || builddir=$(cd "$builddir" && pwd) || exit 1
 
 need()
 {
@@ -173,6 +186,11 @@ elif [ "$vm" = debian ]; then
 	vm_name="Debian's linux-image-$kver"
 fi
 [ -f "$kdir/Makefile" ] || fail "$kdir has no Makefile: not a kernel's headers"
+
+# libpagepool's side of the contract probes, built first: a build that
+# fails costs no run.
+[ -z "$builddir" ] ||
+	bench_cc "$me" "$here/.." "$builddir" bench/kernel/ppk-probes.c "$tmp/ppk-probes"
 
 # The module, built in the temporary directory (the source tree may be
 # read-only).
@@ -295,7 +313,6 @@ function field(name,    i) {
 	ticks[key] = field("ticks_per_page")
 	next
 }
-/ probe=/ { probes++ }
 / pages_held=/ { held = field("pages_held") }
 END {
 	print "| API | bulk | ns/page | ticks/page | / single |"
@@ -308,12 +325,56 @@ END {
 		printf("| %s | %s | %.2f | %.1f | %s |\n", k[1], k[2],
 		       ns[order[i]], ticks[order[i]], r)
 	}
-	if (probes)
-		printf("\n%d contract probes answered (their lines are kept by --output)\n",
-		       probes)
 	printf("\npages held at the end: %s%s\n", held,
 	       held == 0 ? " (every page taken was given back)" : " (a leak in the module)")
 	if (err != "")
 		printf("failed:%s\n", err)
 	exit err != "" || held != 0
 }' "$lines"
+st=$?
+
+# The contract probes: the kernel's answers, and libpagepool's to the
+# same calls where a build is at hand, probe by probe (a kernel without
+# the list, from 6.14, answers no list probe, and none is asked of the
+# lab's answers there).
+sed -n "s/^ppkbench: tag=$tag \(probe=.*\)/\1/p" "$lines" >"$tmp/kernel-probes"
+nprobes=$(wc -l <"$tmp/kernel-probes")
+if [ "$nprobes" -gt 0 ] && [ -z "$builddir" ]; then
+	echo
+	echo "$nprobes contract probes answered, not compared: no libpagepool build (--builddir=DIR)"
+elif [ "$nprobes" -gt 0 ]; then
+	for profile in kernel lean; do
+		PAGEPOOL_PROFILE=$profile "$tmp/ppk-probes" >"$tmp/lab-probes.$profile" \
+			2>"$tmp/lab.err" ||
+			fail "bench/kernel/ppk-probes failed in the $profile profile: $(head -n 1 "$tmp/lab.err")"
+	done
+	echo
+	awk -v lib="libpagepool ($builddir)" '
+	FILENAME == ARGV[1] { order[++n] = $1; want[$1] = $0; next }
+	FILENAME == ARGV[2] { got["kernel", $1] = $0; next }
+	{ got["lean", $1] = $0 }
+	END {
+		for (i = 1; i <= n; i++)
+			for (p = 1; p <= 2; p++) {
+				prof = p == 1 ? "kernel" : "lean"
+				g = got[prof, order[i]]
+				if (g == want[order[i]])
+					continue
+				if (!(order[i] in bad))
+					nbad++
+				bad[order[i]] = 1
+				diffs = diffs sprintf("  %s: the kernel %s; the %s profile %s\n",
+						      substr(order[i], 7), substr(want[order[i]], length(order[i]) + 2),
+						      prof, g == "" ? "(no answer)" : substr(g, length(order[i]) + 2))
+			}
+		if (!nbad) {
+			printf("%d contract probes: %s answers each as the kernel did, in both profiles\n", n, lib)
+			exit
+		}
+		printf("%d contract probes: %s answers %d of them otherwise:\n%s", n, lib, nbad, diffs)
+		print "(libpagepool emulates 5.13: see whether a difference is the kernel version'"'"'s"
+		print "before calling it the library'"'"'s)"
+	}' "$tmp/kernel-probes" "$tmp/lab-probes.kernel" "$tmp/lab-probes.lean"
+fi
+[ "$nprobes" -eq 0 ] || echo "(the probes' lines are kept by --output)"
+exit $st

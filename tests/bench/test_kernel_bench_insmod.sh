@@ -12,7 +12,12 @@
 # And its refusals: a module of that name already loaded (nothing
 # loaded, exit 1), a kernel without modules, insmod failing (its message
 # and the log's last ppkbench line, no rmmod), a module that kept pages
-# (exit 1).  --insmod needs root: the test skips otherwise.
+# (exit 1).  The module's answers to the contract probes (Linux 6.1's,
+# recorded in kernel-6.1-probes.txt, one of them changed) set beside
+# libpagepool's of the build tree: the one that differs named with both
+# answers in each profile; without a build, the answers counted and
+# said not to be compared.  --insmod needs root: the test skips
+# otherwise.
 
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${top_builddir:=$top_srcdir}"
@@ -25,10 +30,12 @@ bench_script kernel-bench.sh
 [ "$(id -u)" -eq 0 ] || plan_skip_all "--insmod runs as root only"
 command -v make >/dev/null 2>&1 || plan_skip_all "make not found"
 
-plan_tests 7
+top_builddir=$(cd "$top_builddir" && pwd) || bail_out "no $top_builddir"
+plan_tests 9
 
 # The stand-ins.  FAKE_HELD: the pages_held the module reports; FAKE_FAIL:
-# insmod fails with that message.
+# insmod fails with that message; FAKE_PROBES: a file of the module's
+# answers to its probes (as kernel-6.1-probes.txt).
 kdir=$tmpdir/headers
 bin=$tmpdir/bin
 mkdir -p "$kdir" "$bin"
@@ -52,6 +59,8 @@ done
 			echo "[ 10.000003] ppkbench: tag=$tag api=$api bulk=$n ns_per_page=$((20 + 64 / n)).500 ticks_per_page=$((20 + 64 / n)).500"
 		done
 	done
+	[ -z "${FAKE_PROBES:-}" ] ||
+		sed -n "s/^probe=/[ 10.000005] ppkbench: tag=$tag probe=/p" "$FAKE_PROBES"
 	echo "[ 10.000004] ppkbench: tag=$tag pages_held=${FAKE_HELD:-0}"
 } >>"$FAKE_LOG"
 EOF
@@ -127,3 +136,26 @@ PATH=$bin:$PATH KERNEL_BENCH_PROC_MODULES=$tmpdir/none run --insmod --kdir="$kdi
 [ "$status" -eq 1 ] && [ ! -s "$FAKE_CALLS" ] &&
 	[ "$(cat "$ERR")" = "kernel-bench.sh: the running kernel cannot load modules (no $tmpdir/none): try --vm" ]
 ok $? "a kernel without modules: exit 1, try --vm" || diag "status $status: $(cat "$ERR")"
+
+# The contract probes: Linux 6.1's answers with array_holes' kept changed
+# from 6 to 5, beside the build's libpagepool; from a folder without a
+# build, nothing to compare.
+sed 's/^\(probe=array_holes .*\) kept=6 /\1 kept=5 /' \
+	"$top_srcdir/tests/bench/kernel-6.1-probes.txt" >"$tmpdir/probes"
+FAKE_PROBES=$tmpdir/probes insmod_run --builddir="$top_builddir"
+lab='ret=8 kept=6 filled=8 refs=1'
+[ "$status" -eq 0 ] &&
+	grep -q "^16 contract probes: libpagepool ($top_builddir) answers 1 of them otherwise:$" "$OUT" &&
+	grep -q "^  array_holes: the kernel ret=8 kept=5 filled=8 refs=1; the kernel profile $lab$" "$OUT" &&
+	grep -q "^  array_holes: the kernel ret=8 kept=5 filled=8 refs=1; the lean profile $lab$" "$OUT" &&
+	[ "$(grep -c '^  [a-z_]*: the kernel ' "$OUT")" -eq 2 ] &&
+	grep -q "^(libpagepool emulates 5.13: see whether a difference is the kernel version's$" "$OUT"
+ok $? "a probe answered otherwise: named, with the kernel's and each profile's answer" ||
+	diag "status $status: $(sed -n '/contract probes/,$p' "$OUT") $(cat "$ERR")"
+cd "$tmpdir" || bail_out "cd $tmpdir"
+FAKE_PROBES=$top_srcdir/tests/bench/kernel-6.1-probes.txt insmod_run
+[ "$status" -eq 0 ] &&
+	grep -q '^16 contract probes answered, not compared: no libpagepool build (--builddir=DIR)$' "$OUT" &&
+	grep -q "^(the probes' lines are kept by --output)$" "$OUT"
+ok $? "no build at hand: the probes counted, not compared" ||
+	diag "status $status: $(sed -n '/contract probes/,$p' "$OUT") $(cat "$ERR")"

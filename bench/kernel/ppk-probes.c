@@ -1,15 +1,20 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * ppk-probes: libpagepool's answers to the contract probes that
- * bench/kernel/ppkbench.c puts to a real kernel (its ppk_probes()), one
+ * ppkbench.c, beside it, puts to a real kernel (its ppk_probes()), one
  * line each in the module's words without its "ppkbench: tag=T "
- * prefix, so that tests/bench/test_kernel_bench.sh can compare the two
- * word for word.  The same calls in the same order: a bulk array call at
- * each of its corners (empty, prefilled slots, holes, one page, none,
- * slots past nr_pages), then the bulk list onto an empty list and onto
- * one holding three pages, then PP_GFP_ZERO through each API after dirty
- * pages went back.  Every page goes back: the pool's own
- * destruction check says so (exit 1 otherwise).
+ * prefix, so that the two compare word for word: bench/kernel-bench.sh
+ * builds it against a build tree's library and names each answer that
+ * differs from the kernel's, and tests/bench/test_kernel_probes.sh holds
+ * it to Linux 6.1's recorded answers.  User space: built by the script
+ * or as a check program, never by the kernel's Kbuild.
+ *
+ * The same calls in the same order: a bulk array call at each of its
+ * corners (empty, prefilled slots, holes, one page, none, slots past
+ * nr_pages), then the bulk list onto an empty list and onto one holding
+ * three pages, then PP_GFP_ZERO through each API after dirty pages went
+ * back.  Every page goes back: the pool's own destruction check says so
+ * (exit 1 otherwise).
  */
 #include <stdbool.h>
 #include <stdio.h>
