@@ -102,7 +102,11 @@ for arg do
 	--cpu=*) cpu=${arg#*=}
 		[ -n "$cpu" ] || bad "--cpu: '' is not a CPU number" ;;
 	--output=*) output=${arg#*=}
-		[ -n "$output" ] || bad "--output: '' is not a file name" ;;
+		[ -n "$output" ] || bad "--output: '' is not a file name"
+		# refused now, not after the run it would lose
+		[ ! -d "$output" ] || bad "--output: '$output' is a directory, not a file"
+		[ -d "$(dirname -- "$output")" ] ||
+			bad "--output: '$output': no folder $(dirname -- "$output")" ;;
 	--builddir=*) builddir=${arg#*=}
 		[ -f "$builddir/alloc/.libs/libpagepool.so" ] ||
 			bad "--builddir: '$builddir' has no alloc/.libs/libpagepool.so (run make there first)" ;;
@@ -280,10 +284,11 @@ fi
 # The output: the module's lines after one saying where they ran
 # (insmod, kvm or tcg), which kernel-profile.sh --kernel reads too.
 if [ -n "$output" ]; then
+	# (the shell's own message left out: ours names the file)
 	{
 		echo "ppkbench: tag=$tag ran=${accel:-insmod}"
 		cat "$lines"
-	} >"$output" || fail "could not write $output"
+	} 2>/dev/null >"$output" || fail "could not write $output"
 fi
 
 if [ "$accel" = tcg ]; then

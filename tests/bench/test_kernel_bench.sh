@@ -78,6 +78,8 @@ for args in "|say where to run: --insmod or --vm=VMLINUZ|debian (see --help)" \
 	"--vm=debian --timeout=x|--timeout: 'x' is not a count of seconds from 1 to 86400" \
 	"--vm=debian --kdir=$tmpdir|--kdir: '$tmpdir' is not a folder linux-headers-VERSION, which --vm=debian needs to fetch linux-image-VERSION" \
 	"--vm=debian --builddir=$tmpdir|--builddir: '$tmpdir' has no alloc/.libs/libpagepool.so (run make there first)" \
+	"--vm=debian --output=$tmpdir|--output: '$tmpdir' is a directory, not a file" \
+	"--vm=debian --output=$tmpdir/none/k.txt|--output: '$tmpdir/none/k.txt': no folder $tmpdir/none" \
 	"--vm=debian --bogus|unknown option '--bogus' (see --help)"; do
 	# shellcheck disable=SC2086 # the options split on spaces
 	run ${args%%|*}
