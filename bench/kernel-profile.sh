@@ -40,9 +40,14 @@ for arg do
 	case $arg in
 	--kernel=*)
 		kernel=${arg#*=}
-		if [ ! -r "$kernel" ] || ! grep -q \
-			'^ppkbench: tag=[0-9]* api=single bulk=1 ns_per_page=[0-9.]* ' "$kernel"; then
-			echo "kernel-profile.sh: --kernel: '$kernel' is not a file of kernel-bench.sh --output with a single-page line" >&2
+		# (a file that went through an editor may end its lines in
+		# CR LF: read without the CRs, here and below)
+		if [ ! -f "$kernel" ] || [ ! -r "$kernel" ] ||
+			! tr -d '\r' <"$kernel" | awk '
+			$1 == "ppkbench:" && $3 == "api=single" && $4 == "bulk=1" &&
+			$5 ~ /^ns_per_page=[0-9.]+$/ && substr($5, 13) + 0 > 0 { ok = 1 }
+			END { exit !ok }'; then
+			echo "kernel-profile.sh: --kernel: '$kernel' is not a file of kernel-bench.sh --output with a single-page line above 0 ns" >&2
 			exit 2
 		fi
 		;;
@@ -55,7 +60,7 @@ pb_help_more="With --kernel=FILE the reference is the kernel that kernel-bench.s
 pb_main kernel-profile.sh "The kernel profile against page_bench04_bulk's published figures, as a
 Markdown table." "$@"
 if [ -n "$kernel" ]; then
-	awk -v file="$kernel" '
+	tr -d '\r' <"$kernel" | awk -v file="$kernel" '
 	/^ppkbench: tag=[0-9]* kernel=/ {
 		for (i = 3; i <= NF; i++) {
 			eq = index($i, "=")
@@ -71,7 +76,7 @@ if [ -n "$kernel" ]; then
 			print "It ran under QEMU'\''s TCG: its figures are the emulator'\''s, not this CPU'\''s."
 		exit
 	}
-	/^ppkbench: tag=[0-9]* ran=/ { ran = substr($3, 5) }' "$kernel"
+	/^ppkbench: tag=[0-9]* ran=/ { ran = substr($3, 5) }'
 else
 	cat <<'EOF'
 Published: page_bench04_bulk on mm-bulk-rebase-v5r9 (the branch the seed
@@ -82,7 +87,8 @@ EOF
 fi
 echo
 {
-	[ -z "$kernel" ] || sed -n 's/^ppkbench: tag=[0-9]* api=\([a-z]*\) bulk=\([0-9]*\) ns_per_page=\([0-9.]*\) ticks_per_page=\([0-9.]*\)$/kernel \1 \2 \3 \4/p' "$kernel"
+	[ -z "$kernel" ] || tr -d '\r' <"$kernel" |
+		sed -n 's/^ppkbench: tag=[0-9]* api=\([a-z]*\) bulk=\([0-9]*\) ns_per_page=\([0-9.]*\) ticks_per_page=\([0-9.]*\)$/kernel \1 \2 \3 \4/p'
 	pb_columns "$pb_file"
 } | awk -v measured="${kernel:+1}" '
 BEGIN {
