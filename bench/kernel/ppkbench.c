@@ -12,8 +12,10 @@
  * slots, list_del() and __free_pages() for the list.  The last line,
  * "pages_held=N", counts the pages the calls gave and the frees did not
  * give back: 0, or the module has a leak.  Before the timing, the
- * contract probes (ppk_probes()) put the bulk calls at their corners.  The module runs in its init
- * and keeps nothing: the script unloads it after.
+ * contract probes (ppk_probes()) put the bulk calls at their corners.
+ * The module runs in its init and keeps nothing: the script unloads it
+ * after.  A fatal signal to insmod (^C: its default action) ends the
+ * load between two slices of a run, every page given back.
  *
  * Dual-licensed so that it may call __alloc_pages_bulk(), which the
  * kernel exports to GPL-compatible modules only.
@@ -23,6 +25,8 @@
 #include <linux/list.h>
 #include <linux/mm.h>
 #include <linux/module.h>
+#include <linux/sched.h>
+#include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/sort.h>
@@ -89,12 +93,21 @@ static void ppk_free_slots(unsigned int n)
 }
 
 /*
+ * Pages between two looks at the scheduler and at insmod's signals in a
+ * run: a run of many pages on a slow (debug) kernel must neither hold
+ * the CPU long enough for the soft-lockup watchdog (20 s) nor ignore a
+ * ^C.  One look per 65536 pages: too rare to weigh on a page's time.
+ */
+#define PPK_SLICE 65536UL
+
+/*
  * One run: at least @n pages through @api, @bulk a call.  The pages it
- * got, or -ENOMEM when a call came back short (its pages given back).
+ * got, or -ENOMEM when a call came back short, -EINTR for a fatal
+ * signal (the pages given back either way).
  */
 static long ppk_run(enum ppk_api api, unsigned int bulk, unsigned long n)
 {
-	unsigned long done = 0, got;
+	unsigned long done = 0, got, look = PPK_SLICE;
 	struct page *page;
 	LIST_HEAD(list);
 
@@ -135,6 +148,12 @@ static long ppk_run(enum ppk_api api, unsigned int bulk, unsigned long n)
 			break;
 		}
 		done += got;
+		if (done >= look && done < n) {
+			look = done + PPK_SLICE;
+			cond_resched();
+			if (fatal_signal_pending(current))
+				return -EINTR;
+		}
 	}
 	return done;
 }
@@ -143,7 +162,7 @@ static long ppk_run(enum ppk_api api, unsigned int bulk, unsigned long n)
  * The contract probes: the bulk calls at their corners (and
  * __GFP_ZERO through each API, ppk_probe_zero()), each said as a
  * line "ppkbench: tag=T probe=NAME ret=R ..." that libpagepool's own run
- * of the same probes (tests/bench/ppk-probes.c) must print word for
+ * of the same probes (bench/kernel/ppk-probes.c) must print word for
  * word.  "kept": prefilled slots still holding their page; "filled":
  * slots holding a page after the call; "len": the list's length; "old":
  * where the pages already on the list are after the call; "refs": 1 when
@@ -337,7 +356,7 @@ static void ppk_time(struct ppk_conf *c, int r)
 	c1 = get_cycles();
 	ns1 = ktime_get_ns();
 	if (done <= 0) {
-		c->err = -ENOMEM;
+		c->err = done ? (int)done : -ENOMEM;
 		return;
 	}
 	if (r >= 0) {
@@ -405,6 +424,12 @@ static int __init ppk_init(void)
 		for (i = 0; i < n; i++) {
 			ppk_time(&ppk_confs[i], r);
 			cond_resched();
+			if (fatal_signal_pending(current)) {
+				pr_info("ppkbench: tag=%u interrupted pages_held=%ld\n",
+					tag, ppk_held);
+				kfree(times);
+				return -EINTR;
+			}
 		}
 	for (i = 0; i < n; i++)
 		ppk_report(&ppk_confs[i]);
