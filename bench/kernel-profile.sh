@@ -162,4 +162,19 @@ END {
 	       time_n, ratio_ok, ratio_n)
 	if (missed != "")
 		printf("missed:%s\n", missed)
+	if (("list/64" in ns) && ("array/64" in ns) && ("list/64" in pub) &&
+	    ("array/64" in pub))
+		printf("\npage_pool'\''s refill of 64, array gain / list gain as the " \
+		       "allocator predicts it,\n(single - array@64) / (single - " \
+		       "list@64) per page: lab %s, %s %s (the kernel'\''s XDP run: 2.82)\n",
+		       pp_pred(ns["single/1"], ns["list/64"], ns["array/64"]),
+		       measured ? "kernel" : "v5r9",
+		       pp_pred(ref_ns("single/1"), ref_ns("list/64"), ref_ns("array/64")))
+}
+# The page_pool consumer'\''s packets/s gains come from its refills: with
+# the rest of a packet'\''s work the same in every mode, array gain / list
+# gain is the ratio of the per-page savings (doc/results/
+# 2026-12-06-page-pool-kernel-series.md).
+function pp_pred(s, l, a) {
+	return s > l ? sprintf("%.2f", (s - a) / (s - l)) : "- (no list gain)"
 }'

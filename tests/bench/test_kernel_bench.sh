@@ -57,7 +57,7 @@ if ! ls "$cache"/linux-image-"$kver"_*.deb >/dev/null 2>&1; then
 		plan_skip_all "apt-get download linux-image-$kver failed: $(tail -n 1 "$tmpdir/apt.log")"
 fi
 
-plan_tests 11
+plan_tests 12
 
 run --help
 [ "$status" -eq 0 ] && grep -q '^Usage: kernel-bench.sh --insmod \[OPTION\]' "$OUT" &&
@@ -110,6 +110,19 @@ printf '%s\n' "$rows" | awk -F'|' '
 	END { exit bad }'
 ok $? "every ns and ticks above zero, each ratio to single the quotient of the ns" ||
 	diag "$rows"
+# page_pool's prediction from the rows: (single - array@64) / (single -
+# list@64), within their rounding (none without the list)
+pp=$(sed -n 's/^predicts it, (single - array@64) \/ (single - list@64) per page: //p' "$OUT")
+printf '%s\n' "$rows" | awk -F'|' -v pp="$pp" -v haslist=$haslist '
+	$2 ~ /single/ { s = $4 } $2 ~ /list/ && $3 == 64 { l = $4 } $2 ~ /array/ && $3 == 64 { a = $4 }
+	END {
+		if (!haslist) exit pp != ""
+		if (s <= l) exit pp != "- (no list gain)"
+		p = (s - a) / (s - l)
+		exit !(pp ~ /^[0-9]+\.[0-9][0-9]$/ && pp - p < 0.006 && p - pp < 0.006)
+	}'
+ok $? "page_pool's array gain / list gain as this kernel's rows predict it" ||
+	diag "'$pp'; $rows"
 grep -q '^pages held at the end: 0 (every page taken was given back)$' "$OUT"
 ok $? "every page the kernel handed out came back (the module's count)" ||
 	diag "$(grep '^pages held' "$OUT")"

@@ -100,8 +100,9 @@ rows=$(api_rows)
 	" single 1 , list 1 , list 2 , list 3 , list 4 , list 8 , list 16 , list 32 , list 64 , list 128 , array 1 , array 2 , array 3 , array 4 , array 8 , array 16 , array 32 , array 64 , array 128 ," ] &&
 	printf '%s\n' "$rows" | grep -q '^| single | 1 | 50.00 | 50.0 | - |$' &&
 	printf '%s\n' "$rows" | grep -q '^| array | 64 | 21.50 | 21.5 | 0.430 |$' &&
+	grep -q '^predicts it, (single - array@64) / (single - list@64) per page: 1.00$' "$OUT" &&
 	grep -q '^pages held at the end: 0 (every page taken was given back)$' "$OUT"
-ok $? "this load's lines only, behind dmesg's timestamps: 19 rows, the held count" ||
+ok $? "this load's lines only, behind dmesg's timestamps: 19 rows, page_pool's prediction, the held count" ||
 	diag "$(cat "$OUT")"
 grep -q "^    ppkbench on Linux 9.9.9-stand-in, loaded into the running kernel ($(uname -r)), command line: " "$OUT" &&
 	grep -q '^    4096 pages a run, median of 5 runs; TSC 1000000 kHz; init_on_alloc on$' "$OUT" &&

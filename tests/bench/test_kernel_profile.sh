@@ -25,7 +25,7 @@
 tap_need_prog "$top_builddir/pagebench/pagebench"
 bench_script kernel-profile.sh
 
-plan_tests 14
+plan_tests 16
 
 run --help
 [ "$status" -eq 0 ] && grep -q '^Usage: kernel-profile.sh \[--builddir=DIR\]' "$OUT" &&
@@ -99,6 +99,25 @@ printf '%s\n' "$rows" | awk -F'|' -v sum="$(grep '^time per page within 2x' "$OU
 	}'
 ok $? "the summary line counts the rows that meet each target" ||
 	diag "$(grep -A1 '^time per page' "$OUT")"
+# pp_predicted ROWS REF: $OUT's page_pool line gives (single - array@64)
+# / (single - list@64) of the lab's ROWS (within their rounding to
+# 0.01 ns), or says the lab's list gains nothing, and then REF.
+pp_predicted()
+{
+	pp_line=$(sed -n 's/^(single - array@64) \/ (single - list@64) per page: //p' "$OUT")
+	printf '%s\n' "$1" | awk -F'|' -v line="$pp_line" -v ref="$2" '
+	$2 ~ /single/ { s = $4 } $2 ~ /list/ && $3 == 64 { l = $4 } $2 ~ /array/ && $3 == 64 { a = $4 }
+	END {
+		if (line !~ ("^lab [0-9.]+, " ref " \\(the kernel.s XDP run: 2\\.82\\)$"))
+			exit s <= l ? line !~ ("^lab - \\(no list gain\\), " ref " ") : 1
+		split(line, w, /[ ,]+/); p = (s - a) / (s - l)
+		exit !(s > l && w[2] - p < 0.006 && p - w[2] < 0.006)
+	}'
+}
+# v5r9's from its cycles: 89 / 65.
+pp_predicted "$rows" "v5r9 1.37"
+ok $? "page_pool's array gain / list gain as the lab's rows and v5r9's predict it" ||
+	diag "'$pp_line'; $rows"
 
 # --kernel=FILE: a made-up measurement, single 100 ns, list@n 90 - n/2,
 # array@n 80 - n/4 (ns), ticks 2.5 times ns; list@128's line missing, so
@@ -150,6 +169,10 @@ ok $? "--kernel: the kernel's ns and ticks per row, its ratio to single, the dis
 grep -q '^time per page within 2x of the kernel: [0-9]* of 18; ratio to single within +-20 %: [0-9]* of 17$' "$OUT"
 ok $? "--kernel: the summary counts 18 rows and 17 ratios against the kernel" ||
 	diag "$(grep -A1 '^time per page' "$OUT")"
+# the made-up kernel's: (100 - 64) / (100 - 58)
+pp_predicted "$krows" "kernel 0.86"
+ok $? "--kernel: page_pool's prediction from the lab's rows and the kernel's" ||
+	diag "'$pp_line'; $krows"
 printf 'ppkbench: tag=7 api=list bulk=1 ns_per_page=1.000 ticks_per_page=2.000\n' >"$tmpdir/nosingle.txt"
 printf 'ppkbench: tag=7 api=single bulk=1 ns_per_page=0.000 ticks_per_page=0.000\n' >"$tmpdir/zero.txt"
 refused=0
