@@ -15,9 +15,11 @@
 # __GFP_ZERO); with a libpagepool build (--builddir, default ./build when
 # it has one) the script makes the same calls on the library
 # (bench/kernel/ppk-probes.c), in both profiles, and names every probe
-# whose answer differs from the kernel's.  A benchmark, not a test; make check runs
-# it only in a VM under QEMU's TCG, whose timings are the emulator's
-# (tests/bench/test_kernel_bench.sh), and checks no timing.
+# whose answer differs from the kernel's.  It also prints the page_pool
+# ratio the kernel's rows predict (array gain / list gain).  A benchmark,
+# not a test; make check runs it only in a VM under QEMU's TCG, whose
+# timings are the emulator's (tests/bench/test_kernel_bench.sh), and
+# checks no timing.
 #
 # Run from anywhere:  sh $srcdir/bench/kernel-bench.sh --insmod | --vm=... [OPTION]...
 #
