@@ -6,11 +6,13 @@
 # ppkbench.c builds against Debian's kernel headers, Debian's kernel
 # boots with it, and every page its three APIs took went back (the
 # module counts them).  The table has a row per configuration with
-# figures above zero and each ratio to single the quotient of its ns; the
-# TCG caveat is said; --output keeps the module's lines after the line
-# saying where they ran, and kernel-profile.sh --kernel reads them.  The
-# module's answers to its contract probes (the bulk calls at their
-# corners) are libpagepool's, word for word, in both profiles.
+# figures above zero and each ratio to single the quotient of its ns, and
+# the page_pool ratio it predicts is the one of its rows; the TCG caveat
+# is said; --output keeps the module's lines after the line saying where
+# they ran, and kernel-profile.sh --kernel reads them.  The module's
+# answers to its contract probes (the bulk calls at their corners) are
+# libpagepool's, word for word, in both profiles, as the script says
+# when it compares them with the build's library.
 # Refused options exit 2 with one line naming the option and the value;
 # a VM that does not finish in --timeout ends with exit 1, its QEMU gone;
 # a signal ends the script with 128 + N, its QEMU and its files gone.
