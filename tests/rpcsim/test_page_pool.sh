@@ -203,23 +203,26 @@ if [ -z "${skipped_json:-}" ]; then
 	# gives pages back (none did in one TSan run of six), so this run
 	# checks the counts; the next, with 2 pages where a packet takes 3,
 	# drops every packet.
+	# starved_check COUNTS: $OUT's packets and drops as COUNTS says, and
+	# what holds in any starved run: each drop an empty refill and a
+	# no-progress call, every page back.
+	starved_check()
+	{
+		check "$OUT" "$1" \
+			'pp["refills_empty"] == pp["dropped"] == m["no_progress"]' \
+			'pp["handed_out"] == pp["from_cache"] + pp["from_ring"] + pp["from_alloc"]' \
+			'rp["inflight"] == 0' 'rp["hold"] == rp["release"]' \
+			'r["pool_at_exit"]["leaked"] == 0'
+	}
 	run_env PAGEPOOL_FAULT=buddy-empty=262100 $PP --packet-size=9000 \
 		--threads=1 --requests=20000 --json
 	ran_ok "a starved pool with 9000-byte packets runs"
-	check "$OUT" 'pp["packets"] + pp["dropped"] == 20000' \
-		'pp["refills_empty"] == pp["dropped"] == m["no_progress"]' \
-		'pp["handed_out"] == pp["from_cache"] + pp["from_ring"] + pp["from_alloc"]' \
-		'rp["inflight"] == 0' 'rp["hold"] == rp["release"]' \
-		'r["pool_at_exit"]["leaked"] == 0'
+	starved_check 'pp["packets"] + pp["dropped"] == 20000'
 	ok $? "a starved pool: packets and drops add up, each drop an empty refill; every page back"
 	run_env PAGEPOOL_FAULT=buddy-empty=262142 $PP --packet-size=9000 \
 		--threads=1 --requests=20000 --json
 	ran_ok "a pool of 2 pages with 9000-byte packets runs"
-	check "$OUT" 'pp["packets"] == 0 and pp["dropped"] == 20000' \
-		'pp["refills_empty"] == pp["dropped"] == m["no_progress"]' \
-		'pp["handed_out"] == pp["from_cache"] + pp["from_ring"] + pp["from_alloc"]' \
-		'rp["inflight"] == 0' 'rp["hold"] == rp["release"]' \
-		'r["pool_at_exit"]["leaked"] == 0'
+	starved_check 'pp["packets"] == 0 and pp["dropped"] == 20000'
 	ok $? "a refill that gets nothing drops its packet, counted; every page back"
 
 	# 3. --alloc=all under both bulk contracts.  A bulk refill is 64
