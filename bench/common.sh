@@ -72,6 +72,19 @@ function median(list,    v, n, i, j, t) {
 }
 '
 
+# An awk function, to put before a program: pp_predict(S, L, A), the
+# page_pool consumer's array gain / list gain as an allocator predicts
+# it from its ns per page for a single page (S) and the bulk list (L) and
+# array (A) at 64, its refill size: with the rest of a packet's work
+# alike in every mode the gains are the refills' savings, so the ratio is
+# (S - A) / (S - L) (doc/results/2026-12-06-page-pool-kernel-series.md);
+# "- (no list gain)" when L >= S.
+bench_awk_pp_predict='
+function pp_predict(s, l, a) {
+	return s > l ? sprintf("%.2f", (s - a) / (s - l)) : "- (no list gain)"
+}
+'
+
 # pb_main NAME ABOUT [--builddir=DIR] [PAGEBENCH OPTION]...: a table
 # script's front.  With -h or --help anywhere, its usage (ABOUT: what it
 # prints, a line or two, and $pb_help_more if set), exit 0.  Else

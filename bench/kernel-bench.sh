@@ -298,7 +298,7 @@ if [ "$accel" = tcg ]; then
 	echo "module ran, not what the allocator costs."
 	echo
 fi
-awk -v where="$where" '
+awk -v where="$where" "$bench_awk_pp_predict"'
 function field(name,    i) {
 	for (i = 3; i <= NF; i++)
 		if (index($i, name "=") == 1)
@@ -332,16 +332,12 @@ END {
 		printf("| %s | %s | %.2f | %.1f | %s |\n", k[1], k[2],
 		       ns[order[i]], ticks[order[i]], r)
 	}
-	# The page_pool consumer'"'"'s gains come from its refills of 64: with
-	# the rest of a packet'"'"'s work alike in every mode, array gain / list
-	# gain is the ratio of the savings per page (kernel-profile.sh prints
-	# the lab'"'"'s beside it).
-	s = ns["single/1"]; l = ns["list/64"]; a = ns["array/64"]
-	if (("list/64" in ns) && ("array/64" in ns) && s > 0)
+	# (kernel-profile.sh prints the lab'"'"'s beside it)
+	if (("list/64" in ns) && ("array/64" in ns) && ns["single/1"] > 0)
 		printf("\npage_pool'"'"'s refill of 64, array gain / list gain as this kernel'"'"'s allocator\n" \
 		       "predicts it, (single - array@64) / (single - list@64) per page: %s\n" \
 		       "(v5r9'"'"'s page_bench04: 1.37; the kernel'"'"'s XDP run on v6r5: 2.82)\n",
-		       s > l ? sprintf("%.2f", (s - a) / (s - l)) : "- (no list gain)")
+		       pp_predict(ns["single/1"], ns["list/64"], ns["array/64"]))
 	printf("\npages held at the end: %s%s\n", held,
 	       held == 0 ? " (every page taken was given back)" : " (a leak in the module)")
 	if (err != "")

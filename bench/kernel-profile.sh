@@ -90,7 +90,7 @@ echo
 	[ -z "$kernel" ] || tr -d '\r' <"$kernel" |
 		sed -n 's/^ppkbench: tag=[0-9]* api=\([a-z]*\) bulk=\([0-9]*\) ns_per_page=\([0-9.]*\) ticks_per_page=\([0-9.]*\)$/kernel \1 \2 \3 \4/p'
 	pb_columns "$pb_file"
-} | awk -v measured="${kernel:+1}" '
+} | awk -v measured="${kernel:+1}" "$bench_awk_pp_predict"'
 BEGIN {
 	split("1 2 3 4 8 16 32 64 128", sizes, " ")
 	split("206 154 145 142 142 137 135 134 133", l, " ")
@@ -167,14 +167,7 @@ END {
 		printf("\npage_pool'\''s refill of 64, array gain / list gain as the " \
 		       "allocator predicts it,\n(single - array@64) / (single - " \
 		       "list@64) per page: lab %s, %s %s (the kernel'\''s XDP run: 2.82)\n",
-		       pp_pred(ns["single/1"], ns["list/64"], ns["array/64"]),
+		       pp_predict(ns["single/1"], ns["list/64"], ns["array/64"]),
 		       measured ? "kernel" : "v5r9",
-		       pp_pred(ref_ns("single/1"), ref_ns("list/64"), ref_ns("array/64")))
-}
-# The page_pool consumer'\''s packets/s gains come from its refills: with
-# the rest of a packet'\''s work the same in every mode, array gain / list
-# gain is the ratio of the per-page savings (doc/results/
-# 2026-12-06-page-pool-kernel-series.md).
-function pp_pred(s, l, a) {
-	return s > l ? sprintf("%.2f", (s - a) / (s - l)) : "- (no list gain)"
+		       pp_predict(ref_ns("single/1"), ref_ns("list/64"), ref_ns("array/64")))
 }'
