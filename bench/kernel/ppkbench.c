@@ -68,6 +68,7 @@ static struct page *ppk_slots[PPK_MAX_BULK];
 static unsigned long ppk_sink;	/* keeps each page's pointer used */
 static long ppk_held;		/* pages taken and not yet given back */
 
+#if PPK_HAVE_LIST
 static void ppk_free_list(struct list_head *list)
 {
 	struct page *page, *next;
@@ -78,6 +79,7 @@ static void ppk_free_list(struct list_head *list)
 		ppk_held--;
 	}
 }
+#endif
 
 static void ppk_free_slots(unsigned int n)
 {
