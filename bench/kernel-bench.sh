@@ -51,7 +51,7 @@ Where it runs (one of):
                    load the module there; --kdir names its headers
   --vm=debian      the same with Debian's kernel: the newest
                    /usr/src/linux-headers-*-amd64 and its linux-image package
-                   (apt-get download)
+                   (apt-get download; from 7.x, linux-binary)
 Options:
   --kdir=DIR       the kernel headers to build against (default: as above)
   --accel=kvm|tcg  QEMU's accelerator (default: kvm when /dev/kvm is usable
@@ -69,7 +69,7 @@ Options:
   --builddir=DIR   compare the kernel's answers to the contract probes with
                    the libpagepool of the build tree DIR, both profiles
                    (default: ./build when it has one, else no comparison)
-  --cache=DIR      keep the downloaded linux-image package in DIR
+  --cache=DIR      keep the downloaded kernel image package in DIR
   --timeout=S      give up on the VM after S seconds (default 600)
   -h, --help       this text
 Needs: make and the compiler the kernel was built with; for --vm,
@@ -178,18 +178,35 @@ elif [ "$vm" = debian ]; then
 	fi
 	kver=${kdir##*/linux-headers-}
 	need apt-get "--vm=debian downloads Debian's kernel image"
-	deb=$(ls "${cache:-$tmp}"/linux-image-"$kver"_*.deb 2>/dev/null | tail -n 1)
-	if [ -z "$deb" ]; then
-		(cd "${cache:-$tmp}" && apt-get download -q "linux-image-$kver" >"$tmp/apt.log" 2>&1) ||
-			fail "apt-get download linux-image-$kver failed: $(tail -n 1 "$tmp/apt.log")"
-		deb=$(ls "${cache:-$tmp}"/linux-image-"$kver"_*.deb 2>/dev/null | tail -n 1)
-		[ -n "$deb" ] || fail "apt-get download left no linux-image-$kver package"
-	fi
 	need dpkg-deb "--vm=debian unpacks the kernel image package"
-	dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$tmp" "./boot/vmlinuz-$kver" 2>"$tmp/tar.log" ||
-		fail "no boot/vmlinuz-$kver in $deb: $(tail -n 1 "$tmp/tar.log")"
-	vm=$tmp/boot/vmlinuz-$kver
-	vm_name="Debian's linux-image-$kver"
+	# Up to 6.x, linux-image-VER holds boot/vmlinuz-VER.  Debian's 7.x
+	# kernels split it: linux-image-VER only depends on linux-binary-VER,
+	# which holds usr/lib/modules/VER/vmlinuz.
+	vm=''
+	for pkg in linux-image-$kver linux-binary-$kver; do
+		deb=$(ls "${cache:-$tmp}/${pkg}"_*.deb 2>/dev/null | tail -n 1)
+		if [ -z "$deb" ]; then
+			(cd "${cache:-$tmp}" && apt-get download -q "$pkg" >"$tmp/apt.log" 2>&1) ||
+				fail "apt-get download $pkg failed: $(tail -n 1 "$tmp/apt.log")"
+			deb=$(ls "${cache:-$tmp}/${pkg}"_*.deb 2>/dev/null | tail -n 1)
+			[ -n "$deb" ] || fail "apt-get download left no $pkg package"
+		fi
+		dpkg-deb -c "$deb" >"$tmp/deb.list" 2>"$tmp/tar.log" ||
+			fail "$deb is not a package: $(tail -n 1 "$tmp/tar.log")"
+		for f in "./boot/vmlinuz-$kver" "./usr/lib/modules/$kver/vmlinuz"; do
+			grep -q " $f\$" "$tmp/deb.list" || continue
+			dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$tmp" "$f" 2>"$tmp/tar.log" ||
+				fail "$f would not unpack from $deb: $(tail -n 1 "$tmp/tar.log")"
+			vm=$tmp/${f#./}
+			vm_name="Debian's $pkg"
+			break 2
+		done
+		# A package without the image must at least depend on the next.
+		[ "$pkg" = "linux-image-$kver" ] &&
+			dpkg-deb -f "$deb" Depends | grep -q "linux-binary-$kver" ||
+			break
+	done
+	[ -n "$vm" ] || fail "no vmlinuz in linux-image-$kver (boot/vmlinuz-$kver) or linux-binary-$kver (usr/lib/modules/$kver/vmlinuz)"
 fi
 [ -f "$kdir/Makefile" ] || fail "$kdir has no Makefile: not a kernel's headers"
 
