@@ -355,6 +355,9 @@ END {
 		       "predicts it, (single - array@64) / (single - list@64) per page: %s\n" \
 		       "(v5r9'"'"'s page_bench04: 1.37; the kernel'"'"'s XDP run on v6r5: 2.82)\n",
 		       pp_predict(ns["single/1"], ns["list/64"], ns["array/64"]))
+	else if ("array/64" in ns)
+		printf("\nNo page_pool prediction: this kernel has no bulk list call (gone in 6.14),\n" \
+		       "so there is no list gain to set the array'"'"'s against.\n")
 	printf("\npages held at the end: %s%s\n", held,
 	       held == 0 ? " (every page taken was given back)" : " (a leak in the module)")
 	if (err != "")

@@ -170,4 +170,7 @@ END {
 		       pp_predict(ns["single/1"], ns["list/64"], ns["array/64"]),
 		       measured ? "kernel" : "v5r9",
 		       pp_predict(ref_ns("single/1"), ref_ns("list/64"), ref_ns("array/64")))
+	else if (measured && ("array/64" in pub))
+		printf("\nNo page_pool prediction against this kernel: it has no bulk list call\n" \
+		       "(gone in 6.14), so no list gain to set the array'\''s against.\n")
 }'

@@ -13,7 +13,8 @@
 # the reference columns are FILE's ticks and ns, its ratios to single and
 # the distances to the lab's, held to the same targets, with FILE's
 # kernel named (and TCG's caveat when it ran there); a file that is none
-# is refused with exit 2.
+# is refused with exit 2; a kernel without the list call (6.14 on) gets
+# its rows and a line saying why no page_pool prediction.
 
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${top_builddir:=$top_srcdir}"
@@ -25,7 +26,7 @@
 tap_need_prog "$top_builddir/pagebench/pagebench"
 bench_script kernel-profile.sh
 
-plan_tests 16
+plan_tests 17
 
 run --help
 [ "$status" -eq 0 ] && grep -q '^Usage: kernel-profile.sh \[--builddir=DIR\]' "$OUT" &&
@@ -173,6 +174,15 @@ ok $? "--kernel: the summary counts 18 rows and 17 ratios against the kernel" ||
 pp_predicted "$krows" "kernel 0.86"
 ok $? "--kernel: page_pool's prediction from the lab's rows and the kernel's" ||
 	diag "'$pp_line'; $krows"
+# A kernel from 6.14 on: no list rows, so no list gain to predict from.
+grep -v ' api=list ' "$kfile" | sed 's/ list=1/ list=0/' >"$tmpdir/nolist.txt"
+run --builddir="$top_builddir" --smoke --runs=1 --kernel="$tmpdir/nolist.txt"
+[ "$status" -eq 0 ] &&
+	[ "$(api_configs "$(api_rows)")" = " single 1 , array 1 , array 2 , array 3 , array 4 , array 8 , array 16 , array 32 , array 64 , array 128 ," ] &&
+	grep -q '^No page_pool prediction against this kernel: it has no bulk list call$' "$OUT" &&
+	! grep -q "^page_pool's refill" "$OUT"
+ok $? "--kernel: a kernel without the list call: its 10 rows, and no page_pool prediction, said" ||
+	diag "status $status: $(api_rows) $(tail -n 4 "$OUT") $(cat "$ERR")"
 printf 'ppkbench: tag=7 api=list bulk=1 ns_per_page=1.000 ticks_per_page=2.000\n' >"$tmpdir/nosingle.txt"
 printf 'ppkbench: tag=7 api=single bulk=1 ns_per_page=0.000 ticks_per_page=0.000\n' >"$tmpdir/zero.txt"
 refused=0
