@@ -220,7 +220,13 @@ fi
 mkdir "$tmp/mod" && cp "$here/kernel/ppkbench.c" "$here/kernel/Kbuild" "$tmp/mod/" || exit 1
 if ! make -C "$kdir" M="$tmp/mod" modules >"$tmp/build.log" 2>&1; then
 	echo "$me: building the module against $kdir failed:" >&2
-	grep -E 'error|Error' "$tmp/build.log" | head -n 10 >&2
+	grep -E 'error|Error|: not found' "$tmp/build.log" | head -n 10 >&2
+	# The usual cause: the kernel's compiler missing here (Debian's 7.x
+	# kernels are built with gcc-14, which Debian 12 lacks).
+	if grep -q 'gcc[-0-9.]*: not found' "$tmp/build.log"; then
+		kcc=$(sed -n 's/^CONFIG_CC_VERSION_TEXT="\(.*\)"$/\1/p' "$kdir/.config" 2>/dev/null)
+		echo "$me: that kernel was built with ${kcc:-another compiler}, which this system lacks: install it, or run this where it is" >&2
+	fi
 	exit 1
 fi
 

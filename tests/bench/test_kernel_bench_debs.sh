@@ -11,6 +11,8 @@
 # 6.x image booted without a second download; the 7.x image through
 # linux-binary; --cache reused without apt-get; a linux-image with
 # neither the image nor the dependency refused with one line, exit 1.
+# And what Debian 12 meets with 7.x headers: the kernel's compiler
+# (gcc-14) missing, said with the compiler the headers name.
 # The real 6.x path, booted, is test_kernel_bench.sh's.
 
 : "${top_srcdir:=$(cd "$(dirname "$0")/../.." && pwd)}"
@@ -23,7 +25,7 @@ bench_script kernel-bench.sh
 for t in make dpkg-deb; do
 	command -v $t >/dev/null 2>&1 || plan_skip_all "$t not found"
 done
-plan_tests 4
+plan_tests 5
 
 bin=$tmpdir/bin debs=$tmpdir/debs
 mkdir -p "$bin" "$debs"
@@ -124,3 +126,14 @@ run_vm "$bad"
 	grep -q "^kernel-bench.sh: no vmlinuz in linux-image-$bad (boot/vmlinuz-$bad) or linux-binary-$bad " "$ERR" &&
 	[ "$(cat "$FAKE_CALLS")" = "apt-get download -q linux-image-$bad" ]
 ok $? "an image package with neither: one line, exit 1, linux-binary not fetched" || why
+
+# Headers whose compiler is missing: make fails as kbuild does then.
+h=$(headers "$old")
+printf 'modules:\n\t@echo "/bin/sh: 1: x86_64-linux-gnu-gcc-14: not found"; exit 127\n' >"$h/Makefile"
+echo 'CONFIG_CC_VERSION_TEXT="x86_64-linux-gnu-gcc-14 (Debian 14.2.0-19) 14.2.0"' >"$h/.config"
+(cd "$tmpdir" && PATH=$bin:$PATH run_cmd 60 sh "$SCRIPT" --vm=debian --kdir="$h" --accel=tcg)
+status=$?
+[ "$status" -eq 1 ] &&
+	grep -q '^/bin/sh: 1: x86_64-linux-gnu-gcc-14: not found$' "$ERR" &&
+	grep -q '^kernel-bench.sh: that kernel was built with x86_64-linux-gnu-gcc-14 (Debian 14.2.0-19) 14.2.0, which this system lacks' "$ERR"
+ok $? "the kernel's compiler missing: make's line, and the compiler the headers name" || why
