@@ -65,6 +65,7 @@ static void ppk_pcp_chain_add_check(const struct pp_page *first,
 	}
 }
 
+#ifdef PP_RSEQ_PCP
 /*
  * list_del()'s checks for @k pages an rseq section took (@dst, in the
  * order taken): the links among them are exact and theirs now; the link
@@ -84,6 +85,7 @@ static void ppk_pcp_taken_check(struct pp_page *const *dst, long k,
 			ppk_pcp_list_del_check(dst[i], NULL, nb);
 	}
 }
+#endif
 
 /*
  * __rmqueue_pcplist()'s list_first_entry() and list_del(), up to @n
