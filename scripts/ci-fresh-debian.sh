@@ -20,6 +20,8 @@ debootstrap, in a clone of this repository at a revision: what a fresh
 machine would run.  Root only; installs debootstrap if it is missing.
 
   --rev=REV       the revision to clone (default HEAD)
+  --suite=NAME    the Debian release: bookworm (12, the one the project
+                  supports; default) or trixie (13, to see how far it gets)
   --dir=DIR       make the system in DIR, which must not exist (default a
                   new folder under /var/tmp)
   --mirror=URL    the Debian mirror (default http://deb.debian.org/debian)
@@ -39,6 +41,7 @@ die_usage()
 }
 
 rev=HEAD
+suite=bookworm
 dir=
 mirror=http://deb.debian.org/debian
 keep=
@@ -46,12 +49,14 @@ log=/dev/null
 for a do
 	case $a in
 	--rev=?*)	rev=${a#*=} ;;
+	--suite=bookworm|--suite=trixie) suite=${a#*=} ;;
+	--suite=*)	die_usage "$a: expected --suite=bookworm or --suite=trixie" ;;
 	--dir=?*)	dir=${a#*=} ;;
 	--mirror=?*)	mirror=${a#*=} ;;
 	--keep)		keep=1 ;;
 	--log=?*)	log=${a#*=} ;;
 	-h|--help)	usage; exit 0 ;;
-	*)		die_usage "$a: unknown option or empty value; expected --rev=REV, --dir=DIR, --mirror=URL, --keep, --log=FILE or --help" ;;
+	*)		die_usage "$a: unknown option or empty value; expected --rev=REV, --suite=NAME, --dir=DIR, --mirror=URL, --keep, --log=FILE or --help" ;;
 	esac
 done
 
@@ -132,8 +137,9 @@ if ! command -v debootstrap >/dev/null 2>&1; then
 		{ echo "ci-fresh-debian.sh: cannot install debootstrap" >&2; exit 1; }
 fi
 
-echo "ci-fresh-debian.sh: making Debian 12 in $dir"
-run debootstrap bookworm "$dir" "$mirror" >"$dir.debootstrap.log" 2>&1 || {
+case $suite in bookworm) release=12 ;; trixie) release=13 ;; esac
+echo "ci-fresh-debian.sh: making Debian $release ($suite) in $dir"
+run debootstrap "$suite" "$dir" "$mirror" >"$dir.debootstrap.log" 2>&1 || {
 	tail -n 20 "$dir.debootstrap.log" >&2
 	echo "ci-fresh-debian.sh: debootstrap failed (its last lines above)" >&2
 	exit 1
@@ -141,9 +147,9 @@ run debootstrap bookworm "$dir" "$mirror" >"$dir.debootstrap.log" 2>&1 || {
 rm -f "$dir.debootstrap.log"
 security=$(echo "$mirror" | sed 's|/debian/*$|/debian-security|')
 cat >"$dir/etc/apt/sources.list" <<EOF
-deb $mirror bookworm main
-deb $mirror bookworm-updates main
-deb $security bookworm-security main
+deb $mirror $suite main
+deb $mirror $suite-updates main
+deb $security $suite-security main
 EOF
 cp /etc/resolv.conf /etc/hosts "$dir/etc/"
 
