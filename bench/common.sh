@@ -78,9 +78,12 @@ function median(list,    v, n, i, j, t) {
 # array (A) at 64, its refill size: with the rest of a packet's work
 # alike in every mode the gains are the refills' savings, so the ratio is
 # (S - A) / (S - L) (doc/results/2026-12-06-page-pool-kernel-series.md);
-# "- (no list gain)" when L >= S.
+# "- (no list gain)" when L >= S.  Compared as numbers: figures cut from
+# a line with substr() are strings to awk, and "1227.38" > "513.68" is
+# false as strings.
 bench_awk_pp_predict='
 function pp_predict(s, l, a) {
+	s += 0; l += 0; a += 0
 	return s > l ? sprintf("%.2f", (s - a) / (s - l)) : "- (no list gain)"
 }
 '
