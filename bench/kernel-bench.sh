@@ -339,8 +339,9 @@ function field(name,    i) {
 / ns_per_page=/ {
 	key = field("api") "/" field("bulk")
 	order[++n] = key
-	ns[key] = field("ns_per_page")
-	ticks[key] = field("ticks_per_page")
+	# (numbers: substr() gives strings, which compare as text)
+	ns[key] = field("ns_per_page") + 0
+	ticks[key] = field("ticks_per_page") + 0
 	next
 }
 / pages_held=/ { held = field("pages_held") }
