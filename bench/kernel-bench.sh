@@ -201,10 +201,8 @@ elif [ "$vm" = debian ]; then
 			vm_name="Debian's $pkg"
 			break 2
 		done
-		# A package without the image must at least depend on the next.
-		[ "$pkg" = "linux-image-$kver" ] &&
-			dpkg-deb -f "$deb" Depends | grep -q "linux-binary-$kver" ||
-			break
+		# No image here: linux-binary only if this package depends on it.
+		dpkg-deb -f "$deb" Depends | grep -q "linux-binary-$kver" || break
 	done
 	[ -n "$vm" ] || fail "no vmlinuz in linux-image-$kver (boot/vmlinuz-$kver) or linux-binary-$kver (usr/lib/modules/$kver/vmlinuz)"
 fi

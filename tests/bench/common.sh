@@ -62,6 +62,15 @@ sigterm_run()
 	left=$(ls "$tmpdir/sigterm-tmp")
 }
 
+# standin_headers DIR: DIR becomes a stand-in for a kernel's headers:
+# its makefile's modules target writes a dummy ppkbench.ko, so that
+# kernel-bench.sh runs on without building anything.
+standin_headers()
+{
+	mkdir -p "$1" &&
+		printf 'modules:\n\techo dummy >$(M)/ppkbench.ko\n' >"$1/Makefile"
+}
+
 # sigterm_ok MESSAGE CHILD: after sigterm_run, the check that the script
 # exited 143 and left neither its CHILD (named in the diagnostics) nor a
 # temporary file; then the child ended, whatever the result.  The child

@@ -80,8 +80,7 @@ export FAKE_CALLS FAKE_DEBS
 # module.
 headers()
 {
-	mkdir -p "$tmpdir/src/linux-headers-$1"
-	printf 'modules:\n\techo dummy >$(M)/ppkbench.ko\n' >"$tmpdir/src/linux-headers-$1/Makefile"
+	standin_headers "$tmpdir/src/linux-headers-$1"
 	echo "$tmpdir/src/linux-headers-$1"
 }
 # run_vm VER [OPTION]...: kernel-bench.sh --vm=debian on those headers.

@@ -39,8 +39,8 @@ plan_tests 10
 # answers to its probes (as kernel-6.1-probes.txt).
 kdir=$tmpdir/headers
 bin=$tmpdir/bin
-mkdir -p "$kdir" "$bin"
-printf 'modules:\n\techo dummy >$(M)/ppkbench.ko\n' >"$kdir/Makefile"
+mkdir -p "$bin"
+standin_headers "$kdir"
 cat >"$bin/insmod" <<'EOF'
 #!/bin/sh
 echo "insmod $* cpus=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/self/status)" >>"$FAKE_CALLS"
